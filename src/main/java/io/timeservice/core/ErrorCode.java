@@ -1,0 +1,25 @@
+package io.timeservice.core;
+
+/**
+ * Why the scheduler refused an operation. The names are part of the public contract: the web layer sends them as
+ * the problem's {@code code} and metrics use them as the only values of the {@code reason} tag.
+ */
+public enum ErrorCode {
+    INVALID_REQUEST,
+    INVALID_ID,
+    INVALID_DELAY,
+    INVALID_PRIORITY,
+    INVALID_ADVANCE,
+    INVALID_LIMIT,
+    PAYLOAD_TOO_LARGE,
+    DUPLICATE_ID,
+    TIMER_NOT_FOUND,
+    QUEUE_EMPTY,
+    PRECONDITION_FAILED,
+    CAPACITY_EXCEEDED;
+
+    /** The wire form: {@code invalid_delay}, {@code timer_not_found}, ... */
+    public String code() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

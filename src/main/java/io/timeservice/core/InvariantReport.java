@@ -1,0 +1,44 @@
+package io.timeservice.core;
+
+import java.util.List;
+
+/**
+ * The outcome of checking the four invariants that every completed public operation must leave true.
+ *
+ * @param checks exactly {@link #ROOT_IS_EARLIEST}, {@link #INDEX_MATCHES_HEAP}, {@link #HEAP_ORDER} and
+ *               {@link #NO_OVERDUE}, in that order
+ */
+public record InvariantReport(List<Check> checks) {
+
+    public static final String ROOT_IS_EARLIEST = "root-is-earliest";
+    public static final String INDEX_MATCHES_HEAP = "index-matches-heap";
+    public static final String HEAP_ORDER = "heap-order";
+    public static final String NO_OVERDUE = "no-overdue";
+
+    public InvariantReport {
+        checks = List.copyOf(checks);
+    }
+
+    public boolean ok() {
+        return checks.stream().allMatch(Check::ok);
+    }
+
+    /** The first broken check, or {@code null} when all hold. */
+    public Check firstFailure() {
+        return checks.stream().filter(check -> !check.ok()).findFirst().orElse(null);
+    }
+
+    /**
+     * @param detail what broke, naming slots and ids; {@code null} when the check holds
+     */
+    public record Check(String name, boolean ok, String detail) {
+
+        static Check passed(String name) {
+            return new Check(name, true, null);
+        }
+
+        static Check failed(String name, String detail) {
+            return new Check(name, false, detail);
+        }
+    }
+}

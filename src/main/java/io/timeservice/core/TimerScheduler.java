@@ -1,0 +1,448 @@
+package io.timeservice.core;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+import io.timeservice.core.SchedulerMetrics.Operation;
+import io.timeservice.core.SchedulerMetrics.Outcome;
+
+/**
+ * The timer service's state: a clock, a sequence counter and an {@link IndexedTimerHeap}, behind one lock.
+ *
+ * <p>Thread-safe: every public method takes the lock for its whole read or mutation, so each is atomic and they
+ * are linearizable in lock order. The heap itself knows nothing about threads (concurrency belongs outside the
+ * heap). Arguments are validated before anything changes, and a refused call throws {@link SchedulerException}
+ * with the state untouched. Metrics are reported after the lock is released.
+ *
+ * <p>Cost: add, cancel and edit O(log n) plus an expected O(1) id lookup; advance O(k log n) for k fired timers;
+ * get, peek and {@link #status} O(1); {@link #firstN} O(k log k) for k listed; {@link #checkInvariants} O(n).
+ *
+ * <p>Firing order is (fireTime, priority, sequence) ascending. A timer's sequence is assigned at add from a
+ * strictly increasing counter and kept on edit, so equal deadlines and priorities fire in arrival order.
+ */
+public final class TimerScheduler {
+
+    /** Largest delay or advance accepted: 10^15 ms, about 31,700 years. */
+    public static final long MAX_DELAY = 1_000_000_000_000_000L;
+    public static final int MAX_ID_LENGTH = 128;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final IndexedTimerHeap heap;
+    private final SchedulerClock clock;
+    private final LongSupplier wallClockMillis;
+    private final SchedulerMetrics metrics;
+    private final int capacity;
+    /** The last sequence handed out; the next add gets lastSequence + 1. */
+    private long lastSequence;
+
+    public TimerScheduler(SchedulerClock clock, int arity, int capacity, LongSupplier wallClockMillis,
+                          SchedulerMetrics metrics) {
+        if (arity != 2 && arity != 4 && arity != 8) {
+            throw new IllegalArgumentException("arity must be 2, 4 or 8: " + arity);
+        }
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be >= 1: " + capacity);
+        }
+        this.heap = new IndexedTimerHeap(arity);
+        this.clock = clock;
+        this.wallClockMillis = wallClockMillis;
+        this.metrics = metrics;
+        this.capacity = capacity;
+    }
+
+    /** A scheduler on a fresh virtual clock at 0, without metrics: for tests and embedding. */
+    public static TimerScheduler withVirtualClock(int arity, int capacity) {
+        return new TimerScheduler(new VirtualClock(0), arity, capacity, System::currentTimeMillis,
+                SchedulerMetrics.NONE);
+    }
+
+    public int arity() {
+        return heap.arity();
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    // ---- mutations ----
+
+    /** Adds a timer due at {@code now + delay}. */
+    public Timer add(String id, long delay, int priority, String payload) {
+        return add(id, delay, priority, payload, null);
+    }
+
+    /**
+     * Adds a timer due at {@code now + delay}, recording the heap's steps into {@code trace} when it is not null.
+     *
+     * @throws SchedulerException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id} or
+     *                            {@code capacity_exceeded}
+     */
+    public Timer add(String id, long delay, int priority, String payload, List<TraceStep> trace) {
+        long start = System.nanoTime();
+        Outcome outcome = Outcome.REJECTED;
+        int levels = -1;
+        try {
+            requireValidId(id);
+            lock.lock();
+            try {
+                long now = clock.now();
+                long fireTime = fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
+                if (heap.find(id) != IndexedTimerHeap.NONE) {
+                    outcome = Outcome.CONFLICT;
+                    throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
+                }
+                if (heap.size() >= capacity) {
+                    throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
+                            "the queue holds its capacity of " + capacity + " pending timers");
+                }
+                heap.traceInto(trace);
+                try {
+                    int handle = heap.insert(id, fireTime, priority, ++lastSequence, 1, now,
+                            wallClockMillis.getAsLong(), payload);
+                    outcome = Outcome.SUCCESS;
+                    return heap.snapshot(handle);
+                } finally {
+                    heap.traceInto(null);
+                    levels = heap.takeLevelsMoved();
+                }
+            } finally {
+                lock.unlock();
+            }
+        } finally {
+            report(Operation.ADD, outcome, start, levels);
+        }
+    }
+
+    /** Cancels a pending timer and returns it as it was. */
+    public Timer cancel(String id, Revision expected) {
+        return cancel(id, expected, null);
+    }
+
+    /**
+     * Cancels a pending timer and returns it as it was.
+     *
+     * @param expected when not null, the cancel happens only if the timer is at exactly this revision
+     * @throws SchedulerException {@code timer_not_found} or {@code precondition_failed}
+     */
+    public Timer cancel(String id, Revision expected, List<TraceStep> trace) {
+        long start = System.nanoTime();
+        Outcome outcome = Outcome.NOT_FOUND;
+        int levels = -1;
+        lock.lock();
+        try {
+            int handle = requirePending(id);
+            Timer cancelled = heap.snapshot(handle);
+            if (expected != null && !expected.equals(cancelled.revision())) {
+                outcome = Outcome.CONFLICT;
+                throw preconditionFailed(cancelled, expected);
+            }
+            heap.traceInto(trace);
+            try {
+                heap.remove(handle);
+            } finally {
+                heap.traceInto(null);
+                levels = heap.takeLevelsMoved();
+            }
+            outcome = Outcome.SUCCESS;
+            return cancelled;
+        } finally {
+            lock.unlock();
+            report(Operation.CANCEL, outcome, start, levels);
+        }
+    }
+
+    /** Edits a pending timer: see {@link #edit(String, Long, Integer, Revision, List)}. */
+    public Timer edit(String id, Long newDelay, Integer newPriority, Revision expected) {
+        return edit(id, newDelay, newPriority, expected, null);
+    }
+
+    /**
+     * Gives a pending timer a new delay, priority or both, keeping its sequence and counting one more version. The
+     * new fireTime is {@code now + newDelay}, not relative to the old fireTime.
+     *
+     * @param newDelay    the new delay from now, or {@code null} to keep the fireTime
+     * @param newPriority the new priority, or {@code null} to keep it
+     * @param expected    when not null, the edit happens only if the timer is at exactly this revision
+     * @throws SchedulerException {@code invalid_request} (nothing to change), {@code invalid_delay},
+     *                            {@code timer_not_found} or {@code precondition_failed}
+     */
+    public Timer edit(String id, Long newDelay, Integer newPriority, Revision expected, List<TraceStep> trace) {
+        long start = System.nanoTime();
+        Outcome outcome = Outcome.REJECTED;
+        int levels = -1;
+        try {
+            if (newDelay == null && newPriority == null) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay, a priority or both");
+            }
+            lock.lock();
+            try {
+                long fireTime = newDelay == null ? 0
+                        : fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
+                outcome = Outcome.NOT_FOUND;
+                int handle = requirePending(id);
+                Timer current = heap.snapshot(handle);
+                if (expected != null && !expected.equals(current.revision())) {
+                    outcome = Outcome.CONFLICT;
+                    throw preconditionFailed(current, expected);
+                }
+                heap.traceInto(trace);
+                try {
+                    heap.update(handle, newDelay == null ? current.fireTime() : fireTime,
+                            newPriority == null ? current.priority() : newPriority);
+                } finally {
+                    heap.traceInto(null);
+                    levels = heap.takeLevelsMoved();
+                }
+                outcome = Outcome.SUCCESS;
+                return heap.snapshot(handle);
+            } finally {
+                lock.unlock();
+            }
+        } finally {
+            report(Operation.EDIT, outcome, start, levels);
+        }
+    }
+
+    /** Moves the clock forward and fires every due timer: see {@link #advance(long, List)}. */
+    public AdvanceResult advance(long by) {
+        return advance(by, null);
+    }
+
+    /**
+     * Moves the clock to {@code now + by} and fires every timer whose fireTime is at or before the new now, in
+     * firing order. {@code by = 0} fires the timers due exactly now.
+     *
+     * @throws SchedulerException {@code invalid_advance} for a negative or too large {@code by}
+     */
+    public AdvanceResult advance(long by, List<TraceStep> trace) {
+        long start = System.nanoTime();
+        Outcome outcome = Outcome.REJECTED;
+        List<Timer> fired = new ArrayList<>();
+        int[] levelsPerFire = null;
+        long now;
+        lock.lock();
+        try {
+            now = fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by");
+            clock.advanceTo(now);
+            heap.traceInto(trace);
+            try {
+                for (int root = heap.peek(); root != IndexedTimerHeap.NONE && heap.fireTime(root) <= now;
+                     root = heap.peek()) {
+                    fired.add(heap.snapshot(root));
+                    heap.removeRoot();
+                    levelsPerFire = appendLevels(levelsPerFire, fired.size() - 1, heap.takeLevelsMoved());
+                }
+            } finally {
+                heap.traceInto(null);
+            }
+            outcome = Outcome.SUCCESS;
+        } finally {
+            lock.unlock();
+            report(Operation.ADVANCE, outcome, start, -1);
+        }
+        for (int i = 0; i < fired.size(); i++) {
+            metrics.siftLevels(levelsPerFire[i]);
+        }
+        metrics.advanced(fired.size());
+        return new AdvanceResult(now, fired);
+    }
+
+    // ---- reads ----
+
+    /** @throws SchedulerException {@code timer_not_found} */
+    public Timer get(String id) {
+        long start = System.nanoTime();
+        Outcome outcome = Outcome.NOT_FOUND;
+        lock.lock();
+        try {
+            Timer timer = heap.snapshot(requirePending(id));
+            outcome = Outcome.SUCCESS;
+            return timer;
+        } finally {
+            lock.unlock();
+            report(Operation.GET, outcome, start, -1);
+        }
+    }
+
+    /**
+     * The next timer to fire, without removing it. O(1).
+     *
+     * @throws SchedulerException {@code queue_empty}
+     */
+    public Timer peek() {
+        long start = System.nanoTime();
+        Outcome outcome = Outcome.NOT_FOUND;
+        lock.lock();
+        try {
+            int root = heap.peek();
+            if (root == IndexedTimerHeap.NONE) {
+                throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
+            }
+            outcome = Outcome.SUCCESS;
+            return heap.snapshot(root);
+        } finally {
+            lock.unlock();
+            report(Operation.PEEK, outcome, start, -1);
+        }
+    }
+
+    /** The first {@code limit} pending timers in firing order, found without sorting the heap. */
+    public QueueListing firstN(int limit) {
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+        }
+        long start = System.nanoTime();
+        Outcome outcome = Outcome.REJECTED;
+        lock.lock();
+        try {
+            int[] handles = heap.firstInOrder(limit);
+            List<Timer> timers = new ArrayList<>(handles.length);
+            for (int handle : handles) {
+                timers.add(heap.snapshot(handle));
+            }
+            outcome = Outcome.SUCCESS;
+            return new QueueListing(clock.now(), heap.size(), timers);
+        } finally {
+            lock.unlock();
+            report(Operation.LIST, outcome, start, -1);
+        }
+    }
+
+    /** Clock, depth, next deadline and oldest pending timer, in O(1). Not counted as an operation. */
+    public QueueStatus status() {
+        lock.lock();
+        try {
+            int root = heap.peek();
+            int oldest = heap.oldest();
+            boolean empty = oldest == IndexedTimerHeap.NONE;
+            return new QueueStatus(clock.now(), heap.size(),
+                    root == IndexedTimerHeap.NONE ? null : heap.fireTime(root),
+                    empty ? null : heap.createdAt(oldest),
+                    empty ? null : heap.createdAtWallMillis(oldest));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public long now() {
+        lock.lock();
+        try {
+            return clock.now();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Checks the four invariants. O(n): callers with large queues should cache the result. */
+    public InvariantReport checkInvariants() {
+        lock.lock();
+        try {
+            return heap.checkInvariants(clock.now());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The first {@code limit} cells of the backing array, their index entries and the invariant report. */
+    public HeapView heapView(int limit) {
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+        }
+        lock.lock();
+        try {
+            int count = Math.min(limit, heap.size());
+            List<HeapView.Cell> cells = new ArrayList<>(count);
+            Map<String, Integer> index = new LinkedHashMap<>();
+            for (int slot = 0; slot < count; slot++) {
+                HeapView.Cell cell = heap.cell(slot);
+                cells.add(cell);
+                index.put(cell.id(), slot);
+            }
+            return new HeapView(heap.arity(), heap.size(), clock.now(), cells, index,
+                    heap.checkInvariants(clock.now()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Test hook: runs {@code corruption} on the heap under the lock, to prove that checks notice. */
+    void corruptForTest(java.util.function.Consumer<IndexedTimerHeap> corruption) {
+        lock.lock();
+        try {
+            corruption.accept(heap);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- helpers; call only while holding the lock unless said otherwise ----
+
+    private int requirePending(String id) {
+        int handle = id == null ? IndexedTimerHeap.NONE : heap.find(id);
+        if (handle == IndexedTimerHeap.NONE) {
+            throw new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id " + abbreviate(id));
+        }
+        return handle;
+    }
+
+    private static long fireTimeAfter(long now, long delay, ErrorCode code, String name) {
+        if (delay < 0 || delay > MAX_DELAY) {
+            throw new SchedulerException(code, name + " must be between 0 and " + MAX_DELAY + ": " + delay);
+        }
+        if (now > Long.MAX_VALUE - delay) {
+            throw new SchedulerException(code, "now (" + now + ") + " + name + " (" + delay
+                    + ") does not fit a signed 64-bit integer");
+        }
+        return now + delay;
+    }
+
+    private static SchedulerException preconditionFailed(Timer current, Revision expected) {
+        return new SchedulerException(ErrorCode.PRECONDITION_FAILED, "timer " + current.id() + " is at revision "
+                + current.sequence() + "-" + current.version() + ", not " + expected.sequence() + "-"
+                + expected.version());
+    }
+
+    /** Validates an id's form; needs no lock. */
+    static void requireValidId(String id) {
+        if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH) {
+            throw new SchedulerException(ErrorCode.INVALID_ID, "id must be 1 to " + MAX_ID_LENGTH
+                    + " characters long" + (id == null ? "" : ", got " + id.length()));
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '.' || c == '_' || c == '-' || c == '~' || c == ':';
+            if (!allowed) {
+                throw new SchedulerException(ErrorCode.INVALID_ID, "id may contain only A-Z a-z 0-9 . _ - ~ :"
+                        + ", found U+" + String.format("%04X", (int) c) + " at position " + i);
+            }
+        }
+    }
+
+    private static String abbreviate(String id) {
+        return id == null || id.length() <= MAX_ID_LENGTH ? String.valueOf(id)
+                : id.substring(0, MAX_ID_LENGTH) + "...";
+    }
+
+    private static int[] appendLevels(int[] levels, int index, int value) {
+        if (levels == null) {
+            levels = new int[8];
+        } else if (index == levels.length) {
+            levels = java.util.Arrays.copyOf(levels, levels.length * 2);
+        }
+        levels[index] = value;
+        return levels;
+    }
+
+    /** Reports one operation; call after releasing the lock. */
+    private void report(Operation operation, Outcome outcome, long startNanos, int siftLevels) {
+        metrics.operation(operation, outcome, System.nanoTime() - startNanos);
+        if (siftLevels >= 0) {
+            metrics.siftLevels(siftLevels);
+        }
+    }
+}
