@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 import io.timeservice.core.SchedulerMetrics.Operation;
 import io.timeservice.core.SchedulerMetrics.Outcome;
@@ -32,7 +33,8 @@ public final class TimerScheduler {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final IndexedTimerHeap heap;
-    private final SchedulerClock clock;
+    /** Replaced only by {@link #reset}; guarded by the lock. */
+    private SchedulerClock clock;
     private final LongSupplier wallClockMillis;
     private final SchedulerMetrics metrics;
     private final int capacity;
@@ -129,6 +131,14 @@ public final class TimerScheduler {
      * @throws SchedulerException {@code timer_not_found} or {@code precondition_failed}
      */
     public Timer cancel(String id, Revision expected, List<TraceStep> trace) {
+        return cancelIf(id, expected == null ? null : expected::equals, trace);
+    }
+
+    /**
+     * Cancels a pending timer if {@code precondition} accepts its current revision (HTTP If-Match with a list of
+     * entity tags), and returns it as it was. A {@code null} precondition accepts any revision.
+     */
+    public Timer cancelIf(String id, Predicate<Revision> precondition, List<TraceStep> trace) {
         long start = System.nanoTime();
         Outcome outcome = Outcome.NOT_FOUND;
         int levels = -1;
@@ -136,9 +146,9 @@ public final class TimerScheduler {
         try {
             int handle = requirePending(id);
             Timer cancelled = heap.snapshot(handle);
-            if (expected != null && !expected.equals(cancelled.revision())) {
+            if (precondition != null && !precondition.test(cancelled.revision())) {
                 outcome = Outcome.CONFLICT;
-                throw preconditionFailed(cancelled, expected);
+                throw preconditionFailed(cancelled);
             }
             heap.traceInto(trace);
             try {
@@ -171,6 +181,15 @@ public final class TimerScheduler {
      *                            {@code timer_not_found} or {@code precondition_failed}
      */
     public Timer edit(String id, Long newDelay, Integer newPriority, Revision expected, List<TraceStep> trace) {
+        return editIf(id, newDelay, newPriority, expected == null ? null : expected::equals, trace);
+    }
+
+    /**
+     * Edits a pending timer if {@code precondition} accepts its current revision; a {@code null} precondition
+     * accepts any. Otherwise as {@link #edit(String, Long, Integer, Revision, List)}.
+     */
+    public Timer editIf(String id, Long newDelay, Integer newPriority, Predicate<Revision> precondition,
+                        List<TraceStep> trace) {
         long start = System.nanoTime();
         Outcome outcome = Outcome.REJECTED;
         int levels = -1;
@@ -185,9 +204,9 @@ public final class TimerScheduler {
                 outcome = Outcome.NOT_FOUND;
                 int handle = requirePending(id);
                 Timer current = heap.snapshot(handle);
-                if (expected != null && !expected.equals(current.revision())) {
+                if (precondition != null && !precondition.test(current.revision())) {
                     outcome = Outcome.CONFLICT;
-                    throw preconditionFailed(current, expected);
+                    throw preconditionFailed(current);
                 }
                 heap.traceInto(trace);
                 try {
@@ -369,6 +388,21 @@ public final class TimerScheduler {
         }
     }
 
+    /**
+     * Forgets every pending timer and continues on {@code freshClock}. Sequences keep counting, so no entity tag
+     * issued before the reset can match a timer created after it. Destructive: the web layer allows it only for
+     * the demo queue.
+     */
+    public void reset(SchedulerClock freshClock) {
+        lock.lock();
+        try {
+            heap.clear();
+            clock = freshClock;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Test hook: runs {@code corruption} on the heap under the lock, to prove that checks notice. */
     void corruptForTest(java.util.function.Consumer<IndexedTimerHeap> corruption) {
         lock.lock();
@@ -400,10 +434,10 @@ public final class TimerScheduler {
         return now + delay;
     }
 
-    private static SchedulerException preconditionFailed(Timer current, Revision expected) {
-        return new SchedulerException(ErrorCode.PRECONDITION_FAILED, "timer " + current.id() + " is at revision "
-                + current.sequence() + "-" + current.version() + ", not " + expected.sequence() + "-"
-                + expected.version());
+    private static SchedulerException preconditionFailed(Timer current) {
+        return new SchedulerException(ErrorCode.PRECONDITION_FAILED, "timer " + current.id()
+                + " is at revision " + current.sequence() + "-" + current.version()
+                + ", which the precondition does not name");
     }
 
     /** Validates an id's form; needs no lock. */

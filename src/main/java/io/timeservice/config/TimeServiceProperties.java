@@ -1,0 +1,61 @@
+package io.timeservice.config;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Every setting of TimeService, under the {@code timeservice.} prefix. Checked when bound: a bad value stops
+ * start-up with a message that names the property.
+ *
+ * @param heap     the heap's shape
+ * @param capacity the most pending timers; an add beyond it is refused with 429
+ * @param limits   request size limits
+ * @param demo     the learning scenarios of the web view
+ */
+@ConfigurationProperties("timeservice")
+public record TimeServiceProperties(@DefaultValue Heap heap,
+                                    @DefaultValue("1000000") int capacity,
+                                    @DefaultValue Limits limits,
+                                    @DefaultValue Demo demo) {
+
+    public TimeServiceProperties {
+        require(capacity >= 1 && capacity <= 100_000_000,
+                "timeservice.capacity must be between 1 and 100000000, got " + capacity);
+    }
+
+    /** @param arity children per heap node: 2, 4 or 8 (see docs/BENCHMARKS.md for the default's numbers) */
+    public record Heap(@DefaultValue("4") int arity) {
+
+        public Heap {
+            require(arity == 2 || arity == 4 || arity == 8, "timeservice.heap.arity must be 2, 4 or 8, got " + arity);
+        }
+    }
+
+    /**
+     * @param maxBodyBytes    largest request body accepted; larger gets 413
+     * @param maxPayloadBytes largest timer payload, as compact JSON in UTF-8; larger gets 413
+     */
+    public record Limits(@DefaultValue("65536") int maxBodyBytes, @DefaultValue("16384") int maxPayloadBytes) {
+
+        public Limits {
+            require(maxBodyBytes >= 1024 && maxBodyBytes <= 16 * 1024 * 1024,
+                    "timeservice.limits.max-body-bytes must be between 1024 and 16777216, got " + maxBodyBytes);
+            require(maxPayloadBytes >= 0 && maxPayloadBytes < maxBodyBytes,
+                    "timeservice.limits.max-payload-bytes must be between 0 and max-body-bytes, got "
+                            + maxPayloadBytes);
+        }
+    }
+
+    /**
+     * @param enabled allows {@code POST /demo/reset}, which wipes the queue and restarts the clock at 0 so the web
+     *                view can load its scenarios. Off by default so that no page button can wipe a real queue.
+     */
+    public record Demo(@DefaultValue("false") boolean enabled) {
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

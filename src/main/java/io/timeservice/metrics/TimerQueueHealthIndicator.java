@@ -1,0 +1,83 @@
+package io.timeservice.metrics;
+
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+import io.timeservice.core.InvariantReport;
+import io.timeservice.core.QueueStatus;
+import io.timeservice.core.TimerScheduler;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+/**
+ * The {@code timerQueue} health component: UP while the heap's four invariants hold, DOWN naming the broken one.
+ *
+ * <p>The invariant walk is O(n) under the scheduler lock, so a probe must not trigger it every time: the result is
+ * cached for {@code timeservice.health.invariant-check-interval} (default 10 s), and queues larger than
+ * {@code timeservice.health.max-checked-size} (default 100,000) are not walked by probes at all (the detail
+ * {@code invariants} then says {@code "not checked"}; {@code GET /queue/invariants} still checks on demand).
+ */
+@Component
+class TimerQueueHealthIndicator implements HealthIndicator {
+
+    private final TimerScheduler scheduler;
+    private final long intervalNanos;
+    private final int maxCheckedSize;
+    private final LongSupplier nanoClock;
+
+    private volatile CachedReport cached;
+
+    @Autowired
+    TimerQueueHealthIndicator(TimerScheduler scheduler,
+                              @Value("${timeservice.health.invariant-check-interval:10s}") Duration interval,
+                              @Value("${timeservice.health.max-checked-size:100000}") int maxCheckedSize) {
+        this(scheduler, interval, maxCheckedSize, System::nanoTime);
+    }
+
+    TimerQueueHealthIndicator(TimerScheduler scheduler, Duration interval, int maxCheckedSize,
+                              LongSupplier nanoClock) {
+        this.scheduler = scheduler;
+        this.intervalNanos = interval.toNanos();
+        this.maxCheckedSize = maxCheckedSize;
+        this.nanoClock = nanoClock;
+    }
+
+    @Override
+    public Health health() {
+        QueueStatus status = scheduler.status();
+        Health.Builder health = Health.up();
+        if (status.size() > maxCheckedSize) {
+            health.withDetail("invariants", "not checked above " + maxCheckedSize + " timers");
+        } else {
+            InvariantReport report = currentReport();
+            InvariantReport.Check broken = report.firstFailure();
+            if (broken != null) {
+                health = Health.down()
+                        .withDetail("brokenInvariant", broken.name())
+                        .withDetail("detail", broken.detail());
+            } else {
+                health.withDetail("invariants", "hold");
+            }
+        }
+        return health.withDetail("size", status.size())
+                .withDetail("now", status.now())
+                .withDetail("arity", scheduler.arity())
+                .build();
+    }
+
+    private InvariantReport currentReport() {
+        long now = nanoClock.getAsLong();
+        CachedReport last = cached;
+        if (last == null || now - last.checkedAtNanos() >= intervalNanos) {
+            last = new CachedReport(scheduler.checkInvariants(), now);
+            cached = last;
+        }
+        return last.report();
+    }
+
+    private record CachedReport(InvariantReport report, long checkedAtNanos) {
+    }
+}

@@ -1,0 +1,45 @@
+package io.timeservice.web;
+
+import io.timeservice.config.TimeServiceProperties;
+import io.timeservice.core.TimerScheduler;
+import io.timeservice.core.VirtualClock;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Lets the web view load its learning scenarios on a fresh queue. Resetting wipes every pending timer, so it is
+ * refused unless {@code timeservice.demo.enabled=true} (the {@code demo} profile sets it).
+ */
+@RestController
+class DemoController {
+
+    private final TimerScheduler scheduler;
+    private final boolean enabled;
+
+    DemoController(TimerScheduler scheduler, TimeServiceProperties properties) {
+        this.scheduler = scheduler;
+        this.enabled = properties.demo().enabled();
+    }
+
+    @GetMapping("/demo")
+    DemoJson demo() {
+        return new DemoJson(enabled);
+    }
+
+    /** Empties the queue and restarts the virtual clock at 0. Sequences keep counting. */
+    @PostMapping("/demo/reset")
+    ClockController.ClockJson reset() {
+        if (!enabled) {
+            throw new ApiProblem(HttpStatus.NOT_FOUND, "demo_disabled",
+                    "scenarios are off on this service; start it with timeservice.demo.enabled=true "
+                            + "(or the demo profile) to use them, never on a production queue");
+        }
+        scheduler.reset(new VirtualClock(0));
+        return new ClockController.ClockJson(0);
+    }
+
+    record DemoJson(boolean enabled) {
+    }
+}

@@ -1,0 +1,52 @@
+package io.timeservice.web;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.timeservice.core.Revision;
+import io.timeservice.core.Timer;
+
+/**
+ * Strong entity tags {@code "<sequence>-<version>"}. The sequence makes a tag name one generation of an id, so a
+ * tag taken before an id was cancelled and reused can never match the new timer.
+ */
+final class EntityTags {
+
+    private static final Pattern STRONG_TAG = Pattern.compile("\"(\\d{1,19})-(\\d{1,19})\"");
+
+    private EntityTags() {
+    }
+
+    static String of(Timer timer) {
+        return "\"" + timer.sequence() + "-" + timer.version() + "\"";
+    }
+
+    /**
+     * Turns an If-Match header into a precondition: {@code null} (unconditional) when absent, any revision for
+     * {@code *}, else the revisions named by the listed strong tags. Weak or malformed tags name no revision (If-Match
+     * uses the strong comparison), so a header of only such tags fails with 412, as RFC 9110 asks.
+     */
+    static Predicate<Revision> precondition(String ifMatch) {
+        if (ifMatch == null) {
+            return null;
+        }
+        if (ifMatch.trim().equals("*")) {
+            return revision -> true;
+        }
+        Set<Revision> named = new HashSet<>();
+        for (String candidate : ifMatch.split(",")) {
+            Matcher matcher = STRONG_TAG.matcher(candidate.trim());
+            if (matcher.matches()) {
+                try {
+                    named.add(new Revision(Long.parseLong(matcher.group(1)), Long.parseLong(matcher.group(2))));
+                } catch (NumberFormatException tooLarge) {
+                    // names no revision that can exist
+                }
+            }
+        }
+        return named::contains;
+    }
+}

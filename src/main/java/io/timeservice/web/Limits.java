@@ -1,0 +1,31 @@
+package io.timeservice.web;
+
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.SchedulerException;
+
+/** Parses a {@code limit} query parameter strictly: a plain decimal integer in [1, max]. */
+final class Limits {
+
+    private Limits() {
+    }
+
+    static int parse(String text, int defaultLimit, int max) {
+        if (text == null) {
+            return defaultLimit;
+        }
+        if (!text.matches("\\d{1,7}")) {
+            throw invalid(text, max);
+        }
+        int limit = Integer.parseInt(text);
+        if (limit < 1 || limit > max) {
+            throw invalid(text, max);
+        }
+        return limit;
+    }
+
+    private static SchedulerException invalid(String text, int max) {
+        String shown = text.length() <= 32 ? text : text.substring(0, 32) + "...";
+        return new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be an integer from 1 to " + max
+                + ", got \"" + shown + "\"");
+    }
+}

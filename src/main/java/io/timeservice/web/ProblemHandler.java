@@ -1,0 +1,74 @@
+package io.timeservice.web;
+
+import io.timeservice.core.SchedulerException;
+import io.timeservice.metrics.MicrometerSchedulerMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Turns every refusal into an RFC 9457 problem+json answer with a {@code code} member. Client mistakes are logged
+ * at DEBUG only (a bad client must not flood the log); an unexpected failure is logged once at ERROR and answered
+ * with a generic 500 that carries no stack trace, class name or message.
+ */
+@RestControllerAdvice
+class ProblemHandler extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+    private final MicrometerSchedulerMetrics metrics;
+
+    ProblemHandler(MicrometerSchedulerMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    @ExceptionHandler(SchedulerException.class)
+    ResponseEntity<Object> refused(SchedulerException e) {
+        log.debug("refused: {} {}", e.code().code(), e.getMessage());
+        metrics.rejected(e.code());
+        return Problems.response(Problems.problem(Problems.statusOf(e.code()), e.code().code(), e.getMessage()));
+    }
+
+    @ExceptionHandler(ApiProblem.class)
+    ResponseEntity<Object> refused(ApiProblem e) {
+        log.debug("refused: {} {}", e.code(), e.getMessage());
+        return Problems.response(Problems.problem(e.status(), e.code(), e.getMessage()));
+    }
+
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    ResponseEntity<Object> badParameter(MethodArgumentTypeMismatchException e) {
+        log.debug("refused: bad parameter {}", e.getName());
+        return Problems.response(Problems.problem(HttpStatus.BAD_REQUEST, Problems.codeOf(HttpStatus.BAD_REQUEST),
+                "query parameter \"" + e.getName() + "\" has an invalid value"));
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<Object> unexpected(Exception e) {
+        log.error("unexpected failure", e);
+        return Problems.response(Problems.problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal_error",
+                "the service failed unexpectedly; the failure is logged"));
+    }
+
+    /** Spring MVC's own problems (404, 405, 415, ...): keep its detail, add our type and code. */
+    @Override
+    protected ResponseEntity<Object> createResponseEntity(Object body, HttpHeaders headers,
+                                                          HttpStatusCode statusCode, WebRequest request) {
+        ProblemDetail problem = body instanceof ProblemDetail detail ? detail
+                : ProblemDetail.forStatus(statusCode);
+        Problems.decorate(problem, Problems.codeOf(statusCode));
+        HttpHeaders problemHeaders = new HttpHeaders();
+        problemHeaders.putAll(headers);
+        problemHeaders.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        return new ResponseEntity<>(problem, problemHeaders, statusCode);
+    }
+}

@@ -1,0 +1,67 @@
+package io.timeservice.web;
+
+import java.util.List;
+import java.util.Map;
+
+import io.timeservice.core.HeapView;
+import io.timeservice.core.InvariantReport;
+import io.timeservice.core.QueueStatus;
+import io.timeservice.core.Timer;
+import io.timeservice.core.TimerScheduler;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Views of the whole queue: status, the next timer, the invariant report and the backing array. */
+@RestController
+class QueueController {
+
+    static final int DEFAULT_HEAP_LIMIT = 63;
+    static final int MAX_HEAP_LIMIT = 1023;
+
+    private final TimerScheduler scheduler;
+
+    QueueController(TimerScheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    @GetMapping("/queue")
+    QueueJson queue() {
+        QueueStatus status = scheduler.status();
+        return new QueueJson(status.now(), status.size(), status.nextFireTime(), status.oldestCreatedAt());
+    }
+
+    @GetMapping("/queue/next")
+    ResponseEntity<TimerJson> next() {
+        Timer next = scheduler.peek();
+        return ResponseEntity.ok().eTag(EntityTags.of(next)).body(TimerJson.of(next));
+    }
+
+    @GetMapping("/queue/invariants")
+    InvariantsJson invariants() {
+        return InvariantsJson.of(scheduler.checkInvariants());
+    }
+
+    /** The first array slots in heap-array order (not firing order), for the live heap view. */
+    @GetMapping("/queue/heap")
+    HeapJson heap(@RequestParam(required = false) String limit) {
+        HeapView view = scheduler.heapView(Limits.parse(limit, DEFAULT_HEAP_LIMIT, MAX_HEAP_LIMIT));
+        return new HeapJson(view.arity(), view.size(), view.now(), view.slots(), view.index(),
+                InvariantsJson.of(view.invariants()));
+    }
+
+    record QueueJson(long now, int size, Long nextFireTime, Long oldestCreatedAt) {
+    }
+
+    record InvariantsJson(boolean ok, List<InvariantReport.Check> checks) {
+
+        static InvariantsJson of(InvariantReport report) {
+            return new InvariantsJson(report.ok(), report.checks());
+        }
+    }
+
+    record HeapJson(int arity, int size, long now, List<HeapView.Cell> slots, Map<String, Integer> index,
+                    InvariantsJson invariants) {
+    }
+}

@@ -1,0 +1,98 @@
+package io.timeservice.web;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.QueueListing;
+import io.timeservice.core.Timer;
+import io.timeservice.core.TimerScheduler;
+import io.timeservice.core.TraceStep;
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The timer resource: create, read, edit, cancel and list in firing order. */
+@RestController
+class TimerController {
+
+    private static final Set<String> ADD_MEMBERS = Set.of("id", "delay", "priority", "payload");
+    private static final Set<String> EDIT_MEMBERS = Set.of("delay", "priority");
+    static final int DEFAULT_LIST_LIMIT = 100;
+    static final int MAX_LIST_LIMIT = 1000;
+
+    private final TimerScheduler scheduler;
+    private final JsonRequests json;
+
+    TimerController(TimerScheduler scheduler, JsonRequests json) {
+        this.scheduler = scheduler;
+        this.json = json;
+    }
+
+    @PostMapping(path = "/timers", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<TimerJson> add(HttpServletRequest request, @RequestParam(defaultValue = "false") boolean trace) {
+        ObjectNode body = json.readObject(request, ADD_MEMBERS);
+        String id = JsonRequests.id(JsonRequests.required(body, "id"));
+        long delay = JsonRequests.nonNegativeLong(JsonRequests.required(body, "delay"), "delay",
+                ErrorCode.INVALID_DELAY);
+        int priority = body.has("priority") ? JsonRequests.priority(body.get("priority")) : 0;
+        String payload = json.payload(body.get("payload"));
+        List<TraceStep> steps = trace ? new ArrayList<>() : null;
+        Timer timer = scheduler.add(id, delay, priority, payload, steps);
+        return ResponseEntity.created(URI.create("/timers/" + timer.id()))
+                .eTag(EntityTags.of(timer))
+                .body(TimerJson.of(timer, steps));
+    }
+
+    @GetMapping("/timers/{id}")
+    ResponseEntity<TimerJson> get(@PathVariable String id) {
+        Timer timer = scheduler.get(id);
+        return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer));
+    }
+
+    @PatchMapping(path = "/timers/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<TimerJson> edit(@PathVariable String id, HttpServletRequest request,
+                                   @RequestHeader(name = "If-Match", required = false) String ifMatch,
+                                   @RequestParam(defaultValue = "false") boolean trace) {
+        ObjectNode body = json.readObject(request, EDIT_MEMBERS);
+        Long delay = body.has("delay")
+                ? JsonRequests.nonNegativeLong(body.get("delay"), "delay", ErrorCode.INVALID_DELAY) : null;
+        Integer priority = body.has("priority") ? JsonRequests.priority(body.get("priority")) : null;
+        if (delay == null && priority == null) {
+            throw JsonRequests.invalidRequest("an edit needs \"delay\", \"priority\" or both");
+        }
+        List<TraceStep> steps = trace ? new ArrayList<>() : null;
+        Timer timer = scheduler.editIf(id, delay, priority, EntityTags.precondition(ifMatch), steps);
+        return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer, steps));
+    }
+
+    /** 204 without a body; with {@code ?trace=true}, 200 with the cancelled timer and the trace. */
+    @DeleteMapping("/timers/{id}")
+    ResponseEntity<TimerJson> cancel(@PathVariable String id,
+                                     @RequestHeader(name = "If-Match", required = false) String ifMatch,
+                                     @RequestParam(defaultValue = "false") boolean trace) {
+        List<TraceStep> steps = trace ? new ArrayList<>() : null;
+        Timer cancelled = scheduler.cancelIf(id, EntityTags.precondition(ifMatch), steps);
+        return trace ? ResponseEntity.ok(TimerJson.of(cancelled, steps)) : ResponseEntity.noContent().build();
+    }
+
+    @GetMapping("/timers")
+    ListingJson list(@RequestParam(required = false) String limit) {
+        QueueListing listing = scheduler.firstN(Limits.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT));
+        return new ListingJson(listing.now(), listing.size(), TimerJson.of(listing.timers()));
+    }
+
+    record ListingJson(long now, int size, List<TimerJson> timers) {
+    }
+}

@@ -1,0 +1,30 @@
+package io.timeservice.web;
+
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.timeservice.core.Timer;
+import io.timeservice.core.TraceStep;
+
+/**
+ * The timer resource. {@code payload} is the caller's JSON, stored as compact text and written back verbatim;
+ * {@code trace} appears only when the request asked for {@code ?trace=true}.
+ */
+record TimerJson(String id, long fireTime, int priority, long sequence, long version, long createdAt,
+                 @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String payload,
+                 @JsonInclude(JsonInclude.Include.NON_NULL) List<TraceStepJson> trace) {
+
+    static TimerJson of(Timer timer) {
+        return of(timer, null);
+    }
+
+    static TimerJson of(Timer timer, List<TraceStep> trace) {
+        return new TimerJson(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(), timer.version(),
+                timer.createdAt(), timer.payload(), TraceStepJson.of(trace));
+    }
+
+    static List<TimerJson> of(List<Timer> timers) {
+        return timers.stream().map(TimerJson::of).toList();
+    }
+}
