@@ -1,0 +1,32 @@
+package io.timeservice.config;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/** Logs the effective configuration once, when the port is known, so an operator sees what is running. */
+@Component
+class StartupReport {
+
+    private static final Logger log = LoggerFactory.getLogger(StartupReport.class);
+
+    private final TimeServiceProperties properties;
+
+    StartupReport(TimeServiceProperties properties) {
+        this.properties = properties;
+    }
+
+    @EventListener
+    void onStarted(WebServerInitializedEvent event) {
+        if (event.getApplicationContext().getServerNamespace() != null) {
+            return; // a separate management port fires its own event; report the main server only
+        }
+        log.info("TimeService ready: port={} arity={} capacity={} clock=virtual maxBodyBytes={} "
+                        + "maxPayloadBytes={} demo={}",
+                event.getWebServer().getPort(), properties.heap().arity(), properties.capacity(),
+                properties.limits().maxBodyBytes(), properties.limits().maxPayloadBytes(),
+                properties.demo().enabled());
+    }
+}

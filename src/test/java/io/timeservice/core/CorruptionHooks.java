@@ -1,0 +1,13 @@
+package io.timeservice.core;
+
+/** Lets tests outside the core package break a heap on purpose, to prove that the checks notice. */
+public final class CorruptionHooks {
+
+    private CorruptionHooks() {
+    }
+
+    /** Swaps two array cells without updating the index, as a sift that forgot the lockstep rule would. */
+    public static void swapCellsWithoutIndex(TimerScheduler scheduler, int a, int b) {
+        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(a, b));
+    }
+}

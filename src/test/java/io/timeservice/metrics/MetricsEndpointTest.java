@@ -1,0 +1,131 @@
+package io.timeservice.metrics;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"timeservice.demo.enabled=true", "timeservice.capacity=50"})
+class MetricsEndpointTest {
+
+    @LocalServerPort
+    int port;
+
+    @BeforeEach
+    void resetQueue() {
+        RestAssured.port = port;
+        given().post("/demo/reset").then().statusCode(200);
+    }
+
+    @Test
+    void scrape_afterKnownOperations_countsEachExactlyAndNeverNamesAnId() {
+        String marker = "marker-" + System.nanoTime();
+        PrometheusScrape before = scrape();
+
+        add(marker + "-a", 5, 201);
+        add(marker + "-b", 5, 201);
+        add(marker + "-c", 10, 201);
+        add(marker + "-a", 5, 409);                       // duplicate: conflict, rejected{duplicate_id}
+        add("bad id!", 5, 400);                           // rejected{invalid_id}
+        given().contentType(ContentType.JSON).body("{\"delay\":3}")
+                .patch("/timers/" + marker + "-c").then().statusCode(200);
+        given().delete("/timers/" + marker + "-b").then().statusCode(204);
+        given().delete("/timers/" + marker + "-gone").then().statusCode(404);
+        given().contentType(ContentType.JSON).body("{\"by\":5}")
+                .post("/clock/advance").then().statusCode(200);   // fires -c (3) and -a (5)
+        given().get("/timers/" + marker + "-a").then().statusCode(404);
+        given().get("/timers").then().statusCode(200);
+        given().get("/queue/next").then().statusCode(404);
+
+        PrometheusScrape after = scrape();
+        assertThat(delta(before, after, "timer_added_total")).isEqualTo(3);
+        assertThat(delta(before, after, "timer_edited_total")).isEqualTo(1);
+        assertThat(delta(before, after, "timer_cancelled_total")).isEqualTo(1);
+        assertThat(delta(before, after, "timer_fired_total")).isEqualTo(2);
+        assertThat(delta(before, after, "timer_rejected_total", "reason=\"duplicate_id\"")).isEqualTo(1);
+        assertThat(delta(before, after, "timer_rejected_total", "reason=\"invalid_id\"")).isEqualTo(1);
+        assertThat(delta(before, after, "timer_rejected_total", "reason=\"timer_not_found\"")).isEqualTo(2);
+        assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"add\"",
+                "outcome=\"success\"")).isEqualTo(3);
+        assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"add\"",
+                "outcome=\"conflict\"")).isEqualTo(1);
+        assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"add\"",
+                "outcome=\"rejected\"")).isEqualTo(1);
+        assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"cancel\"",
+                "outcome=\"not_found\"")).isEqualTo(1);
+        assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"peek\"",
+                "outcome=\"not_found\"")).isEqualTo(1);
+        assertThat(delta(before, after, "timer_advance_fired_count")).isEqualTo(1);
+        assertThat(delta(before, after, "timer_advance_fired_sum")).isEqualTo(2);
+        for (String operation : new String[] {"add", "cancel", "edit", "advance", "get", "list", "peek"}) {
+            assertThat(after.text()).containsPattern(
+                    "timer_operation_seconds_bucket\\{[^}]*operation=\"" + operation + "\"");
+        }
+        assertThat(after.hasSampleStartingWith("timer_heap_sift_levels_count")).isTrue();
+        assertThat(after.text()).doesNotContain(marker);
+    }
+
+    @Test
+    void depthGauge_equalsQueueSize_andAgesFollowTheOldestTimer() {
+        assertThat(scrape().value("timer_queue_depth")).isZero();
+        assertThat(scrape().value("timer_queue_oldest_age_virtual_ms")).isZero();
+        assertThat(scrape().value("timer_queue_oldest_age_seconds")).isZero();
+
+        add("old", 100, 201);
+        given().contentType(ContentType.JSON).body("{\"by\":30}").post("/clock/advance").then().statusCode(200);
+        add("new", 100, 201);
+
+        int size = given().get("/queue").then().extract().path("size");
+        PrometheusScrape scrape = scrape();
+        assertThat(scrape.value("timer_queue_depth")).isEqualTo(size).isEqualTo(2);
+        assertThat(scrape.value("timer_queue_oldest_age_virtual_ms")).isEqualTo(30);
+        assertThat(scrape.value("timer_queue_oldest_age_seconds")).isGreaterThanOrEqualTo(0).isLessThan(600);
+
+        given().delete("/timers/old").then().statusCode(204);
+        assertThat(scrape().value("timer_queue_oldest_age_virtual_ms")).isZero();   // "new" was created at 30
+    }
+
+    @Test
+    void actuator_exposesOnlyHealthInfoMetricsAndPrometheus() {
+        given().get("/actuator/health").then().statusCode(200);
+        given().get("/actuator/info").then().statusCode(200);
+        given().get("/actuator/metrics").then().statusCode(200);
+        for (String hidden : new String[] {"env", "beans", "configprops", "heapdump", "threaddump", "loggers",
+                "mappings", "shutdown"}) {
+            given().get("/actuator/" + hidden).then().statusCode(404);
+        }
+    }
+
+    @Test
+    void health_reportsTimerQueueUpWithDetails() {
+        add("h1", 5, 201);
+        given().get("/actuator/health").then()
+                .statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("components.timerQueue.status", equalTo("UP"))
+                .body("components.timerQueue.details.size", equalTo(1))
+                .body("components.timerQueue.details.now", equalTo(0))
+                .body("components.timerQueue.details.arity", equalTo(4));
+    }
+
+    private static void add(String id, long delay, int expectedStatus) {
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + id + "\",\"delay\":" + delay + "}")
+                .post("/timers").then().statusCode(expectedStatus);
+    }
+
+    private static PrometheusScrape scrape() {
+        return PrometheusScrape.parse(given().get("/actuator/prometheus").then().statusCode(200)
+                .extract().asString());
+    }
+
+    private static double delta(PrometheusScrape before, PrometheusScrape after, String name, String... labels) {
+        return after.value(name, labels) - before.value(name, labels);
+    }
+}
