@@ -23,9 +23,13 @@ class StartupReport {
         if (event.getApplicationContext().getServerNamespace() != null) {
             return; // a separate management port fires its own event; report the main server only
         }
-        log.info("TimeService ready: port={} arity={} capacity={} clock=virtual maxBodyBytes={} "
+        boolean journal = properties.durability() == TimeServiceProperties.Durability.JOURNAL;
+        log.info("TimeService ready: port={} arity={} capacity={} clock=virtual durability={}{} maxBodyBytes={} "
                         + "maxPayloadBytes={} demo={}",
                 event.getWebServer().getPort(), properties.heap().arity(), properties.capacity(),
+                journal ? "journal" : "none",
+                journal ? " dataDir=" + properties.dataDir().toAbsolutePath().normalize() + " fsync="
+                        + properties.fsync().name().toLowerCase(java.util.Locale.ROOT) : "",
                 properties.limits().maxBodyBytes(), properties.limits().maxPayloadBytes(),
                 properties.demo().enabled());
     }

@@ -1,7 +1,12 @@
 package io.timeservice.config;
 
+import java.nio.file.Path;
+import java.time.Duration;
+
+import io.timeservice.journal.FsyncPolicy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Every setting of TimeService, under the {@code timeservice.} prefix. Checked when bound: a bad value stops
@@ -11,16 +16,45 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param capacity the most pending timers; an add beyond it is refused with 429
  * @param limits   request size limits
  * @param demo     the learning scenarios of the web view
+ * @param durability    {@code journal} (default): every accepted mutation is journaled in {@code dataDir} before
+ *                      it is acknowledged, and the state is recovered at start-up; {@code none}: memory only
+ * @param dataDir       where the journal, snapshots and the lock file live
+ * @param fsync         {@code always} (default), {@code interval} or {@code never}: see {@link FsyncPolicy}
+ * @param fsyncInterval with {@code fsync=interval}, the longest time between two forces
+ * @param snapshot      when the journal is compacted into a snapshot
  */
 @ConfigurationProperties("timeservice")
 public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue("1000000") int capacity,
                                     @DefaultValue Limits limits,
-                                    @DefaultValue Demo demo) {
+                                    @DefaultValue Demo demo,
+                                    @DefaultValue("journal") Durability durability,
+                                    @DefaultValue("./data") Path dataDir,
+                                    @DefaultValue("always") FsyncPolicy fsync,
+                                    @DefaultValue("1s") Duration fsyncInterval,
+                                    @DefaultValue Snapshot snapshot) {
 
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
                 "timeservice.capacity must be between 1 and 100000000, got " + capacity);
+        require(!fsyncInterval.isNegative() && !fsyncInterval.isZero(),
+                "timeservice.fsync-interval must be positive, got " + fsyncInterval);
+    }
+
+    public enum Durability { NONE, JOURNAL }
+
+    /**
+     * @param multiple       snapshot when the journal since the last snapshot is this many times the live state
+     * @param minJournalSize ... and at least this large, so small queues are not snapshotted constantly
+     */
+    public record Snapshot(@DefaultValue("4") int multiple, @DefaultValue("16MB") DataSize minJournalSize) {
+
+        public Snapshot {
+            require(multiple >= 1 && multiple <= 1000,
+                    "timeservice.snapshot.multiple must be between 1 and 1000, got " + multiple);
+            require(minJournalSize.toBytes() >= 0,
+                    "timeservice.snapshot.min-journal-size must be >= 0, got " + minJournalSize);
+        }
     }
 
     /** @param arity children per heap node: 2, 4 or 8 (see docs/BENCHMARKS.md for the default's numbers) */

@@ -16,7 +16,9 @@ public enum ErrorCode {
     TIMER_NOT_FOUND,
     QUEUE_EMPTY,
     PRECONDITION_FAILED,
-    CAPACITY_EXCEEDED;
+    CAPACITY_EXCEEDED,
+    /** The journal cannot record mutations (disk failure): the scheduler refuses them rather than lose them. */
+    STORAGE_UNAVAILABLE;
 
     /** The wire form: {@code invalid_delay}, {@code timer_not_found}, ... */
     public String code() {

@@ -257,6 +257,31 @@ final class IndexedTimerHeap {
         return new HeapView.Cell(slot, ids[handles[slot]], fireTimes[slot], priorities[slot], sequences[slot]);
     }
 
+    /**
+     * Copies the heap in one array copy per field: O(n) but only memory bandwidth, so the scheduler lock is held
+     * briefly. The copy is read later, without the lock, to write a snapshot.
+     */
+    Image image() {
+        return new Image(size, Arrays.copyOf(fireTimes, size), Arrays.copyOf(priorities, size),
+                Arrays.copyOf(sequences, size), Arrays.copyOf(handles, size), ids.clone(), payloads.clone(),
+                versions.clone(), createdAts.clone(), createdAtWallMillis.clone());
+    }
+
+    /** A frozen copy of the heap's arrays; see {@link #image()}. */
+    record Image(int size, long[] fireTimes, int[] priorities, long[] sequences, int[] handles, String[] ids,
+                 String[] payloads, int[] versions, long[] createdAts, long[] createdAtWallMillis) {
+
+        Timer timer(int slot) {
+            int handle = handles[slot];
+            return new Timer(ids[handle], fireTimes[slot], priorities[slot], sequences[slot], versions[handle],
+                    createdAts[handle], payloads[handle]);
+        }
+
+        long createdAtWallMillis(int slot) {
+            return createdAtWallMillis[handles[slot]];
+        }
+    }
+
     // ---- invariants ----
 
     /** Checks the four invariants in O(n). {@code now} is the clock that no pending fireTime may be behind. */

@@ -40,6 +40,8 @@ public final class TimerScheduler {
     private final int capacity;
     /** The last sequence handed out; the next add gets lastSequence + 1. */
     private long lastSequence;
+    /** Records every accepted mutation; set once by {@link #attachLog} before serving. */
+    private MutationLog log = MutationLog.NONE;
 
     public TimerScheduler(SchedulerClock clock, int arity, int capacity, LongSupplier wallClockMillis,
                           SchedulerMetrics metrics) {
@@ -87,6 +89,8 @@ public final class TimerScheduler {
         long start = System.nanoTime();
         Outcome outcome = Outcome.REJECTED;
         int levels = -1;
+        Timer added;
+        long position;
         try {
             requireValidId(id);
             lock.lock();
@@ -101,19 +105,23 @@ public final class TimerScheduler {
                     throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
                             "the queue holds its capacity of " + capacity + " pending timers");
                 }
+                log.requireWritable();
+                long createdAtWall = wallClockMillis.getAsLong();
                 heap.traceInto(trace);
                 try {
-                    int handle = heap.insert(id, fireTime, priority, ++lastSequence, 1, now,
-                            wallClockMillis.getAsLong(), payload);
-                    outcome = Outcome.SUCCESS;
-                    return heap.snapshot(handle);
+                    int handle = heap.insert(id, fireTime, priority, ++lastSequence, 1, now, createdAtWall, payload);
+                    added = heap.snapshot(handle);
                 } finally {
                     heap.traceInto(null);
                     levels = heap.takeLevelsMoved();
                 }
+                position = logged(new Mutation.Added(added, createdAtWall));
             } finally {
                 lock.unlock();
             }
+            log.awaitDurable(position);
+            outcome = Outcome.SUCCESS;
+            return added;
         } finally {
             report(Operation.ADD, outcome, start, levels);
         }
@@ -142,25 +150,34 @@ public final class TimerScheduler {
         long start = System.nanoTime();
         Outcome outcome = Outcome.NOT_FOUND;
         int levels = -1;
-        lock.lock();
+        Timer cancelled;
+        long position;
         try {
-            int handle = requirePending(id);
-            Timer cancelled = heap.snapshot(handle);
-            if (precondition != null && !precondition.test(cancelled.revision())) {
-                outcome = Outcome.CONFLICT;
-                throw preconditionFailed(cancelled);
-            }
-            heap.traceInto(trace);
+            lock.lock();
             try {
-                heap.remove(handle);
+                int handle = requirePending(id);
+                cancelled = heap.snapshot(handle);
+                if (precondition != null && !precondition.test(cancelled.revision())) {
+                    outcome = Outcome.CONFLICT;
+                    throw preconditionFailed(cancelled);
+                }
+                outcome = Outcome.REJECTED;
+                log.requireWritable();
+                heap.traceInto(trace);
+                try {
+                    heap.remove(handle);
+                } finally {
+                    heap.traceInto(null);
+                    levels = heap.takeLevelsMoved();
+                }
+                position = logged(new Mutation.Cancelled(id, cancelled.sequence()));
             } finally {
-                heap.traceInto(null);
-                levels = heap.takeLevelsMoved();
+                lock.unlock();
             }
+            log.awaitDurable(position);
             outcome = Outcome.SUCCESS;
             return cancelled;
         } finally {
-            lock.unlock();
             report(Operation.CANCEL, outcome, start, levels);
         }
     }
@@ -193,6 +210,8 @@ public final class TimerScheduler {
         long start = System.nanoTime();
         Outcome outcome = Outcome.REJECTED;
         int levels = -1;
+        Timer edited;
+        long position;
         try {
             if (newDelay == null && newPriority == null) {
                 throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay, a priority or both");
@@ -208,6 +227,8 @@ public final class TimerScheduler {
                     outcome = Outcome.CONFLICT;
                     throw preconditionFailed(current);
                 }
+                outcome = Outcome.REJECTED;
+                log.requireWritable();
                 heap.traceInto(trace);
                 try {
                     heap.update(handle, newDelay == null ? current.fireTime() : fireTime,
@@ -216,11 +237,15 @@ public final class TimerScheduler {
                     heap.traceInto(null);
                     levels = heap.takeLevelsMoved();
                 }
-                outcome = Outcome.SUCCESS;
-                return heap.snapshot(handle);
+                edited = heap.snapshot(handle);
+                position = logged(new Mutation.Edited(id, edited.sequence(), edited.fireTime(), edited.priority(),
+                        edited.version()));
             } finally {
                 lock.unlock();
             }
+            log.awaitDurable(position);
+            outcome = Outcome.SUCCESS;
+            return edited;
         } finally {
             report(Operation.EDIT, outcome, start, levels);
         }
@@ -243,24 +268,27 @@ public final class TimerScheduler {
         List<Timer> fired = new ArrayList<>();
         int[] levelsPerFire = null;
         long now;
-        lock.lock();
+        long position = 0;
         try {
-            now = fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by");
-            clock.advanceTo(now);
-            heap.traceInto(trace);
+            lock.lock();
             try {
-                for (int root = heap.peek(); root != IndexedTimerHeap.NONE && heap.fireTime(root) <= now;
-                     root = heap.peek()) {
-                    fired.add(heap.snapshot(root));
-                    heap.removeRoot();
-                    levelsPerFire = appendLevels(levelsPerFire, fired.size() - 1, heap.takeLevelsMoved());
+                now = fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by");
+                log.requireWritable();
+                heap.traceInto(trace);
+                try {
+                    levelsPerFire = fireDue(now, fired);
+                } finally {
+                    heap.traceInto(null);
+                }
+                if (by > 0 || !fired.isEmpty()) {
+                    position = logged(new Mutation.Advanced(now));
                 }
             } finally {
-                heap.traceInto(null);
+                lock.unlock();
             }
+            log.awaitDurable(position);
             outcome = Outcome.SUCCESS;
         } finally {
-            lock.unlock();
             report(Operation.ADVANCE, outcome, start, -1);
         }
         for (int i = 0; i < fired.size(); i++) {
@@ -394,13 +422,109 @@ public final class TimerScheduler {
      * the demo queue.
      */
     public void reset(SchedulerClock freshClock) {
+        long position;
         lock.lock();
         try {
+            log.requireWritable();
             heap.clear();
             clock = freshClock;
+            position = logged(new Mutation.Reset());
         } finally {
             lock.unlock();
         }
+        log.awaitDurable(position);
+    }
+
+    // ---- durability ----
+
+    /**
+     * Starts recording every accepted mutation into {@code mutationLog}. Call once, after {@link #recover} and
+     * before serving.
+     */
+    public void attachLog(MutationLog mutationLog) {
+        lock.lock();
+        try {
+            if (log != MutationLog.NONE) {
+                throw new IllegalStateException("a mutation log is already attached");
+            }
+            log = mutationLog;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Rebuilds the state a log describes: loads {@code snapshot} (if any) with an O(n) bottom-up heapify, then
+     * replays {@code journal} in order. Call only on a fresh, empty scheduler, before {@link #attachLog}.
+     *
+     * @throws IllegalStateException when a record does not fit the state it is applied to (a journal that does not
+     *                               belong to this snapshot)
+     */
+    public void recover(RecoveredSnapshot snapshot, Iterable<Mutation> journal) {
+        lock.lock();
+        try {
+            if (heap.size() != 0 || lastSequence != 0 || log != MutationLog.NONE) {
+                throw new IllegalStateException("recover needs a fresh scheduler");
+            }
+            if (snapshot != null) {
+                clock.advanceTo(snapshot.now());
+                lastSequence = snapshot.lastSequence();
+                List<Timer> timers = new ArrayList<>(snapshot.timers().size());
+                Map<Timer, Long> wallTimes = new java.util.IdentityHashMap<>();
+                for (Mutation.Added added : snapshot.timers()) {
+                    timers.add(added.timer());
+                    wallTimes.put(added.timer(), added.createdAtWallMillis());
+                }
+                heap.bulkLoad(timers, wallTimes::get);
+            }
+            for (Mutation mutation : journal) {
+                replay(mutation);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The snapshot half of what recovery reads: the clock, the last sequence issued and every pending timer. */
+    public record RecoveredSnapshot(long now, long lastSequence, List<Mutation.Added> timers) {
+    }
+
+    /** Applies one logged mutation. Call only while holding the lock, during recovery. */
+    private void replay(Mutation mutation) {
+        if (mutation instanceof Mutation.Added added) {
+            Timer timer = added.timer();
+            if (heap.find(timer.id()) != IndexedTimerHeap.NONE || timer.sequence() <= lastSequence) {
+                throw new IllegalStateException("journal adds " + timer.id() + " (sequence " + timer.sequence()
+                        + ") which is pending or not newer than sequence " + lastSequence);
+            }
+            heap.insert(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(),
+                    Math.toIntExact(timer.version()), timer.createdAt(), added.createdAtWallMillis(), timer.payload());
+            lastSequence = timer.sequence();
+        } else if (mutation instanceof Mutation.Cancelled cancelled) {
+            heap.remove(replayTarget(cancelled.id(), cancelled.sequence()));
+        } else if (mutation instanceof Mutation.Edited edited) {
+            int handle = replayTarget(edited.id(), edited.sequence());
+            heap.update(handle, edited.fireTime(), edited.priority());
+            if (heap.snapshot(handle).version() != edited.version()) {
+                throw new IllegalStateException("journal edits " + edited.id() + " to version " + edited.version()
+                        + " but replay reached version " + heap.snapshot(handle).version());
+            }
+        } else if (mutation instanceof Mutation.Advanced advanced) {
+            fireDue(advanced.now(), new ArrayList<>());
+        } else if (mutation instanceof Mutation.Reset) {
+            heap.clear();
+            clock = new VirtualClock(0);
+        }
+        heap.takeLevelsMoved();
+    }
+
+    private int replayTarget(String id, long sequence) {
+        int handle = heap.find(id);
+        if (handle == IndexedTimerHeap.NONE || heap.snapshot(handle).sequence() != sequence) {
+            throw new IllegalStateException("journal names " + id + " (sequence " + sequence
+                    + ") which is not pending");
+        }
+        return handle;
     }
 
     /** Test hook: runs {@code corruption} on the heap under the lock, to prove that checks notice. */
@@ -414,6 +538,30 @@ public final class TimerScheduler {
     }
 
     // ---- helpers; call only while holding the lock unless said otherwise ----
+
+    /** Appends {@code mutation} to the log, starting a snapshot when the log asks for one; returns its position. */
+    private long logged(Mutation mutation) {
+        long position = log.append(mutation);
+        if (log.wantsSnapshot(heap.size())) {
+            long start = System.nanoTime();
+            IndexedTimerHeap.Image image = heap.image();
+            log.snapshot(new SchedulerState(clock.now(), lastSequence, image, System.nanoTime() - start));
+        }
+        return position;
+    }
+
+    /** Moves the clock to {@code now} and fires every due timer into {@code fired}; returns levels per fire. */
+    private int[] fireDue(long now, List<Timer> fired) {
+        clock.advanceTo(now);
+        int[] levelsPerFire = null;
+        for (int root = heap.peek(); root != IndexedTimerHeap.NONE && heap.fireTime(root) <= now;
+             root = heap.peek()) {
+            fired.add(heap.snapshot(root));
+            heap.removeRoot();
+            levelsPerFire = appendLevels(levelsPerFire, fired.size() - 1, heap.takeLevelsMoved());
+        }
+        return levelsPerFire;
+    }
 
     private int requirePending(String id) {
         int handle = id == null ? IndexedTimerHeap.NONE : heap.find(id);

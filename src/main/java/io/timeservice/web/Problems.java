@@ -26,6 +26,7 @@ final class Problems {
             case TIMER_NOT_FOUND, QUEUE_EMPTY -> HttpStatus.NOT_FOUND;
             case PRECONDITION_FAILED -> HttpStatus.PRECONDITION_FAILED;
             case CAPACITY_EXCEEDED -> HttpStatus.TOO_MANY_REQUESTS;
+            case STORAGE_UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
         };
     }
 

@@ -1,0 +1,30 @@
+package io.timeservice.core;
+
+/**
+ * One accepted change of scheduler state, as a {@link MutationLog} records it and recovery replays it. Replaying
+ * the mutations in log order on the state they started from reproduces the state exactly: every record carries
+ * absolute values (a fireTime, not a delay; the clock's new time, not an increment), and an advance's fired timers
+ * follow from the state it is applied to.
+ */
+public sealed interface Mutation {
+
+    /** A timer was added; {@code createdAtWallMillis} feeds the oldest-age metric after a restart. */
+    record Added(Timer timer, long createdAtWallMillis) implements Mutation {
+    }
+
+    /** The pending timer {@code id}, generation {@code sequence}, was cancelled. */
+    record Cancelled(String id, long sequence) implements Mutation {
+    }
+
+    /** The pending timer {@code id} now fires at {@code fireTime} with {@code priority}, at {@code version}. */
+    record Edited(String id, long sequence, long fireTime, int priority, long version) implements Mutation {
+    }
+
+    /** The clock moved to {@code now}, firing every timer due by then. */
+    record Advanced(long now) implements Mutation {
+    }
+
+    /** The demo reset: every timer forgotten, the clock back at 0, sequences continuing. */
+    record Reset() implements Mutation {
+    }
+}

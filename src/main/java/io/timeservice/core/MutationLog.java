@@ -1,0 +1,58 @@
+package io.timeservice.core;
+
+/**
+ * Where the scheduler records accepted mutations so that they survive a restart (a write-ahead journal).
+ *
+ * <p>The scheduler calls {@link #append} while holding its lock, right after applying a mutation, so the log's
+ * order is the order in which mutations were applied; then it releases the lock and calls {@link #awaitDurable}
+ * before returning to its caller. Appending must therefore be cheap (buffer in memory); waiting for the disk happens
+ * outside the lock, where concurrent callers can share one flush (group commit).
+ */
+public interface MutationLog {
+
+    /** The log of a scheduler that keeps nothing. */
+    MutationLog NONE = new MutationLog() {
+        @Override
+        public long append(Mutation mutation) {
+            return 0;
+        }
+
+        @Override
+        public void awaitDurable(long position) {
+        }
+    };
+
+    /**
+     * Refuses mutations up front when the log can no longer record them (for example after a disk failure), so that
+     * nothing is applied that could not be made durable. Called under the scheduler lock before a mutation.
+     *
+     * @throws SchedulerException {@code storage_unavailable}
+     */
+    default void requireWritable() {
+    }
+
+    /** Records {@code mutation} and returns its position. Called under the scheduler lock. */
+    long append(Mutation mutation);
+
+    /**
+     * Returns once the mutation at {@code position} is as durable as this log promises. Called without the lock.
+     *
+     * @throws SchedulerException {@code storage_unavailable} if it cannot be made durable
+     */
+    void awaitDurable(long position);
+
+    /**
+     * Whether the log has grown enough, relative to a live state of {@code size} timers, that a snapshot should
+     * replace it. Called under the scheduler lock after a mutation.
+     */
+    default boolean wantsSnapshot(int size) {
+        return false;
+    }
+
+    /**
+     * Starts a snapshot of {@code state}, the scheduler's state right after the last appended mutation. Called under
+     * the scheduler lock: implementations must start a new log segment here and do the writing elsewhere.
+     */
+    default void snapshot(SchedulerState state) {
+    }
+}

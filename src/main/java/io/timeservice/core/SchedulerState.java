@@ -1,0 +1,48 @@
+package io.timeservice.core;
+
+/**
+ * A copy of the whole scheduler state, taken under the lock in one array copy per field and read afterwards
+ * without it. Timers are visited in heap-array order; recovery rebuilds the heap with a bottom-up heapify, so the
+ * order does not matter.
+ */
+public final class SchedulerState {
+
+    private final long now;
+    private final long lastSequence;
+    private final IndexedTimerHeap.Image image;
+    private final long copyNanos;
+
+    SchedulerState(long now, long lastSequence, IndexedTimerHeap.Image image, long copyNanos) {
+        this.now = now;
+        this.lastSequence = lastSequence;
+        this.image = image;
+        this.copyNanos = copyNanos;
+    }
+
+    /** How long taking this copy held the scheduler lock: the pause a snapshot costs every operation. */
+    public long copyNanos() {
+        return copyNanos;
+    }
+
+    public long now() {
+        return now;
+    }
+
+    /** The last sequence ever issued, so sequences continue after it and are never reused. */
+    public long lastSequence() {
+        return lastSequence;
+    }
+
+    public int size() {
+        return image.size();
+    }
+
+    /** The timer at {@code index}, 0 <= index < size. */
+    public Timer timer(int index) {
+        return image.timer(index);
+    }
+
+    public long createdAtWallMillis(int index) {
+        return image.createdAtWallMillis(index);
+    }
+}

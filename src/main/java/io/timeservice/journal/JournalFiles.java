@@ -1,0 +1,104 @@
+package io.timeservice.journal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Names and headers of the files in a data directory:
+ * <pre>
+ *   journal-00000000000000000007.log   a segment: header, then record frames
+ *   snapshot-00000000000000000007.snap the whole state as of the start of segment 7
+ *   snapshot-....snap.tmp              a snapshot being written (ignored and deleted by recovery)
+ *   lock                               held by the one process that owns the directory
+ * </pre>
+ * A segment's header is the 8 ASCII bytes {@code TSJOURNL}, a u32 format version and its u64 number. Segments are
+ * numbered from 1 and never appended to after a restart: recovery starts a new one.
+ */
+final class JournalFiles {
+
+    static final int FORMAT_VERSION = 1;
+    static final byte[] SEGMENT_MAGIC = "TSJOURNL".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] SNAPSHOT_MAGIC = "TSSNAPSH".getBytes(StandardCharsets.US_ASCII);
+    static final int SEGMENT_HEADER_BYTES = 8 + 4 + 8;
+
+    private static final Pattern SEGMENT = Pattern.compile("journal-(\\d{20})\\.log");
+    private static final Pattern SNAPSHOT = Pattern.compile("snapshot-(\\d{20})\\.snap");
+
+    private JournalFiles() {
+    }
+
+    static Path segment(Path dir, long number) {
+        return dir.resolve(String.format("journal-%020d.log", number));
+    }
+
+    static Path snapshot(Path dir, long segment) {
+        return dir.resolve(String.format("snapshot-%020d.snap", segment));
+    }
+
+    static Path snapshotTemp(Path dir, long segment) {
+        return dir.resolve(String.format("snapshot-%020d.snap.tmp", segment));
+    }
+
+    static List<Long> segmentNumbers(Path dir) throws IOException {
+        return numbers(dir, SEGMENT);
+    }
+
+    static List<Long> snapshotNumbers(Path dir) throws IOException {
+        return numbers(dir, SNAPSHOT);
+    }
+
+    static OptionalLong latest(List<Long> numbers) {
+        return numbers.isEmpty() ? OptionalLong.empty() : OptionalLong.of(numbers.get(numbers.size() - 1));
+    }
+
+    static ByteBuffer segmentHeader(long number) {
+        ByteBuffer header = ByteBuffer.allocate(SEGMENT_HEADER_BYTES);
+        header.put(SEGMENT_MAGIC).putInt(FORMAT_VERSION).putLong(number).flip();
+        return header;
+    }
+
+    /** Creates segment {@code number} with its header, durable (file and directory entry), open for appends. */
+    static FileChannel createSegment(Path dir, long number) throws IOException {
+        FileChannel channel = FileChannel.open(segment(dir, number), StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE);
+        ByteBuffer header = segmentHeader(number);
+        while (header.hasRemaining()) {
+            channel.write(header);
+        }
+        channel.force(true);
+        syncDirectory(dir);
+        return channel;
+    }
+
+    /** Makes renames and creations in {@code dir} durable (fsync of the directory itself). */
+    static void syncDirectory(Path dir) throws IOException {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+
+    private static List<Long> numbers(Path dir, Pattern pattern) throws IOException {
+        List<Long> numbers = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            files.forEach(file -> {
+                Matcher matcher = pattern.matcher(file.getFileName().toString());
+                if (matcher.matches()) {
+                    numbers.add(Long.parseLong(matcher.group(1)));
+                }
+            });
+        }
+        numbers.sort(null);
+        return numbers;
+    }
+}

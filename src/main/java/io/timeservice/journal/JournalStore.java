@@ -1,0 +1,108 @@
+package io.timeservice.journal;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.timeservice.core.InvariantReport;
+import io.timeservice.core.TimerScheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns a data directory for one process: holds its lock file, recovers the scheduler from it, then journals every
+ * mutation into it until {@link #close}.
+ */
+public final class JournalStore implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(JournalStore.class);
+
+    private final Path dir;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final JournalWriter writer;
+
+    private JournalStore(Path dir, FileChannel lockChannel, FileLock lock, JournalWriter writer) {
+        this.dir = dir;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.writer = writer;
+    }
+
+    /**
+     * Locks {@code dir} (creating it), recovers {@code scheduler} — which must be fresh — from the snapshot and
+     * journal in it, checks the four invariants, and attaches a journal writer.
+     *
+     * @throws IllegalStateException      when another process (or this one) already owns the directory
+     * @throws JournalCorruptedException  when the directory holds damage that recovery must not guess about
+     */
+    public static JournalStore open(Path dir, TimerScheduler scheduler, FsyncPolicy fsync, Duration fsyncInterval,
+                                    int snapshotMultiple, long snapshotMinBytes) throws IOException {
+        Files.createDirectories(dir);
+        FileChannel lockChannel = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock lock = null;
+        try {
+            lock = lockChannel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            // held by this JVM
+        }
+        if (lock == null) {
+            lockChannel.close();
+            throw new IllegalStateException("data directory " + dir.toAbsolutePath() + " is in use by another "
+                    + "TimeService process (it holds " + dir.resolve("lock").toAbsolutePath()
+                    + "); give each instance its own timeservice.data-dir");
+        }
+        try {
+            long start = System.nanoTime();
+            JournalRecovery.Result recovered = JournalRecovery.recover(dir, log::warn);
+            scheduler.recover(recovered.snapshot(), recovered.mutations());
+            InvariantReport invariants = scheduler.checkInvariants();
+            if (!invariants.ok()) {
+                throw new JournalCorruptedException("recovered state breaks " + invariants.firstFailure().name()
+                        + ": " + invariants.firstFailure().detail());
+            }
+            JournalWriter writer = new JournalWriter(dir, recovered.nextSegment(), fsync, fsyncInterval,
+                    snapshotMultiple, snapshotMinBytes);
+            scheduler.attachLog(writer);
+            log.info("recovered {} pending timers at now={} from {} ({}, {} journal records in {} segments) in {} ms;"
+                            + " journaling to segment {} with fsync={}",
+                    scheduler.status().size(), scheduler.now(), dir.toAbsolutePath(),
+                    recovered.snapshot() == null ? "no snapshot" : "snapshot " + recovered.snapshotSegment()
+                            + " with " + recovered.snapshot().timers().size() + " timers",
+                    recovered.mutations().size(), recovered.segmentsRead(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), recovered.nextSegment(),
+                    fsync.name().toLowerCase(java.util.Locale.ROOT));
+            return new JournalStore(dir, lockChannel, lock, writer);
+        } catch (IOException | RuntimeException e) {
+            lock.release();
+            lockChannel.close();
+            throw e;
+        }
+    }
+
+    public JournalWriter writer() {
+        return writer;
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    /** Flushes and forces the journal, then releases the directory. */
+    @Override
+    public void close() throws IOException {
+        try {
+            writer.close();
+        } finally {
+            lock.release();
+            lockChannel.close();
+        }
+    }
+}

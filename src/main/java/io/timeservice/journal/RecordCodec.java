@@ -1,0 +1,143 @@
+package io.timeservice.journal;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32C;
+
+import io.timeservice.core.Mutation;
+import io.timeservice.core.Timer;
+
+/**
+ * The journal's record format, version 1. A record is a frame:
+ * <pre>
+ *   u32 length     of the body, big-endian
+ *   u32 crc32c     of the body
+ *   body           u8 type, then the type's fields (big-endian integers; strings as u32 length + UTF-8)
+ * </pre>
+ * Types: 1 added (sequence, fireTime, priority, version, createdAt, createdAtWallMillis, id, payload or length -1),
+ * 2 cancelled (sequence, id), 3 edited (sequence, fireTime, priority, version, id), 4 advanced (now), 5 reset.
+ * Snapshots store their timers as type-1 bodies in the same frames.
+ */
+final class RecordCodec {
+
+    static final int FRAME_HEADER_BYTES = 8;
+    /** No body is ever this large: ids are at most 128 characters and payloads a few KiB. */
+    static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+    private static final byte ADDED = 1;
+    private static final byte CANCELLED = 2;
+    private static final byte EDITED = 3;
+    private static final byte ADVANCED = 4;
+    private static final byte RESET = 5;
+
+    private RecordCodec() {
+    }
+
+    /** Appends {@code mutation} as one frame to {@code out}, growing it when needed; returns the buffer used. */
+    static GrowableBuffer encode(Mutation mutation, GrowableBuffer out) {
+        int frameStart = out.length();
+        out.skip(FRAME_HEADER_BYTES);
+        int bodyStart = out.length();
+        if (mutation instanceof Mutation.Added added) {
+            Timer timer = added.timer();
+            out.putByte(ADDED);
+            out.putLong(timer.sequence());
+            out.putLong(timer.fireTime());
+            out.putInt(timer.priority());
+            out.putLong(timer.version());
+            out.putLong(timer.createdAt());
+            out.putLong(added.createdAtWallMillis());
+            out.putString(timer.id());
+            out.putString(timer.payload());
+        } else if (mutation instanceof Mutation.Cancelled cancelled) {
+            out.putByte(CANCELLED);
+            out.putLong(cancelled.sequence());
+            out.putString(cancelled.id());
+        } else if (mutation instanceof Mutation.Edited edited) {
+            out.putByte(EDITED);
+            out.putLong(edited.sequence());
+            out.putLong(edited.fireTime());
+            out.putInt(edited.priority());
+            out.putLong(edited.version());
+            out.putString(edited.id());
+        } else if (mutation instanceof Mutation.Advanced advanced) {
+            out.putByte(ADVANCED);
+            out.putLong(advanced.now());
+        } else if (mutation instanceof Mutation.Reset) {
+            out.putByte(RESET);
+        } else {
+            throw new IllegalArgumentException("unknown mutation " + mutation);
+        }
+        int bodyLength = out.length() - bodyStart;
+        CRC32C crc = new CRC32C();
+        crc.update(out.array(), bodyStart, bodyLength);
+        out.putIntAt(frameStart, bodyLength);
+        out.putIntAt(frameStart + 4, (int) crc.getValue());
+        return out;
+    }
+
+    /** Decodes one body (without the frame header). */
+    static Mutation decode(ByteBuffer body) {
+        byte type = body.get();
+        Mutation mutation = switch (type) {
+            case ADDED -> {
+                long sequence = body.getLong();
+                long fireTime = body.getLong();
+                int priority = body.getInt();
+                long version = body.getLong();
+                long createdAt = body.getLong();
+                long wall = body.getLong();
+                String id = getString(body);
+                String payload = getString(body);
+                yield new Mutation.Added(new Timer(id, fireTime, priority, sequence, version, createdAt, payload),
+                        wall);
+            }
+            case CANCELLED -> {
+                long sequence = body.getLong();
+                yield new Mutation.Cancelled(getString(body), sequence);
+            }
+            case EDITED -> {
+                long sequence = body.getLong();
+                long fireTime = body.getLong();
+                int priority = body.getInt();
+                long version = body.getLong();
+                yield new Mutation.Edited(getString(body), sequence, fireTime, priority, version);
+            }
+            case ADVANCED -> new Mutation.Advanced(body.getLong());
+            case RESET -> new Mutation.Reset();
+            default -> throw new CorruptRecordException("unknown record type " + type);
+        };
+        if (body.hasRemaining()) {
+            throw new CorruptRecordException("record of type " + type + " has " + body.remaining()
+                    + " bytes left over");
+        }
+        return mutation;
+    }
+
+    static int crc32c(byte[] bytes, int offset, int length) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, offset, length);
+        return (int) crc.getValue();
+    }
+
+    private static String getString(ByteBuffer body) {
+        int length = body.getInt();
+        if (length == -1) {
+            return null;
+        }
+        if (length < 0 || length > body.remaining()) {
+            throw new CorruptRecordException("string length " + length + " exceeds the record");
+        }
+        String value = new String(body.array(), body.arrayOffset() + body.position(), length, StandardCharsets.UTF_8);
+        body.position(body.position() + length);
+        return value;
+    }
+
+    /** A body that passed its checksum but does not decode: a bug or a format from another version. */
+    static final class CorruptRecordException extends RuntimeException {
+
+        CorruptRecordException(String message) {
+            super(message);
+        }
+    }
+}
