@@ -1,0 +1,64 @@
+package io.timeservice.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import io.timeservice.core.Mutation;
+import io.timeservice.core.Timer;
+import org.junit.jupiter.api.Test;
+
+class RecordCodecTest {
+
+    @Test
+    void everyMutationKind_roundTripsThroughAFrame() {
+        List<Mutation> mutations = List.of(
+                new Mutation.Added(new Timer("job_47", 15, -3, 3, 1, 4, "{\"any\":\"json ü €\"}"), 1_700_000_000_000L),
+                new Mutation.Added(new Timer("a:b~c.d-e_f", Long.MAX_VALUE, Integer.MIN_VALUE, Long.MAX_VALUE, 7, 0,
+                        null), 0),
+                new Mutation.Cancelled("job_47", 3),
+                new Mutation.Edited("x", 9, 1_000_000_000_000_000L, Integer.MAX_VALUE, 12),
+                new Mutation.Advanced(123_456_789L),
+                new Mutation.Reset());
+        for (Mutation mutation : mutations) {
+            GrowableBuffer buffer = RecordCodec.encode(mutation, new GrowableBuffer(4));
+            ByteBuffer frame = ByteBuffer.wrap(buffer.array(), 0, buffer.length());
+            int length = frame.getInt();
+            int crc = frame.getInt();
+            assertThat(length).isEqualTo(buffer.length() - RecordCodec.FRAME_HEADER_BYTES);
+            assertThat(crc).isEqualTo(RecordCodec.crc32c(buffer.array(), RecordCodec.FRAME_HEADER_BYTES, length));
+            assertThat(RecordCodec.decode(frame.slice())).isEqualTo(mutation);
+        }
+    }
+
+    @Test
+    void framesAppendBackToBack_inOneBuffer() {
+        GrowableBuffer buffer = new GrowableBuffer(8);
+        RecordCodec.encode(new Mutation.Advanced(1), buffer);
+        int first = buffer.length();
+        RecordCodec.encode(new Mutation.Advanced(2), buffer);
+        ByteBuffer second = ByteBuffer.wrap(buffer.array(), first + RecordCodec.FRAME_HEADER_BYTES,
+                buffer.length() - first - RecordCodec.FRAME_HEADER_BYTES);
+        assertThat(RecordCodec.decode(second.slice())).isEqualTo(new Mutation.Advanced(2));
+    }
+
+    @Test
+    void unknownRecordType_isRefused() {
+        assertThatThrownBy(() -> RecordCodec.decode(ByteBuffer.wrap(new byte[] {99})))
+                .isInstanceOf(RecordCodec.CorruptRecordException.class)
+                .hasMessageContaining("unknown record type 99");
+    }
+
+    @Test
+    void trailingBytesInABody_areRefused() {
+        GrowableBuffer buffer = RecordCodec.encode(new Mutation.Advanced(5), new GrowableBuffer(8));
+        buffer.putByte((byte) 0);
+        ByteBuffer body = ByteBuffer.wrap(buffer.array(), RecordCodec.FRAME_HEADER_BYTES,
+                buffer.length() - RecordCodec.FRAME_HEADER_BYTES);
+        assertThatThrownBy(() -> RecordCodec.decode(body.slice()))
+                .isInstanceOf(RecordCodec.CorruptRecordException.class)
+                .hasMessageContaining("left over");
+    }
+}
