@@ -349,6 +349,20 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         }
     }
 
+    /** The write or fsync failure that stopped the journal, or {@code null} while it works. */
+    public IOException failure() {
+        lock.lock();
+        try {
+            return failure;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public FsyncPolicy fsyncPolicy() {
+        return fsync;
+    }
+
     public long lastSnapshotPauseNanos() {
         return lastSnapshotPauseNanos;
     }
