@@ -4,32 +4,37 @@ import java.io.IOException;
 
 import io.timeservice.journal.JournalStore;
 import io.timeservice.journal.JournalWriter;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
 
 /**
  * The {@code journal} health component: DOWN once a write or fsync failed (the service then refuses changes until a
- * restart), with the data directory and fsync policy as details. Present only when durability is on.
+ * restart), with the data directory and fsync policy as details; UP with {@code durability: none} when the
+ * service runs in memory only.
  */
 @Component
-@ConditionalOnBean(JournalStore.class)
 class JournalHealthIndicator implements HealthIndicator {
 
-    private final JournalStore store;
+    private final ObjectProvider<JournalStore> store;
 
-    JournalHealthIndicator(JournalStore store) {
+    JournalHealthIndicator(ObjectProvider<JournalStore> store) {
         this.store = store;
     }
 
     @Override
     public Health health() {
+        JournalStore store = this.store.getIfAvailable();
+        if (store == null) {
+            return Health.up().withDetail("durability", "none").build();
+        }
         JournalWriter writer = store.writer();
         IOException failure = writer.failure();
         Health.Builder health = failure == null ? Health.up()
                 : Health.down().withDetail("failure", "a journal write failed; changes are refused until restart");
-        return health.withDetail("dataDir", store.directory().toAbsolutePath().normalize().toString())
+        return health.withDetail("durability", "journal")
+                .withDetail("dataDir", store.directory().toAbsolutePath().normalize().toString())
                 .withDetail("fsync", writer.fsyncPolicy().name().toLowerCase(java.util.Locale.ROOT))
                 .withDetail("lastSnapshotPauseMillis", writer.lastSnapshotPauseNanos() / 1e6)
                 .build();
