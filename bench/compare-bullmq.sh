@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# TimeService side by side with BullMQ on Redis, on this machine, over loopback only.
+# Installs what is missing: redis-server (Debian) and bullmq + ioredis (npm, into a temporary folder).
+# Redis runs on 127.0.0.1 with persistence off; TimeService runs with durability none (and, with
+# TS_MODE=always, with the journal and fsync=always). Usage: bench/compare-bullmq.sh [count=50000] [inFlight=50]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${1:-50000}
+inflight=${2:-50}
+redis_port=${REDIS_PORT:-16379}
+ts_port=${TS_PORT:-18091}
+mode=${TS_MODE:-none}
+
+if ! command -v redis-server >/dev/null; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+fi
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+(cd "$work" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund bullmq@6 ioredis >/dev/null)
+cp bench/compare.js "$work/"
+
+redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
+  > "$work/redis.log" 2>&1 &
+jar=$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)
+if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
+ts_args=(--server.port="$ts_port" --server.address=127.0.0.1 --logging.level.root=WARN)
+if [ "$mode" = none ]; then ts_args+=(--timeservice.durability=none); else
+  ts_args+=(--timeservice.durability=journal --timeservice.fsync="$mode" --timeservice.data-dir="$work/data"); fi
+java ${JAVA_OPTS:--Xms1g -Xmx1g} -jar "$jar" "${ts_args[@]}" > "$work/ts.log" 2>&1 &
+for _ in $(seq 1 240); do
+  redis-cli -p "$redis_port" ping >/dev/null 2>&1 && curl -sf "http://127.0.0.1:$ts_port/clock" >/dev/null && break
+  sleep 0.5
+done
+
+# warm-up of both (JIT, connection pools), then the measured runs, BullMQ first, each on a fresh key space
+(cd "$work" && node compare.js bullmq "$redis_port" 5000 "$inflight" >/dev/null)
+redis-cli -p "$redis_port" flushall >/dev/null
+(cd "$work" && node compare.js timeservice "$ts_port" 5000 "$inflight" >/dev/null)
+(cd "$work" && node compare.js bullmq "$redis_port" "$count" "$inflight") | tee "$work/bullmq.txt"
+(cd "$work" && node compare.js timeservice "$ts_port" "$count" "$inflight") | tee "$work/ts.txt"
+
+echo "ratio TimeService / BullMQ (ops/s), TimeService mode=$mode:"
+for op in add changeDelay remove; do
+  b=$(grep "op=$op " "$work/bullmq.txt" | sed 's/.*ops_per_s=\([0-9]*\).*/\1/')
+  t=$(grep "op=$op " "$work/ts.txt" | sed 's/.*ops_per_s=\([0-9]*\).*/\1/')
+  echo "  $op: TimeService $t/s, BullMQ $b/s, ratio $(awk "BEGIN{printf \"%.2f\", $t/$b}")"
+done

@@ -1,0 +1,18 @@
+-- POST /timers with a unique id per request: ids are "<thread>-<counter>" so no two requests collide.
+local counter = 0
+local thread_id = 0
+local threads = {}
+
+function setup(thread)
+  thread:set("thread_id", #threads)
+  table.insert(threads, thread)
+end
+
+function request()
+  counter = counter + 1
+  local body = string.format('{"id":"p%d-%d","delay":%d,"priority":%d}',
+    thread_id, counter, 1000 + (counter * 7919) % 3600000, counter % 4)
+  return wrk.format("POST", "/timers", {["Content-Type"] = "application/json"}, body)
+end
+
+done = dofile(os.getenv("BENCH_DIR") .. "/report.lua")
