@@ -376,6 +376,7 @@ final class IndexedTimerHeap {
             // The last entry may belong above or below the hole: try down first, and up if it did not move.
             int placed = siftDown(slot, moved, fireTime, priority, sequence);
             if (placed == slot) {
+                lift(slot, moved); // reopen the hole, so the trace never moves a timer onto an occupied slot
                 siftUp(slot, moved, fireTime, priority, sequence);
             }
         }
