@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SchedulerConcurrencyTest {
 
     private static final int THREADS = 4;
-    private static final int OPERATIONS_PER_THREAD = 4000;
+    private static final int OPERATIONS_PER_THREAD = 2500;
 
     /** What one worker saw succeed. */
     private record WorkerLog(List<Timer> added, List<Timer> cancelled, List<AdvanceResult> advances) {
