@@ -1,0 +1,332 @@
+package io.timeservice.core;
+
+import static io.timeservice.core.CoreTestSupport.arrayLength;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The open-addressing id → handle table. Handles index an ids-by-handle array that the test owns, as the heap
+ * does. Colliding ids come from Java's own hash: "Aa" and "BB" have the same hashCode, so every string made of k
+ * such blocks shares one hashCode with 2^k - 1 others.
+ */
+class IdIndexTest {
+
+    private final String[] idsByHandle = new String[20_000];
+
+    private void insert(IdIndex index, String id, int handle) {
+        idsByHandle[handle] = id;
+        index.insert(id, handle);
+    }
+
+    private void remove(IdIndex index, String id, int handle) {
+        index.remove(id, handle);
+        idsByHandle[handle] = null;
+    }
+
+    /** All 2^blocks strings of "Aa"/"BB" blocks after {@code prefix}: one hashCode for all. */
+    static List<String> collidingIds(String prefix, int blocks) {
+        List<String> ids = new ArrayList<>();
+        for (int mask = 0; mask < 1 << blocks; mask++) {
+            StringBuilder id = new StringBuilder(prefix);
+            for (int b = 0; b < blocks; b++) {
+                id.append((mask >> b & 1) == 0 ? "Aa" : "BB");
+            }
+            ids.add(id.toString());
+        }
+        return ids;
+    }
+
+    /**
+     * Colliding ids, under the first prefix {@code base + n} for which inserting them in order into a fresh table
+     * stores them in bucket order {@code wanted}. Found through behaviour, not by re-deriving the hash function.
+     */
+    private static List<String> collidingIdsWithBucketOrder(String base, int blocks, List<Integer> wanted) {
+        for (int n = 0; n < 10_000; n++) {
+            List<String> candidate = collidingIds(base + n + "-", blocks);
+            IdIndex probe = new IdIndex();
+            for (int i = 0; i < candidate.size(); i++) {
+                probe.insert(candidate.get(i), i);
+            }
+            if (bucketOrder(probe).equals(wanted)) {
+                return candidate;
+            }
+        }
+        throw new AssertionError("no prefix of " + base + " gives bucket order " + wanted);
+    }
+
+    private static List<Integer> upTo(int count) {
+        List<Integer> handles = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            handles.add(i);
+        }
+        return handles;
+    }
+
+    /** Indexes of the non-empty buckets, read from the table's private array. */
+    private static List<Integer> occupiedBuckets(IdIndex index) {
+        long[] buckets = (long[]) CoreTestSupport.field(index, "buckets");
+        List<Integer> occupied = new ArrayList<>();
+        for (int i = 0; i < buckets.length; i++) {
+            if (buckets[i] != 0) {
+                occupied.add(i);
+            }
+        }
+        return occupied;
+    }
+
+    /** Handles in bucket order, as the table stores them. */
+    private static List<Integer> bucketOrder(IdIndex index) {
+        List<Integer> handles = new ArrayList<>();
+        index.forEachHandle(handles::add);
+        return handles;
+    }
+
+    @Test
+    void collidingIds_reallyShareOneHashCode() {
+        List<String> ids = collidingIds("job-", 5);
+
+        assertThat(ids).hasSize(32).doesNotHaveDuplicates();
+        assertThat(ids.stream().map(String::hashCode).distinct()).hasSize(1);
+    }
+
+    @Test
+    void insertFindRemove_withCollidingHashes_eachIdKeepsItsOwnHandle() {
+        IdIndex index = new IdIndex();
+        List<String> ids = collidingIds("c", 6); // 64 ids, one hashCode: one long probe run
+        for (int i = 0; i < ids.size(); i++) {
+            insert(index, ids.get(i), i);
+        }
+
+        for (int i = 0; i < ids.size(); i++) {
+            assertThat(index.find(ids.get(i), idsByHandle)).as(ids.get(i)).isEqualTo(i);
+        }
+        assertThat(index.find("cAaAaAaAaAaBBx", idsByHandle)).isEqualTo(-1);
+        assertThat(index.find(collidingIds("d", 6).get(0), idsByHandle)).isEqualTo(-1);
+        assertThat(index.size()).isEqualTo(64);
+    }
+
+    @Test
+    void remove_fromMiddleOfProbeRun_laterMembersShiftBackAndStayFindable() {
+        IdIndex index = new IdIndex();
+        List<String> ids = collidingIdsWithBucketOrder("m", 3, upTo(8)); // 8 ids in one unwrapped run
+        for (int i = 0; i < ids.size(); i++) {
+            insert(index, ids.get(i), i);
+        }
+        int home = occupiedBuckets(index).get(0);
+
+        remove(index, ids.get(3), 3);
+
+        assertThat(index.find(ids.get(3), idsByHandle)).isEqualTo(-1);
+        for (int i = 0; i < ids.size(); i++) {
+            if (i != 3) {
+                assertThat(index.find(ids.get(i), idsByHandle)).as(ids.get(i)).isEqualTo(i);
+            }
+        }
+        // Backward shift, not a tombstone: the run closed up and its tail bucket is empty again.
+        assertThat(occupiedBuckets(index)).containsExactly(home, home + 1, home + 2, home + 3, home + 4, home + 5,
+                home + 6);
+        assertThat(bucketOrder(index)).containsExactly(0, 1, 2, 4, 5, 6, 7);
+        assertThat(index.size()).isEqualTo(7);
+    }
+
+    /**
+     * The other half of backward-shift deletion: an entry whose home lies after the hole must stay. Layout: X0 at
+     * its home h, Y0 at its home h+1, X1 (home h) pushed on to h+2. Removing X0 must pull X1 back to h and leave
+     * Y0 alone; pulling Y0 in front of its home would make it unfindable.
+     */
+    @Test
+    void remove_entryWhoseHomeIsAfterTheHole_staysWhileAnEarlierHomedEntryShiftsPastIt() {
+        List<String> xs = null;
+        List<String> ys = null;
+        for (int n = 0; n < 10_000 && ys == null; n++) {
+            List<String> x = collidingIds("x" + n + "-", 1);
+            int home = homeOf(x.get(0));
+            if (home > 12) {
+                continue;
+            }
+            for (int m = 0; m < 200 && ys == null; m++) {
+                List<String> y = collidingIds("y" + n + "." + m + "-", 1);
+                if (homeOf(y.get(0)) == home + 1) {
+                    xs = x;
+                    ys = y;
+                }
+            }
+        }
+        assertThat(ys).as("two colliding families with adjacent homes").isNotNull();
+        int home = homeOf(xs.get(0));
+        IdIndex index = new IdIndex();
+        insert(index, xs.get(0), 0);
+        insert(index, ys.get(0), 1);
+        insert(index, xs.get(1), 2);
+        assertThat(occupiedBuckets(index)).containsExactly(home, home + 1, home + 2);
+
+        remove(index, xs.get(0), 0);
+
+        assertThat(index.find(ys.get(0), idsByHandle)).isEqualTo(1);
+        assertThat(index.find(xs.get(1), idsByHandle)).isEqualTo(2);
+        assertThat(occupiedBuckets(index)).containsExactly(home, home + 1);
+        assertThat(bucketOrder(index)).containsExactly(2, 1);
+    }
+
+    /** The bucket that {@code id} lands in when alone in a fresh table. */
+    private static int homeOf(String id) {
+        IdIndex index = new IdIndex();
+        index.insert(id, 0);
+        return occupiedBuckets(index).get(0);
+    }
+
+    @Test
+    void remove_firstOfRunThenReinsert_runStaysContiguous() {
+        IdIndex index = new IdIndex();
+        List<String> ids = collidingIdsWithBucketOrder("r", 2, upTo(4));
+        for (int i = 0; i < ids.size(); i++) {
+            insert(index, ids.get(i), i);
+        }
+        List<Integer> bucketsBefore = occupiedBuckets(index);
+
+        remove(index, ids.get(0), 0);
+        insert(index, ids.get(0), 10);
+
+        assertThat(index.find(ids.get(0), idsByHandle)).isEqualTo(10);
+        assertThat(bucketOrder(index)).containsExactly(1, 2, 3, 10);
+        assertThat(occupiedBuckets(index)).isEqualTo(bucketsBefore);
+    }
+
+    @Test
+    void remove_runWrappingPastTheTableEnd_shiftsMembersBackAcrossTheBoundary() {
+        // Home in the second-to-last bucket: members 0, 1 fill the last two buckets, 2 and 3 wrap to 0 and 1.
+        List<String> ids = collidingIdsWithBucketOrder("w", 2, List.of(2, 3, 0, 1));
+        IdIndex index = new IdIndex();
+        for (int i = 0; i < ids.size(); i++) {
+            insert(index, ids.get(i), i);
+        }
+        int buckets = arrayLength(index, "buckets");
+        assertThat(occupiedBuckets(index)).containsExactly(0, 1, buckets - 2, buckets - 1);
+
+        remove(index, ids.get(0), 0); // the run's first member
+
+        // 1 moved into the freed bucket, 2 moved back across the end into the last bucket, 3 moved to bucket 0.
+        assertThat(occupiedBuckets(index)).containsExactly(0, buckets - 2, buckets - 1);
+        assertThat(bucketOrder(index)).containsExactly(3, 1, 2);
+        for (int i = 1; i < ids.size(); i++) {
+            assertThat(index.find(ids.get(i), idsByHandle)).as(ids.get(i)).isEqualTo(i);
+        }
+
+        remove(index, ids.get(2), 2); // now in the last bucket; 3 must come back across the boundary again
+
+        assertThat(occupiedBuckets(index)).containsExactly(buckets - 2, buckets - 1);
+        assertThat(index.find(ids.get(1), idsByHandle)).isEqualTo(1);
+        assertThat(index.find(ids.get(3), idsByHandle)).isEqualTo(3);
+        assertThat(index.find(ids.get(2), idsByHandle)).isEqualTo(-1);
+    }
+
+    @Test
+    void insert_pastHalfFull_resizesAndEveryIdStaysFindable() {
+        IdIndex index = new IdIndex();
+        int bucketsBefore = arrayLength(index, "buckets");
+
+        for (int i = 0; i < 1000; i++) {
+            insert(index, "id-" + i, i);
+        }
+
+        assertThat(arrayLength(index, "buckets")).isGreaterThan(bucketsBefore).isGreaterThanOrEqualTo(2000);
+        for (int i = 0; i < 1000; i++) {
+            assertThat(index.find("id-" + i, idsByHandle)).isEqualTo(i);
+        }
+        assertThat(index.find("id-1000", idsByHandle)).isEqualTo(-1);
+    }
+
+    @Test
+    void remove_lastEntryOfLargeTable_shrinksBackToMinimum() {
+        IdIndex index = new IdIndex();
+        int minimum = arrayLength(index, "buckets");
+        for (int i = 0; i < 5000; i++) {
+            insert(index, "big-" + i, i);
+        }
+        assertThat(arrayLength(index, "buckets")).isGreaterThan(8192);
+
+        for (int i = 0; i < 5000; i++) {
+            remove(index, "big-" + i, i);
+        }
+
+        assertThat(index.size()).isZero();
+        assertThat(arrayLength(index, "buckets")).isEqualTo(minimum);
+        insert(index, "after", 0);
+        assertThat(index.find("after", idsByHandle)).isZero();
+    }
+
+    @Test
+    void remove_absentId_refused() {
+        IdIndex index = new IdIndex();
+        insert(index, "present", 0);
+
+        assertThatThrownBy(() -> index.remove("absent", 1)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("absent");
+        assertThat(index.find("present", idsByHandle)).isZero();
+    }
+
+    @Test
+    void clear_forgetsEverything() {
+        IdIndex index = new IdIndex();
+        for (int i = 0; i < 100; i++) {
+            insert(index, "c" + i, i);
+        }
+
+        index.clear();
+
+        assertThat(index.size()).isZero();
+        assertThat(index.find("c5", idsByHandle)).isEqualTo(-1);
+        assertThat(bucketOrder(index)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4})
+    void randomInsertsAndRemoves_agreeWithAHashMap(long seed) {
+        Random random = new Random(seed);
+        IdIndex index = new IdIndex();
+        Map<String, Integer> model = new HashMap<>();
+        // A pool mixing colliding families with ordinary ids, so runs form, wrap and break up.
+        List<String> pool = new ArrayList<>();
+        pool.addAll(collidingIds("p", 4));
+        pool.addAll(collidingIds("q", 4));
+        for (int i = 0; i < 200; i++) {
+            pool.add("plain-" + i);
+        }
+        List<Integer> free = upTo(pool.size());
+
+        for (int step = 0; step < 20_000; step++) {
+            String id = pool.get(random.nextInt(pool.size()));
+            Integer handle = model.get(id);
+            String context = "seed " + seed + " step " + step + " id " + id;
+            if (handle == null && random.nextInt(3) != 0) {
+                int newHandle = free.remove(random.nextInt(free.size()));
+                insert(index, id, newHandle);
+                model.put(id, newHandle);
+            } else if (handle != null && random.nextBoolean()) {
+                remove(index, id, handle);
+                model.remove(id);
+                free.add(handle);
+            }
+            assertThat(index.find(id, idsByHandle)).as(context).isEqualTo(model.getOrDefault(id, -1));
+            assertThat(index.size()).as(context).isEqualTo(model.size());
+            if (step % 500 == 0) {
+                for (String any : pool) {
+                    assertThat(index.find(any, idsByHandle)).as("%s: find %s", context, any)
+                            .isEqualTo(model.getOrDefault(any, -1));
+                }
+                List<Integer> stored = bucketOrder(index);
+                assertThat(stored).as(context).containsExactlyInAnyOrderElementsOf(model.values());
+            }
+        }
+    }
+}

@@ -1,0 +1,295 @@
+package io.timeservice.core;
+
+import static io.timeservice.core.CoreTestSupport.arrayLength;
+import static io.timeservice.core.CoreTestSupport.field;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The heap on its own: seed 004's worked scheduler example (priorities A3 B1 C2 D1 E4 at one fireTime), bulk
+ * loading, and array growth and release.
+ */
+class IndexedTimerHeapTest {
+
+    private static final long SAME_FIRE_TIME = 100;
+
+    /** Seed 004's five jobs, pushed in order A..E with sequences 0..4, all due at the same time. */
+    private static IndexedTimerHeap workedExample(int arity) {
+        IndexedTimerHeap heap = new IndexedTimerHeap(arity);
+        String[] ids = {"A", "B", "C", "D", "E"};
+        int[] priorities = {3, 1, 2, 1, 4};
+        for (int i = 0; i < ids.length; i++) {
+            heap.insert(ids[i], SAME_FIRE_TIME, priorities[i], i, 1, 0, 0, null);
+        }
+        return heap;
+    }
+
+    private static String pop(IndexedTimerHeap heap) {
+        String id = heap.snapshot(heap.peek()).id();
+        heap.removeRoot();
+        return id;
+    }
+
+    private static List<String> popAll(IndexedTimerHeap heap) {
+        List<String> popped = new ArrayList<>();
+        while (heap.size() > 0) {
+            popped.add(pop(heap));
+            assertThat(heap.checkInvariants(0).ok()).as("invariants after popping %s", popped).isTrue();
+        }
+        return popped;
+    }
+
+    private static List<String> arrayOrder(IndexedTimerHeap heap) {
+        List<String> ids = new ArrayList<>();
+        for (int slot = 0; slot < heap.size(); slot++) {
+            ids.add(heap.cell(slot).id());
+        }
+        return ids;
+    }
+
+    @ParameterizedTest(name = "arity {0}")
+    @ValueSource(ints = {2, 3, 4, 8})
+    void workedExample_popsBThenDThenCThenAThenE(int arity) {
+        IndexedTimerHeap heap = workedExample(arity);
+
+        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(popAll(heap)).containsExactly("B", "D", "C", "A", "E");
+    }
+
+    @Test
+    void workedExample_binaryLayoutsMatchTheArticle() {
+        IndexedTimerHeap heap = workedExample(2);
+
+        assertThat(arrayOrder(heap)).containsExactly("B", "D", "C", "A", "E");
+        assertThat(pop(heap)).isEqualTo("B");
+        assertThat(arrayOrder(heap)).containsExactly("D", "A", "C", "E");
+    }
+
+    @ParameterizedTest(name = "arity {0}")
+    @ValueSource(ints = {2, 4, 8})
+    void workedExample_updatingEToPriority0_makesItNext(int arity) {
+        IndexedTimerHeap heap = workedExample(arity);
+        int e = heap.find("E");
+
+        heap.update(e, SAME_FIRE_TIME, 0);
+
+        Timer updated = heap.snapshot(heap.peek());
+        assertThat(updated.id()).isEqualTo("E");
+        assertThat(updated.sequence()).isEqualTo(4);
+        assertThat(updated.version()).isEqualTo(2);
+        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(popAll(heap)).containsExactly("E", "B", "D", "C", "A");
+    }
+
+    @ParameterizedTest(name = "arity {0}")
+    @ValueSource(ints = {2, 4, 8})
+    void workedExample_cancellingC_removesItFromHeapAndIndex(int arity) {
+        IndexedTimerHeap heap = workedExample(arity);
+
+        heap.remove(heap.find("C"));
+
+        assertThat(heap.find("C")).isEqualTo(IndexedTimerHeap.NONE);
+        assertThat(heap.size()).isEqualTo(4);
+        assertThat(arrayOrder(heap)).doesNotContain("C");
+        InvariantReport report = heap.checkInvariants(0);
+        assertThat(report.ok()).as("%s", report.firstFailure()).isTrue();
+        assertThat(popAll(heap)).containsExactly("B", "D", "A", "E");
+    }
+
+    @ParameterizedTest(name = "arity {0}")
+    @ValueSource(ints = {2, 4, 8})
+    void bulkLoad_workedExample_popsSameSequenceAsRepeatedInserts(int arity) {
+        List<Timer> jobs = List.of(
+                new Timer("A", SAME_FIRE_TIME, 3, 0, 1, 0, null),
+                new Timer("B", SAME_FIRE_TIME, 1, 1, 1, 0, null),
+                new Timer("C", SAME_FIRE_TIME, 2, 2, 1, 0, null),
+                new Timer("D", SAME_FIRE_TIME, 1, 3, 1, 0, null),
+                new Timer("E", SAME_FIRE_TIME, 4, 4, 1, 0, null));
+        IndexedTimerHeap bulk = new IndexedTimerHeap(arity);
+
+        bulk.bulkLoad(jobs, timer -> 0L);
+
+        assertThat(popAll(bulk)).isEqualTo(popAll(workedExample(arity)))
+                .containsExactly("B", "D", "C", "A", "E");
+    }
+
+    static Stream<Arguments> aritiesAndSizes() {
+        return Stream.of(2, 4, 8).flatMap(arity -> Stream.of(0, 1, 2, 3, arity, arity + 1, 17, 100, 1000)
+                .map(size -> Arguments.of(arity, size)));
+    }
+
+    @ParameterizedTest(name = "arity {0}, {1} timers")
+    @MethodSource("aritiesAndSizes")
+    void bulkLoad_randomTimers_indexCorrectAndPopsMatchRepeatedInsertsAndASort(int arity, int count) {
+        Random random = new Random(1000L * arity + count);
+        List<Timer> timers = randomTimers(random, count);
+        List<Timer> shuffled = new ArrayList<>(timers);
+        Collections.shuffle(shuffled, random);
+
+        IndexedTimerHeap bulk = new IndexedTimerHeap(arity);
+        bulk.bulkLoad(shuffled, timer -> timer.createdAt() + 5000);
+
+        assertThat(bulk.size()).isEqualTo(count);
+        InvariantReport report = bulk.checkInvariants(0);
+        assertThat(report.ok()).as("%s", report.firstFailure()).isTrue();
+        for (Timer timer : timers) {
+            int handle = bulk.find(timer.id());
+            assertThat(handle).as("handle of %s", timer.id()).isNotEqualTo(IndexedTimerHeap.NONE);
+            assertThat(bulk.snapshot(handle)).isEqualTo(timer);
+            assertThat(bulk.createdAtWallMillis(handle)).isEqualTo(timer.createdAt() + 5000);
+        }
+        assertThat(bulk.find("absent")).isEqualTo(IndexedTimerHeap.NONE);
+        if (count > 0) {
+            // Creation order is sequence order; the oldest is the smallest sequence whatever the input order.
+            assertThat(bulk.snapshot(bulk.oldest()).sequence()).isZero();
+        }
+
+        IndexedTimerHeap inserted = new IndexedTimerHeap(arity);
+        for (Timer timer : timers) { // ascending sequence, as insert requires
+            inserted.insert(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(),
+                    (int) timer.version(), timer.createdAt(), 0, timer.payload());
+        }
+        List<Timer> sorted = new ArrayList<>(timers);
+        sorted.sort(Comparator.comparingLong(Timer::fireTime).thenComparingInt(Timer::priority)
+                .thenComparingLong(Timer::sequence));
+
+        List<String> bulkPops = popAll(bulk);
+        assertThat(bulkPops).isEqualTo(popAll(inserted));
+        assertThat(bulkPops).isEqualTo(sorted.stream().map(Timer::id).toList());
+    }
+
+    @Test
+    void bulkLoad_thenMutations_keepWorkingFromTheLoadedLayout() {
+        Random random = new Random(99);
+        List<Timer> timers = randomTimers(random, 200);
+        IndexedTimerHeap heap = new IndexedTimerHeap(4);
+        heap.bulkLoad(timers, timer -> 0L);
+
+        for (int i = 0; i < 200; i += 3) {
+            heap.remove(heap.find("b" + i));
+        }
+        for (int i = 1; i < 200; i += 3) {
+            heap.update(heap.find("b" + i), random.nextInt(6), random.nextInt(3));
+        }
+        heap.insert("late", 0, -1, 10_000, 1, 0, 0, null);
+
+        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(pop(heap)).isEqualTo("late");
+    }
+
+    @Test
+    void bulkLoad_duplicateId_refusedAndHeapLeftEmpty() {
+        IndexedTimerHeap heap = new IndexedTimerHeap(2);
+        List<Timer> timers = List.of(new Timer("x", 1, 0, 0, 1, 0, null), new Timer("y", 1, 0, 1, 1, 0, null),
+                new Timer("x", 2, 0, 2, 1, 0, null));
+
+        assertThatThrownBy(() -> heap.bulkLoad(timers, timer -> 0L))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("x");
+        assertThat(heap.size()).isZero();
+        assertThat(heap.find("y")).isEqualTo(IndexedTimerHeap.NONE);
+        assertThat(heap.checkInvariants(0).ok()).isTrue();
+    }
+
+    @Test
+    void bulkLoad_intoNonEmptyHeap_refused() {
+        IndexedTimerHeap heap = new IndexedTimerHeap(2);
+        heap.insert("a", 1, 0, 0, 1, 0, 0, null);
+
+        assertThatThrownBy(() -> heap.bulkLoad(List.of(new Timer("b", 1, 0, 1, 1, 0, null)), timer -> 0L))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(heap.size()).isEqualTo(1);
+    }
+
+    @Test
+    void constructor_arityBelowTwo_refused() {
+        assertThatThrownBy(() -> new IndexedTimerHeap(1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1");
+    }
+
+    @ParameterizedTest(name = "arity {0}")
+    @ValueSource(ints = {2, 4, 8})
+    void burstPast4096_growsArraysThenReleasesThemWhenDrainedEmpty(int arity) {
+        IndexedTimerHeap heap = new IndexedTimerHeap(arity);
+        int initialSlots = arrayLength(heap, "fireTimes");
+        int initialBuckets = arrayLength(field(heap, "index"), "buckets");
+        Random random = new Random(arity);
+        int count = 5000;
+        for (int i = 0; i < count; i++) {
+            heap.insert("burst-" + i, random.nextInt(50), random.nextInt(3), i, 1, i, 0, null);
+        }
+        assertThat(arrayLength(heap, "fireTimes")).isGreaterThanOrEqualTo(count);
+        assertThat(arrayLength(heap, "ids")).isGreaterThanOrEqualTo(count);
+        assertThat(arrayLength(field(heap, "index"), "buckets")).isGreaterThan(2 * 4096);
+        assertThat(heap.checkInvariants(0).ok()).isTrue();
+
+        Timer previous = null;
+        while (heap.size() > 0) {
+            Timer next = heap.snapshot(heap.peek());
+            if (previous != null) {
+                assertThat(Timer.compareFiringOrder(previous, next)).isNegative();
+            }
+            heap.removeRoot();
+            previous = next;
+        }
+
+        assertThat(arrayLength(heap, "fireTimes")).isEqualTo(initialSlots);
+        assertThat(arrayLength(heap, "ids")).isEqualTo(initialSlots);
+        assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(initialBuckets);
+        assertThat(heap.peek()).isEqualTo(IndexedTimerHeap.NONE);
+        assertThat(heap.oldest()).isEqualTo(IndexedTimerHeap.NONE);
+        assertThat(heap.find("burst-0")).isEqualTo(IndexedTimerHeap.NONE);
+        // Reusable after the release.
+        heap.insert("burst-0", 1, 0, count, 1, 0, 0, null);
+        heap.insert("again", 0, 0, count + 1, 1, 0, 0, null);
+        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(popAll(heap)).containsExactly("again", "burst-0");
+    }
+
+    @Test
+    void burstPast4096_drainedByRemovingInRandomOrder_releasesArrays() {
+        IndexedTimerHeap heap = new IndexedTimerHeap(2);
+        int count = 4500;
+        for (int i = 0; i < count; i++) {
+            heap.insert("r" + i, i % 7, 0, i, 1, i, 0, null);
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            order.add(i);
+        }
+        Collections.shuffle(order, new Random(5));
+        for (int n = 0; n < order.size(); n++) {
+            heap.remove(heap.find("r" + order.get(n)));
+            if (n % 500 == 0) {
+                assertThat(heap.checkInvariants(0).ok()).isTrue();
+            }
+        }
+
+        assertThat(heap.size()).isZero();
+        assertThat(arrayLength(heap, "ids")).isEqualTo(16);
+        assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(16);
+        assertThat(heap.checkInvariants(0).ok()).isTrue();
+    }
+
+    /** Ids b0..b(n-1) with unique sequences 0..n-1, and few distinct fireTimes and priorities (many ties). */
+    private static List<Timer> randomTimers(Random random, int count) {
+        List<Timer> timers = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            timers.add(new Timer("b" + i, random.nextInt(6), random.nextInt(3), i, 1 + random.nextInt(3),
+                    10L * i, random.nextBoolean() ? null : "payload-" + i));
+        }
+        return timers;
+    }
+}

@@ -1,0 +1,157 @@
+package io.timeservice.core;
+
+import static io.timeservice.core.CoreTestSupport.pending;
+import static io.timeservice.core.CoreTestSupport.scheduler;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** Sequence numbers, versions and the If-Match style revision preconditions on cancel and edit. */
+class RevisionAndSequenceTest {
+
+    @Test
+    void add_sequenceStrictlyIncreasesWithEveryAcceptedAdd() {
+        TimerScheduler scheduler = scheduler(4);
+        List<Long> sequences = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            sequences.add(scheduler.add("s" + i, i % 4, 0, null).sequence());
+            if (i % 10 == 9) {
+                scheduler.advance(2);
+            }
+        }
+
+        for (int i = 1; i < sequences.size(); i++) {
+            assertThat(sequences.get(i)).as("sequence of add %d", i).isGreaterThan(sequences.get(i - 1));
+        }
+    }
+
+    @Test
+    void rejectedAdds_doNotConsumeASequence() {
+        TimerScheduler scheduler = scheduler(2);
+        Timer first = scheduler.add("a", 1, 0, null);
+
+        catchThrowableOfType(SchedulerException.class, () -> scheduler.add("a", 1, 0, null));
+        catchThrowableOfType(SchedulerException.class, () -> scheduler.add("", 1, 0, null));
+        catchThrowableOfType(SchedulerException.class, () -> scheduler.add("b", -1, 0, null));
+        Timer second = scheduler.add("b", 1, 0, null);
+
+        assertThat(second.sequence()).isEqualTo(first.sequence() + 1);
+    }
+
+    @Test
+    void edit_keepsSequenceAndCountsVersionsFromOne() {
+        TimerScheduler scheduler = scheduler(2);
+        Timer added = scheduler.add("a", 5, 0, null);
+        scheduler.add("b", 5, 0, null);
+
+        Timer once = scheduler.edit("a", 9L, null, null);
+        Timer twice = scheduler.edit("a", null, 3, null);
+
+        assertThat(added.version()).isEqualTo(1);
+        assertThat(once.version()).isEqualTo(2);
+        assertThat(twice.version()).isEqualTo(3);
+        assertThat(twice.sequence()).isEqualTo(added.sequence());
+        assertThat(scheduler.get("a").revision()).isEqualTo(new Revision(added.sequence(), 3));
+        assertThat(scheduler.get("b").version()).isEqualTo(1);
+    }
+
+    @Test
+    void edit_keptSequenceStillBreaksTiesByArrival() {
+        TimerScheduler scheduler = scheduler(2);
+        scheduler.add("first", 9, 0, null);
+        scheduler.add("second", 5, 0, null);
+
+        scheduler.edit("first", 5L, null, null); // now both due at 5; "first" arrived first
+
+        assertThat(scheduler.advance(5).fired()).extracting(Timer::id).containsExactly("first", "second");
+    }
+
+    @Test
+    void cancel_withCurrentRevision_cancels() {
+        TimerScheduler scheduler = scheduler(2);
+        Timer timer = scheduler.edit(scheduler.add("a", 5, 0, null).id(), 6L, null, null);
+
+        Timer cancelled = scheduler.cancel("a", timer.revision());
+
+        assertThat(cancelled).isEqualTo(timer);
+        assertThat(scheduler.status().size()).isZero();
+    }
+
+    @Test
+    void cancel_withRevisionBeforeAnEdit_preconditionFailedAndTimerUnchanged() {
+        TimerScheduler scheduler = scheduler(2);
+        Timer original = scheduler.add("a", 5, 0, null);
+        Timer edited = scheduler.edit("a", 6L, null, null);
+
+        SchedulerException refused = catchThrowableOfType(SchedulerException.class,
+                () -> scheduler.cancel("a", original.revision()));
+
+        assertThat(refused.code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
+        assertThat(scheduler.get("a")).isEqualTo(edited);
+        assertThat(pending(scheduler)).containsExactly(edited);
+    }
+
+    @Test
+    void edit_withStaleRevision_preconditionFailedAndTimerUnchanged() {
+        TimerScheduler scheduler = scheduler(2);
+        Timer original = scheduler.add("a", 5, 0, null);
+        scheduler.add("b", 7, 0, null);
+        Timer edited = scheduler.edit("a", 8L, null, original.revision());
+
+        SchedulerException refused = catchThrowableOfType(SchedulerException.class,
+                () -> scheduler.edit("a", 1L, 0, original.revision()));
+
+        assertThat(refused.code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
+        assertThat(refused.getMessage()).contains(original.sequence() + "-1").contains(edited.sequence() + "-2");
+        assertThat(scheduler.get("a")).isEqualTo(edited);
+        assertThat(scheduler.peek().id()).isEqualTo("b");
+        assertThat(scheduler.edit("a", 1L, null, edited.revision()).version()).isEqualTo(3);
+    }
+
+    @Test
+    void idReusedAfterCancel_getsNewSequenceSoTheOldRevisionFails() {
+        TimerScheduler scheduler = scheduler(2);
+        Timer old = scheduler.add("job", 5, 0, null);
+        scheduler.add("other", 5, 0, null);
+        scheduler.cancel("job", old.revision());
+
+        Timer reused = scheduler.add("job", 5, 0, null);
+
+        assertThat(reused.sequence()).isGreaterThan(old.sequence());
+        assertThat(reused.version()).isEqualTo(1);
+        assertThat(reused.revision()).isNotEqualTo(old.revision());
+        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job", old.revision()))
+                .code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
+        assertThat(catchThrowableOfType(SchedulerException.class,
+                () -> scheduler.edit("job", 1L, null, old.revision())).code())
+                .isEqualTo(ErrorCode.PRECONDITION_FAILED);
+        assertThat(scheduler.get("job")).isEqualTo(reused);
+        // Same deadline as "other", but a newer generation: fires after it.
+        assertThat(scheduler.advance(5).fired()).extracting(Timer::id).containsExactly("other", "job");
+    }
+
+    @Test
+    void idReusedAfterFiring_getsNewSequence() {
+        TimerScheduler scheduler = scheduler(2);
+        Timer old = scheduler.add("job", 1, 0, null);
+        scheduler.advance(1);
+
+        Timer reused = scheduler.add("job", 1, 0, null);
+
+        assertThat(reused.sequence()).isGreaterThan(old.sequence());
+        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job", old.revision()))
+                .code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
+    }
+
+    @Test
+    void revisionPrecondition_onUnknownId_isNotFoundRatherThanPreconditionFailed() {
+        TimerScheduler scheduler = scheduler(2);
+
+        assertThat(catchThrowableOfType(SchedulerException.class,
+                () -> scheduler.cancel("ghost", new Revision(1, 1))).code()).isEqualTo(ErrorCode.TIMER_NOT_FOUND);
+    }
+}
