@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class TimerQueueAdaptersTest {
 
-    private static final int OPERATIONS = 20_000;
+    private static final int OPERATIONS = 10_000;
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3})
@@ -85,7 +85,7 @@ class TimerQueueAdaptersTest {
                 }
             }
         }
-        assertTrue(fired > 1000, "the sequence should fire plenty of timers, fired " + fired);
+        assertTrue(fired > 500, "the sequence should fire plenty of timers, fired " + fired);
         // Drain: the rest fires in the same order everywhere.
         String[] rest = drain(queues.get(0));
         for (TimerQueueUnderTest queue : queues.subList(1, queues.size())) {
