@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.function.ToLongFunction;
 
 /**
@@ -239,17 +238,55 @@ final class IndexedTimerHeap {
         if (count == 0) {
             return result;
         }
-        PriorityQueue<Integer> frontier = new PriorityQueue<>(Math.min(count * arity, 1 << 16), this::compareSlots);
-        frontier.add(0);
+        // The frontier is a binary min-heap of slots; each step takes one slot and adds at most d children.
+        int[] frontier = new int[(int) Math.min(size, 1L + (long) count * (arity - 1))];
+        int frontierSize = 1;
+        frontier[0] = 0;
         for (int i = 0; i < count; i++) {
-            int slot = frontier.poll();
+            int slot = frontier[0];
             result[i] = handles[slot];
+            frontierSize = popFrontier(frontier, frontierSize);
             int first = slot * arity + 1;
             for (int child = first; child < first + arity && child < size; child++) {
-                frontier.add(child);
+                frontierSize = pushFrontier(frontier, frontierSize, child);
             }
         }
         return result;
+    }
+
+    private int pushFrontier(int[] frontier, int frontierSize, int slot) {
+        int at = frontierSize;
+        while (at > 0) {
+            int parent = (at - 1) >>> 1;
+            if (compareSlots(slot, frontier[parent]) >= 0) {
+                break;
+            }
+            frontier[at] = frontier[parent];
+            at = parent;
+        }
+        frontier[at] = slot;
+        return frontierSize + 1;
+    }
+
+    private int popFrontier(int[] frontier, int frontierSize) {
+        int last = frontier[--frontierSize];
+        int at = 0;
+        while (true) {
+            int child = 2 * at + 1;
+            if (child >= frontierSize) {
+                break;
+            }
+            if (child + 1 < frontierSize && compareSlots(frontier[child + 1], frontier[child]) < 0) {
+                child++;
+            }
+            if (compareSlots(frontier[child], last) >= 0) {
+                break;
+            }
+            frontier[at] = frontier[child];
+            at = child;
+        }
+        frontier[at] = last;
+        return frontierSize;
     }
 
     /** The timer in heap slot {@code slot}, as stored (heap-array order, not firing order). */
