@@ -11,7 +11,7 @@ import java.util.function.ToLongFunction;
  * else by a stable per-timer handle, and an {@link IdIndex} from id to handle.
  *
  * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. The heap
- * arrays ({@code fireTimes}, {@code priorities}, {@code sequences}, {@code handles}) are indexed by slot, so a sift
+ * array ({@code keys}: fireTime, priority with handle, sequence, interleaved per slot) is indexed by slot, so a sift
  * compares keys without chasing a pointer. Everything that does not take part in comparisons (id, payload, version,
  * creation times, the age list) is indexed by handle, a small int that stays put while the timer is pending and is
  * recycled after it leaves. {@code slots[handle]} is the timer's current heap slot, or -1 while it is lifted out
@@ -20,7 +20,7 @@ import java.util.function.ToLongFunction;
  * <p>Invariants, true between public calls (see {@link #checkInvariants}):
  * <ul>
  *   <li>heap order: no slot's key precedes its parent's key (fireTime, then priority, then sequence);</li>
- *   <li>lockstep: {@code slots[handles[k]] == k} for every slot k below size, and the id index maps
+ *   <li>lockstep: {@code slots[handle at slot k] == k} for every slot k below size, and the id index maps
  *       {@code ids[h]} to h for exactly the handles in the heap. Only {@link #write} stores a handle into a slot,
  *       and it writes {@code slots} in the same step, so no sift can leave the two apart. The id index holds
  *       handles, not slots, so it changes only on insert and remove, never during a sift.</li>
@@ -39,16 +39,18 @@ final class IndexedTimerHeap {
 
     static final int NONE = -1;
     private static final int INITIAL_CAPACITY = 16;
+    private static final int KEY_STRIDE = 3;
     /** Arrays larger than this are released when the heap drains empty. */
     private static final int SHRINK_ABOVE = 4096;
 
     private final int arity;
 
-    // By heap slot, [0, size).
-    private long[] fireTimes;
-    private int[] priorities;
-    private long[] sequences;
-    private int[] handles;
+    /**
+     * By heap slot, [0, size), three longs per slot so that a sift reads one slot's whole key and its handle from
+     * one place (children of a node are adjacent: d slots span d * 24 bytes): {@code fireTime}, then
+     * {@code priority << 32 | handle}, then {@code sequence}.
+     */
+    private long[] keys;
     private int size;
 
     // By handle, [0, handleLimit).
@@ -100,6 +102,34 @@ final class IndexedTimerHeap {
         return levels;
     }
 
+    // ---- slot accessors: the only readers of the interleaved key array ----
+
+    private long fireTimeAt(int slot) {
+        return keys[slot * KEY_STRIDE];
+    }
+
+    private int priorityAt(int slot) {
+        return (int) (keys[slot * KEY_STRIDE + 1] >> 32);
+    }
+
+    private int handleAt(int slot) {
+        return (int) keys[slot * KEY_STRIDE + 1];
+    }
+
+    private long sequenceAt(int slot) {
+        return keys[slot * KEY_STRIDE + 2];
+    }
+
+    /** Slots the key array holds before it must grow. */
+    int slotCapacity() {
+        return keys.length / KEY_STRIDE;
+    }
+
+    /** Handles the handle-indexed arrays hold before they must grow. */
+    int handleCapacity() {
+        return ids.length;
+    }
+
     // ---- lookups by id and handle ----
 
     /** The handle of the pending timer with this id, or {@link #NONE}. */
@@ -109,7 +139,7 @@ final class IndexedTimerHeap {
 
     /** The handle at the root, the next timer to fire, or {@link #NONE} when empty. */
     int peek() {
-        return size == 0 ? NONE : handles[0];
+        return size == 0 ? NONE : handleAt(0);
     }
 
     int oldest() {
@@ -117,7 +147,7 @@ final class IndexedTimerHeap {
     }
 
     long fireTime(int handle) {
-        return fireTimes[slots[handle]];
+        return fireTimeAt(slots[handle]);
     }
 
     long createdAt(int handle) {
@@ -130,7 +160,7 @@ final class IndexedTimerHeap {
 
     Timer snapshot(int handle) {
         int slot = slots[handle];
-        return new Timer(ids[handle], fireTimes[slot], priorities[slot], sequences[slot], versions[handle],
+        return new Timer(ids[handle], fireTimeAt(slot), priorityAt(slot), sequenceAt(slot), versions[handle],
                 createdAts[handle], payloads[handle]);
     }
 
@@ -166,9 +196,9 @@ final class IndexedTimerHeap {
      */
     void update(int handle, long newFireTime, int newPriority) {
         int slot = slots[handle];
-        long sequence = sequences[slot];
+        long sequence = sequenceAt(slot);
         int direction = FiringOrder.compare(newFireTime, newPriority, sequence,
-                fireTimes[slot], priorities[slot], sequence);
+                fireTimeAt(slot), priorityAt(slot), sequence);
         versions[handle]++;
         if (direction == 0) {
             return;
@@ -205,10 +235,10 @@ final class IndexedTimerHeap {
             write(size++, handle, timer.fireTime(), timer.priority(), timer.sequence());
         }
         for (int slot = (size - 2) / arity; slot >= 0 && size > 1; slot--) {
-            int handle = handles[slot];
-            long fireTime = fireTimes[slot];
-            int priority = priorities[slot];
-            long sequence = sequences[slot];
+            int handle = handleAt(slot);
+            long fireTime = fireTimeAt(slot);
+            int priority = priorityAt(slot);
+            long sequence = sequenceAt(slot);
             lift(slot, handle);
             siftDown(slot, handle, fireTime, priority, sequence);
         }
@@ -244,7 +274,7 @@ final class IndexedTimerHeap {
         frontier[0] = 0;
         for (int i = 0; i < count; i++) {
             int slot = frontier[0];
-            result[i] = handles[slot];
+            result[i] = handleAt(slot);
             frontierSize = popFrontier(frontier, frontierSize);
             int first = slot * arity + 1;
             for (int child = first; child < first + arity && child < size; child++) {
@@ -291,7 +321,7 @@ final class IndexedTimerHeap {
 
     /** The timer in heap slot {@code slot}, as stored (heap-array order, not firing order). */
     HeapView.Cell cell(int slot) {
-        return new HeapView.Cell(slot, ids[handles[slot]], fireTimes[slot], priorities[slot], sequences[slot]);
+        return new HeapView.Cell(slot, ids[handleAt(slot)], fireTimeAt(slot), priorityAt(slot), sequenceAt(slot));
     }
 
     /**
@@ -299,23 +329,23 @@ final class IndexedTimerHeap {
      * briefly. The copy is read later, without the lock, to write a snapshot.
      */
     Image image() {
-        return new Image(size, Arrays.copyOf(fireTimes, size), Arrays.copyOf(priorities, size),
-                Arrays.copyOf(sequences, size), Arrays.copyOf(handles, size), ids.clone(), payloads.clone(),
+        return new Image(size, Arrays.copyOf(keys, size * KEY_STRIDE), ids.clone(), payloads.clone(),
                 versions.clone(), createdAts.clone(), createdAtWallMillis.clone());
     }
 
     /** A frozen copy of the heap's arrays; see {@link #image()}. */
-    record Image(int size, long[] fireTimes, int[] priorities, long[] sequences, int[] handles, String[] ids,
-                 String[] payloads, int[] versions, long[] createdAts, long[] createdAtWallMillis) {
+    record Image(int size, long[] keys, String[] ids, String[] payloads, int[] versions, long[] createdAts,
+                 long[] createdAtWallMillis) {
 
         Timer timer(int slot) {
-            int handle = handles[slot];
-            return new Timer(ids[handle], fireTimes[slot], priorities[slot], sequences[slot], versions[handle],
-                    createdAts[handle], payloads[handle]);
+            long priorityAndHandle = keys[slot * KEY_STRIDE + 1];
+            int handle = (int) priorityAndHandle;
+            return new Timer(ids[handle], keys[slot * KEY_STRIDE], (int) (priorityAndHandle >> 32),
+                    keys[slot * KEY_STRIDE + 2], versions[handle], createdAts[handle], payloads[handle]);
         }
 
         long createdAtWallMillis(int slot) {
-            return createdAtWallMillis[handles[slot]];
+            return createdAtWallMillis[(int) keys[slot * KEY_STRIDE + 1]];
         }
     }
 
@@ -343,7 +373,7 @@ final class IndexedTimerHeap {
             return InvariantReport.Check.failed(name, "index has " + index.size() + " ids, heap has " + size);
         }
         for (int slot = 0; slot < size; slot++) {
-            int handle = handles[slot];
+            int handle = handleAt(slot);
             if (handle < 0 || handle >= handleLimit || ids[handle] == null) {
                 return InvariantReport.Check.failed(name, "slot " + slot + " holds no live timer");
             }
@@ -358,7 +388,7 @@ final class IndexedTimerHeap {
         int[] dangling = {NONE};
         index.forEachHandle(handle -> {
             int slot = handle < handleLimit ? slots[handle] : NONE;
-            if (dangling[0] == NONE && (slot < 0 || slot >= size || handles[slot] != handle)) {
+            if (dangling[0] == NONE && (slot < 0 || slot >= size || handleAt(slot) != handle)) {
                 dangling[0] = handle;
             }
         });
@@ -389,7 +419,7 @@ final class IndexedTimerHeap {
 
     private InvariantReport.Check checkNoOverdue(long now) {
         for (int slot = 0; slot < size; slot++) {
-            if (fireTimes[slot] < now) {
+            if (fireTimeAt(slot) < now) {
                 return InvariantReport.Check.failed(InvariantReport.NO_OVERDUE,
                         describe(slot) + " is overdue at now=" + now);
             }
@@ -398,55 +428,47 @@ final class IndexedTimerHeap {
     }
 
     private String describe(int slot) {
-        int handle = handles[slot];
+        int handle = handleAt(slot);
         String id = handle >= 0 && handle < handleLimit ? ids[handle] : "?";
-        return id + "@" + slot + " (fireTime " + fireTimes[slot] + ", priority " + priorities[slot]
-                + ", sequence " + sequences[slot] + ")";
+        return id + "@" + slot + " (fireTime " + fireTimeAt(slot) + ", priority " + priorityAt(slot)
+                + ", sequence " + sequenceAt(slot) + ")";
     }
 
     /** Test hook: swaps two array cells without telling the index, as a buggy sift would. */
     void swapCellsWithoutIndexForTest(int a, int b) {
-        long fireTime = fireTimes[a];
-        int priority = priorities[a];
-        long sequence = sequences[a];
-        int handle = handles[a];
-        fireTimes[a] = fireTimes[b];
-        priorities[a] = priorities[b];
-        sequences[a] = sequences[b];
-        handles[a] = handles[b];
-        fireTimes[b] = fireTime;
-        priorities[b] = priority;
-        sequences[b] = sequence;
-        handles[b] = handle;
+        for (int i = 0; i < KEY_STRIDE; i++) {
+            long key = keys[a * KEY_STRIDE + i];
+            keys[a * KEY_STRIDE + i] = keys[b * KEY_STRIDE + i];
+            keys[b * KEY_STRIDE + i] = key;
+        }
     }
 
     // ---- sifting: every slot write goes through write() ----
 
     private void removeAt(int slot) {
-        int removed = handles[slot];
+        int removed = handleAt(slot);
         if (trace != null) {
             trace.add(TraceStep.remove(ids[removed], slot));
         }
         slots[removed] = NONE;
         int last = --size;
         if (slot != last) {
-            int moved = handles[last];
-            long fireTime = fireTimes[last];
-            int priority = priorities[last];
-            long sequence = sequences[last];
+            int moved = handleAt(last);
+            long fireTime = fireTimeAt(last);
+            int priority = priorityAt(last);
+            long sequence = sequenceAt(last);
             lift(last, moved);
             // The last entry may belong above or below the hole. Choose the direction before writing it anywhere:
             // a sift starts from a hole, so sifting down (which writes) and then up would record a move into an
             // occupied cell. Preceding the hole's parent means preceding every child too, so up excludes down.
             int parent = (slot - 1) / arity;
             if (slot > 0 && FiringOrder.compare(fireTime, priority, sequence,
-                    fireTimes[parent], priorities[parent], sequences[parent]) < 0) {
+                    fireTimeAt(parent), priorityAt(parent), sequenceAt(parent)) < 0) {
                 siftUp(slot, moved, fireTime, priority, sequence);
             } else {
                 siftDown(slot, moved, fireTime, priority, sequence);
             }
         }
-        handles[last] = NONE;
         releaseHandle(removed);
     }
 
@@ -455,14 +477,14 @@ final class IndexedTimerHeap {
         while (slot > 0) {
             int parent = (slot - 1) / arity;
             boolean precedes = FiringOrder.compare(fireTime, priority, sequence,
-                    fireTimes[parent], priorities[parent], sequences[parent]) < 0;
+                    fireTimeAt(parent), priorityAt(parent), sequenceAt(parent)) < 0;
             if (trace != null) {
                 traceCompare(handle, slot, fireTime, priority, parent, precedes);
             }
             if (!precedes) {
                 break;
             }
-            write(slot, handles[parent], fireTimes[parent], priorities[parent], sequences[parent]);
+            write(slot, handleAt(parent), fireTimeAt(parent), priorityAt(parent), sequenceAt(parent));
             slot = parent;
             levelsMoved++;
         }
@@ -484,7 +506,7 @@ final class IndexedTimerHeap {
                     best = child;
                 }
             }
-            boolean bestPrecedes = FiringOrder.compare(fireTimes[best], priorities[best], sequences[best],
+            boolean bestPrecedes = FiringOrder.compare(fireTimeAt(best), priorityAt(best), sequenceAt(best),
                     fireTime, priority, sequence) < 0;
             if (trace != null) {
                 traceCompare(handle, slot, fireTime, priority, best, !bestPrecedes);
@@ -492,7 +514,7 @@ final class IndexedTimerHeap {
             if (!bestPrecedes) {
                 break;
             }
-            write(slot, handles[best], fireTimes[best], priorities[best], sequences[best]);
+            write(slot, handleAt(best), fireTimeAt(best), priorityAt(best), sequenceAt(best));
             slot = best;
             levelsMoved++;
         }
@@ -517,22 +539,22 @@ final class IndexedTimerHeap {
             int from = slots[handle];
             trace.add(from == NONE ? TraceStep.place(ids[handle], slot) : TraceStep.move(ids[handle], from, slot));
         }
-        fireTimes[slot] = fireTime;
-        priorities[slot] = priority;
-        sequences[slot] = sequence;
-        handles[slot] = handle;
+        int base = slot * KEY_STRIDE;
+        keys[base] = fireTime;
+        keys[base + 1] = ((long) priority << 32) | (handle & 0xFFFF_FFFFL);
+        keys[base + 2] = sequence;
         slots[handle] = slot;
     }
 
     private int compareSlots(int a, int b) {
-        return FiringOrder.compare(fireTimes[a], priorities[a], sequences[a], fireTimes[b], priorities[b],
-                sequences[b]);
+        return FiringOrder.compare(fireTimeAt(a), priorityAt(a), sequenceAt(a), fireTimeAt(b), priorityAt(b),
+                sequenceAt(b));
     }
 
     private void traceCompare(int handle, int holeSlot, long fireTime, int priority, int otherSlot,
                               boolean precedes) {
-        trace.add(TraceStep.compare(ids[handle], holeSlot, ids[handles[otherSlot]], otherSlot, precedes,
-                FiringOrder.decidingKey(fireTime, priority, fireTimes[otherSlot], priorities[otherSlot])));
+        trace.add(TraceStep.compare(ids[handle], holeSlot, ids[handleAt(otherSlot)], otherSlot, precedes,
+                FiringOrder.decidingKey(fireTime, priority, fireTimeAt(otherSlot), priorityAt(otherSlot))));
     }
 
     // ---- handles and the age list ----
@@ -597,11 +619,7 @@ final class IndexedTimerHeap {
     // ---- storage ----
 
     private void allocate(int capacity) {
-        fireTimes = new long[capacity];
-        priorities = new int[capacity];
-        sequences = new long[capacity];
-        handles = new int[capacity];
-        Arrays.fill(handles, NONE);
+        keys = new long[capacity * KEY_STRIDE];
         ids = new String[capacity];
         payloads = new String[capacity];
         createdAts = new long[capacity];
@@ -613,14 +631,8 @@ final class IndexedTimerHeap {
     }
 
     private void ensureSlotCapacity(int needed) {
-        if (needed > fireTimes.length) {
-            int capacity = grownCapacity(fireTimes.length, needed);
-            fireTimes = Arrays.copyOf(fireTimes, capacity);
-            priorities = Arrays.copyOf(priorities, capacity);
-            sequences = Arrays.copyOf(sequences, capacity);
-            int oldLength = handles.length;
-            handles = Arrays.copyOf(handles, capacity);
-            Arrays.fill(handles, oldLength, capacity, NONE);
+        if (needed > slotCapacity()) {
+            keys = Arrays.copyOf(keys, grownCapacity(slotCapacity(), needed) * KEY_STRIDE);
         }
     }
 

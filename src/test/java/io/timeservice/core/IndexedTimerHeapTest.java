@@ -223,15 +223,15 @@ class IndexedTimerHeapTest {
     @ValueSource(ints = {2, 4, 8})
     void burstPast4096_growsArraysThenReleasesThemWhenDrainedEmpty(int arity) {
         IndexedTimerHeap heap = new IndexedTimerHeap(arity);
-        int initialSlots = arrayLength(heap, "fireTimes");
+        int initialSlots = heap.slotCapacity();
         int initialBuckets = arrayLength(field(heap, "index"), "buckets");
         Random random = new Random(arity);
         int count = 5000;
         for (int i = 0; i < count; i++) {
             heap.insert("burst-" + i, random.nextInt(50), random.nextInt(3), i, 1, i, 0, null);
         }
-        assertThat(arrayLength(heap, "fireTimes")).isGreaterThanOrEqualTo(count);
-        assertThat(arrayLength(heap, "ids")).isGreaterThanOrEqualTo(count);
+        assertThat(heap.slotCapacity()).isGreaterThanOrEqualTo(count);
+        assertThat(heap.handleCapacity()).isGreaterThanOrEqualTo(count);
         assertThat(arrayLength(field(heap, "index"), "buckets")).isGreaterThan(2 * 4096);
         assertThat(heap.checkInvariants(0).ok()).isTrue();
 
@@ -245,8 +245,8 @@ class IndexedTimerHeapTest {
             previous = next;
         }
 
-        assertThat(arrayLength(heap, "fireTimes")).isEqualTo(initialSlots);
-        assertThat(arrayLength(heap, "ids")).isEqualTo(initialSlots);
+        assertThat(heap.slotCapacity()).isEqualTo(initialSlots);
+        assertThat(heap.handleCapacity()).isEqualTo(initialSlots);
         assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(initialBuckets);
         assertThat(heap.peek()).isEqualTo(IndexedTimerHeap.NONE);
         assertThat(heap.oldest()).isEqualTo(IndexedTimerHeap.NONE);
@@ -278,7 +278,7 @@ class IndexedTimerHeapTest {
         }
 
         assertThat(heap.size()).isZero();
-        assertThat(arrayLength(heap, "ids")).isEqualTo(16);
+        assertThat(heap.handleCapacity()).isEqualTo(16);
         assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(16);
         assertThat(heap.checkInvariants(0).ok()).isTrue();
     }

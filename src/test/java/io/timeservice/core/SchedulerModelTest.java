@@ -376,8 +376,8 @@ class SchedulerModelTest {
             assertThat(scheduler.status().size()).isZero();
             IndexedTimerHeap[] heap = new IndexedTimerHeap[1];
             scheduler.corruptForTest(h -> heap[0] = h); // read-only: captures the heap to look at its arrays
-            assertThat(arrayLength(heap[0], "ids")).as("handle arrays released after draining").isEqualTo(16);
-            assertThat(arrayLength(heap[0], "fireTimes")).as("slot arrays released after draining").isEqualTo(16);
+            assertThat(heap[0].handleCapacity()).as("handle arrays released after draining").isEqualTo(16);
+            assertThat(heap[0].slotCapacity()).as("slot arrays released after draining").isEqualTo(16);
             assertThat(arrayLength(field(heap[0], "index"), "buckets")).as("index released after draining")
                     .isEqualTo(16);
         }
