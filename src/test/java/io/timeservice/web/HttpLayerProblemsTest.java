@@ -1,0 +1,44 @@
+package io.timeservice.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/** Refusals that happen before a controller runs still answer problem+json with a known code and no internals. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class HttpLayerProblemsTest {
+
+    @LocalServerPort
+    int port;
+
+    private HttpProbe http;
+
+    @BeforeEach
+    void setUp() {
+        http = new HttpProbe(port);
+    }
+
+    @Test
+    void requestsTomcatRefusesByItself_getProblemJsonInsteadOfAnHtmlPage() {
+        for (String path : new String[] {"/timers/%2F", "/timers/a%00b", "/timers/%FF%FE", "/timers/..%2Fx"}) {
+            HttpProbe.Reply reply = http.get(path);
+            assertThat(reply.status()).as(path).isEqualTo(400);
+            assertThat(reply.isProblem()).as(path + " " + reply.text()).isTrue();
+            assertThat(reply.code()).as(path).isEqualTo("invalid_request");
+            assertThat(reply.text()).as(path).doesNotContain("<html", "Tomcat", "Exception");
+        }
+    }
+
+    @Test
+    void headersOverTheLimit_getA400Problem() {
+        HttpProbe.Reply reply = http.send("GET", "/queue", Map.of("X-Padding", "p".repeat(10_000)), null);
+        assertThat(reply.status()).isIn(400, 431);
+        assertThat(reply.isProblem()).as(reply.text()).isTrue();
+        assertThat(reply.code()).isEqualTo("invalid_request");
+    }
+}
