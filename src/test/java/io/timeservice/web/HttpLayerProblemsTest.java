@@ -41,4 +41,13 @@ class HttpLayerProblemsTest {
         assertThat(reply.isProblem()).as(reply.text()).isTrue();
         assertThat(reply.code()).isEqualTo("invalid_request");
     }
+
+    @Test
+    void errorPathAskedForDirectly_is404NotA500() {
+        for (String method : new String[] {"GET", "POST", "DELETE"}) {
+            HttpProbe.Reply reply = http.send(method, "/error", Map.of(), null);
+            assertThat(reply.status()).as(method).isEqualTo(404);
+            assertThat(reply.code()).as(method).isEqualTo("not_found");
+        }
+    }
 }
