@@ -50,4 +50,12 @@ class HttpLayerProblemsTest {
             assertThat(reply.code()).as(method).isEqualTo("not_found");
         }
     }
+
+    @Test
+    void healthDetails_neverNameAPathOnThisMachine() {
+        HttpProbe.Reply reply = http.get("/actuator/health");
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.json().path("components").has("timerQueue")).as(reply.text()).isTrue();
+        assertThat(reply.text()).doesNotContain(System.getProperty("user.dir"), "diskSpace");
+    }
 }
