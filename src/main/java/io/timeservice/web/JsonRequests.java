@@ -62,7 +62,7 @@ class JsonRequests {
         try {
             tree = strictMapper.readTree(body);
         } catch (JacksonException e) {
-            throw invalidRequest("the body is not valid JSON: " + e.getOriginalMessage());
+            throw invalidRequest("the body is not valid JSON: " + withoutInternals(e.getOriginalMessage()));
         }
         if (tree == null || tree.isMissingNode() || !tree.isObject()) {
             throw invalidRequest("the body must be a JSON object");
@@ -151,6 +151,22 @@ class JsonRequests {
 
     static SchedulerException invalidRequest(String detail) {
         return new SchedulerException(ErrorCode.INVALID_REQUEST, detail);
+    }
+
+    /**
+     * Jackson's message without the parts that name its classes or settings, such as
+     * {@code (64, from `StreamReadConstraints.getMaxNestingDepth()`)} or {@code `DeserializationFeature...`}:
+     * a problem detail never shows a class name.
+     */
+    static String withoutInternals(String message) {
+        if (message == null) {
+            return "malformed JSON";
+        }
+        String cleaned = message.replaceAll(", from `[^`]*`", "")
+                .replaceAll(" \\(bound as `[^`]*`\\)", "")
+                .replaceAll(": not allowed as per `[^`]*`", "")
+                .replaceAll("`[^`]*`", "a value");
+        return cleaned.isBlank() ? "malformed JSON" : cleaned;
     }
 
     private static String describe(JsonNode value) {

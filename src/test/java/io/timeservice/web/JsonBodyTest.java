@@ -1,0 +1,49 @@
+package io.timeservice.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/** How request bodies are read: limits, duplicates, encodings, and what a refusal says. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class JsonBodyTest {
+
+    @LocalServerPort
+    int port;
+
+    private HttpProbe http;
+
+    @BeforeEach
+    void setUp() {
+        http = new HttpProbe(port);
+        http.json("POST", "/clock/advance", "{\"by\":1000000000000000}");   // drain what earlier tests left
+    }
+
+    @Test
+    void parseErrors_describeTheMistake_withoutNamingJacksonClassesOrSettings() {
+        String[] bodies = {
+            "{\"id\":\"a\",\"delay\":1,\"payload\":" + "[".repeat(70) + "]".repeat(70) + "}",
+            "{\"id\":\"a\",\"delay\":" + "9".repeat(70) + "}",
+            "{\"id\":\"a\",\"delay\":1,\"payload\":{\"" + "k".repeat(1100) + "\":1}}",
+            "{\"id\":\"a\",\"delay\":1} {\"id\":\"b\"}",
+            "{\"id\":\"a\",\"delay\":1,\"delay\":2}",
+            "{\"id\":\"a\",\"delay\":tru}",
+            "{\"id\":\"a\",",
+        };
+        for (String body : bodies) {
+            HttpProbe.Reply reply = http.json("POST", "/timers", body);
+            String shown = body.substring(0, Math.min(body.length(), 60));
+            assertThat(reply.status()).as(shown).isEqualTo(400);
+            assertThat(reply.code()).as(shown).isEqualTo("invalid_request");
+            assertThat(reply.json().path("detail").asString()).as(shown)
+                    .startsWith("the body is not valid JSON: ")
+                    .doesNotContain("`", "Constraints", "Feature", "jackson", "java.", "Exception");
+        }
+    }
+}
