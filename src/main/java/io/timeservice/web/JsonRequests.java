@@ -52,6 +52,8 @@ class JsonRequests {
         this.strictMapper = JsonMapper.builder(factory)
                 .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                // keep payload numbers as sent: a double would turn 1e400 into "Infinity" and round long fractions
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .build();
     }
 

@@ -2,6 +2,7 @@ package io.timeservice.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -9,6 +10,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** How request bodies are read: limits, duplicates, encodings, and what a refusal says. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -44,6 +48,25 @@ class JsonBodyTest {
             assertThat(reply.json().path("detail").asString()).as(shown)
                     .startsWith("the body is not valid JSON: ")
                     .doesNotContain("`", "Constraints", "Feature", "jackson", "java.", "Exception");
+        }
+    }
+
+    @Test
+    void payloadNumbers_comeBackWithTheValueSent_evenBeyondDoubleRangeOrPrecision() {
+        String[] numbers = {"1e400", "-1E+400", "1e-400", "12345678901234567890.5", "0.1", "3.141592653589793238462643",
+            "123456789012345678901234567890", "-0", "2.5E-3"};
+        HttpProbe.Reply reply = http.json("POST", "/timers",
+                "{\"id\":\"numbers\",\"delay\":5,\"payload\":[" + String.join(",", numbers) + "]}");
+        assertThat(reply.status()).as(reply.text()).isEqualTo(201);
+        JsonMapper exact = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+        for (String source : new String[] {reply.text(), http.get("/timers/numbers").text()}) {
+            JsonNode payload = exact.readTree(source).path("payload");
+            assertThat(payload.size()).as(source).isEqualTo(numbers.length);
+            for (int i = 0; i < numbers.length; i++) {
+                assertThat(payload.get(i).isNumber()).as(source).isTrue();
+                assertThat(payload.get(i).decimalValue()).as(numbers[i] + " in " + source)
+                        .isEqualByComparingTo(new BigDecimal(numbers[i]));
+            }
         }
     }
 }
