@@ -3,6 +3,9 @@ package io.timeservice.web;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
@@ -59,7 +62,7 @@ class JsonRequests {
 
     /** Reads the body as one JSON object whose member names are all in {@code allowed}. */
     ObjectNode readObject(HttpServletRequest request, Set<String> allowed) {
-        byte[] body = readCapped(request);
+        String body = utf8(readCapped(request));
         JsonNode tree;
         try {
             tree = strictMapper.readTree(body);
@@ -143,6 +146,27 @@ class JsonRequests {
         } catch (IOException e) {
             throw invalidRequest("the body could not be read completely");
         }
+    }
+
+    /**
+     * JSON travels as UTF-8 (RFC 8259 section 8.1). Jackson would guess UTF-16 or UTF-32 from the bytes and skip a
+     * byte order mark, so the body is decoded strictly here and handed over as text.
+     */
+    private static String utf8(byte[] body) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw invalidRequest("the body is not valid UTF-8; send JSON as UTF-8");
+        }
+        if (text.startsWith("\uFEFF")) {
+            throw invalidRequest("the body starts with a byte order mark; send JSON without one");
+        }
+        return text;
     }
 
     private SchedulerException tooLarge(long declared) {

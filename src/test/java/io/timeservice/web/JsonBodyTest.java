@@ -69,4 +69,34 @@ class JsonBodyTest {
             }
         }
     }
+
+    @Test
+    void bodiesNotInUtf8_orWithAByteOrderMark_areRefused_andCreateNothing() {
+        String valid = "{\"id\":\"enc\",\"delay\":5}";
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        byte[][] bodies = {
+            valid.getBytes(StandardCharsets.UTF_16BE),
+            valid.getBytes(StandardCharsets.UTF_16LE),
+            valid.getBytes(StandardCharsets.UTF_16),                 // with its BOM
+            valid.getBytes(java.nio.charset.Charset.forName("UTF-32")),
+            concat(bom, valid.getBytes(StandardCharsets.UTF_8)),
+            "{\"id\":\"enc\",\"delay\":5,\"payload\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1),
+            concat("{\"id\":\"enc\",\"delay\":5,\"payload\":\"".getBytes(StandardCharsets.UTF_8),
+                    new byte[] {(byte) 0xC0, (byte) 0xAF, (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', '}'}),
+        };
+        for (byte[] body : bodies) {
+            HttpProbe.Reply reply = http.send("POST", "/timers", Map.of("Content-Type", "application/json"), body);
+            assertThat(reply.status()).as(java.util.HexFormat.of().formatHex(body)).isEqualTo(400);
+            assertThat(reply.code()).isEqualTo("invalid_request");
+        }
+        assertThat(http.get("/timers/enc").status()).isEqualTo(404);
+        assertThat(http.json("POST", "/timers", "{\"id\":\"enc\",\"delay\":5,\"payload\":\"caf\u00e9 \ud83d\ude00\"}")
+                .status()).isEqualTo(201);
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
 }
