@@ -32,8 +32,12 @@ import tools.jackson.databind.node.ObjectNode;
 @Component
 class JsonRequests {
 
+    /** Deepest nesting of arrays and objects, the body's own object included. */
     static final int MAX_NESTING_DEPTH = 64;
+    /** Longest number literal in characters: enough for any long, short enough that parsing stays cheap. */
     static final int MAX_NUMBER_LENGTH = 64;
+    /** Longest member name in characters (ids are at most 128; payload keys get some room). */
+    static final int MAX_NAME_LENGTH = 1024;
 
     private final JsonMapper strictMapper;
     private final int maxBodyBytes;
@@ -47,8 +51,10 @@ class JsonRequests {
                 .streamReadConstraints(StreamReadConstraints.builder()
                         .maxNestingDepth(MAX_NESTING_DEPTH)
                         .maxNumberLength(MAX_NUMBER_LENGTH)
+                        // string and document limits equal the body cap, which readCapped enforces first; they
+                        // are set anyway so that the parser never relies on Jackson's much larger defaults
                         .maxStringLength(maxBodyBytes)
-                        .maxNameLength(1024)
+                        .maxNameLength(MAX_NAME_LENGTH)
                         .maxDocumentLength(maxBodyBytes)
                         .build())
                 .build();
@@ -62,7 +68,12 @@ class JsonRequests {
 
     /** Reads the body as one JSON object whose member names are all in {@code allowed}. */
     ObjectNode readObject(HttpServletRequest request, Set<String> allowed) {
-        String body = utf8(readCapped(request));
+        return parseObject(readCapped(request), allowed);
+    }
+
+    /** Parses a body already read (and capped): see {@link #readObject}. */
+    ObjectNode parseObject(byte[] bytes, Set<String> allowed) {
+        String body = utf8(bytes);
         JsonNode tree;
         try {
             tree = strictMapper.readTree(body);

@@ -49,6 +49,24 @@ final class HttpProbe {
         }
     }
 
+    /** Sends the body without a Content-Length (chunked), as a client streaming it would. */
+    Reply sendStreamed(String method, String rawPathAndQuery, Map<String, String> headers, byte[] body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + rawPathAndQuery))
+                .timeout(TIMEOUT)
+                .method(method, HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body)));
+        headers.forEach(request::header);
+        try {
+            HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+                    response.headers().map(), response.body());
+        } catch (IOException e) {
+            throw new IllegalStateException(method + " " + rawPathAndQuery + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     Reply get(String path) {
         return send("GET", path, Map.of(), null);
     }

@@ -99,4 +99,106 @@ class JsonBodyTest {
         System.arraycopy(second, 0, both, first.length, second.length);
         return both;
     }
+
+    // ---- the stream limits, each at and beyond ----
+
+    @Test
+    void nestingDepth_64IsAccepted_65IsRefused() {
+        // the body's object is level 1, so the payload gets 63 levels of arrays at the limit
+        assertThat(add("depth-64", "[".repeat(JsonRequests.MAX_NESTING_DEPTH - 1)
+                + "]".repeat(JsonRequests.MAX_NESTING_DEPTH - 1)).status()).isEqualTo(201);
+        HttpProbe.Reply beyond = add("depth-65", "[".repeat(JsonRequests.MAX_NESTING_DEPTH)
+                + "]".repeat(JsonRequests.MAX_NESTING_DEPTH));
+        assertThat(beyond.status()).isEqualTo(400);
+        assertThat(beyond.json().path("detail").asString()).contains("nesting depth");
+    }
+
+    @Test
+    void tenThousandLevelsOfArrays_areRefusedAtTheDepthLimit() {
+        HttpProbe.Reply reply = add("deep", "[".repeat(10_000) + "]".repeat(10_000));
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.code()).isEqualTo("invalid_request");
+        assertThat(http.get("/timers/deep").status()).isEqualTo(404);
+    }
+
+    @Test
+    void numberLength_64DigitsParse_65DoNot() {
+        assertThat(add("num-64", "1" + "0".repeat(JsonRequests.MAX_NUMBER_LENGTH - 1)).status()).isEqualTo(201);
+        assertThat(add("num-65", "1" + "0".repeat(JsonRequests.MAX_NUMBER_LENGTH)).code())
+                .isEqualTo("invalid_request");
+        // a 64-digit delay is parsed, then refused for its value; a 65-digit one never gets that far
+        assertThat(http.json("POST", "/timers", "{\"id\":\"d\",\"delay\":" + "9".repeat(64) + "}").code())
+                .isEqualTo("invalid_delay");
+        assertThat(http.json("POST", "/timers", "{\"id\":\"d\",\"delay\":" + "9".repeat(65) + "}").code())
+                .isEqualTo("invalid_request");
+        assertThat(http.json("POST", "/timers", "{\"id\":\"d\",\"delay\":1e999999999}").code())
+                .isEqualTo("invalid_delay");
+    }
+
+    @Test
+    void nameLength_1024IsAccepted_1025IsRefused() {
+        assertThat(add("name-1024", "{\"" + "k".repeat(JsonRequests.MAX_NAME_LENGTH) + "\":1}").status())
+                .isEqualTo(201);
+        HttpProbe.Reply beyond = add("name-1025", "{\"" + "k".repeat(JsonRequests.MAX_NAME_LENGTH + 1) + "\":1}");
+        assertThat(beyond.status()).isEqualTo(400);
+        assertThat(beyond.json().path("detail").asString()).contains("Name length");
+    }
+
+    @Test
+    void documentLength_aBodyOfExactlyTheCapIsRead_oneByteMoreIs413_withOrWithoutContentLength() {
+        String head = "{\"id\":\"doc-cap\",\"delay\":5}";
+        byte[] atCap = (head + " ".repeat(65536 - head.length())).getBytes(StandardCharsets.UTF_8);
+        assertThat(atCap).hasSize(65536);
+        assertThat(http.send("POST", "/timers", Map.of("Content-Type", "application/json"), atCap).status())
+                .isEqualTo(201);
+        byte[] beyond = (head + " ".repeat(65537 - head.length())).getBytes(StandardCharsets.UTF_8);
+        HttpProbe.Reply declared = http.send("POST", "/timers", Map.of("Content-Type", "application/json"), beyond);
+        assertThat(declared.status()).isEqualTo(413);
+        assertThat(declared.code()).isEqualTo("payload_too_large");
+        HttpProbe.Reply chunked = http.sendStreamed("POST", "/timers", Map.of("Content-Type", "application/json"),
+                beyond);
+        assertThat(chunked.status()).isEqualTo(413);
+        assertThat(chunked.code()).isEqualTo("payload_too_large");
+    }
+
+    @Test
+    void stringLength_aStringAsLongAsTheBodyAllows_isParsed_thenJudgedAsPayload() {
+        // the parser's string limit equals the body cap, so a 60,000-character string passes the parser and meets
+        // the payload limit (16 KiB) instead; one beyond the cap cannot arrive (see JsonRequestsTest)
+        HttpProbe.Reply reply = add("long-string", "\"" + "s".repeat(60_000) + "\"");
+        assertThat(reply.status()).isEqualTo(413);
+        assertThat(reply.code()).isEqualTo("payload_too_large");
+        assertThat(reply.json().path("detail").asString()).startsWith("payload is");
+        assertThat(add("string-ok", "\"" + "s".repeat(16_000) + "\"").status()).isEqualTo(201);
+    }
+
+    @Test
+    void duplicateKeys_areRefusedEverywhere_andChangeNothing() {
+        assertThat(http.json("POST", "/timers", "{\"id\":\"dup\",\"delay\":5}").status()).isEqualTo(201);
+        String before = http.get("/timers/dup").text();
+        long now = http.get("/clock").json().path("now").asLong();
+        String[][] calls = {
+            {"POST", "/timers", "{\"id\":\"dup2\",\"delay\":1,\"delay\":-1}"},
+            {"POST", "/timers", "{\"id\":\"dup2\",\"id\":\"dup3\",\"delay\":1}"},
+            {"POST", "/timers", "{\"id\":\"dup2\",\"delay\":1,\"payload\":{\"a\":1,\"a\":2}}"},
+            {"POST", "/timers", "{\"id\":\"dup2\",\"delay\":1,\"payload\":[{\"x\":{\"b\":1,\"b\":1}}]}"},
+            {"PATCH", "/timers/dup", "{\"delay\":1,\"delay\":-1}"},
+            {"PATCH", "/timers/dup", "{\"priority\":1,\"priority\":2}"},
+            {"POST", "/clock/advance", "{\"by\":1,\"by\":2}"},
+        };
+        for (String[] call : calls) {
+            HttpProbe.Reply reply = http.json(call[0], call[1], call[2]);
+            assertThat(reply.status()).as(call[2]).isEqualTo(400);
+            assertThat(reply.code()).as(call[2]).isEqualTo("invalid_request");
+            assertThat(reply.json().path("detail").asString()).as(call[2]).contains("Duplicate");
+        }
+        assertThat(http.get("/timers/dup").text()).isEqualTo(before);
+        assertThat(http.get("/timers/dup2").status()).isEqualTo(404);
+        assertThat(http.get("/timers/dup3").status()).isEqualTo(404);
+        assertThat(http.get("/clock").json().path("now").asLong()).isEqualTo(now);
+    }
+
+    private HttpProbe.Reply add(String id, String payload) {
+        return http.json("POST", "/timers", "{\"id\":\"" + id + "\",\"delay\":5,\"payload\":" + payload + "}");
+    }
 }
