@@ -58,4 +58,15 @@ class HttpLayerProblemsTest {
         assertThat(reply.json().path("components").has("timerQueue")).as(reply.text()).isTrue();
         assertThat(reply.text()).doesNotContain(System.getProperty("user.dir"), "diskSpace");
     }
+
+    @Test
+    void actuatorRefusalsWithoutBody_getAProblemBody() {
+        for (String path : new String[] {"/actuator/health/no-such-group", "/actuator/metrics/no.such.metric"}) {
+            HttpProbe.Reply reply = http.get(path);
+            assertThat(reply.status()).as(path).isEqualTo(404);
+            assertThat(reply.isProblem()).as(path).isTrue();
+            assertThat(reply.code()).as(path).isEqualTo("not_found");
+        }
+        assertThat(http.get("/actuator/prometheus").text()).contains("timer_queue_depth");   // bodies pass through
+    }
 }
