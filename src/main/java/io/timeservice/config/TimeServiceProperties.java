@@ -2,6 +2,8 @@ package io.timeservice.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.regex.Pattern;
 
 import io.timeservice.journal.FsyncPolicy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -22,6 +24,7 @@ import org.springframework.util.unit.DataSize;
  * @param fsync         {@code always} (default), {@code interval} or {@code never}: see {@link FsyncPolicy}
  * @param fsyncInterval with {@code fsync=interval}, the longest time between two forces
  * @param snapshot      when the journal is compacted into a snapshot
+ * @param security bearer tokens for the API
  */
 @ConfigurationProperties("timeservice")
 public record TimeServiceProperties(@DefaultValue Heap heap,
@@ -32,7 +35,8 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue("./data") Path dataDir,
                                     @DefaultValue("always") FsyncPolicy fsync,
                                     @DefaultValue("1s") Duration fsyncInterval,
-                                    @DefaultValue Snapshot snapshot) {
+                                    @DefaultValue Snapshot snapshot,
+                                    @DefaultValue Security security) {
 
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
@@ -85,6 +89,57 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
      *                view can load its scenarios. Off by default so that no page button can wipe a real queue.
      */
     public record Demo(@DefaultValue("false") boolean enabled) {
+    }
+
+    /**
+     * Bearer tokens. With none configured the service is open to every caller who can reach it (and says so once at
+     * start-up). With any configured, every API call needs {@code Authorization: Bearer <token>}: a read token
+     * allows the GET calls, a write token allows everything. Tokens are compared in constant time and never logged;
+     * {@link #toString()} shows only how many there are.
+     *
+     * @param readTokens   tokens allowed to read (comma-separated in one property or environment variable)
+     * @param writeTokens  tokens allowed to read and change the queue
+     * @param openActuator lets {@code info}, {@code metrics} and {@code prometheus} answer without a token; only
+     *                     meant for a separate {@code management.server.port} that only the scraper can reach
+     */
+    public record Security(@DefaultValue List<String> readTokens,
+                           @DefaultValue List<String> writeTokens,
+                           @DefaultValue("false") boolean openActuator) {
+
+        /** RFC 6750's b64token, so that every configured token can be sent in an Authorization header. */
+        private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
+        public static final int MIN_TOKEN_LENGTH = 16;
+        public static final int MAX_TOKEN_LENGTH = 512;
+
+        public Security {
+            readTokens = List.copyOf(readTokens);
+            writeTokens = List.copyOf(writeTokens);
+            checkTokens(readTokens, "timeservice.security.read-tokens");
+            checkTokens(writeTokens, "timeservice.security.write-tokens");
+        }
+
+        public boolean enabled() {
+            return !readTokens.isEmpty() || !writeTokens.isEmpty();
+        }
+
+        /** Never the tokens themselves: this record may end up in a log line or an exception message. */
+        @Override
+        public String toString() {
+            return "Security[readTokens=" + readTokens.size() + " configured, writeTokens=" + writeTokens.size()
+                    + " configured, openActuator=" + openActuator + "]";
+        }
+
+        /** The messages name the property and the position, never the token's text. */
+        private static void checkTokens(List<String> tokens, String property) {
+            for (int i = 0; i < tokens.size(); i++) {
+                String token = tokens.get(i);
+                require(token != null && token.length() >= MIN_TOKEN_LENGTH && token.length() <= MAX_TOKEN_LENGTH,
+                        property + "[" + i + "] must be " + MIN_TOKEN_LENGTH + " to " + MAX_TOKEN_LENGTH
+                                + " characters long, got " + (token == null ? 0 : token.length()));
+                require(TOKEN.matcher(token).matches(), property + "[" + i + "] may contain only A-Z a-z 0-9 - . _ ~"
+                        + " + / and trailing =, so that it fits an Authorization header");
+            }
+        }
     }
 
     private static void require(boolean condition, String message) {

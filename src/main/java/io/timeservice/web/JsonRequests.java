@@ -3,6 +3,9 @@ package io.timeservice.web;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
@@ -29,8 +32,12 @@ import tools.jackson.databind.node.ObjectNode;
 @Component
 class JsonRequests {
 
+    /** Deepest nesting of arrays and objects, the body's own object included. */
     static final int MAX_NESTING_DEPTH = 64;
+    /** Longest number literal in characters: enough for any long, short enough that parsing stays cheap. */
     static final int MAX_NUMBER_LENGTH = 64;
+    /** Longest member name in characters (ids are at most 128; payload keys get some room). */
+    static final int MAX_NAME_LENGTH = 1024;
 
     private final JsonMapper strictMapper;
     private final int maxBodyBytes;
@@ -44,25 +51,34 @@ class JsonRequests {
                 .streamReadConstraints(StreamReadConstraints.builder()
                         .maxNestingDepth(MAX_NESTING_DEPTH)
                         .maxNumberLength(MAX_NUMBER_LENGTH)
+                        // string and document limits equal the body cap, which readCapped enforces first; they
+                        // are set anyway so that the parser never relies on Jackson's much larger defaults
                         .maxStringLength(maxBodyBytes)
-                        .maxNameLength(1024)
+                        .maxNameLength(MAX_NAME_LENGTH)
                         .maxDocumentLength(maxBodyBytes)
                         .build())
                 .build();
         this.strictMapper = JsonMapper.builder(factory)
                 .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                // keep payload numbers as sent: a double would turn 1e400 into "Infinity" and round long fractions
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .build();
     }
 
     /** Reads the body as one JSON object whose member names are all in {@code allowed}. */
     ObjectNode readObject(HttpServletRequest request, Set<String> allowed) {
-        byte[] body = readCapped(request);
+        return parseObject(readCapped(request), allowed);
+    }
+
+    /** Parses a body already read (and capped): see {@link #readObject}. */
+    ObjectNode parseObject(byte[] bytes, Set<String> allowed) {
+        String body = utf8(bytes);
         JsonNode tree;
         try {
             tree = strictMapper.readTree(body);
         } catch (JacksonException e) {
-            throw invalidRequest("the body is not valid JSON: " + e.getOriginalMessage());
+            throw invalidRequest("the body is not valid JSON: " + withoutInternals(e.getOriginalMessage()));
         }
         if (tree == null || tree.isMissingNode() || !tree.isObject()) {
             throw invalidRequest("the body must be a JSON object");
@@ -143,6 +159,27 @@ class JsonRequests {
         }
     }
 
+    /**
+     * JSON travels as UTF-8 (RFC 8259 section 8.1). Jackson would guess UTF-16 or UTF-32 from the bytes and skip a
+     * byte order mark, so the body is decoded strictly here and handed over as text.
+     */
+    private static String utf8(byte[] body) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw invalidRequest("the body is not valid UTF-8; send JSON as UTF-8");
+        }
+        if (text.startsWith("\uFEFF")) {
+            throw invalidRequest("the body starts with a byte order mark; send JSON without one");
+        }
+        return text;
+    }
+
     private SchedulerException tooLarge(long declared) {
         return new SchedulerException(ErrorCode.PAYLOAD_TOO_LARGE, "the request body "
                 + (declared > 0 ? "is " + declared + " bytes" : "exceeds the limit") + "; the limit is "
@@ -151,6 +188,22 @@ class JsonRequests {
 
     static SchedulerException invalidRequest(String detail) {
         return new SchedulerException(ErrorCode.INVALID_REQUEST, detail);
+    }
+
+    /**
+     * Jackson's message without the parts that name its classes or settings, such as
+     * {@code (64, from `StreamReadConstraints.getMaxNestingDepth()`)} or {@code `DeserializationFeature...`}:
+     * a problem detail never shows a class name.
+     */
+    static String withoutInternals(String message) {
+        if (message == null) {
+            return "malformed JSON";
+        }
+        String cleaned = message.replaceAll(", from `[^`]*`", "")
+                .replaceAll(" \\(bound as `[^`]*`\\)", "")
+                .replaceAll(": not allowed as per `[^`]*`", "")
+                .replaceAll("`[^`]*`", "a value");
+        return cleaned.isBlank() ? "malformed JSON" : cleaned;
     }
 
     private static String describe(JsonNode value) {

@@ -34,6 +34,8 @@ final class Problems {
     static String codeOf(HttpStatusCode status) {
         return switch (status.value()) {
             case 400 -> ErrorCode.INVALID_REQUEST.code();
+            case 401 -> "unauthorized";
+            case 403 -> "forbidden";
             case 404 -> "not_found";
             case 405 -> "method_not_allowed";
             case 406 -> "not_acceptable";

@@ -1,0 +1,59 @@
+package io.timeservice.security;
+
+import java.io.IOException;
+
+import io.timeservice.web.ProblemJson;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.authentication.BadCredentialsException;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.access.AccessDeniedHandler;
+
+/**
+ * Answers refused calls with the same RFC 9457 problem+json shape as every other error of the service
+ * ({@code type}, {@code title}, {@code status}, {@code detail}, {@code instance}, {@code code}) and the
+ * {@code WWW-Authenticate: Bearer} challenge of RFC 6750: 401 {@code unauthorized} without a valid token, 403
+ * {@code forbidden} when the token lacks the scope. Written here, not by Spring MVC, because the refusal happens in
+ * the security filter chain before any controller runs.
+ */
+final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler {
+
+    static final String REALM = "timeservice";
+
+    @Override
+    public void commence(HttpServletRequest request, HttpServletResponse response,
+                         AuthenticationException refusal) throws IOException {
+        boolean presentedBadToken = refusal instanceof BadCredentialsException;
+        response.setHeader(HttpHeaders.WWW_AUTHENTICATE, presentedBadToken
+                ? "Bearer realm=\"" + REALM + "\", error=\"invalid_token\", "
+                        + "error_description=\"the bearer token is not valid\""
+                : "Bearer realm=\"" + REALM + "\"");
+        write(request, response, HttpStatus.UNAUTHORIZED, "unauthorized", presentedBadToken
+                ? "the bearer token is not valid"
+                : "this call needs a bearer token: send \"Authorization: Bearer <token>\"");
+    }
+
+    @Override
+    public void handle(HttpServletRequest request, HttpServletResponse response,
+                       AccessDeniedException refusal) throws IOException {
+        String needed = SecurityConfiguration.isSafe(request) ? Scope.READ.wireName() : Scope.WRITE.wireName();
+        response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"" + REALM
+                + "\", error=\"insufficient_scope\", scope=\"" + needed + "\"");
+        write(request, response, HttpStatus.FORBIDDEN, "forbidden",
+                "this call needs a token with the " + needed + " scope");
+    }
+
+    private static void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status,
+                              String code, String detail) throws IOException {
+        if (response.isCommitted()) {
+            return;
+        }
+        response.setStatus(status.value());
+        response.setContentType(ProblemJson.MEDIA_TYPE);
+        response.getOutputStream().write(ProblemJson.render(status.value(), code, detail, request.getRequestURI()));
+    }
+}

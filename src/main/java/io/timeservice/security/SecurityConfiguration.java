@@ -1,0 +1,131 @@
+package io.timeservice.security;
+
+import java.util.Set;
+
+import io.timeservice.config.TimeServiceProperties;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.security.authentication.AuthenticationManager;
+import org.springframework.security.authentication.BadCredentialsException;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AuthenticationEntryPointFailureHandler;
+import org.springframework.security.web.authentication.AuthenticationFilter;
+import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.AndRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
+
+/**
+ * Access control for the API, with Spring Security.
+ *
+ * <p>Scopes: GET, HEAD and OPTIONS on the queue ({@code /timers}, {@code /clock}, {@code /queue}, {@code /demo})
+ * and on the actuator need {@code read}; every other method on any path needs {@code write}, which includes read.
+ * Open to everybody: {@code /actuator/health} (details only for callers with a token), and GET of everything else
+ * — the web page and its assets, Swagger UI and {@code /v3/api-docs}, none of which carries queue data.
+ *
+ * <p>With no token configured the service is open: every caller is authenticated as {@code open-access} with both
+ * scopes, so the same rules grant everything (and health shows its details), and one WARN at start-up says so.
+ *
+ * <p>Stateless: no session, no CSRF token (nothing here uses cookies), no form login, no HTTP Basic, no generated
+ * password (the {@link AuthenticationManager} bean below makes Boot's in-memory user back off).
+ */
+@Configuration(proxyBeanMethods = false)
+class SecurityConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
+    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
+    private static final RequestMatcher SAFE = SecurityConfiguration::isSafe;
+    private static final RequestMatcher QUEUE_PATHS = new OrRequestMatcher(
+            PathPatternRequestMatcher.pathPattern("/timers/**"),
+            PathPatternRequestMatcher.pathPattern("/clock/**"),
+            PathPatternRequestMatcher.pathPattern("/queue/**"),
+            PathPatternRequestMatcher.pathPattern("/demo/**"));
+
+    private final TimeServiceProperties.Security settings;
+
+    SecurityConfiguration(TimeServiceProperties properties, Environment environment) {
+        this.settings = properties.security();
+        if (settings.enabled() && settings.openActuator()
+                && ManagementPortType.get(environment) != ManagementPortType.DIFFERENT) {
+            throw new IllegalStateException("timeservice.security.open-actuator=true needs management.server.port "
+                    + "set to a port other than server.port, one that only the scraper can reach; otherwise "
+                    + "metrics would be open on the API's own port");
+        }
+    }
+
+    static boolean isSafe(HttpServletRequest request) {
+        return SAFE_METHODS.contains(request.getMethod());
+    }
+
+    /** Checks presented tokens; its presence as a bean also stops Boot from creating a user with a password. */
+    @Bean
+    AuthenticationManager tokenAuthenticationManager() {
+        BearerTokens tokens = new BearerTokens(settings.readTokens(), settings.writeTokens());
+        return authentication -> {
+            Scope scope = tokens.scopeOf((String) authentication.getCredentials());
+            if (authentication instanceof TokenAuthentication presented) {
+                presented.eraseCredentials();
+            }
+            if (scope == null) {
+                throw new BadCredentialsException("the bearer token is not valid");
+            }
+            return TokenAuthentication.granted(scope);
+        };
+    }
+
+    @Bean
+    SecurityFilterChain apiSecurity(HttpSecurity http, AuthenticationManager tokenAuthenticationManager)
+            throws Exception {
+        ProblemResponses problems = new ProblemResponses();
+        AuthenticationFilter authentication;
+        if (settings.enabled()) {
+            authentication = new AuthenticationFilter(tokenAuthenticationManager, new BearerTokenConverter());
+            log.info("API access needs a bearer token: {} read token(s), {} write token(s); actuator metrics {}",
+                    settings.readTokens().size(), settings.writeTokens().size(),
+                    settings.openActuator() ? "open on the management port" : "need the read scope");
+        } else {
+            AuthenticationManager grantAsIs = open -> open;
+            authentication = new AuthenticationFilter(grantAsIs, request -> TokenAuthentication.openAccess());
+            log.warn("No API token is configured (timeservice.security.read-tokens / write-tokens): the API is "
+                    + "open, and anyone who can reach this port can read, change and wipe the queue");
+        }
+        authentication.setSuccessHandler((request, response, granted) -> {
+        });
+        authentication.setFailureHandler(new AuthenticationEntryPointFailureHandler(problems));
+        authentication.setSecurityContextRepository(new RequestAttributeSecurityContextRepository());
+
+        http.csrf(AbstractHttpConfigurer::disable)
+                .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .requestCache(AbstractHttpConfigurer::disable)
+                .formLogin(AbstractHttpConfigurer::disable)
+                .httpBasic(AbstractHttpConfigurer::disable)
+                .logout(AbstractHttpConfigurer::disable)
+                .addFilterAt(authentication, BasicAuthenticationFilter.class)
+                .exceptionHandling(errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+                .authorizeHttpRequests(requests -> {
+                    requests.dispatcherTypeMatchers(DispatcherType.ERROR).permitAll();
+                    requests.requestMatchers(EndpointRequest.to("health")).permitAll();
+                    if (settings.openActuator()) {
+                        requests.requestMatchers(EndpointRequest.toAnyEndpoint()).permitAll();
+                    }
+                    requests.requestMatchers(EndpointRequest.toAnyEndpoint()).hasAuthority(Scope.READ_AUTHORITY)
+                            .requestMatchers(new AndRequestMatcher(SAFE, QUEUE_PATHS))
+                            .hasAuthority(Scope.READ_AUTHORITY)
+                            .requestMatchers(SAFE).permitAll()
+                            .anyRequest().hasAuthority(Scope.WRITE_AUTHORITY);
+                });
+        return http.build();
+    }
+}

@@ -1,0 +1,88 @@
+package io.timeservice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+class TimeServicePropertiesTest {
+
+    private static final String TOKEN_A = "aaaaaaaaaaaaaaaa-1";
+    private static final String TOKEN_B = "bbbbbbbbbbbbbbbb-2";
+
+    @Test
+    void tokens_bindFromCommaSeparatedEnvironmentVariables() {
+        TimeServiceProperties properties = bindEnvironment(Map.of(
+                "TIMESERVICE_SECURITY_READ_TOKENS", TOKEN_A + "," + TOKEN_B,
+                "TIMESERVICE_SECURITY_WRITE_TOKENS", TOKEN_B));
+        assertThat(properties.security().readTokens()).containsExactly(TOKEN_A, TOKEN_B);
+        assertThat(properties.security().writeTokens()).containsExactly(TOKEN_B);
+        assertThat(properties.security().enabled()).isTrue();
+        assertThat(properties.security().openActuator()).isFalse();
+    }
+
+    @Test
+    void noTokens_byDefault_orFromEmptyVariables() {
+        assertThat(bindEnvironment(Map.of()).security().enabled()).isFalse();
+        TimeServiceProperties empty = bindEnvironment(Map.of("TIMESERVICE_SECURITY_READ_TOKENS", "",
+                "TIMESERVICE_SECURITY_WRITE_TOKENS", ""));
+        assertThat(empty.security().readTokens()).isEmpty();
+        assertThat(empty.security().enabled()).isFalse();
+    }
+
+    @Test
+    void toString_countsTokensButNeverShowsThem() {
+        TimeServiceProperties properties = bindEnvironment(Map.of(
+                "TIMESERVICE_SECURITY_READ_TOKENS", TOKEN_A, "TIMESERVICE_SECURITY_WRITE_TOKENS", TOKEN_B));
+        assertThat(properties.toString()).contains("readTokens=1 configured", "writeTokens=1 configured")
+                .doesNotContain(TOKEN_A, TOKEN_B);
+    }
+
+    @Test
+    void shortOrUnsendableTokens_stopStartUp_withTheProperty_andPosition_butNotTheToken() {
+        assertRefused(Map.of("timeservice.security.read-tokens", TOKEN_A + ",short-secret"),
+                "timeservice.security.read-tokens[1] must be 16 to 512 characters long, got 12", "short-secret");
+        assertRefused(Map.of("timeservice.security.write-tokens", "has spaces in it, really"),
+                "timeservice.security.write-tokens[0] may contain only", "has spaces");
+        assertRefused(Map.of("timeservice.security.write-tokens", "quote\"inside-the-token"),
+                "timeservice.security.write-tokens[0] may contain only", "inside-the-token");
+        assertRefused(Map.of("timeservice.security.read-tokens", TOKEN_A + ","),
+                "timeservice.security.read-tokens", TOKEN_A);
+        assertRefused(Map.of("timeservice.security.read-tokens", "x".repeat(513)),
+                "must be 16 to 512 characters long, got 513", "xxxxxxxxxxxxxxxxxxxx");
+    }
+
+    private static void assertRefused(Map<String, Object> settings, String message, String secret) {
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().addFirst(new MapPropertySource("test", settings));
+        assertThatThrownBy(() -> bind(environment))
+                .hasStackTraceContaining(message)
+                .satisfies(e -> assertThat(stackTrace(e)).doesNotContain(secret));
+    }
+
+    private static TimeServiceProperties bindEnvironment(Map<String, Object> variables) {
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                new SystemEnvironmentPropertySource(
+                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
+        return bind(environment);
+    }
+
+    private static TimeServiceProperties bind(StandardEnvironment environment) {
+        Binder binder = new Binder(ConfigurationPropertySources.from(environment.getPropertySources()));
+        return binder.bindOrCreate("timeservice", TimeServiceProperties.class);
+    }
+
+    private static String stackTrace(Throwable e) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        e.printStackTrace(new java.io.PrintWriter(out));
+        return out.toString();
+    }
+}

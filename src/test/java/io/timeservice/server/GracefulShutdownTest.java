@@ -1,0 +1,109 @@
+package io.timeservice.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import io.timeservice.TimeServiceApplication;
+import org.apache.catalina.Container;
+import org.apache.catalina.core.StandardWrapper;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A request in flight when shutdown begins still completes. Deterministic without sleeping: the request is held
+ * open by sending only half its body, the test waits (bounded) until the servlet is busy with it, starts the shutdown,
+ * waits (bounded) until the listener refuses new connections, and only then sends the rest of the body.
+ */
+class GracefulShutdownTest {
+
+    private static final long BOUND_NANOS = TimeUnit.SECONDS.toNanos(20);
+
+    @Test
+    void requestInFlight_whenShutdownStarts_completesWith201() throws Exception {
+        ConfigurableApplicationContext app = new SpringApplicationBuilder(TimeServiceApplication.class)
+                .run("--server.port=0", "--spring.jmx.enabled=false");
+        CompletableFuture<Void> closing = null;
+        try {
+            TomcatWebServer server = (TomcatWebServer) ((WebServerApplicationContext) app).getWebServer();
+            int port = server.getPort();
+            String body = "{\"id\":\"in-flight\",\"delay\":5}";
+            try (Socket socket = new Socket("127.0.0.1", port)) {
+                socket.setSoTimeout(20_000);
+                OutputStream out = socket.getOutputStream();
+                out.write(("POST /timers HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: " + body.length() + "\r\n\r\n" + body.substring(0, 10))
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                // what Boot's graceful shutdown itself waits for: a servlet allocated to a request
+                awaitBounded("the request inside the servlet", () -> requestsInServlets(server) >= 1);
+
+                closing = CompletableFuture.runAsync(app::close);
+                awaitBounded("the listener refusing connections", () -> refusesConnections(port));
+                assertThat(closing).isNotDone();   // still waiting for our request
+
+                out.write(body.substring(10).getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                String answer = readStatusLine(socket.getInputStream());
+                assertThat(answer).startsWith("HTTP/1.1 201");
+            }
+            closing.get(30, TimeUnit.SECONDS);
+            assertThat(app.isActive()).isFalse();
+        } finally {
+            if (closing == null) {
+                app.close();
+            }
+        }
+    }
+
+    private static int requestsInServlets(TomcatWebServer server) {
+        int allocated = 0;
+        for (Container context : server.getTomcat().getHost().findChildren()) {
+            for (Container wrapper : context.findChildren()) {
+                allocated += ((StandardWrapper) wrapper).getCountAllocated();
+            }
+        }
+        return allocated;
+    }
+
+    private static boolean refusesConnections(int port) {
+        try (Socket probe = new Socket("127.0.0.1", port)) {
+            return false;
+        } catch (ConnectException refused) {
+            return true;
+        } catch (IOException other) {
+            return false;
+        }
+    }
+
+    /** Polls a condition until it holds, failing after a generous bound; never sleeps. */
+    private static void awaitBounded(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + BOUND_NANOS;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    private static String readStatusLine(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c != -1 && c != '\n'; c = in.read()) {
+            line.append((char) c);
+        }
+        return line.toString().trim();
+    }
+}
