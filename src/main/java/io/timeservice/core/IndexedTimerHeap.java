@@ -373,10 +373,13 @@ final class IndexedTimerHeap {
             int priority = priorities[last];
             long sequence = sequences[last];
             lift(last, moved);
-            // The last entry may belong above or below the hole: try down first, and up if it did not move.
-            int placed = siftDown(slot, moved, fireTime, priority, sequence);
-            if (placed == slot) {
+            // The last entry may belong above or below the hole. Choose the direction first, so that it is written
+            // exactly once: sifting down and then up again would store it twice, and the trace would show a move
+            // into a slot that is no longer a hole.
+            if (slot > 0 && precedesParent(slot, fireTime, priority, sequence)) {
                 siftUp(slot, moved, fireTime, priority, sequence);
+            } else {
+                siftDown(slot, moved, fireTime, priority, sequence);
             }
         }
         handles[last] = NONE;
@@ -455,6 +458,13 @@ final class IndexedTimerHeap {
         sequences[slot] = sequence;
         handles[slot] = handle;
         slots[handle] = slot;
+    }
+
+    /** Whether the key precedes the key in the parent of {@code slot}. Call only with {@code slot > 0}. */
+    private boolean precedesParent(int slot, long fireTime, int priority, long sequence) {
+        int parent = (slot - 1) / arity;
+        return FiringOrder.compare(fireTime, priority, sequence,
+                fireTimes[parent], priorities[parent], sequences[parent]) < 0;
     }
 
     private int compareSlots(int a, int b) {
