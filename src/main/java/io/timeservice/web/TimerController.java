@@ -79,14 +79,18 @@ class TimerController {
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer, steps));
     }
 
-    /** 204 without a body; with {@code ?trace=true}, 200 with the cancelled timer and the trace. */
+    /**
+     * 204 without a body; with {@code ?trace=true}, 200 with the cancelled timer, the trace and the ETag of the
+     * revision that was cancelled (like every response that carries one timer).
+     */
     @DeleteMapping(path = "/timers/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<TimerJson> cancel(@PathVariable String id,
                                      @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                      @RequestParam(defaultValue = "false") boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Timer cancelled = scheduler.cancelIf(id, EntityTags.precondition(ifMatch), steps);
-        return trace ? ResponseEntity.ok(TimerJson.of(cancelled, steps)) : ResponseEntity.noContent().build();
+        return trace ? ResponseEntity.ok().eTag(EntityTags.of(cancelled)).body(TimerJson.of(cancelled, steps))
+                : ResponseEntity.noContent().build();
     }
 
     @GetMapping(path = "/timers", produces = MediaType.APPLICATION_JSON_VALUE)
