@@ -14,6 +14,7 @@ import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -30,7 +31,13 @@ import tools.jackson.databind.node.ObjectNode;
 class JsonRequests {
 
     static final int MAX_NESTING_DEPTH = 64;
-    static final int MAX_NUMBER_LENGTH = 64;
+    /**
+     * Longest number literal parsed (Jackson's default). Long enough that any integer a client may plausibly send is
+     * judged by its member's rule ({@code invalid_delay}, {@code invalid_advance}, ...) rather than refused as
+     * malformed, short enough that parsing it costs nothing.
+     */
+    static final int MAX_NUMBER_LENGTH = 1000;
+    static final int MAX_NAME_LENGTH = 1024;
 
     private final JsonMapper strictMapper;
     private final int maxBodyBytes;
@@ -45,7 +52,7 @@ class JsonRequests {
                         .maxNestingDepth(MAX_NESTING_DEPTH)
                         .maxNumberLength(MAX_NUMBER_LENGTH)
                         .maxStringLength(maxBodyBytes)
-                        .maxNameLength(1024)
+                        .maxNameLength(MAX_NAME_LENGTH)
                         .maxDocumentLength(maxBodyBytes)
                         .build())
                 .build();
@@ -61,8 +68,12 @@ class JsonRequests {
         JsonNode tree;
         try {
             tree = strictMapper.readTree(body);
+        } catch (StreamConstraintsException e) {
+            throw invalidRequest("the body exceeds a parsing limit: at most " + MAX_NESTING_DEPTH
+                    + " levels of nesting, " + MAX_NUMBER_LENGTH + " characters per number and " + MAX_NAME_LENGTH
+                    + " per member name");
         } catch (JacksonException e) {
-            throw invalidRequest("the body is not valid JSON: " + e.getOriginalMessage());
+            throw invalidRequest("the body is not valid JSON" + position(e) + ": " + plainMessage(e.getOriginalMessage()));
         }
         if (tree == null || tree.isMissingNode() || !tree.isObject()) {
             throw invalidRequest("the body must be a JSON object");
@@ -92,7 +103,7 @@ class JsonRequests {
         BigInteger number = value.bigIntegerValue();
         if (number.signum() < 0 || number.compareTo(BigInteger.valueOf(io.timeservice.core.TimerScheduler.MAX_DELAY)) > 0) {
             throw new SchedulerException(code, name + " must be between 0 and "
-                    + io.timeservice.core.TimerScheduler.MAX_DELAY + ": " + number);
+                    + io.timeservice.core.TimerScheduler.MAX_DELAY + ": " + abbreviate(number.toString()));
         }
         return number.longValue();
     }
@@ -151,6 +162,37 @@ class JsonRequests {
 
     static SchedulerException invalidRequest(String detail) {
         return new SchedulerException(ErrorCode.INVALID_REQUEST, detail);
+    }
+
+    /**
+     * Jackson's message without the parts that name its own classes and settings (which it quotes in backticks) or
+     * describe its input source: a client gets the problem, never our internals.
+     */
+    static String plainMessage(String message) {
+        String text = message == null ? "" : message;
+        int source = text.indexOf(" (start marker at");
+        if (source >= 0) {
+            text = text.substring(0, source);
+        }
+        int internal = text.indexOf('`');
+        if (internal >= 0) {
+            int clause = text.lastIndexOf(':', internal);
+            text = text.substring(0, clause >= 0 ? clause : internal);
+        }
+        int location = text.indexOf("[Source");
+        if (location >= 0) {
+            text = text.substring(0, location);
+        }
+        text = text.strip();
+        if (text.isEmpty()) {
+            return "malformed JSON";
+        }
+        return text.length() <= 200 ? text : text.substring(0, 200) + "...";
+    }
+
+    private static String position(JacksonException e) {
+        return e.getLocation() != null && e.getLocation().getLineNr() > 0
+                ? " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() : "";
     }
 
     private static String describe(JsonNode value) {
