@@ -2,7 +2,6 @@ package io.timeservice.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +72,11 @@ class TraceReplayTest {
                     assertNull(cells.get(step.to()), context + ": place into a slot that is not a hole: " + step);
                     cells.set(step.to(), step.id());
                 }
-                case "compare" -> assertTrue(step.to() >= 0 && step.otherId() != null, context + ": " + step);
+                case "compare" -> {
+                    assertNull(step.from() < cells.size() ? cells.get(step.from()) : null,
+                            context + ": the sifting timer's slot is a hole: " + step);
+                    assertEquals(step.otherId(), cells.get(step.to()), context + ": " + step);
+                }
                 default -> throw new AssertionError(context + ": unknown op " + step);
             }
         }
