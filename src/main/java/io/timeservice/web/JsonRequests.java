@@ -73,7 +73,8 @@ class JsonRequests {
                     + " levels of nesting, " + MAX_NUMBER_LENGTH + " characters per number and " + MAX_NAME_LENGTH
                     + " per member name");
         } catch (JacksonException e) {
-            throw invalidRequest("the body is not valid JSON" + position(e) + ": " + plainMessage(e.getOriginalMessage()));
+            throw invalidRequest("the body is not valid JSON" + position(e) + ": "
+                    + plainMessage(e.getOriginalMessage()));
         }
         if (tree == null || tree.isMissingNode() || !tree.isObject()) {
             throw invalidRequest("the body must be a JSON object");

@@ -1,5 +1,6 @@
 package io.timeservice.web;
 
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,38 +32,34 @@ class TraceRestTest extends RestTestSupport {
         for (int i = 0; i < 40; i++) {
             String body = "{\"id\":\"t" + i + "\",\"delay\":" + (10 + random.nextInt(200)) + ",\"priority\":"
                     + random.nextInt(4) + "}";
-            traced("add t" + i, () -> json(body).queryParam("trace", true).post("/timers"), "trace");
+            traced("add t" + i, () -> json(body).queryParam("trace", true).post("/timers"));
         }
         // an add that sifts to the root, and one that stays in the last slot
         traced("add root", () -> json("{\"id\":\"root\",\"delay\":1}").queryParam("trace", true)
-                .post("/timers"), "trace");
+                .post("/timers"));
         traced("add last", () -> json("{\"id\":\"last\",\"delay\":100000}").queryParam("trace", true)
-                .post("/timers"), "trace");
+                .post("/timers"));
         // edits that move up, move down and do not move
-        traced("edit up", () -> json("{\"delay\":0}").queryParam("trace", true).patch("/timers/t30"), "trace");
-        traced("edit down", () -> json("{\"delay\":5000}").queryParam("trace", true).patch("/timers/root"),
-                "trace");
-        traced("edit priority", () -> json("{\"priority\":-1}").queryParam("trace", true).patch("/timers/t7"),
-                "trace");
+        traced("edit up", () -> json("{\"delay\":0}").queryParam("trace", true).patch("/timers/t30"));
+        traced("edit down", () -> json("{\"delay\":5000}").queryParam("trace", true).patch("/timers/root"));
+        traced("edit priority", () -> json("{\"priority\":-1}").queryParam("trace", true).patch("/timers/t7"));
         String unchanged = given().get("/timers/t8").jsonPath().getString("priority");
         traced("edit same key", () -> json("{\"priority\":" + unchanged + "}").queryParam("trace", true)
-                .patch("/timers/t8"), "trace");
+                .patch("/timers/t8"));
         // cancels: the root, the last slot and slots in between
         for (int k = 0; k < 8; k++) {
             List<String> slots = heapSlots();
             String victim = slots.get(k == 0 ? 0 : k == 1 ? slots.size() - 1 : random.nextInt(slots.size()));
-            traced("cancel " + victim, () -> given().queryParam("trace", true).delete("/timers/" + victim),
-                    "trace");
+            traced("cancel " + victim, () -> given().queryParam("trace", true).delete("/timers/" + victim));
         }
         // advances that fire nothing, one timer and several
-        traced("advance 0", () -> json("{\"by\":0}").queryParam("trace", true).post("/clock/advance"), "trace");
-        traced("advance 60", () -> json("{\"by\":60}").queryParam("trace", true).post("/clock/advance"), "trace");
-        traced("advance 1000", () -> json("{\"by\":1000}").queryParam("trace", true).post("/clock/advance"),
-                "trace");
+        traced("advance 0", () -> json("{\"by\":0}").queryParam("trace", true).post("/clock/advance"));
+        traced("advance 60", () -> json("{\"by\":60}").queryParam("trace", true).post("/clock/advance"));
+        traced("advance 1000", () -> json("{\"by\":1000}").queryParam("trace", true).post("/clock/advance"));
 
         assertEquals(Set.of("compare", "lift", "move", "place", "remove"), opsSeen,
                 "the scenario exercises every kind of step");
-        given().get("/queue/invariants").then().statusCode(200).body("ok", org.hamcrest.Matchers.equalTo(true));
+        given().get("/queue/invariants").then().statusCode(200).body("ok", equalTo(true));
     }
 
     @Test
@@ -80,14 +77,14 @@ class TraceRestTest extends RestTestSupport {
 
         json("{\"by\":1}").queryParam("trace", true).post("/clock/advance").then()
                 .statusCode(200)
-                .body("trace", org.hamcrest.Matchers.equalTo(List.of()));
+                .body("trace", equalTo(List.of()));
     }
 
-    private void traced(String what, Supplier<Response> request, String tracePath) {
+    private void traced(String what, Supplier<Response> request) {
         List<String> before = heapSlots();
         Response response = request.get();
         assertTrue(response.statusCode() / 100 == 2, what + ": " + response.asString());
-        List<Map<String, Object>> trace = response.jsonPath().getList(tracePath);
+        List<Map<String, Object>> trace = response.jsonPath().getList("trace");
         List<String> after = heapSlots();
 
         assertEquals(after, replay(before, trace, what), what + ": trace " + trace);
