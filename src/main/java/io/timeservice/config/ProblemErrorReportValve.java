@@ -39,7 +39,9 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         String code = ProblemJson.codeOf(status);
         String detail = status >= 500 ? "the service failed unexpectedly; the failure is logged"
                 : "the request was refused before it reached the service: it is not valid HTTP or exceeds a limit";
-        String instance = request.getDecodedRequestURI();
+        // Tomcat could not decode the target (that is often why it refused it), so name it as it was sent.
+        String decoded = request.getDecodedRequestURI();
+        String instance = decoded != null && !decoded.isEmpty() ? decoded : request.getRequestURI();
         try {
             response.setContentType(ProblemJson.MEDIA_TYPE);
             response.setCharacterEncoding(StandardCharsets.UTF_8.name());

@@ -30,12 +30,13 @@ class ClockController {
         this.json = json;
     }
 
-    @GetMapping("/clock")
+    @GetMapping(path = "/clock", produces = MediaType.APPLICATION_JSON_VALUE)
     ClockJson clock() {
         return new ClockJson(scheduler.now());
     }
 
-    @PostMapping(path = "/clock/advance", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping(path = "/clock/advance", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
     AdvanceJson advance(HttpServletRequest request, @RequestParam(defaultValue = "false") boolean trace) {
         long by = JsonRequests.nonNegativeLong(
                 JsonRequests.required(json.readObject(request, ADVANCE_MEMBERS), "by"), "by",

@@ -4,6 +4,7 @@ import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.core.VirtualClock;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -23,13 +24,13 @@ class DemoController {
         this.enabled = properties.demo().enabled();
     }
 
-    @GetMapping("/demo")
+    @GetMapping(path = "/demo", produces = MediaType.APPLICATION_JSON_VALUE)
     DemoJson demo() {
         return new DemoJson(enabled);
     }
 
     /** Empties the queue and restarts the virtual clock at 0. Sequences keep counting. */
-    @PostMapping("/demo/reset")
+    @PostMapping(path = "/demo/reset", produces = MediaType.APPLICATION_JSON_VALUE)
     ClockController.ClockJson reset() {
         if (!enabled) {
             throw new ApiProblem(HttpStatus.NOT_FOUND, "demo_disabled",

@@ -17,6 +17,7 @@ import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -34,8 +35,12 @@ class JsonRequests {
 
     /** Deepest nesting of arrays and objects, the body's own object included. */
     static final int MAX_NESTING_DEPTH = 64;
-    /** Longest number literal in characters: enough for any long, short enough that parsing stays cheap. */
-    static final int MAX_NUMBER_LENGTH = 64;
+    /**
+     * Longest number literal parsed (Jackson's default). Long enough that any integer a client may plausibly send is
+     * judged by its member's rule ({@code invalid_delay}, {@code invalid_advance}, ...) rather than refused as
+     * malformed, short enough that parsing it costs nothing.
+     */
+    static final int MAX_NUMBER_LENGTH = 1000;
     /** Longest member name in characters (ids are at most 128; payload keys get some room). */
     static final int MAX_NAME_LENGTH = 1024;
 
@@ -77,8 +82,13 @@ class JsonRequests {
         JsonNode tree;
         try {
             tree = strictMapper.readTree(body);
+        } catch (StreamConstraintsException e) {
+            throw invalidRequest("the body is not valid JSON: " + withoutInternals(e.getOriginalMessage())
+                    + " (parsing limits: " + MAX_NESTING_DEPTH + " levels of nesting, " + MAX_NUMBER_LENGTH
+                    + " characters per number, " + MAX_NAME_LENGTH + " per member name)");
         } catch (JacksonException e) {
-            throw invalidRequest("the body is not valid JSON: " + withoutInternals(e.getOriginalMessage()));
+            throw invalidRequest("the body is not valid JSON: " + withoutInternals(e.getOriginalMessage())
+                    + position(e));
         }
         if (tree == null || tree.isMissingNode() || !tree.isObject()) {
             throw invalidRequest("the body must be a JSON object");
@@ -108,7 +118,7 @@ class JsonRequests {
         BigInteger number = value.bigIntegerValue();
         if (number.signum() < 0 || number.compareTo(BigInteger.valueOf(io.timeservice.core.TimerScheduler.MAX_DELAY)) > 0) {
             throw new SchedulerException(code, name + " must be between 0 and "
-                    + io.timeservice.core.TimerScheduler.MAX_DELAY + ": " + number);
+                    + io.timeservice.core.TimerScheduler.MAX_DELAY + ": " + abbreviate(number.toString()));
         }
         return number.longValue();
     }
@@ -192,8 +202,8 @@ class JsonRequests {
 
     /**
      * Jackson's message without the parts that name its classes or settings, such as
-     * {@code (64, from `StreamReadConstraints.getMaxNestingDepth()`)} or {@code `DeserializationFeature...`}:
-     * a problem detail never shows a class name.
+     * {@code (64, from `StreamReadConstraints.getMaxNestingDepth()`)} or {@code `DeserializationFeature...`}, and
+     * without its description of the input source: a problem detail never shows our internals.
      */
     static String withoutInternals(String message) {
         if (message == null) {
@@ -203,7 +213,22 @@ class JsonRequests {
                 .replaceAll(" \\(bound as `[^`]*`\\)", "")
                 .replaceAll(": not allowed as per `[^`]*`", "")
                 .replaceAll("`[^`]*`", "a value");
-        return cleaned.isBlank() ? "malformed JSON" : cleaned;
+        for (String sourceDescription : new String[] {" (start marker at", "[Source"}) {
+            int at = cleaned.indexOf(sourceDescription);
+            if (at >= 0) {
+                cleaned = cleaned.substring(0, at);
+            }
+        }
+        cleaned = cleaned.strip();
+        if (cleaned.isEmpty()) {
+            return "malformed JSON";
+        }
+        return cleaned.length() <= 200 ? cleaned : cleaned.substring(0, 200) + "...";
+    }
+
+    private static String position(JacksonException e) {
+        return e.getLocation() != null && e.getLocation().getLineNr() > 0
+                ? " (at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")" : "";
     }
 
     private static String describe(JsonNode value) {

@@ -8,6 +8,7 @@ import io.timeservice.core.InvariantReport;
 import io.timeservice.core.QueueStatus;
 import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -26,25 +27,25 @@ class QueueController {
         this.scheduler = scheduler;
     }
 
-    @GetMapping("/queue")
+    @GetMapping(path = "/queue", produces = MediaType.APPLICATION_JSON_VALUE)
     QueueJson queue() {
         QueueStatus status = scheduler.status();
         return new QueueJson(status.now(), status.size(), status.nextFireTime(), status.oldestCreatedAt());
     }
 
-    @GetMapping("/queue/next")
+    @GetMapping(path = "/queue/next", produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<TimerJson> next() {
         Timer next = scheduler.peek();
         return ResponseEntity.ok().eTag(EntityTags.of(next)).body(TimerJson.of(next));
     }
 
-    @GetMapping("/queue/invariants")
+    @GetMapping(path = "/queue/invariants", produces = MediaType.APPLICATION_JSON_VALUE)
     InvariantsJson invariants() {
         return InvariantsJson.of(scheduler.checkInvariants());
     }
 
     /** The first array slots in heap-array order (not firing order), for the live heap view. */
-    @GetMapping("/queue/heap")
+    @GetMapping(path = "/queue/heap", produces = MediaType.APPLICATION_JSON_VALUE)
     HeapJson heap(@RequestParam(required = false) String limit) {
         HeapView view = scheduler.heapView(Limits.parse(limit, DEFAULT_HEAP_LIMIT, MAX_HEAP_LIMIT));
         return new HeapJson(view.arity(), view.size(), view.now(), view.slots(), view.index(),

@@ -40,7 +40,8 @@ class TimerController {
         this.json = json;
     }
 
-    @PostMapping(path = "/timers", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping(path = "/timers", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<TimerJson> add(HttpServletRequest request, @RequestParam(defaultValue = "false") boolean trace) {
         ObjectNode body = json.readObject(request, ADD_MEMBERS);
         String id = JsonRequests.id(JsonRequests.required(body, "id"));
@@ -55,13 +56,14 @@ class TimerController {
                 .body(TimerJson.of(timer, steps));
     }
 
-    @GetMapping("/timers/{id}")
+    @GetMapping(path = "/timers/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<TimerJson> get(@PathVariable String id) {
         Timer timer = scheduler.get(id);
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer));
     }
 
-    @PatchMapping(path = "/timers/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @PatchMapping(path = "/timers/{id}", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<TimerJson> edit(@PathVariable String id, HttpServletRequest request,
                                    @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                    @RequestParam(defaultValue = "false") boolean trace) {
@@ -77,17 +79,21 @@ class TimerController {
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer, steps));
     }
 
-    /** 204 without a body; with {@code ?trace=true}, 200 with the cancelled timer and the trace. */
-    @DeleteMapping("/timers/{id}")
+    /**
+     * 204 without a body; with {@code ?trace=true}, 200 with the cancelled timer, the trace and the ETag of the
+     * revision that was cancelled (like every response that carries one timer).
+     */
+    @DeleteMapping(path = "/timers/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<TimerJson> cancel(@PathVariable String id,
                                      @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                      @RequestParam(defaultValue = "false") boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Timer cancelled = scheduler.cancelIf(id, EntityTags.precondition(ifMatch), steps);
-        return trace ? ResponseEntity.ok(TimerJson.of(cancelled, steps)) : ResponseEntity.noContent().build();
+        return trace ? ResponseEntity.ok().eTag(EntityTags.of(cancelled)).body(TimerJson.of(cancelled, steps))
+                : ResponseEntity.noContent().build();
     }
 
-    @GetMapping("/timers")
+    @GetMapping(path = "/timers", produces = MediaType.APPLICATION_JSON_VALUE)
     ListingJson list(@RequestParam(required = false) String limit) {
         QueueListing listing = scheduler.firstN(Limits.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT));
         return new ListingJson(listing.now(), listing.size(), TimerJson.of(listing.timers()));

@@ -33,7 +33,7 @@ class JsonBodyTest {
     void parseErrors_describeTheMistake_withoutNamingJacksonClassesOrSettings() {
         String[] bodies = {
             "{\"id\":\"a\",\"delay\":1,\"payload\":" + "[".repeat(70) + "]".repeat(70) + "}",
-            "{\"id\":\"a\",\"delay\":" + "9".repeat(70) + "}",
+            "{\"id\":\"a\",\"delay\":" + "9".repeat(JsonRequests.MAX_NUMBER_LENGTH + 1) + "}",
             "{\"id\":\"a\",\"delay\":1,\"payload\":{\"" + "k".repeat(1100) + "\":1}}",
             "{\"id\":\"a\",\"delay\":1} {\"id\":\"b\"}",
             "{\"id\":\"a\",\"delay\":1,\"delay\":2}",
@@ -122,15 +122,15 @@ class JsonBodyTest {
     }
 
     @Test
-    void numberLength_64DigitsParse_65DoNot() {
+    void numberLength_atTheLimitParses_oneDigitMoreDoesNot() {
         assertThat(add("num-64", "1" + "0".repeat(JsonRequests.MAX_NUMBER_LENGTH - 1)).status()).isEqualTo(201);
         assertThat(add("num-65", "1" + "0".repeat(JsonRequests.MAX_NUMBER_LENGTH)).code())
                 .isEqualTo("invalid_request");
-        // a 64-digit delay is parsed, then refused for its value; a 65-digit one never gets that far
-        assertThat(http.json("POST", "/timers", "{\"id\":\"d\",\"delay\":" + "9".repeat(64) + "}").code())
-                .isEqualTo("invalid_delay");
-        assertThat(http.json("POST", "/timers", "{\"id\":\"d\",\"delay\":" + "9".repeat(65) + "}").code())
-                .isEqualTo("invalid_request");
+        // a delay of the longest parsed length is parsed, then refused for its value; a longer one never gets that far
+        assertThat(http.json("POST", "/timers", "{\"id\":\"d\",\"delay\":"
+                + "9".repeat(JsonRequests.MAX_NUMBER_LENGTH) + "}").code()).isEqualTo("invalid_delay");
+        assertThat(http.json("POST", "/timers", "{\"id\":\"d\",\"delay\":"
+                + "9".repeat(JsonRequests.MAX_NUMBER_LENGTH + 1) + "}").code()).isEqualTo("invalid_request");
         assertThat(http.json("POST", "/timers", "{\"id\":\"d\",\"delay\":1e999999999}").code())
                 .isEqualTo("invalid_delay");
     }
