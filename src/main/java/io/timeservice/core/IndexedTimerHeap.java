@@ -373,10 +373,15 @@ final class IndexedTimerHeap {
             int priority = priorities[last];
             long sequence = sequences[last];
             lift(last, moved);
-            // The last entry may belong above or below the hole: try down first, and up if it did not move.
-            int placed = siftDown(slot, moved, fireTime, priority, sequence);
-            if (placed == slot) {
+            // The last entry may belong above or below the hole. Choose the direction before writing it anywhere:
+            // a sift starts from a hole, so sifting down (which writes) and then up would record a move into an
+            // occupied cell. Preceding the hole's parent means preceding every child too, so up excludes down.
+            int parent = (slot - 1) / arity;
+            if (slot > 0 && FiringOrder.compare(fireTime, priority, sequence,
+                    fireTimes[parent], priorities[parent], sequences[parent]) < 0) {
                 siftUp(slot, moved, fireTime, priority, sequence);
+            } else {
+                siftDown(slot, moved, fireTime, priority, sequence);
             }
         }
         handles[last] = NONE;
