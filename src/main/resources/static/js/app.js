@@ -116,7 +116,9 @@ function updateStatus() {
   } else {
     state = 'failed';
     label = `Invariant failed: ${checks.find((check) => !check.ok).name}`;
-    $('status').open = true; // a broken rule is named without a click
+    if (chip.dataset.state !== 'failed') {
+      $('status').open = true; // on failing, show which rule broke without a click; a user may close it again
+    }
   }
   chip.dataset.state = state;
   chip.textContent = label;

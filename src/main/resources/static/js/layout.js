@@ -59,7 +59,7 @@ export function parentOf(slot, arity) {
 }
 
 // The backing array wraps into rows of equal cells.
-export const CELL_WIDTH = 60;
+export const CELL_WIDTH = 64;
 export const CELL_HEIGHT = 58;
 const CELL_GAP = 6;
 const ROW_GAP = 22;                      // room for a lifted token to float above its hole

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.timeservice.core.BrokenHeaps;
 import io.timeservice.core.TimerScheduler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -141,6 +142,24 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
         assertThat(checks).extracting(check -> check.getDomAttribute("data-check"))
                 .containsExactly("root-is-earliest", "index-matches-heap", "heap-order", "no-overdue");
         assertThat(checks).allSatisfy(check -> assertThat(check.getText()).contains("holds"));
+    }
+
+    @Test
+    void brokenHeap_statusChipNamesTheFailedRule() {
+        for (String id : List.of("A", "B", "C")) {
+            api().body(Map.of("id", id, "delay", 5)).post("/timers").then().statusCode(201);
+        }
+        BrokenHeaps.delayTheRootInPlace(scheduler, 100);
+
+        openPage(1280, 800);
+        waitUntil("the failure is reported", () -> statusState().equals("failed"));
+        assertThat(statusLabel()).isEqualTo("Invariant failed: root-is-earliest");
+        assertThat(driver.findElement(By.id("status")).getDomProperty("open"))
+                .as("the chip opens by itself to name the rule").isEqualTo("true");
+        WebElement rootCheck = driver.findElement(By.cssSelector("#status-checks li[data-check='root-is-earliest']"));
+        assertThat(rootCheck.getDomAttribute("data-ok")).isEqualTo("false");
+        assertThat(rootCheck.getText()).contains("broken:").contains("fires before the root");
+        saveScreenshot(Path.of("target", "heap-view-invariant-failed.png"));
     }
 
     @Test
