@@ -38,7 +38,6 @@ const player = new Player({
   onStart: showOperationStarted,
   onStep: showStep,
   onComplete: showOperationCompleted,
-  onIdle: () => {},
   onError: showRefusal,
   onQueueChanged: showUpNext,
   onPlayingChanged: updateButtons,
@@ -68,7 +67,8 @@ function currentDrawLimit() {
   return drawableSlots(arity, $('tree-box').clientWidth);
 }
 
-async function refreshHeap() {
+/** Fetches and draws the drawn slots. `afterReset` draws even if an abandoned call is still in flight. */
+async function refreshHeap(afterReset = false) {
   if (view.refreshing) {
     return;
   }
@@ -77,7 +77,7 @@ async function refreshHeap() {
     const started = performance.now();
     const heap = await api.heap(view.drawLimit);
     view.lastRefreshMs = performance.now() - started;
-    if (!player.idle) {
+    if (!player.idle && !afterReset) {
       return; // an operation started meanwhile; its own "after" state will be drawn
     }
     view.heap = heap;
@@ -86,7 +86,7 @@ async function refreshHeap() {
     if (limit !== view.drawLimit) {
       view.drawLimit = limit; // first answer told the arity: fetch again with the right number of slots
       view.refreshing = false;
-      await refreshHeap();
+      await refreshHeap(afterReset);
       return;
     }
     draw();
@@ -342,7 +342,7 @@ async function loadScenario(scenario) {
   clearFired();
   $('step-log').replaceChildren();
   setStepCounter(0, 0, 'no steps');
-  await refreshHeap();
+  await refreshHeap(true);
   $('operation-title').textContent = `scenario: ${scenario.title}`;
   $('narration').textContent = scenario.intro;
   player.enqueue(scenario.script);
@@ -368,8 +368,10 @@ function wireControls() {
     }
     if (event.key === 'n' && !$('step-button').disabled) {
       $('step-button').click();
-    } else if (event.key === 'p') {
-      player.playing ? player.pause() : (!player.idle && player.play());
+    } else if (event.key === 'p' && player.playing) {
+      player.pause();
+    } else if (event.key === 'p' && !player.idle) {
+      player.play();
     }
   });
 }

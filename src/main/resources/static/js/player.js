@@ -10,8 +10,8 @@ const MAX_KEY_LOOKUPS = 32;
 
 export class Player {
   /**
-   * hooks: currentFrame(), drawLimit(), onStart(run), onStep(run, result), onComplete(run), onIdle(),
-   * onError(error), onQueueChanged(pending), onPlayingChanged(playing)
+   * hooks: currentFrame(), drawLimit(), onStart(run), onStep(run, result), onComplete(run),
+   * onError(error, operation), onQueueChanged(pending), onPlayingChanged(playing)
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -21,6 +21,7 @@ export class Player {
     this.playing = false;
     this.speed = 1;
     this.timer = null;
+    this.generation = 0;      // bumped by abandon(), so an answer that arrives afterwards is ignored
   }
 
   get stepInterval() {
@@ -43,6 +44,7 @@ export class Player {
 
   /** Drops everything queued or half-replayed; the caller redraws from the service. */
   abandon() {
+    this.generation += 1;
     this.pause();
     this.pending = [];
     this.run = null;
@@ -89,11 +91,10 @@ export class Player {
     }
     if (this.run === null) {
       if (this.pending.length === 0) {
-        this.hooks.onIdle();
         return false;
       }
       const started = await this.startNext();
-      if (!started || this.run === null) {
+      if (!started) {
         return false; // refused, or abandoned for a scenario while the call was in flight
       }
     }
@@ -126,14 +127,22 @@ export class Player {
 
   async startNext() {
     const operation = this.pending.shift();
+    const generation = this.generation;
     this.hooks.onQueueChanged(this.pending);
     this.busy = true;
     this.hooks.onStart({ operation, title: describeRequest(operation) });
     try {
-      this.run = await prepareRun(operation, this.hooks.currentFrame(), this.hooks.drawLimit());
-      this.hooks.onStart(this.run);
+      const run = await prepareRun(operation, this.hooks.currentFrame(), this.hooks.drawLimit());
+      if (generation !== this.generation) {
+        return false; // a scenario was loaded meanwhile: this operation's replay no longer applies
+      }
+      this.run = run;
+      this.hooks.onStart(run);
       return true;
     } catch (error) {
+      if (generation !== this.generation) {
+        return false;
+      }
       // A refused call stops the script: later calls were written assuming this one worked.
       this.pending = [];
       this.hooks.onQueueChanged(this.pending);

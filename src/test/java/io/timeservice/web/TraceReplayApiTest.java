@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TraceReplayApiTest extends DemoServiceTestBase {
 
-    private static final int OPERATIONS = 120;
+    private static final int OPERATIONS = 100;
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final HttpClient http = HttpClient.newHttpClient();
