@@ -331,6 +331,9 @@ function wireScenarios(demoEnabled) {
 async function loadScenario(scenario) {
   player.abandon();
   hideError();
+  for (const button of $('scenarios').children) {
+    button.setAttribute('aria-current', String(button.dataset.scenario === scenario.key)); // the scenario on screen
+  }
   try {
     await api.resetDemo();
     for (const timer of scenario.setup) {

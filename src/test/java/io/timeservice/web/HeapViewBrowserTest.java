@@ -123,6 +123,8 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
         loadScenario("priority");
         assertThat(views().get("array")).as("seed 004's five timers are drawn")
                 .containsOnlyKeys("A", "B", "C", "D", "E");
+        waitUntil("the fade-in has finished", () -> Boolean.TRUE.equals(driver.executeScript(
+                "return document.getAnimations().length === 0;")));
         Path screenshot = Path.of("target", "heap-view.png");
         saveScreenshot(screenshot);
         assertThat(Files.size(screenshot)).isPositive();
@@ -153,6 +155,8 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
 
         openPage(1280, 800);
         waitUntil("the failure is reported", () -> statusState().equals("failed"));
+        waitUntil("the fade-in has finished", () -> Boolean.TRUE.equals(driver.executeScript(
+                "return document.getAnimations().length === 0;")));
         assertThat(statusLabel()).isEqualTo("Invariant failed: root-is-earliest");
         assertThat(driver.findElement(By.id("status")).getDomProperty("open"))
                 .as("the chip opens by itself to name the rule").isEqualTo("true");
