@@ -176,9 +176,9 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
         waitUntil("the refusal is shown", () -> driver.findElement(By.id("error")).isDisplayed());
         assertThat(driver.findElement(By.id("error")).getText()).isEqualTo("a pending timer already has id X");
 
-        WebElement cancelId = driver.findElement(By.cssSelector("#cancel-form input[name=id]"));
-        cancelId.sendKeys("nobody");
-        cancelId.submit();
+        WebElement cancelForm = driver.findElement(By.id("cancel-form"));
+        cancelForm.findElement(By.name("id")).sendKeys("nobody");
+        cancelForm.findElement(By.cssSelector("button[type=submit]")).click();
         waitUntil("the second refusal is shown", () -> driver.findElement(By.id("error")).getText()
                 .equals("no pending timer has id nobody"));
     }
@@ -203,6 +203,7 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
                 views().get("tree").containsKey("early") && statusLabel().equals("Invariants hold"));
         assertThat(views().get("chips")).containsEntry("early", "0");
         assertThat(driver.findElement(By.id("queue-size")).getText()).isEqualTo("1,000,000");
+        saveScreenshot(Path.of("target", "heap-view-million.png"));
         Number largestResponse = (Number) driver.executeScript("return Math.max(...performance"
                 + ".getEntriesByType('resource').map((entry) => entry.encodedBodySize));");
         assertThat(largestResponse.longValue()).as("the page never fetches the whole queue")
