@@ -49,6 +49,7 @@ export function treePosition(slot, arity, width) {
   return {
     x: TREE_SIDE + (slot - first + 0.5) * spacing,
     y: TREE_TOP + level * LEVEL_HEIGHT,
+    spacing,
     radius: Math.max(8, Math.min(20, spacing * 0.38)),
     labeled: spacing >= LABELED_NODE_SPACING,
   };

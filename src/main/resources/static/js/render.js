@@ -24,9 +24,17 @@ function shortId(id, maxChars) {
   return id.length <= maxChars ? id : id.slice(0, Math.max(1, maxChars - 1)) + '…';
 }
 
+/** "t5 p1": fireTime and priority, the keys a learner compares; the full keys are in each element's title. */
 function keysLabel(frame, id) {
   const keys = frame.keys.get(id);
-  return keys ? `t=${shortNumber(keys.fireTime)} p=${shortNumber(keys.priority)}` : 't=?';
+  return keys ? `t${shortNumber(keys.fireTime)} p${shortNumber(keys.priority)}` : 't?';
+}
+
+const KEYS_CHAR_WIDTH = 6.2; // px per character of the 10.5 px keys label
+
+/** A label is printed only where it cannot run into its neighbour's. */
+function fitsUnderNode(label, spacing) {
+  return label.length * KEYS_CHAR_WIDTH + 6 <= spacing;
 }
 
 /** What each view needs to know about one timer in this frame. */
@@ -168,7 +176,8 @@ function updateTreeNode(node, frame, placement, width) {
   circle.setAttribute('r', radius);
   idText.textContent = shortId(placement.id, Math.max(1, Math.floor(radius / 4.2)));
   idText.style.fontSize = `${Math.max(8, Math.min(14, radius * 0.72))}px`;
-  keysTextElement.textContent = at.labeled ? keysLabel(frame, placement.id) : '';
+  const label = keysLabel(frame, placement.id);
+  keysTextElement.textContent = at.labeled && (placement.inHand || fitsUnderNode(label, at.spacing)) ? label : '';
   // Under a node its keys would cover the hole below a lifted one, so those go to its right.
   keysTextElement.setAttribute('x', placement.inHand ? radius + 4 : 0);
   keysTextElement.setAttribute('y', placement.inHand ? 4 : radius + 12);
@@ -202,7 +211,8 @@ export function renderArray(container, frame, drawLimit) {
     token.dataset.slot = placement.inHand ? 'lifted' : placement.slot;
     token.title = `${placement.id} · ${keysText(frame, placement.id)}`;
     applyClasses(token, stateClasses(frame, placement));
-    token.children[0].textContent = shortId(placement.id, 7);
+    token.children[0].textContent = shortId(placement.id, 8);
+    token.classList.toggle('long-id', placement.id.length > 5);
     token.children[1].textContent = keysLabel(frame, placement.id);
   }
   retire(arrayTokens, new Set(placed.map((p) => p.id)));
