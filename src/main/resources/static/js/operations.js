@@ -13,7 +13,7 @@ export function describeRequest(operation) {
       return `add ${operation.id}: delay ${operation.delay}`
         + (operation.priority === undefined ? '' : `, priority ${operation.priority}`);
     case 'cancel':
-      return operation.where ? `cancel the timer in ${operation.where}` : `cancel ${operation.id}`;
+      return `cancel ${operation.where ?? operation.id}`;
     case 'edit':
       return `edit ${operation.id}: ${changesText(operation)}`;
     default:
@@ -83,7 +83,7 @@ function targetId(operation, frame) {
   }
   const id = frame.cells.get(operation.pickSlot(frame));
   if (id === undefined) {
-    throw new Error(`There is no timer in ${operation.where}.`);
+    throw new Error(`There is nothing to cancel (${operation.where}): the heap is too small.`);
   }
   return id;
 }

@@ -34,7 +34,7 @@ export const SCENARIOS = [
     intro: 'The root is the next timer to fire. Cancelling it leaves a hole at slot 0: the last timer is lifted '
       + 'into it and sifted down. Press Step to watch each move.',
     setup: [add('A', 5), add('B', 3), add('C', 8), add('D', 6), add('E', 9), add('F', 7), add('G', 4)],
-    script: [cancelAt('the root (slot 0)', root)],
+    script: [cancelAt('the root', root)],
   },
   {
     key: 'cancel-middle',
@@ -43,14 +43,14 @@ export const SCENARIOS = [
       + 'timer that moves must take its indexById entry along. Step through and watch the chips.',
     setup: [add('A', 1), add('B', 3), add('C', 2), add('D', 4), add('E', 5), add('F', 6), add('G', 7),
       add('H', 8), add('I', 9), add('J', 10)],
-    script: [cancelAt('slot 1', firstChildOfRoot)],
+    script: [cancelAt('the timer in slot 1', firstChildOfRoot)],
   },
   {
     key: 'cancel-last',
     title: 'Cancel the last slot',
     intro: 'The easy path: the last slot leaves no hole to fill, so nothing else moves. Press Step.',
     setup: [add('A', 5), add('B', 3), add('C', 8), add('D', 6), add('E', 9)],
-    script: [cancelAt('the last slot', lastSlot)],
+    script: [cancelAt('the timer in the last slot', lastSlot)],
   },
   {
     key: 'edit-at-4',
