@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
@@ -25,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * call's trace on the previous {@code /queue/heap} array reproduces the next one, every compare names the right
  * slot and key, and an advance's removals are its fired timers in order.
  *
- * <p>This loop of about 700 calls uses the JDK's HttpClient and Jackson: REST-assured measured about ten times
- * slower per request here (tens of ms on two shared cores), which would have made the test take minutes. The
- * {@code /queue/heap} contract itself is tested with REST-assured in {@link QueueHeapApiTest}.
+ * <p>The random loop (about 600 calls) uses the JDK's HttpClient and Jackson: REST-assured measured about ten
+ * times slower per request here (70 to 150 ms against 10 to 20 ms on two shared cores), which would have made it
+ * take minutes. The scripted cases and {@link QueueHeapApiTest} use REST-assured.
  */
 class TraceReplayApiTest extends DemoServiceTestBase {
 
@@ -68,6 +69,48 @@ class TraceReplayApiTest extends DemoServiceTestBase {
                     .as(described + "leaves the invariants true: " + after.get("invariants")).isTrue();
             before = after;
         }
+    }
+
+    @Test
+    void tracedAdvanceOfTheSeed004Example_replaysToTheNextArray_andRemovesInFiringOrder() {
+        Map<String, Integer> priorities = new LinkedHashMap<>();
+        priorities.put("A", 3);
+        priorities.put("B", 1);
+        priorities.put("C", 2);
+        priorities.put("D", 1);
+        priorities.put("E", 4);
+        priorities.forEach((id, priority) -> api().body(Map.of("id", id, "delay", 5, "priority", priority))
+                .post("/timers").then().statusCode(201));
+        JsonNode before = JSON.readTree(api().get("/queue/heap").asString());
+        TraceReplay replay = new TraceReplay(ids(before), keysOf(before.get("slots")));
+
+        JsonNode answer = JSON.readTree(api().body(Map.of("by", 5)).post("/clock/advance?trace=true")
+                .then().statusCode(200).extract().asString());
+        answer.get("trace").forEach(step -> replay.apply(asMap(step)));
+
+        assertThat(replay.removed()).containsExactly("B", "D", "C", "A", "E");
+        assertThat(replay.result()).isEqualTo(ids(JSON.readTree(api().get("/queue/heap").asString())))
+                .isEmpty();
+    }
+
+    @Test
+    void tracedCancelOfAMiddleSlot_replaysToTheNextArray() {
+        for (int i = 0; i < 12; i++) {
+            api().body(Map.of("id", "m" + i, "delay", i)).post("/timers").then().statusCode(201);
+        }
+        JsonNode before = JSON.readTree(api().get("/queue/heap").asString());
+        TraceReplay replay = new TraceReplay(ids(before), keysOf(before.get("slots")));
+        String middle = ids(before).get(1);
+
+        JsonNode answer = JSON.readTree(api().delete("/timers/" + middle + "?trace=true")
+                .then().statusCode(200).extract().asString());
+        answer.get("trace").forEach(step -> replay.apply(asMap(step)));
+
+        assertThat(answer.get("trace").get(0).get("op").stringValue()).isEqualTo("remove");
+        assertThat(answer.get("trace").get(1).get("op").stringValue()).as("the last timer fills the hole")
+                .isEqualTo("lift");
+        assertThat(replay.result()).isEqualTo(ids(JSON.readTree(api().get("/queue/heap").asString())))
+                .hasSize(11).doesNotContain(middle);
     }
 
     /** Makes one random valid traced call; an added or edited timer's new keys are told to the replay. */
