@@ -1,27 +1,20 @@
 package io.timeservice.core;
 
-import java.lang.reflect.Field;
+import java.util.List;
 
-/** Breaks a scheduler's heap on purpose, for tests that show what a failed invariant looks like. */
+/** Puts a scheduler into a state that breaks an invariant, for tests that show what a failure looks like. */
 public final class BrokenHeaps {
 
     private BrokenHeaps() {
     }
 
     /**
-     * Makes the root's fireTime later than its children's without moving anything, as a sift that forgot to run
-     * would. Needs at least two pending timers.
+     * Empties the scheduler, sets its clock to {@code now} and loads {@code timers} as they are, although some are
+     * due before {@code now}: no public operation can leave an overdue timer behind, a recovery bug could. Goes
+     * through {@code bulkLoad}, which trusts its input, so the heap itself stays well formed.
      */
-    public static void delayTheRootInPlace(TimerScheduler scheduler, long by) {
-        scheduler.corruptForTest(heap -> {
-            try {
-                Field field = IndexedTimerHeap.class.getDeclaredField("fireTimes");
-                field.setAccessible(true);
-                long[] fireTimes = (long[]) field.get(heap);
-                fireTimes[0] += by;
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("IndexedTimerHeap no longer has its fireTimes array", e);
-            }
-        });
+    public static void loadOverdueTimers(TimerScheduler scheduler, long now, List<Timer> timers) {
+        scheduler.reset(new VirtualClock(now));
+        scheduler.corruptForTest(heap -> heap.bulkLoad(timers, timer -> 0L));
     }
 }

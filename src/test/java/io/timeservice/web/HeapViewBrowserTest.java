@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.timeservice.core.BrokenHeaps;
+import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -148,21 +149,21 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
 
     @Test
     void brokenHeap_statusChipNamesTheFailedRule() {
-        for (String id : List.of("A", "B", "C")) {
-            api().body(Map.of("id", id, "delay", 5)).post("/timers").then().statusCode(201);
-        }
-        BrokenHeaps.delayTheRootInPlace(scheduler, 100);
+        BrokenHeaps.loadOverdueTimers(scheduler, 10, List.of(new Timer("A", 5, 0, 1, 1, 0, null),
+                new Timer("B", 12, 0, 2, 1, 0, null), new Timer("C", 15, 0, 3, 1, 0, null)));
 
         openPage(1280, 800);
         waitUntil("the failure is reported", () -> statusState().equals("failed"));
         waitUntil("the fade-in has finished", () -> Boolean.TRUE.equals(driver.executeScript(
                 "return document.getAnimations().length === 0;")));
-        assertThat(statusLabel()).isEqualTo("Invariant failed: root-is-earliest");
+        assertThat(statusLabel()).isEqualTo("Invariant failed: no-overdue");
         assertThat(driver.findElement(By.id("status")).getDomProperty("open"))
                 .as("the chip opens by itself to name the rule").isEqualTo("true");
-        WebElement rootCheck = driver.findElement(By.cssSelector("#status-checks li[data-check='root-is-earliest']"));
-        assertThat(rootCheck.getDomAttribute("data-ok")).isEqualTo("false");
-        assertThat(rootCheck.getText()).contains("broken:").contains("fires before the root");
+        WebElement overdueCheck = driver.findElement(By.cssSelector("#status-checks li[data-check='no-overdue']"));
+        assertThat(overdueCheck.getDomAttribute("data-ok")).isEqualTo("false");
+        assertThat(overdueCheck.getText()).contains("broken:").contains("is overdue at now=10");
+        assertThat(driver.findElements(By.cssSelector("#status-checks li[data-ok='true']")))
+                .as("the other three rules still hold").hasSize(3);
         saveScreenshot(Path.of("target", "heap-view-invariant-failed.png"));
     }
 
