@@ -9,8 +9,19 @@ export class ProblemError extends Error {
   }
 }
 
+// A service that requires tokens answers 401 without one. The token a user types is kept in this page's memory
+// only (not in storage, where any script of the origin could read it later) and sent as a bearer token.
+let bearerToken = '';
+
+export function useToken(token) {
+  bearerToken = token.trim();
+}
+
 async function call(method, path, body) {
   const init = { method, headers: { Accept: 'application/json, application/problem+json' } };
+  if (bearerToken !== '') {
+    init.headers.Authorization = `Bearer ${bearerToken}`;
+  }
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);

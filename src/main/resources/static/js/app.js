@@ -2,7 +2,7 @@
 // render.js; the status chip and the fired list follow. Nothing here knows how a heap works: the service does the
 // operations and reports each step, the page only replays and explains them.
 
-import { api } from './api.js';
+import { api, useToken } from './api.js';
 import { frameFromHeap } from './replay.js';
 import { drawableSlots } from './layout.js';
 import { renderTree, renderArray, renderChips, renderHiddenNote, formatCount } from './render.js';
@@ -308,24 +308,36 @@ function wireForms() {
 
 // ---- scenarios ----
 
-function wireScenarios(demoEnabled) {
+function wireScenarios() {
   const box = $('scenarios');
   for (const scenario of SCENARIOS) {
     const button = document.createElement('button');
     button.type = 'button';
     button.textContent = scenario.title;
     button.dataset.scenario = scenario.key;
-    button.disabled = !demoEnabled;
+    button.disabled = true; // until GET /demo says the demo queue may be reset
     button.addEventListener('click', () => loadScenario(scenario));
     box.appendChild(button);
   }
-  if (!demoEnabled) {
-    const note = $('scenario-note');
-    note.classList.add('warning');
-    note.textContent = 'Scenarios are off: loading one empties the queue, so this service allows it only when '
-      + 'started with --spring.profiles.active=demo (timeservice.demo.enabled=true). Never use that on a '
-      + 'production queue.';
+}
+
+/** Scenarios wipe the queue, so they are offered only when the service says it runs the demo profile. */
+async function showDemoState() {
+  let demoEnabled = false;
+  try {
+    demoEnabled = (await api.demo()).enabled;
+  } catch (error) {
+    showError(error.message);
   }
+  for (const button of $('scenarios').children) {
+    button.disabled = !demoEnabled;
+  }
+  document.body.dataset.demo = demoEnabled;
+  const note = $('scenario-note');
+  note.classList.toggle('warning', !demoEnabled);
+  note.textContent = demoEnabled ? 'Each scenario empties the demo queue and sets the clock to 0.'
+    : 'Scenarios are off: loading one empties the queue, so this service allows it only when started with '
+      + '--spring.profiles.active=demo (timeservice.demo.enabled=true). Never use that on a production queue.';
 }
 
 async function loadScenario(scenario) {
@@ -364,6 +376,13 @@ function wireControls() {
   $('speed').addEventListener('change', (event) => setSpeed(Number(event.target.value)));
   $('clear-fired').addEventListener('click', clearFired);
   $('refresh-button').addEventListener('click', () => player.idle && refreshHeap());
+  $('token-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    useToken(new FormData(event.target).get('token'));
+    hideError();
+    await showDemoState();
+    await refreshHeap(true);
+  });
   document.addEventListener('keydown', (event) => {
     const typing = event.target.closest('input, select, textarea');
     if (typing || event.ctrlKey || event.metaKey || event.altKey) {
@@ -411,14 +430,8 @@ async function start() {
   wireForms();
   wireControls();
   setSpeed(Number($('speed').value));
-  let demoEnabled = false;
-  try {
-    demoEnabled = (await api.demo()).enabled;
-  } catch (error) {
-    showError(error.message);
-  }
-  wireScenarios(demoEnabled);
-  document.body.dataset.demo = demoEnabled;
+  wireScenarios();
+  await showDemoState();
   await refreshHeap();
   keepLive();
   document.body.dataset.ready = 'true';
