@@ -72,10 +72,14 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
     /**
      * @param maxBodyBytes    largest request body accepted; larger gets 413
      * @param maxPayloadBytes largest timer payload, as compact JSON in UTF-8; larger gets 413
+     * @param bodyReadTimeout the longest a request body may take to arrive, however it is paced; slower gets 400
      */
-    public record Limits(@DefaultValue("65536") int maxBodyBytes, @DefaultValue("16384") int maxPayloadBytes) {
+    public record Limits(@DefaultValue("65536") int maxBodyBytes, @DefaultValue("16384") int maxPayloadBytes,
+                         @DefaultValue("30s") Duration bodyReadTimeout) {
 
         public Limits {
+            require(!bodyReadTimeout.isNegative() && !bodyReadTimeout.isZero(),
+                    "timeservice.limits.body-read-timeout must be positive, got " + bodyReadTimeout);
             require(maxBodyBytes >= 1024 && maxBodyBytes <= 16 * 1024 * 1024,
                     "timeservice.limits.max-body-bytes must be between 1024 and 16777216, got " + maxBodyBytes);
             require(maxPayloadBytes >= 0 && maxPayloadBytes < maxBodyBytes,

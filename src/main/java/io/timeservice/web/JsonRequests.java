@@ -7,6 +7,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.Set;
 
 import io.timeservice.config.TimeServiceProperties;
@@ -47,10 +49,12 @@ class JsonRequests {
     private final JsonMapper strictMapper;
     private final int maxBodyBytes;
     private final int maxPayloadBytes;
+    private final Duration bodyReadTimeout;
 
     JsonRequests(TimeServiceProperties properties) {
         this.maxBodyBytes = properties.limits().maxBodyBytes();
         this.maxPayloadBytes = properties.limits().maxPayloadBytes();
+        this.bodyReadTimeout = properties.limits().bodyReadTimeout();
         JsonFactory factory = JsonFactory.builder()
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .streamReadConstraints(StreamReadConstraints.builder()
@@ -159,11 +163,28 @@ class JsonRequests {
             throw tooLarge(declared);
         }
         try (InputStream in = request.getInputStream()) {
-            byte[] body = in.readNBytes(maxBodyBytes + 1);
-            if (body.length > maxBodyBytes) {
-                throw tooLarge(-1);
+            // Tomcat's timeout bounds each read; this deadline bounds the whole body, so a client that trickles a
+            // byte now and then cannot hold a worker thread for long.
+            long deadline = System.nanoTime() + bodyReadTimeout.toNanos();
+            byte[] body = new byte[(int) Math.min(maxBodyBytes + 1L, Math.max(declared, 0) + 1)];
+            int length = 0;
+            while (true) {
+                if (length == body.length) {
+                    if (length > maxBodyBytes) {
+                        throw tooLarge(-1);
+                    }
+                    body = Arrays.copyOf(body, Math.min(maxBodyBytes + 1, Math.max(length * 2, 1024)));
+                }
+                int read = in.read(body, length, body.length - length);
+                if (read < 0) {
+                    return Arrays.copyOf(body, length);
+                }
+                length += read;
+                if (System.nanoTime() - deadline > 0) {
+                    throw invalidRequest("the body took longer than " + bodyReadTimeout.toMillis()
+                            + " ms to arrive");
+                }
             }
-            return body;
         } catch (IOException e) {
             throw invalidRequest("the body could not be read completely");
         }
