@@ -23,7 +23,7 @@ redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --d
   > "$work/redis.log" 2>&1 &
 jar=$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)
 if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
-ts_args=(--server.port="$ts_port" --server.address=127.0.0.1 --logging.level.root=WARN)
+ts_args=(--server.port="$ts_port" --server.address=127.0.0.1 --logging.level.root=WARN --timeservice.demo.enabled=true)
 if [ "$mode" = none ]; then ts_args+=(--timeservice.durability=none); else
   ts_args+=(--timeservice.durability=journal --timeservice.fsync="$mode" --timeservice.data-dir="$work/data"); fi
 java ${JAVA_OPTS:--Xms1g -Xmx1g} -jar "$jar" "${ts_args[@]}" > "$work/ts.log" 2>&1 &
@@ -35,7 +35,12 @@ done
 # warm-up of both (JIT, connection pools), then the measured runs, BullMQ first, each on a fresh key space
 (cd "$work" && node compare.js bullmq "$redis_port" 5000 "$inflight" >/dev/null)
 redis-cli -p "$redis_port" flushall >/dev/null
+# TimeService's JIT needs about half a minute of traffic on 2 cores; then start from an empty queue
+if command -v wrk >/dev/null; then
+  BENCH_DIR="$PWD/bench" wrk -t2 -c"$inflight" -d"${WARMUP:-40}s" -s bench/mixed.lua "http://127.0.0.1:$ts_port" >/dev/null
+fi
 (cd "$work" && node compare.js timeservice "$ts_port" 5000 "$inflight" >/dev/null)
+curl -sf -X POST "http://127.0.0.1:$ts_port/demo/reset" >/dev/null
 (cd "$work" && node compare.js bullmq "$redis_port" "$count" "$inflight") | tee "$work/bullmq.txt"
 (cd "$work" && node compare.js timeservice "$ts_port" "$count" "$inflight") | tee "$work/ts.txt"
 

@@ -1,6 +1,6 @@
 -- The mixed workload: 50% add, 20% cancel, 20% edit, 10% advance by 1 ms, at roughly steady size.
 -- Each connection works on its own ids, so cancels and edits target timers it added itself.
-local thread_id = 0
+-- thread_id is a global that setup() gives each thread (a local here would shadow it: every thread would be 0)
 local threads = {}
 local added = 0
 local next_target = 0

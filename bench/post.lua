@@ -1,6 +1,6 @@
 -- POST /timers with a unique id per request: ids are "<thread>-<counter>" so no two requests collide.
 local counter = 0
-local thread_id = 0
+-- thread_id is a global that setup() gives each thread (a local here would shadow it: every thread would be 0)
 local threads = {}
 
 function setup(thread)
