@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Recovery time of a journaled TimeService holding COUNT pending timers (default 1,000,000), after a graceful stop
 # and after SIGKILL, plus the snapshot pauses logged while loading. 127.0.0.1 only.
-# Usage: bench/recovery.sh [count] [fsync=never]
+# Usage: [EXTRA_ARGS="--timeservice.snapshot.multiple=1"] bench/recovery.sh [count] [fsync=never]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-1000000}
@@ -14,7 +14,7 @@ trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$data"' EXIT
 start_service() { # log file
   java ${JAVA_OPTS:--Xms3g -Xmx3g} -jar "$jar" --server.port="$port" --server.address=127.0.0.1 \
     --timeservice.data-dir="$data" --timeservice.fsync="$fsync" --logging.level.root=WARN \
-    --logging.level.io.timeservice=INFO > "$1" 2>&1 &
+    --logging.level.io.timeservice=INFO ${EXTRA_ARGS:-} > "$1" 2>&1 &
   pid=$!
   for _ in $(seq 1 600); do grep -q "TimeService ready" "$1" && return; sleep 0.5; done
   echo "service did not start" >&2; cat "$1" >&2; exit 1
