@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
@@ -14,8 +13,8 @@ import io.timeservice.core.SchedulerMetrics.Outcome;
 /**
  * The timer service's state: a clock, a sequence counter and an {@link IndexedTimerHeap}, behind one lock.
  *
- * <p>Thread-safe: every public method takes the lock for its whole read or mutation, so each is atomic and they
- * are linearizable in lock order. The heap itself knows nothing about threads (concurrency belongs outside the
+ * <p>Thread-safe: every public method does its whole read or mutation under one {@link CombiningLock}, so each is
+ * atomic and they are linearizable in the order they run (possibly on another caller's thread). The heap itself knows nothing about threads (concurrency belongs outside the
  * heap). Arguments are validated before anything changes, and a refused call throws {@link SchedulerException}
  * with the state untouched. Metrics are reported after the lock is released.
  *
@@ -31,7 +30,7 @@ public final class TimerScheduler {
     public static final long MAX_DELAY = 1_000_000_000_000_000L;
     public static final int MAX_ID_LENGTH = 128;
 
-    private final ReentrantLock lock = new ReentrantLock();
+    private final CombiningLock lock = new CombiningLock();
     private final IndexedTimerHeap heap;
     /** Replaced only by {@link #reset}; guarded by the lock. */
     private SchedulerClock clock;
@@ -89,16 +88,12 @@ public final class TimerScheduler {
         long start = System.nanoTime();
         Outcome outcome = Outcome.REJECTED;
         int levels = -1;
-        Timer added;
-        long position;
         try {
             requireValidId(id);
-            lock.lock();
-            try {
+            Applied<Timer> applied = lock.call(() -> {
                 long now = clock.now();
                 long fireTime = fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
                 if (heap.find(id) != IndexedTimerHeap.NONE) {
-                    outcome = Outcome.CONFLICT;
                     throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
                 }
                 if (heap.size() >= capacity) {
@@ -107,21 +102,24 @@ public final class TimerScheduler {
                 }
                 log.requireWritable();
                 long createdAtWall = wallClockMillis.getAsLong();
+                Timer added;
                 heap.traceInto(trace);
                 try {
                     int handle = heap.insert(id, fireTime, priority, ++lastSequence, 1, now, createdAtWall, payload);
                     added = heap.snapshot(handle);
                 } finally {
                     heap.traceInto(null);
-                    levels = heap.takeLevelsMoved();
                 }
-                position = logged(new Mutation.Added(added, createdAtWall));
-            } finally {
-                lock.unlock();
-            }
-            log.awaitDurable(position);
+                int moved = heap.takeLevelsMoved();
+                return new Applied<>(added, logged(new Mutation.Added(added, createdAtWall)), moved);
+            });
+            levels = applied.levels();
+            log.awaitDurable(applied.position());
             outcome = Outcome.SUCCESS;
-            return added;
+            return applied.value();
+        } catch (SchedulerException refused) {
+            outcome = outcomeOf(refused);
+            throw refused;
         } finally {
             report(Operation.ADD, outcome, start, levels);
         }
@@ -148,35 +146,32 @@ public final class TimerScheduler {
      */
     public Timer cancelIf(String id, Predicate<Revision> precondition, List<TraceStep> trace) {
         long start = System.nanoTime();
-        Outcome outcome = Outcome.NOT_FOUND;
+        Outcome outcome = Outcome.REJECTED;
         int levels = -1;
-        Timer cancelled;
-        long position;
         try {
-            lock.lock();
-            try {
+            Applied<Timer> applied = lock.call(() -> {
                 int handle = requirePending(id);
-                cancelled = heap.snapshot(handle);
+                Timer cancelled = heap.snapshot(handle);
                 if (precondition != null && !precondition.test(cancelled.revision())) {
-                    outcome = Outcome.CONFLICT;
                     throw preconditionFailed(cancelled);
                 }
-                outcome = Outcome.REJECTED;
                 log.requireWritable();
                 heap.traceInto(trace);
                 try {
                     heap.remove(handle);
                 } finally {
                     heap.traceInto(null);
-                    levels = heap.takeLevelsMoved();
                 }
-                position = logged(new Mutation.Cancelled(id, cancelled.sequence()));
-            } finally {
-                lock.unlock();
-            }
-            log.awaitDurable(position);
+                int moved = heap.takeLevelsMoved();
+                return new Applied<>(cancelled, logged(new Mutation.Cancelled(id, cancelled.sequence())), moved);
+            });
+            levels = applied.levels();
+            log.awaitDurable(applied.position());
             outcome = Outcome.SUCCESS;
-            return cancelled;
+            return applied.value();
+        } catch (SchedulerException refused) {
+            outcome = outcomeOf(refused);
+            throw refused;
         } finally {
             report(Operation.CANCEL, outcome, start, levels);
         }
@@ -210,24 +205,18 @@ public final class TimerScheduler {
         long start = System.nanoTime();
         Outcome outcome = Outcome.REJECTED;
         int levels = -1;
-        Timer edited;
-        long position;
         try {
             if (newDelay == null && newPriority == null) {
                 throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay, a priority or both");
             }
-            lock.lock();
-            try {
+            Applied<Timer> applied = lock.call(() -> {
                 long fireTime = newDelay == null ? 0
                         : fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
-                outcome = Outcome.NOT_FOUND;
                 int handle = requirePending(id);
                 Timer current = heap.snapshot(handle);
                 if (precondition != null && !precondition.test(current.revision())) {
-                    outcome = Outcome.CONFLICT;
                     throw preconditionFailed(current);
                 }
-                outcome = Outcome.REJECTED;
                 log.requireWritable();
                 heap.traceInto(trace);
                 try {
@@ -235,17 +224,19 @@ public final class TimerScheduler {
                             newPriority == null ? current.priority() : newPriority);
                 } finally {
                     heap.traceInto(null);
-                    levels = heap.takeLevelsMoved();
                 }
-                edited = heap.snapshot(handle);
-                position = logged(new Mutation.Edited(id, edited.sequence(), edited.fireTime(), edited.priority(),
-                        edited.version()));
-            } finally {
-                lock.unlock();
-            }
-            log.awaitDurable(position);
+                int moved = heap.takeLevelsMoved();
+                Timer edited = heap.snapshot(handle);
+                return new Applied<>(edited, logged(new Mutation.Edited(id, edited.sequence(), edited.fireTime(),
+                        edited.priority(), edited.version())), moved);
+            });
+            levels = applied.levels();
+            log.awaitDurable(applied.position());
             outcome = Outcome.SUCCESS;
-            return edited;
+            return applied.value();
+        } catch (SchedulerException refused) {
+            outcome = outcomeOf(refused);
+            throw refused;
         } finally {
             report(Operation.EDIT, outcome, start, levels);
         }
@@ -266,33 +257,31 @@ public final class TimerScheduler {
         long start = System.nanoTime();
         Outcome outcome = Outcome.REJECTED;
         List<Timer> fired = new ArrayList<>();
-        int[] levelsPerFire = null;
+        Applied<int[]> applied;
         long now;
-        long position = 0;
         try {
-            lock.lock();
-            try {
-                now = fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by");
+            long[] newNow = new long[1];
+            applied = lock.call(() -> {
+                newNow[0] = fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by");
                 log.requireWritable();
+                int[] levelsPerFire;
                 heap.traceInto(trace);
                 try {
-                    levelsPerFire = fireDue(now, fired);
+                    levelsPerFire = fireDue(newNow[0], fired);
                 } finally {
                     heap.traceInto(null);
                 }
-                if (by > 0 || !fired.isEmpty()) {
-                    position = logged(new Mutation.Advanced(now));
-                }
-            } finally {
-                lock.unlock();
-            }
-            log.awaitDurable(position);
+                long position = by > 0 || !fired.isEmpty() ? logged(new Mutation.Advanced(newNow[0])) : 0;
+                return new Applied<>(levelsPerFire, position, -1);
+            });
+            now = newNow[0];
+            log.awaitDurable(applied.position());
             outcome = Outcome.SUCCESS;
         } finally {
             report(Operation.ADVANCE, outcome, start, -1);
         }
         for (int i = 0; i < fired.size(); i++) {
-            metrics.siftLevels(levelsPerFire[i]);
+            metrics.siftLevels(applied.value()[i]);
         }
         metrics.advanced(fired.size());
         return new AdvanceResult(now, fired);
@@ -304,13 +293,11 @@ public final class TimerScheduler {
     public Timer get(String id) {
         long start = System.nanoTime();
         Outcome outcome = Outcome.NOT_FOUND;
-        lock.lock();
         try {
-            Timer timer = heap.snapshot(requirePending(id));
+            Timer timer = lock.call(() -> heap.snapshot(requirePending(id)));
             outcome = Outcome.SUCCESS;
             return timer;
         } finally {
-            lock.unlock();
             report(Operation.GET, outcome, start, -1);
         }
     }
@@ -323,16 +310,17 @@ public final class TimerScheduler {
     public Timer peek() {
         long start = System.nanoTime();
         Outcome outcome = Outcome.NOT_FOUND;
-        lock.lock();
         try {
-            int root = heap.peek();
-            if (root == IndexedTimerHeap.NONE) {
-                throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
-            }
+            Timer next = lock.call(() -> {
+                int root = heap.peek();
+                if (root == IndexedTimerHeap.NONE) {
+                    throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
+                }
+                return heap.snapshot(root);
+            });
             outcome = Outcome.SUCCESS;
-            return heap.snapshot(root);
+            return next;
         } finally {
-            lock.unlock();
             report(Operation.PEEK, outcome, start, -1);
         }
     }
@@ -344,25 +332,25 @@ public final class TimerScheduler {
         }
         long start = System.nanoTime();
         Outcome outcome = Outcome.REJECTED;
-        lock.lock();
         try {
-            int[] handles = heap.firstInOrder(limit);
-            List<Timer> timers = new ArrayList<>(handles.length);
-            for (int handle : handles) {
-                timers.add(heap.snapshot(handle));
-            }
+            QueueListing listing = lock.call(() -> {
+                int[] handles = heap.firstInOrder(limit);
+                List<Timer> timers = new ArrayList<>(handles.length);
+                for (int handle : handles) {
+                    timers.add(heap.snapshot(handle));
+                }
+                return new QueueListing(clock.now(), heap.size(), timers);
+            });
             outcome = Outcome.SUCCESS;
-            return new QueueListing(clock.now(), heap.size(), timers);
+            return listing;
         } finally {
-            lock.unlock();
             report(Operation.LIST, outcome, start, -1);
         }
     }
 
     /** Clock, depth, next deadline and oldest pending timer, in O(1). Not counted as an operation. */
     public QueueStatus status() {
-        lock.lock();
-        try {
+        return lock.call(() -> {
             int root = heap.peek();
             int oldest = heap.oldest();
             boolean empty = oldest == IndexedTimerHeap.NONE;
@@ -370,28 +358,16 @@ public final class TimerScheduler {
                     root == IndexedTimerHeap.NONE ? null : heap.fireTime(root),
                     empty ? null : heap.createdAt(oldest),
                     empty ? null : heap.createdAtWallMillis(oldest));
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     public long now() {
-        lock.lock();
-        try {
-            return clock.now();
-        } finally {
-            lock.unlock();
-        }
+        return lock.call(() -> clock.now());
     }
 
     /** Checks the four invariants. O(n): callers with large queues should cache the result. */
     public InvariantReport checkInvariants() {
-        lock.lock();
-        try {
-            return heap.checkInvariants(clock.now());
-        } finally {
-            lock.unlock();
-        }
+        return lock.call(() -> heap.checkInvariants(clock.now()));
     }
 
     /** The first {@code limit} cells of the backing array, their index entries and the invariant report. */
@@ -399,8 +375,7 @@ public final class TimerScheduler {
         if (limit < 1) {
             throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
-        lock.lock();
-        try {
+        return lock.call(() -> {
             int count = Math.min(limit, heap.size());
             List<HeapView.Cell> cells = new ArrayList<>(count);
             Map<String, Integer> index = new LinkedHashMap<>();
@@ -411,9 +386,7 @@ public final class TimerScheduler {
             }
             return new HeapView(heap.arity(), heap.size(), clock.now(), cells, index,
                     heap.checkInvariants(clock.now()));
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
@@ -422,16 +395,12 @@ public final class TimerScheduler {
      * the demo queue.
      */
     public void reset(SchedulerClock freshClock) {
-        long position;
-        lock.lock();
-        try {
+        long position = lock.call(() -> {
             log.requireWritable();
             heap.clear();
             clock = freshClock;
-            position = logged(new Mutation.Reset());
-        } finally {
-            lock.unlock();
-        }
+            return logged(new Mutation.Reset());
+        });
         log.awaitDurable(position);
     }
 
@@ -442,15 +411,12 @@ public final class TimerScheduler {
      * before serving.
      */
     public void attachLog(MutationLog mutationLog) {
-        lock.lock();
-        try {
+        lock.run(() -> {
             if (log != MutationLog.NONE) {
                 throw new IllegalStateException("a mutation log is already attached");
             }
             log = mutationLog;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
@@ -461,8 +427,7 @@ public final class TimerScheduler {
      *                               belong to this snapshot)
      */
     public void recover(RecoveredSnapshot snapshot, Iterable<Mutation> journal) {
-        lock.lock();
-        try {
+        lock.run(() -> {
             if (heap.size() != 0 || lastSequence != 0 || log != MutationLog.NONE) {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
@@ -480,9 +445,7 @@ public final class TimerScheduler {
             for (Mutation mutation : journal) {
                 replay(mutation);
             }
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** The snapshot half of what recovery reads: the clock, the last sequence issued and every pending timer. */
@@ -529,12 +492,7 @@ public final class TimerScheduler {
 
     /** Test hook: runs {@code corruption} on the heap under the lock, to prove that checks notice. */
     void corruptForTest(java.util.function.Consumer<IndexedTimerHeap> corruption) {
-        lock.lock();
-        try {
-            corruption.accept(heap);
-        } finally {
-            lock.unlock();
-        }
+        lock.run(() -> corruption.accept(heap));
     }
 
     // ---- helpers; call only while holding the lock unless said otherwise ----
@@ -618,6 +576,19 @@ public final class TimerScheduler {
         }
         levels[index] = value;
         return levels;
+    }
+
+    /** What a mutation under the lock hands back: its result, its log position and the levels its sift moved. */
+    private record Applied<T>(T value, long position, int levels) {
+    }
+
+    /** How a refusal is counted in the operation metrics. */
+    private static Outcome outcomeOf(SchedulerException refused) {
+        return switch (refused.code()) {
+            case TIMER_NOT_FOUND, QUEUE_EMPTY -> Outcome.NOT_FOUND;
+            case DUPLICATE_ID, PRECONDITION_FAILED -> Outcome.CONFLICT;
+            default -> Outcome.REJECTED;
+        };
     }
 
     /** Reports one operation; call after releasing the lock. */

@@ -17,6 +17,7 @@ import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AuthenticationEntryPointFailureHandler;
 import org.springframework.security.web.authentication.AuthenticationFilter;
@@ -83,6 +84,16 @@ class SecurityConfiguration {
             }
             return TokenAuthentication.granted(scope);
         };
+    }
+
+    /**
+     * No Micrometer observation per security filter, authentication and authorization: on the request path they cost
+     * more than the checks themselves (profile in docs/BENCHMARKS.md). Refusals are still counted by status in
+     * {@code http.server.requests}.
+     */
+    @Bean
+    SecurityObservationSettings noSecurityObservations() {
+        return SecurityObservationSettings.noObservations();
     }
 
     @Bean
