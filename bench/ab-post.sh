@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# One POST /timers measurement of one jar and configuration, for A/B runs back to back (127.0.0.1 only, bounded).
+# Usage: [JAR=path] [MODE=none|always|interval|never] [PERF=1] bench/ab-post.sh label warmupSeconds seconds [service args]
+#   e.g. JAR=/tmp/old.jar bench/ab-post.sh old 40 15 --server.tomcat.threads.max=4
+# Prints one RESULT line (bench/report.lua) and the machine's CPU busy share during the measurement. PERF=1 also
+# records `perf record -F 499 -g` of the service into /tmp/<label>.perf, with a JIT symbol map written at exit.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+label=$1; warm=$2; secs=$3; shift 3
+port=${PORT:-18091}; conns=${CONNECTIONS:-64}; mode=${MODE:-none}
+jar=${JAR:-$(ls target/timeservice-*.jar | grep -v original | head -1)}
+export BENCH_DIR="$PWD/bench"
+data=$(mktemp -d)
+args=(--server.port="$port" --server.address=127.0.0.1 --logging.level.root=WARN --timeservice.demo.enabled=true)
+if [ "$mode" = none ]; then args+=(--timeservice.durability=none); else
+  args+=(--timeservice.durability=journal --timeservice.fsync="$mode" --timeservice.data-dir="$data"); fi
+jvm=(-Xms2g -Xmx2g)
+[ "${PERF:-0}" = 1 ] && jvm+=(-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer)
+java "${jvm[@]}" -jar "$jar" "${args[@]}" "$@" > "$data/service.log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$data"' EXIT
+for _ in $(seq 1 240); do curl -sf "http://127.0.0.1:$port/clock" >/dev/null && break; sleep 0.5; done
+url="http://127.0.0.1:$port"
+curl -sf -X POST "$url/demo/reset" >/dev/null
+wrk -t2 -c"$conns" -d"${warm}s" -s bench/mixed.lua "$url" >/dev/null
+curl -sf -X POST "$url/demo/reset" >/dev/null
+if [ "${PERF:-0}" = 1 ]; then
+  perf record -F 499 -g -o "/tmp/$label.perf" -p "$pid" -- sleep $((secs - 2)) >/dev/null 2>&1 &
+fi
+read -r _ u1 n1 s1 i1 _ < <(head -1 /proc/stat)
+wrk -t2 -c"$conns" -d"${secs}s" --timeout 10s -s bench/post.lua "$url" | grep RESULT | sed "s/^RESULT/$label mode=$mode/"
+read -r _ u2 n2 s2 i2 _ < <(head -1 /proc/stat)
+echo "$label cpu_busy=$(( 100 * ((u2 + n2 + s2) - (u1 + n1 + s1)) / ((u2 + n2 + s2 + i2) - (u1 + n1 + s1 + i1)) ))%"
+wait
