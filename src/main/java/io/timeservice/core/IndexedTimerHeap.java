@@ -14,17 +14,17 @@ import java.util.function.ToLongFunction;
  * array ({@code keys}: fireTime, priority with handle, sequence, interleaved per slot) is indexed by slot, so a sift
  * compares keys without chasing a pointer. Everything that does not take part in comparisons is indexed by handle, a
  * small int that stays put while the timer is pending and is recycled after it leaves, and is kept together so that
- * one cache miss brings all of it: a 32-byte {@code int} record per handle in {@code records} (heap slot, version,
- * cached id hash, wall-clock creation second, virtual creation time, age-list links) and the id beside the payload
- * in {@code texts}. A record's slot is the timer's current heap slot, or -1 while it is lifted out for a sift or not
+ * one cache miss brings all of it: a 24-byte {@code int} record per handle in {@code records} (heap slot, version,
+ * cached id hash, wall-clock creation second, virtual creation time) and the id beside the payload in
+ * {@code texts}. A record's slot is the timer's current heap slot, or -1 while it is lifted out for a sift or not
  * in use.
  *
  * <p>Why this shape: at 1,000,000 pending nearly every access below the top heap levels is a DRAM miss (~150-200
  * ns), so the cost of an operation is its number of dependent misses. Cancel reads bucket, then record and id (in
  * parallel), then the slot's keys; before, the handle's eight fields were eight separate arrays. The index
- * bucket of a removed timer is found from the cached hash, so firing never loads the id String. Both arrays start
- * their data so that, when the array itself starts on a cache line (G1 places such large arrays at a region
- * start), no record straddles two lines and a 4-ary node's children span exactly two.
+ * bucket of a removed timer is found from the cached hash, so firing never loads the id String. The key array
+ * starts slot 0 one slot in so that, when the array itself starts on a cache line (G1 places such large arrays at
+ * a region start), a 4-ary node's children span exactly two lines.
  *
  * <p>Invariants, true between public calls (see {@link #checkInvariants}):
  * <ul>
@@ -40,12 +40,11 @@ import java.util.function.ToLongFunction;
  * {@link #firstInOrder} O(k d log k) without touching the rest of the heap; {@link #bulkLoad} O(n).
  * Steady-state operations allocate nothing; arrays grow by doubling and return to their initial size once empty.
  *
- * <p>Also keeps every pending timer on a doubly linked list in creation (= sequence) order, so the oldest pending
- * timer is known in O(1) for the oldest-job-age metric. The links live in the same record line as the slot, so
- * unlinking costs no extra load of the removed timer; it stores into its two neighbours' records, which are not on
- * any dependent path. The wall-clock creation time, used only by that metric, is kept in whole epoch seconds
- * (an unsigned int: 1970 to 2106); {@link #createdAtWallMillis} and snapshots return it as milliseconds rounded
- * down to the second.
+ * <p>Also knows the oldest pending timer (by creation time, then sequence) in O(1) for the oldest-job-age metric,
+ * through {@link OldestPending}: a tournament tree over blocks of 64 handles, which a removal touches only when it
+ * removes its block's oldest. The wall-clock creation time, used only by that metric, is kept in whole epoch
+ * seconds (an unsigned int: 1970 to 2106); {@link #createdAtWallMillis} and snapshots return it as milliseconds
+ * rounded down to the second.
  *
  * <p>Not thread-safe: {@link TimerScheduler} owns one and calls it only while holding its lock.
  */
@@ -60,21 +59,19 @@ final class IndexedTimerHeap {
      */
     private static final int KEY_BASE = 3;
 
-    // A handle's record: RECORD_STRIDE ints from recordAt(handle), 32 bytes.
-    private static final int RECORD_STRIDE = 8;
-    /** Pads the 16-byte array header to 32 so that no record straddles a cache line. */
-    private static final int RECORD_BASE = 4;
+    // A handle's record: RECORD_STRIDE ints from recordAt(handle), 24 bytes.
+    private static final int RECORD_STRIDE = 6;
     private static final int SLOT = 0;
     private static final int VERSION = 1;
-    /** {@link IdIndex#hash} of the id, so the index entry can be removed without reading the id. */
+    /**
+     * {@link IdIndex#hash} of the id while in use, so the index entry can be removed without reading the id; the
+     * next free handle while free.
+     */
     private static final int ID_HASH = 2;
     /** Wall-clock creation time in epoch seconds, unsigned. */
     private static final int WALL_SECONDS = 3;
     private static final int CREATED_AT_HIGH = 4;
     private static final int CREATED_AT_LOW = 5;
-    private static final int OLDER = 6;
-    /** Newer neighbour on the age list while in use; next free handle while free. */
-    private static final int NEWER = 7;
 
     // texts: the id at handle * TEXT_STRIDE, its payload right after it.
     private static final int TEXT_STRIDE = 2;
@@ -97,8 +94,7 @@ final class IndexedTimerHeap {
     private String[] texts;
     private int handleLimit;
     private int freeHandle = NONE;
-    private int oldestHandle = NONE;
-    private int newestHandle = NONE;
+    private final OldestPending oldestPending;
 
     private final IdIndex index = new IdIndex();
     private final IdIndex.IdsByHandle idOfHandle = this::idOf;
@@ -114,6 +110,27 @@ final class IndexedTimerHeap {
         }
         this.arity = arity;
         allocate(INITIAL_CAPACITY);
+        oldestPending = new OldestPending(new OldestPending.Members() {
+            @Override
+            public int handleLimit() {
+                return handleLimit;
+            }
+
+            @Override
+            public boolean isPending(int handle) {
+                return slotOf(handle) != NONE;
+            }
+
+            @Override
+            public long createdAt(int handle) {
+                return IndexedTimerHeap.createdAt(records, handle);
+            }
+
+            @Override
+            public long sequence(int handle) {
+                return sequenceAt(slotOf(handle));
+            }
+        }, INITIAL_CAPACITY);
     }
 
     int arity() {
@@ -170,7 +187,7 @@ final class IndexedTimerHeap {
     // ---- record accessors: the only readers of the per-handle arrays ----
 
     private static int recordAt(int handle) {
-        return RECORD_BASE + handle * RECORD_STRIDE;
+        return handle * RECORD_STRIDE;
     }
 
     private int slotOf(int handle) {
@@ -187,10 +204,6 @@ final class IndexedTimerHeap {
 
     private int versionOf(int handle) {
         return records[recordAt(handle) + VERSION];
-    }
-
-    private int newerOf(int handle) {
-        return records[recordAt(handle) + NEWER];
     }
 
     private static long createdAt(int[] records, int handle) {
@@ -219,8 +232,9 @@ final class IndexedTimerHeap {
         return size == 0 ? NONE : handleAt(0);
     }
 
+    /** The handle of the pending timer created first (then lowest sequence), or {@link #NONE} when empty. */
     int oldest() {
-        return oldestHandle;
+        return oldestPending.oldest();
     }
 
     long fireTime(int handle) {
@@ -253,7 +267,7 @@ final class IndexedTimerHeap {
         int hash = IdIndex.hash(id);
         int handle = newHandle(id, hash, version, createdAt, createdAtWall, payload);
         index.insert(hash, handle);
-        linkNewest(handle);
+        oldestPending.added(handle, createdAt, sequence);
         ensureSlotCapacity(size + 1);
         siftUp(size++, handle, fireTime, priority, sequence);
         return handle;
@@ -311,7 +325,7 @@ final class IndexedTimerHeap {
             int handle = newHandle(timer.id(), hash, Math.toIntExact(timer.version()), timer.createdAt(),
                     createdAtWall.applyAsLong(timer), timer.payload());
             index.insert(hash, handle);
-            linkNewest(handle);
+            oldestPending.added(handle, timer.createdAt(), timer.sequence());
             write(size++, handle, timer.fireTime(), timer.priority(), timer.sequence());
         }
         for (int slot = (size - 2) / arity; slot >= 0 && size > 1; slot--) {
@@ -329,10 +343,9 @@ final class IndexedTimerHeap {
         size = 0;
         handleLimit = 0;
         freeHandle = NONE;
-        oldestHandle = NONE;
-        newestHandle = NONE;
         index.clear();
         allocate(INITIAL_CAPACITY);
+        oldestPending.clear(INITIAL_CAPACITY);
     }
 
     // ---- ordered views ----
@@ -480,14 +493,42 @@ final class IndexedTimerHeap {
             return InvariantReport.Check.failed(name, "index entry " + idOf(dangling[0]) + " points at slot "
                     + slotOf(dangling[0]) + ", which does not hold it");
         }
-        int onAgeList = 0;
-        for (int handle = oldestHandle; handle != NONE && onAgeList <= size; handle = newerOf(handle)) {
-            onAgeList++;
+        // Every block's oldest, recomputed the slow way from the heap array.
+        int[] oldestInBlock = new int[(handleLimit + OldestPending.BLOCK - 1) / OldestPending.BLOCK];
+        Arrays.fill(oldestInBlock, NONE);
+        for (int slot = 0; slot < size; slot++) {
+            int handle = handleAt(slot);
+            int block = handle / OldestPending.BLOCK;
+            int best = oldestInBlock[block];
+            if (best == NONE || createdBefore(handle, best)) {
+                oldestInBlock[block] = handle;
+            }
         }
-        if (onAgeList != size) {
-            return InvariantReport.Check.failed(name, "age list has " + onAgeList + " timers, heap has " + size);
+        for (int block = 0; block < oldestInBlock.length; block++) {
+            if (oldestPending.oldestInBlock(block) != oldestInBlock[block]) {
+                return InvariantReport.Check.failed(name, "handles " + block * OldestPending.BLOCK + ".. name "
+                        + oldestPending.oldestInBlock(block) + " as their oldest pending timer, but it is "
+                        + oldestInBlock[block]);
+            }
+        }
+        int oldest = NONE;
+        for (int handle : oldestInBlock) {
+            if (handle != NONE && (oldest == NONE || createdBefore(handle, oldest))) {
+                oldest = handle;
+            }
+        }
+        if (oldestPending.oldest() != oldest) {
+            return InvariantReport.Check.failed(name, "oldest pending timer is handle " + oldest
+                    + ", but the tree names " + oldestPending.oldest());
         }
         return InvariantReport.Check.passed(name);
+    }
+
+    /** Creation order of two pending timers: creation time, then sequence. */
+    private boolean createdBefore(int a, int b) {
+        long createdA = createdAt(a);
+        long createdB = createdAt(b);
+        return createdA != createdB ? createdA < createdB : sequenceAt(slotOf(a)) < sequenceAt(slotOf(b));
     }
 
     private InvariantReport.Check checkHeapOrder() {
@@ -544,8 +585,8 @@ final class IndexedTimerHeap {
         if (trace != null) {
             trace.add(TraceStep.remove(idOf(removed), slot));
         }
-        // Unindex and unlink first: their loads (index bucket, age-list neighbours) depend only on the removed
-        // record, which is in cache now, so they overlap with the sift below instead of following it.
+        // Unindex first: the bucket load depends only on the removed record, which is in cache now, so its miss
+        // overlaps with the sift below instead of following it.
         forget(removed);
         int last = --size;
         if (slot != last) {
@@ -715,7 +756,7 @@ final class IndexedTimerHeap {
         int handle;
         if (freeHandle != NONE) {
             handle = freeHandle;
-            freeHandle = newerOf(handle);
+            freeHandle = records[recordAt(handle) + ID_HASH];
         } else {
             ensureHandleCapacity(handleLimit + 1);
             handle = handleLimit++;
@@ -732,12 +773,12 @@ final class IndexedTimerHeap {
         return handle;
     }
 
-    /** Takes a leaving timer out of the index and the age list and marks it out of the heap. */
+    /** Takes a leaving timer out of the index and the oldest-pending tree and marks it out of the heap. */
     private void forget(int handle) {
         int record = recordAt(handle);
         index.remove(records[record + ID_HASH], handle);
-        unlinkFromAgeList(handle);
         records[record + SLOT] = NONE;
+        oldestPending.removed(handle);
     }
 
     /** Puts a forgotten handle on the free list, or releases all arrays when the heap has drained. */
@@ -748,43 +789,15 @@ final class IndexedTimerHeap {
             clear(); // give the memory of a drained burst back rather than keep its peak forever
             return;
         }
-        records[recordAt(handle) + NEWER] = freeHandle;
+        records[recordAt(handle) + ID_HASH] = freeHandle;
         freeHandle = handle;
-    }
-
-    private void linkNewest(int handle) {
-        int record = recordAt(handle);
-        records[record + OLDER] = newestHandle;
-        records[record + NEWER] = NONE;
-        if (newestHandle == NONE) {
-            oldestHandle = handle;
-        } else {
-            records[recordAt(newestHandle) + NEWER] = handle;
-        }
-        newestHandle = handle;
-    }
-
-    private void unlinkFromAgeList(int handle) {
-        int record = recordAt(handle);
-        int older = records[record + OLDER];
-        int newer = records[record + NEWER];
-        if (older == NONE) {
-            oldestHandle = newer;
-        } else {
-            records[recordAt(older) + NEWER] = newer;
-        }
-        if (newer == NONE) {
-            newestHandle = older;
-        } else {
-            records[recordAt(newer) + OLDER] = older;
-        }
     }
 
     // ---- storage ----
 
     private void allocate(int capacity) {
         keys = new long[KEY_BASE + capacity * KEY_STRIDE];
-        records = new int[RECORD_BASE + capacity * RECORD_STRIDE];
+        records = new int[capacity * RECORD_STRIDE];
         texts = new String[capacity * TEXT_STRIDE];
     }
 
@@ -799,6 +812,7 @@ final class IndexedTimerHeap {
             int capacity = grownCapacity(handleCapacity(), needed);
             records = Arrays.copyOf(records, recordAt(capacity));
             texts = Arrays.copyOf(texts, capacity * TEXT_STRIDE);
+            oldestPending.ensureCapacity(capacity);
         }
     }
 

@@ -29,6 +29,7 @@ final class TimerQueues {
             case "heap4" -> new OurHeap(4);
             case "heap8" -> new OurHeap(8);
             case "heap4old" -> new BaselineHeap(4);
+            case "heap4rec" -> new RecordHeap(4);
             case "treeMap" -> new TreeMapQueue();
             case "pqTombstones" -> new TombstonePriorityQueue();
             case "pqRemove" -> new RemovingPriorityQueue();
@@ -198,6 +199,88 @@ final class TimerQueues {
         @Override
         public String name() {
             return "heap" + heap.arity() + "old";
+        }
+    }
+
+    /** Benchmark-only: the all-in-one-record heap of commit 4fb1788, for an A/B. */
+    static final class RecordHeap implements TimerQueueUnderTest {
+        final RecordIndexedTimerHeap heap;
+        private long sequence;
+
+        RecordHeap(int arity) {
+            heap = new RecordIndexedTimerHeap(arity);
+        }
+
+        @Override
+        public boolean add(String id, long fireTime, int priority) {
+            if (heap.find(id) != RecordIndexedTimerHeap.NONE) {
+                return false;
+            }
+            heap.insert(id, fireTime, priority, ++sequence, 1, 0L, 0L, null);
+            return true;
+        }
+
+        @Override
+        public boolean cancel(String id) {
+            int handle = heap.find(id);
+            if (handle == RecordIndexedTimerHeap.NONE) {
+                return false;
+            }
+            heap.remove(handle);
+            return true;
+        }
+
+        @Override
+        public boolean edit(String id, long newFireTime, int newPriority) {
+            int handle = heap.find(id);
+            if (handle == RecordIndexedTimerHeap.NONE) {
+                return false;
+            }
+            heap.update(handle, newFireTime, newPriority);
+            return true;
+        }
+
+        @Override
+        public String pollDue(long now) {
+            int root = heap.peek();
+            if (root == RecordIndexedTimerHeap.NONE || heap.fireTime(root) > now) {
+                return null;
+            }
+            String id = heap.snapshot(root).id();
+            heap.removeRoot();
+            return id;
+        }
+
+        @Override
+        public String peek() {
+            int root = heap.peek();
+            return root == RecordIndexedTimerHeap.NONE ? null : heap.snapshot(root).id();
+        }
+
+        @Override
+        public long nextFireTime() {
+            int root = heap.peek();
+            return root == RecordIndexedTimerHeap.NONE ? Long.MAX_VALUE : heap.fireTime(root);
+        }
+
+        @Override
+        public String[] firstN(int limit) {
+            int[] handles = heap.firstInOrder(limit);
+            String[] ids = new String[handles.length];
+            for (int i = 0; i < handles.length; i++) {
+                ids[i] = heap.snapshot(handles[i]).id();
+            }
+            return ids;
+        }
+
+        @Override
+        public int size() {
+            return heap.size();
+        }
+
+        @Override
+        public String name() {
+            return "heap" + heap.arity() + "rec";
         }
     }
 

@@ -1,0 +1,813 @@
+package io.timeservice.core;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.ToLongFunction;
+
+/**
+ * An indexed d-ary min-heap of timers in flat primitive arrays: the firing order's keys in heap order, everything
+ * else by a stable per-timer handle, and an {@link IdIndex} from id to handle.
+ *
+ * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. The heap
+ * array ({@code keys}: fireTime, priority with handle, sequence, interleaved per slot) is indexed by slot, so a sift
+ * compares keys without chasing a pointer. Everything that does not take part in comparisons is indexed by handle, a
+ * small int that stays put while the timer is pending and is recycled after it leaves, and is kept together so that
+ * one cache miss brings all of it: a 32-byte {@code int} record per handle in {@code records} (heap slot, version,
+ * cached id hash, wall-clock creation second, virtual creation time, age-list links) and the id beside the payload
+ * in {@code texts}. A record's slot is the timer's current heap slot, or -1 while it is lifted out for a sift or not
+ * in use.
+ *
+ * <p>Why this shape: at 1,000,000 pending nearly every access below the top heap levels is a DRAM miss (~150-200
+ * ns), so the cost of an operation is its number of dependent misses. Cancel reads bucket, then record and id (in
+ * parallel), then the slot's keys; before, the handle's eight fields were eight separate arrays. The index
+ * bucket of a removed timer is found from the cached hash, so firing never loads the id String. Both arrays start
+ * their data so that, when the array itself starts on a cache line (G1 places such large arrays at a region
+ * start), no record straddles two lines and a 4-ary node's children span exactly two.
+ *
+ * <p>Invariants, true between public calls (see {@link #checkInvariants}):
+ * <ul>
+ *   <li>heap order: no slot's key precedes its parent's key (fireTime, then priority, then sequence);</li>
+ *   <li>lockstep: the record of the handle at slot k holds slot k, for every slot k below size, and the id index
+ *       maps each pending id to its handle (under the hash cached in that handle's record) for exactly the handles
+ *       in the heap. Only {@link #write} stores a handle into a slot, and it writes the record's slot in the same
+ *       step, so no sift can leave the two apart. The id index holds handles, not slots, so it changes only on
+ *       insert and remove, never during a sift.</li>
+ * </ul>
+ *
+ * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1);
+ * {@link #firstInOrder} O(k d log k) without touching the rest of the heap; {@link #bulkLoad} O(n).
+ * Steady-state operations allocate nothing; arrays grow by doubling and return to their initial size once empty.
+ *
+ * <p>Also keeps every pending timer on a doubly linked list in creation (= sequence) order, so the oldest pending
+ * timer is known in O(1) for the oldest-job-age metric. The links live in the same record line as the slot, so
+ * unlinking costs no extra load of the removed timer; it stores into its two neighbours' records, which are not on
+ * any dependent path. The wall-clock creation time, used only by that metric, is kept in whole epoch seconds
+ * (an unsigned int: 1970 to 2106); {@link #createdAtWallMillis} and snapshots return it as milliseconds rounded
+ * down to the second.
+ *
+ * <p>Not thread-safe: {@link TimerScheduler} owns one and calls it only while holding its lock.
+ */
+/** Benchmark-only copy: every per-handle field in the 32-byte record (commit 4fb1788), for an A/B. */
+final class RecordIndexedTimerHeap {
+
+    static final int NONE = -1;
+    private static final int INITIAL_CAPACITY = 16;
+    private static final int KEY_STRIDE = 3;
+    /**
+     * Slot 0's keys start at this index: the unused first 24 bytes put every group of 4 children on a 32-byte
+     * boundary (64 + 96 k bytes into the array), so it spans two cache lines instead of sometimes three.
+     */
+    private static final int KEY_BASE = 3;
+
+    // A handle's record: RECORD_STRIDE ints from recordAt(handle), 32 bytes.
+    private static final int RECORD_STRIDE = 8;
+    /** Pads the 16-byte array header to 32 so that no record straddles a cache line. */
+    private static final int RECORD_BASE = 4;
+    private static final int SLOT = 0;
+    private static final int VERSION = 1;
+    /** {@link IdIndex#hash} of the id, so the index entry can be removed without reading the id. */
+    private static final int ID_HASH = 2;
+    /** Wall-clock creation time in epoch seconds, unsigned. */
+    private static final int WALL_SECONDS = 3;
+    private static final int CREATED_AT_HIGH = 4;
+    private static final int CREATED_AT_LOW = 5;
+    private static final int OLDER = 6;
+    /** Newer neighbour on the age list while in use; next free handle while free. */
+    private static final int NEWER = 7;
+
+    // texts: the id at handle * TEXT_STRIDE, its payload right after it.
+    private static final int TEXT_STRIDE = 2;
+    /** Arrays larger than this are released when the heap drains empty. */
+    private static final int SHRINK_ABOVE = 4096;
+
+    private final int arity;
+
+    /**
+     * By heap slot, [0, size) from {@link #KEY_BASE}, three longs per slot so that a sift reads one slot's whole
+     * key and its handle from one place (children of a node are adjacent: d slots span d * 24 bytes):
+     * {@code fireTime}, then {@code priority << 32 | handle}, then {@code sequence}.
+     */
+    private long[] keys;
+    private int size;
+
+    /** By handle, [0, handleLimit): one record of {@link #RECORD_STRIDE} ints per handle, see the field offsets. */
+    private int[] records;
+    /** By handle, [0, handleLimit): id and payload side by side; both null while the handle is free. */
+    private String[] texts;
+    private int handleLimit;
+    private int freeHandle = NONE;
+    private int oldestHandle = NONE;
+    private int newestHandle = NONE;
+
+    private final IdIndex index = new IdIndex();
+    private final IdIndex.IdsByHandle idOfHandle = this::idOf;
+
+    /** Non-null only while a traced operation runs. */
+    private List<TraceStep> trace;
+    /** Levels moved by sifts since the last {@link #takeLevelsMoved}. */
+    private int levelsMoved;
+
+    RecordIndexedTimerHeap(int arity) {
+        if (arity < 2) {
+            throw new IllegalArgumentException("arity must be >= 2: " + arity);
+        }
+        this.arity = arity;
+        allocate(INITIAL_CAPACITY);
+    }
+
+    int arity() {
+        return arity;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** Records every step of the following operations into {@code steps}; {@code null} stops recording. */
+    void traceInto(List<TraceStep> steps) {
+        this.trace = steps;
+    }
+
+    int takeLevelsMoved() {
+        int levels = levelsMoved;
+        levelsMoved = 0;
+        return levels;
+    }
+
+    // ---- slot accessors: the only readers of the interleaved key array ----
+
+    private static int keyAt(int slot) {
+        return KEY_BASE + slot * KEY_STRIDE;
+    }
+
+    private long fireTimeAt(int slot) {
+        return keys[keyAt(slot)];
+    }
+
+    private int priorityAt(int slot) {
+        return (int) (keys[keyAt(slot) + 1] >> 32);
+    }
+
+    private int handleAt(int slot) {
+        return (int) keys[keyAt(slot) + 1];
+    }
+
+    private long sequenceAt(int slot) {
+        return keys[keyAt(slot) + 2];
+    }
+
+    /** Slots the key array holds before it must grow. */
+    int slotCapacity() {
+        return (keys.length - KEY_BASE) / KEY_STRIDE;
+    }
+
+    /** Handles the handle-indexed arrays hold before they must grow. */
+    int handleCapacity() {
+        return texts.length / TEXT_STRIDE;
+    }
+
+    // ---- record accessors: the only readers of the per-handle arrays ----
+
+    private static int recordAt(int handle) {
+        return RECORD_BASE + handle * RECORD_STRIDE;
+    }
+
+    private int slotOf(int handle) {
+        return records[recordAt(handle) + SLOT];
+    }
+
+    private String idOf(int handle) {
+        return texts[handle * TEXT_STRIDE];
+    }
+
+    private String payloadOf(int handle) {
+        return texts[handle * TEXT_STRIDE + 1];
+    }
+
+    private int versionOf(int handle) {
+        return records[recordAt(handle) + VERSION];
+    }
+
+    private int newerOf(int handle) {
+        return records[recordAt(handle) + NEWER];
+    }
+
+    private static long createdAt(int[] records, int handle) {
+        int record = recordAt(handle);
+        return (long) records[record + CREATED_AT_HIGH] << 32 | (records[record + CREATED_AT_LOW] & 0xFFFF_FFFFL);
+    }
+
+    private static long createdAtWallMillis(int[] records, int handle) {
+        return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]) * 1000L;
+    }
+
+    /** Epoch milliseconds as whole epoch seconds in an unsigned int: rounded down, clamped to 1970..2106. */
+    static int wallSeconds(long epochMillis) {
+        return (int) Math.min(Math.max(Math.floorDiv(epochMillis, 1000L), 0L), 0xFFFF_FFFFL);
+    }
+
+    // ---- lookups by id and handle ----
+
+    /** The handle of the pending timer with this id, or {@link #NONE}. */
+    int find(String id) {
+        return index.find(id, idOfHandle);
+    }
+
+    /** The handle at the root, the next timer to fire, or {@link #NONE} when empty. */
+    int peek() {
+        return size == 0 ? NONE : handleAt(0);
+    }
+
+    int oldest() {
+        return oldestHandle;
+    }
+
+    long fireTime(int handle) {
+        return fireTimeAt(slotOf(handle));
+    }
+
+    long createdAt(int handle) {
+        return createdAt(records, handle);
+    }
+
+    /** Wall-clock creation time in epoch milliseconds, rounded down to the second (stored as seconds). */
+    long createdAtWallMillis(int handle) {
+        return createdAtWallMillis(records, handle);
+    }
+
+    Timer snapshot(int handle) {
+        int slot = slotOf(handle);
+        return new Timer(idOf(handle), fireTimeAt(slot), priorityAt(slot), sequenceAt(slot), versionOf(handle),
+                createdAt(records, handle), payloadOf(handle));
+    }
+
+    // ---- mutations ----
+
+    /**
+     * Adds a timer and returns its handle. Call only when {@link #find} returned {@link #NONE} for {@code id} and
+     * {@code sequence} is greater than every sequence in the heap.
+     */
+    int insert(String id, long fireTime, int priority, long sequence, int version, long createdAt,
+               long createdAtWall, String payload) {
+        int hash = IdIndex.hash(id);
+        int handle = newHandle(id, hash, version, createdAt, createdAtWall, payload);
+        index.insert(hash, handle);
+        linkNewest(handle);
+        ensureSlotCapacity(size + 1);
+        siftUp(size++, handle, fireTime, priority, sequence);
+        return handle;
+    }
+
+    /** Removes the pending timer {@code handle}; the handle may be reused by a later insert. */
+    void remove(int handle) {
+        removeAt(slotOf(handle));
+    }
+
+    /** Removes and forgets the root. Call only when not empty. */
+    void removeRoot() {
+        removeAt(0);
+    }
+
+    /**
+     * Gives a pending timer a new fireTime and priority (sequence kept) and counts one more version. Moves it up
+     * when the new key precedes the old one, down when it follows, and not at all when equal.
+     */
+    void update(int handle, long newFireTime, int newPriority) {
+        int slot = slotOf(handle);
+        long sequence = sequenceAt(slot);
+        int direction = FiringOrder.compare(newFireTime, newPriority, sequence,
+                fireTimeAt(slot), priorityAt(slot), sequence);
+        records[recordAt(handle) + VERSION]++;
+        if (direction == 0) {
+            return;
+        }
+        lift(slot, handle);
+        if (direction < 0) {
+            siftUp(slot, handle, newFireTime, newPriority, sequence);
+        } else {
+            siftDown(slot, handle, newFireTime, newPriority, sequence);
+        }
+    }
+
+    /**
+     * Replaces an empty heap's contents with {@code timers} in O(n): appends them unordered, then sifts down every
+     * internal slot from the last parent to the root (Floyd). Slots are recorded by {@link #write} during that
+     * pass, so the index describes the final layout.
+     */
+    void bulkLoad(List<Timer> timers, ToLongFunction<Timer> createdAtWall) {
+        if (size != 0) {
+            throw new IllegalStateException("bulkLoad needs an empty heap, size is " + size);
+        }
+        List<Timer> byCreation = new ArrayList<>(timers);
+        byCreation.sort(Comparator.comparingLong(Timer::sequence));
+        ensureSlotCapacity(byCreation.size());
+        for (Timer timer : byCreation) {
+            int hash = IdIndex.hash(timer.id());
+            if (index.find(timer.id(), hash, idOfHandle) != NONE) {
+                clear();
+                throw new IllegalArgumentException("duplicate id in bulk load: " + timer.id());
+            }
+            int handle = newHandle(timer.id(), hash, Math.toIntExact(timer.version()), timer.createdAt(),
+                    createdAtWall.applyAsLong(timer), timer.payload());
+            index.insert(hash, handle);
+            linkNewest(handle);
+            write(size++, handle, timer.fireTime(), timer.priority(), timer.sequence());
+        }
+        for (int slot = (size - 2) / arity; slot >= 0 && size > 1; slot--) {
+            int handle = handleAt(slot);
+            long fireTime = fireTimeAt(slot);
+            int priority = priorityAt(slot);
+            long sequence = sequenceAt(slot);
+            lift(slot, handle);
+            siftDown(slot, handle, fireTime, priority, sequence);
+        }
+        levelsMoved = 0;
+    }
+
+    void clear() {
+        size = 0;
+        handleLimit = 0;
+        freeHandle = NONE;
+        oldestHandle = NONE;
+        newestHandle = NONE;
+        index.clear();
+        allocate(INITIAL_CAPACITY);
+    }
+
+    // ---- ordered views ----
+
+    /**
+     * The first {@code limit} handles in firing order, without copying or sorting the heap: a best-first walk from
+     * the root with a candidate queue of the frontier (each taken slot adds its d children). Costs
+     * O(limit * d * log(limit * d)).
+     */
+    int[] firstInOrder(int limit) {
+        int count = Math.min(limit, size);
+        int[] result = new int[count];
+        if (count == 0) {
+            return result;
+        }
+        // The frontier is a binary min-heap of slots; each step takes one slot and adds at most d children.
+        int[] frontier = new int[(int) Math.min(size, 1L + (long) count * (arity - 1))];
+        int frontierSize = 1;
+        frontier[0] = 0;
+        for (int i = 0; i < count; i++) {
+            int slot = frontier[0];
+            result[i] = handleAt(slot);
+            frontierSize = popFrontier(frontier, frontierSize);
+            int first = slot * arity + 1;
+            for (int child = first; child < first + arity && child < size; child++) {
+                frontierSize = pushFrontier(frontier, frontierSize, child);
+            }
+        }
+        return result;
+    }
+
+    private int pushFrontier(int[] frontier, int frontierSize, int slot) {
+        int at = frontierSize;
+        while (at > 0) {
+            int parent = (at - 1) >>> 1;
+            if (compareSlots(slot, frontier[parent]) >= 0) {
+                break;
+            }
+            frontier[at] = frontier[parent];
+            at = parent;
+        }
+        frontier[at] = slot;
+        return frontierSize + 1;
+    }
+
+    private int popFrontier(int[] frontier, int frontierSize) {
+        int last = frontier[--frontierSize];
+        int at = 0;
+        while (true) {
+            int child = 2 * at + 1;
+            if (child >= frontierSize) {
+                break;
+            }
+            if (child + 1 < frontierSize && compareSlots(frontier[child + 1], frontier[child]) < 0) {
+                child++;
+            }
+            if (compareSlots(frontier[child], last) >= 0) {
+                break;
+            }
+            frontier[at] = frontier[child];
+            at = child;
+        }
+        frontier[at] = last;
+        return frontierSize;
+    }
+
+    /** The timer in heap slot {@code slot}, as stored (heap-array order, not firing order). */
+    HeapView.Cell cell(int slot) {
+        return new HeapView.Cell(slot, idOf(handleAt(slot)), fireTimeAt(slot), priorityAt(slot), sequenceAt(slot));
+    }
+
+    /**
+     * Copies the heap in one array copy per field: O(n) but only memory bandwidth, so the scheduler lock is held
+     * briefly. The copy is read later, without the lock, to write a snapshot.
+     */
+    Image image() {
+        return new Image(size, Arrays.copyOf(keys, keyAt(size)), records.clone(), texts.clone());
+    }
+
+    /** A frozen copy of the heap's arrays, in the live layout; see {@link #image()}. */
+    record Image(int size, long[] keys, int[] records, String[] texts) {
+
+        Timer timer(int slot) {
+            long priorityAndHandle = keys[keyAt(slot) + 1];
+            int handle = (int) priorityAndHandle;
+            return new Timer(texts[handle * TEXT_STRIDE], keys[keyAt(slot)], (int) (priorityAndHandle >> 32),
+                    keys[keyAt(slot) + 2], records[recordAt(handle) + VERSION], createdAt(records, handle),
+                    texts[handle * TEXT_STRIDE + 1]);
+        }
+
+        /** Rounded down to the second, as the heap stores it. */
+        long createdAtWallMillis(int slot) {
+            return RecordIndexedTimerHeap.createdAtWallMillis(records, (int) keys[keyAt(slot) + 1]);
+        }
+    }
+
+    // ---- invariants ----
+
+    /** Checks the four invariants in O(n). {@code now} is the clock that no pending fireTime may be behind. */
+    InvariantReport checkInvariants(long now) {
+        return new InvariantReport(List.of(checkRootIsEarliest(), checkIndexMatchesHeap(), checkHeapOrder(),
+                checkNoOverdue(now)));
+    }
+
+    private InvariantReport.Check checkRootIsEarliest() {
+        for (int slot = 1; slot < size; slot++) {
+            if (compareSlots(slot, 0) < 0) {
+                return InvariantReport.Check.failed(InvariantReport.ROOT_IS_EARLIEST,
+                        describe(slot) + " fires before the root " + describe(0));
+            }
+        }
+        return InvariantReport.Check.passed(InvariantReport.ROOT_IS_EARLIEST);
+    }
+
+    private InvariantReport.Check checkIndexMatchesHeap() {
+        String name = InvariantReport.INDEX_MATCHES_HEAP;
+        if (index.size() != size) {
+            return InvariantReport.Check.failed(name, "index has " + index.size() + " ids, heap has " + size);
+        }
+        for (int slot = 0; slot < size; slot++) {
+            int handle = handleAt(slot);
+            if (handle < 0 || handle >= handleLimit || idOf(handle) == null) {
+                return InvariantReport.Check.failed(name, "slot " + slot + " holds no live timer");
+            }
+            if (slotOf(handle) != slot) {
+                return InvariantReport.Check.failed(name, "index says " + idOf(handle) + " is at slot "
+                        + slotOf(handle) + ", but it sits at slot " + slot);
+            }
+            if (records[recordAt(handle) + ID_HASH] != IdIndex.hash(idOf(handle))) {
+                return InvariantReport.Check.failed(name, idOf(handle) + " at slot " + slot
+                        + " has a cached hash that is not its id's: its index entry could not be removed");
+            }
+            if (index.find(idOf(handle), idOfHandle) != handle) {
+                return InvariantReport.Check.failed(name, idOf(handle) + " at slot " + slot + " is not indexed");
+            }
+        }
+        int[] dangling = {NONE};
+        index.forEachHandle(handle -> {
+            int slot = handle < handleLimit ? slotOf(handle) : NONE;
+            if (dangling[0] == NONE && (slot < 0 || slot >= size || handleAt(slot) != handle)) {
+                dangling[0] = handle;
+            }
+        });
+        if (dangling[0] != NONE) {
+            return InvariantReport.Check.failed(name, "index entry " + idOf(dangling[0]) + " points at slot "
+                    + slotOf(dangling[0]) + ", which does not hold it");
+        }
+        int onAgeList = 0;
+        for (int handle = oldestHandle; handle != NONE && onAgeList <= size; handle = newerOf(handle)) {
+            onAgeList++;
+        }
+        if (onAgeList != size) {
+            return InvariantReport.Check.failed(name, "age list has " + onAgeList + " timers, heap has " + size);
+        }
+        return InvariantReport.Check.passed(name);
+    }
+
+    private InvariantReport.Check checkHeapOrder() {
+        for (int slot = 1; slot < size; slot++) {
+            int parent = (slot - 1) / arity;
+            if (compareSlots(slot, parent) < 0) {
+                return InvariantReport.Check.failed(InvariantReport.HEAP_ORDER, "child " + describe(slot)
+                        + " fires before its parent " + describe(parent));
+            }
+        }
+        return InvariantReport.Check.passed(InvariantReport.HEAP_ORDER);
+    }
+
+    private InvariantReport.Check checkNoOverdue(long now) {
+        for (int slot = 0; slot < size; slot++) {
+            if (fireTimeAt(slot) < now) {
+                return InvariantReport.Check.failed(InvariantReport.NO_OVERDUE,
+                        describe(slot) + " is overdue at now=" + now);
+            }
+        }
+        return InvariantReport.Check.passed(InvariantReport.NO_OVERDUE);
+    }
+
+    private String describe(int slot) {
+        int handle = handleAt(slot);
+        String id = handle >= 0 && handle < handleLimit ? idOf(handle) : "?";
+        return id + "@" + slot + " (fireTime " + fireTimeAt(slot) + ", priority " + priorityAt(slot)
+                + ", sequence " + sequenceAt(slot) + ")";
+    }
+
+    /** Test hook: swaps two array cells without telling the index, as a buggy sift would. */
+    void swapCellsWithoutIndexForTest(int a, int b) {
+        for (int i = 0; i < KEY_STRIDE; i++) {
+            long key = keys[keyAt(a) + i];
+            keys[keyAt(a) + i] = keys[keyAt(b) + i];
+            keys[keyAt(b) + i] = key;
+        }
+    }
+
+    /** Test hook: the slot recorded for {@code handle}, which the lockstep rule keeps equal to where it sits. */
+    int recordedSlotForTest(int handle) {
+        return slotOf(handle);
+    }
+
+    /** Test hook: overwrites a handle's cached id hash, as a bug in the record layout would. */
+    void corruptCachedHashForTest(int handle) {
+        records[recordAt(handle) + ID_HASH] ^= 1;
+    }
+
+    // ---- sifting: every slot write goes through write() ----
+
+    private void removeAt(int slot) {
+        int removed = handleAt(slot);
+        if (trace != null) {
+            trace.add(TraceStep.remove(idOf(removed), slot));
+        }
+        // Unindex and unlink first: their loads (index bucket, age-list neighbours) depend only on the removed
+        // record, which is in cache now, so they overlap with the sift below instead of following it.
+        forget(removed);
+        int last = --size;
+        if (slot != last) {
+            int moved = handleAt(last);
+            long fireTime = fireTimeAt(last);
+            int priority = priorityAt(last);
+            long sequence = sequenceAt(last);
+            lift(last, moved);
+            // The last entry may belong above or below the hole. Choose the direction before writing it anywhere:
+            // a sift starts from a hole, so sifting down (which writes) and then up would record a move into an
+            // occupied cell. Preceding the hole's parent means preceding every child too, so up excludes down.
+            int parent = (slot - 1) / arity;
+            if (slot == 0 && trace == null) {
+                popRootBottomUp(moved, fireTime, priority, sequence);
+            } else if (slot > 0 && FiringOrder.compare(fireTime, priority, sequence,
+                    fireTimeAt(parent), priorityAt(parent), sequenceAt(parent)) < 0) {
+                siftUp(slot, moved, fireTime, priority, sequence);
+            } else {
+                siftDown(slot, moved, fireTime, priority, sequence);
+            }
+        }
+        releaseHandle(removed);
+    }
+
+    /** Moves the hole at {@code slot} up until {@code handle}'s key fits; returns the slot it was written to. */
+    private int siftUp(int slot, int handle, long fireTime, int priority, long sequence) {
+        while (slot > 0) {
+            int parent = (slot - 1) / arity;
+            int parentKey = keyAt(parent);
+            long parentFireTime = keys[parentKey];
+            long parentPriorityAndHandle = keys[parentKey + 1];
+            long parentSequence = keys[parentKey + 2];
+            boolean precedes = FiringOrder.compare(fireTime, priority, sequence,
+                    parentFireTime, (int) (parentPriorityAndHandle >> 32), parentSequence) < 0;
+            if (trace != null) {
+                traceCompare(handle, slot, fireTime, priority, parent, precedes);
+            }
+            if (!precedes) {
+                break;
+            }
+            write(slot, parentFireTime, parentPriorityAndHandle, parentSequence);
+            slot = parent;
+            levelsMoved++;
+        }
+        write(slot, handle, fireTime, priority, sequence);
+        return slot;
+    }
+
+    /** Moves the hole at {@code slot} down until {@code handle}'s key fits; returns the slot it was written to. */
+    private int siftDown(int slot, int handle, long fireTime, int priority, long sequence) {
+        while (true) {
+            int best = earliestChild(slot);
+            if (best == NONE) {
+                break;
+            }
+            int bestKey = keyAt(best);
+            long bestFireTime = keys[bestKey];
+            long bestPriorityAndHandle = keys[bestKey + 1];
+            long bestSequence = keys[bestKey + 2];
+            boolean bestPrecedes = FiringOrder.compare(bestFireTime, (int) (bestPriorityAndHandle >> 32),
+                    bestSequence, fireTime, priority, sequence) < 0;
+            if (trace != null) {
+                traceCompare(handle, slot, fireTime, priority, best, !bestPrecedes);
+            }
+            if (!bestPrecedes) {
+                break;
+            }
+            write(slot, bestFireTime, bestPriorityAndHandle, bestSequence);
+            slot = best;
+            levelsMoved++;
+        }
+        write(slot, handle, fireTime, priority, sequence);
+        return slot;
+    }
+
+    /**
+     * Refills the root's hole with {@code handle} (the former last entry) bottom-up: moves the earliest child up
+     * level by level to a leaf, then sifts {@code handle} up from there. The last entry almost always belongs near
+     * the bottom, so this skips the comparison with it at every level on the way down. The min-child path is
+     * sorted, so it ends in the same slot as {@link #siftDown} would and moves the same number of levels; untraced
+     * calls only, since the traced steps are the top-down ones.
+     */
+    private void popRootBottomUp(int handle, long fireTime, int priority, long sequence) {
+        int hole = 0;
+        int depth = 0;
+        for (int best = earliestChild(hole); best != NONE; best = earliestChild(hole)) {
+            int bestKey = keyAt(best);
+            write(hole, keys[bestKey], keys[bestKey + 1], keys[bestKey + 2]);
+            hole = best;
+            depth++;
+        }
+        int movedBefore = levelsMoved;
+        siftUp(hole, handle, fireTime, priority, sequence);
+        int movedBack = levelsMoved - movedBefore;
+        levelsMoved = movedBefore + depth - movedBack; // net levels, as the top-down sift counts them
+    }
+
+    /** The child of {@code slot} that fires first, or {@link #NONE} when {@code slot} is a leaf. */
+    private int earliestChild(int slot) {
+        int first = slot * arity + 1;
+        if (first >= size) {
+            return NONE;
+        }
+        int end = Math.min(first + arity, size);
+        int best = first;
+        int bestKey = keyAt(first);
+        long bestFireTime = keys[bestKey];
+        for (int child = first + 1, key = bestKey + KEY_STRIDE; child < end; child++, key += KEY_STRIDE) {
+            long fireTime = keys[key];
+            // Most children lose on fireTime alone; read the rest of the key only on a tie.
+            if (fireTime < bestFireTime || fireTime == bestFireTime && FiringOrder.compare(fireTime,
+                    (int) (keys[key + 1] >> 32), keys[key + 2], bestFireTime, (int) (keys[bestKey + 1] >> 32),
+                    keys[bestKey + 2]) < 0) {
+                best = child;
+                bestKey = key;
+                bestFireTime = fireTime;
+            }
+        }
+        return best;
+    }
+
+    /** Takes {@code handle} out of {@code slot}, leaving a hole to sift. Call only when slot holds handle. */
+    private void lift(int slot, int handle) {
+        if (trace != null) {
+            trace.add(TraceStep.lift(idOf(handle), slot));
+        }
+        records[recordAt(handle) + SLOT] = NONE;
+    }
+
+    /**
+     * The one place that stores a timer in a heap slot: writes the keys and the handle into the slot and the slot
+     * into the handle's record, so the array and the index cannot drift apart.
+     */
+    private void write(int slot, int handle, long fireTime, int priority, long sequence) {
+        write(slot, fireTime, ((long) priority << 32) | (handle & 0xFFFF_FFFFL), sequence);
+    }
+
+    /** {@link #write} with the middle key word as stored: a sift moves a neighbour's words without unpacking. */
+    private void write(int slot, long fireTime, long priorityAndHandle, long sequence) {
+        int handle = (int) priorityAndHandle;
+        int record = recordAt(handle);
+        if (trace != null) {
+            int from = records[record + SLOT];
+            trace.add(from == NONE ? TraceStep.place(idOf(handle), slot) : TraceStep.move(idOf(handle), from, slot));
+        }
+        int key = keyAt(slot);
+        keys[key] = fireTime;
+        keys[key + 1] = priorityAndHandle;
+        keys[key + 2] = sequence;
+        records[record + SLOT] = slot;
+    }
+
+    private int compareSlots(int a, int b) {
+        return FiringOrder.compare(fireTimeAt(a), priorityAt(a), sequenceAt(a), fireTimeAt(b), priorityAt(b),
+                sequenceAt(b));
+    }
+
+    private void traceCompare(int handle, int holeSlot, long fireTime, int priority, int otherSlot,
+                              boolean precedes) {
+        trace.add(TraceStep.compare(idOf(handle), holeSlot, idOf(handleAt(otherSlot)), otherSlot, precedes,
+                FiringOrder.decidingKey(fireTime, priority, fireTimeAt(otherSlot), priorityAt(otherSlot))));
+    }
+
+    // ---- handles and the age list ----
+
+    private int newHandle(String id, int hash, int version, long createdAt, long createdAtWall, String payload) {
+        int handle;
+        if (freeHandle != NONE) {
+            handle = freeHandle;
+            freeHandle = newerOf(handle);
+        } else {
+            ensureHandleCapacity(handleLimit + 1);
+            handle = handleLimit++;
+        }
+        texts[handle * TEXT_STRIDE] = id;
+        texts[handle * TEXT_STRIDE + 1] = payload;
+        int record = recordAt(handle);
+        records[record + SLOT] = NONE;
+        records[record + VERSION] = version;
+        records[record + ID_HASH] = hash;
+        records[record + WALL_SECONDS] = wallSeconds(createdAtWall);
+        records[record + CREATED_AT_HIGH] = (int) (createdAt >>> 32);
+        records[record + CREATED_AT_LOW] = (int) createdAt;
+        return handle;
+    }
+
+    /** Takes a leaving timer out of the index and the age list and marks it out of the heap. */
+    private void forget(int handle) {
+        int record = recordAt(handle);
+        index.remove(records[record + ID_HASH], handle);
+        unlinkFromAgeList(handle);
+        records[record + SLOT] = NONE;
+    }
+
+    /** Puts a forgotten handle on the free list, or releases all arrays when the heap has drained. */
+    private void releaseHandle(int handle) {
+        texts[handle * TEXT_STRIDE] = null;
+        texts[handle * TEXT_STRIDE + 1] = null;
+        if (size == 0 && handleCapacity() > SHRINK_ABOVE) {
+            clear(); // give the memory of a drained burst back rather than keep its peak forever
+            return;
+        }
+        records[recordAt(handle) + NEWER] = freeHandle;
+        freeHandle = handle;
+    }
+
+    private void linkNewest(int handle) {
+        int record = recordAt(handle);
+        records[record + OLDER] = newestHandle;
+        records[record + NEWER] = NONE;
+        if (newestHandle == NONE) {
+            oldestHandle = handle;
+        } else {
+            records[recordAt(newestHandle) + NEWER] = handle;
+        }
+        newestHandle = handle;
+    }
+
+    private void unlinkFromAgeList(int handle) {
+        int record = recordAt(handle);
+        int older = records[record + OLDER];
+        int newer = records[record + NEWER];
+        if (older == NONE) {
+            oldestHandle = newer;
+        } else {
+            records[recordAt(older) + NEWER] = newer;
+        }
+        if (newer == NONE) {
+            newestHandle = older;
+        } else {
+            records[recordAt(newer) + OLDER] = older;
+        }
+    }
+
+    // ---- storage ----
+
+    private void allocate(int capacity) {
+        keys = new long[KEY_BASE + capacity * KEY_STRIDE];
+        records = new int[RECORD_BASE + capacity * RECORD_STRIDE];
+        texts = new String[capacity * TEXT_STRIDE];
+    }
+
+    private void ensureSlotCapacity(int needed) {
+        if (needed > slotCapacity()) {
+            keys = Arrays.copyOf(keys, keyAt(grownCapacity(slotCapacity(), needed)));
+        }
+    }
+
+    private void ensureHandleCapacity(int needed) {
+        if (needed > handleCapacity()) {
+            int capacity = grownCapacity(handleCapacity(), needed);
+            records = Arrays.copyOf(records, recordAt(capacity));
+            texts = Arrays.copyOf(texts, capacity * TEXT_STRIDE);
+        }
+    }
+
+    private static int grownCapacity(int current, int needed) {
+        long doubled = Math.max((long) current * 2, needed);
+        if (doubled > (Integer.MAX_VALUE - 8) / RECORD_STRIDE) {
+            throw new IllegalStateException("heap cannot grow past " + current + " timers");
+        }
+        return (int) doubled;
+    }
+}
