@@ -330,4 +330,27 @@ class IdIndexTest {
             }
         }
     }
+
+    @Test
+    void removeLastFound_removesWhatFindFound_andRefusesWhenTheBucketNoLongerHoldsIt() {
+        IdIndex index = new IdIndex();
+        List<String> ids = collidingIds("r", 3); // one probe run: removals shift its members back
+        for (int i = 0; i < ids.size(); i++) {
+            insert(index, ids.get(i), i);
+        }
+
+        assertThat(index.find(ids.get(5), idsOf)).isEqualTo(5);
+        assertThat(index.removeLastFound(4)).as("the last find ended at handle 5's bucket").isFalse();
+        assertThat(index.removeLastFound(5)).isTrue();
+        idsByHandle[5] = null;
+        assertThat(index.find(ids.get(5), idsOf)).isEqualTo(-1);
+
+        assertThat(index.find(ids.get(7), idsOf)).isEqualTo(7);
+        remove(index, ids.get(0), 0); // shifts 7 back by one bucket
+        assertThat(index.removeLastFound(7)).as("its bucket moved").isFalse();
+        for (int i = 1; i < ids.size(); i++) {
+            assertThat(index.find(ids.get(i), idsOf)).as(ids.get(i)).isEqualTo(i == 5 ? -1 : i);
+        }
+        assertThat(index.size()).isEqualTo(6);
+    }
 }
