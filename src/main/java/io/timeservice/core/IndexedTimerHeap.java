@@ -40,7 +40,7 @@ import java.util.function.ToLongFunction;
  * {@link #firstInOrder} O(k d log k) without touching the rest of the heap; {@link #bulkLoad} O(n).
  * Steady-state operations allocate nothing; arrays grow by doubling and return to their initial size once empty.
  *
- * <p>Also knows the oldest pending timer (by creation time, then sequence) in O(1) for the oldest-job-age metric,
+ * <p>Also knows the oldest pending timer (earliest creation time) in O(1) for the oldest-job-age metric,
  * through {@link OldestPending}: a tournament tree over blocks of 64 handles, which a removal touches only when it
  * removes its block's oldest. The wall-clock creation time, used only by that metric, is kept in whole epoch
  * seconds (an unsigned int: 1970 to 2106); {@link #createdAtWallMillis} and snapshots return it as milliseconds
@@ -131,8 +131,8 @@ final class IndexedTimerHeap {
             }
 
             @Override
-            public long sequence(int handle) {
-                return sequenceAt(slotOf(handle));
+            public long wallSeconds(int handle) {
+                return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]);
             }
         }, INITIAL_CAPACITY);
     }
@@ -210,6 +210,10 @@ final class IndexedTimerHeap {
         return records[recordAt(handle) + VERSION];
     }
 
+    private long wallSecondsOf(int handle) {
+        return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]);
+    }
+
     private static long createdAt(int[] records, int handle) {
         int record = recordAt(handle);
         return (long) records[record + CREATED_AT_HIGH] << 32 | (records[record + CREATED_AT_LOW] & 0xFFFF_FFFFL);
@@ -236,7 +240,10 @@ final class IndexedTimerHeap {
         return size == 0 ? NONE : handleAt(0);
     }
 
-    /** The handle of the pending timer created first (then lowest sequence), or {@link #NONE} when empty. */
+    /**
+     * The handle of the pending timer created first, or {@link #NONE} when empty: earliest creation time, then
+     * earliest wall-clock second, then lowest handle (see {@link OldestPending}).
+     */
     int oldest() {
         return oldestPending.oldest();
     }
@@ -271,7 +278,7 @@ final class IndexedTimerHeap {
         int hash = IdIndex.hash(id);
         int handle = newHandle(id, hash, version, createdAt, createdAtWall, payload);
         index.insert(hash, handle);
-        oldestPending.added(handle, createdAt, sequence);
+        oldestPending.added(handle, createdAt, wallSecondsOf(handle));
         ensureSlotCapacity(size + 1);
         siftUp(size++, handle, fireTime, priority, sequence);
         return handle;
@@ -329,7 +336,7 @@ final class IndexedTimerHeap {
             int handle = newHandle(timer.id(), hash, Math.toIntExact(timer.version()), timer.createdAt(),
                     createdAtWall.applyAsLong(timer), timer.payload());
             index.insert(hash, handle);
-            oldestPending.added(handle, timer.createdAt(), timer.sequence());
+            oldestPending.added(handle, timer.createdAt(), wallSecondsOf(handle));
             write(size++, handle, timer.fireTime(), timer.priority(), timer.sequence());
         }
         for (int slot = (size - 2) / arity; slot >= 0 && size > 1; slot--) {
@@ -528,11 +535,12 @@ final class IndexedTimerHeap {
         return InvariantReport.Check.passed(name);
     }
 
-    /** Creation order of two pending timers: creation time, then sequence. */
+    /** The oldest-pending order of two pending timers: creation time, then wall-clock second, then handle. */
     private boolean createdBefore(int a, int b) {
-        long createdA = createdAt(a);
-        long createdB = createdAt(b);
-        return createdA != createdB ? createdA < createdB : sequenceAt(slotOf(a)) < sequenceAt(slotOf(b));
+        if (createdAt(a) != createdAt(b)) {
+            return createdAt(a) < createdAt(b);
+        }
+        return wallSecondsOf(a) != wallSecondsOf(b) ? wallSecondsOf(a) < wallSecondsOf(b) : a < b;
     }
 
     private InvariantReport.Check checkHeapOrder() {

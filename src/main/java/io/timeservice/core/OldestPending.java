@@ -3,12 +3,15 @@ package io.timeservice.core;
 import java.util.Arrays;
 
 /**
- * The oldest pending timer of an {@link IndexedTimerHeap}, by (virtual creation time, then sequence), for the
- * oldest-job-age metric, without touching any other timer when one leaves.
+ * The oldest pending timer of an {@link IndexedTimerHeap} for the oldest-job-age metric, without touching any other
+ * timer when one leaves. Oldest means earliest virtual creation time; among equal ones, earliest wall-clock creation
+ * second, then lowest handle. Virtual creation time never decreases with the sequence, so this is the timer created
+ * first up to ties, and the reported creation times are exactly the earliest pending ones. Both keys sit in the
+ * record, so a rescan reads 64 consecutive records and nothing else.
  *
  * <p>Handles are grouped in blocks of {@value #BLOCK} (handle >> 6). Each block is a leaf of a tournament tree
  * (a complete binary tree in arrays, node i's children 2i and 2i+1, the root at 1) whose every node holds the oldest
- * timer below it, with copies of its creation time and sequence so that comparing two nodes reads nothing else.
+ * timer below it, with copies of its two creation times so that comparing two nodes reads nothing else.
  *
  * <p>Cost: {@link #oldest} O(1). {@link #added} O(1) unless the timer is older than its block's oldest (in practice
  * only when the block was empty): then O(log blocks) within these small arrays. {@link #removed} is one load of the
@@ -25,7 +28,7 @@ final class OldestPending {
     private static final int BLOCK_SHIFT = 6;
     private static final int NONE = IndexedTimerHeap.NONE;
 
-    /** What a block rescan reads from the heap: which handles are pending and their creation order. */
+    /** What a block rescan reads from the heap: which handles are pending and their creation times. */
     interface Members {
         /** Handles in use are below this. */
         int handleLimit();
@@ -35,8 +38,8 @@ final class OldestPending {
 
         long createdAt(int handle);
 
-        /** Read only to break a tie in creation time, which is rare outside tests. */
-        long sequence(int handle);
+        /** Wall-clock creation second, unsigned, as a non-negative long. */
+        long wallSeconds(int handle);
     }
 
     private final Members members;
@@ -44,7 +47,7 @@ final class OldestPending {
     private int leaves;
     private int[] handles;
     private long[] createdAts;
-    private long[] sequences;
+    private long[] wallSeconds;
 
     OldestPending(Members members, int handleCapacity) {
         this.members = members;
@@ -65,11 +68,11 @@ final class OldestPending {
         int oldLeaves = leaves;
         int[] oldHandles = handles;
         long[] oldCreatedAts = createdAts;
-        long[] oldSequences = sequences;
+        long[] oldWallSeconds = wallSeconds;
         allocate(handleCapacity);
         System.arraycopy(oldHandles, oldLeaves, handles, leaves, oldLeaves);
         System.arraycopy(oldCreatedAts, oldLeaves, createdAts, leaves, oldLeaves);
-        System.arraycopy(oldSequences, oldLeaves, sequences, leaves, oldLeaves);
+        System.arraycopy(oldWallSeconds, oldLeaves, wallSeconds, leaves, oldLeaves);
         for (int node = leaves - 1; node >= 1; node--) {
             playOff(node);
         }
@@ -81,10 +84,10 @@ final class OldestPending {
     }
 
     /** Records a new pending timer. */
-    void added(int handle, long createdAt, long sequence) {
+    void added(int handle, long createdAt, long wallSeconds) {
         int leaf = leaves + (handle >>> BLOCK_SHIFT);
-        if (older(createdAt, sequence, leaf)) {
-            set(leaf, handle, createdAt, sequence);
+        if (older(createdAt, wallSeconds, handle, leaf)) {
+            set(leaf, handle, createdAt, wallSeconds);
             replayFrom(leaf >>> 1);
         }
     }
@@ -104,35 +107,19 @@ final class OldestPending {
         return handles[leaves + block];
     }
 
+    /** Finds the block's oldest again by reading its records in order; the lowest handle wins exact ties. */
     private void rescan(int leaf) {
         int first = (leaf - leaves) << BLOCK_SHIFT;
         int end = Math.min(first + BLOCK, members.handleLimit());
         set(leaf, NONE, Long.MAX_VALUE, Long.MAX_VALUE);
-        boolean sequenceKnown = true; // the empty leaf's MAX_VALUE
         for (int handle = first; handle < end; handle++) {
-            if (!members.isPending(handle)) {
-                continue;
-            }
-            long createdAt = members.createdAt(handle);
-            if (createdAt > createdAts[leaf]) {
-                continue;
-            }
-            if (createdAt == createdAts[leaf]) {
-                if (!sequenceKnown) {
-                    sequences[leaf] = members.sequence(handles[leaf]);
-                    sequenceKnown = true;
+            if (members.isPending(handle)) {
+                long createdAt = members.createdAt(handle);
+                long wall = members.wallSeconds(handle);
+                if (createdAt != createdAts[leaf] ? createdAt < createdAts[leaf] : wall < wallSeconds[leaf]) {
+                    set(leaf, handle, createdAt, wall);
                 }
-                long sequence = members.sequence(handle);
-                if (sequence < sequences[leaf]) {
-                    set(leaf, handle, createdAt, sequence);
-                }
-                continue;
             }
-            set(leaf, handle, createdAt, 0);
-            sequenceKnown = false; // read only if another member ties on creation time
-        }
-        if (!sequenceKnown) {
-            sequences[leaf] = members.sequence(handles[leaf]);
         }
     }
 
@@ -145,29 +132,36 @@ final class OldestPending {
 
     private void playOff(int node) {
         int left = node << 1;
-        int winner = older(createdAts[left + 1], sequences[left + 1], left) ? left + 1 : left;
-        set(node, handles[winner], createdAts[winner], sequences[winner]);
+        int right = left + 1;
+        int winner = older(createdAts[right], wallSeconds[right], handles[right], left) ? right : left;
+        set(node, handles[winner], createdAts[winner], wallSeconds[winner]);
     }
 
-    /** Whether (createdAt, sequence) comes strictly before what {@code node} holds. */
-    private boolean older(long createdAt, long sequence, int node) {
-        return createdAt != createdAts[node] ? createdAt < createdAts[node] : sequence < sequences[node];
+    /** Whether (createdAt, wallSeconds, handle) comes strictly before what {@code node} holds. */
+    private boolean older(long createdAt, long wall, int handle, int node) {
+        if (createdAt != createdAts[node]) {
+            return createdAt < createdAts[node];
+        }
+        if (wall != wallSeconds[node]) {
+            return wall < wallSeconds[node];
+        }
+        return handles[node] == NONE || handle < handles[node];
     }
 
-    private void set(int node, int handle, long createdAt, long sequence) {
+    private void set(int node, int handle, long createdAt, long wall) {
         handles[node] = handle;
         createdAts[node] = createdAt;
-        sequences[node] = sequence;
+        wallSeconds[node] = wall;
     }
 
     private void allocate(int handleCapacity) {
         leaves = leavesFor(handleCapacity);
         handles = new int[2 * leaves];
         createdAts = new long[2 * leaves];
-        sequences = new long[2 * leaves];
+        wallSeconds = new long[2 * leaves];
         Arrays.fill(handles, NONE);
         Arrays.fill(createdAts, Long.MAX_VALUE);
-        Arrays.fill(sequences, Long.MAX_VALUE);
+        Arrays.fill(wallSeconds, Long.MAX_VALUE);
     }
 
     private static int leavesFor(int handleCapacity) {
