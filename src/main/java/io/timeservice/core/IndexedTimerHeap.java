@@ -13,27 +13,28 @@ import java.util.function.ToLongFunction;
  * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. The heap
  * array ({@code keys}: fireTime, priority with handle, sequence, interleaved per slot) is indexed by slot, so a sift
  * compares keys without chasing a pointer. Everything that does not take part in comparisons is indexed by handle, a
- * small int that stays put while the timer is pending and is recycled after it leaves, and is kept together so that
- * one cache miss brings all of it: a 24-byte {@code int} record per handle in {@code records} (heap slot, version,
- * cached id hash, wall-clock creation second, virtual creation time) and the id beside the payload in
- * {@code texts}. A record's slot is the timer's current heap slot, or -1 while it is lifted out for a sift or not
- * in use.
+ * small int that stays put while the timer is pending and is recycled after it leaves, in three arrays:
+ * {@code slots[handle]} is the timer's current heap slot, or -1 while it is lifted out for a sift or not in use;
+ * {@code records} holds a 20-byte record per handle (version, cached id hash, wall-clock creation second, virtual
+ * creation time); {@code texts} holds the id beside the payload.
  *
- * <p>Why this shape: at 1,000,000 pending nearly every access below the top heap levels is a DRAM miss (~150-200
- * ns), so the cost of an operation is its number of dependent misses. Cancel reads bucket, then record and id (in
- * parallel), then the slot's keys; before, the handle's eight fields were eight separate arrays. The index
- * bucket of a removed timer is found from the cached hash, so firing never loads the id String. The key array
- * starts slot 0 one slot in so that, when the array itself starts on a cache line (G1 places such large arrays at
- * a region start), a 4-ary node's children span exactly two lines.
+ * <p>Why this shape: at 1,000,000 pending nearly every access below the top heap levels is a cache miss, up to
+ * ~150-200 ns from DRAM, so an operation costs about its number of dependent misses. The slot is read on the
+ * cancel and edit path and written at every sift level, so it stays in a 4 MB array, which caches far better than
+ * the records; the rest, read together by snapshots and removals, shares one record. The id index entry of a
+ * cancelled or edited timer is removed where the lookup found it, that of a fired timer under the hash cached in
+ * its record, so firing never loads the id String. The key array starts slot 0 one slot in so that, when the array
+ * itself starts on a cache line (G1 places such large arrays at a region start), a 4-ary node's children span
+ * exactly two lines.
  *
  * <p>Invariants, true between public calls (see {@link #checkInvariants}):
  * <ul>
  *   <li>heap order: no slot's key precedes its parent's key (fireTime, then priority, then sequence);</li>
- *   <li>lockstep: the record of the handle at slot k holds slot k, for every slot k below size, and the id index
- *       maps each pending id to its handle (under the hash cached in that handle's record) for exactly the handles
- *       in the heap. Only {@link #write} stores a handle into a slot, and it writes the record's slot in the same
- *       step, so no sift can leave the two apart. The id index holds handles, not slots, so it changes only on
- *       insert and remove, never during a sift.</li>
+ *   <li>lockstep: {@code slots[handle at slot k] == k} for every slot k below size, and the id index maps each
+ *       pending id to its handle (under the hash cached in that handle's record) for exactly the handles in the
+ *       heap. Only {@link #write} stores a handle into a slot, and it writes {@code slots} in the same step, so no
+ *       sift can leave the two apart. The id index holds handles, not slots, so it changes only on insert and
+ *       remove, never during a sift.</li>
  * </ul>
  *
  * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1);
@@ -730,7 +731,7 @@ final class IndexedTimerHeap {
 
     /**
      * The one place that stores a timer in a heap slot: writes the keys and the handle into the slot and the slot
-     * into the handle's record, so the array and the index cannot drift apart.
+     * into {@code slots[handle]}, so the array and the index cannot drift apart.
      */
     private void write(int slot, int handle, long fireTime, int priority, long sequence) {
         write(slot, fireTime, ((long) priority << 32) | (handle & 0xFFFF_FFFFL), sequence);
