@@ -598,8 +598,8 @@ final class IndexedTimerHeap {
         if (trace != null) {
             trace.add(TraceStep.remove(idOf(removed), slot));
         }
-        // Unindex first: the bucket load depends only on the removed record, which is in cache now, so its miss
-        // overlaps with the sift below instead of following it.
+        // Unindex first: for a fired timer the bucket (found from the hash in its record) is a miss of its own, which
+        // then overlaps with the sift below instead of following it.
         forget(removed);
         int last = --size;
         if (slot != last) {

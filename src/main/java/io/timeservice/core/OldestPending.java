@@ -7,7 +7,7 @@ import java.util.Arrays;
  * timer when one leaves. Oldest means earliest virtual creation time; among equal ones, earliest wall-clock creation
  * second, then lowest handle. Virtual creation time never decreases with the sequence, so this is the timer created
  * first up to ties, and the reported creation times are exactly the earliest pending ones. Both keys sit in the
- * record, so a rescan reads 64 consecutive records and nothing else.
+ * record, so a rescan reads 64 consecutive slots and records and nothing else.
  *
  * <p>Handles are grouped in blocks of {@value #BLOCK} (handle >> 6). Each block is a leaf of a tournament tree
  * (a complete binary tree in arrays, node i's children 2i and 2i+1, the root at 1) whose every node holds the oldest
@@ -15,10 +15,10 @@ import java.util.Arrays;
  *
  * <p>Cost: {@link #oldest} O(1). {@link #added} O(1) unless the timer is older than its block's oldest (in practice
  * only when the block was empty): then O(log blocks) within these small arrays. {@link #removed} is one load of the
- * leaf when the timer was not its block's oldest (about 63 times in 64); otherwise the block is rescanned
- * ({@value #BLOCK} consecutive records) and the path to the root replayed, O(64 + log blocks). The doubly linked
- * list that this replaces cost 8 bytes per timer and, on every removal, stores into two other timers' records
- * (two random cache lines); this costs about 20 bytes per block, under half a byte per timer.
+ * leaf when the timer was not its block's oldest (about 63 times in 64 for removals in random order); otherwise the
+ * block is rescanned ({@value #BLOCK} consecutive records) and the path to the root replayed, O(64 + log blocks).
+ * The doubly linked list that this replaces cost 8 bytes per timer and, on every removal, stores into two other
+ * timers' records (two random cache lines); this costs two 20-byte tree nodes per block, under one byte per timer.
  *
  * <p>Not thread-safe; the heap calls it only while holding its owner's lock.
  */
