@@ -12,26 +12,40 @@ import java.util.function.ToLongFunction;
  *
  * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. The heap
  * array ({@code keys}: fireTime, priority with handle, sequence, interleaved per slot) is indexed by slot, so a sift
- * compares keys without chasing a pointer. Everything that does not take part in comparisons (id, payload, version,
- * creation times, the age list) is indexed by handle, a small int that stays put while the timer is pending and is
- * recycled after it leaves. {@code slots[handle]} is the timer's current heap slot, or -1 while it is lifted out
- * for a sift or not in use.
+ * compares keys without chasing a pointer. Everything that does not take part in comparisons is indexed by handle, a
+ * small int that stays put while the timer is pending and is recycled after it leaves, in three arrays:
+ * {@code slots[handle]} is the timer's current heap slot, or -1 while it is lifted out for a sift or not in use;
+ * {@code records} holds a 20-byte record per handle (version, cached id hash, wall-clock creation second, virtual
+ * creation time); {@code texts} holds the id beside the payload.
+ *
+ * <p>Why this shape: at 1,000,000 pending nearly every access below the top heap levels is a cache miss, up to
+ * ~150-200 ns from DRAM, so an operation costs about its number of dependent misses. The slot is read on the
+ * cancel and edit path and written at every sift level, so it stays in a 4 MB array, which caches far better than
+ * the records; the rest, read together by snapshots and removals, shares one record. The id index entry of a
+ * cancelled or edited timer is removed where the lookup found it, that of a fired timer under the hash cached in
+ * its record, so firing never loads the id String. The key array starts slot 0 one slot in so that, when the array
+ * itself starts on a cache line (G1 places such large arrays at a region start), a 4-ary node's children span
+ * exactly two lines.
  *
  * <p>Invariants, true between public calls (see {@link #checkInvariants}):
  * <ul>
  *   <li>heap order: no slot's key precedes its parent's key (fireTime, then priority, then sequence);</li>
- *   <li>lockstep: {@code slots[handle at slot k] == k} for every slot k below size, and the id index maps
- *       {@code ids[h]} to h for exactly the handles in the heap. Only {@link #write} stores a handle into a slot,
- *       and it writes {@code slots} in the same step, so no sift can leave the two apart. The id index holds
- *       handles, not slots, so it changes only on insert and remove, never during a sift.</li>
+ *   <li>lockstep: {@code slots[handle at slot k] == k} for every slot k below size, and the id index maps each
+ *       pending id to its handle (under the hash cached in that handle's record) for exactly the handles in the
+ *       heap. Only {@link #write} stores a handle into a slot, and it writes {@code slots} in the same step, so no
+ *       sift can leave the two apart. The id index holds handles, not slots, so it changes only on insert and
+ *       remove, never during a sift.</li>
  * </ul>
  *
  * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1);
  * {@link #firstInOrder} O(k d log k) without touching the rest of the heap; {@link #bulkLoad} O(n).
  * Steady-state operations allocate nothing; arrays grow by doubling and return to their initial size once empty.
  *
- * <p>Also keeps every pending timer on a doubly linked list in creation (= sequence) order, so the oldest pending
- * timer is known in O(1) for the oldest-job-age metric.
+ * <p>Also knows the oldest pending timer (earliest creation time) in O(1) for the oldest-job-age metric,
+ * through {@link OldestPending}: a tournament tree over blocks of 64 handles, which a removal touches only when it
+ * removes its block's oldest. The wall-clock creation time, used only by that metric, is kept in whole epoch
+ * seconds (an unsigned int: 1970 to 2106); {@link #createdAtWallMillis} and snapshots return it as milliseconds
+ * rounded down to the second.
  *
  * <p>Not thread-safe: {@link TimerScheduler} owns one and calls it only while holding its lock.
  */
@@ -40,35 +54,55 @@ final class IndexedTimerHeap {
     static final int NONE = -1;
     private static final int INITIAL_CAPACITY = 16;
     private static final int KEY_STRIDE = 3;
+    /**
+     * Slot 0's keys start at this index: the unused first 24 bytes put every group of 4 children on a 32-byte
+     * boundary (64 + 96 k bytes into the array), so it spans two cache lines instead of sometimes three.
+     */
+    private static final int KEY_BASE = 3;
+
+    // A handle's record: RECORD_STRIDE ints from recordAt(handle), 20 bytes.
+    private static final int RECORD_STRIDE = 5;
+    private static final int VERSION = 0;
+    /**
+     * {@link IdIndex#hash} of the id while in use, so the index entry can be removed without reading the id; the
+     * next free handle while free.
+     */
+    private static final int ID_HASH = 1;
+    /** Wall-clock creation time in epoch seconds, unsigned. */
+    private static final int WALL_SECONDS = 2;
+    private static final int CREATED_AT_HIGH = 3;
+    private static final int CREATED_AT_LOW = 4;
+
+    // texts: the id at handle * TEXT_STRIDE, its payload right after it.
+    private static final int TEXT_STRIDE = 2;
     /** Arrays larger than this are released when the heap drains empty. */
     private static final int SHRINK_ABOVE = 4096;
 
     private final int arity;
 
     /**
-     * By heap slot, [0, size), three longs per slot so that a sift reads one slot's whole key and its handle from
-     * one place (children of a node are adjacent: d slots span d * 24 bytes): {@code fireTime}, then
-     * {@code priority << 32 | handle}, then {@code sequence}.
+     * By heap slot, [0, size) from {@link #KEY_BASE}, three longs per slot so that a sift reads one slot's whole
+     * key and its handle from one place (children of a node are adjacent: d slots span d * 24 bytes):
+     * {@code fireTime}, then {@code priority << 32 | handle}, then {@code sequence}.
      */
     private long[] keys;
     private int size;
 
-    // By handle, [0, handleLimit).
-    private String[] ids;
-    private String[] payloads;
-    private long[] createdAts;
-    private long[] createdAtWallMillis;
-    private int[] versions;
+    /** By handle, [0, handleLimit): one record of {@link #RECORD_STRIDE} ints per handle, see the field offsets. */
+    private int[] records;
+    /**
+     * By handle: the heap slot, or -1. Apart from the record because every sift level stores one: a 4-byte array
+     * (4 MB at 1,000,000) is far more often still in cache than the records (20 MB).
+     */
     private int[] slots;
-    private int[] olderHandles;
-    /** Newer neighbour on the age list while in use; next free handle while free. */
-    private int[] newerHandles;
+    /** By handle, [0, handleLimit): id and payload side by side; both null while the handle is free. */
+    private String[] texts;
     private int handleLimit;
     private int freeHandle = NONE;
-    private int oldestHandle = NONE;
-    private int newestHandle = NONE;
+    private final OldestPending oldestPending;
 
     private final IdIndex index = new IdIndex();
+    private final IdIndex.IdsByHandle idOfHandle = this::idOf;
 
     /** Non-null only while a traced operation runs. */
     private List<TraceStep> trace;
@@ -81,6 +115,27 @@ final class IndexedTimerHeap {
         }
         this.arity = arity;
         allocate(INITIAL_CAPACITY);
+        oldestPending = new OldestPending(new OldestPending.Members() {
+            @Override
+            public int handleLimit() {
+                return handleLimit;
+            }
+
+            @Override
+            public boolean isPending(int handle) {
+                return slotOf(handle) != NONE;
+            }
+
+            @Override
+            public long createdAt(int handle) {
+                return IndexedTimerHeap.createdAt(records, handle);
+            }
+
+            @Override
+            public long wallSeconds(int handle) {
+                return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]);
+            }
+        }, INITIAL_CAPACITY);
     }
 
     int arity() {
@@ -104,37 +159,81 @@ final class IndexedTimerHeap {
 
     // ---- slot accessors: the only readers of the interleaved key array ----
 
+    private static int keyAt(int slot) {
+        return KEY_BASE + slot * KEY_STRIDE;
+    }
+
     private long fireTimeAt(int slot) {
-        return keys[slot * KEY_STRIDE];
+        return keys[keyAt(slot)];
     }
 
     private int priorityAt(int slot) {
-        return (int) (keys[slot * KEY_STRIDE + 1] >> 32);
+        return (int) (keys[keyAt(slot) + 1] >> 32);
     }
 
     private int handleAt(int slot) {
-        return (int) keys[slot * KEY_STRIDE + 1];
+        return (int) keys[keyAt(slot) + 1];
     }
 
     private long sequenceAt(int slot) {
-        return keys[slot * KEY_STRIDE + 2];
+        return keys[keyAt(slot) + 2];
     }
 
     /** Slots the key array holds before it must grow. */
     int slotCapacity() {
-        return keys.length / KEY_STRIDE;
+        return (keys.length - KEY_BASE) / KEY_STRIDE;
     }
 
     /** Handles the handle-indexed arrays hold before they must grow. */
     int handleCapacity() {
-        return ids.length;
+        return texts.length / TEXT_STRIDE;
+    }
+
+    // ---- record accessors: the only readers of the per-handle arrays ----
+
+    private static int recordAt(int handle) {
+        return handle * RECORD_STRIDE;
+    }
+
+    private int slotOf(int handle) {
+        return slots[handle];
+    }
+
+    private String idOf(int handle) {
+        return texts[handle * TEXT_STRIDE];
+    }
+
+    private String payloadOf(int handle) {
+        return texts[handle * TEXT_STRIDE + 1];
+    }
+
+    private int versionOf(int handle) {
+        return records[recordAt(handle) + VERSION];
+    }
+
+    private long wallSecondsOf(int handle) {
+        return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]);
+    }
+
+    private static long createdAt(int[] records, int handle) {
+        int record = recordAt(handle);
+        return (long) records[record + CREATED_AT_HIGH] << 32 | (records[record + CREATED_AT_LOW] & 0xFFFF_FFFFL);
+    }
+
+    private static long createdAtWallMillis(int[] records, int handle) {
+        return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]) * 1000L;
+    }
+
+    /** Epoch milliseconds as whole epoch seconds in an unsigned int: rounded down, clamped to 1970..2106. */
+    static int wallSeconds(long epochMillis) {
+        return (int) Math.min(Math.max(Math.floorDiv(epochMillis, 1000L), 0L), 0xFFFF_FFFFL);
     }
 
     // ---- lookups by id and handle ----
 
     /** The handle of the pending timer with this id, or {@link #NONE}. */
     int find(String id) {
-        return index.find(id, ids);
+        return index.find(id, idOfHandle);
     }
 
     /** The handle at the root, the next timer to fire, or {@link #NONE} when empty. */
@@ -142,26 +241,31 @@ final class IndexedTimerHeap {
         return size == 0 ? NONE : handleAt(0);
     }
 
+    /**
+     * The handle of the pending timer created first, or {@link #NONE} when empty: earliest creation time, then
+     * earliest wall-clock second, then lowest handle (see {@link OldestPending}).
+     */
     int oldest() {
-        return oldestHandle;
+        return oldestPending.oldest();
     }
 
     long fireTime(int handle) {
-        return fireTimeAt(slots[handle]);
+        return fireTimeAt(slotOf(handle));
     }
 
     long createdAt(int handle) {
-        return createdAts[handle];
+        return createdAt(records, handle);
     }
 
+    /** Wall-clock creation time in epoch milliseconds, rounded down to the second (stored as seconds). */
     long createdAtWallMillis(int handle) {
-        return createdAtWallMillis[handle];
+        return createdAtWallMillis(records, handle);
     }
 
     Timer snapshot(int handle) {
-        int slot = slots[handle];
-        return new Timer(ids[handle], fireTimeAt(slot), priorityAt(slot), sequenceAt(slot), versions[handle],
-                createdAts[handle], payloads[handle]);
+        int slot = slotOf(handle);
+        return new Timer(idOf(handle), fireTimeAt(slot), priorityAt(slot), sequenceAt(slot), versionOf(handle),
+                createdAt(records, handle), payloadOf(handle));
     }
 
     // ---- mutations ----
@@ -172,9 +276,10 @@ final class IndexedTimerHeap {
      */
     int insert(String id, long fireTime, int priority, long sequence, int version, long createdAt,
                long createdAtWall, String payload) {
-        int handle = newHandle(id, version, createdAt, createdAtWall, payload);
-        index.insert(id, handle);
-        linkNewest(handle);
+        int hash = IdIndex.hash(id);
+        int handle = newHandle(id, hash, version, createdAt, createdAtWall, payload);
+        index.insert(hash, handle);
+        oldestPending.added(handle, createdAt, wallSecondsOf(handle));
         ensureSlotCapacity(size + 1);
         siftUp(size++, handle, fireTime, priority, sequence);
         return handle;
@@ -182,7 +287,7 @@ final class IndexedTimerHeap {
 
     /** Removes the pending timer {@code handle}; the handle may be reused by a later insert. */
     void remove(int handle) {
-        removeAt(slots[handle]);
+        removeAt(slotOf(handle));
     }
 
     /** Removes and forgets the root. Call only when not empty. */
@@ -195,11 +300,11 @@ final class IndexedTimerHeap {
      * when the new key precedes the old one, down when it follows, and not at all when equal.
      */
     void update(int handle, long newFireTime, int newPriority) {
-        int slot = slots[handle];
+        int slot = slotOf(handle);
         long sequence = sequenceAt(slot);
         int direction = FiringOrder.compare(newFireTime, newPriority, sequence,
                 fireTimeAt(slot), priorityAt(slot), sequence);
-        versions[handle]++;
+        records[recordAt(handle) + VERSION]++;
         if (direction == 0) {
             return;
         }
@@ -224,14 +329,15 @@ final class IndexedTimerHeap {
         byCreation.sort(Comparator.comparingLong(Timer::sequence));
         ensureSlotCapacity(byCreation.size());
         for (Timer timer : byCreation) {
-            if (index.find(timer.id(), ids) != NONE) {
+            int hash = IdIndex.hash(timer.id());
+            if (index.find(timer.id(), hash, idOfHandle) != NONE) {
                 clear();
                 throw new IllegalArgumentException("duplicate id in bulk load: " + timer.id());
             }
-            int handle = newHandle(timer.id(), Math.toIntExact(timer.version()), timer.createdAt(),
+            int handle = newHandle(timer.id(), hash, Math.toIntExact(timer.version()), timer.createdAt(),
                     createdAtWall.applyAsLong(timer), timer.payload());
-            index.insert(timer.id(), handle);
-            linkNewest(handle);
+            index.insert(hash, handle);
+            oldestPending.added(handle, timer.createdAt(), wallSecondsOf(handle));
             write(size++, handle, timer.fireTime(), timer.priority(), timer.sequence());
         }
         for (int slot = (size - 2) / arity; slot >= 0 && size > 1; slot--) {
@@ -249,10 +355,9 @@ final class IndexedTimerHeap {
         size = 0;
         handleLimit = 0;
         freeHandle = NONE;
-        oldestHandle = NONE;
-        newestHandle = NONE;
         index.clear();
         allocate(INITIAL_CAPACITY);
+        oldestPending.clear(INITIAL_CAPACITY);
     }
 
     // ---- ordered views ----
@@ -321,7 +426,7 @@ final class IndexedTimerHeap {
 
     /** The timer in heap slot {@code slot}, as stored (heap-array order, not firing order). */
     HeapView.Cell cell(int slot) {
-        return new HeapView.Cell(slot, ids[handleAt(slot)], fireTimeAt(slot), priorityAt(slot), sequenceAt(slot));
+        return new HeapView.Cell(slot, idOf(handleAt(slot)), fireTimeAt(slot), priorityAt(slot), sequenceAt(slot));
     }
 
     /**
@@ -329,23 +434,23 @@ final class IndexedTimerHeap {
      * briefly. The copy is read later, without the lock, to write a snapshot.
      */
     Image image() {
-        return new Image(size, Arrays.copyOf(keys, size * KEY_STRIDE), ids.clone(), payloads.clone(),
-                versions.clone(), createdAts.clone(), createdAtWallMillis.clone());
+        return new Image(size, Arrays.copyOf(keys, keyAt(size)), records.clone(), texts.clone());
     }
 
-    /** A frozen copy of the heap's arrays; see {@link #image()}. */
-    record Image(int size, long[] keys, String[] ids, String[] payloads, int[] versions, long[] createdAts,
-                 long[] createdAtWallMillis) {
+    /** A frozen copy of the heap's arrays, in the live layout; see {@link #image()}. */
+    record Image(int size, long[] keys, int[] records, String[] texts) {
 
         Timer timer(int slot) {
-            long priorityAndHandle = keys[slot * KEY_STRIDE + 1];
+            long priorityAndHandle = keys[keyAt(slot) + 1];
             int handle = (int) priorityAndHandle;
-            return new Timer(ids[handle], keys[slot * KEY_STRIDE], (int) (priorityAndHandle >> 32),
-                    keys[slot * KEY_STRIDE + 2], versions[handle], createdAts[handle], payloads[handle]);
+            return new Timer(texts[handle * TEXT_STRIDE], keys[keyAt(slot)], (int) (priorityAndHandle >> 32),
+                    keys[keyAt(slot) + 2], records[recordAt(handle) + VERSION], createdAt(records, handle),
+                    texts[handle * TEXT_STRIDE + 1]);
         }
 
+        /** Rounded down to the second, as the heap stores it. */
         long createdAtWallMillis(int slot) {
-            return createdAtWallMillis[(int) keys[slot * KEY_STRIDE + 1]];
+            return IndexedTimerHeap.createdAtWallMillis(records, (int) keys[keyAt(slot) + 1]);
         }
     }
 
@@ -374,36 +479,69 @@ final class IndexedTimerHeap {
         }
         for (int slot = 0; slot < size; slot++) {
             int handle = handleAt(slot);
-            if (handle < 0 || handle >= handleLimit || ids[handle] == null) {
+            if (handle < 0 || handle >= handleLimit || idOf(handle) == null) {
                 return InvariantReport.Check.failed(name, "slot " + slot + " holds no live timer");
             }
-            if (slots[handle] != slot) {
-                return InvariantReport.Check.failed(name, "index says " + ids[handle] + " is at slot "
-                        + slots[handle] + ", but it sits at slot " + slot);
+            if (slotOf(handle) != slot) {
+                return InvariantReport.Check.failed(name, "index says " + idOf(handle) + " is at slot "
+                        + slotOf(handle) + ", but it sits at slot " + slot);
             }
-            if (index.find(ids[handle], ids) != handle) {
-                return InvariantReport.Check.failed(name, ids[handle] + " at slot " + slot + " is not indexed");
+            if (records[recordAt(handle) + ID_HASH] != IdIndex.hash(idOf(handle))) {
+                return InvariantReport.Check.failed(name, idOf(handle) + " at slot " + slot
+                        + " has a cached hash that is not its id's: its index entry could not be removed");
+            }
+            if (index.find(idOf(handle), idOfHandle) != handle) {
+                return InvariantReport.Check.failed(name, idOf(handle) + " at slot " + slot + " is not indexed");
             }
         }
         int[] dangling = {NONE};
         index.forEachHandle(handle -> {
-            int slot = handle < handleLimit ? slots[handle] : NONE;
+            int slot = handle < handleLimit ? slotOf(handle) : NONE;
             if (dangling[0] == NONE && (slot < 0 || slot >= size || handleAt(slot) != handle)) {
                 dangling[0] = handle;
             }
         });
         if (dangling[0] != NONE) {
-            return InvariantReport.Check.failed(name, "index entry " + ids[dangling[0]] + " points at slot "
-                    + slots[dangling[0]] + ", which does not hold it");
+            return InvariantReport.Check.failed(name, "index entry " + idOf(dangling[0]) + " points at slot "
+                    + slotOf(dangling[0]) + ", which does not hold it");
         }
-        int onAgeList = 0;
-        for (int handle = oldestHandle; handle != NONE && onAgeList <= size; handle = newerHandles[handle]) {
-            onAgeList++;
+        // Every block's oldest, recomputed the slow way from the heap array.
+        int[] oldestInBlock = new int[(handleLimit + OldestPending.BLOCK - 1) / OldestPending.BLOCK];
+        Arrays.fill(oldestInBlock, NONE);
+        for (int slot = 0; slot < size; slot++) {
+            int handle = handleAt(slot);
+            int block = handle / OldestPending.BLOCK;
+            int best = oldestInBlock[block];
+            if (best == NONE || createdBefore(handle, best)) {
+                oldestInBlock[block] = handle;
+            }
         }
-        if (onAgeList != size) {
-            return InvariantReport.Check.failed(name, "age list has " + onAgeList + " timers, heap has " + size);
+        for (int block = 0; block < oldestInBlock.length; block++) {
+            if (oldestPending.oldestInBlock(block) != oldestInBlock[block]) {
+                return InvariantReport.Check.failed(name, "handles " + block * OldestPending.BLOCK + ".. name "
+                        + oldestPending.oldestInBlock(block) + " as their oldest pending timer, but it is "
+                        + oldestInBlock[block]);
+            }
+        }
+        int oldest = NONE;
+        for (int handle : oldestInBlock) {
+            if (handle != NONE && (oldest == NONE || createdBefore(handle, oldest))) {
+                oldest = handle;
+            }
+        }
+        if (oldestPending.oldest() != oldest) {
+            return InvariantReport.Check.failed(name, "oldest pending timer is handle " + oldest
+                    + ", but the tree names " + oldestPending.oldest());
         }
         return InvariantReport.Check.passed(name);
+    }
+
+    /** The oldest-pending order of two pending timers: creation time, then wall-clock second, then handle. */
+    private boolean createdBefore(int a, int b) {
+        if (createdAt(a) != createdAt(b)) {
+            return createdAt(a) < createdAt(b);
+        }
+        return wallSecondsOf(a) != wallSecondsOf(b) ? wallSecondsOf(a) < wallSecondsOf(b) : a < b;
     }
 
     private InvariantReport.Check checkHeapOrder() {
@@ -429,7 +567,7 @@ final class IndexedTimerHeap {
 
     private String describe(int slot) {
         int handle = handleAt(slot);
-        String id = handle >= 0 && handle < handleLimit ? ids[handle] : "?";
+        String id = handle >= 0 && handle < handleLimit ? idOf(handle) : "?";
         return id + "@" + slot + " (fireTime " + fireTimeAt(slot) + ", priority " + priorityAt(slot)
                 + ", sequence " + sequenceAt(slot) + ")";
     }
@@ -437,10 +575,20 @@ final class IndexedTimerHeap {
     /** Test hook: swaps two array cells without telling the index, as a buggy sift would. */
     void swapCellsWithoutIndexForTest(int a, int b) {
         for (int i = 0; i < KEY_STRIDE; i++) {
-            long key = keys[a * KEY_STRIDE + i];
-            keys[a * KEY_STRIDE + i] = keys[b * KEY_STRIDE + i];
-            keys[b * KEY_STRIDE + i] = key;
+            long key = keys[keyAt(a) + i];
+            keys[keyAt(a) + i] = keys[keyAt(b) + i];
+            keys[keyAt(b) + i] = key;
         }
+    }
+
+    /** Test hook: the slot recorded for {@code handle}, which the lockstep rule keeps equal to where it sits. */
+    int recordedSlotForTest(int handle) {
+        return slotOf(handle);
+    }
+
+    /** Test hook: overwrites a handle's cached id hash, as a bug in the record layout would. */
+    void corruptCachedHashForTest(int handle) {
+        records[recordAt(handle) + ID_HASH] ^= 1;
     }
 
     // ---- sifting: every slot write goes through write() ----
@@ -448,9 +596,11 @@ final class IndexedTimerHeap {
     private void removeAt(int slot) {
         int removed = handleAt(slot);
         if (trace != null) {
-            trace.add(TraceStep.remove(ids[removed], slot));
+            trace.add(TraceStep.remove(idOf(removed), slot));
         }
-        slots[removed] = NONE;
+        // Unindex first: for a fired timer the bucket (found from the hash in its record) is a miss of its own, which
+        // then overlaps with the sift below instead of following it.
+        forget(removed);
         int last = --size;
         if (slot != last) {
             int moved = handleAt(last);
@@ -462,7 +612,9 @@ final class IndexedTimerHeap {
             // a sift starts from a hole, so sifting down (which writes) and then up would record a move into an
             // occupied cell. Preceding the hole's parent means preceding every child too, so up excludes down.
             int parent = (slot - 1) / arity;
-            if (slot > 0 && FiringOrder.compare(fireTime, priority, sequence,
+            if (slot == 0 && trace == null) {
+                popRootBottomUp(moved, fireTime, priority, sequence);
+            } else if (slot > 0 && FiringOrder.compare(fireTime, priority, sequence,
                     fireTimeAt(parent), priorityAt(parent), sequenceAt(parent)) < 0) {
                 siftUp(slot, moved, fireTime, priority, sequence);
             } else {
@@ -476,15 +628,19 @@ final class IndexedTimerHeap {
     private int siftUp(int slot, int handle, long fireTime, int priority, long sequence) {
         while (slot > 0) {
             int parent = (slot - 1) / arity;
+            int parentKey = keyAt(parent);
+            long parentFireTime = keys[parentKey];
+            long parentPriorityAndHandle = keys[parentKey + 1];
+            long parentSequence = keys[parentKey + 2];
             boolean precedes = FiringOrder.compare(fireTime, priority, sequence,
-                    fireTimeAt(parent), priorityAt(parent), sequenceAt(parent)) < 0;
+                    parentFireTime, (int) (parentPriorityAndHandle >> 32), parentSequence) < 0;
             if (trace != null) {
                 traceCompare(handle, slot, fireTime, priority, parent, precedes);
             }
             if (!precedes) {
                 break;
             }
-            write(slot, handleAt(parent), fireTimeAt(parent), priorityAt(parent), sequenceAt(parent));
+            write(slot, parentFireTime, parentPriorityAndHandle, parentSequence);
             slot = parent;
             levelsMoved++;
         }
@@ -495,26 +651,23 @@ final class IndexedTimerHeap {
     /** Moves the hole at {@code slot} down until {@code handle}'s key fits; returns the slot it was written to. */
     private int siftDown(int slot, int handle, long fireTime, int priority, long sequence) {
         while (true) {
-            int first = slot * arity + 1;
-            if (first >= size) {
+            int best = earliestChild(slot);
+            if (best == NONE) {
                 break;
             }
-            int best = first;
-            int end = Math.min(first + arity, size);
-            for (int child = first + 1; child < end; child++) {
-                if (compareSlots(child, best) < 0) {
-                    best = child;
-                }
-            }
-            boolean bestPrecedes = FiringOrder.compare(fireTimeAt(best), priorityAt(best), sequenceAt(best),
-                    fireTime, priority, sequence) < 0;
+            int bestKey = keyAt(best);
+            long bestFireTime = keys[bestKey];
+            long bestPriorityAndHandle = keys[bestKey + 1];
+            long bestSequence = keys[bestKey + 2];
+            boolean bestPrecedes = FiringOrder.compare(bestFireTime, (int) (bestPriorityAndHandle >> 32),
+                    bestSequence, fireTime, priority, sequence) < 0;
             if (trace != null) {
                 traceCompare(handle, slot, fireTime, priority, best, !bestPrecedes);
             }
             if (!bestPrecedes) {
                 break;
             }
-            write(slot, handleAt(best), fireTimeAt(best), priorityAt(best), sequenceAt(best));
+            write(slot, bestFireTime, bestPriorityAndHandle, bestSequence);
             slot = best;
             levelsMoved++;
         }
@@ -522,27 +675,79 @@ final class IndexedTimerHeap {
         return slot;
     }
 
+    /**
+     * Refills the root's hole with {@code handle} (the former last entry) bottom-up: moves the earliest child up
+     * level by level to a leaf, then sifts {@code handle} up from there. The last entry almost always belongs near
+     * the bottom, so this skips the comparison with it at every level on the way down. The min-child path is
+     * sorted, so it ends in the same slot as {@link #siftDown} would and moves the same number of levels; untraced
+     * calls only, since the traced steps are the top-down ones.
+     */
+    private void popRootBottomUp(int handle, long fireTime, int priority, long sequence) {
+        int hole = 0;
+        int depth = 0;
+        for (int best = earliestChild(hole); best != NONE; best = earliestChild(hole)) {
+            int bestKey = keyAt(best);
+            write(hole, keys[bestKey], keys[bestKey + 1], keys[bestKey + 2]);
+            hole = best;
+            depth++;
+        }
+        int movedBefore = levelsMoved;
+        siftUp(hole, handle, fireTime, priority, sequence);
+        int movedBack = levelsMoved - movedBefore;
+        levelsMoved = movedBefore + depth - movedBack; // net levels, as the top-down sift counts them
+    }
+
+    /** The child of {@code slot} that fires first, or {@link #NONE} when {@code slot} is a leaf. */
+    private int earliestChild(int slot) {
+        int first = slot * arity + 1;
+        if (first >= size) {
+            return NONE;
+        }
+        int end = Math.min(first + arity, size);
+        int best = first;
+        int bestKey = keyAt(first);
+        long bestFireTime = keys[bestKey];
+        for (int child = first + 1, key = bestKey + KEY_STRIDE; child < end; child++, key += KEY_STRIDE) {
+            long fireTime = keys[key];
+            // Most children lose on fireTime alone; read the rest of the key only on a tie.
+            if (fireTime < bestFireTime || fireTime == bestFireTime && FiringOrder.compare(fireTime,
+                    (int) (keys[key + 1] >> 32), keys[key + 2], bestFireTime, (int) (keys[bestKey + 1] >> 32),
+                    keys[bestKey + 2]) < 0) {
+                best = child;
+                bestKey = key;
+                bestFireTime = fireTime;
+            }
+        }
+        return best;
+    }
+
     /** Takes {@code handle} out of {@code slot}, leaving a hole to sift. Call only when slot holds handle. */
     private void lift(int slot, int handle) {
         if (trace != null) {
-            trace.add(TraceStep.lift(ids[handle], slot));
+            trace.add(TraceStep.lift(idOf(handle), slot));
         }
         slots[handle] = NONE;
     }
 
     /**
      * The one place that stores a timer in a heap slot: writes the keys and the handle into the slot and the slot
-     * into the handle's entry, so the array and the index cannot drift apart.
+     * into {@code slots[handle]}, so the array and the index cannot drift apart.
      */
     private void write(int slot, int handle, long fireTime, int priority, long sequence) {
+        write(slot, fireTime, ((long) priority << 32) | (handle & 0xFFFF_FFFFL), sequence);
+    }
+
+    /** {@link #write} with the middle key word as stored: a sift moves a neighbour's words without unpacking. */
+    private void write(int slot, long fireTime, long priorityAndHandle, long sequence) {
+        int handle = (int) priorityAndHandle;
         if (trace != null) {
             int from = slots[handle];
-            trace.add(from == NONE ? TraceStep.place(ids[handle], slot) : TraceStep.move(ids[handle], from, slot));
+            trace.add(from == NONE ? TraceStep.place(idOf(handle), slot) : TraceStep.move(idOf(handle), from, slot));
         }
-        int base = slot * KEY_STRIDE;
-        keys[base] = fireTime;
-        keys[base + 1] = ((long) priority << 32) | (handle & 0xFFFF_FFFFL);
-        keys[base + 2] = sequence;
+        int key = keyAt(slot);
+        keys[key] = fireTime;
+        keys[key + 1] = priorityAndHandle;
+        keys[key + 2] = sequence;
         slots[handle] = slot;
     }
 
@@ -553,106 +758,82 @@ final class IndexedTimerHeap {
 
     private void traceCompare(int handle, int holeSlot, long fireTime, int priority, int otherSlot,
                               boolean precedes) {
-        trace.add(TraceStep.compare(ids[handle], holeSlot, ids[handleAt(otherSlot)], otherSlot, precedes,
+        trace.add(TraceStep.compare(idOf(handle), holeSlot, idOf(handleAt(otherSlot)), otherSlot, precedes,
                 FiringOrder.decidingKey(fireTime, priority, fireTimeAt(otherSlot), priorityAt(otherSlot))));
     }
 
     // ---- handles and the age list ----
 
-    private int newHandle(String id, int version, long createdAt, long createdAtWall, String payload) {
+    private int newHandle(String id, int hash, int version, long createdAt, long createdAtWall, String payload) {
         int handle;
         if (freeHandle != NONE) {
             handle = freeHandle;
-            freeHandle = newerHandles[handle];
+            freeHandle = records[recordAt(handle) + ID_HASH];
         } else {
             ensureHandleCapacity(handleLimit + 1);
             handle = handleLimit++;
         }
-        ids[handle] = id;
-        payloads[handle] = payload;
-        versions[handle] = version;
-        createdAts[handle] = createdAt;
-        createdAtWallMillis[handle] = createdAtWall;
+        texts[handle * TEXT_STRIDE] = id;
+        texts[handle * TEXT_STRIDE + 1] = payload;
         slots[handle] = NONE;
+        int record = recordAt(handle);
+        records[record + VERSION] = version;
+        records[record + ID_HASH] = hash;
+        records[record + WALL_SECONDS] = wallSeconds(createdAtWall);
+        records[record + CREATED_AT_HIGH] = (int) (createdAt >>> 32);
+        records[record + CREATED_AT_LOW] = (int) createdAt;
         return handle;
     }
 
+    /** Takes a leaving timer out of the index and the oldest-pending tree and marks it out of the heap. */
+    private void forget(int handle) {
+        if (!index.removeLastFound(handle)) { // a cancel or edit has just found it; a fire has not
+            index.remove(records[recordAt(handle) + ID_HASH], handle);
+        }
+        slots[handle] = NONE;
+        oldestPending.removed(handle);
+    }
+
+    /** Puts a forgotten handle on the free list, or releases all arrays when the heap has drained. */
     private void releaseHandle(int handle) {
-        index.remove(ids[handle], handle);
-        unlinkFromAgeList(handle);
-        ids[handle] = null;
-        payloads[handle] = null;
-        if (size == 0 && ids.length > SHRINK_ABOVE) {
+        texts[handle * TEXT_STRIDE] = null;
+        texts[handle * TEXT_STRIDE + 1] = null;
+        if (size == 0 && handleCapacity() > SHRINK_ABOVE) {
             clear(); // give the memory of a drained burst back rather than keep its peak forever
             return;
         }
-        newerHandles[handle] = freeHandle;
+        records[recordAt(handle) + ID_HASH] = freeHandle;
         freeHandle = handle;
-    }
-
-    private void linkNewest(int handle) {
-        olderHandles[handle] = newestHandle;
-        newerHandles[handle] = NONE;
-        if (newestHandle == NONE) {
-            oldestHandle = handle;
-        } else {
-            newerHandles[newestHandle] = handle;
-        }
-        newestHandle = handle;
-    }
-
-    private void unlinkFromAgeList(int handle) {
-        int older = olderHandles[handle];
-        int newer = newerHandles[handle];
-        if (older == NONE) {
-            oldestHandle = newer;
-        } else {
-            newerHandles[older] = newer;
-        }
-        if (newer == NONE) {
-            newestHandle = older;
-        } else {
-            olderHandles[newer] = older;
-        }
     }
 
     // ---- storage ----
 
     private void allocate(int capacity) {
-        keys = new long[capacity * KEY_STRIDE];
-        ids = new String[capacity];
-        payloads = new String[capacity];
-        createdAts = new long[capacity];
-        createdAtWallMillis = new long[capacity];
-        versions = new int[capacity];
+        keys = new long[KEY_BASE + capacity * KEY_STRIDE];
+        records = new int[capacity * RECORD_STRIDE];
         slots = new int[capacity];
-        olderHandles = new int[capacity];
-        newerHandles = new int[capacity];
+        texts = new String[capacity * TEXT_STRIDE];
     }
 
     private void ensureSlotCapacity(int needed) {
         if (needed > slotCapacity()) {
-            keys = Arrays.copyOf(keys, grownCapacity(slotCapacity(), needed) * KEY_STRIDE);
+            keys = Arrays.copyOf(keys, keyAt(grownCapacity(slotCapacity(), needed)));
         }
     }
 
     private void ensureHandleCapacity(int needed) {
-        if (needed > ids.length) {
-            int capacity = grownCapacity(ids.length, needed);
-            ids = Arrays.copyOf(ids, capacity);
-            payloads = Arrays.copyOf(payloads, capacity);
-            createdAts = Arrays.copyOf(createdAts, capacity);
-            createdAtWallMillis = Arrays.copyOf(createdAtWallMillis, capacity);
-            versions = Arrays.copyOf(versions, capacity);
+        if (needed > handleCapacity()) {
+            int capacity = grownCapacity(handleCapacity(), needed);
+            records = Arrays.copyOf(records, recordAt(capacity));
             slots = Arrays.copyOf(slots, capacity);
-            olderHandles = Arrays.copyOf(olderHandles, capacity);
-            newerHandles = Arrays.copyOf(newerHandles, capacity);
+            texts = Arrays.copyOf(texts, capacity * TEXT_STRIDE);
+            oldestPending.ensureCapacity(capacity);
         }
     }
 
     private static int grownCapacity(int current, int needed) {
         long doubled = Math.max((long) current * 2, needed);
-        if (doubled > Integer.MAX_VALUE - 8) {
+        if (doubled > (Integer.MAX_VALUE - 8) / RECORD_STRIDE) {
             throw new IllegalStateException("heap cannot grow past " + current + " timers");
         }
         return (int) doubled;

@@ -48,18 +48,9 @@ final class CoreTestSupport {
                 .isTrue();
     }
 
-    /**
-     * The slot that the heap records for {@code handle}, read from its private {@code slots} array. White-box on
-     * purpose: the lockstep rule is about that array, and no accessor exposes it.
-     */
+    /** The slot that the heap records for {@code handle} in its record: what the lockstep rule is about. */
     static int recordedSlot(IndexedTimerHeap heap, int handle) {
-        try {
-            Field field = IndexedTimerHeap.class.getDeclaredField("slots");
-            field.setAccessible(true);
-            return ((int[]) field.get(heap))[handle];
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError("IndexedTimerHeap has no int[] slots field any more", e);
-        }
+        return heap.recordedSlotForTest(handle);
     }
 
     /** Length of a private array field of the heap, to see growth and release. */

@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class IdIndexTest {
 
     private final String[] idsByHandle = new String[20_000];
+    private final IdIndex.IdsByHandle idsOf = handle -> idsByHandle[handle];
 
     private void insert(IdIndex index, String id, int handle) {
         idsByHandle[handle] = id;
@@ -108,10 +109,10 @@ class IdIndexTest {
         }
 
         for (int i = 0; i < ids.size(); i++) {
-            assertThat(index.find(ids.get(i), idsByHandle)).as(ids.get(i)).isEqualTo(i);
+            assertThat(index.find(ids.get(i), idsOf)).as(ids.get(i)).isEqualTo(i);
         }
-        assertThat(index.find("cAaAaAaAaAaBBx", idsByHandle)).isEqualTo(-1);
-        assertThat(index.find(collidingIds("d", 6).get(0), idsByHandle)).isEqualTo(-1);
+        assertThat(index.find("cAaAaAaAaAaBBx", idsOf)).isEqualTo(-1);
+        assertThat(index.find(collidingIds("d", 6).get(0), idsOf)).isEqualTo(-1);
         assertThat(index.size()).isEqualTo(64);
     }
 
@@ -126,10 +127,10 @@ class IdIndexTest {
 
         remove(index, ids.get(3), 3);
 
-        assertThat(index.find(ids.get(3), idsByHandle)).isEqualTo(-1);
+        assertThat(index.find(ids.get(3), idsOf)).isEqualTo(-1);
         for (int i = 0; i < ids.size(); i++) {
             if (i != 3) {
-                assertThat(index.find(ids.get(i), idsByHandle)).as(ids.get(i)).isEqualTo(i);
+                assertThat(index.find(ids.get(i), idsOf)).as(ids.get(i)).isEqualTo(i);
             }
         }
         // Backward shift, not a tombstone: the run closed up and its tail bucket is empty again.
@@ -172,8 +173,8 @@ class IdIndexTest {
 
         remove(index, xs.get(0), 0);
 
-        assertThat(index.find(ys.get(0), idsByHandle)).isEqualTo(1);
-        assertThat(index.find(xs.get(1), idsByHandle)).isEqualTo(2);
+        assertThat(index.find(ys.get(0), idsOf)).isEqualTo(1);
+        assertThat(index.find(xs.get(1), idsOf)).isEqualTo(2);
         assertThat(occupiedBuckets(index)).containsExactly(home, home + 1);
         assertThat(bucketOrder(index)).containsExactly(2, 1);
     }
@@ -197,7 +198,7 @@ class IdIndexTest {
         remove(index, ids.get(0), 0);
         insert(index, ids.get(0), 10);
 
-        assertThat(index.find(ids.get(0), idsByHandle)).isEqualTo(10);
+        assertThat(index.find(ids.get(0), idsOf)).isEqualTo(10);
         assertThat(bucketOrder(index)).containsExactly(1, 2, 3, 10);
         assertThat(occupiedBuckets(index)).isEqualTo(bucketsBefore);
     }
@@ -219,15 +220,15 @@ class IdIndexTest {
         assertThat(occupiedBuckets(index)).containsExactly(0, buckets - 2, buckets - 1);
         assertThat(bucketOrder(index)).containsExactly(3, 1, 2);
         for (int i = 1; i < ids.size(); i++) {
-            assertThat(index.find(ids.get(i), idsByHandle)).as(ids.get(i)).isEqualTo(i);
+            assertThat(index.find(ids.get(i), idsOf)).as(ids.get(i)).isEqualTo(i);
         }
 
         remove(index, ids.get(2), 2); // now in the last bucket; 3 must come back across the boundary again
 
         assertThat(occupiedBuckets(index)).containsExactly(buckets - 2, buckets - 1);
-        assertThat(index.find(ids.get(1), idsByHandle)).isEqualTo(1);
-        assertThat(index.find(ids.get(3), idsByHandle)).isEqualTo(3);
-        assertThat(index.find(ids.get(2), idsByHandle)).isEqualTo(-1);
+        assertThat(index.find(ids.get(1), idsOf)).isEqualTo(1);
+        assertThat(index.find(ids.get(3), idsOf)).isEqualTo(3);
+        assertThat(index.find(ids.get(2), idsOf)).isEqualTo(-1);
     }
 
     @Test
@@ -241,9 +242,9 @@ class IdIndexTest {
 
         assertThat(arrayLength(index, "buckets")).isGreaterThan(bucketsBefore).isGreaterThanOrEqualTo(2000);
         for (int i = 0; i < 1000; i++) {
-            assertThat(index.find("id-" + i, idsByHandle)).isEqualTo(i);
+            assertThat(index.find("id-" + i, idsOf)).isEqualTo(i);
         }
-        assertThat(index.find("id-1000", idsByHandle)).isEqualTo(-1);
+        assertThat(index.find("id-1000", idsOf)).isEqualTo(-1);
     }
 
     @Test
@@ -262,7 +263,7 @@ class IdIndexTest {
         assertThat(index.size()).isZero();
         assertThat(arrayLength(index, "buckets")).isEqualTo(minimum);
         insert(index, "after", 0);
-        assertThat(index.find("after", idsByHandle)).isZero();
+        assertThat(index.find("after", idsOf)).isZero();
     }
 
     @Test
@@ -272,7 +273,7 @@ class IdIndexTest {
 
         assertThatThrownBy(() -> index.remove("absent", 1)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("absent");
-        assertThat(index.find("present", idsByHandle)).isZero();
+        assertThat(index.find("present", idsOf)).isZero();
     }
 
     @Test
@@ -285,7 +286,7 @@ class IdIndexTest {
         index.clear();
 
         assertThat(index.size()).isZero();
-        assertThat(index.find("c5", idsByHandle)).isEqualTo(-1);
+        assertThat(index.find("c5", idsOf)).isEqualTo(-1);
         assertThat(bucketOrder(index)).isEmpty();
     }
 
@@ -317,16 +318,39 @@ class IdIndexTest {
                 model.remove(id);
                 free.add(handle);
             }
-            assertThat(index.find(id, idsByHandle)).as(context).isEqualTo(model.getOrDefault(id, -1));
+            assertThat(index.find(id, idsOf)).as(context).isEqualTo(model.getOrDefault(id, -1));
             assertThat(index.size()).as(context).isEqualTo(model.size());
             if (step % 500 == 0) {
                 for (String any : pool) {
-                    assertThat(index.find(any, idsByHandle)).as("%s: find %s", context, any)
+                    assertThat(index.find(any, idsOf)).as("%s: find %s", context, any)
                             .isEqualTo(model.getOrDefault(any, -1));
                 }
                 List<Integer> stored = bucketOrder(index);
                 assertThat(stored).as(context).containsExactlyInAnyOrderElementsOf(model.values());
             }
         }
+    }
+
+    @Test
+    void removeLastFound_removesWhatFindFound_andRefusesWhenTheBucketNoLongerHoldsIt() {
+        IdIndex index = new IdIndex();
+        List<String> ids = collidingIds("r", 3); // one probe run: removals shift its members back
+        for (int i = 0; i < ids.size(); i++) {
+            insert(index, ids.get(i), i);
+        }
+
+        assertThat(index.find(ids.get(5), idsOf)).isEqualTo(5);
+        assertThat(index.removeLastFound(4)).as("the last find ended at handle 5's bucket").isFalse();
+        assertThat(index.removeLastFound(5)).isTrue();
+        idsByHandle[5] = null;
+        assertThat(index.find(ids.get(5), idsOf)).isEqualTo(-1);
+
+        assertThat(index.find(ids.get(7), idsOf)).isEqualTo(7);
+        remove(index, ids.get(0), 0); // shifts 7 back by one bucket
+        assertThat(index.removeLastFound(7)).as("its bucket moved").isFalse();
+        for (int i = 1; i < ids.size(); i++) {
+            assertThat(index.find(ids.get(i), idsOf)).as(ids.get(i)).isEqualTo(i == 5 ? -1 : i);
+        }
+        assertThat(index.size()).isEqualTo(6);
     }
 }

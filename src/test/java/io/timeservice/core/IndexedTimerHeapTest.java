@@ -140,7 +140,7 @@ class IndexedTimerHeapTest {
         Collections.shuffle(shuffled, random);
 
         IndexedTimerHeap bulk = new IndexedTimerHeap(arity);
-        bulk.bulkLoad(shuffled, timer -> timer.createdAt() + 5000);
+        bulk.bulkLoad(shuffled, timer -> timer.createdAt() * 1000 + 5999);
 
         assertThat(bulk.size()).isEqualTo(count);
         InvariantReport report = bulk.checkInvariants(0);
@@ -149,7 +149,8 @@ class IndexedTimerHeapTest {
             int handle = bulk.find(timer.id());
             assertThat(handle).as("handle of %s", timer.id()).isNotEqualTo(IndexedTimerHeap.NONE);
             assertThat(bulk.snapshot(handle)).isEqualTo(timer);
-            assertThat(bulk.createdAtWallMillis(handle)).isEqualTo(timer.createdAt() + 5000);
+            assertThat(bulk.createdAtWallMillis(handle)).as("whole seconds, rounded down")
+                    .isEqualTo(timer.createdAt() * 1000 + 5000);
         }
         assertThat(bulk.find("absent")).isEqualTo(IndexedTimerHeap.NONE);
         if (count > 0) {

@@ -18,8 +18,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class OldestPendingTest {
 
-    /** Wall clock that the test moves: 1000 + virtual time, so both creation times can be checked. */
-    private final AtomicLong wall = new AtomicLong(1000);
+    /**
+     * Wall clock that the test moves: one second per virtual tick from 1,000,000 ms, so both creation times can be
+     * checked (the heap keeps wall-clock creation times in whole seconds).
+     */
+    private final AtomicLong wall = new AtomicLong(1_000_000);
 
     private TimerScheduler schedulerWithWallClock(int arity) {
         return new TimerScheduler(new VirtualClock(0), arity, 1000, wall::get, SchedulerMetrics.NONE);
@@ -27,7 +30,7 @@ class OldestPendingTest {
 
     private void advance(TimerScheduler scheduler, long by) {
         scheduler.advance(by);
-        wall.addAndGet(by);
+        wall.addAndGet(1000 * by);
     }
 
     @ParameterizedTest(name = "arity {0}")
@@ -97,7 +100,7 @@ class OldestPendingTest {
                 for (Timer fired : scheduler.advance(random.nextInt(4)).fired()) {
                     createdAt.remove(fired.id());
                 }
-                wall.set(1000 + scheduler.now());
+                wall.set(1_000_000 + 1000 * scheduler.now());
             }
             Long expected = createdAt.values().stream().min(Long::compare).orElse(null);
             QueueStatus status = scheduler.status();
@@ -106,9 +109,18 @@ class OldestPendingTest {
         }
     }
 
+    @ParameterizedTest(name = "arity {0}")
+    @ValueSource(ints = {2, 4, 8})
+    void oldestCreatedAtWallMillis_isRoundedDownToTheSecond(int arity) {
+        TimerScheduler scheduler = schedulerWithWallClock(arity);
+        wall.set(1_700_000_123_999L);
+        scheduler.add("a", 10, 0, null);
+        assertThat(scheduler.status().oldestCreatedAtWallMillis()).isEqualTo(1_700_000_123_000L);
+    }
+
     private void assertOldest(TimerScheduler scheduler, long expectedCreatedAt) {
         QueueStatus status = scheduler.status();
         assertThat(status.oldestCreatedAt()).isEqualTo(expectedCreatedAt);
-        assertThat(status.oldestCreatedAtWallMillis()).isEqualTo(1000 + expectedCreatedAt);
+        assertThat(status.oldestCreatedAtWallMillis()).isEqualTo(1_000_000 + 1000 * expectedCreatedAt);
     }
 }

@@ -42,6 +42,11 @@ class SchedulerModelTest {
     private static final int BURST_ARITY = 4;
     private static final long WALL_OFFSET = 1_700_000_000_000L;
 
+    /** The heap keeps wall-clock creation times in whole epoch seconds, unsigned 32-bit (1970 to 2106). */
+    private static long wallMillisAsStored(long millis) {
+        return Math.min(Math.max(Math.floorDiv(millis, 1000L), 0L), 0xFFFF_FFFFL) * 1000L;
+    }
+
     static Stream<Arguments> seedsAndArities() {
         return Stream.of(11L, 12L, 13L, 14L, 15L).flatMap(seed -> Stream.of(2, 4, 8)
                 .map(arity -> Arguments.of(seed, arity)));
@@ -172,7 +177,7 @@ class SchedulerModelTest {
                 }
             }
             return new QueueStatus(now, sorted.size(), sorted.isEmpty() ? null : sorted.get(0).fireTime(), oldest,
-                    oldest == null ? null : oldest + WALL_OFFSET);
+                    oldest == null ? null : wallMillisAsStored(WALL_OFFSET + oldest));
         }
     }
 
