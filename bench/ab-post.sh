@@ -26,9 +26,10 @@ wrk -t2 -c"$conns" -d"${warm}s" -s bench/mixed.lua "$url" >/dev/null
 curl -sf -X POST "$url/demo/reset" >/dev/null
 if [ "${PERF:-0}" = 1 ]; then
   perf record -F 499 -g -o "/tmp/$label.perf" -p "$pid" -- sleep $((secs - 2)) >/dev/null 2>&1 &
+  perf_pid=$!
 fi
 read -r _ u1 n1 s1 i1 _ < <(head -1 /proc/stat)
 wrk -t2 -c"$conns" -d"${secs}s" --timeout 10s -s bench/post.lua "$url" | grep RESULT | sed "s/^RESULT/$label mode=$mode/"
 read -r _ u2 n2 s2 i2 _ < <(head -1 /proc/stat)
 echo "$label cpu_busy=$(( 100 * ((u2 + n2 + s2) - (u1 + n1 + s1)) / ((u2 + n2 + s2 + i2) - (u1 + n1 + s1 + i1)) ))%"
-wait
+if [ -n "${perf_pid:-}" ]; then wait "$perf_pid"; fi

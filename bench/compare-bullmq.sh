@@ -35,9 +35,9 @@ done
 # warm-up of both (JIT, connection pools), then the measured runs, BullMQ first, each on a fresh key space
 (cd "$work" && node compare.js bullmq "$redis_port" 5000 "$inflight" >/dev/null)
 redis-cli -p "$redis_port" flushall >/dev/null
-# TimeService's JIT needs about half a minute of traffic on 2 cores; then start from an empty queue
+# TimeService's JIT needs two minutes or more of traffic on 2 cores (docs/BENCHMARKS.md); then an empty queue
 if command -v wrk >/dev/null; then
-  BENCH_DIR="$PWD/bench" wrk -t2 -c"$inflight" -d"${WARMUP:-40}s" -s bench/mixed.lua "http://127.0.0.1:$ts_port" >/dev/null
+  BENCH_DIR="$PWD/bench" wrk -t2 -c"$inflight" -d"${WARMUP:-150}s" -s bench/mixed.lua "http://127.0.0.1:$ts_port" >/dev/null
 fi
 (cd "$work" && node compare.js timeservice "$ts_port" 5000 "$inflight" >/dev/null)
 curl -sf -X POST "http://127.0.0.1:$ts_port/demo/reset" >/dev/null

@@ -31,8 +31,8 @@ run() { # name script
   wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s -s "bench/$2" "$url" | grep RESULT | sed "s/^RESULT/$1 mode=$mode c=$connections/"
 }
 
-# warm-up, discarded: on 2 cores the C2 compiler needs about half a minute of traffic before throughput settles
-reset; wrk -t2 -c"$connections" -d"${WARMUP:-40}s" -s bench/mixed.lua "$url" >/dev/null
+# warm-up, discarded: on 2 cores POST throughput kept rising for over a minute (C2); 150 s by default (WARMUP=s)
+reset; wrk -t2 -c"$connections" -d"${WARMUP:-150}s" -s bench/mixed.lua "$url" >/dev/null
 reset; run post post.lua
 reset; run mixed mixed.lua
 # advance: preload 300,000 timers at 1,000 per virtual ms, then 300 calls that each fire 1,000

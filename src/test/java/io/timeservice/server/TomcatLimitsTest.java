@@ -21,7 +21,7 @@ class TomcatLimitsTest {
     void connector_runsWithTheDocumentedLimits() {
         Connector connector = ((TomcatWebServer) context.getWebServer()).getTomcat().getConnector();
         AbstractHttp11Protocol<?> http = (AbstractHttp11Protocol<?>) connector.getProtocolHandler();
-        assertThat(http.getMaxThreads()).isEqualTo(16);
+        assertThat(http.getMaxThreads()).isEqualTo(64);
         assertThat(http.getMinSpareThreads()).isEqualTo(8);
         assertThat(http.getAcceptCount()).isEqualTo(100);
         assertThat(http.getMaxConnections()).isEqualTo(2048);
