@@ -6,8 +6,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.timeservice.core.ErrorCode;
@@ -47,6 +50,13 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition work = lock.newCondition();
     private final Condition progress = lock.newCondition();
+    /**
+     * Threads waiting in {@link #awaitDurable}, earliest position first; guarded by the lock. Each is woken once, when
+     * its own record is on disk, instead of all of them at every commit (which, with dozens of waiters, cost more
+     * CPU than the commits; docs/BENCHMARKS.md).
+     */
+    private final PriorityQueue<DurableWaiter> durableWaiters =
+            new PriorityQueue<>(Comparator.comparingLong(DurableWaiter::position));
 
     // Guarded by lock.
     private GrowableBuffer batch = new GrowableBuffer(INITIAL_BATCH_BYTES);
@@ -131,16 +141,58 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         if (fsync != FsyncPolicy.ALWAYS || position == 0) {
             return; // the documented loss window of interval and never: acknowledged before the disk has it
         }
+        DurableWaiter waiter;
         lock.lock();
         try {
-            while (durable < position) {
-                if (failure != null) {
-                    throw unavailable();
-                }
-                progress.awaitUninterruptibly();
+            if (failure != null) {
+                throw unavailable();
             }
+            if (durable >= position) {
+                return;
+            }
+            waiter = new DurableWaiter(position, Thread.currentThread());
+            durableWaiters.add(waiter);
         } finally {
             lock.unlock();
+        }
+        while (!waiter.released) {
+            LockSupport.park(this);
+        }
+        if (waiter.failed) {
+            throw unavailable();
+        }
+    }
+
+    /** Wakes the waiters whose records are durable now, or all of them after a failure. Call holding the lock. */
+    private void releaseDurableWaiters() {
+        for (DurableWaiter next; (next = durableWaiters.peek()) != null
+                && (next.position() <= durable || failure != null); ) {
+            durableWaiters.poll();
+            next.failed = failure != null && next.position() > durable;
+            next.released = true;
+            LockSupport.unpark(next.thread());
+        }
+    }
+
+    private static final class DurableWaiter {
+
+        private final long position;
+        private final Thread thread;
+        /** Written before {@link #released}, read after it. */
+        boolean failed;
+        volatile boolean released;
+
+        DurableWaiter(long position, Thread thread) {
+            this.position = position;
+            this.thread = thread;
+        }
+
+        long position() {
+            return position;
+        }
+
+        Thread thread() {
+            return thread;
         }
     }
 
@@ -292,6 +344,7 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
             }
             if (durableNow) {
                 durable = Math.max(durable, upTo);
+                releaseDurableWaiters();
             }
             progress.signalAll();
         } finally {
@@ -304,6 +357,7 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         lock.lock();
         try {
             failure = e;
+            releaseDurableWaiters();
             progress.signalAll();
         } finally {
             lock.unlock();
