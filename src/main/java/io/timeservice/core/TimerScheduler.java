@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import io.timeservice.core.SchedulerMetrics.Operation;
 import io.timeservice.core.SchedulerMetrics.Outcome;
@@ -85,44 +86,29 @@ public final class TimerScheduler {
      *                            {@code capacity_exceeded}
      */
     public Timer add(String id, long delay, int priority, String payload, List<TraceStep> trace) {
-        long start = System.nanoTime();
-        Outcome outcome = Outcome.REJECTED;
-        int levels = -1;
-        try {
-            requireValidId(id);
-            Applied<Timer> applied = lock.call(() -> {
-                long now = clock.now();
-                long fireTime = fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
-                if (heap.find(id) != IndexedTimerHeap.NONE) {
-                    throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
-                }
-                if (heap.size() >= capacity) {
-                    throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
-                            "the queue holds its capacity of " + capacity + " pending timers");
-                }
-                log.requireWritable();
-                long createdAtWall = wallClockMillis.getAsLong();
-                Timer added;
-                heap.traceInto(trace);
-                try {
-                    int handle = heap.insert(id, fireTime, priority, ++lastSequence, 1, now, createdAtWall, payload);
-                    added = heap.snapshot(handle);
-                } finally {
-                    heap.traceInto(null);
-                }
-                int moved = heap.takeLevelsMoved();
-                return new Applied<>(added, logged(new Mutation.Added(added, createdAtWall)), moved);
-            });
-            levels = applied.levels();
-            log.awaitDurable(applied.position());
-            outcome = Outcome.SUCCESS;
-            return applied.value();
-        } catch (SchedulerException refused) {
-            outcome = outcomeOf(refused);
-            throw refused;
-        } finally {
-            report(Operation.ADD, outcome, start, levels);
-        }
+        return mutate(Operation.ADD, () -> requireValidId(id), () -> {
+            long now = clock.now();
+            long fireTime = fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
+            if (heap.find(id) != IndexedTimerHeap.NONE) {
+                throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
+            }
+            if (heap.size() >= capacity) {
+                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
+                        "the queue holds its capacity of " + capacity + " pending timers");
+            }
+            log.requireWritable();
+            long createdAtWall = wallClockMillis.getAsLong();
+            Timer added;
+            heap.traceInto(trace);
+            try {
+                int handle = heap.insert(id, fireTime, priority, ++lastSequence, 1, now, createdAtWall, payload);
+                added = heap.snapshot(handle);
+            } finally {
+                heap.traceInto(null);
+            }
+            int moved = heap.takeLevelsMoved();
+            return new Applied<>(added, logged(new Mutation.Added(added, createdAtWall)), moved);
+        });
     }
 
     /** Cancels a pending timer and returns it as it was. */
@@ -145,36 +131,22 @@ public final class TimerScheduler {
      * entity tags), and returns it as it was. A {@code null} precondition accepts any revision.
      */
     public Timer cancelIf(String id, Predicate<Revision> precondition, List<TraceStep> trace) {
-        long start = System.nanoTime();
-        Outcome outcome = Outcome.REJECTED;
-        int levels = -1;
-        try {
-            Applied<Timer> applied = lock.call(() -> {
-                int handle = requirePending(id);
-                Timer cancelled = heap.snapshot(handle);
-                if (precondition != null && !precondition.test(cancelled.revision())) {
-                    throw preconditionFailed(cancelled);
-                }
-                log.requireWritable();
-                heap.traceInto(trace);
-                try {
-                    heap.remove(handle);
-                } finally {
-                    heap.traceInto(null);
-                }
-                int moved = heap.takeLevelsMoved();
-                return new Applied<>(cancelled, logged(new Mutation.Cancelled(id, cancelled.sequence())), moved);
-            });
-            levels = applied.levels();
-            log.awaitDurable(applied.position());
-            outcome = Outcome.SUCCESS;
-            return applied.value();
-        } catch (SchedulerException refused) {
-            outcome = outcomeOf(refused);
-            throw refused;
-        } finally {
-            report(Operation.CANCEL, outcome, start, levels);
-        }
+        return mutate(Operation.CANCEL, () -> { }, () -> {
+            int handle = requirePending(id);
+            Timer cancelled = heap.snapshot(handle);
+            if (precondition != null && !precondition.test(cancelled.revision())) {
+                throw preconditionFailed(cancelled);
+            }
+            log.requireWritable();
+            heap.traceInto(trace);
+            try {
+                heap.remove(handle);
+            } finally {
+                heap.traceInto(null);
+            }
+            int moved = heap.takeLevelsMoved();
+            return new Applied<>(cancelled, logged(new Mutation.Cancelled(id, cancelled.sequence())), moved);
+        });
     }
 
     /** Edits a pending timer: see {@link #edit(String, Long, Integer, Revision, List)}. */
@@ -202,44 +174,31 @@ public final class TimerScheduler {
      */
     public Timer editIf(String id, Long newDelay, Integer newPriority, Predicate<Revision> precondition,
                         List<TraceStep> trace) {
-        long start = System.nanoTime();
-        Outcome outcome = Outcome.REJECTED;
-        int levels = -1;
-        try {
+        return mutate(Operation.EDIT, () -> {
             if (newDelay == null && newPriority == null) {
                 throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay, a priority or both");
             }
-            Applied<Timer> applied = lock.call(() -> {
-                long fireTime = newDelay == null ? 0
-                        : fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
-                int handle = requirePending(id);
-                Timer current = heap.snapshot(handle);
-                if (precondition != null && !precondition.test(current.revision())) {
-                    throw preconditionFailed(current);
-                }
-                log.requireWritable();
-                heap.traceInto(trace);
-                try {
-                    heap.update(handle, newDelay == null ? current.fireTime() : fireTime,
-                            newPriority == null ? current.priority() : newPriority);
-                } finally {
-                    heap.traceInto(null);
-                }
-                int moved = heap.takeLevelsMoved();
-                Timer edited = heap.snapshot(handle);
-                return new Applied<>(edited, logged(new Mutation.Edited(id, edited.sequence(), edited.fireTime(),
-                        edited.priority(), edited.version())), moved);
-            });
-            levels = applied.levels();
-            log.awaitDurable(applied.position());
-            outcome = Outcome.SUCCESS;
-            return applied.value();
-        } catch (SchedulerException refused) {
-            outcome = outcomeOf(refused);
-            throw refused;
-        } finally {
-            report(Operation.EDIT, outcome, start, levels);
-        }
+        }, () -> {
+            long fireTime = newDelay == null ? 0
+                    : fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
+            int handle = requirePending(id);
+            Timer current = heap.snapshot(handle);
+            if (precondition != null && !precondition.test(current.revision())) {
+                throw preconditionFailed(current);
+            }
+            log.requireWritable();
+            heap.traceInto(trace);
+            try {
+                heap.update(handle, newDelay == null ? current.fireTime() : fireTime,
+                        newPriority == null ? current.priority() : newPriority);
+            } finally {
+                heap.traceInto(null);
+            }
+            int moved = heap.takeLevelsMoved();
+            Timer edited = heap.snapshot(handle);
+            return new Applied<>(edited, logged(new Mutation.Edited(id, edited.sequence(), edited.fireTime(),
+                    edited.priority(), edited.version())), moved);
+        });
     }
 
     /** Moves the clock forward and fires every due timer: see {@link #advance(long, List)}. */
@@ -576,6 +535,29 @@ public final class TimerScheduler {
         }
         levels[index] = value;
         return levels;
+    }
+
+    /**
+     * Runs one mutation: {@code validate} outside the lock, {@code underLock} under it, then waits until the log has
+     * it and reports the operation (refusals included) after the lock is released.
+     */
+    private <T> T mutate(Operation operation, Runnable validate, Supplier<Applied<T>> underLock) {
+        long start = System.nanoTime();
+        Outcome outcome = Outcome.REJECTED;
+        int levels = -1;
+        try {
+            validate.run();
+            Applied<T> applied = lock.call(underLock);
+            levels = applied.levels();
+            log.awaitDurable(applied.position());
+            outcome = Outcome.SUCCESS;
+            return applied.value();
+        } catch (SchedulerException refused) {
+            outcome = outcomeOf(refused);
+            throw refused;
+        } finally {
+            report(operation, outcome, start, levels);
+        }
     }
 
     /** What a mutation under the lock hands back: its result, its log position and the levels its sift moved. */
