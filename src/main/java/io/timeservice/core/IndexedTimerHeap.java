@@ -243,7 +243,7 @@ final class IndexedTimerHeap {
 
     /**
      * The handle of the pending timer created first, or {@link #NONE} when empty: earliest creation time, then
-     * earliest wall-clock second, then lowest handle (see {@link OldestPending}).
+     * earliest wall-clock second; among exact ties any one (see {@link OldestPending}).
      */
     int oldest() {
         return oldestPending.oldest();
@@ -517,7 +517,7 @@ final class IndexedTimerHeap {
             }
         }
         for (int block = 0; block < oldestInBlock.length; block++) {
-            if (oldestPending.oldestInBlock(block) != oldestInBlock[block]) {
+            if (!sameCreation(oldestPending.oldestInBlock(block), oldestInBlock[block], block)) {
                 return InvariantReport.Check.failed(name, "handles " + block * OldestPending.BLOCK + ".. name "
                         + oldestPending.oldestInBlock(block) + " as their oldest pending timer, but it is "
                         + oldestInBlock[block]);
@@ -529,11 +529,25 @@ final class IndexedTimerHeap {
                 oldest = handle;
             }
         }
-        if (oldestPending.oldest() != oldest) {
+        if (!sameCreation(oldestPending.oldest(), oldest, NONE)) {
             return InvariantReport.Check.failed(name, "oldest pending timer is handle " + oldest
                     + ", but the tree names " + oldestPending.oldest());
         }
         return InvariantReport.Check.passed(name);
+    }
+
+    /**
+     * Whether {@code named} (what the tree holds) can stand for {@code expected} (recomputed): both none, or a
+     * pending timer of block {@code block} (any block when NONE) with the same two creation times. The tree keeps
+     * its holder on an exact tie, so it need not be the lowest handle.
+     */
+    private boolean sameCreation(int named, int expected, int block) {
+        if (named == NONE || expected == NONE) {
+            return named == expected;
+        }
+        boolean inBlock = block == NONE || named / OldestPending.BLOCK == block;
+        return inBlock && named < handleLimit && slotOf(named) != NONE && createdAt(named) == createdAt(expected)
+                && wallSecondsOf(named) == wallSecondsOf(expected);
     }
 
     /** The oldest-pending order of two pending timers: creation time, then wall-clock second, then handle. */

@@ -5,8 +5,9 @@ import java.util.Arrays;
 /**
  * The oldest pending timer of an {@link IndexedTimerHeap} for the oldest-job-age metric, without touching any other
  * timer when one leaves. Oldest means earliest virtual creation time; among equal ones, earliest wall-clock creation
- * second, then lowest handle. Virtual creation time never decreases with the sequence, so this is the timer created
- * first up to ties, and the reported creation times are exactly the earliest pending ones. Both keys sit in the
+ * second; among exact ties, any one of them (they report the same age). Virtual creation time never decreases with
+ * the sequence, so this is the timer created first up to ties, and the reported creation times are exactly the
+ * earliest pending ones. Both keys sit in the
  * record, so a rescan reads 64 consecutive slots and records and nothing else.
  *
  * <p>Handles are grouped in blocks of {@value #BLOCK} (handle >> 6). Each block is a leaf of a tournament tree
@@ -83,10 +84,15 @@ final class OldestPending {
         allocate(handleCapacity);
     }
 
-    /** Records a new pending timer. */
+    /**
+     * Records a new pending timer. On an exact tie with its block's oldest the block keeps the one it has: a clock
+     * that has not moved gives every new timer the same creation time, and replaying the path to the root for a
+     * lower, reused handle would change nothing that {@link #oldest}'s caller can see (measured: that replay was a
+     * fifth of an add at 1,000,000 pending).
+     */
     void added(int handle, long createdAt, long wallSeconds) {
         int leaf = leaves + (handle >>> BLOCK_SHIFT);
-        if (older(createdAt, wallSeconds, handle, leaf)) {
+        if (earlier(createdAt, wallSeconds, leaf)) {
             set(leaf, handle, createdAt, wallSeconds);
             replayFrom(leaf >>> 1);
         }
@@ -139,13 +145,15 @@ final class OldestPending {
 
     /** Whether (createdAt, wallSeconds, handle) comes strictly before what {@code node} holds. */
     private boolean older(long createdAt, long wall, int handle, int node) {
-        if (createdAt != createdAts[node]) {
-            return createdAt < createdAts[node];
-        }
-        if (wall != wallSeconds[node]) {
-            return wall < wallSeconds[node];
+        if (createdAt != createdAts[node] || wall != wallSeconds[node]) {
+            return earlier(createdAt, wall, node);
         }
         return handles[node] == NONE || handle < handles[node];
+    }
+
+    /** Whether (createdAt, wallSeconds) is strictly earlier than what {@code node} holds; an empty node holds MAX. */
+    private boolean earlier(long createdAt, long wall, int node) {
+        return createdAt != createdAts[node] ? createdAt < createdAts[node] : wall < wallSeconds[node];
     }
 
     private void set(int node, int handle, long createdAt, long wall) {

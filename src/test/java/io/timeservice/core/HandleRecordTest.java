@@ -18,9 +18,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What the per-handle record keeps beside the heap slot: the cached id hash (the index entry of a leaving timer is
- * removed under it, without reading the id), the age list (oldest pending timer in O(1)) and the wall-clock creation
- * second. A seeded model runs random inserts, cancels, edits and pops on ids that share one String hashCode, and
- * checks after every step. Also: the untraced bottom-up root pop leaves the same layout as the traced top-down one.
+ * removed under it, without reading the id), the creation times behind {@link OldestPending} (oldest pending timer in
+ * O(1)) and the wall-clock creation second. A seeded model runs random inserts, cancels, edits and pops on ids that
+ * share one String hashCode, and checks after every step. Also: the untraced bottom-up root pop leaves the same
+ * layout as the traced top-down one.
  */
 class HandleRecordTest {
 
@@ -121,6 +122,27 @@ class HandleRecordTest {
                 .isEqualTo(0xFFFF_FFFFL);
         assertThat(Integer.toUnsignedLong(IndexedTimerHeap.wallSeconds(3_000_000_000_123L)))
                 .as("past 2038 needs the sign bit").isEqualTo(3_000_000_000L);
+    }
+
+    @Test
+    void newTimerTyingTheOldest_leavesTheReportedOldest_andAnEarlierOneTakesOver() {
+        IndexedTimerHeap heap = new IndexedTimerHeap(4);
+        heap.insert("a", 10, 0, 1, 1, 5, 7_000, null);
+        heap.insert("b", 10, 0, 2, 1, 5, 7_000, null);
+        heap.remove(heap.find("a"));
+        assertThat(heap.oldest()).isEqualTo(heap.find("b"));
+
+        heap.insert("c", 10, 0, 3, 1, 5, 7_999, null); // same clock, same wall second, a's lower handle
+        assertThat(heap.find("c")).as("reuses the freed lower handle").isLessThan(heap.find("b"));
+        assertThat(heap.oldest()).as("an exact tie does not move the oldest").isEqualTo(heap.find("b"));
+        assertThat(heap.checkInvariants(0).ok()).isTrue();
+
+        heap.insert("d", 10, 0, 4, 1, 4, 9_000, null); // an earlier virtual creation time wins over any wall second
+        assertThat(heap.oldest()).isEqualTo(heap.find("d"));
+        heap.remove(heap.find("d"));
+        heap.remove(heap.find("b"));
+        assertThat(heap.oldest()).isEqualTo(heap.find("c"));
+        assertThat(heap.checkInvariants(0).ok()).isTrue();
     }
 
     @ParameterizedTest(name = "seed {0}, arity {1}")
