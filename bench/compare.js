@@ -1,7 +1,9 @@
 // Side-by-side throughput of the operations a user would otherwise do with BullMQ (Redis-backed delayed jobs):
 // add a delayed job with an id, remove it by id, change its delay. Both targets are driven from this one Node.js
 // process with the same number of operations in flight, so the client costs the same on both sides.
-// Usage: node bench/compare.js <bullmq|timeservice> <port> [count=50000] [inFlight=50]
+// stack-baseline is bench/stack-baseline (a Spring MVC POST /timers that does nothing): add only, for the HTTP
+// stack's own ceiling under the same client.
+// Usage: node bench/compare.js <bullmq|timeservice|stack-baseline> <port> [count=50000] [inFlight=50]
 const target = process.argv[2];
 const port = Number(process.argv[3]);
 const count = Number(process.argv[4] || 50000);
@@ -40,7 +42,7 @@ async function bullmq() {
   await queue.close();
 }
 
-async function timeservice() {
+async function http(phases) {
   const http = require("http");
   const agent = new http.Agent({keepAlive: true, maxSockets: inFlight});
   const call = (method, path, body) => new Promise((resolve, reject) => {
@@ -54,8 +56,11 @@ async function timeservice() {
     req.end(data);
   });
   await runPhase("add", i => call("POST", "/timers", {id: "j" + i, delay: delay(i), payload: {n: i}}));
-  await runPhase("changeDelay", i => call("PATCH", "/timers/j" + i, {delay: delay(i + 1)}));
-  await runPhase("remove", i => call("DELETE", "/timers/j" + i));
+  if (phases === "all") {
+    await runPhase("changeDelay", i => call("PATCH", "/timers/j" + i, {delay: delay(i + 1)}));
+    await runPhase("remove", i => call("DELETE", "/timers/j" + i));
+  }
 }
 
-(target === "bullmq" ? bullmq() : timeservice()).then(() => process.exit(0), e => { console.error(e); process.exit(1); });
+const run = {bullmq, timeservice: () => http("all"), "stack-baseline": () => http("add")}[target];
+run().then(() => process.exit(0), e => { console.error(e); process.exit(1); });
