@@ -13,8 +13,8 @@ import { describeRequest } from './operations.js';
 const $ = (id) => document.getElementById(id);
 
 const LIVE_REFRESH_MS = 2000;
-// GET /queue/heap checks the invariants over the whole queue under the scheduler's lock (O(n)): with a million
-// timers that takes a noticeable time, so the idle refresh backs off to keep that work a small share of the lock.
+// GET /queue/heap checks the invariants over the whole queue (O(n), on a copy taken under the scheduler's lock): with
+// a million timers that takes a noticeable time, so the idle refresh backs off to keep that work a small share.
 const REFRESH_BACKOFF_FACTOR = 20;
 const MAX_FIRED_SHOWN = 200;
 const CHECK_NAMES = {

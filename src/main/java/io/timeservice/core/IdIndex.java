@@ -37,6 +37,13 @@ final class IdIndex {
         allocate(MIN_BUCKETS);
     }
 
+    /** An independent copy of {@code source}: one array copy. */
+    IdIndex(IdIndex source) {
+        buckets = source.buckets.clone();
+        shift = source.shift;
+        size = source.size;
+    }
+
     /** Where the index reads a handle's id when a stored hash matches: the ids live with the heap, not here. */
     @FunctionalInterface
     interface IdsByHandle {

@@ -101,7 +101,7 @@ final class IndexedTimerHeap {
     private int freeHandle = NONE;
     private final OldestPending oldestPending;
 
-    private final IdIndex index = new IdIndex();
+    private final IdIndex index;
     private final IdIndex.IdsByHandle idOfHandle = this::idOf;
 
     /** Non-null only while a traced operation runs. */
@@ -115,7 +115,35 @@ final class IndexedTimerHeap {
         }
         this.arity = arity;
         allocate(INITIAL_CAPACITY);
-        oldestPending = new OldestPending(new OldestPending.Members() {
+        index = new IdIndex();
+        oldestPending = new OldestPending(members(), INITIAL_CAPACITY);
+    }
+
+    /** A copy of {@code source}: see {@link #copy}. */
+    private IndexedTimerHeap(IndexedTimerHeap source) {
+        arity = source.arity;
+        keys = Arrays.copyOf(source.keys, keyAt(source.size));
+        size = source.size;
+        records = Arrays.copyOf(source.records, recordAt(source.handleLimit));
+        slots = Arrays.copyOf(source.slots, source.handleLimit);
+        texts = Arrays.copyOf(source.texts, source.handleLimit * TEXT_STRIDE);
+        handleLimit = source.handleLimit;
+        freeHandle = source.freeHandle;
+        index = new IdIndex(source.index);
+        oldestPending = new OldestPending(source.oldestPending, members());
+    }
+
+    /**
+     * An independent copy of the whole heap (arrays, index, oldest-pending tree; spare capacity left out), for
+     * checking the invariants without holding the owner's lock: the copy is a few array copies, memory bandwidth
+     * only, while the check reads every id and probes the index for it, a cache miss or more per timer.
+     */
+    IndexedTimerHeap copy() {
+        return new IndexedTimerHeap(this);
+    }
+
+    private OldestPending.Members members() {
+        return new OldestPending.Members() {
             @Override
             public int handleLimit() {
                 return handleLimit;
@@ -135,7 +163,7 @@ final class IndexedTimerHeap {
             public long wallSeconds(int handle) {
                 return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]);
             }
-        }, INITIAL_CAPACITY);
+        };
     }
 
     int arity() {

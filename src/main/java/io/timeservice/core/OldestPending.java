@@ -55,6 +55,15 @@ final class OldestPending {
         allocate(handleCapacity);
     }
 
+    /** An independent copy of {@code source}'s tree that reads its timers from {@code members}. */
+    OldestPending(OldestPending source, Members members) {
+        this.members = members;
+        leaves = source.leaves;
+        handles = source.handles.clone();
+        createdAts = source.createdAts.clone();
+        wallSeconds = source.wallSeconds.clone();
+    }
+
     /** The oldest pending handle, or {@link IndexedTimerHeap#NONE} when none is pending. */
     int oldest() {
         return handles[1];

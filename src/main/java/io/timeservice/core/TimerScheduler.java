@@ -32,6 +32,8 @@ public final class TimerScheduler {
     public static final int MAX_ID_LENGTH = 128;
 
     private final CombiningLock lock = new CombiningLock();
+    /** Held while an invariant check runs on its copy of the heap: one copy at a time. */
+    private final Object checking = new Object();
     private final IndexedTimerHeap heap;
     /** Replaced only by {@link #reset}; guarded by the lock. */
     private SchedulerClock clock;
@@ -324,28 +326,45 @@ public final class TimerScheduler {
         return lock.call(() -> clock.now());
     }
 
-    /** Checks the four invariants. O(n): callers with large queues should cache the result. */
+    /**
+     * Checks the four invariants, O(n), on a copy of the heap taken under the lock: the lock is held for the copy
+     * (array copies), not for the check, which reads every timer's id at random. One check runs at a time, so
+     * concurrent callers never hold more than one copy between them; callers with large queues should still cache
+     * the result.
+     */
     public InvariantReport checkInvariants() {
-        return lock.call(() -> heap.checkInvariants(clock.now()));
+        synchronized (checking) {
+            Frozen frozen = lock.call(() -> new Frozen(heap.copy(), clock.now()));
+            return frozen.heap().checkInvariants(frozen.now());
+        }
     }
 
-    /** The first {@code limit} cells of the backing array, their index entries and the invariant report. */
+    /**
+     * The first {@code limit} cells of the backing array, their index entries and the invariant report, all of one
+     * instant (the report is checked on a copy, see {@link #checkInvariants()}).
+     */
     public HeapView heapView(int limit) {
         if (limit < 1) {
             throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
-        return lock.call(() -> {
-            int count = Math.min(limit, heap.size());
+        synchronized (checking) {
+            Frozen frozen = lock.call(() -> new Frozen(heap.copy(), clock.now()));
+            IndexedTimerHeap copy = frozen.heap();
+            int count = Math.min(limit, copy.size());
             List<HeapView.Cell> cells = new ArrayList<>(count);
             Map<String, Integer> index = new LinkedHashMap<>();
             for (int slot = 0; slot < count; slot++) {
-                HeapView.Cell cell = heap.cell(slot);
+                HeapView.Cell cell = copy.cell(slot);
                 cells.add(cell);
                 index.put(cell.id(), slot);
             }
-            return new HeapView(heap.arity(), heap.size(), clock.now(), cells, index,
-                    heap.checkInvariants(clock.now()));
-        });
+            return new HeapView(copy.arity(), copy.size(), frozen.now(), cells, index,
+                    copy.checkInvariants(frozen.now()));
+        }
+    }
+
+    /** The heap and the clock as they were at one instant. */
+    private record Frozen(IndexedTimerHeap heap, long now) {
     }
 
     /**

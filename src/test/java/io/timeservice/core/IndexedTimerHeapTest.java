@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The heap on its own: seed 004's worked scheduler example (priorities A3 B1 C2 D1 E4 at one fireTime), bulk
- * loading, and array growth and release.
+ * loading, array growth and release, and the copy that invariant checks run on.
  */
 class IndexedTimerHeapTest {
 
@@ -282,6 +282,58 @@ class IndexedTimerHeapTest {
         assertThat(heap.handleCapacity()).isEqualTo(16);
         assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(16);
         assertThat(heap.checkInvariants(0).ok()).isTrue();
+    }
+
+    @ParameterizedTest(name = "arity {0}")
+    @ValueSource(ints = {2, 4, 8})
+    void copy_isTheSameHeapAtThatInstant_andGoesItsOwnWayAfterwards(int arity) {
+        Random random = new Random(31);
+        IndexedTimerHeap heap = new IndexedTimerHeap(arity);
+        List<Timer> timers = randomTimers(random, 600);
+        for (Timer timer : timers) {
+            heap.insert(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(), (int) timer.version(),
+                    timer.createdAt(), 1_000L * timer.sequence(), timer.payload());
+        }
+        for (int i = 0; i < 200; i++) { // holes in the handle range: the free list and the tree's rescans matter
+            int handle = heap.find("b" + random.nextInt(timers.size()));
+            if (handle != IndexedTimerHeap.NONE) {
+                heap.remove(handle);
+            }
+        }
+
+        IndexedTimerHeap copy = heap.copy();
+
+        assertThat(arrayOrder(copy)).isEqualTo(arrayOrder(heap));
+        for (Timer timer : timers) {
+            int handle = heap.find(timer.id());
+            assertThat(copy.find(timer.id())).as(timer.id()).isEqualTo(handle);
+            if (handle != IndexedTimerHeap.NONE) {
+                assertThat(copy.snapshot(handle)).isEqualTo(heap.snapshot(handle));
+            }
+        }
+        assertThat(copy.oldest()).isEqualTo(heap.oldest());
+        assertThat(copy.checkInvariants(0)).isEqualTo(heap.checkInvariants(0));
+
+        List<String> copiedOrder = arrayOrder(copy);
+        List<String> expectedPops = popAll(heap.copy());
+        popAll(heap);
+        heap.insert("later", 1, 0, 10_000, 1, 0, 0, null);
+        assertThat(arrayOrder(copy)).as("the original moved on, the copy did not").isEqualTo(copiedOrder);
+        assertThat(copy.find("later")).isEqualTo(IndexedTimerHeap.NONE);
+        copy.insert("added-to-copy", -1, 0, 10_001, 1, 0, 0, null); // a working heap: grows past its copied size
+        assertThat(pop(copy)).isEqualTo("added-to-copy");
+        assertThat(popAll(copy)).isEqualTo(expectedPops);
+        assertThat(heap.find("added-to-copy")).isEqualTo(IndexedTimerHeap.NONE);
+    }
+
+    @Test
+    void copy_ofAHeapWithABrokenIndex_reportsTheSameFailure() {
+        IndexedTimerHeap heap = workedExample(2);
+        heap.swapCellsWithoutIndexForTest(1, 2);
+        InvariantReport broken = heap.checkInvariants(0);
+        assertThat(broken.ok()).isFalse();
+
+        assertThat(heap.copy().checkInvariants(0)).isEqualTo(broken);
     }
 
     /** Ids b0..b(n-1) with unique sequences 0..n-1, and few distinct fireTimes and priorities (many ties). */
