@@ -100,14 +100,8 @@ public final class TimerScheduler {
             }
             log.requireWritable();
             long createdAtWall = wallClockMillis.getAsLong();
-            Timer added;
-            heap.traceInto(trace);
-            try {
-                int handle = heap.insert(id, fireTime, priority, ++lastSequence, 1, now, createdAtWall, payload);
-                added = heap.snapshot(handle);
-            } finally {
-                heap.traceInto(null);
-            }
+            Timer added = traced(trace, () -> heap.snapshot(
+                    heap.insert(id, fireTime, priority, ++lastSequence, 1, now, createdAtWall, payload)));
             int moved = heap.takeLevelsMoved();
             return new Applied<>(added, logged(new Mutation.Added(added, createdAtWall)), moved);
         });
@@ -140,12 +134,7 @@ public final class TimerScheduler {
                 throw preconditionFailed(cancelled);
             }
             log.requireWritable();
-            heap.traceInto(trace);
-            try {
-                heap.remove(handle);
-            } finally {
-                heap.traceInto(null);
-            }
+            traced(trace, () -> heap.remove(handle));
             int moved = heap.takeLevelsMoved();
             return new Applied<>(cancelled, logged(new Mutation.Cancelled(id, cancelled.sequence())), moved);
         });
@@ -189,13 +178,8 @@ public final class TimerScheduler {
                 throw preconditionFailed(current);
             }
             log.requireWritable();
-            heap.traceInto(trace);
-            try {
-                heap.update(handle, newDelay == null ? current.fireTime() : fireTime,
-                        newPriority == null ? current.priority() : newPriority);
-            } finally {
-                heap.traceInto(null);
-            }
+            traced(trace, () -> heap.update(handle, newDelay == null ? current.fireTime() : fireTime,
+                    newPriority == null ? current.priority() : newPriority));
             int moved = heap.takeLevelsMoved();
             Timer edited = heap.snapshot(handle);
             return new Applied<>(edited, logged(new Mutation.Edited(id, edited.sequence(), edited.fireTime(),
@@ -225,13 +209,7 @@ public final class TimerScheduler {
             applied = lock.call(() -> {
                 newNow[0] = fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by");
                 log.requireWritable();
-                int[] levelsPerFire;
-                heap.traceInto(trace);
-                try {
-                    levelsPerFire = fireDue(newNow[0], fired);
-                } finally {
-                    heap.traceInto(null);
-                }
+                int[] levelsPerFire = traced(trace, () -> fireDue(newNow[0], fired));
                 long position = by > 0 || !fired.isEmpty() ? logged(new Mutation.Advanced(newNow[0])) : 0;
                 return new Applied<>(levelsPerFire, position, -1);
             });
@@ -577,6 +555,23 @@ public final class TimerScheduler {
         } finally {
             report(operation, outcome, start, levels);
         }
+    }
+
+    /** Runs {@code step} on the heap, recording the heap's steps into {@code trace} unless it is null. */
+    private <T> T traced(List<TraceStep> trace, Supplier<T> step) {
+        heap.traceInto(trace);
+        try {
+            return step.get();
+        } finally {
+            heap.traceInto(null);
+        }
+    }
+
+    private void traced(List<TraceStep> trace, Runnable step) {
+        traced(trace, () -> {
+            step.run();
+            return null;
+        });
     }
 
     /** What a mutation under the lock hands back: its result, its log position and the levels its sift moved. */
