@@ -7,8 +7,8 @@ import java.util.Arrays;
  * timer when one leaves. Oldest means earliest virtual creation time; among equal ones, earliest wall-clock creation
  * second; among exact ties, any one of them (they report the same age). Virtual creation time never decreases with
  * the sequence, so this is the timer created first up to ties, and the reported creation times are exactly the
- * earliest pending ones. Both keys sit in the
- * record, so a rescan reads 64 consecutive slots and records and nothing else.
+ * earliest pending ones. Both keys sit in the record, so a rescan reads 64 consecutive slots and records and nothing
+ * else.
  *
  * <p>Handles are grouped in blocks of {@value #BLOCK} (handle >> 6). Each block is a leaf of a tournament tree
  * (a complete binary tree in arrays, node i's children 2i and 2i+1, the root at 1) whose every node holds the oldest
