@@ -42,7 +42,7 @@ async function bullmq() {
   await queue.close();
 }
 
-async function http(phases) {
+async function httpTarget(phases) {
   const http = require("http");
   const agent = new http.Agent({keepAlive: true, maxSockets: inFlight});
   const call = (method, path, body) => new Promise((resolve, reject) => {
@@ -62,5 +62,5 @@ async function http(phases) {
   }
 }
 
-const run = {bullmq, timeservice: () => http("all"), "stack-baseline": () => http("add")}[target];
+const run = {bullmq, timeservice: () => httpTarget("all"), "stack-baseline": () => httpTarget("add")}[target];
 run().then(() => process.exit(0), e => { console.error(e); process.exit(1); });
