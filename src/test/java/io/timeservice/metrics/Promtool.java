@@ -1,26 +1,23 @@
 package io.timeservice.metrics;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+
+import io.timeservice.Executables;
 
 /**
  * Runs Prometheus's own linter, {@code promtool check metrics} (Debian package {@code prometheus}), over a text
- * exposition. A missing promtool fails the test instead of skipping it: a lint that silently does not run proves
- * nothing. {@code ./test} installs it.
+ * exposition. A missing promtool fails the test, naming {@code ./test}, which installs it.
  */
 final class Promtool {
-
-    private static final Path DEBIAN_PROMTOOL = Path.of("/usr/bin/promtool");
 
     private Promtool() {
     }
@@ -33,11 +30,13 @@ final class Promtool {
     }
 
     static Report checkMetrics(String exposition) {
+        Path promtool = Executables.find("PROMTOOL_BINARY",
+                "the metrics lint needs Prometheus's promtool (Debian package prometheus)", "promtool");
         Process process;
         try {
-            process = new ProcessBuilder(executable().toString(), "check", "metrics").redirectErrorStream(true).start();
+            process = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
         } catch (IOException e) {
-            throw new UncheckedIOException("could not start " + executable(), e);
+            throw new UncheckedIOException("could not start " + promtool, e);
         }
         // promtool reads all of stdin before it writes: feed it on another thread so neither side can block the other.
         CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> readAll(process));
@@ -56,25 +55,9 @@ final class Promtool {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted while waiting for promtool", e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new AssertionError("could not read promtool's output", e.getCause());
         }
-    }
-
-    private static Path executable() {
-        String path = System.getenv().getOrDefault("PATH", "");
-        for (String directory : path.split(java.io.File.pathSeparator)) {
-            Path candidate = Path.of(directory.isEmpty() ? "." : directory, "promtool");
-            if (Files.isExecutable(candidate)) {
-                return candidate;
-            }
-        }
-        if (Files.isExecutable(DEBIAN_PROMTOOL)) {
-            return DEBIAN_PROMTOOL;
-        }
-        return fail("promtool is missing (not on PATH \"" + path + "\", not at " + DEBIAN_PROMTOOL + "): the metrics "
-                + "lint needs Prometheus's promtool. Run ./test, which installs it (Debian package prometheus), "
-                + "or `sudo apt-get install -y prometheus`.");
     }
 
     private static String readAll(Process process) {
