@@ -15,10 +15,10 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * Debian's Chromium driven through Debian's chromedriver, both named explicitly so that Selenium Manager (which
- * would try to download a browser or driver) is never invoked: {@code CHROMIUM_BINARY} and {@code
- * CHROMEDRIVER_BINARY} if set, otherwise found on PATH, as {@code ./test} finds them. A missing binary fails the
- * test instead of skipping it: a browser test that silently does not run proves nothing.
+ * Headless Chromium driven through its chromedriver, both named explicitly so that Selenium Manager (which would
+ * try to download a browser or driver) is never invoked: {@code CHROMIUM_BINARY} and {@code CHROMEDRIVER_BINARY} if
+ * set, otherwise found on PATH, as {@code ./test} finds them. A missing binary fails the test instead of skipping
+ * it: a browser test that silently does not run proves nothing.
  */
 final class HeadlessChromium implements AutoCloseable {
 
