@@ -13,7 +13,8 @@ import org.springframework.stereotype.Component;
 /**
  * Queue gauges read at scrape time from {@link TimerScheduler#status()}, which is O(1): a scrape never walks the
  * heap. Prometheus names: {@code timer_queue_depth}, {@code timer_queue_oldest_age_seconds} (wall clock) and
- * {@code timer_queue_oldest_age_virtual_ms} (virtual clock); both ages are 0 when the queue is empty.
+ * {@code timer_queue_oldest_age_virtual_seconds} (virtual clock, whose milliseconds it reports as seconds, the unit
+ * Prometheus names carry); both ages are 0 when the queue is empty.
  */
 @Component
 class QueueGauges implements MeterBinder {
@@ -40,8 +41,9 @@ class QueueGauges implements MeterBinder {
                 .description("Wall-clock age of the longest-waiting pending timer")
                 .baseUnit("seconds")
                 .register(registry);
-        Gauge.builder("timer.queue.oldest.age.virtual.ms", this, QueueGauges::oldestAgeVirtualMillis)
-                .description("Virtual-clock age of the longest-waiting pending timer, in virtual ms")
+        Gauge.builder("timer.queue.oldest.age.virtual", this, QueueGauges::oldestAgeVirtualSeconds)
+                .description("Virtual-clock age of the longest-waiting pending timer: now - its createdAt")
+                .baseUnit("seconds")
                 .register(registry);
     }
 
@@ -51,9 +53,9 @@ class QueueGauges implements MeterBinder {
         return created == null ? 0 : Math.max(0, wallClockMillis.getAsLong() - created) / 1000.0;
     }
 
-    private double oldestAgeVirtualMillis() {
+    private double oldestAgeVirtualSeconds() {
         QueueStatus status = scheduler.status();
         Long created = status.oldestCreatedAt();
-        return created == null ? 0 : status.now() - created;
+        return created == null ? 0 : (status.now() - created) / 1000.0;
     }
 }

@@ -1,6 +1,5 @@
 package io.timeservice.web;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -9,22 +8,22 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
+import io.timeservice.Executables;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 /**
- * Debian's Chromium driven through Debian's chromedriver, both named explicitly so that Selenium Manager (which
- * would try to download a browser or driver) is never invoked. A missing binary fails the test instead of
- * skipping it: a browser test that silently does not run proves nothing.
+ * Headless Chromium driven through its chromedriver, both named explicitly so that Selenium Manager (which would
+ * try to download a browser or driver) is never invoked: {@code CHROMIUM_BINARY} and {@code CHROMEDRIVER_BINARY} if
+ * set, otherwise found on PATH, as {@code ./test} finds them. A missing binary fails the test instead of skipping
+ * it: a browser test that silently does not run proves nothing.
  */
 final class HeadlessChromium implements AutoCloseable {
 
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final String BROWSER_TESTS_NEED =
+            "the browser tests need Chromium and chromedriver (Debian packages chromium chromium-driver)";
 
     private final ChromeDriverService service;
     private final ChromeDriver driver;
@@ -37,8 +36,9 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     static HeadlessChromium start(int width, int height) {
-        requireExecutable(CHROMIUM, "chromium");
-        requireExecutable(CHROMEDRIVER, "chromium-driver");
+        Path chromium = Executables.find("CHROMIUM_BINARY", BROWSER_TESTS_NEED, "chromium", "chromium-browser");
+        Path chromedriver = Executables.find("CHROMEDRIVER_BINARY", BROWSER_TESTS_NEED, "chromedriver",
+                "chromium.chromedriver");
         Path profile;
         try {
             profile = Files.createTempDirectory("heap-view-chromium-");
@@ -46,12 +46,12 @@ final class HeadlessChromium implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
+        options.setBinary(chromium.toFile());
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--no-first-run", "--user-data-dir=" + profile, "--window-size=" + width + "," + height);
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
+                .usingDriverExecutable(chromedriver.toFile())
                 .usingAnyFreePort()
                 .build();
         ChromeDriver driver = new ChromeDriver(service, options);
@@ -71,15 +71,6 @@ final class HeadlessChromium implements AutoCloseable {
         } finally {
             service.stop();
             deleteQuietly(profile);
-        }
-    }
-
-    private static void requireExecutable(Path binary, String debianPackage) {
-        // Fails, never skips: a browser test that silently does not run proves nothing.
-        if (!Files.isExecutable(binary)) {
-            fail(binary + " is missing (Debian package " + debianPackage + "): the browser test needs Debian's Chromium "
-                    + "and chromedriver. Install them with "
-                    + "`apt-get update && apt-get install -y chromium chromium-driver` (.ci/run does this on CI).");
         }
     }
 

@@ -1,0 +1,48 @@
+package io.timeservice.metrics;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import io.timeservice.Executables;
+
+/**
+ * Runs Prometheus's own linter, {@code promtool check metrics} (Debian package {@code prometheus}), over a text
+ * exposition. A missing promtool fails the test, naming {@code ./test}, which installs it.
+ */
+final class Promtool {
+
+    private Promtool() {
+    }
+
+    /** What promtool said about {@code exposition}: one line per problem, empty when it passes. */
+    record Report(int exitCode, List<String> problems) {
+        boolean clean() {
+            return exitCode == 0 && problems.isEmpty();
+        }
+    }
+
+    static Report checkMetrics(String exposition) {
+        Path promtool = Executables.find("PROMTOOL_BINARY",
+                "the metrics lint needs Prometheus's promtool (Debian package prometheus)", "promtool");
+        try {
+            Process process = new ProcessBuilder(promtool.toString(), "check", "metrics")
+                    .redirectErrorStream(true).start();
+            // promtool reads all of its input before it writes a line, so writing first cannot deadlock.
+            try (OutputStream stdin = process.getOutputStream()) {
+                stdin.write(exposition.getBytes(StandardCharsets.UTF_8));
+            }
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int exitCode = process.waitFor();
+            return new Report(exitCode, output.lines().filter(line -> !line.isBlank()).toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not run " + promtool + " check metrics", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for promtool", e);
+        }
+    }
+}
