@@ -86,8 +86,8 @@ final class JournalFiles {
      */
     static FileChannel createSegment(Path dir, long number) throws IOException {
         Path temp = segmentTemp(dir, number);
-        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
             ByteBuffer header = segmentHeader(number);
             while (header.hasRemaining()) {
                 channel.write(header);

@@ -45,7 +45,8 @@ class JournalRecoveryTest {
             for (int i = 0; i < 40; i++) {
                 before.add("s" + i, 1000 + i, 0, payload);
             }
-            store.writer().awaitSnapshotIdle(); // one snapshot at 10,000 bytes; adds alone never outgrow the state again
+            // one snapshot at 10,000 bytes; adds alone never outgrow the state again
+            store.writer().awaitSnapshotIdle();
             for (int i = 0; i < 40; i++) {
                 before.add("t" + i, 100 + i, i % 3, payload);
                 if (i % 4 == 0) {
