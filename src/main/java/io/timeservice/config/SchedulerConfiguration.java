@@ -28,6 +28,7 @@ class SchedulerConfiguration {
     @ConditionalOnProperty(name = "timeservice.durability", havingValue = "journal", matchIfMissing = true)
     JournalStore journalStore(TimerScheduler scheduler, TimeServiceProperties properties) throws IOException {
         return JournalStore.open(properties.dataDir(), scheduler, properties.fsync(), properties.fsyncInterval(),
-                properties.snapshot().multiple(), properties.snapshot().minJournalSize().toBytes());
+                properties.snapshot().multiple(), properties.snapshot().minJournalSize().toBytes(),
+                properties.journal().segmentSize().toBytes(), properties.journal().maxUnflushedBytes().toBytes());
     }
 }

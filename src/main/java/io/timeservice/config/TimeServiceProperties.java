@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import io.timeservice.journal.FsyncPolicy;
+import io.timeservice.journal.JournalWriter;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -24,6 +25,7 @@ import org.springframework.util.unit.DataSize;
  * @param fsync         {@code always} (default), {@code interval} or {@code never}: see {@link FsyncPolicy}
  * @param fsyncInterval with {@code fsync=interval}, the longest time between two forces
  * @param snapshot      when the journal is compacted into a snapshot
+ * @param journal       segment size and the bound on bytes waiting to be written
  * @param security bearer tokens for the API
  */
 @ConfigurationProperties("timeservice")
@@ -36,6 +38,7 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue("always") FsyncPolicy fsync,
                                     @DefaultValue("1s") Duration fsyncInterval,
                                     @DefaultValue Snapshot snapshot,
+                                    @DefaultValue Journal journal,
                                     @DefaultValue Security security) {
 
     public TimeServiceProperties {
@@ -61,6 +64,24 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
         }
     }
 
+    /**
+     * @param segmentSize       a journal segment rolls once it holds this much, independent of snapshots
+     * @param maxUnflushedBytes above this much journal data not yet written to the OS (a stalled disk), changes
+     *                          are refused with 503 {@code storage_unavailable} instead of filling the heap
+     */
+    public record Journal(@DefaultValue("32MB") DataSize segmentSize,
+                          @DefaultValue("64MB") DataSize maxUnflushedBytes) {
+
+        private static final long MB = 1024 * 1024;
+
+        public Journal {
+            require(segmentSize.toBytes() >= MB && segmentSize.toBytes() <= 1024 * MB,
+                    "timeservice.journal.segment-size must be between 1MB and 1GB, got " + segmentSize);
+            require(maxUnflushedBytes.toBytes() >= MB && maxUnflushedBytes.toBytes() <= 1024 * MB,
+                    "timeservice.journal.max-unflushed-bytes must be between 1MB and 1GB, got " + maxUnflushedBytes);
+        }
+    }
+
     /** @param arity children per heap node: 2, 4 or 8 (see docs/BENCHMARKS.md for the default's numbers) */
     public record Heap(@DefaultValue("4") int arity) {
 
@@ -80,8 +101,10 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
         public Limits {
             require(!bodyReadTimeout.isNegative() && !bodyReadTimeout.isZero(),
                     "timeservice.limits.body-read-timeout must be positive, got " + bodyReadTimeout);
-            require(maxBodyBytes >= 1024 && maxBodyBytes <= 16 * 1024 * 1024,
-                    "timeservice.limits.max-body-bytes must be between 1024 and 16777216, got " + maxBodyBytes);
+            // a payload is shorter than the body, so every accepted payload fits a journal record
+            require(maxBodyBytes >= 1024 && maxBodyBytes <= JournalWriter.MAX_PAYLOAD_BYTES,
+                    "timeservice.limits.max-body-bytes must be between 1024 and " + JournalWriter.MAX_PAYLOAD_BYTES
+                            + ", got " + maxBodyBytes);
             require(maxPayloadBytes >= 0 && maxPayloadBytes < maxBodyBytes,
                     "timeservice.limits.max-payload-bytes must be between 0 and max-body-bytes, got "
                             + maxPayloadBytes);

@@ -27,4 +27,11 @@ public sealed interface Mutation {
     /** The demo reset: every timer forgotten, the clock back at 0, sequences continuing. */
     record Reset() implements Mutation {
     }
+
+    /**
+     * Sequences up to {@code upTo} may be handed out: recorded on disk before any of them is, whatever the fsync
+     * policy, so that recovery continues after {@code upTo} even when the records that used them were lost.
+     */
+    record SequencesReserved(long upTo) implements Mutation {
+    }
 }

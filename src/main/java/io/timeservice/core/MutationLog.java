@@ -31,8 +31,21 @@ public interface MutationLog {
     default void requireWritable() {
     }
 
-    /** Records {@code mutation} and returns its position. Called under the scheduler lock. */
+    /**
+     * Records {@code mutation} and returns its position. Called under the scheduler lock. Either the whole mutation
+     * is recorded or this throws with nothing recorded.
+     */
     long append(Mutation mutation);
+
+    /**
+     * Records {@code mutation} and returns once it is forced to disk, whatever the log's fsync policy. Called under
+     * the scheduler lock, rarely (sequence reservations), so waiting there is acceptable.
+     *
+     * @throws SchedulerException {@code storage_unavailable} if it cannot be forced (it may still reach the disk)
+     */
+    default void appendForced(Mutation mutation) {
+        awaitDurable(append(mutation));
+    }
 
     /**
      * Returns once the mutation at {@code position} is as durable as this log promises. Called without the lock.

@@ -9,12 +9,19 @@ public final class SchedulerState {
 
     private final long now;
     private final long lastSequence;
+    private final long reservedSequences;
     private final IndexedTimerHeap.Image image;
     private final long copyNanos;
 
     SchedulerState(long now, long lastSequence, IndexedTimerHeap.Image image, long copyNanos) {
+        this(now, lastSequence, lastSequence, image, copyNanos);
+    }
+
+    SchedulerState(long now, long lastSequence, long reservedSequences, IndexedTimerHeap.Image image,
+                   long copyNanos) {
         this.now = now;
         this.lastSequence = lastSequence;
+        this.reservedSequences = reservedSequences;
         this.image = image;
         this.copyNanos = copyNanos;
     }
@@ -31,6 +38,11 @@ public final class SchedulerState {
     /** The last sequence ever issued, so sequences continue after it and are never reused. */
     public long lastSequence() {
         return lastSequence;
+    }
+
+    /** The highest sequence reserved on disk (see {@link Mutation.SequencesReserved}); >= {@link #lastSequence}. */
+    public long reservedSequences() {
+        return reservedSequences;
     }
 
     public int size() {

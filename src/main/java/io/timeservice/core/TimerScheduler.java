@@ -30,6 +30,8 @@ public final class TimerScheduler {
     /** Largest delay or advance accepted: 10^15 ms, about 31,700 years. */
     public static final long MAX_DELAY = 1_000_000_000_000_000L;
     public static final int MAX_ID_LENGTH = 128;
+    /** Sequences reserved on disk at a time: one forced journal write per this many adds and per start-up. */
+    static final long SEQUENCE_RESERVATION = 1_000_000;
 
     private final CombiningLock lock = new CombiningLock();
     /** Held while an invariant check runs on its copy of the heap: one copy at a time. */
@@ -42,6 +44,8 @@ public final class TimerScheduler {
     private final int capacity;
     /** The last sequence handed out; the next add gets lastSequence + 1. */
     private long lastSequence;
+    /** Sequences up to this are reserved on disk (see {@link Mutation.SequencesReserved}); >= lastSequence. */
+    private long reservedSequences;
     /** Records every accepted mutation; set once by {@link #attachLog} before serving. */
     private MutationLog log = MutationLog.NONE;
 
@@ -99,6 +103,7 @@ public final class TimerScheduler {
                         "the queue holds its capacity of " + capacity + " pending timers");
             }
             log.requireWritable();
+            reserveNextSequence();
             long createdAtWall = wallClockMillis.getAsLong();
             Timer added = traced(trace, () -> heap.snapshot(
                     heap.insert(id, fireTime, priority, ++lastSequence, 1, now, createdAtWall, payload)));
@@ -390,6 +395,7 @@ public final class TimerScheduler {
             if (snapshot != null) {
                 clock.advanceTo(snapshot.now());
                 lastSequence = snapshot.lastSequence();
+                reservedSequences = snapshot.reservedSequences();
                 List<Timer> timers = new ArrayList<>(snapshot.timers().size());
                 Map<Timer, Long> wallTimes = new java.util.IdentityHashMap<>();
                 for (Mutation.Added added : snapshot.timers()) {
@@ -401,11 +407,23 @@ public final class TimerScheduler {
             for (Mutation mutation : journal) {
                 replay(mutation);
             }
+            // Sequences up to the reservation may have been handed out in records a crash lost: skip them all.
+            lastSequence = Math.max(lastSequence, reservedSequences);
+            reservedSequences = lastSequence;
         });
     }
 
-    /** The snapshot half of what recovery reads: the clock, the last sequence issued and every pending timer. */
-    public record RecoveredSnapshot(long now, long lastSequence, List<Mutation.Added> timers) {
+    /**
+     * The snapshot half of what recovery reads: the clock, the last sequence issued, the highest sequence reserved
+     * on disk and every pending timer.
+     */
+    public record RecoveredSnapshot(long now, long lastSequence, long reservedSequences,
+                                    List<Mutation.Added> timers) {
+
+        /** A snapshot without a reservation beyond its last sequence (format version 1). */
+        public RecoveredSnapshot(long now, long lastSequence, List<Mutation.Added> timers) {
+            this(now, lastSequence, lastSequence, timers);
+        }
     }
 
     /** Applies one logged mutation. Call only while holding the lock, during recovery. */
@@ -433,6 +451,8 @@ public final class TimerScheduler {
         } else if (mutation instanceof Mutation.Reset) {
             heap.clear();
             clock = new VirtualClock(0);
+        } else if (mutation instanceof Mutation.SequencesReserved reserved) {
+            reservedSequences = Math.max(reservedSequences, reserved.upTo());
         }
         heap.takeLevelsMoved();
     }
@@ -459,9 +479,23 @@ public final class TimerScheduler {
         if (log.wantsSnapshot(heap.size())) {
             long start = System.nanoTime();
             IndexedTimerHeap.Image image = heap.image();
-            log.snapshot(new SchedulerState(clock.now(), lastSequence, image, System.nanoTime() - start));
+            log.snapshot(new SchedulerState(clock.now(), lastSequence, reservedSequences, image,
+                    System.nanoTime() - start));
         }
         return position;
+    }
+
+    /**
+     * Reserves the next block of sequences on disk, forced whatever the fsync policy, before lastSequence + 1 is
+     * handed out: a crash that loses the adds' own records then cannot make recovery issue their sequences again
+     * (an entity tag names one timer forever). Throws, with nothing changed here, if the log cannot force it.
+     */
+    private void reserveNextSequence() {
+        if (lastSequence >= reservedSequences) {
+            long upTo = lastSequence + SEQUENCE_RESERVATION;
+            log.appendForced(new Mutation.SequencesReserved(upTo));
+            reservedSequences = upTo;
+        }
     }
 
     /** Moves the clock to {@code now} and fires every due timer into {@code fired}; returns levels per fire. */

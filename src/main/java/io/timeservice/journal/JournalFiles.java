@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,17 +18,23 @@ import java.util.stream.Stream;
 /**
  * Names and headers of the files in a data directory:
  * <pre>
- *   journal-00000000000000000007.log   a segment: header, then record frames
+ *   journal-00000000000000000007.log   a segment: header, then batch frames (version 2) or record frames (1)
+ *   journal-....log.tmp                a segment being created (ignored and deleted by recovery)
  *   snapshot-00000000000000000007.snap the whole state as of the start of segment 7
  *   snapshot-....snap.tmp              a snapshot being written (ignored and deleted by recovery)
  *   lock                               held by the one process that owns the directory
  * </pre>
  * A segment's header is the 8 ASCII bytes {@code TSJOURNL}, a u32 format version and its u64 number. Segments are
- * numbered from 1 and never appended to after a restart: recovery starts a new one.
+ * numbered from 1 and never appended to after a restart: recovery starts a new one. A segment appears under its
+ * name only with its header on disk (written to a temporary file, forced, renamed), so a crash while creating one
+ * leaves at most a temporary file behind.
  */
 final class JournalFiles {
 
-    static final int FORMAT_VERSION = 1;
+    /** Segments and snapshots written now: version 2 frames group-commit batches and snapshots carry reservations. */
+    static final int FORMAT_VERSION = 2;
+    /** The first version, still read: segments of bare record frames, snapshots without sequence reservations. */
+    static final int LEGACY_FORMAT_VERSION = 1;
     static final byte[] SEGMENT_MAGIC = "TSJOURNL".getBytes(StandardCharsets.US_ASCII);
     static final byte[] SNAPSHOT_MAGIC = "TSSNAPSH".getBytes(StandardCharsets.US_ASCII);
     static final int SEGMENT_HEADER_BYTES = 8 + 4 + 8;
@@ -44,6 +51,10 @@ final class JournalFiles {
 
     static Path snapshot(Path dir, long segment) {
         return dir.resolve(String.format("snapshot-%020d.snap", segment));
+    }
+
+    static Path segmentTemp(Path dir, long number) {
+        return dir.resolve(String.format("journal-%020d.log.tmp", number));
     }
 
     static Path snapshotTemp(Path dir, long segment) {
@@ -68,16 +79,30 @@ final class JournalFiles {
         return header;
     }
 
-    /** Creates segment {@code number} with its header, durable (file and directory entry), open for appends. */
+    /**
+     * Creates segment {@code number} with its header, durable (file and directory entry), open for appends. The
+     * header is written and forced under a temporary name first, so the segment's name never points at a partial
+     * header whatever moment a crash or a full disk strikes.
+     */
     static FileChannel createSegment(Path dir, long number) throws IOException {
-        FileChannel channel = FileChannel.open(segment(dir, number), StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE);
-        ByteBuffer header = segmentHeader(number);
-        while (header.hasRemaining()) {
-            channel.write(header);
+        Path temp = segmentTemp(dir, number);
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            ByteBuffer header = segmentHeader(number);
+            while (header.hasRemaining()) {
+                channel.write(header);
+            }
+            channel.force(true);
         }
-        channel.force(true);
+        Path target = segment(dir, number);
+        if (Files.exists(target)) {
+            Files.deleteIfExists(temp);
+            throw new IOException(target + " already exists; a segment is never written twice");
+        }
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
         syncDirectory(dir);
+        FileChannel channel = FileChannel.open(target, StandardOpenOption.WRITE);
+        channel.position(SEGMENT_HEADER_BYTES);
         return channel;
     }
 

@@ -1,14 +1,17 @@
 package io.timeservice.journal;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -16,16 +19,18 @@ import io.timeservice.core.Mutation;
 import io.timeservice.core.TimerScheduler.RecoveredSnapshot;
 
 /**
- * Reads a data directory back: the latest snapshot, then every journal segment from the one it starts, in order.
+ * Reads a data directory back: the latest snapshot, then every journal segment from the one it starts, in order,
+ * streamed frame by frame ({@link SegmentReader}), so memory stays bounded however long the journal is.
  *
- * <p>A crash can tear only the end of the newest segment, so a bad frame there that runs to the end of the file (or
- * into never-written zero bytes) is cut off with a warning naming the file and offset. A bad frame anywhere else —
- * one that valid data follows, or in an older segment — means data on disk was damaged after it was acknowledged;
- * recovery then stops start-up rather than silently drop acknowledged timers.
+ * <p>A crash can tear only the end of the newest segment. A newest segment shorter than its header (or with a
+ * header of zero bytes) is deleted with a warning and its number written again, every time; a torn write at its end
+ * is cut off with a warning naming the file and offset. Damage anywhere else — in committed data, or in an older
+ * segment — means data on disk was damaged after it was acknowledged; recovery then stops start-up rather than
+ * silently drop acknowledged timers.
  */
 final class JournalRecovery {
 
-    /** What recovery found: replay {@code mutations} on {@code snapshot} (null: none), then write segment {@code nextSegment}. */
+    /** Everything recovery found, read into a list (tests): replay on {@code snapshot} (null: none). */
     record Result(RecoveredSnapshot snapshot, long snapshotSegment, List<Mutation> mutations, long nextSegment,
                   int segmentsRead) {
     }
@@ -33,7 +38,22 @@ final class JournalRecovery {
     private JournalRecovery() {
     }
 
+    /** Reads the whole directory into memory; for tests, the service streams through {@link #plan}. */
     static Result recover(Path dir, Consumer<String> warn) throws IOException {
+        try (Plan plan = plan(dir, warn)) {
+            List<Mutation> mutations = new ArrayList<>();
+            plan.forEach(mutations::add);
+            return new Result(plan.snapshot(), plan.snapshotSegment(), mutations, plan.nextSegment(),
+                    plan.segmentCount());
+        }
+    }
+
+    /**
+     * Reads the snapshot, checks the segments after it are all there, and clears away what a crash can leave: files
+     * being created and a newest segment with a torn header. The segments themselves are read while the plan is
+     * iterated.
+     */
+    static Plan plan(Path dir, Consumer<String> warn) throws IOException {
         deleteTemporaryFiles(dir);
         List<Long> snapshots = JournalFiles.snapshotNumbers(dir);
         RecoveredSnapshot snapshot = null;
@@ -56,109 +76,157 @@ final class JournalRecovery {
                         + dir + " (found " + segments + ")");
             }
         }
-        List<Mutation> mutations = new ArrayList<>();
-        for (int i = 0; i < segments.size(); i++) {
-            readSegment(dir, segments.get(i), i == segments.size() - 1, mutations, warn);
+        if (!segments.isEmpty()) {
+            long newest = segments.get(segments.size() - 1);
+            Path file = JournalFiles.segment(dir, newest);
+            long size = Files.size(file);
+            if (size < JournalFiles.SEGMENT_HEADER_BYTES || size == JournalFiles.SEGMENT_HEADER_BYTES
+                    && allZero(file)) {
+                warn.accept("journal " + file + ": torn header (" + size + " bytes) from a crash while it was"
+                        + " created; deleted, the segment is written again");
+                Files.delete(file);
+                JournalFiles.syncDirectory(dir);
+                segments.remove(segments.size() - 1);
+            }
         }
         long next = segments.isEmpty() ? firstSegment : segments.get(segments.size() - 1) + 1;
-        return new Result(snapshot, snapshot == null ? 0 : firstSegment, mutations, next, segments.size());
-    }
-
-    private static void readSegment(Path dir, long number, boolean newest, List<Mutation> out,
-                                    Consumer<String> warn) throws IOException {
-        Path file = JournalFiles.segment(dir, number);
-        byte[] bytes = Files.readAllBytes(file);
-        int header = JournalFiles.SEGMENT_HEADER_BYTES;
-        if (bytes.length < header) {
-            if (newest) {
-                warn.accept("journal " + file + ": torn header (" + bytes.length + " bytes), truncated to 0");
-                truncate(file, 0);
-                return;
-            }
-            throw new JournalCorruptedException(file + " is shorter than a segment header");
-        }
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        byte[] magic = new byte[JournalFiles.SEGMENT_MAGIC.length];
-        buffer.get(magic);
-        int version = buffer.getInt();
-        long storedNumber = buffer.getLong();
-        if (!Arrays.equals(magic, JournalFiles.SEGMENT_MAGIC)) {
-            throw new JournalCorruptedException(file + " is not a TimeService journal segment");
-        }
-        if (version != JournalFiles.FORMAT_VERSION) {
-            throw new JournalCorruptedException(file + " has journal format version " + version
-                    + "; this TimeService reads version " + JournalFiles.FORMAT_VERSION);
-        }
-        if (storedNumber != number) {
-            throw new JournalCorruptedException(file + " says it is segment " + storedNumber);
-        }
-        int offset = header;
-        while (offset < bytes.length) {
-            String problem;
-            if (bytes.length - offset < RecordCodec.FRAME_HEADER_BYTES) {
-                problem = "incomplete frame header";
-            } else {
-                int length = buffer.getInt(offset);
-                int crc = buffer.getInt(offset + 4);
-                long frameEnd = (long) offset + RecordCodec.FRAME_HEADER_BYTES + length;
-                if (length <= 0 || length > RecordCodec.MAX_BODY_BYTES) {
-                    problem = "impossible record length " + length;
-                } else if (frameEnd > bytes.length) {
-                    problem = "record runs past the end of the file";
-                } else if (RecordCodec.crc32c(bytes, offset + RecordCodec.FRAME_HEADER_BYTES, length) != crc) {
-                    problem = "record fails its checksum";
-                } else {
-                    try {
-                        out.add(RecordCodec.decode(ByteBuffer.wrap(bytes, offset + RecordCodec.FRAME_HEADER_BYTES,
-                                length).slice()));
-                    } catch (RecordCodec.CorruptRecordException | java.nio.BufferUnderflowException e) {
-                        throw new JournalCorruptedException(file + " at offset " + offset
-                                + ": a record with a valid checksum does not decode (" + e.getMessage() + ")");
-                    }
-                    offset = (int) frameEnd;
-                    continue;
-                }
-            }
-            if (newest && !validFrameAfter(bytes, offset)) {
-                warn.accept("journal " + file + ": " + problem + " at offset " + offset + " (" + (bytes.length - offset)
-                        + " bytes, a write torn by a crash); truncated there");
-                truncate(file, offset);
-                return;
-            }
-            throw new JournalCorruptedException(file + " at offset " + offset + ": " + problem + ", and "
-                    + (newest ? "more data follows it" : "newer segments follow it")
-                    + "; acknowledged data would be lost, so start-up stops. Restore the data directory from a"
-                    + " backup or move the damaged file away knowingly.");
-        }
+        return new Plan(dir, snapshot, snapshot == null ? 0 : firstSegment, segments, next, warn);
     }
 
     /**
-     * Whether any intact frame starts after {@code offset}: a torn tail is followed by nothing intact, damage in
-     * the middle is. Random bytes pass a CRC32C check with odds of one in four billion.
+     * The recovered snapshot and, as an {@link Iterable} to be read once, every journal record after it. Reading
+     * throws {@link JournalCorruptedException} for damage and {@link UncheckedIOException} for I/O errors.
      */
-    private static boolean validFrameAfter(byte[] bytes, int offset) {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        for (int at = offset + 1; at + RecordCodec.FRAME_HEADER_BYTES < bytes.length; at++) {
-            int length = buffer.getInt(at);
-            if (length > 0 && length <= bytes.length - at - RecordCodec.FRAME_HEADER_BYTES
-                    && RecordCodec.crc32c(bytes, at + RecordCodec.FRAME_HEADER_BYTES, length) == buffer.getInt(at + 4)) {
-                return true;
+    static final class Plan implements Iterable<Mutation>, AutoCloseable {
+
+        private final Path dir;
+        private final RecoveredSnapshot snapshot;
+        private final long snapshotSegment;
+        private final List<Long> segments;
+        private final long nextSegment;
+        private final Consumer<String> warn;
+        private SegmentReader reader;
+        private int segmentsOpened;
+        private long recordsRead;
+        private boolean iterated;
+
+        private Plan(Path dir, RecoveredSnapshot snapshot, long snapshotSegment, List<Long> segments,
+                     long nextSegment, Consumer<String> warn) {
+            this.dir = dir;
+            this.snapshot = snapshot;
+            this.snapshotSegment = snapshotSegment;
+            this.segments = segments;
+            this.nextSegment = nextSegment;
+            this.warn = warn;
+        }
+
+        /** The snapshot to start from, or {@code null} for none. */
+        RecoveredSnapshot snapshot() {
+            return snapshot;
+        }
+
+        long snapshotSegment() {
+            return snapshotSegment;
+        }
+
+        /** The number the next segment written must have. */
+        long nextSegment() {
+            return nextSegment;
+        }
+
+        int segmentCount() {
+            return segments.size();
+        }
+
+        /** Records read so far. */
+        long recordsRead() {
+            return recordsRead;
+        }
+
+        @Override
+        public Iterator<Mutation> iterator() {
+            if (iterated) {
+                throw new IllegalStateException("a recovery plan is read once");
+            }
+            iterated = true;
+            ArrayDeque<Mutation> frame = new ArrayDeque<>();
+            return new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    try {
+                        while (frame.isEmpty()) {
+                            if (!readFrame(frame)) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+
+                @Override
+                public Mutation next() {
+                    if (!hasNext()) {
+                        throw new NoSuchElementException();
+                    }
+                    recordsRead++;
+                    return frame.poll();
+                }
+            };
+        }
+
+        /** Adds the next frame's mutations to {@code into}; false when every segment is read. */
+        private boolean readFrame(ArrayDeque<Mutation> into) throws IOException {
+            while (true) {
+                if (reader == null) {
+                    if (segmentsOpened == segments.size()) {
+                        return false;
+                    }
+                    long number = segments.get(segmentsOpened);
+                    reader = new SegmentReader(JournalFiles.segment(dir, number), number,
+                            segmentsOpened == segments.size() - 1, warn);
+                    segmentsOpened++;
+                }
+                List<Mutation> mutations = reader.next();
+                if (mutations != null) {
+                    into.addAll(mutations);
+                    return true;
+                }
+                reader.close();
+                reader = null;
             }
         }
-        return false;
+
+        @Override
+        public void close() throws IOException {
+            if (reader != null) {
+                reader.close();
+                reader = null;
+            }
+        }
     }
 
-    private static void truncate(Path file, long size) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.truncate(size);
-            channel.force(true);
+    private static boolean allZero(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer bytes = ByteBuffer.allocate(JournalFiles.SEGMENT_HEADER_BYTES);
+            while (bytes.hasRemaining() && channel.read(bytes) >= 0) {
+                // read the whole header
+            }
+            for (int i = 0; i < bytes.position(); i++) {
+                if (bytes.get(i) != 0) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 
     private static void deleteTemporaryFiles(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : (Iterable<Path>) files::iterator) {
-                if (file.getFileName().toString().endsWith(".snap.tmp")) {
+                String name = file.getFileName().toString();
+                if (name.endsWith(".snap.tmp") || name.endsWith(".log.tmp")) {
                     Files.deleteIfExists(file);
                 }
             }

@@ -35,15 +35,25 @@ public final class JournalStore implements AutoCloseable {
         this.writer = writer;
     }
 
+    /** As {@link #open(Path, TimerScheduler, FsyncPolicy, Duration, int, long, long, long)} with default sizes. */
+    public static JournalStore open(Path dir, TimerScheduler scheduler, FsyncPolicy fsync, Duration fsyncInterval,
+                                    int snapshotMultiple, long snapshotMinBytes) throws IOException {
+        return open(dir, scheduler, fsync, fsyncInterval, snapshotMultiple, snapshotMinBytes,
+                JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
+    }
+
     /**
      * Locks {@code dir} (creating it), recovers {@code scheduler} — which must be fresh — from the snapshot and
      * journal in it, checks the four invariants, and attaches a journal writer.
      *
+     * @param segmentBytes      a segment rolls once it holds this many bytes
+     * @param maxUnflushedBytes above this many bytes not yet written, changes are refused with 503
      * @throws IllegalStateException      when another process (or this one) already owns the directory
      * @throws JournalCorruptedException  when the directory holds damage that recovery must not guess about
      */
     public static JournalStore open(Path dir, TimerScheduler scheduler, FsyncPolicy fsync, Duration fsyncInterval,
-                                    int snapshotMultiple, long snapshotMinBytes) throws IOException {
+                                    int snapshotMultiple, long snapshotMinBytes, long segmentBytes,
+                                    long maxUnflushedBytes) throws IOException {
         Files.createDirectories(dir);
         FileChannel lockChannel = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
@@ -59,24 +69,23 @@ public final class JournalStore implements AutoCloseable {
                     + "TimeService process (it holds " + dir.resolve("lock").toAbsolutePath()
                     + "); give each instance its own timeservice.data-dir");
         }
-        try {
-            long start = System.nanoTime();
-            JournalRecovery.Result recovered = JournalRecovery.recover(dir, log::warn);
-            scheduler.recover(recovered.snapshot(), recovered.mutations());
+        long start = System.nanoTime();
+        try (JournalRecovery.Plan recovered = JournalRecovery.plan(dir, log::warn)) {
+            scheduler.recover(recovered.snapshot(), recovered);
             InvariantReport invariants = scheduler.checkInvariants();
             if (!invariants.ok()) {
                 throw new JournalCorruptedException("recovered state breaks " + invariants.firstFailure().name()
                         + ": " + invariants.firstFailure().detail());
             }
             JournalWriter writer = new JournalWriter(dir, recovered.nextSegment(), fsync, fsyncInterval,
-                    snapshotMultiple, snapshotMinBytes);
+                    snapshotMultiple, snapshotMinBytes, segmentBytes, maxUnflushedBytes);
             scheduler.attachLog(writer);
             log.info("recovered {} pending timers at now={} from {} ({}, {} journal records in {} segments) in {} ms;"
                             + " journaling to segment {} with fsync={}",
                     scheduler.status().size(), scheduler.now(), dir.toAbsolutePath(),
                     recovered.snapshot() == null ? "no snapshot" : "snapshot " + recovered.snapshotSegment()
                             + " with " + recovered.snapshot().timers().size() + " timers",
-                    recovered.mutations().size(), recovered.segmentsRead(),
+                    recovered.recordsRead(), recovered.segmentCount(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), recovered.nextSegment(),
                     fsync.name().toLowerCase(java.util.Locale.ROOT));
             return new JournalStore(dir, lockChannel, lock, writer);

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -30,11 +31,34 @@ import org.slf4j.LoggerFactory;
  * Whatever accumulates while one force runs goes to disk in the next: concurrent requests share an fsync (group
  * commit). One snapshot thread writes snapshots from a copy of the state taken under the scheduler lock.
  *
- * <p>Failure. If a write or force fails, the journal stops accepting mutations ({@code storage_unavailable}),
- * waiters for positions not yet durable are told so, and the error is logged once. Recovering means a restart,
- * which replays what reached the disk.
+ * <p>Batches. Each write is framed as one or more batch frames ({@value #BATCH_HEADER_BYTES}-byte header: body
+ * length, CRC32C, and how far the segment had been forced before this write; body: whole record frames, about
+ * {@value #BATCH_TARGET_BYTES} bytes at most unless one record is larger). Recovery checks a batch whole before it
+ * replays any of it, and damage followed by no batch written after that damage was forced is a torn, never
+ * acknowledged write: it is cut off (see {@link JournalRecovery}).
+ *
+ * <p>Segments roll when they reach {@code segmentBytes} and at every snapshot; the flusher forces a segment before
+ * it starts the next.
+ *
+ * <p>Failure. If a write or force fails, or the flusher dies of anything else, the journal stops accepting mutations
+ * ({@code storage_unavailable}), waiters for positions not yet durable are told so, and the error is logged once.
+ * Recovering means a restart, which replays what reached the disk. After {@link #close} mutations are refused the
+ * same way; whatever was appended before it is flushed and its waiters answered.
  */
 public final class JournalWriter implements MutationLog, AutoCloseable {
+
+    /** The largest payload a journal record holds; the configuration keeps the request limits below it. */
+    public static final int MAX_PAYLOAD_BYTES = RecordCodec.MAX_PAYLOAD_BYTES;
+    public static final long DEFAULT_SEGMENT_BYTES = 32L * 1024 * 1024;
+    public static final long DEFAULT_MAX_UNFLUSHED_BYTES = 64L * 1024 * 1024;
+
+    /** u32 body length, u32 CRC32C of (forcedBefore, body), u64 forcedBefore. */
+    static final int BATCH_HEADER_BYTES = 16;
+    /** A batch frame takes no more records once its body is this large; bounds what recovery holds at once. */
+    static final int BATCH_TARGET_BYTES = 1024 * 1024;
+    /** No batch body is larger: a full batch plus one largest record. */
+    static final int MAX_BATCH_BODY_BYTES = BATCH_TARGET_BYTES + RecordCodec.FRAME_HEADER_BYTES
+            + RecordCodec.MAX_BODY_BYTES;
 
     private static final Logger log = LoggerFactory.getLogger(JournalWriter.class);
     private static final int INITIAL_BATCH_BYTES = 64 * 1024;
@@ -44,6 +68,8 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
     private final long fsyncIntervalNanos;
     private final int snapshotMultiple;
     private final long snapshotMinBytes;
+    private final long segmentBytes;
+    private final long maxUnflushedBytes;
     /** How long the last snapshot held the scheduler lock to copy the state; for operators and benchmarks. */
     private volatile long lastSnapshotPauseNanos;
 
@@ -61,13 +87,24 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
     // Guarded by lock.
     private GrowableBuffer batch = new GrowableBuffer(INITIAL_BATCH_BYTES);
     private GrowableBuffer spare = new GrowableBuffer(INITIAL_BATCH_BYTES);
+    /** Where the open batch frame's header starts in {@link #batch}; -1 when the batch is empty. */
+    private int frameStart = -1;
     /** Records up to this position belong to the segment before a requested rotation; 0 when none is pending. */
     private GrowableBuffer sealedBeforeRotation;
     private long sealedPosition;
     private long rotateToSegment;
     private long appended;
-    private long durable;
+    /** Positions handed to the OS, and positions forced to disk. */
+    private volatile long written;
+    private long forced;
+    /** The highest position that {@link #appendForced} waits to see forced. */
+    private long forceRequested;
+    /** Bytes appended but not yet handed to the OS. */
+    private long unflushedBytes;
     private IOException failure;
+    /** Set (with {@link #failure} or at the end of {@link #close}) once the flusher has exited. */
+    private boolean stopped;
+    private volatile boolean failed;
     private boolean closing;
     private boolean snapshotRunning;
 
@@ -77,33 +114,59 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
     private long addedBytes;
 
     private final Thread flusher;
+    // Confined to the flusher thread once it runs.
     private FileChannel segment;
+    /** The segment being written; changed by the flusher under the lock, read under the lock. */
     private long segmentNumber;
+    /** Bytes in the current segment file, and how many of them are forced. */
+    private long segmentPosition = JournalFiles.SEGMENT_HEADER_BYTES;
+    private long segmentForced = JournalFiles.SEGMENT_HEADER_BYTES;
+
+    /** Test hook: how many times a waiter in {@link #awaitDurable} came back from parking. */
+    final LongAdder parkReturns = new LongAdder();
+    /** Test hook: runs on the flusher before every write (may block to hold the flusher still). */
+    volatile Runnable beforeWrite = () -> { };
+
+    /** A writer with {@link #DEFAULT_SEGMENT_BYTES} segments and {@link #DEFAULT_MAX_UNFLUSHED_BYTES}. */
+    public JournalWriter(Path dir, long firstSegment, FsyncPolicy fsync, Duration fsyncInterval,
+                         int snapshotMultiple, long snapshotMinBytes) throws IOException {
+        this(dir, firstSegment, fsync, fsyncInterval, snapshotMultiple, snapshotMinBytes, DEFAULT_SEGMENT_BYTES,
+                DEFAULT_MAX_UNFLUSHED_BYTES);
+    }
 
     /**
      * Opens a new segment {@code firstSegment} in {@code dir} and starts the flusher.
      *
-     * @param snapshotMultiple a snapshot starts when the journal since the last one is this many times the size a
-     *                         snapshot of the live state would have ...
-     * @param snapshotMinBytes ... and at least this many bytes
+     * @param snapshotMultiple  a snapshot starts when the journal since the last one is this many times the size a
+     *                          snapshot of the live state would have ...
+     * @param snapshotMinBytes  ... and at least this many bytes
+     * @param segmentBytes      a segment rolls once it holds this many bytes
+     * @param maxUnflushedBytes above this many bytes not yet handed to the OS, mutations are refused (503)
      */
     public JournalWriter(Path dir, long firstSegment, FsyncPolicy fsync, Duration fsyncInterval,
-                         int snapshotMultiple, long snapshotMinBytes)
+                         int snapshotMultiple, long snapshotMinBytes, long segmentBytes, long maxUnflushedBytes)
             throws IOException {
         this.dir = dir;
         this.fsync = fsync;
         this.fsyncIntervalNanos = fsyncInterval.toNanos();
         this.snapshotMultiple = snapshotMultiple;
         this.snapshotMinBytes = snapshotMinBytes;
+        this.segmentBytes = segmentBytes;
+        this.maxUnflushedBytes = maxUnflushedBytes;
         this.segment = JournalFiles.createSegment(dir, firstSegment);
         this.segmentNumber = firstSegment;
-        this.flusher = new Thread(this::flushLoop, "timeservice-journal");
+        this.flusher = new Thread(this::runFlusher, "timeservice-journal");
         this.flusher.setDaemon(true);
         this.flusher.start();
     }
 
     // ---- MutationLog, called by the scheduler ----
 
+    /**
+     * Refuses when the journal failed or is closed, and when more than {@code maxUnflushedBytes} wait to be written
+     * (a stalled disk): that refusal is temporary and, made before the scheduler changes anything, leaves nothing
+     * behind.
+     */
     @Override
     public void requireWritable() {
         lock.lock();
@@ -111,18 +174,40 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
             if (failure != null || closing) {
                 throw unavailable();
             }
+            if (unflushedBytes > maxUnflushedBytes) {
+                throw new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "the journal holds " + unflushedBytes
+                        + " bytes not yet written to disk, over timeservice.journal.max-unflushed-bytes ("
+                        + maxUnflushedBytes + "); the disk is not keeping up, retry later");
+            }
         } finally {
             lock.unlock();
         }
     }
 
+    /** Records the whole mutation, or throws with nothing recorded (closed, failed, or the encoding failed). */
     @Override
     public long append(Mutation mutation) {
         lock.lock();
         try {
+            if (failure != null || closing) {
+                throw unavailable();
+            }
             int before = batch.length();
-            RecordCodec.encode(mutation, batch);
+            int frameBefore = frameStart;
+            try {
+                if (frameStart < 0 || before - frameStart - BATCH_HEADER_BYTES >= BATCH_TARGET_BYTES) {
+                    frameStart = before;
+                    batch.skip(BATCH_HEADER_BYTES);
+                }
+                RecordCodec.encode(mutation, batch);
+                batch.putIntAt(frameStart, batch.length() - frameStart - BATCH_HEADER_BYTES);
+            } catch (Throwable e) {
+                batch.truncate(before);
+                frameStart = frameBefore;
+                throw e;
+            }
             int bytes = batch.length() - before;
+            unflushedBytes += bytes;
             bytesSinceSnapshot += bytes;
             if (mutation instanceof Mutation.Added) {
                 addedRecords++;
@@ -136,39 +221,77 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         }
     }
 
+    /** Appends {@code mutation} and waits, uninterruptibly and without the timer thread, until it is forced. */
+    @Override
+    public void appendForced(Mutation mutation) {
+        long position = append(mutation);
+        lock.lock();
+        try {
+            forceRequested = Math.max(forceRequested, position);
+            work.signal();
+            while (forced < position) {
+                if (stopped || failure != null) {
+                    throw unavailable();
+                }
+                progress.awaitUninterruptibly();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Under {@code fsync=always}, returns once {@code position} is forced to disk; under {@code interval} and
+     * {@code never} at once, unless the journal failed before writing it. A position already durable succeeds even
+     * after a later failure; one that can no longer become durable gets {@code storage_unavailable}. Never waits
+     * without bound: the flusher answers every waiter when it stops, however it stops.
+     */
     @Override
     public void awaitDurable(long position) {
-        if (fsync != FsyncPolicy.ALWAYS || position == 0) {
-            return; // the documented loss window of interval and never: acknowledged before the disk has it
+        if (position == 0) {
+            return;
+        }
+        if (fsync != FsyncPolicy.ALWAYS) {
+            if (failed && written < position) {
+                throw unavailable(); // the documented loss window of interval and never, but never a lost write
+            }
+            return;
         }
         DurableWaiter waiter;
         lock.lock();
         try {
-            if (failure != null) {
-                throw unavailable();
-            }
-            if (durable >= position) {
+            if (forced >= position) {
                 return;
+            }
+            if (failure != null || stopped) {
+                throw unavailable();
             }
             waiter = new DurableWaiter(position, Thread.currentThread());
             durableWaiters.add(waiter);
         } finally {
             lock.unlock();
         }
+        boolean interrupted = false;
         while (!waiter.released) {
             LockSupport.park(this);
+            parkReturns.increment();
+            // park returns at once while the interrupt flag is set: clear it (and restore it below), never spin
+            interrupted |= Thread.interrupted();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         if (waiter.failed) {
             throw unavailable();
         }
     }
 
-    /** Wakes the waiters whose records are durable now, or all of them after a failure. Call holding the lock. */
+    /** Wakes the waiters whose records are forced now, or all of them once the flusher stopped. Hold the lock. */
     private void releaseDurableWaiters() {
         for (DurableWaiter next; (next = durableWaiters.peek()) != null
-                && (next.position() <= durable || failure != null); ) {
+                && (next.position() <= forced || failure != null || stopped); ) {
             durableWaiters.poll();
-            next.failed = failure != null && next.position() > durable;
+            next.failed = next.position() > forced;
             next.released = true;
             LockSupport.unpark(next.thread());
         }
@@ -213,7 +336,9 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
 
     /**
      * Seals the records appended so far into the current segment, asks the flusher to start the next segment
-     * after them, and writes {@code state} as that segment's snapshot on another thread.
+     * after them, and writes {@code state} as that segment's snapshot on another thread. Never throws: a snapshot
+     * that cannot start or fails is logged, the journal keeps every record, and the next one is tried when the
+     * journal has grown again.
      */
     @Override
     public void snapshot(SchedulerState state) {
@@ -229,14 +354,21 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
             sealedPosition = appended;
             rotateToSegment = nextSegment;
             batch = takeSpare();
+            frameStart = -1;
             bytesSinceSnapshot = 0;
             work.signal();
         } finally {
             lock.unlock();
         }
-        Thread writer = new Thread(() -> writeSnapshot(nextSegment, state), "timeservice-snapshot");
-        writer.setDaemon(true);
-        writer.start();
+        try {
+            Thread writer = new Thread(() -> writeSnapshot(nextSegment, state), "timeservice-snapshot");
+            writer.setDaemon(true);
+            writer.start();
+        } catch (Throwable e) {
+            log.warn("snapshot {} could not start; the journal keeps every record, so nothing is lost", nextSegment,
+                    e);
+            snapshotDone();
+        }
     }
 
     /** No snapshot is being written and no rotation is pending. Call only while holding the lock. */
@@ -247,17 +379,36 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
 
     // ---- flushing ----
 
-    private void flushLoop() {
+    /** The flusher: whatever ends it (close, an I/O error, any other throwable) answers every waiter. */
+    private void runFlusher() {
+        try {
+            flushLoop();
+        } catch (Throwable e) {
+            fail(e);
+        } finally {
+            lock.lock();
+            try {
+                stopped = true;
+                releaseDurableWaiters();
+                progress.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void flushLoop() throws IOException {
         long lastForce = System.nanoTime();
         boolean dirty = false; // written to the file but not yet forced
         while (true) {
             GrowableBuffer toWrite = null;
-            long upTo = 0;
+            long upTo;
             long rotation = 0;
+            boolean forceRequestedNow;
             boolean stop;
             lock.lock();
             try {
-                while (batch.length() == 0 && sealedBeforeRotation == null && !closing) {
+                while (batch.length() == 0 && sealedBeforeRotation == null && !closing && forceRequested <= forced) {
                     if (dirty && fsync == FsyncPolicy.INTERVAL) {
                         long wait = fsyncIntervalNanos - (System.nanoTime() - lastForce);
                         if (wait <= 0) {
@@ -268,6 +419,7 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
                         work.awaitUninterruptibly();
                     }
                 }
+                upTo = written;
                 if (sealedBeforeRotation != null) {
                     toWrite = sealedBeforeRotation;
                     upTo = sealedPosition;
@@ -277,36 +429,44 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
                     toWrite = batch;
                     upTo = appended;
                     batch = takeSpare();
+                    frameStart = -1;
+                    if (rotateToSegment == 0 && segmentPosition + toWrite.length() >= segmentBytes) {
+                        rotation = segmentNumber + 1;
+                        rotateToSegment = rotation; // holds snapshots off until the new segment exists
+                    }
                 }
+                forceRequestedNow = forceRequested > forced;
                 stop = closing && toWrite == null;
             } finally {
                 lock.unlock();
             }
-            try {
-                if (toWrite != null) {
-                    write(toWrite);
-                    dirty = true;
-                }
-                boolean force = dirty && (fsync == FsyncPolicy.ALWAYS || rotation != 0 || stop
-                        || System.nanoTime() - lastForce >= fsyncIntervalNanos && fsync == FsyncPolicy.INTERVAL);
-                if (force) {
+            boolean force = fsync == FsyncPolicy.ALWAYS || rotation != 0 || stop || forceRequestedNow
+                    || fsync == FsyncPolicy.INTERVAL && System.nanoTime() - lastForce >= fsyncIntervalNanos;
+            if (toWrite != null) {
+                if (forceRequestedNow && dirty) {
+                    // so that this batch's header can say everything before it is on disk (JournalRecovery)
                     segment.force(false);
-                    lastForce = System.nanoTime();
-                    dirty = false;
+                    segmentForced = segmentPosition;
                 }
-                if (rotation != 0) {
-                    segment.close();
-                    segment = JournalFiles.createSegment(dir, rotation);
-                    segmentNumber = rotation;
-                }
-                if (toWrite != null) {
-                    markWritten(toWrite, upTo, force || fsync != FsyncPolicy.ALWAYS, rotation != 0);
-                }
-                if (stop) {
-                    return;
-                }
-            } catch (IOException e) {
-                fail(e);
+                beforeWrite.run();
+                write(toWrite);
+                dirty = true;
+            }
+            force &= dirty;
+            if (force) {
+                segment.force(false);
+                segmentForced = segmentPosition;
+                lastForce = System.nanoTime();
+                dirty = false;
+            }
+            if (rotation != 0) {
+                segment.close();
+                segment = JournalFiles.createSegment(dir, rotation);
+                segmentPosition = JournalFiles.SEGMENT_HEADER_BYTES;
+                segmentForced = segmentPosition;
+            }
+            markWritten(toWrite, upTo, force || !dirty, rotation);
+            if (stop) {
                 return;
             }
         }
@@ -327,23 +487,41 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         return next;
     }
 
+    /** Completes each batch frame's header (what is forced so far, the checksum) and writes the buffer. */
     private void write(GrowableBuffer buffer) throws IOException {
-        ByteBuffer bytes = ByteBuffer.wrap(buffer.array(), 0, buffer.length());
-        while (bytes.hasRemaining()) {
-            segment.write(bytes);
+        byte[] bytes = buffer.array();
+        for (int frame = 0; frame < buffer.length(); ) {
+            int bodyLength = buffer.getIntAt(frame);
+            buffer.putLongAt(frame + 8, segmentForced);
+            buffer.putIntAt(frame + 4, RecordCodec.crc32c(bytes, frame + 8, 8 + bodyLength));
+            frame += BATCH_HEADER_BYTES + bodyLength;
         }
+        ByteBuffer out = ByteBuffer.wrap(bytes, 0, buffer.length());
+        while (out.hasRemaining()) {
+            segment.write(out);
+        }
+        segmentPosition += buffer.length();
     }
 
-    private void markWritten(GrowableBuffer written, long upTo, boolean durableNow, boolean rotated) {
+    /**
+     * Publishes the flusher's progress: positions up to {@code upTo} written ({@code written} null: none new), all
+     * of them forced when {@code forcedNow}, and the rotation to {@code rotated} (0: none) done.
+     */
+    private void markWritten(GrowableBuffer writtenBuffer, long upTo, boolean forcedNow, long rotated) {
         lock.lock();
         try {
-            written.clear();
-            spare = written;
-            if (rotated) {
+            if (writtenBuffer != null) {
+                unflushedBytes -= writtenBuffer.length();
+                writtenBuffer.clear();
+                spare = writtenBuffer;
+                written = Math.max(written, upTo);
+            }
+            if (rotated != 0) {
+                segmentNumber = rotated;
                 rotateToSegment = 0;
             }
-            if (durableNow) {
-                durable = Math.max(durable, upTo);
+            if (forcedNow) {
+                forced = Math.max(forced, written);
                 releaseDurableWaiters();
             }
             progress.signalAll();
@@ -352,11 +530,12 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         }
     }
 
-    private void fail(IOException e) {
+    private void fail(Throwable e) {
         log.error("journal write failed; refusing further mutations until restart", e);
         lock.lock();
         try {
-            failure = e;
+            failure = e instanceof IOException io ? io : new IOException("the journal flusher died: " + e, e);
+            failed = true;
             releaseDurableWaiters();
             progress.signalAll();
         } finally {
@@ -376,16 +555,20 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
                             + " the state", segmentForSnapshot, state.size(), bytes,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
                     String.format("%.2f", state.copyNanos() / 1e6));
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable e) {
             log.warn("snapshot {} failed; the journal keeps every record, so nothing is lost", segmentForSnapshot, e);
         } finally {
-            lock.lock();
-            try {
-                snapshotRunning = false;
-                progress.signalAll();
-            } finally {
-                lock.unlock();
-            }
+            snapshotDone();
+        }
+    }
+
+    private void snapshotDone() {
+        lock.lock();
+        try {
+            snapshotRunning = false;
+            progress.signalAll();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -421,6 +604,18 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         return lastSnapshotPauseNanos;
     }
 
+    /** Waits until everything appended so far is handed to the OS, or the journal stopped (tests). */
+    void awaitWritten() {
+        lock.lock();
+        try {
+            while (written < appended && failure == null && !stopped) {
+                progress.awaitUninterruptibly();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Waits until no snapshot is being written (for tests and shutdown). */
     public void awaitSnapshotIdle() {
         lock.lock();
@@ -433,7 +628,10 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         }
     }
 
-    /** Flushes and forces everything appended, then stops. Mutations after this are refused. */
+    /**
+     * Flushes and forces everything appended, then stops. Mutations after this are refused with
+     * {@code storage_unavailable}; waiters for what was appended before are answered when it is on disk.
+     */
     @Override
     public void close() throws IOException {
         awaitSnapshotIdle();

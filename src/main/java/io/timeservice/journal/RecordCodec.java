@@ -15,25 +15,40 @@ import io.timeservice.core.Timer;
  *   body           u8 type, then the type's fields (big-endian integers; strings as u32 length + UTF-8)
  * </pre>
  * Types: 1 added (sequence, fireTime, priority, version, createdAt, createdAtWallMillis, id, payload or length -1),
- * 2 cancelled (sequence, id), 3 edited (sequence, fireTime, priority, version, id), 4 advanced (now), 5 reset.
- * Snapshots store their timers as type-1 bodies in the same frames.
+ * 2 cancelled (sequence, id), 3 edited (sequence, fireTime, priority, version, id), 4 advanced (now), 5 reset,
+ * 6 sequences reserved (upTo). Snapshots store their timers as type-1 bodies in the same frames.
+ *
+ * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
+ * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes.
  */
 final class RecordCodec {
 
     static final int FRAME_HEADER_BYTES = 8;
-    /** No body is ever this large: ids are at most 128 characters and payloads a few KiB. */
-    static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
+    /**
+     * The largest payload (compact JSON, UTF-8) a record holds: {@code timeservice.limits.max-payload-bytes} must be
+     * below {@code max-body-bytes}, which is at most this.
+     */
+    public static final int MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
+    /** Everything in a record besides the payload: 49 bytes of fields, two string lengths, an id of 128 characters. */
+    static final int MAX_RECORD_OVERHEAD = 1024;
+    static final int MAX_BODY_BYTES = MAX_PAYLOAD_BYTES + MAX_RECORD_OVERHEAD;
 
     private static final byte ADDED = 1;
     private static final byte CANCELLED = 2;
     private static final byte EDITED = 3;
     private static final byte ADVANCED = 4;
     private static final byte RESET = 5;
+    private static final byte SEQUENCES_RESERVED = 6;
 
     private RecordCodec() {
     }
 
-    /** Appends {@code mutation} as one frame to {@code out}, growing it when needed; returns the buffer used. */
+    /**
+     * Appends {@code mutation} as one frame to {@code out}, growing it when needed; returns the buffer used.
+     *
+     * @throws IllegalArgumentException when the record would be larger than {@link #MAX_BODY_BYTES}; the buffer may
+     *                                  then hold part of it (callers truncate)
+     */
     static GrowableBuffer encode(Mutation mutation, GrowableBuffer out) {
         int frameStart = out.length();
         out.skip(FRAME_HEADER_BYTES);
@@ -65,10 +80,17 @@ final class RecordCodec {
             out.putLong(advanced.now());
         } else if (mutation instanceof Mutation.Reset) {
             out.putByte(RESET);
+        } else if (mutation instanceof Mutation.SequencesReserved reserved) {
+            out.putByte(SEQUENCES_RESERVED);
+            out.putLong(reserved.upTo());
         } else {
             throw new IllegalArgumentException("unknown mutation " + mutation);
         }
         int bodyLength = out.length() - bodyStart;
+        if (bodyLength > MAX_BODY_BYTES) {
+            throw new IllegalArgumentException("a record of " + bodyLength + " bytes is over the journal's limit of "
+                    + MAX_BODY_BYTES);
+        }
         CRC32C crc = new CRC32C();
         crc.update(out.array(), bodyStart, bodyLength);
         out.putIntAt(frameStart, bodyLength);
@@ -105,6 +127,7 @@ final class RecordCodec {
             }
             case ADVANCED -> new Mutation.Advanced(body.getLong());
             case RESET -> new Mutation.Reset();
+            case SEQUENCES_RESERVED -> new Mutation.SequencesReserved(body.getLong());
             default -> throw new CorruptRecordException("unknown record type " + type);
         };
         if (body.hasRemaining()) {

@@ -24,9 +24,9 @@ import io.timeservice.core.SchedulerState;
 import io.timeservice.core.TimerScheduler.RecoveredSnapshot;
 
 /**
- * A snapshot file, format version 1:
+ * A snapshot file, format version 2 (version 1, still read, lacks {@code reservedSequences}):
  * <pre>
- *   8 bytes "TSSNAPSH", u32 version, u64 segment, u64 now, u64 lastSequence, u32 count,
+ *   8 bytes "TSSNAPSH", u32 version, u64 segment, u64 now, u64 lastSequence, u64 reservedSequences, u32 count,
  *   count record frames of type "added" (see {@link RecordCodec}),
  *   u32 crc32c of every byte before it
  * </pre>
@@ -51,6 +51,7 @@ final class SnapshotFile {
             out.writeLong(segment);
             out.writeLong(state.now());
             out.writeLong(state.lastSequence());
+            out.writeLong(state.reservedSequences());
             out.writeInt(state.size());
             GrowableBuffer record = new GrowableBuffer(256);
             for (int i = 0; i < state.size(); i++) {
@@ -84,13 +85,15 @@ final class SnapshotFile {
                 throw new JournalCorruptedException(file + " is not a TimeService snapshot");
             }
             int version = in.readInt();
-            if (version != JournalFiles.FORMAT_VERSION) {
+            if (version != JournalFiles.FORMAT_VERSION && version != JournalFiles.LEGACY_FORMAT_VERSION) {
                 throw new JournalCorruptedException(file + " has snapshot format version " + version
-                        + "; this TimeService reads version " + JournalFiles.FORMAT_VERSION);
+                        + "; this TimeService reads versions " + JournalFiles.LEGACY_FORMAT_VERSION + " and "
+                        + JournalFiles.FORMAT_VERSION);
             }
             in.readLong(); // segment number, also in the file name
             long now = in.readLong();
             long lastSequence = in.readLong();
+            long reservedSequences = version == JournalFiles.LEGACY_FORMAT_VERSION ? lastSequence : in.readLong();
             int count = in.readInt();
             if (count < 0) {
                 throw new JournalCorruptedException(file + " declares " + count + " timers");
@@ -120,7 +123,7 @@ final class SnapshotFile {
             if (stored != expected || in.read() != -1) {
                 throw new JournalCorruptedException(file + " fails its checksum");
             }
-            return new RecoveredSnapshot(now, lastSequence, timers);
+            return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers);
         } catch (EOFException e) {
             throw new JournalCorruptedException(file + " is truncated");
         } catch (RecordCodec.CorruptRecordException e) {

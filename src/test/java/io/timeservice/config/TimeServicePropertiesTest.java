@@ -59,6 +59,29 @@ class TimeServicePropertiesTest {
                 "must be 16 to 512 characters long, got 513", "xxxxxxxxxxxxxxxxxxxx");
     }
 
+    @Test
+    void journalSizes_haveTheirDefaults_andBadValuesStopStartUp() {
+        TimeServiceProperties defaults = bindEnvironment(Map.of());
+        assertThat(defaults.journal().segmentSize().toMegabytes()).isEqualTo(32);
+        assertThat(defaults.journal().maxUnflushedBytes().toMegabytes()).isEqualTo(64);
+        assertRefused(Map.of("timeservice.journal.segment-size", "512KB"),
+                "timeservice.journal.segment-size must be between 1MB and 1GB, got 524288B", "\u0000");
+        assertRefused(Map.of("timeservice.journal.segment-size", "2GB"),
+                "timeservice.journal.segment-size must be between 1MB and 1GB", "\u0000");
+        assertRefused(Map.of("timeservice.journal.max-unflushed-bytes", "0"),
+                "timeservice.journal.max-unflushed-bytes must be between 1MB and 1GB, got 0B", "\u0000");
+    }
+
+    @Test
+    void bodyLimit_endsWhereTheJournalsRecordLimitEnds() {
+        StandardEnvironment largest = new StandardEnvironment();
+        largest.getPropertySources().addFirst(new MapPropertySource("test", Map.of(
+                "timeservice.limits.max-body-bytes", "16777216", "timeservice.limits.max-payload-bytes", "16777215")));
+        assertThat(bind(largest).limits().maxPayloadBytes()).isEqualTo(16 * 1024 * 1024 - 1);
+        assertRefused(Map.of("timeservice.limits.max-body-bytes", "16777217"),
+                "timeservice.limits.max-body-bytes must be between 1024 and 16777216, got 16777217", "\u0000");
+    }
+
     private static void assertRefused(Map<String, Object> settings, String message, String secret) {
         StandardEnvironment environment = new StandardEnvironment();
         environment.getPropertySources().addFirst(new MapPropertySource("test", settings));

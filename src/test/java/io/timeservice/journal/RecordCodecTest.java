@@ -45,6 +45,48 @@ class RecordCodecTest {
     }
 
     @Test
+    void largestPayloadTheServiceAccepts_withTheLongestId_fitsOneRecord() {
+        // max-payload-bytes < max-body-bytes <= JournalWriter.MAX_PAYLOAD_BYTES (TimeServicePropertiesTest)
+        String payload = "\"" + "x".repeat(JournalWriter.MAX_PAYLOAD_BYTES - 3) + "\"";
+        Mutation added = new Mutation.Added(new Timer("i".repeat(128), Long.MAX_VALUE, Integer.MIN_VALUE,
+                Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, payload), Long.MAX_VALUE);
+        GrowableBuffer buffer = RecordCodec.encode(added, new GrowableBuffer(64));
+        assertThat(buffer.length() - RecordCodec.FRAME_HEADER_BYTES).isLessThanOrEqualTo(RecordCodec.MAX_BODY_BYTES);
+        assertThat(RecordCodec.decode(ByteBuffer.wrap(buffer.array(), RecordCodec.FRAME_HEADER_BYTES,
+                buffer.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(added);
+    }
+
+    @Test
+    void recordOverTheLimit_isRefusedWhenEncoded() {
+        String payload = "x".repeat(RecordCodec.MAX_BODY_BYTES);
+        Mutation added = new Mutation.Added(new Timer("a", 1, 0, 1, 1, 0, payload), 0);
+        assertThatThrownBy(() -> RecordCodec.encode(added, new GrowableBuffer(64)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("over the journal's limit of " + RecordCodec.MAX_BODY_BYTES);
+    }
+
+    @Test
+    void sequenceReservation_roundTrips() {
+        GrowableBuffer buffer = RecordCodec.encode(new Mutation.SequencesReserved(1_000_000), new GrowableBuffer(4));
+        assertThat(RecordCodec.decode(ByteBuffer.wrap(buffer.array(), RecordCodec.FRAME_HEADER_BYTES,
+                buffer.length() - RecordCodec.FRAME_HEADER_BYTES).slice()))
+                .isEqualTo(new Mutation.SequencesReserved(1_000_000));
+    }
+
+    @Test
+    void buffer_growsByDoublingUpToItsCap_andRefusesBeyondItUnchanged() {
+        GrowableBuffer buffer = new GrowableBuffer(16, 40);
+        buffer.putBytes(new byte[17], 0, 17);
+        assertThat(buffer.array()).hasSize(32);
+        buffer.putBytes(new byte[20], 0, 20);
+        assertThat(buffer.array()).hasSize(40); // capped, not doubled to 64
+        assertThatThrownBy(() -> buffer.putBytes(new byte[4], 0, 4))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cannot take 4 more: the limit is 40");
+        assertThat(buffer.length()).isEqualTo(37);
+    }
+
+    @Test
     void unknownRecordType_isRefused() {
         assertThatThrownBy(() -> RecordCodec.decode(ByteBuffer.wrap(new byte[] {99})))
                 .isInstanceOf(RecordCodec.CorruptRecordException.class)
