@@ -517,11 +517,20 @@ public final class TimerScheduler {
                         + ", found U+" + String.format("%04X", (int) c) + " at position " + i);
             }
         }
+        if (id.equals(".") || id.equals("..")) {
+            // dot-segments: a URL path normalizes /timers/.. away, so such a timer could never be read or changed
+            throw new SchedulerException(ErrorCode.INVALID_ID, "id may not be \"" + id
+                    + "\": a URL path segment cannot carry it as itself");
+        }
     }
 
+    /** The id cut to the longest valid length, never between the halves of a surrogate pair. */
     private static String abbreviate(String id) {
-        return id == null || id.length() <= MAX_ID_LENGTH ? String.valueOf(id)
-                : id.substring(0, MAX_ID_LENGTH) + "...";
+        if (id == null || id.length() <= MAX_ID_LENGTH) {
+            return String.valueOf(id);
+        }
+        int end = Character.isHighSurrogate(id.charAt(MAX_ID_LENGTH - 1)) ? MAX_ID_LENGTH - 1 : MAX_ID_LENGTH;
+        return id.substring(0, end) + "...";
     }
 
     private static int[] appendLevels(int[] levels, int index, int value) {
