@@ -24,6 +24,7 @@ import org.springframework.util.unit.DataSize;
  * @param fsync         {@code always} (default), {@code interval} or {@code never}: see {@link FsyncPolicy}
  * @param fsyncInterval with {@code fsync=interval}, the longest time between two forces
  * @param snapshot      when the journal is compacted into a snapshot
+ * @param health        how often health probes may walk the heap's invariants
  * @param security bearer tokens for the API
  */
 @ConfigurationProperties("timeservice")
@@ -36,6 +37,7 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue("always") FsyncPolicy fsync,
                                     @DefaultValue("1s") Duration fsyncInterval,
                                     @DefaultValue Snapshot snapshot,
+                                    @DefaultValue Health health,
                                     @DefaultValue Security security) {
 
     public TimeServiceProperties {
@@ -58,6 +60,21 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                     "timeservice.snapshot.multiple must be between 1 and 1000, got " + multiple);
             require(minJournalSize.toBytes() >= 0,
                     "timeservice.snapshot.min-journal-size must be >= 0, got " + minJournalSize);
+        }
+    }
+
+    /**
+     * @param invariantCheckInterval how long the health check reuses its invariant report; 0 checks on every probe
+     * @param maxCheckedSize         above this many pending timers health probes skip the O(n) invariant walk
+     */
+    public record Health(@DefaultValue("10s") Duration invariantCheckInterval,
+                         @DefaultValue("100000") int maxCheckedSize) {
+
+        public Health {
+            require(!invariantCheckInterval.isNegative(),
+                    "timeservice.health.invariant-check-interval must be >= 0, got " + invariantCheckInterval);
+            require(maxCheckedSize >= 0,
+                    "timeservice.health.max-checked-size must be >= 0, got " + maxCheckedSize);
         }
     }
 

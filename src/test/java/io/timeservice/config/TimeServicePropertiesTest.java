@@ -3,9 +3,13 @@ package io.timeservice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.Map;
 
+import io.timeservice.TimeServiceApplication;
+
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.core.env.MapPropertySource;
@@ -57,6 +61,40 @@ class TimeServicePropertiesTest {
                 "timeservice.security.read-tokens", TOKEN_A);
         assertRefused(Map.of("timeservice.security.read-tokens", "x".repeat(513)),
                 "must be 16 to 512 characters long, got 513", "xxxxxxxxxxxxxxxxxxxx");
+    }
+
+    @Test
+    void healthSettings_defaultTo10sAnd100000_andBindLikeEveryOtherSetting() {
+        assertThat(bindEnvironment(Map.of()).health())
+                .isEqualTo(new TimeServiceProperties.Health(Duration.ofSeconds(10), 100_000));
+        assertThat(bindEnvironment(Map.of("TIMESERVICE_HEALTH_INVARIANT_CHECK_INTERVAL", "0s",
+                "TIMESERVICE_HEALTH_MAX_CHECKED_SIZE", "0")).health())
+                .isEqualTo(new TimeServiceProperties.Health(Duration.ZERO, 0));
+    }
+
+    @Test
+    void badHealthSettings_areRefused_namingTheProperty() {
+        assertRefused(Map.of("timeservice.health.invariant-check-interval", "-1s"),
+                "timeservice.health.invariant-check-interval must be >= 0, got PT-1S");
+        assertRefused(Map.of("timeservice.health.max-checked-size", "-1"),
+                "timeservice.health.max-checked-size must be >= 0, got -1");
+        assertRefused(Map.of("timeservice.health.max-checked-size", "lots"),
+                "timeservice.health.max-checked-size");
+    }
+
+    @Test
+    void aBadHealthSetting_stopsStartUp_withAMessageNamingTheProperty() {
+        SpringApplicationBuilder app = new SpringApplicationBuilder(TimeServiceApplication.class);
+
+        assertThatThrownBy(() -> app.run("--server.port=0", "--timeservice.durability=none",
+                "--timeservice.health.max-checked-size=-5").close())
+                .hasStackTraceContaining("timeservice.health.max-checked-size must be >= 0, got -5");
+    }
+
+    private static void assertRefused(Map<String, Object> settings, String message) {
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().addFirst(new MapPropertySource("test", settings));
+        assertThatThrownBy(() -> bind(environment)).hasStackTraceContaining(message);
     }
 
     private static void assertRefused(Map<String, Object> settings, String message, String secret) {
