@@ -16,6 +16,8 @@ public enum ErrorCode {
     TIMER_NOT_FOUND,
     QUEUE_EMPTY,
     PRECONDITION_FAILED,
+    /** An edit of a timer that has counted {@link Timer#MAX_VERSION} versions already (409). */
+    VERSION_LIMIT_REACHED,
     CAPACITY_EXCEEDED,
     /** The journal cannot record mutations (disk failure): the scheduler refuses them rather than lose them. */
     STORAGE_UNAVAILABLE;

@@ -158,7 +158,8 @@ public final class TimerScheduler {
      * @param newPriority the new priority, or {@code null} to keep it
      * @param expected    when not null, the edit happens only if the timer is at exactly this revision
      * @throws SchedulerException {@code invalid_request} (nothing to change), {@code invalid_delay},
-     *                            {@code timer_not_found} or {@code precondition_failed}
+     *                            {@code timer_not_found}, {@code precondition_failed} or
+     *                            {@code version_limit_reached}
      */
     public Timer edit(String id, Long newDelay, Integer newPriority, Revision expected, List<TraceStep> trace) {
         return editIf(id, newDelay, newPriority, expected == null ? null : expected::equals, trace);
@@ -182,6 +183,7 @@ public final class TimerScheduler {
             if (precondition != null && !precondition.test(current.revision())) {
                 throw preconditionFailed(current);
             }
+            requireVersionLeft(current);
             log.requireWritable();
             traced(trace, () -> heap.update(handle, newDelay == null ? current.fireTime() : fireTime,
                     newPriority == null ? current.priority() : newPriority));
@@ -536,6 +538,14 @@ public final class TimerScheduler {
                 + ", which the precondition does not name");
     }
 
+    /** The heap counts versions in an int: an edit past {@link Timer#MAX_VERSION} is refused, never wrapped. */
+    private static void requireVersionLeft(Timer current) {
+        if (current.version() >= Timer.MAX_VERSION) {
+            throw new SchedulerException(ErrorCode.VERSION_LIMIT_REACHED, "timer " + current.id() + " is at version "
+                    + current.version() + ", the most a timer can count; cancel it and add it again to change it");
+        }
+    }
+
     /** Validates an id's form; needs no lock. */
     static void requireValidId(String id) {
         if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH) {
@@ -551,11 +561,20 @@ public final class TimerScheduler {
                         + ", found U+" + String.format("%04X", (int) c) + " at position " + i);
             }
         }
+        if (id.equals(".") || id.equals("..")) {
+            // dot-segments: a URL path normalizes /timers/.. away, so such a timer could never be read or changed
+            throw new SchedulerException(ErrorCode.INVALID_ID, "id may not be \"" + id
+                    + "\": a URL path segment cannot carry it as itself");
+        }
     }
 
+    /** The id cut to the longest valid length, never between the halves of a surrogate pair. */
     private static String abbreviate(String id) {
-        return id == null || id.length() <= MAX_ID_LENGTH ? String.valueOf(id)
-                : id.substring(0, MAX_ID_LENGTH) + "...";
+        if (id == null || id.length() <= MAX_ID_LENGTH) {
+            return String.valueOf(id);
+        }
+        int end = Character.isHighSurrogate(id.charAt(MAX_ID_LENGTH - 1)) ? MAX_ID_LENGTH - 1 : MAX_ID_LENGTH;
+        return id.substring(0, end) + "...";
     }
 
     private static int[] appendLevels(int[] levels, int index, int value) {
@@ -616,7 +635,7 @@ public final class TimerScheduler {
     private static Outcome outcomeOf(SchedulerException refused) {
         return switch (refused.code()) {
             case TIMER_NOT_FOUND, QUEUE_EMPTY -> Outcome.NOT_FOUND;
-            case DUPLICATE_ID, PRECONDITION_FAILED -> Outcome.CONFLICT;
+            case DUPLICATE_ID, PRECONDITION_FAILED, VERSION_LIMIT_REACHED -> Outcome.CONFLICT;
             default -> Outcome.REJECTED;
         };
     }

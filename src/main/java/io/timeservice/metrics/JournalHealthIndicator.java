@@ -11,8 +11,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The {@code journal} health component: DOWN once a write or fsync failed (the service then refuses changes until a
- * restart), with the data directory and fsync policy as details; UP with {@code durability: none} when the
- * service runs in memory only.
+ * restart), with the fsync policy as a detail; UP with {@code durability: none} when the service runs in memory only.
+ * No detail names the data directory: health details are shown to every caller of an open install, and no answer
+ * may carry a server path (the start-up log line names it for the operator).
  */
 @Component
 class JournalHealthIndicator implements HealthIndicator {
@@ -34,7 +35,6 @@ class JournalHealthIndicator implements HealthIndicator {
         Health.Builder health = failure == null ? Health.up()
                 : Health.down().withDetail("failure", "a journal write failed; changes are refused until restart");
         return health.withDetail("durability", "journal")
-                .withDetail("dataDir", store.directory().toAbsolutePath().normalize().toString())
                 .withDetail("fsync", writer.fsyncPolicy().name().toLowerCase(java.util.Locale.ROOT))
                 .withDetail("lastSnapshotPauseMillis", writer.lastSnapshotPauseNanos() / 1e6)
                 .build();

@@ -3,10 +3,10 @@ package io.timeservice.metrics;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 
+import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.core.InvariantReport;
 import io.timeservice.core.QueueStatus;
 import io.timeservice.core.TimerScheduler;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -15,10 +15,12 @@ import org.springframework.stereotype.Component;
 /**
  * The {@code timerQueue} health component: UP while the heap's four invariants hold, DOWN naming the broken one.
  *
- * <p>The invariant walk is O(n) under the scheduler lock, so a probe must not trigger it every time: the result is
- * cached for {@code timeservice.health.invariant-check-interval} (default 10 s), and queues larger than
+ * <p>The invariant walk is O(n). It runs on a copy of the heap, so the scheduler lock is held only for the array
+ * copies, but the copies and the walk still cost memory and CPU, so a probe must not trigger them every time: the
+ * result is cached for {@code timeservice.health.invariant-check-interval} (default 10 s), and queues larger than
  * {@code timeservice.health.max-checked-size} (default 100,000) are not walked by probes at all (the detail
- * {@code invariants} then says {@code "not checked"}; {@code GET /queue/invariants} still checks on demand).
+ * {@code invariants} then says {@code "not checked"}; {@code GET /queue/invariants} still checks on demand). Both
+ * settings are bound and checked at start-up with the others ({@link TimeServiceProperties.Health}).
  */
 @Component
 class TimerQueueHealthIndicator implements HealthIndicator {
@@ -31,10 +33,9 @@ class TimerQueueHealthIndicator implements HealthIndicator {
     private volatile CachedReport cached;
 
     @Autowired
-    TimerQueueHealthIndicator(TimerScheduler scheduler,
-                              @Value("${timeservice.health.invariant-check-interval:10s}") Duration interval,
-                              @Value("${timeservice.health.max-checked-size:100000}") int maxCheckedSize) {
-        this(scheduler, interval, maxCheckedSize, System::nanoTime);
+    TimerQueueHealthIndicator(TimerScheduler scheduler, TimeServiceProperties properties) {
+        this(scheduler, properties.health().invariantCheckInterval(), properties.health().maxCheckedSize(),
+                System::nanoTime);
     }
 
     TimerQueueHealthIndicator(TimerScheduler scheduler, Duration interval, int maxCheckedSize,

@@ -15,7 +15,11 @@ import io.timeservice.core.Timer;
  */
 final class EntityTags {
 
-    private static final Pattern STRONG_TAG = Pattern.compile("\"(\\d{1,19})-(\\d{1,19})\"");
+    /**
+     * Canonical decimals only, as {@link #of} writes them: {@code "01-1"} is not {@code "1-1"} (tags compare as
+     * strings, RFC 9110 8.8.3.2), so a leading zero names no revision.
+     */
+    private static final Pattern STRONG_TAG = Pattern.compile("\"(0|[1-9]\\d{0,18})-(0|[1-9]\\d{0,18})\"");
 
     private EntityTags() {
     }
@@ -33,7 +37,7 @@ final class EntityTags {
         if (ifMatch == null) {
             return null;
         }
-        if (ifMatch.trim().equals("*")) {
+        if (isAnyRevision(ifMatch)) {
             return revision -> true;
         }
         Set<Revision> named = new HashSet<>();
@@ -48,5 +52,13 @@ final class EntityTags {
             }
         }
         return named::contains;
+    }
+
+    /**
+     * {@code If-Match: *}: true only while the timer exists (RFC 9110 13.1.1), so on a missing timer the
+     * precondition fails (412) instead of the request reporting the timer as not found.
+     */
+    static boolean isAnyRevision(String ifMatch) {
+        return ifMatch != null && ifMatch.trim().equals("*");
     }
 }

@@ -94,6 +94,9 @@ class JsonRequests {
             throw invalidRequest("the body is not valid JSON: " + withoutInternals(e.getOriginalMessage())
                     + position(e));
         }
+        if (tree != null) {
+            LoneSurrogates.refuse(tree);   // first: later checks echo names, and a lone surrogate breaks any answer
+        }
         if (tree == null || tree.isMissingNode() || !tree.isObject()) {
             throw invalidRequest("the body must be a JSON object");
         }
@@ -263,6 +266,15 @@ class JsonRequests {
     }
 
     private static String abbreviate(String text) {
-        return text.length() <= 64 ? text : text.substring(0, 64) + "...";
+        return abbreviate(text, 64);
+    }
+
+    /** {@code text} cut to about {@code max} characters, never between the two halves of a surrogate pair. */
+    static String abbreviate(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        int end = Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;
+        return text.substring(0, end) + "...";
     }
 }

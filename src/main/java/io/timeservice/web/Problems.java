@@ -22,7 +22,7 @@ final class Problems {
             case INVALID_REQUEST, INVALID_ID, INVALID_DELAY, INVALID_PRIORITY, INVALID_ADVANCE, INVALID_LIMIT ->
                     HttpStatus.BAD_REQUEST;
             case PAYLOAD_TOO_LARGE -> HttpStatus.CONTENT_TOO_LARGE;
-            case DUPLICATE_ID -> HttpStatus.CONFLICT;
+            case DUPLICATE_ID, VERSION_LIMIT_REACHED -> HttpStatus.CONFLICT;
             case TIMER_NOT_FOUND, QUEUE_EMPTY -> HttpStatus.NOT_FOUND;
             case PRECONDITION_FAILED -> HttpStatus.PRECONDITION_FAILED;
             case CAPACITY_EXCEEDED -> HttpStatus.TOO_MANY_REQUESTS;

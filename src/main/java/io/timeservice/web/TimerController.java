@@ -4,9 +4,11 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.QueueListing;
+import io.timeservice.core.SchedulerException;
 import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.core.TraceStep;
@@ -75,7 +77,8 @@ class TimerController {
             throw JsonRequests.invalidRequest("an edit needs \"delay\", \"priority\" or both");
         }
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Timer timer = scheduler.editIf(id, delay, priority, EntityTags.precondition(ifMatch), steps);
+        Timer timer = requiringAnyRevision(id, ifMatch,
+                () -> scheduler.editIf(id, delay, priority, EntityTags.precondition(ifMatch), steps));
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer, steps));
     }
 
@@ -88,7 +91,8 @@ class TimerController {
                                      @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                      @RequestParam(defaultValue = "false") boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Timer cancelled = scheduler.cancelIf(id, EntityTags.precondition(ifMatch), steps);
+        Timer cancelled = requiringAnyRevision(id, ifMatch,
+                () -> scheduler.cancelIf(id, EntityTags.precondition(ifMatch), steps));
         return trace ? ResponseEntity.ok().eTag(EntityTags.of(cancelled)).body(TimerJson.of(cancelled, steps))
                 : ResponseEntity.noContent().build();
     }
@@ -97,6 +101,19 @@ class TimerController {
     ListingJson list(@RequestParam(required = false) String limit) {
         QueueListing listing = scheduler.firstN(Limits.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT));
         return new ListingJson(listing.now(), listing.size(), TimerJson.of(listing.timers()));
+    }
+
+    /** Runs a conditional change; with {@code If-Match: *} a missing timer fails the precondition (412), not 404. */
+    private static Timer requiringAnyRevision(String id, String ifMatch, Supplier<Timer> change) {
+        try {
+            return change.get();
+        } catch (SchedulerException refused) {
+            if (refused.code() == ErrorCode.TIMER_NOT_FOUND && EntityTags.isAnyRevision(ifMatch)) {
+                throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match: * needs a current timer,"
+                        + " and no pending timer has id " + JsonRequests.abbreviate(id, TimerScheduler.MAX_ID_LENGTH));
+            }
+            throw refused;
+        }
     }
 
     record ListingJson(long now, int size, List<TimerJson> timers) {

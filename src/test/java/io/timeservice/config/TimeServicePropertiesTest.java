@@ -3,9 +3,13 @@ package io.timeservice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.Map;
 
+import io.timeservice.TimeServiceApplication;
+
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.core.env.MapPropertySource;
@@ -65,11 +69,11 @@ class TimeServicePropertiesTest {
         assertThat(defaults.journal().segmentSize().toMegabytes()).isEqualTo(32);
         assertThat(defaults.journal().maxUnflushedBytes().toMegabytes()).isEqualTo(64);
         assertRefused(Map.of("timeservice.journal.segment-size", "512KB"),
-                "timeservice.journal.segment-size must be between 1MB and 1GB, got 524288B", "\u0000");
+                "timeservice.journal.segment-size must be between 1MB and 1GB, got 524288B");
         assertRefused(Map.of("timeservice.journal.segment-size", "2GB"),
-                "timeservice.journal.segment-size must be between 1MB and 1GB", "\u0000");
+                "timeservice.journal.segment-size must be between 1MB and 1GB");
         assertRefused(Map.of("timeservice.journal.max-unflushed-bytes", "0"),
-                "timeservice.journal.max-unflushed-bytes must be between 1MB and 1GB, got 0B", "\u0000");
+                "timeservice.journal.max-unflushed-bytes must be between 1MB and 1GB, got 0B");
     }
 
     @Test
@@ -79,7 +83,41 @@ class TimeServicePropertiesTest {
                 "timeservice.limits.max-body-bytes", "16777216", "timeservice.limits.max-payload-bytes", "16777215")));
         assertThat(bind(largest).limits().maxPayloadBytes()).isEqualTo(16 * 1024 * 1024 - 1);
         assertRefused(Map.of("timeservice.limits.max-body-bytes", "16777217"),
-                "timeservice.limits.max-body-bytes must be between 1024 and 16777216, got 16777217", "\u0000");
+                "timeservice.limits.max-body-bytes must be between 1024 and 16777216, got 16777217");
+    }
+
+    @Test
+    void healthSettings_defaultTo10sAnd100000_andBindLikeEveryOtherSetting() {
+        assertThat(bindEnvironment(Map.of()).health())
+                .isEqualTo(new TimeServiceProperties.Health(Duration.ofSeconds(10), 100_000));
+        assertThat(bindEnvironment(Map.of("TIMESERVICE_HEALTH_INVARIANT_CHECK_INTERVAL", "0s",
+                "TIMESERVICE_HEALTH_MAX_CHECKED_SIZE", "0")).health())
+                .isEqualTo(new TimeServiceProperties.Health(Duration.ZERO, 0));
+    }
+
+    @Test
+    void badHealthSettings_areRefused_namingTheProperty() {
+        assertRefused(Map.of("timeservice.health.invariant-check-interval", "-1s"),
+                "timeservice.health.invariant-check-interval must be >= 0, got PT-1S");
+        assertRefused(Map.of("timeservice.health.max-checked-size", "-1"),
+                "timeservice.health.max-checked-size must be >= 0, got -1");
+        assertRefused(Map.of("timeservice.health.max-checked-size", "lots"),
+                "timeservice.health.max-checked-size");
+    }
+
+    @Test
+    void aBadHealthSetting_stopsStartUp_withAMessageNamingTheProperty() {
+        SpringApplicationBuilder app = new SpringApplicationBuilder(TimeServiceApplication.class);
+
+        assertThatThrownBy(() -> app.run("--server.port=0", "--timeservice.durability=none",
+                "--timeservice.health.max-checked-size=-5").close())
+                .hasStackTraceContaining("timeservice.health.max-checked-size must be >= 0, got -5");
+    }
+
+    private static void assertRefused(Map<String, Object> settings, String message) {
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().addFirst(new MapPropertySource("test", settings));
+        assertThatThrownBy(() -> bind(environment)).hasStackTraceContaining(message);
     }
 
     private static void assertRefused(Map<String, Object> settings, String message, String secret) {

@@ -3,6 +3,7 @@ package io.timeservice.core;
 import static io.timeservice.core.CoreTestSupport.pending;
 import static io.timeservice.core.CoreTestSupport.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.util.ArrayList;
@@ -145,6 +146,36 @@ class RevisionAndSequenceTest {
         assertThat(reused.sequence()).isGreaterThan(old.sequence());
         assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job", old.revision()))
                 .code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
+    }
+
+    @Test
+    void edit_countsUpToTheMaximumVersion_thenIsRefusedAsVersionLimitReached_andChangesNothing() {
+        TimerScheduler scheduler = scheduler(2);
+        scheduler.recover(new TimerScheduler.RecoveredSnapshot(0, 2, List.of(
+                new Mutation.Added(new Timer("old", 5, 0, 1, Timer.MAX_VERSION - 1, 0, null), 0),
+                new Mutation.Added(new Timer("other", 7, 0, 2, 1, 0, null), 0))), List.of());
+
+        Timer last = scheduler.edit("old", 9L, null, null);
+        assertThat(last.version()).isEqualTo(Timer.MAX_VERSION).isEqualTo(Integer.MAX_VALUE);
+        List<Timer> before = pending(scheduler);
+
+        SchedulerException refused = catchThrowableOfType(SchedulerException.class,
+                () -> scheduler.edit("old", 3L, 1, last.revision()));
+
+        assertThat(refused.code()).isEqualTo(ErrorCode.VERSION_LIMIT_REACHED);
+        assertThat(refused.getMessage()).contains("old", String.valueOf(Timer.MAX_VERSION));
+        assertThat(pending(scheduler)).isEqualTo(before);
+        assertThat(scheduler.get("old").revision()).isEqualTo(last.revision());
+        // the way on: cancel and add again, which starts a new generation at version 1
+        scheduler.cancel("old", last.revision());
+        assertThat(scheduler.add("old", 1, 0, null).version()).isEqualTo(1);
+    }
+
+    @Test
+    void aTimerBeyondTheMaximumVersion_cannotBeBuilt_soNoJournalCanLoadOne() {
+        assertThatThrownBy(() -> new Timer("x", 1, 0, 1, Timer.MAX_VERSION + 1, 0, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("x").hasMessageContaining(String.valueOf(Timer.MAX_VERSION));
     }
 
     @Test

@@ -53,6 +53,8 @@ class SchedulerValidationTest {
                 refused("add id with slash", ErrorCode.INVALID_ID, s -> s.add("a/b", 1, 0, null)),
                 refused("add id with non-ASCII", ErrorCode.INVALID_ID, s -> s.add("caf\u00e9", 1, 0, null)),
                 refused("add id with newline", ErrorCode.INVALID_ID, s -> s.add("a\nb", 1, 0, null)),
+                refused("add id \".\"", ErrorCode.INVALID_ID, s -> s.add(".", 1, 0, null)),
+                refused("add id \"..\"", ErrorCode.INVALID_ID, s -> s.add("..", 1, 0, null)),
                 refused("add duplicate id", ErrorCode.DUPLICATE_ID, s -> s.add("keep-b", 1, 9, "new")),
                 refused("add negative delay", ErrorCode.INVALID_DELAY, s -> s.add("n", -1, 0, null)),
                 refused("add Long.MIN_VALUE delay", ErrorCode.INVALID_DELAY, s -> s.add("n", Long.MIN_VALUE, 0, null)),
@@ -106,6 +108,15 @@ class SchedulerValidationTest {
         assertThat(scheduler.add(id, 1, 0, null).id()).isEqualTo(id);
         assertThat(scheduler.add(allowed, 1, 0, null).id()).isEqualTo(allowed);
         assertThat(scheduler.add("q", 1, 0, null).id()).isEqualTo("q");
+    }
+
+    @Test
+    void add_idsWithDotsThatAreNotDotSegments_areAccepted() {
+        TimerScheduler scheduler = scheduler(2);
+
+        for (String id : List.of("...", ".a", "a.", "..a", "a..", ".~", "-.")) {
+            assertThat(scheduler.add(id, 1, 0, null).id()).isEqualTo(id);
+        }
     }
 
     @ParameterizedTest(name = "id \"{0}\"")

@@ -116,8 +116,41 @@ class ConditionalRequestRestTest extends RestTestSupport {
     }
 
     @Test
-    void conditionalRequestForAnUnknownId_isNotFound() {
+    void aTagForAnUnknownId_isNotFound() {
         assertProblem(given().header("If-Match", "\"1-1\"").delete("/timers/nope"), 404, "timer_not_found");
-        assertProblem(json("{\"delay\":1}").header("If-Match", "*").patch("/timers/nope"), 404, "timer_not_found");
+        assertProblem(json("{\"delay\":1}").header("If-Match", "\"1-1\"").patch("/timers/nope"), 404,
+                "timer_not_found");
+    }
+
+    @Test
+    void star_onAMissingTimer_isPreconditionFailed_asRfc9110Asks() {
+        add("A", 1);
+        advance(1);   // fired: no current representation
+        String before = observableState();
+
+        assertProblem(json("{\"delay\":1}").header("If-Match", "*").patch("/timers/A"), 412, "precondition_failed");
+        assertProblem(given().header("If-Match", " * ").delete("/timers/nope"), 412, "precondition_failed");
+        assertProblem(given().header("If-Match", "*").queryParam("trace", true).delete("/timers/nope"), 412,
+                "precondition_failed");
+
+        assertEquals(before, observableState());
+        // without If-Match a missing timer stays 404
+        assertProblem(given().delete("/timers/A"), 404, "timer_not_found");
+    }
+
+    @Test
+    void tagsWithLeadingZeros_neverMatch_becauseTagsCompareAsStrings() {
+        Response created = add("A", 5);
+        long sequence = created.jsonPath().getLong("sequence");
+        assertEquals("\"" + sequence + "-1\"", created.header("ETag"));
+
+        for (String padded : new String[] {"\"0" + sequence + "-1\"", "\"" + sequence + "-01\"",
+            "\"00" + sequence + "-001\"", "\"" + sequence + "-1\"".replace("-1", "-+1")}) {
+            assertProblem(json("{\"delay\":7}").header("If-Match", padded).patch("/timers/A"), 412,
+                    "precondition_failed");
+            assertProblem(given().header("If-Match", padded).delete("/timers/A"), 412, "precondition_failed");
+        }
+        given().get("/timers/A").then().statusCode(200).body("version", equalTo(1));
+        json("{\"delay\":7}").header("If-Match", "\"" + sequence + "-1\"").patch("/timers/A").then().statusCode(200);
     }
 }

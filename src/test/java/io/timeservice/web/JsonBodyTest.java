@@ -123,8 +123,9 @@ class JsonBodyTest {
 
     @Test
     void numberLength_atTheLimitParses_oneDigitMoreDoesNot() {
-        assertThat(add("num-64", "1" + "0".repeat(JsonRequests.MAX_NUMBER_LENGTH - 1)).status()).isEqualTo(201);
-        assertThat(add("num-65", "1" + "0".repeat(JsonRequests.MAX_NUMBER_LENGTH)).code())
+        assertThat(JsonRequests.MAX_NUMBER_LENGTH).isEqualTo(1000);   // the README quotes it
+        assertThat(add("num-1000", "1" + "0".repeat(JsonRequests.MAX_NUMBER_LENGTH - 1)).status()).isEqualTo(201);
+        assertThat(add("num-1001", "1" + "0".repeat(JsonRequests.MAX_NUMBER_LENGTH)).code())
                 .isEqualTo("invalid_request");
         // a delay of the longest parsed length is parsed, then refused for its value; a longer one never gets that far
         assertThat(http.json("POST", "/timers", "{\"id\":\"d\",\"delay\":"

@@ -4,14 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Set;
 
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
-import io.timeservice.journal.FsyncPolicy;
 import org.junit.jupiter.api.Test;
-import org.springframework.util.unit.DataSize;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
  * The parser's string and document limits equal the body cap, which the HTTP path enforces before parsing; here
@@ -20,12 +21,10 @@ import org.springframework.util.unit.DataSize;
 class JsonRequestsTest {
 
     private static final int CAP = 1024;
-    private final JsonRequests json = new JsonRequests(new TimeServiceProperties(new TimeServiceProperties.Heap(4),
-            10, new TimeServiceProperties.Limits(CAP, 100, java.time.Duration.ofSeconds(30)), new TimeServiceProperties.Demo(false),
-            TimeServiceProperties.Durability.NONE, java.nio.file.Path.of("unused"), FsyncPolicy.ALWAYS,
-            java.time.Duration.ofSeconds(1), new TimeServiceProperties.Snapshot(4, DataSize.ofMegabytes(16)),
-            new TimeServiceProperties.Journal(DataSize.ofMegabytes(32), DataSize.ofMegabytes(64)),
-            new TimeServiceProperties.Security(java.util.List.of(), java.util.List.of(), false)));
+    /** Bound as the service binds them (defaults for every other setting), so new settings need no change here. */
+    private final JsonRequests json = new JsonRequests(new Binder(new MapConfigurationPropertySource(Map.of(
+            "timeservice.limits.max-body-bytes", CAP, "timeservice.limits.max-payload-bytes", 100)))
+            .bindOrCreate("timeservice", TimeServiceProperties.class));
 
     @Test
     void documentOfExactlyTheCap_parses_oneCharacterMoreDoesNot() {

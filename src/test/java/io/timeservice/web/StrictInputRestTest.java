@@ -60,6 +60,8 @@ class StrictInputRestTest extends RestTestSupport {
                 Arguments.of("{\"id\":\"caf\u00e9\",\"delay\":1}", "invalid_id"),
                 Arguments.of("{\"id\":\"\u23f0\",\"delay\":1}", "invalid_id"),
                 Arguments.of("{\"id\":\"a/b\",\"delay\":1}", "invalid_id"),
+                Arguments.of("{\"id\":\".\",\"delay\":1}", "invalid_id"),
+                Arguments.of("{\"id\":\"..\",\"delay\":1}", "invalid_id"),
                 Arguments.of("{\"id\":\"" + "a".repeat(129) + "\",\"delay\":1}", "invalid_id"),
                 Arguments.of("{\"id\":7,\"delay\":1}", "invalid_id"),
                 Arguments.of("{\"id\":null,\"delay\":1}", "invalid_id"),

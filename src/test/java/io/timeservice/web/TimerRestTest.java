@@ -65,6 +65,18 @@ class TimerRestTest extends RestTestSupport {
     }
 
     @Test
+    void idsWithDotsThatAreNotDotSegments_canBeReadEditedAndCancelledByTheirPath() {
+        HttpProbe http = new HttpProbe(port);
+        for (String id : List.of("...", ".a", "a.", "..a", "a..")) {
+            add(id, 5).then().header("Location", "/timers/" + id);
+
+            assertEquals(200, http.get("/timers/" + id).status(), id);
+            assertEquals(200, http.json("PATCH", "/timers/" + id, "{\"delay\":6}").status(), id);
+            assertEquals(204, http.send("DELETE", "/timers/" + id, java.util.Map.of(), null).status(), id);
+        }
+    }
+
+    @Test
     void add_pendingId_conflicts() {
         add("A", 5);
 
