@@ -25,6 +25,14 @@ final class GrowableBuffer {
         length = 0;
     }
 
+    /** Drops everything after the first {@code newLength} bytes. */
+    void truncate(int newLength) {
+        if (newLength < 0 || newLength > length) {
+            throw new IllegalArgumentException("truncate to " + newLength + " outside 0.." + length);
+        }
+        length = newLength;
+    }
+
     void skip(int count) {
         ensure(count);
         length += count;

@@ -121,7 +121,12 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         lock.lock();
         try {
             int before = batch.length();
-            RecordCodec.encode(mutation, batch);
+            try {
+                RecordCodec.encode(mutation, batch);
+            } catch (RuntimeException | Error e) {
+                batch.truncate(before); // all or nothing (MutationLog#append): no half-encoded frame stays behind
+                throw e;
+            }
             int bytes = batch.length() - before;
             bytesSinceSnapshot += bytes;
             if (mutation instanceof Mutation.Added) {
@@ -401,6 +406,11 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
                 Files.deleteIfExists(JournalFiles.snapshot(dir, number));
             }
         }
+    }
+
+    @Override
+    public boolean failed() {
+        return failure() != null;
     }
 
     /** The write or fsync failure that stopped the journal, or {@code null} while it works. */
