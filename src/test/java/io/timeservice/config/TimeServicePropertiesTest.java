@@ -59,6 +59,15 @@ class TimeServicePropertiesTest {
                 "must be 16 to 512 characters long, got 513", "xxxxxxxxxxxxxxxxxxxx");
     }
 
+    @Test
+    void capacityBytes_defaultsTo256MiB_andMustHoldTheLargestTimer() {
+        assertThat(bindEnvironment(Map.of()).capacityBytes().toBytes()).isEqualTo(256L * 1024 * 1024);
+        assertRefused(Map.of("timeservice.capacity-bytes", "16KB"),
+                "timeservice.capacity-bytes must hold at least one timer with the largest id and payload (16512"
+                        + " bytes), got 16384B", "no secret here");
+        assertRefused(Map.of("timeservice.capacity-bytes", "-1"), "timeservice.capacity-bytes must hold", "none");
+    }
+
     private static void assertRefused(Map<String, Object> settings, String message, String secret) {
         StandardEnvironment environment = new StandardEnvironment();
         environment.getPropertySources().addFirst(new MapPropertySource("test", settings));

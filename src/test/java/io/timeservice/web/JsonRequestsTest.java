@@ -21,7 +21,7 @@ class JsonRequestsTest {
 
     private static final int CAP = 1024;
     private final JsonRequests json = new JsonRequests(new TimeServiceProperties(new TimeServiceProperties.Heap(4),
-            10, new TimeServiceProperties.Limits(CAP, 100, java.time.Duration.ofSeconds(30)), new TimeServiceProperties.Demo(false),
+            10, DataSize.ofMegabytes(256), new TimeServiceProperties.Limits(CAP, 100, java.time.Duration.ofSeconds(30)), new TimeServiceProperties.Demo(false),
             TimeServiceProperties.Durability.NONE, java.nio.file.Path.of("unused"), FsyncPolicy.ALWAYS,
             java.time.Duration.ofSeconds(1), new TimeServiceProperties.Snapshot(4, DataSize.ofMegabytes(16)),
             new TimeServiceProperties.Security(java.util.List.of(), java.util.List.of(), false)));
