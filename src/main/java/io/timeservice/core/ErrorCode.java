@@ -17,7 +17,10 @@ public enum ErrorCode {
     QUEUE_EMPTY,
     PRECONDITION_FAILED,
     CAPACITY_EXCEEDED,
-    /** The journal cannot record mutations (disk failure): the scheduler refuses them rather than lose them. */
+    /**
+     * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
+     * every call, reads included, until a restart rebuilds the state from the journal.
+     */
     STORAGE_UNAVAILABLE;
 
     /** The wire form: {@code invalid_delay}, {@code timer_not_found}, ... */
