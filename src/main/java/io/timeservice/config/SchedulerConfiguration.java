@@ -21,7 +21,7 @@ class SchedulerConfiguration {
     @Bean
     TimerScheduler timerScheduler(TimeServiceProperties properties, SchedulerMetrics metrics) {
         return new TimerScheduler(new VirtualClock(0), properties.heap().arity(), properties.capacity(),
-                System::currentTimeMillis, metrics);
+                properties.capacityBytes().toBytes(), System::currentTimeMillis, metrics);
     }
 
     @Bean(destroyMethod = "close")

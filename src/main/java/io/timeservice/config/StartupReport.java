@@ -24,9 +24,10 @@ class StartupReport {
             return; // a separate management port fires its own event; report the main server only
         }
         boolean journal = properties.durability() == TimeServiceProperties.Durability.JOURNAL;
-        log.info("TimeService ready: port={} arity={} capacity={} clock=virtual durability={}{} maxBodyBytes={} "
+        log.info("TimeService ready: port={} arity={} capacity={} capacityBytes={} clock=virtual durability={}{} maxBodyBytes={} "
                         + "maxPayloadBytes={} demo={}",
                 event.getWebServer().getPort(), properties.heap().arity(), properties.capacity(),
+                properties.capacityBytes().toBytes(),
                 journal ? "journal" : "none",
                 journal ? " dataDir=" + properties.dataDir().toAbsolutePath().normalize() + " fsync="
                         + properties.fsync().name().toLowerCase(java.util.Locale.ROOT) : "",

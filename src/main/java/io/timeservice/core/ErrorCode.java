@@ -19,7 +19,10 @@ public enum ErrorCode {
     /** An edit of a timer that has counted {@link Timer#MAX_VERSION} versions already (409). */
     VERSION_LIMIT_REACHED,
     CAPACITY_EXCEEDED,
-    /** The journal cannot record mutations (disk failure): the scheduler refuses them rather than lose them. */
+    /**
+     * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
+     * every call, reads included, until a restart rebuilds the state from the journal.
+     */
     STORAGE_UNAVAILABLE;
 
     /** The wire form: {@code invalid_delay}, {@code timer_not_found}, ... */

@@ -417,6 +417,31 @@ final class IndexedTimerHeap {
         return result;
     }
 
+    /**
+     * How many pending timers are due at {@code now} (fireTime at or before it), counting no further than
+     * {@code limit}. The due timers form a subtree at the root (no child precedes its parent), so a walk of that
+     * subtree costs O(min(due, limit) * d) and touches nothing else.
+     */
+    int countDue(long now, int limit) {
+        if (size == 0 || limit <= 0 || fireTimeAt(0) > now) {
+            return 0;
+        }
+        int[] pending = new int[(int) Math.min(size, 1L + (long) limit * arity)];
+        int pendingSize = 1;
+        int count = 0;
+        while (pendingSize > 0 && count < limit) {
+            int slot = pending[--pendingSize];
+            count++;
+            int first = slot * arity + 1;
+            for (int child = first; child < first + arity && child < size; child++) {
+                if (fireTimeAt(child) <= now) {
+                    pending[pendingSize++] = child;
+                }
+            }
+        }
+        return count;
+    }
+
     private int pushFrontier(int[] frontier, int frontierSize, int slot) {
         int at = frontierSize;
         while (at > 0) {

@@ -3,10 +3,11 @@ package io.timeservice.core;
 /**
  * Where the scheduler records accepted mutations so that they survive a restart (a write-ahead journal).
  *
- * <p>The scheduler calls {@link #append} while holding its lock, right after applying a mutation, so the log's
- * order is the order in which mutations were applied; then it releases the lock and calls {@link #awaitDurable}
- * before returning to its caller. Appending must therefore be cheap (buffer in memory); waiting for the disk happens
- * outside the lock, where concurrent callers can share one flush (group commit).
+ * <p>The scheduler calls {@link #append} while holding its lock, after it has decided that a mutation is accepted
+ * and before it applies it, so the log's order is the order in which mutations are applied; then it releases the
+ * lock and calls {@link #awaitDurable} before returning to its caller. Appending must therefore be cheap (buffer in
+ * memory); waiting for the disk happens outside the lock, where concurrent callers can share one flush (group
+ * commit).
  */
 public interface MutationLog {
 
@@ -32,8 +33,9 @@ public interface MutationLog {
     }
 
     /**
-     * Records {@code mutation} and returns its position. Called under the scheduler lock. Either the whole mutation
-     * is recorded or this throws with nothing recorded.
+     * Records {@code mutation} and returns its position. Called under the scheduler lock, before the mutation is
+     * applied. All or nothing: either the mutation is recorded, or this throws and nothing of it is recorded (the
+     * scheduler then leaves its state untouched).
      */
     long append(Mutation mutation);
 
@@ -45,6 +47,15 @@ public interface MutationLog {
      */
     default void appendForced(Mutation mutation) {
         awaitDurable(append(mutation));
+    }
+
+    /**
+     * Whether the log has stopped recording for good (a write or fsync failed): records it accepted may be lost, so
+     * the state in memory may differ from what recovery would rebuild, and the scheduler stops serving. Called
+     * under the scheduler lock on every call, so it must be cheap.
+     */
+    default boolean failed() {
+        return false;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.timeservice.core;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -24,6 +25,16 @@ import io.timeservice.core.SchedulerMetrics.Outcome;
  *
  * <p>Firing order is (fireTime, priority, sequence) ascending. A timer's sequence is assigned at add from a
  * strictly increasing counter and kept on edit, so equal deadlines and priorities fire in arrival order.
+ *
+ * <p>All or nothing, journal first. Every mutation runs in three steps under the lock: (1) decide everything that
+ * can be refused (arguments, duplicates, both capacities, preconditions, a log that cannot write, a trace too large
+ * to hold) without changing anything; (2) append its record to the {@link MutationLog}, which either records it or
+ * throws having recorded nothing; (3) apply it to the heap. Nothing after the append refuses, so memory never runs
+ * ahead of the journal. If applying throws anyway (an OutOfMemoryError while tracing, a bug), memory may differ
+ * from what recovery rebuilds from the record, so the scheduler stops: fail-stop, as it also does once the log
+ * reports {@link MutationLog#failed() failure}. A stopped scheduler answers every call, reads included, with
+ * {@code storage_unavailable} and serves nothing that recovery would not rebuild; only a restart recovers. Starting
+ * a snapshot comes after the mutation is applied and never fails it.
  */
 public final class TimerScheduler {
 
@@ -32,6 +43,13 @@ public final class TimerScheduler {
     public static final int MAX_ID_LENGTH = 128;
     /** Sequences reserved on disk at a time: one forced journal write per this many adds and per start-up. */
     static final long SEQUENCE_RESERVATION = 1_000_000;
+    /**
+     * Most timers an advance with a trace may fire: a trace holds about d+1 steps per heap level per fired timer,
+     * all of it in memory under the lock and then in one response, so a larger traced advance is refused up front.
+     */
+    public static final int MAX_TRACED_FIRES = 1_000;
+
+    private static final System.Logger LOG = System.getLogger(TimerScheduler.class.getName());
 
     private final CombiningLock lock = new CombiningLock();
     /** Held while an invariant check runs on its copy of the heap: one copy at a time. */
@@ -42,26 +60,46 @@ public final class TimerScheduler {
     private final LongSupplier wallClockMillis;
     private final SchedulerMetrics metrics;
     private final int capacity;
+    /** The most {@link #bytesOf payload bytes} all pending timers may hold together. */
+    private final long capacityBytes;
+    /** The {@link #bytesOf payload bytes} of every pending timer together, 0 <= pendingBytes; guarded by the lock. */
+    private long pendingBytes;
     /** The last sequence handed out; the next add gets lastSequence + 1. */
     private long lastSequence;
     /** Sequences up to this are reserved on disk (see {@link Mutation.SequencesReserved}); >= lastSequence. */
     private long reservedSequences;
     /** Records every accepted mutation; set once by {@link #attachLog} before serving. */
     private MutationLog log = MutationLog.NONE;
+    /** Why the scheduler stopped serving, or {@code null} while it serves; guarded by the lock, never cleared. */
+    private String stoppedBecause;
 
+    /** A scheduler without a byte budget. */
     public TimerScheduler(SchedulerClock clock, int arity, int capacity, LongSupplier wallClockMillis,
                           SchedulerMetrics metrics) {
+        this(clock, arity, capacity, Long.MAX_VALUE, wallClockMillis, metrics);
+    }
+
+    /**
+     * @param capacity      the most pending timers
+     * @param capacityBytes the most {@link #bytesOf payload bytes} all pending timers may hold together
+     */
+    public TimerScheduler(SchedulerClock clock, int arity, int capacity, long capacityBytes,
+                          LongSupplier wallClockMillis, SchedulerMetrics metrics) {
         if (arity != 2 && arity != 4 && arity != 8) {
             throw new IllegalArgumentException("arity must be 2, 4 or 8: " + arity);
         }
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be >= 1: " + capacity);
         }
+        if (capacityBytes < 1) {
+            throw new IllegalArgumentException("capacityBytes must be >= 1: " + capacityBytes);
+        }
         this.heap = new IndexedTimerHeap(arity);
         this.clock = clock;
         this.wallClockMillis = wallClockMillis;
         this.metrics = metrics;
         this.capacity = capacity;
+        this.capacityBytes = capacityBytes;
     }
 
     /** A scheduler on a fresh virtual clock at 0, without metrics: for tests and embedding. */
@@ -78,6 +116,24 @@ public final class TimerScheduler {
         return capacity;
     }
 
+    public long capacityBytes() {
+        return capacityBytes;
+    }
+
+    /**
+     * What a timer counts against the byte budget: the characters of its id and payload, as {@link String#length()}
+     * counts them. That is the bytes of its text in memory for the ASCII JSON payloads usually are (compact strings
+     * keep Latin-1 text at one byte per character); other text takes two bytes per character. O(1), so every add,
+     * cancel and fire keeps the total in a counter.
+     */
+    public static long bytesOf(String id, String payload) {
+        return (long) id.length() + (payload == null ? 0 : payload.length());
+    }
+
+    private static long bytesOf(Timer timer) {
+        return bytesOf(timer.id(), timer.payload());
+    }
+
     // ---- mutations ----
 
     /** Adds a timer due at {@code now + delay}. */
@@ -89,7 +145,7 @@ public final class TimerScheduler {
      * Adds a timer due at {@code now + delay}, recording the heap's steps into {@code trace} when it is not null.
      *
      * @throws SchedulerException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id} or
-     *                            {@code capacity_exceeded}
+     *                            {@code capacity_exceeded} (too many timers, or too many payload bytes)
      */
     public Timer add(String id, long delay, int priority, String payload, List<TraceStep> trace) {
         return mutate(Operation.ADD, () -> requireValidId(id), () -> {
@@ -102,13 +158,23 @@ public final class TimerScheduler {
                 throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
                         "the queue holds its capacity of " + capacity + " pending timers");
             }
+            long bytes = bytesOf(id, payload);
+            if (bytes > capacityBytes - pendingBytes) {
+                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold " + pendingBytes
+                        + " of the queue's " + capacityBytes + " payload bytes (capacity-bytes: id and payload"
+                        + " characters); this timer needs " + bytes);
+            }
             log.requireWritable();
             reserveNextSequence();
             long createdAtWall = wallClockMillis.getAsLong();
-            Timer added = traced(trace, () -> heap.snapshot(
-                    heap.insert(id, fireTime, priority, ++lastSequence, 1, now, createdAtWall, payload)));
-            int moved = heap.takeLevelsMoved();
-            return new Applied<>(added, logged(new Mutation.Added(added, createdAtWall)), moved);
+            Timer added = new Timer(id, fireTime, priority, lastSequence + 1, 1, now, payload);
+            long position = commit(new Mutation.Added(added, createdAtWall), () -> {
+                traced(trace, () -> heap.insert(id, fireTime, priority, added.sequence(), 1, now, createdAtWall,
+                        payload));
+                lastSequence = added.sequence();
+                pendingBytes += bytes;
+            });
+            return new Applied<>(added, position, heap.takeLevelsMoved());
         });
     }
 
@@ -139,9 +205,11 @@ public final class TimerScheduler {
                 throw preconditionFailed(cancelled);
             }
             log.requireWritable();
-            traced(trace, () -> heap.remove(handle));
-            int moved = heap.takeLevelsMoved();
-            return new Applied<>(cancelled, logged(new Mutation.Cancelled(id, cancelled.sequence())), moved);
+            long position = commit(new Mutation.Cancelled(id, cancelled.sequence()), () -> {
+                traced(trace, () -> heap.remove(handle));
+                pendingBytes -= bytesOf(cancelled);
+            });
+            return new Applied<>(cancelled, position, heap.takeLevelsMoved());
         });
     }
 
@@ -185,12 +253,13 @@ public final class TimerScheduler {
             }
             requireVersionLeft(current);
             log.requireWritable();
-            traced(trace, () -> heap.update(handle, newDelay == null ? current.fireTime() : fireTime,
-                    newPriority == null ? current.priority() : newPriority));
-            int moved = heap.takeLevelsMoved();
-            Timer edited = heap.snapshot(handle);
-            return new Applied<>(edited, logged(new Mutation.Edited(id, edited.sequence(), edited.fireTime(),
-                    edited.priority(), edited.version())), moved);
+            Timer edited = new Timer(id, newDelay == null ? current.fireTime() : fireTime,
+                    newPriority == null ? current.priority() : newPriority, current.sequence(),
+                    current.version() + 1, current.createdAt(), current.payload());
+            long position = commit(new Mutation.Edited(id, edited.sequence(), edited.fireTime(), edited.priority(),
+                    edited.version()), () -> traced(trace, () -> heap.update(handle, edited.fireTime(),
+                    edited.priority())));
+            return new Applied<>(edited, position, heap.takeLevelsMoved());
         });
     }
 
@@ -203,7 +272,8 @@ public final class TimerScheduler {
      * Moves the clock to {@code now + by} and fires every timer whose fireTime is at or before the new now, in
      * firing order. {@code by = 0} fires the timers due exactly now.
      *
-     * @throws SchedulerException {@code invalid_advance} for a negative or too large {@code by}
+     * @throws SchedulerException {@code invalid_advance} for a negative or too large {@code by}, or with a
+     *                            {@code trace} when the advance would fire more than {@link #MAX_TRACED_FIRES}
      */
     public AdvanceResult advance(long by, List<TraceStep> trace) {
         long start = System.nanoTime();
@@ -214,11 +284,22 @@ public final class TimerScheduler {
         try {
             long[] newNow = new long[1];
             applied = lock.call(() -> {
+                requireServing();
                 newNow[0] = fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by");
+                if (trace != null && heap.countDue(newNow[0], MAX_TRACED_FIRES + 1) > MAX_TRACED_FIRES) {
+                    throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
+                            + MAX_TRACED_FIRES + " timers, and advancing by " + by + " would fire more; advance"
+                            + " in smaller steps or without trace");
+                }
                 log.requireWritable();
-                int[] levelsPerFire = traced(trace, () -> fireDue(newNow[0], fired));
-                long position = by > 0 || !fired.isEmpty() ? logged(new Mutation.Advanced(newNow[0])) : 0;
-                return new Applied<>(levelsPerFire, position, -1);
+                int root = heap.peek();
+                if (by == 0 && (root == IndexedTimerHeap.NONE || heap.fireTime(root) > newNow[0])) {
+                    return new Applied<int[]>(null, 0, -1); // changes nothing, so nothing to record
+                }
+                int[][] levelsPerFire = new int[1][];
+                long position = commit(new Mutation.Advanced(newNow[0]),
+                        () -> levelsPerFire[0] = traced(trace, () -> fireDue(newNow[0], fired)));
+                return new Applied<>(levelsPerFire[0], position, -1);
             });
             now = newNow[0];
             log.awaitDurable(applied.position());
@@ -240,9 +321,15 @@ public final class TimerScheduler {
         long start = System.nanoTime();
         Outcome outcome = Outcome.NOT_FOUND;
         try {
-            Timer timer = lock.call(() -> heap.snapshot(requirePending(id)));
+            Timer timer = lock.call(() -> {
+                requireServing();
+                return heap.snapshot(requirePending(id));
+            });
             outcome = Outcome.SUCCESS;
             return timer;
+        } catch (SchedulerException refused) {
+            outcome = outcomeOf(refused);
+            throw refused;
         } finally {
             report(Operation.GET, outcome, start, -1);
         }
@@ -258,6 +345,7 @@ public final class TimerScheduler {
         Outcome outcome = Outcome.NOT_FOUND;
         try {
             Timer next = lock.call(() -> {
+                requireServing();
                 int root = heap.peek();
                 if (root == IndexedTimerHeap.NONE) {
                     throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
@@ -266,6 +354,9 @@ public final class TimerScheduler {
             });
             outcome = Outcome.SUCCESS;
             return next;
+        } catch (SchedulerException refused) {
+            outcome = outcomeOf(refused);
+            throw refused;
         } finally {
             report(Operation.PEEK, outcome, start, -1);
         }
@@ -280,6 +371,7 @@ public final class TimerScheduler {
         Outcome outcome = Outcome.REJECTED;
         try {
             QueueListing listing = lock.call(() -> {
+                requireServing();
                 int[] handles = heap.firstInOrder(limit);
                 List<Timer> timers = new ArrayList<>(handles.length);
                 for (int handle : handles) {
@@ -297,6 +389,7 @@ public final class TimerScheduler {
     /** Clock, depth, next deadline and oldest pending timer, in O(1). Not counted as an operation. */
     public QueueStatus status() {
         return lock.call(() -> {
+            requireServing();
             int root = heap.peek();
             int oldest = heap.oldest();
             boolean empty = oldest == IndexedTimerHeap.NONE;
@@ -308,7 +401,31 @@ public final class TimerScheduler {
     }
 
     public long now() {
-        return lock.call(() -> clock.now());
+        return lock.call(() -> {
+            requireServing();
+            return clock.now();
+        });
+    }
+
+    /**
+     * The {@link #bytesOf payload bytes} all pending timers hold together, against {@link #capacityBytes()}. O(1).
+     */
+    public long pendingBytes() {
+        return lock.call(() -> {
+            requireServing();
+            return pendingBytes;
+        });
+    }
+
+    /**
+     * Why the scheduler stopped serving (fail-stop, see the class comment), or {@code null} while it serves. For
+     * health checks: unlike every other call, this one answers after a stop.
+     */
+    public String stoppedBecause() {
+        return lock.call(() -> {
+            noticeLogFailure();
+            return stoppedBecause;
+        });
     }
 
     /**
@@ -319,7 +436,7 @@ public final class TimerScheduler {
      */
     public InvariantReport checkInvariants() {
         synchronized (checking) {
-            Frozen frozen = lock.call(() -> new Frozen(heap.copy(), clock.now()));
+            Frozen frozen = lock.call(this::frozen);
             return frozen.heap().checkInvariants(frozen.now());
         }
     }
@@ -333,7 +450,7 @@ public final class TimerScheduler {
             throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
         synchronized (checking) {
-            Frozen frozen = lock.call(() -> new Frozen(heap.copy(), clock.now()));
+            Frozen frozen = lock.call(this::frozen);
             IndexedTimerHeap copy = frozen.heap();
             int count = Math.min(limit, copy.size());
             List<HeapView.Cell> cells = new ArrayList<>(count);
@@ -352,6 +469,11 @@ public final class TimerScheduler {
     private record Frozen(IndexedTimerHeap heap, long now) {
     }
 
+    private Frozen frozen() {
+        requireServing();
+        return new Frozen(heap.copy(), clock.now());
+    }
+
     /**
      * Forgets every pending timer and continues on {@code freshClock}. Sequences keep counting, so no entity tag
      * issued before the reset can match a timer created after it. Destructive: the web layer allows it only for
@@ -359,10 +481,13 @@ public final class TimerScheduler {
      */
     public void reset(SchedulerClock freshClock) {
         long position = lock.call(() -> {
+            requireServing();
             log.requireWritable();
-            heap.clear();
-            clock = freshClock;
-            return logged(new Mutation.Reset());
+            return commit(new Mutation.Reset(), () -> {
+                heap.clear();
+                clock = freshClock;
+                pendingBytes = 0;
+            });
         });
         log.awaitDurable(position);
     }
@@ -403,6 +528,7 @@ public final class TimerScheduler {
                 for (Mutation.Added added : snapshot.timers()) {
                     timers.add(added.timer());
                     wallTimes.put(added.timer(), added.createdAtWallMillis());
+                    pendingBytes += bytesOf(added.timer());
                 }
                 heap.bulkLoad(timers, wallTimes::get);
             }
@@ -439,8 +565,11 @@ public final class TimerScheduler {
             heap.insert(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(),
                     Math.toIntExact(timer.version()), timer.createdAt(), added.createdAtWallMillis(), timer.payload());
             lastSequence = timer.sequence();
+            pendingBytes += bytesOf(timer);
         } else if (mutation instanceof Mutation.Cancelled cancelled) {
-            heap.remove(replayTarget(cancelled.id(), cancelled.sequence()));
+            int handle = replayTarget(cancelled.id(), cancelled.sequence());
+            pendingBytes -= bytesOf(heap.snapshot(handle));
+            heap.remove(handle);
         } else if (mutation instanceof Mutation.Edited edited) {
             int handle = replayTarget(edited.id(), edited.sequence());
             heap.update(handle, edited.fireTime(), edited.priority());
@@ -453,6 +582,7 @@ public final class TimerScheduler {
         } else if (mutation instanceof Mutation.Reset) {
             heap.clear();
             clock = new VirtualClock(0);
+            pendingBytes = 0;
         } else if (mutation instanceof Mutation.SequencesReserved reserved) {
             reservedSequences = Math.max(reservedSequences, reserved.upTo());
         }
@@ -475,15 +605,21 @@ public final class TimerScheduler {
 
     // ---- helpers; call only while holding the lock unless said otherwise ----
 
-    /** Appends {@code mutation} to the log, starting a snapshot when the log asks for one; returns its position. */
-    private long logged(Mutation mutation) {
+    /**
+     * Records {@code mutation}, then applies it with {@code apply}, then starts a snapshot if the log asks for one;
+     * returns the record's position. Call only after every refusal has been decided (see the class comment): if the
+     * append throws, nothing is recorded and nothing changes; if {@code apply} throws, memory may no longer be what
+     * recovery rebuilds from the record, so the scheduler stops and the caller hears {@code storage_unavailable}.
+     */
+    private long commit(Mutation mutation, Runnable apply) {
         long position = log.append(mutation);
-        if (log.wantsSnapshot(heap.size())) {
-            long start = System.nanoTime();
-            IndexedTimerHeap.Image image = heap.image();
-            log.snapshot(new SchedulerState(clock.now(), lastSequence, reservedSequences, image,
-                    System.nanoTime() - start));
+        try {
+            apply.run();
+        } catch (Throwable failure) {
+            throw stop("applying an accepted change (" + mutation.getClass().getSimpleName().toLowerCase(Locale.ROOT)
+                    + ") failed after its journal record was written", failure);
         }
+        startSnapshotIfDue();
         return position;
     }
 
@@ -500,14 +636,60 @@ public final class TimerScheduler {
         }
     }
 
+    /**
+     * Starts a snapshot when the log asks for one. The mutation before it is recorded and applied already, so a
+     * failure here (no memory for the copy) costs only the compaction, which the next mutation asks for again.
+     */
+    private void startSnapshotIfDue() {
+        try {
+            if (log.wantsSnapshot(heap.size())) {
+                long start = System.nanoTime();
+                IndexedTimerHeap.Image image = heap.image();
+                log.snapshot(new SchedulerState(clock.now(), lastSequence, reservedSequences, image,
+                        System.nanoTime() - start));
+            }
+        } catch (RuntimeException | OutOfMemoryError e) {
+            LOG.log(System.Logger.Level.WARNING, "could not start a snapshot; the journal keeps every record", e);
+        }
+    }
+
+    /** Refuses every call once the scheduler has stopped (fail-stop). Call first in every call under the lock. */
+    private void requireServing() {
+        noticeLogFailure();
+        if (stoppedBecause != null) {
+            throw new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "the service has stopped serving because "
+                    + stoppedBecause + "; it answers nothing until it is restarted, and a change answered 503 may"
+                    + " or may not be there after the restart");
+        }
+    }
+
+    private void noticeLogFailure() {
+        if (stoppedBecause == null && log.failed()) {
+            stoppedBecause = "the journal failed";
+            LOG.log(System.Logger.Level.ERROR, "the journal failed; the scheduler stops serving until restarted");
+        }
+    }
+
+    /** Stops the scheduler for good and returns what to tell the caller whose change failed. */
+    private SchedulerException stop(String reason, Throwable cause) {
+        if (stoppedBecause == null) {
+            stoppedBecause = reason;
+        }
+        LOG.log(System.Logger.Level.ERROR, reason + "; the scheduler stops serving until restarted", cause);
+        return new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "the service has stopped serving because "
+                + reason + "; the outcome of this change is known only after a restart");
+    }
+
     /** Moves the clock to {@code now} and fires every due timer into {@code fired}; returns levels per fire. */
     private int[] fireDue(long now, List<Timer> fired) {
         clock.advanceTo(now);
         int[] levelsPerFire = null;
         for (int root = heap.peek(); root != IndexedTimerHeap.NONE && heap.fireTime(root) <= now;
              root = heap.peek()) {
-            fired.add(heap.snapshot(root));
+            Timer timer = heap.snapshot(root);
+            fired.add(timer);
             heap.removeRoot();
+            pendingBytes -= bytesOf(timer);
             levelsPerFire = appendLevels(levelsPerFire, fired.size() - 1, heap.takeLevelsMoved());
         }
         return levelsPerFire;
@@ -597,7 +779,10 @@ public final class TimerScheduler {
         int levels = -1;
         try {
             validate.run();
-            Applied<T> applied = lock.call(underLock);
+            Applied<T> applied = lock.call(() -> {
+                requireServing();
+                return underLock.get();
+            });
             levels = applied.levels();
             log.awaitDurable(applied.position());
             outcome = Outcome.SUCCESS;

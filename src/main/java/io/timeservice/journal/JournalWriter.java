@@ -586,6 +586,11 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         }
     }
 
+    @Override
+    public boolean failed() {
+        return failed; // volatile: asked under the scheduler lock on every call, without taking this lock
+    }
+
     /** The write or fsync failure that stopped the journal, or {@code null} while it works. */
     public IOException failure() {
         lock.lock();

@@ -6,6 +6,7 @@ import java.util.function.LongSupplier;
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.core.InvariantReport;
 import io.timeservice.core.QueueStatus;
+import io.timeservice.core.SchedulerException;
 import io.timeservice.core.TimerScheduler;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -13,7 +14,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * The {@code timerQueue} health component: UP while the heap's four invariants hold, DOWN naming the broken one.
+ * The {@code timerQueue} health component: UP while the heap's four invariants hold, DOWN naming the broken one,
+ * and DOWN with {@code stopped} once the scheduler has stopped serving after a failure (fail-stop, until restart).
+ * Part of the {@code readiness} group, so a load balancer routes away from a stopped service.
  *
  * <p>The invariant walk is O(n). It runs on a copy of the heap, so the scheduler lock is held only for the array
  * copies, but the copies and the walk still cost memory and CPU, so a probe must not trigger them every time: the
@@ -48,6 +51,21 @@ class TimerQueueHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
+        try {
+            String stopped = scheduler.stoppedBecause();
+            return stopped == null ? serving() : stopped(stopped);
+        } catch (SchedulerException stoppedMeanwhile) {
+            return stopped(scheduler.stoppedBecause());
+        }
+    }
+
+    private Health stopped(String reason) {
+        return Health.down()
+                .withDetail("stopped", reason + "; every queue call answers 503 storage_unavailable until restart")
+                .build();
+    }
+
+    private Health serving() {
         QueueStatus status = scheduler.status();
         Health.Builder health = Health.up();
         if (status.size() > maxCheckedSize) {
@@ -66,6 +84,8 @@ class TimerQueueHealthIndicator implements HealthIndicator {
         return health.withDetail("size", status.size())
                 .withDetail("now", status.now())
                 .withDetail("arity", scheduler.arity())
+                .withDetail("payloadBytes", scheduler.pendingBytes())
+                .withDetail("capacityBytes", scheduler.capacityBytes())
                 .build();
     }
 

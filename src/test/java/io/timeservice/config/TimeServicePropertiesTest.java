@@ -120,6 +120,15 @@ class TimeServicePropertiesTest {
         assertThatThrownBy(() -> bind(environment)).hasStackTraceContaining(message);
     }
 
+    @Test
+    void capacityBytes_defaultsTo256MiB_andMustHoldTheLargestTimer() {
+        assertThat(bindEnvironment(Map.of()).capacityBytes().toBytes()).isEqualTo(256L * 1024 * 1024);
+        assertRefused(Map.of("timeservice.capacity-bytes", "16KB"),
+                "timeservice.capacity-bytes must hold at least one timer with the largest id and payload (16512"
+                        + " bytes), got 16384B");
+        assertRefused(Map.of("timeservice.capacity-bytes", "-1"), "timeservice.capacity-bytes must hold");
+    }
+
     private static void assertRefused(Map<String, Object> settings, String message, String secret) {
         StandardEnvironment environment = new StandardEnvironment();
         environment.getPropertySources().addFirst(new MapPropertySource("test", settings));

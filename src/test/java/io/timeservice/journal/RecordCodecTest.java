@@ -49,7 +49,7 @@ class RecordCodecTest {
         // max-payload-bytes < max-body-bytes <= JournalWriter.MAX_PAYLOAD_BYTES (TimeServicePropertiesTest)
         String payload = "\"" + "x".repeat(JournalWriter.MAX_PAYLOAD_BYTES - 3) + "\"";
         Mutation added = new Mutation.Added(new Timer("i".repeat(128), Long.MAX_VALUE, Integer.MIN_VALUE,
-                Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, payload), Long.MAX_VALUE);
+                Long.MAX_VALUE, Timer.MAX_VERSION, Long.MAX_VALUE, payload), Long.MAX_VALUE);
         GrowableBuffer buffer = RecordCodec.encode(added, new GrowableBuffer(64));
         assertThat(buffer.length() - RecordCodec.FRAME_HEADER_BYTES).isLessThanOrEqualTo(RecordCodec.MAX_BODY_BYTES);
         assertThat(RecordCodec.decode(ByteBuffer.wrap(buffer.array(), RecordCodec.FRAME_HEADER_BYTES,
