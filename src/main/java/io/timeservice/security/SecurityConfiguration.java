@@ -33,7 +33,7 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  *
  * <p>Scopes: GET, HEAD and OPTIONS on the queue ({@code /timers}, {@code /clock}, {@code /queue}, {@code /demo})
  * and on the actuator need {@code read}; every other method on any path needs {@code write}, which includes read.
- * Open to everybody: {@code /actuator/health} (details only for callers with a token), and GET of everything else
+ * Open to everybody: {@code /actuator/health} (details only for callers granted a scope), and GET of everything else
  * — the web page and its assets, Swagger UI and {@code /v3/api-docs}, none of which carries queue data.
  *
  * <p>With no token configured the service is in protected mode, like Redis without a password: callers on its own
