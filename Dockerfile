@@ -18,6 +18,9 @@ WORKDIR /app
 COPY --from=build /src/timeservice.jar /app/timeservice.jar
 RUN mkdir -p /app/data && chown -R timeservice:timeservice /app
 USER timeservice
+# Without tokens the service is in protected mode: the HEALTHCHECK below comes from loopback inside the container
+# and works; clients of the published port get 403 protected_mode until TIMESERVICE_SECURITY_WRITE_TOKENS /
+# TIMESERVICE_SECURITY_READ_TOKENS are set, or TIMESERVICE_SECURITY_OPEN=true on a trusted network (README, Docker).
 EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD curl -fsS http://127.0.0.1:8080/actuator/health || exit 1

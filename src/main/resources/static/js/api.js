@@ -24,6 +24,14 @@ export function whenTokenNeeded(handler) {
   askForToken = handler;
 }
 
+// A service with no token configured serves only its own machine (protected mode): opened from elsewhere, the page
+// gets 403 protected_mode, whose detail tells how the operator can open access. app.js shows it in place of the heap.
+let explainProtectedMode = () => {};
+
+export function whenProtectedMode(handler) {
+  explainProtectedMode = handler;
+}
+
 async function call(method, path, body) {
   const init = { method, headers: { Accept: 'application/json, application/problem+json' } };
   if (bearerToken !== '') {
@@ -43,7 +51,11 @@ async function call(method, path, body) {
     if (response.status === 401) {
       askForToken();
     }
-    throw await problemFrom(response);
+    const problem = await problemFrom(response);
+    if (problem.code === 'protected_mode') {
+      explainProtectedMode(problem.message);
+    }
+    throw problem;
   }
   return response.status === 204 ? null : response.json();
 }

@@ -2,7 +2,7 @@
 // render.js; the status chip and the fired list follow. Nothing here knows how a heap works: the service does the
 // operations and reports each step, the page only replays and explains them.
 
-import { api, useToken, whenTokenNeeded } from './api.js';
+import { api, useToken, whenProtectedMode, whenTokenNeeded } from './api.js';
 import { frameFromHeap } from './replay.js';
 import { drawableSlots } from './layout.js';
 import { renderTree, renderArray, renderChips, renderHiddenNote, formatCount } from './render.js';
@@ -30,6 +30,7 @@ const view = {
   drawLimit: 63,
   refreshing: false,
   lastRefreshMs: 0,  // how long the last GET /queue/heap took
+  refusal: null,     // the service's protected-mode explanation, while it refuses this page the queue
 };
 
 const player = new Player({
@@ -82,6 +83,7 @@ async function refreshHeap(afterReset = false) {
     }
     view.heap = heap;
     view.frame = frameFromHeap(heap);
+    hideProtectedMode(); // the operator opened access meanwhile
     const limit = currentDrawLimit();
     if (limit !== view.drawLimit) {
       view.drawLimit = limit; // first answer told the arity: fetch again with the right number of slots
@@ -107,6 +109,9 @@ function updateStatus() {
   if (player.inProgress) {
     state = 'progress';
     label = 'Operation in progress';
+  } else if (view.refusal !== null) {
+    state = 'refused';
+    label = 'Refused: protected mode';
   } else if (!view.heap) {
     state = 'loading';
     label = 'Loading…';
@@ -122,9 +127,11 @@ function updateStatus() {
   }
   chip.dataset.state = state;
   chip.textContent = label;
-  $('status-note').textContent = state === 'progress'
-    ? 'Mid-operation states are not checked; the checks below are from the last completed operation.'
-    : 'Checked by the service after the last completed operation.';
+  const notes = {
+    progress: 'Mid-operation states are not checked; the checks below are from the last completed operation.',
+    refused: 'The service refuses this page its queue (protected mode); nothing can be checked.',
+  };
+  $('status-note').textContent = notes[state] ?? 'Checked by the service after the last completed operation.';
   $('status-checks').replaceChildren(...checks.map(checkItem));
 }
 
@@ -268,9 +275,28 @@ function showRefusal(error, operation) {
 }
 
 function showError(message) {
+  if (message === view.refusal) {
+    return; // already explained in place of the heap
+  }
   const box = $('error');
   box.textContent = message;
   box.hidden = false;
+}
+
+/** Protected mode refuses every queue call from this machine: the service's own explanation replaces the heap. */
+function showProtectedMode(explanation) {
+  view.refusal = explanation;
+  $('refusal-detail').textContent = explanation;
+  $('refusal').hidden = false;
+  hideError();
+  updateStatus();
+}
+
+function hideProtectedMode() {
+  if (view.refusal !== null) {
+    view.refusal = null;
+    $('refusal').hidden = true;
+  }
 }
 
 function hideError() {
@@ -376,6 +402,7 @@ function wireControls() {
   $('speed').addEventListener('change', (event) => setSpeed(Number(event.target.value)));
   $('clear-fired').addEventListener('click', clearFired);
   $('refresh-button').addEventListener('click', () => player.idle && refreshHeap());
+  whenProtectedMode(showProtectedMode);
   whenTokenNeeded(() => {
     const access = document.querySelector('details.access');
     if (!access.open) {

@@ -143,19 +143,23 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
     }
 
     /**
-     * Bearer tokens. With none configured the service is open to every caller who can reach it (and says so once at
-     * start-up). With any configured, every API call needs {@code Authorization: Bearer <token>}: a read token
-     * allows the GET calls, a write token allows everything. Tokens are compared in constant time and never logged;
-     * {@link #toString()} shows only how many there are.
+     * Bearer tokens. With none configured the service is in protected mode: it serves the API and the actuator only
+     * to clients on its own machine (loopback) and answers everyone else 403 {@code protected_mode}, unless
+     * {@code open} turns that off. With any token configured, every API call needs
+     * {@code Authorization: Bearer <token>}: a read token allows the GET calls, a write token allows everything.
+     * Tokens are compared in constant time and never logged; {@link #toString()} shows only how many there are.
      *
      * @param readTokens   tokens allowed to read (comma-separated in one property or environment variable)
      * @param writeTokens  tokens allowed to read and change the queue
      * @param openActuator lets {@code info}, {@code metrics} and {@code prometheus} answer without a token; only
      *                     meant for a separate {@code management.server.port} that only the scraper can reach
+     * @param open         with no token configured, serves every client, not only loopback ones: for trusted
+     *                     networks only (start-up warns); refused together with tokens, which it would contradict
      */
     public record Security(@DefaultValue List<String> readTokens,
                            @DefaultValue List<String> writeTokens,
-                           @DefaultValue("false") boolean openActuator) {
+                           @DefaultValue("false") boolean openActuator,
+                           @DefaultValue("false") boolean open) {
 
         /** RFC 6750's b64token, so that every configured token can be sent in an Authorization header. */
         private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
@@ -167,17 +171,26 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
             writeTokens = List.copyOf(writeTokens);
             checkTokens(readTokens, "timeservice.security.read-tokens");
             checkTokens(writeTokens, "timeservice.security.write-tokens");
+            require(!open || (readTokens.isEmpty() && writeTokens.isEmpty()),
+                    "timeservice.security.open=true serves every client without a token, yet "
+                            + (readTokens.size() + writeTokens.size()) + " token(s) are configured: "
+                            + "remove the tokens or the open setting");
         }
 
         public boolean enabled() {
             return !readTokens.isEmpty() || !writeTokens.isEmpty();
         }
 
+        /** No token and not explicitly open: only loopback clients may use the API and the actuator. */
+        public boolean protectedMode() {
+            return !enabled() && !open;
+        }
+
         /** Never the tokens themselves: this record may end up in a log line or an exception message. */
         @Override
         public String toString() {
             return "Security[readTokens=" + readTokens.size() + " configured, writeTokens=" + writeTokens.size()
-                    + " configured, openActuator=" + openActuator + "]";
+                    + " configured, openActuator=" + openActuator + ", open=" + open + "]";
         }
 
         /** The messages name the property and the position, never the token's text. */

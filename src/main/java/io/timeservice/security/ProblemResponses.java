@@ -17,16 +17,31 @@ import org.springframework.security.web.access.AccessDeniedHandler;
  * Answers refused calls with the same RFC 9457 problem+json shape as every other error of the service
  * ({@code type}, {@code title}, {@code status}, {@code detail}, {@code instance}, {@code code}) and the
  * {@code WWW-Authenticate: Bearer} challenge of RFC 6750: 401 {@code unauthorized} without a valid token, 403
- * {@code forbidden} when the token lacks the scope. Written here, not by Spring MVC, because the refusal happens in
- * the security filter chain before any controller runs.
+ * {@code forbidden} when the token lacks the scope. In protected mode (no token configured) a caller from another
+ * machine gets 403 {@code protected_mode} instead, without a challenge: no token would help until the operator
+ * configures one. Written here, not by Spring MVC, because the refusal happens in the security filter chain before
+ * any controller runs.
  */
 final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler {
 
     static final String REALM = "timeservice";
+    private static final HttpStatus PROTECTED_MODE_STATUS = HttpStatus.FORBIDDEN;
+    private static final String PROTECTED_MODE = "protected_mode";
+
+    private final boolean protectedMode;
+
+    /** @param protectedMode no token is configured: every caller that needs one is a non-loopback client */
+    ProblemResponses(boolean protectedMode) {
+        this.protectedMode = protectedMode;
+    }
 
     @Override
     public void commence(HttpServletRequest request, HttpServletResponse response,
                          AuthenticationException refusal) throws IOException {
+        if (protectedMode) {
+            refuseInProtectedMode(request, response);
+            return;
+        }
         boolean presentedBadToken = refusal instanceof BadCredentialsException;
         response.setHeader(HttpHeaders.WWW_AUTHENTICATE, presentedBadToken
                 ? "Bearer realm=\"" + REALM + "\", error=\"invalid_token\", "
@@ -45,6 +60,17 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
                 + "\", error=\"insufficient_scope\", scope=\"" + needed + "\"");
         write(request, response, HttpStatus.FORBIDDEN, "forbidden",
                 "this call needs a token with the " + needed + " scope");
+    }
+
+    /** The answer Redis gives in its protected mode: what happened, and the two ways an operator can open access. */
+    private static void refuseInProtectedMode(HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        write(request, response, PROTECTED_MODE_STATUS, PROTECTED_MODE, "protected mode: no API token is "
+                + "configured, so this service answers only clients on its own machine (loopback), not "
+                + request.getRemoteAddr() + ". To let other clients in, configure tokens "
+                + "(timeservice.security.write-tokens and read-tokens, or the environment variables "
+                + "TIMESERVICE_SECURITY_WRITE_TOKENS and TIMESERVICE_SECURITY_READ_TOKENS) and send \"Authorization: Bearer <token>\"; or, on a trusted "
+                + "network only, turn protected mode off with timeservice.security.open=true");
     }
 
     private static void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status,

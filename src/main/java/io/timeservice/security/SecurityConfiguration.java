@@ -33,11 +33,17 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  *
  * <p>Scopes: GET, HEAD and OPTIONS on the queue ({@code /timers}, {@code /clock}, {@code /queue}, {@code /demo})
  * and on the actuator need {@code read}; every other method on any path needs {@code write}, which includes read.
- * Open to everybody: {@code /actuator/health} (details only for callers with a token), and GET of everything else
+ * Open to everybody: {@code /actuator/health} (details only for callers granted a scope), and GET of everything else
  * — the web page and its assets, Swagger UI and {@code /v3/api-docs}, none of which carries queue data.
  *
- * <p>With no token configured the service is open: every caller is authenticated as {@code open-access} with both
- * scopes, so the same rules grant everything (and health shows its details), and one WARN at start-up says so.
+ * <p>With no token configured the service is in protected mode, like Redis without a password: callers on its own
+ * machine ({@link LoopbackClients}) are authenticated as {@code open-access} with both scopes, so the same rules grant
+ * them everything (and health shows its details); every other caller stays anonymous, gets the public paths above
+ * and a bare health status, and is answered 403 {@code protected_mode} everywhere else ({@link ProblemResponses}).
+ * {@code timeservice.security.open=true} grants {@code open-access} to every caller instead, and one WARN at
+ * start-up says so. The client's address is the socket's peer: {@code application.properties} sets
+ * {@code server.forward-headers-strategy=none}, so that Boot does not trust {@code X-Forwarded-For} by itself on a
+ * cloud platform it detects; an operator behind a proxy may enable it.
  *
  * <p>Stateless: no session, no CSRF token (nothing here uses cookies), no form login, no HTTP Basic, no generated
  * password (the {@link AuthenticationManager} bean below makes Boot's in-memory user back off).
@@ -58,8 +64,7 @@ class SecurityConfiguration {
 
     SecurityConfiguration(TimeServiceProperties properties, Environment environment) {
         this.settings = properties.security();
-        if (settings.enabled() && settings.openActuator()
-                && ManagementPortType.get(environment) != ManagementPortType.DIFFERENT) {
+        if (settings.openActuator() && ManagementPortType.get(environment) != ManagementPortType.DIFFERENT) {
             throw new IllegalStateException("timeservice.security.open-actuator=true needs management.server.port "
                     + "set to a port other than server.port, one that only the scraper can reach; otherwise "
                     + "metrics would be open on the API's own port");
@@ -96,21 +101,33 @@ class SecurityConfiguration {
         return SecurityObservationSettings.noObservations();
     }
 
+    /** Without tokens the converter alone decides who is {@code open-access}; there is nothing left to check. */
+    private static AuthenticationManager grantAsIs() {
+        return granted -> granted;
+    }
+
     @Bean
     SecurityFilterChain apiSecurity(HttpSecurity http, AuthenticationManager tokenAuthenticationManager)
             throws Exception {
-        ProblemResponses problems = new ProblemResponses();
+        ProblemResponses problems = new ProblemResponses(settings.protectedMode());
         AuthenticationFilter authentication;
         if (settings.enabled()) {
             authentication = new AuthenticationFilter(tokenAuthenticationManager, new BearerTokenConverter());
             log.info("API access needs a bearer token: {} read token(s), {} write token(s); actuator metrics {}",
                     settings.readTokens().size(), settings.writeTokens().size(),
                     settings.openActuator() ? "open on the management port" : "need the read scope");
+        } else if (settings.protectedMode()) {
+            authentication = new AuthenticationFilter(grantAsIs(), request -> LoopbackClients.isLoopback(request)
+                    ? TokenAuthentication.openAccess() : null);
+            log.info("No API token is configured: protected mode, the API and the actuator answer only clients on "
+                    + "this machine (loopback) and refuse others with 403 protected_mode. Configure "
+                    + "timeservice.security.read-tokens / write-tokens, or set timeservice.security.open=true on a "
+                    + "trusted network");
         } else {
-            AuthenticationManager grantAsIs = open -> open;
-            authentication = new AuthenticationFilter(grantAsIs, request -> TokenAuthentication.openAccess());
-            log.warn("No API token is configured (timeservice.security.read-tokens / write-tokens): the API is "
-                    + "open, and anyone who can reach this port can read, change and wipe the queue");
+            authentication = new AuthenticationFilter(grantAsIs(), request -> TokenAuthentication.openAccess());
+            log.warn("No API token is configured (timeservice.security.read-tokens / write-tokens) and "
+                    + "timeservice.security.open=true: the API is open, and anyone who can reach this port can read, "
+                    + "change and wipe the queue");
         }
         authentication.setSuccessHandler((request, response, granted) -> {
         });

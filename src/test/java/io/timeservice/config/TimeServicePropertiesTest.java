@@ -42,6 +42,22 @@ class TimeServicePropertiesTest {
     }
 
     @Test
+    void protectedMode_isTheDefault_openTurnsItOff_andTokensReplaceIt() {
+        assertThat(bindEnvironment(Map.of()).security().protectedMode()).isTrue();
+        assertThat(bindEnvironment(Map.of("TIMESERVICE_SECURITY_OPEN", "true")).security().protectedMode())
+                .isFalse();
+        assertThat(bindEnvironment(Map.of("TIMESERVICE_SECURITY_READ_TOKENS", TOKEN_A)).security().protectedMode())
+                .isFalse();
+    }
+
+    @Test
+    void openTogetherWithTokens_stopsStartUp_withoutShowingTheToken() {
+        assertRefused(Map.of("timeservice.security.open", "true", "timeservice.security.write-tokens", TOKEN_A),
+                "timeservice.security.open=true serves every client without a token, yet 1 token(s) are configured",
+                TOKEN_A);
+    }
+
+    @Test
     void toString_countsTokensButNeverShowsThem() {
         TimeServiceProperties properties = bindEnvironment(Map.of(
                 "TIMESERVICE_SECURITY_READ_TOKENS", TOKEN_A, "TIMESERVICE_SECURITY_WRITE_TOKENS", TOKEN_B));

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
 
 import io.restassured.RestAssured;
 import io.timeservice.TimeServiceApplication;
@@ -67,6 +68,39 @@ class SeparateManagementPortTest {
                     .then().statusCode(200);
             given().port(managementPort).get("/actuator/health").then().statusCode(200);
         }
+    }
+
+    /** No token: protected mode on both ports. Native forwarded headers let the loopback test client play a proxy. */
+    @Nested
+    @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+            "management.server.port=0", "server.forward-headers-strategy=native",
+            "timeservice.security.read-tokens=", "timeservice.security.write-tokens="})
+    class ProtectedMode {
+
+        @LocalServerPort
+        int port;
+
+        @LocalManagementPort
+        int managementPort;
+
+        @Test
+        void metricsFromAnotherMachine_are403ProtectedMode_onTheManagementPortToo_healthGivesItsStatus() {
+            assertThat(managementPort).isNotEqualTo(port);
+            given().port(managementPort).header("X-Forwarded-For", "203.0.113.7").get("/actuator/prometheus")
+                    .then().statusCode(403).body("code", equalTo("protected_mode"));
+            given().port(managementPort).header("X-Forwarded-For", "203.0.113.7").get("/actuator/health")
+                    .then().statusCode(200).body("status", equalTo("UP")).body("components", nullValue());
+            given().port(managementPort).get("/actuator/prometheus").then().statusCode(200);
+            given().port(port).header("X-Forwarded-For", "203.0.113.7").get("/queue")
+                    .then().statusCode(403).body("code", equalTo("protected_mode"));
+        }
+    }
+
+    @Test
+    void openActuator_onTheApiPort_stopsStartUp_withOrWithoutTokens() {
+        SpringApplicationBuilder app = new SpringApplicationBuilder(TimeServiceApplication.class);
+        assertThatThrownBy(() -> app.run("--server.port=0", "--timeservice.security.open-actuator=true").close())
+                .hasStackTraceContaining("timeservice.security.open-actuator=true needs management.server.port");
     }
 
     @Test

@@ -4,6 +4,10 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +27,9 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.RequestPostProcessor;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
@@ -35,6 +42,7 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
         "timeservice.demo.enabled=true",
         "logging.level.io.timeservice=DEBUG",
         "logging.level.org.springframework.security=DEBUG"})
+@AutoConfigureMockMvc
 class TokenAccessTest {
 
     static final String READ = "read-token-0123456789abcdef";
@@ -56,6 +64,9 @@ class TokenAccessTest {
     @Autowired
     @Qualifier("requestMappingHandlerMapping")
     RequestMappingHandlerMapping mappings;
+
+    @Autowired
+    MockMvc mvc;
 
     @BeforeEach
     void setUp() {
@@ -176,6 +187,20 @@ class TokenAccessTest {
                 "/actuator"}) {
             given().get(path).then().statusCode(401).body("code", equalTo("unauthorized"));
         }
+    }
+
+    @Test
+    void clientsOnOtherMachines_areTreatedAlike_noProtectedModeOnceTokensExist() throws Exception {
+        RequestPostProcessor elsewhere = ProtectedModeTest.from(ProtectedModeTest.ELSEWHERE);
+        mvc.perform(get("/queue").with(elsewhere)).andExpect(status().isUnauthorized())
+                .andExpect(jsonPath("$.code").value("unauthorized"));
+        mvc.perform(get("/queue").with(elsewhere).header("Authorization", "Bearer " + READ))
+                .andExpect(status().isOk());
+        mvc.perform(delete("/timers/any").with(elsewhere).header("Authorization", "Bearer " + READ))
+                .andExpect(status().isForbidden()).andExpect(jsonPath("$.code").value("forbidden"));
+        mvc.perform(get("/actuator/prometheus").with(elsewhere).header("Authorization", "Bearer " + READ))
+                .andExpect(status().isOk());
+        mvc.perform(get("/queue").with(ProtectedModeTest.from("127.0.0.1"))).andExpect(status().isUnauthorized());
     }
 
     @Test
