@@ -13,6 +13,9 @@ label=$1; warm=$2; secs=$3; shift 3
 port=${PORT:-18091}; conns=${CONNECTIONS:-64}; mode=${MODE:-none}
 jar=${JAR:-$(ls target/timeservice-*.jar | grep -v original | head -1)}
 export BENCH_DIR="$PWD/bench"
+. bench/need.sh
+need wrk wrk; need curl curl
+[ "${PERF:-0}" = 1 ] && need perf linux-perf
 data=$(mktemp -d)
 args=(--server.port="$port" --server.address=127.0.0.1 --logging.level.root=WARN --timeservice.demo.enabled=true)
 if [ "$mode" = none ]; then args+=(--timeservice.durability=none); else

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # TimeService side by side with BullMQ on Redis, on this machine, over loopback only.
-# Installs what is missing: redis-server (Debian) and bullmq + ioredis (npm, into a temporary folder).
+# Installs what is missing: redis-server, Node.js, npm and wrk (Debian, bench/need.sh) and bullmq + ioredis (npm,
+# into a temporary folder).
 # Redis runs on 127.0.0.1 with persistence off; TimeService runs with durability none (and, with
 # TS_MODE=always, with the journal and fsync=always). For the HTTP stack's own ceiling, the add is also run against
 # bench/stack-baseline (Spring MVC, nothing behind the endpoint; built here when missing) under the same client.
@@ -14,9 +15,8 @@ ts_port=${TS_PORT:-18091}
 baseline_port=${BASELINE_PORT:-18093}
 mode=${TS_MODE:-none}
 
-if ! command -v redis-server >/dev/null; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
-fi
+. bench/need.sh
+need redis-server redis-server; need redis-cli redis-tools; need node nodejs; need npm npm; need wrk wrk; need curl curl
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 (cd "$work" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund bullmq@6 ioredis >/dev/null)
@@ -42,9 +42,7 @@ done
 (cd "$work" && node compare.js bullmq "$redis_port" 5000 "$inflight" >/dev/null)
 redis-cli -p "$redis_port" flushall >/dev/null
 # TimeService's JIT needs two minutes or more of traffic on 2 cores (docs/BENCHMARKS.md); then an empty queue
-if command -v wrk >/dev/null; then
-  BENCH_DIR="$PWD/bench" wrk -t2 -c"$inflight" -d"${WARMUP:-150}s" -s bench/mixed.lua "http://127.0.0.1:$ts_port" >/dev/null
-fi
+BENCH_DIR="$PWD/bench" wrk -t2 -c"$inflight" -d"${WARMUP:-150}s" -s bench/mixed.lua "http://127.0.0.1:$ts_port" >/dev/null
 (cd "$work" && node compare.js timeservice "$ts_port" 5000 "$inflight" >/dev/null)
 curl -sf -X POST "http://127.0.0.1:$ts_port/demo/reset" >/dev/null
 (cd "$work" && node compare.js bullmq "$redis_port" "$count" "$inflight") | tee "$work/bullmq.txt"
@@ -53,9 +51,7 @@ kill "$ts_pid"; wait "$ts_pid" 2>/dev/null || true # stop TimeService: the basel
 java ${JAVA_OPTS:--Xms1g -Xmx1g} -jar "$baseline" --server.port="$baseline_port" --server.address=127.0.0.1 \
   --logging.level.root=WARN > "$work/baseline.log" 2>&1 &
 for _ in $(seq 1 240); do curl -sf "http://127.0.0.1:$baseline_port/actuator/health" >/dev/null && break; sleep 0.5; done
-if command -v wrk >/dev/null; then
-  BENCH_DIR="$PWD/bench" wrk -t2 -c"$inflight" -d"${WARMUP:-150}s" -s bench/post.lua "http://127.0.0.1:$baseline_port" >/dev/null
-fi
+BENCH_DIR="$PWD/bench" wrk -t2 -c"$inflight" -d"${WARMUP:-150}s" -s bench/post.lua "http://127.0.0.1:$baseline_port" >/dev/null
 (cd "$work" && node compare.js stack-baseline "$baseline_port" "$count" "$inflight") | tee "$work/baseline.txt"
 
 echo "ratio TimeService / BullMQ (ops/s), TimeService mode=$mode:"

@@ -3,11 +3,13 @@
 # run of TimerQueueBenchmark.<benchmark> at 1,000,000 pending, with the heap's own methods kept out of line so each
 # shows under its name. Prints the share of self samples per method, counting only samples taken inside the timed
 # benchmark method (not its per-invocation undo or the trial setup). Out-of-line calls and perf slow the run down;
-# read the shares, not the score. Needs perf (Debian: linux-perf).
+# read the shares, not the score. Needs perf (Debian: linux-perf; installed when missing).
 # Usage: bench/profile-core.sh add|cancel|editEarlier|editLater|fire [config, default heap4:1000000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bench=$1; config=${2:-heap4:1000000}
+. bench/need.sh
+need perf linux-perf; need python3 python3
 out=$(mktemp -d)
 jvm="-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer -XX:CompileCommand=quiet"
 for class in IndexedTimerHeap IdIndex OldestPending 'TimerQueues*'; do

@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 count=${1:-1000000}
 fsync=${2:-never}
 port=${PORT:-18092}
+. bench/need.sh
+need node nodejs; need curl curl
 jar=$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)
 if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
 data=$(mktemp -d)

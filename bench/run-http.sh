@@ -13,7 +13,8 @@ connections=${3:-64}
 port=${PORT:-18090}
 export BENCH_DIR="$PWD/bench"
 
-command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
+. bench/need.sh
+need wrk wrk; need node nodejs; need curl curl
 jar=$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)
 if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
 
@@ -38,7 +39,6 @@ reset; run post post.lua
 reset; run mixed mixed.lua
 # advance: preload 300,000 timers at 1,000 per virtual ms, then 300 calls that each fire 1,000; twice
 reset
-command -v node >/dev/null || { echo "node is missing for the advance scenario" >&2; exit 1; }
 node bench/advance-bench.js "$port" "${PRELOAD:-300000}" 1000 1 | sed "s/^RESULT/advance-1000 mode=$mode/"
 reset
 node bench/advance-bench.js "$port" "${PRELOAD:-300000}" 1000 "$connections" \

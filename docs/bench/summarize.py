@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Turns a JMH JSON result of TimerQueueBenchmark (plus the CPU-share CSV it writes) into Markdown tables.
+"""Turns JMH JSON results of TimerQueueBenchmark (plus the CPU-share CSV it writes) into tables small enough to keep.
 
-Usage: python3 docs/bench/summarize.py docs/bench/jmh-result.json docs/bench/jmh-cpu-share.csv [full|key] > tables.md
-Per operation and n: every design's median of the measurement iterations, their min-max, JMH's score +- error
-(99.9% CI), the ratio of medians to heap4, allocation per op (gc profiler) and the benchmark thread's CPU share.
+Usage: python3 docs/bench/summarize.py target/jmh-result.json target/jmh-cpu-share.csv [full|key] > tables.md
+       python3 docs/bench/summarize.py csv run1.json [run2.json ...] > runs.csv
+full/key: Markdown; per operation and n, every design's median of the measurement iterations, their min-max, JMH's
+score +- error (99.9% CI), the ratio of medians to heap4, allocation per op (gc profiler) and the benchmark thread's
+CPU share (key: the medians and ratios only). csv: one row per file, benchmark and config with forks, iterations,
+median, min, max, score, error, allocation and each fork's median, so A/B runs keep their spread without the raw JSON.
 """
 import csv
 import json
@@ -84,5 +87,25 @@ def main(result_path, share_path=None, mode="full"):
             print()
 
 
+def to_csv(paths):
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["run", "benchmark", "config", "forks", "iterations", "median_ns", "min_ns", "max_ns", "score_ns",
+                  "error_ns", "alloc_b_per_op", "fork_medians_ns"])
+    for path in paths:
+        run = path.rsplit("/", 1)[-1].removesuffix(".json")
+        for r in json.load(open(path)):
+            forks = r["primaryMetric"]["rawData"]
+            raw = [x for fork in forks for x in fork]
+            alloc = r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score")
+            out.writerow([run, r["benchmark"].rsplit(".", 1)[1], r["params"]["config"], len(forks), len(raw),
+                          f"{statistics.median(raw):.1f}", f"{min(raw):.1f}", f"{max(raw):.1f}",
+                          f"{r['primaryMetric']['score']:.1f}", f"{r['primaryMetric']['scoreError']:.1f}",
+                          "" if alloc is None else f"{alloc:.2f}",
+                          " ".join(f"{statistics.median(f):.1f}" for f in forks)])
+
+
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    if sys.argv[1] == "csv":
+        to_csv(sys.argv[2:])
+    else:
+        main(*sys.argv[1:])

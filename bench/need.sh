@@ -1,0 +1,9 @@
+# Sourced by the bench scripts: `need <command> <Debian package>` installs the package when the command is missing,
+# so a benchmark never skips a step (a warm-up, a scenario) because its load tool is absent. Fails if it cannot.
+need() {
+  command -v "$1" >/dev/null && return
+  echo "bench: $1 is missing, installing Debian package $2" >&2
+  local sudo=; [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$2" >/dev/null
+  command -v "$1" >/dev/null || { echo "bench: could not install $2 for $1" >&2; exit 1; }
+}
