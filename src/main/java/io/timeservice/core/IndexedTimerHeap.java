@@ -65,7 +65,8 @@ final class IndexedTimerHeap {
     private static final int VERSION = 0;
     /**
      * {@link IdIndex#hash} of the id while in use, so the index entry can be removed without reading the id; the
-     * next free handle while free.
+     * next free handle while free. Valid only with this heap's index (and the copies of both), whose key it depends
+     * on: never written out, recomputed on load.
      */
     private static final int ID_HASH = 1;
     /** Wall-clock creation time in epoch seconds, unsigned. */
@@ -304,7 +305,7 @@ final class IndexedTimerHeap {
      */
     int insert(String id, long fireTime, int priority, long sequence, int version, long createdAt,
                long createdAtWall, String payload) {
-        int hash = IdIndex.hash(id);
+        int hash = index.hash(id);
         int handle = newHandle(id, hash, version, createdAt, createdAtWall, payload);
         index.insert(hash, handle);
         oldestPending.added(handle, createdAt, wallSecondsOf(handle));
@@ -357,7 +358,7 @@ final class IndexedTimerHeap {
         byCreation.sort(Comparator.comparingLong(Timer::sequence));
         ensureSlotCapacity(byCreation.size());
         for (Timer timer : byCreation) {
-            int hash = IdIndex.hash(timer.id());
+            int hash = index.hash(timer.id());
             if (index.find(timer.id(), hash, idOfHandle) != NONE) {
                 clear();
                 throw new IllegalArgumentException("duplicate id in bulk load: " + timer.id());
@@ -514,7 +515,7 @@ final class IndexedTimerHeap {
                 return InvariantReport.Check.failed(name, "index says " + idOf(handle) + " is at slot "
                         + slotOf(handle) + ", but it sits at slot " + slot);
             }
-            if (records[recordAt(handle) + ID_HASH] != IdIndex.hash(idOf(handle))) {
+            if (records[recordAt(handle) + ID_HASH] != index.hash(idOf(handle))) {
                 return InvariantReport.Check.failed(name, idOf(handle) + " at slot " + slot
                         + " has a cached hash that is not its id's: its index entry could not be removed");
             }
