@@ -25,6 +25,7 @@ import org.springframework.util.unit.DataSize;
  * @param fsyncInterval with {@code fsync=interval}, the longest time between two forces
  * @param snapshot      when the journal is compacted into a snapshot
  * @param security bearer tokens for the API
+ * @param invariants    how often requests may walk a large queue to check its invariants
  */
 @ConfigurationProperties("timeservice")
 public record TimeServiceProperties(@DefaultValue Heap heap,
@@ -36,7 +37,8 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue("always") FsyncPolicy fsync,
                                     @DefaultValue("1s") Duration fsyncInterval,
                                     @DefaultValue Snapshot snapshot,
-                                    @DefaultValue Security security) {
+                                    @DefaultValue Security security,
+                                    @DefaultValue Invariants invariants) {
 
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
@@ -58,6 +60,23 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                     "timeservice.snapshot.multiple must be between 1 and 1000, got " + multiple);
             require(minJournalSize.toBytes() >= 0,
                     "timeservice.snapshot.min-journal-size must be >= 0, got " + minJournalSize);
+        }
+    }
+
+    /**
+     * @param minCheckInterval with more than {@code rateLimitedAbove} timers pending, at most one invariant walk
+     *                         (an O(n) copy and check) starts per this interval; requests in between get the last
+     *                         report with {@code current: false}
+     * @param rateLimitedAbove queue size above which the interval applies; smaller queues are walked on every change
+     */
+    public record Invariants(@DefaultValue("5s") Duration minCheckInterval,
+                             @DefaultValue("100000") int rateLimitedAbove) {
+
+        public Invariants {
+            require(!minCheckInterval.isNegative(),
+                    "timeservice.invariants.min-check-interval must be >= 0, got " + minCheckInterval);
+            require(rateLimitedAbove >= 0,
+                    "timeservice.invariants.rate-limited-above must be >= 0, got " + rateLimitedAbove);
         }
     }
 

@@ -109,6 +109,12 @@ final class IndexedTimerHeap {
     private List<TraceStep> trace;
     /** Levels moved by sifts since the last {@link #takeLevelsMoved}. */
     private int levelsMoved;
+    /**
+     * How many times the heap has changed: every method that writes keys, slots, records or the index counts one,
+     * so an equal count means an equal heap (a cached invariant report still holds). Copies start from their
+     * source's count.
+     */
+    private long changes;
 
     IndexedTimerHeap(int arity) {
         if (arity < 2) {
@@ -132,6 +138,7 @@ final class IndexedTimerHeap {
         freeHandle = source.freeHandle;
         index = new IdIndex(source.index);
         oldestPending = new OldestPending(source.oldestPending, members());
+        changes = source.changes;
     }
 
     /**
@@ -173,6 +180,11 @@ final class IndexedTimerHeap {
 
     int size() {
         return size;
+    }
+
+    /** The change count: see {@link #changes}. */
+    long changes() {
+        return changes;
     }
 
     /** Records every step of the following operations into {@code steps}; {@code null} stops recording. */
@@ -305,6 +317,7 @@ final class IndexedTimerHeap {
      */
     int insert(String id, long fireTime, int priority, long sequence, int version, long createdAt,
                long createdAtWall, String payload) {
+        changes++;
         int hash = index.hash(id);
         int handle = newHandle(id, hash, version, createdAt, createdAtWall, payload);
         index.insert(hash, handle);
@@ -329,6 +342,7 @@ final class IndexedTimerHeap {
      * when the new key precedes the old one, down when it follows, and not at all when equal.
      */
     void update(int handle, long newFireTime, int newPriority) {
+        changes++;
         int slot = slotOf(handle);
         long sequence = sequenceAt(slot);
         int direction = FiringOrder.compare(newFireTime, newPriority, sequence,
@@ -354,6 +368,7 @@ final class IndexedTimerHeap {
         if (size != 0) {
             throw new IllegalStateException("bulkLoad needs an empty heap, size is " + size);
         }
+        changes++;
         List<Timer> byCreation = new ArrayList<>(timers);
         byCreation.sort(Comparator.comparingLong(Timer::sequence));
         ensureSlotCapacity(byCreation.size());
@@ -381,6 +396,7 @@ final class IndexedTimerHeap {
     }
 
     void clear() {
+        changes++;
         size = 0;
         handleLimit = 0;
         freeHandle = NONE;
@@ -456,6 +472,16 @@ final class IndexedTimerHeap {
     /** The timer in heap slot {@code slot}, as stored (heap-array order, not firing order). */
     HeapView.Cell cell(int slot) {
         return new HeapView.Cell(slot, idOf(handleAt(slot)), fireTimeAt(slot), priorityAt(slot), sequenceAt(slot));
+    }
+
+    /**
+     * The slot that the id index leads to for {@code id}: its handle in the index, then the slot recorded for that
+     * handle; {@link #NONE} when the index does not hold the id. What the index says, not where the id sits, so a
+     * view built from it shows a broken index.
+     */
+    int indexedSlot(String id) {
+        int handle = find(id);
+        return handle == NONE ? NONE : slotOf(handle);
     }
 
     /**
@@ -617,6 +643,7 @@ final class IndexedTimerHeap {
 
     /** Test hook: swaps two array cells without telling the index, as a buggy sift would. */
     void swapCellsWithoutIndexForTest(int a, int b) {
+        changes++;
         for (int i = 0; i < KEY_STRIDE; i++) {
             long key = keys[keyAt(a) + i];
             keys[keyAt(a) + i] = keys[keyAt(b) + i];
@@ -629,14 +656,23 @@ final class IndexedTimerHeap {
         return slotOf(handle);
     }
 
+    /** Test hook: drops {@code id}'s index entry while the timer stays in the heap, as a lost update would. */
+    void dropIndexEntryForTest(String id) {
+        changes++;
+        int handle = find(id);
+        index.remove(index.hash(id), handle);
+    }
+
     /** Test hook: overwrites a handle's cached id hash, as a bug in the record layout would. */
     void corruptCachedHashForTest(int handle) {
+        changes++;
         records[recordAt(handle) + ID_HASH] ^= 1;
     }
 
     // ---- sifting: every slot write goes through write() ----
 
     private void removeAt(int slot) {
+        changes++;
         int removed = handleAt(slot);
         if (trace != null) {
             trace.add(TraceStep.remove(idOf(removed), slot));

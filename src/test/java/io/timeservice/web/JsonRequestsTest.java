@@ -24,7 +24,8 @@ class JsonRequestsTest {
             10, new TimeServiceProperties.Limits(CAP, 100, java.time.Duration.ofSeconds(30)), new TimeServiceProperties.Demo(false),
             TimeServiceProperties.Durability.NONE, java.nio.file.Path.of("unused"), FsyncPolicy.ALWAYS,
             java.time.Duration.ofSeconds(1), new TimeServiceProperties.Snapshot(4, DataSize.ofMegabytes(16)),
-            new TimeServiceProperties.Security(java.util.List.of(), java.util.List.of(), false)));
+            new TimeServiceProperties.Security(java.util.List.of(), java.util.List.of(), false),
+            new TimeServiceProperties.Invariants(java.time.Duration.ofSeconds(5), 100_000)));
 
     @Test
     void documentOfExactlyTheCap_parses_oneCharacterMoreDoesNot() {
