@@ -8,11 +8,12 @@ import java.security.SecureRandom;
  * <p>Ids come from clients, so the hash must be one they cannot aim: with {@link String#hashCode} ids that share a
  * hash code are trivial to make ("Aa" and "BB" collide, and so does every string of such blocks), and n of them
  * form one probe run that makes every add and cancel O(n) under the scheduler lock. {@link #hash} is therefore
- * SipHash-1-3 (the keyed hash Rust's {@code HashMap} uses against this attack) over the id's UTF-16 code units,
- * keyed with 128 random bits drawn once per process. Hashes are never written to disk: snapshots and the journal
+ * SipHash-1-3 (the keyed hash Rust's {@code HashMap} uses against this attack) of the id's UTF-16LE bytes, keyed
+ * with 128 random bits drawn once per process. Unlike {@code String.hashCode} it is not cached in the String, so a
+ * lookup reads the id's characters before its bucket. Hashes are never written to disk: snapshots and the journal
  * carry ids, and recovery hashes them again.
  *
- * <p>Each bucket is one {@code long}: the key's mixed hash in the high 32 bits and {@code handle + 1} in the low 32
+ * <p>Each bucket is one {@code long}: the id's hash in the high 32 bits and {@code handle + 1} in the low 32
  * bits (0 marks an empty bucket). The id strings themselves are not copied here; they live with the heap, which
  * every lookup is given as {@link IdsByHandle}. That keeps a bucket at 8 bytes, lets most misses be rejected on the
  * stored hash without touching a String, and lets the table grow without re-hashing a single id. Removal shifts
