@@ -35,7 +35,8 @@ import org.openjdk.jmh.infra.IterationParams;
  * ./mvnw -Pjmh test-compile exec:exec@jmh \
  *   -Djmh.args="TimerQueueBenchmark -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc -rf json -rff target/jmh-result.json"
  * </pre>
- * Add {@code -p config=heap4:1000000,treeMap:1000000} to run a subset.
+ * Add {@code -p config=heap4:1000000,treeMap:1000000} to run a subset, {@code -p freshIds=true} to name add, cancel and
+ * edit targets by fresh String copies, as the service does.
  *
  * <p>The queue. {@code config} is {@code design:n}; the O(n)-per-operation designs ({@code pqRemove},
  * {@code sortedArray}) are listed at n = 10,000 only. Each trial fills the queue with n timers: ids of 8 to 16
@@ -89,6 +90,14 @@ public class TimerQueueBenchmark {
                 "heap2:100000", "heap4:100000", "heap8:100000", "treeMap:100000", "pqTombstones:100000",
                 "heap2:1000000", "heap4:1000000", "heap8:1000000", "treeMap:1000000", "pqTombstones:1000000"})
         public String config;
+
+        /**
+         * {@code true}: add, cancel and edit name their timers by fresh String copies made in the untimed setup, as
+         * the service gets ids parsed from requests (in cache, hash not yet computed, not identical to the stored id);
+         * {@code false} (default): by the very String instances inserted, pre-made and cold, hash cached.
+         */
+        @Param({"false"})
+        public boolean freshIds;
 
         TimerQueueUnderTest queue;
         int n;
@@ -201,6 +210,9 @@ public class TimerQueueBenchmark {
                 int priority = pendingPriorities[j];
                 pendingPriorities[j] = pendingPriorities[r];
                 pendingPriorities[r] = priority;
+                if (freshIds) {
+                    pending[j] = new String(pending[j].toCharArray());
+                }
             }
         }
     }
@@ -213,7 +225,7 @@ public class TimerQueueBenchmark {
         @Setup(Level.Invocation)
         public void prepare() {
             for (int i = 0; i < BATCH; i++) {
-                ids[i] = takeFree();
+                ids[i] = freshIds ? new String(takeFree().toCharArray()) : takeFree();
                 times[i] = now + delay();
                 priorities[i] = priority();
             }

@@ -20,8 +20,11 @@ class SchedulerConfiguration {
 
     @Bean
     TimerScheduler timerScheduler(TimeServiceProperties properties, SchedulerMetrics metrics) {
-        return new TimerScheduler(new VirtualClock(0), properties.heap().arity(), properties.capacity(),
-                properties.capacityBytes().toBytes(), System::currentTimeMillis, metrics);
+        TimerScheduler scheduler = new TimerScheduler(new VirtualClock(0), properties.heap().arity(),
+                properties.capacity(), properties.capacityBytes().toBytes(), System::currentTimeMillis, metrics);
+        scheduler.limitInvariantChecks(properties.invariants().minCheckInterval(),
+                properties.invariants().rateLimitedAbove());
+        return scheduler;
     }
 
     @Bean(destroyMethod = "close")

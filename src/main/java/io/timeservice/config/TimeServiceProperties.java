@@ -31,6 +31,7 @@ import org.springframework.util.unit.DataSize;
  * @param journal       segment size and the bound on bytes waiting to be written
  * @param health        how often health probes may walk the heap's invariants
  * @param security bearer tokens for the API
+ * @param invariants    how often requests may walk a large queue to check its invariants
  */
 @ConfigurationProperties("timeservice")
 public record TimeServiceProperties(@DefaultValue Heap heap,
@@ -45,7 +46,8 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue Snapshot snapshot,
                                     @DefaultValue Journal journal,
                                     @DefaultValue Health health,
-                                    @DefaultValue Security security) {
+                                    @DefaultValue Security security,
+                                    @DefaultValue Invariants invariants) {
 
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
@@ -103,6 +105,23 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                     "timeservice.health.invariant-check-interval must be >= 0, got " + invariantCheckInterval);
             require(maxCheckedSize >= 0,
                     "timeservice.health.max-checked-size must be >= 0, got " + maxCheckedSize);
+        }
+    }
+
+    /**
+     * @param minCheckInterval with more than {@code rateLimitedAbove} timers pending, at most one invariant walk
+     *                         (an O(n) copy and check) starts per this interval; requests in between get the last
+     *                         report with {@code current: false}
+     * @param rateLimitedAbove queue size above which the interval applies; smaller queues are walked on every change
+     */
+    public record Invariants(@DefaultValue("5s") Duration minCheckInterval,
+                             @DefaultValue("100000") int rateLimitedAbove) {
+
+        public Invariants {
+            require(!minCheckInterval.isNegative(),
+                    "timeservice.invariants.min-check-interval must be >= 0, got " + minCheckInterval);
+            require(rateLimitedAbove >= 0,
+                    "timeservice.invariants.rate-limited-above must be >= 0, got " + rateLimitedAbove);
         }
     }
 

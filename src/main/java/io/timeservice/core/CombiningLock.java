@@ -18,6 +18,11 @@ import java.util.function.Supplier;
  * <p>Every action runs alone and to its end before the next starts, so actions are linearizable in the order they
  * run; queued actions run in arrival order. An action's exception is rethrown in the thread that submitted it.
  * Actions must not call this lock again.
+ *
+ * <p>Interrupts: a caller's action is queued and will run, so an interrupted caller still waits for it, parked as
+ * usual; its interrupt status is cleared while it waits or runs actions (those may be other threads' actions, which
+ * an interrupt meant for this thread must not reach, and {@link LockSupport#park} returns at once while it is set)
+ * and set again before {@link #call} returns.
  */
 final class CombiningLock {
 
@@ -26,9 +31,37 @@ final class CombiningLock {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final ConcurrentLinkedQueue<Pending<?>> queue = new ConcurrentLinkedQueue<>();
+    private final Parker parker;
+
+    CombiningLock() {
+        this(LockSupport::park);
+    }
+
+    /** A lock that waits through {@code parker}: tests count the parks. */
+    CombiningLock(Parker parker) {
+        this.parker = parker;
+    }
+
+    /** How a waiting caller parks: {@link LockSupport#park(Object)}. */
+    @FunctionalInterface
+    interface Parker {
+        void park(Object blocker);
+    }
 
     /** Runs {@code action} under the lock, in this thread or another, and returns its result. */
     <T> T call(Supplier<T> action) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return callUninterrupted(action);
+        } finally {
+            if (interrupted || Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** {@link #call}, for a thread whose interrupt status is clear; an interrupt meanwhile is left set. */
+    private <T> T callUninterrupted(Supplier<T> action) {
         if (queue.isEmpty() && lock.tryLock()) {
             try {
                 return action.get();
@@ -38,12 +71,17 @@ final class CombiningLock {
         }
         Pending<T> pending = new Pending<>(action, Thread.currentThread());
         queue.add(pending);
+        boolean interrupted = false;
         while (!pending.done) {
             if (lock.tryLock()) {
                 serveAndRelease();
             } else {
-                LockSupport.park(this);
+                parker.park(this);
+                interrupted |= Thread.interrupted(); // else the next park returns at once: a busy spin
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         return pending.result();
     }

@@ -65,7 +65,8 @@ final class IndexedTimerHeap {
     private static final int VERSION = 0;
     /**
      * {@link IdIndex#hash} of the id while in use, so the index entry can be removed without reading the id; the
-     * next free handle while free.
+     * next free handle while free. Valid only with this heap's index (and the copies of both), whose key it depends
+     * on: never written out, recomputed on load.
      */
     private static final int ID_HASH = 1;
     /** Wall-clock creation time in epoch seconds, unsigned. */
@@ -108,6 +109,12 @@ final class IndexedTimerHeap {
     private List<TraceStep> trace;
     /** Levels moved by sifts since the last {@link #takeLevelsMoved}. */
     private int levelsMoved;
+    /**
+     * How many times the heap has changed: every method that writes keys, slots, records or the index counts one,
+     * so an equal count means an equal heap (a cached invariant report still holds). Copies start from their
+     * source's count.
+     */
+    private long changes;
 
     IndexedTimerHeap(int arity) {
         if (arity < 2) {
@@ -131,6 +138,7 @@ final class IndexedTimerHeap {
         freeHandle = source.freeHandle;
         index = new IdIndex(source.index);
         oldestPending = new OldestPending(source.oldestPending, members());
+        changes = source.changes;
     }
 
     /**
@@ -172,6 +180,11 @@ final class IndexedTimerHeap {
 
     int size() {
         return size;
+    }
+
+    /** The change count: see {@link #changes}. */
+    long changes() {
+        return changes;
     }
 
     /** Records every step of the following operations into {@code steps}; {@code null} stops recording. */
@@ -304,7 +317,8 @@ final class IndexedTimerHeap {
      */
     int insert(String id, long fireTime, int priority, long sequence, int version, long createdAt,
                long createdAtWall, String payload) {
-        int hash = IdIndex.hash(id);
+        changes++;
+        int hash = index.hash(id);
         int handle = newHandle(id, hash, version, createdAt, createdAtWall, payload);
         index.insert(hash, handle);
         oldestPending.added(handle, createdAt, wallSecondsOf(handle));
@@ -328,6 +342,7 @@ final class IndexedTimerHeap {
      * when the new key precedes the old one, down when it follows, and not at all when equal.
      */
     void update(int handle, long newFireTime, int newPriority) {
+        changes++;
         int slot = slotOf(handle);
         long sequence = sequenceAt(slot);
         int direction = FiringOrder.compare(newFireTime, newPriority, sequence,
@@ -353,11 +368,12 @@ final class IndexedTimerHeap {
         if (size != 0) {
             throw new IllegalStateException("bulkLoad needs an empty heap, size is " + size);
         }
+        changes++;
         List<Timer> byCreation = new ArrayList<>(timers);
         byCreation.sort(Comparator.comparingLong(Timer::sequence));
         ensureSlotCapacity(byCreation.size());
         for (Timer timer : byCreation) {
-            int hash = IdIndex.hash(timer.id());
+            int hash = index.hash(timer.id());
             if (index.find(timer.id(), hash, idOfHandle) != NONE) {
                 clear();
                 throw new IllegalArgumentException("duplicate id in bulk load: " + timer.id());
@@ -380,6 +396,7 @@ final class IndexedTimerHeap {
     }
 
     void clear() {
+        changes++;
         size = 0;
         handleLimit = 0;
         freeHandle = NONE;
@@ -483,6 +500,16 @@ final class IndexedTimerHeap {
     }
 
     /**
+     * The slot that the id index leads to for {@code id}: its handle in the index, then the slot recorded for that
+     * handle; {@link #NONE} when the index does not hold the id. What the index says, not where the id sits, so a
+     * view built from it shows a broken index.
+     */
+    int indexedSlot(String id) {
+        int handle = find(id);
+        return handle == NONE ? NONE : slotOf(handle);
+    }
+
+    /**
      * Copies the heap in one array copy per field: O(n) but only memory bandwidth, so the scheduler lock is held
      * briefly. The copy is read later, without the lock, to write a snapshot.
      */
@@ -539,7 +566,7 @@ final class IndexedTimerHeap {
                 return InvariantReport.Check.failed(name, "index says " + idOf(handle) + " is at slot "
                         + slotOf(handle) + ", but it sits at slot " + slot);
             }
-            if (records[recordAt(handle) + ID_HASH] != IdIndex.hash(idOf(handle))) {
+            if (records[recordAt(handle) + ID_HASH] != index.hash(idOf(handle))) {
                 return InvariantReport.Check.failed(name, idOf(handle) + " at slot " + slot
                         + " has a cached hash that is not its id's: its index entry could not be removed");
             }
@@ -641,6 +668,7 @@ final class IndexedTimerHeap {
 
     /** Test hook: swaps two array cells without telling the index, as a buggy sift would. */
     void swapCellsWithoutIndexForTest(int a, int b) {
+        changes++;
         for (int i = 0; i < KEY_STRIDE; i++) {
             long key = keys[keyAt(a) + i];
             keys[keyAt(a) + i] = keys[keyAt(b) + i];
@@ -653,14 +681,23 @@ final class IndexedTimerHeap {
         return slotOf(handle);
     }
 
+    /** Test hook: drops {@code id}'s index entry while the timer stays in the heap, as a lost update would. */
+    void dropIndexEntryForTest(String id) {
+        changes++;
+        int handle = find(id);
+        index.remove(index.hash(id), handle);
+    }
+
     /** Test hook: overwrites a handle's cached id hash, as a bug in the record layout would. */
     void corruptCachedHashForTest(int handle) {
+        changes++;
         records[recordAt(handle) + ID_HASH] ^= 1;
     }
 
     // ---- sifting: every slot write goes through write() ----
 
     private void removeAt(int slot) {
+        changes++;
         int removed = handleAt(slot);
         if (trace != null) {
             trace.add(TraceStep.remove(idOf(removed), slot));

@@ -5,10 +5,15 @@ import java.util.List;
 /**
  * The outcome of checking the four invariants that every completed public operation must leave true.
  *
- * @param checks exactly {@link #ROOT_IS_EARLIEST}, {@link #INDEX_MATCHES_HEAP}, {@link #HEAP_ORDER} and
- *               {@link #NO_OVERDUE}, in that order
+ * @param checks    exactly {@link #ROOT_IS_EARLIEST}, {@link #INDEX_MATCHES_HEAP}, {@link #HEAP_ORDER} and
+ *                  {@link #NO_OVERDUE}, in that order
+ * @param checkedAt wall-clock epoch milliseconds at which the checked state was copied (0 for a report made
+ *                  directly on a heap, outside a scheduler)
+ * @param current   whether the report describes the queue as it was when the report was handed out; false for an
+ *                  earlier report served because a large queue's walks are rate-bounded (see
+ *                  {@link TimerScheduler#limitInvariantChecks})
  */
-public record InvariantReport(List<Check> checks) {
+public record InvariantReport(List<Check> checks, long checkedAt, boolean current) {
 
     public static final String ROOT_IS_EARLIEST = "root-is-earliest";
     public static final String INDEX_MATCHES_HEAP = "index-matches-heap";
@@ -17,6 +22,20 @@ public record InvariantReport(List<Check> checks) {
 
     public InvariantReport {
         checks = List.copyOf(checks);
+    }
+
+    /** A report fresh from a walk on a heap. */
+    InvariantReport(List<Check> checks) {
+        this(checks, 0, true);
+    }
+
+    InvariantReport checkedAt(long wallMillis) {
+        return new InvariantReport(checks, wallMillis, current);
+    }
+
+    /** This report, marked as describing an earlier state than the current one. */
+    InvariantReport notCurrent() {
+        return new InvariantReport(checks, checkedAt, false);
     }
 
     public boolean ok() {

@@ -1,5 +1,6 @@
 package io.timeservice.core;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,6 +55,9 @@ public final class TimerScheduler {
     private final CombiningLock lock = new CombiningLock();
     /** Held while an invariant check runs on its copy of the heap: one copy at a time. */
     private final Object checking = new Object();
+    /** The last invariant walk's report and the state it describes; guarded by the lock. */
+    private LastCheck lastCheck;
+    private volatile CheckLimit checkLimit = CheckLimit.NONE;
     private final IndexedTimerHeap heap;
     /** Replaced only by {@link #reset}; guarded by the lock. */
     private SchedulerClock clock;
@@ -429,49 +433,151 @@ public final class TimerScheduler {
     }
 
     /**
-     * Checks the four invariants, O(n), on a copy of the heap taken under the lock: the lock is held for the copy
-     * (array copies), not for the check, which reads every timer's id at random. One check runs at a time, so
-     * concurrent callers never hold more than one copy between them; callers with large queues should still cache
-     * the result.
+     * The four invariants of the current state. A walk is O(n) and runs on a copy of the heap taken under the lock:
+     * the lock is held for the copy (array copies), not for the check, which reads every timer's id at random. One
+     * walk runs at a time, so concurrent callers never hold more than one copy between them. While the queue does
+     * not change (no change to the heap, the same clock), the last report is returned without a walk. Never
+     * rate-bounded: for start-up and tests; requests go through {@link #invariants()}.
      */
     public InvariantReport checkInvariants() {
-        synchronized (checking) {
-            Frozen frozen = lock.call(this::frozen);
-            return frozen.heap().checkInvariants(frozen.now());
-        }
+        return report(false);
     }
 
     /**
-     * The first {@code limit} cells of the backing array, their index entries and the invariant report, all of one
-     * instant (the report is checked on a copy, see {@link #checkInvariants()}).
+     * As {@link #checkInvariants()}, but within the bound set by {@link #limitInvariantChecks}: while it holds a
+     * large queue's walks apart, the last report is returned, marked not {@link InvariantReport#current()}.
+     */
+    public InvariantReport invariants() {
+        return report(true);
+    }
+
+    /**
+     * Bounds how often {@link #invariants()} and {@link #heapView} walk a large queue: with more than
+     * {@code aboveSize} timers pending, at most one walk starts per {@code minInterval}. Unbounded until called.
+     */
+    public void limitInvariantChecks(Duration minInterval, int aboveSize) {
+        limitInvariantChecks(minInterval, aboveSize, System::nanoTime);
+    }
+
+    /** As {@link #limitInvariantChecks(Duration, int)}, timing walks on {@code nanoClock}; for tests. */
+    void limitInvariantChecks(Duration minInterval, int aboveSize, LongSupplier nanoClock) {
+        if (minInterval.isNegative() || aboveSize < 0) {
+            throw new IllegalArgumentException("minInterval and aboveSize must be >= 0: " + minInterval + ", "
+                    + aboveSize);
+        }
+        checkLimit = new CheckLimit(minInterval.toNanos(), aboveSize, nanoClock);
+    }
+
+    /**
+     * The first {@code limit} cells of the backing array and the index entries of their ids, read under the lock
+     * without copying the rest of the heap, and the invariant report of {@link #invariants()}: of the same instant
+     * unless the report is marked not current. The index entries are looked up in the id index, so a broken index
+     * shows (an id mapped to another slot than the one it sits in, or to null when the index lacks it).
      */
     public HeapView heapView(int limit) {
         if (limit < 1) {
             throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
+        HeapView cachedView = lock.call(() -> {
+            InvariantReport report = reusableReport(true);
+            return report == null ? null : shownCells(limit, report);
+        });
+        if (cachedView != null) {
+            return cachedView;
+        }
         synchronized (checking) {
-            Frozen frozen = lock.call(this::frozen);
-            IndexedTimerHeap copy = frozen.heap();
-            int count = Math.min(limit, copy.size());
-            List<HeapView.Cell> cells = new ArrayList<>(count);
-            Map<String, Integer> index = new LinkedHashMap<>();
-            for (int slot = 0; slot < count; slot++) {
-                HeapView.Cell cell = copy.cell(slot);
-                cells.add(cell);
-                index.put(cell.id(), slot);
+            ViewAndCopy sample = lock.call(() -> {
+                InvariantReport report = reusableReport(true);
+                return new ViewAndCopy(shownCells(limit, report), report == null ? freeze() : null);
+            });
+            HeapView view = sample.view();
+            if (sample.copy() == null) {
+                return view;
             }
-            return new HeapView(copy.arity(), copy.size(), frozen.now(), cells, index,
-                    copy.checkInvariants(frozen.now()));
+            return new HeapView(view.arity(), view.size(), view.now(), view.slots(), view.index(),
+                    walk(sample.copy()));
         }
     }
 
-    /** The heap and the clock as they were at one instant. */
-    private record Frozen(IndexedTimerHeap heap, long now) {
+    /** A report for the current state, from the last walk or a new one; {@code bounded}: see {@link #invariants()}. */
+    private InvariantReport report(boolean bounded) {
+        InvariantReport cached = lock.call(() -> reusableReport(bounded));
+        if (cached != null) {
+            return cached;
+        }
+        synchronized (checking) {
+            Object reportOrState = lock.call(() -> {
+                InvariantReport report = reusableReport(bounded);
+                return report != null ? report : freeze();
+            });
+            return reportOrState instanceof InvariantReport report ? report : walk((Frozen) reportOrState);
+        }
     }
 
-    private Frozen frozen() {
+    /**
+     * The last walk's report if it describes the current state, or ({@code bounded}) if the check limit holds a new
+     * walk back, then marked not current; null when a walk is due. Call holding the lock.
+     */
+    private InvariantReport reusableReport(boolean bounded) {
         requireServing();
-        return new Frozen(heap.copy(), clock.now());
+        LastCheck last = lastCheck;
+        if (last == null) {
+            return null;
+        }
+        if (last.changes() == heap.changes() && last.now() == clock.now()) {
+            return last.report();
+        }
+        CheckLimit limit = checkLimit;
+        if (bounded && heap.size() > limit.aboveSize()
+                && limit.nanoClock().getAsLong() - last.startedNanos() < limit.minIntervalNanos()) {
+            return last.report().notCurrent();
+        }
+        return null;
+    }
+
+    /** A copy of the heap and the clock for a walk. Call holding the lock. */
+    private Frozen freeze() {
+        return new Frozen(heap.copy(), clock.now(), wallClockMillis.getAsLong(), checkLimit.nanoClock().getAsLong());
+    }
+
+    /** Walks a frozen copy and keeps its report for reuse. Call holding {@code checking}, not the lock. */
+    private InvariantReport walk(Frozen frozen) {
+        InvariantReport report = frozen.heap().checkInvariants(frozen.now()).checkedAt(frozen.wallMillis());
+        lock.run(() -> lastCheck = new LastCheck(report, frozen.heap().changes(), frozen.now(),
+                frozen.startedNanos()));
+        return report;
+    }
+
+    /** The first {@code limit} cells and their index entries, with {@code report}. Call holding the lock. */
+    private HeapView shownCells(int limit, InvariantReport report) {
+        int count = Math.min(limit, heap.size());
+        List<HeapView.Cell> cells = new ArrayList<>(count);
+        Map<String, Integer> index = new LinkedHashMap<>();
+        for (int slot = 0; slot < count; slot++) {
+            HeapView.Cell cell = heap.cell(slot);
+            cells.add(cell);
+            int indexed = heap.indexedSlot(cell.id());
+            index.put(cell.id(), indexed == IndexedTimerHeap.NONE ? null : indexed);
+        }
+        return new HeapView(heap.arity(), heap.size(), clock.now(), cells, index, report);
+    }
+
+    /** The heap and the clocks as they were at one instant. */
+    private record Frozen(IndexedTimerHeap heap, long now, long wallMillis, long startedNanos) {
+    }
+
+    /** The shown cells, and a copy to walk when no report could be reused (the view's report is then null). */
+    private record ViewAndCopy(HeapView view, Frozen copy) {
+    }
+
+    /** A walk's report and the state it describes: the heap's change count and the clock. */
+    private record LastCheck(InvariantReport report, long changes, long now, long startedNanos) {
+    }
+
+    /** Above {@code aboveSize} timers, walks start at least {@code minIntervalNanos} apart. */
+    private record CheckLimit(long minIntervalNanos, int aboveSize, LongSupplier nanoClock) {
+
+        static final CheckLimit NONE = new CheckLimit(0, Integer.MAX_VALUE, System::nanoTime);
     }
 
     /**

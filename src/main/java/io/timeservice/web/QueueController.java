@@ -41,7 +41,7 @@ class QueueController {
 
     @GetMapping(path = "/queue/invariants", produces = MediaType.APPLICATION_JSON_VALUE)
     InvariantsJson invariants() {
-        return InvariantsJson.of(scheduler.checkInvariants());
+        return InvariantsJson.of(scheduler.invariants());
     }
 
     /** The first array slots in heap-array order (not firing order), for the live heap view. */
@@ -55,10 +55,15 @@ class QueueController {
     record QueueJson(long now, int size, Long nextFireTime, Long oldestCreatedAt) {
     }
 
-    record InvariantsJson(boolean ok, List<InvariantReport.Check> checks) {
+    /**
+     * @param checkedAt wall-clock epoch milliseconds at which the checked state was read
+     * @param current   false when the report describes an earlier state: a large queue is walked at most once per
+     *                  {@code timeservice.invariants.min-check-interval}
+     */
+    record InvariantsJson(boolean ok, List<InvariantReport.Check> checks, long checkedAt, boolean current) {
 
         static InvariantsJson of(InvariantReport report) {
-            return new InvariantsJson(report.ok(), report.checks());
+            return new InvariantsJson(report.ok(), report.checks(), report.checkedAt(), report.current());
         }
     }
 

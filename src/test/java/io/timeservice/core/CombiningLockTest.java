@@ -10,6 +10,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 
@@ -141,6 +144,57 @@ class CombiningLockTest {
             throw new IllegalStateException("boom");
         })).isInstanceOf(IllegalStateException.class).hasMessage("boom");
         assertThat(lock.call(() -> 42)).isEqualTo(42);
+    }
+
+    /**
+     * An interrupted waiter used to spin: {@code LockSupport.park} returns at once while the interrupt status is
+     * set, so every turn of the wait loop parked in vain. The parker hook records the status at every park.
+     */
+    @Test
+    void anInterruptedWaiter_parksWithItsInterruptCleared_andGetsItBackWithItsResult() throws Exception {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch waiterParking = new CountDownLatch(1);
+        List<Boolean> interruptedAtPark = Collections.synchronizedList(new ArrayList<>());
+        CombiningLock parkRecording = new CombiningLock(blocker -> {
+            interruptedAtPark.add(Thread.currentThread().isInterrupted());
+            waiterParking.countDown();
+            LockSupport.park(blocker);
+        });
+        Thread holder = new Thread(() -> parkRecording.run(() -> {
+            holding.countDown();
+            await(waiterParking); // keeps the lock until the waiter has reached its park
+        }), "holder");
+        holder.start();
+        holding.await();
+
+        AtomicReference<Integer> result = new AtomicReference<>();
+        AtomicBoolean interruptedAfter = new AtomicBoolean();
+        Thread waiter = new Thread(() -> {
+            Thread.currentThread().interrupt();
+            result.set(parkRecording.call(() -> 7));
+            interruptedAfter.set(Thread.currentThread().isInterrupted());
+        }, "interrupted-waiter");
+        waiter.start();
+        waiter.join(60_000);
+        holder.join(60_000);
+
+        assertThat(waiter.isAlive()).isFalse();
+        assertThat(interruptedAtPark).as("interrupt status at each park").isNotEmpty().containsOnly(false);
+        assertThat(result).hasValue(7);
+        assertThat(interruptedAfter).as("interrupt restored").isTrue();
+    }
+
+    @Test
+    void anInterruptedCaller_runsActionsWithoutTheInterrupt_andGetsItBack() {
+        Thread.currentThread().interrupt();
+        try {
+            boolean seenByAction = lock.call(() -> Thread.currentThread().isInterrupted());
+
+            assertThat(seenByAction).as("an action may be another thread's: the interrupt is not for it").isFalse();
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
     }
 
     private static void await(CountDownLatch latch) {

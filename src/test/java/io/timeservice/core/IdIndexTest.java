@@ -16,10 +16,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The open-addressing id → handle table. Handles index an ids-by-handle array that the test owns, as the heap
- * does. Colliding ids come from Java's own hash: "Aa" and "BB" have the same hashCode, so every string made of k
- * such blocks shares one hashCode with 2^k - 1 others.
+ * does. The probe-run tests hash under a fixed key and find ids that share a home bucket by search, so they hold
+ * whatever the key. Ids colliding in Java's own hash ("Aa" and "BB" have the same hashCode, so every string made of
+ * k such blocks shares one hashCode with 2^k - 1 others) are what an attacker would send.
  */
 class IdIndexTest {
+
+    private static final long KEY0 = 0x0706050403020100L;
+    private static final long KEY1 = 0x0f0e0d0c0b0a0908L;
+
+    /** An empty table under the fixed test key, so the searches below find the same ids in every run. */
+    private static IdIndex newIndex() {
+        return new IdIndex(KEY0, KEY1);
+    }
 
     private final String[] idsByHandle = new String[20_000];
     private final IdIndex.IdsByHandle idsOf = handle -> idsByHandle[handle];
@@ -47,22 +56,18 @@ class IdIndexTest {
         return ids;
     }
 
-    /**
-     * Colliding ids, under the first prefix {@code base + n} for which inserting them in order into a fresh table
-     * stores them in bucket order {@code wanted}. Found through behaviour, not by re-deriving the hash function.
-     */
-    private static List<String> collidingIdsWithBucketOrder(String base, int blocks, List<Integer> wanted) {
-        for (int n = 0; n < 10_000; n++) {
-            List<String> candidate = collidingIds(base + n + "-", blocks);
-            IdIndex probe = new IdIndex();
-            for (int i = 0; i < candidate.size(); i++) {
-                probe.insert(candidate.get(i), i);
+    /** The first {@code count} ids {@code prefix + n} whose home in a fresh table is bucket {@code home}. */
+    private static List<String> idsSharingAHome(String prefix, int count, int home) {
+        List<String> ids = new ArrayList<>();
+        for (int n = 0; ids.size() < count; n++) {
+            if (n > 100_000) {
+                throw new AssertionError("no " + count + " ids of " + prefix + " with home " + home);
             }
-            if (bucketOrder(probe).equals(wanted)) {
-                return candidate;
+            if (homeOf(prefix + n) == home) {
+                ids.add(prefix + n);
             }
         }
-        throw new AssertionError("no prefix of " + base + " gives bucket order " + wanted);
+        return ids;
     }
 
     private static List<Integer> upTo(int count) {
@@ -102,8 +107,8 @@ class IdIndexTest {
 
     @Test
     void insertFindRemove_withCollidingHashes_eachIdKeepsItsOwnHandle() {
-        IdIndex index = new IdIndex();
-        List<String> ids = collidingIds("c", 6); // 64 ids, one hashCode: one long probe run
+        IdIndex index = newIndex();
+        List<String> ids = collidingIds("c", 6); // 64 ids, one String.hashCode
         for (int i = 0; i < ids.size(); i++) {
             insert(index, ids.get(i), i);
         }
@@ -116,10 +121,124 @@ class IdIndexTest {
         assertThat(index.size()).isEqualTo(64);
     }
 
+    /**
+     * Hash flooding: 16,384 ids with one String.hashCode. Under a hash derived from String.hashCode they all share
+     * one home and form a single probe run (the longest probe is then 16,384 buckets, and each add or cancel walks
+     * it); under the keyed hash they spread like any ids, at most half the buckets full.
+     */
+    @Test
+    void idsSharingOneStringHashCode_spreadOverTheTable_probesStayShort() {
+        IdIndex index = new IdIndex(); // the process key, as the service runs
+        List<String> ids = collidingIds("flood-", 14);
+        for (int i = 0; i < ids.size(); i++) {
+            index.insert(ids.get(i), i);
+        }
+        String[] byHandle = ids.toArray(String[]::new);
+
+        assertThat(ids.stream().map(String::hashCode).distinct()).hasSize(1);
+        assertThat(index.longestProbe()).as("longest probe among %d ids", ids.size()).isLessThan(200);
+        assertThat((double) index.totalProbes() / index.size()).as("mean probe").isLessThan(3.0);
+        for (int i = 0; i < ids.size(); i += 97) {
+            assertThat(index.find(ids.get(i), handle -> byHandle[handle])).isEqualTo(i);
+        }
+    }
+
+    @Test
+    void probeStatistics_countTheBucketsEachFindVisits() {
+        IdIndex index = newIndex();
+        List<String> ids = idsSharingAHome("s", 3, 7);
+        for (int i = 0; i < ids.size(); i++) {
+            insert(index, ids.get(i), i);
+        }
+
+        assertThat(index.longestProbe()).isEqualTo(3);
+        assertThat(index.totalProbes()).isEqualTo(1 + 2 + 3);
+    }
+
+    /**
+     * The hash is SipHash-1-3 of the id's UTF-16LE bytes: checked against a byte-wise reference implementation, and
+     * that reference against the SipHash paper's test vector for SipHash-2-4.
+     */
+    @Test
+    void hash_isSipHash13OfTheUtf16LeBytes() {
+        byte[] paperMessage = new byte[15];
+        for (int i = 0; i < paperMessage.length; i++) {
+            paperMessage[i] = (byte) i;
+        }
+        assertThat(referenceSipHash(2, 4, KEY0, KEY1, paperMessage)).isEqualTo(0xa129ca6149be45e5L);
+
+        for (String id : List.of("", "a", "ab", "abc", "abcd", "abcde", "job-00000042", "AaBBAaBB", "x".repeat(128),
+                "Ünïcödé-€", "\ud83d\ude00")) {
+            long reference = referenceSipHash(1, 3, KEY0, KEY1,
+                    id.getBytes(java.nio.charset.StandardCharsets.UTF_16LE));
+            assertThat(IdIndex.sipHash13(KEY0, KEY1, id)).as(id).isEqualTo((int) (reference ^ reference >>> 32));
+        }
+    }
+
+    @Test
+    void hash_dependsOnTheKey_andACopyKeepsItsSourcesKey() {
+        IdIndex index = newIndex();
+        IdIndex otherKey = new IdIndex(KEY0 + 1, KEY1);
+        List<String> ids = collidingIds("k", 4);
+
+        assertThat(ids.stream().map(index::hash).distinct()).as("one String.hashCode, many hashes").hasSize(16);
+        assertThat(ids.stream().map(otherKey::hash).toList()).isNotEqualTo(ids.stream().map(index::hash).toList());
+        IdIndex copy = new IdIndex(index);
+        assertThat(ids.stream().map(copy::hash).toList()).isEqualTo(ids.stream().map(index::hash).toList());
+    }
+
+    /** SipHash-c-d over bytes, written straight from the paper; little-endian words, length byte on top. */
+    private static long referenceSipHash(int compressionRounds, int finalizationRounds, long key0, long key1,
+                                         byte[] message) {
+        long[] v = {0x736f6d6570736575L ^ key0, 0x646f72616e646f6dL ^ key1, 0x6c7967656e657261L ^ key0,
+                0x7465646279746573L ^ key1};
+        int blocks = message.length / 8;
+        for (int block = 0; block <= blocks; block++) {
+            long m = 0;
+            if (block < blocks) {
+                for (int b = 7; b >= 0; b--) {
+                    m = m << 8 | (message[block * 8 + b] & 0xFF);
+                }
+            } else {
+                m = (long) (message.length & 0xFF) << 56;
+                for (int b = 0; b < message.length % 8; b++) {
+                    m |= (long) (message[block * 8 + b] & 0xFF) << 8 * b;
+                }
+            }
+            v[3] ^= m;
+            for (int r = 0; r < compressionRounds; r++) {
+                sipRound(v);
+            }
+            v[0] ^= m;
+        }
+        v[2] ^= 0xff;
+        for (int r = 0; r < finalizationRounds; r++) {
+            sipRound(v);
+        }
+        return v[0] ^ v[1] ^ v[2] ^ v[3];
+    }
+
+    private static void sipRound(long[] v) {
+        v[0] += v[1];
+        v[1] = Long.rotateLeft(v[1], 13);
+        v[1] ^= v[0];
+        v[0] = Long.rotateLeft(v[0], 32);
+        v[2] += v[3];
+        v[3] = Long.rotateLeft(v[3], 16);
+        v[3] ^= v[2];
+        v[0] += v[3];
+        v[3] = Long.rotateLeft(v[3], 21);
+        v[3] ^= v[0];
+        v[2] += v[1];
+        v[1] = Long.rotateLeft(v[1], 17);
+        v[1] ^= v[2];
+        v[2] = Long.rotateLeft(v[2], 32);
+    }
+
     @Test
     void remove_fromMiddleOfProbeRun_laterMembersShiftBackAndStayFindable() {
-        IdIndex index = new IdIndex();
-        List<String> ids = collidingIdsWithBucketOrder("m", 3, upTo(8)); // 8 ids in one unwrapped run
+        IdIndex index = newIndex();
+        List<String> ids = idsSharingAHome("m", 8, 2); // 8 ids in one unwrapped run
         for (int i = 0; i < ids.size(); i++) {
             insert(index, ids.get(i), i);
         }
@@ -147,25 +266,10 @@ class IdIndexTest {
      */
     @Test
     void remove_entryWhoseHomeIsAfterTheHole_staysWhileAnEarlierHomedEntryShiftsPastIt() {
-        List<String> xs = null;
-        List<String> ys = null;
-        for (int n = 0; n < 10_000 && ys == null; n++) {
-            List<String> x = collidingIds("x" + n + "-", 1);
-            int home = homeOf(x.get(0));
-            if (home > 12) {
-                continue;
-            }
-            for (int m = 0; m < 200 && ys == null; m++) {
-                List<String> y = collidingIds("y" + n + "." + m + "-", 1);
-                if (homeOf(y.get(0)) == home + 1) {
-                    xs = x;
-                    ys = y;
-                }
-            }
-        }
-        assertThat(ys).as("two colliding families with adjacent homes").isNotNull();
+        List<String> xs = idsSharingAHome("x", 2, 5);
+        List<String> ys = idsSharingAHome("y", 1, 6);
         int home = homeOf(xs.get(0));
-        IdIndex index = new IdIndex();
+        IdIndex index = newIndex();
         insert(index, xs.get(0), 0);
         insert(index, ys.get(0), 1);
         insert(index, xs.get(1), 2);
@@ -181,15 +285,15 @@ class IdIndexTest {
 
     /** The bucket that {@code id} lands in when alone in a fresh table. */
     private static int homeOf(String id) {
-        IdIndex index = new IdIndex();
+        IdIndex index = newIndex();
         index.insert(id, 0);
         return occupiedBuckets(index).get(0);
     }
 
     @Test
     void remove_firstOfRunThenReinsert_runStaysContiguous() {
-        IdIndex index = new IdIndex();
-        List<String> ids = collidingIdsWithBucketOrder("r", 2, upTo(4));
+        IdIndex index = newIndex();
+        List<String> ids = idsSharingAHome("r", 4, 3);
         for (int i = 0; i < ids.size(); i++) {
             insert(index, ids.get(i), i);
         }
@@ -206,8 +310,8 @@ class IdIndexTest {
     @Test
     void remove_runWrappingPastTheTableEnd_shiftsMembersBackAcrossTheBoundary() {
         // Home in the second-to-last bucket: members 0, 1 fill the last two buckets, 2 and 3 wrap to 0 and 1.
-        List<String> ids = collidingIdsWithBucketOrder("w", 2, List.of(2, 3, 0, 1));
-        IdIndex index = new IdIndex();
+        List<String> ids = idsSharingAHome("w", 4, 14);
+        IdIndex index = newIndex();
         for (int i = 0; i < ids.size(); i++) {
             insert(index, ids.get(i), i);
         }
@@ -233,7 +337,7 @@ class IdIndexTest {
 
     @Test
     void insert_pastHalfFull_resizesAndEveryIdStaysFindable() {
-        IdIndex index = new IdIndex();
+        IdIndex index = newIndex();
         int bucketsBefore = arrayLength(index, "buckets");
 
         for (int i = 0; i < 1000; i++) {
@@ -249,7 +353,7 @@ class IdIndexTest {
 
     @Test
     void remove_lastEntryOfLargeTable_shrinksBackToMinimum() {
-        IdIndex index = new IdIndex();
+        IdIndex index = newIndex();
         int minimum = arrayLength(index, "buckets");
         for (int i = 0; i < 5000; i++) {
             insert(index, "big-" + i, i);
@@ -268,7 +372,7 @@ class IdIndexTest {
 
     @Test
     void remove_absentId_refused() {
-        IdIndex index = new IdIndex();
+        IdIndex index = newIndex();
         insert(index, "present", 0);
 
         assertThatThrownBy(() -> index.remove("absent", 1)).isInstanceOf(IllegalStateException.class)
@@ -278,7 +382,7 @@ class IdIndexTest {
 
     @Test
     void clear_forgetsEverything() {
-        IdIndex index = new IdIndex();
+        IdIndex index = newIndex();
         for (int i = 0; i < 100; i++) {
             insert(index, "c" + i, i);
         }
@@ -294,7 +398,7 @@ class IdIndexTest {
     @ValueSource(longs = {1, 2, 3, 4})
     void randomInsertsAndRemoves_agreeWithAHashMap(long seed) {
         Random random = new Random(seed);
-        IdIndex index = new IdIndex();
+        IdIndex index = newIndex();
         Map<String, Integer> model = new HashMap<>();
         // A pool mixing colliding families with ordinary ids, so runs form, wrap and break up.
         List<String> pool = new ArrayList<>();
@@ -333,8 +437,8 @@ class IdIndexTest {
 
     @Test
     void removeLastFound_removesWhatFindFound_andRefusesWhenTheBucketNoLongerHoldsIt() {
-        IdIndex index = new IdIndex();
-        List<String> ids = collidingIds("r", 3); // one probe run: removals shift its members back
+        IdIndex index = newIndex();
+        List<String> ids = idsSharingAHome("r", 8, 4); // one probe run: removals shift its members back
         for (int i = 0; i < ids.size(); i++) {
             insert(index, ids.get(i), i);
         }

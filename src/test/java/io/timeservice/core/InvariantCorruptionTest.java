@@ -91,6 +91,34 @@ class InvariantCorruptionTest {
         assertThat(view.slots().get(2).id()).isEqualTo("t7");
     }
 
+    /**
+     * The view's id → slot entries are looked up in the id index, not read off the array (which would always agree
+     * with itself): cells swapped behind the index's back show each id at one slot and indexed at another.
+     */
+    @Test
+    void corruptedIndex_showsInTheHeapViewsIndex() {
+        TimerScheduler scheduler = ascending();
+
+        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(2, 6));
+
+        HeapView view = scheduler.heapView(7);
+        assertThat(view.slots().get(2).id()).isEqualTo("t7");
+        assertThat(view.slots().get(6).id()).isEqualTo("t3");
+        assertThat(view.index()).containsEntry("t7", 6).containsEntry("t3", 2).containsEntry("t1", 0);
+    }
+
+    @Test
+    void idMissingFromTheIndex_showsAsNullInTheHeapViewsIndex() {
+        TimerScheduler scheduler = ascending();
+
+        scheduler.corruptForTest(heap -> heap.dropIndexEntryForTest("t5"));
+
+        HeapView view = scheduler.heapView(7);
+        assertThat(view.slots().get(4).id()).isEqualTo("t5");
+        assertThat(view.index()).containsEntry("t5", null).containsEntry("t4", 3);
+        assertThat(byName(view.invariants()).get(InvariantReport.INDEX_MATCHES_HEAP).ok()).isFalse();
+    }
+
     @Test
     void swapThenSwapBack_reportsHealthyAgain() {
         TimerScheduler scheduler = ascending();

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.restassured.path.json.JsonPath;
+import io.timeservice.core.CorruptionHooks;
 import io.timeservice.core.TimerScheduler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -119,6 +120,38 @@ class QueueHeapApiTest extends DemoServiceTestBase {
                 .body("invariants.checks.name",
                         equalTo(List.of("root-is-earliest", "index-matches-heap", "heap-order", "no-overdue")))
                 .body("invariants.checks.ok", equalTo(List.of(true, true, true, true)));
+    }
+
+    /** The index entries come from the id index: cells swapped behind its back show up as a mismatch. */
+    @Test
+    void heap_index_isReadFromTheIdIndex_soABrokenIndexShows() {
+        addDirectly(10);
+        List<String> before = api().get("/queue/heap").then().extract().jsonPath().getList("slots.id", String.class);
+
+        CorruptionHooks.swapCellsWithoutIndex(scheduler, 0, 1);
+
+        JsonPath heap = api().get("/queue/heap").then().statusCode(200).extract().jsonPath();
+        assertThat(heap.getList("slots.id", String.class).subList(0, 2)).containsExactly(before.get(1), before.get(0));
+        Map<String, Integer> index = heap.getMap("index", String.class, Integer.class);
+        assertThat(index).containsEntry(before.get(0), 0).containsEntry(before.get(1), 1);
+        assertThat(heap.getBoolean("invariants.ok")).isFalse();
+        assertThat(heap.getBoolean("invariants.current")).isTrue();
+    }
+
+    @Test
+    void invariants_sayWhenTheyWereChecked_andThatTheyAreCurrent() {
+        addDirectly(10);
+        long before = System.currentTimeMillis();
+
+        JsonPath report = api().get("/queue/invariants").then().statusCode(200).extract().jsonPath();
+
+        assertThat(report.getBoolean("ok")).isTrue();
+        assertThat(report.getBoolean("current")).isTrue();
+        assertThat(report.getLong("checkedAt")).isBetween(before, System.currentTimeMillis());
+        assertThat(api().get("/queue/invariants").then().extract().jsonPath().getLong("checkedAt"))
+                .as("an unchanged queue is not walked again").isEqualTo(report.getLong("checkedAt"));
+        assertThat(api().get("/queue/heap").then().extract().jsonPath().getLong("invariants.checkedAt"))
+                .isEqualTo(report.getLong("checkedAt"));
     }
 
     /** Fills the queue without HTTP: the limits are about reading, and a thousand POSTs would only cost time. */
