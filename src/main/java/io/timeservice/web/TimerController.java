@@ -99,7 +99,7 @@ class TimerController {
 
     @GetMapping(path = "/timers", produces = MediaType.APPLICATION_JSON_VALUE)
     ListingJson list(@RequestParam(required = false) String limit) {
-        QueueListing listing = scheduler.firstN(Limits.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT));
+        QueueListing listing = scheduler.firstN(LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT));
         return new ListingJson(listing.now(), listing.size(), TimerJson.of(listing.timers()));
     }
 
