@@ -3,7 +3,10 @@ package io.timeservice.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -78,7 +81,7 @@ class JsonBodyTest {
             valid.getBytes(StandardCharsets.UTF_16BE),
             valid.getBytes(StandardCharsets.UTF_16LE),
             valid.getBytes(StandardCharsets.UTF_16),                 // with its BOM
-            valid.getBytes(java.nio.charset.Charset.forName("UTF-32")),
+            valid.getBytes(Charset.forName("UTF-32")),
             concat(bom, valid.getBytes(StandardCharsets.UTF_8)),
             "{\"id\":\"enc\",\"delay\":5,\"payload\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1),
             concat("{\"id\":\"enc\",\"delay\":5,\"payload\":\"".getBytes(StandardCharsets.UTF_8),
@@ -86,7 +89,7 @@ class JsonBodyTest {
         };
         for (byte[] body : bodies) {
             HttpProbe.Reply reply = http.send("POST", "/timers", Map.of("Content-Type", "application/json"), body);
-            assertThat(reply.status()).as(java.util.HexFormat.of().formatHex(body)).isEqualTo(400);
+            assertThat(reply.status()).as(HexFormat.of().formatHex(body)).isEqualTo(400);
             assertThat(reply.code()).isEqualTo("invalid_request");
         }
         assertThat(http.get("/timers/enc").status()).isEqualTo(404);
@@ -95,7 +98,7 @@ class JsonBodyTest {
     }
 
     private static byte[] concat(byte[] first, byte[] second) {
-        byte[] both = java.util.Arrays.copyOf(first, first.length + second.length);
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
         System.arraycopy(second, 0, both, first.length, second.length);
         return both;
     }
