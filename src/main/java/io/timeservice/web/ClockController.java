@@ -2,17 +2,16 @@ package io.timeservice.web;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.timeservice.core.AdvanceResult;
-import io.timeservice.core.ErrorCode;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.core.TraceStep;
-import jakarta.servlet.http.HttpServletRequest;
+import io.timeservice.web.JsonRequest.Advance;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -20,14 +19,9 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class ClockController {
 
-    private static final Set<String> ADVANCE_MEMBERS = Set.of("by");
-
     private final TimerScheduler scheduler;
-    private final JsonRequests json;
-
-    ClockController(TimerScheduler scheduler, JsonRequests json) {
+    ClockController(TimerScheduler scheduler) {
         this.scheduler = scheduler;
-        this.json = json;
     }
 
     @GetMapping(path = "/clock", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -37,12 +31,9 @@ class ClockController {
 
     @PostMapping(path = "/clock/advance", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    AdvanceJson advance(HttpServletRequest request, @RequestParam(defaultValue = "false") boolean trace) {
-        long by = JsonRequests.nonNegativeLong(
-                JsonRequests.required(json.readObject(request, ADVANCE_MEMBERS), "by"), "by",
-                ErrorCode.INVALID_ADVANCE);
+    AdvanceJson advance(@RequestBody Advance body, @RequestParam(defaultValue = "false") boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        AdvanceResult result = scheduler.advance(by, steps);
+        AdvanceResult result = scheduler.advance(body.by(), steps);
         return new AdvanceJson(result.now(), TimerJson.of(result.fired()), TraceStepJson.of(steps));
     }
 

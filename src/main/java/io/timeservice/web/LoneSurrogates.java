@@ -26,8 +26,8 @@ final class LoneSurrogates {
     static void refuse(JsonNode tree) {
         String found = find(tree, "");
         if (found != null) {
-            throw JsonRequests.invalidRequest("the body holds a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF"
-                    + " escape), which is no character; " + found);
+            throw StrictJsonConverter.invalidRequest("the body holds a lone UTF-16 surrogate (an unpaired"
+                    + " \\uD800-\\uDFFF escape), which is no character; " + found);
         }
     }
 
@@ -74,6 +74,15 @@ final class LoneSurrogates {
         return -1;
     }
 
+    /** {@code text} cut to about {@code max} characters, never between the two halves of a surrogate pair. */
+    static String abbreviate(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        int end = Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;
+        return text.substring(0, end) + "...";
+    }
+
     private static String describe(String text, int at, String where) {
         return String.format("\\u%04X at character %d %s", (int) text.charAt(at), at, where);
     }
@@ -85,6 +94,6 @@ final class LoneSurrogates {
     /** A member name as an RFC 6901 pointer token, cut to a readable length without splitting a pair. */
     private static String escaped(String name) {
         String token = name.replace("~", "~0").replace("/", "~1");
-        return JsonRequests.abbreviate(token, SHOWN_NAME_LENGTH);
+        return abbreviate(token, SHOWN_NAME_LENGTH);
     }
 }

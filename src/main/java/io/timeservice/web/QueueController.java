@@ -47,7 +47,7 @@ class QueueController {
     /** The first array slots in heap-array order (not firing order), for the live heap view. */
     @GetMapping(path = "/queue/heap", produces = MediaType.APPLICATION_JSON_VALUE)
     HeapJson heap(@RequestParam(required = false) String limit) {
-        HeapView view = scheduler.heapView(Limits.parse(limit, DEFAULT_HEAP_LIMIT, MAX_HEAP_LIMIT));
+        HeapView view = scheduler.heapView(LimitParameter.parse(limit, DEFAULT_HEAP_LIMIT, MAX_HEAP_LIMIT));
         return new HeapJson(view.arity(), view.size(), view.now(), view.slots(), view.index(),
                 InvariantsJson.of(view.invariants()));
     }

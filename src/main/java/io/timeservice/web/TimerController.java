@@ -3,7 +3,6 @@ package io.timeservice.web;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Supplier;
 
 import io.timeservice.core.ErrorCode;
@@ -12,7 +11,8 @@ import io.timeservice.core.SchedulerException;
 import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.core.TraceStep;
-import jakarta.servlet.http.HttpServletRequest;
+import io.timeservice.web.JsonRequest.AddTimer;
+import io.timeservice.web.JsonRequest.EditTimer;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -20,39 +20,33 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.databind.node.ObjectNode;
 
 /** The timer resource: create, read, edit, cancel and list in firing order. */
 @RestController
 class TimerController {
 
-    private static final Set<String> ADD_MEMBERS = Set.of("id", "delay", "priority", "payload");
-    private static final Set<String> EDIT_MEMBERS = Set.of("delay", "priority");
     static final int DEFAULT_LIST_LIMIT = 100;
     static final int MAX_LIST_LIMIT = 1000;
 
     private final TimerScheduler scheduler;
-    private final JsonRequests json;
+    private final StrictJsonConverter json;
 
-    TimerController(TimerScheduler scheduler, JsonRequests json) {
+    TimerController(TimerScheduler scheduler, StrictJsonConverter json) {
         this.scheduler = scheduler;
         this.json = json;
     }
 
     @PostMapping(path = "/timers", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> add(HttpServletRequest request, @RequestParam(defaultValue = "false") boolean trace) {
-        ObjectNode body = json.readObject(request, ADD_MEMBERS);
-        String id = JsonRequests.id(JsonRequests.required(body, "id"));
-        long delay = JsonRequests.nonNegativeLong(JsonRequests.required(body, "delay"), "delay",
-                ErrorCode.INVALID_DELAY);
-        int priority = body.has("priority") ? JsonRequests.priority(body.get("priority")) : 0;
-        String payload = json.payload(body.get("payload"));
+    ResponseEntity<TimerJson> add(@RequestBody AddTimer body, @RequestParam(defaultValue = "false") boolean trace) {
+        String payload = json.payloadText(body.payload());
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Timer timer = scheduler.add(id, delay, priority, payload, steps);
+        Timer timer = scheduler.add(body.id(), body.delay(), body.priority() == null ? 0 : body.priority(), payload,
+                steps);
         return ResponseEntity.created(URI.create("/timers/" + timer.id()))
                 .eTag(EntityTags.of(timer))
                 .body(TimerJson.of(timer, steps));
@@ -66,19 +60,12 @@ class TimerController {
 
     @PatchMapping(path = "/timers/{id}", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> edit(@PathVariable String id, HttpServletRequest request,
+    ResponseEntity<TimerJson> edit(@PathVariable String id, @RequestBody EditTimer body,
                                    @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                    @RequestParam(defaultValue = "false") boolean trace) {
-        ObjectNode body = json.readObject(request, EDIT_MEMBERS);
-        Long delay = body.has("delay")
-                ? JsonRequests.nonNegativeLong(body.get("delay"), "delay", ErrorCode.INVALID_DELAY) : null;
-        Integer priority = body.has("priority") ? JsonRequests.priority(body.get("priority")) : null;
-        if (delay == null && priority == null) {
-            throw JsonRequests.invalidRequest("an edit needs \"delay\", \"priority\" or both");
-        }
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Timer timer = requiringAnyRevision(id, ifMatch,
-                () -> scheduler.editIf(id, delay, priority, EntityTags.precondition(ifMatch), steps));
+        Timer timer = requiringAnyRevision(id, ifMatch, () -> scheduler.editIf(id, body.delay(), body.priority(),
+                EntityTags.precondition(ifMatch), steps));
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer, steps));
     }
 
@@ -99,7 +86,7 @@ class TimerController {
 
     @GetMapping(path = "/timers", produces = MediaType.APPLICATION_JSON_VALUE)
     ListingJson list(@RequestParam(required = false) String limit) {
-        QueueListing listing = scheduler.firstN(Limits.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT));
+        QueueListing listing = scheduler.firstN(LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT));
         return new ListingJson(listing.now(), listing.size(), TimerJson.of(listing.timers()));
     }
 
@@ -109,8 +96,8 @@ class TimerController {
             return change.get();
         } catch (SchedulerException refused) {
             if (refused.code() == ErrorCode.TIMER_NOT_FOUND && EntityTags.isAnyRevision(ifMatch)) {
-                throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match: * needs a current timer,"
-                        + " and no pending timer has id " + JsonRequests.abbreviate(id, TimerScheduler.MAX_ID_LENGTH));
+                throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match: * needs a current timer, and"
+                        + " no pending timer has id " + LoneSurrogates.abbreviate(id, TimerScheduler.MAX_ID_LENGTH));
             }
             throw refused;
         }

@@ -3,7 +3,10 @@ package io.timeservice.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -33,7 +36,7 @@ class JsonBodyTest {
     void parseErrors_describeTheMistake_withoutNamingJacksonClassesOrSettings() {
         String[] bodies = {
             "{\"id\":\"a\",\"delay\":1,\"payload\":" + "[".repeat(70) + "]".repeat(70) + "}",
-            "{\"id\":\"a\",\"delay\":" + "9".repeat(JsonRequests.MAX_NUMBER_LENGTH + 1) + "}",
+            "{\"id\":\"a\",\"delay\":" + "9".repeat(StrictJsonConverter.MAX_NUMBER_LENGTH + 1) + "}",
             "{\"id\":\"a\",\"delay\":1,\"payload\":{\"" + "k".repeat(1100) + "\":1}}",
             "{\"id\":\"a\",\"delay\":1} {\"id\":\"b\"}",
             "{\"id\":\"a\",\"delay\":1,\"delay\":2}",
@@ -78,7 +81,7 @@ class JsonBodyTest {
             valid.getBytes(StandardCharsets.UTF_16BE),
             valid.getBytes(StandardCharsets.UTF_16LE),
             valid.getBytes(StandardCharsets.UTF_16),                 // with its BOM
-            valid.getBytes(java.nio.charset.Charset.forName("UTF-32")),
+            valid.getBytes(Charset.forName("UTF-32")),
             concat(bom, valid.getBytes(StandardCharsets.UTF_8)),
             "{\"id\":\"enc\",\"delay\":5,\"payload\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1),
             concat("{\"id\":\"enc\",\"delay\":5,\"payload\":\"".getBytes(StandardCharsets.UTF_8),
@@ -86,7 +89,7 @@ class JsonBodyTest {
         };
         for (byte[] body : bodies) {
             HttpProbe.Reply reply = http.send("POST", "/timers", Map.of("Content-Type", "application/json"), body);
-            assertThat(reply.status()).as(java.util.HexFormat.of().formatHex(body)).isEqualTo(400);
+            assertThat(reply.status()).as(HexFormat.of().formatHex(body)).isEqualTo(400);
             assertThat(reply.code()).isEqualTo("invalid_request");
         }
         assertThat(http.get("/timers/enc").status()).isEqualTo(404);
@@ -95,7 +98,7 @@ class JsonBodyTest {
     }
 
     private static byte[] concat(byte[] first, byte[] second) {
-        byte[] both = java.util.Arrays.copyOf(first, first.length + second.length);
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
         System.arraycopy(second, 0, both, first.length, second.length);
         return both;
     }
@@ -105,10 +108,10 @@ class JsonBodyTest {
     @Test
     void nestingDepth_64IsAccepted_65IsRefused() {
         // the body's object is level 1, so the payload gets 63 levels of arrays at the limit
-        assertThat(add("depth-64", "[".repeat(JsonRequests.MAX_NESTING_DEPTH - 1)
-                + "]".repeat(JsonRequests.MAX_NESTING_DEPTH - 1)).status()).isEqualTo(201);
-        HttpProbe.Reply beyond = add("depth-65", "[".repeat(JsonRequests.MAX_NESTING_DEPTH)
-                + "]".repeat(JsonRequests.MAX_NESTING_DEPTH));
+        assertThat(add("depth-64", "[".repeat(StrictJsonConverter.MAX_NESTING_DEPTH - 1)
+                + "]".repeat(StrictJsonConverter.MAX_NESTING_DEPTH - 1)).status()).isEqualTo(201);
+        HttpProbe.Reply beyond = add("depth-65", "[".repeat(StrictJsonConverter.MAX_NESTING_DEPTH)
+                + "]".repeat(StrictJsonConverter.MAX_NESTING_DEPTH));
         assertThat(beyond.status()).isEqualTo(400);
         assertThat(beyond.json().path("detail").asString()).contains("nesting depth");
     }
@@ -123,24 +126,24 @@ class JsonBodyTest {
 
     @Test
     void numberLength_atTheLimitParses_oneDigitMoreDoesNot() {
-        assertThat(JsonRequests.MAX_NUMBER_LENGTH).isEqualTo(1000);   // the README quotes it
-        assertThat(add("num-1000", "1" + "0".repeat(JsonRequests.MAX_NUMBER_LENGTH - 1)).status()).isEqualTo(201);
-        assertThat(add("num-1001", "1" + "0".repeat(JsonRequests.MAX_NUMBER_LENGTH)).code())
+        assertThat(StrictJsonConverter.MAX_NUMBER_LENGTH).isEqualTo(1000);   // the README quotes it
+        assertThat(add("num-1000", "1" + "0".repeat(StrictJsonConverter.MAX_NUMBER_LENGTH - 1)).status()).isEqualTo(201);
+        assertThat(add("num-1001", "1" + "0".repeat(StrictJsonConverter.MAX_NUMBER_LENGTH)).code())
                 .isEqualTo("invalid_request");
         // a delay of the longest parsed length is parsed, then refused for its value; a longer one never gets that far
         assertThat(http.json("POST", "/timers", "{\"id\":\"d\",\"delay\":"
-                + "9".repeat(JsonRequests.MAX_NUMBER_LENGTH) + "}").code()).isEqualTo("invalid_delay");
+                + "9".repeat(StrictJsonConverter.MAX_NUMBER_LENGTH) + "}").code()).isEqualTo("invalid_delay");
         assertThat(http.json("POST", "/timers", "{\"id\":\"d\",\"delay\":"
-                + "9".repeat(JsonRequests.MAX_NUMBER_LENGTH + 1) + "}").code()).isEqualTo("invalid_request");
+                + "9".repeat(StrictJsonConverter.MAX_NUMBER_LENGTH + 1) + "}").code()).isEqualTo("invalid_request");
         assertThat(http.json("POST", "/timers", "{\"id\":\"d\",\"delay\":1e999999999}").code())
                 .isEqualTo("invalid_delay");
     }
 
     @Test
     void nameLength_1024IsAccepted_1025IsRefused() {
-        assertThat(add("name-1024", "{\"" + "k".repeat(JsonRequests.MAX_NAME_LENGTH) + "\":1}").status())
+        assertThat(add("name-1024", "{\"" + "k".repeat(StrictJsonConverter.MAX_NAME_LENGTH) + "\":1}").status())
                 .isEqualTo(201);
-        HttpProbe.Reply beyond = add("name-1025", "{\"" + "k".repeat(JsonRequests.MAX_NAME_LENGTH + 1) + "\":1}");
+        HttpProbe.Reply beyond = add("name-1025", "{\"" + "k".repeat(StrictJsonConverter.MAX_NAME_LENGTH + 1) + "\":1}");
         assertThat(beyond.status()).isEqualTo(400);
         assertThat(beyond.json().path("detail").asString()).contains("Name length");
     }
@@ -165,7 +168,7 @@ class JsonBodyTest {
     @Test
     void stringLength_aStringAsLongAsTheBodyAllows_isParsed_thenJudgedAsPayload() {
         // the parser's string limit equals the body cap, so a 60,000-character string passes the parser and meets
-        // the payload limit (16 KiB) instead; one beyond the cap cannot arrive (see JsonRequestsTest)
+        // the payload limit (16 KiB) instead; one beyond the cap cannot arrive (see StrictJsonConverterTest)
         HttpProbe.Reply reply = add("long-string", "\"" + "s".repeat(60_000) + "\"");
         assertThat(reply.status()).isEqualTo(413);
         assertThat(reply.code()).isEqualTo("payload_too_large");

@@ -4,9 +4,9 @@ import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
 
 /** Parses a {@code limit} query parameter strictly: a plain decimal integer in [1, max]. */
-final class Limits {
+final class LimitParameter {
 
-    private Limits() {
+    private LimitParameter() {
     }
 
     static int parse(String text, int defaultLimit, int max) {

@@ -1,0 +1,28 @@
+package io.timeservice.web;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.annotation.JsonDeserialize;
+
+/**
+ * The JSON bodies the API reads, bound by {@link StrictJsonConverter}: a member's type is its whole rule here (no
+ * coercion, no {@code null} for a member that may only be absent); ranges, id syntax and "an edit needs something
+ * to change" are the scheduler's to check, once.
+ */
+sealed interface JsonRequest {
+
+    /** {@code POST /timers}; {@code payload} is any JSON value, numbers kept as written. */
+    record AddTimer(@JsonProperty(required = true) String id, @JsonProperty(required = true) long delay,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority,
+                    JsonNode payload) implements JsonRequest {
+    }
+
+    /** {@code PATCH /timers/{id}}: an absent member keeps its value. */
+    record EditTimer(@JsonDeserialize(using = AbsentOrNonNull.class) Long delay,
+                     @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority) implements JsonRequest {
+    }
+
+    /** {@code POST /clock/advance}. */
+    record Advance(@JsonProperty(required = true) long by) implements JsonRequest {
+    }
+}

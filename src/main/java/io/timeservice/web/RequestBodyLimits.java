@@ -1,0 +1,144 @@
+package io.timeservice.web;
+
+import java.io.IOException;
+import java.time.Duration;
+
+import io.timeservice.config.TimeServiceProperties;
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.SchedulerException;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Bounds the request bodies the API reads ({@code /timers}, {@code /timers/*}, {@code /clock/advance}): at most
+ * {@code timeservice.limits.max-body-bytes} (413 {@code payload_too_large}, on the declared Content-Length before
+ * a byte is read, or as soon as a chunked body grows past it) and at most {@code body-read-timeout} for the whole
+ * body, however it is paced (400 {@code invalid_request}). Tomcat's connection timeout bounds each read, not their
+ * sum, so without the deadline a client that trickles a byte now and then could hold a worker thread for long.
+ *
+ * <p>The limits apply when the body is first read, so a request refused before that (401, 404, 415, ...) keeps its
+ * own answer.
+ */
+@Configuration(proxyBeanMethods = false)
+class RequestBodyLimits {
+
+    @Bean
+    FilterRegistrationBean<OncePerRequestFilter> requestBodyLimitFilter(TimeServiceProperties properties) {
+        TimeServiceProperties.Limits limits = properties.limits();
+        FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(
+                new LimitFilter(limits.maxBodyBytes(), limits.bodyReadTimeout()));
+        registration.addUrlPatterns("/timers", "/timers/*", "/clock/advance");
+        return registration;
+    }
+
+    static final class LimitFilter extends OncePerRequestFilter {
+
+        private final int maxBodyBytes;
+        private final Duration bodyReadTimeout;
+
+        LimitFilter(int maxBodyBytes, Duration bodyReadTimeout) {
+            this.maxBodyBytes = maxBodyBytes;
+            this.bodyReadTimeout = bodyReadTimeout;
+        }
+
+        @Override
+        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                throws ServletException, IOException {
+            chain.doFilter(new LimitedRequest(request), response);
+        }
+
+        private final class LimitedRequest extends HttpServletRequestWrapper {
+
+            private LimitedBody body;
+
+            LimitedRequest(HttpServletRequest request) {
+                super(request);
+            }
+
+            @Override
+            public ServletInputStream getInputStream() throws IOException {
+                if (body == null) {
+                    long declared = getContentLengthLong();
+                    if (declared > maxBodyBytes) {
+                        throw tooLarge("is " + declared + " bytes");
+                    }
+                    body = new LimitedBody(super.getInputStream(), System.nanoTime() + bodyReadTimeout.toNanos());
+                }
+                return body;
+            }
+        }
+
+        /** Counts what arrives and watches the deadline after every read; a failed read is the client's. */
+        private final class LimitedBody extends ServletInputStream {
+
+            private final ServletInputStream in;
+            private final long deadline;
+            private long received;
+
+            LimitedBody(ServletInputStream in, long deadline) {
+                this.in = in;
+                this.deadline = deadline;
+            }
+
+            @Override
+            public int read() {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+            }
+
+            @Override
+            public int read(byte[] buffer, int offset, int length) {
+                int read;
+                try {
+                    read = in.read(buffer, offset, length);
+                } catch (IOException e) {
+                    throw invalidRequest("the body could not be read completely");
+                }
+                if (read < 0) {
+                    return read;
+                }
+                received += read;
+                if (received > maxBodyBytes) {
+                    throw tooLarge("exceeds the limit");
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw invalidRequest("the body took longer than " + bodyReadTimeout.toMillis() + " ms to arrive");
+                }
+                return read;
+            }
+
+            @Override
+            public boolean isFinished() {
+                return in.isFinished();
+            }
+
+            @Override
+            public boolean isReady() {
+                return in.isReady();
+            }
+
+            @Override
+            public void setReadListener(ReadListener listener) {
+                in.setReadListener(listener);
+            }
+        }
+
+        private SchedulerException tooLarge(String size) {
+            return new SchedulerException(ErrorCode.PAYLOAD_TOO_LARGE, "the request body " + size + "; the limit is "
+                    + maxBodyBytes + " bytes");
+        }
+
+        private static SchedulerException invalidRequest(String detail) {
+            return new SchedulerException(ErrorCode.INVALID_REQUEST, detail);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.timeservice.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import io.timeservice.config.TimeServiceProperties;
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.SchedulerException;
+import io.timeservice.web.JsonRequest.AddTimer;
+import io.timeservice.web.JsonRequest.Advance;
+import io.timeservice.web.JsonRequest.EditTimer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.mock.http.MockHttpInputMessage;
+
+/**
+ * The strict mapper met directly: every kind of coercion refused with its member's code, absent and {@code null}
+ * told apart, and the parser's string and document limits (equal to the body cap, which the HTTP path enforces
+ * before parsing) at and beyond, on a small cap.
+ */
+class StrictJsonConverterTest {
+
+    private static final int CAP = 1024;
+    /** Bound as the service binds them (defaults for every other setting), so new settings need no change here. */
+    private final StrictJsonConverter json = new StrictJsonConverter(new Binder(new MapConfigurationPropertySource(
+            Map.of("timeservice.limits.max-body-bytes", CAP, "timeservice.limits.max-payload-bytes", 100)))
+            .bindOrCreate("timeservice", TimeServiceProperties.class));
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"5\"", "2.5", "5.0", "1e3", "1E+3", "true", "false", "null", "{}", "[]", "[5]", "\"\"",
+        "1e400", "-0.0", "9223372036854775808", "-9223372036854775809"})
+    void noValueButAJsonIntegerIsAnInteger(String value) {
+        assertRefused(AddTimer.class, "{\"id\":\"N\",\"delay\":" + value + "}", ErrorCode.INVALID_DELAY);
+        assertRefused(AddTimer.class, "{\"id\":\"N\",\"delay\":1,\"priority\":" + value + "}",
+                ErrorCode.INVALID_PRIORITY);
+        assertRefused(EditTimer.class, "{\"delay\":" + value + "}", ErrorCode.INVALID_DELAY);
+        assertRefused(EditTimer.class, "{\"priority\":" + value + "}", ErrorCode.INVALID_PRIORITY);
+        assertRefused(Advance.class, "{\"by\":" + value + "}", ErrorCode.INVALID_ADVANCE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"7", "1.5", "true", "{}", "[\"a\"]"})
+    void noValueButAJsonStringIsAnId(String value) {
+        assertRefused(AddTimer.class, "{\"id\":" + value + ",\"delay\":1}", ErrorCode.INVALID_ID);
+    }
+
+    @Test
+    void integersBind_asSent_andAbsentOptionalMembersAreNull() {
+        assertThat(read(AddTimer.class, "{\"id\":\"N\",\"delay\":-1,\"priority\":-2147483648}"))
+                .isEqualTo(new AddTimer("N", -1, Integer.MIN_VALUE, null));   // ranges are the scheduler's
+        assertThat(read(AddTimer.class, "{\"delay\":0,\"id\":\"N\"}")).isEqualTo(new AddTimer("N", 0, null, null));
+        assertThat(read(EditTimer.class, "{}")).isEqualTo(new EditTimer(null, null));
+        assertThat(read(EditTimer.class, "{\"priority\":3}")).isEqualTo(new EditTimer(null, 3));
+        assertThat(read(Advance.class, "{\"by\":1000000000000001}")).isEqualTo(new Advance(1000000000000001L));
+    }
+
+    @Test
+    void payloadNumbers_keepTheirValue() {
+        AddTimer add = read(AddTimer.class, "{\"id\":\"N\",\"delay\":1,\"payload\":[1e400,0.1,123456789012345678901]}");
+        assertThat(add.payload().get(0).decimalValue()).isEqualByComparingTo(new BigDecimal("1e400"));
+        assertThat(json.payloadText(add.payload())).isEqualTo("[1E+400,0.1,123456789012345678901]");
+        assertThat(json.payloadText(read(AddTimer.class, "{\"id\":\"N\",\"delay\":1,\"payload\":null}").payload()))
+                .isNull();
+    }
+
+    @Test
+    void missingAndUnknownMembers_areInvalidRequest_whateverTheirName() {
+        assertRefused(AddTimer.class, "{\"delay\":1}", ErrorCode.INVALID_REQUEST, "member \"id\" is required");
+        assertRefused(AddTimer.class, "{\"id\":\"N\"}", ErrorCode.INVALID_REQUEST, "member \"delay\" is required");
+        assertRefused(Advance.class, "{}", ErrorCode.INVALID_REQUEST, "member \"by\" is required");
+        assertRefused(Advance.class, "{\"by\":1,\"delay\":1}", ErrorCode.INVALID_REQUEST, "unknown member \"delay\"");
+        assertRefused(EditTimer.class, "{\"id\":\"A\"}", ErrorCode.INVALID_REQUEST, "unknown member \"id\"");
+    }
+
+    @Test
+    void documentOfExactlyTheCap_parses_oneCharacterMoreDoesNot() {
+        String head = "{\"id\":\"x\",\"delay\":1}";
+        assertThat(read(AddTimer.class, head + " ".repeat(CAP - head.length())).id()).isEqualTo("x");
+        assertRefused(AddTimer.class, head + " ".repeat(CAP + 1 - head.length()), ErrorCode.INVALID_REQUEST,
+                "Document length");
+    }
+
+    @Test
+    void stringOfTheLongestLengthADocumentCanHold_parses_oneLongerDoesNot() {
+        String open = "{\"delay\":1,\"id\":\"";
+        String close = "\"}";
+        int longest = CAP - open.length() - close.length();
+        assertThat(read(AddTimer.class, open + "i".repeat(longest) + close).id()).hasSize(longest);
+        assertRefused(AddTimer.class, open + "i".repeat(CAP + 1) + close, ErrorCode.INVALID_REQUEST, "length");
+    }
+
+    @Test
+    void refusals_areInvalidRequest_withoutInternals() {
+        assertRefused(AddTimer.class, "[".repeat(65) + "]".repeat(65), ErrorCode.INVALID_REQUEST,
+                "nesting depth (65) exceeds the maximum allowed (64)");
+    }
+
+    @Test
+    void withoutInternals_cutsJacksonReferences() {
+        assertThat(StrictJsonConverter.withoutInternals("Document nesting depth (65) exceeds the maximum allowed "
+                + "(64, from `StreamReadConstraints.getMaxNestingDepth()`)"))
+                .isEqualTo("Document nesting depth (65) exceeds the maximum allowed (64)");
+        assertThat(StrictJsonConverter.withoutInternals("Trailing token (of type START_OBJECT) found after value "
+                + "(bound as `tools.jackson.databind.JsonNode`): not allowed as per "
+                + "`DeserializationFeature.FAIL_ON_TRAILING_TOKENS`"))
+                .isEqualTo("Trailing token (of type START_OBJECT) found after value");
+        assertThat(StrictJsonConverter.withoutInternals("odd `x.y.Z` here")).isEqualTo("odd a value here");
+        assertThat(StrictJsonConverter.withoutInternals(null)).isEqualTo("malformed JSON");
+    }
+
+    private <T extends JsonRequest> T read(Class<T> type, String body) {
+        try {
+            return type.cast(json.read(type, new MockHttpInputMessage(body.getBytes(StandardCharsets.UTF_8))));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private void assertRefused(Class<? extends JsonRequest> type, String body, ErrorCode code) {
+        assertRefused(type, body, code, "");
+    }
+
+    private void assertRefused(Class<? extends JsonRequest> type, String body, ErrorCode code, String detailPart) {
+        assertThatThrownBy(() -> read(type, body)).as(body)
+                .isInstanceOfSatisfying(SchedulerException.class, e -> {
+                    assertThat(e.code()).as(body).isEqualTo(code);
+                    assertThat(e.getMessage()).contains(detailPart).doesNotContain("`", "jackson", "Exception");
+                });
+    }
+}
