@@ -29,7 +29,6 @@ import org.springframework.util.unit.DataSize;
  * @param fsyncInterval with {@code fsync=interval}, the longest time between two forces
  * @param snapshot      when the journal is compacted into a snapshot
  * @param journal       segment size and the bound on bytes waiting to be written
- * @param health        how often health probes may walk the heap's invariants
  * @param security bearer tokens for the API
  * @param invariants    how often requests may walk a large queue to check its invariants
  */
@@ -45,7 +44,6 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue("1s") Duration fsyncInterval,
                                     @DefaultValue Snapshot snapshot,
                                     @DefaultValue Journal journal,
-                                    @DefaultValue Health health,
                                     @DefaultValue Security security,
                                     @DefaultValue Invariants invariants) {
 
@@ -90,21 +88,6 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                     "timeservice.journal.segment-size must be between 1MB and 1GB, got " + segmentSize);
             require(maxUnflushedBytes.toBytes() >= MB && maxUnflushedBytes.toBytes() <= 1024 * MB,
                     "timeservice.journal.max-unflushed-bytes must be between 1MB and 1GB, got " + maxUnflushedBytes);
-        }
-    }
-
-    /**
-     * @param invariantCheckInterval how long the health check reuses its invariant report; 0 checks on every probe
-     * @param maxCheckedSize         above this many pending timers health probes skip the O(n) invariant walk
-     */
-    public record Health(@DefaultValue("10s") Duration invariantCheckInterval,
-                         @DefaultValue("100000") int maxCheckedSize) {
-
-        public Health {
-            require(!invariantCheckInterval.isNegative(),
-                    "timeservice.health.invariant-check-interval must be >= 0, got " + invariantCheckInterval);
-            require(maxCheckedSize >= 0,
-                    "timeservice.health.max-checked-size must be >= 0, got " + maxCheckedSize);
         }
     }
 

@@ -103,31 +103,27 @@ class TimeServicePropertiesTest {
     }
 
     @Test
-    void healthSettings_defaultTo10sAnd100000_andBindLikeEveryOtherSetting() {
-        assertThat(bindEnvironment(Map.of()).health())
-                .isEqualTo(new TimeServiceProperties.Health(Duration.ofSeconds(10), 100_000));
-        assertThat(bindEnvironment(Map.of("TIMESERVICE_HEALTH_INVARIANT_CHECK_INTERVAL", "0s",
-                "TIMESERVICE_HEALTH_MAX_CHECKED_SIZE", "0")).health())
-                .isEqualTo(new TimeServiceProperties.Health(Duration.ZERO, 0));
+    void invariantCheckSettings_haveTheirDefaults_andBadValuesAreRefused_namingTheProperty() {
+        assertThat(bindEnvironment(Map.of()).invariants())
+                .isEqualTo(new TimeServiceProperties.Invariants(Duration.ofSeconds(5), 100_000));
+        assertThat(bindEnvironment(Map.of("TIMESERVICE_INVARIANTS_MIN_CHECK_INTERVAL", "0s",
+                "TIMESERVICE_INVARIANTS_RATE_LIMITED_ABOVE", "0")).invariants())
+                .isEqualTo(new TimeServiceProperties.Invariants(Duration.ZERO, 0));
+        assertRefused(Map.of("timeservice.invariants.min-check-interval", "-1s"),
+                "timeservice.invariants.min-check-interval must be >= 0, got PT-1S");
+        assertRefused(Map.of("timeservice.invariants.rate-limited-above", "-1"),
+                "timeservice.invariants.rate-limited-above must be >= 0, got -1");
+        assertRefused(Map.of("timeservice.invariants.rate-limited-above", "lots"),
+                "timeservice.invariants.rate-limited-above");
     }
 
     @Test
-    void badHealthSettings_areRefused_namingTheProperty() {
-        assertRefused(Map.of("timeservice.health.invariant-check-interval", "-1s"),
-                "timeservice.health.invariant-check-interval must be >= 0, got PT-1S");
-        assertRefused(Map.of("timeservice.health.max-checked-size", "-1"),
-                "timeservice.health.max-checked-size must be >= 0, got -1");
-        assertRefused(Map.of("timeservice.health.max-checked-size", "lots"),
-                "timeservice.health.max-checked-size");
-    }
-
-    @Test
-    void aBadHealthSetting_stopsStartUp_withAMessageNamingTheProperty() {
+    void aBadSetting_stopsStartUp_withAMessageNamingTheProperty() {
         SpringApplicationBuilder app = new SpringApplicationBuilder(TimeServiceApplication.class);
 
         assertThatThrownBy(() -> app.run("--server.port=0", "--timeservice.durability=none",
-                "--timeservice.health.max-checked-size=-5").close())
-                .hasStackTraceContaining("timeservice.health.max-checked-size must be >= 0, got -5");
+                "--timeservice.invariants.rate-limited-above=-5").close())
+                .hasStackTraceContaining("timeservice.invariants.rate-limited-above must be >= 0, got -5");
     }
 
     private static void assertRefused(Map<String, Object> settings, String message) {

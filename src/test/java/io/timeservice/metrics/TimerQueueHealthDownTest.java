@@ -16,7 +16,7 @@ import org.springframework.test.annotation.DirtiesContext;
 
 /** Breaks the heap on purpose (own context, thrown away afterwards) and expects health to say which rule broke. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "timeservice.health.invariant-check-interval=0s")
+        properties = "timeservice.invariants.min-check-interval=0s")
 @DirtiesContext
 class TimerQueueHealthDownTest {
 
