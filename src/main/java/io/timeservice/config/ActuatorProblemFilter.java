@@ -2,7 +2,8 @@ package io.timeservice.config;
 
 import java.io.IOException;
 
-import io.timeservice.web.ProblemJson;
+import io.timeservice.web.ProblemType;
+import io.timeservice.web.Problems;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -11,6 +12,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.ContentCachingResponseWrapper;
 
@@ -41,9 +43,9 @@ class ActuatorProblemFilter {
                 if (status >= 400 && buffered.getContentSize() == 0 && !response.isCommitted()
                         && !"HEAD".equals(request.getMethod())) {
                     HttpStatus known = HttpStatus.resolve(status);
-                    buffered.setContentType(ProblemJson.MEDIA_TYPE);
-                    buffered.getOutputStream().write(ProblemJson.render(status, ProblemJson.codeOf(status),
-                            known == null ? "refused" : known.getReasonPhrase(), request.getRequestURI()));
+                    String detail = known == null ? "refused" : known.getReasonPhrase();
+                    Problems.write(buffered, Problems.problem(ProblemType.ofStatus(status),
+                            HttpStatusCode.valueOf(status), detail), request.getRequestURI());
                 }
                 buffered.copyBodyToResponse();
             }

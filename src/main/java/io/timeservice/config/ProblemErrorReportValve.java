@@ -5,11 +5,14 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.timeservice.web.ProblemJson;
+import io.timeservice.web.ProblemType;
+import io.timeservice.web.Problems;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 
 /**
  * Tomcat's last word on a request that never reached the application — a malformed request line or URI (an encoded
@@ -36,19 +39,19 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         if (!ioAllowed.get()) {
             return;
         }
-        String code = ProblemJson.codeOf(status);
         String detail = status >= 500 ? "the service failed unexpectedly; the failure is logged"
                 : "the request was refused before it reached the service: it is not valid HTTP or exceeds a limit";
         // Tomcat could not decode the target (that is often why it refused it), so name it as it was sent.
         String decoded = request.getDecodedRequestURI();
         String instance = decoded != null && !decoded.isEmpty() ? decoded : request.getRequestURI();
         try {
-            response.setContentType(ProblemJson.MEDIA_TYPE);
+            response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
             response.setCharacterEncoding(StandardCharsets.UTF_8.name());
             PrintWriter writer = response.getReporter();
             if (writer != null) {
-                writer.write(new String(ProblemJson.render(status, code, detail,
-                        instance == null ? "" : instance), StandardCharsets.UTF_8));
+                byte[] body = Problems.render(Problems.problem(ProblemType.ofStatus(status),
+                        HttpStatusCode.valueOf(status), detail), instance == null ? "" : instance);
+                writer.write(new String(body, StandardCharsets.UTF_8));
                 response.finishResponse();
             }
         } catch (IOException | IllegalStateException e) {

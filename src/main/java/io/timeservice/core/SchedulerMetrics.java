@@ -24,4 +24,8 @@ public interface SchedulerMetrics {
     /** One sift moved an entry {@code levels} levels (possibly 0). */
     default void siftLevels(int levels) {
     }
+
+    /** One request was refused with {@code code}; the web layer calls this once per such problem answer. */
+    default void rejected(ErrorCode code) {
+    }
 }

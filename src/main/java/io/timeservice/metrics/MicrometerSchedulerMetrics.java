@@ -1,6 +1,7 @@
 package io.timeservice.metrics;
 
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -88,12 +89,12 @@ public class MicrometerSchedulerMetrics implements SchedulerMetrics {
         siftLevels.record(levels);
     }
 
-    /** Counts one refused request; the web layer calls this once per problem answer it sends for a known code. */
+    @Override
     public void rejected(ErrorCode code) {
         rejections.get(code).increment();
     }
 
     private static String tagValue(Enum<?> value) {
-        return value.name().toLowerCase(java.util.Locale.ROOT);
+        return value.name().toLowerCase(Locale.ROOT);
     }
 }

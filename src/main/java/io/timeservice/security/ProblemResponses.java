@@ -2,11 +2,11 @@ package io.timeservice.security;
 
 import java.io.IOException;
 
-import io.timeservice.web.ProblemJson;
+import io.timeservice.web.ProblemType;
+import io.timeservice.web.Problems;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.core.AuthenticationException;
@@ -25,8 +25,6 @@ import org.springframework.security.web.access.AccessDeniedHandler;
 final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler {
 
     static final String REALM = "timeservice";
-    private static final HttpStatus PROTECTED_MODE_STATUS = HttpStatus.FORBIDDEN;
-    private static final String PROTECTED_MODE = "protected_mode";
 
     private final boolean protectedMode;
 
@@ -47,7 +45,7 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
                 ? "Bearer realm=\"" + REALM + "\", error=\"invalid_token\", "
                         + "error_description=\"the bearer token is not valid\""
                 : "Bearer realm=\"" + REALM + "\"");
-        write(request, response, HttpStatus.UNAUTHORIZED, "unauthorized", presentedBadToken
+        write(request, response, ProblemType.UNAUTHORIZED, presentedBadToken
                 ? "the bearer token is not valid"
                 : "this call needs a bearer token: send \"Authorization: Bearer <token>\"");
     }
@@ -58,28 +56,23 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
         String needed = SecurityConfiguration.isSafe(request) ? Scope.READ.wireName() : Scope.WRITE.wireName();
         response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"" + REALM
                 + "\", error=\"insufficient_scope\", scope=\"" + needed + "\"");
-        write(request, response, HttpStatus.FORBIDDEN, "forbidden",
+        write(request, response, ProblemType.FORBIDDEN,
                 "this call needs a token with the " + needed + " scope");
     }
 
     /** The answer Redis gives in its protected mode: what happened, and the two ways an operator can open access. */
     private static void refuseInProtectedMode(HttpServletRequest request, HttpServletResponse response)
             throws IOException {
-        write(request, response, PROTECTED_MODE_STATUS, PROTECTED_MODE, "protected mode: no API token is "
-                + "configured, so this service answers only clients on its own machine (loopback), not "
-                + request.getRemoteAddr() + ". To let other clients in, configure tokens "
-                + "(timeservice.security.write-tokens and read-tokens, or the environment variables "
-                + "TIMESERVICE_SECURITY_WRITE_TOKENS and TIMESERVICE_SECURITY_READ_TOKENS) and send \"Authorization: Bearer <token>\"; or, on a trusted "
+        write(request, response, ProblemType.PROTECTED_MODE, "protected mode: no API token is configured, so this "
+                + "service answers only clients on its own machine (loopback), not " + request.getRemoteAddr()
+                + ". To let other clients in, configure tokens (timeservice.security.write-tokens and read-tokens, "
+                + "or the environment variables TIMESERVICE_SECURITY_WRITE_TOKENS and "
+                + "TIMESERVICE_SECURITY_READ_TOKENS) and send \"Authorization: Bearer <token>\"; or, on a trusted "
                 + "network only, turn protected mode off with timeservice.security.open=true");
     }
 
-    private static void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status,
-                              String code, String detail) throws IOException {
-        if (response.isCommitted()) {
-            return;
-        }
-        response.setStatus(status.value());
-        response.setContentType(ProblemJson.MEDIA_TYPE);
-        response.getOutputStream().write(ProblemJson.render(status.value(), code, detail, request.getRequestURI()));
+    private static void write(HttpServletRequest request, HttpServletResponse response, ProblemType type,
+                              String detail) throws IOException {
+        Problems.write(response, Problems.problem(type, detail), request.getRequestURI());
     }
 }

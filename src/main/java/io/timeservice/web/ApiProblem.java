@@ -1,24 +1,19 @@
 package io.timeservice.web;
 
-import org.springframework.http.HttpStatus;
-
-/** A client error the web layer finds itself (not the scheduler): sent as problem+json with its own code. */
+/**
+ * A refusal the web layer finds itself, not the scheduler (such as {@link ProblemType#DEMO_DISABLED}): answered as
+ * problem+json with its type's status and code.
+ */
 final class ApiProblem extends RuntimeException {
 
-    private final HttpStatus status;
-    private final String code;
+    private final ProblemType type;
 
-    ApiProblem(HttpStatus status, String code, String detail) {
+    ApiProblem(ProblemType type, String detail) {
         super(detail, null, false, false);
-        this.status = status;
-        this.code = code;
+        this.type = type;
     }
 
-    HttpStatus status() {
-        return status;
-    }
-
-    String code() {
-        return code;
+    ProblemType type() {
+        return type;
     }
 }

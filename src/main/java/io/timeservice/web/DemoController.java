@@ -3,7 +3,6 @@ package io.timeservice.web;
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.core.VirtualClock;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -33,7 +32,7 @@ class DemoController {
     @PostMapping(path = "/demo/reset", produces = MediaType.APPLICATION_JSON_VALUE)
     ClockController.ClockJson reset() {
         if (!enabled) {
-            throw new ApiProblem(HttpStatus.NOT_FOUND, "demo_disabled",
+            throw new ApiProblem(ProblemType.DEMO_DISABLED,
                     "scenarios are off on this service; start it with timeservice.demo.enabled=true "
                             + "(or the demo profile) to use them, never on a production queue");
         }

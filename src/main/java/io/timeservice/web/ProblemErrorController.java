@@ -20,13 +20,12 @@ class ProblemErrorController implements ErrorController {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         if (code == null) {
             // asked for directly, not forwarded by the container: there is no error to report
-            return Problems.response(Problems.problem(HttpStatus.NOT_FOUND, Problems.codeOf(HttpStatus.NOT_FOUND),
-                    "no such resource"));
+            return Problems.response(Problems.problem(ProblemType.NOT_FOUND, "no such resource"));
         }
         HttpStatus status = code instanceof Integer value && HttpStatus.resolve(value) != null
                 ? HttpStatus.valueOf(value) : HttpStatus.INTERNAL_SERVER_ERROR;
         String detail = status.is5xxServerError() ? "the service failed unexpectedly; the failure is logged"
                 : status.getReasonPhrase();
-        return Problems.response(Problems.problem(status, Problems.codeOf(status), detail));
+        return Problems.response(Problems.problem(ProblemType.ofStatus(status.value()), status, detail));
     }
 }

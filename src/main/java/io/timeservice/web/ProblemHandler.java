@@ -1,11 +1,10 @@
 package io.timeservice.web;
 
 import io.timeservice.core.SchedulerException;
-import io.timeservice.metrics.MicrometerSchedulerMetrics;
+import io.timeservice.core.SchedulerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -26,9 +25,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
 
-    private final MicrometerSchedulerMetrics metrics;
+    private final SchedulerMetrics metrics;
 
-    ProblemHandler(MicrometerSchedulerMetrics metrics) {
+    ProblemHandler(SchedulerMetrics metrics) {
         this.metrics = metrics;
     }
 
@@ -36,26 +35,26 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     ResponseEntity<Object> refused(SchedulerException e) {
         log.debug("refused: {} {}", e.code().code(), e.getMessage());
         metrics.rejected(e.code());
-        return Problems.response(Problems.problem(Problems.statusOf(e.code()), e.code().code(), e.getMessage()));
+        return Problems.response(Problems.problem(ProblemType.of(e.code()), e.getMessage()));
     }
 
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<Object> refused(ApiProblem e) {
-        log.debug("refused: {} {}", e.code(), e.getMessage());
-        return Problems.response(Problems.problem(e.status(), e.code(), e.getMessage()));
+        log.debug("refused: {} {}", e.type().code(), e.getMessage());
+        return Problems.response(Problems.problem(e.type(), e.getMessage()));
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ResponseEntity<Object> badParameter(MethodArgumentTypeMismatchException e) {
         log.debug("refused: bad parameter {}", e.getName());
-        return Problems.response(Problems.problem(HttpStatus.BAD_REQUEST, Problems.codeOf(HttpStatus.BAD_REQUEST),
+        return Problems.response(Problems.problem(ProblemType.INVALID_REQUEST,
                 "query parameter \"" + e.getName() + "\" has an invalid value"));
     }
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception e) {
         log.error("unexpected failure", e);
-        return Problems.response(Problems.problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal_error",
+        return Problems.response(Problems.problem(ProblemType.INTERNAL_ERROR,
                 "the service failed unexpectedly; the failure is logged"));
     }
 
@@ -65,7 +64,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                                                           HttpStatusCode statusCode, WebRequest request) {
         ProblemDetail problem = body instanceof ProblemDetail detail ? detail
                 : ProblemDetail.forStatus(statusCode);
-        Problems.decorate(problem, Problems.codeOf(statusCode));
+        Problems.decorate(problem, ProblemType.ofStatus(statusCode.value()));
         HttpHeaders problemHeaders = new HttpHeaders();
         problemHeaders.putAll(headers);
         problemHeaders.setContentType(MediaType.APPLICATION_PROBLEM_JSON);

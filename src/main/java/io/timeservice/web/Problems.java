@@ -1,65 +1,79 @@
 package io.timeservice.web;
 
+import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 
-import io.timeservice.core.ErrorCode;
-import org.springframework.http.HttpStatus;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.json.ProblemDetailJacksonMixin;
+import tools.jackson.databind.json.JsonMapper;
 
-/** Builds the RFC 9457 answers: a stable {@code type} URI per kind of problem and a {@code code} member. */
-final class Problems {
+/**
+ * Builds the RFC 9457 answers of every layer — {@code type}, {@code title}, {@code status}, {@code detail},
+ * {@code instance} and a {@code code} member, from a {@link ProblemType} — and writes those that are answered outside
+ * Spring MVC (by the security filter chain, the actuator filter or Tomcat) exactly as Spring MVC writes the rest.
+ */
+public final class Problems {
 
-    static final String TYPE_PREFIX = "urn:timeservice:problem:";
+    /** Serializes a {@link ProblemDetail} as Spring MVC's message converter does: its properties inline. */
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class)
+            .build();
 
     private Problems() {
     }
 
-    static HttpStatus statusOf(ErrorCode code) {
-        return switch (code) {
-            case INVALID_REQUEST, INVALID_ID, INVALID_DELAY, INVALID_PRIORITY, INVALID_ADVANCE, INVALID_LIMIT ->
-                    HttpStatus.BAD_REQUEST;
-            case PAYLOAD_TOO_LARGE -> HttpStatus.CONTENT_TOO_LARGE;
-            case DUPLICATE_ID, VERSION_LIMIT_REACHED -> HttpStatus.CONFLICT;
-            case TIMER_NOT_FOUND, QUEUE_EMPTY -> HttpStatus.NOT_FOUND;
-            case PRECONDITION_FAILED -> HttpStatus.PRECONDITION_FAILED;
-            case CAPACITY_EXCEEDED -> HttpStatus.TOO_MANY_REQUESTS;
-            case STORAGE_UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
-        };
+    public static ProblemDetail problem(ProblemType type, String detail) {
+        return problem(type, type.status(), detail);
     }
 
-    /** The code for a problem found by Spring MVC itself rather than by our validation. */
-    static String codeOf(HttpStatusCode status) {
-        return switch (status.value()) {
-            case 400 -> ErrorCode.INVALID_REQUEST.code();
-            case 401 -> "unauthorized";
-            case 403 -> "forbidden";
-            case 404 -> "not_found";
-            case 405 -> "method_not_allowed";
-            case 406 -> "not_acceptable";
-            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE.code();
-            case 415 -> "unsupported_media_type";
-            default -> status.is4xxClientError() ? "client_error" : "internal_error";
-        };
-    }
-
-    static ProblemDetail problem(HttpStatusCode status, String code, String detail) {
+    /** For {@link ProblemType#CLIENT_ERROR} and {@link ProblemType#INTERNAL_ERROR}, which cover several statuses. */
+    public static ProblemDetail problem(ProblemType type, HttpStatusCode status, String detail) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-        decorate(problem, code);
+        if (problem.getTitle() == null) {
+            problem.setTitle("Error"); // a status without a reason phrase
+        }
+        decorate(problem, type);
         return problem;
     }
 
-    /** Gives a problem our type and code; Spring fills {@code instance} with the request path. */
-    static void decorate(ProblemDetail problem, String code) {
-        problem.setType(URI.create(TYPE_PREFIX + code));
-        problem.setProperty("code", code);
+    /** Gives a problem our type and code; Spring MVC fills {@code instance} with the request path. */
+    static void decorate(ProblemDetail problem, ProblemType type) {
+        problem.setType(type.type());
+        problem.setProperty("code", type.code());
     }
 
     static ResponseEntity<Object> response(ProblemDetail problem) {
         return ResponseEntity.status(problem.getStatus())
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(problem);
+    }
+
+    /** Answers with the problem, unless an answer has started already; {@code instance} is the request path. */
+    public static void write(HttpServletResponse response, ProblemDetail problem, String instance)
+            throws IOException {
+        if (response.isCommitted()) {
+            return;
+        }
+        response.setStatus(problem.getStatus());
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        response.getOutputStream().write(render(problem, instance));
+    }
+
+    /** The problem+json body; {@code instance} is the request path as it was sent, even if it is not a valid URI. */
+    public static byte[] render(ProblemDetail problem, String instance) {
+        try {
+            problem.setInstance(instance.isEmpty() ? null : new URI(instance));
+        } catch (URISyntaxException e) {
+            problem.setInstance(null);
+        }
+        if (problem.getInstance() == null) {
+            problem.setProperty("instance", instance); // e.g. a target Tomcat refused because it could not decode it
+        }
+        return JSON.writeValueAsBytes(problem);
     }
 }

@@ -34,7 +34,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 final class OpenApiContract {
 
-    static final String RESOURCE = OpenApiContractConfiguration.CONTRACT;
+    static final String RESOURCE = ApiDocsController.CONTRACT;
     static final OpenApiContract INSTANCE = new OpenApiContract();
 
     private static final String DOCUMENT = "classpath:" + RESOURCE;

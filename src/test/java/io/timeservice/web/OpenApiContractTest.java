@@ -2,11 +2,15 @@ package io.timeservice.web;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,6 +28,7 @@ import io.timeservice.core.ErrorCode;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
@@ -72,7 +77,7 @@ class OpenApiContractTest extends RestTestSupport {
         for (Map.Entry<RequestMappingInfo, HandlerMethod> entry : mappings.getHandlerMethods().entrySet()) {
             Class<?> controller = entry.getValue().getBeanType();
             if (!controller.getPackageName().equals("io.timeservice.web")
-                    || controller == ProblemErrorController.class) {
+                    || controller == ProblemErrorController.class || controller == ApiDocsController.class) {
                 continue;
             }
             for (String path : entry.getKey().getPatternValues()) {
@@ -110,9 +115,29 @@ class OpenApiContractTest extends RestTestSupport {
                 .statusCode(200)
                 .contentType(ContentType.HTML)
                 .body(containsString("swagger-ui"));
+        RestAssured.given().port(port).get("/swagger-ui/swagger-initializer.js").then()
+                .statusCode(200)
+                .body(containsString("configUrl: \"/v3/api-docs/swagger-config\""), not(containsString("petstore")));
         RestAssured.given().port(port).get("/v3/api-docs/swagger-config").then()
                 .statusCode(200)
                 .body("url", equalTo("/v3/api-docs"));
+        RestAssured.given().port(port).get("/swagger-ui/swagger-ui-bundle.js").then().statusCode(200);
+        RestAssured.given().port(port).redirects().follow(false).get("/swagger-ui.html").then()
+                .statusCode(302)
+                .header("Location", "/swagger-ui/index.html");
+    }
+
+    @Test
+    void apiDocsYaml_servesTheContractFileByteForByte() throws IOException {
+        byte[] contract;
+        try (InputStream in = new ClassPathResource(ApiDocsController.CONTRACT).getInputStream()) {
+            contract = in.readAllBytes();
+        }
+
+        Response yaml = RestAssured.given().port(port).get("/v3/api-docs.yaml");
+
+        yaml.then().statusCode(200).contentType("application/vnd.oai.openapi");
+        assertArrayEquals(contract, yaml.asByteArray());
     }
 
     @Test

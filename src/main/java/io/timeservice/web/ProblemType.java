@@ -1,0 +1,110 @@
+package io.timeservice.web;
+
+import java.net.URI;
+import java.util.Locale;
+
+import io.timeservice.core.ErrorCode;
+import org.springframework.http.HttpStatus;
+
+/**
+ * Every kind of problem the service answers with: its wire {@code code}, its {@code type} URI, its HTTP status and
+ * its title (the status's reason phrase). The scheduler's refusals ({@link ErrorCode}) each map to one entry; the
+ * others are found by the web layer itself: by Spring MVC, the security filter chain, Tomcat or the actuator.
+ *
+ * <p>{@link #CLIENT_ERROR} and {@link #INTERNAL_ERROR} stand for a range of statuses (any other 4xx, any 5xx): they are
+ * answered with the status that was found, and that status's reason phrase as the title.
+ */
+public enum ProblemType {
+
+    INVALID_REQUEST(HttpStatus.BAD_REQUEST),
+    INVALID_ID(HttpStatus.BAD_REQUEST),
+    INVALID_DELAY(HttpStatus.BAD_REQUEST),
+    INVALID_PRIORITY(HttpStatus.BAD_REQUEST),
+    INVALID_ADVANCE(HttpStatus.BAD_REQUEST),
+    INVALID_LIMIT(HttpStatus.BAD_REQUEST),
+    UNAUTHORIZED(HttpStatus.UNAUTHORIZED),
+    FORBIDDEN(HttpStatus.FORBIDDEN),
+    /** A caller from another machine while no token is configured (see security's protected mode). */
+    PROTECTED_MODE(HttpStatus.FORBIDDEN),
+    NOT_FOUND(HttpStatus.NOT_FOUND),
+    TIMER_NOT_FOUND(HttpStatus.NOT_FOUND),
+    QUEUE_EMPTY(HttpStatus.NOT_FOUND),
+    DEMO_DISABLED(HttpStatus.NOT_FOUND),
+    METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
+    NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE),
+    DUPLICATE_ID(HttpStatus.CONFLICT),
+    VERSION_LIMIT_REACHED(HttpStatus.CONFLICT),
+    PRECONDITION_FAILED(HttpStatus.PRECONDITION_FAILED),
+    PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
+    UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
+    CAPACITY_EXCEEDED(HttpStatus.TOO_MANY_REQUESTS),
+    /** Any other refused request (408, 414, 431, ...), answered with its own status. */
+    CLIENT_ERROR(HttpStatus.BAD_REQUEST),
+    /** Any failure of the service itself, answered with its own 5xx status; never carries the failure's message. */
+    INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR),
+    STORAGE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE);
+
+    static final String TYPE_PREFIX = "urn:timeservice:problem:";
+
+    private final HttpStatus status;
+    private final String code;
+    private final URI type;
+
+    ProblemType(HttpStatus status) {
+        this.status = status;
+        this.code = name().toLowerCase(Locale.ROOT);
+        this.type = URI.create(TYPE_PREFIX + code);
+    }
+
+    /** The wire form sent as the problem's {@code code}: {@code invalid_delay}, {@code protected_mode}, ... */
+    public String code() {
+        return code;
+    }
+
+    public URI type() {
+        return type;
+    }
+
+    public HttpStatus status() {
+        return status;
+    }
+
+    public String title() {
+        return status.getReasonPhrase();
+    }
+
+    /** The entry for a refusal of the scheduler. */
+    public static ProblemType of(ErrorCode refusal) {
+        return switch (refusal) {
+            case INVALID_REQUEST -> INVALID_REQUEST;
+            case INVALID_ID -> INVALID_ID;
+            case INVALID_DELAY -> INVALID_DELAY;
+            case INVALID_PRIORITY -> INVALID_PRIORITY;
+            case INVALID_ADVANCE -> INVALID_ADVANCE;
+            case INVALID_LIMIT -> INVALID_LIMIT;
+            case PAYLOAD_TOO_LARGE -> PAYLOAD_TOO_LARGE;
+            case DUPLICATE_ID -> DUPLICATE_ID;
+            case TIMER_NOT_FOUND -> TIMER_NOT_FOUND;
+            case QUEUE_EMPTY -> QUEUE_EMPTY;
+            case PRECONDITION_FAILED -> PRECONDITION_FAILED;
+            case VERSION_LIMIT_REACHED -> VERSION_LIMIT_REACHED;
+            case CAPACITY_EXCEEDED -> CAPACITY_EXCEEDED;
+            case STORAGE_UNAVAILABLE -> STORAGE_UNAVAILABLE;
+        };
+    }
+
+    /** The entry for a problem of this status found outside our validation: by Spring MVC, Tomcat or the actuator. */
+    public static ProblemType ofStatus(int status) {
+        return switch (status) {
+            case 400 -> INVALID_REQUEST;
+            case 401 -> UNAUTHORIZED;
+            case 403 -> FORBIDDEN;
+            case 404 -> NOT_FOUND;
+            case 405 -> METHOD_NOT_ALLOWED;
+            case 406 -> NOT_ACCEPTABLE;
+            case 413 -> PAYLOAD_TOO_LARGE;
+            case 415 -> UNSUPPORTED_MEDIA_TYPE;
+            default -> status >= 400 && status < 500 ? CLIENT_ERROR : INTERNAL_ERROR;
+        };
+    }
+}
