@@ -5,6 +5,7 @@ import java.io.IOException;
 import io.timeservice.core.SchedulerMetrics;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.core.VirtualClock;
+import io.timeservice.journal.JournalMetrics;
 import io.timeservice.journal.JournalStore;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -29,9 +30,13 @@ class SchedulerConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "timeservice.durability", havingValue = "journal", matchIfMissing = true)
-    JournalStore journalStore(TimerScheduler scheduler, TimeServiceProperties properties) throws IOException {
-        return JournalStore.open(properties.dataDir(), scheduler, properties.fsync(), properties.fsyncInterval(),
-                properties.snapshot().multiple(), properties.snapshot().minJournalSize().toBytes(),
-                properties.journal().segmentSize().toBytes(), properties.journal().maxUnflushedBytes().toBytes());
+    JournalStore journalStore(TimerScheduler scheduler, TimeServiceProperties properties, JournalMetrics metrics)
+            throws IOException {
+        JournalStore store = JournalStore.open(properties.dataDir(), scheduler, properties.fsync(),
+                properties.fsyncInterval(), properties.snapshot().multiple(),
+                properties.snapshot().minJournalSize().toBytes(), properties.journal().segmentSize().toBytes(),
+                properties.journal().maxUnflushedBytes().toBytes());
+        store.writer().reportTo(metrics);
+        return store;
     }
 }

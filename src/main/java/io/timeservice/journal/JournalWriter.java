@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -72,6 +73,7 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
     private final long maxUnflushedBytes;
     /** How long the last snapshot held the scheduler lock to copy the state; for operators and benchmarks. */
     private volatile long lastSnapshotPauseNanos;
+    private volatile JournalMetrics metrics = JournalMetrics.NONE;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition work = lock.newCondition();
@@ -445,17 +447,16 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
             if (toWrite != null) {
                 if (forceRequestedNow && dirty) {
                     // so that this batch's header can say everything before it is on disk (JournalRecovery)
-                    segment.force(false);
-                    segmentForced = segmentPosition;
+                    force();
                 }
                 beforeWrite.run();
                 write(toWrite);
+                metrics.batchWritten(upTo - written, toWrite.length());
                 dirty = true;
             }
             force &= dirty;
             if (force) {
-                segment.force(false);
-                segmentForced = segmentPosition;
+                force();
                 lastForce = System.nanoTime();
                 dirty = false;
             }
@@ -478,6 +479,14 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Forces the segment's written bytes to disk, timing the fsync. Call only on the flusher. */
+    private void force() throws IOException {
+        long start = System.nanoTime();
+        segment.force(false);
+        metrics.forced(System.nanoTime() - start);
+        segmentForced = segmentPosition;
     }
 
     /** A cleared buffer for the next batch. Call only while holding the lock. */
@@ -551,11 +560,13 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
             long bytes = SnapshotFile.write(dir, segmentForSnapshot, state);
             deleteBefore(segmentForSnapshot);
             lastSnapshotPauseNanos = state.copyNanos();
+            metrics.snapshotWritten(System.nanoTime() - start, state.copyNanos());
             log.info("snapshot {} written: {} timers, {} bytes in {} ms; the scheduler lock was held {} ms to copy"
                             + " the state", segmentForSnapshot, state.size(), bytes,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
                     String.format("%.2f", state.copyNanos() / 1e6));
         } catch (Throwable e) {
+            metrics.snapshotFailed();
             log.warn("snapshot {} failed; the journal keeps every record, so nothing is lost", segmentForSnapshot, e);
         } finally {
             snapshotDone();
@@ -607,6 +618,11 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
 
     public long lastSnapshotPauseNanos() {
         return lastSnapshotPauseNanos;
+    }
+
+    /** Reports batches, fsyncs and snapshots to {@code metrics} from now on. */
+    public void reportTo(JournalMetrics metrics) {
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
     }
 
     /** Waits until everything appended so far is handed to the OS, or the journal stopped (tests). */

@@ -1,11 +1,13 @@
 package io.timeservice.metrics;
 
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.timeservice.core.QueueStatus;
+import io.timeservice.core.SchedulerException;
 import io.timeservice.core.TimerScheduler;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
@@ -15,6 +17,14 @@ import org.springframework.stereotype.Component;
  * heap. Prometheus names: {@code timer_queue_depth}, {@code timer_queue_oldest_age_seconds} (wall clock) and
  * {@code timer_queue_oldest_age_virtual_seconds} (virtual clock, whose milliseconds it reports as seconds, the unit
  * Prometheus names carry); both ages are 0 when the queue is empty.
+ *
+ * <p>For the capacity and health alerts: {@code timer_queue_capacity} and {@code timer_queue_capacity_bytes} (the
+ * configured limits), {@code timer_queue_payload_bytes} (id + payload bytes held, against the byte limit),
+ * {@code timer_queue_serving} (0 once the scheduler stopped after a failure, fail-stop) and
+ * {@code timer_queue_invariants_ok} (0 while the last invariant report has a broken rule). The invariant gauge reads
+ * {@link TimerScheduler#invariants()}, the report health and {@code GET /queue/invariants} share, so a scrape walks
+ * the heap only when the queue changed since the last walk, and within the same rate limit as every other reader.
+ * Gauges the stopped scheduler cannot answer read NaN.
  */
 @Component
 class QueueGauges implements MeterBinder {
@@ -45,6 +55,33 @@ class QueueGauges implements MeterBinder {
                 .description("Virtual-clock age of the longest-waiting pending timer: now - its createdAt")
                 .baseUnit("seconds")
                 .register(registry);
+        Gauge.builder("timer.queue.capacity", scheduler, TimerScheduler::capacity)
+                .description("Most pending timers (timeservice.capacity); an add beyond it gets capacity_exceeded")
+                .register(registry);
+        Gauge.builder("timer.queue.capacity.bytes", scheduler, TimerScheduler::capacityBytes)
+                .description("Most id + payload bytes all pending timers may hold (timeservice.capacity-bytes)")
+                .register(registry);
+        Gauge.builder("timer.queue.payload", this, gauges -> gauges.unlessStopped(scheduler::pendingBytes))
+                .description("Id + payload bytes the pending timers hold, against timer_queue_capacity_bytes")
+                .baseUnit("bytes")
+                .register(registry);
+        Gauge.builder("timer.queue.serving", scheduler, s -> s.stoppedBecause() == null ? 1 : 0)
+                .description("1 while the scheduler serves, 0 once it stopped after a failure (fail-stop until"
+                        + " restart: every queue call answers 503 storage_unavailable)")
+                .register(registry);
+        Gauge.builder("timer.queue.invariants.ok", this,
+                        gauges -> gauges.unlessStopped(() -> scheduler.invariants().ok() ? 1 : 0))
+                .description("1 while the heap's four invariants held at the last check, 0 when one is broken")
+                .register(registry);
+    }
+
+    /** The value, or NaN once the scheduler has stopped serving and answers nothing. */
+    private double unlessStopped(DoubleSupplier value) {
+        try {
+            return value.getAsDouble();
+        } catch (SchedulerException stopped) {
+            return Double.NaN;
+        }
     }
 
     private double oldestAgeSeconds() {

@@ -93,6 +93,20 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void capacityGauges_reportTheLimitsAndWhatThePendingTimersHold() {
+        assertThat(scrape().value("timer_queue_payload_bytes")).isZero();
+        given().contentType(ContentType.JSON).body("{\"id\":\"cap\",\"delay\":5,\"payload\":{\"k\":1}}")
+                .post("/timers").then().statusCode(201);
+
+        PrometheusScrape scrape = scrape();
+        assertThat(scrape.value("timer_queue_capacity")).isEqualTo(50);
+        assertThat(scrape.value("timer_queue_capacity_bytes")).isEqualTo(256.0 * 1024 * 1024);
+        assertThat(scrape.value("timer_queue_payload_bytes")).isEqualTo("cap".length() + "{\"k\":1}".length());
+        assertThat(scrape.value("timer_queue_serving")).isEqualTo(1);
+        assertThat(scrape.value("timer_queue_invariants_ok")).isEqualTo(1);
+    }
+
+    @Test
     void actuator_exposesOnlyHealthInfoMetricsAndPrometheus() {
         given().get("/actuator/health").then().statusCode(200);
         given().get("/actuator/info").then().statusCode(200);

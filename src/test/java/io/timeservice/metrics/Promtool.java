@@ -5,13 +5,15 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.timeservice.Executables;
 
 /**
  * Runs Prometheus's own linter, {@code promtool check metrics} (Debian package {@code prometheus}), over a text
- * exposition. A missing promtool fails the test, naming {@code ./test}, which installs it.
+ * exposition, and any other promtool command (the alert rules' checks and unit tests). A missing promtool fails
+ * the test, naming {@code ./test}, which installs it.
  */
 final class Promtool {
 
@@ -25,9 +27,32 @@ final class Promtool {
         }
     }
 
+    /** Runs {@code promtool} with {@code arguments} (e.g. {@code check rules FILE}) and reports its output. */
+    static Report run(String... arguments) {
+        Path promtool = find();
+        List<String> command = new ArrayList<>(List.of(promtool.toString()));
+        command.addAll(List.of(arguments));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            process.getOutputStream().close();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return new Report(process.waitFor(), output.lines().filter(line -> !line.isBlank()).toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not run " + String.join(" ", command), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for promtool", e);
+        }
+    }
+
+    private static Path find() {
+        return Executables.find("PROMTOOL_BINARY",
+                "the metrics lint and the alert rule tests need Prometheus's promtool (Debian package prometheus)",
+                "promtool");
+    }
+
     static Report checkMetrics(String exposition) {
-        Path promtool = Executables.find("PROMTOOL_BINARY",
-                "the metrics lint needs Prometheus's promtool (Debian package prometheus)", "promtool");
+        Path promtool = find();
         try {
             Process process = new ProcessBuilder(promtool.toString(), "check", "metrics")
                     .redirectErrorStream(true).start();

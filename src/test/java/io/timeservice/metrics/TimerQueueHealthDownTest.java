@@ -1,6 +1,7 @@
 package io.timeservice.metrics;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -34,6 +35,7 @@ class TimerQueueHealthDownTest {
                     .post("/timers").then().statusCode(201);
         }
         given().get("/actuator/health").then().statusCode(200).body("components.timerQueue.status", equalTo("UP"));
+        assertThat(scrape().value("timer_queue_invariants_ok")).isEqualTo(1);
 
         CorruptionHooks.swapCellsWithoutIndex(scheduler, 0, 2);
 
@@ -47,5 +49,12 @@ class TimerQueueHealthDownTest {
                 .statusCode(200)
                 .body("ok", equalTo(false))
                 .body("checks.find { it.name == 'index-matches-heap' }.ok", equalTo(false));
+        assertThat(scrape().value("timer_queue_invariants_ok")).as("what TimeServiceInvariantsBroken alerts on")
+                .isZero();
+    }
+
+    private static PrometheusScrape scrape() {
+        return PrometheusScrape.parse(given().get("/actuator/prometheus").then().statusCode(200)
+                .extract().asString());
     }
 }

@@ -74,5 +74,7 @@ class FailStopRestTest {
                 .body("components.timerQueue.details.stopped", containsString("the journal failed"));
         RestAssured.given(actuator).get("/actuator/health/liveness").then()
                 .statusCode(200).body("status", equalTo("UP"));
+        RestAssured.given(actuator).get("/actuator/prometheus").then()   // what TimeServiceStopped alerts on
+                .statusCode(200).body(containsString("\ntimer_queue_serving 0.0\n"));
     }
 }

@@ -1,0 +1,164 @@
+package io.timeservice.metrics;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.timeservice.metrics.OperationsKit.AlertRule;
+import io.timeservice.metrics.OperationsKit.PanelQuery;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The operations kit against a running service: the service (journaling, fsync=always) takes a little traffic, a real
+ * Prometheus server scrapes it every second and evaluates the alert rules, and then every dashboard query must parse
+ * and return at least one series, every alert expression must evaluate, every metric an alert reads must be
+ * exported, and Prometheus must report each rule healthy. Waits poll Prometheus's API for a condition, with a bound.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"timeservice.durability=journal", "timeservice.fsync=always", "timeservice.capacity=100"})
+@DirtiesContext
+class OperationsKitLiveTest {
+
+    private static final Path DATA_DIR = NoServerPathInAnswersTest.freshDataDir("ops-kit");
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+    @DynamicPropertySource
+    static void dataDir(DynamicPropertyRegistry registry) {
+        registry.add("timeservice.data-dir", DATA_DIR::toString);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @TempDir
+    Path prometheusDir;
+
+    @Test
+    void everyDashboardQueryReturnsData_andEveryAlertEvaluates_againstARealScrape() throws IOException {
+        RestAssured.port = port;
+        makeAGcPauseToReport();
+        driveTraffic("first");
+
+        try (PrometheusServer prometheus = PrometheusServer.start(prometheusDir, port, "/actuator/prometheus",
+                OperationsKit.ALERTS)) {
+            await("Prometheus ready").atMost(DEADLINE).until(prometheus::ready);
+            await("two scrapes of the service").atMost(DEADLINE)
+                    .until(() -> scrapes(prometheus) >= 2);
+            driveTraffic("second");   // so that rates over the window are not all zero
+            long scrapesBefore = scrapes(prometheus);
+            await("a scrape after the second round of traffic").atMost(DEADLINE)
+                    .until(() -> scrapes(prometheus) > scrapesBefore);
+            await("every alert rule evaluated").atMost(DEADLINE)
+                    .until(() -> rules(prometheus).stream().noneMatch(rule -> rule.path("lastEvaluation")
+                            .asString().startsWith("0001-")));
+
+            List<String> problems = new ArrayList<>();
+            assertThat(prometheus.query("up{job=\"timeservice\"} == 1").path("data").path("result").size())
+                    .as("the service is up for Prometheus").isEqualTo(1);
+            List<PanelQuery> panelQueries = OperationsKit.panelQueries();
+            assertThat(panelQueries).hasSizeGreaterThan(10);
+            for (PanelQuery query : panelQueries) {
+                String what = "panel \"" + query.panel() + "\" " + query.refId() + ": " + query.concrete();
+                assertThat(query.concrete()).as(what).doesNotContain("$");
+                JsonNode answer = prometheus.query(query.concrete());
+                if (!"success".equals(answer.path("status").asString())) {
+                    problems.add(what + " -> " + answer.path("error").asString());
+                } else if (answer.path("data").path("result").isEmpty()) {
+                    problems.add(what + " -> no series");
+                }
+                problems.addAll(missingMetrics(prometheus, what, query.concrete()));
+            }
+            List<AlertRule> alerts = OperationsKit.alertRules();
+            assertThat(alerts).hasSizeGreaterThanOrEqualTo(6);
+            for (AlertRule alert : alerts) {
+                String what = "alert " + alert.name() + ": " + alert.expr();
+                JsonNode answer = prometheus.query(alert.expr());
+                if (!"success".equals(answer.path("status").asString())) {
+                    problems.add(what + " -> " + answer.path("error").asString());
+                }
+                problems.addAll(missingMetrics(prometheus, what, alert.expr()));
+            }
+            for (JsonNode rule : rules(prometheus)) {
+                if (!"ok".equals(rule.path("health").asString())) {
+                    problems.add("rule " + rule.path("name").asString() + " is " + rule.path("health").asString()
+                            + ": " + rule.path("lastError").asString());
+                }
+            }
+            assertThat(rules(prometheus)).extracting(rule -> rule.path("name").asString())
+                    .containsExactlyInAnyOrderElementsOf(alerts.stream().map(AlertRule::name).toList());
+            assertThat(prometheus.query("ALERTS{alertstate=\"firing\"}").path("data").path("result").isEmpty())
+                    .as("no alert fires for a healthy service").isTrue();
+            assertThat(problems).as("queries that failed or returned nothing").isEmpty();
+        }
+    }
+
+    /** A JVM that has not collected since the GC meters were bound has no pause to report; one collection does. */
+    private static void makeAGcPauseToReport() {
+        System.gc();
+        await("the GC pause meter").atMost(DEADLINE).until(() -> given().get("/actuator/prometheus")
+                .then().statusCode(200).extract().asString().contains("jvm_gc_pause_seconds_count{"));
+    }
+
+    /** Adds, edits, cancels, an advance that fires, reads, and refused requests of several codes. */
+    private static void driveTraffic(String round) {
+        for (int i = 0; i < 5; i++) {
+            given().contentType(ContentType.JSON)
+                    .body("{\"id\":\"" + round + "-" + i + "\",\"delay\":" + (i + 1) + ",\"payload\":{\"n\":" + i + "}}")
+                    .post("/timers").then().statusCode(201);
+        }
+        given().contentType(ContentType.JSON).body("{\"delay\":9}").patch("/timers/" + round + "-0")
+                .then().statusCode(200);
+        given().delete("/timers/" + round + "-1").then().statusCode(204);
+        given().get("/timers/" + round + "-2").then().statusCode(200);
+        given().get("/timers").then().statusCode(200);
+        given().get("/queue/next").then().statusCode(200);
+        given().contentType(ContentType.JSON).body("{\"by\":3}").post("/clock/advance").then().statusCode(200);
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + round + "-0\",\"delay\":1}").post("/timers")
+                .then().statusCode(409);                                   // duplicate_id
+        given().delete("/timers/" + round + "-gone").then().statusCode(404); // timer_not_found
+        given().contentType(ContentType.JSON).body("{\"id\":\"bad id!\",\"delay\":1}").post("/timers")
+                .then().statusCode(400);                                   // invalid_id
+    }
+
+    private static long scrapes(PrometheusServer prometheus) {
+        JsonNode result = prometheus.query("count_over_time(up{job=\"timeservice\"}[5m])").path("data")
+                .path("result");
+        return result.isEmpty() ? 0 : Long.parseLong(result.get(0).path("value").get(1).asString());
+    }
+
+    private static List<JsonNode> rules(PrometheusServer prometheus) {
+        List<JsonNode> rules = new ArrayList<>();
+        for (JsonNode group : prometheus.get("rules").path("groups")) {
+            group.path("rules").forEach(rules::add);
+        }
+        return rules;
+    }
+
+    /** The metrics {@code expr} selects that Prometheus has no series of: an alert on them could never fire. */
+    private static List<String> missingMetrics(PrometheusServer prometheus, String what, String expr) {
+        Set<String> missing = new TreeSet<>();
+        for (String metric : OperationsKit.metricNames(expr)) {
+            if (prometheus.query("count({__name__=\"" + metric + "\"})").path("data").path("result").isEmpty()) {
+                missing.add(metric);
+            }
+        }
+        return missing.isEmpty() ? List.of() : List.of(what + " -> the service exports no " + missing);
+    }
+}
