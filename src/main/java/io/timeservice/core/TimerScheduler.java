@@ -204,7 +204,7 @@ public final class TimerScheduler {
     public Timer cancelIf(String id, Predicate<Revision> precondition, List<TraceStep> trace) {
         return mutate(Operation.CANCEL, () -> { }, () -> {
             int handle = requirePending(id);
-            Timer cancelled = heap.snapshot(handle);
+            Timer cancelled = heap.timerAt(handle);
             if (precondition != null && !precondition.test(cancelled.revision())) {
                 throw preconditionFailed(cancelled);
             }
@@ -251,7 +251,7 @@ public final class TimerScheduler {
             long fireTime = newDelay == null ? 0
                     : fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
             int handle = requirePending(id);
-            Timer current = heap.snapshot(handle);
+            Timer current = heap.timerAt(handle);
             if (precondition != null && !precondition.test(current.revision())) {
                 throw preconditionFailed(current);
             }
@@ -290,7 +290,7 @@ public final class TimerScheduler {
             applied = lock.call(() -> {
                 requireServing();
                 newNow[0] = fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by");
-                if (trace != null && heap.countDue(newNow[0], MAX_TRACED_FIRES + 1) > MAX_TRACED_FIRES) {
+                if (trace != null && FiringOrderWalk.countDue(heap, newNow[0], MAX_TRACED_FIRES + 1) > MAX_TRACED_FIRES) {
                     throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
                             + MAX_TRACED_FIRES + " timers, and advancing by " + by + " would fire more; advance"
                             + " in smaller steps or without trace");
@@ -327,7 +327,7 @@ public final class TimerScheduler {
         try {
             Timer timer = lock.call(() -> {
                 requireServing();
-                return heap.snapshot(requirePending(id));
+                return heap.timerAt(requirePending(id));
             });
             outcome = Outcome.SUCCESS;
             return timer;
@@ -354,7 +354,7 @@ public final class TimerScheduler {
                 if (root == IndexedTimerHeap.NONE) {
                     throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
                 }
-                return heap.snapshot(root);
+                return heap.timerAt(root);
             });
             outcome = Outcome.SUCCESS;
             return next;
@@ -376,10 +376,10 @@ public final class TimerScheduler {
         try {
             QueueListing listing = lock.call(() -> {
                 requireServing();
-                int[] handles = heap.firstInOrder(limit);
+                int[] handles = FiringOrderWalk.firstInOrder(heap, limit);
                 List<Timer> timers = new ArrayList<>(handles.length);
                 for (int handle : handles) {
-                    timers.add(heap.snapshot(handle));
+                    timers.add(heap.timerAt(handle));
                 }
                 return new QueueListing(clock.now(), heap.size(), timers);
             });
@@ -542,7 +542,7 @@ public final class TimerScheduler {
 
     /** Walks a frozen copy and keeps its report for reuse. Call holding {@code checking}, not the lock. */
     private InvariantReport walk(Frozen frozen) {
-        InvariantReport report = frozen.heap().checkInvariants(frozen.now()).checkedAt(frozen.wallMillis());
+        InvariantReport report = HeapInvariants.check(frozen.heap(), frozen.now()).checkedAt(frozen.wallMillis());
         lock.run(() -> lastCheck = new LastCheck(report, frozen.heap().changes(), frozen.now(),
                 frozen.startedNanos()));
         return report;
@@ -674,14 +674,14 @@ public final class TimerScheduler {
             pendingBytes += bytesOf(timer);
         } else if (mutation instanceof Mutation.Cancelled cancelled) {
             int handle = replayTarget(cancelled.id(), cancelled.sequence());
-            pendingBytes -= bytesOf(heap.snapshot(handle));
+            pendingBytes -= bytesOf(heap.timerAt(handle));
             heap.remove(handle);
         } else if (mutation instanceof Mutation.Edited edited) {
             int handle = replayTarget(edited.id(), edited.sequence());
             heap.update(handle, edited.fireTime(), edited.priority());
-            if (heap.snapshot(handle).version() != edited.version()) {
+            if (heap.timerAt(handle).version() != edited.version()) {
                 throw new IllegalStateException("journal edits " + edited.id() + " to version " + edited.version()
-                        + " but replay reached version " + heap.snapshot(handle).version());
+                        + " but replay reached version " + heap.timerAt(handle).version());
             }
         } else if (mutation instanceof Mutation.Advanced advanced) {
             fireDue(advanced.now(), new ArrayList<>());
@@ -697,16 +697,11 @@ public final class TimerScheduler {
 
     private int replayTarget(String id, long sequence) {
         int handle = heap.find(id);
-        if (handle == IndexedTimerHeap.NONE || heap.snapshot(handle).sequence() != sequence) {
+        if (handle == IndexedTimerHeap.NONE || heap.timerAt(handle).sequence() != sequence) {
             throw new IllegalStateException("journal names " + id + " (sequence " + sequence
                     + ") which is not pending");
         }
         return handle;
-    }
-
-    /** Test hook: runs {@code corruption} on the heap under the lock, to prove that checks notice. */
-    void corruptForTest(java.util.function.Consumer<IndexedTimerHeap> corruption) {
-        lock.run(() -> corruption.accept(heap));
     }
 
     // ---- helpers; call only while holding the lock unless said otherwise ----
@@ -792,7 +787,7 @@ public final class TimerScheduler {
         int[] levelsPerFire = null;
         for (int root = heap.peek(); root != IndexedTimerHeap.NONE && heap.fireTime(root) <= now;
              root = heap.peek()) {
-            Timer timer = heap.snapshot(root);
+            Timer timer = heap.timerAt(root);
             fired.add(timer);
             heap.removeRoot();
             pendingBytes -= bytesOf(timer);
@@ -903,11 +898,14 @@ public final class TimerScheduler {
 
     /** Runs {@code step} on the heap, recording the heap's steps into {@code trace} unless it is null. */
     private <T> T traced(List<TraceStep> trace, Supplier<T> step) {
-        heap.traceInto(trace);
+        if (trace == null) {
+            return step.get();
+        }
+        heap.listen(new TraceRecorder(heap, trace));
         try {
             return step.get();
         } finally {
-            heap.traceInto(null);
+            heap.listen(HeapListener.NONE);
         }
     }
 

@@ -67,7 +67,7 @@ class InvariantReportReuseTest {
                 "edit", s -> s.edit("t3", 1L, null, null),
                 "advance without firing", s -> s.advance(1),
                 "advance firing", s -> s.advance(101),
-                "corruption", s -> s.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(0, 1)));
+                "corruption", s -> HeapCorruption.onHeap(s, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1)));
     }
 
     @Test
@@ -75,7 +75,7 @@ class InvariantReportReuseTest {
         addTimers(7);
         assertThat(scheduler.invariants().ok()).isTrue();
 
-        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(0, 1));
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
 
         assertThat(scheduler.invariants().ok()).isFalse();
     }
@@ -133,7 +133,7 @@ class InvariantReportReuseTest {
         scheduler.limitInvariantChecks(INTERVAL, RATE_LIMITED_ABOVE, () -> nanos[0]);
         addTimers(RATE_LIMITED_ABOVE + 1);
         InvariantReport walked = scheduler.invariants();
-        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(0, 1));
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
 
         assertThat(scheduler.invariants().ok()).as("held back by the bound").isTrue();
         InvariantReport exact = scheduler.checkInvariants();

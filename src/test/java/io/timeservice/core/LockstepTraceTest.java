@@ -171,7 +171,7 @@ class LockstepTraceTest {
 
     private static IndexedTimerHeap heapOf(TimerScheduler scheduler) {
         IndexedTimerHeap[] heap = new IndexedTimerHeap[1];
-        scheduler.corruptForTest(h -> heap[0] = h); // read-only: only captures the reference
+        HeapCorruption.onHeap(scheduler, h -> heap[0] = h); // read-only: only captures the reference
         return heap[0];
     }
 
@@ -251,14 +251,14 @@ class LockstepTraceTest {
         IndexedTimerHeap heap = new IndexedTimerHeap(arity);
         LockstepProbe probe = new LockstepProbe(heap, "bulkLoad arity " + arity);
 
-        heap.traceInto(probe);
+        heap.listen(new TraceRecorder(heap, probe));
         heap.bulkLoad(timers, timer -> 0L);
-        heap.traceInto(null);
+        heap.listen(HeapListener.NONE);
         probe.finish();
 
         assertThat(probe.writesChecked).isGreaterThanOrEqualTo(300);
         assertThat(replay(List.of(), probe, keys, "bulkLoad")).isEqualTo(arrayOrder(heap));
-        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
     }
 
     @Test
@@ -336,5 +336,31 @@ class LockstepTraceTest {
 
         assertThat(recorded).isPositive();
         assertThat(trace).hasSize(recorded);
+    }
+
+    /**
+     * A traced root pop runs the bottom-up pop that production runs: the earliest child moves up level by level to
+     * a leaf without being compared with the entry in hand, which then sifts up from there. (Traced pops used to run
+     * the top-down sift instead, so the heap view replayed another algorithm.)
+     */
+    @Test
+    void tracedRootPop_isTheBottomUpPop() {
+        IndexedTimerHeap heap = new IndexedTimerHeap(2);
+        for (int i = 1; i <= 7; i++) {
+            heap.insert("t" + i, i, 0, i, 1, 0, 0, null); // in order: t1..t7 in slots 0..6
+        }
+        List<TraceStep> trace = new ArrayList<>();
+        heap.listen(new TraceRecorder(heap, trace));
+        heap.removeRoot();
+        heap.listen(HeapListener.NONE);
+
+        assertThat(trace).containsExactly(
+                new TraceStep("remove", "t1", 0, -1, null, null, null),
+                new TraceStep("lift", "t7", 6, -1, null, null, null),
+                new TraceStep("move", "t2", 1, 0, null, null, null),
+                new TraceStep("move", "t4", 3, 1, null, null, null),
+                new TraceStep("compare", "t7", 3, 1, "t4", false, "fireTime"),
+                new TraceStep("place", "t7", -1, 3, null, null, null));
+        assertThat(heap.takeLevelsMoved()).as("net levels, as the top-down sift counts them").isEqualTo(2);
     }
 }

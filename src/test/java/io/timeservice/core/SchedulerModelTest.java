@@ -380,7 +380,7 @@ class SchedulerModelTest {
             both("drain advance", () -> scheduler.advance(by), () -> model.advance(by));
             assertThat(scheduler.status().size()).isZero();
             IndexedTimerHeap[] heap = new IndexedTimerHeap[1];
-            scheduler.corruptForTest(h -> heap[0] = h); // read-only: captures the heap to look at its arrays
+            HeapCorruption.onHeap(scheduler, h -> heap[0] = h); // read-only: captures the heap to look at its arrays
             assertThat(heap[0].handleCapacity()).as("handle arrays released after draining").isEqualTo(16);
             assertThat(heap[0].slotCapacity()).as("slot arrays released after draining").isEqualTo(16);
             assertThat(arrayLength(field(heap[0], "index"), "buckets")).as("index released after draining")
