@@ -23,7 +23,7 @@ class InvariantCorruptionTest {
     private static TimerScheduler ascending() {
         TimerScheduler scheduler = scheduler(2);
         for (int i = 1; i <= 7; i++) {
-            scheduler.add("t" + i, i, 0, null);
+            scheduler.add("t" + i, i, 0, null, Trace.NONE);
         }
         assertThat(scheduler.checkInvariants().ok()).isTrue();
         return scheduler;
@@ -68,7 +68,7 @@ class InvariantCorruptionTest {
     void swapParentAndChildWithEqualFireTimes_reportsHeapOrderBrokenOnTheTieBreak() {
         TimerScheduler scheduler = scheduler(2);
         for (int i = 0; i < 7; i++) {
-            scheduler.add("s" + i, 5, 0, null); // equal fireTime and priority: order is by sequence alone
+            scheduler.add("s" + i, 5, 0, null, Trace.NONE); // equal fireTime and priority: order is by sequence alone
         }
 
         HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 1, 3)); // s1 <-> s3
@@ -147,7 +147,7 @@ class InvariantCorruptionTest {
             }
         };
         TimerScheduler scheduler = new TimerScheduler(jumpingClock, 4, 10, () -> 0L, SchedulerMetrics.NONE);
-        scheduler.add("due-at-3", 3, 0, null);
+        scheduler.add("due-at-3", 3, 0, null, Trace.NONE);
         assertThat(scheduler.checkInvariants().ok()).isTrue();
 
         now[0] = 4;
@@ -155,7 +155,7 @@ class InvariantCorruptionTest {
         InvariantReport report = scheduler.checkInvariants();
         assertThat(report.firstFailure().name()).isEqualTo(InvariantReport.NO_OVERDUE);
         assertThat(report.firstFailure().detail()).contains("due-at-3").contains("now=4");
-        assertThat(ids(scheduler.advance(0))).containsExactly("due-at-3");
+        assertThat(ids(scheduler.advance(0, Trace.NONE))).containsExactly("due-at-3");
         assertThat(scheduler.checkInvariants().ok()).isTrue();
     }
 
