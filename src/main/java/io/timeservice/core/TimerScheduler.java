@@ -19,7 +19,8 @@ import io.timeservice.core.SchedulerMetrics.Outcome;
  * <p>Thread-safe: every public method does its whole read or mutation under one {@link CombiningLock}, so each is
  * atomic and they are linearizable in the order they run (possibly on another caller's thread). The heap itself
  * knows nothing about threads (concurrency belongs outside the heap). Arguments are validated before anything
- * changes, and a refused call throws {@link SchedulerException} with the state untouched. Metrics are reported after the lock is released.
+ * changes, and a refused call throws {@link SchedulerException} with the state untouched. Metrics are reported
+ * after the lock is released.
  *
  * <p>Cost: add, cancel and edit O(log n) plus an expected O(1) id lookup; advance O(k log n) for k fired timers;
  * get, peek and {@link #status} O(1); {@link #firstN} O(k log k) for k listed; {@link #checkInvariants} O(n).
