@@ -27,7 +27,7 @@ public final class InvariantCheckMeasurement {
             long start = System.nanoTime();
             IndexedTimerHeap copy = heap.copy();
             long copied = System.nanoTime();
-            boolean ok = copy.checkInvariants(0).ok();
+            boolean ok = HeapInvariants.check(copy, 0).ok();
             long walked = System.nanoTime();
             System.out.printf("pending=%d copy under the lock: %.1f ms, walk of the copy: %.1f ms, ok=%s%n",
                     n, (copied - start) / 1e6, (walked - copied) / 1e6, ok);

@@ -46,11 +46,11 @@ public final class SnapshotPauseMeasurement {
         TimerScheduler scheduler = TimerScheduler.withVirtualClock(4, n + rounds);
         scheduler.attachLog(log);
         for (int i = 0; i < n; i++) {
-            scheduler.add("timer-" + i, 1 + (i * 7919L) % 3_600_000, i % 4, null);
+            scheduler.add("timer-" + i, 1 + (i * 7919L) % 3_600_000, i % 4, null, Trace.NONE);
         }
         for (int round = 0; round < rounds; round++) {
             snapshotNow[0] = true;
-            scheduler.add("trigger-" + round, 1, 0, null);
+            scheduler.add("trigger-" + round, 1, 0, null, Trace.NONE);
         }
         for (long pause : pauses) {
             System.out.printf("pending=%d copy under the lock: %.2f ms%n", n, pause / 1e6);

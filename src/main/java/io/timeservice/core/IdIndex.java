@@ -1,6 +1,7 @@
 package io.timeservice.core;
 
 import java.security.SecureRandom;
+import java.util.function.IntConsumer;
 
 /**
  * The id → handle half of the indexed heap: an open-addressing hash table with linear probing.
@@ -62,7 +63,9 @@ final class IdIndex {
         allocate(MIN_BUCKETS);
     }
 
-    /** An independent copy of {@code source} with its key, so the hashes cached beside it stay valid: one array copy. */
+    /**
+     * An independent copy of {@code source} with its key, so the hashes cached beside it stay valid: one array copy.
+     */
     IdIndex(IdIndex source) {
         key0 = source.key0;
         key1 = source.key1;
@@ -201,7 +204,7 @@ final class IdIndex {
     }
 
     /** Calls {@code visitor} with every indexed handle, in bucket order. For the invariant check. */
-    void forEachHandle(java.util.function.IntConsumer visitor) {
+    void forEachHandle(IntConsumer visitor) {
         for (long bucket : buckets) {
             if (bucket != EMPTY) {
                 visitor.accept((int) bucket - 1);

@@ -27,7 +27,7 @@ import java.util.function.ToLongFunction;
  * itself starts on a cache line (G1 places such large arrays at a region start), a 4-ary node's children span
  * exactly two lines.
  *
- * <p>Invariants, true between public calls (see {@link #checkInvariants}):
+ * <p>Invariants, true between public calls ({@link HeapInvariants} checks them):
  * <ul>
  *   <li>heap order: no slot's key precedes its parent's key (fireTime, then priority, then sequence);</li>
  *   <li>lockstep: {@code slots[handle at slot k] == k} for every slot k below size, and the id index maps each
@@ -38,14 +38,17 @@ import java.util.function.ToLongFunction;
  * </ul>
  *
  * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1);
- * {@link #firstInOrder} O(k d log k) without touching the rest of the heap; {@link #bulkLoad} O(n).
+ * {@link #bulkLoad} O(n); the first k in firing order O(k d log k) without touching the rest of the heap
+ * ({@link FiringOrderWalk}).
  * Steady-state operations allocate nothing; arrays grow by doubling and return to their initial size once empty.
  *
  * <p>Also knows the oldest pending timer (earliest creation time) in O(1) for the oldest-job-age metric,
  * through {@link OldestPending}: a tournament tree over blocks of 64 handles, which a removal touches only when it
  * removes its block's oldest. The wall-clock creation time, used only by that metric, is kept in whole epoch
- * seconds (an unsigned int: 1970 to 2106); {@link #createdAtWallMillis} and snapshots return it as milliseconds
+ * seconds (an unsigned int: 1970 to 2106); {@link #createdAtWallMillis} and {@link #timerAt} return it as milliseconds
  * rounded down to the second.
+ *
+ * <p>Steps can be watched through a {@link HeapListener} (for traces); the same algorithm runs either way.
  *
  * <p>Not thread-safe: {@link TimerScheduler} owns one and calls it only while holding its lock.
  */
@@ -105,8 +108,8 @@ final class IndexedTimerHeap {
     private final IdIndex index;
     private final IdIndex.IdsByHandle idOfHandle = this::idOf;
 
-    /** Non-null only while a traced operation runs. */
-    private List<TraceStep> trace;
+    /** Told every step of the operations that follow; {@link HeapListener#NONE} unless a trace is recorded. */
+    private HeapListener listener = HeapListener.NONE;
     /** Levels moved by sifts since the last {@link #takeLevelsMoved}. */
     private int levelsMoved;
     /**
@@ -182,14 +185,27 @@ final class IndexedTimerHeap {
         return size;
     }
 
+    /** Handles in use are below this. */
+    int handleLimit() {
+        return handleLimit;
+    }
+
+    IdIndex index() {
+        return index;
+    }
+
+    OldestPending oldestPending() {
+        return oldestPending;
+    }
+
     /** The change count: see {@link #changes}. */
     long changes() {
         return changes;
     }
 
-    /** Records every step of the following operations into {@code steps}; {@code null} stops recording. */
-    void traceInto(List<TraceStep> steps) {
-        this.trace = steps;
+    /** Tells {@code listener} every step of the following operations; {@link HeapListener#NONE} stops telling. */
+    void listen(HeapListener listener) {
+        this.listener = listener;
     }
 
     int takeLevelsMoved() {
@@ -204,19 +220,19 @@ final class IndexedTimerHeap {
         return KEY_BASE + slot * KEY_STRIDE;
     }
 
-    private long fireTimeAt(int slot) {
+    long fireTimeAt(int slot) {
         return keys[keyAt(slot)];
     }
 
-    private int priorityAt(int slot) {
+    int priorityAt(int slot) {
         return (int) (keys[keyAt(slot) + 1] >> 32);
     }
 
-    private int handleAt(int slot) {
+    int handleAt(int slot) {
         return (int) keys[keyAt(slot) + 1];
     }
 
-    private long sequenceAt(int slot) {
+    long sequenceAt(int slot) {
         return keys[keyAt(slot) + 2];
     }
 
@@ -236,11 +252,11 @@ final class IndexedTimerHeap {
         return handle * RECORD_STRIDE;
     }
 
-    private int slotOf(int handle) {
+    int slotOf(int handle) {
         return slots[handle];
     }
 
-    private String idOf(int handle) {
+    String idOf(int handle) {
         return texts[handle * TEXT_STRIDE];
     }
 
@@ -252,8 +268,13 @@ final class IndexedTimerHeap {
         return records[recordAt(handle) + VERSION];
     }
 
-    private long wallSecondsOf(int handle) {
+    long wallSecondsOf(int handle) {
         return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]);
+    }
+
+    /** The {@link IdIndex#hash} of the id, as cached in the record while the handle is in use. */
+    int cachedHash(int handle) {
+        return records[recordAt(handle) + ID_HASH];
     }
 
     private static long createdAt(int[] records, int handle) {
@@ -303,7 +324,8 @@ final class IndexedTimerHeap {
         return createdAtWallMillis(records, handle);
     }
 
-    Timer snapshot(int handle) {
+    /** A copy of the pending timer {@code handle} as it is now. */
+    Timer timerAt(int handle) {
         int slot = slotOf(handle);
         return new Timer(idOf(handle), fireTimeAt(slot), priorityAt(slot), sequenceAt(slot), versionOf(handle),
                 createdAt(records, handle), payloadOf(handle));
@@ -405,95 +427,6 @@ final class IndexedTimerHeap {
         oldestPending.clear(INITIAL_CAPACITY);
     }
 
-    // ---- ordered views ----
-
-    /**
-     * The first {@code limit} handles in firing order, without copying or sorting the heap: a best-first walk from
-     * the root with a candidate queue of the frontier (each taken slot adds its d children). Costs
-     * O(limit * d * log(limit * d)).
-     */
-    int[] firstInOrder(int limit) {
-        int count = Math.min(limit, size);
-        int[] result = new int[count];
-        if (count == 0) {
-            return result;
-        }
-        // The frontier is a binary min-heap of slots; each step takes one slot and adds at most d children.
-        int[] frontier = new int[(int) Math.min(size, 1L + (long) count * (arity - 1))];
-        int frontierSize = 1;
-        frontier[0] = 0;
-        for (int i = 0; i < count; i++) {
-            int slot = frontier[0];
-            result[i] = handleAt(slot);
-            frontierSize = popFrontier(frontier, frontierSize);
-            int first = slot * arity + 1;
-            for (int child = first; child < first + arity && child < size; child++) {
-                frontierSize = pushFrontier(frontier, frontierSize, child);
-            }
-        }
-        return result;
-    }
-
-    /**
-     * How many pending timers are due at {@code now} (fireTime at or before it), counting no further than
-     * {@code limit}. The due timers form a subtree at the root (no child precedes its parent), so a walk of that
-     * subtree costs O(min(due, limit) * d) and touches nothing else.
-     */
-    int countDue(long now, int limit) {
-        if (size == 0 || limit <= 0 || fireTimeAt(0) > now) {
-            return 0;
-        }
-        int[] pending = new int[(int) Math.min(size, 1L + (long) limit * arity)];
-        int pendingSize = 1;
-        int count = 0;
-        while (pendingSize > 0 && count < limit) {
-            int slot = pending[--pendingSize];
-            count++;
-            int first = slot * arity + 1;
-            for (int child = first; child < first + arity && child < size; child++) {
-                if (fireTimeAt(child) <= now) {
-                    pending[pendingSize++] = child;
-                }
-            }
-        }
-        return count;
-    }
-
-    private int pushFrontier(int[] frontier, int frontierSize, int slot) {
-        int at = frontierSize;
-        while (at > 0) {
-            int parent = (at - 1) >>> 1;
-            if (compareSlots(slot, frontier[parent]) >= 0) {
-                break;
-            }
-            frontier[at] = frontier[parent];
-            at = parent;
-        }
-        frontier[at] = slot;
-        return frontierSize + 1;
-    }
-
-    private int popFrontier(int[] frontier, int frontierSize) {
-        int last = frontier[--frontierSize];
-        int at = 0;
-        while (true) {
-            int child = 2 * at + 1;
-            if (child >= frontierSize) {
-                break;
-            }
-            if (child + 1 < frontierSize && compareSlots(frontier[child + 1], frontier[child]) < 0) {
-                child++;
-            }
-            if (compareSlots(frontier[child], last) >= 0) {
-                break;
-            }
-            frontier[at] = frontier[child];
-            at = child;
-        }
-        frontier[at] = last;
-        return frontierSize;
-    }
-
     /** The timer in heap slot {@code slot}, as stored (heap-array order, not firing order). */
     HeapView.Cell cell(int slot) {
         return new HeapView.Cell(slot, idOf(handleAt(slot)), fireTimeAt(slot), priorityAt(slot), sequenceAt(slot));
@@ -534,174 +467,12 @@ final class IndexedTimerHeap {
         }
     }
 
-    // ---- invariants ----
-
-    /** Checks the four invariants in O(n). {@code now} is the clock that no pending fireTime may be behind. */
-    InvariantReport checkInvariants(long now) {
-        return new InvariantReport(List.of(checkRootIsEarliest(), checkIndexMatchesHeap(), checkHeapOrder(),
-                checkNoOverdue(now)));
-    }
-
-    private InvariantReport.Check checkRootIsEarliest() {
-        for (int slot = 1; slot < size; slot++) {
-            if (compareSlots(slot, 0) < 0) {
-                return InvariantReport.Check.failed(InvariantReport.ROOT_IS_EARLIEST,
-                        describe(slot) + " fires before the root " + describe(0));
-            }
-        }
-        return InvariantReport.Check.passed(InvariantReport.ROOT_IS_EARLIEST);
-    }
-
-    private InvariantReport.Check checkIndexMatchesHeap() {
-        String name = InvariantReport.INDEX_MATCHES_HEAP;
-        if (index.size() != size) {
-            return InvariantReport.Check.failed(name, "index has " + index.size() + " ids, heap has " + size);
-        }
-        for (int slot = 0; slot < size; slot++) {
-            int handle = handleAt(slot);
-            if (handle < 0 || handle >= handleLimit || idOf(handle) == null) {
-                return InvariantReport.Check.failed(name, "slot " + slot + " holds no live timer");
-            }
-            if (slotOf(handle) != slot) {
-                return InvariantReport.Check.failed(name, "index says " + idOf(handle) + " is at slot "
-                        + slotOf(handle) + ", but it sits at slot " + slot);
-            }
-            if (records[recordAt(handle) + ID_HASH] != index.hash(idOf(handle))) {
-                return InvariantReport.Check.failed(name, idOf(handle) + " at slot " + slot
-                        + " has a cached hash that is not its id's: its index entry could not be removed");
-            }
-            if (index.find(idOf(handle), idOfHandle) != handle) {
-                return InvariantReport.Check.failed(name, idOf(handle) + " at slot " + slot + " is not indexed");
-            }
-        }
-        int[] dangling = {NONE};
-        index.forEachHandle(handle -> {
-            int slot = handle < handleLimit ? slotOf(handle) : NONE;
-            if (dangling[0] == NONE && (slot < 0 || slot >= size || handleAt(slot) != handle)) {
-                dangling[0] = handle;
-            }
-        });
-        if (dangling[0] != NONE) {
-            return InvariantReport.Check.failed(name, "index entry " + idOf(dangling[0]) + " points at slot "
-                    + slotOf(dangling[0]) + ", which does not hold it");
-        }
-        // Every block's oldest, recomputed the slow way from the heap array.
-        int[] oldestInBlock = new int[(handleLimit + OldestPending.BLOCK - 1) / OldestPending.BLOCK];
-        Arrays.fill(oldestInBlock, NONE);
-        for (int slot = 0; slot < size; slot++) {
-            int handle = handleAt(slot);
-            int block = handle / OldestPending.BLOCK;
-            int best = oldestInBlock[block];
-            if (best == NONE || createdBefore(handle, best)) {
-                oldestInBlock[block] = handle;
-            }
-        }
-        for (int block = 0; block < oldestInBlock.length; block++) {
-            if (!sameCreation(oldestPending.oldestInBlock(block), oldestInBlock[block], block)) {
-                return InvariantReport.Check.failed(name, "handles " + block * OldestPending.BLOCK + ".. name "
-                        + oldestPending.oldestInBlock(block) + " as their oldest pending timer, but it is "
-                        + oldestInBlock[block]);
-            }
-        }
-        int oldest = NONE;
-        for (int handle : oldestInBlock) {
-            if (handle != NONE && (oldest == NONE || createdBefore(handle, oldest))) {
-                oldest = handle;
-            }
-        }
-        if (!sameCreation(oldestPending.oldest(), oldest, NONE)) {
-            return InvariantReport.Check.failed(name, "oldest pending timer is handle " + oldest
-                    + ", but the tree names " + oldestPending.oldest());
-        }
-        return InvariantReport.Check.passed(name);
-    }
-
-    /**
-     * Whether {@code named} (what the tree holds) can stand for {@code expected} (recomputed): both none, or a
-     * pending timer of block {@code block} (any block when NONE) with the same two creation times. The tree keeps
-     * its holder on an exact tie, so it need not be the lowest handle.
-     */
-    private boolean sameCreation(int named, int expected, int block) {
-        if (named == NONE || expected == NONE) {
-            return named == expected;
-        }
-        boolean inBlock = block == NONE || named / OldestPending.BLOCK == block;
-        return inBlock && named < handleLimit && slotOf(named) != NONE && createdAt(named) == createdAt(expected)
-                && wallSecondsOf(named) == wallSecondsOf(expected);
-    }
-
-    /** The oldest-pending order of two pending timers: creation time, then wall-clock second, then handle. */
-    private boolean createdBefore(int a, int b) {
-        if (createdAt(a) != createdAt(b)) {
-            return createdAt(a) < createdAt(b);
-        }
-        return wallSecondsOf(a) != wallSecondsOf(b) ? wallSecondsOf(a) < wallSecondsOf(b) : a < b;
-    }
-
-    private InvariantReport.Check checkHeapOrder() {
-        for (int slot = 1; slot < size; slot++) {
-            int parent = (slot - 1) / arity;
-            if (compareSlots(slot, parent) < 0) {
-                return InvariantReport.Check.failed(InvariantReport.HEAP_ORDER, "child " + describe(slot)
-                        + " fires before its parent " + describe(parent));
-            }
-        }
-        return InvariantReport.Check.passed(InvariantReport.HEAP_ORDER);
-    }
-
-    private InvariantReport.Check checkNoOverdue(long now) {
-        for (int slot = 0; slot < size; slot++) {
-            if (fireTimeAt(slot) < now) {
-                return InvariantReport.Check.failed(InvariantReport.NO_OVERDUE,
-                        describe(slot) + " is overdue at now=" + now);
-            }
-        }
-        return InvariantReport.Check.passed(InvariantReport.NO_OVERDUE);
-    }
-
-    private String describe(int slot) {
-        int handle = handleAt(slot);
-        String id = handle >= 0 && handle < handleLimit ? idOf(handle) : "?";
-        return id + "@" + slot + " (fireTime " + fireTimeAt(slot) + ", priority " + priorityAt(slot)
-                + ", sequence " + sequenceAt(slot) + ")";
-    }
-
-    /** Test hook: swaps two array cells without telling the index, as a buggy sift would. */
-    void swapCellsWithoutIndexForTest(int a, int b) {
-        changes++;
-        for (int i = 0; i < KEY_STRIDE; i++) {
-            long key = keys[keyAt(a) + i];
-            keys[keyAt(a) + i] = keys[keyAt(b) + i];
-            keys[keyAt(b) + i] = key;
-        }
-    }
-
-    /** Test hook: the slot recorded for {@code handle}, which the lockstep rule keeps equal to where it sits. */
-    int recordedSlotForTest(int handle) {
-        return slotOf(handle);
-    }
-
-    /** Test hook: drops {@code id}'s index entry while the timer stays in the heap, as a lost update would. */
-    void dropIndexEntryForTest(String id) {
-        changes++;
-        int handle = find(id);
-        index.remove(index.hash(id), handle);
-    }
-
-    /** Test hook: overwrites a handle's cached id hash, as a bug in the record layout would. */
-    void corruptCachedHashForTest(int handle) {
-        changes++;
-        records[recordAt(handle) + ID_HASH] ^= 1;
-    }
-
     // ---- sifting: every slot write goes through write() ----
 
     private void removeAt(int slot) {
         changes++;
         int removed = handleAt(slot);
-        if (trace != null) {
-            trace.add(TraceStep.remove(idOf(removed), slot));
-        }
+        listener.removed(removed, slot);
         // Unindex first: for a fired timer the bucket (found from the hash in its record) is a miss of its own, which
         // then overlaps with the sift below instead of following it.
         forget(removed);
@@ -716,7 +487,7 @@ final class IndexedTimerHeap {
             // a sift starts from a hole, so sifting down (which writes) and then up would record a move into an
             // occupied cell. Preceding the hole's parent means preceding every child too, so up excludes down.
             int parent = (slot - 1) / arity;
-            if (slot == 0 && trace == null) {
+            if (slot == 0) {
                 popRootBottomUp(moved, fireTime, priority, sequence);
             } else if (slot > 0 && FiringOrder.compare(fireTime, priority, sequence,
                     fireTimeAt(parent), priorityAt(parent), sequenceAt(parent)) < 0) {
@@ -738,9 +509,7 @@ final class IndexedTimerHeap {
             long parentSequence = keys[parentKey + 2];
             boolean precedes = FiringOrder.compare(fireTime, priority, sequence,
                     parentFireTime, (int) (parentPriorityAndHandle >> 32), parentSequence) < 0;
-            if (trace != null) {
-                traceCompare(handle, slot, fireTime, priority, parent, precedes);
-            }
+            listener.compared(handle, slot, fireTime, priority, parent, precedes);
             if (!precedes) {
                 break;
             }
@@ -765,9 +534,7 @@ final class IndexedTimerHeap {
             long bestSequence = keys[bestKey + 2];
             boolean bestPrecedes = FiringOrder.compare(bestFireTime, (int) (bestPriorityAndHandle >> 32),
                     bestSequence, fireTime, priority, sequence) < 0;
-            if (trace != null) {
-                traceCompare(handle, slot, fireTime, priority, best, !bestPrecedes);
-            }
+            listener.compared(handle, slot, fireTime, priority, best, !bestPrecedes);
             if (!bestPrecedes) {
                 break;
             }
@@ -783,8 +550,9 @@ final class IndexedTimerHeap {
      * Refills the root's hole with {@code handle} (the former last entry) bottom-up: moves the earliest child up
      * level by level to a leaf, then sifts {@code handle} up from there. The last entry almost always belongs near
      * the bottom, so this skips the comparison with it at every level on the way down. The min-child path is
-     * sorted, so it ends in the same slot as {@link #siftDown} would and moves the same number of levels; untraced
-     * calls only, since the traced steps are the top-down ones.
+     * sorted, so it ends in the same slot as {@link #siftDown} would and moves the same number of levels. Traced, the
+     * way down shows as moves of the earliest child into the hole, without compares (the entry in hand takes no part
+     * in them), and the way back up as an ordinary sift up.
      */
     private void popRootBottomUp(int handle, long fireTime, int priority, long sequence) {
         int hole = 0;
@@ -827,9 +595,7 @@ final class IndexedTimerHeap {
 
     /** Takes {@code handle} out of {@code slot}, leaving a hole to sift. Call only when slot holds handle. */
     private void lift(int slot, int handle) {
-        if (trace != null) {
-            trace.add(TraceStep.lift(idOf(handle), slot));
-        }
+        listener.lifted(handle, slot);
         slots[handle] = NONE;
     }
 
@@ -844,10 +610,7 @@ final class IndexedTimerHeap {
     /** {@link #write} with the middle key word as stored: a sift moves a neighbour's words without unpacking. */
     private void write(int slot, long fireTime, long priorityAndHandle, long sequence) {
         int handle = (int) priorityAndHandle;
-        if (trace != null) {
-            int from = slots[handle];
-            trace.add(from == NONE ? TraceStep.place(idOf(handle), slot) : TraceStep.move(idOf(handle), from, slot));
-        }
+        listener.writing(handle, slot);
         int key = keyAt(slot);
         keys[key] = fireTime;
         keys[key + 1] = priorityAndHandle;
@@ -855,15 +618,9 @@ final class IndexedTimerHeap {
         slots[handle] = slot;
     }
 
-    private int compareSlots(int a, int b) {
+    int compareSlots(int a, int b) {
         return FiringOrder.compare(fireTimeAt(a), priorityAt(a), sequenceAt(a), fireTimeAt(b), priorityAt(b),
                 sequenceAt(b));
-    }
-
-    private void traceCompare(int handle, int holeSlot, long fireTime, int priority, int otherSlot,
-                              boolean precedes) {
-        trace.add(TraceStep.compare(idOf(handle), holeSlot, idOf(handleAt(otherSlot)), otherSlot, precedes,
-                FiringOrder.decidingKey(fireTime, priority, fireTimeAt(otherSlot), priorityAt(otherSlot))));
     }
 
     // ---- handles and the age list ----

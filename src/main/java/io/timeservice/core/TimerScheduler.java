@@ -2,12 +2,12 @@ package io.timeservice.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongSupplier;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.timeservice.core.SchedulerMetrics.Operation;
@@ -17,9 +17,10 @@ import io.timeservice.core.SchedulerMetrics.Outcome;
  * The timer service's state: a clock, a sequence counter and an {@link IndexedTimerHeap}, behind one lock.
  *
  * <p>Thread-safe: every public method does its whole read or mutation under one {@link CombiningLock}, so each is
- * atomic and they are linearizable in the order they run (possibly on another caller's thread). The heap itself knows nothing about threads (concurrency belongs outside the
- * heap). Arguments are validated before anything changes, and a refused call throws {@link SchedulerException}
- * with the state untouched. Metrics are reported after the lock is released.
+ * atomic and they are linearizable in the order they run (possibly on another caller's thread). The heap itself
+ * knows nothing about threads (concurrency belongs outside the heap). Arguments are validated before anything
+ * changes, and a refused call throws {@link SchedulerException} with the state untouched. Metrics are reported
+ * after the lock is released.
  *
  * <p>Cost: add, cancel and edit O(log n) plus an expected O(1) id lookup; advance O(k log n) for k fired timers;
  * get, peek and {@link #status} O(1); {@link #firstN} O(k log k) for k listed; {@link #checkInvariants} O(n).
@@ -49,6 +50,8 @@ public final class TimerScheduler {
      * all of it in memory under the lock and then in one response, so a larger traced advance is refused up front.
      */
     public static final int MAX_TRACED_FIRES = 1_000;
+
+    private static final int[] NO_LEVELS = {};
 
     private static final System.Logger LOG = System.getLogger(TimerScheduler.class.getName());
 
@@ -140,18 +143,13 @@ public final class TimerScheduler {
 
     // ---- mutations ----
 
-    /** Adds a timer due at {@code now + delay}. */
-    public Timer add(String id, long delay, int priority, String payload) {
-        return add(id, delay, priority, payload, null);
-    }
-
     /**
-     * Adds a timer due at {@code now + delay}, recording the heap's steps into {@code trace} when it is not null.
+     * Adds a timer due at {@code now + delay}, recording the heap's steps into {@code trace}.
      *
      * @throws SchedulerException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id} or
      *                            {@code capacity_exceeded} (too many timers, or too many payload bytes)
      */
-    public Timer add(String id, long delay, int priority, String payload, List<TraceStep> trace) {
+    public Timer add(String id, long delay, int priority, String payload, Trace trace) {
         return mutate(Operation.ADD, () -> requireValidId(id), () -> {
             long now = clock.now();
             long fireTime = fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
@@ -172,77 +170,48 @@ public final class TimerScheduler {
             reserveNextSequence();
             long createdAtWall = wallClockMillis.getAsLong();
             Timer added = new Timer(id, fireTime, priority, lastSequence + 1, 1, now, payload);
-            long position = commit(new Mutation.Added(added, createdAtWall), () -> {
-                traced(trace, () -> heap.insert(id, fireTime, priority, added.sequence(), 1, now, createdAtWall,
-                        payload));
+            return commit(new Mutation.Added(added, createdAtWall), trace, () -> {
+                heap.insert(id, fireTime, priority, added.sequence(), 1, now, createdAtWall, payload);
                 lastSequence = added.sequence();
                 pendingBytes += bytes;
+                return added;
             });
-            return new Applied<>(added, position, heap.takeLevelsMoved());
         });
     }
 
-    /** Cancels a pending timer and returns it as it was. */
-    public Timer cancel(String id, Revision expected) {
-        return cancel(id, expected, null);
-    }
-
     /**
-     * Cancels a pending timer and returns it as it was.
+     * Cancels a pending timer if {@code precondition} accepts its current revision, and returns it as it was.
      *
-     * @param expected when not null, the cancel happens only if the timer is at exactly this revision
      * @throws SchedulerException {@code timer_not_found} or {@code precondition_failed}
      */
-    public Timer cancel(String id, Revision expected, List<TraceStep> trace) {
-        return cancelIf(id, expected == null ? null : expected::equals, trace);
-    }
-
-    /**
-     * Cancels a pending timer if {@code precondition} accepts its current revision (HTTP If-Match with a list of
-     * entity tags), and returns it as it was. A {@code null} precondition accepts any revision.
-     */
-    public Timer cancelIf(String id, Predicate<Revision> precondition, List<TraceStep> trace) {
+    public Timer cancel(String id, Precondition precondition, Trace trace) {
         return mutate(Operation.CANCEL, () -> { }, () -> {
             int handle = requirePending(id);
-            Timer cancelled = heap.snapshot(handle);
-            if (precondition != null && !precondition.test(cancelled.revision())) {
+            Timer cancelled = heap.timerAt(handle);
+            if (!precondition.accepts(cancelled.revision())) {
                 throw preconditionFailed(cancelled);
             }
             log.requireWritable();
-            long position = commit(new Mutation.Cancelled(id, cancelled.sequence()), () -> {
-                traced(trace, () -> heap.remove(handle));
+            return commit(new Mutation.Cancelled(id, cancelled.sequence()), trace, () -> {
+                heap.remove(handle);
                 pendingBytes -= bytesOf(cancelled);
+                return cancelled;
             });
-            return new Applied<>(cancelled, position, heap.takeLevelsMoved());
         });
     }
 
-    /** Edits a pending timer: see {@link #edit(String, Long, Integer, Revision, List)}. */
-    public Timer edit(String id, Long newDelay, Integer newPriority, Revision expected) {
-        return edit(id, newDelay, newPriority, expected, null);
-    }
-
     /**
-     * Gives a pending timer a new delay, priority or both, keeping its sequence and counting one more version. The
-     * new fireTime is {@code now + newDelay}, not relative to the old fireTime.
+     * Gives a pending timer a new delay, priority or both if {@code precondition} accepts its current revision,
+     * keeping its sequence and counting one more version. The new fireTime is {@code now + newDelay}, not relative
+     * to the old fireTime.
      *
      * @param newDelay    the new delay from now, or {@code null} to keep the fireTime
      * @param newPriority the new priority, or {@code null} to keep it
-     * @param expected    when not null, the edit happens only if the timer is at exactly this revision
      * @throws SchedulerException {@code invalid_request} (nothing to change), {@code invalid_delay},
      *                            {@code timer_not_found}, {@code precondition_failed} or
      *                            {@code version_limit_reached}
      */
-    public Timer edit(String id, Long newDelay, Integer newPriority, Revision expected, List<TraceStep> trace) {
-        return editIf(id, newDelay, newPriority, expected == null ? null : expected::equals, trace);
-    }
-
-    /**
-     * Edits a pending timer if {@code precondition} accepts its current revision; a {@code null} precondition
-     * accepts any. Otherwise as {@link #edit(String, Long, Integer, Revision, List)}.
-     */
-    public Timer editIf(String id, Long newDelay, Integer newPriority, Predicate<Revision> precondition,
-                        List<TraceStep> trace) {
+    public Timer edit(String id, Long newDelay, Integer newPriority, Precondition precondition, Trace trace) {
         return mutate(Operation.EDIT, () -> {
             if (newDelay == null && newPriority == null) {
                 throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay, a priority or both");
@@ -251,8 +220,8 @@ public final class TimerScheduler {
             long fireTime = newDelay == null ? 0
                     : fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
             int handle = requirePending(id);
-            Timer current = heap.snapshot(handle);
-            if (precondition != null && !precondition.test(current.revision())) {
+            Timer current = heap.timerAt(handle);
+            if (!precondition.accepts(current.revision())) {
                 throw preconditionFailed(current);
             }
             requireVersionLeft(current);
@@ -260,16 +229,12 @@ public final class TimerScheduler {
             Timer edited = new Timer(id, newDelay == null ? current.fireTime() : fireTime,
                     newPriority == null ? current.priority() : newPriority, current.sequence(),
                     current.version() + 1, current.createdAt(), current.payload());
-            long position = commit(new Mutation.Edited(id, edited.sequence(), edited.fireTime(), edited.priority(),
-                    edited.version()), () -> traced(trace, () -> heap.update(handle, edited.fireTime(),
-                    edited.priority())));
-            return new Applied<>(edited, position, heap.takeLevelsMoved());
+            return commit(new Mutation.Edited(id, edited.sequence(), edited.fireTime(), edited.priority(),
+                    edited.version()), trace, () -> {
+                heap.update(handle, edited.fireTime(), edited.priority());
+                return edited;
+            });
         });
-    }
-
-    /** Moves the clock forward and fires every due timer: see {@link #advance(long, List)}. */
-    public AdvanceResult advance(long by) {
-        return advance(by, null);
     }
 
     /**
@@ -277,66 +242,36 @@ public final class TimerScheduler {
      * firing order. {@code by = 0} fires the timers due exactly now.
      *
      * @throws SchedulerException {@code invalid_advance} for a negative or too large {@code by}, or with a
-     *                            {@code trace} when the advance would fire more than {@link #MAX_TRACED_FIRES}
+     *                            recording {@code trace} when the advance would fire more than
+     *                            {@link #MAX_TRACED_FIRES}
      */
-    public AdvanceResult advance(long by, List<TraceStep> trace) {
-        long start = System.nanoTime();
-        Outcome outcome = Outcome.REJECTED;
-        List<Timer> fired = new ArrayList<>();
-        Applied<int[]> applied;
-        long now;
-        try {
-            long[] newNow = new long[1];
-            applied = lock.call(() -> {
-                requireServing();
-                newNow[0] = fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by");
-                if (trace != null && heap.countDue(newNow[0], MAX_TRACED_FIRES + 1) > MAX_TRACED_FIRES) {
-                    throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
-                            + MAX_TRACED_FIRES + " timers, and advancing by " + by + " would fire more; advance"
-                            + " in smaller steps or without trace");
-                }
-                log.requireWritable();
-                int root = heap.peek();
-                if (by == 0 && (root == IndexedTimerHeap.NONE || heap.fireTime(root) > newNow[0])) {
-                    return new Applied<int[]>(null, 0, -1); // changes nothing, so nothing to record
-                }
-                int[][] levelsPerFire = new int[1][];
-                long position = commit(new Mutation.Advanced(newNow[0]),
-                        () -> levelsPerFire[0] = traced(trace, () -> fireDue(newNow[0], fired)));
-                return new Applied<>(levelsPerFire[0], position, -1);
-            });
-            now = newNow[0];
-            log.awaitDurable(applied.position());
-            outcome = Outcome.SUCCESS;
-        } finally {
-            report(Operation.ADVANCE, outcome, start, -1);
-        }
-        for (int i = 0; i < fired.size(); i++) {
-            metrics.siftLevels(applied.value()[i]);
-        }
-        metrics.advanced(fired.size());
-        return new AdvanceResult(now, fired);
+    public AdvanceResult advance(long by, Trace trace) {
+        AdvanceResult result = mutate(Operation.ADVANCE, () -> { }, () -> {
+            long now = fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by");
+            if (trace.isRecording()
+                    && FiringOrderWalk.countDue(heap, now, MAX_TRACED_FIRES + 1) > MAX_TRACED_FIRES) {
+                throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
+                        + MAX_TRACED_FIRES + " timers, and advancing by " + by + " would fire more; advance"
+                        + " in smaller steps or without trace");
+            }
+            log.requireWritable();
+            int root = heap.peek();
+            if (by == 0 && (root == IndexedTimerHeap.NONE || heap.fireTime(root) > now)) {
+                // changes nothing, so nothing to record
+                return new Applied<>(new AdvanceResult(now, List.of()), 0, NO_LEVELS);
+            }
+            Applied<Fired> fired = commit(new Mutation.Advanced(now), trace, () -> fireDue(now));
+            return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
+        });
+        metrics.advanced(result.fired().size());
+        return result;
     }
 
     // ---- reads ----
 
     /** @throws SchedulerException {@code timer_not_found} */
     public Timer get(String id) {
-        long start = System.nanoTime();
-        Outcome outcome = Outcome.NOT_FOUND;
-        try {
-            Timer timer = lock.call(() -> {
-                requireServing();
-                return heap.snapshot(requirePending(id));
-            });
-            outcome = Outcome.SUCCESS;
-            return timer;
-        } catch (SchedulerException refused) {
-            outcome = outcomeOf(refused);
-            throw refused;
-        } finally {
-            report(Operation.GET, outcome, start, -1);
-        }
+        return read(Operation.GET, () -> heap.timerAt(requirePending(id)));
     }
 
     /**
@@ -345,25 +280,13 @@ public final class TimerScheduler {
      * @throws SchedulerException {@code queue_empty}
      */
     public Timer peek() {
-        long start = System.nanoTime();
-        Outcome outcome = Outcome.NOT_FOUND;
-        try {
-            Timer next = lock.call(() -> {
-                requireServing();
-                int root = heap.peek();
-                if (root == IndexedTimerHeap.NONE) {
-                    throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
-                }
-                return heap.snapshot(root);
-            });
-            outcome = Outcome.SUCCESS;
-            return next;
-        } catch (SchedulerException refused) {
-            outcome = outcomeOf(refused);
-            throw refused;
-        } finally {
-            report(Operation.PEEK, outcome, start, -1);
-        }
+        return read(Operation.PEEK, () -> {
+            int root = heap.peek();
+            if (root == IndexedTimerHeap.NONE) {
+                throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
+            }
+            return heap.timerAt(root);
+        });
     }
 
     /** The first {@code limit} pending timers in firing order, found without sorting the heap. */
@@ -371,23 +294,14 @@ public final class TimerScheduler {
         if (limit < 1) {
             throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
-        long start = System.nanoTime();
-        Outcome outcome = Outcome.REJECTED;
-        try {
-            QueueListing listing = lock.call(() -> {
-                requireServing();
-                int[] handles = heap.firstInOrder(limit);
-                List<Timer> timers = new ArrayList<>(handles.length);
-                for (int handle : handles) {
-                    timers.add(heap.snapshot(handle));
-                }
-                return new QueueListing(clock.now(), heap.size(), timers);
-            });
-            outcome = Outcome.SUCCESS;
-            return listing;
-        } finally {
-            report(Operation.LIST, outcome, start, -1);
-        }
+        return read(Operation.LIST, () -> {
+            int[] handles = FiringOrderWalk.firstInOrder(heap, limit);
+            List<Timer> timers = new ArrayList<>(handles.length);
+            for (int handle : handles) {
+                timers.add(heap.timerAt(handle));
+            }
+            return new QueueListing(clock.now(), heap.size(), timers);
+        });
     }
 
     /** Clock, depth, next deadline and oldest pending timer, in O(1). Not counted as an operation. */
@@ -542,7 +456,7 @@ public final class TimerScheduler {
 
     /** Walks a frozen copy and keeps its report for reuse. Call holding {@code checking}, not the lock. */
     private InvariantReport walk(Frozen frozen) {
-        InvariantReport report = frozen.heap().checkInvariants(frozen.now()).checkedAt(frozen.wallMillis());
+        InvariantReport report = HeapInvariants.check(frozen.heap(), frozen.now()).checkedAt(frozen.wallMillis());
         lock.run(() -> lastCheck = new LastCheck(report, frozen.heap().changes(), frozen.now(),
                 frozen.startedNanos()));
         return report;
@@ -589,11 +503,12 @@ public final class TimerScheduler {
         long position = lock.call(() -> {
             requireServing();
             log.requireWritable();
-            return commit(new Mutation.Reset(), () -> {
+            return commit(new Mutation.Reset(), Trace.NONE, () -> {
                 heap.clear();
                 clock = freshClock;
                 pendingBytes = 0;
-            });
+                return null;
+            }).position();
         });
         log.awaitDurable(position);
     }
@@ -615,7 +530,8 @@ public final class TimerScheduler {
 
     /**
      * Rebuilds the state a log describes: loads {@code snapshot} (if any) with an O(n) bottom-up heapify, then
-     * replays {@code journal} in order. Call only on a fresh, empty scheduler, before {@link #attachLog}.
+     * replays {@code journal} in order (see {@link SchedulerRecovery}). Call only on a fresh, empty scheduler, before
+     * {@link #attachLog}.
      *
      * @throws IllegalStateException when a record does not fit the state it is applied to (a journal that does not
      *                               belong to this snapshot)
@@ -625,108 +541,39 @@ public final class TimerScheduler {
             if (heap.size() != 0 || lastSequence != 0 || log != MutationLog.NONE) {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
-            if (snapshot != null) {
-                clock.advanceTo(snapshot.now());
-                lastSequence = snapshot.lastSequence();
-                reservedSequences = snapshot.reservedSequences();
-                List<Timer> timers = new ArrayList<>(snapshot.timers().size());
-                Map<Timer, Long> wallTimes = new java.util.IdentityHashMap<>();
-                for (Mutation.Added added : snapshot.timers()) {
-                    timers.add(added.timer());
-                    wallTimes.put(added.timer(), added.createdAtWallMillis());
-                    pendingBytes += bytesOf(added.timer());
-                }
-                heap.bulkLoad(timers, wallTimes::get);
-            }
+            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock);
+            recovery.load(snapshot);
             for (Mutation mutation : journal) {
-                replay(mutation);
+                recovery.replay(mutation);
             }
+            clock = recovery.clock();
+            pendingBytes = recovery.pendingBytes();
             // Sequences up to the reservation may have been handed out in records a crash lost: skip them all.
-            lastSequence = Math.max(lastSequence, reservedSequences);
+            lastSequence = Math.max(recovery.lastSequence(), recovery.reservedSequences());
             reservedSequences = lastSequence;
         });
-    }
-
-    /**
-     * The snapshot half of what recovery reads: the clock, the last sequence issued, the highest sequence reserved
-     * on disk and every pending timer.
-     */
-    public record RecoveredSnapshot(long now, long lastSequence, long reservedSequences,
-                                    List<Mutation.Added> timers) {
-
-        /** A snapshot without a reservation beyond its last sequence (format version 1). */
-        public RecoveredSnapshot(long now, long lastSequence, List<Mutation.Added> timers) {
-            this(now, lastSequence, lastSequence, timers);
-        }
-    }
-
-    /** Applies one logged mutation. Call only while holding the lock, during recovery. */
-    private void replay(Mutation mutation) {
-        if (mutation instanceof Mutation.Added added) {
-            Timer timer = added.timer();
-            if (heap.find(timer.id()) != IndexedTimerHeap.NONE || timer.sequence() <= lastSequence) {
-                throw new IllegalStateException("journal adds " + timer.id() + " (sequence " + timer.sequence()
-                        + ") which is pending or not newer than sequence " + lastSequence);
-            }
-            heap.insert(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(),
-                    Math.toIntExact(timer.version()), timer.createdAt(), added.createdAtWallMillis(), timer.payload());
-            lastSequence = timer.sequence();
-            pendingBytes += bytesOf(timer);
-        } else if (mutation instanceof Mutation.Cancelled cancelled) {
-            int handle = replayTarget(cancelled.id(), cancelled.sequence());
-            pendingBytes -= bytesOf(heap.snapshot(handle));
-            heap.remove(handle);
-        } else if (mutation instanceof Mutation.Edited edited) {
-            int handle = replayTarget(edited.id(), edited.sequence());
-            heap.update(handle, edited.fireTime(), edited.priority());
-            if (heap.snapshot(handle).version() != edited.version()) {
-                throw new IllegalStateException("journal edits " + edited.id() + " to version " + edited.version()
-                        + " but replay reached version " + heap.snapshot(handle).version());
-            }
-        } else if (mutation instanceof Mutation.Advanced advanced) {
-            fireDue(advanced.now(), new ArrayList<>());
-        } else if (mutation instanceof Mutation.Reset) {
-            heap.clear();
-            clock = new VirtualClock(0);
-            pendingBytes = 0;
-        } else if (mutation instanceof Mutation.SequencesReserved reserved) {
-            reservedSequences = Math.max(reservedSequences, reserved.upTo());
-        }
-        heap.takeLevelsMoved();
-    }
-
-    private int replayTarget(String id, long sequence) {
-        int handle = heap.find(id);
-        if (handle == IndexedTimerHeap.NONE || heap.snapshot(handle).sequence() != sequence) {
-            throw new IllegalStateException("journal names " + id + " (sequence " + sequence
-                    + ") which is not pending");
-        }
-        return handle;
-    }
-
-    /** Test hook: runs {@code corruption} on the heap under the lock, to prove that checks notice. */
-    void corruptForTest(java.util.function.Consumer<IndexedTimerHeap> corruption) {
-        lock.run(() -> corruption.accept(heap));
     }
 
     // ---- helpers; call only while holding the lock unless said otherwise ----
 
     /**
-     * Records {@code mutation}, then applies it with {@code apply}, then starts a snapshot if the log asks for one;
-     * returns the record's position. Call only after every refusal has been decided (see the class comment): if the
+     * Records {@code mutation}, then applies it with {@code apply} (its heap steps recorded into {@code trace}),
+     * then starts a snapshot if the log asks for one; returns what {@code apply} returned, the record's position and
+     * the levels the heap's sifts moved. Call only after every refusal has been decided (see the class comment): if the
      * append throws, nothing is recorded and nothing changes; if {@code apply} throws, memory may no longer be what
      * recovery rebuilds from the record, so the scheduler stops and the caller hears {@code storage_unavailable}.
      */
-    private long commit(Mutation mutation, Runnable apply) {
+    private <T> Applied<T> commit(Mutation mutation, Trace trace, Supplier<T> apply) {
         long position = log.append(mutation);
+        T value;
         try {
-            apply.run();
+            value = traced(trace, apply);
         } catch (Throwable failure) {
             throw stop("applying an accepted change (" + mutation.getClass().getSimpleName().toLowerCase(Locale.ROOT)
                     + ") failed after its journal record was written", failure);
         }
         startSnapshotIfDue();
-        return position;
+        return new Applied<>(value, position, new int[] {heap.takeLevelsMoved()});
     }
 
     /**
@@ -786,19 +633,27 @@ public final class TimerScheduler {
                 + reason + "; the outcome of this change is known only after a restart");
     }
 
-    /** Moves the clock to {@code now} and fires every due timer into {@code fired}; returns levels per fire. */
-    private int[] fireDue(long now, List<Timer> fired) {
+    /** Moves the clock to {@code now} and fires every due timer, noting the levels each root pop moved. */
+    private Fired fireDue(long now) {
         clock.advanceTo(now);
-        int[] levelsPerFire = null;
+        List<Timer> fired = new ArrayList<>();
+        int[] levels = NO_LEVELS;
         for (int root = heap.peek(); root != IndexedTimerHeap.NONE && heap.fireTime(root) <= now;
              root = heap.peek()) {
-            Timer timer = heap.snapshot(root);
-            fired.add(timer);
+            Timer timer = heap.timerAt(root);
             heap.removeRoot();
             pendingBytes -= bytesOf(timer);
-            levelsPerFire = appendLevels(levelsPerFire, fired.size() - 1, heap.takeLevelsMoved());
+            if (fired.size() == levels.length) {
+                levels = Arrays.copyOf(levels, Math.max(8, levels.length * 2));
+            }
+            levels[fired.size()] = heap.takeLevelsMoved();
+            fired.add(timer);
         }
-        return levelsPerFire;
+        return new Fired(new AdvanceResult(now, fired), Arrays.copyOf(levels, fired.size()));
+    }
+
+    /** What an advance's apply step hands back: the result and the levels of each root pop, in firing order. */
+    private record Fired(AdvanceResult result, int[] levels) {
     }
 
     private int requirePending(String id) {
@@ -865,24 +720,28 @@ public final class TimerScheduler {
         return id.substring(0, end) + "...";
     }
 
-    private static int[] appendLevels(int[] levels, int index, int value) {
-        if (levels == null) {
-            levels = new int[8];
-        } else if (index == levels.length) {
-            levels = java.util.Arrays.copyOf(levels, levels.length * 2);
-        }
-        levels[index] = value;
-        return levels;
+    /**
+     * Runs one mutation: {@code validate} outside the lock, {@code underLock} under it, then waits until the log has
+     * it; timed and counted as {@link #measured}.
+     */
+    private <T> T mutate(Operation operation, Runnable validate, Supplier<Applied<T>> underLock) {
+        return measured(operation, validate, true, underLock);
+    }
+
+    /** Runs one read under the lock; timed and counted as {@link #measured}. */
+    private <T> T read(Operation operation, Supplier<T> underLock) {
+        return measured(operation, () -> { }, false, () -> new Applied<>(underLock.get(), 0, NO_LEVELS));
     }
 
     /**
-     * Runs one mutation: {@code validate} outside the lock, {@code underLock} under it, then waits until the log has
-     * it and reports the operation (refusals included) after the lock is released.
+     * The one shape of every counted operation: {@code validate} outside the lock, {@code underLock} under it after
+     * the fail-stop check, then (a change) the wait until the log has it; the operation, refusals included, and its
+     * sift levels are reported after the lock is released.
      */
-    private <T> T mutate(Operation operation, Runnable validate, Supplier<Applied<T>> underLock) {
+    private <T> T measured(Operation operation, Runnable validate, boolean durable, Supplier<Applied<T>> underLock) {
         long start = System.nanoTime();
         Outcome outcome = Outcome.REJECTED;
-        int levels = -1;
+        int[] levels = NO_LEVELS;
         try {
             validate.run();
             Applied<T> applied = lock.call(() -> {
@@ -890,7 +749,9 @@ public final class TimerScheduler {
                 return underLock.get();
             });
             levels = applied.levels();
-            log.awaitDurable(applied.position());
+            if (durable) {
+                log.awaitDurable(applied.position());
+            }
             outcome = Outcome.SUCCESS;
             return applied.value();
         } catch (SchedulerException refused) {
@@ -901,25 +762,24 @@ public final class TimerScheduler {
         }
     }
 
-    /** Runs {@code step} on the heap, recording the heap's steps into {@code trace} unless it is null. */
-    private <T> T traced(List<TraceStep> trace, Supplier<T> step) {
-        heap.traceInto(trace);
+    /** Runs {@code step}, telling the heap's steps to {@code trace} when it records. */
+    private <T> T traced(Trace trace, Supplier<T> step) {
+        if (!trace.isRecording()) {
+            return step.get();
+        }
+        heap.listen(trace.recorderFor(heap));
         try {
             return step.get();
         } finally {
-            heap.traceInto(null);
+            heap.listen(HeapListener.NONE);
         }
     }
 
-    private void traced(List<TraceStep> trace, Runnable step) {
-        traced(trace, () -> {
-            step.run();
-            return null;
-        });
-    }
-
-    /** What a mutation under the lock hands back: its result, its log position and the levels its sift moved. */
-    private record Applied<T>(T value, long position, int levels) {
+    /**
+     * What an operation under the lock hands back: its result, its log position (0: nothing to wait for) and the
+     * levels each of its heap sifts moved.
+     */
+    private record Applied<T>(T value, long position, int[] levels) {
     }
 
     /** How a refusal is counted in the operation metrics. */
@@ -932,10 +792,10 @@ public final class TimerScheduler {
     }
 
     /** Reports one operation; call after releasing the lock. */
-    private void report(Operation operation, Outcome outcome, long startNanos, int siftLevels) {
+    private void report(Operation operation, Outcome outcome, long startNanos, int[] siftLevels) {
         metrics.operation(operation, outcome, System.nanoTime() - startNanos);
-        if (siftLevels >= 0) {
-            metrics.siftLevels(siftLevels);
+        for (int levels : siftLevels) {
+            metrics.siftLevels(levels);
         }
     }
 }

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import io.timeservice.core.Mutation;
-import io.timeservice.core.TimerScheduler.RecoveredSnapshot;
+import io.timeservice.core.RecoveredSnapshot;
 
 /**
  * Reads a data directory back: the latest snapshot, then every journal segment from the one it starts, in order,

@@ -21,7 +21,7 @@ import java.util.zip.CheckedOutputStream;
 
 import io.timeservice.core.Mutation;
 import io.timeservice.core.SchedulerState;
-import io.timeservice.core.TimerScheduler.RecoveredSnapshot;
+import io.timeservice.core.RecoveredSnapshot;
 
 /**
  * A snapshot file, format version 2 (version 1, still read, lacks {@code reservedSequences}):

@@ -6,6 +6,7 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.timeservice.core.AdvanceResult;
 import io.timeservice.core.TimerScheduler;
+import io.timeservice.core.Trace;
 import io.timeservice.core.TraceStep;
 import io.timeservice.web.JsonRequest.Advance;
 import org.springframework.http.MediaType;
@@ -33,7 +34,7 @@ class ClockController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     AdvanceJson advance(@RequestBody Advance body, @RequestParam(defaultValue = "false") boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        AdvanceResult result = scheduler.advance(body.by(), steps);
+        AdvanceResult result = scheduler.advance(body.by(), Trace.into(steps));
         return new AdvanceJson(result.now(), TimerJson.of(result.fired()), TraceStepJson.of(steps));
     }
 

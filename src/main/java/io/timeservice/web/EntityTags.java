@@ -2,10 +2,10 @@ package io.timeservice.web;
 
 import java.util.HashSet;
 import java.util.Set;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.timeservice.core.Precondition;
 import io.timeservice.core.Revision;
 import io.timeservice.core.Timer;
 
@@ -29,13 +29,13 @@ final class EntityTags {
     }
 
     /**
-     * Turns an If-Match header into a precondition: {@code null} (unconditional) when absent, any revision for
+     * Turns an If-Match header into a precondition: {@link Precondition#NONE} (unconditional) when absent, any revision for
      * {@code *}, else the revisions named by the listed strong tags. Weak or malformed tags name no revision (If-Match
      * uses the strong comparison), so a header of only such tags fails with 412, as RFC 9110 asks.
      */
-    static Predicate<Revision> precondition(String ifMatch) {
+    static Precondition precondition(String ifMatch) {
         if (ifMatch == null) {
-            return null;
+            return Precondition.NONE;
         }
         if (isAnyRevision(ifMatch)) {
             return revision -> true;

@@ -10,6 +10,7 @@ import io.timeservice.core.QueueListing;
 import io.timeservice.core.SchedulerException;
 import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
+import io.timeservice.core.Trace;
 import io.timeservice.core.TraceStep;
 import io.timeservice.web.JsonRequest.AddTimer;
 import io.timeservice.web.JsonRequest.EditTimer;
@@ -46,7 +47,7 @@ class TimerController {
         String payload = json.payloadText(body.payload());
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Timer timer = scheduler.add(body.id(), body.delay(), body.priority() == null ? 0 : body.priority(), payload,
-                steps);
+                Trace.into(steps));
         return ResponseEntity.created(URI.create("/timers/" + timer.id()))
                 .eTag(EntityTags.of(timer))
                 .body(TimerJson.of(timer, steps));
@@ -64,8 +65,8 @@ class TimerController {
                                    @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                    @RequestParam(defaultValue = "false") boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Timer timer = requiringAnyRevision(id, ifMatch, () -> scheduler.editIf(id, body.delay(), body.priority(),
-                EntityTags.precondition(ifMatch), steps));
+        Timer timer = requiringAnyRevision(id, ifMatch, () -> scheduler.edit(id, body.delay(), body.priority(),
+                EntityTags.precondition(ifMatch), Trace.into(steps)));
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer, steps));
     }
 
@@ -79,7 +80,7 @@ class TimerController {
                                      @RequestParam(defaultValue = "false") boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Timer cancelled = requiringAnyRevision(id, ifMatch,
-                () -> scheduler.cancelIf(id, EntityTags.precondition(ifMatch), steps));
+                () -> scheduler.cancel(id, EntityTags.precondition(ifMatch), Trace.into(steps)));
         return trace ? ResponseEntity.ok().eTag(EntityTags.of(cancelled)).body(TimerJson.of(cancelled, steps))
                 : ResponseEntity.noContent().build();
     }

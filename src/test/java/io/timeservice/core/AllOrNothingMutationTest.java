@@ -26,10 +26,10 @@ class AllOrNothingMutationTest {
 
     /** One kind of mutation, run against the queue that {@link #populate} builds. */
     enum Change {
-        ADD(s -> s.add("new", 3, 0, "{\"p\":1}", null), (s, trace) -> s.add("new", 3, 0, null, trace)),
-        CANCEL(s -> s.cancel("t5", null, null), (s, trace) -> s.cancel("t5", null, trace)),
-        EDIT(s -> s.edit("t0", 100L, 7, null, null), (s, trace) -> s.edit("t0", 100L, 7, null, trace)),
-        ADVANCE(s -> s.advance(4, null), (s, trace) -> s.advance(4, trace)),
+        ADD(s -> s.add("new", 3, 0, "{\"p\":1}", Trace.NONE), (s, trace) -> s.add("new", 3, 0, null, Trace.into(trace))),
+        CANCEL(s -> s.cancel("t5", Precondition.NONE, Trace.NONE), (s, trace) -> s.cancel("t5", Precondition.NONE, Trace.into(trace))),
+        EDIT(s -> s.edit("t0", 100L, 7, Precondition.NONE, Trace.NONE), (s, trace) -> s.edit("t0", 100L, 7, Precondition.NONE, Trace.into(trace))),
+        ADVANCE(s -> s.advance(4, Trace.NONE), (s, trace) -> s.advance(4, Trace.into(trace))),
         RESET(s -> s.reset(new VirtualClock(0)), null);
 
         final Consumer<TimerScheduler> plain;
@@ -88,7 +88,7 @@ class AllOrNothingMutationTest {
     void snapshotTriggerThatThrows_doesNotFailTheChange_whichIsRecordedAndApplied() {
         populate();
         log.failSnapshots();
-        Timer added = scheduler.add("late", 5, 0, null);
+        Timer added = scheduler.add("late", 5, 0, null, Trace.NONE);
         assertThat(scheduler.get("late")).isEqualTo(added);
         assertThat(log.records()).last().extracting(r -> ((Mutation.Added) r).timer()).isEqualTo(added);
         assertThat(scheduler.stoppedBecause()).isNull();
@@ -107,7 +107,7 @@ class AllOrNothingMutationTest {
     void changeWhoseRecordIsDurable_isAnswered_evenIfTheLogFailsRightAfter() {
         populate();
         log.whileAwaitingDurable(log::fail);   // this record reached the disk; a later write failed
-        Timer added = scheduler.add("durable", 9, 0, null);
+        Timer added = scheduler.add("durable", 9, 0, null, Trace.NONE);
         assertThat(added.id()).isEqualTo("durable");
         assertThat(log.records()).last().extracting(r -> ((Mutation.Added) r).timer()).isEqualTo(added);
         assertEveryCallIsRefused(scheduler);
@@ -118,12 +118,12 @@ class AllOrNothingMutationTest {
         scheduler.attachLog(log);
         int limit = TimerScheduler.MAX_TRACED_FIRES;
         for (int i = 0; i <= limit; i++) {
-            scheduler.add("t" + i, i == limit ? 2 : 1, 0, null);   // limit due at 1, one more at 2
+            scheduler.add("t" + i, i == limit ? 2 : 1, 0, null, Trace.NONE);   // limit due at 1, one more at 2
         }
         Served before = Served.of(scheduler);
         int records = log.records().size();
 
-        assertThatThrownBy(() -> scheduler.advance(2, new ArrayList<>()))
+        assertThatThrownBy(() -> scheduler.advance(2, Trace.into(new ArrayList<>())))
                 .isInstanceOf(SchedulerException.class)
                 .hasMessageContaining("at most " + limit)
                 .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.INVALID_ADVANCE));
@@ -131,9 +131,9 @@ class AllOrNothingMutationTest {
         assertThat(log.records()).hasSize(records);
 
         List<TraceStep> trace = new ArrayList<>();
-        assertThat(scheduler.advance(1, trace).fired()).hasSize(limit);   // exactly the limit: traced
+        assertThat(scheduler.advance(1, Trace.into(trace)).fired()).hasSize(limit);   // exactly the limit: traced
         assertThat(trace).isNotEmpty();
-        assertThat(scheduler.advance(1, null).fired()).hasSize(1);
+        assertThat(scheduler.advance(1, Trace.NONE).fired()).hasSize(1);
     }
 
     // ---- helpers ----
@@ -146,7 +146,7 @@ class AllOrNothingMutationTest {
     private static void populate(TimerScheduler target, RecordingLog targetLog) {
         target.attachLog(targetLog);
         for (int i = 0; i < 10; i++) {
-            target.add("t" + i, i + 1, i % 3, i % 2 == 0 ? null : "{\"n\":" + i + "}");
+            target.add("t" + i, i + 1, i % 3, i % 2 == 0 ? null : "{\"n\":" + i + "}", Trace.NONE);
         }
     }
 
@@ -154,8 +154,8 @@ class AllOrNothingMutationTest {
         List<Runnable> calls = List.of(
                 () -> stopped.get("t1"), stopped::peek, () -> stopped.firstN(10), stopped::status, stopped::now,
                 stopped::checkInvariants, () -> stopped.heapView(10), stopped::pendingBytes,
-                () -> stopped.add("x", 1, 0, null), () -> stopped.cancel("t1", null),
-                () -> stopped.edit("t1", 1L, null, null), () -> stopped.advance(1),
+                () -> stopped.add("x", 1, 0, null, Trace.NONE), () -> stopped.cancel("t1", Precondition.NONE, Trace.NONE),
+                () -> stopped.edit("t1", 1L, null, Precondition.NONE, Trace.NONE), () -> stopped.advance(1, Trace.NONE),
                 () -> stopped.reset(new VirtualClock(0)));
         for (Runnable call : calls) {
             assertThatThrownBy(call::run)

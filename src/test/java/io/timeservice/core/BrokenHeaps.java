@@ -15,6 +15,6 @@ public final class BrokenHeaps {
      */
     public static void loadOverdueTimers(TimerScheduler scheduler, long now, List<Timer> timers) {
         scheduler.reset(new VirtualClock(now));
-        scheduler.corruptForTest(heap -> heap.bulkLoad(timers, timer -> 0L));
+        HeapCorruption.onHeap(scheduler, heap -> heap.bulkLoad(timers, timer -> 0L));
     }
 }

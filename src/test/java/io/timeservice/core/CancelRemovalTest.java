@@ -31,7 +31,7 @@ class CancelRemovalTest {
     private static TimerScheduler ascendingBinaryHeap() {
         TimerScheduler scheduler = scheduler(2);
         for (int i = 1; i <= 7; i++) {
-            scheduler.add("t" + i, i, 0, null);
+            scheduler.add("t" + i, i, 0, null, Trace.NONE);
         }
         assertThat(layout(scheduler)).containsExactly("t1", "t2", "t3", "t4", "t5", "t6", "t7");
         return scheduler;
@@ -41,13 +41,13 @@ class CancelRemovalTest {
     void cancel_root_lastEntryFillsTheRootAndNextTrueMinimumRises() {
         TimerScheduler scheduler = ascendingBinaryHeap();
 
-        Timer cancelled = scheduler.cancel("t1", null);
+        Timer cancelled = scheduler.cancel("t1", Precondition.NONE, Trace.NONE);
 
         assertThat(cancelled.id()).isEqualTo("t1");
         assertThat(scheduler.peek().id()).isEqualTo("t2");
         assertInvariantsHold(scheduler, "cancel root");
         assertEveryIdFindsItsOwnTimer(scheduler);
-        assertThat(ids(scheduler.advance(10).fired())).containsExactly("t2", "t3", "t4", "t5", "t6", "t7");
+        assertThat(ids(scheduler.advance(10, Trace.NONE).fired())).containsExactly("t2", "t3", "t4", "t5", "t6", "t7");
     }
 
     @Test
@@ -55,7 +55,7 @@ class CancelRemovalTest {
         TimerScheduler scheduler = ascendingBinaryHeap();
         List<TraceStep> trace = new ArrayList<>();
 
-        scheduler.cancel("t2", null, trace);
+        scheduler.cancel("t2", Precondition.NONE, Trace.into(trace));
 
         // t7 (the last entry) filled slot 1 and sank below the smaller of t4/t5.
         assertThat(trace).extracting(TraceStep::op, TraceStep::id).contains(
@@ -64,10 +64,10 @@ class CancelRemovalTest {
         assertInvariantsHold(scheduler, "cancel middle");
         assertEveryIdFindsItsOwnTimer(scheduler);
         // The moved timers must be reachable by id: cancel them and see exactly them come out.
-        assertThat(scheduler.cancel("t7", null).fireTime()).isEqualTo(7);
-        assertThat(scheduler.cancel("t4", null).fireTime()).isEqualTo(4);
+        assertThat(scheduler.cancel("t7", Precondition.NONE, Trace.NONE).fireTime()).isEqualTo(7);
+        assertThat(scheduler.cancel("t4", Precondition.NONE, Trace.NONE).fireTime()).isEqualTo(4);
         assertInvariantsHold(scheduler, "cancel moved timers");
-        assertThat(ids(scheduler.advance(10).fired())).containsExactly("t1", "t3", "t5", "t6");
+        assertThat(ids(scheduler.advance(10, Trace.NONE).fired())).containsExactly("t1", "t3", "t5", "t6");
     }
 
     @Test
@@ -75,7 +75,7 @@ class CancelRemovalTest {
         TimerScheduler scheduler = ascendingBinaryHeap();
         List<TraceStep> trace = new ArrayList<>();
 
-        scheduler.cancel("t7", null, trace);
+        scheduler.cancel("t7", Precondition.NONE, Trace.into(trace));
 
         assertThat(trace).extracting(TraceStep::op).containsExactly("remove");
         assertThat(layout(scheduler)).containsExactly("t1", "t2", "t3", "t4", "t5", "t6");
@@ -90,16 +90,16 @@ class CancelRemovalTest {
     void cancel_middleSlotWhoseReplacementPrecedesItsNewParent_siftsReplacementUp() {
         TimerScheduler scheduler = scheduler(2);
         for (int fireTime : new int[] {1, 10, 2, 11, 12, 3, 4}) {
-            scheduler.add("f" + fireTime, fireTime, 0, null);
+            scheduler.add("f" + fireTime, fireTime, 0, null, Trace.NONE);
         }
         assertThat(layout(scheduler)).containsExactly("f1", "f10", "f2", "f11", "f12", "f3", "f4");
 
-        scheduler.cancel("f11", null);
+        scheduler.cancel("f11", Precondition.NONE, Trace.NONE);
 
         assertThat(layout(scheduler)).containsExactly("f1", "f4", "f2", "f10", "f12", "f3");
         assertInvariantsHold(scheduler, "cancel f11");
         assertEveryIdFindsItsOwnTimer(scheduler);
-        assertThat(ids(scheduler.advance(20).fired())).containsExactly("f1", "f2", "f3", "f4", "f10", "f12");
+        assertThat(ids(scheduler.advance(20, Trace.NONE).fired())).containsExactly("f1", "f2", "f3", "f4", "f10", "f12");
     }
 
     static Stream<Arguments> aritiesAndPositions() {
@@ -118,7 +118,7 @@ class CancelRemovalTest {
         }
         Map<String, Timer> added = new HashMap<>();
         for (int i = 0; i < fireTimes.size(); i++) {
-            Timer timer = scheduler.add("x" + i, fireTimes.get(i), random.nextInt(3), null);
+            Timer timer = scheduler.add("x" + i, fireTimes.get(i), random.nextInt(3), null, Trace.NONE);
             added.put(timer.id(), timer);
         }
 
@@ -133,7 +133,7 @@ class CancelRemovalTest {
                 default -> current.get(random.nextInt(current.size()));
             };
             slotsToCancel.add(victim);
-            Timer cancelled = scheduler.cancel(victim, null);
+            Timer cancelled = scheduler.cancel(victim, Precondition.NONE, Trace.NONE);
 
             assertThat(cancelled).isEqualTo(added.remove(victim));
             assertThatThrownBy(() -> scheduler.get(victim)).isInstanceOf(SchedulerException.class);
@@ -144,7 +144,7 @@ class CancelRemovalTest {
         List<Timer> expected = new ArrayList<>(added.values());
         expected.sort(Timer::compareFiringOrder);
         assertThat(pending(scheduler)).isEqualTo(expected);
-        assertThat(scheduler.advance(100).fired()).isEqualTo(expected);
+        assertThat(scheduler.advance(100, Trace.NONE).fired()).isEqualTo(expected);
         assertThat(Collections.disjoint(slotsToCancel, ids(expected))).isTrue();
     }
 

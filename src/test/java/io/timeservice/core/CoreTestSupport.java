@@ -50,7 +50,7 @@ final class CoreTestSupport {
 
     /** The slot that the heap records for {@code handle} in its record: what the lockstep rule is about. */
     static int recordedSlot(IndexedTimerHeap heap, int handle) {
-        return heap.recordedSlotForTest(handle);
+        return heap.slotOf(handle);
     }
 
     /** Length of a private array field of the heap, to see growth and release. */

@@ -8,6 +8,6 @@ public final class CorruptionHooks {
 
     /** Swaps two array cells without updating the index, as a sift that forgot the lockstep rule would. */
     public static void swapCellsWithoutIndex(TimerScheduler scheduler, int a, int b) {
-        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(a, b));
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, a, b));
     }
 }

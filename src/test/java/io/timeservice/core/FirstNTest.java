@@ -34,12 +34,12 @@ class FirstNTest {
         TimerScheduler scheduler = scheduler(arity);
         Random random = new Random(7 * arity);
         for (int i = 0; i < 120; i++) {
-            scheduler.add("n" + i, random.nextInt(10), random.nextInt(3), null);
+            scheduler.add("n" + i, random.nextInt(10), random.nextInt(3), null, Trace.NONE);
         }
         for (int i = 0; i < 30; i++) {
-            scheduler.edit("n" + random.nextInt(120), (long) random.nextInt(10), random.nextInt(3), null);
+            scheduler.edit("n" + random.nextInt(120), (long) random.nextInt(10), random.nextInt(3), Precondition.NONE, Trace.NONE);
         }
-        scheduler.advance(2);
+        scheduler.advance(2, Trace.NONE);
         List<Timer> expected = sortedCopy(scheduler);
         List<String> layoutBefore = layout(scheduler);
         QueueStatus statusBefore = scheduler.status();
@@ -55,15 +55,15 @@ class FirstNTest {
         assertThat(layout(scheduler)).isEqualTo(layoutBefore);
         assertThat(scheduler.status()).isEqualTo(statusBefore);
         assertThat(scheduler.checkInvariants().ok()).isTrue();
-        assertThat(scheduler.advance(20).fired()).isEqualTo(expected);
+        assertThat(scheduler.advance(20, Trace.NONE).fired()).isEqualTo(expected);
     }
 
     @Test
     void firstN_largerThanSize_returnsEverythingInFiringOrder() {
         TimerScheduler scheduler = scheduler(2);
-        scheduler.add("c", 3, 0, null);
-        scheduler.add("a", 1, 0, null);
-        scheduler.add("b", 1, 1, null);
+        scheduler.add("c", 3, 0, null, Trace.NONE);
+        scheduler.add("a", 1, 0, null, Trace.NONE);
+        scheduler.add("b", 1, 1, null, Trace.NONE);
 
         QueueListing listing = scheduler.firstN(1000);
 
@@ -85,7 +85,7 @@ class FirstNTest {
         // firing order is 1..7. A listing that copied the first cells would return 1,5,2.
         TimerScheduler scheduler = scheduler(2);
         for (int fireTime : new int[] {1, 5, 2, 6, 7, 3, 4}) {
-            scheduler.add("f" + fireTime, fireTime, 0, null);
+            scheduler.add("f" + fireTime, fireTime, 0, null, Trace.NONE);
         }
         assertThat(layout(scheduler).subList(0, 3)).containsExactly("f1", "f5", "f2");
 
@@ -96,7 +96,7 @@ class FirstNTest {
     @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
     void firstN_limitBelowOne_refusedAsInvalidLimit(int limit) {
         TimerScheduler scheduler = scheduler(2);
-        scheduler.add("a", 1, 0, null);
+        scheduler.add("a", 1, 0, null, Trace.NONE);
 
         SchedulerException refused = catchThrowableOfType(SchedulerException.class, () -> scheduler.firstN(limit));
 

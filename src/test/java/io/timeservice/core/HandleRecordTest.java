@@ -64,7 +64,7 @@ class HandleRecordTest {
             } else if (choice < 8 && pending.containsKey(id)) {
                 heap.update(heap.find(id), now + random.nextInt(50), random.nextInt(3));
             } else if (heap.size() > 0) {
-                Timer root = heap.snapshot(heap.peek());
+                Timer root = heap.timerAt(heap.peek());
                 heap.removeRoot();
                 bySequence.remove(pending.remove(root.id()).sequence());
             }
@@ -76,7 +76,7 @@ class HandleRecordTest {
                 assertThat(handle != IndexedTimerHeap.NONE).as("%s: %s pending", context, probe)
                         .isEqualTo(pending.containsKey(probe));
                 if (handle != IndexedTimerHeap.NONE) {
-                    assertThat(heap.snapshot(handle).id()).as(context).isEqualTo(probe);
+                    assertThat(heap.timerAt(handle).id()).as(context).isEqualTo(probe);
                 }
             }
             if (bySequence.isEmpty()) {
@@ -86,12 +86,12 @@ class HandleRecordTest {
                 Entry oldest = bySequence.values().stream().min(Comparator.comparingLong(Entry::createdAt)
                         .thenComparingLong(entry -> entry.wallMillis() / 1000)).orElseThrow();
                 int handle = heap.oldest();
-                assertThat(pending).as("%s: oldest is pending", context).containsKey(heap.snapshot(handle).id());
+                assertThat(pending).as("%s: oldest is pending", context).containsKey(heap.timerAt(handle).id());
                 assertThat(heap.createdAt(handle)).as(context).isEqualTo(oldest.createdAt());
                 assertThat(heap.createdAtWallMillis(handle)).as("%s: wall time in whole seconds", context)
                         .isEqualTo(oldest.wallMillis() / 1000 * 1000);
             }
-            InvariantReport report = heap.checkInvariants(0);
+            InvariantReport report = HeapInvariants.check(heap, 0);
             assertThat(report.ok()).as("%s: %s", context, report.firstFailure()).isTrue();
         }
     }
@@ -102,9 +102,9 @@ class HandleRecordTest {
         for (int i = 0; i < 5; i++) {
             heap.insert("t" + i, 10 + i, 0, i, 1, 0, 0, null);
         }
-        heap.corruptCachedHashForTest(heap.find("t3"));
+        HeapCorruption.corruptCachedHash(heap, heap.find("t3"));
 
-        InvariantReport report = heap.checkInvariants(0);
+        InvariantReport report = HeapInvariants.check(heap, 0);
 
         assertThat(report.ok()).isFalse();
         assertThat(report.firstFailure().name()).isEqualTo(InvariantReport.INDEX_MATCHES_HEAP);
@@ -135,14 +135,14 @@ class HandleRecordTest {
         heap.insert("c", 10, 0, 3, 1, 5, 7_999, null); // same clock, same wall second, a's lower handle
         assertThat(heap.find("c")).as("reuses the freed lower handle").isLessThan(heap.find("b"));
         assertThat(heap.oldest()).as("an exact tie does not move the oldest").isEqualTo(heap.find("b"));
-        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
 
         heap.insert("d", 10, 0, 4, 1, 4, 9_000, null); // an earlier virtual creation time wins over any wall second
         assertThat(heap.oldest()).isEqualTo(heap.find("d"));
         heap.remove(heap.find("d"));
         heap.remove(heap.find("b"));
         assertThat(heap.oldest()).isEqualTo(heap.find("c"));
-        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
     }
 
     @ParameterizedTest(name = "seed {0}, arity {1}")
@@ -151,7 +151,7 @@ class HandleRecordTest {
         Random random = new Random(seed);
         IndexedTimerHeap traced = new IndexedTimerHeap(arity);
         IndexedTimerHeap untraced = new IndexedTimerHeap(arity);
-        traced.traceInto(new ArrayList<>());
+        traced.listen(new TraceRecorder(traced, new ArrayList<>()));
         long sequence = 0;
         for (int round = 0; round < 40; round++) {
             for (int i = random.nextInt(60); i > 0; i--) {
@@ -167,7 +167,7 @@ class HandleRecordTest {
                 String context = "seed " + seed + " arity " + arity + " round " + round;
                 assertThat(untraced.takeLevelsMoved()).as(context).isEqualTo(traced.takeLevelsMoved());
                 assertThat(cells(untraced)).as(context).isEqualTo(cells(traced));
-                assertThat(untraced.checkInvariants(0).ok()).as(context).isTrue();
+                assertThat(HeapInvariants.check(untraced, 0).ok()).as(context).isTrue();
             }
         }
     }

@@ -38,7 +38,7 @@ class IndexedTimerHeapTest {
     }
 
     private static String pop(IndexedTimerHeap heap) {
-        String id = heap.snapshot(heap.peek()).id();
+        String id = heap.timerAt(heap.peek()).id();
         heap.removeRoot();
         return id;
     }
@@ -47,7 +47,7 @@ class IndexedTimerHeapTest {
         List<String> popped = new ArrayList<>();
         while (heap.size() > 0) {
             popped.add(pop(heap));
-            assertThat(heap.checkInvariants(0).ok()).as("invariants after popping %s", popped).isTrue();
+            assertThat(HeapInvariants.check(heap, 0).ok()).as("invariants after popping %s", popped).isTrue();
         }
         return popped;
     }
@@ -65,7 +65,7 @@ class IndexedTimerHeapTest {
     void workedExample_popsBThenDThenCThenAThenE(int arity) {
         IndexedTimerHeap heap = workedExample(arity);
 
-        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
         assertThat(popAll(heap)).containsExactly("B", "D", "C", "A", "E");
     }
 
@@ -86,11 +86,11 @@ class IndexedTimerHeapTest {
 
         heap.update(e, SAME_FIRE_TIME, 0);
 
-        Timer updated = heap.snapshot(heap.peek());
+        Timer updated = heap.timerAt(heap.peek());
         assertThat(updated.id()).isEqualTo("E");
         assertThat(updated.sequence()).isEqualTo(4);
         assertThat(updated.version()).isEqualTo(2);
-        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
         assertThat(popAll(heap)).containsExactly("E", "B", "D", "C", "A");
     }
 
@@ -104,7 +104,7 @@ class IndexedTimerHeapTest {
         assertThat(heap.find("C")).isEqualTo(IndexedTimerHeap.NONE);
         assertThat(heap.size()).isEqualTo(4);
         assertThat(arrayOrder(heap)).doesNotContain("C");
-        InvariantReport report = heap.checkInvariants(0);
+        InvariantReport report = HeapInvariants.check(heap, 0);
         assertThat(report.ok()).as("%s", report.firstFailure()).isTrue();
         assertThat(popAll(heap)).containsExactly("B", "D", "A", "E");
     }
@@ -143,19 +143,19 @@ class IndexedTimerHeapTest {
         bulk.bulkLoad(shuffled, timer -> timer.createdAt() * 1000 + 5999);
 
         assertThat(bulk.size()).isEqualTo(count);
-        InvariantReport report = bulk.checkInvariants(0);
+        InvariantReport report = HeapInvariants.check(bulk, 0);
         assertThat(report.ok()).as("%s", report.firstFailure()).isTrue();
         for (Timer timer : timers) {
             int handle = bulk.find(timer.id());
             assertThat(handle).as("handle of %s", timer.id()).isNotEqualTo(IndexedTimerHeap.NONE);
-            assertThat(bulk.snapshot(handle)).isEqualTo(timer);
+            assertThat(bulk.timerAt(handle)).isEqualTo(timer);
             assertThat(bulk.createdAtWallMillis(handle)).as("whole seconds, rounded down")
                     .isEqualTo(timer.createdAt() * 1000 + 5000);
         }
         assertThat(bulk.find("absent")).isEqualTo(IndexedTimerHeap.NONE);
         if (count > 0) {
             // Creation order is sequence order; the oldest is the smallest sequence whatever the input order.
-            assertThat(bulk.snapshot(bulk.oldest()).sequence()).isZero();
+            assertThat(bulk.timerAt(bulk.oldest()).sequence()).isZero();
         }
 
         IndexedTimerHeap inserted = new IndexedTimerHeap(arity);
@@ -187,7 +187,7 @@ class IndexedTimerHeapTest {
         }
         heap.insert("late", 0, -1, 10_000, 1, 0, 0, null);
 
-        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
         assertThat(pop(heap)).isEqualTo("late");
     }
 
@@ -201,7 +201,7 @@ class IndexedTimerHeapTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("x");
         assertThat(heap.size()).isZero();
         assertThat(heap.find("y")).isEqualTo(IndexedTimerHeap.NONE);
-        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
     }
 
     @Test
@@ -234,11 +234,11 @@ class IndexedTimerHeapTest {
         assertThat(heap.slotCapacity()).isGreaterThanOrEqualTo(count);
         assertThat(heap.handleCapacity()).isGreaterThanOrEqualTo(count);
         assertThat(arrayLength(field(heap, "index"), "buckets")).isGreaterThan(2 * 4096);
-        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
 
         Timer previous = null;
         while (heap.size() > 0) {
-            Timer next = heap.snapshot(heap.peek());
+            Timer next = heap.timerAt(heap.peek());
             if (previous != null) {
                 assertThat(Timer.compareFiringOrder(previous, next)).isNegative();
             }
@@ -255,7 +255,7 @@ class IndexedTimerHeapTest {
         // Reusable after the release.
         heap.insert("burst-0", 1, 0, count, 1, 0, 0, null);
         heap.insert("again", 0, 0, count + 1, 1, 0, 0, null);
-        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
         assertThat(popAll(heap)).containsExactly("again", "burst-0");
     }
 
@@ -274,14 +274,14 @@ class IndexedTimerHeapTest {
         for (int n = 0; n < order.size(); n++) {
             heap.remove(heap.find("r" + order.get(n)));
             if (n % 500 == 0) {
-                assertThat(heap.checkInvariants(0).ok()).isTrue();
+                assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
             }
         }
 
         assertThat(heap.size()).isZero();
         assertThat(heap.handleCapacity()).isEqualTo(16);
         assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(16);
-        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
     }
 
     @ParameterizedTest(name = "arity {0}")
@@ -308,11 +308,11 @@ class IndexedTimerHeapTest {
             int handle = heap.find(timer.id());
             assertThat(copy.find(timer.id())).as(timer.id()).isEqualTo(handle);
             if (handle != IndexedTimerHeap.NONE) {
-                assertThat(copy.snapshot(handle)).isEqualTo(heap.snapshot(handle));
+                assertThat(copy.timerAt(handle)).isEqualTo(heap.timerAt(handle));
             }
         }
         assertThat(copy.oldest()).isEqualTo(heap.oldest());
-        assertThat(copy.checkInvariants(0)).isEqualTo(heap.checkInvariants(0));
+        assertThat(HeapInvariants.check(copy, 0)).isEqualTo(HeapInvariants.check(heap, 0));
 
         List<String> copiedOrder = arrayOrder(copy);
         List<String> expectedPops = popAll(heap.copy());
@@ -329,11 +329,11 @@ class IndexedTimerHeapTest {
     @Test
     void copy_ofAHeapWithABrokenIndex_reportsTheSameFailure() {
         IndexedTimerHeap heap = workedExample(2);
-        heap.swapCellsWithoutIndexForTest(1, 2);
-        InvariantReport broken = heap.checkInvariants(0);
+        HeapCorruption.swapCellsWithoutIndex(heap, 1, 2);
+        InvariantReport broken = HeapInvariants.check(heap, 0);
         assertThat(broken.ok()).isFalse();
 
-        assertThat(heap.copy().checkInvariants(0)).isEqualTo(broken);
+        assertThat(HeapInvariants.check(heap.copy(), 0)).isEqualTo(broken);
     }
 
     /** Ids b0..b(n-1) with unique sequences 0..n-1, and few distinct fireTimes and priorities (many ties). */

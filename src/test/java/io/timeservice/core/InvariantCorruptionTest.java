@@ -23,7 +23,7 @@ class InvariantCorruptionTest {
     private static TimerScheduler ascending() {
         TimerScheduler scheduler = scheduler(2);
         for (int i = 1; i <= 7; i++) {
-            scheduler.add("t" + i, i, 0, null);
+            scheduler.add("t" + i, i, 0, null, Trace.NONE);
         }
         assertThat(scheduler.checkInvariants().ok()).isTrue();
         return scheduler;
@@ -33,7 +33,7 @@ class InvariantCorruptionTest {
     void swapRootWithChild_reportsIndexMismatchHeapOrderAndRoot() {
         TimerScheduler scheduler = ascending();
 
-        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(0, 1));
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
 
         InvariantReport report = scheduler.checkInvariants();
         Map<String, InvariantReport.Check> checks = byName(report);
@@ -51,7 +51,8 @@ class InvariantCorruptionTest {
     void swapSiblings_reportsOnlyTheIndexMismatch() {
         TimerScheduler scheduler = ascending();
 
-        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(1, 2)); // t2 <-> t3, both under t1
+        // t2 <-> t3, both under t1
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 1, 2));
 
         InvariantReport report = scheduler.checkInvariants();
         Map<String, InvariantReport.Check> checks = byName(report);
@@ -67,10 +68,10 @@ class InvariantCorruptionTest {
     void swapParentAndChildWithEqualFireTimes_reportsHeapOrderBrokenOnTheTieBreak() {
         TimerScheduler scheduler = scheduler(2);
         for (int i = 0; i < 7; i++) {
-            scheduler.add("s" + i, 5, 0, null); // equal fireTime and priority: order is by sequence alone
+            scheduler.add("s" + i, 5, 0, null, Trace.NONE); // equal fireTime and priority: order is by sequence alone
         }
 
-        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(1, 3)); // s1 <-> s3
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 1, 3)); // s1 <-> s3
 
         Map<String, InvariantReport.Check> checks = byName(scheduler.checkInvariants());
         assertThat(checks.get(InvariantReport.HEAP_ORDER).ok()).isFalse();
@@ -83,7 +84,7 @@ class InvariantCorruptionTest {
     void corruptedHeap_isReportedByTheHeapViewToo() {
         TimerScheduler scheduler = ascending();
 
-        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(2, 6));
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 2, 6));
 
         HeapView view = scheduler.heapView(7);
         assertThat(view.invariants().ok()).isFalse();
@@ -99,7 +100,7 @@ class InvariantCorruptionTest {
     void corruptedIndex_showsInTheHeapViewsIndex() {
         TimerScheduler scheduler = ascending();
 
-        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(2, 6));
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 2, 6));
 
         HeapView view = scheduler.heapView(7);
         assertThat(view.slots().get(2).id()).isEqualTo("t7");
@@ -111,7 +112,7 @@ class InvariantCorruptionTest {
     void idMissingFromTheIndex_showsAsNullInTheHeapViewsIndex() {
         TimerScheduler scheduler = ascending();
 
-        scheduler.corruptForTest(heap -> heap.dropIndexEntryForTest("t5"));
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.dropIndexEntry(heap, "t5"));
 
         HeapView view = scheduler.heapView(7);
         assertThat(view.slots().get(4).id()).isEqualTo("t5");
@@ -123,9 +124,9 @@ class InvariantCorruptionTest {
     void swapThenSwapBack_reportsHealthyAgain() {
         TimerScheduler scheduler = ascending();
 
-        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(3, 5));
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 3, 5));
         assertThat(scheduler.checkInvariants().ok()).isFalse();
-        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(3, 5));
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 3, 5));
 
         assertThat(scheduler.checkInvariants().ok()).isTrue();
     }
@@ -146,7 +147,7 @@ class InvariantCorruptionTest {
             }
         };
         TimerScheduler scheduler = new TimerScheduler(jumpingClock, 4, 10, () -> 0L, SchedulerMetrics.NONE);
-        scheduler.add("due-at-3", 3, 0, null);
+        scheduler.add("due-at-3", 3, 0, null, Trace.NONE);
         assertThat(scheduler.checkInvariants().ok()).isTrue();
 
         now[0] = 4;
@@ -154,7 +155,7 @@ class InvariantCorruptionTest {
         InvariantReport report = scheduler.checkInvariants();
         assertThat(report.firstFailure().name()).isEqualTo(InvariantReport.NO_OVERDUE);
         assertThat(report.firstFailure().detail()).contains("due-at-3").contains("now=4");
-        assertThat(ids(scheduler.advance(0))).containsExactly("due-at-3");
+        assertThat(ids(scheduler.advance(0, Trace.NONE))).containsExactly("due-at-3");
         assertThat(scheduler.checkInvariants().ok()).isTrue();
     }
 

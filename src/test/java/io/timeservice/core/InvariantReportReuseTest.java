@@ -30,7 +30,7 @@ class InvariantReportReuseTest {
     private void addTimers(int count) {
         int from = scheduler.status().size();
         for (int i = from; i < from + count; i++) {
-            scheduler.add("t" + i, 100 + i, 0, null);
+            scheduler.add("t" + i, 100 + i, 0, null, Trace.NONE);
         }
     }
 
@@ -62,12 +62,12 @@ class InvariantReportReuseTest {
 
     private static java.util.Map<String, Consumer<TimerScheduler>> changes() {
         return java.util.Map.of(
-                "add", s -> s.add("new", 5, 0, null),
-                "cancel", s -> s.cancel("t3", null),
-                "edit", s -> s.edit("t3", 1L, null, null),
-                "advance without firing", s -> s.advance(1),
-                "advance firing", s -> s.advance(101),
-                "corruption", s -> s.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(0, 1)));
+                "add", s -> s.add("new", 5, 0, null, Trace.NONE),
+                "cancel", s -> s.cancel("t3", Precondition.NONE, Trace.NONE),
+                "edit", s -> s.edit("t3", 1L, null, Precondition.NONE, Trace.NONE),
+                "advance without firing", s -> s.advance(1, Trace.NONE),
+                "advance firing", s -> s.advance(101, Trace.NONE),
+                "corruption", s -> HeapCorruption.onHeap(s, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1)));
     }
 
     @Test
@@ -75,7 +75,7 @@ class InvariantReportReuseTest {
         addTimers(7);
         assertThat(scheduler.invariants().ok()).isTrue();
 
-        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(0, 1));
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
 
         assertThat(scheduler.invariants().ok()).isFalse();
     }
@@ -87,7 +87,7 @@ class InvariantReportReuseTest {
         InvariantReport walked = scheduler.invariants();
         assertThat(walked.current()).isTrue();
 
-        scheduler.add("later", 7, 0, null);
+        scheduler.add("later", 7, 0, null, Trace.NONE);
         nanos[0] += INTERVAL.toNanos() - 1;
         InvariantReport held = scheduler.invariants();
 
@@ -111,7 +111,7 @@ class InvariantReportReuseTest {
         nanos[0] += 10 * INTERVAL.toNanos();
 
         assertThat(scheduler.invariants()).as("idle polling reuses the report, however late").isSameAs(walked);
-        scheduler.cancel("t0", null);
+        scheduler.cancel("t0", Precondition.NONE, Trace.NONE);
         assertThat(scheduler.invariants().current()).as("the interval has long passed").isTrue();
     }
 
@@ -121,7 +121,7 @@ class InvariantReportReuseTest {
         addTimers(RATE_LIMITED_ABOVE - 1);
         InvariantReport walked = scheduler.invariants();
 
-        scheduler.add("tenth", 7, 0, null);
+        scheduler.add("tenth", 7, 0, null, Trace.NONE);
 
         InvariantReport next = scheduler.invariants();
         assertThat(next).isNotSameAs(walked);
@@ -133,7 +133,7 @@ class InvariantReportReuseTest {
         scheduler.limitInvariantChecks(INTERVAL, RATE_LIMITED_ABOVE, () -> nanos[0]);
         addTimers(RATE_LIMITED_ABOVE + 1);
         InvariantReport walked = scheduler.invariants();
-        scheduler.corruptForTest(heap -> heap.swapCellsWithoutIndexForTest(0, 1));
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
 
         assertThat(scheduler.invariants().ok()).as("held back by the bound").isTrue();
         InvariantReport exact = scheduler.checkInvariants();
@@ -148,7 +148,7 @@ class InvariantReportReuseTest {
         addTimers(RATE_LIMITED_ABOVE + 1);
         InvariantReport walked = scheduler.invariants();
 
-        scheduler.add("first", 1, 0, null); // due before every other timer: the new root
+        scheduler.add("first", 1, 0, null, Trace.NONE); // due before every other timer: the new root
 
         HeapView view = scheduler.heapView(3);
         assertThat(view.slots().get(0).id()).isEqualTo("first");

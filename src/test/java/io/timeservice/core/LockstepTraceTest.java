@@ -171,7 +171,7 @@ class LockstepTraceTest {
 
     private static IndexedTimerHeap heapOf(TimerScheduler scheduler) {
         IndexedTimerHeap[] heap = new IndexedTimerHeap[1];
-        scheduler.corruptForTest(h -> heap[0] = h); // read-only: only captures the reference
+        HeapCorruption.onHeap(scheduler, h -> heap[0] = h); // read-only: only captures the reference
         return heap[0];
     }
 
@@ -200,19 +200,19 @@ class LockstepTraceTest {
 
             if (choice < 4) {
                 String id = "k" + step;
-                Timer added = scheduler.add(id, random.nextInt(8), random.nextInt(3), null, probe);
+                Timer added = scheduler.add(id, random.nextInt(8), random.nextInt(3), null, Trace.into(probe));
                 keys.put(id, Key.of(added));
                 pending.add(id);
             } else if (choice < 6) {
                 String id = pickBySlot(random, before);
-                scheduler.cancel(id, null, probe);
+                scheduler.cancel(id, Precondition.NONE, Trace.into(probe));
                 pending.remove(id);
             } else if (choice < 9) {
                 String id = pickBySlot(random, before);
-                Timer edited = scheduler.edit(id, (long) random.nextInt(8), random.nextInt(3), null, probe);
+                Timer edited = scheduler.edit(id, (long) random.nextInt(8), random.nextInt(3), Precondition.NONE, Trace.into(probe));
                 keys.put(id, Key.of(edited));
             } else {
-                for (Timer fired : scheduler.advance(random.nextInt(3), probe).fired()) {
+                for (Timer fired : scheduler.advance(random.nextInt(3), Trace.into(probe)).fired()) {
                     pending.remove(fired.id());
                 }
             }
@@ -251,25 +251,25 @@ class LockstepTraceTest {
         IndexedTimerHeap heap = new IndexedTimerHeap(arity);
         LockstepProbe probe = new LockstepProbe(heap, "bulkLoad arity " + arity);
 
-        heap.traceInto(probe);
+        heap.listen(new TraceRecorder(heap, probe));
         heap.bulkLoad(timers, timer -> 0L);
-        heap.traceInto(null);
+        heap.listen(HeapListener.NONE);
         probe.finish();
 
         assertThat(probe.writesChecked).isGreaterThanOrEqualTo(300);
         assertThat(replay(List.of(), probe, keys, "bulkLoad")).isEqualTo(arrayOrder(heap));
-        assertThat(heap.checkInvariants(0).ok()).isTrue();
+        assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
     }
 
     @Test
     void cancelMiddle_traceShowsLastEntryMovingIntoTheHole() {
         TimerScheduler scheduler = scheduler(2);
         for (int i = 1; i <= 7; i++) {
-            scheduler.add("t" + i, i, 0, null);
+            scheduler.add("t" + i, i, 0, null, Trace.NONE);
         }
         List<TraceStep> trace = new ArrayList<>();
 
-        scheduler.cancel("t2", null, trace);
+        scheduler.cancel("t2", Precondition.NONE, Trace.into(trace));
 
         assertThat(trace.get(0)).isEqualTo(new TraceStep("remove", "t2", 1, -1, null, null, null));
         assertThat(trace.get(1)).isEqualTo(new TraceStep("lift", "t7", 6, -1, null, null, null));
@@ -290,11 +290,11 @@ class LockstepTraceTest {
     void cancel_replacementStaysPutOrRises_plainReplayOfTraceGivesTheFinalArray() {
         TimerScheduler staysPut = scheduler(2);
         for (int i = 1; i <= 7; i++) {
-            staysPut.add("t" + i, i, 0, null);
+            staysPut.add("t" + i, i, 0, null, Trace.NONE);
         }
         TimerScheduler rises = scheduler(2);
         for (int fireTime : new int[] {1, 10, 2, 11, 12, 3, 4}) {
-            rises.add("f" + fireTime, fireTime, 0, null);
+            rises.add("f" + fireTime, fireTime, 0, null, Trace.NONE);
         }
 
         assertPlainReplayMatches(staysPut, "t4"); // t7 fills slot 3 under t2 and stays
@@ -306,7 +306,7 @@ class LockstepTraceTest {
         List<String> cells = new ArrayList<>(CoreTestSupport.layout(scheduler));
         List<TraceStep> trace = new ArrayList<>();
 
-        scheduler.cancel(cancelledId, null, trace);
+        scheduler.cancel(cancelledId, Precondition.NONE, Trace.into(trace));
 
         for (TraceStep step : trace) {
             switch (step.op()) {
@@ -328,13 +328,39 @@ class LockstepTraceTest {
     void untracedOperations_recordNothingIntoAnEarlierTrace() {
         TimerScheduler scheduler = scheduler(2);
         List<TraceStep> trace = new ArrayList<>();
-        scheduler.add("a", 5, 0, null, trace);
+        scheduler.add("a", 5, 0, null, Trace.into(trace));
         int recorded = trace.size();
 
-        scheduler.add("b", 1, 0, null);
-        scheduler.advance(10);
+        scheduler.add("b", 1, 0, null, Trace.NONE);
+        scheduler.advance(10, Trace.NONE);
 
         assertThat(recorded).isPositive();
         assertThat(trace).hasSize(recorded);
+    }
+
+    /**
+     * A traced root pop runs the bottom-up pop that production runs: the earliest child moves up level by level to
+     * a leaf without being compared with the entry in hand, which then sifts up from there. (Traced pops used to run
+     * the top-down sift instead, so the heap view replayed another algorithm.)
+     */
+    @Test
+    void tracedRootPop_isTheBottomUpPop() {
+        IndexedTimerHeap heap = new IndexedTimerHeap(2);
+        for (int i = 1; i <= 7; i++) {
+            heap.insert("t" + i, i, 0, i, 1, 0, 0, null); // in order: t1..t7 in slots 0..6
+        }
+        List<TraceStep> trace = new ArrayList<>();
+        heap.listen(new TraceRecorder(heap, trace));
+        heap.removeRoot();
+        heap.listen(HeapListener.NONE);
+
+        assertThat(trace).containsExactly(
+                new TraceStep("remove", "t1", 0, -1, null, null, null),
+                new TraceStep("lift", "t7", 6, -1, null, null, null),
+                new TraceStep("move", "t2", 1, 0, null, null, null),
+                new TraceStep("move", "t4", 3, 1, null, null, null),
+                new TraceStep("compare", "t7", 3, 1, "t4", false, "fireTime"),
+                new TraceStep("place", "t7", -1, 3, null, null, null));
+        assertThat(heap.takeLevelsMoved()).as("net levels, as the top-down sift counts them").isEqualTo(2);
     }
 }

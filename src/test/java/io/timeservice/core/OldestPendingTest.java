@@ -29,7 +29,7 @@ class OldestPendingTest {
     }
 
     private void advance(TimerScheduler scheduler, long by) {
-        scheduler.advance(by);
+        scheduler.advance(by, Trace.NONE);
         wall.addAndGet(1000 * by);
     }
 
@@ -40,22 +40,22 @@ class OldestPendingTest {
         assertThat(scheduler.status().oldestCreatedAt()).isNull();
         // Created at 0, 1, 2, 3, 4; the later ones fire earlier, so firing order and age disagree.
         for (int i = 0; i < 5; i++) {
-            scheduler.add("c" + i, 1000 - 10L * i, 0, null);
+            scheduler.add("c" + i, 1000 - 10L * i, 0, null, Trace.NONE);
             advance(scheduler, 1);
         }
         assertOldest(scheduler, 0);
 
-        scheduler.cancel("c2", null); // middle
+        scheduler.cancel("c2", Precondition.NONE, Trace.NONE); // middle
         assertOldest(scheduler, 0);
-        scheduler.cancel("c0", null); // oldest
+        scheduler.cancel("c0", Precondition.NONE, Trace.NONE); // oldest
         assertOldest(scheduler, 1);
-        scheduler.cancel("c4", null); // newest
+        scheduler.cancel("c4", Precondition.NONE, Trace.NONE); // newest
         assertOldest(scheduler, 1);
-        scheduler.edit("c1", 5000L, 0, null); // an edit does not make a timer younger
+        scheduler.edit("c1", 5000L, 0, Precondition.NONE, Trace.NONE); // an edit does not make a timer younger
         assertOldest(scheduler, 1);
-        scheduler.cancel("c1", null);
+        scheduler.cancel("c1", Precondition.NONE, Trace.NONE);
         assertOldest(scheduler, 3);
-        scheduler.cancel("c3", null);
+        scheduler.cancel("c3", Precondition.NONE, Trace.NONE);
         assertThat(scheduler.status().oldestCreatedAt()).isNull();
         assertThat(scheduler.status().oldestCreatedAtWallMillis()).isNull();
     }
@@ -64,11 +64,11 @@ class OldestPendingTest {
     @ValueSource(ints = {2, 4, 8})
     void oldestCreatedAt_movesOnWhenTheOldestFires(int arity) {
         TimerScheduler scheduler = schedulerWithWallClock(arity);
-        scheduler.add("old-fires-at-3", 3, 0, null);
+        scheduler.add("old-fires-at-3", 3, 0, null, Trace.NONE);
         advance(scheduler, 1);
-        scheduler.add("mid-fires-at-100", 99, 0, null);
+        scheduler.add("mid-fires-at-100", 99, 0, null, Trace.NONE);
         advance(scheduler, 1);
-        scheduler.add("new-fires-at-4", 2, 0, null);
+        scheduler.add("new-fires-at-4", 2, 0, null, Trace.NONE);
         assertOldest(scheduler, 0);
 
         advance(scheduler, 1); // now 3: the oldest fires
@@ -89,15 +89,15 @@ class OldestPendingTest {
             int choice = random.nextInt(10);
             if (choice < 5) {
                 String id = "r" + step;
-                scheduler.add(id, random.nextInt(30), random.nextInt(3), null);
+                scheduler.add(id, random.nextInt(30), random.nextInt(3), null, Trace.NONE);
                 createdAt.put(id, scheduler.now());
             } else if (choice < 8 && !createdAt.isEmpty()) {
                 List<String> ids = new ArrayList<>(createdAt.keySet());
                 String id = ids.get(random.nextInt(ids.size()));
-                scheduler.cancel(id, null);
+                scheduler.cancel(id, Precondition.NONE, Trace.NONE);
                 createdAt.remove(id);
             } else {
-                for (Timer fired : scheduler.advance(random.nextInt(4)).fired()) {
+                for (Timer fired : scheduler.advance(random.nextInt(4), Trace.NONE).fired()) {
                     createdAt.remove(fired.id());
                 }
                 wall.set(1_000_000 + 1000 * scheduler.now());
@@ -114,7 +114,7 @@ class OldestPendingTest {
     void oldestCreatedAtWallMillis_isRoundedDownToTheSecond(int arity) {
         TimerScheduler scheduler = schedulerWithWallClock(arity);
         wall.set(1_700_000_123_999L);
-        scheduler.add("a", 10, 0, null);
+        scheduler.add("a", 10, 0, null, Trace.NONE);
         assertThat(scheduler.status().oldestCreatedAtWallMillis()).isEqualTo(1_700_000_123_000L);
     }
 

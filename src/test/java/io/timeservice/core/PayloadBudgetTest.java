@@ -31,12 +31,12 @@ class PayloadBudgetTest {
     void addBeyondTheBudget_isCapacityExceededNamingTheByteBudget_andChangesNothing() {
         TimerScheduler scheduler = scheduler(BUDGET);
         scheduler.attachLog(log);
-        scheduler.add("a", 5, 0, "x".repeat(59));   // 60 bytes
-        scheduler.add("b", 5, 0, "y".repeat(38));   // 39: 99 in all
+        scheduler.add("a", 5, 0, "x".repeat(59), Trace.NONE);   // 60 bytes
+        scheduler.add("b", 5, 0, "y".repeat(38), Trace.NONE);   // 39: 99 in all
         List<Mutation> records = log.records();
         List<Timer> pending = CoreTestSupport.pending(scheduler);
 
-        assertThatThrownBy(() -> scheduler.add("c", 5, 0, "z"))   // 2 bytes: one too many
+        assertThatThrownBy(() -> scheduler.add("c", 5, 0, "z", Trace.NONE))   // 2 bytes: one too many
                 .isInstanceOf(SchedulerException.class)
                 .hasMessageContaining("hold 99 of the queue's 100 payload bytes")
                 .hasMessageContaining("needs 2")
@@ -45,26 +45,26 @@ class PayloadBudgetTest {
         assertThat(CoreTestSupport.pending(scheduler)).isEqualTo(pending);
         assertThat(log.records()).isEqualTo(records);
 
-        assertThat(scheduler.add("c", 5, 0, null).id()).isEqualTo("c");   // 1 byte: exactly the budget
+        assertThat(scheduler.add("c", 5, 0, null, Trace.NONE).id()).isEqualTo("c");   // 1 byte: exactly the budget
         assertThat(scheduler.pendingBytes()).isEqualTo(BUDGET);
     }
 
     @Test
     void cancelFireAndResetGiveBytesBack_editsKeepThem() {
         TimerScheduler scheduler = scheduler(BUDGET);
-        scheduler.add("a", 5, 0, "1234");     // 5
-        scheduler.add("bb", 10, 0, "12345");  // 7
-        scheduler.add("ccc", 20, 0, null);    // 3
+        scheduler.add("a", 5, 0, "1234", Trace.NONE);     // 5
+        scheduler.add("bb", 10, 0, "12345", Trace.NONE);  // 7
+        scheduler.add("ccc", 20, 0, null, Trace.NONE);    // 3
         assertThat(scheduler.pendingBytes()).isEqualTo(15);
-        scheduler.edit("a", 50L, 3, null);
+        scheduler.edit("a", 50L, 3, Precondition.NONE, Trace.NONE);
         assertThat(scheduler.pendingBytes()).isEqualTo(15);
-        scheduler.cancel("bb", null);
+        scheduler.cancel("bb", Precondition.NONE, Trace.NONE);
         assertThat(scheduler.pendingBytes()).isEqualTo(8);
-        scheduler.advance(20);                 // fires ccc
+        scheduler.advance(20, Trace.NONE);                 // fires ccc
         assertThat(scheduler.pendingBytes()).isEqualTo(5);
         scheduler.reset(new VirtualClock(0));
         assertThat(scheduler.pendingBytes()).isZero();
-        scheduler.add("full", 1, 0, "p".repeat((int) BUDGET - 4));
+        scheduler.add("full", 1, 0, "p".repeat((int) BUDGET - 4), Trace.NONE);
         assertThat(scheduler.pendingBytes()).isEqualTo(BUDGET);
     }
 
@@ -72,11 +72,11 @@ class PayloadBudgetTest {
     void recovery_restoresTheBudgetFromSnapshotAndJournal() {
         TimerScheduler scheduler = scheduler(BUDGET);
         scheduler.attachLog(log);
-        scheduler.add("a", 5, 0, "1234");
-        scheduler.add("bb", 10, 0, "12345");
-        scheduler.add("ccc", 20, 0, "x");
-        scheduler.cancel("bb", null);
-        scheduler.advance(5);
+        scheduler.add("a", 5, 0, "1234", Trace.NONE);
+        scheduler.add("bb", 10, 0, "12345", Trace.NONE);
+        scheduler.add("ccc", 20, 0, "x", Trace.NONE);
+        scheduler.cancel("bb", Precondition.NONE, Trace.NONE);
+        scheduler.advance(5, Trace.NONE);
 
         TimerScheduler fromJournal = scheduler(BUDGET);
         fromJournal.recover(null, log.records());
@@ -87,10 +87,10 @@ class PayloadBudgetTest {
             snapshot.add(new Mutation.Added(timer, 0));
         }
         TimerScheduler fromSnapshot = scheduler(BUDGET);
-        fromSnapshot.recover(new TimerScheduler.RecoveredSnapshot(scheduler.now(), 3, snapshot),
+        fromSnapshot.recover(new RecoveredSnapshot(scheduler.now(), 3, snapshot),
                 List.of(new Mutation.Added(new Timer("dd", 30, 0, 4, 1, 5, "12"), 0)));
         assertThat(fromSnapshot.pendingBytes()).isEqualTo(8);
-        assertThatThrownBy(() -> fromSnapshot.add("e", 1, 0, "p".repeat(92)))
+        assertThatThrownBy(() -> fromSnapshot.add("e", 1, 0, "p".repeat(92), Trace.NONE))
                 .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
     }
 
@@ -113,7 +113,7 @@ class PayloadBudgetTest {
                     long used = model.values().stream().mapToLong(Long::longValue).sum();
                     boolean fits = !model.containsKey(id) && used + bytes <= budget;
                     try {
-                        scheduler.add(id, random.nextInt(50), 0, payload);
+                        scheduler.add(id, random.nextInt(50), 0, payload, Trace.NONE);
                         assertThat(fits).as(context).isTrue();
                         model.put(id, bytes);
                     } catch (SchedulerException refused) {
@@ -122,16 +122,16 @@ class PayloadBudgetTest {
                 }
                 case 1 -> {
                     if (model.remove(id) != null) {
-                        scheduler.cancel(id, null);
+                        scheduler.cancel(id, Precondition.NONE, Trace.NONE);
                     }
                 }
                 case 2 -> {
                     if (model.containsKey(id)) {
-                        scheduler.edit(id, (long) random.nextInt(50), null, null);
+                        scheduler.edit(id, (long) random.nextInt(50), null, Precondition.NONE, Trace.NONE);
                     }
                 }
                 default -> {
-                    for (Timer fired : scheduler.advance(random.nextInt(10)).fired()) {
+                    for (Timer fired : scheduler.advance(random.nextInt(10), Trace.NONE).fired()) {
                         model.remove(fired.id());
                     }
                 }

@@ -19,9 +19,9 @@ class RevisionAndSequenceTest {
         TimerScheduler scheduler = scheduler(4);
         List<Long> sequences = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
-            sequences.add(scheduler.add("s" + i, i % 4, 0, null).sequence());
+            sequences.add(scheduler.add("s" + i, i % 4, 0, null, Trace.NONE).sequence());
             if (i % 10 == 9) {
-                scheduler.advance(2);
+                scheduler.advance(2, Trace.NONE);
             }
         }
 
@@ -33,12 +33,12 @@ class RevisionAndSequenceTest {
     @Test
     void rejectedAdds_doNotConsumeASequence() {
         TimerScheduler scheduler = scheduler(2);
-        Timer first = scheduler.add("a", 1, 0, null);
+        Timer first = scheduler.add("a", 1, 0, null, Trace.NONE);
 
-        catchThrowableOfType(SchedulerException.class, () -> scheduler.add("a", 1, 0, null));
-        catchThrowableOfType(SchedulerException.class, () -> scheduler.add("", 1, 0, null));
-        catchThrowableOfType(SchedulerException.class, () -> scheduler.add("b", -1, 0, null));
-        Timer second = scheduler.add("b", 1, 0, null);
+        catchThrowableOfType(SchedulerException.class, () -> scheduler.add("a", 1, 0, null, Trace.NONE));
+        catchThrowableOfType(SchedulerException.class, () -> scheduler.add("", 1, 0, null, Trace.NONE));
+        catchThrowableOfType(SchedulerException.class, () -> scheduler.add("b", -1, 0, null, Trace.NONE));
+        Timer second = scheduler.add("b", 1, 0, null, Trace.NONE);
 
         assertThat(second.sequence()).isEqualTo(first.sequence() + 1);
     }
@@ -46,11 +46,11 @@ class RevisionAndSequenceTest {
     @Test
     void edit_keepsSequenceAndCountsVersionsFromOne() {
         TimerScheduler scheduler = scheduler(2);
-        Timer added = scheduler.add("a", 5, 0, null);
-        scheduler.add("b", 5, 0, null);
+        Timer added = scheduler.add("a", 5, 0, null, Trace.NONE);
+        scheduler.add("b", 5, 0, null, Trace.NONE);
 
-        Timer once = scheduler.edit("a", 9L, null, null);
-        Timer twice = scheduler.edit("a", null, 3, null);
+        Timer once = scheduler.edit("a", 9L, null, Precondition.NONE, Trace.NONE);
+        Timer twice = scheduler.edit("a", null, 3, Precondition.NONE, Trace.NONE);
 
         assertThat(added.version()).isEqualTo(1);
         assertThat(once.version()).isEqualTo(2);
@@ -63,20 +63,20 @@ class RevisionAndSequenceTest {
     @Test
     void edit_keptSequenceStillBreaksTiesByArrival() {
         TimerScheduler scheduler = scheduler(2);
-        scheduler.add("first", 9, 0, null);
-        scheduler.add("second", 5, 0, null);
+        scheduler.add("first", 9, 0, null, Trace.NONE);
+        scheduler.add("second", 5, 0, null, Trace.NONE);
 
-        scheduler.edit("first", 5L, null, null); // now both due at 5; "first" arrived first
+        scheduler.edit("first", 5L, null, Precondition.NONE, Trace.NONE); // now both due at 5; "first" arrived first
 
-        assertThat(scheduler.advance(5).fired()).extracting(Timer::id).containsExactly("first", "second");
+        assertThat(scheduler.advance(5, Trace.NONE).fired()).extracting(Timer::id).containsExactly("first", "second");
     }
 
     @Test
     void cancel_withCurrentRevision_cancels() {
         TimerScheduler scheduler = scheduler(2);
-        Timer timer = scheduler.edit(scheduler.add("a", 5, 0, null).id(), 6L, null, null);
+        Timer timer = scheduler.edit(scheduler.add("a", 5, 0, null, Trace.NONE).id(), 6L, null, Precondition.NONE, Trace.NONE);
 
-        Timer cancelled = scheduler.cancel("a", timer.revision());
+        Timer cancelled = scheduler.cancel("a", Precondition.ifMatch(timer.revision()), Trace.NONE);
 
         assertThat(cancelled).isEqualTo(timer);
         assertThat(scheduler.status().size()).isZero();
@@ -85,11 +85,11 @@ class RevisionAndSequenceTest {
     @Test
     void cancel_withRevisionBeforeAnEdit_preconditionFailedAndTimerUnchanged() {
         TimerScheduler scheduler = scheduler(2);
-        Timer original = scheduler.add("a", 5, 0, null);
-        Timer edited = scheduler.edit("a", 6L, null, null);
+        Timer original = scheduler.add("a", 5, 0, null, Trace.NONE);
+        Timer edited = scheduler.edit("a", 6L, null, Precondition.NONE, Trace.NONE);
 
         SchedulerException refused = catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.cancel("a", original.revision()));
+                () -> scheduler.cancel("a", Precondition.ifMatch(original.revision()), Trace.NONE));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
         assertThat(scheduler.get("a")).isEqualTo(edited);
@@ -99,76 +99,76 @@ class RevisionAndSequenceTest {
     @Test
     void edit_withStaleRevision_preconditionFailedAndTimerUnchanged() {
         TimerScheduler scheduler = scheduler(2);
-        Timer original = scheduler.add("a", 5, 0, null);
-        scheduler.add("b", 7, 0, null);
-        Timer edited = scheduler.edit("a", 8L, null, original.revision());
+        Timer original = scheduler.add("a", 5, 0, null, Trace.NONE);
+        scheduler.add("b", 7, 0, null, Trace.NONE);
+        Timer edited = scheduler.edit("a", 8L, null, Precondition.ifMatch(original.revision()), Trace.NONE);
 
         SchedulerException refused = catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.edit("a", 1L, 0, original.revision()));
+                () -> scheduler.edit("a", 1L, 0, Precondition.ifMatch(original.revision()), Trace.NONE));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
         assertThat(refused.getMessage()).contains("revision " + edited.sequence() + "-2");
         assertThat(scheduler.get("a")).isEqualTo(edited);
         assertThat(scheduler.peek().id()).isEqualTo("b");
-        assertThat(scheduler.edit("a", 1L, null, edited.revision()).version()).isEqualTo(3);
+        assertThat(scheduler.edit("a", 1L, null, Precondition.ifMatch(edited.revision()), Trace.NONE).version()).isEqualTo(3);
     }
 
     @Test
     void idReusedAfterCancel_getsNewSequenceSoTheOldRevisionFails() {
         TimerScheduler scheduler = scheduler(2);
-        Timer old = scheduler.add("job", 5, 0, null);
-        scheduler.add("other", 5, 0, null);
-        scheduler.cancel("job", old.revision());
+        Timer old = scheduler.add("job", 5, 0, null, Trace.NONE);
+        scheduler.add("other", 5, 0, null, Trace.NONE);
+        scheduler.cancel("job", Precondition.ifMatch(old.revision()), Trace.NONE);
 
-        Timer reused = scheduler.add("job", 5, 0, null);
+        Timer reused = scheduler.add("job", 5, 0, null, Trace.NONE);
 
         assertThat(reused.sequence()).isGreaterThan(old.sequence());
         assertThat(reused.version()).isEqualTo(1);
         assertThat(reused.revision()).isNotEqualTo(old.revision());
-        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job", old.revision()))
+        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job", Precondition.ifMatch(old.revision()), Trace.NONE))
                 .code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
         assertThat(catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.edit("job", 1L, null, old.revision())).code())
+                () -> scheduler.edit("job", 1L, null, Precondition.ifMatch(old.revision()), Trace.NONE)).code())
                 .isEqualTo(ErrorCode.PRECONDITION_FAILED);
         assertThat(scheduler.get("job")).isEqualTo(reused);
         // Same deadline as "other", but a newer generation: fires after it.
-        assertThat(scheduler.advance(5).fired()).extracting(Timer::id).containsExactly("other", "job");
+        assertThat(scheduler.advance(5, Trace.NONE).fired()).extracting(Timer::id).containsExactly("other", "job");
     }
 
     @Test
     void idReusedAfterFiring_getsNewSequence() {
         TimerScheduler scheduler = scheduler(2);
-        Timer old = scheduler.add("job", 1, 0, null);
-        scheduler.advance(1);
+        Timer old = scheduler.add("job", 1, 0, null, Trace.NONE);
+        scheduler.advance(1, Trace.NONE);
 
-        Timer reused = scheduler.add("job", 1, 0, null);
+        Timer reused = scheduler.add("job", 1, 0, null, Trace.NONE);
 
         assertThat(reused.sequence()).isGreaterThan(old.sequence());
-        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job", old.revision()))
+        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job", Precondition.ifMatch(old.revision()), Trace.NONE))
                 .code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
     }
 
     @Test
     void edit_countsUpToTheMaximumVersion_thenIsRefusedAsVersionLimitReached_andChangesNothing() {
         TimerScheduler scheduler = scheduler(2);
-        scheduler.recover(new TimerScheduler.RecoveredSnapshot(0, 2, List.of(
+        scheduler.recover(new RecoveredSnapshot(0, 2, List.of(
                 new Mutation.Added(new Timer("old", 5, 0, 1, Timer.MAX_VERSION - 1, 0, null), 0),
                 new Mutation.Added(new Timer("other", 7, 0, 2, 1, 0, null), 0))), List.of());
 
-        Timer last = scheduler.edit("old", 9L, null, null);
+        Timer last = scheduler.edit("old", 9L, null, Precondition.NONE, Trace.NONE);
         assertThat(last.version()).isEqualTo(Timer.MAX_VERSION).isEqualTo(Integer.MAX_VALUE);
         List<Timer> before = pending(scheduler);
 
         SchedulerException refused = catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.edit("old", 3L, 1, last.revision()));
+                () -> scheduler.edit("old", 3L, 1, Precondition.ifMatch(last.revision()), Trace.NONE));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.VERSION_LIMIT_REACHED);
         assertThat(refused.getMessage()).contains("old", String.valueOf(Timer.MAX_VERSION));
         assertThat(pending(scheduler)).isEqualTo(before);
         assertThat(scheduler.get("old").revision()).isEqualTo(last.revision());
         // the way on: cancel and add again, which starts a new generation at version 1
-        scheduler.cancel("old", last.revision());
-        assertThat(scheduler.add("old", 1, 0, null).version()).isEqualTo(1);
+        scheduler.cancel("old", Precondition.ifMatch(last.revision()), Trace.NONE);
+        assertThat(scheduler.add("old", 1, 0, null, Trace.NONE).version()).isEqualTo(1);
     }
 
     @Test
@@ -183,6 +183,6 @@ class RevisionAndSequenceTest {
         TimerScheduler scheduler = scheduler(2);
 
         assertThat(catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.cancel("ghost", new Revision(1, 1))).code()).isEqualTo(ErrorCode.TIMER_NOT_FOUND);
+                () -> scheduler.cancel("ghost", Precondition.ifMatch(new Revision(1, 1)), Trace.NONE)).code()).isEqualTo(ErrorCode.TIMER_NOT_FOUND);
     }
 }

@@ -55,23 +55,23 @@ class SchedulerConcurrencyTest {
                     int choice = random.nextInt(20);
                     if (choice < 8) {
                         Timer added = scheduler.add("w" + thread + "-" + n, random.nextInt(12), random.nextInt(3),
-                                null);
+                                null, Trace.NONE);
                         log.added().add(added);
                         addedIds.set(addedCount.getAndIncrement(), added.id());
                     } else if (choice < 12) {
                         String id = randomAddedId(random, addedIds, addedCount);
                         if (id != null) {
-                            tolerateNotFound(() -> log.cancelled().add(scheduler.cancel(id, null)));
+                            tolerateNotFound(() -> log.cancelled().add(scheduler.cancel(id, Precondition.NONE, Trace.NONE)));
                         }
                     } else if (choice < 15) {
                         String id = randomAddedId(random, addedIds, addedCount);
                         if (id != null) {
                             Long delay = random.nextBoolean() ? (long) random.nextInt(12) : null;
                             Integer priority = delay == null || random.nextBoolean() ? random.nextInt(3) : null;
-                            tolerateNotFound(() -> scheduler.edit(id, delay, priority, null));
+                            tolerateNotFound(() -> scheduler.edit(id, delay, priority, Precondition.NONE, Trace.NONE));
                         }
                     } else if (choice < 18) {
-                        log.advances().add(scheduler.advance(random.nextInt(3)));
+                        log.advances().add(scheduler.advance(random.nextInt(3), Trace.NONE));
                     } else {
                         List<Timer> listed = scheduler.firstN(8).timers();
                         for (int i = 1; i < listed.size(); i++) {
@@ -134,7 +134,7 @@ class SchedulerConcurrencyTest {
         assertThat(cancelled).as("the run exercised cancels").isNotEmpty();
 
         // Draining fires exactly the pending rest.
-        List<String> drained = scheduler.advance(TimerScheduler.MAX_DELAY).fired().stream().map(Timer::id).toList();
+        List<String> drained = scheduler.advance(TimerScheduler.MAX_DELAY, Trace.NONE).fired().stream().map(Timer::id).toList();
         assertThat(drained).containsExactlyElementsOf(pending);
         assertThat(scheduler.status().size()).isZero();
     }

@@ -314,13 +314,13 @@ class SchedulerModelTest {
                 int priority = priority();
                 String payload = random.nextBoolean() ? null : "p" + step;
                 both("add " + id + " delay " + delay + " priority " + priority,
-                        () -> scheduler.add(id, delay, priority, payload),
+                        () -> scheduler.add(id, delay, priority, payload, Trace.NONE),
                         () -> model.add(id, delay, priority, payload));
             } else if (choice < 45) {
                 String id = target(poolSize);
                 Revision revision = revisionFor(id);
                 both("cancel " + id + " if " + revision,
-                        () -> scheduler.cancel(id, revision), () -> model.cancel(id, revision));
+                        () -> scheduler.cancel(id, Precondition.ifMatch(revision), Trace.NONE), () -> model.cancel(id, revision));
             } else if (choice < 65) {
                 String id = target(poolSize);
                 Revision revision = revisionFor(id);
@@ -328,11 +328,11 @@ class SchedulerModelTest {
                 Long delay = shape >= 3 && shape <= 8 ? delay() : null;
                 Integer priority = shape <= 2 || (shape >= 6 && shape <= 8) ? priority() : null;
                 both("edit " + id + " delay " + delay + " priority " + priority + " if " + revision,
-                        () -> scheduler.edit(id, delay, priority, revision),
+                        () -> scheduler.edit(id, delay, priority, Precondition.ifMatch(revision), Trace.NONE),
                         () -> model.edit(id, delay, priority, revision));
             } else if (choice < 77) {
                 long by = random.nextInt(50) == 0 ? -1 : random.nextInt(4);
-                both("advance " + by, () -> scheduler.advance(by), () -> model.advance(by));
+                both("advance " + by, () -> scheduler.advance(by, Trace.NONE), () -> model.advance(by));
             } else if (choice < 83) {
                 both("peek", scheduler::peek, model::peek);
             } else if (choice < 91) {
@@ -352,7 +352,7 @@ class SchedulerModelTest {
                 String id = "burst-" + i;
                 long delay = random.nextInt(40);
                 int priority = random.nextInt(3);
-                both("burst add " + id, () -> scheduler.add(id, delay, priority, null),
+                both("burst add " + id, () -> scheduler.add(id, delay, priority, null, Trace.NONE),
                         () -> model.add(id, delay, priority, null));
             }
             assertThat(scheduler.status().size()).isEqualTo(CAPACITY);
@@ -363,10 +363,10 @@ class SchedulerModelTest {
                 String id = i % 4 == 0 ? pending.get(0).id() : pending.get(random.nextInt(pending.size())).id();
                 if (i % 2 == 0) {
                     long delay = random.nextInt(40);
-                    both("burst edit " + id, () -> scheduler.edit(id, delay, null, null),
+                    both("burst edit " + id, () -> scheduler.edit(id, delay, null, Precondition.NONE, Trace.NONE),
                             () -> model.edit(id, delay, null, null));
                 } else {
-                    both("burst cancel " + id, () -> scheduler.cancel(id, null), () -> model.cancel(id, null));
+                    both("burst cancel " + id, () -> scheduler.cancel(id, Precondition.NONE, Trace.NONE), () -> model.cancel(id, null));
                 }
             }
             // Cancel some in random order (removals from every depth of a big heap), then fire the rest.
@@ -374,13 +374,13 @@ class SchedulerModelTest {
             Collections.sort(ids);
             Collections.shuffle(ids, random);
             for (String id : ids.subList(0, 300)) {
-                both("drain cancel " + id, () -> scheduler.cancel(id, null), () -> model.cancel(id, null));
+                both("drain cancel " + id, () -> scheduler.cancel(id, Precondition.NONE, Trace.NONE), () -> model.cancel(id, null));
             }
             long by = TimerScheduler.MAX_DELAY; // also fires the few far-future timers of the random phase
-            both("drain advance", () -> scheduler.advance(by), () -> model.advance(by));
+            both("drain advance", () -> scheduler.advance(by, Trace.NONE), () -> model.advance(by));
             assertThat(scheduler.status().size()).isZero();
             IndexedTimerHeap[] heap = new IndexedTimerHeap[1];
-            scheduler.corruptForTest(h -> heap[0] = h); // read-only: captures the heap to look at its arrays
+            HeapCorruption.onHeap(scheduler, h -> heap[0] = h); // read-only: captures the heap to look at its arrays
             assertThat(heap[0].handleCapacity()).as("handle arrays released after draining").isEqualTo(16);
             assertThat(heap[0].slotCapacity()).as("slot arrays released after draining").isEqualTo(16);
             assertThat(arrayLength(field(heap[0], "index"), "buckets")).as("index released after draining")

@@ -28,10 +28,10 @@ class SchedulerValidationTest {
     /** Three pending timers and a clock at 2, so that "unchanged" has something to compare. */
     private static TimerScheduler populated() {
         TimerScheduler scheduler = scheduler(2);
-        scheduler.add("keep-a", 10, 1, "pa");
-        scheduler.add("keep-b", 5, 0, "pb");
-        scheduler.add("keep-c", 7, 2, null);
-        scheduler.advance(2);
+        scheduler.add("keep-a", 10, 1, "pa", Trace.NONE);
+        scheduler.add("keep-b", 5, 0, "pb", Trace.NONE);
+        scheduler.add("keep-c", 7, 2, null, Trace.NONE);
+        scheduler.advance(2, Trace.NONE);
         return scheduler;
     }
 
@@ -46,33 +46,33 @@ class SchedulerValidationTest {
     static Stream<Arguments> refusedCalls() {
         String tooLong = "x".repeat(TimerScheduler.MAX_ID_LENGTH + 1);
         return Stream.of(
-                refused("add empty id", ErrorCode.INVALID_ID, s -> s.add("", 1, 0, null)),
-                refused("add null id", ErrorCode.INVALID_ID, s -> s.add(null, 1, 0, null)),
-                refused("add 129-char id", ErrorCode.INVALID_ID, s -> s.add(tooLong, 1, 0, null)),
-                refused("add id with space", ErrorCode.INVALID_ID, s -> s.add("a b", 1, 0, null)),
-                refused("add id with slash", ErrorCode.INVALID_ID, s -> s.add("a/b", 1, 0, null)),
-                refused("add id with non-ASCII", ErrorCode.INVALID_ID, s -> s.add("caf\u00e9", 1, 0, null)),
-                refused("add id with newline", ErrorCode.INVALID_ID, s -> s.add("a\nb", 1, 0, null)),
-                refused("add id \".\"", ErrorCode.INVALID_ID, s -> s.add(".", 1, 0, null)),
-                refused("add id \"..\"", ErrorCode.INVALID_ID, s -> s.add("..", 1, 0, null)),
-                refused("add duplicate id", ErrorCode.DUPLICATE_ID, s -> s.add("keep-b", 1, 9, "new")),
-                refused("add negative delay", ErrorCode.INVALID_DELAY, s -> s.add("n", -1, 0, null)),
-                refused("add Long.MIN_VALUE delay", ErrorCode.INVALID_DELAY, s -> s.add("n", Long.MIN_VALUE, 0, null)),
-                refused("add delay 10^15 + 1", ErrorCode.INVALID_DELAY, s -> s.add("n", MAX_DELAY + 1, 0, null)),
-                refused("edit negative delay", ErrorCode.INVALID_DELAY, s -> s.edit("keep-a", -1L, null, null)),
+                refused("add empty id", ErrorCode.INVALID_ID, s -> s.add("", 1, 0, null, Trace.NONE)),
+                refused("add null id", ErrorCode.INVALID_ID, s -> s.add(null, 1, 0, null, Trace.NONE)),
+                refused("add 129-char id", ErrorCode.INVALID_ID, s -> s.add(tooLong, 1, 0, null, Trace.NONE)),
+                refused("add id with space", ErrorCode.INVALID_ID, s -> s.add("a b", 1, 0, null, Trace.NONE)),
+                refused("add id with slash", ErrorCode.INVALID_ID, s -> s.add("a/b", 1, 0, null, Trace.NONE)),
+                refused("add id with non-ASCII", ErrorCode.INVALID_ID, s -> s.add("caf\u00e9", 1, 0, null, Trace.NONE)),
+                refused("add id with newline", ErrorCode.INVALID_ID, s -> s.add("a\nb", 1, 0, null, Trace.NONE)),
+                refused("add id \".\"", ErrorCode.INVALID_ID, s -> s.add(".", 1, 0, null, Trace.NONE)),
+                refused("add id \"..\"", ErrorCode.INVALID_ID, s -> s.add("..", 1, 0, null, Trace.NONE)),
+                refused("add duplicate id", ErrorCode.DUPLICATE_ID, s -> s.add("keep-b", 1, 9, "new", Trace.NONE)),
+                refused("add negative delay", ErrorCode.INVALID_DELAY, s -> s.add("n", -1, 0, null, Trace.NONE)),
+                refused("add Long.MIN_VALUE delay", ErrorCode.INVALID_DELAY, s -> s.add("n", Long.MIN_VALUE, 0, null, Trace.NONE)),
+                refused("add delay 10^15 + 1", ErrorCode.INVALID_DELAY, s -> s.add("n", MAX_DELAY + 1, 0, null, Trace.NONE)),
+                refused("edit negative delay", ErrorCode.INVALID_DELAY, s -> s.edit("keep-a", -1L, null, Precondition.NONE, Trace.NONE)),
                 refused("edit delay 10^15 + 1", ErrorCode.INVALID_DELAY,
-                        s -> s.edit("keep-a", MAX_DELAY + 1, null, null)),
-                refused("edit nothing", ErrorCode.INVALID_REQUEST, s -> s.edit("keep-a", null, null, null)),
-                refused("edit unknown id", ErrorCode.TIMER_NOT_FOUND, s -> s.edit("nope", 1L, null, null)),
+                        s -> s.edit("keep-a", MAX_DELAY + 1, null, Precondition.NONE, Trace.NONE)),
+                refused("edit nothing", ErrorCode.INVALID_REQUEST, s -> s.edit("keep-a", null, null, Precondition.NONE, Trace.NONE)),
+                refused("edit unknown id", ErrorCode.TIMER_NOT_FOUND, s -> s.edit("nope", 1L, null, Precondition.NONE, Trace.NONE)),
                 refused("edit stale revision", ErrorCode.PRECONDITION_FAILED,
-                        s -> s.edit("keep-a", 1L, 0, new Revision(1, 2))),
-                refused("cancel unknown id", ErrorCode.TIMER_NOT_FOUND, s -> s.cancel("nope", null)),
-                refused("cancel null id", ErrorCode.TIMER_NOT_FOUND, s -> s.cancel(null, null)),
+                        s -> s.edit("keep-a", 1L, 0, Precondition.ifMatch(new Revision(1, 2)), Trace.NONE)),
+                refused("cancel unknown id", ErrorCode.TIMER_NOT_FOUND, s -> s.cancel("nope", Precondition.NONE, Trace.NONE)),
+                refused("cancel null id", ErrorCode.TIMER_NOT_FOUND, s -> s.cancel(null, Precondition.NONE, Trace.NONE)),
                 refused("cancel stale revision", ErrorCode.PRECONDITION_FAILED,
-                        s -> s.cancel("keep-a", new Revision(99, 1))),
+                        s -> s.cancel("keep-a", Precondition.ifMatch(new Revision(99, 1)), Trace.NONE)),
                 refused("get unknown id", ErrorCode.TIMER_NOT_FOUND, s -> s.get("nope")),
-                refused("advance negative", ErrorCode.INVALID_ADVANCE, s -> s.advance(-1)),
-                refused("advance 10^15 + 1", ErrorCode.INVALID_ADVANCE, s -> s.advance(MAX_DELAY + 1)),
+                refused("advance negative", ErrorCode.INVALID_ADVANCE, s -> s.advance(-1, Trace.NONE)),
+                refused("advance 10^15 + 1", ErrorCode.INVALID_ADVANCE, s -> s.advance(MAX_DELAY + 1, Trace.NONE)),
                 refused("firstN 0", ErrorCode.INVALID_LIMIT, s -> s.firstN(0)),
                 refused("firstN negative", ErrorCode.INVALID_LIMIT, s -> s.firstN(-5)),
                 refused("heapView 0", ErrorCode.INVALID_LIMIT, s -> s.heapView(0)));
@@ -96,7 +96,7 @@ class SchedulerValidationTest {
         assertThat(refused.getMessage()).as(name).isNotBlank();
         assertThat(Snapshot.of(scheduler)).as(name).isEqualTo(before);
         assertInvariantsHold(scheduler, name);
-        assertThat(scheduler.add("next", 1, 0, null).sequence()).as(name).isEqualTo(lastSequence + 1);
+        assertThat(scheduler.add("next", 1, 0, null, Trace.NONE).sequence()).as(name).isEqualTo(lastSequence + 1);
     }
 
     @Test
@@ -105,9 +105,9 @@ class SchedulerValidationTest {
         String allowed = "azAZ09._-~:";
         String id = (allowed.repeat(12) + "x".repeat(128)).substring(0, 128);
 
-        assertThat(scheduler.add(id, 1, 0, null).id()).isEqualTo(id);
-        assertThat(scheduler.add(allowed, 1, 0, null).id()).isEqualTo(allowed);
-        assertThat(scheduler.add("q", 1, 0, null).id()).isEqualTo("q");
+        assertThat(scheduler.add(id, 1, 0, null, Trace.NONE).id()).isEqualTo(id);
+        assertThat(scheduler.add(allowed, 1, 0, null, Trace.NONE).id()).isEqualTo(allowed);
+        assertThat(scheduler.add("q", 1, 0, null, Trace.NONE).id()).isEqualTo("q");
     }
 
     @Test
@@ -115,7 +115,7 @@ class SchedulerValidationTest {
         TimerScheduler scheduler = scheduler(2);
 
         for (String id : List.of("...", ".a", "a.", "..a", "a..", ".~", "-.")) {
-            assertThat(scheduler.add(id, 1, 0, null).id()).isEqualTo(id);
+            assertThat(scheduler.add(id, 1, 0, null, Trace.NONE).id()).isEqualTo(id);
         }
     }
 
@@ -125,7 +125,7 @@ class SchedulerValidationTest {
         TimerScheduler scheduler = scheduler(2);
 
         SchedulerException refused = catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.add(id, 1, 0, null));
+                () -> scheduler.add(id, 1, 0, null, Trace.NONE));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.INVALID_ID);
         int position = firstIllegal(id);
@@ -137,7 +137,7 @@ class SchedulerValidationTest {
     void add_idTooLong_messageCarriesTheLength() {
         TimerScheduler scheduler = scheduler(2);
 
-        assertThatThrownBy(() -> scheduler.add("y".repeat(129), 1, 0, null))
+        assertThatThrownBy(() -> scheduler.add("y".repeat(129), 1, 0, null, Trace.NONE))
                 .isInstanceOf(SchedulerException.class).hasMessageContaining("129");
     }
 
@@ -145,7 +145,7 @@ class SchedulerValidationTest {
     void add_negativeDelay_messageCarriesTheValue() {
         TimerScheduler scheduler = scheduler(2);
 
-        assertThatThrownBy(() -> scheduler.add("a", -42, 0, null))
+        assertThatThrownBy(() -> scheduler.add("a", -42, 0, null, Trace.NONE))
                 .isInstanceOf(SchedulerException.class).hasMessageContaining("-42");
     }
 
@@ -155,7 +155,7 @@ class SchedulerValidationTest {
         Timer original = scheduler.get("keep-c");
 
         SchedulerException refused = catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.add("keep-c", 1, -5, "replacement"));
+                () -> scheduler.add("keep-c", 1, -5, "replacement", Trace.NONE));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.DUPLICATE_ID);
         assertThat(scheduler.get("keep-c")).isEqualTo(original);
@@ -166,10 +166,10 @@ class SchedulerValidationTest {
     void add_delayExactly10To15_isAcceptedAndOneMoreIsNot() {
         TimerScheduler scheduler = scheduler(2);
 
-        assertThat(scheduler.add("max", MAX_DELAY, 0, null).fireTime()).isEqualTo(MAX_DELAY);
+        assertThat(scheduler.add("max", MAX_DELAY, 0, null, Trace.NONE).fireTime()).isEqualTo(MAX_DELAY);
         assertThat(catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.add("over", MAX_DELAY + 1, 0, null)).code()).isEqualTo(ErrorCode.INVALID_DELAY);
-        assertThat(scheduler.advance(MAX_DELAY).fired()).extracting(Timer::id).containsExactly("max");
+                () -> scheduler.add("over", MAX_DELAY + 1, 0, null, Trace.NONE)).code()).isEqualTo(ErrorCode.INVALID_DELAY);
+        assertThat(scheduler.advance(MAX_DELAY, Trace.NONE).fired()).extracting(Timer::id).containsExactly("max");
     }
 
     /** Advances cannot reach Long.MAX_VALUE (10^15 per call), so start the clock there instead. */
@@ -179,18 +179,18 @@ class SchedulerValidationTest {
         TimerScheduler scheduler = new TimerScheduler(new VirtualClock(start), 2, 100, () -> 0L,
                 SchedulerMetrics.NONE);
 
-        Timer lastRepresentable = scheduler.add("edge", 10, 0, null);
+        Timer lastRepresentable = scheduler.add("edge", 10, 0, null, Trace.NONE);
         SchedulerException overflow = catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.add("over", 11, 0, null));
+                () -> scheduler.add("over", 11, 0, null, Trace.NONE));
         SchedulerException editOverflow = catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.edit("edge", 11L, null, null));
+                () -> scheduler.edit("edge", 11L, null, Precondition.NONE, Trace.NONE));
 
         assertThat(lastRepresentable.fireTime()).isEqualTo(Long.MAX_VALUE);
         assertThat(overflow.code()).isEqualTo(ErrorCode.INVALID_DELAY);
         assertThat(editOverflow.code()).isEqualTo(ErrorCode.INVALID_DELAY);
         assertThat(scheduler.get("edge")).isEqualTo(lastRepresentable);
         assertThat(scheduler.status().size()).isEqualTo(1);
-        assertThat(scheduler.add("ok", 0, 0, null).sequence()).isEqualTo(lastRepresentable.sequence() + 1);
+        assertThat(scheduler.add("ok", 0, 0, null, Trace.NONE).sequence()).isEqualTo(lastRepresentable.sequence() + 1);
     }
 
     @Test
@@ -198,27 +198,27 @@ class SchedulerValidationTest {
         long start = Long.MAX_VALUE - 10;
         TimerScheduler scheduler = new TimerScheduler(new VirtualClock(start), 4, 100, () -> 0L,
                 SchedulerMetrics.NONE);
-        scheduler.add("last", 10, 0, null);
+        scheduler.add("last", 10, 0, null, Trace.NONE);
 
-        SchedulerException overflow = catchThrowableOfType(SchedulerException.class, () -> scheduler.advance(11));
+        SchedulerException overflow = catchThrowableOfType(SchedulerException.class, () -> scheduler.advance(11, Trace.NONE));
 
         assertThat(overflow.code()).isEqualTo(ErrorCode.INVALID_ADVANCE);
         assertThat(scheduler.now()).isEqualTo(start);
         assertThat(scheduler.status().size()).isEqualTo(1);
-        AdvanceResult result = scheduler.advance(10);
+        AdvanceResult result = scheduler.advance(10, Trace.NONE);
         assertThat(result.now()).isEqualTo(Long.MAX_VALUE);
         assertThat(result.fired()).extracting(Timer::id).containsExactly("last");
-        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.advance(1)).code())
+        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.advance(1, Trace.NONE)).code())
                 .isEqualTo(ErrorCode.INVALID_ADVANCE);
-        assertThat(scheduler.advance(0).now()).isEqualTo(Long.MAX_VALUE);
+        assertThat(scheduler.advance(0, Trace.NONE).now()).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
     void advance_exactly10To15_isAccepted() {
         TimerScheduler scheduler = scheduler(2);
 
-        assertThat(scheduler.advance(MAX_DELAY).now()).isEqualTo(MAX_DELAY);
-        assertThat(scheduler.advance(1).now()).isEqualTo(MAX_DELAY + 1);
+        assertThat(scheduler.advance(MAX_DELAY, Trace.NONE).now()).isEqualTo(MAX_DELAY);
+        assertThat(scheduler.advance(1, Trace.NONE).now()).isEqualTo(MAX_DELAY + 1);
     }
 
     @Test
@@ -232,17 +232,17 @@ class SchedulerValidationTest {
     @Test
     void add_beyondCapacity_refusedWithoutConsumingASequence() {
         TimerScheduler scheduler = TimerScheduler.withVirtualClock(2, 3);
-        scheduler.add("a", 1, 0, null);
-        scheduler.add("b", 1, 0, null);
-        Timer c = scheduler.add("c", 1, 0, null);
+        scheduler.add("a", 1, 0, null, Trace.NONE);
+        scheduler.add("b", 1, 0, null, Trace.NONE);
+        Timer c = scheduler.add("c", 1, 0, null, Trace.NONE);
 
         SchedulerException full = catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.add("d", 1, 0, null));
+                () -> scheduler.add("d", 1, 0, null, Trace.NONE));
 
         assertThat(full.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
         assertThat(scheduler.status().size()).isEqualTo(3);
-        scheduler.cancel("a", null);
-        assertThat(scheduler.add("d", 1, 0, null).sequence()).isEqualTo(c.sequence() + 1);
+        scheduler.cancel("a", Precondition.NONE, Trace.NONE);
+        assertThat(scheduler.add("d", 1, 0, null, Trace.NONE).sequence()).isEqualTo(c.sequence() + 1);
     }
 
     @Test

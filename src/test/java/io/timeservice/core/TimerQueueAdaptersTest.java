@@ -79,7 +79,7 @@ class TimerQueueAdaptersTest {
             if (op % 500 == 0) {
                 for (TimerQueueUnderTest queue : queues) {
                     if (queue instanceof TimerQueues.OurHeap ours) {
-                        InvariantReport report = ours.heap.checkInvariants(now);
+                        InvariantReport report = HeapInvariants.check(ours.heap, now);
                         assertTrue(report.ok(), () -> step.get() + ": " + queue.name() + " " + report.firstFailure());
                     }
                 }

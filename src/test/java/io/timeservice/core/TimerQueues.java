@@ -80,7 +80,7 @@ final class TimerQueues {
             if (root == IndexedTimerHeap.NONE || heap.fireTime(root) > now) {
                 return null;
             }
-            String id = heap.snapshot(root).id();
+            String id = heap.timerAt(root).id();
             heap.removeRoot();
             return id;
         }
@@ -88,7 +88,7 @@ final class TimerQueues {
         @Override
         public String peek() {
             int root = heap.peek();
-            return root == IndexedTimerHeap.NONE ? null : heap.snapshot(root).id();
+            return root == IndexedTimerHeap.NONE ? null : heap.timerAt(root).id();
         }
 
         @Override
@@ -99,10 +99,10 @@ final class TimerQueues {
 
         @Override
         public String[] firstN(int limit) {
-            int[] handles = heap.firstInOrder(limit);
+            int[] handles = FiringOrderWalk.firstInOrder(heap, limit);
             String[] ids = new String[handles.length];
             for (int i = 0; i < handles.length; i++) {
-                ids[i] = heap.snapshot(handles[i]).id();
+                ids[i] = heap.timerAt(handles[i]).id();
             }
             return ids;
         }

@@ -30,19 +30,19 @@ class TraceReplayTest {
             String what;
             if (choice < 5 || pending.isEmpty()) {
                 String id = "t" + step;
-                scheduler.add(id, random.nextInt(50), random.nextInt(3), null, trace);
+                scheduler.add(id, random.nextInt(50), random.nextInt(3), null, Trace.into(trace));
                 pending.add(id);
                 what = "add " + id;
             } else if (choice < 7) {
                 String id = pending.remove(random.nextInt(pending.size()));
-                scheduler.cancel(id, null, trace);
+                scheduler.cancel(id, Precondition.NONE, Trace.into(trace));
                 what = "cancel " + id;
             } else if (choice < 9) {
                 String id = pending.get(random.nextInt(pending.size()));
-                scheduler.edit(id, (long) random.nextInt(50), random.nextInt(3), null, trace);
+                scheduler.edit(id, (long) random.nextInt(50), random.nextInt(3), Precondition.NONE, Trace.into(trace));
                 what = "edit " + id;
             } else {
-                AdvanceResult result = scheduler.advance(random.nextInt(10), trace);
+                AdvanceResult result = scheduler.advance(random.nextInt(10), Trace.into(trace));
                 result.fired().forEach(timer -> pending.remove(timer.id()));
                 what = "advance";
             }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import io.timeservice.core.Trace;
 import io.timeservice.core.Mutation;
 import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
@@ -27,12 +28,12 @@ class JournalAppendAllOrNothingTest {
         TimerScheduler scheduler = TimerScheduler.withVirtualClock(4, 100);
         Timer kept;
         try (JournalStore store = open(scheduler)) {
-            scheduler.add("before", 5, 0, "{\"a\":1}");
+            scheduler.add("before", 5, 0, "{\"a\":1}", Trace.NONE);
             // The encoder writes the frame header and the record type, then fails on the missing timer: as an
             // OutOfMemoryError while the buffer grows would, half-way through a frame.
             assertThatThrownBy(() -> store.writer().append(new Mutation.Added(null, 0)))
                     .isInstanceOf(NullPointerException.class);
-            kept = scheduler.add("after", 7, 1, null);
+            kept = scheduler.add("after", 7, 1, null, Trace.NONE);
         }
         TimerScheduler recovered = TimerScheduler.withVirtualClock(4, 100);
         try (JournalStore store = open(recovered)) {

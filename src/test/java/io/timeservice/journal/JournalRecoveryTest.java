@@ -15,6 +15,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
+import io.timeservice.core.Precondition;
+import io.timeservice.core.Trace;
 import io.timeservice.core.Mutation;
 import io.timeservice.core.Revision;
 import io.timeservice.core.SchedulerException;
@@ -43,17 +45,17 @@ class JournalRecoveryTest {
         String payload = "\"" + "p".repeat(300) + "\"";
         try (JournalStore store = open(before, FsyncPolicy.ALWAYS, 10_000, 4096)) {
             for (int i = 0; i < 40; i++) {
-                before.add("s" + i, 1000 + i, 0, payload);
+                before.add("s" + i, 1000 + i, 0, payload, Trace.NONE);
             }
             // one snapshot at 10,000 bytes; adds alone never outgrow the state again
             store.writer().awaitSnapshotIdle();
             for (int i = 0; i < 40; i++) {
-                before.add("t" + i, 100 + i, i % 3, payload);
+                before.add("t" + i, 100 + i, i % 3, payload, Trace.NONE);
                 if (i % 4 == 0) {
-                    before.edit("s" + i, 50L + i, 1, null);
+                    before.edit("s" + i, 50L + i, 1, Precondition.NONE, Trace.NONE);
                 }
             }
-            before.advance(10); // fires nothing: the state only grows, so no second snapshot
+            before.advance(10, Trace.NONE); // fires nothing: the state only grows, so no second snapshot
         }
         List<Long> snapshots = JournalFiles.snapshotNumbers(dir);
         assertThat(snapshots).hasSize(1);
@@ -79,7 +81,7 @@ class JournalRecoveryTest {
             Path data = Files.createDirectory(dir.resolve((underTemporaryName ? "tmp-" : "cut-") + length));
             TimerScheduler first = fresh();
             try (JournalStore store = open(data, first, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
-                first.add("a", 5, 0, null);
+                first.add("a", 5, 0, null, Trace.NONE);
             }
             byte[] torn = length == header.length && !underTemporaryName ? new byte[length] // zeroed, not written
                     : Arrays.copyOf(header, length);
@@ -90,7 +92,7 @@ class JournalRecoveryTest {
                 try (JournalStore store = open(data, restarted, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
                     assertThat(restarted.status().size()).as("header cut at %d, start %d", length, start)
                             .isEqualTo(start);
-                    restarted.add("after-start-" + start, 5, 0, null);
+                    restarted.add("after-start-" + start, 5, 0, null, Trace.NONE);
                 }
             }
             assertThat(Files.exists(JournalFiles.segmentTemp(data, 2))).isFalse();
@@ -141,8 +143,8 @@ class JournalRecoveryTest {
         TimerScheduler before = fresh();
         Timer a;
         try (JournalStore store = open(dir, before, FsyncPolicy.NEVER, NO_SNAPSHOTS)) {
-            a = before.add("a", 50, 0, null);
-            before.add("b", 60, 0, null);
+            a = before.add("a", 50, 0, null, Trace.NONE);
+            before.add("b", 60, 0, null, Trace.NONE);
         }
         // the power loss: everything after the forced sequence reservation (the segment's first batch) is gone
         long reservationEnd = JournalFiles.SEGMENT_HEADER_BYTES + JournalWriter.BATCH_HEADER_BYTES
@@ -152,9 +154,9 @@ class JournalRecoveryTest {
         TimerScheduler after = fresh();
         try (JournalStore store = open(dir, after, FsyncPolicy.NEVER, NO_SNAPSHOTS)) {
             assertThat(after.status().size()).isZero();
-            Timer again = after.add("a", 50, 0, null);
+            Timer again = after.add("a", 50, 0, null, Trace.NONE);
             assertThat(again.sequence()).isGreaterThan(before.get("b").sequence());
-            assertThatThrownBy(() -> after.cancel("a", a.revision()))   // If-Match with the ETag from before
+            assertThatThrownBy(() -> after.cancel("a", Precondition.ifMatch(a.revision()), Trace.NONE))   // If-Match with the ETag from before
                     .isInstanceOf(SchedulerException.class)
                     .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
         }
@@ -165,7 +167,7 @@ class JournalRecoveryTest {
         TimerScheduler before = fresh();
         try (JournalStore store = open(dir, before, FsyncPolicy.NEVER, 1)) {
             for (int i = 0; i < 30; i++) {
-                before.add("s" + i, 100, 0, null);
+                before.add("s" + i, 100, 0, null, Trace.NONE);
                 store.writer().awaitSnapshotIdle();
             }
         }
@@ -178,7 +180,7 @@ class JournalRecoveryTest {
         TimerScheduler after = fresh();
         try (JournalStore store = open(dir, after, FsyncPolicy.NEVER, NO_SNAPSHOTS)) {
             long highestBefore = before.get("s29").sequence();
-            assertThat(after.add("new", 1, 0, null).sequence()).isGreaterThan(highestBefore);
+            assertThat(after.add("new", 1, 0, null, Trace.NONE).sequence()).isGreaterThan(highestBefore);
         }
     }
 
@@ -202,7 +204,7 @@ class JournalRecoveryTest {
         TimerScheduler first = fresh();
         try (JournalStore store = open(dir, first, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
             assertThat(first.get("b").revision()).isEqualTo(new Revision(2, 2));
-            first.add("c", 5, 0, null);
+            first.add("c", 5, 0, null, Trace.NONE);
         }
         TimerScheduler second = fresh();
         try (JournalStore store = open(dir, second, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
@@ -215,8 +217,8 @@ class JournalRecoveryTest {
         String payload = "\"" + "x".repeat(JournalWriter.MAX_PAYLOAD_BYTES - 3) + "\"";
         TimerScheduler before = fresh();
         try (JournalStore store = open(dir, before, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
-            before.add("i".repeat(TimerScheduler.MAX_ID_LENGTH), 5, 0, payload);
-            before.add("small", 6, 0, null);
+            before.add("i".repeat(TimerScheduler.MAX_ID_LENGTH), 5, 0, payload, Trace.NONE);
+            before.add("small", 6, 0, null, Trace.NONE);
         }
         TimerScheduler after = fresh();
         try (JournalStore store = open(dir, after, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {

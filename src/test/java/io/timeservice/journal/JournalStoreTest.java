@@ -18,6 +18,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import io.timeservice.core.Precondition;
+import io.timeservice.core.Trace;
 import io.timeservice.core.AdvanceResult;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.QueueListing;
@@ -52,21 +54,21 @@ class JournalStoreTest {
     void restart_restoresTimersClockSequencesVersionsAndPayloads(FsyncPolicy fsync) throws IOException {
         TimerScheduler before = fresh();
         try (JournalStore store = JournalStore.open(dir, before, fsync, Duration.ofMillis(5), 4, NO_SNAPSHOTS)) {
-            before.add("a", 10, 0, "{\"n\":1}");
-            before.add("b", 20, 5, null);
-            before.add("c", 30, -1, "[1,2]");
-            before.edit("c", 5L, 2, null);
-            before.cancel("a", null);
-            before.advance(7);                     // fires c
-            before.add("a", 1, 0, "\"reused\"");   // id reused, new sequence 4
-            before.edit("b", null, 9, null);
+            before.add("a", 10, 0, "{\"n\":1}", Trace.NONE);
+            before.add("b", 20, 5, null, Trace.NONE);
+            before.add("c", 30, -1, "[1,2]", Trace.NONE);
+            before.edit("c", 5L, 2, Precondition.NONE, Trace.NONE);
+            before.cancel("a", Precondition.NONE, Trace.NONE);
+            before.advance(7, Trace.NONE);                     // fires c
+            before.add("a", 1, 0, "\"reused\"", Trace.NONE);   // id reused, new sequence 4
+            before.edit("b", null, 9, Precondition.NONE, Trace.NONE);
         }
         TimerScheduler after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertThat(after.firstN(100)).isEqualTo(before.firstN(100));
             assertThat(after.status()).isEqualTo(before.status());
             // sequences continue after the block reserved on disk before the first add (1..1,000,000)
-            assertThat(after.add("d", 1, 0, null).sequence()).isEqualTo(1_000_001);
+            assertThat(after.add("d", 1, 0, null, Trace.NONE).sequence()).isEqualTo(1_000_001);
         }
     }
 
@@ -85,15 +87,15 @@ class JournalStoreTest {
             int priority = random.nextInt(3);
             String context = "seed " + seed + ", step " + step;
             if (op < 5) {
-                assertSameOutcome(context, () -> reference.add(id, delay, priority, null),
-                        () -> durable[0].add(id, delay, priority, null));
+                assertSameOutcome(context, () -> reference.add(id, delay, priority, null, Trace.NONE),
+                        () -> durable[0].add(id, delay, priority, null, Trace.NONE));
             } else if (op < 7) {
-                assertSameOutcome(context, () -> reference.cancel(id, null), () -> durable[0].cancel(id, null));
+                assertSameOutcome(context, () -> reference.cancel(id, Precondition.NONE, Trace.NONE), () -> durable[0].cancel(id, Precondition.NONE, Trace.NONE));
             } else if (op < 9) {
-                assertSameOutcome(context, () -> reference.edit(id, delay, priority, null),
-                        () -> durable[0].edit(id, delay, priority, null));
+                assertSameOutcome(context, () -> reference.edit(id, delay, priority, Precondition.NONE, Trace.NONE),
+                        () -> durable[0].edit(id, delay, priority, Precondition.NONE, Trace.NONE));
             } else {
-                assertSameOutcome(context, () -> reference.advance(delay), () -> durable[0].advance(delay));
+                assertSameOutcome(context, () -> reference.advance(delay, Trace.NONE), () -> durable[0].advance(delay, Trace.NONE));
             }
             if (random.nextInt(300) == 0) {
                 store.close();
@@ -116,9 +118,9 @@ class JournalStoreTest {
         try (JournalStore store = open(before, 1)) {
             writer = store.writer();
             for (int i = 0; i < 500; i++) {
-                before.add("s" + i, i % 37, i % 3, i % 2 == 0 ? "{\"i\":" + i + "}" : null);
+                before.add("s" + i, i % 37, i % 3, i % 2 == 0 ? "{\"i\":" + i + "}" : null, Trace.NONE);
             }
-            before.advance(10);
+            before.advance(10, Trace.NONE);
             writer.awaitSnapshotIdle();
         }
         List<Long> snapshots = JournalFiles.snapshotNumbers(dir);
@@ -136,8 +138,8 @@ class JournalStoreTest {
     void tornTail_isTruncatedWithAWarningNamingTheOffset() throws IOException {
         TimerScheduler before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
-            before.add("a", 5, 0, null);
-            before.add("b", 6, 0, null);
+            before.add("a", 5, 0, null, Trace.NONE);
+            before.add("b", 6, 0, null, Trace.NONE);
         }
         Path segment = JournalFiles.segment(dir, 1);
         long intactSize = Files.size(segment);
@@ -156,8 +158,8 @@ class JournalStoreTest {
     void flippedBitInTheLastRecord_isATornTail() throws IOException {
         TimerScheduler before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
-            before.add("a", 5, 0, null);
-            before.add("b", 6, 0, null);
+            before.add("a", 5, 0, null, Trace.NONE);
+            before.add("b", 6, 0, null, Trace.NONE);
         }
         Path segment = JournalFiles.segment(dir, 1);
         flipLastByte(segment);
@@ -171,9 +173,9 @@ class JournalStoreTest {
     void flippedBitInTheMiddle_stopsStartUpWithAClearError() throws IOException {
         TimerScheduler before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
-            before.add("a", 5, 0, "{\"x\":\"some payload bytes\"}");
-            before.add("b", 6, 0, null);
-            before.add("c", 7, 0, null);
+            before.add("a", 5, 0, "{\"x\":\"some payload bytes\"}", Trace.NONE);
+            before.add("b", 6, 0, null, Trace.NONE);
+            before.add("c", 7, 0, null, Trace.NONE);
         }
         Path segment = JournalFiles.segment(dir, 1);
         int offsetInFirstBody = JournalFiles.SEGMENT_HEADER_BYTES + RecordCodec.FRAME_HEADER_BYTES + 20;
@@ -212,7 +214,7 @@ class JournalStoreTest {
         TimerScheduler before = fresh();
         try (JournalStore store = open(before, 1)) {
             for (int i = 0; i < 50; i++) {
-                before.add("s" + i, i, 0, null);
+                before.add("s" + i, i, 0, null, Trace.NONE);
             }
             store.writer().awaitSnapshotIdle();
         }
@@ -249,9 +251,9 @@ class JournalStoreTest {
     void closedJournal_refusesMutationsWithoutApplyingThem() throws IOException {
         TimerScheduler scheduler = fresh();
         JournalStore store = open(scheduler, NO_SNAPSHOTS);
-        scheduler.add("kept", 5, 0, null);
+        scheduler.add("kept", 5, 0, null, Trace.NONE);
         store.close();
-        assertThatThrownBy(() -> scheduler.add("lost", 5, 0, null))
+        assertThatThrownBy(() -> scheduler.add("lost", 5, 0, null, Trace.NONE))
                 .isInstanceOf(SchedulerException.class)
                 .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
         assertThat(scheduler.status().size()).isEqualTo(1);
@@ -271,7 +273,7 @@ class JournalStoreTest {
                 done.add(pool.submit(() -> {
                     start.await();
                     for (int i = 0; i < perThread; i++) {
-                        scheduler.add("t" + thread + "-" + i, i, 0, null);
+                        scheduler.add("t" + thread + "-" + i, i, 0, null, Trace.NONE);
                     }
                     return null;
                 }));

@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.timeservice.core.Trace;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.Mutation;
 import io.timeservice.core.SchedulerException;
@@ -125,14 +126,14 @@ class JournalWriterTest {
         JournalStore store = JournalStore.open(dir, scheduler, FsyncPolicy.NEVER, Duration.ofSeconds(1), 4,
                 NO_SNAPSHOTS, JournalWriter.DEFAULT_SEGMENT_BYTES, 4096);
         try {
-            scheduler.add("first", 10, 0, null); // reserves sequences (a forced write) while the disk still works
+            scheduler.add("first", 10, 0, null, Trace.NONE); // reserves sequences (a forced write) while the disk still works
             store.writer().beforeWrite = this::holdFlusher; // the disk stalls
             String payload = "\"" + "p".repeat(500) + "\"";
             int accepted = 1;
             SchedulerException refused = null;
             while (refused == null) {
                 try {
-                    scheduler.add("t" + accepted, 10, 0, payload);
+                    scheduler.add("t" + accepted, 10, 0, payload, Trace.NONE);
                     accepted++;
                 } catch (SchedulerException e) {
                     refused = e;
@@ -145,7 +146,7 @@ class JournalWriterTest {
 
             releaseFlusher.countDown();
             store.writer().awaitWritten();
-            scheduler.add("after", 10, 0, payload);
+            scheduler.add("after", 10, 0, payload, Trace.NONE);
             assertThat(scheduler.status().size()).isEqualTo(accepted + 1);
         } finally {
             releaseFlusher.countDown();

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.timeservice.core.Trace;
 import io.timeservice.core.BrokenHeaps;
 import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
@@ -188,7 +189,7 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
     void aMillionPendingTimers_drawOnlyTheTopLevels_andStayResponsive() {
         // The default capacity is a million: fill it to one below, so that the page's own add fits.
         for (int i = 0; i < 999_999; i++) {
-            scheduler.add("m" + i, 1_000 + (i * 7_919L) % 1_000_000, 0, null);
+            scheduler.add("m" + i, 1_000 + (i * 7_919L) % 1_000_000, 0, null, Trace.NONE);
         }
         openPage(1280, 800);
         int drawn = views().get("tree").size();

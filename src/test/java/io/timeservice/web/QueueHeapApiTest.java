@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.restassured.path.json.JsonPath;
+import io.timeservice.core.Precondition;
+import io.timeservice.core.Trace;
 import io.timeservice.core.CorruptionHooks;
 import io.timeservice.core.TimerScheduler;
 import org.junit.jupiter.api.Test;
@@ -98,8 +100,8 @@ class QueueHeapApiTest extends DemoServiceTestBase {
     @Test
     void heap_index_mapsEveryShownIdToItsSlot() {
         addDirectly(40);
-        scheduler.cancel("d7", null);
-        scheduler.edit("d30", 0L, null, null);
+        scheduler.cancel("d7", Precondition.NONE, Trace.NONE);
+        scheduler.edit("d30", 0L, null, Precondition.NONE, Trace.NONE);
 
         JsonPath heap = api().get("/queue/heap?limit=20").then().statusCode(200).extract().jsonPath();
         Map<String, Integer> index = heap.getMap("index", String.class, Integer.class);
@@ -157,7 +159,7 @@ class QueueHeapApiTest extends DemoServiceTestBase {
     /** Fills the queue without HTTP: the limits are about reading, and a thousand POSTs would only cost time. */
     private void addDirectly(int count) {
         for (int i = 0; i < count; i++) {
-            scheduler.add("d" + i, 1000 - (i * 7919L) % 1000, i % 3, null);
+            scheduler.add("d" + i, 1000 - (i * 7919L) % 1000, i % 3, null, Trace.NONE);
         }
     }
 

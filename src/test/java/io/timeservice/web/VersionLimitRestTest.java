@@ -9,6 +9,7 @@ import io.restassured.RestAssured;
 import io.restassured.builder.RequestSpecBuilder;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+import io.timeservice.core.RecoveredSnapshot;
 import io.timeservice.core.Mutation;
 import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
@@ -37,7 +38,7 @@ class VersionLimitRestTest {
 
     @Test
     void anEditAtTheMaximumVersion_isRefusedWith409_andChangesNothing() {
-        scheduler.recover(new TimerScheduler.RecoveredSnapshot(0, 1, List.of(
+        scheduler.recover(new RecoveredSnapshot(0, 1, List.of(
                 new Mutation.Added(new Timer("A", 5, 0, 1, Timer.MAX_VERSION - 1, 0, null), 0))), List.of());
 
         given().contentType(ContentType.JSON).body("{\"delay\":9}").patch("/timers/A").then()

@@ -1,0 +1,67 @@
+package io.timeservice.core;
+
+import java.util.function.Consumer;
+
+/**
+ * Breaks a heap on purpose, as a bug would, to prove that the checks notice: reaches into the private arrays (by
+ * reflection, so production code carries no hooks) and counts each break as a change, so no cached report survives.
+ */
+final class HeapCorruption {
+
+    private HeapCorruption() {
+    }
+
+    /** Runs {@code action} on {@code scheduler}'s heap under its lock: to break the heap or read its arrays. */
+    static void onHeap(TimerScheduler scheduler, Consumer<IndexedTimerHeap> action) {
+        CombiningLock lock = (CombiningLock) CoreTestSupport.field(scheduler, "lock");
+        IndexedTimerHeap heap = (IndexedTimerHeap) CoreTestSupport.field(scheduler, "heap");
+        lock.run(() -> action.accept(heap));
+    }
+
+    /** Swaps two array cells without telling the index, as a buggy sift would. */
+    static void swapCellsWithoutIndex(IndexedTimerHeap heap, int a, int b) {
+        countChange(heap);
+        long[] keys = (long[]) CoreTestSupport.field(heap, "keys");
+        int stride = constant("KEY_STRIDE");
+        int base = constant("KEY_BASE");
+        for (int i = 0; i < stride; i++) {
+            long key = keys[base + a * stride + i];
+            keys[base + a * stride + i] = keys[base + b * stride + i];
+            keys[base + b * stride + i] = key;
+        }
+    }
+
+    /** Drops {@code id}'s index entry while the timer stays in the heap, as a lost update would. */
+    static void dropIndexEntry(IndexedTimerHeap heap, String id) {
+        countChange(heap);
+        int handle = heap.find(id);
+        heap.index().remove(heap.index().hash(id), handle);
+    }
+
+    /** Overwrites a handle's cached id hash, as a bug in the record layout would. */
+    static void corruptCachedHash(IndexedTimerHeap heap, int handle) {
+        countChange(heap);
+        int[] records = (int[]) CoreTestSupport.field(heap, "records");
+        records[handle * constant("RECORD_STRIDE") + constant("ID_HASH")] ^= 1;
+    }
+
+    private static void countChange(IndexedTimerHeap heap) {
+        try {
+            var changes = IndexedTimerHeap.class.getDeclaredField("changes");
+            changes.setAccessible(true);
+            changes.setLong(heap, changes.getLong(heap) + 1);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("IndexedTimerHeap has no change count", e);
+        }
+    }
+
+    private static int constant(String name) {
+        try {
+            var field = IndexedTimerHeap.class.getDeclaredField(name);
+            field.setAccessible(true);
+            return field.getInt(null);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("IndexedTimerHeap has no constant " + name, e);
+        }
+    }
+}
