@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 
 import io.timeservice.core.Mutation;
 import io.timeservice.core.TimerScheduler;
+import io.timeservice.core.Trace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,7 +62,7 @@ class JournalMetricsTest {
         try (JournalStore store = JournalStore.open(dir, scheduler, FsyncPolicy.ALWAYS, Duration.ofSeconds(1), 1, 1)) {
             store.writer().reportTo(recording);
             for (int i = 0; i < 50; i++) {
-                scheduler.add("s" + i, 10 + i, 0, null);
+                scheduler.add("s" + i, 10 + i, 0, null, Trace.NONE);
             }
             store.writer().awaitSnapshotIdle();
         }
