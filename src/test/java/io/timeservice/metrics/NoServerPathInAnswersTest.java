@@ -8,7 +8,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Nested;
@@ -28,11 +30,25 @@ class NoServerPathInAnswersTest {
 
     private static final String READ = "paths-read-token-0123456789";
 
+    /**
+     * A new data directory for a service that lives as long as the test JVM (its Spring context is cached), so it
+     * is deleted when the JVM exits rather than after the test.
+     */
     static Path freshDataDir(String name) {
         try {
-            return Files.createTempDirectory("timeservice-" + name + "-").toRealPath();
+            Path dir = Files.createTempDirectory("timeservice-" + name + "-").toRealPath();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(dir), "delete " + dir));
+            return dir;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException | UncheckedIOException gone) {
+            // best effort at exit: nothing to report to
         }
     }
 
