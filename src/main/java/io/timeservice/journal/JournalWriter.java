@@ -467,13 +467,15 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
                 lastForce = System.nanoTime();
                 dirty = false;
             }
+            // published before the roll: a failure creating the next segment must not refuse records on disk
+            markWritten(toWrite, upTo, force || !dirty, 0);
             if (rotation != 0) {
                 segment.close();
                 segment = JournalFiles.createSegment(dir, rotation);
                 segmentPosition = JournalFiles.SEGMENT_HEADER_BYTES;
                 segmentForced = segmentPosition;
+                markWritten(null, 0, false, rotation);
             }
-            markWritten(toWrite, upTo, force || !dirty, rotation);
             if (stop) {
                 return;
             }

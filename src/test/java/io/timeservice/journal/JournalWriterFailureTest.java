@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -55,6 +56,23 @@ class JournalWriterFailureTest {
         assertThat(writer.failure()).as("failure(), which health reports as DOWN").isNotNull();
         assertUnavailable(writer::requireWritable);
         assertUnavailable(() -> writer.append(advanced(2)));
+    }
+
+    @Test
+    void segmentRollThatFails_afterItsBatchWasForced_neverRefusesThatBatch() throws IOException {
+        writer = writer(FsyncPolicy.ALWAYS, 50);
+        Files.createDirectory(JournalFiles.segmentTemp(dir, 2)); // creating segment 2 fails
+        long position = writer.append(new Mutation.Reset());
+        long rolling = writer.append(advanced(1_000_000)); // takes the segment past 50 bytes: it rolls after this
+
+        writer.awaitDurable(rolling); // forced into segment 1 before the roll failed: on disk, so no 503
+        writer.awaitDurable(position);
+        assertUnavailable(() -> writer.awaitDurable(writer.append(advanced(2_000_000)))); // the roll failed
+        assertThat(writer.failure()).as("the failed roll fails the journal").isNotNull();
+        writer.close();
+        writer = null;
+        assertThat(JournalRecovery.recover(dir, warning -> { }).mutations())
+                .containsExactly(new Mutation.Reset(), advanced(1_000_000));
     }
 
     private JournalWriter writer(FsyncPolicy fsync, long segmentBytes) throws IOException {
