@@ -696,14 +696,25 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         } finally {
             lock.unlock();
         }
-        try {
-            flusher.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        // uninterruptibly: returning early would close the segment under the flusher and release the directory
+        boolean interrupted = false;
+        while (true) {
+            try {
+                flusher.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
         }
-        if (segment.isOpen()) {
-            segment.force(true);
-            segment.close();
+        try {
+            if (segment.isOpen()) {
+                segment.force(true);
+                segment.close();
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt(); // only now: a FileChannel closes itself on an interrupted thread
+            }
         }
     }
 

@@ -7,6 +7,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.Mutation;
@@ -73,6 +76,51 @@ class JournalWriterFailureTest {
         writer = null;
         assertThat(JournalRecovery.recover(dir, warning -> { }).mutations())
                 .containsExactly(new Mutation.Reset(), advanced(1_000_000));
+    }
+
+    @Test
+    void interruptedClose_stillWaitsForTheFlusher_andLosesNothing() throws Exception {
+        writer = writer(FsyncPolicy.NEVER, JournalWriter.DEFAULT_SEGMENT_BYTES);
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        writer.beforeWrite = () -> {
+            held.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        long position = writer.append(advanced(7));
+        held.await(); // the flusher holds the record and has not written it yet
+        AtomicReference<Throwable> closeError = new AtomicReference<>();
+        AtomicBoolean interruptKept = new AtomicBoolean();
+        Thread closer = new Thread(() -> {
+            Thread.currentThread().interrupt(); // e.g. a shutdown that interrupts its threads
+            try {
+                writer.close();
+            } catch (Throwable e) {
+                closeError.set(e);
+            }
+            interruptKept.set(Thread.currentThread().isInterrupted());
+        });
+        closer.start();
+        // close() must wait for the flusher (WAITING in join); the defect returned at once (TERMINATED)
+        while (closer.getState() != Thread.State.WAITING && closer.getState() != Thread.State.TERMINATED) {
+            Thread.onSpinWait();
+        }
+        Thread.State whileFlusherHeld = closer.getState();
+        release.countDown();
+        closer.join();
+        JournalWriter closed = writer;
+        writer = null;
+
+        assertThat(whileFlusherHeld).as("close() while the flusher still writes").isEqualTo(Thread.State.WAITING);
+        assertThat(closeError.get()).isNull();
+        assertThat(interruptKept).as("close() gives its caller the interrupt back").isTrue();
+        assertThat(closed.failure()).isNull();
+        closed.awaitDurable(position);
+        assertThat(JournalRecovery.recover(dir, warning -> { }).mutations()).containsExactly(advanced(7));
     }
 
     private JournalWriter writer(FsyncPolicy fsync, long segmentBytes) throws IOException {
