@@ -24,9 +24,10 @@ import io.timeservice.core.RecoveredSnapshot;
  *
  * <p>A crash can tear only the end of the newest segment. A newest segment shorter than its header (or with a
  * header of zero bytes) is deleted with a warning and its number written again, every time; a torn write at its end
- * is cut off with a warning naming the file and offset. Damage anywhere else — in committed data, or in an older
- * segment — means data on disk was damaged after it was acknowledged; recovery then stops start-up rather than
- * silently drop acknowledged timers.
+ * is cut off with a warning naming the file and offset. An empty segment (0 bytes, as the previous release left a
+ * torn header it cut off) holds no record and is skipped with a warning wherever it is. Damage anywhere else — in
+ * committed data, or in an older segment — means data on disk was damaged after it was acknowledged; recovery then
+ * stops start-up rather than silently drop acknowledged timers.
  */
 final class JournalRecovery {
 
@@ -90,6 +91,15 @@ final class JournalRecovery {
             }
         }
         long next = segments.isEmpty() ? firstSegment : segments.get(segments.size() - 1) + 1;
+        for (int i = segments.size() - 1; i >= 0; i--) {
+            Path file = JournalFiles.segment(dir, segments.get(i));
+            if (Files.size(file) == 0) {
+                // the previous release cut a torn header to 0 bytes and went on with the next segment
+                warn.accept("journal " + file + ": empty (a crash while it was created, cut by an earlier version);"
+                        + " it holds no records, skipped");
+                segments.remove(i);
+            }
+        }
         return new Plan(dir, snapshot, snapshot == null ? 0 : firstSegment, segments, next, warn);
     }
 

@@ -104,6 +104,8 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
     /** Bytes appended but not yet handed to the OS. */
     private long unflushedBytes;
     private IOException failure;
+    /** The failure to report when the flusher died and there was no memory left to describe why. */
+    private final IOException flusherDied = new IOException("the journal flusher died");
     /** Set (with {@link #failure} or at the end of {@link #close}) once the flusher has exited. */
     private boolean stopped;
     private volatile boolean failed;
@@ -383,13 +385,18 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
 
     /** The flusher: whatever ends it (close, an I/O error, any other throwable) answers every waiter. */
     private void runFlusher() {
+        boolean closed = false;
         try {
             flushLoop();
+            closed = true;
         } catch (Throwable e) {
             fail(e);
         } finally {
             lock.lock();
             try {
+                if (!closed && failure == null) {
+                    markFailed(flusherDied); // fail() itself failed, e.g. out of memory again
+                }
                 stopped = true;
                 releaseDurableWaiters();
                 progress.signalAll();
@@ -460,13 +467,15 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
                 lastForce = System.nanoTime();
                 dirty = false;
             }
+            // published before the roll: a failure creating the next segment must not refuse records on disk
+            markWritten(toWrite, upTo, force || !dirty, 0);
             if (rotation != 0) {
                 segment.close();
                 segment = JournalFiles.createSegment(dir, rotation);
                 segmentPosition = JournalFiles.SEGMENT_HEADER_BYTES;
                 segmentForced = segmentPosition;
+                markWritten(null, 0, false, rotation);
             }
-            markWritten(toWrite, upTo, force || !dirty, rotation);
             if (stop) {
                 return;
             }
@@ -539,17 +548,41 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         }
     }
 
+    /**
+     * Fails the journal first, allocating nothing (the flusher may have died of an OutOfMemoryError), and only then
+     * describes and logs {@code e}, which may fail in turn without undoing the failure.
+     */
     private void fail(Throwable e) {
-        log.error("journal write failed; refusing further mutations until restart", e);
         lock.lock();
         try {
-            failure = e instanceof IOException io ? io : new IOException("the journal flusher died: " + e, e);
-            failed = true;
-            releaseDurableWaiters();
-            progress.signalAll();
+            markFailed(e instanceof IOException io ? io : flusherDied);
         } finally {
             lock.unlock();
         }
+        try {
+            if (!(e instanceof IOException)) {
+                IOException described = new IOException("the journal flusher died: " + e, e);
+                lock.lock();
+                try {
+                    failure = described;
+                } finally {
+                    lock.unlock();
+                }
+            }
+            log.error("journal write failed; refusing further mutations until restart", e);
+        } catch (Throwable reportFailed) {
+            // the journal has failed all the same; what is left is only the description
+        }
+    }
+
+    /** Refuses every mutation from now on and answers every waiter. Call only while holding the lock. */
+    private void markFailed(IOException cause) {
+        if (failure == null) {
+            failure = cause;
+        }
+        failed = true;
+        releaseDurableWaiters();
+        progress.signalAll();
     }
 
     // ---- snapshots ----
@@ -663,14 +696,25 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         } finally {
             lock.unlock();
         }
-        try {
-            flusher.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        // uninterruptibly: returning early would close the segment under the flusher and release the directory
+        boolean interrupted = false;
+        while (true) {
+            try {
+                flusher.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
         }
-        if (segment.isOpen()) {
-            segment.force(true);
-            segment.close();
+        try {
+            if (segment.isOpen()) {
+                segment.force(true);
+                segment.close();
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt(); // only now: a FileChannel closes itself on an interrupted thread
+            }
         }
     }
 

@@ -100,6 +100,24 @@ class JournalRecoveryTest {
     }
 
     @Test
+    void emptySegmentLeftByThePreviousRelease_beforeANewerOne_neverStopsAStart() throws IOException {
+        // The previous release truncated a segment with a torn header to 0 bytes and wrote the next one; its
+        // second start then refused the directory (issue 13 item 2). The empty segment holds no record.
+        Files.write(segment(), new byte[0]);
+        JournalWriter earlier = new JournalWriter(dir, 2, FsyncPolicy.ALWAYS, Duration.ofSeconds(1), 4,
+                NO_SNAPSHOTS);
+        earlier.awaitDurable(earlier.append(advanced(3)));
+        earlier.close();
+
+        for (int start = 1; start <= 2; start++) {
+            TimerScheduler restarted = fresh();
+            try (JournalStore store = open(dir, restarted, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
+                assertThat(restarted.now()).as("start %d", start).isEqualTo(3);
+            }
+        }
+    }
+
+    @Test
     void unfinishedLastBatch_withADamagedPageInItsMiddle_isCutOff_thoughALaterPageIsIntact() throws IOException {
         Batches batches = writeBatches(FsyncPolicy.ALWAYS, false);
         long pageStart = pageInside(batches.big);
