@@ -7,25 +7,21 @@ import java.util.List;
 import java.util.function.ToLongFunction;
 
 /**
- * An indexed d-ary min-heap of timers in flat primitive arrays: the firing order's keys in heap order, everything
- * else by a stable per-timer handle, and an {@link IdIndex} from id to handle.
+ * An indexed d-ary min-heap of timers: the firing order's keys in heap order in one flat array, the rest of each
+ * timer by a stable per-timer handle in {@link TimerRecords}, and an {@link IdIndex} from id to handle.
  *
- * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. The heap
+ * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. The key
  * array ({@code keys}: fireTime, priority with handle, sequence, interleaved per slot) is indexed by slot, so a sift
- * compares keys without chasing a pointer. Everything that does not take part in comparisons is indexed by handle, a
- * small int that stays put while the timer is pending and is recycled after it leaves, in three arrays:
- * {@code slots[handle]} is the timer's current heap slot, or -1 while it is lifted out for a sift or not in use;
- * {@code records} holds a 20-byte record per handle (version, cached id hash, wall-clock creation second, virtual
- * creation time); {@code texts} holds the id beside the payload.
+ * compares keys without chasing a pointer. {@code slots[handle]} is the timer's current heap slot, or -1 while it
+ * is lifted out for a sift or not in use.
  *
  * <p>Why this shape: at 1,000,000 pending nearly every access below the top heap levels is a cache miss, up to
  * ~150-200 ns from DRAM, so an operation costs about its number of dependent misses. The slot is read on the
  * cancel and edit path and written at every sift level, so it stays in a 4 MB array, which caches far better than
- * the records; the rest, read together by snapshots and removals, shares one record. The id index entry of a
- * cancelled or edited timer is removed where the lookup found it, that of a fired timer under the hash cached in
- * its record, so firing never loads the id String. The key array starts slot 0 one slot in so that, when the array
- * itself starts on a cache line (G1 places such large arrays at a region start), a 4-ary node's children span
- * exactly two lines.
+ * the 20-byte records. The id index entry of a cancelled or edited timer is removed where the lookup found it, that
+ * of a fired timer under the hash cached in its record, so firing never loads the id String. The key array starts
+ * slot 0 one slot in so that, when the array itself starts on a cache line (G1 places such large arrays at a region
+ * start), a 4-ary node's children span exactly two lines.
  *
  * <p>Invariants, true between public calls ({@link HeapInvariants} checks them):
  * <ul>
@@ -38,17 +34,10 @@ import java.util.function.ToLongFunction;
  * </ul>
  *
  * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1);
- * {@link #bulkLoad} O(n); the first k in firing order O(k d log k) without touching the rest of the heap
- * ({@link FiringOrderWalk}).
- * Steady-state operations allocate nothing; arrays grow by doubling and return to their initial size once empty.
- *
- * <p>Also knows the oldest pending timer (earliest creation time) in O(1) for the oldest-job-age metric,
- * through {@link OldestPending}: a tournament tree over blocks of 64 handles, which a removal touches only when it
- * removes its block's oldest. The wall-clock creation time, used only by that metric, is kept in whole epoch
- * seconds (an unsigned int: 1970 to 2106); {@link #createdAtWallMillis} and {@link #timerAt} return it as milliseconds
- * rounded down to the second.
- *
- * <p>Steps can be watched through a {@link HeapListener} (for traces); the same algorithm runs either way.
+ * {@link #bulkLoad} O(n); the first k in firing order O(k d log k) ({@link FiringOrderWalk}); the oldest pending
+ * timer O(1) ({@link OldestPending}). Steady-state operations allocate nothing; arrays grow by doubling and return
+ * to their initial size once empty. Steps can be watched through a {@link HeapListener} (for traces); the same
+ * algorithm runs either way.
  *
  * <p>Not thread-safe: {@link TimerScheduler} owns one and calls it only while holding its lock.
  */
@@ -63,22 +52,6 @@ final class IndexedTimerHeap {
      */
     private static final int KEY_BASE = 3;
 
-    // A handle's record: RECORD_STRIDE ints from recordAt(handle), 20 bytes.
-    private static final int RECORD_STRIDE = 5;
-    private static final int VERSION = 0;
-    /**
-     * {@link IdIndex#hash} of the id while in use, so the index entry can be removed without reading the id; the
-     * next free handle while free. Valid only with this heap's index (and the copies of both), whose key it depends
-     * on: never written out, recomputed on load.
-     */
-    private static final int ID_HASH = 1;
-    /** Wall-clock creation time in epoch seconds, unsigned. */
-    private static final int WALL_SECONDS = 2;
-    private static final int CREATED_AT_HIGH = 3;
-    private static final int CREATED_AT_LOW = 4;
-
-    // texts: the id at handle * TEXT_STRIDE, its payload right after it.
-    private static final int TEXT_STRIDE = 2;
     /** Arrays larger than this are released when the heap drains empty. */
     private static final int SHRINK_ABOVE = 4096;
 
@@ -92,21 +65,16 @@ final class IndexedTimerHeap {
     private long[] keys;
     private int size;
 
-    /** By handle, [0, handleLimit): one record of {@link #RECORD_STRIDE} ints per handle, see the field offsets. */
-    private int[] records;
     /**
      * By handle: the heap slot, or -1. Apart from the record because every sift level stores one: a 4-byte array
      * (4 MB at 1,000,000) is far more often still in cache than the records (20 MB).
      */
     private int[] slots;
-    /** By handle, [0, handleLimit): id and payload side by side; both null while the handle is free. */
-    private String[] texts;
-    private int handleLimit;
-    private int freeHandle = NONE;
+    private final TimerRecords records;
     private final OldestPending oldestPending;
 
     private final IdIndex index;
-    private final IdIndex.IdsByHandle idOfHandle = this::idOf;
+    private final IdIndex.IdsByHandle idOfHandle;
 
     /** Told every step of the operations that follow; {@link HeapListener#NONE} unless a trace is recorded. */
     private HeapListener listener = HeapListener.NONE;
@@ -125,6 +93,8 @@ final class IndexedTimerHeap {
         }
         this.arity = arity;
         allocate(INITIAL_CAPACITY);
+        records = new TimerRecords(INITIAL_CAPACITY);
+        idOfHandle = records::idOf;
         index = new IdIndex();
         oldestPending = new OldestPending(members(), INITIAL_CAPACITY);
     }
@@ -134,11 +104,9 @@ final class IndexedTimerHeap {
         arity = source.arity;
         keys = Arrays.copyOf(source.keys, keyAt(source.size));
         size = source.size;
-        records = Arrays.copyOf(source.records, recordAt(source.handleLimit));
-        slots = Arrays.copyOf(source.slots, source.handleLimit);
-        texts = Arrays.copyOf(source.texts, source.handleLimit * TEXT_STRIDE);
-        handleLimit = source.handleLimit;
-        freeHandle = source.freeHandle;
+        records = new TimerRecords(source.records);
+        slots = Arrays.copyOf(source.slots, records.limit());
+        idOfHandle = records::idOf;
         index = new IdIndex(source.index);
         oldestPending = new OldestPending(source.oldestPending, members());
         changes = source.changes;
@@ -157,7 +125,7 @@ final class IndexedTimerHeap {
         return new OldestPending.Members() {
             @Override
             public int handleLimit() {
-                return handleLimit;
+                return records.limit();
             }
 
             @Override
@@ -167,12 +135,12 @@ final class IndexedTimerHeap {
 
             @Override
             public long createdAt(int handle) {
-                return IndexedTimerHeap.createdAt(records, handle);
+                return records.createdAt(handle);
             }
 
             @Override
             public long wallSeconds(int handle) {
-                return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]);
+                return records.wallSecondsOf(handle);
             }
         };
     }
@@ -185,9 +153,9 @@ final class IndexedTimerHeap {
         return size;
     }
 
-    /** Handles in use are below this. */
-    int handleLimit() {
-        return handleLimit;
+    /** Everything but the keys, by handle. */
+    TimerRecords records() {
+        return records;
     }
 
     IdIndex index() {
@@ -241,54 +209,12 @@ final class IndexedTimerHeap {
         return (keys.length - KEY_BASE) / KEY_STRIDE;
     }
 
-    /** Handles the handle-indexed arrays hold before they must grow. */
-    int handleCapacity() {
-        return texts.length / TEXT_STRIDE;
-    }
-
-    // ---- record accessors: the only readers of the per-handle arrays ----
-
-    private static int recordAt(int handle) {
-        return handle * RECORD_STRIDE;
-    }
-
     int slotOf(int handle) {
         return slots[handle];
     }
 
     String idOf(int handle) {
-        return texts[handle * TEXT_STRIDE];
-    }
-
-    private String payloadOf(int handle) {
-        return texts[handle * TEXT_STRIDE + 1];
-    }
-
-    private int versionOf(int handle) {
-        return records[recordAt(handle) + VERSION];
-    }
-
-    long wallSecondsOf(int handle) {
-        return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]);
-    }
-
-    /** The {@link IdIndex#hash} of the id, as cached in the record while the handle is in use. */
-    int cachedHash(int handle) {
-        return records[recordAt(handle) + ID_HASH];
-    }
-
-    private static long createdAt(int[] records, int handle) {
-        int record = recordAt(handle);
-        return (long) records[record + CREATED_AT_HIGH] << 32 | (records[record + CREATED_AT_LOW] & 0xFFFF_FFFFL);
-    }
-
-    private static long createdAtWallMillis(int[] records, int handle) {
-        return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]) * 1000L;
-    }
-
-    /** Epoch milliseconds as whole epoch seconds in an unsigned int: rounded down, clamped to 1970..2106. */
-    static int wallSeconds(long epochMillis) {
-        return (int) Math.min(Math.max(Math.floorDiv(epochMillis, 1000L), 0L), 0xFFFF_FFFFL);
+        return records.idOf(handle);
     }
 
     // ---- lookups by id and handle ----
@@ -315,20 +241,10 @@ final class IndexedTimerHeap {
         return fireTimeAt(slotOf(handle));
     }
 
-    long createdAt(int handle) {
-        return createdAt(records, handle);
-    }
-
-    /** Wall-clock creation time in epoch milliseconds, rounded down to the second (stored as seconds). */
-    long createdAtWallMillis(int handle) {
-        return createdAtWallMillis(records, handle);
-    }
-
     /** A copy of the pending timer {@code handle} as it is now. */
     Timer timerAt(int handle) {
         int slot = slotOf(handle);
-        return new Timer(idOf(handle), fireTimeAt(slot), priorityAt(slot), sequenceAt(slot), versionOf(handle),
-                createdAt(records, handle), payloadOf(handle));
+        return records.timer(handle, fireTimeAt(slot), priorityAt(slot), sequenceAt(slot));
     }
 
     // ---- mutations ----
@@ -343,7 +259,7 @@ final class IndexedTimerHeap {
         int hash = index.hash(id);
         int handle = newHandle(id, hash, version, createdAt, createdAtWall, payload);
         index.insert(hash, handle);
-        oldestPending.added(handle, createdAt, wallSecondsOf(handle));
+        oldestPending.added(handle, createdAt, records.wallSecondsOf(handle));
         ensureSlotCapacity(size + 1);
         siftUp(size++, handle, fireTime, priority, sequence);
         return handle;
@@ -369,7 +285,7 @@ final class IndexedTimerHeap {
         long sequence = sequenceAt(slot);
         int direction = FiringOrder.compare(newFireTime, newPriority, sequence,
                 fireTimeAt(slot), priorityAt(slot), sequence);
-        records[recordAt(handle) + VERSION]++;
+        records.countVersion(handle);
         if (direction == 0) {
             return;
         }
@@ -403,7 +319,7 @@ final class IndexedTimerHeap {
             int handle = newHandle(timer.id(), hash, Math.toIntExact(timer.version()), timer.createdAt(),
                     createdAtWall.applyAsLong(timer), timer.payload());
             index.insert(hash, handle);
-            oldestPending.added(handle, timer.createdAt(), wallSecondsOf(handle));
+            oldestPending.added(handle, timer.createdAt(), records.wallSecondsOf(handle));
             write(size++, handle, timer.fireTime(), timer.priority(), timer.sequence());
         }
         for (int slot = (size - 2) / arity; slot >= 0 && size > 1; slot--) {
@@ -420,10 +336,9 @@ final class IndexedTimerHeap {
     void clear() {
         changes++;
         size = 0;
-        handleLimit = 0;
-        freeHandle = NONE;
         index.clear();
         allocate(INITIAL_CAPACITY);
+        records.clear(INITIAL_CAPACITY);
         oldestPending.clear(INITIAL_CAPACITY);
     }
 
@@ -447,23 +362,21 @@ final class IndexedTimerHeap {
      * briefly. The copy is read later, without the lock, to write a snapshot.
      */
     Image image() {
-        return new Image(size, Arrays.copyOf(keys, keyAt(size)), records.clone(), texts.clone());
+        return new Image(size, Arrays.copyOf(keys, keyAt(size)), new TimerRecords(records));
     }
 
     /** A frozen copy of the heap's arrays, in the live layout; see {@link #image()}. */
-    record Image(int size, long[] keys, int[] records, String[] texts) {
+    record Image(int size, long[] keys, TimerRecords records) {
 
         Timer timer(int slot) {
             long priorityAndHandle = keys[keyAt(slot) + 1];
-            int handle = (int) priorityAndHandle;
-            return new Timer(texts[handle * TEXT_STRIDE], keys[keyAt(slot)], (int) (priorityAndHandle >> 32),
-                    keys[keyAt(slot) + 2], records[recordAt(handle) + VERSION], createdAt(records, handle),
-                    texts[handle * TEXT_STRIDE + 1]);
+            return records.timer((int) priorityAndHandle, keys[keyAt(slot)], (int) (priorityAndHandle >> 32),
+                    keys[keyAt(slot) + 2]);
         }
 
         /** Rounded down to the second, as the heap stores it. */
         long createdAtWallMillis(int slot) {
-            return IndexedTimerHeap.createdAtWallMillis(records, (int) keys[keyAt(slot) + 1]);
+            return records.createdAtWallMillis((int) keys[keyAt(slot) + 1]);
         }
     }
 
@@ -623,33 +536,23 @@ final class IndexedTimerHeap {
                 sequenceAt(b));
     }
 
-    // ---- handles and the age list ----
+    // ---- handles and storage ----
 
+    /** Stores a new timer's record; its slot stays -1 until {@link #write} puts it in the heap. */
     private int newHandle(String id, int hash, int version, long createdAt, long createdAtWall, String payload) {
-        int handle;
-        if (freeHandle != NONE) {
-            handle = freeHandle;
-            freeHandle = records[recordAt(handle) + ID_HASH];
-        } else {
-            ensureHandleCapacity(handleLimit + 1);
-            handle = handleLimit++;
+        int handle = records.add(id, hash, version, createdAt, createdAtWall, payload);
+        if (handle >= slots.length) {
+            slots = Arrays.copyOf(slots, records.capacity());
+            oldestPending.ensureCapacity(records.capacity());
         }
-        texts[handle * TEXT_STRIDE] = id;
-        texts[handle * TEXT_STRIDE + 1] = payload;
         slots[handle] = NONE;
-        int record = recordAt(handle);
-        records[record + VERSION] = version;
-        records[record + ID_HASH] = hash;
-        records[record + WALL_SECONDS] = wallSeconds(createdAtWall);
-        records[record + CREATED_AT_HIGH] = (int) (createdAt >>> 32);
-        records[record + CREATED_AT_LOW] = (int) createdAt;
         return handle;
     }
 
     /** Takes a leaving timer out of the index and the oldest-pending tree and marks it out of the heap. */
     private void forget(int handle) {
         if (!index.removeLastFound(handle)) { // a cancel or edit has just found it; a fire has not
-            index.remove(records[recordAt(handle) + ID_HASH], handle);
+            index.remove(records.cachedHash(handle), handle);
         }
         slots[handle] = NONE;
         oldestPending.removed(handle);
@@ -657,46 +560,21 @@ final class IndexedTimerHeap {
 
     /** Puts a forgotten handle on the free list, or releases all arrays when the heap has drained. */
     private void releaseHandle(int handle) {
-        texts[handle * TEXT_STRIDE] = null;
-        texts[handle * TEXT_STRIDE + 1] = null;
-        if (size == 0 && handleCapacity() > SHRINK_ABOVE) {
+        if (size == 0 && records.capacity() > SHRINK_ABOVE) {
             clear(); // give the memory of a drained burst back rather than keep its peak forever
-            return;
+        } else {
+            records.release(handle);
         }
-        records[recordAt(handle) + ID_HASH] = freeHandle;
-        freeHandle = handle;
     }
-
-    // ---- storage ----
 
     private void allocate(int capacity) {
         keys = new long[KEY_BASE + capacity * KEY_STRIDE];
-        records = new int[capacity * RECORD_STRIDE];
         slots = new int[capacity];
-        texts = new String[capacity * TEXT_STRIDE];
     }
 
     private void ensureSlotCapacity(int needed) {
         if (needed > slotCapacity()) {
-            keys = Arrays.copyOf(keys, keyAt(grownCapacity(slotCapacity(), needed)));
+            keys = Arrays.copyOf(keys, keyAt(TimerRecords.grownCapacity(slotCapacity(), needed)));
         }
-    }
-
-    private void ensureHandleCapacity(int needed) {
-        if (needed > handleCapacity()) {
-            int capacity = grownCapacity(handleCapacity(), needed);
-            records = Arrays.copyOf(records, recordAt(capacity));
-            slots = Arrays.copyOf(slots, capacity);
-            texts = Arrays.copyOf(texts, capacity * TEXT_STRIDE);
-            oldestPending.ensureCapacity(capacity);
-        }
-    }
-
-    private static int grownCapacity(int current, int needed) {
-        long doubled = Math.max((long) current * 2, needed);
-        if (doubled > (Integer.MAX_VALUE - 8) / RECORD_STRIDE) {
-            throw new IllegalStateException("heap cannot grow past " + current + " timers");
-        }
-        return (int) doubled;
     }
 }

@@ -313,8 +313,8 @@ public final class TimerScheduler {
             boolean empty = oldest == IndexedTimerHeap.NONE;
             return new QueueStatus(clock.now(), heap.size(),
                     root == IndexedTimerHeap.NONE ? null : heap.fireTime(root),
-                    empty ? null : heap.createdAt(oldest),
-                    empty ? null : heap.createdAtWallMillis(oldest));
+                    empty ? null : heap.records().createdAt(oldest),
+                    empty ? null : heap.records().createdAtWallMillis(oldest));
         });
     }
 

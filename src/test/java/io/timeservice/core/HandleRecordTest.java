@@ -87,8 +87,8 @@ class HandleRecordTest {
                         .thenComparingLong(entry -> entry.wallMillis() / 1000)).orElseThrow();
                 int handle = heap.oldest();
                 assertThat(pending).as("%s: oldest is pending", context).containsKey(heap.timerAt(handle).id());
-                assertThat(heap.createdAt(handle)).as(context).isEqualTo(oldest.createdAt());
-                assertThat(heap.createdAtWallMillis(handle)).as("%s: wall time in whole seconds", context)
+                assertThat(heap.records().createdAt(handle)).as(context).isEqualTo(oldest.createdAt());
+                assertThat(heap.records().createdAtWallMillis(handle)).as("%s: wall time in whole seconds", context)
                         .isEqualTo(oldest.wallMillis() / 1000 * 1000);
             }
             InvariantReport report = HeapInvariants.check(heap, 0);
@@ -113,14 +113,14 @@ class HandleRecordTest {
 
     @Test
     void wallSeconds_roundsDownAndClampsToUnsigned32Bits() {
-        assertThat(IndexedTimerHeap.wallSeconds(0)).isZero();
-        assertThat(IndexedTimerHeap.wallSeconds(999)).isZero();
-        assertThat(IndexedTimerHeap.wallSeconds(1000)).isEqualTo(1);
-        assertThat(IndexedTimerHeap.wallSeconds(-1)).as("before 1970: clamped").isZero();
-        assertThat(Integer.toUnsignedLong(IndexedTimerHeap.wallSeconds(4_294_967_295_999L))).isEqualTo(0xFFFF_FFFFL);
-        assertThat(Integer.toUnsignedLong(IndexedTimerHeap.wallSeconds(Long.MAX_VALUE))).as("after 2106: clamped")
+        assertThat(TimerRecords.wallSeconds(0)).isZero();
+        assertThat(TimerRecords.wallSeconds(999)).isZero();
+        assertThat(TimerRecords.wallSeconds(1000)).isEqualTo(1);
+        assertThat(TimerRecords.wallSeconds(-1)).as("before 1970: clamped").isZero();
+        assertThat(Integer.toUnsignedLong(TimerRecords.wallSeconds(4_294_967_295_999L))).isEqualTo(0xFFFF_FFFFL);
+        assertThat(Integer.toUnsignedLong(TimerRecords.wallSeconds(Long.MAX_VALUE))).as("after 2106: clamped")
                 .isEqualTo(0xFFFF_FFFFL);
-        assertThat(Integer.toUnsignedLong(IndexedTimerHeap.wallSeconds(3_000_000_000_123L)))
+        assertThat(Integer.toUnsignedLong(TimerRecords.wallSeconds(3_000_000_000_123L)))
                 .as("past 2038 needs the sign bit").isEqualTo(3_000_000_000L);
     }
 

@@ -149,7 +149,7 @@ class IndexedTimerHeapTest {
             int handle = bulk.find(timer.id());
             assertThat(handle).as("handle of %s", timer.id()).isNotEqualTo(IndexedTimerHeap.NONE);
             assertThat(bulk.timerAt(handle)).isEqualTo(timer);
-            assertThat(bulk.createdAtWallMillis(handle)).as("whole seconds, rounded down")
+            assertThat(bulk.records().createdAtWallMillis(handle)).as("whole seconds, rounded down")
                     .isEqualTo(timer.createdAt() * 1000 + 5000);
         }
         assertThat(bulk.find("absent")).isEqualTo(IndexedTimerHeap.NONE);
@@ -232,7 +232,7 @@ class IndexedTimerHeapTest {
             heap.insert("burst-" + i, random.nextInt(50), random.nextInt(3), i, 1, i, 0, null);
         }
         assertThat(heap.slotCapacity()).isGreaterThanOrEqualTo(count);
-        assertThat(heap.handleCapacity()).isGreaterThanOrEqualTo(count);
+        assertThat(heap.records().capacity()).isGreaterThanOrEqualTo(count);
         assertThat(arrayLength(field(heap, "index"), "buckets")).isGreaterThan(2 * 4096);
         assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
 
@@ -247,7 +247,7 @@ class IndexedTimerHeapTest {
         }
 
         assertThat(heap.slotCapacity()).isEqualTo(initialSlots);
-        assertThat(heap.handleCapacity()).isEqualTo(initialSlots);
+        assertThat(heap.records().capacity()).isEqualTo(initialSlots);
         assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(initialBuckets);
         assertThat(heap.peek()).isEqualTo(IndexedTimerHeap.NONE);
         assertThat(heap.oldest()).isEqualTo(IndexedTimerHeap.NONE);
@@ -279,7 +279,7 @@ class IndexedTimerHeapTest {
         }
 
         assertThat(heap.size()).isZero();
-        assertThat(heap.handleCapacity()).isEqualTo(16);
+        assertThat(heap.records().capacity()).isEqualTo(16);
         assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(16);
         assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
     }

@@ -381,7 +381,7 @@ class SchedulerModelTest {
             assertThat(scheduler.status().size()).isZero();
             IndexedTimerHeap[] heap = new IndexedTimerHeap[1];
             HeapCorruption.onHeap(scheduler, h -> heap[0] = h); // read-only: captures the heap to look at its arrays
-            assertThat(heap[0].handleCapacity()).as("handle arrays released after draining").isEqualTo(16);
+            assertThat(heap[0].records().capacity()).as("handle arrays released after draining").isEqualTo(16);
             assertThat(heap[0].slotCapacity()).as("slot arrays released after draining").isEqualTo(16);
             assertThat(arrayLength(field(heap[0], "index"), "buckets")).as("index released after draining")
                     .isEqualTo(16);

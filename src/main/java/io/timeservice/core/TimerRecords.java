@@ -1,0 +1,176 @@
+package io.timeservice.core;
+
+import java.util.Arrays;
+
+/**
+ * What an {@link IndexedTimerHeap} keeps of each timer apart from its firing-order key: a record per handle, and the
+ * allocator of handles. A handle is a small int that stays put while its timer is pending and is recycled after it
+ * leaves, so the heap can move keys around without moving records.
+ *
+ * <p>Layout, by handle, in two flat arrays: {@code ints} holds a 20-byte record (version, cached id hash, wall-clock
+ * creation second, virtual creation time as two ints) and {@code texts} holds the id beside the payload. Both are
+ * read together by snapshots and removals; the heap slot of a handle is not here but in the heap, because every
+ * sift level writes it and a 4-byte array caches far better than these records.
+ *
+ * <p>Invariants: handles in use are below {@link #limit()}; a handle in use has a non-null id; a free handle has a
+ * null id and payload and is on the free list, which runs through the cached-hash field of free records. The
+ * wall-clock creation time, used only by the oldest-job-age metric, is kept in whole epoch seconds (an unsigned
+ * int: 1970 to 2106).
+ *
+ * <p>Cost: every accessor O(1), one array load (two for the creation time, from the same record); {@link #add} O(1)
+ * amortized, the arrays growing by doubling; {@link #release} O(1). Steady state allocates nothing.
+ *
+ * <p>Not thread-safe: the heap calls it only while its owner holds the lock.
+ */
+final class TimerRecords {
+
+    private static final int NONE = IndexedTimerHeap.NONE;
+    // A handle's record: STRIDE ints from recordAt(handle), 20 bytes.
+    private static final int STRIDE = 5;
+    private static final int VERSION = 0;
+    /**
+     * {@link IdIndex#hash} of the id while in use, so the index entry can be removed without reading the id; the
+     * next free handle while free. Valid only with the owning heap's index (and the copies of both), whose key it
+     * depends on: never written out, recomputed on load.
+     */
+    private static final int ID_HASH = 1;
+    /** Wall-clock creation time in epoch seconds, unsigned. */
+    private static final int WALL_SECONDS = 2;
+    private static final int CREATED_AT_HIGH = 3;
+    private static final int CREATED_AT_LOW = 4;
+    // texts: the id at handle * TEXT_STRIDE, its payload right after it.
+    private static final int TEXT_STRIDE = 2;
+
+    /** By handle, [0, limit): one record of {@link #STRIDE} ints per handle, see the field offsets. */
+    private int[] ints;
+    /** By handle, [0, limit): id and payload side by side; both null while the handle is free. */
+    private String[] texts;
+    private int limit;
+    private int freeHandle = NONE;
+
+    TimerRecords(int capacity) {
+        clear(capacity);
+    }
+
+    /** An independent copy of {@code source}, spare capacity left out. */
+    TimerRecords(TimerRecords source) {
+        ints = Arrays.copyOf(source.ints, recordAt(source.limit));
+        texts = Arrays.copyOf(source.texts, source.limit * TEXT_STRIDE);
+        limit = source.limit;
+        freeHandle = source.freeHandle;
+    }
+
+    /** Handles in use are below this. */
+    int limit() {
+        return limit;
+    }
+
+    /** Handles the arrays hold before they must grow. */
+    int capacity() {
+        return texts.length / TEXT_STRIDE;
+    }
+
+    private static int recordAt(int handle) {
+        return handle * STRIDE;
+    }
+
+    String idOf(int handle) {
+        return texts[handle * TEXT_STRIDE];
+    }
+
+    String payloadOf(int handle) {
+        return texts[handle * TEXT_STRIDE + 1];
+    }
+
+    int versionOf(int handle) {
+        return ints[recordAt(handle) + VERSION];
+    }
+
+    void countVersion(int handle) {
+        ints[recordAt(handle) + VERSION]++;
+    }
+
+    /** The {@link IdIndex#hash} of the id, as cached in the record while the handle is in use. */
+    int cachedHash(int handle) {
+        return ints[recordAt(handle) + ID_HASH];
+    }
+
+    long createdAt(int handle) {
+        int record = recordAt(handle);
+        return (long) ints[record + CREATED_AT_HIGH] << 32 | (ints[record + CREATED_AT_LOW] & 0xFFFF_FFFFL);
+    }
+
+    /** Wall-clock creation second, unsigned, as a non-negative long. */
+    long wallSecondsOf(int handle) {
+        return Integer.toUnsignedLong(ints[recordAt(handle) + WALL_SECONDS]);
+    }
+
+    /** Wall-clock creation time in epoch milliseconds, rounded down to the second (stored as seconds). */
+    long createdAtWallMillis(int handle) {
+        return wallSecondsOf(handle) * 1000L;
+    }
+
+    /** Epoch milliseconds as whole epoch seconds in an unsigned int: rounded down, clamped to 1970..2106. */
+    static int wallSeconds(long epochMillis) {
+        return (int) Math.min(Math.max(Math.floorDiv(epochMillis, 1000L), 0L), 0xFFFF_FFFFL);
+    }
+
+    /** The timer {@code handle} with the key it has in the heap. */
+    Timer timer(int handle, long fireTime, int priority, long sequence) {
+        return new Timer(idOf(handle), fireTime, priority, sequence, versionOf(handle), createdAt(handle),
+                payloadOf(handle));
+    }
+
+    /**
+     * Stores a new record, in the last released handle or a new one at {@link #limit()} (growing the arrays), and
+     * returns its handle. {@code hash} is the id's {@link IdIndex#hash}.
+     */
+    int add(String id, int hash, int version, long createdAt, long createdAtWall, String payload) {
+        int handle;
+        if (freeHandle != NONE) {
+            handle = freeHandle;
+            freeHandle = ints[recordAt(handle) + ID_HASH];
+        } else {
+            if (limit == capacity()) {
+                int grown = grownCapacity(capacity(), limit + 1);
+                ints = Arrays.copyOf(ints, recordAt(grown));
+                texts = Arrays.copyOf(texts, grown * TEXT_STRIDE);
+            }
+            handle = limit++;
+        }
+        texts[handle * TEXT_STRIDE] = id;
+        texts[handle * TEXT_STRIDE + 1] = payload;
+        int record = recordAt(handle);
+        ints[record + VERSION] = version;
+        ints[record + ID_HASH] = hash;
+        ints[record + WALL_SECONDS] = wallSeconds(createdAtWall);
+        ints[record + CREATED_AT_HIGH] = (int) (createdAt >>> 32);
+        ints[record + CREATED_AT_LOW] = (int) createdAt;
+        return handle;
+    }
+
+    /** Frees {@code handle} for a later {@link #add}: drops its texts and puts it on the free list. */
+    void release(int handle) {
+        texts[handle * TEXT_STRIDE] = null;
+        texts[handle * TEXT_STRIDE + 1] = null;
+        ints[recordAt(handle) + ID_HASH] = freeHandle;
+        freeHandle = handle;
+    }
+
+    /** Frees every handle and returns to {@code capacity}. */
+    void clear(int capacity) {
+        ints = new int[recordAt(capacity)];
+        texts = new String[capacity * TEXT_STRIDE];
+        limit = 0;
+        freeHandle = NONE;
+    }
+
+    /** Doubles {@code current}, or more if {@code needed} is larger; refuses sizes the record array cannot hold. */
+    static int grownCapacity(int current, int needed) {
+        long doubled = Math.max((long) current * 2, needed);
+        if (doubled > (Integer.MAX_VALUE - 8) / STRIDE) {
+            throw new IllegalStateException("heap cannot grow past " + current + " timers");
+        }
+        return (int) doubled;
+    }
+}
