@@ -86,9 +86,9 @@ final class HeapInvariants {
             }
         }
         for (int block = 0; block < oldestInBlock.length; block++) {
-            if (!sameCreation(heap.oldestPending().oldestInBlock(block), oldestInBlock[block], block)) {
+            if (!sameCreation(records.oldestPending().oldestInBlock(block), oldestInBlock[block], block)) {
                 return InvariantReport.Check.failed(name, "handles " + block * OldestPending.BLOCK + ".. name "
-                        + heap.oldestPending().oldestInBlock(block) + " as their oldest pending timer, but it is "
+                        + records.oldestPending().oldestInBlock(block) + " as their oldest pending timer, but it is "
                         + oldestInBlock[block]);
             }
         }
@@ -98,9 +98,9 @@ final class HeapInvariants {
                 oldest = handle;
             }
         }
-        if (!sameCreation(heap.oldestPending().oldest(), oldest, NONE)) {
+        if (!sameCreation(records.oldestPending().oldest(), oldest, NONE)) {
             return InvariantReport.Check.failed(name, "oldest pending timer is handle " + oldest
-                    + ", but the tree names " + heap.oldestPending().oldest());
+                    + ", but the tree names " + records.oldestPending().oldest());
         }
         return InvariantReport.Check.passed(name);
     }
@@ -117,7 +117,7 @@ final class HeapInvariants {
         boolean inBlock = block == NONE || named / OldestPending.BLOCK == block;
         return inBlock && named < records.limit() && heap.slotOf(named) != NONE
                 && records.createdAt(named) == records.createdAt(expected)
-                && records.wallSecondsOf(named) == records.wallSecondsOf(expected);
+                && records.wallSeconds(named) == records.wallSeconds(expected);
     }
 
     /** The oldest-pending order of two pending timers: creation time, then wall-clock second, then handle. */
@@ -125,8 +125,8 @@ final class HeapInvariants {
         if (records.createdAt(a) != records.createdAt(b)) {
             return records.createdAt(a) < records.createdAt(b);
         }
-        long wallA = records.wallSecondsOf(a);
-        long wallB = records.wallSecondsOf(b);
+        long wallA = records.wallSeconds(a);
+        long wallB = records.wallSeconds(b);
         return wallA != wallB ? wallA < wallB : a < b;
     }
 

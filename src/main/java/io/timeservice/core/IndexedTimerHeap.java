@@ -71,7 +71,6 @@ final class IndexedTimerHeap {
      */
     private int[] slots;
     private final TimerRecords records;
-    private final OldestPending oldestPending;
 
     private final IdIndex index;
     private final IdIndex.IdsByHandle idOfHandle;
@@ -96,7 +95,6 @@ final class IndexedTimerHeap {
         records = new TimerRecords(INITIAL_CAPACITY);
         idOfHandle = records::idOf;
         index = new IdIndex();
-        oldestPending = new OldestPending(members(), INITIAL_CAPACITY);
     }
 
     /** A copy of {@code source}: see {@link #copy}. */
@@ -108,7 +106,6 @@ final class IndexedTimerHeap {
         slots = Arrays.copyOf(source.slots, records.limit());
         idOfHandle = records::idOf;
         index = new IdIndex(source.index);
-        oldestPending = new OldestPending(source.oldestPending, members());
         changes = source.changes;
     }
 
@@ -121,30 +118,6 @@ final class IndexedTimerHeap {
         return new IndexedTimerHeap(this);
     }
 
-    private OldestPending.Members members() {
-        return new OldestPending.Members() {
-            @Override
-            public int handleLimit() {
-                return records.limit();
-            }
-
-            @Override
-            public boolean isPending(int handle) {
-                return slotOf(handle) != NONE;
-            }
-
-            @Override
-            public long createdAt(int handle) {
-                return records.createdAt(handle);
-            }
-
-            @Override
-            public long wallSeconds(int handle) {
-                return records.wallSecondsOf(handle);
-            }
-        };
-    }
-
     int arity() {
         return arity;
     }
@@ -153,17 +126,13 @@ final class IndexedTimerHeap {
         return size;
     }
 
-    /** Everything but the keys, by handle. */
+    /** Everything but the keys, by handle, and the oldest pending timer. */
     TimerRecords records() {
         return records;
     }
 
     IdIndex index() {
         return index;
-    }
-
-    OldestPending oldestPending() {
-        return oldestPending;
     }
 
     /** The change count: see {@link #changes}. */
@@ -229,14 +198,6 @@ final class IndexedTimerHeap {
         return size == 0 ? NONE : handleAt(0);
     }
 
-    /**
-     * The handle of the pending timer created first, or {@link #NONE} when empty: earliest creation time, then
-     * earliest wall-clock second; among exact ties any one (see {@link OldestPending}).
-     */
-    int oldest() {
-        return oldestPending.oldest();
-    }
-
     long fireTime(int handle) {
         return fireTimeAt(slotOf(handle));
     }
@@ -259,7 +220,6 @@ final class IndexedTimerHeap {
         int hash = index.hash(id);
         int handle = newHandle(id, hash, version, createdAt, createdAtWall, payload);
         index.insert(hash, handle);
-        oldestPending.added(handle, createdAt, records.wallSecondsOf(handle));
         ensureSlotCapacity(size + 1);
         siftUp(size++, handle, fireTime, priority, sequence);
         return handle;
@@ -319,7 +279,6 @@ final class IndexedTimerHeap {
             int handle = newHandle(timer.id(), hash, Math.toIntExact(timer.version()), timer.createdAt(),
                     createdAtWall.applyAsLong(timer), timer.payload());
             index.insert(hash, handle);
-            oldestPending.added(handle, timer.createdAt(), records.wallSecondsOf(handle));
             write(size++, handle, timer.fireTime(), timer.priority(), timer.sequence());
         }
         for (int slot = (size - 2) / arity; slot >= 0 && size > 1; slot--) {
@@ -339,7 +298,6 @@ final class IndexedTimerHeap {
         index.clear();
         allocate(INITIAL_CAPACITY);
         records.clear(INITIAL_CAPACITY);
-        oldestPending.clear(INITIAL_CAPACITY);
     }
 
     /** The timer in heap slot {@code slot}, as stored (heap-array order, not firing order). */
@@ -386,8 +344,8 @@ final class IndexedTimerHeap {
         changes++;
         int removed = handleAt(slot);
         listener.removed(removed, slot);
-        // Unindex first: for a fired timer the bucket (found from the hash in its record) is a miss of its own, which
-        // then overlaps with the sift below instead of following it.
+        // Unindex and release first: for a fired timer the bucket (found from the hash in its record) is a miss of its
+        // own, which then overlaps with the sift below instead of following it.
         forget(removed);
         int last = --size;
         if (slot != last) {
@@ -409,7 +367,9 @@ final class IndexedTimerHeap {
                 siftDown(slot, moved, fireTime, priority, sequence);
             }
         }
-        releaseHandle(removed);
+        if (size == 0 && records.capacity() > SHRINK_ABOVE) {
+            clear(); // give the memory of a drained burst back rather than keep its peak forever
+        }
     }
 
     /** Moves the hole at {@code slot} up until {@code handle}'s key fits; returns the slot it was written to. */
@@ -543,28 +503,18 @@ final class IndexedTimerHeap {
         int handle = records.add(id, hash, version, createdAt, createdAtWall, payload);
         if (handle >= slots.length) {
             slots = Arrays.copyOf(slots, records.capacity());
-            oldestPending.ensureCapacity(records.capacity());
         }
         slots[handle] = NONE;
         return handle;
     }
 
-    /** Takes a leaving timer out of the index and the oldest-pending tree and marks it out of the heap. */
+    /** Takes a leaving timer out of the index, marks it out of the heap and releases its handle. */
     private void forget(int handle) {
         if (!index.removeLastFound(handle)) { // a cancel or edit has just found it; a fire has not
             index.remove(records.cachedHash(handle), handle);
         }
         slots[handle] = NONE;
-        oldestPending.removed(handle);
-    }
-
-    /** Puts a forgotten handle on the free list, or releases all arrays when the heap has drained. */
-    private void releaseHandle(int handle) {
-        if (size == 0 && records.capacity() > SHRINK_ABOVE) {
-            clear(); // give the memory of a drained burst back rather than keep its peak forever
-        } else {
-            records.release(handle);
-        }
+        records.release(handle);
     }
 
     private void allocate(int capacity) {

@@ -3,9 +3,10 @@ package io.timeservice.core;
 import java.util.Arrays;
 
 /**
- * What an {@link IndexedTimerHeap} keeps of each timer apart from its firing-order key: a record per handle, and the
- * allocator of handles. A handle is a small int that stays put while its timer is pending and is recycled after it
- * leaves, so the heap can move keys around without moving records.
+ * What an {@link IndexedTimerHeap} keeps of each timer apart from its firing-order key: a record per handle, the
+ * allocator of handles, and the oldest record in use ({@link OldestPending}, for the oldest-job-age metric). A handle
+ * is a small int that stays put while its timer is pending and is recycled after it leaves, so the heap can move keys
+ * around without moving records. A handle is in use exactly while its timer is pending.
  *
  * <p>Layout, by handle, in two flat arrays: {@code ints} holds a 20-byte record (version, cached id hash, wall-clock
  * creation second, virtual creation time as two ints) and {@code texts} holds the id beside the payload. Both are
@@ -17,12 +18,13 @@ import java.util.Arrays;
  * wall-clock creation time, used only by the oldest-job-age metric, is kept in whole epoch seconds (an unsigned
  * int: 1970 to 2106).
  *
- * <p>Cost: every accessor O(1), one array load (two for the creation time, from the same record); {@link #add} O(1)
- * amortized, the arrays growing by doubling; {@link #release} O(1). Steady state allocates nothing.
+ * <p>Cost: every accessor O(1), one array load (two for the creation time, from the same record); {@link #oldest}
+ * O(1); {@link #add} O(1) amortized, the arrays growing by doubling; {@link #release} O(1) unless it releases its
+ * block's oldest (see {@link OldestPending}). Steady state allocates nothing.
  *
  * <p>Not thread-safe: the heap calls it only while its owner holds the lock.
  */
-final class TimerRecords {
+final class TimerRecords implements OldestPending.Members {
 
     private static final int NONE = IndexedTimerHeap.NONE;
     // A handle's record: STRIDE ints from recordAt(handle), 20 bytes.
@@ -47,9 +49,11 @@ final class TimerRecords {
     private String[] texts;
     private int limit;
     private int freeHandle = NONE;
+    private final OldestPending oldestPending;
 
     TimerRecords(int capacity) {
-        clear(capacity);
+        allocate(capacity);
+        oldestPending = new OldestPending(this, capacity);
     }
 
     /** An independent copy of {@code source}, spare capacity left out. */
@@ -58,11 +62,35 @@ final class TimerRecords {
         texts = Arrays.copyOf(source.texts, source.limit * TEXT_STRIDE);
         limit = source.limit;
         freeHandle = source.freeHandle;
+        oldestPending = new OldestPending(source.oldestPending, this);
     }
 
     /** Handles in use are below this. */
     int limit() {
         return limit;
+    }
+
+    @Override
+    public int handleLimit() {
+        return limit;
+    }
+
+    /** Whether {@code handle} is in use: its timer is pending. */
+    @Override
+    public boolean isPending(int handle) {
+        return texts[handle * TEXT_STRIDE] != null;
+    }
+
+    /**
+     * The handle of the pending timer created first, or {@link IndexedTimerHeap#NONE} when none is: earliest
+     * creation time, then earliest wall-clock second; among exact ties any one (see {@link OldestPending}).
+     */
+    int oldest() {
+        return oldestPending.oldest();
+    }
+
+    OldestPending oldestPending() {
+        return oldestPending;
     }
 
     /** Handles the arrays hold before they must grow. */
@@ -95,23 +123,25 @@ final class TimerRecords {
         return ints[recordAt(handle) + ID_HASH];
     }
 
-    long createdAt(int handle) {
+    @Override
+    public long createdAt(int handle) {
         int record = recordAt(handle);
         return (long) ints[record + CREATED_AT_HIGH] << 32 | (ints[record + CREATED_AT_LOW] & 0xFFFF_FFFFL);
     }
 
     /** Wall-clock creation second, unsigned, as a non-negative long. */
-    long wallSecondsOf(int handle) {
+    @Override
+    public long wallSeconds(int handle) {
         return Integer.toUnsignedLong(ints[recordAt(handle) + WALL_SECONDS]);
     }
 
     /** Wall-clock creation time in epoch milliseconds, rounded down to the second (stored as seconds). */
     long createdAtWallMillis(int handle) {
-        return wallSecondsOf(handle) * 1000L;
+        return wallSeconds(handle) * 1000L;
     }
 
     /** Epoch milliseconds as whole epoch seconds in an unsigned int: rounded down, clamped to 1970..2106. */
-    static int wallSeconds(long epochMillis) {
+    static int toWallSeconds(long epochMillis) {
         return (int) Math.min(Math.max(Math.floorDiv(epochMillis, 1000L), 0L), 0xFFFF_FFFFL);
     }
 
@@ -135,6 +165,7 @@ final class TimerRecords {
                 int grown = grownCapacity(capacity(), limit + 1);
                 ints = Arrays.copyOf(ints, recordAt(grown));
                 texts = Arrays.copyOf(texts, grown * TEXT_STRIDE);
+                oldestPending.ensureCapacity(grown);
             }
             handle = limit++;
         }
@@ -143,26 +174,36 @@ final class TimerRecords {
         int record = recordAt(handle);
         ints[record + VERSION] = version;
         ints[record + ID_HASH] = hash;
-        ints[record + WALL_SECONDS] = wallSeconds(createdAtWall);
+        ints[record + WALL_SECONDS] = toWallSeconds(createdAtWall);
         ints[record + CREATED_AT_HIGH] = (int) (createdAt >>> 32);
         ints[record + CREATED_AT_LOW] = (int) createdAt;
+        oldestPending.added(handle, createdAt, wallSeconds(handle));
         return handle;
     }
 
-    /** Frees {@code handle} for a later {@link #add}: drops its texts and puts it on the free list. */
+    /**
+     * Frees {@code handle} for a later {@link #add}: drops its texts, puts it on the free list (over the cached hash:
+     * call after the index entry is gone) and tells the oldest-pending tree.
+     */
     void release(int handle) {
         texts[handle * TEXT_STRIDE] = null;
         texts[handle * TEXT_STRIDE + 1] = null;
         ints[recordAt(handle) + ID_HASH] = freeHandle;
         freeHandle = handle;
+        oldestPending.removed(handle);
     }
 
     /** Frees every handle and returns to {@code capacity}. */
     void clear(int capacity) {
-        ints = new int[recordAt(capacity)];
-        texts = new String[capacity * TEXT_STRIDE];
+        allocate(capacity);
         limit = 0;
         freeHandle = NONE;
+        oldestPending.clear(capacity);
+    }
+
+    private void allocate(int capacity) {
+        ints = new int[recordAt(capacity)];
+        texts = new String[capacity * TEXT_STRIDE];
     }
 
     /** Doubles {@code current}, or more if {@code needed} is larger; refuses sizes the record array cannot hold. */

@@ -309,7 +309,7 @@ public final class TimerScheduler {
         return lock.call(() -> {
             requireServing();
             int root = heap.peek();
-            int oldest = heap.oldest();
+            int oldest = heap.records().oldest();
             boolean empty = oldest == IndexedTimerHeap.NONE;
             return new QueueStatus(clock.now(), heap.size(),
                     root == IndexedTimerHeap.NONE ? null : heap.fireTime(root),

@@ -155,7 +155,7 @@ class IndexedTimerHeapTest {
         assertThat(bulk.find("absent")).isEqualTo(IndexedTimerHeap.NONE);
         if (count > 0) {
             // Creation order is sequence order; the oldest is the smallest sequence whatever the input order.
-            assertThat(bulk.timerAt(bulk.oldest()).sequence()).isZero();
+            assertThat(bulk.timerAt(bulk.records().oldest()).sequence()).isZero();
         }
 
         IndexedTimerHeap inserted = new IndexedTimerHeap(arity);
@@ -250,7 +250,7 @@ class IndexedTimerHeapTest {
         assertThat(heap.records().capacity()).isEqualTo(initialSlots);
         assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(initialBuckets);
         assertThat(heap.peek()).isEqualTo(IndexedTimerHeap.NONE);
-        assertThat(heap.oldest()).isEqualTo(IndexedTimerHeap.NONE);
+        assertThat(heap.records().oldest()).isEqualTo(IndexedTimerHeap.NONE);
         assertThat(heap.find("burst-0")).isEqualTo(IndexedTimerHeap.NONE);
         // Reusable after the release.
         heap.insert("burst-0", 1, 0, count, 1, 0, 0, null);
@@ -311,7 +311,7 @@ class IndexedTimerHeapTest {
                 assertThat(copy.timerAt(handle)).isEqualTo(heap.timerAt(handle));
             }
         }
-        assertThat(copy.oldest()).isEqualTo(heap.oldest());
+        assertThat(copy.records().oldest()).isEqualTo(heap.records().oldest());
         assertThat(HeapInvariants.check(copy, 0)).isEqualTo(HeapInvariants.check(heap, 0));
 
         List<String> copiedOrder = arrayOrder(copy);
