@@ -42,8 +42,8 @@ final class HeapInvariants {
 
     private InvariantReport.Check checkIndexMatchesHeap() {
         String name = InvariantReport.INDEX_MATCHES_HEAP;
-        if (heap.index().size() != heap.size()) {
-            return InvariantReport.Check.failed(name, "index has " + heap.index().size() + " ids, heap has "
+        if (records.index().size() != heap.size()) {
+            return InvariantReport.Check.failed(name, "index has " + records.index().size() + " ids, heap has "
                     + heap.size());
         }
         for (int slot = 0; slot < heap.size(); slot++) {
@@ -55,16 +55,16 @@ final class HeapInvariants {
                 return InvariantReport.Check.failed(name, "index says " + heap.idOf(handle) + " is at slot "
                         + heap.slotOf(handle) + ", but it sits at slot " + slot);
             }
-            if (records.cachedHash(handle) != heap.index().hash(heap.idOf(handle))) {
+            if (records.cachedHash(handle) != records.index().hash(heap.idOf(handle))) {
                 return InvariantReport.Check.failed(name, heap.idOf(handle) + " at slot " + slot
                         + " has a cached hash that is not its id's: its index entry could not be removed");
             }
-            if (heap.index().find(heap.idOf(handle), records::idOf) != handle) {
+            if (records.index().find(heap.idOf(handle), records::idOf) != handle) {
                 return InvariantReport.Check.failed(name, heap.idOf(handle) + " at slot " + slot + " is not indexed");
             }
         }
         int[] dangling = {NONE};
-        heap.index().forEachHandle(handle -> {
+        records.index().forEachHandle(handle -> {
             int slot = handle < records.limit() ? heap.slotOf(handle) : NONE;
             if (dangling[0] == NONE && (slot < 0 || slot >= heap.size() || heap.handleAt(slot) != handle)) {
                 dangling[0] = handle;

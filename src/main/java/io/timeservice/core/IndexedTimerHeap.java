@@ -8,7 +8,7 @@ import java.util.function.ToLongFunction;
 
 /**
  * An indexed d-ary min-heap of timers: the firing order's keys in heap order in one flat array, the rest of each
- * timer by a stable per-timer handle in {@link TimerRecords}, and an {@link IdIndex} from id to handle.
+ * timer by a stable per-timer handle in {@link TimerRecords}, which also finds the handle of an id.
  *
  * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. The key
  * array ({@code keys}: fireTime, priority with handle, sequence, interleaved per slot) is indexed by slot, so a sift
@@ -72,9 +72,6 @@ final class IndexedTimerHeap {
     private int[] slots;
     private final TimerRecords records;
 
-    private final IdIndex index;
-    private final IdIndex.IdsByHandle idOfHandle;
-
     /** Told every step of the operations that follow; {@link HeapListener#NONE} unless a trace is recorded. */
     private HeapListener listener = HeapListener.NONE;
     /** Levels moved by sifts since the last {@link #takeLevelsMoved}. */
@@ -93,8 +90,6 @@ final class IndexedTimerHeap {
         this.arity = arity;
         allocate(INITIAL_CAPACITY);
         records = new TimerRecords(INITIAL_CAPACITY);
-        idOfHandle = records::idOf;
-        index = new IdIndex();
     }
 
     /** A copy of {@code source}: see {@link #copy}. */
@@ -104,8 +99,6 @@ final class IndexedTimerHeap {
         size = source.size;
         records = new TimerRecords(source.records);
         slots = Arrays.copyOf(source.slots, records.limit());
-        idOfHandle = records::idOf;
-        index = new IdIndex(source.index);
         changes = source.changes;
     }
 
@@ -126,13 +119,9 @@ final class IndexedTimerHeap {
         return size;
     }
 
-    /** Everything but the keys, by handle, and the oldest pending timer. */
+    /** Everything but the keys, by handle; the id index; the oldest pending timer. */
     TimerRecords records() {
         return records;
-    }
-
-    IdIndex index() {
-        return index;
     }
 
     /** The change count: see {@link #changes}. */
@@ -153,7 +142,8 @@ final class IndexedTimerHeap {
 
     // ---- slot accessors: the only readers of the interleaved key array ----
 
-    private static int keyAt(int slot) {
+    /** Where slot {@code slot}'s three key words start in the key array (of the heap or of a {@link HeapImage}). */
+    static int keyAt(int slot) {
         return KEY_BASE + slot * KEY_STRIDE;
     }
 
@@ -190,7 +180,7 @@ final class IndexedTimerHeap {
 
     /** The handle of the pending timer with this id, or {@link #NONE}. */
     int find(String id) {
-        return index.find(id, idOfHandle);
+        return records.find(id);
     }
 
     /** The handle at the root, the next timer to fire, or {@link #NONE} when empty. */
@@ -217,9 +207,7 @@ final class IndexedTimerHeap {
     int insert(String id, long fireTime, int priority, long sequence, int version, long createdAt,
                long createdAtWall, String payload) {
         changes++;
-        int hash = index.hash(id);
-        int handle = newHandle(id, hash, version, createdAt, createdAtWall, payload);
-        index.insert(hash, handle);
+        int handle = newHandle(id, records.hash(id), version, createdAt, createdAtWall, payload);
         ensureSlotCapacity(size + 1);
         siftUp(size++, handle, fireTime, priority, sequence);
         return handle;
@@ -271,14 +259,13 @@ final class IndexedTimerHeap {
         byCreation.sort(Comparator.comparingLong(Timer::sequence));
         ensureSlotCapacity(byCreation.size());
         for (Timer timer : byCreation) {
-            int hash = index.hash(timer.id());
-            if (index.find(timer.id(), hash, idOfHandle) != NONE) {
+            int hash = records.hash(timer.id());
+            if (records.find(timer.id(), hash) != NONE) {
                 clear();
                 throw new IllegalArgumentException("duplicate id in bulk load: " + timer.id());
             }
             int handle = newHandle(timer.id(), hash, Math.toIntExact(timer.version()), timer.createdAt(),
                     createdAtWall.applyAsLong(timer), timer.payload());
-            index.insert(hash, handle);
             write(size++, handle, timer.fireTime(), timer.priority(), timer.sequence());
         }
         for (int slot = (size - 2) / arity; slot >= 0 && size > 1; slot--) {
@@ -295,7 +282,6 @@ final class IndexedTimerHeap {
     void clear() {
         changes++;
         size = 0;
-        index.clear();
         allocate(INITIAL_CAPACITY);
         records.clear(INITIAL_CAPACITY);
     }
@@ -306,36 +292,11 @@ final class IndexedTimerHeap {
     }
 
     /**
-     * The slot that the id index leads to for {@code id}: its handle in the index, then the slot recorded for that
-     * handle; {@link #NONE} when the index does not hold the id. What the index says, not where the id sits, so a
-     * view built from it shows a broken index.
-     */
-    int indexedSlot(String id) {
-        int handle = find(id);
-        return handle == NONE ? NONE : slotOf(handle);
-    }
-
-    /**
      * Copies the heap in one array copy per field: O(n) but only memory bandwidth, so the scheduler lock is held
      * briefly. The copy is read later, without the lock, to write a snapshot.
      */
-    Image image() {
-        return new Image(size, Arrays.copyOf(keys, keyAt(size)), new TimerRecords(records));
-    }
-
-    /** A frozen copy of the heap's arrays, in the live layout; see {@link #image()}. */
-    record Image(int size, long[] keys, TimerRecords records) {
-
-        Timer timer(int slot) {
-            long priorityAndHandle = keys[keyAt(slot) + 1];
-            return records.timer((int) priorityAndHandle, keys[keyAt(slot)], (int) (priorityAndHandle >> 32),
-                    keys[keyAt(slot) + 2]);
-        }
-
-        /** Rounded down to the second, as the heap stores it. */
-        long createdAtWallMillis(int slot) {
-            return records.createdAtWallMillis((int) keys[keyAt(slot) + 1]);
-        }
+    HeapImage image() {
+        return new HeapImage(size, Arrays.copyOf(keys, keyAt(size)), records.frozenCopy());
     }
 
     // ---- sifting: every slot write goes through write() ----
@@ -508,11 +469,8 @@ final class IndexedTimerHeap {
         return handle;
     }
 
-    /** Takes a leaving timer out of the index, marks it out of the heap and releases its handle. */
+    /** Marks a leaving timer out of the heap and releases its handle (and index entry). */
     private void forget(int handle) {
-        if (!index.removeLastFound(handle)) { // a cancel or edit has just found it; a fire has not
-            index.remove(records.cachedHash(handle), handle);
-        }
         slots[handle] = NONE;
         records.release(handle);
     }

@@ -4,23 +4,23 @@ import java.util.Arrays;
 
 /**
  * What an {@link IndexedTimerHeap} keeps of each timer apart from its firing-order key: a record per handle, the
- * allocator of handles, and the oldest record in use ({@link OldestPending}, for the oldest-job-age metric). A handle
- * is a small int that stays put while its timer is pending and is recycled after it leaves, so the heap can move keys
- * around without moving records. A handle is in use exactly while its timer is pending.
+ * allocator of handles, the {@link IdIndex} from id to handle, and the oldest timer ({@link OldestPending}, for the
+ * oldest-job-age metric). A handle is a small int that stays put while its timer is pending and is recycled after it
+ * leaves, so the heap moves keys without moving records. A handle is in use exactly while its timer is pending.
  *
  * <p>Layout, by handle, in two flat arrays: {@code ints} holds a 20-byte record (version, cached id hash, wall-clock
  * creation second, virtual creation time as two ints) and {@code texts} holds the id beside the payload. Both are
  * read together by snapshots and removals; the heap slot of a handle is not here but in the heap, because every
- * sift level writes it and a 4-byte array caches far better than these records.
+ * sift level writes it and a 4-byte array caches far better than these records. The wall-clock creation time, used
+ * only by the oldest-job-age metric, is kept in whole epoch seconds (an unsigned int: 1970 to 2106).
  *
- * <p>Invariants: handles in use are below {@link #limit()}; a handle in use has a non-null id; a free handle has a
- * null id and payload and is on the free list, which runs through the cached-hash field of free records. The
- * wall-clock creation time, used only by the oldest-job-age metric, is kept in whole epoch seconds (an unsigned
- * int: 1970 to 2106).
+ * <p>Invariants: handles in use are below {@link #limit()}; a handle in use has a non-null id and is indexed under
+ * the hash cached in its record (so a fired timer is unindexed without loading its id); a free handle has a null id
+ * and payload, is not indexed, and is on the free list, which runs through the cached-hash field of free records.
  *
- * <p>Cost: every accessor O(1), one array load (two for the creation time, from the same record); {@link #oldest}
- * O(1); {@link #add} O(1) amortized, the arrays growing by doubling; {@link #release} O(1) unless it releases its
- * block's oldest (see {@link OldestPending}). Steady state allocates nothing.
+ * <p>Cost: {@link #find} expected O(1); every accessor O(1), one array load (two for the creation time, from the
+ * same record); {@link #oldest} O(1); {@link #add} O(1) amortized, the arrays growing by doubling; {@link #release}
+ * O(1) unless it releases its block's oldest (see {@link OldestPending}). Steady state allocates nothing.
  *
  * <p>Not thread-safe: the heap calls it only while its owner holds the lock.
  */
@@ -50,10 +50,13 @@ final class TimerRecords implements OldestPending.Members {
     private int limit;
     private int freeHandle = NONE;
     private final OldestPending oldestPending;
+    private final IdIndex index;
+    private final IdIndex.IdsByHandle idOfHandle = this::idOf;
 
     TimerRecords(int capacity) {
         allocate(capacity);
         oldestPending = new OldestPending(this, capacity);
+        index = new IdIndex();
     }
 
     /** An independent copy of {@code source}, spare capacity left out. */
@@ -63,6 +66,25 @@ final class TimerRecords implements OldestPending.Members {
         limit = source.limit;
         freeHandle = source.freeHandle;
         oldestPending = new OldestPending(source.oldestPending, this);
+        index = new IdIndex(source.index);
+    }
+
+    /** Records alone, for reading only: see {@link #frozenCopy}. */
+    private TimerRecords(int[] ints, String[] texts, int limit) {
+        this.ints = ints;
+        this.texts = texts;
+        this.limit = limit;
+        oldestPending = null;
+        index = null;
+    }
+
+    /**
+     * A copy of the records alone, spare capacity left out, without the index or the oldest-pending tree (so its
+     * {@link #find}, {@link #oldest}, {@link #add} and {@link #release} must not be called): two array copies, for
+     * a {@link HeapImage} that a snapshot reads later without the lock.
+     */
+    TimerRecords frozenCopy() {
+        return new TimerRecords(Arrays.copyOf(ints, recordAt(limit)), Arrays.copyOf(texts, limit * TEXT_STRIDE), limit);
     }
 
     /** Handles in use are below this. */
@@ -91,6 +113,25 @@ final class TimerRecords implements OldestPending.Members {
 
     OldestPending oldestPending() {
         return oldestPending;
+    }
+
+    IdIndex index() {
+        return index;
+    }
+
+    /** The handle in use with this id, or {@link IndexedTimerHeap#NONE}. */
+    int find(String id) {
+        return index.find(id, idOfHandle);
+    }
+
+    /** As {@link #find(String)}, with the id's {@link #hash} already known. */
+    int find(String id, int hash) {
+        return index.find(id, hash, idOfHandle);
+    }
+
+    /** The id's {@link IdIndex#hash}, under which {@link #add} indexes it. */
+    int hash(String id) {
+        return index.hash(id);
     }
 
     /** Handles the arrays hold before they must grow. */
@@ -152,8 +193,9 @@ final class TimerRecords implements OldestPending.Members {
     }
 
     /**
-     * Stores a new record, in the last released handle or a new one at {@link #limit()} (growing the arrays), and
-     * returns its handle. {@code hash} is the id's {@link IdIndex#hash}.
+     * Stores and indexes a new record, in the last released handle or a new one at {@link #limit()} (growing the
+     * arrays), and returns its handle. Call only when {@link #find} has not found {@code id}, whose {@link #hash} is
+     * {@code hash}.
      */
     int add(String id, int hash, int version, long createdAt, long createdAtWall, String payload) {
         int handle;
@@ -177,15 +219,19 @@ final class TimerRecords implements OldestPending.Members {
         ints[record + WALL_SECONDS] = toWallSeconds(createdAtWall);
         ints[record + CREATED_AT_HIGH] = (int) (createdAt >>> 32);
         ints[record + CREATED_AT_LOW] = (int) createdAt;
+        index.insert(hash, handle);
         oldestPending.added(handle, createdAt, wallSeconds(handle));
         return handle;
     }
 
     /**
-     * Frees {@code handle} for a later {@link #add}: drops its texts, puts it on the free list (over the cached hash:
-     * call after the index entry is gone) and tells the oldest-pending tree.
+     * Frees {@code handle} for a later {@link #add}: removes its index entry (where the last {@link #find} found it,
+     * or under the cached hash), drops its texts, puts it on the free list and tells the oldest-pending tree.
      */
     void release(int handle) {
+        if (!index.removeLastFound(handle)) { // a cancel or edit has just found it; a fire has not
+            index.remove(ints[recordAt(handle) + ID_HASH], handle);
+        }
         texts[handle * TEXT_STRIDE] = null;
         texts[handle * TEXT_STRIDE + 1] = null;
         ints[recordAt(handle) + ID_HASH] = freeHandle;
@@ -199,6 +245,7 @@ final class TimerRecords implements OldestPending.Members {
         limit = 0;
         freeHandle = NONE;
         oldestPending.clear(capacity);
+        index.clear();
     }
 
     private void allocate(int capacity) {

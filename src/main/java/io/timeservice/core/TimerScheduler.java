@@ -464,16 +464,7 @@ public final class TimerScheduler {
 
     /** The first {@code limit} cells and their index entries, with {@code report}. Call holding the lock. */
     private HeapView shownCells(int limit, InvariantReport report) {
-        int count = Math.min(limit, heap.size());
-        List<HeapView.Cell> cells = new ArrayList<>(count);
-        Map<String, Integer> index = new LinkedHashMap<>();
-        for (int slot = 0; slot < count; slot++) {
-            HeapView.Cell cell = heap.cell(slot);
-            cells.add(cell);
-            int indexed = heap.indexedSlot(cell.id());
-            index.put(cell.id(), indexed == IndexedTimerHeap.NONE ? null : indexed);
-        }
-        return new HeapView(heap.arity(), heap.size(), clock.now(), cells, index, report);
+        return HeapView.sample(heap, limit, clock.now(), report);
     }
 
     /** The heap and the clocks as they were at one instant. */
@@ -597,7 +588,7 @@ public final class TimerScheduler {
         try {
             if (log.wantsSnapshot(heap.size())) {
                 long start = System.nanoTime();
-                IndexedTimerHeap.Image image = heap.image();
+                HeapImage image = heap.image();
                 log.snapshot(new SchedulerState(clock.now(), lastSequence, reservedSequences, image,
                         System.nanoTime() - start));
             }

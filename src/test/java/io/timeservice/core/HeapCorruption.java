@@ -35,7 +35,7 @@ final class HeapCorruption {
     static void dropIndexEntry(IndexedTimerHeap heap, String id) {
         countChange(heap);
         int handle = heap.find(id);
-        heap.index().remove(heap.index().hash(id), handle);
+        heap.records().index().remove(heap.records().index().hash(id), handle);
     }
 
     /** Overwrites a handle's cached id hash, as a bug in the record layout would. */

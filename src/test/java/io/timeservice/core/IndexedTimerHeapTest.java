@@ -225,7 +225,7 @@ class IndexedTimerHeapTest {
     void burstPast4096_growsArraysThenReleasesThemWhenDrainedEmpty(int arity) {
         IndexedTimerHeap heap = new IndexedTimerHeap(arity);
         int initialSlots = heap.slotCapacity();
-        int initialBuckets = arrayLength(field(heap, "index"), "buckets");
+        int initialBuckets = arrayLength(field(heap.records(), "index"), "buckets");
         Random random = new Random(arity);
         int count = 5000;
         for (int i = 0; i < count; i++) {
@@ -233,7 +233,7 @@ class IndexedTimerHeapTest {
         }
         assertThat(heap.slotCapacity()).isGreaterThanOrEqualTo(count);
         assertThat(heap.records().capacity()).isGreaterThanOrEqualTo(count);
-        assertThat(arrayLength(field(heap, "index"), "buckets")).isGreaterThan(2 * 4096);
+        assertThat(arrayLength(field(heap.records(), "index"), "buckets")).isGreaterThan(2 * 4096);
         assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
 
         Timer previous = null;
@@ -248,7 +248,7 @@ class IndexedTimerHeapTest {
 
         assertThat(heap.slotCapacity()).isEqualTo(initialSlots);
         assertThat(heap.records().capacity()).isEqualTo(initialSlots);
-        assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(initialBuckets);
+        assertThat(arrayLength(field(heap.records(), "index"), "buckets")).isEqualTo(initialBuckets);
         assertThat(heap.peek()).isEqualTo(IndexedTimerHeap.NONE);
         assertThat(heap.records().oldest()).isEqualTo(IndexedTimerHeap.NONE);
         assertThat(heap.find("burst-0")).isEqualTo(IndexedTimerHeap.NONE);
@@ -280,7 +280,7 @@ class IndexedTimerHeapTest {
 
         assertThat(heap.size()).isZero();
         assertThat(heap.records().capacity()).isEqualTo(16);
-        assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(16);
+        assertThat(arrayLength(field(heap.records(), "index"), "buckets")).isEqualTo(16);
         assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
     }
 

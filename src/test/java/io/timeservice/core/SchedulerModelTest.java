@@ -383,7 +383,7 @@ class SchedulerModelTest {
             HeapCorruption.onHeap(scheduler, h -> heap[0] = h); // read-only: captures the heap to look at its arrays
             assertThat(heap[0].records().capacity()).as("handle arrays released after draining").isEqualTo(16);
             assertThat(heap[0].slotCapacity()).as("slot arrays released after draining").isEqualTo(16);
-            assertThat(arrayLength(field(heap[0], "index"), "buckets")).as("index released after draining")
+            assertThat(arrayLength(field(heap[0].records(), "index"), "buckets")).as("index released after draining")
                     .isEqualTo(16);
         }
     }
