@@ -3,10 +3,8 @@ package io.timeservice.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -56,12 +54,8 @@ public final class TimerScheduler {
     private static final System.Logger LOG = System.getLogger(TimerScheduler.class.getName());
 
     private final CombiningLock lock = new CombiningLock();
-    /** Held while an invariant check runs on its copy of the heap: one copy at a time. */
-    private final Object checking = new Object();
-    /** The last invariant walk's report and the state it describes; guarded by the lock. */
-    private LastCheck lastCheck;
-    private volatile CheckLimit checkLimit = CheckLimit.NONE;
     private final IndexedTimerHeap heap;
+    private final InvariantReports invariantReports;
     /** Replaced only by {@link #reset}; guarded by the lock. */
     private SchedulerClock clock;
     private final LongSupplier wallClockMillis;
@@ -107,6 +101,8 @@ public final class TimerScheduler {
         this.metrics = metrics;
         this.capacity = capacity;
         this.capacityBytes = capacityBytes;
+        this.invariantReports = new InvariantReports(lock, heap, () -> this.clock.now(), wallClockMillis,
+                this::requireServing);
     }
 
     /** A scheduler on a fresh virtual clock at 0, without metrics: for tests and embedding. */
@@ -347,14 +343,12 @@ public final class TimerScheduler {
     }
 
     /**
-     * The four invariants of the current state. A walk is O(n) and runs on a copy of the heap taken under the lock:
-     * the lock is held for the copy (array copies), not for the check, which reads every timer's id at random. One
-     * walk runs at a time, so concurrent callers never hold more than one copy between them. While the queue does
-     * not change (no change to the heap, the same clock), the last report is returned without a walk. Never
-     * rate-bounded: for start-up and tests; requests go through {@link #invariants()}.
+     * The four invariants of the current state. A walk is O(n) and runs on a copy of the heap taken under the lock
+     * (see {@link InvariantReports}); while the queue does not change, the last report is returned without a walk.
+     * Never rate-bounded: for start-up and tests; requests go through {@link #invariants()}.
      */
     public InvariantReport checkInvariants() {
-        return report(false);
+        return invariantReports.report(false);
     }
 
     /**
@@ -362,7 +356,7 @@ public final class TimerScheduler {
      * large queue's walks apart, the last report is returned, marked not {@link InvariantReport#current()}.
      */
     public InvariantReport invariants() {
-        return report(true);
+        return invariantReports.report(true);
     }
 
     /**
@@ -375,11 +369,7 @@ public final class TimerScheduler {
 
     /** As {@link #limitInvariantChecks(Duration, int)}, timing walks on {@code nanoClock}; for tests. */
     void limitInvariantChecks(Duration minInterval, int aboveSize, LongSupplier nanoClock) {
-        if (minInterval.isNegative() || aboveSize < 0) {
-            throw new IllegalArgumentException("minInterval and aboveSize must be >= 0: " + minInterval + ", "
-                    + aboveSize);
-        }
-        checkLimit = new CheckLimit(minInterval.toNanos(), aboveSize, nanoClock);
+        invariantReports.limit(minInterval, aboveSize, nanoClock);
     }
 
     /**
@@ -392,97 +382,7 @@ public final class TimerScheduler {
         if (limit < 1) {
             throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
-        HeapView cachedView = lock.call(() -> {
-            InvariantReport report = reusableReport(true);
-            return report == null ? null : shownCells(limit, report);
-        });
-        if (cachedView != null) {
-            return cachedView;
-        }
-        synchronized (checking) {
-            ViewAndCopy sample = lock.call(() -> {
-                InvariantReport report = reusableReport(true);
-                return new ViewAndCopy(shownCells(limit, report), report == null ? freeze() : null);
-            });
-            HeapView view = sample.view();
-            if (sample.copy() == null) {
-                return view;
-            }
-            return new HeapView(view.arity(), view.size(), view.now(), view.slots(), view.index(),
-                    walk(sample.copy()));
-        }
-    }
-
-    /** A report for the current state, from the last walk or a new one; {@code bounded}: see {@link #invariants()}. */
-    private InvariantReport report(boolean bounded) {
-        InvariantReport cached = lock.call(() -> reusableReport(bounded));
-        if (cached != null) {
-            return cached;
-        }
-        synchronized (checking) {
-            Object reportOrState = lock.call(() -> {
-                InvariantReport report = reusableReport(bounded);
-                return report != null ? report : freeze();
-            });
-            return reportOrState instanceof InvariantReport report ? report : walk((Frozen) reportOrState);
-        }
-    }
-
-    /**
-     * The last walk's report if it describes the current state, or ({@code bounded}) if the check limit holds a new
-     * walk back, then marked not current; null when a walk is due. Call holding the lock.
-     */
-    private InvariantReport reusableReport(boolean bounded) {
-        requireServing();
-        LastCheck last = lastCheck;
-        if (last == null) {
-            return null;
-        }
-        if (last.changes() == heap.changes() && last.now() == clock.now()) {
-            return last.report();
-        }
-        CheckLimit limit = checkLimit;
-        if (bounded && heap.size() > limit.aboveSize()
-                && limit.nanoClock().getAsLong() - last.startedNanos() < limit.minIntervalNanos()) {
-            return last.report().notCurrent();
-        }
-        return null;
-    }
-
-    /** A copy of the heap and the clock for a walk. Call holding the lock. */
-    private Frozen freeze() {
-        return new Frozen(heap.copy(), clock.now(), wallClockMillis.getAsLong(), checkLimit.nanoClock().getAsLong());
-    }
-
-    /** Walks a frozen copy and keeps its report for reuse. Call holding {@code checking}, not the lock. */
-    private InvariantReport walk(Frozen frozen) {
-        InvariantReport report = HeapInvariants.check(frozen.heap(), frozen.now()).checkedAt(frozen.wallMillis());
-        lock.run(() -> lastCheck = new LastCheck(report, frozen.heap().changes(), frozen.now(),
-                frozen.startedNanos()));
-        return report;
-    }
-
-    /** The first {@code limit} cells and their index entries, with {@code report}. Call holding the lock. */
-    private HeapView shownCells(int limit, InvariantReport report) {
-        return HeapView.sample(heap, limit, clock.now(), report);
-    }
-
-    /** The heap and the clocks as they were at one instant. */
-    private record Frozen(IndexedTimerHeap heap, long now, long wallMillis, long startedNanos) {
-    }
-
-    /** The shown cells, and a copy to walk when no report could be reused (the view's report is then null). */
-    private record ViewAndCopy(HeapView view, Frozen copy) {
-    }
-
-    /** A walk's report and the state it describes: the heap's change count and the clock. */
-    private record LastCheck(InvariantReport report, long changes, long now, long startedNanos) {
-    }
-
-    /** Above {@code aboveSize} timers, walks start at least {@code minIntervalNanos} apart. */
-    private record CheckLimit(long minIntervalNanos, int aboveSize, LongSupplier nanoClock) {
-
-        static final CheckLimit NONE = new CheckLimit(0, Integer.MAX_VALUE, System::nanoTime);
+        return invariantReports.view(limit);
     }
 
     /**
