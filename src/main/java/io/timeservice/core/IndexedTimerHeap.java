@@ -18,10 +18,8 @@ import java.util.function.ToLongFunction;
  * <p>Why this shape: at 1,000,000 pending nearly every access below the top heap levels is a cache miss, up to
  * ~150-200 ns from DRAM, so an operation costs about its number of dependent misses. The slot is read on the
  * cancel and edit path and written at every sift level, so it stays in a 4 MB array, which caches far better than
- * the 20-byte records. The id index entry of a cancelled or edited timer is removed where the lookup found it, that
- * of a fired timer under the hash cached in its record, so firing never loads the id String. The key array starts
- * slot 0 one slot in so that, when the array itself starts on a cache line (G1 places such large arrays at a region
- * start), a 4-ary node's children span exactly two lines.
+ * the 20-byte records. The key array starts slot 0 one slot in so that, when the array itself starts on a cache
+ * line (G1 places such large arrays at a region start), a 4-ary node's children span exactly two lines.
  *
  * <p>Invariants, true between public calls ({@link HeapInvariants} checks them):
  * <ul>
@@ -77,9 +75,8 @@ final class IndexedTimerHeap {
     /** Levels moved by sifts since the last {@link #takeLevelsMoved}. */
     private int levelsMoved;
     /**
-     * How many times the heap has changed: every method that writes keys, slots, records or the index counts one,
-     * so an equal count means an equal heap (a cached invariant report still holds). Copies start from their
-     * source's count.
+     * How many times the heap has changed: every method that writes keys, slots or records counts one, so an equal
+     * count means an equal heap (a cached invariant report still holds). Copies start from their source's count.
      */
     private long changes;
 
