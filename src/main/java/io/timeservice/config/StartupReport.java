@@ -1,5 +1,7 @@
 package io.timeservice.config;
 
+import java.util.Locale;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
@@ -24,13 +26,13 @@ class StartupReport {
             return; // a separate management port fires its own event; report the main server only
         }
         boolean journal = properties.durability() == TimeServiceProperties.Durability.JOURNAL;
-        log.info("TimeService ready: port={} arity={} capacity={} capacityBytes={} clock=virtual durability={}{} maxBodyBytes={} "
-                        + "maxPayloadBytes={} demo={}",
+        log.info("TimeService ready: port={} arity={} capacity={} capacityBytes={} clock=virtual durability={}{} "
+                        + "maxBodyBytes={} maxPayloadBytes={} demo={}",
                 event.getWebServer().getPort(), properties.heap().arity(), properties.capacity(),
                 properties.capacityBytes().toBytes(),
                 journal ? "journal" : "none",
                 journal ? " dataDir=" + properties.dataDir().toAbsolutePath().normalize() + " fsync="
-                        + properties.fsync().name().toLowerCase(java.util.Locale.ROOT) : "",
+                        + properties.fsync().name().toLowerCase(Locale.ROOT) : "",
                 properties.limits().maxBodyBytes(), properties.limits().maxPayloadBytes(),
                 properties.demo().enabled());
     }

@@ -1,5 +1,7 @@
 package io.timeservice.core;
 
+import java.util.Locale;
+
 /**
  * Why the scheduler refused an operation. The names are part of the public contract: the web layer sends them as
  * the problem's {@code code} and metrics use them as the only values of the {@code reason} tag.
@@ -27,6 +29,6 @@ public enum ErrorCode {
 
     /** The wire form: {@code invalid_delay}, {@code timer_not_found}, ... */
     public String code() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

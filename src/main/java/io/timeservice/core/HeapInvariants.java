@@ -16,9 +16,11 @@ final class HeapInvariants {
     private static final int NONE = IndexedTimerHeap.NONE;
 
     private final IndexedTimerHeap heap;
+    private final TimerRecords records;
 
     private HeapInvariants(IndexedTimerHeap heap) {
         this.heap = heap;
+        this.records = heap.records();
     }
 
     /** Checks the four invariants in O(n). {@code now} is the clock that no pending fireTime may be behind. */
@@ -40,30 +42,30 @@ final class HeapInvariants {
 
     private InvariantReport.Check checkIndexMatchesHeap() {
         String name = InvariantReport.INDEX_MATCHES_HEAP;
-        if (heap.index().size() != heap.size()) {
-            return InvariantReport.Check.failed(name, "index has " + heap.index().size() + " ids, heap has "
+        if (records.index().size() != heap.size()) {
+            return InvariantReport.Check.failed(name, "index has " + records.index().size() + " ids, heap has "
                     + heap.size());
         }
         for (int slot = 0; slot < heap.size(); slot++) {
             int handle = heap.handleAt(slot);
-            if (handle < 0 || handle >= heap.handleLimit() || heap.idOf(handle) == null) {
+            if (handle < 0 || handle >= records.limit() || heap.idOf(handle) == null) {
                 return InvariantReport.Check.failed(name, "slot " + slot + " holds no live timer");
             }
             if (heap.slotOf(handle) != slot) {
                 return InvariantReport.Check.failed(name, "index says " + heap.idOf(handle) + " is at slot "
                         + heap.slotOf(handle) + ", but it sits at slot " + slot);
             }
-            if (heap.cachedHash(handle) != heap.index().hash(heap.idOf(handle))) {
+            if (records.cachedHash(handle) != records.index().hash(heap.idOf(handle))) {
                 return InvariantReport.Check.failed(name, heap.idOf(handle) + " at slot " + slot
                         + " has a cached hash that is not its id's: its index entry could not be removed");
             }
-            if (heap.index().find(heap.idOf(handle), heap::idOf) != handle) {
+            if (records.index().find(heap.idOf(handle), records::idOf) != handle) {
                 return InvariantReport.Check.failed(name, heap.idOf(handle) + " at slot " + slot + " is not indexed");
             }
         }
         int[] dangling = {NONE};
-        heap.index().forEachHandle(handle -> {
-            int slot = handle < heap.handleLimit() ? heap.slotOf(handle) : NONE;
+        records.index().forEachHandle(handle -> {
+            int slot = handle < records.limit() ? heap.slotOf(handle) : NONE;
             if (dangling[0] == NONE && (slot < 0 || slot >= heap.size() || heap.handleAt(slot) != handle)) {
                 dangling[0] = handle;
             }
@@ -73,7 +75,7 @@ final class HeapInvariants {
                     + heap.slotOf(dangling[0]) + ", which does not hold it");
         }
         // Every block's oldest, recomputed the slow way from the heap array.
-        int[] oldestInBlock = new int[(heap.handleLimit() + OldestPending.BLOCK - 1) / OldestPending.BLOCK];
+        int[] oldestInBlock = new int[(records.limit() + OldestPending.BLOCK - 1) / OldestPending.BLOCK];
         Arrays.fill(oldestInBlock, NONE);
         for (int slot = 0; slot < heap.size(); slot++) {
             int handle = heap.handleAt(slot);
@@ -84,9 +86,9 @@ final class HeapInvariants {
             }
         }
         for (int block = 0; block < oldestInBlock.length; block++) {
-            if (!sameCreation(heap.oldestPending().oldestInBlock(block), oldestInBlock[block], block)) {
+            if (!sameCreation(records.oldestPending().oldestInBlock(block), oldestInBlock[block], block)) {
                 return InvariantReport.Check.failed(name, "handles " + block * OldestPending.BLOCK + ".. name "
-                        + heap.oldestPending().oldestInBlock(block) + " as their oldest pending timer, but it is "
+                        + records.oldestPending().oldestInBlock(block) + " as their oldest pending timer, but it is "
                         + oldestInBlock[block]);
             }
         }
@@ -96,9 +98,9 @@ final class HeapInvariants {
                 oldest = handle;
             }
         }
-        if (!sameCreation(heap.oldestPending().oldest(), oldest, NONE)) {
+        if (!sameCreation(records.oldestPending().oldest(), oldest, NONE)) {
             return InvariantReport.Check.failed(name, "oldest pending timer is handle " + oldest
-                    + ", but the tree names " + heap.oldestPending().oldest());
+                    + ", but the tree names " + records.oldestPending().oldest());
         }
         return InvariantReport.Check.passed(name);
     }
@@ -113,18 +115,18 @@ final class HeapInvariants {
             return named == expected;
         }
         boolean inBlock = block == NONE || named / OldestPending.BLOCK == block;
-        return inBlock && named < heap.handleLimit() && heap.slotOf(named) != NONE
-                && heap.createdAt(named) == heap.createdAt(expected)
-                && heap.wallSecondsOf(named) == heap.wallSecondsOf(expected);
+        return inBlock && named < records.limit() && heap.slotOf(named) != NONE
+                && records.createdAt(named) == records.createdAt(expected)
+                && records.wallSeconds(named) == records.wallSeconds(expected);
     }
 
     /** The oldest-pending order of two pending timers: creation time, then wall-clock second, then handle. */
     private boolean createdBefore(int a, int b) {
-        if (heap.createdAt(a) != heap.createdAt(b)) {
-            return heap.createdAt(a) < heap.createdAt(b);
+        if (records.createdAt(a) != records.createdAt(b)) {
+            return records.createdAt(a) < records.createdAt(b);
         }
-        long wallA = heap.wallSecondsOf(a);
-        long wallB = heap.wallSecondsOf(b);
+        long wallA = records.wallSeconds(a);
+        long wallB = records.wallSeconds(b);
         return wallA != wallB ? wallA < wallB : a < b;
     }
 
@@ -151,7 +153,7 @@ final class HeapInvariants {
 
     private String describe(int slot) {
         int handle = heap.handleAt(slot);
-        String id = handle >= 0 && handle < heap.handleLimit() ? heap.idOf(handle) : "?";
+        String id = handle >= 0 && handle < records.limit() ? heap.idOf(handle) : "?";
         return id + "@" + slot + " (fireTime " + heap.fireTimeAt(slot) + ", priority " + heap.priorityAt(slot)
                 + ", sequence " + heap.sequenceAt(slot) + ")";
     }

@@ -1,5 +1,6 @@
 package io.timeservice.core;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,5 +21,23 @@ public record HeapView(int arity, int size, long now, List<Cell> slots, Map<Stri
     }
 
     public record Cell(int index, String id, long fireTime, int priority, long sequence) {
+    }
+
+    /**
+     * The first {@code limit} cells of {@code heap} and the slot the id index leads to for each of their ids: its
+     * handle in the index, then the slot recorded for that handle. What the index says, not where the id sits, so a
+     * broken index shows. Call holding the heap owner's lock.
+     */
+    static HeapView sample(IndexedTimerHeap heap, int limit, long now, InvariantReport report) {
+        int count = Math.min(limit, heap.size());
+        List<Cell> cells = new ArrayList<>(count);
+        Map<String, Integer> index = new LinkedHashMap<>();
+        for (int slot = 0; slot < count; slot++) {
+            Cell cell = heap.cell(slot);
+            cells.add(cell);
+            int handle = heap.find(cell.id());
+            index.put(cell.id(), handle == IndexedTimerHeap.NONE ? null : heap.slotOf(handle));
+        }
+        return new HeapView(heap.arity(), heap.size(), now, cells, index, report);
     }
 }

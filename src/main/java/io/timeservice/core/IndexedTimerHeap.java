@@ -7,25 +7,19 @@ import java.util.List;
 import java.util.function.ToLongFunction;
 
 /**
- * An indexed d-ary min-heap of timers in flat primitive arrays: the firing order's keys in heap order, everything
- * else by a stable per-timer handle, and an {@link IdIndex} from id to handle.
+ * An indexed d-ary min-heap of timers: the firing order's keys in heap order in one flat array, the rest of each
+ * timer by a stable per-timer handle in {@link TimerRecords}, which also finds the handle of an id.
  *
- * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. The heap
+ * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. The key
  * array ({@code keys}: fireTime, priority with handle, sequence, interleaved per slot) is indexed by slot, so a sift
- * compares keys without chasing a pointer. Everything that does not take part in comparisons is indexed by handle, a
- * small int that stays put while the timer is pending and is recycled after it leaves, in three arrays:
- * {@code slots[handle]} is the timer's current heap slot, or -1 while it is lifted out for a sift or not in use;
- * {@code records} holds a 20-byte record per handle (version, cached id hash, wall-clock creation second, virtual
- * creation time); {@code texts} holds the id beside the payload.
+ * compares keys without chasing a pointer. {@code slots[handle]} is the timer's current heap slot, or -1 while it
+ * is lifted out for a sift or not in use.
  *
  * <p>Why this shape: at 1,000,000 pending nearly every access below the top heap levels is a cache miss, up to
  * ~150-200 ns from DRAM, so an operation costs about its number of dependent misses. The slot is read on the
  * cancel and edit path and written at every sift level, so it stays in a 4 MB array, which caches far better than
- * the records; the rest, read together by snapshots and removals, shares one record. The id index entry of a
- * cancelled or edited timer is removed where the lookup found it, that of a fired timer under the hash cached in
- * its record, so firing never loads the id String. The key array starts slot 0 one slot in so that, when the array
- * itself starts on a cache line (G1 places such large arrays at a region start), a 4-ary node's children span
- * exactly two lines.
+ * the 20-byte records. The key array starts slot 0 one slot in so that, when the array itself starts on a cache
+ * line (G1 places such large arrays at a region start), a 4-ary node's children span exactly two lines.
  *
  * <p>Invariants, true between public calls ({@link HeapInvariants} checks them):
  * <ul>
@@ -38,17 +32,10 @@ import java.util.function.ToLongFunction;
  * </ul>
  *
  * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1);
- * {@link #bulkLoad} O(n); the first k in firing order O(k d log k) without touching the rest of the heap
- * ({@link FiringOrderWalk}).
- * Steady-state operations allocate nothing; arrays grow by doubling and return to their initial size once empty.
- *
- * <p>Also knows the oldest pending timer (earliest creation time) in O(1) for the oldest-job-age metric,
- * through {@link OldestPending}: a tournament tree over blocks of 64 handles, which a removal touches only when it
- * removes its block's oldest. The wall-clock creation time, used only by that metric, is kept in whole epoch
- * seconds (an unsigned int: 1970 to 2106); {@link #createdAtWallMillis} and {@link #timerAt} return it as milliseconds
- * rounded down to the second.
- *
- * <p>Steps can be watched through a {@link HeapListener} (for traces); the same algorithm runs either way.
+ * {@link #bulkLoad} O(n); the first k in firing order O(k d log k) ({@link FiringOrderWalk}); the oldest pending
+ * timer O(1) ({@link OldestPending}). Steady-state operations allocate nothing; arrays grow by doubling and return
+ * to their initial size once empty. Steps can be watched through a {@link HeapListener} (for traces); the same
+ * algorithm runs either way.
  *
  * <p>Not thread-safe: {@link TimerScheduler} owns one and calls it only while holding its lock.
  */
@@ -63,22 +50,6 @@ final class IndexedTimerHeap {
      */
     private static final int KEY_BASE = 3;
 
-    // A handle's record: RECORD_STRIDE ints from recordAt(handle), 20 bytes.
-    private static final int RECORD_STRIDE = 5;
-    private static final int VERSION = 0;
-    /**
-     * {@link IdIndex#hash} of the id while in use, so the index entry can be removed without reading the id; the
-     * next free handle while free. Valid only with this heap's index (and the copies of both), whose key it depends
-     * on: never written out, recomputed on load.
-     */
-    private static final int ID_HASH = 1;
-    /** Wall-clock creation time in epoch seconds, unsigned. */
-    private static final int WALL_SECONDS = 2;
-    private static final int CREATED_AT_HIGH = 3;
-    private static final int CREATED_AT_LOW = 4;
-
-    // texts: the id at handle * TEXT_STRIDE, its payload right after it.
-    private static final int TEXT_STRIDE = 2;
     /** Arrays larger than this are released when the heap drains empty. */
     private static final int SHRINK_ABOVE = 4096;
 
@@ -92,30 +63,20 @@ final class IndexedTimerHeap {
     private long[] keys;
     private int size;
 
-    /** By handle, [0, handleLimit): one record of {@link #RECORD_STRIDE} ints per handle, see the field offsets. */
-    private int[] records;
     /**
      * By handle: the heap slot, or -1. Apart from the record because every sift level stores one: a 4-byte array
      * (4 MB at 1,000,000) is far more often still in cache than the records (20 MB).
      */
     private int[] slots;
-    /** By handle, [0, handleLimit): id and payload side by side; both null while the handle is free. */
-    private String[] texts;
-    private int handleLimit;
-    private int freeHandle = NONE;
-    private final OldestPending oldestPending;
-
-    private final IdIndex index;
-    private final IdIndex.IdsByHandle idOfHandle = this::idOf;
+    private final TimerRecords records;
 
     /** Told every step of the operations that follow; {@link HeapListener#NONE} unless a trace is recorded. */
     private HeapListener listener = HeapListener.NONE;
     /** Levels moved by sifts since the last {@link #takeLevelsMoved}. */
     private int levelsMoved;
     /**
-     * How many times the heap has changed: every method that writes keys, slots, records or the index counts one,
-     * so an equal count means an equal heap (a cached invariant report still holds). Copies start from their
-     * source's count.
+     * How many times the heap has changed: every method that writes keys, slots or records counts one, so an equal
+     * count means an equal heap (a cached invariant report still holds). Copies start from their source's count.
      */
     private long changes;
 
@@ -125,8 +86,7 @@ final class IndexedTimerHeap {
         }
         this.arity = arity;
         allocate(INITIAL_CAPACITY);
-        index = new IdIndex();
-        oldestPending = new OldestPending(members(), INITIAL_CAPACITY);
+        records = new TimerRecords(INITIAL_CAPACITY);
     }
 
     /** A copy of {@code source}: see {@link #copy}. */
@@ -134,13 +94,8 @@ final class IndexedTimerHeap {
         arity = source.arity;
         keys = Arrays.copyOf(source.keys, keyAt(source.size));
         size = source.size;
-        records = Arrays.copyOf(source.records, recordAt(source.handleLimit));
-        slots = Arrays.copyOf(source.slots, source.handleLimit);
-        texts = Arrays.copyOf(source.texts, source.handleLimit * TEXT_STRIDE);
-        handleLimit = source.handleLimit;
-        freeHandle = source.freeHandle;
-        index = new IdIndex(source.index);
-        oldestPending = new OldestPending(source.oldestPending, members());
+        records = new TimerRecords(source.records);
+        slots = Arrays.copyOf(source.slots, records.limit());
         changes = source.changes;
     }
 
@@ -153,30 +108,6 @@ final class IndexedTimerHeap {
         return new IndexedTimerHeap(this);
     }
 
-    private OldestPending.Members members() {
-        return new OldestPending.Members() {
-            @Override
-            public int handleLimit() {
-                return handleLimit;
-            }
-
-            @Override
-            public boolean isPending(int handle) {
-                return slotOf(handle) != NONE;
-            }
-
-            @Override
-            public long createdAt(int handle) {
-                return IndexedTimerHeap.createdAt(records, handle);
-            }
-
-            @Override
-            public long wallSeconds(int handle) {
-                return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]);
-            }
-        };
-    }
-
     int arity() {
         return arity;
     }
@@ -185,17 +116,9 @@ final class IndexedTimerHeap {
         return size;
     }
 
-    /** Handles in use are below this. */
-    int handleLimit() {
-        return handleLimit;
-    }
-
-    IdIndex index() {
-        return index;
-    }
-
-    OldestPending oldestPending() {
-        return oldestPending;
+    /** Everything but the keys, by handle; the id index; the oldest pending timer. */
+    TimerRecords records() {
+        return records;
     }
 
     /** The change count: see {@link #changes}. */
@@ -216,7 +139,8 @@ final class IndexedTimerHeap {
 
     // ---- slot accessors: the only readers of the interleaved key array ----
 
-    private static int keyAt(int slot) {
+    /** Where slot {@code slot}'s three key words start in the key array (of the heap or of a {@link HeapImage}). */
+    static int keyAt(int slot) {
         return KEY_BASE + slot * KEY_STRIDE;
     }
 
@@ -241,61 +165,19 @@ final class IndexedTimerHeap {
         return (keys.length - KEY_BASE) / KEY_STRIDE;
     }
 
-    /** Handles the handle-indexed arrays hold before they must grow. */
-    int handleCapacity() {
-        return texts.length / TEXT_STRIDE;
-    }
-
-    // ---- record accessors: the only readers of the per-handle arrays ----
-
-    private static int recordAt(int handle) {
-        return handle * RECORD_STRIDE;
-    }
-
     int slotOf(int handle) {
         return slots[handle];
     }
 
     String idOf(int handle) {
-        return texts[handle * TEXT_STRIDE];
-    }
-
-    private String payloadOf(int handle) {
-        return texts[handle * TEXT_STRIDE + 1];
-    }
-
-    private int versionOf(int handle) {
-        return records[recordAt(handle) + VERSION];
-    }
-
-    long wallSecondsOf(int handle) {
-        return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]);
-    }
-
-    /** The {@link IdIndex#hash} of the id, as cached in the record while the handle is in use. */
-    int cachedHash(int handle) {
-        return records[recordAt(handle) + ID_HASH];
-    }
-
-    private static long createdAt(int[] records, int handle) {
-        int record = recordAt(handle);
-        return (long) records[record + CREATED_AT_HIGH] << 32 | (records[record + CREATED_AT_LOW] & 0xFFFF_FFFFL);
-    }
-
-    private static long createdAtWallMillis(int[] records, int handle) {
-        return Integer.toUnsignedLong(records[recordAt(handle) + WALL_SECONDS]) * 1000L;
-    }
-
-    /** Epoch milliseconds as whole epoch seconds in an unsigned int: rounded down, clamped to 1970..2106. */
-    static int wallSeconds(long epochMillis) {
-        return (int) Math.min(Math.max(Math.floorDiv(epochMillis, 1000L), 0L), 0xFFFF_FFFFL);
+        return records.idOf(handle);
     }
 
     // ---- lookups by id and handle ----
 
     /** The handle of the pending timer with this id, or {@link #NONE}. */
     int find(String id) {
-        return index.find(id, idOfHandle);
+        return records.find(id);
     }
 
     /** The handle at the root, the next timer to fire, or {@link #NONE} when empty. */
@@ -303,32 +185,14 @@ final class IndexedTimerHeap {
         return size == 0 ? NONE : handleAt(0);
     }
 
-    /**
-     * The handle of the pending timer created first, or {@link #NONE} when empty: earliest creation time, then
-     * earliest wall-clock second; among exact ties any one (see {@link OldestPending}).
-     */
-    int oldest() {
-        return oldestPending.oldest();
-    }
-
     long fireTime(int handle) {
         return fireTimeAt(slotOf(handle));
-    }
-
-    long createdAt(int handle) {
-        return createdAt(records, handle);
-    }
-
-    /** Wall-clock creation time in epoch milliseconds, rounded down to the second (stored as seconds). */
-    long createdAtWallMillis(int handle) {
-        return createdAtWallMillis(records, handle);
     }
 
     /** A copy of the pending timer {@code handle} as it is now. */
     Timer timerAt(int handle) {
         int slot = slotOf(handle);
-        return new Timer(idOf(handle), fireTimeAt(slot), priorityAt(slot), sequenceAt(slot), versionOf(handle),
-                createdAt(records, handle), payloadOf(handle));
+        return records.timer(handle, fireTimeAt(slot), priorityAt(slot), sequenceAt(slot));
     }
 
     // ---- mutations ----
@@ -340,10 +204,7 @@ final class IndexedTimerHeap {
     int insert(String id, long fireTime, int priority, long sequence, int version, long createdAt,
                long createdAtWall, String payload) {
         changes++;
-        int hash = index.hash(id);
-        int handle = newHandle(id, hash, version, createdAt, createdAtWall, payload);
-        index.insert(hash, handle);
-        oldestPending.added(handle, createdAt, wallSecondsOf(handle));
+        int handle = newHandle(id, records.hash(id), version, createdAt, createdAtWall, payload);
         ensureSlotCapacity(size + 1);
         siftUp(size++, handle, fireTime, priority, sequence);
         return handle;
@@ -369,7 +230,7 @@ final class IndexedTimerHeap {
         long sequence = sequenceAt(slot);
         int direction = FiringOrder.compare(newFireTime, newPriority, sequence,
                 fireTimeAt(slot), priorityAt(slot), sequence);
-        records[recordAt(handle) + VERSION]++;
+        records.countVersion(handle);
         if (direction == 0) {
             return;
         }
@@ -395,15 +256,13 @@ final class IndexedTimerHeap {
         byCreation.sort(Comparator.comparingLong(Timer::sequence));
         ensureSlotCapacity(byCreation.size());
         for (Timer timer : byCreation) {
-            int hash = index.hash(timer.id());
-            if (index.find(timer.id(), hash, idOfHandle) != NONE) {
+            int hash = records.hash(timer.id());
+            if (records.find(timer.id(), hash) != NONE) {
                 clear();
                 throw new IllegalArgumentException("duplicate id in bulk load: " + timer.id());
             }
             int handle = newHandle(timer.id(), hash, Math.toIntExact(timer.version()), timer.createdAt(),
                     createdAtWall.applyAsLong(timer), timer.payload());
-            index.insert(hash, handle);
-            oldestPending.added(handle, timer.createdAt(), wallSecondsOf(handle));
             write(size++, handle, timer.fireTime(), timer.priority(), timer.sequence());
         }
         for (int slot = (size - 2) / arity; slot >= 0 && size > 1; slot--) {
@@ -420,11 +279,8 @@ final class IndexedTimerHeap {
     void clear() {
         changes++;
         size = 0;
-        handleLimit = 0;
-        freeHandle = NONE;
-        index.clear();
         allocate(INITIAL_CAPACITY);
-        oldestPending.clear(INITIAL_CAPACITY);
+        records.clear(INITIAL_CAPACITY);
     }
 
     /** The timer in heap slot {@code slot}, as stored (heap-array order, not firing order). */
@@ -433,38 +289,11 @@ final class IndexedTimerHeap {
     }
 
     /**
-     * The slot that the id index leads to for {@code id}: its handle in the index, then the slot recorded for that
-     * handle; {@link #NONE} when the index does not hold the id. What the index says, not where the id sits, so a
-     * view built from it shows a broken index.
-     */
-    int indexedSlot(String id) {
-        int handle = find(id);
-        return handle == NONE ? NONE : slotOf(handle);
-    }
-
-    /**
      * Copies the heap in one array copy per field: O(n) but only memory bandwidth, so the scheduler lock is held
      * briefly. The copy is read later, without the lock, to write a snapshot.
      */
-    Image image() {
-        return new Image(size, Arrays.copyOf(keys, keyAt(size)), records.clone(), texts.clone());
-    }
-
-    /** A frozen copy of the heap's arrays, in the live layout; see {@link #image()}. */
-    record Image(int size, long[] keys, int[] records, String[] texts) {
-
-        Timer timer(int slot) {
-            long priorityAndHandle = keys[keyAt(slot) + 1];
-            int handle = (int) priorityAndHandle;
-            return new Timer(texts[handle * TEXT_STRIDE], keys[keyAt(slot)], (int) (priorityAndHandle >> 32),
-                    keys[keyAt(slot) + 2], records[recordAt(handle) + VERSION], createdAt(records, handle),
-                    texts[handle * TEXT_STRIDE + 1]);
-        }
-
-        /** Rounded down to the second, as the heap stores it. */
-        long createdAtWallMillis(int slot) {
-            return IndexedTimerHeap.createdAtWallMillis(records, (int) keys[keyAt(slot) + 1]);
-        }
+    HeapImage image() {
+        return new HeapImage(size, Arrays.copyOf(keys, keyAt(size)), records.frozenCopy());
     }
 
     // ---- sifting: every slot write goes through write() ----
@@ -473,8 +302,8 @@ final class IndexedTimerHeap {
         changes++;
         int removed = handleAt(slot);
         listener.removed(removed, slot);
-        // Unindex first: for a fired timer the bucket (found from the hash in its record) is a miss of its own, which
-        // then overlaps with the sift below instead of following it.
+        // Unindex and release first: for a fired timer the bucket (found from the hash in its record) is a miss of its
+        // own, which then overlaps with the sift below instead of following it.
         forget(removed);
         int last = --size;
         if (slot != last) {
@@ -496,7 +325,9 @@ final class IndexedTimerHeap {
                 siftDown(slot, moved, fireTime, priority, sequence);
             }
         }
-        releaseHandle(removed);
+        if (size == 0 && records.capacity() > SHRINK_ABOVE) {
+            clear(); // give the memory of a drained burst back rather than keep its peak forever
+        }
     }
 
     /** Moves the hole at {@code slot} up until {@code handle}'s key fits; returns the slot it was written to. */
@@ -623,80 +454,32 @@ final class IndexedTimerHeap {
                 sequenceAt(b));
     }
 
-    // ---- handles and the age list ----
+    // ---- handles and storage ----
 
+    /** Stores a new timer's record; its slot stays -1 until {@link #write} puts it in the heap. */
     private int newHandle(String id, int hash, int version, long createdAt, long createdAtWall, String payload) {
-        int handle;
-        if (freeHandle != NONE) {
-            handle = freeHandle;
-            freeHandle = records[recordAt(handle) + ID_HASH];
-        } else {
-            ensureHandleCapacity(handleLimit + 1);
-            handle = handleLimit++;
+        int handle = records.add(id, hash, version, createdAt, createdAtWall, payload);
+        if (handle >= slots.length) {
+            slots = Arrays.copyOf(slots, records.capacity());
         }
-        texts[handle * TEXT_STRIDE] = id;
-        texts[handle * TEXT_STRIDE + 1] = payload;
         slots[handle] = NONE;
-        int record = recordAt(handle);
-        records[record + VERSION] = version;
-        records[record + ID_HASH] = hash;
-        records[record + WALL_SECONDS] = wallSeconds(createdAtWall);
-        records[record + CREATED_AT_HIGH] = (int) (createdAt >>> 32);
-        records[record + CREATED_AT_LOW] = (int) createdAt;
         return handle;
     }
 
-    /** Takes a leaving timer out of the index and the oldest-pending tree and marks it out of the heap. */
+    /** Marks a leaving timer out of the heap and releases its handle (and index entry). */
     private void forget(int handle) {
-        if (!index.removeLastFound(handle)) { // a cancel or edit has just found it; a fire has not
-            index.remove(records[recordAt(handle) + ID_HASH], handle);
-        }
         slots[handle] = NONE;
-        oldestPending.removed(handle);
+        records.release(handle);
     }
-
-    /** Puts a forgotten handle on the free list, or releases all arrays when the heap has drained. */
-    private void releaseHandle(int handle) {
-        texts[handle * TEXT_STRIDE] = null;
-        texts[handle * TEXT_STRIDE + 1] = null;
-        if (size == 0 && handleCapacity() > SHRINK_ABOVE) {
-            clear(); // give the memory of a drained burst back rather than keep its peak forever
-            return;
-        }
-        records[recordAt(handle) + ID_HASH] = freeHandle;
-        freeHandle = handle;
-    }
-
-    // ---- storage ----
 
     private void allocate(int capacity) {
         keys = new long[KEY_BASE + capacity * KEY_STRIDE];
-        records = new int[capacity * RECORD_STRIDE];
         slots = new int[capacity];
-        texts = new String[capacity * TEXT_STRIDE];
     }
 
     private void ensureSlotCapacity(int needed) {
         if (needed > slotCapacity()) {
-            keys = Arrays.copyOf(keys, keyAt(grownCapacity(slotCapacity(), needed)));
+            keys = Arrays.copyOf(keys, keyAt(TimerRecords.grownCapacity(slotCapacity(), needed)));
         }
-    }
-
-    private void ensureHandleCapacity(int needed) {
-        if (needed > handleCapacity()) {
-            int capacity = grownCapacity(handleCapacity(), needed);
-            records = Arrays.copyOf(records, recordAt(capacity));
-            slots = Arrays.copyOf(slots, capacity);
-            texts = Arrays.copyOf(texts, capacity * TEXT_STRIDE);
-            oldestPending.ensureCapacity(capacity);
-        }
-    }
-
-    private static int grownCapacity(int current, int needed) {
-        long doubled = Math.max((long) current * 2, needed);
-        if (doubled > (Integer.MAX_VALUE - 8) / RECORD_STRIDE) {
-            throw new IllegalStateException("heap cannot grow past " + current + " timers");
-        }
-        return (int) doubled;
     }
 }

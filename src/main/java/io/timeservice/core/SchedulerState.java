@@ -10,14 +10,14 @@ public final class SchedulerState {
     private final long now;
     private final long lastSequence;
     private final long reservedSequences;
-    private final IndexedTimerHeap.Image image;
+    private final HeapImage image;
     private final long copyNanos;
 
-    SchedulerState(long now, long lastSequence, IndexedTimerHeap.Image image, long copyNanos) {
+    SchedulerState(long now, long lastSequence, HeapImage image, long copyNanos) {
         this(now, lastSequence, lastSequence, image, copyNanos);
     }
 
-    SchedulerState(long now, long lastSequence, long reservedSequences, IndexedTimerHeap.Image image,
+    SchedulerState(long now, long lastSequence, long reservedSequences, HeapImage image,
                    long copyNanos) {
         this.now = now;
         this.lastSequence = lastSequence;

@@ -3,10 +3,8 @@ package io.timeservice.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -14,7 +12,9 @@ import io.timeservice.core.SchedulerMetrics.Operation;
 import io.timeservice.core.SchedulerMetrics.Outcome;
 
 /**
- * The timer service's state: a clock, a sequence counter and an {@link IndexedTimerHeap}, behind one lock.
+ * The timer service's state: a clock, an {@link IndexedTimerHeap}, its {@link Capacity} in timers and bytes and the
+ * {@link Sequences} counter, behind one lock; {@link FailStop} says whether it still serves and
+ * {@link InvariantReports} checks it.
  *
  * <p>Thread-safe: every public method does its whole read or mutation under one {@link CombiningLock}, so each is
  * atomic and they are linearizable in the order they run (possibly on another caller's thread). The heap itself
@@ -43,8 +43,6 @@ public final class TimerScheduler {
     /** Largest delay or advance accepted: 10^15 ms, about 31,700 years. */
     public static final long MAX_DELAY = 1_000_000_000_000_000L;
     public static final int MAX_ID_LENGTH = 128;
-    /** Sequences reserved on disk at a time: one forced journal write per this many adds and per start-up. */
-    static final long SEQUENCE_RESERVATION = 1_000_000;
     /**
      * Most timers an advance with a trace may fire: a trace holds about d+1 steps per heap level per fired timer,
      * all of it in memory under the lock and then in one response, so a larger traced advance is refused up front.
@@ -56,29 +54,18 @@ public final class TimerScheduler {
     private static final System.Logger LOG = System.getLogger(TimerScheduler.class.getName());
 
     private final CombiningLock lock = new CombiningLock();
-    /** Held while an invariant check runs on its copy of the heap: one copy at a time. */
-    private final Object checking = new Object();
-    /** The last invariant walk's report and the state it describes; guarded by the lock. */
-    private LastCheck lastCheck;
-    private volatile CheckLimit checkLimit = CheckLimit.NONE;
     private final IndexedTimerHeap heap;
+    private final InvariantReports invariantReports;
     /** Replaced only by {@link #reset}; guarded by the lock. */
     private SchedulerClock clock;
     private final LongSupplier wallClockMillis;
     private final SchedulerMetrics metrics;
-    private final int capacity;
-    /** The most {@link #bytesOf payload bytes} all pending timers may hold together. */
-    private final long capacityBytes;
-    /** The {@link #bytesOf payload bytes} of every pending timer together, 0 <= pendingBytes; guarded by the lock. */
-    private long pendingBytes;
-    /** The last sequence handed out; the next add gets lastSequence + 1. */
-    private long lastSequence;
-    /** Sequences up to this are reserved on disk (see {@link Mutation.SequencesReserved}); >= lastSequence. */
-    private long reservedSequences;
+    /** Guarded by the lock, as are the sequences and the fail-stop state. */
+    private final Capacity capacity;
+    private final Sequences sequences = new Sequences();
+    private final FailStop failStop = new FailStop();
     /** Records every accepted mutation; set once by {@link #attachLog} before serving. */
     private MutationLog log = MutationLog.NONE;
-    /** Why the scheduler stopped serving, or {@code null} while it serves; guarded by the lock, never cleared. */
-    private String stoppedBecause;
 
     /** A scheduler without a byte budget. */
     public TimerScheduler(SchedulerClock clock, int arity, int capacity, LongSupplier wallClockMillis,
@@ -95,18 +82,13 @@ public final class TimerScheduler {
         if (arity != 2 && arity != 4 && arity != 8) {
             throw new IllegalArgumentException("arity must be 2, 4 or 8: " + arity);
         }
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity must be >= 1: " + capacity);
-        }
-        if (capacityBytes < 1) {
-            throw new IllegalArgumentException("capacityBytes must be >= 1: " + capacityBytes);
-        }
+        this.capacity = new Capacity(capacity, capacityBytes);
         this.heap = new IndexedTimerHeap(arity);
         this.clock = clock;
         this.wallClockMillis = wallClockMillis;
         this.metrics = metrics;
-        this.capacity = capacity;
-        this.capacityBytes = capacityBytes;
+        this.invariantReports = new InvariantReports(lock, heap, () -> this.clock.now(), wallClockMillis,
+                this::requireServing);
     }
 
     /** A scheduler on a fresh virtual clock at 0, without metrics: for tests and embedding. */
@@ -120,25 +102,21 @@ public final class TimerScheduler {
     }
 
     public int capacity() {
-        return capacity;
+        return capacity.timers();
     }
 
     public long capacityBytes() {
-        return capacityBytes;
+        return capacity.bytes();
     }
 
     /**
      * What a timer counts against the byte budget: the characters of its id and payload, as {@link String#length()}
      * counts them. That is the bytes of its text in memory for the ASCII JSON payloads usually are (compact strings
      * keep Latin-1 text at one byte per character); other text takes two bytes per character. O(1), so every add,
-     * cancel and fire keeps the total in a counter.
+     * cancel and fire keeps the total in a counter ({@link Capacity}).
      */
     public static long bytesOf(String id, String payload) {
-        return (long) id.length() + (payload == null ? 0 : payload.length());
-    }
-
-    private static long bytesOf(Timer timer) {
-        return bytesOf(timer.id(), timer.payload());
+        return Capacity.bytesOf(id, payload);
     }
 
     // ---- mutations ----
@@ -156,24 +134,15 @@ public final class TimerScheduler {
             if (heap.find(id) != IndexedTimerHeap.NONE) {
                 throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
             }
-            if (heap.size() >= capacity) {
-                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
-                        "the queue holds its capacity of " + capacity + " pending timers");
-            }
-            long bytes = bytesOf(id, payload);
-            if (bytes > capacityBytes - pendingBytes) {
-                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold " + pendingBytes
-                        + " of the queue's " + capacityBytes + " payload bytes (capacity-bytes: id and payload"
-                        + " characters); this timer needs " + bytes);
-            }
+            long bytes = capacity.requireRoom(heap.size(), id, payload);
             log.requireWritable();
-            reserveNextSequence();
+            long sequence = sequences.reserveNext(log);
             long createdAtWall = wallClockMillis.getAsLong();
-            Timer added = new Timer(id, fireTime, priority, lastSequence + 1, 1, now, payload);
+            Timer added = new Timer(id, fireTime, priority, sequence, 1, now, payload);
             return commit(new Mutation.Added(added, createdAtWall), trace, () -> {
-                heap.insert(id, fireTime, priority, added.sequence(), 1, now, createdAtWall, payload);
-                lastSequence = added.sequence();
-                pendingBytes += bytes;
+                heap.insert(id, fireTime, priority, sequence, 1, now, createdAtWall, payload);
+                sequences.issued(sequence);
+                capacity.added(bytes);
                 return added;
             });
         });
@@ -194,7 +163,7 @@ public final class TimerScheduler {
             log.requireWritable();
             return commit(new Mutation.Cancelled(id, cancelled.sequence()), trace, () -> {
                 heap.remove(handle);
-                pendingBytes -= bytesOf(cancelled);
+                capacity.removed(cancelled);
                 return cancelled;
             });
         });
@@ -309,12 +278,12 @@ public final class TimerScheduler {
         return lock.call(() -> {
             requireServing();
             int root = heap.peek();
-            int oldest = heap.oldest();
+            int oldest = heap.records().oldest();
             boolean empty = oldest == IndexedTimerHeap.NONE;
             return new QueueStatus(clock.now(), heap.size(),
                     root == IndexedTimerHeap.NONE ? null : heap.fireTime(root),
-                    empty ? null : heap.createdAt(oldest),
-                    empty ? null : heap.createdAtWallMillis(oldest));
+                    empty ? null : heap.records().createdAt(oldest),
+                    empty ? null : heap.records().createdAtWallMillis(oldest));
         });
     }
 
@@ -331,7 +300,7 @@ public final class TimerScheduler {
     public long pendingBytes() {
         return lock.call(() -> {
             requireServing();
-            return pendingBytes;
+            return capacity.pendingBytes();
         });
     }
 
@@ -340,21 +309,16 @@ public final class TimerScheduler {
      * health checks: unlike every other call, this one answers after a stop.
      */
     public String stoppedBecause() {
-        return lock.call(() -> {
-            noticeLogFailure();
-            return stoppedBecause;
-        });
+        return lock.call(() -> failStop.stoppedBecause(log));
     }
 
     /**
-     * The four invariants of the current state. A walk is O(n) and runs on a copy of the heap taken under the lock:
-     * the lock is held for the copy (array copies), not for the check, which reads every timer's id at random. One
-     * walk runs at a time, so concurrent callers never hold more than one copy between them. While the queue does
-     * not change (no change to the heap, the same clock), the last report is returned without a walk. Never
-     * rate-bounded: for start-up and tests; requests go through {@link #invariants()}.
+     * The four invariants of the current state. A walk is O(n) and runs on a copy of the heap taken under the lock
+     * (see {@link InvariantReports}); while the queue does not change, the last report is returned without a walk.
+     * Never rate-bounded: for start-up and tests; requests go through {@link #invariants()}.
      */
     public InvariantReport checkInvariants() {
-        return report(false);
+        return invariantReports.report(false);
     }
 
     /**
@@ -362,7 +326,7 @@ public final class TimerScheduler {
      * large queue's walks apart, the last report is returned, marked not {@link InvariantReport#current()}.
      */
     public InvariantReport invariants() {
-        return report(true);
+        return invariantReports.report(true);
     }
 
     /**
@@ -375,11 +339,7 @@ public final class TimerScheduler {
 
     /** As {@link #limitInvariantChecks(Duration, int)}, timing walks on {@code nanoClock}; for tests. */
     void limitInvariantChecks(Duration minInterval, int aboveSize, LongSupplier nanoClock) {
-        if (minInterval.isNegative() || aboveSize < 0) {
-            throw new IllegalArgumentException("minInterval and aboveSize must be >= 0: " + minInterval + ", "
-                    + aboveSize);
-        }
-        checkLimit = new CheckLimit(minInterval.toNanos(), aboveSize, nanoClock);
+        invariantReports.limit(minInterval, aboveSize, nanoClock);
     }
 
     /**
@@ -392,106 +352,7 @@ public final class TimerScheduler {
         if (limit < 1) {
             throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
-        HeapView cachedView = lock.call(() -> {
-            InvariantReport report = reusableReport(true);
-            return report == null ? null : shownCells(limit, report);
-        });
-        if (cachedView != null) {
-            return cachedView;
-        }
-        synchronized (checking) {
-            ViewAndCopy sample = lock.call(() -> {
-                InvariantReport report = reusableReport(true);
-                return new ViewAndCopy(shownCells(limit, report), report == null ? freeze() : null);
-            });
-            HeapView view = sample.view();
-            if (sample.copy() == null) {
-                return view;
-            }
-            return new HeapView(view.arity(), view.size(), view.now(), view.slots(), view.index(),
-                    walk(sample.copy()));
-        }
-    }
-
-    /** A report for the current state, from the last walk or a new one; {@code bounded}: see {@link #invariants()}. */
-    private InvariantReport report(boolean bounded) {
-        InvariantReport cached = lock.call(() -> reusableReport(bounded));
-        if (cached != null) {
-            return cached;
-        }
-        synchronized (checking) {
-            Object reportOrState = lock.call(() -> {
-                InvariantReport report = reusableReport(bounded);
-                return report != null ? report : freeze();
-            });
-            return reportOrState instanceof InvariantReport report ? report : walk((Frozen) reportOrState);
-        }
-    }
-
-    /**
-     * The last walk's report if it describes the current state, or ({@code bounded}) if the check limit holds a new
-     * walk back, then marked not current; null when a walk is due. Call holding the lock.
-     */
-    private InvariantReport reusableReport(boolean bounded) {
-        requireServing();
-        LastCheck last = lastCheck;
-        if (last == null) {
-            return null;
-        }
-        if (last.changes() == heap.changes() && last.now() == clock.now()) {
-            return last.report();
-        }
-        CheckLimit limit = checkLimit;
-        if (bounded && heap.size() > limit.aboveSize()
-                && limit.nanoClock().getAsLong() - last.startedNanos() < limit.minIntervalNanos()) {
-            return last.report().notCurrent();
-        }
-        return null;
-    }
-
-    /** A copy of the heap and the clock for a walk. Call holding the lock. */
-    private Frozen freeze() {
-        return new Frozen(heap.copy(), clock.now(), wallClockMillis.getAsLong(), checkLimit.nanoClock().getAsLong());
-    }
-
-    /** Walks a frozen copy and keeps its report for reuse. Call holding {@code checking}, not the lock. */
-    private InvariantReport walk(Frozen frozen) {
-        InvariantReport report = HeapInvariants.check(frozen.heap(), frozen.now()).checkedAt(frozen.wallMillis());
-        lock.run(() -> lastCheck = new LastCheck(report, frozen.heap().changes(), frozen.now(),
-                frozen.startedNanos()));
-        return report;
-    }
-
-    /** The first {@code limit} cells and their index entries, with {@code report}. Call holding the lock. */
-    private HeapView shownCells(int limit, InvariantReport report) {
-        int count = Math.min(limit, heap.size());
-        List<HeapView.Cell> cells = new ArrayList<>(count);
-        Map<String, Integer> index = new LinkedHashMap<>();
-        for (int slot = 0; slot < count; slot++) {
-            HeapView.Cell cell = heap.cell(slot);
-            cells.add(cell);
-            int indexed = heap.indexedSlot(cell.id());
-            index.put(cell.id(), indexed == IndexedTimerHeap.NONE ? null : indexed);
-        }
-        return new HeapView(heap.arity(), heap.size(), clock.now(), cells, index, report);
-    }
-
-    /** The heap and the clocks as they were at one instant. */
-    private record Frozen(IndexedTimerHeap heap, long now, long wallMillis, long startedNanos) {
-    }
-
-    /** The shown cells, and a copy to walk when no report could be reused (the view's report is then null). */
-    private record ViewAndCopy(HeapView view, Frozen copy) {
-    }
-
-    /** A walk's report and the state it describes: the heap's change count and the clock. */
-    private record LastCheck(InvariantReport report, long changes, long now, long startedNanos) {
-    }
-
-    /** Above {@code aboveSize} timers, walks start at least {@code minIntervalNanos} apart. */
-    private record CheckLimit(long minIntervalNanos, int aboveSize, LongSupplier nanoClock) {
-
-        static final CheckLimit NONE = new CheckLimit(0, Integer.MAX_VALUE, System::nanoTime);
+        return invariantReports.view(limit);
     }
 
     /**
@@ -506,7 +367,7 @@ public final class TimerScheduler {
             return commit(new Mutation.Reset(), Trace.NONE, () -> {
                 heap.clear();
                 clock = freshClock;
-                pendingBytes = 0;
+                capacity.holding(0);
                 return null;
             }).position();
         });
@@ -538,7 +399,7 @@ public final class TimerScheduler {
      */
     public void recover(RecoveredSnapshot snapshot, Iterable<Mutation> journal) {
         lock.run(() -> {
-            if (heap.size() != 0 || lastSequence != 0 || log != MutationLog.NONE) {
+            if (heap.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
             SchedulerRecovery recovery = new SchedulerRecovery(heap, clock);
@@ -547,10 +408,8 @@ public final class TimerScheduler {
                 recovery.replay(mutation);
             }
             clock = recovery.clock();
-            pendingBytes = recovery.pendingBytes();
-            // Sequences up to the reservation may have been handed out in records a crash lost: skip them all.
-            lastSequence = Math.max(recovery.lastSequence(), recovery.reservedSequences());
-            reservedSequences = lastSequence;
+            capacity.holding(recovery.pendingBytes());
+            sequences.recovered(recovery.lastSequence(), recovery.reservedSequences());
         });
     }
 
@@ -569,24 +428,12 @@ public final class TimerScheduler {
         try {
             value = traced(trace, apply);
         } catch (Throwable failure) {
-            throw stop("applying an accepted change (" + mutation.getClass().getSimpleName().toLowerCase(Locale.ROOT)
+            throw failStop.stop("applying an accepted change ("
+                    + mutation.getClass().getSimpleName().toLowerCase(Locale.ROOT)
                     + ") failed after its journal record was written", failure);
         }
         startSnapshotIfDue();
         return new Applied<>(value, position, new int[] {heap.takeLevelsMoved()});
-    }
-
-    /**
-     * Reserves the next block of sequences on disk, forced whatever the fsync policy, before lastSequence + 1 is
-     * handed out: a crash that loses the adds' own records then cannot make recovery issue their sequences again
-     * (an entity tag names one timer forever). Throws, with nothing changed here, if the log cannot force it.
-     */
-    private void reserveNextSequence() {
-        if (lastSequence >= reservedSequences) {
-            long upTo = lastSequence + SEQUENCE_RESERVATION;
-            log.appendForced(new Mutation.SequencesReserved(upTo));
-            reservedSequences = upTo;
-        }
     }
 
     /**
@@ -597,8 +444,8 @@ public final class TimerScheduler {
         try {
             if (log.wantsSnapshot(heap.size())) {
                 long start = System.nanoTime();
-                IndexedTimerHeap.Image image = heap.image();
-                log.snapshot(new SchedulerState(clock.now(), lastSequence, reservedSequences, image,
+                HeapImage image = heap.image();
+                log.snapshot(new SchedulerState(clock.now(), sequences.last(), sequences.reserved(), image,
                         System.nanoTime() - start));
             }
         } catch (RuntimeException | OutOfMemoryError e) {
@@ -608,29 +455,7 @@ public final class TimerScheduler {
 
     /** Refuses every call once the scheduler has stopped (fail-stop). Call first in every call under the lock. */
     private void requireServing() {
-        noticeLogFailure();
-        if (stoppedBecause != null) {
-            throw new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "the service has stopped serving because "
-                    + stoppedBecause + "; it answers nothing until it is restarted, and a change answered 503 may"
-                    + " or may not be there after the restart");
-        }
-    }
-
-    private void noticeLogFailure() {
-        if (stoppedBecause == null && log.failed()) {
-            stoppedBecause = "the journal failed";
-            LOG.log(System.Logger.Level.ERROR, "the journal failed; the scheduler stops serving until restarted");
-        }
-    }
-
-    /** Stops the scheduler for good and returns what to tell the caller whose change failed. */
-    private SchedulerException stop(String reason, Throwable cause) {
-        if (stoppedBecause == null) {
-            stoppedBecause = reason;
-        }
-        LOG.log(System.Logger.Level.ERROR, reason + "; the scheduler stops serving until restarted", cause);
-        return new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "the service has stopped serving because "
-                + reason + "; the outcome of this change is known only after a restart");
+        failStop.requireServing(log);
     }
 
     /** Moves the clock to {@code now} and fires every due timer, noting the levels each root pop moved. */
@@ -642,7 +467,7 @@ public final class TimerScheduler {
              root = heap.peek()) {
             Timer timer = heap.timerAt(root);
             heap.removeRoot();
-            pendingBytes -= bytesOf(timer);
+            capacity.removed(timer);
             if (fired.size() == levels.length) {
                 levels = Arrays.copyOf(levels, Math.max(8, levels.length * 2));
             }

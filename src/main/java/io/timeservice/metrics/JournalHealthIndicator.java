@@ -1,6 +1,7 @@
 package io.timeservice.metrics;
 
 import java.io.IOException;
+import java.util.Locale;
 
 import io.timeservice.journal.JournalStore;
 import io.timeservice.journal.JournalWriter;
@@ -35,7 +36,7 @@ class JournalHealthIndicator implements HealthIndicator {
         Health.Builder health = failure == null ? Health.up()
                 : Health.down().withDetail("failure", "a journal write failed; changes are refused until restart");
         return health.withDetail("durability", "journal")
-                .withDetail("fsync", writer.fsyncPolicy().name().toLowerCase(java.util.Locale.ROOT))
+                .withDetail("fsync", writer.fsyncPolicy().name().toLowerCase(Locale.ROOT))
                 .withDetail("lastSnapshotPauseMillis", writer.lastSnapshotPauseNanos() / 1e6)
                 .build();
     }

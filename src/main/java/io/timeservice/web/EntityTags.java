@@ -29,9 +29,9 @@ final class EntityTags {
     }
 
     /**
-     * Turns an If-Match header into a precondition: {@link Precondition#NONE} (unconditional) when absent, any revision for
-     * {@code *}, else the revisions named by the listed strong tags. Weak or malformed tags name no revision (If-Match
-     * uses the strong comparison), so a header of only such tags fails with 412, as RFC 9110 asks.
+     * Turns an If-Match header into a precondition: {@link Precondition#NONE} (unconditional) when absent, any
+     * revision for {@code *}, else the revisions named by the listed strong tags. Weak or malformed tags name no
+     * revision (If-Match uses the strong comparison), so a header of only such tags fails with 412, as RFC 9110 asks.
      */
     static Precondition precondition(String ifMatch) {
         if (ifMatch == null) {

@@ -26,9 +26,12 @@ class AllOrNothingMutationTest {
 
     /** One kind of mutation, run against the queue that {@link #populate} builds. */
     enum Change {
-        ADD(s -> s.add("new", 3, 0, "{\"p\":1}", Trace.NONE), (s, trace) -> s.add("new", 3, 0, null, Trace.into(trace))),
-        CANCEL(s -> s.cancel("t5", Precondition.NONE, Trace.NONE), (s, trace) -> s.cancel("t5", Precondition.NONE, Trace.into(trace))),
-        EDIT(s -> s.edit("t0", 100L, 7, Precondition.NONE, Trace.NONE), (s, trace) -> s.edit("t0", 100L, 7, Precondition.NONE, Trace.into(trace))),
+        ADD(s -> s.add("new", 3, 0, "{\"p\":1}", Trace.NONE), (s, trace) -> s.add("new", 3, 0, null,
+                Trace.into(trace))),
+        CANCEL(s -> s.cancel("t5", Precondition.NONE, Trace.NONE), (s, trace) -> s.cancel("t5", Precondition.NONE,
+                Trace.into(trace))),
+        EDIT(s -> s.edit("t0", 100L, 7, Precondition.NONE, Trace.NONE), (s, trace) -> s.edit("t0", 100L, 7,
+                Precondition.NONE, Trace.into(trace))),
         ADVANCE(s -> s.advance(4, Trace.NONE), (s, trace) -> s.advance(4, Trace.into(trace))),
         RESET(s -> s.reset(new VirtualClock(0)), null);
 
@@ -154,7 +157,8 @@ class AllOrNothingMutationTest {
         List<Runnable> calls = List.of(
                 () -> stopped.get("t1"), stopped::peek, () -> stopped.firstN(10), stopped::status, stopped::now,
                 stopped::checkInvariants, () -> stopped.heapView(10), stopped::pendingBytes,
-                () -> stopped.add("x", 1, 0, null, Trace.NONE), () -> stopped.cancel("t1", Precondition.NONE, Trace.NONE),
+                () -> stopped.add("x", 1, 0, null, Trace.NONE), () -> stopped.cancel("t1", Precondition.NONE,
+                        Trace.NONE),
                 () -> stopped.edit("t1", 1L, null, Precondition.NONE, Trace.NONE), () -> stopped.advance(1, Trace.NONE),
                 () -> stopped.reset(new VirtualClock(0)));
         for (Runnable call : calls) {

@@ -99,7 +99,8 @@ class CancelRemovalTest {
         assertThat(layout(scheduler)).containsExactly("f1", "f4", "f2", "f10", "f12", "f3");
         assertInvariantsHold(scheduler, "cancel f11");
         assertEveryIdFindsItsOwnTimer(scheduler);
-        assertThat(ids(scheduler.advance(20, Trace.NONE).fired())).containsExactly("f1", "f2", "f3", "f4", "f10", "f12");
+        assertThat(ids(scheduler.advance(20, Trace.NONE).fired())).containsExactly("f1", "f2", "f3", "f4", "f10",
+                "f12");
     }
 
     static Stream<Arguments> aritiesAndPositions() {

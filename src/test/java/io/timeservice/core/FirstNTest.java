@@ -37,7 +37,8 @@ class FirstNTest {
             scheduler.add("n" + i, random.nextInt(10), random.nextInt(3), null, Trace.NONE);
         }
         for (int i = 0; i < 30; i++) {
-            scheduler.edit("n" + random.nextInt(120), (long) random.nextInt(10), random.nextInt(3), Precondition.NONE, Trace.NONE);
+            scheduler.edit("n" + random.nextInt(120), (long) random.nextInt(10), random.nextInt(3), Precondition.NONE,
+                    Trace.NONE);
         }
         scheduler.advance(2, Trace.NONE);
         List<Timer> expected = sortedCopy(scheduler);

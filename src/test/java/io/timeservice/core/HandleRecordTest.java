@@ -80,15 +80,15 @@ class HandleRecordTest {
                 }
             }
             if (bySequence.isEmpty()) {
-                assertThat(heap.oldest()).as(context).isEqualTo(IndexedTimerHeap.NONE);
+                assertThat(heap.records().oldest()).as(context).isEqualTo(IndexedTimerHeap.NONE);
             } else {
                 // Earliest creation time; among equal ones, the earliest wall-clock second.
                 Entry oldest = bySequence.values().stream().min(Comparator.comparingLong(Entry::createdAt)
                         .thenComparingLong(entry -> entry.wallMillis() / 1000)).orElseThrow();
-                int handle = heap.oldest();
+                int handle = heap.records().oldest();
                 assertThat(pending).as("%s: oldest is pending", context).containsKey(heap.timerAt(handle).id());
-                assertThat(heap.createdAt(handle)).as(context).isEqualTo(oldest.createdAt());
-                assertThat(heap.createdAtWallMillis(handle)).as("%s: wall time in whole seconds", context)
+                assertThat(heap.records().createdAt(handle)).as(context).isEqualTo(oldest.createdAt());
+                assertThat(heap.records().createdAtWallMillis(handle)).as("%s: wall time in whole seconds", context)
                         .isEqualTo(oldest.wallMillis() / 1000 * 1000);
             }
             InvariantReport report = HeapInvariants.check(heap, 0);
@@ -113,14 +113,14 @@ class HandleRecordTest {
 
     @Test
     void wallSeconds_roundsDownAndClampsToUnsigned32Bits() {
-        assertThat(IndexedTimerHeap.wallSeconds(0)).isZero();
-        assertThat(IndexedTimerHeap.wallSeconds(999)).isZero();
-        assertThat(IndexedTimerHeap.wallSeconds(1000)).isEqualTo(1);
-        assertThat(IndexedTimerHeap.wallSeconds(-1)).as("before 1970: clamped").isZero();
-        assertThat(Integer.toUnsignedLong(IndexedTimerHeap.wallSeconds(4_294_967_295_999L))).isEqualTo(0xFFFF_FFFFL);
-        assertThat(Integer.toUnsignedLong(IndexedTimerHeap.wallSeconds(Long.MAX_VALUE))).as("after 2106: clamped")
+        assertThat(TimerRecords.toWallSeconds(0)).isZero();
+        assertThat(TimerRecords.toWallSeconds(999)).isZero();
+        assertThat(TimerRecords.toWallSeconds(1000)).isEqualTo(1);
+        assertThat(TimerRecords.toWallSeconds(-1)).as("before 1970: clamped").isZero();
+        assertThat(Integer.toUnsignedLong(TimerRecords.toWallSeconds(4_294_967_295_999L))).isEqualTo(0xFFFF_FFFFL);
+        assertThat(Integer.toUnsignedLong(TimerRecords.toWallSeconds(Long.MAX_VALUE))).as("after 2106: clamped")
                 .isEqualTo(0xFFFF_FFFFL);
-        assertThat(Integer.toUnsignedLong(IndexedTimerHeap.wallSeconds(3_000_000_000_123L)))
+        assertThat(Integer.toUnsignedLong(TimerRecords.toWallSeconds(3_000_000_000_123L)))
                 .as("past 2038 needs the sign bit").isEqualTo(3_000_000_000L);
     }
 
@@ -130,18 +130,18 @@ class HandleRecordTest {
         heap.insert("a", 10, 0, 1, 1, 5, 7_000, null);
         heap.insert("b", 10, 0, 2, 1, 5, 7_000, null);
         heap.remove(heap.find("a"));
-        assertThat(heap.oldest()).isEqualTo(heap.find("b"));
+        assertThat(heap.records().oldest()).isEqualTo(heap.find("b"));
 
         heap.insert("c", 10, 0, 3, 1, 5, 7_999, null); // same clock, same wall second, a's lower handle
         assertThat(heap.find("c")).as("reuses the freed lower handle").isLessThan(heap.find("b"));
-        assertThat(heap.oldest()).as("an exact tie does not move the oldest").isEqualTo(heap.find("b"));
+        assertThat(heap.records().oldest()).as("an exact tie does not move the oldest").isEqualTo(heap.find("b"));
         assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
 
         heap.insert("d", 10, 0, 4, 1, 4, 9_000, null); // an earlier virtual creation time wins over any wall second
-        assertThat(heap.oldest()).isEqualTo(heap.find("d"));
+        assertThat(heap.records().oldest()).isEqualTo(heap.find("d"));
         heap.remove(heap.find("d"));
         heap.remove(heap.find("b"));
-        assertThat(heap.oldest()).isEqualTo(heap.find("c"));
+        assertThat(heap.records().oldest()).isEqualTo(heap.find("c"));
         assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
     }
 

@@ -22,8 +22,8 @@ final class HeapCorruption {
     static void swapCellsWithoutIndex(IndexedTimerHeap heap, int a, int b) {
         countChange(heap);
         long[] keys = (long[]) CoreTestSupport.field(heap, "keys");
-        int stride = constant("KEY_STRIDE");
-        int base = constant("KEY_BASE");
+        int stride = constant(IndexedTimerHeap.class, "KEY_STRIDE");
+        int base = constant(IndexedTimerHeap.class, "KEY_BASE");
         for (int i = 0; i < stride; i++) {
             long key = keys[base + a * stride + i];
             keys[base + a * stride + i] = keys[base + b * stride + i];
@@ -35,14 +35,14 @@ final class HeapCorruption {
     static void dropIndexEntry(IndexedTimerHeap heap, String id) {
         countChange(heap);
         int handle = heap.find(id);
-        heap.index().remove(heap.index().hash(id), handle);
+        heap.records().index().remove(heap.records().index().hash(id), handle);
     }
 
     /** Overwrites a handle's cached id hash, as a bug in the record layout would. */
     static void corruptCachedHash(IndexedTimerHeap heap, int handle) {
         countChange(heap);
-        int[] records = (int[]) CoreTestSupport.field(heap, "records");
-        records[handle * constant("RECORD_STRIDE") + constant("ID_HASH")] ^= 1;
+        int[] records = (int[]) CoreTestSupport.field(heap.records(), "ints");
+        records[handle * constant(TimerRecords.class, "STRIDE") + constant(TimerRecords.class, "ID_HASH")] ^= 1;
     }
 
     private static void countChange(IndexedTimerHeap heap) {
@@ -55,13 +55,13 @@ final class HeapCorruption {
         }
     }
 
-    private static int constant(String name) {
+    private static int constant(Class<?> owner, String name) {
         try {
-            var field = IndexedTimerHeap.class.getDeclaredField(name);
+            var field = owner.getDeclaredField(name);
             field.setAccessible(true);
             return field.getInt(null);
         } catch (ReflectiveOperationException e) {
-            throw new AssertionError("IndexedTimerHeap has no constant " + name, e);
+            throw new AssertionError(owner.getSimpleName() + " has no constant " + name, e);
         }
     }
 }

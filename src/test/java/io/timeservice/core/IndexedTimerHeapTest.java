@@ -149,13 +149,13 @@ class IndexedTimerHeapTest {
             int handle = bulk.find(timer.id());
             assertThat(handle).as("handle of %s", timer.id()).isNotEqualTo(IndexedTimerHeap.NONE);
             assertThat(bulk.timerAt(handle)).isEqualTo(timer);
-            assertThat(bulk.createdAtWallMillis(handle)).as("whole seconds, rounded down")
+            assertThat(bulk.records().createdAtWallMillis(handle)).as("whole seconds, rounded down")
                     .isEqualTo(timer.createdAt() * 1000 + 5000);
         }
         assertThat(bulk.find("absent")).isEqualTo(IndexedTimerHeap.NONE);
         if (count > 0) {
             // Creation order is sequence order; the oldest is the smallest sequence whatever the input order.
-            assertThat(bulk.timerAt(bulk.oldest()).sequence()).isZero();
+            assertThat(bulk.timerAt(bulk.records().oldest()).sequence()).isZero();
         }
 
         IndexedTimerHeap inserted = new IndexedTimerHeap(arity);
@@ -225,15 +225,15 @@ class IndexedTimerHeapTest {
     void burstPast4096_growsArraysThenReleasesThemWhenDrainedEmpty(int arity) {
         IndexedTimerHeap heap = new IndexedTimerHeap(arity);
         int initialSlots = heap.slotCapacity();
-        int initialBuckets = arrayLength(field(heap, "index"), "buckets");
+        int initialBuckets = arrayLength(field(heap.records(), "index"), "buckets");
         Random random = new Random(arity);
         int count = 5000;
         for (int i = 0; i < count; i++) {
             heap.insert("burst-" + i, random.nextInt(50), random.nextInt(3), i, 1, i, 0, null);
         }
         assertThat(heap.slotCapacity()).isGreaterThanOrEqualTo(count);
-        assertThat(heap.handleCapacity()).isGreaterThanOrEqualTo(count);
-        assertThat(arrayLength(field(heap, "index"), "buckets")).isGreaterThan(2 * 4096);
+        assertThat(heap.records().capacity()).isGreaterThanOrEqualTo(count);
+        assertThat(arrayLength(field(heap.records(), "index"), "buckets")).isGreaterThan(2 * 4096);
         assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
 
         Timer previous = null;
@@ -247,10 +247,10 @@ class IndexedTimerHeapTest {
         }
 
         assertThat(heap.slotCapacity()).isEqualTo(initialSlots);
-        assertThat(heap.handleCapacity()).isEqualTo(initialSlots);
-        assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(initialBuckets);
+        assertThat(heap.records().capacity()).isEqualTo(initialSlots);
+        assertThat(arrayLength(field(heap.records(), "index"), "buckets")).isEqualTo(initialBuckets);
         assertThat(heap.peek()).isEqualTo(IndexedTimerHeap.NONE);
-        assertThat(heap.oldest()).isEqualTo(IndexedTimerHeap.NONE);
+        assertThat(heap.records().oldest()).isEqualTo(IndexedTimerHeap.NONE);
         assertThat(heap.find("burst-0")).isEqualTo(IndexedTimerHeap.NONE);
         // Reusable after the release.
         heap.insert("burst-0", 1, 0, count, 1, 0, 0, null);
@@ -279,8 +279,8 @@ class IndexedTimerHeapTest {
         }
 
         assertThat(heap.size()).isZero();
-        assertThat(heap.handleCapacity()).isEqualTo(16);
-        assertThat(arrayLength(field(heap, "index"), "buckets")).isEqualTo(16);
+        assertThat(heap.records().capacity()).isEqualTo(16);
+        assertThat(arrayLength(field(heap.records(), "index"), "buckets")).isEqualTo(16);
         assertThat(HeapInvariants.check(heap, 0).ok()).isTrue();
     }
 
@@ -311,7 +311,7 @@ class IndexedTimerHeapTest {
                 assertThat(copy.timerAt(handle)).isEqualTo(heap.timerAt(handle));
             }
         }
-        assertThat(copy.oldest()).isEqualTo(heap.oldest());
+        assertThat(copy.records().oldest()).isEqualTo(heap.records().oldest());
         assertThat(HeapInvariants.check(copy, 0)).isEqualTo(HeapInvariants.check(heap, 0));
 
         List<String> copiedOrder = arrayOrder(copy);

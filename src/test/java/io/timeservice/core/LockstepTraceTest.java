@@ -209,7 +209,8 @@ class LockstepTraceTest {
                 pending.remove(id);
             } else if (choice < 9) {
                 String id = pickBySlot(random, before);
-                Timer edited = scheduler.edit(id, (long) random.nextInt(8), random.nextInt(3), Precondition.NONE, Trace.into(probe));
+                Timer edited = scheduler.edit(id, (long) random.nextInt(8), random.nextInt(3), Precondition.NONE,
+                        Trace.into(probe));
                 keys.put(id, Key.of(edited));
             } else {
                 for (Timer fired : scheduler.advance(random.nextInt(3), Trace.into(probe)).fired()) {

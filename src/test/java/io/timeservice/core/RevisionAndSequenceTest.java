@@ -74,7 +74,8 @@ class RevisionAndSequenceTest {
     @Test
     void cancel_withCurrentRevision_cancels() {
         TimerScheduler scheduler = scheduler(2);
-        Timer timer = scheduler.edit(scheduler.add("a", 5, 0, null, Trace.NONE).id(), 6L, null, Precondition.NONE, Trace.NONE);
+        Timer timer = scheduler.edit(scheduler.add("a", 5, 0, null, Trace.NONE).id(), 6L, null, Precondition.NONE,
+                Trace.NONE);
 
         Timer cancelled = scheduler.cancel("a", Precondition.ifMatch(timer.revision()), Trace.NONE);
 
@@ -110,7 +111,8 @@ class RevisionAndSequenceTest {
         assertThat(refused.getMessage()).contains("revision " + edited.sequence() + "-2");
         assertThat(scheduler.get("a")).isEqualTo(edited);
         assertThat(scheduler.peek().id()).isEqualTo("b");
-        assertThat(scheduler.edit("a", 1L, null, Precondition.ifMatch(edited.revision()), Trace.NONE).version()).isEqualTo(3);
+        assertThat(scheduler.edit("a", 1L, null, Precondition.ifMatch(edited.revision()), Trace.NONE).version())
+                .isEqualTo(3);
     }
 
     @Test
@@ -125,7 +127,8 @@ class RevisionAndSequenceTest {
         assertThat(reused.sequence()).isGreaterThan(old.sequence());
         assertThat(reused.version()).isEqualTo(1);
         assertThat(reused.revision()).isNotEqualTo(old.revision());
-        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job", Precondition.ifMatch(old.revision()), Trace.NONE))
+        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job",
+                Precondition.ifMatch(old.revision()), Trace.NONE))
                 .code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
         assertThat(catchThrowableOfType(SchedulerException.class,
                 () -> scheduler.edit("job", 1L, null, Precondition.ifMatch(old.revision()), Trace.NONE)).code())
@@ -144,7 +147,8 @@ class RevisionAndSequenceTest {
         Timer reused = scheduler.add("job", 1, 0, null, Trace.NONE);
 
         assertThat(reused.sequence()).isGreaterThan(old.sequence());
-        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job", Precondition.ifMatch(old.revision()), Trace.NONE))
+        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job",
+                Precondition.ifMatch(old.revision()), Trace.NONE))
                 .code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
     }
 
@@ -183,6 +187,7 @@ class RevisionAndSequenceTest {
         TimerScheduler scheduler = scheduler(2);
 
         assertThat(catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.cancel("ghost", Precondition.ifMatch(new Revision(1, 1)), Trace.NONE)).code()).isEqualTo(ErrorCode.TIMER_NOT_FOUND);
+                () -> scheduler.cancel("ghost", Precondition.ifMatch(new Revision(1, 1)),
+                        Trace.NONE)).code()).isEqualTo(ErrorCode.TIMER_NOT_FOUND);
     }
 }

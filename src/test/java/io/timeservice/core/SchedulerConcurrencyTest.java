@@ -61,7 +61,8 @@ class SchedulerConcurrencyTest {
                     } else if (choice < 12) {
                         String id = randomAddedId(random, addedIds, addedCount);
                         if (id != null) {
-                            tolerateNotFound(() -> log.cancelled().add(scheduler.cancel(id, Precondition.NONE, Trace.NONE)));
+                            tolerateNotFound(() -> log.cancelled().add(scheduler.cancel(id, Precondition.NONE,
+                                    Trace.NONE)));
                         }
                     } else if (choice < 15) {
                         String id = randomAddedId(random, addedIds, addedCount);
@@ -134,7 +135,8 @@ class SchedulerConcurrencyTest {
         assertThat(cancelled).as("the run exercised cancels").isNotEmpty();
 
         // Draining fires exactly the pending rest.
-        List<String> drained = scheduler.advance(TimerScheduler.MAX_DELAY, Trace.NONE).fired().stream().map(Timer::id).toList();
+        List<String> drained = scheduler.advance(TimerScheduler.MAX_DELAY, Trace.NONE).fired().stream()
+                .map(Timer::id).toList();
         assertThat(drained).containsExactlyElementsOf(pending);
         assertThat(scheduler.status().size()).isZero();
     }

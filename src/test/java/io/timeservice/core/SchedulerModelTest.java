@@ -320,7 +320,8 @@ class SchedulerModelTest {
                 String id = target(poolSize);
                 Revision revision = revisionFor(id);
                 both("cancel " + id + " if " + revision,
-                        () -> scheduler.cancel(id, Precondition.ifMatch(revision), Trace.NONE), () -> model.cancel(id, revision));
+                        () -> scheduler.cancel(id, Precondition.ifMatch(revision), Trace.NONE),
+                        () -> model.cancel(id, revision));
             } else if (choice < 65) {
                 String id = target(poolSize);
                 Revision revision = revisionFor(id);
@@ -366,7 +367,8 @@ class SchedulerModelTest {
                     both("burst edit " + id, () -> scheduler.edit(id, delay, null, Precondition.NONE, Trace.NONE),
                             () -> model.edit(id, delay, null, null));
                 } else {
-                    both("burst cancel " + id, () -> scheduler.cancel(id, Precondition.NONE, Trace.NONE), () -> model.cancel(id, null));
+                    both("burst cancel " + id, () -> scheduler.cancel(id, Precondition.NONE, Trace.NONE),
+                            () -> model.cancel(id, null));
                 }
             }
             // Cancel some in random order (removals from every depth of a big heap), then fire the rest.
@@ -374,16 +376,17 @@ class SchedulerModelTest {
             Collections.sort(ids);
             Collections.shuffle(ids, random);
             for (String id : ids.subList(0, 300)) {
-                both("drain cancel " + id, () -> scheduler.cancel(id, Precondition.NONE, Trace.NONE), () -> model.cancel(id, null));
+                both("drain cancel " + id, () -> scheduler.cancel(id, Precondition.NONE, Trace.NONE),
+                        () -> model.cancel(id, null));
             }
             long by = TimerScheduler.MAX_DELAY; // also fires the few far-future timers of the random phase
             both("drain advance", () -> scheduler.advance(by, Trace.NONE), () -> model.advance(by));
             assertThat(scheduler.status().size()).isZero();
             IndexedTimerHeap[] heap = new IndexedTimerHeap[1];
             HeapCorruption.onHeap(scheduler, h -> heap[0] = h); // read-only: captures the heap to look at its arrays
-            assertThat(heap[0].handleCapacity()).as("handle arrays released after draining").isEqualTo(16);
+            assertThat(heap[0].records().capacity()).as("handle arrays released after draining").isEqualTo(16);
             assertThat(heap[0].slotCapacity()).as("slot arrays released after draining").isEqualTo(16);
-            assertThat(arrayLength(field(heap[0], "index"), "buckets")).as("index released after draining")
+            assertThat(arrayLength(field(heap[0].records(), "index"), "buckets")).as("index released after draining")
                     .isEqualTo(16);
         }
     }

@@ -38,7 +38,8 @@ class SchedulerValidationTest {
     /** Everything observable about the scheduler, for before/after comparison. */
     private record Snapshot(QueueStatus status, List<String> layout, List<Timer> pending, long now) {
         static Snapshot of(TimerScheduler scheduler) {
-            return new Snapshot(scheduler.status(), CoreTestSupport.layout(scheduler), CoreTestSupport.pending(scheduler),
+            return new Snapshot(scheduler.status(), CoreTestSupport.layout(scheduler),
+                    CoreTestSupport.pending(scheduler),
                     scheduler.now());
         }
     }
@@ -57,17 +58,24 @@ class SchedulerValidationTest {
                 refused("add id \"..\"", ErrorCode.INVALID_ID, s -> s.add("..", 1, 0, null, Trace.NONE)),
                 refused("add duplicate id", ErrorCode.DUPLICATE_ID, s -> s.add("keep-b", 1, 9, "new", Trace.NONE)),
                 refused("add negative delay", ErrorCode.INVALID_DELAY, s -> s.add("n", -1, 0, null, Trace.NONE)),
-                refused("add Long.MIN_VALUE delay", ErrorCode.INVALID_DELAY, s -> s.add("n", Long.MIN_VALUE, 0, null, Trace.NONE)),
-                refused("add delay 10^15 + 1", ErrorCode.INVALID_DELAY, s -> s.add("n", MAX_DELAY + 1, 0, null, Trace.NONE)),
-                refused("edit negative delay", ErrorCode.INVALID_DELAY, s -> s.edit("keep-a", -1L, null, Precondition.NONE, Trace.NONE)),
+                refused("add Long.MIN_VALUE delay", ErrorCode.INVALID_DELAY, s -> s.add("n", Long.MIN_VALUE, 0, null,
+                        Trace.NONE)),
+                refused("add delay 10^15 + 1", ErrorCode.INVALID_DELAY, s -> s.add("n", MAX_DELAY + 1, 0, null,
+                        Trace.NONE)),
+                refused("edit negative delay", ErrorCode.INVALID_DELAY, s -> s.edit("keep-a", -1L, null,
+                        Precondition.NONE, Trace.NONE)),
                 refused("edit delay 10^15 + 1", ErrorCode.INVALID_DELAY,
                         s -> s.edit("keep-a", MAX_DELAY + 1, null, Precondition.NONE, Trace.NONE)),
-                refused("edit nothing", ErrorCode.INVALID_REQUEST, s -> s.edit("keep-a", null, null, Precondition.NONE, Trace.NONE)),
-                refused("edit unknown id", ErrorCode.TIMER_NOT_FOUND, s -> s.edit("nope", 1L, null, Precondition.NONE, Trace.NONE)),
+                refused("edit nothing", ErrorCode.INVALID_REQUEST, s -> s.edit("keep-a", null, null,
+                        Precondition.NONE, Trace.NONE)),
+                refused("edit unknown id", ErrorCode.TIMER_NOT_FOUND, s -> s.edit("nope", 1L, null, Precondition.NONE,
+                        Trace.NONE)),
                 refused("edit stale revision", ErrorCode.PRECONDITION_FAILED,
                         s -> s.edit("keep-a", 1L, 0, Precondition.ifMatch(new Revision(1, 2)), Trace.NONE)),
-                refused("cancel unknown id", ErrorCode.TIMER_NOT_FOUND, s -> s.cancel("nope", Precondition.NONE, Trace.NONE)),
-                refused("cancel null id", ErrorCode.TIMER_NOT_FOUND, s -> s.cancel(null, Precondition.NONE, Trace.NONE)),
+                refused("cancel unknown id", ErrorCode.TIMER_NOT_FOUND, s -> s.cancel("nope", Precondition.NONE,
+                        Trace.NONE)),
+                refused("cancel null id", ErrorCode.TIMER_NOT_FOUND, s -> s.cancel(null, Precondition.NONE,
+                        Trace.NONE)),
                 refused("cancel stale revision", ErrorCode.PRECONDITION_FAILED,
                         s -> s.cancel("keep-a", Precondition.ifMatch(new Revision(99, 1)), Trace.NONE)),
                 refused("get unknown id", ErrorCode.TIMER_NOT_FOUND, s -> s.get("nope")),
@@ -168,7 +176,8 @@ class SchedulerValidationTest {
 
         assertThat(scheduler.add("max", MAX_DELAY, 0, null, Trace.NONE).fireTime()).isEqualTo(MAX_DELAY);
         assertThat(catchThrowableOfType(SchedulerException.class,
-                () -> scheduler.add("over", MAX_DELAY + 1, 0, null, Trace.NONE)).code()).isEqualTo(ErrorCode.INVALID_DELAY);
+                () -> scheduler.add("over", MAX_DELAY + 1, 0, null,
+                        Trace.NONE)).code()).isEqualTo(ErrorCode.INVALID_DELAY);
         assertThat(scheduler.advance(MAX_DELAY, Trace.NONE).fired()).extracting(Timer::id).containsExactly("max");
     }
 
@@ -200,7 +209,8 @@ class SchedulerValidationTest {
                 SchedulerMetrics.NONE);
         scheduler.add("last", 10, 0, null, Trace.NONE);
 
-        SchedulerException overflow = catchThrowableOfType(SchedulerException.class, () -> scheduler.advance(11, Trace.NONE));
+        SchedulerException overflow = catchThrowableOfType(SchedulerException.class, () -> scheduler.advance(11,
+                Trace.NONE));
 
         assertThat(overflow.code()).isEqualTo(ErrorCode.INVALID_ADVANCE);
         assertThat(scheduler.now()).isEqualTo(start);

@@ -65,7 +65,8 @@ class TimerSchedulerTest {
         scheduler.add("p2-second", 3, 2, null, Trace.NONE);
         scheduler.add("earlier", 2, 9, null, Trace.NONE);
 
-        assertThat(ids(scheduler.advance(3, Trace.NONE).fired())).containsExactly("earlier", "p1", "p2-first", "p2-second");
+        assertThat(ids(scheduler.advance(3, Trace.NONE).fired())).containsExactly("earlier", "p1", "p2-first",
+                "p2-second");
     }
 
     @Test
@@ -269,7 +270,8 @@ class TimerSchedulerTest {
         names.add("cancel middle");
         operations.add(() -> scheduler.cancel(layout(scheduler).get(2), Precondition.NONE, Trace.NONE));
         names.add("cancel last");
-        operations.add(() -> scheduler.cancel(layout(scheduler).get(layout(scheduler).size() - 1), Precondition.NONE, Trace.NONE));
+        operations.add(() -> scheduler.cancel(layout(scheduler).get(layout(scheduler).size() - 1), Precondition.NONE,
+                Trace.NONE));
         names.add("advance 0");
         operations.add(() -> scheduler.advance(0, Trace.NONE));
         names.add("advance 3");

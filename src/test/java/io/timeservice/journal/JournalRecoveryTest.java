@@ -174,7 +174,8 @@ class JournalRecoveryTest {
             assertThat(after.status().size()).isZero();
             Timer again = after.add("a", 50, 0, null, Trace.NONE);
             assertThat(again.sequence()).isGreaterThan(before.get("b").sequence());
-            assertThatThrownBy(() -> after.cancel("a", Precondition.ifMatch(a.revision()), Trace.NONE))   // If-Match with the ETag from before
+            // If-Match with the ETag from before
+            assertThatThrownBy(() -> after.cancel("a", Precondition.ifMatch(a.revision()), Trace.NONE))
                     .isInstanceOf(SchedulerException.class)
                     .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
         }

@@ -90,12 +90,14 @@ class JournalStoreTest {
                 assertSameOutcome(context, () -> reference.add(id, delay, priority, null, Trace.NONE),
                         () -> durable[0].add(id, delay, priority, null, Trace.NONE));
             } else if (op < 7) {
-                assertSameOutcome(context, () -> reference.cancel(id, Precondition.NONE, Trace.NONE), () -> durable[0].cancel(id, Precondition.NONE, Trace.NONE));
+                assertSameOutcome(context, () -> reference.cancel(id, Precondition.NONE, Trace.NONE),
+                        () -> durable[0].cancel(id, Precondition.NONE, Trace.NONE));
             } else if (op < 9) {
                 assertSameOutcome(context, () -> reference.edit(id, delay, priority, Precondition.NONE, Trace.NONE),
                         () -> durable[0].edit(id, delay, priority, Precondition.NONE, Trace.NONE));
             } else {
-                assertSameOutcome(context, () -> reference.advance(delay, Trace.NONE), () -> durable[0].advance(delay, Trace.NONE));
+                assertSameOutcome(context, () -> reference.advance(delay, Trace.NONE),
+                        () -> durable[0].advance(delay, Trace.NONE));
             }
             if (random.nextInt(300) == 0) {
                 store.close();

@@ -126,7 +126,8 @@ class JournalWriterTest {
         JournalStore store = JournalStore.open(dir, scheduler, FsyncPolicy.NEVER, Duration.ofSeconds(1), 4,
                 NO_SNAPSHOTS, JournalWriter.DEFAULT_SEGMENT_BYTES, 4096);
         try {
-            scheduler.add("first", 10, 0, null, Trace.NONE); // reserves sequences (a forced write) while the disk still works
+            // reserves sequences (a forced write) while the disk still works
+            scheduler.add("first", 10, 0, null, Trace.NONE);
             store.writer().beforeWrite = this::holdFlusher; // the disk stalls
             String payload = "\"" + "p".repeat(500) + "\"";
             int accepted = 1;

@@ -54,7 +54,8 @@ class NoServerPathInAnswersTest {
 
     /** Paths no answer may contain: the data directory as configured, resolved, and the working directory. */
     static List<String> serverPaths(Path dataDir) {
-        List<String> paths = new ArrayList<>(List.of(dataDir.toString(), dataDir.toAbsolutePath().normalize().toString(),
+        List<String> paths = new ArrayList<>(List.of(dataDir.toString(),
+                dataDir.toAbsolutePath().normalize().toString(),
                 Path.of("").toAbsolutePath().toString()));
         try {
             paths.add(Path.of("").toRealPath().toString());

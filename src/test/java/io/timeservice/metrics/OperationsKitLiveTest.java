@@ -120,7 +120,8 @@ class OperationsKitLiveTest {
     private static void driveTraffic(String round) {
         for (int i = 0; i < 5; i++) {
             given().contentType(ContentType.JSON)
-                    .body("{\"id\":\"" + round + "-" + i + "\",\"delay\":" + (i + 1) + ",\"payload\":{\"n\":" + i + "}}")
+                    .body("{\"id\":\"" + round + "-" + i + "\",\"delay\":" + (i + 1) + ",\"payload\":{\"n\":" + i
+                            + "}}")
                     .post("/timers").then().statusCode(201);
         }
         given().contentType(ContentType.JSON).body("{\"delay\":9}").patch("/timers/" + round + "-0")

@@ -249,7 +249,8 @@ class BadInputFuzzTest {
             case 3:
                 return body.getBytes(Charset.forName("UTF-32"));
             case 4:
-                return concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, body.getBytes(StandardCharsets.UTF_8));
+                return concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
+                        body.getBytes(StandardCharsets.UTF_8));
             case 5:
                 return body.getBytes(StandardCharsets.ISO_8859_1);
             default:

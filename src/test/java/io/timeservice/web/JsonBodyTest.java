@@ -127,7 +127,8 @@ class JsonBodyTest {
     @Test
     void numberLength_atTheLimitParses_oneDigitMoreDoesNot() {
         assertThat(StrictJsonConverter.MAX_NUMBER_LENGTH).isEqualTo(1000);   // the README quotes it
-        assertThat(add("num-1000", "1" + "0".repeat(StrictJsonConverter.MAX_NUMBER_LENGTH - 1)).status()).isEqualTo(201);
+        assertThat(add("num-1000", "1" + "0".repeat(StrictJsonConverter.MAX_NUMBER_LENGTH - 1)).status())
+                .isEqualTo(201);
         assertThat(add("num-1001", "1" + "0".repeat(StrictJsonConverter.MAX_NUMBER_LENGTH)).code())
                 .isEqualTo("invalid_request");
         // a delay of the longest parsed length is parsed, then refused for its value; a longer one never gets that far
@@ -143,7 +144,8 @@ class JsonBodyTest {
     void nameLength_1024IsAccepted_1025IsRefused() {
         assertThat(add("name-1024", "{\"" + "k".repeat(StrictJsonConverter.MAX_NAME_LENGTH) + "\":1}").status())
                 .isEqualTo(201);
-        HttpProbe.Reply beyond = add("name-1025", "{\"" + "k".repeat(StrictJsonConverter.MAX_NAME_LENGTH + 1) + "\":1}");
+        HttpProbe.Reply beyond = add("name-1025", "{\"" + "k".repeat(StrictJsonConverter.MAX_NAME_LENGTH + 1)
+                + "\":1}");
         assertThat(beyond.status()).isEqualTo(400);
         assertThat(beyond.json().path("detail").asString()).contains("Name length");
     }

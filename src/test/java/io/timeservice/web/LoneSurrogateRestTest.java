@@ -52,7 +52,8 @@ class LoneSurrogateRestTest extends RestTestSupport {
                         "\"/payload/0/0/0\""),
                 refused("POST", "/timers", "{\"id\":\"N\\udc00\",\"delay\":1}", "\"/id\""),
                 // an unknown member's name would be echoed in the detail: the surrogate is found first
-                refused("POST", "/timers", "{\"id\":\"N\",\"delay\":1,\"\\udc00\":1}", "member name under the top level"),
+                refused("POST", "/timers", "{\"id\":\"N\",\"delay\":1,\"\\udc00\":1}",
+                        "member name under the top level"),
                 refused("PATCH", "/timers/A", "{\"delay\":1,\"x\\ud800\":2}", "member name under the top level"),
                 refused("POST", "/clock/advance", "{\"by\":10,\"\\udbff\":0}", "member name under the top level"));
     }

@@ -47,7 +47,8 @@ class VersionLimitRestTest {
                 .body("version", equalTo(Integer.MAX_VALUE));
 
         assertProblem(given().contentType(ContentType.JSON).body("{\"priority\":3}")
-                .header("If-Match", "\"1-" + Timer.MAX_VERSION + "\"").patch("/timers/A"), 409, "version_limit_reached");
+                .header("If-Match", "\"1-" + Timer.MAX_VERSION + "\"").patch("/timers/A"), 409,
+                "version_limit_reached");
         given().get("/timers/A").then().statusCode(200)
                 .header("ETag", "\"1-" + Timer.MAX_VERSION + "\"")
                 .body("fireTime", equalTo(9))
