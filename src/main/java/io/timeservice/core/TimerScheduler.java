@@ -438,7 +438,8 @@ public final class TimerScheduler {
 
     /**
      * Starts a snapshot when the log asks for one. The mutation before it is recorded and applied already, so a
-     * failure here (no memory for the copy) costs only the compaction, which the next mutation asks for again.
+     * failure here (no memory for the copy, any other error) costs only the compaction, which the next mutation
+     * asks for again; it never turns the committed change into a refusal.
      */
     private void startSnapshotIfDue() {
         try {
@@ -448,7 +449,7 @@ public final class TimerScheduler {
                 log.snapshot(new SchedulerState(clock.now(), sequences.last(), sequences.reserved(), image,
                         System.nanoTime() - start));
             }
-        } catch (RuntimeException | OutOfMemoryError e) {
+        } catch (Throwable e) {
             LOG.log(System.Logger.Level.WARNING, "could not start a snapshot; the journal keeps every record", e);
         }
     }

@@ -99,6 +99,16 @@ class AllOrNothingMutationTest {
     }
 
     @Test
+    void snapshotTriggerThatThrowsAnyError_doesNotFailTheChange_whichIsRecordedAndApplied() {
+        populate();
+        log.failSnapshots(new StackOverflowError("test: the snapshot start ran out of stack"));
+        Timer added = scheduler.add("late", 5, 0, null, Trace.NONE);
+        assertThat(scheduler.get("late")).isEqualTo(added);
+        assertThat(log.records()).last().extracting(r -> ((Mutation.Added) r).timer()).isEqualTo(added);
+        assertThat(scheduler.stoppedBecause()).isNull();
+    }
+
+    @Test
     void afterTheLogFails_everyCallIsRefused_readsIncluded() {
         populate();
         log.fail();

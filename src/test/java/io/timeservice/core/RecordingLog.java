@@ -14,6 +14,7 @@ public final class RecordingLog implements MutationLog {
     private volatile boolean failed;
     private Throwable nextAppendFailure;
     private boolean snapshotThrows;
+    private volatile Error snapshotError;
     private Runnable whileAwaitingDurable = () -> { };
 
     @Override
@@ -44,6 +45,10 @@ public final class RecordingLog implements MutationLog {
 
     @Override
     public void snapshot(SchedulerState state) {
+        Error error = snapshotError;
+        if (error != null) {
+            throw error;
+        }
         // Not an OutOfMemoryError, which JUnit would treat as fatal to the whole run if it escaped.
         throw new IllegalStateException("test: cannot start the snapshot writer");
     }
@@ -60,6 +65,12 @@ public final class RecordingLog implements MutationLog {
 
     /** From now on every mutation asks for a snapshot, and starting it throws. */
     public synchronized void failSnapshots() {
+        snapshotThrows = true;
+    }
+
+    /** From now on every mutation asks for a snapshot, and starting it throws {@code error}. */
+    public synchronized void failSnapshots(Error error) {
+        snapshotError = error;
         snapshotThrows = true;
     }
 
