@@ -87,7 +87,7 @@ public final class JournalStore implements AutoCloseable {
                             + " with " + recovered.snapshot().timers().size() + " timers",
                     recovered.recordsRead(), recovered.segmentCount(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), recovered.nextSegment(),
-                    fsync.name().toLowerCase(java.util.Locale.ROOT));
+                    fsync.name().toLowerCase(Locale.ROOT));
             return new JournalStore(dir, lockChannel, lock, writer);
         } catch (IOException | RuntimeException e) {
             lock.release();
