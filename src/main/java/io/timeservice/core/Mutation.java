@@ -34,4 +34,23 @@ public sealed interface Mutation {
      */
     record SequencesReserved(long upTo) implements Mutation {
     }
+
+    /**
+     * A record of the clock numbered {@code clock} (not the default clock, whose records stay bare): journaled by
+     * that clock's view of the shared journal, dispatched back to it by recovery.
+     */
+    record OnClock(int clock, Mutation mutation) implements Mutation {
+    }
+
+    /**
+     * A clock was created: {@code number} tags its records from now on; its time starts at {@code now} and its
+     * sequences after {@code firstSequence}.
+     */
+    record ClockCreated(int number, String name, long now, long createdAtWallMillis, long firstSequence)
+            implements Mutation {
+    }
+
+    /** The clock whose record this is was deleted, with every timer it held. */
+    record ClockDeleted() implements Mutation {
+    }
 }

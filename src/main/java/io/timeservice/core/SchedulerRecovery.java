@@ -26,6 +26,12 @@ final class SchedulerRecovery {
         this.clock = clock;
     }
 
+    /** A new clock's sequences start after {@code firstSequence}; call before {@link #load}. */
+    void startAfter(long firstSequence) {
+        lastSequence = firstSequence;
+        reservedSequences = firstSequence;
+    }
+
     /** Loads {@code snapshot} into the empty heap; nothing when it is null. */
     void load(RecoveredSnapshot snapshot) {
         if (snapshot == null) {
@@ -80,6 +86,9 @@ final class SchedulerRecovery {
             pendingBytes = 0;
         } else if (mutation instanceof Mutation.SequencesReserved reserved) {
             reservedSequences = Math.max(reservedSequences, reserved.upTo());
+        } else {
+            throw new IllegalStateException("journal holds " + mutation + ", a record of several clocks: recover"
+                    + " it through Clocks");
         }
         heap.takeLevelsMoved();
     }

@@ -69,6 +69,10 @@ public final class TimerScheduler {
     private final int capacity;
     /** The most {@link #bytesOf payload bytes} all pending timers may hold together. */
     private final long capacityBytes;
+    /** Pending timers and their bytes, shared by every clock of a {@link Clocks} registry. */
+    private final PendingBudget budget;
+    /** Set when the clock this scheduler runs was deleted; guarded by the lock, never cleared. */
+    private String deletedClock;
     /** The {@link #bytesOf payload bytes} of every pending timer together, 0 <= pendingBytes; guarded by the lock. */
     private long pendingBytes;
     /** The last sequence handed out; the next add gets lastSequence + 1. */
@@ -92,21 +96,22 @@ public final class TimerScheduler {
      */
     public TimerScheduler(SchedulerClock clock, int arity, int capacity, long capacityBytes,
                           LongSupplier wallClockMillis, SchedulerMetrics metrics) {
+        this(clock, arity, new PendingBudget(capacity, capacityBytes), wallClockMillis, metrics);
+    }
+
+    /** A scheduler whose pending timers count against {@code budget}, which other schedulers may share. */
+    public TimerScheduler(SchedulerClock clock, int arity, PendingBudget budget, LongSupplier wallClockMillis,
+                          SchedulerMetrics metrics) {
         if (arity != 2 && arity != 4 && arity != 8) {
             throw new IllegalArgumentException("arity must be 2, 4 or 8: " + arity);
-        }
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity must be >= 1: " + capacity);
-        }
-        if (capacityBytes < 1) {
-            throw new IllegalArgumentException("capacityBytes must be >= 1: " + capacityBytes);
         }
         this.heap = new IndexedTimerHeap(arity);
         this.clock = clock;
         this.wallClockMillis = wallClockMillis;
         this.metrics = metrics;
-        this.capacity = capacity;
-        this.capacityBytes = capacityBytes;
+        this.budget = budget;
+        this.capacity = budget.capacity();
+        this.capacityBytes = budget.capacityBytes();
     }
 
     /** A scheduler on a fresh virtual clock at 0, without metrics: for tests and embedding. */
@@ -156,26 +161,23 @@ public final class TimerScheduler {
             if (heap.find(id) != IndexedTimerHeap.NONE) {
                 throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
             }
-            if (heap.size() >= capacity) {
-                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
-                        "the queue holds its capacity of " + capacity + " pending timers");
-            }
             long bytes = bytesOf(id, payload);
-            if (bytes > capacityBytes - pendingBytes) {
-                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold " + pendingBytes
-                        + " of the queue's " + capacityBytes + " payload bytes (capacity-bytes: id and payload"
-                        + " characters); this timer needs " + bytes);
+            budget.reserve(bytes); // the last refusal decided here; given back below if anything after it throws
+            try {
+                log.requireWritable();
+                reserveNextSequence();
+                long createdAtWall = wallClockMillis.getAsLong();
+                Timer added = new Timer(id, fireTime, priority, lastSequence + 1, 1, now, payload);
+                return commit(new Mutation.Added(added, createdAtWall), trace, () -> {
+                    heap.insert(id, fireTime, priority, added.sequence(), 1, now, createdAtWall, payload);
+                    lastSequence = added.sequence();
+                    pendingBytes += bytes;
+                    return added;
+                });
+            } catch (RuntimeException | Error refused) {
+                budget.release(1, bytes);
+                throw refused;
             }
-            log.requireWritable();
-            reserveNextSequence();
-            long createdAtWall = wallClockMillis.getAsLong();
-            Timer added = new Timer(id, fireTime, priority, lastSequence + 1, 1, now, payload);
-            return commit(new Mutation.Added(added, createdAtWall), trace, () -> {
-                heap.insert(id, fireTime, priority, added.sequence(), 1, now, createdAtWall, payload);
-                lastSequence = added.sequence();
-                pendingBytes += bytes;
-                return added;
-            });
         });
     }
 
@@ -195,6 +197,7 @@ public final class TimerScheduler {
             return commit(new Mutation.Cancelled(id, cancelled.sequence()), trace, () -> {
                 heap.remove(handle);
                 pendingBytes -= bytesOf(cancelled);
+                budget.release(1, bytesOf(cancelled));
                 return cancelled;
             });
         });
@@ -504,6 +507,7 @@ public final class TimerScheduler {
             requireServing();
             log.requireWritable();
             return commit(new Mutation.Reset(), Trace.NONE, () -> {
+                budget.release(heap.size(), pendingBytes);
                 heap.clear();
                 clock = freshClock;
                 pendingBytes = 0;
@@ -546,12 +550,89 @@ public final class TimerScheduler {
             for (Mutation mutation : journal) {
                 recovery.replay(mutation);
             }
-            clock = recovery.clock();
-            pendingBytes = recovery.pendingBytes();
-            // Sequences up to the reservation may have been handed out in records a crash lost: skip them all.
-            lastSequence = Math.max(recovery.lastSequence(), recovery.reservedSequences());
-            reservedSequences = lastSequence;
+            takeOver(recovery);
         });
+    }
+
+    /**
+     * Starts recovering a fresh scheduler of a {@link Clocks} registry, whose records arrive one by one among other
+     * clocks' records: the caller replays them into the returned recovery, on one thread, then calls
+     * {@link #finishRecovery}. Nothing is served in between.
+     */
+    SchedulerRecovery beginRecovery(RecoveredSnapshot snapshot, long firstSequence) {
+        return lock.call(() -> {
+            if (heap.size() != 0 || lastSequence != 0 || log != MutationLog.NONE) {
+                throw new IllegalStateException("recover needs a fresh scheduler");
+            }
+            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock);
+            recovery.startAfter(firstSequence);
+            recovery.load(snapshot);
+            return recovery;
+        });
+    }
+
+    /** Takes over what {@code recovery} (from {@link #beginRecovery}) rebuilt. */
+    void finishRecovery(SchedulerRecovery recovery) {
+        lock.run(() -> takeOver(recovery));
+    }
+
+    private void takeOver(SchedulerRecovery recovery) {
+        clock = recovery.clock();
+        pendingBytes = recovery.pendingBytes();
+        budget.restore(heap.size(), pendingBytes);
+        // Sequences up to the reservation may have been handed out in records a crash lost: skip them all.
+        lastSequence = Math.max(recovery.lastSequence(), recovery.reservedSequences());
+        reservedSequences = lastSequence;
+    }
+
+    /**
+     * A new clock's sequences start after {@code floor} (the highest sequence any deleted clock may have issued),
+     * so no entity tag of a deleted clock matches a timer of a clock re-created under its name. Call before serving.
+     */
+    void startSequencesAfter(long floor) {
+        lock.run(() -> {
+            lastSequence = Math.max(lastSequence, floor);
+            reservedSequences = Math.max(reservedSequences, lastSequence);
+        });
+    }
+
+    /**
+     * Deletes the clock this scheduler runs: journals it, gives its pending timers' share of the budget back and
+     * refuses every later call with {@code clock_not_found}. Returns the highest sequence it may have issued.
+     */
+    long deleteClock(String name) {
+        Applied<Long> applied = lock.call(() -> {
+            requireServing();
+            log.requireWritable();
+            return commit(new Mutation.ClockDeleted(), Trace.NONE, () -> {
+                budget.release(heap.size(), pendingBytes);
+                heap.clear();
+                pendingBytes = 0;
+                deletedClock = name;
+                return Math.max(lastSequence, reservedSequences);
+            });
+        });
+        log.awaitDurable(applied.position());
+        return applied.value();
+    }
+
+    /** Holds this scheduler's lock on the calling thread until {@link #releaseForSnapshot}: a multi-clock cut. */
+    void holdForSnapshot() {
+        lock.hold();
+    }
+
+    void releaseForSnapshot() {
+        lock.release();
+    }
+
+    /** This scheduler's state for a snapshot; call between {@link #holdForSnapshot} and its release. */
+    SchedulerState stateForSnapshot() {
+        return new SchedulerState(clock.now(), lastSequence, reservedSequences, heap.image(), 0);
+    }
+
+    /** Whether the clock is deleted; call holding the lock (between hold and release for a snapshot). */
+    boolean deletedWhileHeld() {
+        return deletedClock != null;
     }
 
     // ---- helpers; call only while holding the lock unless said otherwise ----
@@ -608,6 +689,9 @@ public final class TimerScheduler {
 
     /** Refuses every call once the scheduler has stopped (fail-stop). Call first in every call under the lock. */
     private void requireServing() {
+        if (deletedClock != null) {
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "clock " + deletedClock + " was deleted");
+        }
         noticeLogFailure();
         if (stoppedBecause != null) {
             throw new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "the service has stopped serving because "
@@ -643,6 +727,7 @@ public final class TimerScheduler {
             Timer timer = heap.timerAt(root);
             heap.removeRoot();
             pendingBytes -= bytesOf(timer);
+            budget.release(1, bytesOf(timer));
             if (fired.size() == levels.length) {
                 levels = Arrays.copyOf(levels, Math.max(8, levels.length * 2));
             }
