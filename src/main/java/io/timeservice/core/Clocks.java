@@ -113,13 +113,15 @@ public final class Clocks {
     /**
      * The clock named {@code name}.
      *
-     * @throws SchedulerException {@code invalid_id} for a malformed name, {@code clock_not_found}
+     * @throws SchedulerException {@code clock_not_found} (also for a name no clock could have)
      */
     public Clock get(String name) {
         Clock clock = name == null ? null : byName.get(name);
         if (clock == null) {
-            requireValidName(name);
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named " + name);
+            // a malformed name names no clock either: 404 like any other unknown name
+            String shown = name == null || name.length() <= MAX_NAME_LENGTH ? String.valueOf(name)
+                    : name.substring(0, MAX_NAME_LENGTH) + "...";
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named " + shown);
         }
         return clock;
     }

@@ -5,12 +5,14 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.timeservice.core.AdvanceResult;
+import io.timeservice.core.Clocks;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.core.Trace;
 import io.timeservice.core.TraceStep;
 import io.timeservice.web.JsonRequest.Advance;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -21,8 +23,11 @@ import org.springframework.web.bind.annotation.RestController;
 class ClockController {
 
     private final TimerScheduler scheduler;
-    ClockController(TimerScheduler scheduler) {
+    private final Clocks clocks;
+
+    ClockController(TimerScheduler scheduler, Clocks clocks) {
         this.scheduler = scheduler;
+        this.clocks = clocks;
     }
 
     @GetMapping(path = "/clock", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -30,11 +35,12 @@ class ClockController {
         return new ClockJson(scheduler.now());
     }
 
-    @PostMapping(path = "/clock/advance", consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(path = {"/clock/advance", "/clocks/{clock}/advance"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    AdvanceJson advance(@RequestBody Advance body, @RequestParam(defaultValue = "false") boolean trace) {
+    AdvanceJson advance(@PathVariable(required = false) String clock, @RequestBody Advance body,
+                        @RequestParam(defaultValue = "false") boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        AdvanceResult result = scheduler.advance(body.by(), Trace.into(steps));
+        AdvanceResult result = ClocksController.scheduler(clocks, clock).advance(body.by(), Trace.into(steps));
         return new AdvanceJson(result.now(), TimerJson.of(result.fired()), TraceStepJson.of(steps));
     }
 

@@ -22,6 +22,10 @@ sealed interface JsonRequest {
                      @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority) implements JsonRequest {
     }
 
+    /** {@code PUT /clocks/{clock}}: the time a new clock starts at, 0 when absent. */
+    record PutClock(@JsonDeserialize(using = AbsentOrNonNull.class) Long now) implements JsonRequest {
+    }
+
     /** {@code POST /clock/advance}. */
     record Advance(@JsonProperty(required = true) long by) implements JsonRequest {
     }
