@@ -110,6 +110,70 @@ class ClocksJournalTest {
                 NO_SNAPSHOTS)).hasMessageContaining("recover it through Clocks");
     }
 
+    @Test
+    void concurrentClocksWithSnapshotsOnTheirOwn_recoverToWhatTheyShowed() throws Exception {
+        Clocks before = fresh();
+        try (JournalStore store = open(before, 4096)) {
+            for (int c = 0; c < 4; c++) {
+                before.create("c" + c, 0);
+            }
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(9);
+            java.util.List<java.util.concurrent.Callable<Void>> workers = new java.util.ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int thread = t;
+                workers.add(() -> {
+                    Random random = new Random(100 + thread);
+                    start.await();
+                    for (int n = 0; n < 1500; n++) {
+                        TimerScheduler scheduler = before.scheduler("c" + random.nextInt(4));
+                        try {
+                            int op = random.nextInt(10);
+                            if (op < 5) {
+                                scheduler.add("w" + thread + "-" + n, random.nextInt(30), 0, "{}", Trace.NONE);
+                            } else if (op < 7) {
+                                scheduler.cancel("w" + thread + "-" + random.nextInt(n + 1), Precondition.NONE,
+                                        Trace.NONE);
+                            } else {
+                                scheduler.advance(random.nextInt(3), Trace.NONE);
+                            }
+                        } catch (io.timeservice.core.SchedulerException refused) {
+                            // not found: fired or cancelled by another thread
+                        }
+                    }
+                    return null;
+                });
+            }
+            workers.add(() -> { // creates and deletes a clock while the others run and snapshots start
+                start.await();
+                for (int n = 0; n < 200; n++) {
+                    before.create("churn", 0).clock().scheduler().add("x", n, 0, null, Trace.NONE);
+                    if (n % 2 == 0) {
+                        before.delete("churn");
+                    } else {
+                        before.snapshotNow();
+                        before.delete("churn");
+                    }
+                }
+                return null;
+            });
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(9);
+            try {
+                for (java.util.concurrent.Future<Void> done : pool.invokeAll(workers)) {
+                    done.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            before.snapshotNow();
+            store.writer().awaitSnapshotIdle();
+            before.scheduler("c0").add("after-the-last-snapshot", 1, 0, null, Trace.NONE);
+        }
+        Clocks after = fresh();
+        try (JournalStore store = open(after, NO_SNAPSHOTS)) {
+            assertSameClocks(after, before);
+        }
+    }
+
     /** Random operations over four clock names: create, delete, add, cancel, edit, advance. */
     private static void drive(Clocks clocks, Random random, int steps) {
         String[] names = {"default", "a", "b", "c"};
