@@ -24,6 +24,14 @@ public sealed interface Mutation {
     record Advanced(long now) implements Mutation {
     }
 
+    /**
+     * A bounded advance that stopped at its limit: exactly the first {@code count} timers in firing order fired (all
+     * due by {@code now}, the last fired one's fireTime) and the clock moved to {@code now}; timers due at
+     * {@code now} after them stay pending, which {@link Advanced} could not say.
+     */
+    record AdvancedFiring(long now, int count) implements Mutation {
+    }
+
     /** The demo reset: every timer forgotten, the clock back at 0, sequences continuing. */
     record Reset() implements Mutation {
     }

@@ -80,6 +80,17 @@ final class SchedulerRecovery {
                 pendingBytes -= bytesOf(heap.timerAt(root));
                 heap.removeRoot();
             }
+        } else if (mutation instanceof Mutation.AdvancedFiring firing) {
+            clock.advanceTo(firing.now());
+            for (int i = 0; i < firing.count(); i++) {
+                int root = heap.peek();
+                if (root == IndexedTimerHeap.NONE || heap.fireTime(root) > firing.now()) {
+                    throw new IllegalStateException("journal fires " + firing.count() + " timers by " + firing.now()
+                            + " but replay found only " + i);
+                }
+                pendingBytes -= bytesOf(heap.timerAt(root));
+                heap.removeRoot();
+            }
         } else if (mutation instanceof Mutation.Reset) {
             heap.clear();
             clock = new VirtualClock(0);

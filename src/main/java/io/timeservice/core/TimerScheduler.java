@@ -249,25 +249,92 @@ public final class TimerScheduler {
      *                            {@link #MAX_TRACED_FIRES}
      */
     public AdvanceResult advance(long by, Trace trace) {
-        AdvanceResult result = mutate(Operation.ADVANCE, () -> { }, () -> {
-            long now = fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by");
-            if (trace.isRecording()
+        return advance(by, null, Integer.MAX_VALUE, trace);
+    }
+
+    /**
+     * A bounded advance: moves the clock to {@code to} (or {@code now + by}: exactly one of them is given) and fires
+     * the due timers in firing order, at most {@code limit} of them. When more are due, it fires the first
+     * {@code limit}, moves the clock only to the last fired one's fireTime and answers {@code complete = false}; the
+     * same call again ({@code to}) continues where it stopped.
+     *
+     * @throws SchedulerException {@code invalid_request} (both or neither of by and to), {@code invalid_limit},
+     *                            {@code invalid_advance} (by out of range, to before now or more than
+     *                            {@link #MAX_DELAY} after it, or a recording trace that would fire more than
+     *                            {@link #MAX_TRACED_FIRES})
+     */
+    public AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
+        AdvanceResult result = mutate(Operation.ADVANCE, () -> {
+            if ((by == null) == (to == null)) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
+            }
+            if (limit < 1) {
+                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+            }
+        }, () -> {
+            long now = by != null ? fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
+                    : requireReachable(to);
+            // unbounded (the library's advance(by)): no count, fire whatever is due
+            boolean complete = limit == Integer.MAX_VALUE || FiringOrderWalk.countDue(heap, now, limit + 1) <= limit;
+            if (trace.isRecording() && limit > MAX_TRACED_FIRES
                     && FiringOrderWalk.countDue(heap, now, MAX_TRACED_FIRES + 1) > MAX_TRACED_FIRES) {
                 throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
-                        + MAX_TRACED_FIRES + " timers, and advancing by " + by + " would fire more; advance"
-                        + " in smaller steps or without trace");
+                        + MAX_TRACED_FIRES + " timers, and advancing to " + now + " would fire more; advance"
+                        + " in smaller steps, with a lower limit or without trace");
             }
             log.requireWritable();
             int root = heap.peek();
-            if (by == 0 && (root == IndexedTimerHeap.NONE || heap.fireTime(root) > now)) {
+            if (now == clock.now() && (root == IndexedTimerHeap.NONE || heap.fireTime(root) > now)) {
                 // changes nothing, so nothing to record
                 return new Applied<>(new AdvanceResult(now, List.of()), 0, NO_LEVELS);
             }
-            Applied<Fired> fired = commit(new Mutation.Advanced(now), trace, () -> fireDue(now));
+            if (complete) {
+                Applied<Fired> fired = commit(new Mutation.Advanced(now), trace, () -> fireDue(now));
+                return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
+            }
+            int[] first = FiringOrderWalk.firstInOrder(heap, limit);
+            long stop = heap.fireTime(first[first.length - 1]);
+            Applied<Fired> fired = commit(new Mutation.AdvancedFiring(stop, limit), trace,
+                    () -> fireFirst(stop, limit));
             return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
         });
         metrics.advanced(result.fired().size());
         return result;
+    }
+
+    /** {@code to} as the clock's new time: not before now, at most {@link #MAX_DELAY} after it. */
+    private long requireReachable(long to) {
+        long now = clock.now();
+        if (to < now) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
+                    + "); the clock never goes back");
+        }
+        if (to - now > MAX_DELAY) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is more than " + MAX_DELAY
+                    + " after now (" + now + ")");
+        }
+        return to;
+    }
+
+    /**
+     * The pending timers due at or before {@code dueBy}, at most {@code limit}, in firing order, changing nothing:
+     * what an advance to {@code dueBy} would fire.
+     */
+    public QueueListing dueBy(long dueBy, int limit) {
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+        }
+        return read(Operation.LIST, () -> {
+            int[] handles = FiringOrderWalk.firstInOrder(heap, limit);
+            List<Timer> timers = new ArrayList<>(handles.length);
+            for (int handle : handles) {
+                if (heap.fireTime(handle) > dueBy) {
+                    break;
+                }
+                timers.add(heap.timerAt(handle));
+            }
+            return new QueueListing(clock.now(), heap.size(), timers);
+        });
     }
 
     // ---- reads ----
@@ -735,6 +802,25 @@ public final class TimerScheduler {
             fired.add(timer);
         }
         return new Fired(new AdvanceResult(now, fired), Arrays.copyOf(levels, fired.size()));
+    }
+
+    /** Moves the clock to {@code now} and fires exactly the first {@code count} timers (all due by then). */
+    private Fired fireFirst(long now, int count) {
+        clock.advanceTo(now);
+        List<Timer> fired = new ArrayList<>(count);
+        int[] levels = new int[count];
+        long bytes = 0;
+        for (int i = 0; i < count; i++) {
+            int root = heap.peek();
+            Timer timer = heap.timerAt(root);
+            heap.removeRoot();
+            bytes += bytesOf(timer);
+            levels[i] = heap.takeLevelsMoved();
+            fired.add(timer);
+        }
+        pendingBytes -= bytes;
+        budget.release(count, bytes);
+        return new Fired(new AdvanceResult(now, fired, false), levels);
     }
 
     /** What an advance's apply step hands back: the result and the levels of each root pop, in firing order. */

@@ -19,7 +19,8 @@ import io.timeservice.core.Timer;
  * 6 sequences reserved (upTo). Snapshots store their timers as type-1 bodies in the same frames.
  *
  * <p>Clocks (format version 3): 7 clock created (number u32, now, createdAtWallMillis, firstSequence, name),
- * 8 a record of a clock (number u32, then the record's own body: type and fields), 9 clock deleted (only inside an 8).
+ * 8 a record of a clock (number u32, then the record's own body: type and fields), 9 clock deleted (only inside an 8),
+ * 10 a bounded advance that stopped at its limit (now, count u32).
  * Records without a clock (types 1 to 6 alone, and every record of versions 1 and 2) belong to the {@code default}
  * clock.
  *
@@ -47,6 +48,7 @@ final class RecordCodec {
     private static final byte CLOCK_CREATED = 7;
     private static final byte ON_CLOCK = 8;
     private static final byte CLOCK_DELETED = 9;
+    private static final byte ADVANCED_FIRING = 10;
 
     private RecordCodec() {
     }
@@ -116,6 +118,10 @@ final class RecordCodec {
         } else if (mutation instanceof Mutation.Advanced advanced) {
             out.putByte(ADVANCED);
             out.putLong(advanced.now());
+        } else if (mutation instanceof Mutation.AdvancedFiring firing) {
+            out.putByte(ADVANCED_FIRING);
+            out.putLong(firing.now());
+            out.putInt(firing.count());
         } else if (mutation instanceof Mutation.Reset) {
             out.putByte(RESET);
         } else if (mutation instanceof Mutation.SequencesReserved reserved) {
@@ -192,6 +198,14 @@ final class RecordCodec {
             }
             case ADVANCED -> new Mutation.Advanced(body.getLong());
             case RESET -> new Mutation.Reset();
+            case ADVANCED_FIRING -> {
+                long now = body.getLong();
+                int count = body.getInt();
+                if (count < 1) {
+                    throw new CorruptRecordException("a bounded advance fires " + count + " timers");
+                }
+                yield new Mutation.AdvancedFiring(now, count);
+            }
             case SEQUENCES_RESERVED -> new Mutation.SequencesReserved(body.getLong());
             default -> throw new CorruptRecordException("unknown record type " + type);
         };

@@ -22,6 +22,11 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class ClockController {
 
+    /** An advance fires at most this many timers unless its {@code limit} says otherwise ... */
+    static final int DEFAULT_ADVANCE_LIMIT = 1000;
+    /** ... and never more than this many, so no answer grows without bound. */
+    static final int MAX_ADVANCE_LIMIT = 10_000;
+
     private final TimerScheduler scheduler;
     private final Clocks clocks;
 
@@ -38,16 +43,24 @@ class ClockController {
     @PostMapping(path = {"/clock/advance", "/clocks/{clock}/advance"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     AdvanceJson advance(@PathVariable(required = false) String clock, @RequestBody Advance body,
-                        @RequestParam(defaultValue = "false") boolean trace) {
+                        @RequestParam(defaultValue = "false") boolean trace,
+                        @RequestParam(required = false) String limit) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        AdvanceResult result = ClocksController.scheduler(clocks, clock).advance(body.by(), Trace.into(steps));
-        return new AdvanceJson(result.now(), TimerJson.of(result.fired()), TraceStepJson.of(steps));
+        AdvanceResult result = ClocksController.scheduler(clocks, clock).advance(body.by(), body.to(),
+                LimitParameter.parse(limit, DEFAULT_ADVANCE_LIMIT, MAX_ADVANCE_LIMIT), Trace.into(steps));
+        return new AdvanceJson(result.now(), TimerJson.of(result.fired()), result.complete(), result.fired().size(),
+                TraceStepJson.of(steps));
     }
 
     record ClockJson(long now) {
     }
 
-    record AdvanceJson(long now, List<TimerJson> fired,
+    /**
+     * @param complete   false when the advance stopped at its limit with more timers due; the same call with
+     *                   {@code to} continues
+     * @param firedCount how many timers fired (the length of {@code fired})
+     */
+    record AdvanceJson(long now, List<TimerJson> fired, boolean complete, int firedCount,
                        @JsonInclude(JsonInclude.Include.NON_NULL) List<TraceStepJson> trace) {
     }
 }

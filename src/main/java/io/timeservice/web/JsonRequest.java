@@ -26,7 +26,8 @@ sealed interface JsonRequest {
     record PutClock(@JsonDeserialize(using = AbsentOrNonNull.class) Long now) implements JsonRequest {
     }
 
-    /** {@code POST /clock/advance}. */
-    record Advance(@JsonProperty(required = true) long by) implements JsonRequest {
+    /** {@code POST /clock/advance}: exactly one of {@code by} (from now) and {@code to} (absolute). */
+    record Advance(@JsonDeserialize(using = AbsentOrNonNull.class) Long by,
+                   @JsonDeserialize(using = AbsentOrNonNull.class) Long to) implements JsonRequest {
     }
 }

@@ -123,6 +123,28 @@ class ClocksModelTest {
                     }
                     assertThat(scheduler.get(id)).as(context).isEqualTo(current);
                 }
+            } else if (op < 85) {
+                // bounded advance to an absolute time, and the preview of it first
+                TimerScheduler scheduler = clocks.scheduler(name);
+                long to = clock.now + random.nextInt(15);
+                int limit = 1 + random.nextInt(4);
+                List<Timer> due = new ArrayList<>();
+                for (Timer timer : clock.pending.values()) {
+                    if (timer.fireTime() <= to) {
+                        due.add(timer);
+                    }
+                }
+                due.sort(FIRING_ORDER);
+                List<Timer> firing = due.subList(0, Math.min(limit, due.size()));
+                assertThat(scheduler.dueBy(to, limit).timers()).as(context).containsExactlyElementsOf(firing);
+                AdvanceResult result = scheduler.advance(null, to, limit, Trace.NONE);
+                boolean complete = due.size() <= limit;
+                long newNow = complete ? to : firing.get(firing.size() - 1).fireTime();
+                assertThat(result.fired()).as(context).containsExactlyElementsOf(firing);
+                assertThat(result.complete()).as(context).isEqualTo(complete);
+                assertThat(result.now()).as(context).isEqualTo(newNow);
+                clock.now = newNow;
+                firing.forEach(timer -> clock.pending.remove(timer.id()));
             } else {
                 TimerScheduler scheduler = clocks.scheduler(name);
                 long by = random.nextInt(15);

@@ -139,4 +139,57 @@ class ClocksRestTest extends RestTestSupport {
         assertNotEquals(oldTag, newTag);
         assertProblem(given().header("If-Match", oldTag).delete("/clocks/r/timers/A"), 412, "precondition_failed");
     }
+
+    @Test
+    void boundedAdvance_firesAtMostLimit_stopsAtTheLastFired_andTheSameCallContinues() {
+        json("{}").put("/clocks/b").then().statusCode(201);
+        for (String id : List.of("A", "B", "C")) {
+            json("{\"id\":\"" + id + "\",\"delay\":5}").post("/clocks/b/timers").then().statusCode(201);
+        }
+        json("{\"id\":\"D\",\"delay\":7}").post("/clocks/b/timers").then().statusCode(201);
+
+        given().queryParam("dueBy", 6).queryParam("limit", 2).get("/clocks/b/timers").then().statusCode(200)
+                .body("timers.id", equalTo(List.of("A", "B"))).body("size", equalTo(4)).body("now", equalTo(0));
+        given().queryParam("dueBy", 6).get("/clocks/b/timers").then()
+                .body("timers.id", equalTo(List.of("A", "B", "C")));
+
+        Response first = json("{\"to\":10}").queryParam("limit", 2).post("/clocks/b/advance");
+        first.then().statusCode(200).body("complete", equalTo(false)).body("firedCount", equalTo(2))
+                .body("now", equalTo(5));
+        assertEquals(List.of("A", "B"), firedIds(first));
+
+        Response second = json("{\"to\":10}").queryParam("limit", 2).post("/clocks/b/advance");
+        second.then().statusCode(200).body("complete", equalTo(true)).body("firedCount", equalTo(2))
+                .body("now", equalTo(10));
+        assertEquals(List.of("C", "D"), firedIds(second));
+
+        json("{\"by\":0}").post("/clocks/b/advance").then().statusCode(200).body("complete", equalTo(true))
+                .body("firedCount", equalTo(0));
+    }
+
+    @Test
+    void boundedAdvance_refusesBadLimitsAndBodies() {
+        assertProblem(json("{\"by\":1}").queryParam("limit", 0).post("/clock/advance"), 400, "invalid_limit");
+        assertProblem(json("{\"by\":1}").queryParam("limit", 10_001).post("/clock/advance"), 400, "invalid_limit");
+        assertProblem(json("{\"by\":1,\"to\":1}").post("/clock/advance"), 400, "invalid_request");
+        assertProblem(json("{}").post("/clock/advance"), 400, "invalid_request");
+        assertProblem(json("{\"to\":\"5\"}").post("/clock/advance"), 400, "invalid_advance");
+        advance(10);
+        assertProblem(json("{\"to\":9}").post("/clock/advance"), 400, "invalid_advance");
+        json("{\"to\":10}").post("/clock/advance").then().statusCode(200).body("now", equalTo(10));
+        assertProblem(given().queryParam("dueBy", "-1").get("/timers"), 400, "invalid_request");
+        assertProblem(given().queryParam("dueBy", "99999999999999999999").get("/timers"), 400, "invalid_request");
+        json("{\"by\":1}").queryParam("limit", 10_000).post("/clock/advance").then().statusCode(200);
+    }
+
+    @Test
+    void advance_withoutALimit_firesAtMostOneThousand() {
+        for (int i = 0; i < 1001; i++) {
+            add("t" + i, 1);
+        }
+        json("{\"by\":1}").post("/clock/advance").then().statusCode(200)
+                .body("firedCount", equalTo(1000)).body("complete", equalTo(false)).body("now", equalTo(1));
+        json("{\"to\":1}").post("/clock/advance").then().statusCode(200)
+                .body("firedCount", equalTo(1)).body("fired[0].id", equalTo("t1000")).body("complete", equalTo(true));
+    }
 }
