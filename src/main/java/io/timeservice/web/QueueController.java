@@ -50,7 +50,8 @@ class QueueController {
     /** The first array slots in heap-array order (not firing order), for the live heap view. */
     @GetMapping(path = {"/queue/heap", "/clocks/{clock}/queue/heap"}, produces = MediaType.APPLICATION_JSON_VALUE)
     HeapJson heap(@PathVariable(required = false) String clock, @RequestParam(required = false) String limit) {
-        HeapView view = ClocksController.scheduler(clocks, clock).heapView(LimitParameter.parse(limit, DEFAULT_HEAP_LIMIT, MAX_HEAP_LIMIT));
+        HeapView view = ClocksController.scheduler(clocks, clock)
+                .heapView(LimitParameter.parse(limit, DEFAULT_HEAP_LIMIT, MAX_HEAP_LIMIT));
         return new HeapJson(view.arity(), view.size(), view.now(), view.slots(), view.index(),
                 InvariantsJson.of(view.invariants()));
     }

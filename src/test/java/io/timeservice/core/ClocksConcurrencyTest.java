@@ -130,8 +130,9 @@ class ClocksConcurrencyTest {
                         assertThat(added).containsKey(fired.sequence());
                         assertThat(ended.add(fired.sequence())).as("ends once: " + fired).isTrue();
                         if (previous != null) {
-                            assertThat(FiringOrder.compare(previous.fireTime(), previous.priority(), previous.sequence(),
-                                    fired.fireTime(), fired.priority(), fired.sequence())).isNegative();
+                            assertThat(FiringOrder.compare(previous.fireTime(), previous.priority(),
+                                    previous.sequence(), fired.fireTime(), fired.priority(), fired.sequence()))
+                                    .isNegative();
                         }
                         previous = fired;
                     }
