@@ -2,9 +2,10 @@ package io.timeservice.config;
 
 import java.io.IOException;
 
+import io.timeservice.core.Clocks;
+import io.timeservice.core.PendingBudget;
 import io.timeservice.core.SchedulerMetrics;
 import io.timeservice.core.TimerScheduler;
-import io.timeservice.core.VirtualClock;
 import io.timeservice.journal.JournalMetrics;
 import io.timeservice.journal.JournalStore;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -19,20 +20,30 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class SchedulerConfiguration {
 
+    /** Every virtual clock; the capacity is one budget over all of them. */
     @Bean
-    TimerScheduler timerScheduler(TimeServiceProperties properties, SchedulerMetrics metrics) {
-        TimerScheduler scheduler = new TimerScheduler(new VirtualClock(0), properties.heap().arity(),
-                properties.capacity(), properties.capacityBytes().toBytes(), System::currentTimeMillis, metrics);
-        scheduler.limitInvariantChecks(properties.invariants().minCheckInterval(),
-                properties.invariants().rateLimitedAbove());
-        return scheduler;
+    Clocks clocks(TimeServiceProperties properties, SchedulerMetrics metrics) {
+        return new Clocks((clock, budget) -> {
+            TimerScheduler scheduler = new TimerScheduler(clock, properties.heap().arity(), budget,
+                    System::currentTimeMillis, metrics);
+            scheduler.limitInvariantChecks(properties.invariants().minCheckInterval(),
+                    properties.invariants().rateLimitedAbove());
+            return scheduler;
+        }, new PendingBudget(properties.capacity(), properties.capacityBytes().toBytes()), properties.clocks().max(),
+                System::currentTimeMillis);
+    }
+
+    /** The {@code default} clock's scheduler, which the paths without a clock address. */
+    @Bean
+    TimerScheduler timerScheduler(Clocks clocks) {
+        return clocks.defaultScheduler();
     }
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "timeservice.durability", havingValue = "journal", matchIfMissing = true)
-    JournalStore journalStore(TimerScheduler scheduler, TimeServiceProperties properties, JournalMetrics metrics)
+    JournalStore journalStore(Clocks clocks, TimeServiceProperties properties, JournalMetrics metrics)
             throws IOException {
-        JournalStore store = JournalStore.open(properties.dataDir(), scheduler, properties.fsync(),
+        JournalStore store = JournalStore.open(properties.dataDir(), clocks, properties.fsync(),
                 properties.fsyncInterval(), properties.snapshot().multiple(),
                 properties.snapshot().minJournalSize().toBytes(), properties.journal().segmentSize().toBytes(),
                 properties.journal().maxUnflushedBytes().toBytes());

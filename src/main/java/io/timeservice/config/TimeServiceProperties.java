@@ -45,7 +45,8 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue Snapshot snapshot,
                                     @DefaultValue Journal journal,
                                     @DefaultValue Security security,
-                                    @DefaultValue Invariants invariants) {
+                                    @DefaultValue Invariants invariants,
+                                    @DefaultValue ClockLimits clocks) {
 
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
@@ -58,6 +59,14 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
     }
 
     public enum Durability { NONE, JOURNAL }
+
+    /** {@code timeservice.clocks.*}: the most virtual clocks, the {@code default} one included. */
+    public record ClockLimits(@DefaultValue("10000") int max) {
+
+        public ClockLimits {
+            require(max >= 1 && max <= 1_000_000, "timeservice.clocks.max must be between 1 and 1000000, got " + max);
+        }
+    }
 
     /**
      * @param multiple       snapshot when the journal since the last snapshot is this many times the live state

@@ -1,36 +1,29 @@
 package io.timeservice.core;
 
 /**
- * How much the queue may hold, in pending timers and in payload bytes, and how many payload bytes the pending timers
- * hold now. A timer's bytes are {@link #bytesOf}: O(1), so every add, cancel and fire keeps the total in a counter.
+ * How much the queue may hold, in pending timers and in payload bytes, and how many payload bytes this scheduler's
+ * pending timers hold now. The limits are a {@link PendingBudget} that every clock of a registry shares; this
+ * scheduler reserves from it in an add's decide step and gives back on cancel, fire, reset and clock deletion. A
+ * timer's bytes are {@link #bytesOf}: O(1), so every add, cancel and fire keeps the totals in counters.
  *
- * <p>Invariant: {@code 0 <= pendingBytes}, the sum of {@link #bytesOf} over the pending timers. Not thread-safe: the
- * scheduler calls it only while holding its lock.
+ * <p>Invariant: {@code 0 <= pendingBytes}, the sum of {@link #bytesOf} over this scheduler's pending timers, all of
+ * them counted in the shared budget. Not thread-safe: the scheduler calls it only while holding its lock.
  */
 final class Capacity {
 
-    private final int timers;
-    private final long bytes;
+    private final PendingBudget budget;
     private long pendingBytes;
 
-    /** At most {@code timers} pending timers holding at most {@code bytes} payload bytes together. */
-    Capacity(int timers, long bytes) {
-        if (timers < 1) {
-            throw new IllegalArgumentException("capacity must be >= 1: " + timers);
-        }
-        if (bytes < 1) {
-            throw new IllegalArgumentException("capacityBytes must be >= 1: " + bytes);
-        }
-        this.timers = timers;
-        this.bytes = bytes;
+    Capacity(PendingBudget budget) {
+        this.budget = budget;
     }
 
     int timers() {
-        return timers;
+        return budget.capacity();
     }
 
     long bytes() {
-        return bytes;
+        return budget.capacityBytes();
     }
 
     long pendingBytes() {
@@ -47,22 +40,19 @@ final class Capacity {
     }
 
     /**
-     * Refuses one more timer beside {@code pending} ones when it does not fit in either capacity; returns its bytes.
+     * Takes room for one more timer from the shared budget, or refuses it having taken nothing; returns its bytes.
+     * Give the room back with {@link #unreserve} if the add fails after this, or count it with {@link #added}.
      *
      * @throws SchedulerException {@code capacity_exceeded}
      */
-    long requireRoom(int pending, String id, String payload) {
-        if (pending >= timers) {
-            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
-                    "the queue holds its capacity of " + timers + " pending timers");
-        }
+    long reserve(String id, String payload) {
         long needed = bytesOf(id, payload);
-        if (needed > bytes - pendingBytes) {
-            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold " + pendingBytes
-                    + " of the queue's " + bytes + " payload bytes (capacity-bytes: id and payload"
-                    + " characters); this timer needs " + needed);
-        }
+        budget.reserve(needed);
         return needed;
+    }
+
+    void unreserve(long timerBytes) {
+        budget.release(1, timerBytes);
     }
 
     void added(long timerBytes) {
@@ -70,11 +60,22 @@ final class Capacity {
     }
 
     void removed(Timer timer) {
-        pendingBytes -= bytesOf(timer);
+        removed(1, bytesOf(timer));
     }
 
-    /** Starts over from {@code pending} bytes: 0 after a reset, the recovered total after recovery. */
-    void holding(long pending) {
-        pendingBytes = pending;
+    void removed(int count, long timerBytes) {
+        pendingBytes -= timerBytes;
+        budget.release(count, timerBytes);
+    }
+
+    /** Every one of this scheduler's {@code count} pending timers is gone (reset, clock deletion). */
+    void removedAll(int count) {
+        removed(count, pendingBytes);
+    }
+
+    /** Counts the {@code count} timers recovery rebuilt, holding {@code bytes}, whatever the limits. */
+    void recovered(int count, long bytes) {
+        pendingBytes = bytes;
+        budget.restore(count, bytes);
     }
 }

@@ -94,6 +94,20 @@ final class CombiningLock {
         });
     }
 
+    /**
+     * Takes the lock on this thread and keeps it until {@link #release}: queued actions wait meanwhile. For a cut
+     * across several locks (a snapshot of every clock), taken in a fixed order; not to be mixed with {@link #call}
+     * on the same thread.
+     */
+    void hold() {
+        lock.lock();
+    }
+
+    /** Releases what {@link #hold} took, serving the actions queued meanwhile first. */
+    void release() {
+        serveAndRelease();
+    }
+
     /** Actions waiting in the queue; O(n), for tests. */
     int queued() {
         return queue.size();

@@ -21,6 +21,14 @@ public enum ErrorCode {
     /** An edit of a timer that has counted {@link Timer#MAX_VERSION} versions already (409). */
     VERSION_LIMIT_REACHED,
     CAPACITY_EXCEEDED,
+    /** No clock has the name (404), or it was deleted meanwhile. */
+    CLOCK_NOT_FOUND,
+    /** A clock of that name exists with other settings (409). */
+    CLOCK_CONFLICT,
+    /** The {@code default} clock cannot be deleted (409). */
+    CLOCK_UNDELETABLE,
+    /** {@code timeservice.clocks.max} clocks exist already (429). */
+    CLOCK_LIMIT,
     /**
      * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
      * every call, reads included, until a restart rebuilds the state from the journal.

@@ -24,6 +24,14 @@ public sealed interface Mutation {
     record Advanced(long now) implements Mutation {
     }
 
+    /**
+     * A bounded advance that stopped at its limit: exactly the first {@code count} timers in firing order fired (all
+     * due by {@code now}, the last fired one's fireTime) and the clock moved to {@code now}; timers due at
+     * {@code now} after them stay pending, which {@link Advanced} could not say.
+     */
+    record AdvancedFiring(long now, int count) implements Mutation {
+    }
+
     /** The demo reset: every timer forgotten, the clock back at 0, sequences continuing. */
     record Reset() implements Mutation {
     }
@@ -33,5 +41,24 @@ public sealed interface Mutation {
      * policy, so that recovery continues after {@code upTo} even when the records that used them were lost.
      */
     record SequencesReserved(long upTo) implements Mutation {
+    }
+
+    /**
+     * A record of the clock numbered {@code clock} (not the default clock, whose records stay bare): journaled by
+     * that clock's view of the shared journal, dispatched back to it by recovery.
+     */
+    record OnClock(int clock, Mutation mutation) implements Mutation {
+    }
+
+    /**
+     * A clock was created: {@code number} tags its records from now on; its time starts at {@code now} and its
+     * sequences after {@code firstSequence}.
+     */
+    record ClockCreated(int number, String name, long now, long createdAtWallMillis, long firstSequence)
+            implements Mutation {
+    }
+
+    /** The clock whose record this is was deleted, with every timer it held. */
+    record ClockDeleted() implements Mutation {
     }
 }

@@ -78,5 +78,13 @@ public interface MutationLog {
      * the scheduler lock: implementations must start a new log segment here and do the writing elsewhere.
      */
     default void snapshot(SchedulerState state) {
+        snapshot(ClocksState.of(state));
+    }
+
+    /**
+     * Starts a snapshot of every clock at one cut ({@link Clocks} holds every clock's lock meanwhile): as
+     * {@link #snapshot(SchedulerState)}, for several clocks.
+     */
+    default void snapshot(ClocksState state) {
     }
 }

@@ -26,6 +26,12 @@ final class SchedulerRecovery {
         this.clock = clock;
     }
 
+    /** A new clock's sequences start after {@code firstSequence}; call before {@link #load}. */
+    void startAfter(long firstSequence) {
+        lastSequence = firstSequence;
+        reservedSequences = firstSequence;
+    }
+
     /** Loads {@code snapshot} into the empty heap; nothing when it is null. */
     void load(RecoveredSnapshot snapshot) {
         if (snapshot == null) {
@@ -74,12 +80,26 @@ final class SchedulerRecovery {
                 pendingBytes -= bytesOf(heap.timerAt(root));
                 heap.removeRoot();
             }
+        } else if (mutation instanceof Mutation.AdvancedFiring firing) {
+            clock.advanceTo(firing.now());
+            for (int i = 0; i < firing.count(); i++) {
+                int root = heap.peek();
+                if (root == IndexedTimerHeap.NONE || heap.fireTime(root) > firing.now()) {
+                    throw new IllegalStateException("journal fires " + firing.count() + " timers by " + firing.now()
+                            + " but replay found only " + i);
+                }
+                pendingBytes -= bytesOf(heap.timerAt(root));
+                heap.removeRoot();
+            }
         } else if (mutation instanceof Mutation.Reset) {
             heap.clear();
             clock = new VirtualClock(0);
             pendingBytes = 0;
         } else if (mutation instanceof Mutation.SequencesReserved reserved) {
             reservedSequences = Math.max(reservedSequences, reserved.upTo());
+        } else {
+            throw new IllegalStateException("journal holds " + mutation + ", a record of several clocks: recover"
+                    + " it through Clocks");
         }
         heap.takeLevelsMoved();
     }

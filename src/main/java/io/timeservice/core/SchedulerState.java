@@ -26,6 +26,11 @@ public final class SchedulerState {
         this.copyNanos = copyNanos;
     }
 
+    /** This state, with {@code nanos} as the time its copy held the lock(s). */
+    SchedulerState withCopyNanos(long nanos) {
+        return new SchedulerState(now, lastSequence, reservedSequences, image, nanos);
+    }
+
     /** How long taking this copy held the scheduler lock: the pause a snapshot costs every operation. */
     public long copyNanos() {
         return copyNanos;

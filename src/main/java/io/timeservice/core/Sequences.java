@@ -46,6 +46,20 @@ final class Sequences {
         last = sequence;
     }
 
+    /**
+     * A new clock's sequences start after {@code floor} (the highest sequence any deleted clock may have issued),
+     * so no entity tag of a deleted clock matches a timer of a clock re-created under its name.
+     */
+    void startAfter(long floor) {
+        last = Math.max(last, floor);
+        reserved = Math.max(reserved, last);
+    }
+
+    /** The highest sequence this counter may have handed out, crashes included. */
+    long highestPossible() {
+        return Math.max(last, reserved);
+    }
+
     /** Continues after what recovery found: sequences up to the reservation may be in records a crash lost. */
     void recovered(long lastSequence, long reservedSequences) {
         last = Math.max(lastSequence, reservedSequences);

@@ -64,6 +64,8 @@ public final class TimerScheduler {
     private final Capacity capacity;
     private final Sequences sequences = new Sequences();
     private final FailStop failStop = new FailStop();
+    /** Set when the clock this scheduler runs was deleted; guarded by the lock, never cleared. */
+    private String deletedClock;
     /** Records every accepted mutation; set once by {@link #attachLog} before serving. */
     private MutationLog log = MutationLog.NONE;
 
@@ -79,10 +81,16 @@ public final class TimerScheduler {
      */
     public TimerScheduler(SchedulerClock clock, int arity, int capacity, long capacityBytes,
                           LongSupplier wallClockMillis, SchedulerMetrics metrics) {
+        this(clock, arity, new PendingBudget(capacity, capacityBytes), wallClockMillis, metrics);
+    }
+
+    /** A scheduler whose pending timers count against {@code budget}, which other schedulers may share. */
+    public TimerScheduler(SchedulerClock clock, int arity, PendingBudget budget, LongSupplier wallClockMillis,
+                          SchedulerMetrics metrics) {
         if (arity != 2 && arity != 4 && arity != 8) {
             throw new IllegalArgumentException("arity must be 2, 4 or 8: " + arity);
         }
-        this.capacity = new Capacity(capacity, capacityBytes);
+        this.capacity = new Capacity(budget);
         this.heap = new IndexedTimerHeap(arity);
         this.clock = clock;
         this.wallClockMillis = wallClockMillis;
@@ -134,17 +142,22 @@ public final class TimerScheduler {
             if (heap.find(id) != IndexedTimerHeap.NONE) {
                 throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
             }
-            long bytes = capacity.requireRoom(heap.size(), id, payload);
-            log.requireWritable();
-            long sequence = sequences.reserveNext(log);
-            long createdAtWall = wallClockMillis.getAsLong();
-            Timer added = new Timer(id, fireTime, priority, sequence, 1, now, payload);
-            return commit(new Mutation.Added(added, createdAtWall), trace, () -> {
-                heap.insert(id, fireTime, priority, sequence, 1, now, createdAtWall, payload);
-                sequences.issued(sequence);
-                capacity.added(bytes);
-                return added;
-            });
+            long bytes = capacity.reserve(id, payload); // the last refusal; given back if anything after it throws
+            try {
+                log.requireWritable();
+                long sequence = sequences.reserveNext(log);
+                long createdAtWall = wallClockMillis.getAsLong();
+                Timer added = new Timer(id, fireTime, priority, sequence, 1, now, payload);
+                return commit(new Mutation.Added(added, createdAtWall), trace, () -> {
+                    heap.insert(id, fireTime, priority, sequence, 1, now, createdAtWall, payload);
+                    sequences.issued(sequence);
+                    capacity.added(bytes);
+                    return added;
+                });
+            } catch (RuntimeException | Error refused) {
+                capacity.unreserve(bytes);
+                throw refused;
+            }
         });
     }
 
@@ -215,25 +228,92 @@ public final class TimerScheduler {
      *                            {@link #MAX_TRACED_FIRES}
      */
     public AdvanceResult advance(long by, Trace trace) {
-        AdvanceResult result = mutate(Operation.ADVANCE, () -> { }, () -> {
-            long now = fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by");
-            if (trace.isRecording()
+        return advance(by, null, Integer.MAX_VALUE, trace);
+    }
+
+    /**
+     * A bounded advance: moves the clock to {@code to} (or {@code now + by}: exactly one of them is given) and fires
+     * the due timers in firing order, at most {@code limit} of them. When more are due, it fires the first
+     * {@code limit}, moves the clock only to the last fired one's fireTime and answers {@code complete = false}; the
+     * same call again ({@code to}) continues where it stopped.
+     *
+     * @throws SchedulerException {@code invalid_request} (both or neither of by and to), {@code invalid_limit},
+     *                            {@code invalid_advance} (by out of range, to before now or more than
+     *                            {@link #MAX_DELAY} after it, or a recording trace that would fire more than
+     *                            {@link #MAX_TRACED_FIRES})
+     */
+    public AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
+        AdvanceResult result = mutate(Operation.ADVANCE, () -> {
+            if ((by == null) == (to == null)) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
+            }
+            if (limit < 1) {
+                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+            }
+        }, () -> {
+            long now = by != null ? fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
+                    : requireReachable(to);
+            // unbounded (the library's advance(by)): no count, fire whatever is due
+            boolean complete = limit == Integer.MAX_VALUE || FiringOrderWalk.countDue(heap, now, limit + 1) <= limit;
+            if (trace.isRecording() && limit > MAX_TRACED_FIRES
                     && FiringOrderWalk.countDue(heap, now, MAX_TRACED_FIRES + 1) > MAX_TRACED_FIRES) {
                 throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
-                        + MAX_TRACED_FIRES + " timers, and advancing by " + by + " would fire more; advance"
-                        + " in smaller steps or without trace");
+                        + MAX_TRACED_FIRES + " timers, and advancing to " + now + " would fire more; advance"
+                        + " in smaller steps, with a lower limit or without trace");
             }
             log.requireWritable();
             int root = heap.peek();
-            if (by == 0 && (root == IndexedTimerHeap.NONE || heap.fireTime(root) > now)) {
+            if (now == clock.now() && (root == IndexedTimerHeap.NONE || heap.fireTime(root) > now)) {
                 // changes nothing, so nothing to record
                 return new Applied<>(new AdvanceResult(now, List.of()), 0, NO_LEVELS);
             }
-            Applied<Fired> fired = commit(new Mutation.Advanced(now), trace, () -> fireDue(now));
+            if (complete) {
+                Applied<Fired> fired = commit(new Mutation.Advanced(now), trace, () -> fireDue(now));
+                return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
+            }
+            int[] first = FiringOrderWalk.firstInOrder(heap, limit);
+            long stop = heap.fireTime(first[first.length - 1]);
+            Applied<Fired> fired = commit(new Mutation.AdvancedFiring(stop, limit), trace,
+                    () -> fireFirst(stop, limit));
             return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
         });
         metrics.advanced(result.fired().size());
         return result;
+    }
+
+    /** {@code to} as the clock's new time: not before now, at most {@link #MAX_DELAY} after it. */
+    private long requireReachable(long to) {
+        long now = clock.now();
+        if (to < now) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
+                    + "); the clock never goes back");
+        }
+        if (to - now > MAX_DELAY) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is more than " + MAX_DELAY
+                    + " after now (" + now + ")");
+        }
+        return to;
+    }
+
+    /**
+     * The pending timers due at or before {@code dueBy}, at most {@code limit}, in firing order, changing nothing:
+     * what an advance to {@code dueBy} would fire.
+     */
+    public QueueListing dueBy(long dueBy, int limit) {
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+        }
+        return read(Operation.LIST, () -> {
+            int[] handles = FiringOrderWalk.firstInOrder(heap, limit);
+            List<Timer> timers = new ArrayList<>(handles.length);
+            for (int handle : handles) {
+                if (heap.fireTime(handle) > dueBy) {
+                    break;
+                }
+                timers.add(heap.timerAt(handle));
+            }
+            return new QueueListing(clock.now(), heap.size(), timers);
+        });
     }
 
     // ---- reads ----
@@ -365,9 +445,9 @@ public final class TimerScheduler {
             requireServing();
             log.requireWritable();
             return commit(new Mutation.Reset(), Trace.NONE, () -> {
+                capacity.removedAll(heap.size());
                 heap.clear();
                 clock = freshClock;
-                capacity.holding(0);
                 return null;
             }).position();
         });
@@ -407,10 +487,84 @@ public final class TimerScheduler {
             for (Mutation mutation : journal) {
                 recovery.replay(mutation);
             }
-            clock = recovery.clock();
-            capacity.holding(recovery.pendingBytes());
-            sequences.recovered(recovery.lastSequence(), recovery.reservedSequences());
+            takeOver(recovery);
         });
+    }
+
+    /**
+     * Starts recovering a fresh scheduler of a {@link Clocks} registry, whose records arrive one by one among other
+     * clocks' records: the caller replays them into the returned recovery, on one thread, then calls
+     * {@link #finishRecovery}. Nothing is served in between.
+     */
+    SchedulerRecovery beginRecovery(RecoveredSnapshot snapshot, long firstSequence) {
+        return lock.call(() -> {
+            if (heap.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
+                throw new IllegalStateException("recover needs a fresh scheduler");
+            }
+            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock);
+            recovery.startAfter(firstSequence);
+            recovery.load(snapshot);
+            return recovery;
+        });
+    }
+
+    /** Takes over what {@code recovery} (from {@link #beginRecovery}) rebuilt. */
+    void finishRecovery(SchedulerRecovery recovery) {
+        lock.run(() -> takeOver(recovery));
+    }
+
+    private void takeOver(SchedulerRecovery recovery) {
+        clock = recovery.clock();
+        capacity.recovered(heap.size(), recovery.pendingBytes());
+        sequences.recovered(recovery.lastSequence(), recovery.reservedSequences());
+    }
+
+    /**
+     * A new clock's sequences start after {@code floor} (the highest sequence any deleted clock may have issued),
+     * so no entity tag of a deleted clock matches a timer of a clock re-created under its name. Call before serving.
+     */
+    void startSequencesAfter(long floor) {
+        lock.run(() -> {
+            sequences.startAfter(floor);
+        });
+    }
+
+    /**
+     * Deletes the clock this scheduler runs: journals it, gives its pending timers' share of the budget back and
+     * refuses every later call with {@code clock_not_found}. Returns the highest sequence it may have issued.
+     */
+    long deleteClock(String name) {
+        Applied<Long> applied = lock.call(() -> {
+            requireServing();
+            log.requireWritable();
+            return commit(new Mutation.ClockDeleted(), Trace.NONE, () -> {
+                capacity.removedAll(heap.size());
+                heap.clear();
+                deletedClock = name;
+                return sequences.highestPossible();
+            });
+        });
+        log.awaitDurable(applied.position());
+        return applied.value();
+    }
+
+    /** Holds this scheduler's lock on the calling thread until {@link #releaseForSnapshot}: a multi-clock cut. */
+    void holdForSnapshot() {
+        lock.hold();
+    }
+
+    void releaseForSnapshot() {
+        lock.release();
+    }
+
+    /** This scheduler's state for a snapshot; call between {@link #holdForSnapshot} and its release. */
+    SchedulerState stateForSnapshot() {
+        return new SchedulerState(clock.now(), sequences.last(), sequences.reserved(), heap.image(), 0);
+    }
+
+    /** Whether the clock is deleted; call holding the lock (between hold and release for a snapshot). */
+    boolean deletedWhileHeld() {
+        return deletedClock != null;
     }
 
     // ---- helpers; call only while holding the lock unless said otherwise ----
@@ -456,6 +610,9 @@ public final class TimerScheduler {
 
     /** Refuses every call once the scheduler has stopped (fail-stop). Call first in every call under the lock. */
     private void requireServing() {
+        if (deletedClock != null) {
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "clock " + deletedClock + " was deleted");
+        }
         failStop.requireServing(log);
     }
 
@@ -476,6 +633,24 @@ public final class TimerScheduler {
             fired.add(timer);
         }
         return new Fired(new AdvanceResult(now, fired), Arrays.copyOf(levels, fired.size()));
+    }
+
+    /** Moves the clock to {@code now} and fires exactly the first {@code count} timers (all due by then). */
+    private Fired fireFirst(long now, int count) {
+        clock.advanceTo(now);
+        List<Timer> fired = new ArrayList<>(count);
+        int[] levels = new int[count];
+        long bytes = 0;
+        for (int i = 0; i < count; i++) {
+            int root = heap.peek();
+            Timer timer = heap.timerAt(root);
+            heap.removeRoot();
+            bytes += Capacity.bytesOf(timer);
+            levels[i] = heap.takeLevelsMoved();
+            fired.add(timer);
+        }
+        capacity.removed(count, bytes);
+        return new Fired(new AdvanceResult(now, fired, false), levels);
     }
 
     /** What an advance's apply step hands back: the result and the levels of each root pop, in firing order. */

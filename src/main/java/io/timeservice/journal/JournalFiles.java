@@ -31,8 +31,13 @@ import java.util.stream.Stream;
  */
 final class JournalFiles {
 
-    /** Segments and snapshots written now: version 2 frames group-commit batches and snapshots carry reservations. */
-    static final int FORMAT_VERSION = 2;
+    /**
+     * Segments and snapshots written now: version 2 frames group-commit batches and snapshots carry reservations;
+     * version 3 adds the records of clocks (see {@link RecordCodec}) and snapshots of every clock.
+     */
+    static final int FORMAT_VERSION = 3;
+    /** Group-commit batches and snapshots with reservations, before clocks; still read. */
+    static final int BATCHED_FORMAT_VERSION = 2;
     /** The first version, still read: segments of bare record frames, snapshots without sequence reservations. */
     static final int LEGACY_FORMAT_VERSION = 1;
     static final byte[] SEGMENT_MAGIC = "TSJOURNL".getBytes(StandardCharsets.US_ASCII);

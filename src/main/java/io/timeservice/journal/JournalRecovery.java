@@ -16,6 +16,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import io.timeservice.core.Mutation;
+import io.timeservice.core.RecoveredClocks;
 import io.timeservice.core.RecoveredSnapshot;
 
 /**
@@ -57,11 +58,11 @@ final class JournalRecovery {
     static Plan plan(Path dir, Consumer<String> warn) throws IOException {
         deleteTemporaryFiles(dir);
         List<Long> snapshots = JournalFiles.snapshotNumbers(dir);
-        RecoveredSnapshot snapshot = null;
+        RecoveredClocks snapshot = null;
         long firstSegment = 1;
         if (!snapshots.isEmpty()) {
             firstSegment = snapshots.get(snapshots.size() - 1);
-            snapshot = SnapshotFile.read(JournalFiles.snapshot(dir, firstSegment));
+            snapshot = SnapshotFile.readClocks(JournalFiles.snapshot(dir, firstSegment));
         }
         List<Long> segments = new ArrayList<>();
         for (long number : JournalFiles.segmentNumbers(dir)) {
@@ -110,7 +111,7 @@ final class JournalRecovery {
     static final class Plan implements Iterable<Mutation>, AutoCloseable {
 
         private final Path dir;
-        private final RecoveredSnapshot snapshot;
+        private final RecoveredClocks snapshot;
         private final long snapshotSegment;
         private final List<Long> segments;
         private final long nextSegment;
@@ -120,7 +121,7 @@ final class JournalRecovery {
         private long recordsRead;
         private boolean iterated;
 
-        private Plan(Path dir, RecoveredSnapshot snapshot, long snapshotSegment, List<Long> segments,
+        private Plan(Path dir, RecoveredClocks snapshot, long snapshotSegment, List<Long> segments,
                      long nextSegment, Consumer<String> warn) {
             this.dir = dir;
             this.snapshot = snapshot;
@@ -130,8 +131,13 @@ final class JournalRecovery {
             this.warn = warn;
         }
 
-        /** The snapshot to start from, or {@code null} for none. */
+        /** The default clock's snapshot to start from, or {@code null} for none. */
         RecoveredSnapshot snapshot() {
+            return snapshot == null ? null : snapshot.defaultClock();
+        }
+
+        /** The snapshot of every clock to start from, or {@code null} for none. */
+        RecoveredClocks clocksSnapshot() {
             return snapshot;
         }
 

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
+import io.timeservice.core.Clocks;
 import io.timeservice.core.InvariantReport;
 import io.timeservice.core.TimerScheduler;
 import org.slf4j.Logger;
@@ -95,6 +96,68 @@ public final class JournalStore implements AutoCloseable {
             lockChannel.close();
             throw e;
         }
+    }
+
+    /**
+     * As {@link #open(Path, TimerScheduler, FsyncPolicy, Duration, int, long, long, long)} for every clock of
+     * {@code clocks} (fresh): recovers each from the one journal, checks each clock's invariants, and attaches the
+     * writer to all of them.
+     */
+    public static JournalStore open(Path dir, Clocks clocks, FsyncPolicy fsync, Duration fsyncInterval,
+                                    int snapshotMultiple, long snapshotMinBytes, long segmentBytes,
+                                    long maxUnflushedBytes) throws IOException {
+        DirectoryLock owned = lockDirectory(dir);
+        FileChannel lockChannel = owned.channel();
+        FileLock lock = owned.lock();
+        long start = System.nanoTime();
+        try (JournalRecovery.Plan recovered = JournalRecovery.plan(dir, log::warn)) {
+            clocks.recover(recovered.clocksSnapshot(), recovered);
+            for (Clocks.Clock clock : clocks.list(Integer.MAX_VALUE, null)) {
+                InvariantReport invariants = clock.scheduler().checkInvariants();
+                if (!invariants.ok()) {
+                    throw new JournalCorruptedException("recovered clock " + clock.name() + " breaks "
+                            + invariants.firstFailure().name() + ": " + invariants.firstFailure().detail());
+                }
+            }
+            JournalWriter writer = new JournalWriter(dir, recovered.nextSegment(), fsync, fsyncInterval,
+                    snapshotMultiple, snapshotMinBytes, segmentBytes, maxUnflushedBytes);
+            clocks.attachLog(writer);
+            log.info("recovered {} clocks with {} pending timers from {} ({}, {} journal records in {} segments) in"
+                            + " {} ms; journaling to segment {} with fsync={}",
+                    clocks.count(), clocks.budget().timers(), dir.toAbsolutePath(),
+                    recovered.snapshot() == null ? "no snapshot" : "snapshot " + recovered.snapshotSegment(),
+                    recovered.recordsRead(), recovered.segmentCount(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), recovered.nextSegment(),
+                    fsync.name().toLowerCase(java.util.Locale.ROOT));
+            return new JournalStore(dir, lockChannel, lock, writer);
+        } catch (IOException | RuntimeException e) {
+            lock.release();
+            lockChannel.close();
+            throw e;
+        }
+    }
+
+    /** Opens {@code dir}'s lock file and takes its lock, or throws when another owner holds it. */
+    private static DirectoryLock lockDirectory(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        FileChannel lockChannel = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock lock = null;
+        try {
+            lock = lockChannel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            // held by this JVM
+        }
+        if (lock == null) {
+            lockChannel.close();
+            throw new IllegalStateException("data directory " + dir.toAbsolutePath() + " is in use by another "
+                    + "TimeService process (it holds " + dir.resolve("lock").toAbsolutePath()
+                    + "); give each instance its own timeservice.data-dir");
+        }
+        return new DirectoryLock(lockChannel, lock);
+    }
+
+    private record DirectoryLock(FileChannel channel, FileLock lock) {
     }
 
     public JournalWriter writer() {

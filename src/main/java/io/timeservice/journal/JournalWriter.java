@@ -19,7 +19,7 @@ import io.timeservice.core.ErrorCode;
 import io.timeservice.core.Mutation;
 import io.timeservice.core.MutationLog;
 import io.timeservice.core.SchedulerException;
-import io.timeservice.core.SchedulerState;
+import io.timeservice.core.ClocksState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -213,7 +213,8 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
             int bytes = batch.length() - before;
             unflushedBytes += bytes;
             bytesSinceSnapshot += bytes;
-            if (mutation instanceof Mutation.Added) {
+            if (mutation instanceof Mutation.Added
+                    || mutation instanceof Mutation.OnClock on && on.mutation() instanceof Mutation.Added) {
                 addedRecords++;
                 addedBytes += bytes;
             }
@@ -345,7 +346,7 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
      * journal has grown again.
      */
     @Override
-    public void snapshot(SchedulerState state) {
+    public void snapshot(ClocksState state) {
         long nextSegment;
         lock.lock();
         try {
@@ -587,7 +588,7 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
 
     // ---- snapshots ----
 
-    private void writeSnapshot(long segmentForSnapshot, SchedulerState state) {
+    private void writeSnapshot(long segmentForSnapshot, ClocksState state) {
         long start = System.nanoTime();
         try {
             long bytes = SnapshotFile.write(dir, segmentForSnapshot, state);

@@ -18,6 +18,12 @@ import io.timeservice.core.Timer;
  * 2 cancelled (sequence, id), 3 edited (sequence, fireTime, priority, version, id), 4 advanced (now), 5 reset,
  * 6 sequences reserved (upTo). Snapshots store their timers as type-1 bodies in the same frames.
  *
+ * <p>Clocks (format version 3): 7 clock created (number u32, now, createdAtWallMillis, firstSequence, name),
+ * 8 a record of a clock (number u32, then the record's own body: type and fields), 9 clock deleted (only inside an 8),
+ * 10 a bounded advance that stopped at its limit (now, count u32).
+ * Records without a clock (types 1 to 6 alone, and every record of versions 1 and 2) belong to the {@code default}
+ * clock.
+ *
  * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
  * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes.
  */
@@ -39,6 +45,10 @@ final class RecordCodec {
     private static final byte ADVANCED = 4;
     private static final byte RESET = 5;
     private static final byte SEQUENCES_RESERVED = 6;
+    private static final byte CLOCK_CREATED = 7;
+    private static final byte ON_CLOCK = 8;
+    private static final byte CLOCK_DELETED = 9;
+    private static final byte ADVANCED_FIRING = 10;
 
     private RecordCodec() {
     }
@@ -53,7 +63,37 @@ final class RecordCodec {
         int frameStart = out.length();
         out.skip(FRAME_HEADER_BYTES);
         int bodyStart = out.length();
-        if (mutation instanceof Mutation.Added added) {
+        encodeBody(mutation, out);
+        int bodyLength = out.length() - bodyStart;
+        if (bodyLength > MAX_BODY_BYTES) {
+            throw new IllegalArgumentException("a record of " + bodyLength + " bytes is over the journal's limit of "
+                    + MAX_BODY_BYTES);
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(out.array(), bodyStart, bodyLength);
+        out.putIntAt(frameStart, bodyLength);
+        out.putIntAt(frameStart + 4, (int) crc.getValue());
+        return out;
+    }
+
+    private static void encodeBody(Mutation mutation, GrowableBuffer out) {
+        if (mutation instanceof Mutation.OnClock on) {
+            if (on.mutation() instanceof Mutation.OnClock || on.mutation() instanceof Mutation.ClockCreated) {
+                throw new IllegalArgumentException("a clock's record cannot hold " + on.mutation());
+            }
+            out.putByte(ON_CLOCK);
+            out.putInt(on.clock());
+            encodeBody(on.mutation(), out);
+        } else if (mutation instanceof Mutation.ClockCreated created) {
+            out.putByte(CLOCK_CREATED);
+            out.putInt(created.number());
+            out.putLong(created.now());
+            out.putLong(created.createdAtWallMillis());
+            out.putLong(created.firstSequence());
+            out.putString(created.name());
+        } else if (mutation instanceof Mutation.ClockDeleted) {
+            out.putByte(CLOCK_DELETED);
+        } else if (mutation instanceof Mutation.Added added) {
             Timer timer = added.timer();
             out.putByte(ADDED);
             out.putLong(timer.sequence());
@@ -78,6 +118,10 @@ final class RecordCodec {
         } else if (mutation instanceof Mutation.Advanced advanced) {
             out.putByte(ADVANCED);
             out.putLong(advanced.now());
+        } else if (mutation instanceof Mutation.AdvancedFiring firing) {
+            out.putByte(ADVANCED_FIRING);
+            out.putLong(firing.now());
+            out.putInt(firing.count());
         } else if (mutation instanceof Mutation.Reset) {
             out.putByte(RESET);
         } else if (mutation instanceof Mutation.SequencesReserved reserved) {
@@ -86,22 +130,49 @@ final class RecordCodec {
         } else {
             throw new IllegalArgumentException("unknown mutation " + mutation);
         }
-        int bodyLength = out.length() - bodyStart;
-        if (bodyLength > MAX_BODY_BYTES) {
-            throw new IllegalArgumentException("a record of " + bodyLength + " bytes is over the journal's limit of "
-                    + MAX_BODY_BYTES);
-        }
-        CRC32C crc = new CRC32C();
-        crc.update(out.array(), bodyStart, bodyLength);
-        out.putIntAt(frameStart, bodyLength);
-        out.putIntAt(frameStart + 4, (int) crc.getValue());
-        return out;
     }
 
     /** Decodes one body (without the frame header). */
     static Mutation decode(ByteBuffer body) {
+        byte type = body.get(body.position());
+        Mutation mutation = decodeBody(body, true);
+        if (body.hasRemaining()) {
+            throw new CorruptRecordException("record of type " + type + " has " + body.remaining()
+                    + " bytes left over");
+        }
+        return mutation;
+    }
+
+    private static Mutation decodeBody(ByteBuffer body, boolean outermost) {
         byte type = body.get();
-        Mutation mutation = switch (type) {
+        return switch (type) {
+            case ON_CLOCK -> {
+                if (!outermost) {
+                    throw new CorruptRecordException("a clock's record inside a clock's record");
+                }
+                int clock = body.getInt();
+                Mutation inner = decodeBody(body, false);
+                if (inner instanceof Mutation.ClockCreated) {
+                    throw new CorruptRecordException("a clock's record holds a clock creation");
+                }
+                yield new Mutation.OnClock(clock, inner);
+            }
+            case CLOCK_CREATED -> {
+                if (!outermost) {
+                    throw new CorruptRecordException("a clock's record holds a clock creation");
+                }
+                int number = body.getInt();
+                long now = body.getLong();
+                long wall = body.getLong();
+                long firstSequence = body.getLong();
+                yield new Mutation.ClockCreated(number, getString(body), now, wall, firstSequence);
+            }
+            case CLOCK_DELETED -> {
+                if (outermost) {
+                    throw new CorruptRecordException("a clock deletion outside a clock's record");
+                }
+                yield new Mutation.ClockDeleted();
+            }
             case ADDED -> {
                 long sequence = body.getLong();
                 long fireTime = body.getLong();
@@ -127,14 +198,17 @@ final class RecordCodec {
             }
             case ADVANCED -> new Mutation.Advanced(body.getLong());
             case RESET -> new Mutation.Reset();
+            case ADVANCED_FIRING -> {
+                long now = body.getLong();
+                int count = body.getInt();
+                if (count < 1) {
+                    throw new CorruptRecordException("a bounded advance fires " + count + " timers");
+                }
+                yield new Mutation.AdvancedFiring(now, count);
+            }
             case SEQUENCES_RESERVED -> new Mutation.SequencesReserved(body.getLong());
             default -> throw new CorruptRecordException("unknown record type " + type);
         };
-        if (body.hasRemaining()) {
-            throw new CorruptRecordException("record of type " + type + " has " + body.remaining()
-                    + " bytes left over");
-        }
-        return mutation;
     }
 
     static int crc32c(byte[] bytes, int offset, int length) {

@@ -69,15 +69,16 @@ final class SegmentReader implements AutoCloseable {
             if (!Arrays.equals(magic, JournalFiles.SEGMENT_MAGIC)) {
                 throw new JournalCorruptedException(file + " is not a TimeService journal segment");
             }
-            if (version != JournalFiles.FORMAT_VERSION && version != JournalFiles.LEGACY_FORMAT_VERSION) {
+            if (version != JournalFiles.FORMAT_VERSION && version != JournalFiles.BATCHED_FORMAT_VERSION
+                    && version != JournalFiles.LEGACY_FORMAT_VERSION) {
                 throw new JournalCorruptedException(file + " has journal format version " + version
-                        + "; this TimeService reads versions " + JournalFiles.LEGACY_FORMAT_VERSION + " and "
+                        + "; this TimeService reads versions " + JournalFiles.LEGACY_FORMAT_VERSION + " to "
                         + JournalFiles.FORMAT_VERSION);
             }
             if (storedNumber != number) {
                 throw new JournalCorruptedException(file + " says it is segment " + storedNumber);
             }
-            boolean batched = version == JournalFiles.FORMAT_VERSION;
+            boolean batched = version != JournalFiles.LEGACY_FORMAT_VERSION;
             this.frameHeaderBytes = batched ? JournalWriter.BATCH_HEADER_BYTES : V1_FRAME_HEADER_BYTES;
             this.maxFrameBody = batched ? JournalWriter.MAX_BATCH_BODY_BYTES : RecordCodec.MAX_BODY_BYTES;
             channel.position(JournalFiles.SEGMENT_HEADER_BYTES);

@@ -9,6 +9,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -19,15 +20,22 @@ import java.util.zip.CRC32C;
 import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 
+import io.timeservice.core.ClocksState;
 import io.timeservice.core.Mutation;
+import io.timeservice.core.RecoveredClocks;
 import io.timeservice.core.SchedulerState;
 import io.timeservice.core.RecoveredSnapshot;
 
 /**
- * A snapshot file, format version 2 (version 1, still read, lacks {@code reservedSequences}):
+ * A snapshot file, format version 3 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
+ * the clocks part and hold the {@code default} clock alone):
  * <pre>
- *   8 bytes "TSSNAPSH", u32 version, u64 segment, u64 now, u64 lastSequence, u64 reservedSequences, u32 count,
- *   count record frames of type "added" (see {@link RecordCodec}),
+ *   8 bytes "TSSNAPSH", u32 version, u64 segment,
+ *   the default clock: u64 now, u64 lastSequence, u64 reservedSequences, u32 count,
+ *     count record frames of type "added" (see {@link RecordCodec}),
+ *   (version 3) u64 sequenceFloor, u32 nextNumber, u32 clockCount, then per clock: u32 number, name (u32 length +
+ *     UTF-8), u64 initialNow, u64 createdAtWallMillis, then its now, lastSequence, reservedSequences, count and
+ *     frames as for the default clock,
  *   u32 crc32c of every byte before it
  * </pre>
  * Written to a temporary file, fsynced, renamed into place and the directory fsynced, so a crash leaves either the
@@ -40,6 +48,11 @@ final class SnapshotFile {
 
     /** Writes {@code state} as the snapshot that starts segment {@code segment}; returns the bytes written. */
     static long write(Path dir, long segment, SchedulerState state) throws IOException {
+        return write(dir, segment, ClocksState.of(state));
+    }
+
+    /** Writes every clock of {@code state} as the snapshot that starts segment {@code segment}. */
+    static long write(Path dir, long segment, ClocksState state) throws IOException {
         Path temp = JournalFiles.snapshotTemp(dir, segment);
         CRC32C crc = new CRC32C();
         long bytes;
@@ -49,15 +62,19 @@ final class SnapshotFile {
             out.write(JournalFiles.SNAPSHOT_MAGIC);
             out.writeInt(JournalFiles.FORMAT_VERSION);
             out.writeLong(segment);
-            out.writeLong(state.now());
-            out.writeLong(state.lastSequence());
-            out.writeLong(state.reservedSequences());
-            out.writeInt(state.size());
             GrowableBuffer record = new GrowableBuffer(256);
-            for (int i = 0; i < state.size(); i++) {
-                record.clear();
-                RecordCodec.encode(new Mutation.Added(state.timer(i), state.createdAtWallMillis(i)), record);
-                out.write(record.array(), 0, record.length());
+            writeClock(out, state.defaultClock(), record);
+            out.writeLong(state.sequenceFloor());
+            out.writeInt(state.nextNumber());
+            out.writeInt(state.clocks().size());
+            for (ClocksState.Clock clock : state.clocks()) {
+                out.writeInt(clock.number());
+                byte[] name = clock.name().getBytes(StandardCharsets.UTF_8);
+                out.writeInt(name.length);
+                out.write(name);
+                out.writeLong(clock.initialNow());
+                out.writeLong(clock.createdAtWallMillis());
+                writeClock(out, clock.state(), record);
             }
             out.flush();
             file.getChannel().write(ByteBuffer.allocate(4).putInt(0, (int) crc.getValue()));
@@ -74,7 +91,25 @@ final class SnapshotFile {
      *
      * @throws JournalCorruptedException when the file is truncated, fails its checksum or has an unknown version
      */
+    private static void writeClock(DataOutputStream out, SchedulerState state, GrowableBuffer record)
+            throws IOException {
+        out.writeLong(state.now());
+        out.writeLong(state.lastSequence());
+        out.writeLong(state.reservedSequences());
+        out.writeInt(state.size());
+        for (int i = 0; i < state.size(); i++) {
+            record.clear();
+            RecordCodec.encode(new Mutation.Added(state.timer(i), state.createdAtWallMillis(i)), record);
+            out.write(record.array(), 0, record.length());
+        }
+    }
+
+    /** Reads the default clock's part of a snapshot (tests of one clock). */
     static RecoveredSnapshot read(Path file) throws IOException {
+        return readClocks(file).defaultClock();
+    }
+
+    static RecoveredClocks readClocks(Path file) throws IOException {
         CRC32C crc = new CRC32C();
         try (InputStream raw = Files.newInputStream(file);
              DataInputStream in = new DataInputStream(new CheckedInputStream(new BufferedInputStream(raw, 1 << 16),
@@ -85,12 +120,55 @@ final class SnapshotFile {
                 throw new JournalCorruptedException(file + " is not a TimeService snapshot");
             }
             int version = in.readInt();
-            if (version != JournalFiles.FORMAT_VERSION && version != JournalFiles.LEGACY_FORMAT_VERSION) {
+            if (version != JournalFiles.FORMAT_VERSION && version != JournalFiles.BATCHED_FORMAT_VERSION
+                    && version != JournalFiles.LEGACY_FORMAT_VERSION) {
                 throw new JournalCorruptedException(file + " has snapshot format version " + version
-                        + "; this TimeService reads versions " + JournalFiles.LEGACY_FORMAT_VERSION + " and "
+                        + "; this TimeService reads versions " + JournalFiles.LEGACY_FORMAT_VERSION + " to "
                         + JournalFiles.FORMAT_VERSION);
             }
             in.readLong(); // segment number, also in the file name
+            RecoveredSnapshot defaultClock = readClock(in, file, version);
+            RecoveredClocks clocks = RecoveredClocks.of(defaultClock);
+            if (version == JournalFiles.FORMAT_VERSION) {
+                long sequenceFloor = in.readLong();
+                int nextNumber = in.readInt();
+                int clockCount = in.readInt();
+                if (clockCount < 0 || nextNumber < 1) {
+                    throw new JournalCorruptedException(file + " declares " + clockCount + " clocks and next number "
+                            + nextNumber);
+                }
+                List<RecoveredClocks.Clock> others = new ArrayList<>(Math.min(clockCount, 1 << 16));
+                for (int c = 0; c < clockCount; c++) {
+                    int number = in.readInt();
+                    int nameLength = in.readInt();
+                    if (nameLength < 1 || nameLength > 1024) {
+                        throw new JournalCorruptedException(file + ": clock " + number + " has a name of "
+                                + nameLength + " bytes");
+                    }
+                    byte[] name = new byte[nameLength];
+                    in.readFully(name);
+                    long initialNow = in.readLong();
+                    long createdAt = in.readLong();
+                    others.add(new RecoveredClocks.Clock(number, new String(name, StandardCharsets.UTF_8),
+                            initialNow, createdAt, readClock(in, file, version)));
+                }
+                clocks = new RecoveredClocks(defaultClock, others, sequenceFloor, nextNumber);
+            }
+            int expected = (int) crc.getValue();
+            int stored = in.readInt(); // read through the checksum stream, but after taking its value
+            if (stored != expected || in.read() != -1) {
+                throw new JournalCorruptedException(file + " fails its checksum");
+            }
+            return clocks;
+        } catch (EOFException e) {
+            throw new JournalCorruptedException(file + " is truncated");
+        } catch (RecordCodec.CorruptRecordException e) {
+            throw new JournalCorruptedException(file + ": " + e.getMessage());
+        }
+    }
+
+    private static RecoveredSnapshot readClock(DataInputStream in, Path file, int version) throws IOException {
+        {
             long now = in.readLong();
             long lastSequence = in.readLong();
             long reservedSequences = version == JournalFiles.LEGACY_FORMAT_VERSION ? lastSequence : in.readLong();
@@ -118,16 +196,7 @@ final class SnapshotFile {
                 }
                 timers.add(added);
             }
-            int expected = (int) crc.getValue();
-            int stored = in.readInt(); // read through the checksum stream, but after taking its value
-            if (stored != expected || in.read() != -1) {
-                throw new JournalCorruptedException(file + " fails its checksum");
-            }
             return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers);
-        } catch (EOFException e) {
-            throw new JournalCorruptedException(file + " is truncated");
-        } catch (RecordCodec.CorruptRecordException e) {
-            throw new JournalCorruptedException(file + ": " + e.getMessage());
         }
     }
 }

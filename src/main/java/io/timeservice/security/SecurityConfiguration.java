@@ -31,7 +31,8 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 /**
  * Access control for the API, with Spring Security.
  *
- * <p>Scopes: GET, HEAD and OPTIONS on the queue ({@code /timers}, {@code /clock}, {@code /queue}, {@code /demo})
+ * <p>Scopes: GET, HEAD and OPTIONS on the queue ({@code /timers}, {@code /clock}, {@code /clocks}, {@code /queue},
+ * {@code /demo})
  * and on the actuator need {@code read}; every other method on any path needs {@code write}, which includes read.
  * Open to everybody: {@code /actuator/health} (details only for callers granted a scope), and GET of everything else
  * — the web page and its assets, Swagger UI and {@code /v3/api-docs}, none of which carries queue data.
@@ -57,6 +58,7 @@ class SecurityConfiguration {
     private static final RequestMatcher QUEUE_PATHS = new OrRequestMatcher(
             PathPatternRequestMatcher.pathPattern("/timers/**"),
             PathPatternRequestMatcher.pathPattern("/clock/**"),
+            PathPatternRequestMatcher.pathPattern("/clocks/**"),
             PathPatternRequestMatcher.pathPattern("/queue/**"),
             PathPatternRequestMatcher.pathPattern("/demo/**"));
 

@@ -23,6 +23,7 @@ final class BindingFailures {
             "id", new Rule(ErrorCode.INVALID_ID, "a JSON string"),
             "delay", new Rule(ErrorCode.INVALID_DELAY, "a JSON integer from 0 to " + TimerScheduler.MAX_DELAY),
             "by", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer from 0 to " + TimerScheduler.MAX_DELAY),
+            "to", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer, not before now"),
             "priority", new Rule(ErrorCode.INVALID_PRIORITY, "a JSON integer in the signed 32-bit range"));
 
     private BindingFailures() {

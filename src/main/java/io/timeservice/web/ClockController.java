@@ -5,12 +5,14 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.timeservice.core.AdvanceResult;
+import io.timeservice.core.Clocks;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.core.Trace;
 import io.timeservice.core.TraceStep;
 import io.timeservice.web.JsonRequest.Advance;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -20,9 +22,17 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class ClockController {
 
+    /** An advance fires at most this many timers unless its {@code limit} says otherwise ... */
+    static final int DEFAULT_ADVANCE_LIMIT = 1000;
+    /** ... and never more than this many, so no answer grows without bound. */
+    static final int MAX_ADVANCE_LIMIT = 10_000;
+
     private final TimerScheduler scheduler;
-    ClockController(TimerScheduler scheduler) {
+    private final Clocks clocks;
+
+    ClockController(TimerScheduler scheduler, Clocks clocks) {
         this.scheduler = scheduler;
+        this.clocks = clocks;
     }
 
     @GetMapping(path = "/clock", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -30,18 +40,27 @@ class ClockController {
         return new ClockJson(scheduler.now());
     }
 
-    @PostMapping(path = "/clock/advance", consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(path = {"/clock/advance", "/clocks/{clock}/advance"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    AdvanceJson advance(@RequestBody Advance body, @RequestParam(defaultValue = "false") boolean trace) {
+    AdvanceJson advance(@PathVariable(required = false) String clock, @RequestBody Advance body,
+                        @RequestParam(defaultValue = "false") boolean trace,
+                        @RequestParam(required = false) String limit) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        AdvanceResult result = scheduler.advance(body.by(), Trace.into(steps));
-        return new AdvanceJson(result.now(), TimerJson.of(result.fired()), TraceStepJson.of(steps));
+        AdvanceResult result = ClocksController.scheduler(clocks, clock).advance(body.by(), body.to(),
+                LimitParameter.parse(limit, DEFAULT_ADVANCE_LIMIT, MAX_ADVANCE_LIMIT), Trace.into(steps));
+        return new AdvanceJson(result.now(), TimerJson.of(result.fired()), result.complete(), result.fired().size(),
+                TraceStepJson.of(steps));
     }
 
     record ClockJson(long now) {
     }
 
-    record AdvanceJson(long now, List<TimerJson> fired,
+    /**
+     * @param complete   false when the advance stopped at its limit with more timers due; the same call with
+     *                   {@code to} continues
+     * @param firedCount how many timers fired (the length of {@code fired})
+     */
+    record AdvanceJson(long now, List<TimerJson> fired, boolean complete, int firedCount,
                        @JsonInclude(JsonInclude.Include.NON_NULL) List<TraceStepJson> trace) {
     }
 }

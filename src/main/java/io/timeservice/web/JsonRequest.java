@@ -22,7 +22,12 @@ sealed interface JsonRequest {
                      @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority) implements JsonRequest {
     }
 
-    /** {@code POST /clock/advance}. */
-    record Advance(@JsonProperty(required = true) long by) implements JsonRequest {
+    /** {@code PUT /clocks/{clock}}: the time a new clock starts at, 0 when absent. */
+    record PutClock(@JsonDeserialize(using = AbsentOrNonNull.class) Long now) implements JsonRequest {
+    }
+
+    /** {@code POST /clock/advance}: exactly one of {@code by} (from now) and {@code to} (absolute). */
+    record Advance(@JsonDeserialize(using = AbsentOrNonNull.class) Long by,
+                   @JsonDeserialize(using = AbsentOrNonNull.class) Long to) implements JsonRequest {
     }
 }

@@ -29,15 +29,19 @@ public enum ProblemType {
     NOT_FOUND(HttpStatus.NOT_FOUND),
     TIMER_NOT_FOUND(HttpStatus.NOT_FOUND),
     QUEUE_EMPTY(HttpStatus.NOT_FOUND),
+    CLOCK_NOT_FOUND(HttpStatus.NOT_FOUND),
     DEMO_DISABLED(HttpStatus.NOT_FOUND),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
     NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE),
     DUPLICATE_ID(HttpStatus.CONFLICT),
     VERSION_LIMIT_REACHED(HttpStatus.CONFLICT),
+    CLOCK_CONFLICT(HttpStatus.CONFLICT),
+    CLOCK_UNDELETABLE(HttpStatus.CONFLICT),
     PRECONDITION_FAILED(HttpStatus.PRECONDITION_FAILED),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
     CAPACITY_EXCEEDED(HttpStatus.TOO_MANY_REQUESTS),
+    CLOCK_LIMIT(HttpStatus.TOO_MANY_REQUESTS),
     /** Any other refused request (408, 414, 431, ...), answered with its own status. */
     CLIENT_ERROR(HttpStatus.BAD_REQUEST),
     /** Any failure of the service itself, answered with its own 5xx status; never carries the failure's message. */
@@ -89,6 +93,10 @@ public enum ProblemType {
             case PRECONDITION_FAILED -> PRECONDITION_FAILED;
             case VERSION_LIMIT_REACHED -> VERSION_LIMIT_REACHED;
             case CAPACITY_EXCEEDED -> CAPACITY_EXCEEDED;
+            case CLOCK_NOT_FOUND -> CLOCK_NOT_FOUND;
+            case CLOCK_CONFLICT -> CLOCK_CONFLICT;
+            case CLOCK_UNDELETABLE -> CLOCK_UNDELETABLE;
+            case CLOCK_LIMIT -> CLOCK_LIMIT;
             case STORAGE_UNAVAILABLE -> STORAGE_UNAVAILABLE;
         };
     }

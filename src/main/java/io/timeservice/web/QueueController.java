@@ -3,6 +3,7 @@ package io.timeservice.web;
 import java.util.List;
 import java.util.Map;
 
+import io.timeservice.core.Clocks;
 import io.timeservice.core.HeapView;
 import io.timeservice.core.InvariantReport;
 import io.timeservice.core.QueueStatus;
@@ -11,6 +12,7 @@ import io.timeservice.core.TimerScheduler;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -21,33 +23,35 @@ class QueueController {
     static final int DEFAULT_HEAP_LIMIT = 63;
     static final int MAX_HEAP_LIMIT = 1023;
 
-    private final TimerScheduler scheduler;
+    private final Clocks clocks;
 
-    QueueController(TimerScheduler scheduler) {
-        this.scheduler = scheduler;
+    QueueController(Clocks clocks) {
+        this.clocks = clocks;
     }
 
-    @GetMapping(path = "/queue", produces = MediaType.APPLICATION_JSON_VALUE)
-    QueueJson queue() {
-        QueueStatus status = scheduler.status();
+    @GetMapping(path = {"/queue", "/clocks/{clock}/queue"}, produces = MediaType.APPLICATION_JSON_VALUE)
+    QueueJson queue(@PathVariable(required = false) String clock) {
+        QueueStatus status = ClocksController.scheduler(clocks, clock).status();
         return new QueueJson(status.now(), status.size(), status.nextFireTime(), status.oldestCreatedAt());
     }
 
-    @GetMapping(path = "/queue/next", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> next() {
-        Timer next = scheduler.peek();
+    @GetMapping(path = {"/queue/next", "/clocks/{clock}/queue/next"}, produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<TimerJson> next(@PathVariable(required = false) String clock) {
+        Timer next = ClocksController.scheduler(clocks, clock).peek();
         return ResponseEntity.ok().eTag(EntityTags.of(next)).body(TimerJson.of(next));
     }
 
-    @GetMapping(path = "/queue/invariants", produces = MediaType.APPLICATION_JSON_VALUE)
-    InvariantsJson invariants() {
-        return InvariantsJson.of(scheduler.invariants());
+    @GetMapping(path = {"/queue/invariants", "/clocks/{clock}/queue/invariants"},
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    InvariantsJson invariants(@PathVariable(required = false) String clock) {
+        return InvariantsJson.of(ClocksController.scheduler(clocks, clock).invariants());
     }
 
     /** The first array slots in heap-array order (not firing order), for the live heap view. */
-    @GetMapping(path = "/queue/heap", produces = MediaType.APPLICATION_JSON_VALUE)
-    HeapJson heap(@RequestParam(required = false) String limit) {
-        HeapView view = scheduler.heapView(LimitParameter.parse(limit, DEFAULT_HEAP_LIMIT, MAX_HEAP_LIMIT));
+    @GetMapping(path = {"/queue/heap", "/clocks/{clock}/queue/heap"}, produces = MediaType.APPLICATION_JSON_VALUE)
+    HeapJson heap(@PathVariable(required = false) String clock, @RequestParam(required = false) String limit) {
+        HeapView view = ClocksController.scheduler(clocks, clock)
+                .heapView(LimitParameter.parse(limit, DEFAULT_HEAP_LIMIT, MAX_HEAP_LIMIT));
         return new HeapJson(view.arity(), view.size(), view.now(), view.slots(), view.index(),
                 InvariantsJson.of(view.invariants()));
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import io.timeservice.core.Clocks;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.QueueListing;
 import io.timeservice.core.SchedulerException;
@@ -33,37 +34,41 @@ class TimerController {
     static final int DEFAULT_LIST_LIMIT = 100;
     static final int MAX_LIST_LIMIT = 1000;
 
-    private final TimerScheduler scheduler;
+    private final Clocks clocks;
     private final StrictJsonConverter json;
 
-    TimerController(TimerScheduler scheduler, StrictJsonConverter json) {
-        this.scheduler = scheduler;
+    TimerController(Clocks clocks, StrictJsonConverter json) {
+        this.clocks = clocks;
         this.json = json;
     }
 
-    @PostMapping(path = "/timers", consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(path = {"/timers", "/clocks/{clock}/timers"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> add(@RequestBody AddTimer body, @RequestParam(defaultValue = "false") boolean trace) {
+    ResponseEntity<TimerJson> add(@PathVariable(required = false) String clock, @RequestBody AddTimer body,
+                                  @RequestParam(defaultValue = "false") boolean trace) {
+        TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
         String payload = json.payloadText(body.payload());
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Timer timer = scheduler.add(body.id(), body.delay(), body.priority() == null ? 0 : body.priority(), payload,
                 Trace.into(steps));
-        return ResponseEntity.created(URI.create("/timers/" + timer.id()))
+        return ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/timers/" + timer.id()))
                 .eTag(EntityTags.of(timer))
                 .body(TimerJson.of(timer, steps));
     }
 
-    @GetMapping(path = "/timers/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> get(@PathVariable String id) {
-        Timer timer = scheduler.get(id);
+    @GetMapping(path = {"/timers/{id}", "/clocks/{clock}/timers/{id}"}, produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<TimerJson> get(@PathVariable(required = false) String clock, @PathVariable String id) {
+        Timer timer = ClocksController.scheduler(clocks, clock).get(id);
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer));
     }
 
-    @PatchMapping(path = "/timers/{id}", consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PatchMapping(path = {"/timers/{id}", "/clocks/{clock}/timers/{id}"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> edit(@PathVariable String id, @RequestBody EditTimer body,
+    ResponseEntity<TimerJson> edit(@PathVariable(required = false) String clock, @PathVariable String id,
+                                   @RequestBody EditTimer body,
                                    @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                    @RequestParam(defaultValue = "false") boolean trace) {
+        TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Timer timer = requiringAnyRevision(id, ifMatch, () -> scheduler.edit(id, body.delay(), body.priority(),
                 EntityTags.precondition(ifMatch), Trace.into(steps)));
@@ -74,10 +79,11 @@ class TimerController {
      * 204 without a body; with {@code ?trace=true}, 200 with the cancelled timer, the trace and the ETag of the
      * revision that was cancelled (like every response that carries one timer).
      */
-    @DeleteMapping(path = "/timers/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> cancel(@PathVariable String id,
+    @DeleteMapping(path = {"/timers/{id}", "/clocks/{clock}/timers/{id}"}, produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<TimerJson> cancel(@PathVariable(required = false) String clock, @PathVariable String id,
                                      @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                      @RequestParam(defaultValue = "false") boolean trace) {
+        TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Timer cancelled = requiringAnyRevision(id, ifMatch,
                 () -> scheduler.cancel(id, EntityTags.precondition(ifMatch), Trace.into(steps)));
@@ -85,10 +91,26 @@ class TimerController {
                 : ResponseEntity.noContent().build();
     }
 
-    @GetMapping(path = "/timers", produces = MediaType.APPLICATION_JSON_VALUE)
-    ListingJson list(@RequestParam(required = false) String limit) {
-        QueueListing listing = scheduler.firstN(LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT));
+    @GetMapping(path = {"/timers", "/clocks/{clock}/timers"}, produces = MediaType.APPLICATION_JSON_VALUE)
+    ListingJson list(@PathVariable(required = false) String clock, @RequestParam(required = false) String limit,
+                     @RequestParam(required = false) String dueBy) {
+        TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
+        int count = LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
+        QueueListing listing = dueBy == null ? scheduler.firstN(count) : scheduler.dueBy(parseTime(dueBy), count);
         return new ListingJson(listing.now(), listing.size(), TimerJson.of(listing.timers()));
+    }
+
+    /** A {@code dueBy} query value: a decimal integer from 0 to 2^63 - 1. */
+    private static long parseTime(String text) {
+        if (text.matches("\\d{1,19}")) {
+            try {
+                return Long.parseLong(text);
+            } catch (NumberFormatException tooLarge) {
+                // falls through to the refusal
+            }
+        }
+        throw new SchedulerException(ErrorCode.INVALID_REQUEST, "dueBy must be an integer from 0 to "
+                + Long.MAX_VALUE + ", got \"" + LoneSurrogates.abbreviate(text, 32) + "\"");
     }
 
     /** Runs a conditional change; with {@code If-Match: *} a missing timer fails the precondition (412), not 404. */

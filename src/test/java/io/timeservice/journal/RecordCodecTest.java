@@ -21,7 +21,12 @@ class RecordCodecTest {
                 new Mutation.Cancelled("job_47", 3),
                 new Mutation.Edited("x", 9, 1_000_000_000_000_000L, Integer.MAX_VALUE, 12),
                 new Mutation.Advanced(123_456_789L),
-                new Mutation.Reset());
+                new Mutation.Reset(),
+                new Mutation.AdvancedFiring(77, 1000),
+                new Mutation.ClockCreated(3, "ci-1", 5000, 1_700_000_000_000L, 2_000_000),
+                new Mutation.OnClock(3, new Mutation.Cancelled("job_47", 3)),
+                new Mutation.OnClock(Integer.MAX_VALUE, new Mutation.AdvancedFiring(5, 2)),
+                new Mutation.OnClock(3, new Mutation.ClockDeleted()));
         for (Mutation mutation : mutations) {
             GrowableBuffer buffer = RecordCodec.encode(mutation, new GrowableBuffer(4));
             ByteBuffer frame = ByteBuffer.wrap(buffer.array(), 0, buffer.length());
@@ -102,5 +107,16 @@ class RecordCodecTest {
         assertThatThrownBy(() -> RecordCodec.decode(body.slice()))
                 .isInstanceOf(RecordCodec.CorruptRecordException.class)
                 .hasMessageContaining("left over");
+    }
+
+    @Test
+    void clockRecordsOutOfPlace_areRefused() {
+        assertThatThrownBy(() -> RecordCodec.encode(new Mutation.OnClock(1, new Mutation.OnClock(2,
+                new Mutation.Reset())), new GrowableBuffer(8))).isInstanceOf(IllegalArgumentException.class);
+        GrowableBuffer deleted = RecordCodec.encode(new Mutation.OnClock(1, new Mutation.ClockDeleted()),
+                new GrowableBuffer(8));
+        // the same body without its clock tag: a deletion must name its clock
+        assertThatThrownBy(() -> RecordCodec.decode(ByteBuffer.wrap(deleted.array(),
+                RecordCodec.FRAME_HEADER_BYTES + 5, 1))).isInstanceOf(RecordCodec.CorruptRecordException.class);
     }
 }

@@ -158,6 +158,26 @@ class TokenAccessTest {
     }
 
     @Test
+    void clocks_readWithTheReadScope_andChangeOnlyWithTheWriteScope() {
+        as(WRITE).contentType(ContentType.JSON).body("{}").put("/clocks/tok").then().statusCode(201);
+        for (String path : new String[] {"/clocks", "/clocks/tok", "/clocks/tok/timers", "/clocks/tok/queue",
+                "/clocks/tok/queue/heap", "/clocks/tok/queue/invariants"}) {
+            as(READ).get(path).then().statusCode(200);
+        }
+        List<Response> refused = List.of(
+                as(READ).contentType(ContentType.JSON).body("{}").put("/clocks/other"),
+                as(READ).delete("/clocks/tok"),
+                as(READ).contentType(ContentType.JSON).body("{\"id\":\"x\",\"delay\":1}").post("/clocks/tok/timers"),
+                as(READ).contentType(ContentType.JSON).body("{\"by\":1}").post("/clocks/tok/advance"));
+        for (Response response : refused) {
+            assertThat(response.statusCode()).isEqualTo(403);
+            assertThat(response.jsonPath().getString("code")).isEqualTo("forbidden");
+        }
+        as(READ).get("/clocks/other").then().statusCode(404);
+        as(WRITE).delete("/clocks/tok").then().statusCode(204);
+    }
+
+    @Test
     void writeToken_changesAndReads_withoutCsrfTokenOrSession() {
         Response added = as(WRITE).contentType(ContentType.JSON).body("{\"id\":\"w1\",\"delay\":5}").post("/timers");
         assertThat(added.statusCode()).isEqualTo(201);

@@ -37,7 +37,9 @@ class ProblemTypeTest {
                 Map.entry("precondition_failed", 412), Map.entry("payload_too_large", 413),
                 Map.entry("unsupported_media_type", 415), Map.entry("capacity_exceeded", 429),
                 Map.entry("client_error", 400), Map.entry("internal_error", 500),
-                Map.entry("storage_unavailable", 503))));
+                Map.entry("storage_unavailable", 503), Map.entry("clock_not_found", 404),
+                Map.entry("clock_conflict", 409), Map.entry("clock_undeletable", 409),
+                Map.entry("clock_limit", 429))));
         assertThat(ProblemType.TIMER_NOT_FOUND.type()).hasToString("urn:timeservice:problem:timer_not_found");
         assertThat(ProblemType.PAYLOAD_TOO_LARGE.title()).isEqualTo("Content Too Large");
     }

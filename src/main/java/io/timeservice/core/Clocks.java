@@ -1,0 +1,400 @@
+package io.timeservice.core;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
+
+/**
+ * Every virtual clock of the service, by name: each its own {@link TimerScheduler} (own heap, lock and sequence
+ * counter), so operations on different clocks never wait for each other. The clock {@value #DEFAULT} always exists
+ * and cannot be deleted; the API's paths without a clock address it.
+ *
+ * <p>Thread-safety. The hot path is a lookup in a {@link ConcurrentSkipListMap} (lock-free; sorted, so clocks list
+ * by name in pages) followed by the clock's own lock. Creating and deleting clocks and taking a snapshot serialize
+ * on one registry monitor, never taken on the hot path. The pending-timer capacity is one {@link PendingBudget}
+ * shared by every clock (two atomic counters).
+ *
+ * <p>Journal. One journal holds every clock's records: each clock appends through a view of it that tags its records
+ * with the clock's number ({@link Mutation.OnClock}; the default clock, number 0, writes bare records, as before
+ * clocks existed). Creation is journaled as {@link Mutation.ClockCreated} before the clock is visible, deletion as
+ * the clock's own last record ({@link Mutation.ClockDeleted}) under its lock, so no record of a deleted clock can
+ * follow it.
+ *
+ * <p>Snapshots. A clock's view never snapshots under its own lock: when the journal asks for one, a background
+ * thread takes the registry monitor and then every clock's lock in number order, copies every heap and rotates the
+ * segment, then releases them. Every clock pauses for that copy (the same pause one clock's snapshot costs, summed
+ * over the clocks' sizes).
+ *
+ * <p>Sequences across delete and re-create. Entity tags are {@code "sequence-version"} and name no clock, so a clock
+ * re-created under a deleted one's name must never issue a sequence the deleted one could have issued: the registry
+ * keeps a floor, the highest sequence reserved by any deleted clock, and every new clock starts after it (the floor
+ * is journaled in each {@link Mutation.ClockCreated} and in snapshots).
+ */
+public final class Clocks {
+
+    public static final String DEFAULT = "default";
+    public static final int MAX_NAME_LENGTH = 64;
+    public static final int DEFAULT_MAX_CLOCKS = 10_000;
+
+    private static final System.Logger LOG = System.getLogger(Clocks.class.getName());
+
+    private final BiFunction<SchedulerClock, PendingBudget, TimerScheduler> factory;
+    private final PendingBudget budget;
+    private final int maxClocks;
+    private final LongSupplier wallClockMillis;
+    private final ConcurrentSkipListMap<String, Clock> byName = new ConcurrentSkipListMap<>();
+    private final Clock defaultClock;
+    private final Object registry = new Object();
+    private final AtomicBoolean snapshotQueued = new AtomicBoolean();
+    /** Clocks in {@link #byName}, kept here because a skip list counts itself in O(n). */
+    private volatile int count = 1;
+    // Guarded by registry.
+    private int nextNumber = 1;
+    private long sequenceFloor;
+    private MutationLog journal = MutationLog.NONE;
+
+    /**
+     * @param factory   makes a fresh scheduler on a clock, counting against the shared budget
+     * @param maxClocks the most clocks, the default one included
+     */
+    public Clocks(BiFunction<SchedulerClock, PendingBudget, TimerScheduler> factory, PendingBudget budget,
+                  int maxClocks, LongSupplier wallClockMillis) {
+        if (maxClocks < 1) {
+            throw new IllegalArgumentException("maxClocks must be >= 1: " + maxClocks);
+        }
+        this.factory = factory;
+        this.budget = budget;
+        this.maxClocks = maxClocks;
+        this.wallClockMillis = wallClockMillis;
+        this.defaultClock = new Clock(0, DEFAULT, 0, 0, factory.apply(new VirtualClock(0), budget));
+        byName.put(DEFAULT, defaultClock);
+    }
+
+    /** Clocks of virtual schedulers without metrics, for tests and embedding. */
+    public static Clocks withVirtualClocks(int arity, int capacity, long capacityBytes, int maxClocks) {
+        return new Clocks((clock, budget) -> new TimerScheduler(clock, arity, budget, System::currentTimeMillis,
+                SchedulerMetrics.NONE), new PendingBudget(capacity, capacityBytes), maxClocks,
+                System::currentTimeMillis);
+    }
+
+    /**
+     * A clock: its compact number (tags its journal records), name, the {@code now} it was created with, when it
+     * was created (wall-clock epoch milliseconds; 0 for the default clock) and its scheduler.
+     */
+    public record Clock(int number, String name, long initialNow, long createdAtWallMillis,
+                        TimerScheduler scheduler) {
+    }
+
+    /** What {@link #create} did: the clock, and whether it is new (201) or was there with these settings (200). */
+    public record Created(Clock clock, boolean created) {
+    }
+
+    public PendingBudget budget() {
+        return budget;
+    }
+
+    public int maxClocks() {
+        return maxClocks;
+    }
+
+    public TimerScheduler defaultScheduler() {
+        return defaultClock.scheduler();
+    }
+
+    /** Clocks that exist, the default one included. */
+    public int count() {
+        return count;
+    }
+
+    /**
+     * The clock named {@code name}.
+     *
+     * @throws SchedulerException {@code clock_not_found} (also for a name no clock could have)
+     */
+    public Clock get(String name) {
+        Clock clock = name == null ? null : byName.get(name);
+        if (clock == null) {
+            // a malformed name names no clock either: 404 like any other unknown name
+            String shown = name == null || name.length() <= MAX_NAME_LENGTH ? String.valueOf(name)
+                    : name.substring(0, MAX_NAME_LENGTH) + "...";
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named " + shown);
+        }
+        return clock;
+    }
+
+    /** The scheduler of the clock named {@code name}; see {@link #get}. */
+    public TimerScheduler scheduler(String name) {
+        return get(name).scheduler();
+    }
+
+    /** Up to {@code limit} clocks by name, starting after {@code after} (null: from the first). */
+    public List<Clock> list(int limit, String after) {
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+        }
+        List<Clock> page = new ArrayList<>(Math.min(limit, 128));
+        for (Clock clock : (after == null ? byName : byName.tailMap(after, false)).values()) {
+            if (page.size() == limit) {
+                break;
+            }
+            page.add(clock);
+        }
+        return page;
+    }
+
+    /**
+     * Creates the clock {@code name} at {@code now}, or finds it with the same {@code now} already there.
+     *
+     * @throws SchedulerException {@code invalid_id}, {@code invalid_request} (now out of range), {@code clock_conflict}
+     *                            (exists with another now), {@code clock_limit}, {@code storage_unavailable}
+     */
+    public Created create(String name, long now) {
+        requireValidName(name);
+        if (now < 0 || now > TimerScheduler.MAX_DELAY) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now must be between 0 and "
+                    + TimerScheduler.MAX_DELAY + ": " + now);
+        }
+        synchronized (registry) {
+            Clock existing = byName.get(name);
+            if (existing != null) {
+                if (existing.initialNow() != now) {
+                    throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created at now="
+                            + existing.initialNow() + ", not " + now);
+                }
+                return new Created(existing, false);
+            }
+            if (count >= maxClocks) {
+                throw new SchedulerException(ErrorCode.CLOCK_LIMIT, "the service holds its limit of " + maxClocks
+                        + " clocks (timeservice.clocks.max); delete one first");
+            }
+            journal.requireWritable();
+            int number = nextNumber;
+            long createdAt = wallClockMillis.getAsLong();
+            long position = journal.append(new Mutation.ClockCreated(number, name, now, createdAt, sequenceFloor));
+            nextNumber++;
+            Clock clock = new Clock(number, name, now, createdAt, newScheduler(now, sequenceFloor));
+            clock.scheduler().attachLog(viewFor(number));
+            byName.put(name, clock);
+            count++;
+            // waited for under the monitor: a second PUT answers 200 only once the clock is durable
+            journal.awaitDurable(position);
+            return new Created(clock, true);
+        }
+    }
+
+    /**
+     * Deletes the clock {@code name} and every timer it holds.
+     *
+     * @throws SchedulerException {@code clock_not_found}, {@code clock_undeletable} for the default clock
+     */
+    public void delete(String name) {
+        synchronized (registry) {
+            Clock clock = get(name);
+            if (clock == defaultClock) {
+                throw new SchedulerException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + DEFAULT
+                        + " always exists and cannot be deleted");
+            }
+            long reserved = clock.scheduler().deleteClock(name);
+            sequenceFloor = Math.max(sequenceFloor, reserved);
+            byName.remove(name, clock);
+            count--;
+        }
+    }
+
+    // ---- durability ----
+
+    /**
+     * Rebuilds every clock from {@code snapshot} (null: none) and the {@code journal} records after it, dispatched
+     * to their clocks by number. Call once, on fresh clocks, before {@link #attachLog}.
+     *
+     * @throws IllegalStateException when a record names a clock that does not exist or does not fit its clock
+     */
+    public void recover(RecoveredClocks snapshot, Iterable<Mutation> journal) {
+        synchronized (registry) {
+            if (count != 1 || this.journal != MutationLog.NONE) {
+                throw new IllegalStateException("recover needs fresh clocks");
+            }
+            RecoveredClocks start = snapshot == null ? RecoveredClocks.of(null) : snapshot;
+            sequenceFloor = start.sequenceFloor();
+            nextNumber = start.nextNumber();
+            Map<Integer, Recovering> recovering = new HashMap<>();
+            recovering.put(0, new Recovering(defaultClock,
+                    defaultClock.scheduler().beginRecovery(start.defaultClock(), 0)));
+            for (RecoveredClocks.Clock saved : start.clocks()) {
+                Clock clock = new Clock(saved.number(), saved.name(), saved.initialNow(),
+                        saved.createdAtWallMillis(), factory.apply(new VirtualClock(0), budget));
+                recovering.put(saved.number(), new Recovering(clock,
+                        clock.scheduler().beginRecovery(saved.state(), 0)));
+            }
+            for (Mutation mutation : journal) {
+                if (mutation instanceof Mutation.ClockCreated created) {
+                    if (recovering.containsKey(created.number())) {
+                        throw new IllegalStateException("journal creates clock " + created.number() + " ("
+                                + created.name() + ") which exists");
+                    }
+                    Clock clock = new Clock(created.number(), created.name(), created.now(),
+                            created.createdAtWallMillis(), factory.apply(new VirtualClock(created.now()), budget));
+                    recovering.put(created.number(), new Recovering(clock,
+                            clock.scheduler().beginRecovery(null, created.firstSequence())));
+                    nextNumber = Math.max(nextNumber, created.number() + 1);
+                } else if (mutation instanceof Mutation.OnClock on) {
+                    Recovering target = recovering.get(on.clock());
+                    if (target == null || on.clock() == 0) {
+                        throw new IllegalStateException("journal names clock " + on.clock() + " which does not exist");
+                    }
+                    if (on.mutation() instanceof Mutation.ClockDeleted) {
+                        recovering.remove(on.clock());
+                        sequenceFloor = Math.max(sequenceFloor,
+                                Math.max(target.recovery().lastSequence(), target.recovery().reservedSequences()));
+                    } else {
+                        target.recovery().replay(on.mutation());
+                    }
+                } else {
+                    recovering.get(0).recovery().replay(mutation);
+                }
+            }
+            for (Recovering each : recovering.values()) {
+                each.clock().scheduler().finishRecovery(each.recovery());
+                byName.put(each.clock().name(), each.clock());
+            }
+            count = byName.size();
+        }
+    }
+
+    private record Recovering(Clock clock, SchedulerRecovery recovery) {
+    }
+
+    /** Journals into {@code log} from now on. Call once, after {@link #recover} and before serving. */
+    public void attachLog(MutationLog log) {
+        synchronized (registry) {
+            if (journal != MutationLog.NONE) {
+                throw new IllegalStateException("a mutation log is already attached");
+            }
+            journal = log;
+            for (Clock clock : byName.values()) {
+                clock.scheduler().attachLog(viewFor(clock.number()));
+            }
+        }
+    }
+
+    /**
+     * Takes a snapshot of every clock now, on this thread: the registry monitor, then every clock's lock in number
+     * order, held while the heaps are copied and the journal rotates. Returns the pause in nanoseconds.
+     */
+    public long snapshotNow() {
+        synchronized (registry) {
+            List<Clock> clocks = new ArrayList<>(byName.values());
+            clocks.sort(Comparator.comparingInt(Clock::number));
+            int held = 0;
+            long start = System.nanoTime();
+            try {
+                for (Clock clock : clocks) {
+                    clock.scheduler().holdForSnapshot();
+                    held++;
+                }
+                SchedulerState defaultState = null;
+                List<ClocksState.Clock> others = new ArrayList<>(clocks.size() - 1);
+                for (Clock clock : clocks) {
+                    SchedulerState state = clock.scheduler().stateForSnapshot();
+                    if (clock == defaultClock) {
+                        defaultState = state;
+                    } else {
+                        others.add(new ClocksState.Clock(clock.number(), clock.name(), clock.initialNow(),
+                                clock.createdAtWallMillis(), state));
+                    }
+                }
+                long pause = System.nanoTime() - start;
+                journal.snapshot(new ClocksState(defaultState.withCopyNanos(pause), others, sequenceFloor,
+                        nextNumber));
+                return System.nanoTime() - start;
+            } finally {
+                for (int i = held - 1; i >= 0; i--) {
+                    clocks.get(i).scheduler().releaseForSnapshot();
+                }
+            }
+        }
+    }
+
+    private void snapshotInBackground() {
+        if (!snapshotQueued.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            Thread thread = new Thread(() -> {
+                try {
+                    snapshotNow();
+                } catch (RuntimeException | OutOfMemoryError e) {
+                    LOG.log(System.Logger.Level.WARNING, "could not take a snapshot of the clocks; the journal keeps"
+                            + " every record", e);
+                } finally {
+                    snapshotQueued.set(false);
+                }
+            }, "timeservice-clocks-snapshot");
+            thread.setDaemon(true);
+            thread.start();
+        } catch (RuntimeException | OutOfMemoryError e) {
+            snapshotQueued.set(false);
+            LOG.log(System.Logger.Level.WARNING, "could not start a snapshot of the clocks", e);
+        }
+    }
+
+    private TimerScheduler newScheduler(long now, long firstSequence) {
+        TimerScheduler scheduler = factory.apply(new VirtualClock(now), budget);
+        scheduler.startSequencesAfter(firstSequence);
+        return scheduler;
+    }
+
+    /** Clock {@code number}'s view of the journal: its records tagged, its snapshots taken for every clock. */
+    private MutationLog viewFor(int number) {
+        MutationLog shared = journal;
+        return new MutationLog() {
+            @Override
+            public void requireWritable() {
+                shared.requireWritable();
+            }
+
+            @Override
+            public long append(Mutation mutation) {
+                return shared.append(number == 0 ? mutation : new Mutation.OnClock(number, mutation));
+            }
+
+            @Override
+            public void appendForced(Mutation mutation) {
+                shared.appendForced(number == 0 ? mutation : new Mutation.OnClock(number, mutation));
+            }
+
+            @Override
+            public boolean failed() {
+                return shared.failed();
+            }
+
+            @Override
+            public void awaitDurable(long position) {
+                shared.awaitDurable(position);
+            }
+
+            @Override
+            public boolean wantsSnapshot(int size) {
+                if (shared.wantsSnapshot((int) Math.min(Integer.MAX_VALUE, budget.timers()))) {
+                    snapshotInBackground(); // never under this clock's lock: the cut takes every clock's
+                }
+                return false;
+            }
+        };
+    }
+
+    /** A clock name follows the id rules, 1 to {@value #MAX_NAME_LENGTH} characters. */
+    static void requireValidName(String name) {
+        if (name != null && name.length() > MAX_NAME_LENGTH) {
+            throw new SchedulerException(ErrorCode.INVALID_ID, "a clock name must be 1 to " + MAX_NAME_LENGTH
+                    + " characters long, got " + name.length());
+        }
+        TimerScheduler.requireValidId(name);
+    }
+}
