@@ -267,6 +267,24 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
     }
 
     @Test
+    void manyClocks_areListedAPageAtATime() {
+        for (int i = 0; i < 120; i++) {
+            createClock("paged-%03d".formatted(i));
+        }
+        openPage(1280, 800);
+        WebElement more = driver.findElement(By.id("more-clocks"));
+        assertThat(more.isDisplayed()).as("a full first page offers more").isTrue();
+        assertThat(clockOptions()).doesNotContain("paged-119");
+
+        more.click();
+        waitUntil("the next page is listed", () -> clockOptions().contains("paged-119"));
+        List<String> paged = clockOptions().stream().filter(name -> name.startsWith("paged-")).toList();
+        assertThat(paged).as("every clock once, by name").hasSize(120).isSorted().doesNotHaveDuplicates();
+        assertThat(clockOptions().get(0)).isEqualTo("default");
+        assertThat(more.isDisplayed()).as("the last page is shorter").isFalse();
+    }
+
+        @Test
     void linkNamingAClock_opensWithThatClockSelected() {
         createClock("view-linked", "linked-1", "linked-2");
         openPage("/?clock=view-linked", 1280, 800);
@@ -345,6 +363,11 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
         delayInput.clear();
         delayInput.sendKeys(delay);
         form.findElement(By.cssSelector("button[type=submit]")).click();
+    }
+
+    private List<String> clockOptions() {
+        return new Select(driver.findElement(By.id("clock-select"))).getOptions().stream()
+                .map(option -> option.getDomProperty("value")).toList();
     }
 
     private int stepShown() {
