@@ -293,6 +293,11 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
         waitUntil("the linked clock's heap is drawn", () -> views().get("tree").keySet().equals(
                 java.util.Set.of("linked-1", "linked-2")));
         saveScreenshot(Path.of("target", "heap-view-clock.png"));
+
+        openPage("/?clock=..", 1280, 800);
+        assertThat(new Select(driver.findElement(By.id("clock-select"))).getFirstSelectedOption().getText())
+                .as("no path can be built from it").isEqualTo("default");
+        assertThat(driver.findElement(By.id("error")).getText()).contains("\"..\", which is not a clock name");
     }
 
     @Test
