@@ -32,7 +32,38 @@ export function whenProtectedMode(handler) {
   explainProtectedMode = handler;
 }
 
+// The clock every queue call addresses. Clock names follow the id rules; checking them here also keeps "." and
+// ".." out of a path, where the browser would resolve them away and address another resource.
+export const DEFAULT_CLOCK = 'default';
+const CLOCK_NAME = /^[A-Za-z0-9._~:-]{1,64}$/;
+
+export function isClockName(name) {
+  return CLOCK_NAME.test(name) && name !== '.' && name !== '..';
+}
+
+let clock = DEFAULT_CLOCK;
+
+export function useClock(name) {
+  if (!isClockName(name)) {
+    throw new Error(`not a clock name: ${name}`);
+  }
+  clock = name;
+}
+
+export function currentClock() {
+  return clock;
+}
+
+// The clock shown was deleted (or never existed): every call on it answers 404 clock_not_found. app.js says so in
+// place of the heap; it is told which clock the call addressed, so an answer about a clock left meanwhile is ignored.
+let explainClockNotFound = () => {};
+
+export function whenClockNotFound(handler) {
+  explainClockNotFound = handler;
+}
+
 async function call(method, path, body) {
+  const calledClock = clock;
   const init = { method, headers: { Accept: 'application/json, application/problem+json' } };
   if (bearerToken !== '') {
     init.headers.Authorization = `Bearer ${bearerToken}`;
@@ -54,6 +85,8 @@ async function call(method, path, body) {
     const problem = await problemFrom(response);
     if (problem.code === 'protected_mode') {
       explainProtectedMode(problem.message);
+    } else if (problem.code === 'clock_not_found') {
+      explainClockNotFound(calledClock, problem.message);
     }
     throw problem;
   }
@@ -70,18 +103,22 @@ async function problemFrom(response) {
   }
 }
 
-const idPath = (id) => `/timers/${encodeURIComponent(id)}`;
+const clockPath = () => `/clocks/${encodeURIComponent(clock)}`;
+const idPath = (id) => `${clockPath()}/timers/${encodeURIComponent(id)}`;
 
 export const api = {
-  heap: (limit) => call('GET', `/queue/heap?limit=${limit}`),
+  clocks: (limit, after) => call('GET', `/clocks?limit=${limit}`
+    + (after === undefined ? '' : `&after=${encodeURIComponent(after)}`)),
+  heap: (limit) => call('GET', `${clockPath()}/queue/heap?limit=${limit}`),
   timer: (id) => call('GET', idPath(id)),
-  firstInFiringOrder: (limit) => call('GET', `/timers?limit=${limit}`),
+  firstInFiringOrder: (limit) => call('GET', `${clockPath()}/timers?limit=${limit}`),
+  // The demo queue is the clock `default`'s: scenarios are offered only while it is shown.
   demo: () => call('GET', '/demo'),
   resetDemo: () => call('POST', '/demo/reset'),
 
   // The mutations; `traced` asks the service to record the heap steps it takes.
-  add: (timer, traced) => call('POST', `/timers?trace=${traced}`, timer),
+  add: (timer, traced) => call('POST', `${clockPath()}/timers?trace=${traced}`, timer),
   cancel: (id, traced) => call('DELETE', `${idPath(id)}?trace=${traced}`),
   edit: (id, changes, traced) => call('PATCH', `${idPath(id)}?trace=${traced}`, changes),
-  advance: (by, traced) => call('POST', `/clock/advance?trace=${traced}`, { by }),
+  advance: (by, traced) => call('POST', `${clockPath()}/advance?trace=${traced}`, { by }),
 };

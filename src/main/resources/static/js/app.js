@@ -2,7 +2,10 @@
 // render.js; the status chip and the fired list follow. Nothing here knows how a heap works: the service does the
 // operations and reports each step, the page only replays and explains them.
 
-import { api, useToken, whenProtectedMode, whenTokenNeeded } from './api.js';
+import {
+  api, useToken, whenProtectedMode, whenTokenNeeded, whenClockNotFound, useClock, currentClock, isClockName,
+  DEFAULT_CLOCK,
+} from './api.js';
 import { frameFromHeap } from './replay.js';
 import { drawableSlots } from './layout.js';
 import { renderTree, renderArray, renderChips, renderHiddenNote, formatCount } from './render.js';
@@ -17,6 +20,8 @@ const LIVE_REFRESH_MS = 2000;
 // a million timers that takes a noticeable time, so the idle refresh backs off to keep that work a small share.
 const REFRESH_BACKOFF_FACTOR = 20;
 const MAX_FIRED_SHOWN = 200;
+/** Clocks listed per GET /clocks call; "More clocks" fetches the next page. */
+const CLOCK_PAGE = 100;
 const CHECK_NAMES = {
   'root-is-earliest': 'The root is the earliest timer',
   'index-matches-heap': 'indexById matches the heap slots',
@@ -31,6 +36,9 @@ const view = {
   refreshing: false,
   lastRefreshMs: 0,  // how long the last GET /queue/heap took
   refusal: null,     // the service's protected-mode explanation, while it refuses this page the queue
+  missingClock: null, // the service's clock_not_found detail, while the clock shown does not exist
+  demoEnabled: false,
+  lastListedClock: undefined, // the last name of the last page of clocks fetched, to ask for the next
 };
 
 const player = new Player({
@@ -74,16 +82,23 @@ async function refreshHeap(afterReset = false) {
     return;
   }
   view.refreshing = true;
+  const clock = currentClock();
   try {
     const started = performance.now();
     const heap = await api.heap(view.drawLimit);
     view.lastRefreshMs = performance.now() - started;
+    if (clock !== currentClock()) {
+      view.refreshing = false;
+      await refreshHeap(true); // another clock was chosen meanwhile: this answer is about the old one
+      return;
+    }
     if (!player.idle && !afterReset) {
       return; // an operation started meanwhile; its own "after" state will be drawn
     }
     view.heap = heap;
     view.frame = frameFromHeap(heap);
     hideProtectedMode(); // the operator opened access meanwhile
+    hideClockMissing(); // the clock was created (again) meanwhile
     const limit = currentDrawLimit();
     if (limit !== view.drawLimit) {
       view.drawLimit = limit; // first answer told the arity: fetch again with the right number of slots
@@ -93,6 +108,11 @@ async function refreshHeap(afterReset = false) {
     }
     draw();
   } catch (error) {
+    if (clock !== currentClock()) {
+      view.refreshing = false;
+      await refreshHeap(true); // the refusal was about the clock left meanwhile; show the one chosen
+      return;
+    }
     showError(error.message);
   } finally {
     view.refreshing = false;
@@ -112,6 +132,9 @@ function updateStatus() {
   } else if (view.refusal !== null) {
     state = 'refused';
     label = 'Refused: protected mode';
+  } else if (view.missingClock !== null) {
+    state = 'missing';
+    label = 'Clock not found';
   } else if (!view.heap) {
     state = 'loading';
     label = 'Loading…';
@@ -130,6 +153,7 @@ function updateStatus() {
   const notes = {
     progress: 'Mid-operation states are not checked; the checks below are from the last completed operation.',
     refused: 'The service refuses this page its queue (protected mode); nothing can be checked.',
+    missing: 'The clock shown does not exist; there is no heap to check.',
   };
   $('status-note').textContent = notes[state] ?? 'Checked by the service after the last completed operation.';
   $('status-checks').replaceChildren(...checks.map(checkItem));
@@ -275,7 +299,7 @@ function showRefusal(error, operation) {
 }
 
 function showError(message) {
-  if (message === view.refusal) {
+  if (message === view.refusal || message === view.missingClock) {
     return; // already explained in place of the heap
   }
   const box = $('error');
@@ -296,6 +320,28 @@ function hideProtectedMode() {
   if (view.refusal !== null) {
     view.refusal = null;
     $('refusal').hidden = true;
+  }
+}
+
+/** The clock shown was deleted: say so in place of its heap, which is hidden (not left drawn as it last was). */
+function showClockMissing(clock, detail) {
+  if (clock !== currentClock()) {
+    return; // about a clock this page has left meanwhile
+  }
+  view.missingClock = detail;
+  $('clock-missing-name').textContent = clock;
+  $('clock-missing-detail').textContent = detail;
+  $('clock-missing').hidden = false;
+  document.body.dataset.clockMissing = 'true';
+  hideError();
+  updateStatus();
+}
+
+function hideClockMissing() {
+  if (view.missingClock !== null) {
+    view.missingClock = null;
+    $('clock-missing').hidden = true;
+    delete document.body.dataset.clockMissing;
   }
 }
 
@@ -355,18 +401,36 @@ async function showDemoState() {
   } catch (error) {
     showError(error.message);
   }
-  for (const button of $('scenarios').children) {
-    button.disabled = !demoEnabled;
-  }
+  view.demoEnabled = demoEnabled;
   document.body.dataset.demo = demoEnabled;
+  updateScenarioButtons();
+}
+
+/** Scenarios reset the demo queue, which is the clock `default`'s: on any other clock they are off. */
+function updateScenarioButtons() {
+  const onDefault = currentClock() === DEFAULT_CLOCK;
+  const usable = view.demoEnabled && onDefault;
+  for (const button of $('scenarios').children) {
+    button.disabled = !usable;
+  }
   const note = $('scenario-note');
-  note.classList.toggle('warning', !demoEnabled);
-  note.textContent = demoEnabled ? 'Each scenario empties the demo queue and sets the clock to 0.'
-    : 'Scenarios are off: loading one empties the queue, so this service allows it only when started with '
-      + '--spring.profiles.active=demo (timeservice.demo.enabled=true). Never use that on a production queue.';
+  note.classList.toggle('warning', !usable);
+  if (!view.demoEnabled) {
+    note.textContent = 'Scenarios are off: loading one empties the queue, so this service allows it only when '
+      + 'started with --spring.profiles.active=demo (timeservice.demo.enabled=true). Never use that on a '
+      + 'production queue.';
+  } else if (!onDefault) {
+    note.textContent = `Scenarios run on the clock ${DEFAULT_CLOCK} only (they reset its demo queue); choose `
+      + `${DEFAULT_CLOCK} above to load one.`;
+  } else {
+    note.textContent = 'Each scenario empties the demo queue and sets the clock to 0.';
+  }
 }
 
 async function loadScenario(scenario) {
+  if (currentClock() !== DEFAULT_CLOCK) {
+    return; // its button is disabled; the demo queue is not this clock's
+  }
   player.abandon();
   hideError();
   for (const button of $('scenarios').children) {
@@ -387,6 +451,94 @@ async function loadScenario(scenario) {
   $('operation-title').textContent = `scenario: ${scenario.title}`;
   $('narration').textContent = scenario.intro;
   player.enqueue(scenario.script);
+}
+
+// ---- the clock selector ----
+
+/** Fills the selector: `default` first, then the clocks by name, a page at a time; `more` appends the next page. */
+async function listClocks(more = false) {
+  const select = $('clock-select');
+  if (!more) {
+    view.lastListedClock = undefined;
+    select.replaceChildren();
+    addClockOption(DEFAULT_CLOCK);
+  }
+  let page = [];
+  try {
+    page = (await api.clocks(CLOCK_PAGE, view.lastListedClock)).clocks;
+  } catch (error) {
+    showError(error.message); // the selector still offers default and the clock shown
+  }
+  for (const clock of page) {
+    addClockOption(clock.name);
+  }
+  if (page.length > 0) {
+    view.lastListedClock = page[page.length - 1].name;
+  }
+  $('more-clocks').hidden = page.length < CLOCK_PAGE;
+  addClockOption(currentClock()); // a clock named by the link, on a later page or deleted, stays shown as chosen
+  select.value = currentClock();
+}
+
+function addClockOption(name) {
+  const select = $('clock-select');
+  if ([...select.options].some((option) => option.value === name)) {
+    return;
+  }
+  const option = document.createElement('option');
+  option.value = name;
+  option.textContent = name; // a clock name is data, never markup
+  select.appendChild(option);
+}
+
+/** The clock a link names (`?clock=name`); `default` without one, or with a name no clock can have. */
+function clockFromUrl() {
+  const named = new URLSearchParams(location.search).get('clock');
+  if (named === null || named === '') {
+    return DEFAULT_CLOCK;
+  }
+  if (!isClockName(named)) {
+    showError(`The link names the clock "${named}", which is not a clock name (1 to 64 characters of A-Z a-z 0-9 `
+      + '. _ - ~ :, not . or ..); showing default.');
+    return DEFAULT_CLOCK;
+  }
+  return named;
+}
+
+/** Remembers the clock in the address, so a link or a reload opens the same clock. */
+function rememberClockInUrl(clock) {
+  const url = new URL(location.href);
+  if (clock === DEFAULT_CLOCK) {
+    url.searchParams.delete('clock');
+  } else {
+    url.searchParams.set('clock', clock);
+  }
+  history.replaceState(null, '', url);
+}
+
+/** Shows another clock: whatever was queued or half-replayed belonged to the old one and is dropped. */
+async function selectClock(clock) {
+  player.abandon();
+  useClock(clock);
+  rememberClockInUrl(clock);
+  hideClockMissing();
+  hideError();
+  view.heap = null;
+  clearFired();
+  $('step-log').replaceChildren();
+  setStepCounter(0, 0, 'no steps');
+  $('operation-title').textContent = 'none yet';
+  $('narration').textContent = `Showing the clock ${clock}. Add a timer, then press Step or Play.`;
+  updateScenarioButtons();
+  updateStatus();
+  await refreshHeap(true);
+}
+
+function wireClockSelector() {
+  $('clock-select').addEventListener('change', (event) => selectClock(event.target.value));
+  $('more-clocks').addEventListener('click', () => listClocks(true));
+  $('reload-clocks').addEventListener('click', () => listClocks());
+  whenClockNotFound(showClockMissing);
 }
 
 // ---- controls ----
@@ -415,6 +567,7 @@ function wireControls() {
     useToken(new FormData(event.target).get('token'));
     hideError();
     await showDemoState();
+    await listClocks();
     await refreshHeap(true);
   });
   document.addEventListener('keydown', (event) => {
@@ -463,9 +616,12 @@ function keepLive() {
 async function start() {
   wireForms();
   wireControls();
+  wireClockSelector();
   setSpeed(Number($('speed').value));
   wireScenarios();
+  useClock(clockFromUrl());
   await showDemoState();
+  await listClocks();
   await refreshHeap();
   keepLive();
   document.body.dataset.ready = 'true';

@@ -14,6 +14,7 @@ import io.timeservice.core.BrokenHeaps;
 import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -48,10 +49,18 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
     @Autowired
     TimerScheduler scheduler;
 
+    /** Clocks a test created: removed after it, so the shared service keeps only {@code default}. */
+    private final List<String> createdClocks = new ArrayList<>();
+
     @BeforeAll
     static void startBrowser() {
         chromium = HeadlessChromium.start(1280, 800);
         driver = chromium.driver();
+    }
+
+    @AfterEach
+    void deleteCreatedClocks() {
+        createdClocks.forEach(clock -> api().delete("/clocks/" + clock));
     }
 
     @AfterAll
@@ -223,12 +232,113 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
         assertThat(views().get("tree")).hasSize(10);
     }
 
+    @Test
+    void clockSelector_showsTheChosenClocksHeap_andATracedAddLandsOnThatClock() {
+        createClock("view-first", "first-1", "first-2");
+        createClock("view-second", "second-1");
+        openPage(1280, 800);
+        Select clocks = new Select(driver.findElement(By.id("clock-select")));
+        assertThat(clocks.getOptions()).extracting(WebElement::getText)
+                .as("default first, then by name").startsWith("default", "view-first", "view-second");
+        assertThat(clocks.getFirstSelectedOption().getText()).isEqualTo("default");
+
+        clocks.selectByValue("view-second");
+        waitUntil("the second clock's heap is drawn", () -> views().get("tree").keySet().equals(
+                java.util.Set.of("second-1")));
+        assertSameSlotInAllViews(views(), "on the second clock");
+        assertThat(driver.getCurrentUrl()).as("the link remembers the clock").endsWith("/?clock=view-second");
+        assertThat(driver.findElements(By.cssSelector("#scenarios button")))
+                .allSatisfy(button -> assertThat(button.isEnabled()).isFalse());
+        assertThat(driver.findElement(By.id("scenario-note")).getText()).contains("on the clock default only");
+
+        chooseSpeed("8");
+        submitAdd("second-2", "0");
+        waitUntil("the traced add is replayed and checked", () -> views().get("tree").containsKey("second-2")
+                && statusLabel().equals("Invariants hold"));
+        assertThat(views().get("chips")).containsEntry("second-2", "0").doesNotContainKeys("first-1", "first-2");
+        api().get("/clocks/view-second/timers/second-2").then().statusCode(200);
+        api().get("/clocks/view-first/timers/second-2").then().statusCode(404);
+        api().get("/timers/second-2").then().statusCode(404);
+
+        clocks.selectByValue("default");
+        waitUntil("default's (empty) heap is drawn", () -> views().get("tree").isEmpty());
+        assertThat(driver.getCurrentUrl()).endsWith("/");
+        assertThat(driver.findElement(By.cssSelector("button[data-scenario='priority']")).isEnabled()).isTrue();
+    }
+
+    @Test
+    void manyClocks_areListedAPageAtATime() {
+        for (int i = 0; i < 120; i++) {
+            createClock("paged-%03d".formatted(i));
+        }
+        openPage(1280, 800);
+        WebElement more = driver.findElement(By.id("more-clocks"));
+        assertThat(more.isDisplayed()).as("a full first page offers more").isTrue();
+        assertThat(clockOptions()).doesNotContain("paged-119");
+
+        more.click();
+        waitUntil("the next page is listed", () -> clockOptions().contains("paged-119"));
+        List<String> paged = clockOptions().stream().filter(name -> name.startsWith("paged-")).toList();
+        assertThat(paged).as("every clock once, by name").hasSize(120).isSorted().doesNotHaveDuplicates();
+        assertThat(clockOptions().get(0)).isEqualTo("default");
+        assertThat(more.isDisplayed()).as("the last page is shorter").isFalse();
+    }
+
+        @Test
+    void linkNamingAClock_opensWithThatClockSelected() {
+        createClock("view-linked", "linked-1", "linked-2");
+        openPage("/?clock=view-linked", 1280, 800);
+        assertThat(new Select(driver.findElement(By.id("clock-select"))).getFirstSelectedOption().getText())
+                .isEqualTo("view-linked");
+        waitUntil("the linked clock's heap is drawn", () -> views().get("tree").keySet().equals(
+                java.util.Set.of("linked-1", "linked-2")));
+        saveScreenshot(Path.of("target", "heap-view-clock.png"));
+
+        openPage("/?clock=..", 1280, 800);
+        assertThat(new Select(driver.findElement(By.id("clock-select"))).getFirstSelectedOption().getText())
+                .as("no path can be built from it").isEqualTo("default");
+        assertThat(driver.findElement(By.id("error")).getText()).contains("\"..\", which is not a clock name");
+    }
+
+    @Test
+    void shownClockDeleted_thePageSaysSoInPlaceOfTheHeap() {
+        createClock("view-doomed", "doomed-1");
+        openPage("/?clock=view-doomed", 1280, 800);
+        waitUntil("the clock's heap is drawn", () -> views().get("tree").containsKey("doomed-1"));
+
+        api().delete("/clocks/view-doomed").then().statusCode(204);
+        driver.findElement(By.id("refresh-button")).click();
+        waitUntil("the page says the clock is gone", () -> driver.findElement(By.id("clock-missing")).isDisplayed());
+        assertThat(driver.findElement(By.id("clock-missing")).getText())
+                .contains("Clock view-doomed does not exist").contains("view-doomed");
+        assertThat(statusState()).isEqualTo("missing");
+        assertThat(statusLabel()).isEqualTo("Clock not found");
+        assertThat(driver.findElement(By.id("tree")).isDisplayed()).as("the stale heap is not shown").isFalse();
+        assertThat(driver.findElement(By.id("error")).isDisplayed()).as("not repeated in the error box").isFalse();
+        driver.executeScript("window.scrollTo(0, 0);");
+        saveScreenshot(Path.of("target", "heap-view-clock-deleted.png"));
+    }
+
     // ---- helpers ----
+
+    /** Creates a clock at now 0 through the API with a timer per id, delays 10, 20, ... in the order given. */
+    private void createClock(String clock, String... timerIds) {
+        api().body("{}").put("/clocks/" + clock).then().statusCode(201);
+        createdClocks.add(clock);
+        for (int i = 0; i < timerIds.length; i++) {
+            api().body(Map.of("id", timerIds[i], "delay", 10 * (i + 1))).post("/clocks/" + clock + "/timers")
+                    .then().statusCode(201);
+        }
+    }
 
     /** Opens the page with a viewport (not window) of the given size: that is what "readable at" means. */
     private void openPage(int width, int height) {
+        openPage("/", width, height);
+    }
+
+    private void openPage(String path, int width, int height) {
         driver.manage().window().setSize(new Dimension(width, height));
-        driver.get(baseUrl() + "/");
+        driver.get(baseUrl() + path);
         @SuppressWarnings("unchecked")
         List<Number> chrome = (List<Number>) driver.executeScript("return [window.outerWidth - window.innerWidth, "
                 + "window.outerHeight - window.innerHeight];");
@@ -258,6 +368,11 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
         delayInput.clear();
         delayInput.sendKeys(delay);
         form.findElement(By.cssSelector("button[type=submit]")).click();
+    }
+
+    private List<String> clockOptions() {
+        return new Select(driver.findElement(By.id("clock-select"))).getOptions().stream()
+                .map(option -> option.getDomProperty("value")).toList();
     }
 
     private int stepShown() {
