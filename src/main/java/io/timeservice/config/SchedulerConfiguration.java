@@ -1,6 +1,10 @@
 package io.timeservice.config;
 
 import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.timeservice.core.Clocks;
 import io.timeservice.core.PendingBudget;
@@ -8,6 +12,7 @@ import io.timeservice.core.SchedulerMetrics;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.journal.JournalMetrics;
 import io.timeservice.journal.JournalStore;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,6 +25,8 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class SchedulerConfiguration {
 
+    private static final System.Logger LOG = System.getLogger(SchedulerConfiguration.class.getName());
+
     /** Every virtual clock; the capacity is one budget over all of them. */
     @Bean
     Clocks clocks(TimeServiceProperties properties, SchedulerMetrics metrics) {
@@ -31,6 +38,46 @@ class SchedulerConfiguration {
             return scheduler;
         }, new PendingBudget(properties.capacity(), properties.capacityBytes().toBytes()), properties.clocks().max(),
                 System::currentTimeMillis);
+    }
+
+    /**
+     * With {@code timeservice.clocks.idle-ttl} set, deletes idle clocks every tenth of the TTL (1 s to 1 min), so a
+     * clock goes at most that long after its {@code deletesAt}. Depends on the journal, so it starts after recovery
+     * and stops before the journal closes.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnProperty(name = "timeservice.clocks.idle-ttl")
+    IdleClockSweeper idleClockSweeper(Clocks clocks, TimeServiceProperties properties,
+                                      ObjectProvider<JournalStore> journal) {
+        journal.getIfAvailable();
+        Duration ttl = properties.clocks().idleTtl();
+        clocks.deleteIdleAfter(ttl);
+        return new IdleClockSweeper(clocks, Math.max(1_000, Math.min(ttl.toMillis() / 10, 60_000)));
+    }
+
+    /** Runs {@link Clocks#deleteIdle} at a fixed delay; not an Executor bean, which would displace Boot's own. */
+    static final class IdleClockSweeper implements AutoCloseable {
+
+        private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "timeservice-idle-clocks");
+            thread.setDaemon(true);
+            return thread;
+        });
+
+        IdleClockSweeper(Clocks clocks, long periodMillis) {
+            executor.scheduleWithFixedDelay(() -> {
+                try {
+                    clocks.deleteIdle();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "could not delete idle clocks; trying again later", e);
+                }
+            }, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void close() {
+            executor.shutdownNow();
+        }
     }
 
     /** The {@code default} clock's scheduler, which the paths without a clock address. */

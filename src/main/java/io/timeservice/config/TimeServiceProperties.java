@@ -60,11 +60,20 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
 
     public enum Durability { NONE, JOURNAL }
 
-    /** {@code timeservice.clocks.*}: the most virtual clocks, the {@code default} one included. */
-    public record ClockLimits(@DefaultValue("10000") int max) {
+    /**
+     * {@code timeservice.clocks.*}.
+     *
+     * @param max     the most virtual clocks, the {@code default} one included
+     * @param idleTtl a virtual clock no call addressed for this long is deleted (journaled, as by {@code DELETE});
+     *                unset (the default): never
+     */
+    public record ClockLimits(@DefaultValue("10000") int max, Duration idleTtl) {
 
         public ClockLimits {
             require(max >= 1 && max <= 1_000_000, "timeservice.clocks.max must be between 1 and 1000000, got " + max);
+            require(idleTtl == null || (idleTtl.compareTo(Duration.ofSeconds(1)) >= 0
+                            && idleTtl.compareTo(Duration.ofDays(3650)) <= 0),
+                    "timeservice.clocks.idle-ttl must be between 1s and 3650d (or unset: never), got " + idleTtl);
         }
     }
 

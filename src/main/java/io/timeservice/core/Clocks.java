@@ -1,6 +1,9 @@
 package io.timeservice.core;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -35,6 +38,12 @@ import java.util.function.LongSupplier;
  * re-created under a deleted one's name must never issue a sequence the deleted one could have issued: the registry
  * keeps a floor, the highest sequence reserved by any deleted clock, and every new clock starts after it (the floor
  * is journaled in each {@link Mutation.ClockCreated} and in snapshots).
+ *
+ * <p>Idle TTL. With {@link #deleteIdleAfter} set, every call that addresses a clock ({@link #get}, {@link #create})
+ * records when (wall clock); {@link #deleteIdle}, run periodically by the service, deletes each virtual clock unused
+ * for that long through {@link #delete}'s journaled path. Last uses are not journaled: after a restart every clock
+ * counts as used at recovery. A call that arrives while its clock is being deleted for idleness answers
+ * {@code clock_not_found}, as with a concurrent {@code DELETE}.
  */
 public final class Clocks {
 
@@ -54,6 +63,8 @@ public final class Clocks {
     private final AtomicBoolean snapshotQueued = new AtomicBoolean();
     /** Clocks in {@link #byName}, kept here because a skip list counts itself in O(n). */
     private volatile int count = 1;
+    /** A virtual clock no call addressed for this long is deleted by {@link #deleteIdle}; 0: never. */
+    private volatile long idleTtlMillis;
     // Guarded by registry.
     private int nextNumber = 1;
     private long sequenceFloor;
@@ -72,7 +83,7 @@ public final class Clocks {
         this.budget = budget;
         this.maxClocks = maxClocks;
         this.wallClockMillis = wallClockMillis;
-        this.defaultClock = new Clock(0, DEFAULT, 0, 0, factory.apply(new VirtualClock(0), budget));
+        this.defaultClock = new Clock(0, DEFAULT, 0, 0, factory.apply(new VirtualClock(0), budget), 0);
         byName.put(DEFAULT, defaultClock);
     }
 
@@ -85,10 +96,62 @@ public final class Clocks {
 
     /**
      * A clock: its compact number (tags its journal records), name, the {@code now} it was created with, when it
-     * was created (wall-clock epoch milliseconds; 0 for the default clock) and its scheduler.
+     * was created (wall-clock epoch milliseconds; 0 for the default clock), its scheduler, and when a call last
+     * addressed it (wall clock, for the idle TTL; not journaled: a restart counts as a use).
      */
-    public record Clock(int number, String name, long initialNow, long createdAtWallMillis,
-                        TimerScheduler scheduler) {
+    public static final class Clock {
+        private final int number;
+        private final String name;
+        private final long initialNow;
+        private final long createdAtWallMillis;
+        private final TimerScheduler scheduler;
+        private volatile long lastUsedWallMillis;
+
+        Clock(int number, String name, long initialNow, long createdAtWallMillis, TimerScheduler scheduler,
+              long lastUsedWallMillis) {
+            this.number = number;
+            this.name = name;
+            this.initialNow = initialNow;
+            this.createdAtWallMillis = createdAtWallMillis;
+            this.scheduler = scheduler;
+            this.lastUsedWallMillis = lastUsedWallMillis;
+        }
+
+        public int number() {
+            return number;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public long initialNow() {
+            return initialNow;
+        }
+
+        public long createdAtWallMillis() {
+            return createdAtWallMillis;
+        }
+
+        public TimerScheduler scheduler() {
+            return scheduler;
+        }
+
+        /** Wall-clock epoch milliseconds of the last call that addressed this clock. */
+        public long lastUsedWallMillis() {
+            return lastUsedWallMillis;
+        }
+
+        private void usedAt(long wallMillis) {
+            if (wallMillis > lastUsedWallMillis) { // skips the store (a shared cache line) within the same ms
+                lastUsedWallMillis = wallMillis;
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "Clock[" + number + ", " + name + "]";
+        }
     }
 
     /** What {@link #create} did: the clock, and whether it is new (201) or was there with these settings (200). */
@@ -105,6 +168,11 @@ public final class Clocks {
 
     public TimerScheduler defaultScheduler() {
         return defaultClock.scheduler();
+    }
+
+    /** Every clock, the default one included, by name: a live view (clocks created or deleted meanwhile may show). */
+    public Collection<Clock> all() {
+        return Collections.unmodifiableCollection(byName.values());
     }
 
     /** Clocks that exist, the default one included. */
@@ -125,6 +193,7 @@ public final class Clocks {
                     : name.substring(0, MAX_NAME_LENGTH) + "...";
             throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named " + shown);
         }
+        used(clock);
         return clock;
     }
 
@@ -167,6 +236,7 @@ public final class Clocks {
                     throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created at now="
                             + existing.initialNow() + ", not " + now);
                 }
+                used(existing);
                 return new Created(existing, false);
             }
             if (count >= maxClocks) {
@@ -178,7 +248,7 @@ public final class Clocks {
             long createdAt = wallClockMillis.getAsLong();
             long position = journal.append(new Mutation.ClockCreated(number, name, now, createdAt, sequenceFloor));
             nextNumber++;
-            Clock clock = new Clock(number, name, now, createdAt, newScheduler(now, sequenceFloor));
+            Clock clock = new Clock(number, name, now, createdAt, newScheduler(now, sequenceFloor), createdAt);
             clock.scheduler().attachLog(viewFor(number));
             byName.put(name, clock);
             count++;
@@ -200,10 +270,81 @@ public final class Clocks {
                 throw new SchedulerException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + DEFAULT
                         + " always exists and cannot be deleted");
             }
-            long reserved = clock.scheduler().deleteClock(name);
-            sequenceFloor = Math.max(sequenceFloor, reserved);
-            byName.remove(name, clock);
-            count--;
+            remove(clock);
+        }
+    }
+
+    /** Deletes {@code clock} (never the default one) through the journal; call holding the registry monitor. */
+    private void remove(Clock clock) {
+        long reserved = clock.scheduler().deleteClock(clock.name());
+        sequenceFloor = Math.max(sequenceFloor, reserved);
+        byName.remove(clock.name(), clock);
+        count--;
+    }
+
+    // ---- idle TTL ----
+
+    /**
+     * Lets {@link #deleteIdle} delete every virtual clock no call addressed for {@code ttl}; {@code null} or zero
+     * turns that off (the default).
+     */
+    public void deleteIdleAfter(Duration ttl) {
+        if (ttl != null && ttl.isNegative()) {
+            throw new IllegalArgumentException("idle TTL must be >= 0: " + ttl);
+        }
+        idleTtlMillis = ttl == null ? 0 : ttl.toMillis();
+    }
+
+    /**
+     * When {@code clock} will be deleted for idleness unless a call addresses it first (wall-clock epoch
+     * milliseconds), or null: the idle TTL is off, or the clock is the default one.
+     */
+    public Long deletesAt(Clock clock) {
+        long ttl = idleTtlMillis;
+        if (ttl == 0 || clock == defaultClock) {
+            return null;
+        }
+        long lastUsed = clock.lastUsedWallMillis();
+        return lastUsed > Long.MAX_VALUE - ttl ? Long.MAX_VALUE : lastUsed + ttl;
+    }
+
+    /**
+     * Deletes every virtual clock whose {@link #deletesAt} has come, each as {@link #delete} would (journaled).
+     * Returns how many it deleted. A clock that cannot be deleted now (the journal refuses) is left for a later run.
+     */
+    public int deleteIdle() {
+        if (idleTtlMillis == 0) {
+            return 0;
+        }
+        int deleted = 0;
+        for (Clock clock : byName.values()) {
+            Long deadline = deletesAt(clock);
+            if (deadline == null || deadline > wallClockMillis.getAsLong()) {
+                continue;
+            }
+            synchronized (registry) {
+                // checked again under the monitor: a call may have used it, or a DELETE removed it, meanwhile
+                Long recheck = deletesAt(clock);
+                if (byName.get(clock.name()) != clock || recheck == null || recheck > wallClockMillis.getAsLong()) {
+                    continue;
+                }
+                try {
+                    remove(clock);
+                    deleted++;
+                } catch (SchedulerException refused) {
+                    LOG.log(System.Logger.Level.WARNING, "could not delete idle clock " + clock.name() + ": "
+                            + refused.getMessage());
+                    return deleted;
+                }
+            }
+        }
+        return deleted;
+    }
+
+    /** Records that a call addressed {@code clock}, for the idle TTL. */
+    private void used(Clock clock) {
+        if (idleTtlMillis != 0) {
+            clock.usedAt(wallClockMillis.getAsLong());
         }
     }
 
@@ -221,6 +362,7 @@ public final class Clocks {
                 throw new IllegalStateException("recover needs fresh clocks");
             }
             RecoveredClocks start = snapshot == null ? RecoveredClocks.of(null) : snapshot;
+            long recoveredAt = wallClockMillis.getAsLong(); // last uses are not journaled: a restart is one
             sequenceFloor = start.sequenceFloor();
             nextNumber = start.nextNumber();
             Map<Integer, Recovering> recovering = new HashMap<>();
@@ -228,7 +370,7 @@ public final class Clocks {
                     defaultClock.scheduler().beginRecovery(start.defaultClock(), 0)));
             for (RecoveredClocks.Clock saved : start.clocks()) {
                 Clock clock = new Clock(saved.number(), saved.name(), saved.initialNow(),
-                        saved.createdAtWallMillis(), factory.apply(new VirtualClock(0), budget));
+                        saved.createdAtWallMillis(), factory.apply(new VirtualClock(0), budget), recoveredAt);
                 recovering.put(saved.number(), new Recovering(clock,
                         clock.scheduler().beginRecovery(saved.state(), 0)));
             }
@@ -239,7 +381,8 @@ public final class Clocks {
                                 + created.name() + ") which exists");
                     }
                     Clock clock = new Clock(created.number(), created.name(), created.now(),
-                            created.createdAtWallMillis(), factory.apply(new VirtualClock(created.now()), budget));
+                            created.createdAtWallMillis(), factory.apply(new VirtualClock(created.now()), budget),
+                            recoveredAt);
                     recovering.put(created.number(), new Recovering(clock,
                             clock.scheduler().beginRecovery(null, created.firstSequence())));
                     nextNumber = Math.max(nextNumber, created.number() + 1);

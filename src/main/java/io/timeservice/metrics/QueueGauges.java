@@ -1,11 +1,14 @@
 package io.timeservice.metrics;
 
-import java.util.function.DoubleSupplier;
+import java.util.function.DoubleBinaryOperator;
 import java.util.function.LongSupplier;
+import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.timeservice.core.Clocks;
+import io.timeservice.core.ErrorCode;
 import io.timeservice.core.QueueStatus;
 import io.timeservice.core.SchedulerException;
 import io.timeservice.core.TimerScheduler;
@@ -13,84 +16,109 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * Queue gauges read at scrape time from {@link TimerScheduler#status()}, which is O(1): a scrape never walks the
- * heap. Prometheus names: {@code timer_queue_depth}, {@code timer_queue_oldest_age_seconds} (wall clock) and
- * {@code timer_queue_oldest_age_virtual_seconds} (virtual clock, whose milliseconds it reports as seconds, the unit
- * Prometheus names carry); both ages are 0 when the queue is empty.
+ * Queue gauges over every clock, read at scrape time from each clock's {@link TimerScheduler#status()}, which is
+ * O(1): a scrape never walks a heap, and costs O(clocks). No gauge has a clock label (the number of clocks is
+ * unbounded); per-clock figures are in {@code GET /clocks/{clock}}. Prometheus names: {@code timer_clocks} (clocks
+ * that exist, {@code default} included), {@code timer_queue_depth} (pending timers over all clocks),
+ * {@code timer_queue_oldest_age_seconds} (wall clock) and {@code timer_queue_oldest_age_virtual_seconds} (each
+ * clock's virtual age, whose milliseconds it reports as seconds, the unit Prometheus names carry): the largest over
+ * all clocks, 0 when no timer is pending.
  *
  * <p>For the capacity and health alerts: {@code timer_queue_capacity} and {@code timer_queue_capacity_bytes} (the
- * configured limits), {@code timer_queue_payload_bytes} (id + payload bytes held, against the byte limit),
- * {@code timer_queue_serving} (0 once the scheduler stopped after a failure, fail-stop) and
- * {@code timer_queue_invariants_ok} (0 while the last invariant report has a broken rule). The invariant gauge reads
- * {@link TimerScheduler#invariants()}, the report health and {@code GET /queue/invariants} share, so a scrape walks
- * the heap only when the queue changed since the last walk, and within the same rate limit as every other reader.
- * Gauges the stopped scheduler cannot answer read NaN.
+ * configured limits, shared by all clocks), {@code timer_queue_payload_bytes} (id + payload bytes held over all
+ * clocks, against the byte limit), {@code timer_queue_serving} (0 once any clock's scheduler stopped after a failure,
+ * fail-stop) and {@code timer_queue_invariants_ok} (0 while any clock's last invariant report has a broken rule). The
+ * invariant gauge reads {@link TimerScheduler#invariants()}, the report health and {@code GET /queue/invariants}
+ * share, so a scrape walks a heap only when it changed since the last walk, and within the same rate limit as every
+ * other reader. Gauges a stopped scheduler cannot answer read NaN. A clock deleted during a scrape is left out.
  */
 @Component
 class QueueGauges implements MeterBinder {
 
-    private final TimerScheduler scheduler;
+    private final Clocks clocks;
     private final LongSupplier wallClockMillis;
 
     @Autowired
-    QueueGauges(TimerScheduler scheduler) {
-        this(scheduler, System::currentTimeMillis);
+    QueueGauges(Clocks clocks) {
+        this(clocks, System::currentTimeMillis);
     }
 
-    QueueGauges(TimerScheduler scheduler, LongSupplier wallClockMillis) {
-        this.scheduler = scheduler;
+    QueueGauges(Clocks clocks, LongSupplier wallClockMillis) {
+        this.clocks = clocks;
         this.wallClockMillis = wallClockMillis;
     }
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        Gauge.builder("timer.queue.depth", scheduler, s -> s.status().size())
-                .description("Pending timers")
+        TimerScheduler anyClock = clocks.defaultScheduler(); // the limits are the shared budget's
+        Gauge.builder("timer.clocks", clocks, Clocks::count)
+                .description("Virtual clocks, default included (timeservice.clocks.max at most)")
                 .register(registry);
-        Gauge.builder("timer.queue.oldest.age", this, QueueGauges::oldestAgeSeconds)
-                .description("Wall-clock age of the longest-waiting pending timer")
+        Gauge.builder("timer.queue.depth", this, gauges -> gauges.overClocks(s -> s.status().size(), Double::sum))
+                .description("Pending timers over all clocks")
+                .register(registry);
+        Gauge.builder("timer.queue.oldest.age", this, gauges -> gauges.overClocks(gauges::oldestAgeSeconds, Math::max))
+                .description("Wall-clock age of the longest-waiting pending timer of any clock")
                 .baseUnit("seconds")
                 .register(registry);
-        Gauge.builder("timer.queue.oldest.age.virtual", this, QueueGauges::oldestAgeVirtualSeconds)
-                .description("Virtual-clock age of the longest-waiting pending timer: now - its createdAt")
+        Gauge.builder("timer.queue.oldest.age.virtual", this,
+                        gauges -> gauges.overClocks(QueueGauges::oldestAgeVirtualSeconds, Math::max))
+                .description("Largest virtual-clock age of a pending timer over all clocks: its clock's now - its"
+                        + " createdAt")
                 .baseUnit("seconds")
                 .register(registry);
-        Gauge.builder("timer.queue.capacity", scheduler, TimerScheduler::capacity)
-                .description("Most pending timers (timeservice.capacity); an add beyond it gets capacity_exceeded")
+        Gauge.builder("timer.queue.capacity", anyClock, TimerScheduler::capacity)
+                .description("Most pending timers over all clocks (timeservice.capacity); an add beyond it gets"
+                        + " capacity_exceeded")
                 .register(registry);
-        Gauge.builder("timer.queue.capacity.bytes", scheduler, TimerScheduler::capacityBytes)
+        Gauge.builder("timer.queue.capacity.bytes", anyClock, TimerScheduler::capacityBytes)
                 .description("Most id + payload bytes all pending timers may hold (timeservice.capacity-bytes)")
                 .register(registry);
-        Gauge.builder("timer.queue.payload", this, gauges -> gauges.unlessStopped(scheduler::pendingBytes))
-                .description("Id + payload bytes the pending timers hold, against timer_queue_capacity_bytes")
+        Gauge.builder("timer.queue.payload", this, gauges -> gauges.overClocks(TimerScheduler::pendingBytes,
+                        Double::sum))
+                .description("Id + payload bytes the pending timers of all clocks hold, against"
+                        + " timer_queue_capacity_bytes")
                 .baseUnit("bytes")
                 .register(registry);
-        Gauge.builder("timer.queue.serving", scheduler, s -> s.stoppedBecause() == null ? 1 : 0)
-                .description("1 while the scheduler serves, 0 once it stopped after a failure (fail-stop until"
-                        + " restart: every queue call answers 503 storage_unavailable)")
+        Gauge.builder("timer.queue.serving", this, gauges -> gauges.overClocks(
+                        s -> s.stoppedBecause() == null ? 1 : 0, Math::min))
+                .description("1 while every clock's scheduler serves, 0 once one stopped after a failure (fail-stop"
+                        + " until restart: every queue call answers 503 storage_unavailable)")
                 .register(registry);
         Gauge.builder("timer.queue.invariants.ok", this,
-                        gauges -> gauges.unlessStopped(() -> scheduler.invariants().ok() ? 1 : 0))
-                .description("1 while the heap's four invariants held at the last check, 0 when one is broken")
+                        gauges -> gauges.overClocks(s -> s.invariants().ok() ? 1 : 0, Math::min))
+                .description("1 while every clock's heap held its four invariants at the last check, 0 when one"
+                        + " is broken")
                 .register(registry);
     }
 
-    /** The value, or NaN once the scheduler has stopped serving and answers nothing. */
-    private double unlessStopped(DoubleSupplier value) {
-        try {
-            return value.getAsDouble();
-        } catch (SchedulerException stopped) {
-            return Double.NaN;
+    /**
+     * {@code value} of every clock, combined; a clock deleted meanwhile is skipped, and a stopped scheduler (which
+     * answers nothing) makes the whole value NaN.
+     */
+    private double overClocks(ToDoubleFunction<TimerScheduler> value, DoubleBinaryOperator combine) {
+        double combined = Double.NaN;
+        for (Clocks.Clock clock : clocks.all()) {
+            double one;
+            try {
+                one = value.applyAsDouble(clock.scheduler());
+            } catch (SchedulerException refused) {
+                if (refused.code() == ErrorCode.CLOCK_NOT_FOUND) {
+                    continue;
+                }
+                return Double.NaN;
+            }
+            combined = Double.isNaN(combined) ? one : combine.applyAsDouble(combined, one);
         }
+        return combined; // never NaN by emptiness: the default clock always exists
     }
 
-    private double oldestAgeSeconds() {
-        QueueStatus status = scheduler.status();
-        Long created = status.oldestCreatedAtWallMillis();
+    private double oldestAgeSeconds(TimerScheduler scheduler) {
+        Long created = scheduler.status().oldestCreatedAtWallMillis();
         return created == null ? 0 : Math.max(0, wallClockMillis.getAsLong() - created) / 1000.0;
     }
 
-    private double oldestAgeVirtualSeconds() {
+    private static double oldestAgeVirtualSeconds(TimerScheduler scheduler) {
         QueueStatus status = scheduler.status();
         Long created = status.oldestCreatedAt();
         return created == null ? 0 : (status.now() - created) / 1000.0;

@@ -3,6 +3,7 @@ package io.timeservice.web;
 import java.net.URI;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.timeservice.core.Clocks;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.QueueStatus;
@@ -44,14 +45,14 @@ class ClocksController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<ClockJson> put(@PathVariable String clock, @RequestBody PutClock body) {
         Clocks.Created created = clocks.create(clock, body.now() == null ? 0 : body.now());
-        ClockJson json = describe(created.clock());
+        ClockJson json = describe(clocks, created.clock());
         return created.created() ? ResponseEntity.created(URI.create("/clocks/" + clock)).body(json)
                 : ResponseEntity.ok(json);
     }
 
     @GetMapping(path = "/clocks/{clock}", produces = MediaType.APPLICATION_JSON_VALUE)
     ClockJson get(@PathVariable String clock) {
-        return describe(clocks.get(clock));
+        return describe(clocks, clocks.get(clock));
     }
 
     @DeleteMapping(path = "/clocks/{clock}")
@@ -66,7 +67,7 @@ class ClocksController {
         List<Clocks.Clock> page = clocks.list(LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT), after);
         return new ClockListJson(page.stream().<ClockJson>mapMulti((clock, out) -> {
             try {
-                out.accept(describe(clock));
+                out.accept(describe(clocks, clock));
             } catch (SchedulerException refused) {
                 if (refused.code() != ErrorCode.CLOCK_NOT_FOUND) {
                     throw refused;
@@ -76,16 +77,22 @@ class ClocksController {
         }).toList());
     }
 
-    private static ClockJson describe(Clocks.Clock clock) {
+    private static ClockJson describe(Clocks clocks, Clocks.Clock clock) {
         QueueStatus status = clock.scheduler().status();
-        return new ClockJson(clock.name(), status.now(), status.size(), status.nextFireTime(),
-                clock.createdAtWallMillis());
+        Long oldestAge = status.oldestCreatedAt() == null ? null : status.now() - status.oldestCreatedAt();
+        return new ClockJson(clock.name(), status.now(), status.size(), status.nextFireTime(), oldestAge,
+                clock.createdAtWallMillis(), clocks.deletesAt(clock));
     }
 
     /**
+     * @param oldestAge virtual milliseconds the longest-waiting pending timer has waited (now - its createdAt), or
+     *                  null when none is pending
      * @param createdAt wall-clock epoch milliseconds of the creation; 0 for {@code default}, which always existed
+     * @param deletesAt with {@code timeservice.clocks.idle-ttl} set, when the clock is deleted unless a call addresses
+     *                  it first (wall-clock epoch milliseconds); absent otherwise, and always for {@code default}
      */
-    record ClockJson(String name, long now, int size, Long nextFireTime, long createdAt) {
+    record ClockJson(String name, long now, int size, Long nextFireTime, Long oldestAge, long createdAt,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Long deletesAt) {
     }
 
     record ClockListJson(List<ClockJson> clocks) {

@@ -118,6 +118,19 @@ class TimeServicePropertiesTest {
     }
 
     @Test
+    void clockIdleTtl_isOffByDefault_bindsADuration_andBadValuesAreRefused_namingTheProperty() {
+        assertThat(bindEnvironment(Map.of()).clocks().idleTtl()).isNull();
+        assertThat(bindEnvironment(Map.of("TIMESERVICE_CLOCKS_IDLE_TTL", "2h")).clocks().idleTtl())
+                .isEqualTo(Duration.ofHours(2));
+        assertRefused(Map.of("timeservice.clocks.idle-ttl", "0s"),
+                "timeservice.clocks.idle-ttl must be between 1s and 3650d (or unset: never), got PT0S");
+        assertRefused(Map.of("timeservice.clocks.idle-ttl", "-5m"),
+                "timeservice.clocks.idle-ttl must be between 1s and 3650d (or unset: never), got PT-5M");
+        assertRefused(Map.of("timeservice.clocks.idle-ttl", "3651d"), "timeservice.clocks.idle-ttl must be");
+        assertRefused(Map.of("timeservice.clocks.idle-ttl", "soon"), "timeservice.clocks.idle-ttl");
+    }
+
+    @Test
     void aBadSetting_stopsStartUp_withAMessageNamingTheProperty() {
         SpringApplicationBuilder app = new SpringApplicationBuilder(TimeServiceApplication.class);
 

@@ -93,6 +93,47 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void queueGauges_addUpEveryClock_takeTheOldestAgeOverAll_andCountTheClocks() {
+        PrometheusScrape before = scrape();
+        try {
+            given().contentType(ContentType.JSON).body("{}").put("/clocks/metrics-1").then().statusCode(201);
+            given().contentType(ContentType.JSON).body("{}").put("/clocks/metrics-2").then().statusCode(201);
+            add("d", 100, 201);
+            addOn("metrics-1", "{\"id\":\"a\",\"delay\":100,\"payload\":[1]}");
+            advanceOn("metrics-1", 50);
+            addOn("metrics-2", "{\"id\":\"b\",\"delay\":100}");
+            addOn("metrics-2", "{\"id\":\"c\",\"delay\":100}");
+            advanceOn("metrics-2", 20);
+
+            PrometheusScrape both = scrape();
+            assertThat(delta(before, both, "timer_clocks")).isEqualTo(2);
+            assertThat(both.value("timer_queue_depth")).isEqualTo(4);
+            assertThat(both.value("timer_queue_payload_bytes")).isEqualTo(("d" + "a[1]" + "b" + "c").length());
+            assertThat(both.value("timer_queue_oldest_age_virtual_seconds")).isEqualTo(0.050);
+            assertThat(both.value("timer_queue_invariants_ok")).isEqualTo(1);
+            assertThat(both.text()).doesNotContain("metrics-1", "metrics-2");
+
+            given().delete("/clocks/metrics-1").then().statusCode(204);
+            PrometheusScrape one = scrape();
+            assertThat(delta(before, one, "timer_clocks")).isEqualTo(1);
+            assertThat(one.value("timer_queue_depth")).isEqualTo(3);
+            assertThat(one.value("timer_queue_oldest_age_virtual_seconds")).isEqualTo(0.020);
+        } finally {
+            given().delete("/clocks/metrics-1");
+            given().delete("/clocks/metrics-2");
+        }
+    }
+
+    private static void addOn(String clock, String body) {
+        given().contentType(ContentType.JSON).body(body).post("/clocks/" + clock + "/timers").then().statusCode(201);
+    }
+
+    private static void advanceOn(String clock, long by) {
+        given().contentType(ContentType.JSON).body("{\"by\":" + by + "}").post("/clocks/" + clock + "/advance")
+                .then().statusCode(200);
+    }
+
+    @Test
     void capacityGauges_reportTheLimitsAndWhatThePendingTimersHold() {
         assertThat(scrape().value("timer_queue_payload_bytes")).isZero();
         given().contentType(ContentType.JSON).body("{\"id\":\"cap\",\"delay\":5,\"payload\":{\"k\":1}}")

@@ -2,6 +2,8 @@ package io.timeservice.web;
 
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -68,6 +70,19 @@ class ClocksRestTest extends RestTestSupport {
         assertProblem(given().queryParam("limit", 0).get("/clocks"), 400, "invalid_limit");
         assertProblem(given().get("/clocks/nope"), 404, "clock_not_found");
         given().get("/clocks/default").then().statusCode(200).body("createdAt", equalTo(0));
+    }
+
+    @Test
+    void clock_showsItsOldestAge_andNoDeletionTime_whileTheIdleTtlIsOff() {
+        json("{\"now\":100}").put("/clocks/aging").then().statusCode(201)
+                .body("oldestAge", nullValue()).body("$", not(hasKey("deletesAt")));
+        json("{\"id\":\"old\",\"delay\":50}").post("/clocks/aging/timers").then().statusCode(201);
+        json("{\"by\":20}").post("/clocks/aging/advance").then().statusCode(200);
+        json("{\"id\":\"new\",\"delay\":50}").post("/clocks/aging/timers").then().statusCode(201);
+
+        given().get("/clocks/aging").then().statusCode(200).body("oldestAge", equalTo(20))
+                .body("$", not(hasKey("deletesAt")));
+        given().get("/clocks").then().body("clocks.find { it.name == 'aging' }.oldestAge", equalTo(20));
     }
 
     @Test

@@ -1,0 +1,74 @@
+package io.timeservice.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.timeservice.core.Clocks;
+import io.timeservice.core.CorruptionHooks;
+import io.timeservice.core.PendingBudget;
+import io.timeservice.core.SchedulerMetrics;
+import io.timeservice.core.TimerScheduler;
+import io.timeservice.core.Trace;
+import org.junit.jupiter.api.Test;
+
+/** The queue gauges over several clocks, on a fake wall clock: totals, the largest age, any broken heap. */
+class QueueGaugesTest {
+
+    private final AtomicLong wall = new AtomicLong(10_000);
+    private final Clocks clocks = new Clocks((clock, budget) -> new TimerScheduler(clock, 4, budget, wall::get,
+            SchedulerMetrics.NONE), new PendingBudget(100, Long.MAX_VALUE), 10, wall::get);
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    QueueGaugesTest() {
+        new QueueGauges(clocks, wall::get).bindTo(registry);
+    }
+
+    @Test
+    void gauges_areTotalsAndMaximaOverEveryClock_withoutAClockLabel() {
+        TimerScheduler first = clocks.create("ci-1", 0).clock().scheduler();
+        TimerScheduler second = clocks.create("ci-2", 1_000).clock().scheduler();
+        first.add("a", 100, 0, "{\"k\":1}", Trace.NONE);       // wall 10 s
+        first.advance(50, Trace.NONE);                          // virtual age 50 ms
+        wall.set(40_000);
+        second.add("b", 100, 0, null, Trace.NONE);
+        second.add("c", 100, 0, null, Trace.NONE);
+        second.advance(20, Trace.NONE);                         // virtual age 20 ms
+        clocks.defaultScheduler().add("d", 5, 0, null, Trace.NONE);
+        wall.set(100_000);
+
+        assertThat(gauge("timer.clocks")).isEqualTo(3);
+        assertThat(gauge("timer.queue.depth")).isEqualTo(4);
+        assertThat(gauge("timer.queue.payload")).isEqualTo("a{\"k\":1}bcd".length());
+        assertThat(gauge("timer.queue.oldest.age")).isEqualTo(90.0);          // a, on ci-1
+        assertThat(gauge("timer.queue.oldest.age.virtual")).isEqualTo(0.050);  // a, on ci-1
+        assertThat(gauge("timer.queue.invariants.ok")).isEqualTo(1);
+        assertThat(gauge("timer.queue.serving")).isEqualTo(1);
+        assertThat(registry.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTags()).isEmpty());
+
+        clocks.delete("ci-1");
+        assertThat(gauge("timer.clocks")).isEqualTo(2);
+        assertThat(gauge("timer.queue.depth")).isEqualTo(3);
+        assertThat(gauge("timer.queue.oldest.age")).isEqualTo(60.0);          // b, on ci-2
+        assertThat(gauge("timer.queue.oldest.age.virtual")).isEqualTo(0.020);
+    }
+
+    @Test
+    void invariantsOk_isZero_whenAnyClocksHeapIsBroken() {
+        TimerScheduler broken = clocks.create("broken", 0).clock().scheduler();
+        clocks.create("fine", 0).clock().scheduler().add("x", 5, 0, null, Trace.NONE);
+        for (String id : new String[] {"a", "b", "c"}) {
+            broken.add(id, 5, 0, null, Trace.NONE);
+        }
+        assertThat(gauge("timer.queue.invariants.ok")).isEqualTo(1);
+
+        CorruptionHooks.swapCellsWithoutIndex(broken, 0, 2);
+
+        assertThat(gauge("timer.queue.invariants.ok")).isZero();
+    }
+
+    private double gauge(String name) {
+        return registry.get(name).gauge().value();
+    }
+}
