@@ -1,5 +1,7 @@
 package io.timeservice.metrics;
 
+import io.timeservice.core.Clocks;
+import io.timeservice.core.ErrorCode;
 import io.timeservice.core.InvariantReport;
 import io.timeservice.core.QueueStatus;
 import io.timeservice.core.SchedulerException;
@@ -13,7 +15,7 @@ import org.springframework.stereotype.Component;
  * and DOWN with {@code stopped} once the scheduler has stopped serving after a failure (fail-stop, until restart).
  * Part of the {@code readiness} group, so a load balancer routes away from a stopped service.
  *
- * <p>The invariant report comes from {@link TimerScheduler#invariants()}, the one mechanism every reader shares: it
+ * <p>Every clock is checked. The invariant report comes from {@link TimerScheduler#invariants()}, the one mechanism every reader shares: it
  * is reused while the queue does not change, and above {@code timeservice.invariants.rate-limited-above} timers a
  * new O(n) walk (on a copy of the heap) starts at most once per {@code timeservice.invariants.min-check-interval},
  * so a probe never costs more than any other reader.
@@ -21,19 +23,20 @@ import org.springframework.stereotype.Component;
 @Component
 class TimerQueueHealthIndicator implements HealthIndicator {
 
-    private final TimerScheduler scheduler;
+    private final Clocks clocks;
 
-    TimerQueueHealthIndicator(TimerScheduler scheduler) {
-        this.scheduler = scheduler;
+    TimerQueueHealthIndicator(Clocks clocks) {
+        this.clocks = clocks;
     }
 
     @Override
     public Health health() {
+        TimerScheduler main = clocks.defaultScheduler();
         try {
-            String stopped = scheduler.stoppedBecause();
+            String stopped = main.stoppedBecause();
             return stopped == null ? serving() : stopped(stopped);
         } catch (SchedulerException stoppedMeanwhile) {
-            return stopped(scheduler.stoppedBecause());
+            return stopped(main.stoppedBecause());
         }
     }
 
@@ -43,19 +46,42 @@ class TimerQueueHealthIndicator implements HealthIndicator {
                 .build();
     }
 
+    /** UP while every clock's invariants hold; DOWN naming the first clock (by name) whose report fails. */
     private Health serving() {
-        QueueStatus status = scheduler.status();
-        InvariantReport report = scheduler.invariants();
-        InvariantReport.Check broken = report.firstFailure();
-        Health.Builder health = broken == null
-                ? Health.up().withDetail("invariants", "hold")
-                : Health.down().withDetail("brokenInvariant", broken.name()).withDetail("detail", broken.detail());
-        return health.withDetail("invariantsCheckedAt", report.checkedAt())
-                .withDetail("size", status.size())
-                .withDetail("now", status.now())
-                .withDetail("arity", scheduler.arity())
-                .withDetail("payloadBytes", scheduler.pendingBytes())
-                .withDetail("capacityBytes", scheduler.capacityBytes())
+        long size = 0;
+        long payloadBytes = 0;
+        long oldestCheck = Long.MAX_VALUE;
+        for (Clocks.Clock clock : clocks.all()) {
+            TimerScheduler scheduler = clock.scheduler();
+            InvariantReport report;
+            QueueStatus status;
+            try {
+                report = scheduler.invariants();
+                status = scheduler.status();
+            } catch (SchedulerException deletedMeanwhile) {
+                if (deletedMeanwhile.code() == ErrorCode.CLOCK_NOT_FOUND) {
+                    continue;
+                }
+                throw deletedMeanwhile;
+            }
+            InvariantReport.Check broken = report.firstFailure();
+            if (broken != null) {
+                return Health.down().withDetail("clock", clock.name()).withDetail("brokenInvariant", broken.name())
+                        .withDetail("detail", broken.detail()).withDetail("invariantsCheckedAt", report.checkedAt())
+                        .build();
+            }
+            size += status.size();
+            payloadBytes += scheduler.pendingBytes();
+            oldestCheck = Math.min(oldestCheck, report.checkedAt());
+        }
+        return Health.up().withDetail("invariants", "hold")
+                .withDetail("invariantsCheckedAt", oldestCheck == Long.MAX_VALUE ? 0 : oldestCheck)
+                .withDetail("clocks", clocks.count())
+                .withDetail("size", size)
+                .withDetail("payloadBytes", payloadBytes)
+                .withDetail("capacityBytes", clocks.budget().capacityBytes())
+                .withDetail("now", clocks.defaultScheduler().now())
+                .withDetail("arity", clocks.defaultScheduler().arity())
                 .build();
     }
 }
