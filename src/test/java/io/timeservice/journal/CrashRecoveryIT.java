@@ -35,7 +35,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Kills the real service with SIGKILL in the middle of concurrent traffic and checks, after a restart on the same
  * data directory, that every acknowledged operation survived: the model of acknowledged responses is the oracle.
  * An operation in flight when the process died may or may not have been applied; both outcomes are accepted, but
- * nothing else is.
+ * nothing else is. Traffic spreads over several clocks (issue 15): the {@code default} one, three shared ones, and
+ * one that a single client deletes and creates again while it works on it.
  */
 class CrashRecoveryIT {
 
@@ -74,6 +75,7 @@ class CrashRecoveryIT {
             };
             Thread watcher = killDuringSnapshot
                     ? startSnapshotWatcher(traffic, killAfterAcks, snapshotSeen, kill) : null;
+            traffic.createClocks(base);
             traffic.run(base, killDuringSnapshot ? Integer.MAX_VALUE : killAfterAcks, kill);
             if (watcher != null) {
                 watcher.join(TimeUnit.MINUTES.toMillis(1));
@@ -118,22 +120,52 @@ class CrashRecoveryIT {
         return thread;
     }
 
-    /** What the clients sent and what the service acknowledged, per timer id. Ids are never reused. */
+    /**
+     * What the clients sent and what the service acknowledged, per timer id, and per clock. Ids are never reused
+     * during the traffic, so every id names one timer on one clock.
+     */
     private static final class Traffic {
+
+        /** Every client adds, edits and cancels on these; client 0 advances them. */
+        static final List<String> SHARED_CLOCKS = List.of("default", "ci-a", "ci-b", "ci-c");
+        /** Only client 0 uses this clock, so its model is exact across deletions: it deletes and re-creates it. */
+        static final String CHURNED = "ci-churned";
+        /** Created with timers and deleted before the traffic starts: it stays deleted, and so do its timers. */
+        static final String DELETED = "ci-deleted";
+        static final List<String> RECREATED = List.of(CHURNED, DELETED);
 
         final long seed;
         final Map<String, Record> records = new ConcurrentHashMap<>();
+        final Map<String, ClockModel> clocks = new ConcurrentHashMap<>();
+        /** Every ETag acknowledged before the crash, by clock and tag: the timer it named, in that state. */
+        final Map<String, JsonNode> etags = new ConcurrentHashMap<>();
         final AtomicInteger acks = new AtomicInteger();
         final AtomicInteger ackedAdds = new AtomicInteger();
-        final AtomicLong ackedNow = new AtomicLong();
-        final AtomicLong requestedNow = new AtomicLong();
-        final AtomicLong maxSequence = new AtomicLong();
+        final AtomicInteger churnedDeletes = new AtomicInteger();
         final AtomicBoolean stopped = new AtomicBoolean();
         final java.util.Queue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
         final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
         Traffic(long seed) {
             this.seed = seed;
+            for (String clock : SHARED_CLOCKS) {
+                clocks.put(clock, new ClockModel());
+            }
+            clocks.put(CHURNED, new ClockModel());
+            clocks.put(DELETED, new ClockModel());
+        }
+
+        void createClocks(String base) throws IOException, InterruptedException {
+            for (String clock : clocks.keySet()) {
+                if (!clock.equals("default")) {
+                    createClock(base, clock);
+                }
+            }
+            Random random = new Random(seed);
+            for (int n = 0; n < 20; n++) {
+                add(base, DELETED, "deleted-" + n, random);
+            }
+            deleteClock(base, DELETED);
         }
 
         void run(String base, int killAfterAcks, Runnable kill) throws InterruptedException {
@@ -154,6 +186,7 @@ class CrashRecoveryIT {
             }
             assertThat(done.await(5, TimeUnit.MINUTES)).as("clients finished").isTrue();
             assertThat(failures).as("seed " + seed + ": client assertions").isEmpty();
+            assertThat(churnedDeletes.get()).as("seed " + seed + ": deletions of " + CHURNED).isPositive();
         }
 
         private void work(String base, int worker, Random random, int killAfterAcks, Runnable kill) {
@@ -161,10 +194,19 @@ class CrashRecoveryIT {
             for (int n = 0; !stopped.get() && n < 100_000; n++) {
                 try {
                     int op = random.nextInt(100);
+                    ClockModel churned = clocks.get(CHURNED);
+                    String clock = worker == 0 && churned.exists && random.nextInt(4) == 0 ? CHURNED
+                            : SHARED_CLOCKS.get(random.nextInt(SHARED_CLOCKS.size()));
                     if (worker == 0 && op < 4) {
-                        advance(base, random.nextInt(3_000));
+                        advance(base, clock, random.nextInt(3_000));
+                    } else if (worker == 0 && op < 7) {
+                        if (churned.exists) {
+                            deleteClock(base, CHURNED);
+                        } else {
+                            createClock(base, CHURNED);
+                        }
                     } else if (mine.isEmpty() || op < 55) {
-                        mine.add(add(base, "w" + worker + "-" + n, random));
+                        mine.add(add(base, clock, "w" + worker + "-" + n, random));
                     } else {
                         Record target = mine.get(random.nextInt(mine.size()));
                         if (target.acked != null && !target.gone) {
@@ -189,15 +231,50 @@ class CrashRecoveryIT {
             }
         }
 
-        private Record add(String base, String id, Random random) throws IOException, InterruptedException {
-            Record record = new Record(id, random.nextInt(4), "{\"n\":" + random.nextInt(1000) + "}");
+        private void createClock(String base, String clock) throws IOException, InterruptedException {
+            ClockModel model = clocks.get(clock);
+            model.inFlight = "create";
+            HttpResponse<String> response = send(base, "PUT", "/clocks/" + clock, "{\"now\":0}");
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+            model.generation++;
+            model.ackedNow.set(0);
+            model.requestedNow.set(0);
+            model.exists = true;
+            model.inFlight = null;
+        }
+
+        /** Deletes {@code clock} with every timer on it; each of them is gone once the deletion is acknowledged. */
+        private void deleteClock(String base, String clock) throws IOException, InterruptedException {
+            ClockModel model = clocks.get(clock);
+            List<Record> onIt = records.values().stream()
+                    .filter(record -> record.clock.equals(clock) && record.generation == model.generation)
+                    .toList();
+            model.inFlight = "delete";
+            onIt.forEach(record -> record.inFlight = "delete-clock");
+            HttpResponse<String> response = send(base, "DELETE", "/clocks/" + clock, null);
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(204);
+            onIt.forEach(record -> {
+                record.gone = true;
+                record.inFlight = null;
+            });
+            model.exists = false;
+            model.inFlight = null;
+            if (clock.equals(CHURNED)) {
+                churnedDeletes.incrementAndGet();
+            }
+        }
+
+        private Record add(String base, String clock, String id, Random random)
+                throws IOException, InterruptedException {
+            Record record = new Record(clock, clocks.get(clock).generation, id, random.nextInt(4),
+                    "{\"n\":" + random.nextInt(1000) + "}");
             records.put(id, record);
             record.inFlight = "add";
-            HttpResponse<String> response = send(base, "POST", "/timers", "{\"id\":\"" + id + "\",\"delay\":"
-                    + (1_000 + random.nextInt(100_000)) + ",\"priority\":" + record.priority + ",\"payload\":"
-                    + record.payload + "}");
+            HttpResponse<String> response = send(base, "POST", prefix(clock) + "/timers", "{\"id\":\"" + id
+                    + "\",\"delay\":" + (1_000 + random.nextInt(100_000)) + ",\"priority\":" + record.priority
+                    + ",\"payload\":" + record.payload + "}");
             assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
-            record.ack(parse(response));
+            acknowledge(record, response);
             ackedAdds.incrementAndGet();
             return record;
         }
@@ -205,38 +282,50 @@ class CrashRecoveryIT {
         private void edit(String base, Record record, Random random) throws IOException, InterruptedException {
             record.inFlight = "edit";
             record.requestedPriority = random.nextInt(4);
-            HttpResponse<String> response = send(base, "PATCH", "/timers/" + record.id, "{\"delay\":"
+            HttpResponse<String> response = send(base, "PATCH", record.path(), "{\"delay\":"
                     + (1_000 + random.nextInt(100_000)) + ",\"priority\":" + record.requestedPriority + "}");
             if (response.statusCode() == 404) {
                 record.inFlight = null; // fired by an advance meanwhile
                 return;
             }
             assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-            record.ack(parse(response));
+            acknowledge(record, response);
+        }
+
+        private void acknowledge(Record record, HttpResponse<String> response) {
+            JsonNode timer = parse(response);
+            String etag = response.headers().firstValue("ETag").orElseThrow();
+            etags.put(record.clock + " " + etag, timer);
+            record.etags.add(etag);
+            clocks.get(record.clock).maxSequence.accumulateAndGet(timer.get("sequence").asLong(), Math::max);
+            record.ack(timer);
         }
 
         private void cancel(String base, Record record) throws IOException, InterruptedException {
             record.inFlight = "cancel";
-            HttpResponse<String> response = send(base, "DELETE", "/timers/" + record.id, null);
+            HttpResponse<String> response = send(base, "DELETE", record.path(), null);
             assertThat(response.statusCode()).isIn(204, 404);
             record.gone = true;
             record.inFlight = null;
         }
 
-        private void advance(String base, long by) throws IOException, InterruptedException {
-            requestedNow.addAndGet(by);
+        private void advance(String base, String clock, long by) throws IOException, InterruptedException {
+            ClockModel model = clocks.get(clock);
+            model.requestedNow.addAndGet(by);
             // the largest limit, so an advance fires everything due as before (3,000 ms fire far fewer than 10,000)
-            HttpResponse<String> response = send(base, "POST", "/clock/advance?limit=10000", "{\"by\":" + by + "}");
-            assertThat(response.statusCode()).isEqualTo(200);
+            String path = clock.equals("default") ? "/clock/advance" : prefix(clock) + "/advance";
+            HttpResponse<String> response = send(base, "POST", path + "?limit=10000", "{\"by\":" + by + "}");
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
             JsonNode body = parse(response);
-            ackedNow.accumulateAndGet(body.get("now").asLong(), Math::max);
+            model.ackedNow.accumulateAndGet(body.get("now").asLong(), Math::max);
             for (JsonNode fired : body.get("fired")) {
                 Record record = records.get(fired.get("id").asString());
+                assertThat(record.clock).as("fired on " + clock + ": " + fired).isEqualTo(clock);
                 record.gone = true;
             }
         }
 
-        private HttpResponse<String> send(String base, String method, String path, String body)
+        private HttpResponse<String> send(String base, String method, String path, String body, String... headers)
                 throws IOException, InterruptedException {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
                     .timeout(Duration.ofSeconds(30))
@@ -245,74 +334,171 @@ class CrashRecoveryIT {
             if (body != null) {
                 request.header("Content-Type", "application/json");
             }
+            if (headers.length > 0) {
+                request.headers(headers);
+            }
             return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
         }
 
         private JsonNode parse(HttpResponse<String> response) {
-            JsonNode node = JSON.readTree(response.body());
-            if (node.has("sequence")) {
-                maxSequence.accumulateAndGet(node.get("sequence").asLong(), Math::max);
-            }
-            return node;
+            return JSON.readTree(response.body());
         }
 
         /** Checks the restarted service against every acknowledged response. */
         void verifyAgainst(String base, String context) throws IOException, InterruptedException {
-            long now = parse(send(base, "GET", "/clock", null)).get("now").asLong();
-            assertThat(now).as(context + ": clock").isGreaterThanOrEqualTo(ackedNow.get())
-                    .isLessThanOrEqualTo(requestedNow.get());
+            Map<String, Long> nows = new java.util.HashMap<>();
+            for (Map.Entry<String, ClockModel> entry : clocks.entrySet()) {
+                nows.put(entry.getKey(), verifyClock(base, entry.getKey(), entry.getValue(), context));
+            }
             int checked = 0;
             for (Record record : records.values()) {
-                HttpResponse<String> response = send(base, "GET", "/timers/" + record.id, null);
-                String what = context + ": " + record + " -> " + response.statusCode() + " " + response.body();
-                JsonNode found = response.statusCode() == 200 ? parse(response) : null;
-                assertThat(response.statusCode()).as(what).isIn(200, 404);
-                if (record.gone && record.inFlight == null) {
-                    assertThat(found).as(what + " (cancelled or fired, acknowledged)").isNull();
-                } else if (record.acked == null) {
-                    if (found != null) {   // an add in flight may have been applied, exactly as sent
-                        assertThat(found.get("priority").asInt()).as(what).isEqualTo(record.priority);
-                        assertThat(found.get("payload").toString()).as(what).isEqualTo(record.payload);
-                        assertThat(found.get("version").asLong()).as(what).isEqualTo(1);
-                    }
-                } else if (found == null) {
-                    boolean firedByUnacknowledgedAdvance = record.acked.get("fireTime").asLong() <= now;
-                    assertThat("cancel".equals(record.inFlight) || "edit".equals(record.inFlight)
-                            || firedByUnacknowledgedAdvance).as(what + " vanished").isTrue();
-                } else if ("edit".equals(record.inFlight)
-                        && found.get("version").asLong() == record.acked.get("version").asLong() + 1) {
-                    assertThat(found.get("priority").asInt()).as(what).isEqualTo(record.requestedPriority);
-                    assertThat(found.get("sequence")).as(what).isEqualTo(record.acked.get("sequence"));
-                } else {
-                    assertThat(found).as(what + " differs from its last acknowledged state").isEqualTo(record.acked);
-                }
+                verifyTimer(base, record, nows.get(record.clock), context);
                 checked++;
             }
             assertThat(checked).isEqualTo(records.size());
-            JsonNode invariants = parse(send(base, "GET", "/queue/invariants", null));
-            assertThat(invariants.get("ok").asBoolean()).as(context + ": " + invariants).isTrue();
-            HttpResponse<String> added = send(base, "POST", "/timers", "{\"id\":\"after-restart\",\"delay\":1}");
-            assertThat(added.statusCode()).isEqualTo(201);
-            long before = maxSequence.get();
-            assertThat(parse(added).get("sequence").asLong()).as(context + ": sequences continue")
-                    .isGreaterThan(before);
+            for (String clock : clocks.keySet()) {
+                if (nows.get(clock) >= 0) {
+                    JsonNode invariants = parse(send(base, "GET", prefix(clock) + "/queue/invariants", null));
+                    assertThat(invariants.get("ok").asBoolean()).as(context + ": " + clock + invariants).isTrue();
+                    HttpResponse<String> added = send(base, "POST", prefix(clock) + "/timers",
+                            "{\"id\":\"after-restart\",\"delay\":1}");
+                    assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
+                    assertThat(parse(added).get("sequence").asLong()).as(context + ": " + clock + " sequences continue")
+                            .isGreaterThan(clocks.get(clock).maxSequence.get());
+                }
+            }
+            assertThat(nows.get(DELETED)).as(context + ": " + DELETED + " stays deleted").isEqualTo(-1);
+            for (String clock : RECREATED) {
+                verifyOldTagsNeverMatchATimerMadeAfterTheCrash(base, clock, context);
+            }
         }
+
+        /** The clock's state after the restart; returns its now, or -1 when it does not exist. */
+        private long verifyClock(String base, String clock, ClockModel model, String context)
+                throws IOException, InterruptedException {
+            HttpResponse<String> response = send(base, "GET", clock.equals("default") ? "/clock"
+                    : "/clocks/" + clock, null);
+            String what = context + ": clock " + clock + " [exists=" + model.exists + ", inFlight=" + model.inFlight
+                    + ", now " + model.ackedNow + ".." + model.requestedNow + "] -> " + response.statusCode() + " "
+                    + response.body();
+            boolean mayExist = model.exists || "create".equals(model.inFlight);
+            boolean mayBeAbsent = !model.exists || "delete".equals(model.inFlight);
+            assertThat(response.statusCode()).as(what).isIn(mayExist ? 200 : 404, mayBeAbsent ? 404 : 200);
+            if (response.statusCode() == 404) {
+                return -1;
+            }
+            long now = parse(response).get("now").asLong();
+            if (model.exists) {
+                assertThat(now).as(what).isBetween(model.ackedNow.get(), model.requestedNow.get());
+            } else {
+                assertThat(now).as(what + " (created while the process died)").isZero();
+            }
+            return now;
+        }
+
+        private void verifyTimer(String base, Record record, long now, String context)
+                throws IOException, InterruptedException {
+            HttpResponse<String> response = send(base, "GET", record.path(), null);
+            String what = context + ": " + record + " -> " + response.statusCode() + " " + response.body();
+            JsonNode found = response.statusCode() == 200 ? parse(response) : null;
+            assertThat(response.statusCode()).as(what).isIn(200, 404);
+            if (found != null) {
+                String etag = response.headers().firstValue("ETag").orElseThrow();
+                JsonNode tagged = etags.get(record.clock + " " + etag);
+                if (tagged != null) {
+                    assertThat(found).as(what + ": a tag acknowledged before the crash names this state only")
+                            .isEqualTo(tagged);
+                }
+            }
+            if (record.gone && record.inFlight == null) {
+                assertThat(found).as(what + " (cancelled, fired or its clock deleted, acknowledged)").isNull();
+            } else if (record.acked == null) {
+                if (found != null) {   // an add in flight may have been applied, exactly as sent
+                    assertThat(found.get("priority").asInt()).as(what).isEqualTo(record.priority);
+                    assertThat(found.get("payload").toString()).as(what).isEqualTo(record.payload);
+                    assertThat(found.get("version").asLong()).as(what).isEqualTo(1);
+                }
+            } else if (found == null) {
+                boolean firedByUnacknowledgedAdvance = now >= 0 && record.acked.get("fireTime").asLong() <= now;
+                assertThat("cancel".equals(record.inFlight) || "edit".equals(record.inFlight)
+                        || "delete-clock".equals(record.inFlight) || firedByUnacknowledgedAdvance)
+                        .as(what + " vanished").isTrue();
+            } else if ("edit".equals(record.inFlight)
+                    && found.get("version").asLong() == record.acked.get("version").asLong() + 1) {
+                assertThat(found.get("priority").asInt()).as(what).isEqualTo(record.requestedPriority);
+                assertThat(found.get("sequence")).as(what).isEqualTo(record.acked.get("sequence"));
+            } else {
+                assertThat(found).as(what + " differs from its last acknowledged state").isEqualTo(record.acked);
+            }
+        }
+
+        /**
+         * Deletes {@code clock} (when it exists), creates it again and adds timers under the ids it had before the
+         * crash: no tag taken before the crash matches one of them (If-Match with it fails with 412), and their
+         * sequences start past every sequence the clock ever gave.
+         */
+        private void verifyOldTagsNeverMatchATimerMadeAfterTheCrash(String base, String clock, String context)
+                throws IOException, InterruptedException {
+            List<Record> tagged = records.values().stream()
+                    .filter(record -> record.clock.equals(clock) && !record.etags.isEmpty()).limit(40).toList();
+            assertThat(tagged).as(context + ": timers acknowledged on " + clock).isNotEmpty();
+            assertThat(send(base, "DELETE", "/clocks/" + clock, null).statusCode()).isIn(204, 404);
+            assertThat(send(base, "PUT", "/clocks/" + clock, "{\"now\":0}").statusCode()).isEqualTo(201);
+            for (Record record : tagged) {
+                HttpResponse<String> added = send(base, "POST", prefix(clock) + "/timers", "{\"id\":\"" + record.id
+                        + "\",\"delay\":1000,\"priority\":" + record.priority + ",\"payload\":" + record.payload + "}");
+                assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
+                String what = context + ": " + record + " added again as " + added.body();
+                assertThat(added.headers().firstValue("ETag").orElseThrow()).as(what).isNotIn(record.etags);
+                assertThat(parse(added).get("sequence").asLong()).as(what + ": past every sequence of before")
+                        .isGreaterThan(clocks.get(clock).maxSequence.get());
+                for (String old : record.etags) {
+                    HttpResponse<String> edited = send(base, "PATCH", record.path(), "{\"priority\":3}",
+                            "If-Match", old);
+                    assertThat(edited.statusCode()).as(what + ", If-Match: " + old).isEqualTo(412);
+                }
+            }
+        }
+
+        private static String prefix(String clock) {
+            return clock.equals("default") ? "" : "/clocks/" + clock;
+        }
+    }
+
+    /** A clock as the clients saw it: created, deleted, moved. */
+    private static final class ClockModel {
+
+        final AtomicLong ackedNow = new AtomicLong();
+        final AtomicLong requestedNow = new AtomicLong();
+        final AtomicLong maxSequence = new AtomicLong();
+        volatile boolean exists = true;
+        volatile int generation;
+        volatile String inFlight;
     }
 
     private static final class Record {
 
+        final String clock;
+        final int generation;
         final String id;
         final int priority;
         final String payload;
+        final List<String> etags = new java.util.concurrent.CopyOnWriteArrayList<>();
         volatile JsonNode acked;
         volatile String inFlight;
         volatile boolean gone;
         volatile int requestedPriority;
 
-        Record(String id, int priority, String payload) {
+        Record(String clock, int generation, String id, int priority, String payload) {
+            this.clock = clock;
+            this.generation = generation;
             this.id = id;
             this.priority = priority;
             this.payload = payload;
+        }
+
+        String path() {
+            return Traffic.prefix(clock) + "/timers/" + id;
         }
 
         void ack(JsonNode timer) {
@@ -322,7 +508,8 @@ class CrashRecoveryIT {
 
         @Override
         public String toString() {
-            return id + "[acked=" + acked + ", inFlight=" + inFlight + ", gone=" + gone + "]";
+            return clock + "#" + generation + "/" + id + "[acked=" + acked + ", inFlight=" + inFlight + ", gone="
+                    + gone + "]";
         }
     }
 }
