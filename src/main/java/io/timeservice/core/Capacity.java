@@ -51,6 +51,26 @@ final class Capacity {
         return needed;
     }
 
+    /** Takes {@code count} (0 or 1) timers and {@code timerBytes} from the shared budget; see {@link #reserve}. */
+    void reserve(int count, long timerBytes) {
+        budget.reserve(count, timerBytes);
+    }
+
+    /** Gives back {@code count} timers and {@code timerBytes} a batch reserved and did not apply. */
+    void unreserve(long count, long timerBytes) {
+        budget.release(count, timerBytes);
+    }
+
+    /**
+     * A batch applied: its pending timers changed by {@code netTimers} and {@code netBytes} after it had reserved
+     * {@code reservedTimers} and {@code reservedBytes} (at least its running totals' peaks, so at least the net
+     * change): the budget keeps the net change and gets the rest back, which never fails.
+     */
+    void batchApplied(long reservedTimers, long reservedBytes, long netTimers, long netBytes) {
+        pendingBytes += netBytes;
+        budget.release(reservedTimers - netTimers, reservedBytes - netBytes);
+    }
+
     void unreserve(long timerBytes) {
         budget.release(1, timerBytes);
     }

@@ -1,5 +1,7 @@
 package io.timeservice.core;
 
+import java.util.List;
+
 /**
  * One accepted change of scheduler state, as a {@link MutationLog} records it and recovery replays it. Replaying
  * the mutations in log order on the state they started from reproduces the state exactly: every record carries
@@ -60,5 +62,16 @@ public sealed interface Mutation {
 
     /** The clock whose record this is was deleted, with every timer it held. */
     record ClockDeleted() implements Mutation {
+    }
+
+    /**
+     * An atomic batch: its parts ({@link Added}, {@link Edited} and {@link Cancelled} only) were accepted together
+     * and are replayed in order. One record, so a torn batch is wholly absent.
+     */
+    record Batch(List<Mutation> parts) implements Mutation {
+
+        public Batch {
+            parts = List.copyOf(parts);
+        }
     }
 }

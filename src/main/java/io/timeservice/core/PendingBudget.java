@@ -73,9 +73,29 @@ public final class PendingBudget {
         }
     }
 
+    /**
+     * Takes {@code count} timers (0 or 1) and {@code timerBytes} more from the budget: a batch takes what its running
+     * total needs beyond what it took already.
+     *
+     * @throws SchedulerException {@code capacity_exceeded}, having taken nothing
+     */
+    void reserve(int count, long timerBytes) {
+        if (count == 1) {
+            reserve(timerBytes);
+            return;
+        }
+        long after = bytes.addAndGet(timerBytes);
+        if (after > capacityBytes) {
+            bytes.addAndGet(-timerBytes);
+            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold "
+                    + (after - timerBytes) + " of the queue's " + capacityBytes + " payload bytes (capacity-bytes:"
+                    + " id and payload characters); the batch needs " + timerBytes + " more");
+        }
+    }
+
     /** Gives back {@code count} timers holding {@code timerBytes} together. */
     void release(long count, long timerBytes) {
-        if (count != 0) {
+        if (count != 0 || timerBytes != 0) {
             timers.addAndGet(-count);
             bytes.addAndGet(-timerBytes);
         }

@@ -9,7 +9,7 @@ public interface SchedulerMetrics {
     SchedulerMetrics NONE = new SchedulerMetrics() {
     };
 
-    enum Operation { ADD, CANCEL, EDIT, ADVANCE, GET, LIST, PEEK }
+    enum Operation { ADD, CANCEL, EDIT, ADVANCE, GET, LIST, PEEK, BATCH }
 
     enum Outcome { SUCCESS, REJECTED, NOT_FOUND, CONFLICT }
 

@@ -95,6 +95,10 @@ final class SchedulerRecovery {
             heap.clear();
             clock = new VirtualClock(0);
             pendingBytes = 0;
+        } else if (mutation instanceof Mutation.Batch batch) {
+            for (Mutation part : batch.parts()) {
+                replay(part);
+            }
         } else if (mutation instanceof Mutation.SequencesReserved reserved) {
             reservedSequences = Math.max(reservedSequences, reserved.upTo());
         } else {

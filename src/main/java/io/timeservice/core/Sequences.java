@@ -41,6 +41,19 @@ final class Sequences {
         return last + 1;
     }
 
+    /**
+     * As {@link #reserveNext(MutationLog)} for {@code count} adds at once ({@code count <= }{@value #RESERVATION}):
+     * sequences up to {@code last + count} are reserved on disk before this returns {@code last + 1}.
+     */
+    long reserveNext(MutationLog log, int count) {
+        if (last + count > reserved) {
+            long upTo = last + RESERVATION;
+            log.appendForced(new Mutation.SequencesReserved(upTo));
+            reserved = upTo;
+        }
+        return last + 1;
+    }
+
     /** Records that {@code sequence}, from {@link #reserveNext}, has been handed out. */
     void issued(long sequence) {
         last = sequence;

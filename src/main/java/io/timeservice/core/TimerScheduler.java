@@ -3,8 +3,10 @@ package io.timeservice.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -43,6 +45,8 @@ public final class TimerScheduler {
     /** Largest delay or advance accepted: 10^15 ms, about 31,700 years. */
     public static final long MAX_DELAY = 1_000_000_000_000_000L;
     public static final int MAX_ID_LENGTH = 128;
+    /** Most operations one {@link #batch} holds. */
+    public static final int MAX_BATCH_OPS = 1_000;
     /**
      * Most timers an advance with a trace may fire: a trace holds about d+1 steps per heap level per fired timer,
      * all of it in memory under the lock and then in one response, so a larger traced advance is refused up front.
@@ -217,6 +221,184 @@ public final class TimerScheduler {
                 return edited;
             });
         });
+    }
+
+    /**
+     * Applies {@code ops} in order, all or nothing, as one journal record waited for once. Every operation is decided
+     * first, under one lock hold, against the state the operations before it would leave (an add then an edit of one
+     * id works, two adds of one id do not; the shared budget is taken for the running total's peak), exactly as the
+     * single call would decide it; if any is refused, nothing changes. Then one {@link Mutation.Batch} record is
+     * appended and every operation applied.
+     *
+     * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
+     * @throws SchedulerException {@code invalid_request} for no or more than {@link #MAX_BATCH_OPS} operations, else
+     *                            the first refused operation's refusal with its {@link SchedulerException#opIndex}
+     */
+    public List<Timer> batch(List<? extends BatchOp> ops) {
+        return mutate(Operation.BATCH, () -> {
+            if (ops == null || ops.isEmpty() || ops.size() > MAX_BATCH_OPS) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch holds 1 to " + MAX_BATCH_OPS
+                        + " operations, got " + (ops == null ? 0 : ops.size()));
+            }
+        }, () -> {
+            BatchPlan plan = new BatchPlan(clock.now(), wallClockMillis.getAsLong(), ops.size());
+            try {
+                for (int i = 0; i < ops.size(); i++) {
+                    try {
+                        plan.decide(ops.get(i));
+                    } catch (SchedulerException refused) {
+                        throw refused.atOp(i);
+                    }
+                }
+                log.requireWritable();
+                if (plan.adds > 0 && sequences.reserveNext(log, plan.adds) != sequences.last() + 1) {
+                    throw new IllegalStateException("sequences moved during a batch");
+                }
+                return commit(new Mutation.Batch(plan.mutations), Trace.NONE, () -> {
+                    plan.apply();
+                    return List.copyOf(plan.results);
+                });
+            } catch (RuntimeException | Error refused) {
+                plan.giveBackReserved();
+                throw refused;
+            }
+        });
+    }
+
+    /**
+     * A batch being decided, then applied: what each operation would see ({@link #current}), its records and results
+     * in order, the adds' sequences (after {@code sequences.last()}) and what it took from the budget. Use only under
+     * the lock, within one {@link #batch} call.
+     */
+    private final class BatchPlan {
+
+        private final long now;
+        private final long createdAtWall;
+        /** The timers the batch changed so far, by id; a null value: cancelled by the batch. */
+        private final Map<String, Timer> changed = new HashMap<>();
+        private final List<Mutation> mutations;
+        private final List<Timer> results;
+        private int adds;
+        private long netTimers;
+        private long netBytes;
+        private long reservedTimers;
+        private long reservedBytes;
+        private boolean applied;
+
+        BatchPlan(long now, long createdAtWall, int size) {
+            this.now = now;
+            this.createdAtWall = createdAtWall;
+            this.mutations = new ArrayList<>(size);
+            this.results = new ArrayList<>(size);
+        }
+
+        /** Decides one operation as its single call would, against the state the ones before it leave. */
+        void decide(BatchOp op) {
+            if (op instanceof BatchOp.Add add) {
+                requireValidId(add.id());
+                long fireTime = fireTimeAfter(now, add.delay(), ErrorCode.INVALID_DELAY, "delay");
+                if (current(add.id()) != null) {
+                    throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id "
+                            + add.id());
+                }
+                long bytes = Capacity.bytesOf(add.id(), add.payload());
+                netTimers++;
+                netBytes += bytes;
+                reserveRunningPeak();
+                adds++;
+                Timer added = new Timer(add.id(), fireTime, add.priority(), sequences.last() + adds, 1, now,
+                        add.payload());
+                decided(added, new Mutation.Added(added, createdAtWall), added);
+            } else if (op instanceof BatchOp.Edit edit) {
+                if (edit.delay() == null && edit.priority() == null) {
+                    throw new SchedulerException(ErrorCode.INVALID_REQUEST,
+                            "an edit needs a delay, a priority or both");
+                }
+                long fireTime = edit.delay() == null ? 0
+                        : fireTimeAfter(now, edit.delay(), ErrorCode.INVALID_DELAY, "delay");
+                Timer current = requireCurrent(edit.id(), edit.precondition());
+                requireVersionLeft(current);
+                Timer edited = new Timer(current.id(), edit.delay() == null ? current.fireTime() : fireTime,
+                        edit.priority() == null ? current.priority() : edit.priority(), current.sequence(),
+                        current.version() + 1, current.createdAt(), current.payload());
+                decided(edited, new Mutation.Edited(edited.id(), edited.sequence(), edited.fireTime(),
+                        edited.priority(), edited.version()), edited);
+            } else if (op instanceof BatchOp.Cancel cancel) {
+                Timer current = requireCurrent(cancel.id(), cancel.precondition());
+                netTimers--;
+                netBytes -= Capacity.bytesOf(current);
+                changed.put(current.id(), null);
+                mutations.add(new Mutation.Cancelled(current.id(), current.sequence()));
+                results.add(current);
+            } else {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch operation may not be null");
+            }
+        }
+
+        private void decided(Timer timer, Mutation mutation, Timer result) {
+            changed.put(timer.id(), timer);
+            mutations.add(mutation);
+            results.add(result);
+        }
+
+        /** The timer {@code id} as the operations decided so far leave it, or null. */
+        private Timer current(String id) {
+            if (changed.containsKey(id)) {
+                return changed.get(id);
+            }
+            int handle = id == null ? IndexedTimerHeap.NONE : heap.find(id);
+            return handle == IndexedTimerHeap.NONE ? null : heap.timerAt(handle);
+        }
+
+        private Timer requireCurrent(String id, Precondition precondition) {
+            Timer current = current(id);
+            if (current == null) {
+                throw new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id "
+                        + abbreviate(id));
+            }
+            if (!precondition.accepts(current.revision())) {
+                throw preconditionFailed(current);
+            }
+            return current;
+        }
+
+        /** Takes from the shared budget what the running totals need beyond what the batch took already. */
+        private void reserveRunningPeak() {
+            int timers = netTimers > reservedTimers ? 1 : 0;
+            long bytes = Math.max(0, netBytes - reservedBytes);
+            if (timers > 0 || bytes > 0) {
+                capacity.reserve(timers, bytes);
+                reservedTimers += timers;
+                reservedBytes += bytes;
+            }
+        }
+
+        /** Applies every decided record to the heap in order; nothing here refuses. */
+        void apply() {
+            for (Mutation mutation : mutations) {
+                if (mutation instanceof Mutation.Added added) {
+                    Timer t = added.timer();
+                    heap.insert(t.id(), t.fireTime(), t.priority(), t.sequence(), 1, t.createdAt(), createdAtWall,
+                            t.payload());
+                } else if (mutation instanceof Mutation.Edited edited) {
+                    heap.update(heap.find(edited.id()), edited.fireTime(), edited.priority());
+                } else if (mutation instanceof Mutation.Cancelled cancelled) {
+                    heap.remove(heap.find(cancelled.id()));
+                }
+            }
+            if (adds > 0) {
+                sequences.issued(sequences.last() + adds);
+            }
+            capacity.batchApplied(reservedTimers, reservedBytes, netTimers, netBytes);
+            applied = true;
+        }
+
+        /** Gives the budget back what a refused batch took. */
+        void giveBackReserved() {
+            if (!applied) {
+                capacity.unreserve(reservedTimers, reservedBytes);
+            }
+        }
     }
 
     /**

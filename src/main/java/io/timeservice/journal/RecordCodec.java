@@ -2,6 +2,8 @@ package io.timeservice.journal;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 import io.timeservice.core.Mutation;
@@ -21,11 +23,15 @@ import io.timeservice.core.Timer;
  * <p>Clocks (format version 3): 7 clock created (number u32, now, createdAtWallMillis, firstSequence, name),
  * 8 a record of a clock (number u32, then the record's own body: type and fields), 9 clock deleted (only inside an 8),
  * 10 a bounded advance that stopped at its limit (now, count u32).
+ * 11 an atomic batch (count u32, then each part's own body: type 1, 2 or 3 and its fields), alone or inside an 8.
  * Records without a clock (types 1 to 6 alone, and every record of versions 1 and 2) belong to the {@code default}
  * clock.
  *
  * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
- * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes.
+ * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes. A batch holds at most
+ * {@link #MAX_BATCH_PARTS} records whose payloads came in one request body, so together at most
+ * {@link #MAX_PAYLOAD_BYTES} as sent; as compact JSON they may take up to twice that ({@code 1e-6} is written
+ * {@code 0.000001}).
  */
 final class RecordCodec {
 
@@ -37,7 +43,9 @@ final class RecordCodec {
     public static final int MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
     /** Everything in a record besides the payload: 49 bytes of fields, two string lengths, an id of 128 characters. */
     static final int MAX_RECORD_OVERHEAD = 1024;
-    static final int MAX_BODY_BYTES = MAX_PAYLOAD_BYTES + MAX_RECORD_OVERHEAD;
+    /** Most records one batch record holds: {@code TimerScheduler.MAX_BATCH_OPS}. */
+    static final int MAX_BATCH_PARTS = 1_000;
+    static final int MAX_BODY_BYTES = 2 * MAX_PAYLOAD_BYTES + MAX_BATCH_PARTS * MAX_RECORD_OVERHEAD;
 
     private static final byte ADDED = 1;
     private static final byte CANCELLED = 2;
@@ -49,6 +57,7 @@ final class RecordCodec {
     private static final byte ON_CLOCK = 8;
     private static final byte CLOCK_DELETED = 9;
     private static final byte ADVANCED_FIRING = 10;
+    private static final byte BATCH = 11;
 
     private RecordCodec() {
     }
@@ -93,6 +102,19 @@ final class RecordCodec {
             out.putString(created.name());
         } else if (mutation instanceof Mutation.ClockDeleted) {
             out.putByte(CLOCK_DELETED);
+        } else if (mutation instanceof Mutation.Batch batch) {
+            if (batch.parts().isEmpty() || batch.parts().size() > MAX_BATCH_PARTS) {
+                throw new IllegalArgumentException("a batch holds 1 to " + MAX_BATCH_PARTS + " records, not "
+                        + batch.parts().size());
+            }
+            out.putByte(BATCH);
+            out.putInt(batch.parts().size());
+            for (Mutation part : batch.parts()) {
+                if (!isBatchPart(part)) {
+                    throw new IllegalArgumentException("a batch cannot hold " + part);
+                }
+                encodeBody(part, out);
+            }
         } else if (mutation instanceof Mutation.Added added) {
             Timer timer = added.timer();
             out.putByte(ADDED);
@@ -196,6 +218,21 @@ final class RecordCodec {
                 long version = body.getLong();
                 yield new Mutation.Edited(getString(body), sequence, fireTime, priority, version);
             }
+            case BATCH -> {
+                int count = body.getInt();
+                if (count < 1 || count > MAX_BATCH_PARTS) {
+                    throw new CorruptRecordException("a batch of " + count + " records");
+                }
+                List<Mutation> parts = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    Mutation part = decodeBody(body, false);
+                    if (!isBatchPart(part)) {
+                        throw new CorruptRecordException("a batch holds " + part);
+                    }
+                    parts.add(part);
+                }
+                yield new Mutation.Batch(parts);
+            }
             case ADVANCED -> new Mutation.Advanced(body.getLong());
             case RESET -> new Mutation.Reset();
             case ADVANCED_FIRING -> {
@@ -209,6 +246,11 @@ final class RecordCodec {
             case SEQUENCES_RESERVED -> new Mutation.SequencesReserved(body.getLong());
             default -> throw new CorruptRecordException("unknown record type " + type);
         };
+    }
+
+    /** What a batch record may hold: adds, edits and cancels of its clock. */
+    private static boolean isBatchPart(Mutation part) {
+        return part instanceof Mutation.Added || part instanceof Mutation.Edited || part instanceof Mutation.Cancelled;
     }
 
     static int crc32c(byte[] bytes, int offset, int length) {

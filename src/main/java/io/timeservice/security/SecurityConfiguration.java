@@ -57,6 +57,7 @@ class SecurityConfiguration {
     private static final RequestMatcher SAFE = SecurityConfiguration::isSafe;
     private static final RequestMatcher QUEUE_PATHS = new OrRequestMatcher(
             PathPatternRequestMatcher.pathPattern("/timers/**"),
+            PathPatternRequestMatcher.pathPattern("/batch"),
             PathPatternRequestMatcher.pathPattern("/clock/**"),
             PathPatternRequestMatcher.pathPattern("/clocks/**"),
             PathPatternRequestMatcher.pathPattern("/queue/**"),

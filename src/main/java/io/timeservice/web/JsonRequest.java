@@ -22,6 +22,10 @@ sealed interface JsonRequest {
                      @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority) implements JsonRequest {
     }
 
+    /** {@code POST /batch}: the operations, each bound by its {@code op} ({@link BatchController}). */
+    record Batch(@JsonProperty(required = true) JsonNode ops) implements JsonRequest {
+    }
+
     /** {@code PUT /clocks/{clock}}: the time a new clock starts at, 0 when absent. */
     record PutClock(@JsonDeserialize(using = AbsentOrNonNull.class) Long now) implements JsonRequest {
     }

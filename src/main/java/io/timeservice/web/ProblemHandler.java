@@ -35,7 +35,11 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     ResponseEntity<Object> refused(SchedulerException e) {
         log.debug("refused: {} {}", e.code().code(), e.getMessage());
         metrics.rejected(e.code());
-        return Problems.response(Problems.problem(ProblemType.of(e.code()), e.getMessage()));
+        ProblemDetail problem = Problems.problem(ProblemType.of(e.code()), e.getMessage());
+        if (e.opIndex() != SchedulerException.NO_OP_INDEX) {
+            problem.setProperty("op", e.opIndex());   // the refused operation of a batch
+        }
+        return Problems.response(problem);
     }
 
     @ExceptionHandler(ApiProblem.class)

@@ -19,7 +19,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Bounds the request bodies the API reads ({@code /timers}, {@code /timers/*}, {@code /clock/advance}): at most
+ * Bounds the request bodies the API reads ({@code /timers}, {@code /timers/*}, {@code /clock/advance}, {@code /batch}
+ * and everything under {@code /clocks/}): at most
  * {@code timeservice.limits.max-body-bytes} (413 {@code payload_too_large}, on the declared Content-Length before
  * a byte is read, or as soon as a chunked body grows past it) and at most {@code body-read-timeout} for the whole
  * body, however it is paced (400 {@code invalid_request}). Tomcat's connection timeout bounds each read, not their
@@ -36,7 +37,7 @@ class RequestBodyLimits {
         TimeServiceProperties.Limits limits = properties.limits();
         FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(
                 new LimitFilter(limits.maxBodyBytes(), limits.bodyReadTimeout()));
-        registration.addUrlPatterns("/timers", "/timers/*", "/clock/advance");
+        registration.addUrlPatterns("/timers", "/timers/*", "/clock/advance", "/batch", "/clocks/*");
         return registration;
     }
 

@@ -26,7 +26,12 @@ class RecordCodecTest {
                 new Mutation.ClockCreated(3, "ci-1", 5000, 1_700_000_000_000L, 2_000_000),
                 new Mutation.OnClock(3, new Mutation.Cancelled("job_47", 3)),
                 new Mutation.OnClock(Integer.MAX_VALUE, new Mutation.AdvancedFiring(5, 2)),
-                new Mutation.OnClock(3, new Mutation.ClockDeleted()));
+                new Mutation.OnClock(3, new Mutation.ClockDeleted()),
+                new Mutation.Batch(List.of(
+                        new Mutation.Added(new Timer("b", 5, 1, 8, 1, 2, "[1]"), 1_700_000_000_000L),
+                        new Mutation.Edited("b", 8, 9, 0, 2),
+                        new Mutation.Cancelled("b", 8))),
+                new Mutation.OnClock(4, new Mutation.Batch(List.of(new Mutation.Cancelled("z", 1)))));
         for (Mutation mutation : mutations) {
             GrowableBuffer buffer = RecordCodec.encode(mutation, new GrowableBuffer(4));
             ByteBuffer frame = ByteBuffer.wrap(buffer.array(), 0, buffer.length());
@@ -36,6 +41,40 @@ class RecordCodecTest {
             assertThat(crc).isEqualTo(RecordCodec.crc32c(buffer.array(), RecordCodec.FRAME_HEADER_BYTES, length));
             assertThat(RecordCodec.decode(frame.slice())).isEqualTo(mutation);
         }
+    }
+
+    @Test
+    void batchRecords_holdOnlyAddsEditsAndCancels() {
+        for (Mutation part : List.<Mutation>of(new Mutation.Advanced(1), new Mutation.Reset(),
+                new Mutation.SequencesReserved(5), new Mutation.OnClock(2, new Mutation.Cancelled("a", 1)),
+                new Mutation.Batch(List.of(new Mutation.Cancelled("a", 1))))) {
+            assertThatThrownBy(() -> RecordCodec.encode(new Mutation.Batch(List.of(part)), new GrowableBuffer(8)))
+                    .as(part.toString()).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> RecordCodec.encode(new Mutation.Batch(List.of()), new GrowableBuffer(8)))
+                .isInstanceOf(IllegalArgumentException.class);
+        // a batch (type 11) of one advanced record (type 4): refused on reading too
+        ByteBuffer body = ByteBuffer.allocate(14).put((byte) 11).putInt(1).put((byte) 4).putLong(7).flip();
+        assertThatThrownBy(() -> RecordCodec.decode(body)).isInstanceOf(RecordCodec.CorruptRecordException.class)
+                .hasMessageContaining("a batch holds");
+        ByteBuffer empty = ByteBuffer.allocate(5).put((byte) 11).putInt(0).flip();
+        assertThatThrownBy(() -> RecordCodec.decode(empty)).isInstanceOf(RecordCodec.CorruptRecordException.class);
+    }
+
+    @Test
+    void largestBatchTheServiceAccepts_fitsOneRecord() {
+        // 1,000 adds whose payloads came in one body of at most MAX_PAYLOAD_BYTES, written back twice as long
+        List<Mutation> adds = new java.util.ArrayList<>();
+        String payload = "\"" + "x".repeat(2 * JournalWriter.MAX_PAYLOAD_BYTES / RecordCodec.MAX_BATCH_PARTS - 2)
+                + "\"";
+        for (int i = 0; i < RecordCodec.MAX_BATCH_PARTS; i++) {
+            adds.add(new Mutation.Added(new Timer(String.format("%0128d", i), Long.MAX_VALUE, Integer.MIN_VALUE,
+                    Long.MAX_VALUE, Timer.MAX_VERSION, Long.MAX_VALUE, payload), Long.MAX_VALUE));
+        }
+        GrowableBuffer buffer = RecordCodec.encode(new Mutation.Batch(adds), new GrowableBuffer(64));
+        assertThat(buffer.length() - RecordCodec.FRAME_HEADER_BYTES).isLessThanOrEqualTo(RecordCodec.MAX_BODY_BYTES);
+        assertThat(RecordCodec.decode(ByteBuffer.wrap(buffer.array(), RecordCodec.FRAME_HEADER_BYTES,
+                buffer.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(new Mutation.Batch(adds));
     }
 
     @Test

@@ -145,7 +145,11 @@ class TokenAccessTest {
                 as(READ).delete("/timers/kept"),
                 as(READ_2).contentType(ContentType.JSON).body("{\"by\":100}").post("/clock/advance"),
                 as(READ_2).post("/demo/reset"),
-                as(READ).contentType(ContentType.JSON).body("{}").put("/timers/kept"));
+                as(READ).contentType(ContentType.JSON).body("{}").put("/timers/kept"),
+                as(READ).contentType(ContentType.JSON).body("{\"ops\":[{\"op\":\"cancel\",\"id\":\"kept\"}]}")
+                        .post("/batch"),
+                as(READ).contentType(ContentType.JSON).body("{\"ops\":[{\"op\":\"cancel\",\"id\":\"kept\"}]}")
+                        .post("/clocks/default/batch"));
         for (Response response : refused) {
             assertThat(response.statusCode()).isEqualTo(403);
             assertThat(response.header("WWW-Authenticate"))

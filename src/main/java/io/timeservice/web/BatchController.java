@@ -1,0 +1,148 @@
+package io.timeservice.web;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.timeservice.core.BatchOp;
+import io.timeservice.core.Clocks;
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.SchedulerException;
+import io.timeservice.core.Timer;
+import io.timeservice.core.TimerScheduler;
+import io.timeservice.web.JsonRequest.Batch;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.annotation.JsonDeserialize;
+
+/**
+ * Atomic batches: {@code POST /batch} (the default clock) and {@code POST /clocks/{clock}/batch}. Every operation is
+ * bound as strictly as the single call's body ({@code op} selects its shape), then the scheduler decides and applies
+ * them all or none ({@link TimerScheduler#batch}). A refusal names the operation in the problem's {@code op} member;
+ * a malformed operation is refused before any is decided.
+ */
+@RestController
+class BatchController {
+
+    private final Clocks clocks;
+    private final StrictJsonConverter json;
+
+    BatchController(Clocks clocks, StrictJsonConverter json) {
+        this.clocks = clocks;
+        this.json = json;
+    }
+
+    /** {@code {"op": "add", ...}}: the body of {@code POST /timers}. */
+    record AddOp(String op, @JsonProperty(required = true) String id, @JsonProperty(required = true) long delay,
+                 @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority, JsonNode payload) {
+    }
+
+    /** {@code {"op": "edit", ...}}: the body of {@code PATCH /timers/{id}}, its id and If-Match as members. */
+    record EditOp(String op, @JsonProperty(required = true) String id,
+                  @JsonDeserialize(using = AbsentOrNonNull.class) Long delay,
+                  @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority,
+                  @JsonDeserialize(using = AbsentOrNonNull.class) String ifMatch) {
+    }
+
+    /** {@code {"op": "cancel", ...}}: {@code DELETE /timers/{id}}, its If-Match as a member. */
+    record CancelOp(String op, @JsonProperty(required = true) String id,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) String ifMatch) {
+    }
+
+    @PostMapping(path = {"/batch", "/clocks/{clock}/batch"}, consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    ResultsJson batch(@PathVariable(required = false) String clock, @RequestBody Batch body) {
+        TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
+        JsonNode ops = body.ops();
+        if (!ops.isArray() || ops.isEmpty() || ops.size() > TimerScheduler.MAX_BATCH_OPS) {
+            throw StrictJsonConverter.invalidRequest("ops must be a JSON array of 1 to " + TimerScheduler.MAX_BATCH_OPS
+                    + " operations, got " + (ops.isArray() ? ops.size() + " operations" : "a " + describe(ops)));
+        }
+        List<BatchOp> batch = new ArrayList<>(ops.size());
+        List<String> ifMatches = new ArrayList<>(ops.size());
+        for (int i = 0; i < ops.size(); i++) {
+            try {
+                bind(ops.get(i), batch, ifMatches);
+            } catch (SchedulerException refused) {
+                throw refused.atOp(i);
+            }
+        }
+        List<Timer> timers;
+        try {
+            timers = scheduler.batch(batch);
+        } catch (SchedulerException refused) {
+            int index = refused.opIndex();
+            if (refused.code() == ErrorCode.TIMER_NOT_FOUND && index >= 0
+                    && EntityTags.isAnyRevision(ifMatches.get(index))) {
+                throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "ifMatch * needs a current timer, and no"
+                        + " pending timer has id " + LoneSurrogates.abbreviate(batch.get(index).id(),
+                        TimerScheduler.MAX_ID_LENGTH)).atOp(index);
+            }
+            throw refused;
+        }
+        List<Object> results = new ArrayList<>(timers.size());
+        for (int i = 0; i < timers.size(); i++) {
+            Timer timer = timers.get(i);
+            results.add(batch.get(i) instanceof BatchOp.Cancel ? new CancelledJson(timer.id(), EntityTags.of(timer))
+                    : TimerWithTagJson.of(timer));
+        }
+        return new ResultsJson(results);
+    }
+
+    private void bind(JsonNode node, List<BatchOp> batch, List<String> ifMatches) {
+        if (!node.isObject()) {
+            throw StrictJsonConverter.invalidRequest("an operation must be a JSON object, got a " + describe(node));
+        }
+        JsonNode op = node.get("op");
+        if (op == null) {
+            throw StrictJsonConverter.invalidRequest("member \"op\" is required: one of add, edit, cancel");
+        }
+        String kind = op.isString() ? op.asString() : null;
+        if ("add".equals(kind)) {
+            AddOp add = json.bindMember(node, AddOp.class);
+            batch.add(new BatchOp.Add(add.id(), add.delay(), add.priority() == null ? 0 : add.priority(),
+                    json.payloadText(add.payload())));
+            ifMatches.add(null);
+        } else if ("edit".equals(kind)) {
+            EditOp edit = json.bindMember(node, EditOp.class);
+            batch.add(new BatchOp.Edit(edit.id(), edit.delay(), edit.priority(),
+                    EntityTags.precondition(edit.ifMatch())));
+            ifMatches.add(edit.ifMatch());
+        } else if ("cancel".equals(kind)) {
+            CancelOp cancel = json.bindMember(node, CancelOp.class);
+            batch.add(new BatchOp.Cancel(cancel.id(), EntityTags.precondition(cancel.ifMatch())));
+            ifMatches.add(cancel.ifMatch());
+        } else {
+            throw StrictJsonConverter.invalidRequest("op must be one of add, edit, cancel, got "
+                    + (op.isString() ? "\"" + LoneSurrogates.abbreviate(op.asString(), 32) + "\"" : describe(op)));
+        }
+    }
+
+    private static String describe(JsonNode value) {
+        return value.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The answer: each operation's result in order. */
+    record ResultsJson(List<Object> results) {
+    }
+
+    /** An added or edited timer with its entity tag. */
+    record TimerWithTagJson(String id, long fireTime, int priority, long sequence, long version, long createdAt,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String payload, String etag) {
+
+        static TimerWithTagJson of(Timer timer) {
+            return new TimerWithTagJson(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(),
+                    timer.version(), timer.createdAt(), timer.payload(), EntityTags.of(timer));
+        }
+    }
+
+    /** A cancelled timer: its id and the entity tag of the revision that was cancelled. */
+    record CancelledJson(String id, String etag) {
+    }
+}
