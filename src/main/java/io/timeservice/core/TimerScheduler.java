@@ -522,17 +522,7 @@ public final class TimerScheduler {
 
     /** The first {@code limit} pending timers in firing order, found without sorting the heap. */
     public QueueListing firstN(int limit) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
-        return read(Operation.LIST, () -> {
-            int[] handles = FiringOrderWalk.firstInOrder(heap, limit);
-            List<Timer> timers = new ArrayList<>(handles.length);
-            for (int handle : handles) {
-                timers.add(heap.timerAt(handle));
-            }
-            return new QueueListing(clock.now(), heap.size(), timers);
-        });
+        return dueBy(Long.MAX_VALUE, limit);
     }
 
     /** Clock, depth, next deadline and oldest pending timer, in O(1). Not counted as an operation. */

@@ -56,21 +56,9 @@ public final class JournalStore implements AutoCloseable {
     public static JournalStore open(Path dir, TimerScheduler scheduler, FsyncPolicy fsync, Duration fsyncInterval,
                                     int snapshotMultiple, long snapshotMinBytes, long segmentBytes,
                                     long maxUnflushedBytes) throws IOException {
-        Files.createDirectories(dir);
-        FileChannel lockChannel = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
-        FileLock lock = null;
-        try {
-            lock = lockChannel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            // held by this JVM
-        }
-        if (lock == null) {
-            lockChannel.close();
-            throw new IllegalStateException("data directory " + dir.toAbsolutePath() + " is in use by another "
-                    + "TimeService process (it holds " + dir.resolve("lock").toAbsolutePath()
-                    + "); give each instance its own timeservice.data-dir");
-        }
+        DirectoryLock owned = lockDirectory(dir);
+        FileChannel lockChannel = owned.channel();
+        FileLock lock = owned.lock();
         long start = System.nanoTime();
         try (JournalRecovery.Plan recovered = JournalRecovery.plan(dir, log::warn)) {
             scheduler.recover(recovered.snapshot(), recovered);
@@ -128,7 +116,7 @@ public final class JournalStore implements AutoCloseable {
                     recovered.snapshot() == null ? "no snapshot" : "snapshot " + recovered.snapshotSegment(),
                     recovered.recordsRead(), recovered.segmentCount(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), recovered.nextSegment(),
-                    fsync.name().toLowerCase(java.util.Locale.ROOT));
+                    fsync.name().toLowerCase(Locale.ROOT));
             return new JournalStore(dir, lockChannel, lock, writer);
         } catch (IOException | RuntimeException e) {
             lock.release();
