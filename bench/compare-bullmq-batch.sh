@@ -5,6 +5,7 @@
 # journal with fsync=always (one of them idle while the other is measured); Redis is private (persistence off).
 # Each round runs every target once per scenario, the order reversed every other round; every run starts on an empty
 # queue (BullMQ obliterate + FLUSHALL, TimeService POST /demo/reset). Prints RESULT and LOAD lines, then a summary.
+# The adds runs keep what they add: capacity 5,000,000 (2 GB heap) bounds them; a run reaching it fails on the 429.
 # Usage: bench/compare-bullmq.sh batch [seconds=15] [inFlight=8] [rounds=3] [size=100]   (WARMUP= seconds per scenario)
 set -euo pipefail
 cd "$(dirname "$0")/.."
