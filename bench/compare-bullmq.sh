@@ -6,8 +6,10 @@
 # TS_MODE=always, with the journal and fsync=always). For the HTTP stack's own ceiling, the add is also run against
 # bench/stack-baseline (Spring MVC, nothing behind the endpoint; built here when missing) under the same client.
 # Usage: bench/compare-bullmq.sh [count=50000] [inFlight=50]
+#        bench/compare-bullmq.sh batch [seconds] [inFlight] [rounds] [size]   (batches: bench/compare-bullmq-batch.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = batch ]; then shift; exec bench/compare-bullmq-batch.sh "$@"; fi
 count=${1:-50000}
 inflight=${2:-50}
 redis_port=${REDIS_PORT:-16379}
