@@ -47,6 +47,8 @@ class CrashRecoveryIT {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int WORKERS = 4;
     private static final int BATCH_WORKERS = 2;
+    /** Requests the check after the restart keeps in flight at once. */
+    private static final int FETCHES_AT_ONCE = 8;
     /** Far beyond every advance of the traffic, so no batch timer fires and the batch clients' model stays exact. */
     private static final long BATCH_DELAY = 1_000_000_000_000L;
 
@@ -278,7 +280,8 @@ class CrashRecoveryIT {
                     } else {
                         String id = pending.get(random.nextInt(pending.size()));
                         BatchTimer timer = batchTimers.get(id);
-                        String ifMatch = timer != null && !batch.touches(id) && random.nextBoolean() ? timer.etag : null;
+                        String ifMatch = timer != null && !batch.touches(id) && random.nextBoolean()
+                                ? timer.etag : null;
                         if (kind < 75) {
                             boolean delay = random.nextBoolean();
                             batch.edit(id, delay ? BATCH_DELAY + random.nextInt(1_000_000) : null,
@@ -550,11 +553,21 @@ class CrashRecoveryIT {
                 throws IOException, InterruptedException {
             List<String> inFlightIds = batchesInFlight.values().stream().flatMap(batch -> batch.after.keySet().stream())
                     .toList();
-            for (BatchTimer timer : batchTimers.values()) {
-                if (!inFlightIds.contains(timer.id)) {
-                    JsonNode found = fetch(base, timer.clock, timer.id);
-                    assertThat(found).as(context + ": " + timer + " as its last acknowledged batch left it")
-                            .isEqualTo(timer.acked);
+            List<BatchTimer> settled = batchTimers.values().stream()
+                    .filter(timer -> !inFlightIds.contains(timer.id)).toList();
+            for (int from = 0; from < settled.size(); from += FETCHES_AT_ONCE) {   // thousands: a few at a time
+                List<BatchTimer> chunk = settled.subList(from, Math.min(from + FETCHES_AT_ONCE, settled.size()));
+                List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> responses = chunk.stream()
+                        .map(timer -> client.sendAsync(HttpRequest.newBuilder(URI.create(base + prefix(timer.clock)
+                                + "/timers/" + timer.id)).timeout(Duration.ofSeconds(30)).build(),
+                                HttpResponse.BodyHandlers.ofString())).toList();
+                for (int i = 0; i < chunk.size(); i++) {
+                    HttpResponse<String> response = responses.get(i).join();
+                    String what = context + ": " + chunk.get(i) + " as its last acknowledged batch left it, got "
+                            + response.statusCode() + " " + response.body();
+                    assertThat(response.statusCode()).as(what).isIn(200, 404);
+                    assertThat(response.statusCode() == 200 ? parse(response) : null).as(what)
+                            .isEqualTo(chunk.get(i).acked);
                 }
             }
             for (SentBatch batch : batchesInFlight.values()) {
