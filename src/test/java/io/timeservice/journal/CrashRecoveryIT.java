@@ -30,18 +30,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Kills the real service with SIGKILL in the middle of concurrent traffic and checks, after a restart on the same
  * data directory, that every acknowledged operation survived: the model of acknowledged responses is the oracle.
  * An operation in flight when the process died may or may not have been applied; both outcomes are accepted, but
  * nothing else is. Traffic spreads over several clocks (issue 15): the {@code default} one, three shared ones, and
- * one that a single client deletes and creates again while it works on it.
+ * one that a single client deletes and creates again while it works on it. Batch clients (issue 17) send atomic
+ * batches of adds, edits and cancels of their own timers on the shared clocks: every acknowledged batch must be
+ * wholly present after the restart, and a batch in flight when the process died wholly present or wholly absent.
  */
 class CrashRecoveryIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int WORKERS = 4;
+    private static final int BATCH_WORKERS = 2;
+    /** Requests the check after the restart keeps in flight at once. */
+    private static final int FETCHES_AT_ONCE = 8;
+    /** Far beyond every advance of the traffic, so no batch timer fires and the batch clients' model stays exact. */
+    private static final long BATCH_DELAY = 1_000_000_000_000L;
 
     @TempDir
     Path dataDir;
@@ -83,6 +92,7 @@ class CrashRecoveryIT {
             }
         }
         assertThat(traffic.ackedAdds.get()).as("seed " + seed).isGreaterThan(200);
+        assertThat(traffic.ackedBatches.get()).as("seed " + seed + ": acknowledged batches").isGreaterThan(20);
 
         try (ServiceProcess restarted = ServiceProcess.start(dataDir)) {
             String base = restarted.baseUrl();
@@ -143,6 +153,12 @@ class CrashRecoveryIT {
         final AtomicInteger ackedAdds = new AtomicInteger();
         final AtomicInteger churnedDeletes = new AtomicInteger();
         final AtomicBoolean stopped = new AtomicBoolean();
+        /** The batch clients' timers by id, as the last acknowledged batch left them. */
+        final Map<String, BatchTimer> batchTimers = new ConcurrentHashMap<>();
+        /** Per batch client, the batch it sent and got no answer for (the process died), if any. */
+        final Map<Integer, SentBatch> batchesInFlight = new ConcurrentHashMap<>();
+        final AtomicInteger ackedBatches = new AtomicInteger();
+        final AtomicInteger refusedBatches = new AtomicInteger();
         final java.util.Queue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
         final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -169,12 +185,17 @@ class CrashRecoveryIT {
         }
 
         void run(String base, int killAfterAcks, Runnable kill) throws InterruptedException {
-            CountDownLatch done = new CountDownLatch(WORKERS);
-            for (int w = 0; w < WORKERS; w++) {
+            CountDownLatch done = new CountDownLatch(WORKERS + BATCH_WORKERS);
+            for (int w = 0; w < WORKERS + BATCH_WORKERS; w++) {
                 int worker = w;
                 Thread thread = new Thread(() -> {
                     try {
-                        work(base, worker, new Random(seed * 31 + worker), killAfterAcks, kill);
+                        Random random = new Random(seed * 31 + worker);
+                        if (worker < WORKERS) {
+                            work(base, worker, random, killAfterAcks, kill);
+                        } else {
+                            sendBatches(base, worker, random, killAfterAcks, kill);
+                        }
                     } catch (Throwable failure) {
                         failures.add(failure);
                         stopped.set(true);
@@ -224,9 +245,100 @@ class CrashRecoveryIT {
                     Thread.currentThread().interrupt();
                     return;
                 }
-                if (acks.incrementAndGet() == killAfterAcks) {
-                    kill.run();
-                    stopped.set(true);
+                countAck(killAfterAcks, kill);
+            }
+        }
+
+        private void countAck(int killAfterAcks, Runnable kill) {
+            if (acks.incrementAndGet() == killAfterAcks) {
+                kill.run();
+                stopped.set(true);
+            }
+        }
+
+        /**
+         * Sends batches of 2 to 50 operations on the batch client's own timers, one batch at a time, each on one of
+         * the shared clocks: adds of new ids, edits (delay, priority, sometimes with If-Match) and cancels of timers
+         * an earlier operation or batch left pending. About one batch in ten ends with a cancel of an unknown id, so
+         * it is refused and must change nothing.
+         */
+        private void sendBatches(String base, int worker, Random random, int killAfterAcks, Runnable kill) {
+            for (int n = 0; !stopped.get() && n < 100_000; n++) {
+                String clock = SHARED_CLOCKS.get(random.nextInt(SHARED_CLOCKS.size()));
+                SentBatch batch = new SentBatch(clock);
+                List<String> pending = new ArrayList<>(batchTimers.values().stream()
+                        .filter(timer -> timer.clock.equals(clock) && timer.worker == worker && timer.acked != null)
+                        .map(timer -> timer.id).toList());
+                int size = 2 + random.nextInt(49);
+                for (int i = 0; i < size; i++) {
+                    int kind = random.nextInt(100);
+                    if (pending.isEmpty() || kind < 40) {
+                        String id = "b" + worker + "-" + n + "-" + i;
+                        batch.add(id, BATCH_DELAY + random.nextInt(1_000_000), random.nextInt(4),
+                                random.nextInt(4) == 0 ? null : "{\"b\":" + random.nextInt(1000) + "}");
+                        pending.add(id);
+                    } else {
+                        String id = pending.get(random.nextInt(pending.size()));
+                        BatchTimer timer = batchTimers.get(id);
+                        String ifMatch = timer != null && !batch.touches(id) && random.nextBoolean()
+                                ? timer.etag : null;
+                        if (kind < 75) {
+                            boolean delay = random.nextBoolean();
+                            batch.edit(id, delay ? BATCH_DELAY + random.nextInt(1_000_000) : null,
+                                    !delay || random.nextBoolean() ? random.nextInt(4) : null, ifMatch,
+                                    timer == null ? null : timer.acked);
+                        } else {
+                            batch.cancel(id, ifMatch);
+                            pending.remove(id);
+                        }
+                    }
+                }
+                if (random.nextInt(10) == 0) {
+                    batch.cancel("b" + worker + "-missing-" + n, null);
+                    batch.refused = true;
+                }
+                batch.before(batchTimers);
+                batchesInFlight.put(worker, batch);
+                HttpResponse<String> response;
+                try {
+                    response = send(base, "POST", prefix(clock) + "/batch", batch.body());
+                } catch (IOException e) {
+                    stopped.set(true); // the service is gone: the batch stays in flight
+                    return;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                if (batch.refused) {
+                    assertThat(response.statusCode()).as(response.body()).isEqualTo(404);
+                    assertThat(parse(response).get("op").asInt()).as(response.body()).isEqualTo(batch.ops.size() - 1);
+                    refusedBatches.incrementAndGet();
+                } else {
+                    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+                    acknowledge(worker, batch, parse(response).get("results"));
+                    ackedBatches.incrementAndGet();
+                }
+                batchesInFlight.remove(worker);
+                countAck(killAfterAcks, kill);
+            }
+        }
+
+        /** Records each operation's result: the timer it left (without its tag), or none after a cancel. */
+        private void acknowledge(int worker, SentBatch batch, JsonNode results) {
+            assertThat(results.size()).as(results.toString()).isEqualTo(batch.ops.size());
+            for (int i = 0; i < results.size(); i++) {
+                ObjectNode result = (ObjectNode) results.get(i);
+                String id = batch.ops.get(i).get("id").asString();
+                assertThat(result.get("id").asString()).isEqualTo(id);
+                BatchTimer timer = batchTimers.computeIfAbsent(id, key -> new BatchTimer(batch.clock, worker, key));
+                String etag = result.remove("etag").asString();
+                if ("cancel".equals(batch.ops.get(i).get("op").asString())) {
+                    timer.acked = null;
+                } else {
+                    timer.acked = result;
+                    timer.etag = etag;
+                    etags.put(batch.clock + " " + etag, result);
+                    clocks.get(batch.clock).maxSequence.accumulateAndGet(result.get("sequence").asLong(), Math::max);
                 }
             }
         }
@@ -356,6 +468,7 @@ class CrashRecoveryIT {
                 checked++;
             }
             assertThat(checked).isEqualTo(records.size());
+            verifyBatches(base, nows, context);
             for (String clock : clocks.keySet()) {
                 if (nows.get(clock) >= 0) {
                     JsonNode invariants = parse(send(base, "GET", prefix(clock) + "/queue/invariants", null));
@@ -433,6 +546,58 @@ class CrashRecoveryIT {
         }
 
         /**
+         * Every timer of the batch clients is as the last acknowledged batch left it, except those a batch in flight
+         * touched: each of those is as before that batch or as after it, and all of one batch's timers agree.
+         */
+        private void verifyBatches(String base, Map<String, Long> nows, String context)
+                throws IOException, InterruptedException {
+            List<String> inFlightIds = batchesInFlight.values().stream().flatMap(batch -> batch.after.keySet().stream())
+                    .toList();
+            List<BatchTimer> settled = batchTimers.values().stream()
+                    .filter(timer -> !inFlightIds.contains(timer.id)).toList();
+            for (int from = 0; from < settled.size(); from += FETCHES_AT_ONCE) {   // thousands: a few at a time
+                List<BatchTimer> chunk = settled.subList(from, Math.min(from + FETCHES_AT_ONCE, settled.size()));
+                List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> responses = chunk.stream()
+                        .map(timer -> client.sendAsync(HttpRequest.newBuilder(URI.create(base + prefix(timer.clock)
+                                + "/timers/" + timer.id)).timeout(Duration.ofSeconds(30)).build(),
+                                HttpResponse.BodyHandlers.ofString())).toList();
+                for (int i = 0; i < chunk.size(); i++) {
+                    HttpResponse<String> response = responses.get(i).join();
+                    String what = context + ": " + chunk.get(i) + " as its last acknowledged batch left it, got "
+                            + response.statusCode() + " " + response.body();
+                    assertThat(response.statusCode()).as(what).isIn(200, 404);
+                    assertThat(response.statusCode() == 200 ? parse(response) : null).as(what)
+                            .isEqualTo(chunk.get(i).acked);
+                }
+            }
+            for (SentBatch batch : batchesInFlight.values()) {
+                List<String> applied = new ArrayList<>();
+                List<String> absent = new ArrayList<>();
+                for (String id : batch.after.keySet()) {
+                    JsonNode found = fetch(base, batch.clock, id);
+                    boolean asBefore = java.util.Objects.equals(found, batch.before.get(id));
+                    Expected expected = batch.after.get(id);
+                    boolean asAfter = !batch.refused
+                            && (expected == null ? found == null : expected.matches(found, nows.get(batch.clock)));
+                    String what = context + ": " + id + " of the batch in flight " + batch.body() + " -> " + found;
+                    assertThat(asBefore || asAfter).as(what + " is neither as before nor as after the batch").isTrue();
+                    if (asBefore != asAfter) {
+                        (asAfter ? applied : absent).add(id);
+                    }
+                }
+                assertThat(applied.isEmpty() || absent.isEmpty()).as(context + ": batch in flight " + batch.body()
+                        + " partly applied: " + applied + " applied, " + absent + " not").isTrue();
+            }
+        }
+
+        /** The timer {@code id} on {@code clock}, without volatile parts, or null when it is not pending. */
+        private JsonNode fetch(String base, String clock, String id) throws IOException, InterruptedException {
+            HttpResponse<String> response = send(base, "GET", prefix(clock) + "/timers/" + id, null);
+            assertThat(response.statusCode()).as(clock + "/" + id + ": " + response.body()).isIn(200, 404);
+            return response.statusCode() == 200 ? parse(response) : null;
+        }
+
+        /**
          * Deletes {@code clock} (when it exists), creates it again and adds timers under the ids it had before the
          * crash: no tag taken before the crash matches one of them (If-Match with it fails with 412), and their
          * sequences start past every sequence the clock ever gave.
@@ -462,6 +627,130 @@ class CrashRecoveryIT {
 
         private static String prefix(String clock) {
             return clock.equals("default") ? "" : "/clocks/" + clock;
+        }
+    }
+
+    /** A timer of a batch client: only that client touches it, and it never fires during the test. */
+    private static final class BatchTimer {
+
+        final String clock;
+        final int worker;
+        final String id;
+        /** Its state after the last acknowledged batch that touched it; null once cancelled. */
+        volatile JsonNode acked;
+        volatile String etag;
+
+        BatchTimer(String clock, int worker, String id) {
+            this.clock = clock;
+            this.worker = worker;
+            this.id = id;
+        }
+
+        @Override
+        public String toString() {
+            return clock + "/" + id + "[acked=" + acked + ", etag=" + etag + "]";
+        }
+    }
+
+    /**
+     * A batch as sent, with what each timer it touches must look like if it was applied ({@link #after}) and if it
+     * was not ({@link #before}: the last acknowledged state, null when absent).
+     */
+    private static final class SentBatch {
+
+        final String clock;
+        final List<ObjectNode> ops = new ArrayList<>();
+        final Map<String, Expected> after = new java.util.LinkedHashMap<>();
+        final Map<String, JsonNode> before = new java.util.HashMap<>();
+        boolean refused;
+
+        SentBatch(String clock) {
+            this.clock = clock;
+        }
+
+        boolean touches(String id) {
+            return after.containsKey(id);
+        }
+
+        void add(String id, long delay, int priority, String payload) {
+            ObjectNode op = op("add", id).put("delay", delay).put("priority", priority);
+            if (payload != null) {
+                op.set("payload", JSON.readTree(payload));
+            }
+            after.put(id, new Expected(priority, payload == null ? null : JSON.readTree(payload), 1, null, delay));
+        }
+
+        /** An edit; {@code acked} is the timer's acknowledged state, where this batch has not touched it yet. */
+        void edit(String id, Long delay, Integer priority, String ifMatch, JsonNode acked) {
+            ObjectNode op = op("edit", id);
+            if (delay != null) {
+                op.put("delay", delay);
+            }
+            if (priority != null) {
+                op.put("priority", priority);
+            }
+            if (ifMatch != null) {
+                op.put("ifMatch", ifMatch);
+            }
+            Expected current = touches(id) ? after.get(id) : new Expected(acked.get("priority").asInt(),
+                    acked.get("payload"), acked.get("version").asLong(), acked, null);
+            after.put(id, current.edited(delay, priority));
+        }
+
+        void cancel(String id, String ifMatch) {
+            ObjectNode op = op("cancel", id);
+            if (ifMatch != null) {
+                op.put("ifMatch", ifMatch);
+            }
+            after.put(id, null);
+        }
+
+        /** Fills in, for every timer the batch touches, its acknowledged state before the batch. */
+        void before(Map<String, BatchTimer> timers) {
+            for (String id : after.keySet()) {
+                BatchTimer timer = timers.get(id);
+                before.put(id, timer == null ? null : timer.acked);
+            }
+        }
+
+        String body() {
+            ObjectNode body = JSON.createObjectNode();
+            ArrayNode array = body.putArray("ops");
+            ops.forEach(array::add);
+            return body.toString();
+        }
+
+        private ObjectNode op(String kind, String id) {
+            ObjectNode op = JSON.createObjectNode().put("op", kind).put("id", id);
+            ops.add(op);
+            return op;
+        }
+    }
+
+    /**
+     * A pending timer as a batch leaves it. {@code acked} is its state before the batch (sequence, creation time,
+     * fire time unless {@code delay} moved it), null for a timer the batch added; {@code delay} is the last delay the
+     * batch gave it, so its fire time is the clock's time at the batch plus that.
+     */
+    private record Expected(int priority, JsonNode payload, long version, JsonNode acked, Long delay) {
+
+        Expected edited(Long newDelay, Integer newPriority) {
+            return new Expected(newPriority != null ? newPriority : priority, payload, version + 1, acked,
+                    newDelay != null ? newDelay : delay);
+        }
+
+        /** Whether {@code found} is this state; the batch was applied at a clock time from 0 to {@code now}. */
+        boolean matches(JsonNode found, long now) {
+            if (found == null || found.get("priority").asInt() != priority || found.get("version").asLong() != version
+                    || !java.util.Objects.equals(found.get("payload"), payload)) {
+                return false;
+            }
+            long fireTime = found.get("fireTime").asLong();
+            boolean fireTimeMatches = delay == null ? fireTime == acked.get("fireTime").asLong()
+                    : fireTime - delay >= 0 && fireTime - delay <= now;
+            return fireTimeMatches && (acked == null ? found.get("createdAt").asLong() <= now
+                    : found.get("sequence").equals(acked.get("sequence"))
+                            && found.get("createdAt").equals(acked.get("createdAt")));
         }
     }
 
