@@ -56,34 +56,23 @@ public final class JournalStore implements AutoCloseable {
     public static JournalStore open(Path dir, TimerScheduler scheduler, FsyncPolicy fsync, Duration fsyncInterval,
                                     int snapshotMultiple, long snapshotMinBytes, long segmentBytes,
                                     long maxUnflushedBytes) throws IOException {
-        DirectoryLock owned = lockDirectory(dir);
-        FileChannel lockChannel = owned.channel();
-        FileLock lock = owned.lock();
-        long start = System.nanoTime();
-        try (JournalRecovery.Plan recovered = JournalRecovery.plan(dir, log::warn)) {
-            scheduler.recover(recovered.snapshot(), recovered);
-            InvariantReport invariants = scheduler.checkInvariants();
-            if (!invariants.ok()) {
-                throw new JournalCorruptedException("recovered state breaks " + invariants.firstFailure().name()
-                        + ": " + invariants.firstFailure().detail());
+        return open(dir, new Owner() {
+            @Override
+            public void recover(JournalRecovery.Plan plan) {
+                scheduler.recover(plan.snapshot(), plan);
+                requireInvariants(scheduler, "recovered state");
             }
-            JournalWriter writer = new JournalWriter(dir, recovered.nextSegment(), fsync, fsyncInterval,
-                    snapshotMultiple, snapshotMinBytes, segmentBytes, maxUnflushedBytes);
-            scheduler.attachLog(writer);
-            log.info("recovered {} pending timers at now={} from {} ({}, {} journal records in {} segments) in {} ms;"
-                            + " journaling to segment {} with fsync={}",
-                    scheduler.status().size(), scheduler.now(), dir.toAbsolutePath(),
-                    recovered.snapshot() == null ? "no snapshot" : "snapshot " + recovered.snapshotSegment()
-                            + " with " + recovered.snapshot().timers().size() + " timers",
-                    recovered.recordsRead(), recovered.segmentCount(),
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), recovered.nextSegment(),
-                    fsync.name().toLowerCase(Locale.ROOT));
-            return new JournalStore(dir, lockChannel, lock, writer);
-        } catch (IOException | RuntimeException e) {
-            lock.release();
-            lockChannel.close();
-            throw e;
-        }
+
+            @Override
+            public void attach(JournalWriter writer) {
+                scheduler.attachLog(writer);
+            }
+
+            @Override
+            public String summary() {
+                return scheduler.status().size() + " pending timers at now=" + scheduler.now();
+            }
+        }, fsync, fsyncInterval, snapshotMultiple, snapshotMinBytes, segmentBytes, maxUnflushedBytes);
     }
 
     /**
@@ -94,34 +83,70 @@ public final class JournalStore implements AutoCloseable {
     public static JournalStore open(Path dir, Clocks clocks, FsyncPolicy fsync, Duration fsyncInterval,
                                     int snapshotMultiple, long snapshotMinBytes, long segmentBytes,
                                     long maxUnflushedBytes) throws IOException {
-        DirectoryLock owned = lockDirectory(dir);
-        FileChannel lockChannel = owned.channel();
-        FileLock lock = owned.lock();
-        long start = System.nanoTime();
-        try (JournalRecovery.Plan recovered = JournalRecovery.plan(dir, log::warn)) {
-            clocks.recover(recovered.clocksSnapshot(), recovered);
-            for (Clocks.Clock clock : clocks.list(Integer.MAX_VALUE, null)) {
-                InvariantReport invariants = clock.scheduler().checkInvariants();
-                if (!invariants.ok()) {
-                    throw new JournalCorruptedException("recovered clock " + clock.name() + " breaks "
-                            + invariants.firstFailure().name() + ": " + invariants.firstFailure().detail());
+        return open(dir, new Owner() {
+            @Override
+            public void recover(JournalRecovery.Plan plan) {
+                clocks.recover(plan.clocksSnapshot(), plan);
+                for (Clocks.Clock clock : clocks.list(Integer.MAX_VALUE, null)) {
+                    requireInvariants(clock.scheduler(), "recovered clock " + clock.name());
                 }
             }
+
+            @Override
+            public void attach(JournalWriter writer) {
+                clocks.attachLog(writer);
+            }
+
+            @Override
+            public String summary() {
+                return clocks.count() + " clocks with " + clocks.budget().timers() + " pending timers";
+            }
+        }, fsync, fsyncInterval, snapshotMultiple, snapshotMinBytes, segmentBytes, maxUnflushedBytes);
+    }
+
+    /** What a journal is opened for: one scheduler, or every clock of a registry. */
+    private interface Owner {
+
+        /** Rebuilds the state {@code plan} describes and checks it. */
+        void recover(JournalRecovery.Plan plan);
+
+        void attach(JournalWriter writer);
+
+        /** What was recovered, for the start-up log line. */
+        String summary();
+    }
+
+    /** Locks {@code dir}, recovers {@code owner} from it and attaches a writer; releases the lock on failure. */
+    private static JournalStore open(Path dir, Owner owner, FsyncPolicy fsync, Duration fsyncInterval,
+                                     int snapshotMultiple, long snapshotMinBytes, long segmentBytes,
+                                     long maxUnflushedBytes) throws IOException {
+        DirectoryLock owned = lockDirectory(dir);
+        long start = System.nanoTime();
+        try (JournalRecovery.Plan recovered = JournalRecovery.plan(dir, log::warn)) {
+            owner.recover(recovered);
             JournalWriter writer = new JournalWriter(dir, recovered.nextSegment(), fsync, fsyncInterval,
                     snapshotMultiple, snapshotMinBytes, segmentBytes, maxUnflushedBytes);
-            clocks.attachLog(writer);
-            log.info("recovered {} clocks with {} pending timers from {} ({}, {} journal records in {} segments) in"
-                            + " {} ms; journaling to segment {} with fsync={}",
-                    clocks.count(), clocks.budget().timers(), dir.toAbsolutePath(),
+            owner.attach(writer);
+            log.info("recovered {} from {} ({}, {} journal records in {} segments) in {} ms; journaling to segment {}"
+                            + " with fsync={}",
+                    owner.summary(), dir.toAbsolutePath(),
                     recovered.snapshot() == null ? "no snapshot" : "snapshot " + recovered.snapshotSegment(),
                     recovered.recordsRead(), recovered.segmentCount(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), recovered.nextSegment(),
                     fsync.name().toLowerCase(Locale.ROOT));
-            return new JournalStore(dir, lockChannel, lock, writer);
+            return new JournalStore(dir, owned.channel(), owned.lock(), writer);
         } catch (IOException | RuntimeException e) {
-            lock.release();
-            lockChannel.close();
+            owned.lock().release();
+            owned.channel().close();
             throw e;
+        }
+    }
+
+    private static void requireInvariants(TimerScheduler scheduler, String what) {
+        InvariantReport invariants = scheduler.checkInvariants();
+        if (!invariants.ok()) {
+            throw new JournalCorruptedException(what + " breaks " + invariants.firstFailure().name() + ": "
+                    + invariants.firstFailure().detail());
         }
     }
 
