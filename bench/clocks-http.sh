@@ -33,7 +33,7 @@ fresh_clocks() {
 }
 run() { # clocks seconds label
   fresh_clocks
-  CLOCKS=$1 wrk -t2 -c"$conns" -d"$2s" --timeout 10s -s bench/clocks.lua "$url" | grep RESULT \
+  CLOCKS=$1 wrk -t2 -c"$conns" -d"$2s" --timeout 10s -s bench/post.lua "$url" | grep RESULT \
     | sed "s/^RESULT/$3 clocks=$1/"
 }
 run 1 $((warm / 2)) warmup >/dev/null
