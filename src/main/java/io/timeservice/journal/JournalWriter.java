@@ -554,25 +554,24 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
      * describes and logs {@code e}, which may fail in turn without undoing the failure.
      */
     private void fail(Throwable e) {
+        // Described before anyone is told, so a woken waiter or a health probe sees the cause; if even the
+        // description cannot be built (out of memory), the exception made in advance stands in for it.
+        IOException cause = flusherDied;
+        try {
+            cause = e instanceof IOException io ? io : new IOException("the journal flusher died: " + e, e);
+        } catch (Throwable noDescription) {
+            // the journal fails all the same, below
+        }
         lock.lock();
         try {
-            markFailed(e instanceof IOException io ? io : flusherDied);
+            markFailed(cause);
         } finally {
             lock.unlock();
         }
         try {
-            if (!(e instanceof IOException)) {
-                IOException described = new IOException("the journal flusher died: " + e, e);
-                lock.lock();
-                try {
-                    failure = described;
-                } finally {
-                    lock.unlock();
-                }
-            }
             log.error("journal write failed; refusing further mutations until restart", e);
         } catch (Throwable reportFailed) {
-            // the journal has failed all the same; what is left is only the description
+            // the journal has failed all the same
         }
     }
 
