@@ -1321,6 +1321,7 @@ public final class TimerScheduler {
                     + ") failed after its journal record was written", failure);
         }
         startSnapshotIfDue();
+        tellNextDeadline(); // a system clock's new earliest timer, lease or retry wakes the firing thread sooner
         return new Applied<>(value, position, new int[] {heap.takeLevelsMoved()});
     }
 
