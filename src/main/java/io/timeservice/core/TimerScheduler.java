@@ -732,6 +732,19 @@ public final class TimerScheduler {
         });
     }
 
+    /** Every delivery of this clock in any state, by sequence: O(n log n) under the lock, for diagnostics and tests. */
+    public List<Delivery> allDeliveries() {
+        return lock.call(() -> {
+            requireServing();
+            List<Delivery> all = new ArrayList<>(deliveries.size());
+            for (SavedDelivery saved : deliveries.image()) {
+                all.add(saved.delivery());
+            }
+            all.sort(java.util.Comparator.comparingLong(Delivery::sequence));
+            return all;
+        });
+    }
+
     /** Up to {@code limit} dead deliveries in sequence order, after {@code afterSequence} (0: from the first). */
     public List<Delivery> deadDeliveries(int limit, long afterSequence) {
         if (limit < 1) {
