@@ -1345,7 +1345,7 @@ public final class TimerScheduler {
      */
     private void startSnapshotIfDue() {
         try {
-            if (log.wantsSnapshot(heap.size())) {
+            if (log.wantsSnapshot(heap.size() + deliveries.size())) {
                 long start = System.nanoTime();
                 HeapImage image = heap.image();
                 List<SavedDelivery> saved = deliveries.image();
