@@ -218,7 +218,8 @@ final class DeliveryQueue {
         }
         if (entry == null || !entry.timer.id().equals(id) || entry.leaseUntil <= now) {
             throw new SchedulerException(ErrorCode.CLAIM_LOST, "the claim does not hold a lease on a delivery of "
-                    + id + " (wrong or expired; the delivery may have gone to another worker)");
+                    + TimerScheduler.abbreviate(id) + " (wrong or expired; the delivery may have gone to another"
+                    + " worker)");
         }
         return entry.view();
     }

@@ -1468,7 +1468,7 @@ public final class TimerScheduler {
     }
 
     /** The id cut to the longest valid length, never between the halves of a surrogate pair. */
-    private static String abbreviate(String id) {
+    public static String abbreviate(String id) {
         if (id == null || id.length() <= MAX_ID_LENGTH) {
             return String.valueOf(id);
         }
