@@ -29,7 +29,8 @@ import org.springframework.stereotype.Component;
  * {@code timer_firing_thread_alive} (1 while the firing thread runs).
  *
  * <p>The state gauge is not named {@code timer_deliveries}: that family is the {@code timer_deliveries_total}
- * counter's, and Prometheus allows one type per family.
+ * counter's, Prometheus allows one type per family, and Micrometer's Prometheus registry silently drops a gauge
+ * registered under a counter's name.
  */
 @Component
 class DeliveryGauges implements MeterBinder {

@@ -3,6 +3,7 @@ package io.timeservice.metrics;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
 
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -167,7 +168,15 @@ class MetricsEndpointTest {
                 .body("components.timerQueue.status", equalTo("UP"))
                 .body("components.timerQueue.details.size", equalTo(1))
                 .body("components.timerQueue.details.now", equalTo(0))
-                .body("components.timerQueue.details.arity", equalTo(4));
+                .body("components.timerQueue.details.arity", equalTo(4))
+                .body("components.firing.status", equalTo("UP"))
+                .body("components.firing.details.thread", equalTo("running"))
+                .body("components.firing.details.heldBackClocks", equalTo(0));
+        // the firing thread's health is outside readiness: with it stopped, every request still works
+        given().get("/actuator/health/readiness").then()
+                .statusCode(200)
+                .body("components.timerQueue.status", equalTo("UP"))
+                .body("components.firing", nullValue());
     }
 
     private static void add(String id, long delay, int expectedStatus) {
