@@ -732,6 +732,19 @@ public final class TimerScheduler {
         });
     }
 
+    /** Every delivery of this clock in any state, by sequence: O(n log n) under the lock, for diagnostics and tests. */
+    public List<Delivery> allDeliveries() {
+        return lock.call(() -> {
+            requireServing();
+            List<Delivery> all = new ArrayList<>(deliveries.size());
+            for (SavedDelivery saved : deliveries.image()) {
+                all.add(saved.delivery());
+            }
+            all.sort(java.util.Comparator.comparingLong(Delivery::sequence));
+            return all;
+        });
+    }
+
     /** Up to {@code limit} dead deliveries in sequence order, after {@code afterSequence} (0: from the first). */
     public List<Delivery> deadDeliveries(int limit, long afterSequence) {
         if (limit < 1) {
@@ -1321,6 +1334,7 @@ public final class TimerScheduler {
                     + ") failed after its journal record was written", failure);
         }
         startSnapshotIfDue();
+        tellNextDeadline(); // a system clock's new earliest timer, lease or retry wakes the firing thread sooner
         return new Applied<>(value, position, new int[] {heap.takeLevelsMoved()});
     }
 
@@ -1331,7 +1345,7 @@ public final class TimerScheduler {
      */
     private void startSnapshotIfDue() {
         try {
-            if (log.wantsSnapshot(heap.size())) {
+            if (log.wantsSnapshot(heap.size() + deliveries.size())) {
                 long start = System.nanoTime();
                 HeapImage image = heap.image();
                 List<SavedDelivery> saved = deliveries.image();
