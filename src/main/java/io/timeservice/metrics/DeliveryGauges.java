@@ -30,7 +30,8 @@ import org.springframework.stereotype.Component;
  *
  * <p>The state gauge is not named {@code timer_deliveries}: that family is the {@code timer_deliveries_total}
  * counter's, Prometheus allows one type per family, and Micrometer's Prometheus registry silently drops a gauge
- * registered under a counter's name.
+ * registered under a counter's name. The gauges read through this binder hold it strongly (as {@link QueueGauges}
+ * does: Micrometer holds a gauge's object weakly by default).
  */
 @Component
 class DeliveryGauges implements MeterBinder {
@@ -60,11 +61,13 @@ class DeliveryGauges implements MeterBinder {
                 .description("Wall-clock age of the longest-ready delivery of any system clock (0 when none is"
                         + " ready): how long the oldest claimable delivery has waited for a worker")
                 .baseUnit("seconds")
+                .strongReference(true)
                 .register(registry);
         Gauge.builder("timer.delivery.held.back", this,
                         gauges -> gauges.sum(counts -> counts.firingHeldBack() ? 1 : 0))
                 .description("Clocks whose due timers stay pending because the deliveries of all clocks hold"
                         + " timeservice.deliveries.max; they fire once deliveries are acknowledged or deleted")
+                .strongReference(true)
                 .register(registry);
         Gauge.builder("timer.delivery.capacity", clocks, all -> all.budget().maxDeliveries())
                 .description("Most deliveries of all clocks together, in every state (timeservice.deliveries.max)")
@@ -85,6 +88,7 @@ class DeliveryGauges implements MeterBinder {
                         + " lease running, waiting: nacked or expired, until their retry time, dead: out of"
                         + " attempts, until redriven or deleted")
                 .tag("state", state)
+                .strongReference(true)
                 .register(registry);
     }
 

@@ -114,6 +114,18 @@ class DeliveryGaugesTest {
         assertThat(gauge("timer.firing.thread.alive")).isZero();
     }
 
+    @Test
+    void gauges_keepReporting_whenNothingButTheRegistryHoldsTheBinder() {
+        SimpleMeterRegistry alone = new SimpleMeterRegistry();
+        new DeliveryGauges(clocks, firing, wall::get).bindTo(alone);
+
+        System.gc(); // Micrometer holds a gauge's object weakly unless told otherwise: a collected one reads NaN
+
+        assertThat(alone.get("timer.delivery.queue.depth").tag("state", "ready").gauge().value()).isZero();
+        assertThat(alone.get("timer.delivery.oldest.ready.age").gauge().value()).isZero();
+        assertThat(alone.get("timer.delivery.held.back").gauge().value()).isZero();
+    }
+
     private List<Double> states() {
         return List.of("ready", "in_flight", "waiting", "dead").stream()
                 .map(state -> registry.get("timer.delivery.queue.depth").tag("state", state).gauge().value())
