@@ -33,13 +33,7 @@ class FiringHealthIndicatorTest {
     void down_untilTheThreadStarts_andAgainOnceItStops() throws InterruptedException {
         assertThat(indicator.health().getStatus()).isEqualTo(Status.DOWN);
 
-        firing.start();
-        Health running;
-        try {
-            running = indicator.health();
-        } finally {
-            firing.stop();
-        }
+        Health running = healthWhileTheThreadRuns();
 
         assertThat(running.getStatus()).isEqualTo(Status.UP);
         assertThat(running.getDetails()).containsEntry("thread", "running").containsEntry("lagMillis", 0L)
@@ -58,16 +52,20 @@ class FiringHealthIndicatorTest {
         }
         assertThat(firing.fireDue()).isEqualTo(2);   // c stays pending: the deliveries hold their limit
 
-        firing.start();
-        Health health;
-        try {
-            health = indicator.health();
-        } finally {
-            firing.stop();
-        }
+        Health health = healthWhileTheThreadRuns();
 
         assertThat(health.getStatus()).isEqualTo(Status.UP);
         assertThat(health.getDetails()).containsEntry("heldBackClocks", 1);
         assertThat((String) health.getDetails().get("heldBack")).contains("timeservice.deliveries.max (2)");
+    }
+
+    /** The component's answer with the firing thread started, which is stopped again before this returns. */
+    private Health healthWhileTheThreadRuns() throws InterruptedException {
+        firing.start();
+        try {
+            return indicator.health();
+        } finally {
+            firing.stop();
+        }
     }
 }
