@@ -213,7 +213,7 @@ final class DeliveryQueue {
      */
     Delivery requireClaim(String id, String claim, long now, boolean allowAcked) {
         Entry entry = claim == null ? null : byClaim.get(claim);
-        if (entry == null && allowAcked && claim != null && id.equals(recentAcks.get(claim))) {
+        if (entry == null && allowAcked && claim != null && id != null && id.equals(recentAcks.get(claim))) {
             return null;
         }
         if (entry == null || !entry.timer.id().equals(id) || entry.leaseUntil <= now) {

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -617,8 +618,7 @@ public final class TimerScheduler {
 
     private List<Delivery> claimReady(int max, long leaseMillis) {
         String claimPrefix = newClaimPrefix(); // outside the lock: the only random draw of a claim
-        DeliveryTally tally = new DeliveryTally();
-        List<Delivery> claimed = mutate(Operation.CLAIM, () -> { }, () -> {
+        return deliveryCall(Operation.CLAIM, tally -> {
             requireQueue();
             long now = clock.now();
             long settledAt = settleDeliveries(now, tally);
@@ -637,8 +637,6 @@ public final class TimerScheduler {
             deliveriesChanged();
             return leased;
         });
-        tally.reportTo(metrics);
-        return claimed;
     }
 
     /** 128 random bits, URL-safe: every claim of one call is this plus its index, so no claim can be guessed. */
@@ -655,8 +653,7 @@ public final class TimerScheduler {
      * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code clock_not_queued}
      */
     public void ack(String id, String claim) {
-        DeliveryTally tally = new DeliveryTally();
-        mutate(Operation.ACK, () -> { }, () -> {
+        deliveryCall(Operation.ACK, tally -> {
             requireQueue();
             Delivery leased = deliveries.requireClaim(id, claim, clock.now(), true);
             if (leased == null) {
@@ -672,7 +669,6 @@ public final class TimerScheduler {
             tally.add(DeliveryEvent.ACKED, 1);
             return acked;
         });
-        tally.reportTo(metrics);
     }
 
     /**
@@ -688,8 +684,7 @@ public final class TimerScheduler {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
                     + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
         }
-        DeliveryTally tally = new DeliveryTally();
-        Delivery result = mutate(Operation.NACK, () -> { }, () -> {
+        return deliveryCall(Operation.NACK, tally -> {
             requireQueue();
             long now = clock.now();
             Delivery leased = deliveries.requireClaim(id, claim, now, false);
@@ -707,8 +702,6 @@ public final class TimerScheduler {
             }
             return nacked;
         });
-        tally.reportTo(metrics);
-        return result;
     }
 
     /**
@@ -763,8 +756,7 @@ public final class TimerScheduler {
      * @throws SchedulerException {@code delivery_not_found}, {@code clock_not_queued}
      */
     public List<Delivery> redrive(String id, Long sequence) {
-        DeliveryTally tally = new DeliveryTally();
-        List<Delivery> redriven = mutate(Operation.DEAD_LETTERS, () -> { }, () -> {
+        return deliveryCall(Operation.DEAD_LETTERS, tally -> {
             List<Long> sequences = requireDead(id, sequence);
             long now = clock.now();
             log.requireWritable();
@@ -776,8 +768,6 @@ public final class TimerScheduler {
             tally.add(DeliveryEvent.REDRIVEN, sequences.size());
             return applied;
         });
-        tally.reportTo(metrics);
-        return redriven;
     }
 
     /**
@@ -787,8 +777,7 @@ public final class TimerScheduler {
      * @throws SchedulerException {@code delivery_not_found}, {@code clock_not_queued}
      */
     public List<Delivery> deleteDead(String id, Long sequence) {
-        DeliveryTally tally = new DeliveryTally();
-        List<Delivery> deleted = mutate(Operation.DEAD_LETTERS, () -> { }, () -> {
+        return deliveryCall(Operation.DEAD_LETTERS, tally -> {
             List<Long> sequences = requireDead(id, sequence);
             List<Delivery> before = deliveries.deadOf(id, sequence);
             log.requireWritable();
@@ -801,8 +790,6 @@ public final class TimerScheduler {
             tally.add(DeliveryEvent.DELETED, sequences.size());
             return applied;
         });
-        tally.reportTo(metrics);
-        return deleted;
     }
 
     /**
@@ -929,6 +916,17 @@ public final class TimerScheduler {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "lease must be " + MIN_LEASE_MILLIS + " to "
                     + MAX_LEASE_MILLIS + " ms: " + leaseMillis);
         }
+    }
+
+    /**
+     * Runs one delivery call as {@link #mutate} does, handing {@code underLock} a tally of the delivery events it
+     * causes, which is reported after the lock is released.
+     */
+    private <T> T deliveryCall(Operation operation, Function<DeliveryTally, Applied<T>> underLock) {
+        DeliveryTally tally = new DeliveryTally();
+        T result = mutate(operation, () -> { }, () -> underLock.apply(tally));
+        tally.reportTo(metrics);
+        return result;
     }
 
     /** Delivery events and latenesses one call collected under the lock, reported after it is released. */
