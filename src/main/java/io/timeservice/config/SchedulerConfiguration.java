@@ -6,7 +6,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.timeservice.core.ClockSettings;
 import io.timeservice.core.Clocks;
+import io.timeservice.core.FiringLoop;
 import io.timeservice.core.PendingBudget;
 import io.timeservice.core.SchedulerMetrics;
 import io.timeservice.core.TimerScheduler;
@@ -36,8 +38,13 @@ class SchedulerConfiguration {
             scheduler.limitInvariantChecks(properties.invariants().minCheckInterval(),
                     properties.invariants().rateLimitedAbove());
             return scheduler;
-        }, new PendingBudget(properties.capacity(), properties.capacityBytes().toBytes()), properties.clocks().max(),
-                System::currentTimeMillis);
+        }, deliveryLimited(new PendingBudget(properties.capacity(), properties.capacityBytes().toBytes()),
+                properties.deliveries().max()), properties.clocks().max(), System::currentTimeMillis);
+    }
+
+    private static PendingBudget deliveryLimited(PendingBudget budget, long maxDeliveries) {
+        budget.limitDeliveries(maxDeliveries);
+        return budget;
     }
 
     /**
@@ -78,6 +85,21 @@ class SchedulerConfiguration {
         public void close() {
             executor.shutdownNow();
         }
+    }
+
+    /**
+     * The thread that fires every system clock. Starts after recovery (it depends on the journal), gives the default
+     * clock its configured mode first, and stops before the journal closes.
+     */
+    @Bean(destroyMethod = "stop")
+    FiringLoop firingLoop(Clocks clocks, TimeServiceProperties properties, ObjectProvider<JournalStore> journal) {
+        journal.getIfAvailable();
+        clocks.configureDefault(ClockSettings.of(properties.clock().mode(), null, null));
+        FiringLoop loop = new FiringLoop(System::currentTimeMillis, properties.firing().maxSleep().toMillis(),
+                properties.firing().roundSize());
+        clocks.fireWith(loop);
+        loop.start();
+        return loop;
     }
 
     /** The {@code default} clock's scheduler, which the paths without a clock address. */

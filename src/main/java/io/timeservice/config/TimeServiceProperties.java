@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import io.timeservice.core.ClockSettings;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.journal.FsyncPolicy;
 import io.timeservice.journal.JournalWriter;
@@ -31,6 +32,10 @@ import org.springframework.util.unit.DataSize;
  * @param journal       segment size and the bound on bytes waiting to be written
  * @param security bearer tokens for the API
  * @param invariants    how often requests may walk a large queue to check its invariants
+ * @param clocks        how many clocks, and when an idle one goes
+ * @param clock         the {@code default} clock's mode
+ * @param deliveries    the bound on deliveries over all clocks
+ * @param firing        the firing thread of system clocks
  */
 @ConfigurationProperties("timeservice")
 public record TimeServiceProperties(@DefaultValue Heap heap,
@@ -46,7 +51,10 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue Journal journal,
                                     @DefaultValue Security security,
                                     @DefaultValue Invariants invariants,
-                                    @DefaultValue ClockLimits clocks) {
+                                    @DefaultValue ClockLimits clocks,
+                                    @DefaultValue DefaultClock clock,
+                                    @DefaultValue Deliveries deliveries,
+                                    @DefaultValue Firing firing) {
 
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
@@ -59,6 +67,48 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
     }
 
     public enum Durability { NONE, JOURNAL }
+
+    /**
+     * {@code timeservice.clock.*}: the {@code default} clock.
+     *
+     * @param mode {@code virtual} (the default: time moves by advance, fired timers are answered) or {@code system}
+     *             (the wall clock; fired timers become deliveries to claim). Changing it needs an empty default
+     *             clock (start-up stops otherwise, saying so).
+     */
+    public record DefaultClock(@DefaultValue("virtual") ClockSettings.Mode mode) {
+    }
+
+    /**
+     * {@code timeservice.deliveries.*}.
+     *
+     * @param max the most deliveries (ready, in flight, waiting, dead) over all clocks; at the limit, system clocks
+     *            keep due timers pending (metric {@code timer_delivery_held_back}, health) and advances of queueing
+     *            virtual clocks are refused with 429
+     */
+    public record Deliveries(@DefaultValue("100000") long max) {
+
+        public Deliveries {
+            require(max >= 1 && max <= 100_000_000, "timeservice.deliveries.max must be between 1 and 100000000,"
+                    + " got " + max);
+        }
+    }
+
+    /**
+     * {@code timeservice.firing.*}.
+     *
+     * @param maxSleep  the longest the firing thread sleeps at once: how soon it notices a forward step of the wall
+     *                  clock (it wakes at every due time regardless)
+     * @param roundSize most timers one round fires on one clock before the other clocks get their turn
+     */
+    public record Firing(@DefaultValue("1s") Duration maxSleep, @DefaultValue("10000") int roundSize) {
+
+        public Firing {
+            require(maxSleep.compareTo(Duration.ofMillis(10)) >= 0 && maxSleep.compareTo(Duration.ofMinutes(1)) <= 0,
+                    "timeservice.firing.max-sleep must be between 10ms and 1m, got " + maxSleep);
+            require(roundSize >= 1 && roundSize <= 1_000_000,
+                    "timeservice.firing.round-size must be between 1 and 1000000, got " + roundSize);
+        }
+    }
 
     /**
      * {@code timeservice.clocks.*}.

@@ -88,6 +88,24 @@ final class Capacity {
         budget.release(count, timerBytes);
     }
 
+    PendingBudget budget() {
+        return budget;
+    }
+
+    /**
+     * Fired timers holding {@code timerBytes} became deliveries: no longer pending, still in the
+     * budget (and in the delivery room reserved for them) until they are acknowledged or deleted.
+     */
+    void firedToDeliveries(long timerBytes) {
+        pendingBytes -= timerBytes;
+    }
+
+    /** {@code count} deliveries holding {@code timerBytes} left the queue (acknowledged, deleted, cleared). */
+    void deliveriesGone(long count, long timerBytes) {
+        budget.release(count, timerBytes);
+        budget.releaseDeliveries(count);
+    }
+
     /** Every one of this scheduler's {@code count} pending timers is gone (reset, clock deletion). */
     void removedAll(int count) {
         removed(count, pendingBytes);
@@ -97,5 +115,11 @@ final class Capacity {
     void recovered(int count, long bytes) {
         pendingBytes = bytes;
         budget.restore(count, bytes);
+    }
+
+    /** Counts the {@code count} deliveries recovery rebuilt, holding {@code bytes}, whatever the limits. */
+    void recoveredDeliveries(int count, long bytes) {
+        budget.restore(count, bytes);
+        budget.restoreDeliveries(count);
     }
 }

@@ -69,6 +69,8 @@ public final class Clocks {
     private int nextNumber = 1;
     private long sequenceFloor;
     private MutationLog journal = MutationLog.NONE;
+    /** Fires the system clocks; set by {@link #fireWith} before serving. Guarded by registry. */
+    private Wakeups firing = Wakeups.NONE;
 
     /**
      * @param factory   makes a fresh scheduler on a clock, counting against the shared budget
@@ -83,7 +85,8 @@ public final class Clocks {
         this.budget = budget;
         this.maxClocks = maxClocks;
         this.wallClockMillis = wallClockMillis;
-        this.defaultClock = new Clock(0, DEFAULT, 0, 0, factory.apply(new VirtualClock(0), budget), 0);
+        this.defaultClock = new Clock(0, DEFAULT, 0, 0, factory.apply(new VirtualClock(0), budget), 0,
+                ClockSettings.VIRTUAL);
         byName.put(DEFAULT, defaultClock);
     }
 
@@ -105,16 +108,23 @@ public final class Clocks {
         private final long initialNow;
         private final long createdAtWallMillis;
         private final TimerScheduler scheduler;
+        private volatile ClockSettings settings;
         private volatile long lastUsedWallMillis;
 
         Clock(int number, String name, long initialNow, long createdAtWallMillis, TimerScheduler scheduler,
-              long lastUsedWallMillis) {
+              long lastUsedWallMillis, ClockSettings settings) {
             this.number = number;
             this.name = name;
             this.initialNow = initialNow;
             this.createdAtWallMillis = createdAtWallMillis;
             this.scheduler = scheduler;
             this.lastUsedWallMillis = lastUsedWallMillis;
+            this.settings = settings;
+        }
+
+        /** Its mode, delivery and retry policy. */
+        public ClockSettings settings() {
+            return settings;
         }
 
         public int number() {
@@ -224,6 +234,16 @@ public final class Clocks {
      *                            (exists with another now), {@code clock_limit}, {@code storage_unavailable}
      */
     public Created create(String name, long now) {
+        return create(name, now, ClockSettings.VIRTUAL);
+    }
+
+    /**
+     * Creates the clock {@code name} with {@code settings}, at {@code now} when it is virtual (a system clock's time
+     * is the wall clock's, and {@code now} is ignored), or finds it with the same settings (and now) already there.
+     *
+     * @throws SchedulerException as {@link #create(String, long)}; {@code clock_conflict} also for other settings
+     */
+    public Created create(String name, long now, ClockSettings settings) {
         requireValidName(name);
         if (now < 0 || now > TimerScheduler.MAX_DELAY) {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now must be between 0 and "
@@ -232,7 +252,11 @@ public final class Clocks {
         synchronized (registry) {
             Clock existing = byName.get(name);
             if (existing != null) {
-                if (existing.initialNow() != now) {
+                if (!existing.settings().equals(settings)) {
+                    throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists with other"
+                            + " settings: " + describe(existing.settings()));
+                }
+                if (!settings.isSystem() && existing.initialNow() != now) {
                     throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created at now="
                             + existing.initialNow() + ", not " + now);
                 }
@@ -246,10 +270,14 @@ public final class Clocks {
             journal.requireWritable();
             int number = nextNumber;
             long createdAt = wallClockMillis.getAsLong();
-            long position = journal.append(new Mutation.ClockCreated(number, name, now, createdAt, sequenceFloor));
+            long initialNow = settings.isSystem() ? 0 : now;
+            long position = journal.append(new Mutation.ClockCreated(number, name, initialNow, createdAt,
+                    sequenceFloor, settings));
             nextNumber++;
-            Clock clock = new Clock(number, name, now, createdAt, newScheduler(now, sequenceFloor), createdAt);
+            Clock clock = new Clock(number, name, initialNow, createdAt, newScheduler(initialNow, sequenceFloor,
+                    settings), createdAt, settings);
             clock.scheduler().attachLog(viewFor(number));
+            clock.scheduler().fireWith(firing);
             byName.put(name, clock);
             count++;
             // waited for under the monitor: a second PUT answers 200 only once the clock is durable
@@ -301,8 +329,8 @@ public final class Clocks {
      */
     public Long deletesAt(Clock clock) {
         long ttl = idleTtlMillis;
-        if (ttl == 0 || clock == defaultClock) {
-            return null;
+        if (ttl == 0 || clock == defaultClock || clock.settings().isSystem()) {
+            return null; // a system clock fires by itself: not using it is no sign that it is forgotten
         }
         long lastUsed = clock.lastUsedWallMillis();
         return lastUsed > Long.MAX_VALUE - ttl ? Long.MAX_VALUE : lastUsed + ttl;
@@ -369,8 +397,9 @@ public final class Clocks {
             recovering.put(0, new Recovering(defaultClock,
                     defaultClock.scheduler().beginRecovery(start.defaultClock(), 0)));
             for (RecoveredClocks.Clock saved : start.clocks()) {
+                ClockSettings settings = saved.state() == null ? ClockSettings.VIRTUAL : saved.state().settings();
                 Clock clock = new Clock(saved.number(), saved.name(), saved.initialNow(),
-                        saved.createdAtWallMillis(), factory.apply(new VirtualClock(0), budget), recoveredAt);
+                        saved.createdAtWallMillis(), configured(0, settings), recoveredAt, settings);
                 recovering.put(saved.number(), new Recovering(clock,
                         clock.scheduler().beginRecovery(saved.state(), 0)));
             }
@@ -381,8 +410,8 @@ public final class Clocks {
                                 + created.name() + ") which exists");
                     }
                     Clock clock = new Clock(created.number(), created.name(), created.now(),
-                            created.createdAtWallMillis(), factory.apply(new VirtualClock(created.now()), budget),
-                            recoveredAt);
+                            created.createdAtWallMillis(), configured(created.now(), created.settings()),
+                            recoveredAt, created.settings());
                     recovering.put(created.number(), new Recovering(clock,
                             clock.scheduler().beginRecovery(null, created.firstSequence())));
                     nextNumber = Math.max(nextNumber, created.number() + 1);
@@ -404,6 +433,7 @@ public final class Clocks {
             }
             for (Recovering each : recovering.values()) {
                 each.clock().scheduler().finishRecovery(each.recovery());
+                each.clock().settings = each.recovery().settings();
                 byName.put(each.clock().name(), each.clock());
             }
             count = byName.size();
@@ -487,10 +517,49 @@ public final class Clocks {
         }
     }
 
-    private TimerScheduler newScheduler(long now, long firstSequence) {
-        TimerScheduler scheduler = factory.apply(new VirtualClock(now), budget);
+    private TimerScheduler newScheduler(long now, long firstSequence, ClockSettings settings) {
+        TimerScheduler scheduler = configured(now, settings);
         scheduler.startSequencesAfter(firstSequence);
         return scheduler;
+    }
+
+    /** A fresh scheduler with {@code settings}: on a system clock, or on a virtual one at {@code now}. */
+    private TimerScheduler configured(long now, ClockSettings settings) {
+        SchedulerClock clock = settings.isSystem() ? new SystemClock(wallClockMillis) : new VirtualClock(now);
+        TimerScheduler scheduler = factory.apply(clock, budget);
+        scheduler.configure(settings, clock);
+        return scheduler;
+    }
+
+    private static String describe(ClockSettings settings) {
+        return "mode " + settings.mode().name().toLowerCase(java.util.Locale.ROOT) + ", delivery "
+                + settings.delivery().name().toLowerCase(java.util.Locale.ROOT) + ", " + settings.retry();
+    }
+
+    /**
+     * Lets every system clock, now and later, ask {@code loop} for firing rounds. Call once, after {@link #recover}
+     * and {@link #attachLog}, before serving.
+     */
+    public void fireWith(Wakeups loop) {
+        synchronized (registry) {
+            firing = loop;
+            for (Clock clock : byName.values()) {
+                clock.scheduler().fireWith(loop);
+            }
+        }
+    }
+
+    /**
+     * Gives the {@code default} clock the settings the configuration asks for, journaled when they differ from what
+     * recovery found. Call after {@link #attachLog} and before {@link #fireWith}.
+     *
+     * @throws IllegalStateException when the mode would change while the default clock holds timers or deliveries
+     */
+    public void configureDefault(ClockSettings settings) {
+        synchronized (registry) {
+            defaultClock.scheduler().reconfigure(settings);
+            defaultClock.settings = settings;
+        }
     }
 
     /** Clock {@code number}'s view of the journal: its records tagged, its snapshots taken for every clock. */

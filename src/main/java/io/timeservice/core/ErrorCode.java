@@ -29,6 +29,14 @@ public enum ErrorCode {
     CLOCK_UNDELETABLE,
     /** {@code timeservice.clocks.max} clocks exist already (429). */
     CLOCK_LIMIT,
+    /** Advance on a system clock, whose time is the wall clock's (409). */
+    CLOCK_NOT_VIRTUAL,
+    /** A delivery call on a clock whose fired timers are returned by advance, not queued (409). */
+    CLOCK_NOT_QUEUED,
+    /** An ack, nack or extend whose claim holds no lease (wrong, expired, or the delivery went elsewhere) (409). */
+    CLAIM_LOST,
+    /** No dead delivery has that id (and sequence) (404). */
+    DELIVERY_NOT_FOUND,
     /**
      * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
      * every call, reads included, until a restart rebuilds the state from the journal.

@@ -56,8 +56,72 @@ public sealed interface Mutation {
      * A clock was created: {@code number} tags its records from now on; its time starts at {@code now} and its
      * sequences after {@code firstSequence}.
      */
-    record ClockCreated(int number, String name, long now, long createdAtWallMillis, long firstSequence)
-            implements Mutation {
+    record ClockCreated(int number, String name, long now, long createdAtWallMillis, long firstSequence,
+                        ClockSettings settings) implements Mutation {
+
+        /** A virtual clock answering advances with what fired (records before clock settings existed). */
+        public ClockCreated(int number, String name, long now, long createdAtWallMillis, long firstSequence) {
+            this(number, name, now, createdAtWallMillis, firstSequence, ClockSettings.VIRTUAL);
+        }
+    }
+
+    /**
+     * The {@code default} clock's settings changed (its configuration at a start differed from what the journal
+     * knew). A change of mode happens only while it holds no timer and no delivery; its time restarts then.
+     */
+    record ClockConfigured(ClockSettings settings) implements Mutation {
+    }
+
+    // ---- deliveries (clocks that queue what fires) ----
+
+    /** Every lease ended by {@code now} expired and every retry due by {@code now} became ready. */
+    record DeliveriesSettled(long now) implements Mutation {
+    }
+
+    /**
+     * The first {@code claims.size()} ready deliveries were leased at {@code now} for {@code leaseMillis}, one claim
+     * token each, in order (after settling by {@code now}, recorded before this when it moved anything).
+     */
+    record Claimed(long now, long leaseMillis, List<String> claims) implements Mutation {
+
+        public Claimed {
+            claims = List.copyOf(claims);
+        }
+    }
+
+    /** The delivery leased by {@code claim} was acknowledged and left the queue. */
+    record Acked(String claim) implements Mutation {
+    }
+
+    /**
+     * The delivery leased by {@code claim} was given back at {@code now}: ready again at {@code retryAt} with one more
+     * attempt, or dead after its last one.
+     */
+    record Nacked(String claim, long now, long retryAt) implements Mutation {
+    }
+
+    /** The lease {@code claim} was extended at {@code now} to end {@code leaseMillis} later. */
+    record Extended(String claim, long now, long leaseMillis) implements Mutation {
+    }
+
+    /** The dead deliveries {@code sequences} were redriven: ready at {@code now} from attempt 1. */
+    record Redriven(long now, List<Long> sequences) implements Mutation {
+
+        public Redriven {
+            sequences = List.copyOf(sequences);
+        }
+    }
+
+    /** The dead deliveries {@code sequences} were deleted. */
+    record DeadDeleted(List<Long> sequences) implements Mutation {
+
+        public DeadDeleted {
+            sequences = List.copyOf(sequences);
+        }
+    }
+
+    /** After a restart at {@code now}, every lease in flight at the crash starts again for its full length. */
+    record LeasesRenewed(long now) implements Mutation {
     }
 
     /** The clock whose record this is was deleted, with every timer it held. */

@@ -18,6 +18,8 @@ public final class PendingBudget {
     private final long capacityBytes;
     private final AtomicLong timers = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
+    private final AtomicLong deliveries = new AtomicLong();
+    private volatile long maxDeliveries = Long.MAX_VALUE;
 
     /**
      * @param capacity      the most pending timers over all clocks
@@ -40,6 +42,50 @@ public final class PendingBudget {
 
     public long capacityBytes() {
         return capacityBytes;
+    }
+
+    /**
+     * Bounds the deliveries over all clocks (ready, in flight, waiting and dead): beyond it clocks keep their due
+     * timers pending instead of firing them. Deliveries count in the timer and byte budget too, as the timers they
+     * were; firing moves a timer from one to the other.
+     */
+    public void limitDeliveries(long max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("the delivery limit must be >= 1: " + max);
+        }
+        maxDeliveries = max;
+    }
+
+    public long maxDeliveries() {
+        return maxDeliveries;
+    }
+
+    /** Deliveries over all clocks. */
+    public long deliveries() {
+        return deliveries.get();
+    }
+
+    /** Takes room for up to {@code wanted} deliveries; returns how many it took (0 when the limit is reached). */
+    int reserveDeliveries(int wanted) {
+        while (true) {
+            long now = deliveries.get();
+            long granted = Math.max(0, Math.min(wanted, maxDeliveries - now));
+            if (granted == 0 || deliveries.compareAndSet(now, now + granted)) {
+                return (int) granted;
+            }
+        }
+    }
+
+    /** Gives back room for {@code count} deliveries (acknowledged, deleted, or reserved and not used). */
+    void releaseDeliveries(long count) {
+        if (count != 0) {
+            deliveries.addAndGet(-count);
+        }
+    }
+
+    /** Counts deliveries recovery rebuilt, whatever the limit. */
+    void restoreDeliveries(long count) {
+        deliveries.addAndGet(count);
     }
 
     /** Pending timers over all clocks. */

@@ -1,8 +1,8 @@
 package io.timeservice.core;
 
 /**
- * The scheduler's notion of "now", in milliseconds. Today the only implementation is {@link VirtualClock}, moved by
- * explicit advances; a monotonic real-time clock can implement the same interface later.
+ * The scheduler's notion of "now", in milliseconds: a {@link VirtualClock}, moved by explicit advances, or a
+ * {@link SystemClock}, the wall clock, whose due timers a firing thread fires.
  *
  * <p>Not thread-safe: the scheduler calls it only while holding its lock.
  */
@@ -11,9 +11,18 @@ public interface SchedulerClock {
     long now();
 
     /**
-     * Moves the clock forward to {@code time}.
-     *
-     * @throws UnsupportedOperationException if this clock is not moved by callers (a real-time clock)
+     * Moves the clock forward to {@code time}: a virtual clock shows it as now; a system clock records that every
+     * timer due by then has fired.
      */
     void advanceTo(long time);
+
+    /** The time up to which every due timer has fired: the "no timer is overdue" invariant holds against it. */
+    default long firedThrough() {
+        return now();
+    }
+
+    /** Whether only advances move this clock. */
+    default boolean isVirtual() {
+        return true;
+    }
 }

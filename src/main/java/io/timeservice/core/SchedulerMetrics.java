@@ -9,7 +9,10 @@ public interface SchedulerMetrics {
     SchedulerMetrics NONE = new SchedulerMetrics() {
     };
 
-    enum Operation { ADD, CANCEL, EDIT, ADVANCE, GET, LIST, PEEK, BATCH }
+    enum Operation { ADD, CANCEL, EDIT, ADVANCE, GET, LIST, PEEK, BATCH, CLAIM, ACK, NACK, EXTEND, DEAD_LETTERS }
+
+    /** What happened to deliveries; the only values of the {@code event} tag. */
+    enum DeliveryEvent { CLAIMED, ACKED, NACKED, EXPIRED, REDELIVERED, DEAD, REDRIVEN, DELETED }
 
     enum Outcome { SUCCESS, REJECTED, NOT_FOUND, CONFLICT }
 
@@ -23,6 +26,18 @@ public interface SchedulerMetrics {
 
     /** One sift moved an entry {@code levels} levels (possibly 0). */
     default void siftLevels(int levels) {
+    }
+
+    /** {@code count} deliveries had {@code event}. */
+    default void deliveries(DeliveryEvent event, int count) {
+    }
+
+    /** A delivery of a system clock was claimed {@code millis} after it became due (its fireTime or retry time). */
+    default void deliveryLateness(long millis) {
+    }
+
+    /** The firing thread fired a system clock's timer {@code millis} after its fireTime. */
+    default void fireLag(long millis) {
     }
 
     /** One request was refused with {@code code}; the web layer calls this once per such problem answer. */

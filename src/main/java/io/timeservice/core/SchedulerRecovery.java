@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Rebuilds a scheduler's state from what its log kept: a {@link RecoveredSnapshot} loaded with an O(n) bottom-up
@@ -16,14 +17,25 @@ import java.util.Map;
 final class SchedulerRecovery {
 
     private final IndexedTimerHeap heap;
+    private final DeliveryQueue deliveries;
+    private final Function<ClockSettings, SchedulerClock> clocks;
     private SchedulerClock clock;
+    private ClockSettings settings;
     private long lastSequence;
     private long reservedSequences;
     private long pendingBytes;
 
-    SchedulerRecovery(IndexedTimerHeap heap, SchedulerClock clock) {
+    /**
+     * @param clocks makes a fresh clock for settings whose mode differs from the current clock's (a snapshot of a
+     *               system clock, a reconfigured default clock)
+     */
+    SchedulerRecovery(IndexedTimerHeap heap, SchedulerClock clock, DeliveryQueue deliveries, ClockSettings settings,
+                      Function<ClockSettings, SchedulerClock> clocks) {
         this.heap = heap;
         this.clock = clock;
+        this.deliveries = deliveries;
+        this.settings = settings;
+        this.clocks = clocks;
     }
 
     /** A new clock's sequences start after {@code firstSequence}; call before {@link #load}. */
@@ -36,6 +48,10 @@ final class SchedulerRecovery {
     void load(RecoveredSnapshot snapshot) {
         if (snapshot == null) {
             return;
+        }
+        useSettings(snapshot.settings());
+        for (SavedDelivery saved : snapshot.deliveries()) {
+            deliveries.restore(saved);
         }
         clock.advanceTo(snapshot.now());
         lastSequence = snapshot.lastSequence();
@@ -77,8 +93,7 @@ final class SchedulerRecovery {
             clock.advanceTo(advanced.now());
             for (int root = heap.peek(); root != IndexedTimerHeap.NONE && heap.fireTime(root) <= advanced.now();
                  root = heap.peek()) {
-                pendingBytes -= bytesOf(heap.timerAt(root));
-                heap.removeRoot();
+                fireRoot(root);
             }
         } else if (mutation instanceof Mutation.AdvancedFiring firing) {
             clock.advanceTo(firing.now());
@@ -88,12 +103,12 @@ final class SchedulerRecovery {
                     throw new IllegalStateException("journal fires " + firing.count() + " timers by " + firing.now()
                             + " but replay found only " + i);
                 }
-                pendingBytes -= bytesOf(heap.timerAt(root));
-                heap.removeRoot();
+                fireRoot(root);
             }
         } else if (mutation instanceof Mutation.Reset) {
             heap.clear();
-            clock = new VirtualClock(0);
+            deliveries.clear();
+            clock = clock.isVirtual() ? new VirtualClock(0) : clock;
             pendingBytes = 0;
         } else if (mutation instanceof Mutation.Batch batch) {
             for (Mutation part : batch.parts()) {
@@ -101,15 +116,74 @@ final class SchedulerRecovery {
             }
         } else if (mutation instanceof Mutation.SequencesReserved reserved) {
             reservedSequences = Math.max(reservedSequences, reserved.upTo());
-        } else {
+        } else if (!replayDelivery(mutation)) {
             throw new IllegalStateException("journal holds " + mutation + ", a record of several clocks: recover"
                     + " it through Clocks");
         }
         heap.takeLevelsMoved();
     }
 
+    /** Replays a delivery record or a settings change; false for any other record. */
+    private boolean replayDelivery(Mutation mutation) {
+        if (mutation instanceof Mutation.DeliveriesSettled settled) {
+            deliveries.settle(settled.now());
+        } else if (mutation instanceof Mutation.Claimed claimed) {
+            if (!settings.queues() || deliveries.readyCount() < claimed.claims().size()) {
+                throw new IllegalStateException("journal claims " + claimed.claims().size() + " deliveries but replay"
+                        + " has " + deliveries.readyCount() + " ready");
+            }
+            deliveries.claim(claimed.now(), claimed.leaseMillis(), claimed.claims());
+        } else if (mutation instanceof Mutation.Acked acked) {
+            deliveries.ack(leased(acked.claim()));
+        } else if (mutation instanceof Mutation.Nacked nacked) {
+            deliveries.nack(leased(nacked.claim()), nacked.now(), nacked.retryAt());
+        } else if (mutation instanceof Mutation.Extended extended) {
+            deliveries.extend(leased(extended.claim()), extended.now(), extended.leaseMillis());
+        } else if (mutation instanceof Mutation.Redriven redriven) {
+            deliveries.redrive(redriven.sequences(), redriven.now());
+        } else if (mutation instanceof Mutation.DeadDeleted deleted) {
+            deliveries.deleteDead(deleted.sequences());
+        } else if (mutation instanceof Mutation.LeasesRenewed renewed) {
+            deliveries.renewLeases(renewed.now());
+        } else if (mutation instanceof Mutation.ClockConfigured configured) {
+            useSettings(configured.settings());
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private String leased(String claim) {
+        if (!deliveries.holds(claim)) {
+            throw new IllegalStateException("journal names a claim that holds no lease in replay");
+        }
+        return claim;
+    }
+
+    /** Fires the root: gone, or a delivery when the clock queues. */
+    private void fireRoot(int root) {
+        Timer timer = heap.timerAt(root);
+        pendingBytes -= bytesOf(timer);
+        heap.removeRoot();
+        if (settings.queues()) {
+            deliveries.fired(timer);
+        }
+    }
+
+    private void useSettings(ClockSettings next) {
+        if (next.mode() != settings.mode()) {
+            clock = clocks.apply(next);
+        }
+        settings = next;
+        deliveries.policy(next.retry());
+    }
+
     SchedulerClock clock() {
         return clock;
+    }
+
+    ClockSettings settings() {
+        return settings;
     }
 
     long lastSequence() {

@@ -1,5 +1,7 @@
 package io.timeservice.core;
 
+import java.util.List;
+
 /**
  * A copy of the whole scheduler state, taken under the lock in one array copy per field and read afterwards
  * without it. Timers are visited in heap-array order; recovery rebuilds the heap with a bottom-up heapify, so the
@@ -12,6 +14,8 @@ public final class SchedulerState {
     private final long reservedSequences;
     private final HeapImage image;
     private final long copyNanos;
+    private final ClockSettings settings;
+    private final List<SavedDelivery> deliveries;
 
     SchedulerState(long now, long lastSequence, HeapImage image, long copyNanos) {
         this(now, lastSequence, lastSequence, image, copyNanos);
@@ -19,16 +23,32 @@ public final class SchedulerState {
 
     SchedulerState(long now, long lastSequence, long reservedSequences, HeapImage image,
                    long copyNanos) {
+        this(now, lastSequence, reservedSequences, image, copyNanos, ClockSettings.VIRTUAL, List.of());
+    }
+
+    SchedulerState(long now, long lastSequence, long reservedSequences, HeapImage image,
+                   long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries) {
         this.now = now;
         this.lastSequence = lastSequence;
         this.reservedSequences = reservedSequences;
         this.image = image;
         this.copyNanos = copyNanos;
+        this.settings = settings;
+        this.deliveries = deliveries;
     }
 
     /** This state, with {@code nanos} as the time its copy held the lock(s). */
     SchedulerState withCopyNanos(long nanos) {
-        return new SchedulerState(now, lastSequence, reservedSequences, image, nanos);
+        return new SchedulerState(now, lastSequence, reservedSequences, image, nanos, settings, deliveries);
+    }
+
+    public ClockSettings settings() {
+        return settings;
+    }
+
+    /** Every delivery of the clock, in any state. */
+    public List<SavedDelivery> deliveries() {
+        return deliveries;
     }
 
     /** How long taking this copy held the scheduler lock: the pause a snapshot costs every operation. */

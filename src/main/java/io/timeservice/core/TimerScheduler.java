@@ -1,15 +1,19 @@
 package io.timeservice.core;
 
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
+import io.timeservice.core.SchedulerMetrics.DeliveryEvent;
 import io.timeservice.core.SchedulerMetrics.Operation;
 import io.timeservice.core.SchedulerMetrics.Outcome;
 
@@ -72,6 +76,17 @@ public final class TimerScheduler {
     private String deletedClock;
     /** Records every accepted mutation; set once by {@link #attachLog} before serving. */
     private MutationLog log = MutationLog.NONE;
+    /** Guarded by the lock; set by {@link #configure} before serving, changed only by {@link #reconfigure}. */
+    private ClockSettings settings = ClockSettings.VIRTUAL;
+    /** Fired timers of a queueing clock; guarded by the lock. */
+    private final DeliveryQueue deliveries = new DeliveryQueue(RetryPolicy.DEFAULT);
+    private final ReadySignal readySignal = new ReadySignal();
+    /** Where a system clock asks for firing rounds; set by {@link #fireWith} before serving. */
+    private Wakeups wakeups = Wakeups.NONE;
+    /** The earliest deadline told to {@link #wakeups} and not yet taken by a firing round; guarded by the lock. */
+    private long toldDeadline = Long.MAX_VALUE;
+    /** Delivery counts for gauges, written under the lock, read without it. */
+    private volatile DeliveryCounts deliveryCounts = DeliveryCounts.NONE;
 
     /** A scheduler without a byte budget. */
     public TimerScheduler(SchedulerClock clock, int arity, int capacity, LongSupplier wallClockMillis,
@@ -99,7 +114,7 @@ public final class TimerScheduler {
         this.clock = clock;
         this.wallClockMillis = wallClockMillis;
         this.metrics = metrics;
-        this.invariantReports = new InvariantReports(lock, heap, () -> this.clock.now(), wallClockMillis,
+        this.invariantReports = new InvariantReports(lock, heap, () -> this.clock.firedThrough(), wallClockMillis,
                 this::requireServing);
     }
 
@@ -425,6 +440,7 @@ public final class TimerScheduler {
      *                            {@link #MAX_TRACED_FIRES})
      */
     public AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
+        DeliveryTally tally = new DeliveryTally();
         AdvanceResult result = mutate(Operation.ADVANCE, () -> {
             if ((by == null) == (to == null)) {
                 throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
@@ -433,34 +449,76 @@ public final class TimerScheduler {
                 throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
             }
         }, () -> {
+            if (!clock.isVirtual()) {
+                throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the system clock and"
+                        + " fires by itself; only a virtual clock can be advanced");
+            }
             long now = by != null ? fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
                     : requireReachable(to);
-            // unbounded (the library's advance(by)): no count, fire whatever is due
-            boolean complete = limit == Integer.MAX_VALUE || FiringOrderWalk.countDue(heap, now, limit + 1) <= limit;
-            if (trace.isRecording() && limit > MAX_TRACED_FIRES
-                    && FiringOrderWalk.countDue(heap, now, MAX_TRACED_FIRES + 1) > MAX_TRACED_FIRES) {
-                throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
-                        + MAX_TRACED_FIRES + " timers, and advancing to " + now + " would fire more; advance"
-                        + " in smaller steps, with a lower limit or without trace");
+            if (settings.queues()) {
+                return advanceIntoQueue(now, limit, trace, tally);
             }
-            log.requireWritable();
-            int root = heap.peek();
-            if (now == clock.now() && (root == IndexedTimerHeap.NONE || heap.fireTime(root) > now)) {
-                // changes nothing, so nothing to record
-                return new Applied<>(new AdvanceResult(now, List.of()), 0, NO_LEVELS);
-            }
-            if (complete) {
-                Applied<Fired> fired = commit(new Mutation.Advanced(now), trace, () -> fireDue(now));
-                return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
-            }
-            int[] first = FiringOrderWalk.firstInOrder(heap, limit);
-            long stop = heap.fireTime(first[first.length - 1]);
-            Applied<Fired> fired = commit(new Mutation.AdvancedFiring(stop, limit), trace,
-                    () -> fireFirst(stop, limit));
-            return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
+            return advanceWithin(now, limit, trace);
         });
         metrics.advanced(result.fired().size());
+        tally.reportTo(metrics);
         return result;
+    }
+
+    /**
+     * An advance of a queueing clock: its fired timers become deliveries, so it fires at most as many as the delivery
+     * limit has room for (a bounded advance, {@code complete = false}, when that is fewer than are due).
+     *
+     * @throws SchedulerException {@code capacity_exceeded} when timers are due and the deliveries hold their limit
+     */
+    private Applied<AdvanceResult> advanceIntoQueue(long now, int limit, Trace trace, DeliveryTally tally) {
+        int wanted = FiringOrderWalk.countDue(heap, now, limit);
+        int granted = capacity.budget().reserveDeliveries(wanted);
+        try {
+            if (wanted > 0 && granted == 0) {
+                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the deliveries hold their limit of "
+                        + capacity.budget().maxDeliveries() + " (timeservice.deliveries.max); acknowledge or delete"
+                        + " some before advancing further");
+            }
+            Applied<AdvanceResult> advanced = advanceWithin(now, wanted == 0 ? limit : granted, trace);
+            int unused = granted - advanced.value().fired().size();
+            capacity.budget().releaseDeliveries(unused);
+            granted = 0;
+            if (!advanced.value().fired().isEmpty()) {
+                deliveriesChanged();
+            }
+            long settledAt = settleDeliveries(now, tally); // leases and retries run on this clock's time too
+            return settledAt == 0 ? advanced : new Applied<>(advanced.value(), settledAt, advanced.levels());
+        } finally {
+            capacity.budget().releaseDeliveries(granted);
+        }
+    }
+
+    /** Fires what is due by {@code now}, at most {@code limit}, as one record; see {@link #advance}. */
+    private Applied<AdvanceResult> advanceWithin(long now, int limit, Trace trace) {
+        // unbounded (the library's advance(by)): no count, fire whatever is due
+        boolean complete = limit == Integer.MAX_VALUE || FiringOrderWalk.countDue(heap, now, limit + 1) <= limit;
+        if (trace.isRecording() && limit > MAX_TRACED_FIRES
+                && FiringOrderWalk.countDue(heap, now, MAX_TRACED_FIRES + 1) > MAX_TRACED_FIRES) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
+                    + MAX_TRACED_FIRES + " timers, and advancing to " + now + " would fire more; advance"
+                    + " in smaller steps, with a lower limit or without trace");
+        }
+        log.requireWritable();
+        int root = heap.peek();
+        if (now == clock.now() && (root == IndexedTimerHeap.NONE || heap.fireTime(root) > now)) {
+            // changes nothing, so nothing to record
+            return new Applied<>(new AdvanceResult(now, List.of()), 0, NO_LEVELS);
+        }
+        if (complete) {
+            Applied<Fired> fired = commit(new Mutation.Advanced(now), trace, () -> fireDue(now));
+            return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
+        }
+        int[] first = FiringOrderWalk.firstInOrder(heap, limit);
+        long stop = heap.fireTime(first[first.length - 1]);
+        Applied<Fired> fired = commit(new Mutation.AdvancedFiring(stop, limit), trace,
+                () -> fireFirst(stop, limit));
+        return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
     }
 
     /** {@code to} as the clock's new time: not before now, at most {@link #MAX_DELAY} after it. */
@@ -496,6 +554,427 @@ public final class TimerScheduler {
             }
             return new QueueListing(clock.now(), heap.size(), timers);
         });
+    }
+
+    // ---- deliveries (see DeliveryQueue) ----
+
+    /** Most deliveries one claim takes. */
+    public static final int MAX_CLAIM = 1_000;
+    public static final long MIN_LEASE_MILLIS = 1_000;
+    public static final long MAX_LEASE_MILLIS = 12L * 60 * 60 * 1000;
+    public static final long DEFAULT_LEASE_MILLIS = 30_000;
+    public static final long MAX_CLAIM_WAIT_MILLIS = 30_000;
+    /** While the deliveries hold their limit, a system clock with due timers looks again this often. */
+    static final long HELD_BACK_RETRY_MILLIS = 250;
+
+    private static final SecureRandom CLAIM_RANDOM = new SecureRandom();
+
+    /** This clock's settings. */
+    public ClockSettings settings() {
+        return lock.call(() -> {
+            requireServing();
+            return settings;
+        });
+    }
+
+    /** This clock's deliveries by state, as of its last change; O(1), no lock. */
+    public DeliveryCounts deliveryCounts() {
+        return deliveryCounts;
+    }
+
+    /**
+     * Leases up to {@code max} ready deliveries for {@code leaseMillis}, longest-ready first (first attempts in firing
+     * order), each with its own claim token. With {@code waitMillis > 0} and nothing ready, waits until something
+     * becomes ready or the wait ends (a long poll), outside the lock.
+     *
+     * @throws SchedulerException {@code invalid_limit}, {@code invalid_request} (lease or wait out of range),
+     *                            {@code clock_not_queued}
+     */
+    public List<Delivery> claim(int max, long leaseMillis, long waitMillis) {
+        if (max < 1 || max > MAX_CLAIM) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "max must be 1 to " + MAX_CLAIM + ": " + max);
+        }
+        requireLease(leaseMillis);
+        if (waitMillis < 0 || waitMillis > MAX_CLAIM_WAIT_MILLIS) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "wait must be 0 to " + MAX_CLAIM_WAIT_MILLIS
+                    + " ms: " + waitMillis);
+        }
+        long deadline = System.nanoTime() + waitMillis * 1_000_000;
+        while (true) {
+            long seen = readySignal.generation(); // before looking: a delivery ready after the look changes it
+            List<Delivery> claimed = claimReady(max, leaseMillis);
+            long left = deadline - System.nanoTime();
+            if (!claimed.isEmpty() || left <= 0) {
+                return claimed;
+            }
+            try {
+                readySignal.awaitChange(seen, left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return claimed;
+            }
+        }
+    }
+
+    private List<Delivery> claimReady(int max, long leaseMillis) {
+        String claimPrefix = newClaimPrefix(); // outside the lock: the only random draw of a claim
+        return deliveryCall(Operation.CLAIM, tally -> {
+            requireQueue();
+            long now = clock.now();
+            long settledAt = settleDeliveries(now, tally);
+            int count = Math.min(max, deliveries.readyCount());
+            if (count == 0) {
+                return new Applied<>(List.<Delivery>of(), settledAt, NO_LEVELS);
+            }
+            log.requireWritable();
+            List<String> claims = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                claims.add(claimPrefix + Integer.toString(i, 36));
+            }
+            Applied<List<Delivery>> leased = commit(new Mutation.Claimed(now, leaseMillis, claims), Trace.NONE,
+                    () -> deliveries.claim(now, leaseMillis, claims));
+            tally.claimed(leased.value(), now, clock.isVirtual());
+            deliveriesChanged();
+            return leased;
+        });
+    }
+
+    /** 128 random bits, URL-safe: every claim of one call is this plus its index, so no claim can be guessed. */
+    private static String newClaimPrefix() {
+        byte[] random = new byte[16];
+        CLAIM_RANDOM.nextBytes(random);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(random) + ".";
+    }
+
+    /**
+     * Acknowledges the delivery {@code id} leased by {@code claim}: it leaves the queue for good. Acknowledging a
+     * recently acknowledged claim again succeeds and changes nothing.
+     *
+     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code clock_not_queued}
+     */
+    public void ack(String id, String claim) {
+        deliveryCall(Operation.ACK, tally -> {
+            requireQueue();
+            Delivery leased = deliveries.requireClaim(id, claim, clock.now(), true);
+            if (leased == null) {
+                return new Applied<>(null, 0, NO_LEVELS); // acknowledged before: nothing to change
+            }
+            log.requireWritable();
+            Applied<Delivery> acked = commit(new Mutation.Acked(claim), Trace.NONE, () -> {
+                Delivery gone = deliveries.ack(claim);
+                capacity.deliveriesGone(1, Capacity.bytesOf(gone.id(), gone.payload()));
+                deliveriesChanged();
+                return gone;
+            });
+            tally.add(DeliveryEvent.ACKED, 1);
+            return acked;
+        });
+    }
+
+    /**
+     * Gives the delivery {@code id} leased by {@code claim} back: ready again after {@code retryAfterMillis} (null:
+     * the clock's backoff) with one more attempt, or dead if this was its last attempt. Returns it as it is now.
+     *
+     * @throws SchedulerException {@code claim_lost}: the claim holds no lease on a delivery of {@code id} (wrong
+     *                            token, expired lease, acknowledged, or redelivered since), and nothing changed;
+     *                            {@code invalid_request} for a retryAfter out of range; {@code clock_not_queued}
+     */
+    public Delivery nack(String id, String claim, Long retryAfterMillis) {
+        if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
+                    + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
+        }
+        return deliveryCall(Operation.NACK, tally -> {
+            requireQueue();
+            long now = clock.now();
+            Delivery leased = deliveries.requireClaim(id, claim, now, false);
+            long retryAt = now + (retryAfterMillis != null ? retryAfterMillis
+                    : settings.retry().backoffMillis(leased.sequence(), leased.attempt() + 1));
+            log.requireWritable();
+            Applied<Delivery> nacked = commit(new Mutation.Nacked(claim, now, retryAt), Trace.NONE, () -> {
+                Delivery after = deliveries.nack(claim, now, retryAt);
+                deliveriesChanged();
+                return after;
+            });
+            tally.add(DeliveryEvent.NACKED, 1);
+            if (nacked.value().state() == Delivery.State.DEAD) {
+                tally.add(DeliveryEvent.DEAD, 1);
+            }
+            return nacked;
+        });
+    }
+
+    /**
+     * The lease {@code claim} holds on the delivery {@code id} ends {@code leaseMillis} from now instead.
+     *
+     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a lease out of
+     *                            range, {@code clock_not_queued}
+     */
+    public Delivery extend(String id, String claim, long leaseMillis) {
+        requireLease(leaseMillis);
+        return mutate(Operation.EXTEND, () -> { }, () -> {
+            requireQueue();
+            long now = clock.now();
+            deliveries.requireClaim(id, claim, now, false);
+            log.requireWritable();
+            return commit(new Mutation.Extended(claim, now, leaseMillis), Trace.NONE, () -> {
+                Delivery extended = deliveries.extend(claim, now, leaseMillis);
+                deliveriesChanged();
+                return extended;
+            });
+        });
+    }
+
+    /** Every delivery of this clock in any state, by sequence: O(n log n) under the lock, for diagnostics and tests. */
+    public List<Delivery> allDeliveries() {
+        return lock.call(() -> {
+            requireServing();
+            List<Delivery> all = new ArrayList<>(deliveries.size());
+            for (SavedDelivery saved : deliveries.image()) {
+                all.add(saved.delivery());
+            }
+            all.sort(java.util.Comparator.comparingLong(Delivery::sequence));
+            return all;
+        });
+    }
+
+    /** Up to {@code limit} dead deliveries in sequence order, after {@code afterSequence} (0: from the first). */
+    public List<Delivery> deadDeliveries(int limit, long afterSequence) {
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+        }
+        return read(Operation.DEAD_LETTERS, () -> {
+            requireQueue();
+            return deliveries.deadPage(limit, afterSequence);
+        });
+    }
+
+    /**
+     * Makes the dead deliveries of {@code id} (only the one with {@code sequence} when it is not null) ready again,
+     * from attempt 1. Returns them as they are now.
+     *
+     * @throws SchedulerException {@code delivery_not_found}, {@code clock_not_queued}
+     */
+    public List<Delivery> redrive(String id, Long sequence) {
+        return deliveryCall(Operation.DEAD_LETTERS, tally -> {
+            List<Long> sequences = requireDead(id, sequence);
+            long now = clock.now();
+            log.requireWritable();
+            Applied<List<Delivery>> applied = commit(new Mutation.Redriven(now, sequences), Trace.NONE, () -> {
+                List<Delivery> ready = deliveries.redrive(sequences, now);
+                deliveriesChanged();
+                return ready;
+            });
+            tally.add(DeliveryEvent.REDRIVEN, sequences.size());
+            return applied;
+        });
+    }
+
+    /**
+     * Deletes the dead deliveries of {@code id} (only the one with {@code sequence} when it is not null). Returns
+     * them as they were.
+     *
+     * @throws SchedulerException {@code delivery_not_found}, {@code clock_not_queued}
+     */
+    public List<Delivery> deleteDead(String id, Long sequence) {
+        return deliveryCall(Operation.DEAD_LETTERS, tally -> {
+            List<Long> sequences = requireDead(id, sequence);
+            List<Delivery> before = deliveries.deadOf(id, sequence);
+            log.requireWritable();
+            Applied<List<Delivery>> applied = commit(new Mutation.DeadDeleted(sequences), Trace.NONE, () -> {
+                long bytes = deliveries.deleteDead(sequences);
+                capacity.deliveriesGone(sequences.size(), bytes);
+                deliveriesChanged();
+                return before;
+            });
+            tally.add(DeliveryEvent.DELETED, sequences.size());
+            return applied;
+        });
+    }
+
+    /**
+     * One firing round of a system clock, for the firing thread: settles leases and retries, then fires what is due
+     * by the wall clock's now (at most {@code maxTimers}, and no more than the deliveries have room for) into the
+     * ready queue, and tells {@link #wakeups} when it next needs a round. Waits for nothing: a claim waits for its
+     * own record, which follows.
+     */
+    FiringRound fireRound(int maxTimers) {
+        DeliveryTally tally = new DeliveryTally();
+        long start = System.nanoTime();
+        FiringRound round = lock.call(() -> {
+            requireServing();
+            toldDeadline = Long.MAX_VALUE; // the firing thread took this clock's wake-up
+            long now = clock.now();
+            settleDeliveries(now, tally);
+            int wanted = FiringOrderWalk.countDue(heap, now, maxTimers);
+            int granted = wanted == 0 ? 0 : capacity.budget().reserveDeliveries(wanted);
+            int fired = 0;
+            try {
+                if (granted > 0) {
+                    log.requireWritable();
+                    List<Timer> timers = advanceWithin(now, granted, Trace.NONE).value().fired();
+                    fired = timers.size();
+                    tally.fired(timers, wallClockMillis.getAsLong());
+                }
+            } finally {
+                capacity.budget().releaseDeliveries(granted - fired);
+            }
+            boolean heldBack = fired < wanted;
+            if (fired > 0) {
+                deliveriesChanged();
+            }
+            deliveryCounts = countDeliveries(heldBack);
+            long next = heldBack ? Math.min(nextDeadline(false), now + HELD_BACK_RETRY_MILLIS) : nextDeadline(true);
+            if (next != Long.MAX_VALUE) {
+                toldDeadline = next;
+                wakeups.wakeAt(this, next);
+            }
+            return new FiringRound(fired, next, heldBack);
+        });
+        metrics.operation(Operation.ADVANCE, Outcome.SUCCESS, System.nanoTime() - start);
+        metrics.advanced(round.fired());
+        tally.reportTo(metrics);
+        return round;
+    }
+
+    /**
+     * Records and applies a settle when a lease ended or a retry came due by {@code now}; returns the record's
+     * position, 0 when there was nothing to settle.
+     */
+    private long settleDeliveries(long now, DeliveryTally tally) {
+        if (!deliveries.needsSettle(now)) {
+            return 0;
+        }
+        log.requireWritable();
+        Applied<DeliveryQueue.Settled> settled = commit(new Mutation.DeliveriesSettled(now), Trace.NONE,
+                () -> deliveries.settle(now));
+        tally.settled(settled.value());
+        deliveriesChanged();
+        return settled.position();
+    }
+
+    /**
+     * After any change of the deliveries: refreshes the counts gauges read, wakes long polls when something is
+     * ready, and tells the firing thread if a lease or retry now comes due sooner than it knows.
+     */
+    private void deliveriesChanged() {
+        deliveryCounts = countDeliveries(deliveryCounts.firingHeldBack());
+        if (deliveries.readyCount() > 0) {
+            readySignal.signal();
+        }
+        tellNextDeadline();
+    }
+
+    /** Tells the firing thread about a sooner deadline of this system clock. */
+    private void tellNextDeadline() {
+        if (clock.isVirtual()) {
+            return;
+        }
+        long next = nextDeadline(!deliveryCounts.firingHeldBack());
+        if (next < toldDeadline) {
+            toldDeadline = next;
+            wakeups.wakeAt(this, next);
+        }
+    }
+
+    /** The earliest due timer (when {@code withTimers}), lease end or retry; {@link Long#MAX_VALUE} for none. */
+    private long nextDeadline(boolean withTimers) {
+        int root = heap.peek();
+        long timers = withTimers && root != IndexedTimerHeap.NONE ? heap.fireTime(root) : Long.MAX_VALUE;
+        return Math.min(timers, deliveries.nextDeadline());
+    }
+
+    private DeliveryCounts countDeliveries(boolean heldBack) {
+        long oldest = deliveries.oldestReadyAt();
+        return new DeliveryCounts(deliveries.readyCount(), deliveries.inFlightCount(), deliveries.waitingCount(),
+                deliveries.deadCount(), oldest == Long.MAX_VALUE ? null : oldest, heldBack);
+    }
+
+    private void requireQueue() {
+        if (!settings.queues()) {
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
+                    + " (delivery \"response\"); create a clock with delivery \"queue\" to claim deliveries");
+        }
+    }
+
+    private List<Long> requireDead(String id, Long sequence) {
+        requireQueue();
+        List<Delivery> dead = id == null ? List.of() : deliveries.deadOf(id, sequence);
+        if (dead.isEmpty()) {
+            throw new SchedulerException(ErrorCode.DELIVERY_NOT_FOUND, "no dead delivery has id " + abbreviate(id)
+                    + (sequence == null ? "" : " and sequence " + sequence));
+        }
+        List<Long> sequences = new ArrayList<>(dead.size());
+        for (Delivery delivery : dead) {
+            sequences.add(delivery.sequence());
+        }
+        return sequences;
+    }
+
+    private static void requireLease(long leaseMillis) {
+        if (leaseMillis < MIN_LEASE_MILLIS || leaseMillis > MAX_LEASE_MILLIS) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "lease must be " + MIN_LEASE_MILLIS + " to "
+                    + MAX_LEASE_MILLIS + " ms: " + leaseMillis);
+        }
+    }
+
+    /**
+     * Runs one delivery call as {@link #mutate} does, handing {@code underLock} a tally of the delivery events it
+     * causes, which is reported after the lock is released.
+     */
+    private <T> T deliveryCall(Operation operation, Function<DeliveryTally, Applied<T>> underLock) {
+        DeliveryTally tally = new DeliveryTally();
+        T result = mutate(operation, () -> { }, () -> underLock.apply(tally));
+        tally.reportTo(metrics);
+        return result;
+    }
+
+    /** Delivery events and latenesses one call collected under the lock, reported after it is released. */
+    private static final class DeliveryTally {
+        private final int[] counts = new int[DeliveryEvent.values().length];
+        private long[] lateness = new long[0];
+        private long[] lags = new long[0];
+
+        void add(DeliveryEvent event, int count) {
+            counts[event.ordinal()] += count;
+        }
+
+        void settled(DeliveryQueue.Settled settled) {
+            add(DeliveryEvent.EXPIRED, settled.expired());
+            add(DeliveryEvent.DEAD, settled.died());
+            add(DeliveryEvent.REDELIVERED, settled.readied());
+        }
+
+        void claimed(List<Delivery> claimed, long now, boolean virtual) {
+            add(DeliveryEvent.CLAIMED, claimed.size());
+            if (!virtual) {
+                lateness = new long[claimed.size()];
+                for (int i = 0; i < lateness.length; i++) {
+                    lateness[i] = Math.max(0, now - claimed.get(i).readyAt());
+                }
+            }
+        }
+
+        void fired(List<Timer> fired, long wallNow) {
+            lags = new long[fired.size()];
+            for (int i = 0; i < lags.length; i++) {
+                lags[i] = Math.max(0, wallNow - fired.get(i).fireTime());
+            }
+        }
+
+        void reportTo(SchedulerMetrics metrics) {
+            for (DeliveryEvent event : DeliveryEvent.values()) {
+                if (counts[event.ordinal()] > 0) {
+                    metrics.deliveries(event, counts[event.ordinal()]);
+                }
+            }
+            for (long millis : lateness) {
+                metrics.deliveryLateness(millis);
+            }
+            for (long millis : lags) {
+                metrics.fireLag(millis);
+            }
+        }
     }
 
     // ---- reads ----
@@ -619,7 +1098,8 @@ public final class TimerScheduler {
             return commit(new Mutation.Reset(), Trace.NONE, () -> {
                 capacity.removedAll(heap.size());
                 heap.clear();
-                clock = freshClock;
+                dropDeliveries();
+                clock = clock.isVirtual() ? freshClock : clock; // a system clock's time is the wall clock's
                 return null;
             }).position();
         });
@@ -638,7 +1118,22 @@ public final class TimerScheduler {
                 throw new IllegalStateException("a mutation log is already attached");
             }
             log = mutationLog;
+            renewLeasesAfterRestart();
         });
+    }
+
+    /**
+     * After a restart, every lease of a system clock that was in flight at the crash starts again for its full
+     * length, measured from now: the worker that held it may still finish it, and if it does not, the delivery comes
+     * back a full lease after the restart. Journaled, so a later recovery replays the same lease ends.
+     */
+    private void renewLeasesAfterRestart() {
+        if (clock.isVirtual() || deliveries.inFlightCount() == 0 || log.failed()) {
+            return;
+        }
+        long now = clock.now();
+        commit(new Mutation.LeasesRenewed(now), Trace.NONE, () -> deliveries.renewLeases(now));
+        deliveriesChanged();
     }
 
     /**
@@ -651,10 +1146,10 @@ public final class TimerScheduler {
      */
     public void recover(RecoveredSnapshot snapshot, Iterable<Mutation> journal) {
         lock.run(() -> {
-            if (heap.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
+            if (heap.size() != 0 || deliveries.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
-            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock);
+            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings, this::clockFor);
             recovery.load(snapshot);
             for (Mutation mutation : journal) {
                 recovery.replay(mutation);
@@ -670,10 +1165,10 @@ public final class TimerScheduler {
      */
     SchedulerRecovery beginRecovery(RecoveredSnapshot snapshot, long firstSequence) {
         return lock.call(() -> {
-            if (heap.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
+            if (heap.size() != 0 || deliveries.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
-            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock);
+            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings, this::clockFor);
             recovery.startAfter(firstSequence);
             recovery.load(snapshot);
             return recovery;
@@ -687,7 +1182,10 @@ public final class TimerScheduler {
 
     private void takeOver(SchedulerRecovery recovery) {
         clock = recovery.clock();
+        settings = recovery.settings();
         capacity.recovered(heap.size(), recovery.pendingBytes());
+        capacity.recoveredDeliveries(deliveries.size(), deliveries.bytes());
+        deliveryCounts = countDeliveries(false);
         sequences.recovered(recovery.lastSequence(), recovery.reservedSequences());
     }
 
@@ -712,12 +1210,86 @@ public final class TimerScheduler {
             return commit(new Mutation.ClockDeleted(), Trace.NONE, () -> {
                 capacity.removedAll(heap.size());
                 heap.clear();
+                dropDeliveries();
                 deletedClock = name;
+                readySignal.signal(); // long polls look again and hear clock_not_found
                 return sequences.highestPossible();
             });
         });
         log.awaitDurable(applied.position());
         return applied.value();
+    }
+
+    /** Forgets every delivery, giving their share of the budget back (reset, clock deletion). */
+    private void dropDeliveries() {
+        capacity.deliveriesGone(deliveries.size(), deliveries.bytes());
+        deliveries.clear();
+        deliveriesChanged();
+    }
+
+    /**
+     * Sets a fresh scheduler's settings and the clock they call for: before serving, when a clock is created or
+     * recovered.
+     */
+    void configure(ClockSettings clockSettings, SchedulerClock schedulerClock) {
+        lock.run(() -> {
+            settings = clockSettings;
+            deliveries.policy(clockSettings.retry());
+            clock = schedulerClock;
+        });
+    }
+
+    /**
+     * Gives the {@code default} clock the settings its configuration asks for at start-up, journaled. A new mode
+     * needs an empty clock (no timer, no delivery), whose time starts again: the wall clock's, or 0.
+     *
+     * @throws IllegalStateException when the mode would change while the clock holds timers or deliveries
+     */
+    public void reconfigure(ClockSettings next) {
+        Applied<Void> applied = lock.call(() -> {
+            requireServing();
+            if (next.equals(settings)) {
+                return new Applied<>(null, 0, NO_LEVELS);
+            }
+            if (next.mode() != settings.mode() && (heap.size() > 0 || deliveries.size() > 0)) {
+                throw new IllegalStateException("the default clock is " + settings.mode().name().toLowerCase(Locale.ROOT)
+                        + " and holds " + heap.size() + " timers and " + deliveries.size() + " deliveries; it can"
+                        + " become " + next.mode().name().toLowerCase(Locale.ROOT) + " (timeservice.clock.mode)"
+                        + " only while empty. Start with the old mode and drain it, or start on a new data-dir");
+            }
+            log.requireWritable();
+            return commit(new Mutation.ClockConfigured(next), Trace.NONE, () -> {
+                if (next.mode() != settings.mode()) {
+                    clock = clockFor(next);
+                }
+                settings = next;
+                deliveries.policy(next.retry());
+                deliveriesChanged();
+                return null;
+            });
+        });
+        log.awaitDurable(applied.position());
+    }
+
+    /** A fresh clock for {@code clockSettings}: the wall clock's time, or virtual time from 0. */
+    SchedulerClock clockFor(ClockSettings clockSettings) {
+        return clockSettings.isSystem() ? new SystemClock(wallClockMillis) : new VirtualClock(0);
+    }
+
+    /**
+     * Lets a system clock ask {@code firing} for rounds, and asks for the first one now. Call once before serving,
+     * after recovery.
+     */
+    public void fireWith(Wakeups firing) {
+        lock.run(() -> {
+            wakeups = firing;
+            toldDeadline = Long.MAX_VALUE;
+            if (!clock.isVirtual()) {
+                // at once: whatever came due while the service was down fires now (catch-up)
+                toldDeadline = Long.MIN_VALUE;
+                firing.wakeAt(this, Long.MIN_VALUE);
+            }
+        });
     }
 
     /** Holds this scheduler's lock on the calling thread until {@link #releaseForSnapshot}: a multi-clock cut. */
@@ -731,7 +1303,8 @@ public final class TimerScheduler {
 
     /** This scheduler's state for a snapshot; call between {@link #holdForSnapshot} and its release. */
     SchedulerState stateForSnapshot() {
-        return new SchedulerState(clock.now(), sequences.last(), sequences.reserved(), heap.image(), 0);
+        return new SchedulerState(clock.now(), sequences.last(), sequences.reserved(), heap.image(), 0, settings,
+                deliveries.image());
     }
 
     /** Whether the clock is deleted; call holding the lock (between hold and release for a snapshot). */
@@ -759,6 +1332,7 @@ public final class TimerScheduler {
                     + ") failed after its journal record was written", failure);
         }
         startSnapshotIfDue();
+        tellNextDeadline(); // a system clock's new earliest timer, lease or retry wakes the firing thread sooner
         return new Applied<>(value, position, new int[] {heap.takeLevelsMoved()});
     }
 
@@ -769,11 +1343,12 @@ public final class TimerScheduler {
      */
     private void startSnapshotIfDue() {
         try {
-            if (log.wantsSnapshot(heap.size())) {
+            if (log.wantsSnapshot(heap.size() + deliveries.size())) {
                 long start = System.nanoTime();
                 HeapImage image = heap.image();
+                List<SavedDelivery> saved = deliveries.image();
                 log.snapshot(new SchedulerState(clock.now(), sequences.last(), sequences.reserved(), image,
-                        System.nanoTime() - start));
+                        System.nanoTime() - start, settings, saved));
             }
         } catch (Throwable e) {
             LOG.log(System.Logger.Level.WARNING, "could not start a snapshot; the journal keeps every record", e);
@@ -797,7 +1372,7 @@ public final class TimerScheduler {
              root = heap.peek()) {
             Timer timer = heap.timerAt(root);
             heap.removeRoot();
-            capacity.removed(timer);
+            firedOne(timer);
             if (fired.size() == levels.length) {
                 levels = Arrays.copyOf(levels, Math.max(8, levels.length * 2));
             }
@@ -812,17 +1387,25 @@ public final class TimerScheduler {
         clock.advanceTo(now);
         List<Timer> fired = new ArrayList<>(count);
         int[] levels = new int[count];
-        long bytes = 0;
         for (int i = 0; i < count; i++) {
             int root = heap.peek();
             Timer timer = heap.timerAt(root);
             heap.removeRoot();
-            bytes += Capacity.bytesOf(timer);
+            firedOne(timer);
             levels[i] = heap.takeLevelsMoved();
             fired.add(timer);
         }
-        capacity.removed(count, bytes);
         return new Fired(new AdvanceResult(now, fired, false), levels);
+    }
+
+    /** A fired timer leaves the heap's budget share, or becomes a delivery when this clock queues. */
+    private void firedOne(Timer timer) {
+        if (settings.queues()) {
+            deliveries.fired(timer);
+            capacity.firedToDeliveries(Capacity.bytesOf(timer));
+        } else {
+            capacity.removed(timer);
+        }
     }
 
     /** What an advance's apply step hands back: the result and the levels of each root pop, in firing order. */
@@ -885,7 +1468,7 @@ public final class TimerScheduler {
     }
 
     /** The id cut to the longest valid length, never between the halves of a surrogate pair. */
-    private static String abbreviate(String id) {
+    public static String abbreviate(String id) {
         if (id == null || id.length() <= MAX_ID_LENGTH) {
             return String.valueOf(id);
         }

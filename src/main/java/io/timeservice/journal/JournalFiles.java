@@ -33,9 +33,12 @@ final class JournalFiles {
 
     /**
      * Segments and snapshots written now: version 2 frames group-commit batches and snapshots carry reservations;
-     * version 3 adds the records of clocks (see {@link RecordCodec}) and snapshots of every clock.
+     * version 3 adds the records of clocks (see {@link RecordCodec}) and snapshots of every clock; version 4 the
+     * records of deliveries and clock settings, and snapshots with both.
      */
-    static final int FORMAT_VERSION = 3;
+    static final int FORMAT_VERSION = 4;
+    /** Clocks without settings or deliveries; still read. */
+    static final int CLOCKS_FORMAT_VERSION = 3;
     /** Group-commit batches and snapshots with reservations, before clocks; still read. */
     static final int BATCHED_FORMAT_VERSION = 2;
     /** The first version, still read: segments of bare record frames, snapshots without sequence reservations. */

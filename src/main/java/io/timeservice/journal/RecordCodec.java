@@ -6,7 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
 
+import io.timeservice.core.ClockSettings;
+import io.timeservice.core.Delivery;
 import io.timeservice.core.Mutation;
+import io.timeservice.core.RetryPolicy;
+import io.timeservice.core.SavedDelivery;
+import io.timeservice.core.SchedulerException;
 import io.timeservice.core.Timer;
 
 /**
@@ -26,6 +31,15 @@ import io.timeservice.core.Timer;
  * 11 an atomic batch (count u32, then each part's own body: type 1, 2 or 3 and its fields), alone or inside an 8.
  * Records without a clock (types 1 to 6 alone, and every record of versions 1 and 2) belong to the {@code default}
  * clock.
+ *
+ * <p>Deliveries (format version 4): 12 clock created with settings (as 7, then the settings), 13 the default clock's
+ * settings changed (settings), 14 deliveries settled (now), 15 claimed (now, leaseMillis, count u32, count claim
+ * strings), 16 acked (claim), 17 nacked (claim, now, retryAt), 18 extended (claim, now, leaseMillis), 19 redriven
+ * (now, count u32, count sequences), 20 dead deleted (count u32, count sequences), 21 leases renewed (now); 13 to 21
+ * alone or inside an 8. Settings are u8 mode (0 virtual, 1 system), u8 delivery (0 response, 1 queue), u32
+ * maxAttempts, u64 initialBackoff, f64 multiplier, u64 maxBackoff, f64 jitter. Snapshots store each delivery as a
+ * frame of type 22 (sequence, fireTime, priority, attempt u32, state u8, leaseUntil, leaseMillis, retryAt, readyAt,
+ * id, payload, claim, deadReason).
  *
  * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
  * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes. A batch holds at most
@@ -58,6 +72,19 @@ final class RecordCodec {
     private static final byte CLOCK_DELETED = 9;
     private static final byte ADVANCED_FIRING = 10;
     private static final byte BATCH = 11;
+    private static final byte CLOCK_CREATED_WITH_SETTINGS = 12;
+    private static final byte CLOCK_CONFIGURED = 13;
+    private static final byte DELIVERIES_SETTLED = 14;
+    private static final byte CLAIMED = 15;
+    private static final byte ACKED = 16;
+    private static final byte NACKED = 17;
+    private static final byte EXTENDED = 18;
+    private static final byte REDRIVEN = 19;
+    private static final byte DEAD_DELETED = 20;
+    private static final byte LEASES_RENEWED = 21;
+    private static final byte SAVED_DELIVERY = 22;
+    /** Most sequences one redrive or delete names, and claims one claim holds. */
+    static final int MAX_LIST = 1_000_000;
 
     private RecordCodec() {
     }
@@ -73,6 +100,60 @@ final class RecordCodec {
         out.skip(FRAME_HEADER_BYTES);
         int bodyStart = out.length();
         encodeBody(mutation, out);
+        return frame(out, frameStart, bodyStart);
+    }
+
+    /** Appends one snapshot frame holding {@code saved}. */
+    static GrowableBuffer encode(SavedDelivery saved, GrowableBuffer out) {
+        int frameStart = out.length();
+        out.skip(FRAME_HEADER_BYTES);
+        int bodyStart = out.length();
+        Delivery d = saved.delivery();
+        out.putByte(SAVED_DELIVERY);
+        out.putLong(d.sequence());
+        out.putLong(d.fireTime());
+        out.putInt(d.priority());
+        out.putInt(d.attempt());
+        out.putByte((byte) d.state().ordinal());
+        out.putLong(d.leaseUntil());
+        out.putLong(saved.leaseMillis());
+        out.putLong(d.retryAt());
+        out.putLong(d.readyAt());
+        out.putString(d.id());
+        out.putString(d.payload());
+        out.putString(d.claim());
+        out.putString(d.deadReason());
+        return frame(out, frameStart, bodyStart);
+    }
+
+    /** Decodes one snapshot delivery body (without the frame header). */
+    static SavedDelivery decodeDelivery(ByteBuffer body) {
+        if (body.get() != SAVED_DELIVERY) {
+            throw new CorruptRecordException("a snapshot's delivery frame holds another record");
+        }
+        long sequence = body.getLong();
+        long fireTime = body.getLong();
+        int priority = body.getInt();
+        int attempt = body.getInt();
+        int state = body.get();
+        long leaseUntil = body.getLong();
+        long leaseMillis = body.getLong();
+        long retryAt = body.getLong();
+        long readyAt = body.getLong();
+        String id = getString(body);
+        String payload = getString(body);
+        String claim = getString(body);
+        String deadReason = getString(body);
+        if (state < 0 || state >= Delivery.State.values().length || attempt < 1
+                || (state == Delivery.State.IN_FLIGHT.ordinal()) != (claim != null) || id == null
+                || body.hasRemaining()) {
+            throw new CorruptRecordException("a snapshot's delivery of sequence " + sequence + " does not decode");
+        }
+        return new SavedDelivery(new Delivery(id, fireTime, priority, sequence, payload, attempt,
+                Delivery.State.values()[state], claim, leaseUntil, retryAt, readyAt, deadReason), leaseMillis);
+    }
+
+    private static GrowableBuffer frame(GrowableBuffer out, int frameStart, int bodyStart) {
         int bodyLength = out.length() - bodyStart;
         if (bodyLength > MAX_BODY_BYTES) {
             throw new IllegalArgumentException("a record of " + bodyLength + " bytes is over the journal's limit of "
@@ -94,12 +175,50 @@ final class RecordCodec {
             out.putInt(on.clock());
             encodeBody(on.mutation(), out);
         } else if (mutation instanceof Mutation.ClockCreated created) {
-            out.putByte(CLOCK_CREATED);
+            out.putByte(CLOCK_CREATED_WITH_SETTINGS);
             out.putInt(created.number());
             out.putLong(created.now());
             out.putLong(created.createdAtWallMillis());
             out.putLong(created.firstSequence());
             out.putString(created.name());
+            putSettings(created.settings(), out);
+        } else if (mutation instanceof Mutation.ClockConfigured configured) {
+            out.putByte(CLOCK_CONFIGURED);
+            putSettings(configured.settings(), out);
+        } else if (mutation instanceof Mutation.DeliveriesSettled settled) {
+            out.putByte(DELIVERIES_SETTLED);
+            out.putLong(settled.now());
+        } else if (mutation instanceof Mutation.Claimed claimed) {
+            out.putByte(CLAIMED);
+            out.putLong(claimed.now());
+            out.putLong(claimed.leaseMillis());
+            out.putInt(claimed.claims().size());
+            for (String claim : claimed.claims()) {
+                out.putString(claim);
+            }
+        } else if (mutation instanceof Mutation.Acked acked) {
+            out.putByte(ACKED);
+            out.putString(acked.claim());
+        } else if (mutation instanceof Mutation.Nacked nacked) {
+            out.putByte(NACKED);
+            out.putString(nacked.claim());
+            out.putLong(nacked.now());
+            out.putLong(nacked.retryAt());
+        } else if (mutation instanceof Mutation.Extended extended) {
+            out.putByte(EXTENDED);
+            out.putString(extended.claim());
+            out.putLong(extended.now());
+            out.putLong(extended.leaseMillis());
+        } else if (mutation instanceof Mutation.Redriven redriven) {
+            out.putByte(REDRIVEN);
+            out.putLong(redriven.now());
+            putSequences(redriven.sequences(), out);
+        } else if (mutation instanceof Mutation.DeadDeleted deleted) {
+            out.putByte(DEAD_DELETED);
+            putSequences(deleted.sequences(), out);
+        } else if (mutation instanceof Mutation.LeasesRenewed renewed) {
+            out.putByte(LEASES_RENEWED);
+            out.putLong(renewed.now());
         } else if (mutation instanceof Mutation.ClockDeleted) {
             out.putByte(CLOCK_DELETED);
         } else if (mutation instanceof Mutation.Batch batch) {
@@ -189,6 +308,40 @@ final class RecordCodec {
                 long firstSequence = body.getLong();
                 yield new Mutation.ClockCreated(number, getString(body), now, wall, firstSequence);
             }
+            case CLOCK_CREATED_WITH_SETTINGS -> {
+                if (!outermost) {
+                    throw new CorruptRecordException("a clock's record holds a clock creation");
+                }
+                int number = body.getInt();
+                long now = body.getLong();
+                long wall = body.getLong();
+                long firstSequence = body.getLong();
+                String name = getString(body);
+                yield new Mutation.ClockCreated(number, name, now, wall, firstSequence, getSettings(body));
+            }
+            case CLOCK_CONFIGURED -> new Mutation.ClockConfigured(getSettings(body));
+            case DELIVERIES_SETTLED -> new Mutation.DeliveriesSettled(body.getLong());
+            case CLAIMED -> {
+                long now = body.getLong();
+                long lease = body.getLong();
+                int count = getCount(body, "claims");
+                List<String> claims = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    claims.add(requireString(getString(body), "claim"));
+                }
+                yield new Mutation.Claimed(now, lease, claims);
+            }
+            case ACKED -> new Mutation.Acked(requireString(getString(body), "claim"));
+            case NACKED -> new Mutation.Nacked(requireString(getString(body), "claim"), body.getLong(),
+                    body.getLong());
+            case EXTENDED -> new Mutation.Extended(requireString(getString(body), "claim"), body.getLong(),
+                    body.getLong());
+            case REDRIVEN -> {
+                long now = body.getLong();
+                yield new Mutation.Redriven(now, getSequences(body));
+            }
+            case DEAD_DELETED -> new Mutation.DeadDeleted(getSequences(body));
+            case LEASES_RENEWED -> new Mutation.LeasesRenewed(body.getLong());
             case CLOCK_DELETED -> {
                 if (outermost) {
                     throw new CorruptRecordException("a clock deletion outside a clock's record");
@@ -251,6 +404,65 @@ final class RecordCodec {
     /** What a batch record may hold: adds, edits and cancels of its clock. */
     private static boolean isBatchPart(Mutation part) {
         return part instanceof Mutation.Added || part instanceof Mutation.Edited || part instanceof Mutation.Cancelled;
+    }
+
+    private static void putSettings(ClockSettings settings, GrowableBuffer out) {
+        RetryPolicy retry = settings.retry();
+        out.putByte((byte) settings.mode().ordinal());
+        out.putByte((byte) settings.delivery().ordinal());
+        out.putInt(retry.maxAttempts());
+        out.putLong(retry.initialBackoffMillis());
+        out.putLong(Double.doubleToLongBits(retry.multiplier()));
+        out.putLong(retry.maxBackoffMillis());
+        out.putLong(Double.doubleToLongBits(retry.jitter()));
+    }
+
+    private static ClockSettings getSettings(ByteBuffer body) {
+        int mode = body.get();
+        int delivery = body.get();
+        if (mode < 0 || mode >= ClockSettings.Mode.values().length || delivery < 0
+                || delivery >= ClockSettings.DeliveryMode.values().length) {
+            throw new CorruptRecordException("clock settings of mode " + mode + " and delivery " + delivery);
+        }
+        try {
+            RetryPolicy retry = new RetryPolicy(body.getInt(), body.getLong(), Double.longBitsToDouble(body.getLong()),
+                    body.getLong(), Double.longBitsToDouble(body.getLong()));
+            return new ClockSettings(ClockSettings.Mode.values()[mode], ClockSettings.DeliveryMode.values()[delivery],
+                    retry);
+        } catch (SchedulerException invalid) {
+            throw new CorruptRecordException("clock settings that do not validate: " + invalid.getMessage());
+        }
+    }
+
+    private static void putSequences(List<Long> sequences, GrowableBuffer out) {
+        out.putInt(sequences.size());
+        for (long sequence : sequences) {
+            out.putLong(sequence);
+        }
+    }
+
+    private static List<Long> getSequences(ByteBuffer body) {
+        int count = getCount(body, "sequences");
+        List<Long> sequences = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            sequences.add(body.getLong());
+        }
+        return sequences;
+    }
+
+    private static int getCount(ByteBuffer body, String what) {
+        int count = body.getInt();
+        if (count < 1 || count > MAX_LIST || count > body.remaining()) {
+            throw new CorruptRecordException("a list of " + count + " " + what);
+        }
+        return count;
+    }
+
+    private static String requireString(String value, String what) {
+        if (value == null) {
+            throw new CorruptRecordException("a record without its " + what);
+        }
+        return value;
     }
 
     static int crc32c(byte[] bytes, int offset, int length) {

@@ -69,8 +69,7 @@ final class SegmentReader implements AutoCloseable {
             if (!Arrays.equals(magic, JournalFiles.SEGMENT_MAGIC)) {
                 throw new JournalCorruptedException(file + " is not a TimeService journal segment");
             }
-            if (version != JournalFiles.FORMAT_VERSION && version != JournalFiles.BATCHED_FORMAT_VERSION
-                    && version != JournalFiles.LEGACY_FORMAT_VERSION) {
+            if (version < JournalFiles.LEGACY_FORMAT_VERSION || version > JournalFiles.FORMAT_VERSION) {
                 throw new JournalCorruptedException(file + " has journal format version " + version
                         + "; this TimeService reads versions " + JournalFiles.LEGACY_FORMAT_VERSION + " to "
                         + JournalFiles.FORMAT_VERSION);

@@ -25,6 +25,7 @@ import io.timeservice.core.Mutation;
 import io.timeservice.core.RecoveredClocks;
 import io.timeservice.core.SchedulerState;
 import io.timeservice.core.RecoveredSnapshot;
+import io.timeservice.core.SavedDelivery;
 
 /**
  * A snapshot file, format version 3 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
@@ -36,6 +37,8 @@ import io.timeservice.core.RecoveredSnapshot;
  *   (version 3) u64 sequenceFloor, u32 nextNumber, u32 clockCount, then per clock: u32 number, name (u32 length +
  *     UTF-8), u64 initialNow, u64 createdAtWallMillis, then its now, lastSequence, reservedSequences, count and
  *     frames as for the default clock,
+ *   (version 4) after each clock's timer frames: its settings (as in {@link RecordCodec}), u32 deliveryCount and
+ *     deliveryCount frames of type "saved delivery",
  *   u32 crc32c of every byte before it
  * </pre>
  * Written to a temporary file, fsynced, renamed into place and the directory fsynced, so a crash leaves either the
@@ -102,6 +105,15 @@ final class SnapshotFile {
             RecordCodec.encode(new Mutation.Added(state.timer(i), state.createdAtWallMillis(i)), record);
             out.write(record.array(), 0, record.length());
         }
+        record.clear();
+        RecordCodec.encode(new Mutation.ClockConfigured(state.settings()), record);
+        out.write(record.array(), 0, record.length());
+        out.writeInt(state.deliveries().size());
+        for (SavedDelivery saved : state.deliveries()) {
+            record.clear();
+            RecordCodec.encode(saved, record);
+            out.write(record.array(), 0, record.length());
+        }
     }
 
     /** Reads the default clock's part of a snapshot (tests of one clock). */
@@ -120,8 +132,7 @@ final class SnapshotFile {
                 throw new JournalCorruptedException(file + " is not a TimeService snapshot");
             }
             int version = in.readInt();
-            if (version != JournalFiles.FORMAT_VERSION && version != JournalFiles.BATCHED_FORMAT_VERSION
-                    && version != JournalFiles.LEGACY_FORMAT_VERSION) {
+            if (version < JournalFiles.LEGACY_FORMAT_VERSION || version > JournalFiles.FORMAT_VERSION) {
                 throw new JournalCorruptedException(file + " has snapshot format version " + version
                         + "; this TimeService reads versions " + JournalFiles.LEGACY_FORMAT_VERSION + " to "
                         + JournalFiles.FORMAT_VERSION);
@@ -129,7 +140,7 @@ final class SnapshotFile {
             in.readLong(); // segment number, also in the file name
             RecoveredSnapshot defaultClock = readClock(in, file, version);
             RecoveredClocks clocks = RecoveredClocks.of(defaultClock);
-            if (version == JournalFiles.FORMAT_VERSION) {
+            if (version >= JournalFiles.CLOCKS_FORMAT_VERSION) {
                 long sequenceFloor = in.readLong();
                 int nextNumber = in.readInt();
                 int clockCount = in.readInt();
@@ -167,6 +178,21 @@ final class SnapshotFile {
         }
     }
 
+    /** Reads one checked frame's body. */
+    private static ByteBuffer readFrame(DataInputStream in, Path file, String what) throws IOException {
+        int length = in.readInt();
+        int recordCrc = in.readInt();
+        if (length <= 0 || length > RecordCodec.MAX_BODY_BYTES) {
+            throw new JournalCorruptedException(file + ": " + what + " has length " + length);
+        }
+        byte[] body = new byte[length];
+        in.readFully(body, 0, length);
+        if (RecordCodec.crc32c(body, 0, length) != recordCrc) {
+            throw new JournalCorruptedException(file + ": " + what + " fails its checksum");
+        }
+        return ByteBuffer.wrap(body, 0, length);
+    }
+
     private static RecoveredSnapshot readClock(DataInputStream in, Path file, int version) throws IOException {
         {
             long now = in.readLong();
@@ -177,26 +203,29 @@ final class SnapshotFile {
                 throw new JournalCorruptedException(file + " declares " + count + " timers");
             }
             List<Mutation.Added> timers = new ArrayList<>(Math.min(count, 1 << 20));
-            byte[] body = new byte[256];
             for (int i = 0; i < count; i++) {
-                int length = in.readInt();
-                int recordCrc = in.readInt();
-                if (length <= 0 || length > RecordCodec.MAX_BODY_BYTES) {
-                    throw new JournalCorruptedException(file + ": timer " + i + " has length " + length);
-                }
-                if (body.length < length) {
-                    body = new byte[Math.max(length, body.length * 2)];
-                }
-                in.readFully(body, 0, length);
-                if (RecordCodec.crc32c(body, 0, length) != recordCrc) {
-                    throw new JournalCorruptedException(file + ": timer " + i + " fails its checksum");
-                }
-                if (!(RecordCodec.decode(ByteBuffer.wrap(body, 0, length)) instanceof Mutation.Added added)) {
+                if (!(RecordCodec.decode(readFrame(in, file, "timer " + i)) instanceof Mutation.Added added)) {
                     throw new JournalCorruptedException(file + ": record " + i + " is not a timer");
                 }
                 timers.add(added);
             }
-            return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers);
+            if (version < JournalFiles.FORMAT_VERSION) {
+                return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers);
+            }
+            if (!(RecordCodec.decode(readFrame(in, file, "clock settings"))
+                    instanceof Mutation.ClockConfigured settings)) {
+                throw new JournalCorruptedException(file + ": a clock's settings are missing");
+            }
+            int deliveryCount = in.readInt();
+            if (deliveryCount < 0) {
+                throw new JournalCorruptedException(file + " declares " + deliveryCount + " deliveries");
+            }
+            List<SavedDelivery> deliveries = new ArrayList<>(Math.min(deliveryCount, 1 << 20));
+            for (int i = 0; i < deliveryCount; i++) {
+                deliveries.add(RecordCodec.decodeDelivery(readFrame(in, file, "delivery " + i)));
+            }
+            return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers, settings.settings(),
+                    deliveries);
         }
     }
 }

@@ -31,6 +31,8 @@ import org.springframework.stereotype.Component;
  * invariant gauge reads {@link TimerScheduler#invariants()}, the report health and {@code GET /queue/invariants}
  * share, so a scrape walks a heap only when it changed since the last walk, and within the same rate limit as every
  * other reader. Gauges a stopped scheduler cannot answer read NaN. A clock deleted during a scrape is left out.
+ * The gauges read through this binder hold it strongly: Micrometer holds a gauge's object weakly by default, and a
+ * binder nothing else holds would be collected and its gauges read NaN.
  */
 @Component
 class QueueGauges implements MeterBinder {
@@ -56,16 +58,19 @@ class QueueGauges implements MeterBinder {
                 .register(registry);
         Gauge.builder("timer.queue.depth", this, gauges -> gauges.overClocks(s -> s.status().size(), Double::sum))
                 .description("Pending timers over all clocks")
+                .strongReference(true)
                 .register(registry);
         Gauge.builder("timer.queue.oldest.age", this, gauges -> gauges.overClocks(gauges::oldestAgeSeconds, Math::max))
                 .description("Wall-clock age of the longest-waiting pending timer of any clock")
                 .baseUnit("seconds")
+                .strongReference(true)
                 .register(registry);
         Gauge.builder("timer.queue.oldest.age.virtual", this,
                         gauges -> gauges.overClocks(QueueGauges::oldestAgeVirtualSeconds, Math::max))
                 .description("Largest virtual-clock age of a pending timer over all clocks: its clock's now - its"
                         + " createdAt")
                 .baseUnit("seconds")
+                .strongReference(true)
                 .register(registry);
         Gauge.builder("timer.queue.capacity", anyClock, TimerScheduler::capacity)
                 .description("Most pending timers over all clocks (timeservice.capacity); an add beyond it gets"
@@ -79,16 +84,19 @@ class QueueGauges implements MeterBinder {
                 .description("Id + payload bytes the pending timers of all clocks hold, against"
                         + " timer_queue_capacity_bytes")
                 .baseUnit("bytes")
+                .strongReference(true)
                 .register(registry);
         Gauge.builder("timer.queue.serving", this, gauges -> gauges.overClocks(
                         s -> s.stoppedBecause() == null ? 1 : 0, Math::min))
                 .description("1 while every clock's scheduler serves, 0 once one stopped after a failure (fail-stop"
                         + " until restart: every queue call answers 503 storage_unavailable)")
+                .strongReference(true)
                 .register(registry);
         Gauge.builder("timer.queue.invariants.ok", this,
                         gauges -> gauges.overClocks(s -> s.invariants().ok() ? 1 : 0, Math::min))
                 .description("1 while every clock's heap held its four invariants at the last check, 0 when one"
                         + " is broken")
+                .strongReference(true)
                 .register(registry);
     }
 

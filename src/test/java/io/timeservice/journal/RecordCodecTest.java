@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.util.List;
 
+import io.timeservice.core.ClockSettings;
+import io.timeservice.core.Delivery;
 import io.timeservice.core.Mutation;
+import io.timeservice.core.RetryPolicy;
+import io.timeservice.core.SavedDelivery;
 import io.timeservice.core.Timer;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +35,19 @@ class RecordCodecTest {
                         new Mutation.Added(new Timer("b", 5, 1, 8, 1, 2, "[1]"), 1_700_000_000_000L),
                         new Mutation.Edited("b", 8, 9, 0, 2),
                         new Mutation.Cancelled("b", 8))),
-                new Mutation.OnClock(4, new Mutation.Batch(List.of(new Mutation.Cancelled("z", 1)))));
+                new Mutation.OnClock(4, new Mutation.Batch(List.of(new Mutation.Cancelled("z", 1)))),
+                new Mutation.ClockCreated(5, "real", 0, 1_700_000_000_000L, 9, new ClockSettings(
+                        ClockSettings.Mode.SYSTEM, ClockSettings.DeliveryMode.QUEUE,
+                        new RetryPolicy(7, 250, 1.5, 60_000, 0.25))),
+                new Mutation.ClockConfigured(ClockSettings.SYSTEM),
+                new Mutation.OnClock(5, new Mutation.DeliveriesSettled(1_700_000_000_123L)),
+                new Mutation.OnClock(5, new Mutation.Claimed(42, 30_000, List.of("abc.0", "abc.1"))),
+                new Mutation.Acked("abc.0"),
+                new Mutation.OnClock(5, new Mutation.Nacked("abc.1", 50, 1_050)),
+                new Mutation.Extended("abc.2", 60, 43_200_000),
+                new Mutation.OnClock(5, new Mutation.Redriven(70, List.of(3L, Long.MAX_VALUE))),
+                new Mutation.DeadDeleted(List.of(4L)),
+                new Mutation.OnClock(5, new Mutation.LeasesRenewed(80)));
         for (Mutation mutation : mutations) {
             GrowableBuffer buffer = RecordCodec.encode(mutation, new GrowableBuffer(4));
             ByteBuffer frame = ByteBuffer.wrap(buffer.array(), 0, buffer.length());
@@ -40,6 +56,29 @@ class RecordCodecTest {
             assertThat(length).isEqualTo(buffer.length() - RecordCodec.FRAME_HEADER_BYTES);
             assertThat(crc).isEqualTo(RecordCodec.crc32c(buffer.array(), RecordCodec.FRAME_HEADER_BYTES, length));
             assertThat(RecordCodec.decode(frame.slice())).isEqualTo(mutation);
+        }
+    }
+
+    @Test
+    void aClockCreatedBeforeSettings_readsAsAVirtualClockAnsweringAdvances() {
+        byte[] name = "ci".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuffer body = ByteBuffer.allocate(1 + 4 + 8 + 8 + 8 + 4 + name.length).put((byte) 7).putInt(2).putLong(5)
+                .putLong(6).putLong(7).putInt(name.length).put(name).flip();
+        assertThat(RecordCodec.decode(body)).isEqualTo(new Mutation.ClockCreated(2, "ci", 5, 6, 7,
+                ClockSettings.VIRTUAL));
+    }
+
+    @Test
+    void everyDeliveryState_roundTripsThroughASnapshotFrame() {
+        for (Delivery.State state : Delivery.State.values()) {
+            boolean inFlight = state == Delivery.State.IN_FLIGHT;
+            SavedDelivery saved = new SavedDelivery(new Delivery("job", 10, -2, 77, state == Delivery.State.DEAD
+                    ? null : "{\"a\":1}", 3, state, inFlight ? "claim.0" : null, inFlight ? 99 : 0,
+                    state == Delivery.State.WAITING ? 120 : 0, 11, state == Delivery.State.DEAD ? "nacked" : null),
+                    inFlight ? 30_000 : 0);
+            GrowableBuffer buffer = RecordCodec.encode(saved, new GrowableBuffer(8));
+            assertThat(RecordCodec.decodeDelivery(ByteBuffer.wrap(buffer.array(), RecordCodec.FRAME_HEADER_BYTES,
+                    buffer.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(saved);
         }
     }
 

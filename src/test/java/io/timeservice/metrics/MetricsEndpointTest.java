@@ -3,6 +3,10 @@ package io.timeservice.metrics;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+
+import java.util.List;
+import java.util.Map;
 
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -124,6 +128,53 @@ class MetricsEndpointTest {
         }
     }
 
+    @Test
+    void deliveryMeters_countEachEventExactly_andTheGaugesFollowTheStates() {
+        PrometheusScrape before = scrape();
+        try {
+            given().contentType(ContentType.JSON).body("{\"delivery\":\"queue\",\"retry\":{\"maxAttempts\":1}}")
+                    .put("/clocks/metrics-q").then().statusCode(201);
+            for (String id : new String[] {"mq-job-1", "mq-job-2", "mq-job-3"}) {
+                addOn("metrics-q", "{\"id\":\"" + id + "\",\"delay\":5}");
+            }
+            advanceOn("metrics-q", 5);
+            assertThat(scrape().value("timer_delivery_queue_depth", "state=\"ready\"")).isEqualTo(3);
+
+            List<Map<String, Object>> claimed = given().contentType(ContentType.JSON).body("{\"max\":3}")
+                    .post("/clocks/metrics-q/deliveries/claim").then().statusCode(200)
+                    .extract().path("deliveries");
+            deliveryCall(claimed.get(0), "ack", 204);
+            deliveryCall(claimed.get(1), "nack", 200);            // its only attempt: dead
+
+            PrometheusScrape after = scrape();
+            assertThat(delta(before, after, "timer_deliveries_total", "event=\"claimed\"")).isEqualTo(3);
+            assertThat(delta(before, after, "timer_deliveries_total", "event=\"acked\"")).isEqualTo(1);
+            assertThat(delta(before, after, "timer_deliveries_total", "event=\"nacked\"")).isEqualTo(1);
+            assertThat(delta(before, after, "timer_deliveries_total", "event=\"dead\"")).isEqualTo(1);
+            assertThat(delta(before, after, "timer_deliveries_total", "event=\"expired\"")).isZero();
+            assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"claim\"",
+                    "outcome=\"success\"")).isEqualTo(1);
+            assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"nack\"",
+                    "outcome=\"success\"")).isEqualTo(1);
+            assertThat(delta(before, after, "timer_delivery_lateness_seconds_count"))
+                    .as("a virtual clock's lateness is not wall time").isZero();
+            assertThat(after.value("timer_delivery_queue_depth", "state=\"ready\"")).isZero();
+            assertThat(after.value("timer_delivery_queue_depth", "state=\"in_flight\"")).isEqualTo(1);
+            assertThat(after.value("timer_delivery_queue_depth", "state=\"dead\"")).isEqualTo(1);
+            assertThat(after.value("timer_delivery_oldest_ready_age_seconds")).isZero();
+            assertThat(after.value("timer_firing_thread_alive")).isEqualTo(1);
+            assertThat(after.text()).doesNotContain("metrics-q", "mq-job");
+        } finally {
+            given().delete("/clocks/metrics-q");
+        }
+    }
+
+    private static void deliveryCall(Map<String, Object> delivery, String call, int expectedStatus) {
+        given().contentType(ContentType.JSON).body("{\"claim\":\"" + delivery.get("claim") + "\"}")
+                .post("/clocks/metrics-q/deliveries/" + delivery.get("id") + "/" + call).then()
+                .statusCode(expectedStatus);
+    }
+
     private static void addOn(String clock, String body) {
         given().contentType(ContentType.JSON).body(body).post("/clocks/" + clock + "/timers").then().statusCode(201);
     }
@@ -167,7 +218,15 @@ class MetricsEndpointTest {
                 .body("components.timerQueue.status", equalTo("UP"))
                 .body("components.timerQueue.details.size", equalTo(1))
                 .body("components.timerQueue.details.now", equalTo(0))
-                .body("components.timerQueue.details.arity", equalTo(4));
+                .body("components.timerQueue.details.arity", equalTo(4))
+                .body("components.firing.status", equalTo("UP"))
+                .body("components.firing.details.thread", equalTo("running"))
+                .body("components.firing.details.heldBackClocks", equalTo(0));
+        // the firing thread's health is outside readiness: with it stopped, every request still works
+        given().get("/actuator/health/readiness").then()
+                .statusCode(200)
+                .body("components.timerQueue.status", equalTo("UP"))
+                .body("components.firing", nullValue());
     }
 
     private static void add(String id, long delay, int expectedStatus) {

@@ -3,12 +3,16 @@ package io.timeservice.metrics;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.anyOf;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.is;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -38,6 +42,7 @@ class OperationsKitLiveTest {
 
     private static final Path DATA_DIR = NoServerPathInAnswersTest.freshDataDir("ops-kit");
     private static final Duration DEADLINE = Duration.ofSeconds(30);
+    private static final String DELIVERY_CLOCK = "ops-workers";
 
     @DynamicPropertySource
     static void dataDir(DynamicPropertyRegistry registry) {
@@ -103,8 +108,17 @@ class OperationsKitLiveTest {
             }
             assertThat(rules(prometheus)).extracting(rule -> rule.path("name").asString())
                     .containsExactlyInAnyOrderElementsOf(alerts.stream().map(AlertRule::name).toList());
-            assertThat(prometheus.query("ALERTS{alertstate=\"firing\"}").path("data").path("result").isEmpty())
-                    .as("no alert fires for a healthy service").isTrue();
+            for (String counted : new String[] {"timer_deliveries_total{event=\"claimed\"}",
+                    "timer_deliveries_total{event=\"acked\"}", "timer_deliveries_total{event=\"nacked\"}",
+                    "timer_deliveries_total{event=\"dead\"}", "timer_delivery_lateness_seconds_count",
+                    "timer_fire_lag_seconds_count", "timer_delivery_queue_depth{state=\"dead\"}",
+                    "timer_firing_thread_alive"}) {
+                assertThat(prometheus.query("sum(" + counted + ") > 0").path("data").path("result").isEmpty())
+                        .as("Prometheus saw the delivery traffic in %s", counted).isFalse();
+            }
+            await("the dead delivery alerted").atMost(DEADLINE).until(() -> !firingAlerts(prometheus).isEmpty());
+            assertThat(firingAlerts(prometheus)).as("the only alert is for the delivery sent to the dead letters")
+                    .containsExactly("TimeServiceDeadDeliveries");
             assertThat(problems).as("queries that failed or returned nothing").isEmpty();
         }
     }
@@ -116,8 +130,9 @@ class OperationsKitLiveTest {
                 .then().statusCode(200).extract().asString().contains("jvm_gc_pause_seconds_count{"));
     }
 
-    /** Adds, edits, cancels, an advance that fires, reads, and refused requests of several codes. */
+    /** Adds, edits, cancels, an advance that fires, reads, refused requests of several codes, and deliveries. */
     private static void driveTraffic(String round) {
+        driveDeliveries(round);
         for (int i = 0; i < 5; i++) {
             given().contentType(ContentType.JSON)
                     .body("{\"id\":\"" + round + "-" + i + "\",\"delay\":" + (i + 1) + ",\"payload\":{\"n\":" + i
@@ -136,6 +151,44 @@ class OperationsKitLiveTest {
         given().delete("/timers/" + round + "-gone").then().statusCode(404); // timer_not_found
         given().contentType(ContentType.JSON).body("{\"id\":\"bad id!\",\"delay\":1}").post("/timers")
                 .then().statusCode(400);                                   // invalid_id
+    }
+
+    /**
+     * Deliveries on a system clock with one attempt per delivery: three timers due at once, fired by the firing
+     * thread, claimed by a long poll (the claim answers as soon as they are ready), two acknowledged and one nacked,
+     * which sends it to the dead letters.
+     */
+    private static void driveDeliveries(String round) {
+        given().contentType(ContentType.JSON).body("{\"mode\":\"system\",\"retry\":{\"maxAttempts\":1}}")
+                .put("/clocks/" + DELIVERY_CLOCK).then().statusCode(anyOf(is(201), is(200)));
+        for (int i = 0; i < 3; i++) {
+            given().contentType(ContentType.JSON).body("{\"id\":\"" + round + "-job-" + i + "\",\"delay\":0}")
+                    .post("/clocks/" + DELIVERY_CLOCK + "/timers").then().statusCode(201);
+        }
+        List<Map<String, Object>> claimed = new ArrayList<>();
+        await("three deliveries claimed").atMost(DEADLINE).until(() -> {
+            claimed.addAll(given().contentType(ContentType.JSON).body("{\"max\":3,\"wait\":5000}")
+                    .post("/clocks/" + DELIVERY_CLOCK + "/deliveries/claim").then().statusCode(200)
+                    .extract().<List<Map<String, Object>>>path("deliveries"));
+            return claimed.size() == 3;
+        });
+        for (Map<String, Object> delivery : claimed.subList(0, 2)) {
+            given().contentType(ContentType.JSON).body("{\"claim\":\"" + delivery.get("claim") + "\"}")
+                    .post("/clocks/" + DELIVERY_CLOCK + "/deliveries/" + delivery.get("id") + "/ack")
+                    .then().statusCode(204);
+        }
+        Map<String, Object> failed = claimed.get(2);
+        given().contentType(ContentType.JSON).body("{\"claim\":\"" + failed.get("claim") + "\"}")
+                .post("/clocks/" + DELIVERY_CLOCK + "/deliveries/" + failed.get("id") + "/nack")
+                .then().statusCode(200).body("state", equalTo("dead"));
+    }
+
+    private static List<String> firingAlerts(PrometheusServer prometheus) {
+        List<String> names = new ArrayList<>();
+        for (JsonNode alert : prometheus.query("ALERTS{alertstate=\"firing\"}").path("data").path("result")) {
+            names.add(alert.path("metric").path("alertname").asString());
+        }
+        return names;
     }
 
     private static long scrapes(PrometheusServer prometheus) {

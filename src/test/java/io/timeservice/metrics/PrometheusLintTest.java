@@ -49,7 +49,11 @@ class PrometheusLintTest {
                 "\ntimer_clocks ", "timer_journal_fsync_seconds_bucket{",
                 "timer_journal_batch_records_count", "timer_journal_batch_bytes_count",
                 "timer_journal_snapshot_seconds_count", "timer_journal_snapshot_pause_seconds_count",
-                "timer_journal_snapshot_failed_total");
+                "timer_journal_snapshot_failed_total", "timer_deliveries_total{event=\"claimed\"}",
+                "timer_delivery_lateness_seconds_bucket{", "timer_fire_lag_seconds_bucket{",
+                "timer_delivery_queue_depth{state=\"ready\"}", "\ntimer_delivery_oldest_ready_age_seconds ",
+                "\ntimer_delivery_held_back ", "\ntimer_delivery_capacity ", "\ntimer_firing_thread_lag_seconds ",
+                "\ntimer_firing_thread_alive ");
         assertThat(report.problems()).as("promtool check metrics on /actuator/prometheus").isEmpty();
         assertThat(report.exitCode()).as("promtool's exit code").isZero();
         assertThat(exposition).doesNotContain("tomcat_sessions");

@@ -68,6 +68,17 @@ class QueueGaugesTest {
         assertThat(gauge("timer.queue.invariants.ok")).isZero();
     }
 
+    @Test
+    void gauges_keepReporting_whenNothingButTheRegistryHoldsTheBinder() {
+        SimpleMeterRegistry alone = new SimpleMeterRegistry();
+        new QueueGauges(clocks, wall::get).bindTo(alone);
+
+        System.gc(); // Micrometer holds a gauge's object weakly unless told otherwise: a collected one reads NaN
+
+        assertThat(alone.get("timer.queue.depth").gauge().value()).isZero();
+        assertThat(alone.get("timer.queue.serving").gauge().value()).isEqualTo(1);
+    }
+
     private double gauge(String name) {
         return registry.get(name).gauge().value();
     }

@@ -1,0 +1,114 @@
+package io.timeservice.metrics;
+
+import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.timeservice.core.Clocks;
+import io.timeservice.core.DeliveryCounts;
+import io.timeservice.core.FiringLoop;
+import io.timeservice.core.TimerScheduler;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+/**
+ * Delivery and firing-thread gauges over every clock, read at scrape time from each clock's
+ * {@link TimerScheduler#deliveryCounts()} (a volatile read, no scheduler lock): a scrape costs O(clocks) and never
+ * waits for a busy clock. No clock label (the number of clocks is unbounded); per-clock figures are in
+ * {@code GET /clocks/{clock}}.
+ *
+ * <p>Prometheus names: {@code timer_delivery_queue_depth{state}} (deliveries of all clocks by state: ready,
+ * in_flight, waiting, dead), {@code timer_delivery_oldest_ready_age_seconds} (wall-clock age of the longest-ready
+ * delivery of any system clock, 0 when none is ready; a virtual clock's times are not wall time, so its deliveries
+ * are left out), {@code timer_delivery_held_back} (clocks whose due timers stay pending because the deliveries
+ * hold {@code timeservice.deliveries.max}), {@code timer_delivery_capacity} (that limit, against the sum of
+ * {@code timer_delivery_queue_depth}), {@code timer_firing_thread_lag_seconds} (how far behind the firing thread
+ * is: wall now minus the earliest deadline it has not taken, 0 when none is overdue) and
+ * {@code timer_firing_thread_alive} (1 while the firing thread runs).
+ *
+ * <p>The state gauge is not named {@code timer_deliveries}: that family is the {@code timer_deliveries_total}
+ * counter's, Prometheus allows one type per family, and Micrometer's Prometheus registry silently drops a gauge
+ * registered under a counter's name. The gauges read through this binder hold it strongly (as {@link QueueGauges}
+ * does: Micrometer holds a gauge's object weakly by default).
+ */
+@Component
+class DeliveryGauges implements MeterBinder {
+
+    private final Clocks clocks;
+    private final FiringLoop firing;
+    private final LongSupplier wallClockMillis;
+
+    @Autowired
+    DeliveryGauges(Clocks clocks, FiringLoop firing) {
+        this(clocks, firing, System::currentTimeMillis);
+    }
+
+    DeliveryGauges(Clocks clocks, FiringLoop firing, LongSupplier wallClockMillis) {
+        this.clocks = clocks;
+        this.firing = firing;
+        this.wallClockMillis = wallClockMillis;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        state(registry, "ready", DeliveryCounts::ready);
+        state(registry, "in_flight", DeliveryCounts::inFlight);
+        state(registry, "waiting", DeliveryCounts::waiting);
+        state(registry, "dead", DeliveryCounts::dead);
+        Gauge.builder("timer.delivery.oldest.ready.age", this, DeliveryGauges::oldestReadyAgeSeconds)
+                .description("Wall-clock age of the longest-ready delivery of any system clock (0 when none is"
+                        + " ready): how long the oldest claimable delivery has waited for a worker")
+                .baseUnit("seconds")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder("timer.delivery.held.back", this,
+                        gauges -> gauges.sum(counts -> counts.firingHeldBack() ? 1 : 0))
+                .description("Clocks whose due timers stay pending because the deliveries of all clocks hold"
+                        + " timeservice.deliveries.max; they fire once deliveries are acknowledged or deleted")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder("timer.delivery.capacity", clocks, all -> all.budget().maxDeliveries())
+                .description("Most deliveries of all clocks together, in every state (timeservice.deliveries.max)")
+                .register(registry);
+        Gauge.builder("timer.firing.thread.lag", firing, loop -> loop.lagMillis() / 1000.0)
+                .description("How far behind the firing thread is: wall now minus the earliest deadline it has"
+                        + " not taken yet, 0 when nothing is overdue")
+                .baseUnit("seconds")
+                .register(registry);
+        Gauge.builder("timer.firing.thread.alive", firing, loop -> loop.isAlive() ? 1 : 0)
+                .description("1 while the thread that fires system clocks runs, 0 once it has stopped")
+                .register(registry);
+    }
+
+    private void state(MeterRegistry registry, String state, ToIntFunction<DeliveryCounts> count) {
+        Gauge.builder("timer.delivery.queue.depth", this, gauges -> gauges.sum(count))
+                .description("Deliveries of all clocks by state; ready: claimable now, in_flight: claimed with a"
+                        + " lease running, waiting: nacked or expired, until their retry time, dead: out of"
+                        + " attempts, until redriven or deleted")
+                .tag("state", state)
+                .strongReference(true)
+                .register(registry);
+    }
+
+    private double sum(ToIntFunction<DeliveryCounts> count) {
+        long sum = 0;
+        for (Clocks.Clock clock : clocks.all()) {
+            sum += count.applyAsInt(clock.scheduler().deliveryCounts());
+        }
+        return sum;
+    }
+
+    private double oldestReadyAgeSeconds() {
+        long now = wallClockMillis.getAsLong();
+        long oldestAge = 0;
+        for (Clocks.Clock clock : clocks.all()) {
+            Long readyAt = clock.scheduler().deliveryCounts().oldestReadyAt();
+            if (readyAt != null && clock.settings().isSystem()) {
+                oldestAge = Math.max(oldestAge, now - readyAt);
+            }
+        }
+        return oldestAge / 1000.0;
+    }
+}
