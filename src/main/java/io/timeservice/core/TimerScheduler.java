@@ -81,6 +81,8 @@ public final class TimerScheduler {
     /** Fired timers of a queueing clock; guarded by the lock. */
     private final DeliveryQueue deliveries = new DeliveryQueue(RetryPolicy.DEFAULT);
     private final ReadySignal readySignal = new ReadySignal();
+    /** Set when the service shuts down: long polls answer at once instead of holding their threads. */
+    private volatile boolean waitsEnded;
     /** Where a system clock asks for firing rounds; set by {@link #fireWith} before serving. */
     private Wakeups wakeups = Wakeups.NONE;
     /** The earliest deadline told to {@link #wakeups} and not yet taken by a firing round; guarded by the lock. */
@@ -604,7 +606,7 @@ public final class TimerScheduler {
             long seen = readySignal.generation(); // before looking: a delivery ready after the look changes it
             List<Delivery> claimed = claimReady(max, leaseMillis);
             long left = deadline - System.nanoTime();
-            if (!claimed.isEmpty() || left <= 0) {
+            if (!claimed.isEmpty() || left <= 0 || waitsEnded) {
                 return claimed;
             }
             try {
@@ -637,6 +639,15 @@ public final class TimerScheduler {
             deliveriesChanged();
             return leased;
         });
+    }
+
+    /**
+     * Ends every long poll of this clock now and every later one at once (a claim still takes what is ready): the
+     * service is shutting down, and a graceful shutdown should not wait out the polls.
+     */
+    public void endWaits() {
+        waitsEnded = true;
+        readySignal.signal();
     }
 
     /** 128 random bits, URL-safe: every claim of one call is this plus its index, so no claim can be guessed. */
