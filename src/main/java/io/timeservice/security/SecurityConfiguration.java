@@ -32,7 +32,7 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * Access control for the API, with Spring Security.
  *
  * <p>Scopes: GET, HEAD and OPTIONS on the queue ({@code /timers}, {@code /clock}, {@code /clocks}, {@code /queue},
- * {@code /demo})
+ * {@code /deliveries}, {@code /demo})
  * and on the actuator need {@code read}; every other method on any path needs {@code write}, which includes read.
  * Open to everybody: {@code /actuator/health} (details only for callers granted a scope), and GET of everything else
  * — the web page and its assets, Swagger UI and {@code /v3/api-docs}, none of which carries queue data.
@@ -61,6 +61,7 @@ class SecurityConfiguration {
             PathPatternRequestMatcher.pathPattern("/clock/**"),
             PathPatternRequestMatcher.pathPattern("/clocks/**"),
             PathPatternRequestMatcher.pathPattern("/queue/**"),
+            PathPatternRequestMatcher.pathPattern("/deliveries/**"),
             PathPatternRequestMatcher.pathPattern("/demo/**"));
 
     private final TimeServiceProperties.Security settings;

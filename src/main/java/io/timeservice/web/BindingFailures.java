@@ -1,9 +1,11 @@
 package io.timeservice.web;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 import io.timeservice.core.ErrorCode;
+import io.timeservice.core.RetryPolicy;
 import io.timeservice.core.SchedulerException;
 import io.timeservice.core.TimerScheduler;
 import tools.jackson.core.JacksonException;
@@ -19,32 +21,78 @@ final class BindingFailures {
     private record Rule(ErrorCode code, String expected) {
     }
 
-    private static final Map<String, Rule> RULES = Map.of(
-            "id", new Rule(ErrorCode.INVALID_ID, "a JSON string"),
-            "delay", new Rule(ErrorCode.INVALID_DELAY, "a JSON integer from 0 to " + TimerScheduler.MAX_DELAY),
-            "by", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer from 0 to " + TimerScheduler.MAX_DELAY),
-            "to", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer, not before now"),
-            "priority", new Rule(ErrorCode.INVALID_PRIORITY, "a JSON integer in the signed 32-bit range"));
+    private static final String MILLISECONDS = "a JSON integer of milliseconds from 0 to "
+            + RetryPolicy.MAX_BACKOFF_MILLIS;
+
+    private static final Map<String, Rule> RULES = Map.ofEntries(
+            Map.entry("id", new Rule(ErrorCode.INVALID_ID, "a JSON string")),
+            Map.entry("delay", new Rule(ErrorCode.INVALID_DELAY, "a JSON integer from 0 to "
+                    + TimerScheduler.MAX_DELAY)),
+            Map.entry("by", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer from 0 to "
+                    + TimerScheduler.MAX_DELAY)),
+            Map.entry("to", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer, not before now")),
+            Map.entry("priority", new Rule(ErrorCode.INVALID_PRIORITY, "a JSON integer in the signed 32-bit range")),
+            Map.entry("now", new Rule(ErrorCode.INVALID_REQUEST, "a JSON integer from 0 to "
+                    + TimerScheduler.MAX_DELAY)),
+            Map.entry("mode", new Rule(ErrorCode.INVALID_REQUEST, "\"virtual\" or \"system\"")),
+            Map.entry("delivery", new Rule(ErrorCode.INVALID_REQUEST, "\"response\" or \"queue\"")),
+            Map.entry("retry", new Rule(ErrorCode.INVALID_REQUEST, "a JSON object")),
+            Map.entry("maxAttempts", new Rule(ErrorCode.INVALID_REQUEST, "a JSON integer from 1 to "
+                    + RetryPolicy.MAX_ATTEMPTS)),
+            Map.entry("initialBackoff", new Rule(ErrorCode.INVALID_REQUEST, MILLISECONDS)),
+            Map.entry("maxBackoff", new Rule(ErrorCode.INVALID_REQUEST, MILLISECONDS)),
+            Map.entry("multiplier", new Rule(ErrorCode.INVALID_REQUEST, "a JSON number from 1 to 10")),
+            Map.entry("jitter", new Rule(ErrorCode.INVALID_REQUEST, "a JSON number from 0 to 1")),
+            Map.entry("max", new Rule(ErrorCode.INVALID_LIMIT, "a JSON integer from 1 to "
+                    + TimerScheduler.MAX_CLAIM)),
+            Map.entry("lease", new Rule(ErrorCode.INVALID_REQUEST, "a JSON integer of milliseconds from "
+                    + TimerScheduler.MIN_LEASE_MILLIS + " to " + TimerScheduler.MAX_LEASE_MILLIS)),
+            Map.entry("wait", new Rule(ErrorCode.INVALID_REQUEST, "a JSON integer of milliseconds from 0 to "
+                    + TimerScheduler.MAX_CLAIM_WAIT_MILLIS)),
+            Map.entry("retryAfter", new Rule(ErrorCode.INVALID_REQUEST, MILLISECONDS)),
+            Map.entry("claim", new Rule(ErrorCode.INVALID_REQUEST, "a JSON string")));
 
     private BindingFailures() {
     }
 
-    /** The refusal for {@code failure}, met while binding the JSON object {@code body}. */
+    /**
+     * The refusal for {@code failure}, met while binding the JSON object {@code body}. A member inside a member
+     * ({@code retry}'s) is named by its JSON pointer.
+     */
     static SchedulerException refusal(JacksonException failure, JsonNode body) {
+        String at = pointer(failure.getPath());
         if (failure instanceof PropertyBindingException unknown) {
+            String where = failure.getPath().size() > 1 ? " at " + at.substring(0, at.lastIndexOf('/')) : "";
             return StrictJsonConverter.invalidRequest("unknown member \"" + abbreviate(unknown.getPropertyName())
-                    + "\"; allowed: " + unknown.getKnownPropertyIds());
+                    + "\"" + where + "; allowed: " + unknown.getKnownPropertyIds());
         }
-        String member = failure.getPath().isEmpty() ? null : failure.getPath().get(0).getPropertyName();
-        JsonNode value = member == null ? null : body.get(member);
-        if (value == null) {
-            return StrictJsonConverter.invalidRequest(member == null
+        JsonNode value = at.isEmpty() ? null : body.at(at);
+        if (value == null || value.isMissingNode()) {
+            return StrictJsonConverter.invalidRequest(at.isEmpty()
                     ? "the body does not match the request: " + StrictJsonConverter.withoutInternals(
                             failure.getOriginalMessage())
-                    : "member \"" + member + "\" is required");
+                    : "member \"" + name(failure.getPath(), at) + "\" is required");
         }
+        String member = failure.getPath().get(failure.getPath().size() - 1).getPropertyName();
         Rule rule = RULES.getOrDefault(member, new Rule(ErrorCode.INVALID_REQUEST, "valid"));
-        return new SchedulerException(rule.code(), member + " must be " + rule.expected() + ", got " + describe(value));
+        return new SchedulerException(rule.code(), name(failure.getPath(), at) + " must be " + rule.expected()
+                + ", got " + describe(value));
+    }
+
+    /** The JSON pointer of the member a failure names, "" for the body itself. */
+    private static String pointer(List<JacksonException.Reference> path) {
+        StringBuilder pointer = new StringBuilder();
+        for (JacksonException.Reference step : path) {
+            String name = step.getPropertyName();
+            pointer.append('/').append(name != null ? name.replace("~", "~0").replace("/", "~1")
+                    : Integer.toString(step.getIndex()));
+        }
+        return pointer.toString();
+    }
+
+    /** A member of the body by its name, a deeper one by its pointer. */
+    private static String name(List<JacksonException.Reference> path, String pointer) {
+        return path.size() == 1 ? path.get(0).getPropertyName() : pointer;
     }
 
     private static String describe(JsonNode value) {

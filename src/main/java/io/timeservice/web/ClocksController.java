@@ -2,14 +2,18 @@ package io.timeservice.web;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.timeservice.core.ClockSettings;
 import io.timeservice.core.Clocks;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.QueueStatus;
+import io.timeservice.core.RetryPolicy;
 import io.timeservice.core.SchedulerException;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.web.JsonRequest.PutClock;
+import io.timeservice.web.JsonRequest.Retry;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -21,7 +25,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The clocks resource: create (idempotent PUT), read, list by name and delete virtual clocks. Everything under
+ * The clocks resource: create (idempotent PUT), read, list by name and delete clocks, virtual or system. Everything under
  * {@code /clocks/{clock}/} is served by the timer, clock and queue controllers, parameterized by clock.
  */
 @RestController
@@ -44,7 +48,12 @@ class ClocksController {
     @PutMapping(path = "/clocks/{clock}", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<ClockJson> put(@PathVariable String clock, @RequestBody PutClock body) {
-        Clocks.Created created = clocks.create(clock, body.now() == null ? 0 : body.now());
+        ClockSettings settings = settings(body);
+        if (settings.isSystem() && body.now() != null) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual clocks: a system clock's"
+                    + " now is the wall clock's");
+        }
+        Clocks.Created created = clocks.create(clock, body.now() == null ? 0 : body.now(), settings);
         ClockJson json = describe(clocks, created.clock());
         return created.created() ? ResponseEntity.created(URI.create("/clocks/" + clock)).body(json)
                 : ResponseEntity.ok(json);
@@ -77,11 +86,37 @@ class ClocksController {
         }).toList());
     }
 
+    /** The settings a body asks for, each absent one at its default. */
+    private static ClockSettings settings(PutClock body) {
+        ClockSettings.Mode mode = body.mode() == null ? null : switch (body.mode()) {
+            case VIRTUAL -> ClockSettings.Mode.VIRTUAL;
+            case SYSTEM -> ClockSettings.Mode.SYSTEM;
+        };
+        ClockSettings.DeliveryMode delivery = body.delivery() == null ? null : switch (body.delivery()) {
+            case RESPONSE -> ClockSettings.DeliveryMode.RESPONSE;
+            case QUEUE -> ClockSettings.DeliveryMode.QUEUE;
+        };
+        return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry()));
+    }
+
+    private static RetryPolicy retryPolicy(Retry retry) {
+        RetryPolicy defaults = RetryPolicy.DEFAULT;
+        return new RetryPolicy(
+                retry.maxAttempts() != null ? retry.maxAttempts() : defaults.maxAttempts(),
+                retry.initialBackoff() != null ? retry.initialBackoff() : defaults.initialBackoffMillis(),
+                retry.multiplier() != null ? retry.multiplier() : defaults.multiplier(),
+                retry.maxBackoff() != null ? retry.maxBackoff() : defaults.maxBackoffMillis(),
+                retry.jitter() != null ? retry.jitter() : defaults.jitter());
+    }
+
     private static ClockJson describe(Clocks clocks, Clocks.Clock clock) {
         QueueStatus status = clock.scheduler().status();
         Long oldestAge = status.oldestCreatedAt() == null ? null : status.now() - status.oldestCreatedAt();
+        ClockSettings settings = clock.settings();
         return new ClockJson(clock.name(), status.now(), status.size(), status.nextFireTime(), oldestAge,
-                clock.createdAtWallMillis(), clocks.deletesAt(clock));
+                clock.createdAtWallMillis(), clocks.deletesAt(clock), lowerCase(settings.mode()),
+                lowerCase(settings.delivery()), RetryJson.of(settings.retry()),
+                settings.queues() ? DeliveryCountsJson.of(clock.scheduler().deliveryCounts()) : null);
     }
 
     /**
@@ -90,9 +125,25 @@ class ClocksController {
      * @param createdAt wall-clock epoch milliseconds of the creation; 0 for {@code default}, which always existed
      * @param deletesAt with {@code timeservice.clocks.idle-ttl} set, when the clock is deleted unless a call addresses
      *                  it first (wall-clock epoch milliseconds); absent otherwise, and always for {@code default}
+     * @param deliveries the deliveries by state, for a clock that queues them; absent otherwise
      */
     record ClockJson(String name, long now, int size, Long nextFireTime, Long oldestAge, long createdAt,
-                     @JsonInclude(JsonInclude.Include.NON_NULL) Long deletesAt) {
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Long deletesAt, String mode, String delivery,
+                     RetryJson retry, @JsonInclude(JsonInclude.Include.NON_NULL) DeliveryCountsJson deliveries) {
+    }
+
+    /** An enum constant as the API writes it: {@code virtual}, {@code queue}, ... */
+    static String lowerCase(Enum<?> constant) {
+        return constant.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** A retry policy as {@code PUT} takes it: backoffs in milliseconds. */
+    record RetryJson(int maxAttempts, long initialBackoff, double multiplier, long maxBackoff, double jitter) {
+
+        static RetryJson of(RetryPolicy retry) {
+            return new RetryJson(retry.maxAttempts(), retry.initialBackoffMillis(), retry.multiplier(),
+                    retry.maxBackoffMillis(), retry.jitter());
+        }
     }
 
     record ClockListJson(List<ClockJson> clocks) {

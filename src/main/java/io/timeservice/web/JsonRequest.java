@@ -26,8 +26,55 @@ sealed interface JsonRequest {
     record Batch(@JsonProperty(required = true) JsonNode ops) implements JsonRequest {
     }
 
-    /** {@code PUT /clocks/{clock}}: the time a new clock starts at, 0 when absent. */
-    record PutClock(@JsonDeserialize(using = AbsentOrNonNull.class) Long now) implements JsonRequest {
+    /**
+     * {@code PUT /clocks/{clock}}: the time a new virtual clock starts at (0 when absent), and its settings; an
+     * absent setting takes its default ({@link io.timeservice.core.ClockSettings#of}).
+     */
+    record PutClock(@JsonDeserialize(using = AbsentOrNonNull.class) Long now,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) ClockMode mode,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) DeliveryMode delivery,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) Retry retry) implements JsonRequest {
+    }
+
+    /** A clock's {@code mode} as written in JSON. */
+    enum ClockMode { @JsonProperty("virtual") VIRTUAL, @JsonProperty("system") SYSTEM }
+
+    /** A clock's {@code delivery} as written in JSON. */
+    enum DeliveryMode { @JsonProperty("response") RESPONSE, @JsonProperty("queue") QUEUE }
+
+    /** A clock's retry policy; each absent member keeps {@link io.timeservice.core.RetryPolicy#DEFAULT}'s value. */
+    record Retry(@JsonDeserialize(using = AbsentOrNonNull.class) Integer maxAttempts,
+                 @JsonDeserialize(using = AbsentOrNonNull.class) Long initialBackoff,
+                 @JsonDeserialize(using = AbsentOrNonNull.class) Double multiplier,
+                 @JsonDeserialize(using = AbsentOrNonNull.class) Long maxBackoff,
+                 @JsonDeserialize(using = AbsentOrNonNull.class) Double jitter) {
+    }
+
+    /**
+     * {@code POST /deliveries/claim}: each absent member takes its default (1, 30 s, no wait); {@code wait} is its
+     * JSON name ({@code wait()} is Object's).
+     */
+    record Claim(@JsonDeserialize(using = AbsentOrNonNull.class) Integer max,
+                 @JsonDeserialize(using = AbsentOrNonNull.class) Long lease,
+                 @JsonProperty("wait") @JsonDeserialize(using = AbsentOrNonNull.class) Long waitMillis)
+            implements JsonRequest {
+    }
+
+    /** {@code POST /deliveries/{id}/ack}. */
+    record Ack(@JsonProperty(required = true) @JsonDeserialize(using = AbsentOrNonNull.class)
+                  String claim) implements JsonRequest {
+    }
+
+    /** {@code POST /deliveries/{id}/nack}: without {@code retryAfter} the clock's backoff decides. */
+    record Nack(@JsonProperty(required = true) @JsonDeserialize(using = AbsentOrNonNull.class)
+                  String claim,
+                @JsonDeserialize(using = AbsentOrNonNull.class) Long retryAfter) implements JsonRequest {
+    }
+
+    /** {@code POST /deliveries/{id}/extend}: the lease ends {@code lease} ms from now instead. */
+    record Extend(@JsonProperty(required = true) @JsonDeserialize(using = AbsentOrNonNull.class)
+                  String claim,
+                  @JsonProperty(required = true) long lease) implements JsonRequest {
     }
 
     /** {@code POST /clock/advance}: exactly one of {@code by} (from now) and {@code to} (absolute). */

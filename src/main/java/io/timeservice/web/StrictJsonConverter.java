@@ -27,6 +27,7 @@ import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.type.LogicalType;
 
 /**
  * Reads the API's request bodies ({@link JsonRequest}) with one strict mapper: UTF-8 only, duplicate and unknown
@@ -84,6 +85,9 @@ class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
                         config.setCoercion(shape, CoercionAction.Fail);
                     }
                 })
+                // ... but an integer is a number: a retry multiplier of 2 is 2.0 (no other member is fractional)
+                .withCoercionConfig(LogicalType.Float, config -> config.setCoercion(CoercionInputShape.Integer,
+                        CoercionAction.TryConvert))
                 // keep payload numbers as sent: a double would turn 1e400 into "Infinity" and round long fractions
                 .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .build();

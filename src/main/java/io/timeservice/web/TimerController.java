@@ -96,21 +96,8 @@ class TimerController {
                      @RequestParam(required = false) String dueBy) {
         TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
         int count = LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
-        QueueListing listing = dueBy == null ? scheduler.firstN(count) : scheduler.dueBy(parseTime(dueBy), count);
+        QueueListing listing = dueBy == null ? scheduler.firstN(count) : scheduler.dueBy(IntegerParameter.parse("dueBy", dueBy), count);
         return new ListingJson(listing.now(), listing.size(), TimerJson.of(listing.timers()));
-    }
-
-    /** A {@code dueBy} query value: a decimal integer from 0 to 2^63 - 1. */
-    private static long parseTime(String text) {
-        if (text.matches("\\d{1,19}")) {
-            try {
-                return Long.parseLong(text);
-            } catch (NumberFormatException tooLarge) {
-                // falls through to the refusal
-            }
-        }
-        throw new SchedulerException(ErrorCode.INVALID_REQUEST, "dueBy must be an integer from 0 to "
-                + Long.MAX_VALUE + ", got \"" + LoneSurrogates.abbreviate(text, 32) + "\"");
     }
 
     /** Runs a conditional change; with {@code If-Match: *} a missing timer fails the precondition (412), not 404. */

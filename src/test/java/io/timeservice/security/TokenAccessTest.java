@@ -52,7 +52,9 @@ class TokenAccessTest {
     /** Queue calls that must need a token; the test also finds every other mapped one by itself. */
     private static final List<String> KNOWN_PROTECTED = List.of("POST /timers", "GET /timers", "GET /timers/{id}",
             "PATCH /timers/{id}", "DELETE /timers/{id}", "POST /clock/advance", "GET /clock", "GET /queue",
-            "GET /queue/next", "GET /queue/invariants", "GET /queue/heap", "GET /demo", "POST /demo/reset");
+            "GET /queue/next", "GET /queue/invariants", "GET /queue/heap", "GET /demo", "POST /demo/reset",
+            "POST /deliveries/claim", "GET /deliveries", "GET /deliveries/dead",
+            "GET /clocks/{clock}/deliveries/dead");
 
     private static final io.restassured.common.mapper.TypeRef<Map<Object, Object>> PROBLEM =
             new io.restassured.common.mapper.TypeRef<>() {
@@ -179,6 +181,30 @@ class TokenAccessTest {
         }
         as(READ).get("/clocks/other").then().statusCode(404);
         as(WRITE).delete("/clocks/tok").then().statusCode(204);
+    }
+
+    @Test
+    void deliveries_readWithTheReadScope_andEveryClaimOrChangeNeedsTheWriteScope() {
+        as(WRITE).contentType(ContentType.JSON).body("{\"delivery\":\"queue\"}").put("/clocks/tq").then()
+                .statusCode(201);
+        for (String path : new String[] {"/clocks/tq/deliveries", "/clocks/tq/deliveries/dead"}) {
+            as(READ).get(path).then().statusCode(200);
+        }
+        List<Response> refused = List.of(
+                as(READ).contentType(ContentType.JSON).body("{}").post("/clocks/tq/deliveries/claim"),
+                as(READ).contentType(ContentType.JSON).body("{}").post("/deliveries/claim"),
+                as(READ).contentType(ContentType.JSON).body("{\"claim\":\"c\"}").post("/clocks/tq/deliveries/A/ack"),
+                as(READ).contentType(ContentType.JSON).body("{\"claim\":\"c\"}").post("/clocks/tq/deliveries/A/nack"),
+                as(READ).contentType(ContentType.JSON).body("{\"claim\":\"c\",\"lease\":1000}")
+                        .post("/clocks/tq/deliveries/A/extend"),
+                as(READ).post("/clocks/tq/deliveries/dead/A/redrive"),
+                as(READ).delete("/clocks/tq/deliveries/dead/A"));
+        for (Response response : refused) {
+            assertThat(response.statusCode()).isEqualTo(403);
+            assertThat(response.jsonPath().getString("code")).isEqualTo("forbidden");
+        }
+        as(WRITE).contentType(ContentType.JSON).body("{}").post("/clocks/tq/deliveries/claim").then().statusCode(200);
+        as(WRITE).delete("/clocks/tq").then().statusCode(204);
     }
 
     @Test

@@ -11,9 +11,17 @@ import java.util.Map;
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
+import io.timeservice.web.JsonRequest.Ack;
 import io.timeservice.web.JsonRequest.AddTimer;
 import io.timeservice.web.JsonRequest.Advance;
+import io.timeservice.web.JsonRequest.Claim;
+import io.timeservice.web.JsonRequest.ClockMode;
+import io.timeservice.web.JsonRequest.DeliveryMode;
 import io.timeservice.web.JsonRequest.EditTimer;
+import io.timeservice.web.JsonRequest.Extend;
+import io.timeservice.web.JsonRequest.Nack;
+import io.timeservice.web.JsonRequest.PutClock;
+import io.timeservice.web.JsonRequest.Retry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -117,6 +125,61 @@ class StrictJsonConverterTest {
                 .isEqualTo("Trailing token (of type START_OBJECT) found after value");
         assertThat(StrictJsonConverter.withoutInternals("odd `x.y.Z` here")).isEqualTo("odd a value here");
         assertThat(StrictJsonConverter.withoutInternals(null)).isEqualTo("malformed JSON");
+    }
+
+    @Test
+    void clockSettingsBind_byTheirJsonNames_andRetryNumbersMayBeIntegersOrFractions() {
+        assertThat(read(PutClock.class, "{\"mode\":\"system\",\"delivery\":\"queue\",\"retry\":{\"maxAttempts\":3,"
+                + "\"initialBackoff\":100,\"multiplier\":2,\"maxBackoff\":1000,\"jitter\":0}}"))
+                .isEqualTo(new PutClock(null, ClockMode.SYSTEM, DeliveryMode.QUEUE, new Retry(3, 100L, 2.0, 1000L, 0.0)));
+        assertThat(read(PutClock.class, "{\"retry\":{\"multiplier\":1.5,\"jitter\":0.25}}").retry())
+                .isEqualTo(new Retry(null, null, 1.5, null, 0.25));
+        assertThat(read(PutClock.class, "{}")).isEqualTo(new PutClock(null, null, null, null));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"VIRTUAL\"", "\"Virtual\"", "\"real\"", "\"\"", "0", "1", "null", "true", "{}"})
+    void aModeOrDeliveryIsOneOfItsLowerCaseNames(String value) {
+        assertRefused(PutClock.class, "{\"mode\":" + value + "}", ErrorCode.INVALID_REQUEST, "mode must be");
+        assertRefused(PutClock.class, "{\"delivery\":" + value + "}", ErrorCode.INVALID_REQUEST, "delivery must be");
+    }
+
+    @Test
+    void aRetryMemberIsNamedByItsPointer_andAnUnknownOneByWhereItSits() {
+        assertRefused(PutClock.class, "{\"retry\":{\"maxAttempts\":\"3\"}}", ErrorCode.INVALID_REQUEST,
+                "/retry/maxAttempts must be");
+        assertRefused(PutClock.class, "{\"retry\":{\"maxAttempts\":2.5}}", ErrorCode.INVALID_REQUEST,
+                "/retry/maxAttempts");
+        assertRefused(PutClock.class, "{\"retry\":{\"multiplier\":\"2\"}}", ErrorCode.INVALID_REQUEST,
+                "/retry/multiplier");
+        assertRefused(PutClock.class, "{\"retry\":{\"jitter\":null}}", ErrorCode.INVALID_REQUEST, "/retry/jitter");
+        assertRefused(PutClock.class, "{\"retry\":{\"backoff\":1}}", ErrorCode.INVALID_REQUEST,
+                "unknown member \"backoff\" at /retry");
+        assertRefused(PutClock.class, "{\"retry\":[]}", ErrorCode.INVALID_REQUEST, "retry must be a JSON object");
+        assertRefused(PutClock.class, "{\"retry\":null}", ErrorCode.INVALID_REQUEST, "retry");
+    }
+
+    @Test
+    void deliveryBodies_bindStrictly() {
+        assertThat(read(Claim.class, "{}")).isEqualTo(new Claim(null, null, null));
+        assertThat(read(Claim.class, "{\"max\":5,\"lease\":1000,\"wait\":0}")).isEqualTo(new Claim(5, 1000L, 0L));
+        assertRefused(Claim.class, "{\"max\":\"5\"}", ErrorCode.INVALID_LIMIT, "max must be");
+        assertRefused(Claim.class, "{\"wait\":1.5}", ErrorCode.INVALID_REQUEST, "wait must be");
+        assertRefused(Claim.class, "{\"lease\":null}", ErrorCode.INVALID_REQUEST, "lease must be");
+        assertRefused(Claim.class, "{\"count\":1}", ErrorCode.INVALID_REQUEST, "[max, lease, wait]");
+
+        assertThat(read(Ack.class, "{\"claim\":\"c\"}")).isEqualTo(new Ack("c"));
+        assertRefused(Ack.class, "{}", ErrorCode.INVALID_REQUEST, "member \"claim\" is required");
+        assertRefused(Ack.class, "{\"claim\":null}", ErrorCode.INVALID_REQUEST, "claim must be a JSON string");
+        assertRefused(Ack.class, "{\"claim\":7}", ErrorCode.INVALID_REQUEST, "claim must be a JSON string");
+
+        assertThat(read(Nack.class, "{\"claim\":\"c\"}")).isEqualTo(new Nack("c", null));
+        assertThat(read(Nack.class, "{\"claim\":\"c\",\"retryAfter\":0}")).isEqualTo(new Nack("c", 0L));
+        assertRefused(Nack.class, "{\"claim\":\"c\",\"retryAfter\":null}", ErrorCode.INVALID_REQUEST, "retryAfter");
+
+        assertThat(read(Extend.class, "{\"claim\":\"c\",\"lease\":5000}")).isEqualTo(new Extend("c", 5000));
+        assertRefused(Extend.class, "{\"claim\":\"c\"}", ErrorCode.INVALID_REQUEST, "member \"lease\" is required");
+        assertRefused(Extend.class, "{\"lease\":5000}", ErrorCode.INVALID_REQUEST, "member \"claim\" is required");
     }
 
     private <T extends JsonRequest> T read(Class<T> type, String body) {

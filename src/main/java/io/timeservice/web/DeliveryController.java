@@ -1,0 +1,121 @@
+package io.timeservice.web;
+
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.timeservice.core.Clocks;
+import io.timeservice.core.Delivery;
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.SchedulerException;
+import io.timeservice.core.TimerScheduler;
+import io.timeservice.web.JsonRequest.Ack;
+import io.timeservice.web.JsonRequest.Claim;
+import io.timeservice.web.JsonRequest.Extend;
+import io.timeservice.web.JsonRequest.Nack;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The delivery queue of a clock with delivery {@code queue}: workers claim fired timers under a lease, then ack,
+ * nack or extend them; dead letters are listed, redriven or deleted. At least once: a consumer deduplicates on
+ * {@code sequence}. Every call on a clock that answers fired timers from advance is 409 {@code clock_not_queued}.
+ */
+@RestController
+class DeliveryController {
+
+    static final int DEFAULT_DEAD_LIMIT = 100;
+    static final int MAX_DEAD_LIMIT = 1000;
+
+    private final Clocks clocks;
+
+    DeliveryController(Clocks clocks) {
+        this.clocks = clocks;
+    }
+
+    /** A long poll with {@code wait} holds this request's thread until something is ready or the wait ends. */
+    @PostMapping(path = {"/deliveries/claim", "/clocks/{clock}/deliveries/claim"},
+            consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    DeliveriesJson claim(@PathVariable(required = false) String clock, @RequestBody Claim body) {
+        List<Delivery> claimed = ClocksController.scheduler(clocks, clock).claim(
+                body.max() == null ? 1 : body.max(),
+                body.lease() == null ? TimerScheduler.DEFAULT_LEASE_MILLIS : body.lease(),
+                body.waitMillis() == null ? 0 : body.waitMillis());
+        return new DeliveriesJson(DeliveryJson.of(claimed));
+    }
+
+    @PostMapping(path = {"/deliveries/{id}/ack", "/clocks/{clock}/deliveries/{id}/ack"},
+            consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<Void> ack(@PathVariable(required = false) String clock, @PathVariable String id,
+                             @RequestBody Ack body) {
+        ClocksController.scheduler(clocks, clock).ack(id, body.claim());
+        return ResponseEntity.noContent().build();
+    }
+
+    @PostMapping(path = {"/deliveries/{id}/nack", "/clocks/{clock}/deliveries/{id}/nack"},
+            consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    DeliveryJson nack(@PathVariable(required = false) String clock, @PathVariable String id,
+                      @RequestBody Nack body) {
+        return DeliveryJson.of(ClocksController.scheduler(clocks, clock).nack(id, body.claim(), body.retryAfter()));
+    }
+
+    @PostMapping(path = {"/deliveries/{id}/extend", "/clocks/{clock}/deliveries/{id}/extend"},
+            consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    DeliveryJson extend(@PathVariable(required = false) String clock, @PathVariable String id,
+                        @RequestBody Extend body) {
+        return DeliveryJson.of(ClocksController.scheduler(clocks, clock).extend(id, body.claim(), body.lease()));
+    }
+
+    @GetMapping(path = {"/deliveries", "/clocks/{clock}/deliveries"}, produces = MediaType.APPLICATION_JSON_VALUE)
+    DeliveryCountsJson counts(@PathVariable(required = false) String clock) {
+        TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
+        if (!scheduler.settings().queues()) {
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
+                    + " (delivery \"response\") and has no deliveries");
+        }
+        return DeliveryCountsJson.of(scheduler.deliveryCounts());
+    }
+
+    /** Dead deliveries in sequence order, {@code limit} at a time after {@code after}: pass {@code next} on. */
+    @GetMapping(path = {"/deliveries/dead", "/clocks/{clock}/deliveries/dead"},
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    DeadPageJson dead(@PathVariable(required = false) String clock, @RequestParam(required = false) String limit,
+                      @RequestParam(required = false) String after) {
+        int count = LimitParameter.parse(limit, DEFAULT_DEAD_LIMIT, MAX_DEAD_LIMIT);
+        Long afterSequence = IntegerParameter.parse("after", after);
+        // one more than asked tells whether a next page exists
+        List<Delivery> page = ClocksController.scheduler(clocks, clock)
+                .deadDeliveries(count + 1, afterSequence == null ? 0 : afterSequence);
+        boolean more = page.size() > count;
+        List<Delivery> shown = more ? page.subList(0, count) : page;
+        return new DeadPageJson(DeliveryJson.of(shown), more ? shown.get(count - 1).sequence() : null);
+    }
+
+    @PostMapping(path = {"/deliveries/dead/{id}/redrive", "/clocks/{clock}/deliveries/dead/{id}/redrive"},
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    DeliveriesJson redrive(@PathVariable(required = false) String clock, @PathVariable String id,
+                           @RequestParam(required = false) String sequence) {
+        return new DeliveriesJson(DeliveryJson.of(ClocksController.scheduler(clocks, clock)
+                .redrive(id, IntegerParameter.parse("sequence", sequence))));
+    }
+
+    @DeleteMapping(path = {"/deliveries/dead/{id}", "/clocks/{clock}/deliveries/dead/{id}"})
+    ResponseEntity<Void> deleteDead(@PathVariable(required = false) String clock, @PathVariable String id,
+                                    @RequestParam(required = false) String sequence) {
+        ClocksController.scheduler(clocks, clock).deleteDead(id, IntegerParameter.parse("sequence", sequence));
+        return ResponseEntity.noContent().build();
+    }
+
+    record DeliveriesJson(List<DeliveryJson> deliveries) {
+    }
+
+    /** @param next the {@code after} of the next page; absent on the last page */
+    record DeadPageJson(List<DeliveryJson> deliveries, @JsonInclude(JsonInclude.Include.NON_NULL) Long next) {
+    }
+}
