@@ -71,6 +71,8 @@ public final class Clocks {
     private MutationLog journal = MutationLog.NONE;
     /** Fires the system clocks; set by {@link #fireWith} before serving. Guarded by registry. */
     private Wakeups firing = Wakeups.NONE;
+    /** Set by {@link #endWaits}; guarded by registry. */
+    private boolean waitsEnded;
 
     /**
      * @param factory   makes a fresh scheduler on a clock, counting against the shared budget
@@ -278,6 +280,9 @@ public final class Clocks {
                     settings), createdAt, settings);
             clock.scheduler().attachLog(viewFor(number));
             clock.scheduler().fireWith(firing);
+            if (waitsEnded) {
+                clock.scheduler().endWaits();
+            }
             byName.put(name, clock);
             count++;
             // waited for under the monitor: a second PUT answers 200 only once the clock is durable
@@ -534,6 +539,16 @@ public final class Clocks {
     private static String describe(ClockSettings settings) {
         return "mode " + settings.mode().name().toLowerCase(java.util.Locale.ROOT) + ", delivery "
                 + settings.delivery().name().toLowerCase(java.util.Locale.ROOT) + ", " + settings.retry();
+    }
+
+    /** Ends the long polls of every clock, now and later ({@link TimerScheduler#endWaits}): the service stops. */
+    public void endWaits() {
+        synchronized (registry) {
+            waitsEnded = true;
+            for (Clock clock : byName.values()) {
+                clock.scheduler().endWaits();
+            }
+        }
     }
 
     /**

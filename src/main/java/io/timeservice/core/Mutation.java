@@ -93,6 +93,14 @@ public sealed interface Mutation {
     record Acked(String claim) implements Mutation {
     }
 
+    /** The deliveries leased by {@code claims} (distinct) were acknowledged together, in order. */
+    record AckedAll(List<String> claims) implements Mutation {
+
+        public AckedAll {
+            claims = List.copyOf(claims);
+        }
+    }
+
     /**
      * The delivery leased by {@code claim} was given back at {@code now}: ready again at {@code retryAt} with one more
      * attempt, or dead after its last one.

@@ -135,6 +135,10 @@ final class SchedulerRecovery {
             deliveries.claim(claimed.now(), claimed.leaseMillis(), claimed.claims());
         } else if (mutation instanceof Mutation.Acked acked) {
             deliveries.ack(leased(acked.claim()));
+        } else if (mutation instanceof Mutation.AckedAll acked) {
+            for (String claim : acked.claims()) {
+                deliveries.ack(leased(claim));
+            }
         } else if (mutation instanceof Mutation.Nacked nacked) {
             deliveries.nack(leased(nacked.claim()), nacked.now(), nacked.retryAt());
         } else if (mutation instanceof Mutation.Extended extended) {

@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -81,6 +83,8 @@ public final class TimerScheduler {
     /** Fired timers of a queueing clock; guarded by the lock. */
     private final DeliveryQueue deliveries = new DeliveryQueue(RetryPolicy.DEFAULT);
     private final ReadySignal readySignal = new ReadySignal();
+    /** Set when the service shuts down: long polls answer at once instead of holding their threads. */
+    private volatile boolean waitsEnded;
     /** Where a system clock asks for firing rounds; set by {@link #fireWith} before serving. */
     private Wakeups wakeups = Wakeups.NONE;
     /** The earliest deadline told to {@link #wakeups} and not yet taken by a firing round; guarded by the lock. */
@@ -604,7 +608,7 @@ public final class TimerScheduler {
             long seen = readySignal.generation(); // before looking: a delivery ready after the look changes it
             List<Delivery> claimed = claimReady(max, leaseMillis);
             long left = deadline - System.nanoTime();
-            if (!claimed.isEmpty() || left <= 0) {
+            if (!claimed.isEmpty() || left <= 0 || waitsEnded) {
                 return claimed;
             }
             try {
@@ -639,6 +643,15 @@ public final class TimerScheduler {
         });
     }
 
+    /**
+     * Ends every long poll of this clock now and every later one at once (a claim still takes what is ready): the
+     * service is shutting down, and a graceful shutdown should not wait out the polls.
+     */
+    public void endWaits() {
+        waitsEnded = true;
+        readySignal.signal();
+    }
+
     /** 128 random bits, URL-safe: every claim of one call is this plus its index, so no claim can be guessed. */
     private static String newClaimPrefix() {
         byte[] random = new byte[16];
@@ -668,6 +681,61 @@ public final class TimerScheduler {
             });
             tally.add(DeliveryEvent.ACKED, 1);
             return acked;
+        });
+    }
+
+    /** One acknowledgement of {@link #ackAll}: the delivery {@code id} leased by {@code claim}. */
+    public record Ack(String id, String claim) {
+    }
+
+    /**
+     * Acknowledges up to {@link #MAX_CLAIM} deliveries in one journal record, waited for once: each as {@link #ack}
+     * decides it, on its own. Returns, in order, null for each acknowledged (now or recently before) and
+     * {@link ErrorCode#CLAIM_LOST} for each whose claim holds no lease, which changes nothing; a claim named twice
+     * counts once.
+     *
+     * @throws SchedulerException {@code invalid_request} for no or more than {@link #MAX_CLAIM} acks,
+     *                            {@code clock_not_queued}
+     */
+    public List<ErrorCode> ackAll(List<Ack> acks) {
+        if (acks == null || acks.isEmpty() || acks.size() > MAX_CLAIM) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "one call acknowledges 1 to " + MAX_CLAIM
+                    + " deliveries, got " + (acks == null ? 0 : acks.size()));
+        }
+        return deliveryCall(Operation.ACK, tally -> {
+            requireQueue();
+            long now = clock.now();
+            List<ErrorCode> outcomes = new ArrayList<>(acks.size());
+            Set<String> accepted = new LinkedHashSet<>();
+            for (Ack ack : acks) {
+                try {
+                    Delivery leased = accepted.contains(ack.claim()) ? null
+                            : deliveries.requireClaim(ack.id(), ack.claim(), now, true);
+                    if (leased != null) {
+                        accepted.add(ack.claim());
+                    }
+                    outcomes.add(null);
+                } catch (SchedulerException lost) {
+                    outcomes.add(lost.code());
+                }
+            }
+            if (accepted.isEmpty()) {
+                return new Applied<>(outcomes, 0, NO_LEVELS);
+            }
+            log.requireWritable();
+            List<String> claims = List.copyOf(accepted);
+            Applied<List<ErrorCode>> applied = commit(new Mutation.AckedAll(claims), Trace.NONE, () -> {
+                long bytes = 0;
+                for (String claim : claims) {
+                    Delivery gone = deliveries.ack(claim);
+                    bytes += Capacity.bytesOf(gone.id(), gone.payload());
+                }
+                capacity.deliveriesGone(claims.size(), bytes);
+                deliveriesChanged();
+                return outcomes;
+            });
+            tally.add(DeliveryEvent.ACKED, claims.size());
+            return applied;
         });
     }
 

@@ -39,7 +39,7 @@ import io.timeservice.core.Timer;
  * alone or inside an 8. Settings are u8 mode (0 virtual, 1 system), u8 delivery (0 response, 1 queue), u32
  * maxAttempts, u64 initialBackoff, f64 multiplier, u64 maxBackoff, f64 jitter. Snapshots store each delivery as a
  * frame of type 22 (sequence, fireTime, priority, attempt u32, state u8, leaseUntil, leaseMillis, retryAt, readyAt,
- * id, payload, claim, deadReason).
+ * id, payload, claim, deadReason). 23 acked together (count u32, count claim strings), alone or inside an 8.
  *
  * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
  * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes. A batch holds at most
@@ -83,6 +83,7 @@ final class RecordCodec {
     private static final byte DEAD_DELETED = 20;
     private static final byte LEASES_RENEWED = 21;
     private static final byte SAVED_DELIVERY = 22;
+    private static final byte ACKED_ALL = 23;
     /** Most sequences one redrive or delete names, and claims one claim holds. */
     static final int MAX_LIST = 1_000_000;
 
@@ -192,13 +193,13 @@ final class RecordCodec {
             out.putByte(CLAIMED);
             out.putLong(claimed.now());
             out.putLong(claimed.leaseMillis());
-            out.putInt(claimed.claims().size());
-            for (String claim : claimed.claims()) {
-                out.putString(claim);
-            }
+            putClaims(claimed.claims(), out);
         } else if (mutation instanceof Mutation.Acked acked) {
             out.putByte(ACKED);
             out.putString(acked.claim());
+        } else if (mutation instanceof Mutation.AckedAll acked) {
+            out.putByte(ACKED_ALL);
+            putClaims(acked.claims(), out);
         } else if (mutation instanceof Mutation.Nacked nacked) {
             out.putByte(NACKED);
             out.putString(nacked.claim());
@@ -324,14 +325,10 @@ final class RecordCodec {
             case CLAIMED -> {
                 long now = body.getLong();
                 long lease = body.getLong();
-                int count = getCount(body, "claims");
-                List<String> claims = new ArrayList<>(count);
-                for (int i = 0; i < count; i++) {
-                    claims.add(requireString(getString(body), "claim"));
-                }
-                yield new Mutation.Claimed(now, lease, claims);
+                yield new Mutation.Claimed(now, lease, getClaims(body));
             }
             case ACKED -> new Mutation.Acked(requireString(getString(body), "claim"));
+            case ACKED_ALL -> new Mutation.AckedAll(getClaims(body));
             case NACKED -> new Mutation.Nacked(requireString(getString(body), "claim"), body.getLong(),
                     body.getLong());
             case EXTENDED -> new Mutation.Extended(requireString(getString(body), "claim"), body.getLong(),
@@ -432,6 +429,22 @@ final class RecordCodec {
         } catch (SchedulerException invalid) {
             throw new CorruptRecordException("clock settings that do not validate: " + invalid.getMessage());
         }
+    }
+
+    private static void putClaims(List<String> claims, GrowableBuffer out) {
+        out.putInt(claims.size());
+        for (String claim : claims) {
+            out.putString(claim);
+        }
+    }
+
+    private static List<String> getClaims(ByteBuffer body) {
+        int count = getCount(body, "claims");
+        List<String> claims = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            claims.add(requireString(getString(body), "claim"));
+        }
+        return claims;
     }
 
     private static void putSequences(List<Long> sequences, GrowableBuffer out) {

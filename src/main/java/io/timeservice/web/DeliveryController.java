@@ -1,5 +1,6 @@
 package io.timeservice.web;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -9,6 +10,8 @@ import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.web.JsonRequest.Ack;
+import io.timeservice.web.JsonRequest.AckAll;
+import io.timeservice.web.JsonRequest.AckItem;
 import io.timeservice.web.JsonRequest.Claim;
 import io.timeservice.web.JsonRequest.Extend;
 import io.timeservice.web.JsonRequest.Nack;
@@ -56,6 +59,33 @@ class DeliveryController {
                              @RequestBody Ack body) {
         ClocksController.scheduler(clocks, clock).ack(id, body.claim());
         return ResponseEntity.noContent().build();
+    }
+
+    /**
+     * Many acks in one request, one journal record and one fsync: each answered on its own, in order ({@code acked},
+     * or {@code claim_lost}, which changes nothing for that one).
+     */
+    @PostMapping(path = {"/deliveries/ack", "/clocks/{clock}/deliveries/ack"},
+            consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    AckResultsJson ackAll(@PathVariable(required = false) String clock, @RequestBody AckAll body) {
+        List<TimerScheduler.Ack> acks = new ArrayList<>(body.acks().size());
+        for (int i = 0; i < body.acks().size(); i++) {
+            AckItem item = body.acks().get(i);
+            if (item == null) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "/acks/" + i
+                        + " must be an object with id and claim, got null");
+            }
+            acks.add(new TimerScheduler.Ack(item.id(), item.claim()));
+        }
+        List<ErrorCode> outcomes = ClocksController.scheduler(clocks, clock).ackAll(acks);
+        List<AckResultJson> results = new ArrayList<>(outcomes.size());
+        int acked = 0;
+        for (int i = 0; i < outcomes.size(); i++) {
+            ErrorCode refused = outcomes.get(i);
+            acked += refused == null ? 1 : 0;
+            results.add(new AckResultJson(acks.get(i).id(), refused == null ? "acked" : refused.code()));
+        }
+        return new AckResultsJson(acked, results);
     }
 
     @PostMapping(path = {"/deliveries/{id}/nack", "/clocks/{clock}/deliveries/{id}/nack"},
@@ -113,6 +143,14 @@ class DeliveryController {
     }
 
     record DeliveriesJson(List<DeliveryJson> deliveries) {
+    }
+
+    /** @param acked how many of {@code results} were acknowledged */
+    record AckResultsJson(int acked, List<AckResultJson> results) {
+    }
+
+    /** @param outcome {@code acked} or {@code claim_lost} */
+    record AckResultJson(String id, String outcome) {
     }
 
     /** @param next the {@code after} of the next page; absent on the last page */

@@ -1,5 +1,7 @@
 package io.timeservice.web;
 
+import java.util.List;
+
 import com.fasterxml.jackson.annotation.JsonProperty;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.annotation.JsonDeserialize;
@@ -63,6 +65,16 @@ sealed interface JsonRequest {
     /** {@code POST /deliveries/{id}/ack}. */
     record Ack(@JsonProperty(required = true) @JsonDeserialize(using = AbsentOrNonNull.class)
                   String claim) implements JsonRequest {
+    }
+
+    /** {@code POST /deliveries/ack}: 1 to 1,000 acknowledgements in one journal record. */
+    record AckAll(@JsonProperty(required = true) @JsonDeserialize(using = AbsentOrNonNull.class)
+                  List<AckItem> acks) implements JsonRequest {
+    }
+
+    /** One acknowledgement of {@link AckAll}. */
+    record AckItem(@JsonProperty(required = true) @JsonDeserialize(using = AbsentOrNonNull.class) String id,
+                   @JsonProperty(required = true) @JsonDeserialize(using = AbsentOrNonNull.class) String claim) {
     }
 
     /** {@code POST /deliveries/{id}/nack}: without {@code retryAfter} the clock's backoff decides. */

@@ -62,6 +62,23 @@ class TimerSchedulerDeliveryTest {
     }
 
     @Test
+    void ackAll_acknowledgesEachValidClaim_andAnswersClaimLostForTheOthers_inOrder() {
+        addDue(3);
+        List<Delivery> claimed = queue.claim(3, LEASE, 0);
+        queue.ack("t2", claimed.get(2).claim()); // acknowledged before: success again
+        List<ErrorCode> outcomes = queue.ackAll(List.of(
+                new TimerScheduler.Ack("t0", claimed.get(0).claim()),
+                new TimerScheduler.Ack("t1", "not-a-claim"),
+                new TimerScheduler.Ack("t0", claimed.get(0).claim()), // the same claim twice counts once
+                new TimerScheduler.Ack("t2", claimed.get(2).claim())));
+        assertThat(outcomes).containsExactly(null, ErrorCode.CLAIM_LOST, null, null);
+        assertThat(queue.allDeliveries()).extracting(Delivery::id).containsExactly("t1");
+        assertThat(test.clocks.budget().deliveries()).isEqualTo(1);
+        assertThatThrownBy(() -> queue.ackAll(List.of())).hasFieldOrPropertyWithValue("code",
+                ErrorCode.INVALID_REQUEST);
+    }
+
+    @Test
     void wrongOrExpiredClaims_areClaimLost_andChangeNothing() {
         addDue(2);
         List<Delivery> claimed = queue.claim(2, LEASE, 0);

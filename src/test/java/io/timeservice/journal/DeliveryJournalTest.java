@@ -153,7 +153,9 @@ class DeliveryJournalTest {
                         Delivery d = anyInFlight(clock, random);
                         if (d != null) {
                             switch (random.nextInt(4)) {
-                                case 0, 1 -> clock.ack(d.id(), d.claim());
+                                case 0 -> clock.ack(d.id(), d.claim());
+                                case 1 -> clock.ackAll(List.of(new TimerScheduler.Ack(d.id(), d.claim()),
+                                        new TimerScheduler.Ack(d.id(), "lost")));
                                 case 2 -> clock.nack(d.id(), d.claim(), random.nextBoolean() ? null
                                         : (long) random.nextInt(100));
                                 default -> clock.extend(d.id(), d.claim(), 1_000 + random.nextInt(2_000));

@@ -43,6 +43,7 @@ class RecordCodecTest {
                 new Mutation.OnClock(5, new Mutation.DeliveriesSettled(1_700_000_000_123L)),
                 new Mutation.OnClock(5, new Mutation.Claimed(42, 30_000, List.of("abc.0", "abc.1"))),
                 new Mutation.Acked("abc.0"),
+                new Mutation.OnClock(5, new Mutation.AckedAll(List.of("abc.3", "abc.4"))),
                 new Mutation.OnClock(5, new Mutation.Nacked("abc.1", 50, 1_050)),
                 new Mutation.Extended("abc.2", 60, 43_200_000),
                 new Mutation.OnClock(5, new Mutation.Redriven(70, List.of(3L, Long.MAX_VALUE))),

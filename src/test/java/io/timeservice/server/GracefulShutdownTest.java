@@ -67,6 +67,60 @@ class GracefulShutdownTest {
         }
     }
 
+    @Test
+    void aLongPollWaitingWhenShutdownStarts_answersAtOnce_insteadOfBeingCutOff() throws Exception {
+        ConfigurableApplicationContext app = new SpringApplicationBuilder(TimeServiceApplication.class)
+                .run("--server.port=0", "--spring.jmx.enabled=false", "--timeservice.durability=none");
+        CompletableFuture<Void> closing = null;
+        try {
+            TomcatWebServer server = (TomcatWebServer) ((WebServerApplicationContext) app).getWebServer();
+            int port = server.getPort();
+            try (Socket socket = new Socket("127.0.0.1", port)) {
+                socket.setSoTimeout(25_000);
+                OutputStream out = socket.getOutputStream();
+                String clock = "{\"delivery\":\"queue\"}";
+                out.write(("PUT /clocks/polled HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: " + clock.length() + "\r\n\r\n" + clock).getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                InputStream in = socket.getInputStream();
+                assertThat(readStatusLine(in)).startsWith("HTTP/1.1 201");
+                skipResponse(in);
+                // a long poll of 30 s, longer than the graceful shutdown's own limit
+                String claim = "{\"max\":1,\"wait\":30000}";
+                out.write(("POST /clocks/polled/deliveries/claim HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: " + claim.length() + "\r\n\r\n" + claim)
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                awaitBounded("the long poll inside the servlet", () -> requestsInServlets(server) >= 1);
+
+                closing = CompletableFuture.runAsync(app::close);
+                assertThat(readStatusLine(in)).startsWith("HTTP/1.1 200");
+                assertThat(readBody(in)).isEqualTo("{\"deliveries\":[]}");
+            }
+            closing.get(30, TimeUnit.SECONDS);
+            assertThat(app.isActive()).isFalse();
+        } finally {
+            if (closing == null) {
+                app.close();
+            }
+        }
+    }
+
+    /** Reads the headers and the body of a response with a Content-Length. */
+    private static String readBody(InputStream in) throws IOException {
+        int length = 0;
+        for (String header = readStatusLine(in); !header.isEmpty(); header = readStatusLine(in)) {
+            if (header.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                length = Integer.parseInt(header.substring("content-length:".length()).trim());
+            }
+        }
+        return new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    }
+
+    private static void skipResponse(InputStream in) throws IOException {
+        readBody(in);
+    }
+
     private static int requestsInServlets(TomcatWebServer server) {
         int allocated = 0;
         for (Container context : server.getTomcat().getHost().findChildren()) {

@@ -181,6 +181,33 @@ class DeliveriesRestTest extends RestTestSupport {
     }
 
     @Test
+    void manyAcksInOneRequest_eachAnsweredInOrder_aLostClaimChangingNothing() {
+        json(QUEUE_CLOCK).put("/clocks/q").then().statusCode(201);
+        addOn("q", "{\"id\":\"a\",\"delay\":0}");
+        addOn("q", "{\"id\":\"b\",\"delay\":0}");
+        addOn("q", "{\"id\":\"c\",\"delay\":0}");
+        json("{\"by\":0}").post("/clocks/q/advance").then().statusCode(200);
+        List<Map<String, Object>> claimed = claim("/clocks/q", "{\"max\":3}");
+
+        json("{\"acks\":[{\"id\":\"a\",\"claim\":\"" + claimed.get(0).get("claim") + "\"},"
+                + "{\"id\":\"b\",\"claim\":\"forged\"},"
+                + "{\"id\":\"c\",\"claim\":\"" + claimed.get(2).get("claim") + "\"}]}")
+                .post("/clocks/q/deliveries/ack").then().statusCode(200).body("acked", equalTo(2))
+                .body("results.id", equalTo(List.of("a", "b", "c")))
+                .body("results.outcome", equalTo(List.of("acked", "claim_lost", "acked")));
+        given().get("/clocks/q/deliveries").then().body("inFlight", equalTo(1));
+
+        for (String bad : List.of("{}", "{\"acks\":[]}", "{\"acks\":null}", "{\"acks\":[null]}",
+                "{\"acks\":[{\"id\":\"b\"}]}", "{\"acks\":[{\"id\":\"b\",\"claim\":\"x\",\"more\":1}]}",
+                "{\"acks\":{\"id\":\"b\"}}")) {
+            assertProblem(json(bad).post("/clocks/q/deliveries/ack"), 400, "invalid_request");
+        }
+        given().get("/clocks/q/deliveries").then().body("inFlight", equalTo(1));
+        assertProblem(json("{\"acks\":[{\"id\":\"b\",\"claim\":\"x\"}]}").post("/deliveries/ack"), 409,
+                "clock_not_queued");
+    }
+
+    @Test
     void nack_waitsItsRetryAfter_thenTheDeliveryComesBackWithTheNextAttempt() {
         json(QUEUE_CLOCK).put("/clocks/q").then().statusCode(201);
         addOn("q", "{\"id\":\"job\",\"delay\":0}");
