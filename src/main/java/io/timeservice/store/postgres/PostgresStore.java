@@ -1,0 +1,62 @@
+package io.timeservice.store.postgres;
+
+import javax.sql.DataSource;
+
+/**
+ * The PostgreSQL store ({@code timeservice.store=postgresql}, issue 18) on a {@link DataSource} whose schema
+ * Flyway has migrated from {@link #MIGRATIONS}: its clocks, timers and deliveries, sharing one pending budget.
+ * Plain JDBC, no Spring; every part is thread-safe and may run in any number of instances on one database.
+ * See docs/POSTGRES-STORE.md for the schema, the claim statement and what is still missing.
+ */
+public final class PostgresStore {
+
+    /** Where the schema's Flyway migrations live in the jar. */
+    public static final String MIGRATIONS = "classpath:db/timeservice";
+
+    private final PostgresClocks clocks;
+    private final PostgresTimers timers;
+    private final PostgresDeliveries deliveries;
+
+    private PostgresStore(DataSource dataSource, PendingBudgetStripes budget, int maxClocks) {
+        Jdbc jdbc = new Jdbc(dataSource);
+        this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
+        this.timers = new PostgresTimers(jdbc, budget);
+        this.deliveries = new PostgresDeliveries(jdbc, budget);
+    }
+
+    /**
+     * Opens the store: makes the budget's allowances follow this capacity and creates the default clock in
+     * {@code defaultClockMode} unless it exists.
+     *
+     * @param capacity      the most pending timers and unacknowledged deliveries over all clocks
+     * @param capacityBytes the most id and payload characters they may hold together
+     * @param maxClocks     the most clocks, the default one included
+     */
+    public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
+                                     StoredClock.Mode defaultClockMode) {
+        if (maxClocks < 1) {
+            throw new IllegalArgumentException("maxClocks must be >= 1: " + maxClocks);
+        }
+        PendingBudgetStripes budget = new PendingBudgetStripes(capacity, capacityBytes);
+        Jdbc jdbc = new Jdbc(dataSource);
+        jdbc.inTransaction(connection -> {
+            budget.adopt(connection);
+            return null;
+        });
+        PostgresStore store = new PostgresStore(dataSource, budget, maxClocks);
+        store.clocks.ensureDefault(defaultClockMode);
+        return store;
+    }
+
+    public PostgresClocks clocks() {
+        return clocks;
+    }
+
+    public PostgresTimers timers() {
+        return timers;
+    }
+
+    public PostgresDeliveries deliveries() {
+        return deliveries;
+    }
+}
