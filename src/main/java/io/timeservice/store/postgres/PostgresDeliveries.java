@@ -55,11 +55,11 @@ public final class PostgresDeliveries {
             SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready' FROM fired""";
 
     /** A delivery in flight under this claim whose lease has not expired: the only one ack, nack or extend touch. */
-    private static final String HELD = """
-             WHERE clock = ? AND id = ? AND claim = ? AND state = 'in_flight' AND lease_until > db_now_ms()""";
+    private static final String HELD =
+            " WHERE clock = ? AND id = ? AND claim = ? AND state = 'in_flight' AND lease_until > db_now_ms()";
 
-    private static final String ACK = "UPDATE deliveries SET state = 'acked', done_at = db_now_ms()" + HELD
-            + " RETURNING bytes";
+    private static final String ACK = "UPDATE deliveries SET state = 'acked', done_at = db_now_ms(),"
+            + " lease_until = NULL" + HELD + " RETURNING bytes";
     private static final String ALREADY_ACKED = """
             SELECT 1 FROM deliveries WHERE clock = ? AND id = ? AND claim = ? AND state = 'acked'""";
     private static final String EXTEND = "UPDATE deliveries SET lease_until = db_now_ms() + ?" + HELD;
@@ -73,9 +73,9 @@ public final class PostgresDeliveries {
                    attempt = CASE WHEN attempt >= ? THEN attempt ELSE attempt + 1 END,
                    claim = NULL, lease_until = NULL,
                    retry_at = CASE WHEN attempt >= ? THEN NULL ELSE db_now_ms() + %s END""";
-    private static final String NACK = "UPDATE deliveries" + FAILED_ATTEMPT.formatted("coalesce(?, " + BACKOFF + ")")
-            + HELD;
-    private static final String EXPIRE = "UPDATE deliveries" + FAILED_ATTEMPT.formatted(BACKOFF) + """
+    private static final String NACK = "UPDATE deliveries "
+            + FAILED_ATTEMPT.formatted("coalesce(?, " + BACKOFF + ")") + HELD;
+    private static final String EXPIRE = "UPDATE deliveries " + FAILED_ATTEMPT.formatted(BACKOFF) + """
 
              WHERE seq IN (SELECT seq FROM deliveries
                             WHERE clock = ? AND state = 'in_flight' AND lease_until <= db_now_ms()
