@@ -6,6 +6,7 @@ import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.StoredClock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -25,8 +26,9 @@ class PostgresStoreConfiguration {
         return configuration -> configuration.locations(PostgresStore.MIGRATIONS);
     }
 
-    /** Opened after Flyway has migrated (Boot orders a DataSource's users after its initializers). */
+    /** Opened after Flyway has migrated the schema: Boot orders beans marked so after the database's initializers. */
     @Bean
+    @DependsOnDatabaseInitialization
     PostgresStore postgresStore(DataSource dataSource, TimeServiceProperties properties) {
         return PostgresStore.open(dataSource, properties.capacity(), properties.capacityBytes().toBytes(),
                 properties.clocks().max(), StoredClock.Mode.VIRTUAL);

@@ -17,9 +17,9 @@ import org.flywaydb.core.Flyway;
  * exports), else PostgreSQL at 127.0.0.1:5432, database {@code test}, user {@code postgres}. Nothing is mocked: if no
  * database answers, the tests fail saying so.
  */
-final class TestDatabase implements AutoCloseable {
+public final class TestDatabase implements AutoCloseable {
 
-    static final String URL = System.getenv().getOrDefault("TIMESERVICE_TEST_JDBC_URL",
+    public static final String URL = System.getenv().getOrDefault("TIMESERVICE_TEST_JDBC_URL",
             "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
 
     private final String schema;
@@ -32,8 +32,7 @@ final class TestDatabase implements AutoCloseable {
 
     /** A fresh schema named after {@code owner} (plus a random suffix), migrated, with a pool of {@code poolSize}. */
     static TestDatabase create(Class<?> owner, int poolSize) {
-        String schema = ("ts_" + owner.getSimpleName() + "_" + UUID.randomUUID().toString().substring(0, 8))
-                .toLowerCase(Locale.ROOT);
+        String schema = schemaNameFor(owner);
         Flyway.configure().dataSource(URL, null, null).schemas(schema).defaultSchema(schema)
                 .locations(PostgresStore.MIGRATIONS).load().migrate();
         HikariConfig config = new HikariConfig();
@@ -44,8 +43,24 @@ final class TestDatabase implements AutoCloseable {
     }
 
     /** The JDBC URL of {@code url} with its search path set to {@code schema} only. */
-    static String withSchema(String url, String schema) {
+    public static String withSchema(String url, String schema) {
         return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+    }
+
+    /** A schema name no other test run uses: the owner's name and a random suffix. */
+    public static String schemaNameFor(Class<?> owner) {
+        return ("ts_" + owner.getSimpleName() + "_" + UUID.randomUUID().toString().substring(0, 8))
+                .toLowerCase(Locale.ROOT);
+    }
+
+    /** Drops {@code schema} with everything in it. */
+    public static void dropSchema(String schema) {
+        try (Connection connection = DriverManager.getConnection(URL);
+             Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not drop test schema " + schema, e);
+        }
     }
 
     String schema() {
@@ -79,11 +94,6 @@ final class TestDatabase implements AutoCloseable {
     @Override
     public void close() {
         dataSource.close();
-        try (Connection connection = DriverManager.getConnection(URL);
-             Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA " + schema + " CASCADE");
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not drop test schema " + schema, e);
-        }
+        dropSchema(schema);
     }
 }
