@@ -50,8 +50,8 @@ public final class PostgresClocks {
                     INSERT INTO clocks (name, mode, now_ms, initial_now, delivery) VALUES (?, ?, 0, 0, ?)
                     ON CONFLICT (name) DO NOTHING""")) {
                 insert.setString(1, Clocks.DEFAULT);
-                insert.setString(2, mode.sql());
-                insert.setString(3, defaultDelivery(mode).sql());
+                insert.setString(2, StoredClock.sql(mode));
+                insert.setString(3, StoredClock.sql(defaultDelivery(mode)));
                 insert.executeUpdate();
             }
             return null;
@@ -97,10 +97,10 @@ public final class PostgresClocks {
             try (PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery) VALUES (?, ?, ?, ?, ?)")) {
                 insert.setString(1, name);
-                insert.setString(2, mode.sql());
+                insert.setString(2, StoredClock.sql(mode));
                 insert.setLong(3, now);
                 insert.setLong(4, now);
-                insert.setString(5, chosen.sql());
+                insert.setString(5, StoredClock.sql(chosen));
                 insert.executeUpdate();
             }
             return new Created(find(connection, name, ""), true);
@@ -207,8 +207,8 @@ public final class PostgresClocks {
     }
 
     private static StoredClock clockOf(ResultSet row) throws SQLException {
-        return new StoredClock(row.getString(1), StoredClock.Mode.ofSql(row.getString(2)), row.getLong(3),
-                row.getLong(4), StoredClock.Delivery.ofSql(row.getString(5)));
+        return new StoredClock(row.getString(1), StoredClock.ofSql(StoredClock.Mode.class, row.getString(2)), row.getLong(3),
+                row.getLong(4), StoredClock.ofSql(StoredClock.Delivery.class, row.getString(5)));
     }
 
     private static StoredClock.Delivery defaultDelivery(StoredClock.Mode mode) {
@@ -216,6 +216,6 @@ public final class PostgresClocks {
     }
 
     private static String describe(StoredClock.Mode mode, long now, StoredClock.Delivery delivery) {
-        return mode.sql() + " at now=" + now + " with delivery " + delivery.sql();
+        return StoredClock.sql(mode) + " at now=" + now + " with delivery " + StoredClock.sql(delivery);
     }
 }

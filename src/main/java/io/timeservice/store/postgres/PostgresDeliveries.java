@@ -145,6 +145,9 @@ public final class PostgresDeliveries {
                                 rows.getString(5), rows.getInt(6), rows.getObject(7, UUID.class), rows.getLong(8)));
                     }
                 }
+                if (claimed.isEmpty()) {
+                    PostgresClocks.require(connection, clock, ""); // nothing ready, or no such clock
+                }
                 claimed.sort(FIRING_ORDER); // RETURNING follows no order
                 return claimed;
             }
@@ -156,11 +159,12 @@ public final class PostgresDeliveries {
      * for the same claim.
      *
      * @return false when the claim is lost (wrong, expired, or the delivery was nacked): nothing changed
+     * @throws SchedulerException {@code clock_not_found}
      */
     public boolean ack(String clock, String id, String claim) {
         UUID token = token(claim);
         if (token == null) {
-            return false;
+            return jdbc.autocommit(connection -> lost(connection, clock));
         }
         return jdbc.inTransaction(connection -> {
             try (PreparedStatement ack = held(connection, ACK, 1, clock, id, token);
@@ -172,7 +176,7 @@ public final class PostgresDeliveries {
             }
             try (PreparedStatement acked = held(connection, ALREADY_ACKED, 1, clock, id, token);
                  ResultSet row = acked.executeQuery()) {
-                return row.next();
+                return row.next() || lost(connection, clock);
             }
         });
     }
@@ -190,7 +194,7 @@ public final class PostgresDeliveries {
         }
         UUID token = token(claim);
         if (token == null) {
-            return false;
+            return jdbc.autocommit(connection -> lost(connection, clock));
         }
         return jdbc.autocommit(connection -> {
             try (PreparedStatement nack = connection.prepareStatement(NACK)) {
@@ -202,7 +206,7 @@ public final class PostgresDeliveries {
                 }
                 setBackoff(nack, 6, policy);
                 bindHeld(nack, 10, clock, id, token);
-                return nack.executeUpdate() == 1;
+                return nack.executeUpdate() == 1 || lost(connection, clock);
             }
         });
     }
@@ -216,12 +220,12 @@ public final class PostgresDeliveries {
         requireLease(leaseMillis);
         UUID token = token(claim);
         if (token == null) {
-            return false;
+            return jdbc.autocommit(connection -> lost(connection, clock));
         }
         return jdbc.autocommit(connection -> {
             try (PreparedStatement extend = held(connection, EXTEND, 2, clock, id, token)) {
                 extend.setLong(1, leaseMillis);
-                return extend.executeUpdate() == 1;
+                return extend.executeUpdate() == 1 || lost(connection, clock);
             }
         });
     }
@@ -273,6 +277,12 @@ public final class PostgresDeliveries {
                 }
             }
         });
+    }
+
+    /** A claim that matched nothing: lost (false), unless the clock itself is missing (clock_not_found). */
+    private static boolean lost(Connection connection, String clock) throws SQLException {
+        PostgresClocks.require(connection, clock, "");
+        return false;
     }
 
     private static PreparedStatement held(Connection connection, String sql, int first, String clock, String id,

@@ -12,28 +12,18 @@ import java.util.Locale;
 public record StoredClock(String name, Mode mode, long now, long initialNow, Delivery delivery) {
 
     /** {@code virtual}: moved by advance only; {@code system}: the database's clock. */
-    public enum Mode {
-        VIRTUAL, SYSTEM;
-
-        String sql() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-
-        static Mode ofSql(String value) {
-            return valueOf(value.toUpperCase(Locale.ROOT));
-        }
-    }
+    public enum Mode { VIRTUAL, SYSTEM }
 
     /** {@code response}: fired timers are returned by advance only; {@code queue}: they also become deliveries. */
-    public enum Delivery {
-        RESPONSE, QUEUE;
+    public enum Delivery { RESPONSE, QUEUE }
 
-        String sql() {
-            return name().toLowerCase(Locale.ROOT);
-        }
+    /** How the schema spells a mode or delivery: its name in lower case (the columns' CHECK constraints). */
+    static String sql(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
 
-        static Delivery ofSql(String value) {
-            return valueOf(value.toUpperCase(Locale.ROOT));
-        }
+    /** The mode or delivery a column holds. */
+    static <E extends Enum<E>> E ofSql(Class<E> type, String value) {
+        return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
     }
 }

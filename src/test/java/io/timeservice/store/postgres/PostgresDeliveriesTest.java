@@ -25,13 +25,14 @@ class PostgresDeliveriesTest {
 
     private static TestDatabase database;
     private static PostgresStore store;
-    private static int clocks;
+    private static FreshClocks clocks;
     private static String clock;
 
     @BeforeAll
     static void openStore() {
         database = TestDatabase.create(PostgresDeliveriesTest.class, 4);
         store = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 100, StoredClock.Mode.VIRTUAL);
+        clocks = new FreshClocks(store, "q");
     }
 
     @AfterAll
@@ -39,14 +40,10 @@ class PostgresDeliveriesTest {
         database.close();
     }
 
-    /** A fresh virtual clock at 0 whose fired timers become deliveries. */
+    /** A fresh virtual clock at 0 whose fired timers become deliveries, on an empty budget. */
     @BeforeEach
     void freshQueueClock() {
-        if (clock != null) {
-            store.clocks().delete(clock);
-        }
-        clock = "q" + clocks++;
-        store.clocks().create(clock, StoredClock.Mode.VIRTUAL, 0, StoredClock.Delivery.QUEUE);
+        clock = clocks.next(0, StoredClock.Delivery.QUEUE);
     }
 
     private static PostgresDeliveries deliveries() {
@@ -134,6 +131,19 @@ class PostgresDeliveriesTest {
         assertThat(deliveries().count(clock, "in_flight")).isEqualTo(1);
         assertThat(database.queryLong("SELECT lease_until FROM deliveries WHERE seq = " + claimed.sequence()))
                 .isEqualTo(claimed.leaseUntil());
+    }
+
+    @Test
+    void anUnknownClock_isClockNotFound_notAnEmptyClaimOrALostOne() {
+        String token = UUID.randomUUID().toString();
+        List<Runnable> calls = List.of(() -> deliveries().claim("nope", 1, 30_000),
+                () -> deliveries().ack("nope", "a", token), () -> deliveries().ack("nope", "a", "not-a-token"),
+                () -> deliveries().nack("nope", "a", token, null, THREE_ATTEMPTS),
+                () -> deliveries().extend("nope", "a", token, 1_000));
+        for (Runnable call : calls) {
+            assertThatThrownBy(call::run)
+                    .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.CLOCK_NOT_FOUND));
+        }
     }
 
     @Test
@@ -244,7 +254,7 @@ class PostgresDeliveriesTest {
         assertThat(pendingInBudget()).isEqualTo(before + 2);
 
         store.clocks().delete(clock);
-        clock = null;
+        clocks.deleted();
 
         assertThat(pendingInBudget()).isEqualTo(before);
     }

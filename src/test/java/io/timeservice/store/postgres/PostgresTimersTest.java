@@ -29,13 +29,14 @@ class PostgresTimersTest {
 
     private static TestDatabase database;
     private static PostgresStore store;
-    private static int clocks;
-    private static String clock;
+    private static FreshClocks clocks;
+    private String clock;
 
     @BeforeAll
     static void openStore() {
         database = TestDatabase.create(PostgresTimersTest.class, 4);
         store = PostgresStore.open(database.dataSource(), CAPACITY, CAPACITY_BYTES, 1_000, StoredClock.Mode.VIRTUAL);
+        clocks = new FreshClocks(store, "c");
     }
 
     @AfterAll
@@ -43,14 +44,10 @@ class PostgresTimersTest {
         database.close();
     }
 
-    /** A fresh virtual clock at 100, and an empty budget (the previous test's clock deleted with its timers). */
+    /** A fresh virtual clock at 100 on an empty budget. */
     @BeforeEach
     void freshClock() {
-        if (clock != null) {
-            store.clocks().delete(clock);
-        }
-        clock = "c" + clocks++;
-        store.clocks().create(clock, StoredClock.Mode.VIRTUAL, 100, null);
+        clock = clocks.next(100, null);
     }
 
     private PostgresTimers timers() {
