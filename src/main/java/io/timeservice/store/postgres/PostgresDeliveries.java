@@ -109,9 +109,16 @@ public final class PostgresDeliveries {
      * Fires up to {@code limit} timers of {@code clock} that are due by the database's clock into its ready queue;
      * returns how many. Instances may run it at once: each moves timers no other is moving. The timers stay counted
      * in the budget as deliveries.
+     *
+     * <p>The clock's row is locked ({@code FOR KEY SHARE}) before any timer: the deliveries' foreign key takes that
+     * lock anyway, and taking it last could deadlock with a deletion of the clock, which locks the clock first and
+     * then its timers.
+     *
+     * @throws SchedulerException {@code clock_not_found}
      */
     public int fireDue(String clock, int limit) {
-        return jdbc.autocommit(connection -> {
+        return jdbc.inTransaction(connection -> {
+            PostgresClocks.require(connection, clock, " FOR KEY SHARE");
             try (PreparedStatement fire = connection.prepareStatement(FIRE_DUE)) {
                 fire.setString(1, clock);
                 fire.setInt(2, limit);

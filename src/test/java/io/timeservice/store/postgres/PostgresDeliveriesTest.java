@@ -137,6 +137,7 @@ class PostgresDeliveriesTest {
     void anUnknownClock_isClockNotFound_notAnEmptyClaimOrALostOne() {
         String token = UUID.randomUUID().toString();
         List<Runnable> calls = List.of(() -> deliveries().claim("nope", 1, 30_000),
+                () -> deliveries().fireDue("nope", 10),
                 () -> deliveries().ack("nope", "a", token), () -> deliveries().ack("nope", "a", "not-a-token"),
                 () -> deliveries().nack("nope", "a", token, null, THREE_ATTEMPTS),
                 () -> deliveries().extend("nope", "a", token, 1_000));
