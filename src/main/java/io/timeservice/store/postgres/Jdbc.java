@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.ThreadLocalRandom;
 
 import javax.sql.DataSource;
 
@@ -13,7 +14,8 @@ import io.timeservice.core.SchedulerException;
 /**
  * Runs units of work in transactions of their own (READ COMMITTED, the server's default), and says what a database
  * failure means to a caller: a lost or refused connection is {@code storage_unavailable}; a deadlock or
- * serialization failure is retried a few times; anything else is a bug and surfaces as one.
+ * serialization failure is retried a few times after a short random pause; anything else is a bug and surfaces as
+ * one.
  *
  * <p>A {@link SchedulerException} thrown by the work rolls the transaction back and reaches the caller unchanged:
  * every refusal leaves the database as it was. A commit that fails with a lost connection answers
@@ -27,7 +29,10 @@ final class Jdbc {
         T run(Connection connection) throws SQLException;
     }
 
-    private static final int ATTEMPTS = 3;
+    /** Attempts of one transaction that keeps failing with a deadlock or serialization failure. */
+    static final int ATTEMPTS = 5;
+    /** The longest pause before a retry: the pause doubles per attempt from 1 ms, with full jitter. */
+    private static final long MAX_RETRY_PAUSE_MILLIS = 16;
 
     private final DataSource dataSource;
 
@@ -35,7 +40,13 @@ final class Jdbc {
         this.dataSource = dataSource;
     }
 
-    /** Runs {@code work} in one transaction and commits it; rolls back if it throws. */
+    /**
+     * Runs {@code work} in one transaction and commits it; rolls back if it throws. A deadlock or serialization
+     * failure runs the whole of {@code work} again in a new transaction (up to {@value #ATTEMPTS} times), so
+     * {@code work} must keep its state inside the call: every unit of work here builds its result from what its own
+     * statements read. (The lock order is meant to make deadlocks impossible; this is the net PostgreSQL apps need
+     * anyway.)
+     */
     <T> T inTransaction(Work<T> work) {
         for (int attempt = 1; ; attempt++) {
             try (Connection connection = dataSource.getConnection()) {
@@ -50,6 +61,7 @@ final class Jdbc {
                 }
             } catch (SQLException failure) {
                 if (attempt < ATTEMPTS && isRetryable(failure)) {
+                    pauseBeforeRetry(attempt);
                     continue;
                 }
                 throw translate(failure);
@@ -64,6 +76,20 @@ final class Jdbc {
             return work.run(connection);
         } catch (SQLException failure) {
             throw translate(failure);
+        }
+    }
+
+    /**
+     * A random pause of up to 2^(attempt-1) ms (at most {@value #MAX_RETRY_PAUSE_MILLIS}): transactions that
+     * failed together do not run into each other again in the same order.
+     */
+    private static void pauseBeforeRetry(int attempt) {
+        long bound = Math.min(MAX_RETRY_PAUSE_MILLIS, 1L << (attempt - 1));
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(bound + 1));
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "interrupted while retrying a transaction");
         }
     }
 

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.timeservice.core.ErrorCode;
@@ -20,10 +21,20 @@ import io.timeservice.core.SchedulerException;
  * {@code bytes <= byte_allowance}, and the allowances sum to the capacity, so the total never exceeds it; a refusal
  * happens only on the exact path, so no add is refused while the budget has room.
  *
- * <p>Deadlock-free by a rule every caller keeps: a transaction changes the budget at most once, as its last
- * statement. A transaction holding one stripe then waits for nothing but its commit, and the exact path takes the
- * stripes in one order. Every instance must be configured with the same capacity (the allowances follow whichever
- * started last).
+ * <p>Deadlock-free: a transaction enters the exact path holding no stripe, and takes them all in stripe order; one
+ * holding a stripe waits for nothing but its commit. Two rules make it so:
+ * <ul>
+ *   <li>every caller changes the budget at most once per transaction, as its last statement;</li>
+ *   <li>the stripe path runs behind a savepoint and rolls back to it when the stripe has no room. In READ
+ *       COMMITTED an UPDATE that waited for a row another transaction changed locks the new version before it
+ *       re-checks its WHERE, and keeps that lock when the check fails: without the savepoint such a transaction
+ *       entered the exact path holding one stripe out of order, waiting for lower stripes that an exact-path holder
+ *       had while that one waited for its stripe (the {@code deadlock detected} of
+ *       {@code PendingBudgetStripesTest}).</li>
+ * </ul>
+ * One savepoint per change, so no transaction nears the 64 subtransactions after which PostgreSQL's snapshots
+ * overflow to pg_subtrans. Every instance must be configured with the same capacity (the allowances follow
+ * whichever started last).
  */
 final class PendingBudgetStripes {
 
@@ -31,9 +42,15 @@ final class PendingBudgetStripes {
     /** An allowance no change fits: sends every add to the exact path (far from overflow when a count is added). */
     private static final long NO_ALLOWANCE = Long.MIN_VALUE / 4;
 
+    /**
+     * The stripe path, behind a savepoint sent in the same round trip: when the stripe does not fit, rolling back to
+     * it gives up the row lock that the UPDATE may keep although it changed nothing (see {@link #change}).
+     */
     private static final String CHANGE_WITHIN_ALLOWANCE = """
+            SAVEPOINT budget_stripe;
             UPDATE pending_budget SET timers = timers + ?, bytes = bytes + ?
              WHERE stripe = ? AND timers + ? <= timer_allowance AND bytes + ? <= byte_allowance""";
+    private static final String GIVE_UP_STRIPE = "ROLLBACK TO SAVEPOINT budget_stripe";
     private static final String RELEASE = """
             UPDATE pending_budget SET timers = timers + ?, bytes = bytes + ? WHERE stripe = ?""";
     private static final String LOCK_ALL = """
@@ -112,9 +129,14 @@ final class PendingBudgetStripes {
             statement.setInt(3, stripe);
             statement.setLong(4, peakTimers);
             statement.setLong(5, peakBytes);
-            if (statement.executeUpdate() == 1) {
+            statement.execute(); // first result: the SAVEPOINT's
+            statement.getMoreResults();
+            if (statement.getUpdateCount() == 1) {
                 return;
             }
+        }
+        try (Statement giveUp = connection.createStatement()) {
+            giveUp.execute(GIVE_UP_STRIPE);
         }
         Stripes stripes = lockAll(connection);
         long availableTimers = capacity - stripes.timers;
