@@ -259,4 +259,74 @@ class PostgresDeliveriesTest {
 
         assertThat(pendingInBudget()).isEqualTo(before);
     }
+
+    /** Claims and nacks every ready delivery until the retry policy gives up on each: all of them end dead. */
+    private static void killAllReady() {
+        for (int attempt = 1; attempt <= THREE_ATTEMPTS.maxAttempts(); attempt++) {
+            for (Delivery claimed : deliveries().claim(clock, 100, 30_000)) {
+                deliveries().nack(clock, claimed.id(), claimed.claim().toString(), 0L, THREE_ATTEMPTS);
+            }
+            deliveries().releaseDue(clock, THREE_ATTEMPTS, 100);
+        }
+    }
+
+    @Test
+    void deadDeliveries_arePagedInSequenceOrder() {
+        fired("c", "1", "a", "0", "b", "0");
+        killAllReady();
+
+        List<DeadDelivery> first = deliveries().dead(clock, 2, null);
+        List<DeadDelivery> second = deliveries().dead(clock, 2, first.get(1).sequence());
+
+        assertThat(first).extracting(DeadDelivery::id).containsExactly("c", "a"); // added in that order
+        assertThat(second).extracting(DeadDelivery::id).containsExactly("b");
+        assertThat(deliveries().dead(clock, 2, second.get(0).sequence())).isEmpty();
+        assertThat(first.get(0).attempts()).isEqualTo(3);
+        assertThat(first.get(0).payload()).isEqualTo("{\"i\":0}");
+        assertThat(first.get(0).diedAt()).isCloseTo(database.queryLong("SELECT db_now_ms()"),
+                org.assertj.core.data.Offset.offset(60_000L));
+        assertThatThrownBy(() -> deliveries().dead(clock, 0, null)).isInstanceOf(SchedulerException.class)
+                .extracting("code").isEqualTo(ErrorCode.INVALID_LIMIT);
+        assertThatThrownBy(() -> deliveries().dead("no-such-clock", 10, null)).isInstanceOf(SchedulerException.class)
+                .extracting("code").isEqualTo(ErrorCode.CLOCK_NOT_FOUND);
+    }
+
+    @Test
+    void redrive_makesADeadDeliveryReadyWithAFreshSetOfAttempts_keepingItsBudget() {
+        fired("a", "0");
+        killAllReady();
+        long budgetBefore = pendingInBudget();
+
+        List<DeadDelivery> redriven = deliveries().redrive(clock, "a", null);
+        Delivery again = deliveries().claim(clock, 1, 30_000).get(0);
+
+        assertThat(redriven).extracting(DeadDelivery::attempts).containsExactly(3);
+        assertThat(again.sequence()).isEqualTo(redriven.get(0).sequence());
+        assertThat(again.attempt()).isEqualTo(1);
+        assertThat(pendingInBudget()).isEqualTo(budgetBefore);
+        assertThat(deliveries().dead(clock, 10, null)).isEmpty();
+        assertThatThrownBy(() -> deliveries().redrive(clock, "a", null)).isInstanceOf(SchedulerException.class)
+                .extracting("code").isEqualTo(PostgresDeliveries.NO_DEAD_DELIVERY);
+    }
+
+    @Test
+    void deleteDead_removesOnlyTheNamedSequence_andGivesItsBudgetBack() {
+        fired("a", "0");
+        fired("a", "0"); // the id again, while its first delivery is still out
+        killAllReady();
+        List<DeadDelivery> dead = deliveries().dead(clock, 10, null);
+        assertThat(dead).extracting(DeadDelivery::id).containsExactly("a", "a");
+        long budgetBefore = pendingInBudget();
+
+        List<DeadDelivery> deleted = deliveries().deleteDead(clock, "a", dead.get(0).sequence());
+
+        assertThat(deleted).containsExactly(dead.get(0));
+        assertThat(deliveries().dead(clock, 10, null)).containsExactly(dead.get(1));
+        assertThat(pendingInBudget()).isEqualTo(budgetBefore - 1);
+        assertThatThrownBy(() -> deliveries().deleteDead(clock, "a", dead.get(0).sequence()))
+                .isInstanceOf(SchedulerException.class).extracting("code")
+                .isEqualTo(PostgresDeliveries.NO_DEAD_DELIVERY);
+        assertThat(deliveries().deleteDead(clock, "a", null)).containsExactly(dead.get(1));
+        assertThat(pendingInBudget()).isEqualTo(budgetBefore - 2);
+    }
 }
