@@ -1,5 +1,7 @@
 package io.timeservice.store.postgres;
 
+import java.time.InstantSource;
+
 import javax.sql.DataSource;
 
 /**
@@ -16,12 +18,14 @@ public final class PostgresStore {
     private final PostgresClocks clocks;
     private final PostgresTimers timers;
     private final PostgresDeliveries deliveries;
+    private final ClockSkew skew;
 
     private PostgresStore(DataSource dataSource, PendingBudgetStripes budget, int maxClocks) {
         Jdbc jdbc = new Jdbc(dataSource);
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
         this.timers = new PostgresTimers(jdbc, budget);
         this.deliveries = new PostgresDeliveries(jdbc, budget);
+        this.skew = new ClockSkew(jdbc, InstantSource.system());
     }
 
     /**
@@ -58,5 +62,10 @@ public final class PostgresStore {
 
     public PostgresDeliveries deliveries() {
         return deliveries;
+    }
+
+    /** This instance's wall clock against the database's (the skew gauge). */
+    public ClockSkew skew() {
+        return skew;
     }
 }
