@@ -4,6 +4,9 @@ import java.time.InstantSource;
 
 import javax.sql.DataSource;
 
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.SchedulerException;
+
 /**
  * The PostgreSQL store ({@code timeservice.store=postgresql}, issue 18) on a {@link DataSource} whose schema
  * Flyway has migrated from {@link #MIGRATIONS}: its clocks, timers and deliveries, sharing one pending budget.
@@ -19,6 +22,7 @@ public final class PostgresStore {
     private final PostgresTimers timers;
     private final PostgresDeliveries deliveries;
     private final ClockSkew skew;
+    private final Jdbc jdbc;
 
     private PostgresStore(DataSource dataSource, PendingBudgetStripes budget, int maxClocks) {
         Jdbc jdbc = new Jdbc(dataSource);
@@ -26,6 +30,22 @@ public final class PostgresStore {
         this.timers = new PostgresTimers(jdbc, budget);
         this.deliveries = new PostgresDeliveries(jdbc, budget);
         this.skew = new ClockSkew(jdbc, InstantSource.system());
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Whether the database answers now (readiness): false while connections cannot be had or are lost, which is
+     * when every call answers {@code storage_unavailable}. Waits at most the pool's connection timeout.
+     */
+    public boolean reachable() {
+        try {
+            return jdbc.autocommit(connection -> connection.isValid(2));
+        } catch (SchedulerException unavailable) {
+            if (unavailable.code() != ErrorCode.STORAGE_UNAVAILABLE) {
+                throw unavailable;
+            }
+            return false;
+        }
     }
 
     /**
