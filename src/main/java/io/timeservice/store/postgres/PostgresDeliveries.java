@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
@@ -124,10 +125,15 @@ public final class PostgresDeliveries {
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
+    private final ReadyWakeups wakeups;
 
-    PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget) {
+    /** Longest a claim may wait for something to become ready: 30 s (issue 16). */
+    public static final long MAX_CLAIM_WAIT_MILLIS = 30_000;
+
+    PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups) {
         this.jdbc = jdbc;
         this.budget = budget;
+        this.wakeups = wakeups;
     }
 
     /**
@@ -147,7 +153,11 @@ public final class PostgresDeliveries {
             try (PreparedStatement fire = connection.prepareStatement(FIRE_DUE)) {
                 fire.setString(1, clock);
                 fire.setInt(2, limit);
-                return fire.executeUpdate();
+                int fired = fire.executeUpdate();
+                if (fired > 0) {
+                    ReadyWakeups.notify(connection, clock);
+                }
+                return fired;
             }
         });
     }
@@ -184,6 +194,37 @@ public final class PostgresDeliveries {
                 return claimed;
             }
         });
+    }
+
+    /**
+     * A long poll: claims as {@link #claim(String, int, long)} does, and when nothing is ready waits up to
+     * {@code waitMillis} for deliveries of {@code clock} to become ready on any instance (woken by a notification,
+     * else by the slow poll), then claims again; answers what it got, or nothing when the wait ends empty. Holds
+     * no connection while it waits.
+     *
+     * @throws SchedulerException as {@link #claim(String, int, long)}; {@code invalid_request} for a wait outside
+     *                            0..{@value #MAX_CLAIM_WAIT_MILLIS} ms
+     */
+    public List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
+        if (waitMillis < 0 || waitMillis > MAX_CLAIM_WAIT_MILLIS) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "wait must be between 0 and "
+                    + MAX_CLAIM_WAIT_MILLIS + " ms: " + waitMillis);
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        while (true) {
+            long seen = wakeups.generation(clock); // before the claim: a wake-up after it ends the wait below
+            List<Delivery> claimed = claim(clock, max, leaseMillis);
+            long left = deadline - System.nanoTime();
+            if (!claimed.isEmpty() || left <= 0) {
+                return claimed;
+            }
+            try {
+                wakeups.awaitChange(clock, seen, left);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                return claimed;
+            }
+        }
     }
 
     /**
@@ -280,7 +321,11 @@ public final class PostgresDeliveries {
             try (PreparedStatement retry = connection.prepareStatement(RETRY)) {
                 retry.setString(1, clock);
                 retry.setInt(2, limit);
-                return moved + retry.executeUpdate();
+                int ready = retry.executeUpdate();
+                if (ready > 0) {
+                    ReadyWakeups.notify(connection, clock); // autocommit: after the rows are committed
+                }
+                return moved + ready;
             }
         });
     }
@@ -332,7 +377,9 @@ public final class PostgresDeliveries {
     public List<DeadDelivery> redrive(String clock, String id, Long sequence) {
         return jdbc.inTransaction(connection -> {
             try (PreparedStatement redrive = deadOfId(connection, REDRIVE, clock, id, sequence)) {
-                return requireSome(connection, clock, id, deadOf(redrive));
+                List<DeadDelivery> redriven = requireSome(connection, clock, id, deadOf(redrive));
+                ReadyWakeups.notify(connection, clock);
+                return redriven;
             }
         });
     }

@@ -1,5 +1,6 @@
 package io.timeservice.store.postgres;
 
+import java.time.Duration;
 import java.time.InstantSource;
 
 import javax.sql.DataSource;
@@ -13,22 +14,26 @@ import io.timeservice.core.SchedulerException;
  * Plain JDBC, no Spring; every part is thread-safe and may run in any number of instances on one database.
  * See docs/POSTGRES-STORE.md for the schema, the claim statement and what is still missing.
  */
-public final class PostgresStore {
+public final class PostgresStore implements AutoCloseable {
 
     /** Where the schema's Flyway migrations live in the jar. */
     public static final String MIGRATIONS = "classpath:db/timeservice";
+    /** How often a long-polling claim looks again when no notification comes (none lost, none listened for). */
+    public static final Duration DEFAULT_SLOW_POLL = Duration.ofSeconds(1);
 
     private final PostgresClocks clocks;
     private final PostgresTimers timers;
     private final PostgresDeliveries deliveries;
     private final ClockSkew skew;
     private final Jdbc jdbc;
+    private final ReadyWakeups wakeups;
 
     private PostgresStore(DataSource dataSource, PendingBudgetStripes budget, int maxClocks) {
         Jdbc jdbc = new Jdbc(dataSource);
+        this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
         this.timers = new PostgresTimers(jdbc, budget);
-        this.deliveries = new PostgresDeliveries(jdbc, budget);
+        this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups);
         this.skew = new ClockSkew(jdbc, InstantSource.system());
         this.jdbc = jdbc;
     }
@@ -82,6 +87,28 @@ public final class PostgresStore {
 
     public PostgresDeliveries deliveries() {
         return deliveries;
+    }
+
+    /**
+     * Starts listening for ready deliveries of any instance ({@code LISTEN}, on one connection of the pool held for
+     * the store's life), so long-polling claims answer as soon as something is ready; without it, and while its
+     * connection is lost, they look again every {@code slowPoll}.
+     */
+    public void startWakeups(Duration slowPoll) {
+        if (slowPoll.isNegative() || slowPoll.isZero()) {
+            throw new IllegalArgumentException("slowPoll must be positive: " + slowPoll);
+        }
+        wakeups.start(slowPoll);
+    }
+
+    ReadyWakeups wakeups() {
+        return wakeups;
+    }
+
+    /** Stops the listener; the pool is the caller's. */
+    @Override
+    public void close() {
+        wakeups.close();
     }
 
     /** This instance's wall clock against the database's (the skew gauge). */

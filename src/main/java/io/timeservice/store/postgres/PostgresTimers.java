@@ -214,6 +214,9 @@ public final class PostgresTimers {
                 move.setString(2, clock);
                 move.executeUpdate();
             }
+            if (stored.delivery() == StoredClock.Delivery.QUEUE && !fired.isEmpty()) {
+                ReadyWakeups.notify(connection, clock);
+            }
             if (stored.delivery() == StoredClock.Delivery.RESPONSE) {
                 long bytes = 0;
                 for (Timer timer : fired) {
