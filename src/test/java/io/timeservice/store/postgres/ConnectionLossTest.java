@@ -16,7 +16,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntSupplier;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -90,12 +89,12 @@ class ConnectionLossTest {
             }
             return null;
         });
-        awaitAtLeast(acknowledged::size, 50, "adds before the loss");
+        Counts.awaitAtLeast(acknowledged::size, 50, "adds before the loss");
 
         admin("ALTER DATABASE " + databaseName + " WITH ALLOW_CONNECTIONS false");
         admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + databaseName + "'");
 
-        awaitAtLeast(unavailable::get, 3, "unavailable adds while the database is away");
+        Counts.awaitAtLeast(unavailable::get, 3, "unavailable adds while the database is away");
         assertThat(store.reachable()).isFalse();
         assertThatThrownBy(() -> store.deliveries().claim("q", 5, 30_000)).isInstanceOf(SchedulerException.class)
                 .extracting("code").isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
@@ -103,7 +102,7 @@ class ConnectionLossTest {
 
         admin("ALTER DATABASE " + databaseName + " WITH ALLOW_CONNECTIONS true");
 
-        awaitAtLeast(acknowledged::size, acknowledgedWhileAway + 50, "adds after the database is back");
+        Counts.awaitAtLeast(acknowledged::size, acknowledgedWhileAway + 50, "adds after the database is back");
         stop.set(true);
         writer.get(1, TimeUnit.MINUTES);
         assertThat(store.reachable()).isTrue();
@@ -121,16 +120,6 @@ class ConnectionLossTest {
                             (SELECT count(*) FROM timers) + (SELECT count(*) FROM deliveries WHERE state <> 'acked')""")) {
             row.next();
             assertThat(row.getLong(1)).as("budget against what is pending").isEqualTo(row.getLong(2));
-        }
-    }
-
-    /** Waits until {@code count} reaches {@code atLeast}, as the writer reports it (no guessed time). */
-    private static void awaitAtLeast(IntSupplier count, int atLeast, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (count.getAsInt() < atLeast) {
-            assertThat(System.nanoTime()).as("%s: %d of %d within 60 s", what, count.getAsInt(), atLeast)
-                    .isLessThan(deadline);
-            Thread.sleep(5); // polling the writer's own count
         }
     }
 

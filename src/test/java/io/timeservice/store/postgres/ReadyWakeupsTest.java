@@ -8,7 +8,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,7 +48,7 @@ class ReadyWakeupsTest {
     @Test
     void aWaitingClaim_isWokenByAnotherInstancesAdvance() throws Exception {
         claimer.startWakeups(NEVER_IN_THIS_TEST);
-        await(() -> claimer.wakeups().listens(), 1, "listening");
+        Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 1, "listening");
 
         assertThat(fireWhileAClaimWaits()).extracting(Delivery::id).containsExactly("a", "b");
     }
@@ -57,11 +56,11 @@ class ReadyWakeupsTest {
     @Test
     void aListenerWhoseConnectionWasTerminated_listensAgain_andWakesClaims() throws Exception {
         claimer.startWakeups(NEVER_IN_THIS_TEST);
-        await(() -> claimer.wakeups().listens(), 1, "listening");
+        Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 1, "listening");
 
         assertThat(database.queryLong("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
                 + " WHERE application_name = 'timeservice-listener-" + database.schema() + "'")).isEqualTo(1);
-        await(() -> claimer.wakeups().listens(), 2, "listening again");
+        Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 2, "listening again");
 
         assertThat(fireWhileAClaimWaits()).extracting(Delivery::id).containsExactly("a", "b");
     }
@@ -83,19 +82,10 @@ class ReadyWakeupsTest {
         producer.timers().add("q", "a", 1, 0, null);
         producer.timers().add("q", "b", 1, 0, null);
         Future<List<Delivery>> claim = pool.submit(() -> claimer.deliveries().claim("q", 10, 30_000, 30_000));
-        await(() -> claimer.wakeups().waiting(), 1, "a waiting claim");
+        Counts.awaitAtLeast(() -> claimer.wakeups().waiting(), 1, "a waiting claim");
 
         producer.timers().advance("q", 1L, null, Integer.MAX_VALUE);
 
         return claim.get(25, TimeUnit.SECONDS); // before the claim's own 30 s: woken, not timed out
-    }
-
-    /** Waits until {@code count} reaches {@code atLeast}, as the store reports it (no guessed time). */
-    private static void await(IntSupplier count, int atLeast, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (count.getAsInt() < atLeast) {
-            assertThat(System.nanoTime()).as("%s within 30 s", what).isLessThan(deadline);
-            Thread.sleep(5); // polling the store's own count
-        }
     }
 }
