@@ -30,7 +30,8 @@ class PackageMapTest {
         MAY_IMPORT.put("web", Set.of("core", "config"));
         MAY_IMPORT.put("security", Set.of("web", "config"));
         MAY_IMPORT.put("metrics", Set.of("core", "journal"));
-        MAY_IMPORT.put("config", Set.of("core", "journal", "web"));
+        MAY_IMPORT.put("store", Set.of("core"));
+        MAY_IMPORT.put("config", Set.of("core", "journal", "web", "store"));
     }
 
     /** The application's own class files only (not the tests), imported from where they were compiled to. */

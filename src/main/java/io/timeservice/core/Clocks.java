@@ -617,7 +617,7 @@ public final class Clocks {
     }
 
     /** A clock name follows the id rules, 1 to {@value #MAX_NAME_LENGTH} characters. */
-    static void requireValidName(String name) {
+    public static void requireValidName(String name) {
         if (name != null && name.length() > MAX_NAME_LENGTH) {
             throw new SchedulerException(ErrorCode.INVALID_ID, "a clock name must be 1 to " + MAX_NAME_LENGTH
                     + " characters long, got " + name.length());

@@ -1488,7 +1488,8 @@ public final class TimerScheduler {
         return handle;
     }
 
-    private static long fireTimeAfter(long now, long delay, ErrorCode code, String name) {
+    /** {@code now + delay}, refused with {@code code} when the delay is out of range or the sum overflows. */
+    public static long fireTimeAfter(long now, long delay, ErrorCode code, String name) {
         if (delay < 0 || delay > MAX_DELAY) {
             throw new SchedulerException(code, name + " must be between 0 and " + MAX_DELAY + ": " + delay);
         }
@@ -1499,14 +1500,14 @@ public final class TimerScheduler {
         return now + delay;
     }
 
-    private static SchedulerException preconditionFailed(Timer current) {
+    public static SchedulerException preconditionFailed(Timer current) {
         return new SchedulerException(ErrorCode.PRECONDITION_FAILED, "timer " + current.id()
                 + " is at revision " + current.sequence() + "-" + current.version()
                 + ", which the precondition does not name");
     }
 
     /** The heap counts versions in an int: an edit past {@link Timer#MAX_VERSION} is refused, never wrapped. */
-    private static void requireVersionLeft(Timer current) {
+    public static void requireVersionLeft(Timer current) {
         if (current.version() >= Timer.MAX_VERSION) {
             throw new SchedulerException(ErrorCode.VERSION_LIMIT_REACHED, "timer " + current.id() + " is at version "
                     + current.version() + ", the most a timer can count; cancel it and add it again to change it");
@@ -1514,7 +1515,7 @@ public final class TimerScheduler {
     }
 
     /** Validates an id's form; needs no lock. */
-    static void requireValidId(String id) {
+    public static void requireValidId(String id) {
         if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH) {
             throw new SchedulerException(ErrorCode.INVALID_ID, "id must be 1 to " + MAX_ID_LENGTH
                     + " characters long" + (id == null ? "" : ", got " + id.length()));

@@ -1,0 +1,133 @@
+package io.timeservice.store.postgres;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.ThreadLocalRandom;
+
+import javax.sql.DataSource;
+
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.SchedulerException;
+
+/**
+ * Runs units of work in transactions of their own (READ COMMITTED, the server's default), and says what a database
+ * failure means to a caller: a lost or refused connection is {@code storage_unavailable}; a deadlock or
+ * serialization failure is retried a few times after a short random pause; anything else is a bug and surfaces as
+ * one.
+ *
+ * <p>A {@link SchedulerException} thrown by the work rolls the transaction back and reaches the caller unchanged:
+ * every refusal leaves the database as it was. A commit that fails with a lost connection answers
+ * {@code storage_unavailable} with the outcome unknown (it may have committed), as the journal's 503 does.
+ */
+final class Jdbc {
+
+    /** One unit of work on a connection whose transaction the runner commits or rolls back. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /** Attempts of one transaction that keeps failing with a deadlock or serialization failure. */
+    static final int ATTEMPTS = 5;
+    /** The longest pause before a retry: the pause doubles per attempt from 1 ms, with full jitter. */
+    private static final long MAX_RETRY_PAUSE_MILLIS = 16;
+
+    private final DataSource dataSource;
+
+    Jdbc(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /**
+     * Runs {@code work} in one transaction and commits it; rolls back if it throws. A deadlock or serialization
+     * failure runs the whole of {@code work} again in a new transaction (up to {@value #ATTEMPTS} times), so
+     * {@code work} must keep its state inside the call: every unit of work here builds its result from what its own
+     * statements read. (The lock order is meant to make deadlocks impossible; this is the net PostgreSQL apps need
+     * anyway.)
+     */
+    <T> T inTransaction(Work<T> work) {
+        for (int attempt = 1; ; attempt++) {
+            try (Connection connection = dataSource.getConnection()) {
+                connection.setAutoCommit(false);
+                try {
+                    T result = work.run(connection);
+                    connection.commit();
+                    return result;
+                } catch (SQLException | RuntimeException | Error failure) {
+                    rollbackQuietly(connection, failure);
+                    throw failure;
+                }
+            } catch (SQLException failure) {
+                if (attempt < ATTEMPTS && isRetryable(failure)) {
+                    pauseBeforeRetry(attempt);
+                    continue;
+                }
+                throw translate(failure);
+            }
+        }
+    }
+
+    /** Runs {@code work} on a connection in autocommit mode: each statement its own transaction. */
+    <T> T autocommit(Work<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(true);
+            return work.run(connection);
+        } catch (SQLException failure) {
+            throw translate(failure);
+        }
+    }
+
+    /**
+     * A random pause of up to 2^(attempt-1) ms (at most {@value #MAX_RETRY_PAUSE_MILLIS}): transactions that
+     * failed together do not run into each other again in the same order.
+     */
+    private static void pauseBeforeRetry(int attempt) {
+        long bound = Math.min(MAX_RETRY_PAUSE_MILLIS, 1L << (attempt - 1));
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(bound + 1));
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "interrupted while retrying a transaction");
+        }
+    }
+
+    private static void rollbackQuietly(Connection connection, Throwable cause) {
+        try {
+            connection.rollback();
+        } catch (SQLException | RuntimeException rollbackFailure) {
+            cause.addSuppressed(rollbackFailure); // the connection is gone: the server rolls back by itself
+        }
+    }
+
+    /** Deadlock detected (40P01) or serialization failure (40001): nothing happened, so trying again is safe. */
+    private static boolean isRetryable(SQLException failure) {
+        String state = failure.getSQLState();
+        return "40P01".equals(state) || "40001".equals(state);
+    }
+
+    /** What a failure means to the caller: see the class comment. */
+    static RuntimeException translate(SQLException failure) {
+        if (isUnavailable(failure)) {
+            return new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE,
+                    "the database is unavailable; a change in progress may or may not have been applied");
+        }
+        return new IllegalStateException("database statement failed (SQLState " + failure.getSQLState() + ")",
+                failure);
+    }
+
+    /**
+     * A connection that could not be had or was lost (class 08, a pool timeout), a server shutting down or not yet
+     * accepting (57P01-57P03), or one out of resources (class 53: too many connections, disk full).
+     */
+    private static boolean isUnavailable(SQLException failure) {
+        if (failure instanceof SQLTransientConnectionException
+                || failure instanceof SQLNonTransientConnectionException) {
+            return true;
+        }
+        String state = failure.getSQLState();
+        return state != null && (state.startsWith("08") || state.startsWith("53") || state.equals("57P01")
+                || state.equals("57P02") || state.equals("57P03"));
+    }
+}

@@ -1,0 +1,221 @@
+package io.timeservice.store.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import io.timeservice.core.Clocks;
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.SchedulerException;
+import io.timeservice.core.TimerScheduler;
+
+/**
+ * The clocks of the PostgreSQL store (table {@code clocks}): create, read, list and delete, with the memory store's
+ * refusals ({@link Clocks}). The clock {@value Clocks#DEFAULT} always exists and cannot be deleted. Thread-safe and
+ * safe across instances: creation is serialized by a transaction-level advisory lock (so the clock limit holds
+ * when instances race), deletion locks the clock's row, so no add or advance of it runs meanwhile.
+ */
+public final class PostgresClocks {
+
+    /** The advisory lock key that serializes clock creation over every instance. */
+    private static final long CREATION_LOCK = 0x7469_6d65_636c_6bL;
+
+    static final String SELECT = """
+            SELECT name, mode, CASE WHEN mode = 'virtual' THEN now_ms ELSE db_now_ms() END, initial_now, delivery
+              FROM clocks""";
+
+    private final Jdbc jdbc;
+    private final PendingBudgetStripes budget;
+    private final int maxClocks;
+
+    PostgresClocks(Jdbc jdbc, PendingBudgetStripes budget, int maxClocks) {
+        this.jdbc = jdbc;
+        this.budget = budget;
+        this.maxClocks = maxClocks;
+    }
+
+    /** What {@link #create} did: the clock, and whether it is new or was there with these settings. */
+    public record Created(StoredClock clock, boolean created) {
+    }
+
+    /** Creates the default clock in {@code mode} unless it exists (as it was created, whatever mode it has). */
+    void ensureDefault(StoredClock.Mode mode) {
+        jdbc.inTransaction(connection -> {
+            try (PreparedStatement insert = connection.prepareStatement("""
+                    INSERT INTO clocks (name, mode, now_ms, initial_now, delivery) VALUES (?, ?, 0, 0, ?)
+                    ON CONFLICT (name) DO NOTHING""")) {
+                insert.setString(1, Clocks.DEFAULT);
+                insert.setString(2, StoredClock.sql(mode));
+                insert.setString(3, StoredClock.sql(defaultDelivery(mode)));
+                insert.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Creates the clock {@code name}, or finds it with the same settings already there.
+     *
+     * @param now      a virtual clock's start; must be 0 for a system clock (whose now is the database's)
+     * @param delivery what fired timers become; {@code null}: response for virtual clocks, queue for system ones
+     * @throws SchedulerException {@code invalid_id}, {@code invalid_request} (now out of range),
+     *                            {@code clock_conflict}, {@code clock_limit}, {@code storage_unavailable}
+     */
+    public Created create(String name, StoredClock.Mode mode, long now, StoredClock.Delivery delivery) {
+        Clocks.requireValidName(name);
+        if (now < 0 || now > TimerScheduler.MAX_DELAY || (mode == StoredClock.Mode.SYSTEM && now != 0)) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now must be between 0 and "
+                    + TimerScheduler.MAX_DELAY + " (a system clock's is the database's clock): " + now);
+        }
+        StoredClock.Delivery chosen = delivery == null ? defaultDelivery(mode) : delivery;
+        return jdbc.inTransaction(connection -> {
+            StoredClock existing = find(connection, name, "");
+            if (existing == null) {
+                try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                    lock.setLong(1, CREATION_LOCK);
+                    lock.execute();
+                }
+                existing = find(connection, name, ""); // another instance may have created it meanwhile
+            }
+            if (existing != null) {
+                if (existing.mode() != mode || existing.initialNow() != now || existing.delivery() != chosen) {
+                    throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created as "
+                            + describe(existing.mode(), existing.initialNow(), existing.delivery()) + ", not "
+                            + describe(mode, now, chosen));
+                }
+                return new Created(existing, false);
+            }
+            if (count(connection) >= maxClocks) {
+                throw new SchedulerException(ErrorCode.CLOCK_LIMIT, "the service holds its limit of " + maxClocks
+                        + " clocks (timeservice.clocks.max); delete one first");
+            }
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery) VALUES (?, ?, ?, ?, ?)")) {
+                insert.setString(1, name);
+                insert.setString(2, StoredClock.sql(mode));
+                insert.setLong(3, now);
+                insert.setLong(4, now);
+                insert.setString(5, StoredClock.sql(chosen));
+                insert.executeUpdate();
+            }
+            return new Created(find(connection, name, ""), true);
+        });
+    }
+
+    /** @throws SchedulerException {@code clock_not_found} */
+    public StoredClock get(String name) {
+        return jdbc.autocommit(connection -> require(connection, name, ""));
+    }
+
+    /** Up to {@code limit} clocks by name, starting after {@code after} (null: from the first). */
+    public List<StoredClock> list(int limit, String after) {
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+        }
+        return jdbc.autocommit(connection -> {
+            try (PreparedStatement select = connection.prepareStatement(SELECT
+                    + " WHERE name COLLATE \"C\" > coalesce(?, '') ORDER BY name COLLATE \"C\" LIMIT ?")) {
+                select.setString(1, after);
+                select.setInt(2, limit);
+                List<StoredClock> page = new ArrayList<>();
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        page.add(clockOf(rows));
+                    }
+                }
+                return page;
+            }
+        });
+    }
+
+    /**
+     * Deletes the clock {@code name} with every timer and delivery it holds, giving their share of the budget back.
+     *
+     * @throws SchedulerException {@code clock_not_found}, {@code clock_undeletable} for the default clock
+     */
+    public void delete(String name) {
+        jdbc.inTransaction(connection -> {
+            require(connection, name, " FOR UPDATE");
+            if (Clocks.DEFAULT.equals(name)) {
+                throw new SchedulerException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + Clocks.DEFAULT
+                        + " always exists and cannot be deleted");
+            }
+            long timers;
+            long bytes;
+            try (PreparedStatement held = connection.prepareStatement("""
+                    SELECT count(*), coalesce(sum(bytes), 0) FROM (
+                        SELECT bytes FROM timers WHERE clock = ?
+                        UNION ALL
+                        SELECT bytes FROM deliveries WHERE clock = ? AND state <> 'acked') counted""")) {
+                held.setString(1, name);
+                held.setString(2, name);
+                try (ResultSet row = held.executeQuery()) {
+                    row.next();
+                    timers = row.getLong(1);
+                    bytes = row.getLong(2);
+                }
+            }
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM clocks WHERE name = ?")) {
+                delete.setString(1, name);
+                delete.executeUpdate();
+            }
+            budget.release(connection, timers, bytes);
+            return null;
+        });
+    }
+
+    /** Clocks that exist, the default one included. */
+    public int count() {
+        return jdbc.autocommit(PostgresClocks::count);
+    }
+
+    private static int count(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT count(*) FROM clocks");
+             ResultSet row = select.executeQuery()) {
+            row.next();
+            return row.getInt(1);
+        }
+    }
+
+    /**
+     * The clock {@code name}, read with {@code lock} (a row-lock clause or ""), on the caller's transaction.
+     *
+     * @throws SchedulerException {@code clock_not_found}, also for a name no clock could have
+     */
+    static StoredClock require(Connection connection, String name, String lock) throws SQLException {
+        StoredClock clock = name == null ? null : find(connection, name, lock);
+        if (clock == null) {
+            String shown = name == null || name.length() <= Clocks.MAX_NAME_LENGTH ? String.valueOf(name)
+                    : name.substring(0, Clocks.MAX_NAME_LENGTH) + "...";
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named " + shown);
+        }
+        return clock;
+    }
+
+    private static StoredClock find(Connection connection, String name, String lock) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(SELECT + " WHERE name = ?" + lock)) {
+            select.setString(1, name);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? clockOf(row) : null;
+            }
+        }
+    }
+
+    private static StoredClock clockOf(ResultSet row) throws SQLException {
+        return new StoredClock(row.getString(1), StoredClock.ofSql(StoredClock.Mode.class, row.getString(2)), row.getLong(3),
+                row.getLong(4), StoredClock.ofSql(StoredClock.Delivery.class, row.getString(5)));
+    }
+
+    private static StoredClock.Delivery defaultDelivery(StoredClock.Mode mode) {
+        return mode == StoredClock.Mode.SYSTEM ? StoredClock.Delivery.QUEUE : StoredClock.Delivery.RESPONSE;
+    }
+
+    private static String describe(StoredClock.Mode mode, long now, StoredClock.Delivery delivery) {
+        return StoredClock.sql(mode) + " at now=" + now + " with delivery " + StoredClock.sql(delivery);
+    }
+}

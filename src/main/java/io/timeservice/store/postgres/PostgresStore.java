@@ -1,0 +1,118 @@
+package io.timeservice.store.postgres;
+
+import java.time.Duration;
+import java.time.InstantSource;
+
+import javax.sql.DataSource;
+
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.SchedulerException;
+
+/**
+ * The PostgreSQL store ({@code timeservice.store=postgresql}, issue 18) on a {@link DataSource} whose schema
+ * Flyway has migrated from {@link #MIGRATIONS}: its clocks, timers and deliveries, sharing one pending budget.
+ * Plain JDBC, no Spring; every part is thread-safe and may run in any number of instances on one database.
+ * See docs/POSTGRES-STORE.md for the schema, the claim statement and what is still missing.
+ */
+public final class PostgresStore implements AutoCloseable {
+
+    /** Where the schema's Flyway migrations live in the jar. */
+    public static final String MIGRATIONS = "classpath:db/timeservice";
+    /** How often a long-polling claim looks again when no notification comes (none lost, none listened for). */
+    public static final Duration DEFAULT_SLOW_POLL = Duration.ofSeconds(1);
+
+    private final PostgresClocks clocks;
+    private final PostgresTimers timers;
+    private final PostgresDeliveries deliveries;
+    private final ClockSkew skew;
+    private final Jdbc jdbc;
+    private final ReadyWakeups wakeups;
+
+    private PostgresStore(DataSource dataSource, PendingBudgetStripes budget, int maxClocks) {
+        Jdbc jdbc = new Jdbc(dataSource);
+        this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
+        this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
+        this.timers = new PostgresTimers(jdbc, budget);
+        this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups);
+        this.skew = new ClockSkew(jdbc, InstantSource.system());
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Whether the database answers now (readiness): false while connections cannot be had or are lost, which is
+     * when every call answers {@code storage_unavailable}. Waits at most the pool's connection timeout.
+     */
+    public boolean reachable() {
+        try {
+            return jdbc.autocommit(connection -> connection.isValid(2));
+        } catch (SchedulerException unavailable) {
+            if (unavailable.code() != ErrorCode.STORAGE_UNAVAILABLE) {
+                throw unavailable;
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Opens the store: makes the budget's allowances follow this capacity and creates the default clock in
+     * {@code defaultClockMode} unless it exists.
+     *
+     * @param capacity      the most pending timers and unacknowledged deliveries over all clocks
+     * @param capacityBytes the most id and payload characters they may hold together
+     * @param maxClocks     the most clocks, the default one included
+     */
+    public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
+                                     StoredClock.Mode defaultClockMode) {
+        if (maxClocks < 1) {
+            throw new IllegalArgumentException("maxClocks must be >= 1: " + maxClocks);
+        }
+        PendingBudgetStripes budget = new PendingBudgetStripes(capacity, capacityBytes);
+        Jdbc jdbc = new Jdbc(dataSource);
+        jdbc.inTransaction(connection -> {
+            budget.adopt(connection);
+            return null;
+        });
+        PostgresStore store = new PostgresStore(dataSource, budget, maxClocks);
+        store.clocks.ensureDefault(defaultClockMode);
+        return store;
+    }
+
+    public PostgresClocks clocks() {
+        return clocks;
+    }
+
+    public PostgresTimers timers() {
+        return timers;
+    }
+
+    public PostgresDeliveries deliveries() {
+        return deliveries;
+    }
+
+    /**
+     * Starts listening for ready deliveries of any instance ({@code LISTEN}, on one connection of the pool held for
+     * the store's life), so long-polling claims answer as soon as something is ready; without it, and while its
+     * connection is lost, they look again every {@code slowPoll}.
+     */
+    public void startWakeups(Duration slowPoll) {
+        if (slowPoll.isNegative() || slowPoll.isZero()) {
+            throw new IllegalArgumentException("slowPoll must be positive: " + slowPoll);
+        }
+        wakeups.start(slowPoll);
+    }
+
+    ReadyWakeups wakeups() {
+        return wakeups;
+    }
+
+    /** Stops the listener; the pool is the caller's. */
+    @Override
+    public void close() {
+        wakeups.close();
+    }
+
+    /** This instance's wall clock against the database's (the skew gauge). */
+    public ClockSkew skew() {
+        return skew;
+    }
+}

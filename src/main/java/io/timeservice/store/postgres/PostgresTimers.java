@@ -1,0 +1,504 @@
+package io.timeservice.store.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.timeservice.core.AdvanceResult;
+import io.timeservice.core.BatchOp;
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.Precondition;
+import io.timeservice.core.QueueListing;
+import io.timeservice.core.SchedulerException;
+import io.timeservice.core.Timer;
+import io.timeservice.core.TimerScheduler;
+
+/**
+ * Timers on the PostgreSQL store's clocks (table {@code timers}): add, read, edit, cancel, atomic batches, bounded
+ * advance and preview, with the memory store's semantics and refusals, in the same order ({@link TimerScheduler}).
+ *
+ * <p>Thread-safe and safe across instances, by the database's locks, each call one READ COMMITTED transaction:
+ * <ul>
+ *   <li>an advance locks its clock's row ({@code FOR UPDATE}); adds, batches and edits with a delay share it
+ *       ({@code FOR SHARE}), so a timer is never added or moved relative to a now an advance has passed, and two
+ *       instances never advance one clock at once;</li>
+ *   <li>cancel and edit lock the timer's row, so each sees the one an advance or another change left;</li>
+ *   <li>the pending budget ({@link PendingBudgetStripes}) is changed as the last statement of the transaction.</li>
+ * </ul>
+ * Every refusal is decided before the commit and rolls everything back, so a refused call changes nothing; a batch
+ * is one transaction, all or nothing. Sequences come from one database sequence (see the schema).
+ *
+ * <p>Costs: add, get, edit and cancel are a few index lookups; advance and preview read the front of the clock's
+ * firing-order index, O(k log n) for k timers; the preview's {@code size} counts the clock's rows (O(n)).
+ */
+public final class PostgresTimers {
+
+    private static final String LOCK_TIMER = "SELECT " + TimerRows.COLUMNS
+            + " FROM timers WHERE clock = ? AND id = ? FOR UPDATE";
+    private static final String INSERT = """
+            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (clock, id) DO NOTHING
+            RETURNING seq""";
+    private static final String COUNT_DUE = """
+            SELECT count(*) FROM (SELECT 1 FROM timers WHERE clock = ? AND fire_time <= ? LIMIT ?) due""";
+    /** Fires the first due timers: deletes them, queues them as deliveries on a queue clock, returns them. */
+    private static final String FIRE = """
+            WITH picked AS (
+                SELECT seq FROM timers WHERE clock = ? AND fire_time <= ?
+                 ORDER BY fire_time, priority, seq LIMIT ?),
+            fired AS (
+                DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*),
+            queued AS (
+                INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state)
+                SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready'
+                  FROM fired WHERE ?)
+            SELECT""" + " " + TimerRows.COLUMNS + " FROM fired ORDER BY " + TimerRows.FIRING_ORDER;
+    /** A preview in one statement (one snapshot): the clock's now, its pending count, the first due timers. */
+    private static final String DUE_BY = """
+            SELECT CASE WHEN c.mode = 'virtual' THEN c.now_ms ELSE db_now_ms() END,
+                   (SELECT count(*) FROM timers WHERE clock = c.name), """ + TimerRows.T_COLUMNS + """
+
+              FROM clocks c
+              LEFT JOIN LATERAL (SELECT * FROM timers
+                                  WHERE clock = c.name AND fire_time <= ?
+                                  ORDER BY fire_time, priority, seq LIMIT ?) t ON true
+             WHERE c.name = ?
+             ORDER BY t.fire_time, t.priority, t.seq""";
+    private static final String GET = "SELECT " + TimerRows.T_COLUMNS
+            + " FROM clocks c LEFT JOIN timers t ON t.clock = c.name AND t.id = ? WHERE c.name = ?";
+
+    private final Jdbc jdbc;
+    private final PendingBudgetStripes budget;
+
+    PostgresTimers(Jdbc jdbc, PendingBudgetStripes budget) {
+        this.jdbc = jdbc;
+        this.budget = budget;
+    }
+
+    // ---- changes ----
+
+    /**
+     * Adds a timer due at the clock's {@code now + delay}.
+     *
+     * @throws SchedulerException {@code clock_not_found}, {@code invalid_id}, {@code invalid_delay},
+     *                            {@code duplicate_id} or {@code capacity_exceeded}
+     */
+    public Timer add(String clock, String id, long delay, int priority, String payload) {
+        return jdbc.inTransaction(connection -> {
+            StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
+            Timer added = insert(connection, stored, id, delay, priority, payload);
+            long bytes = TimerScheduler.bytesOf(id, payload);
+            try {
+                budget.change(connection, 1, bytes, 1, bytes);
+            } catch (PendingBudgetStripes.Exceeded exceeded) {
+                throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes,
+                        "this timer needs ", budget);
+            }
+            return added;
+        });
+    }
+
+    /**
+     * Cancels a pending timer if {@code precondition} accepts its revision; returns it as it was.
+     *
+     * @throws SchedulerException {@code clock_not_found}, {@code timer_not_found} or {@code precondition_failed}
+     */
+    public Timer cancel(String clock, String id, Precondition precondition) {
+        return jdbc.inTransaction(connection -> {
+            Timer cancelled = delete(connection, clock, id, precondition);
+            budget.release(connection, 1, TimerScheduler.bytesOf(cancelled.id(), cancelled.payload()));
+            return cancelled;
+        });
+    }
+
+    /**
+     * Gives a pending timer a new delay (from the clock's now), priority or both if {@code precondition} accepts its
+     * revision, keeping its sequence and counting one more version.
+     *
+     * @throws SchedulerException {@code clock_not_found}, {@code invalid_request} (nothing to change),
+     *                            {@code invalid_delay}, {@code timer_not_found}, {@code precondition_failed} or
+     *                            {@code version_limit_reached}
+     */
+    public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition) {
+        return jdbc.inTransaction(connection -> {
+            StoredClock stored = PostgresClocks.require(connection, clock, newDelay == null ? "" : " FOR SHARE");
+            return update(connection, stored, id, newDelay, newPriority, precondition);
+        });
+    }
+
+    /**
+     * Applies {@code ops} in order in one transaction, all or nothing, each decided against the state the ones
+     * before it leave, exactly as its single call would be; the budget is checked for the running total's peak.
+     *
+     * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
+     * @throws SchedulerException {@code clock_not_found}; {@code invalid_request} for no or more than
+     *                            {@link TimerScheduler#MAX_BATCH_OPS} operations; else the first refused
+     *                            operation's refusal with its index
+     */
+    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
+        return jdbc.inTransaction(connection -> {
+            StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
+            if (ops == null || ops.isEmpty() || ops.size() > TimerScheduler.MAX_BATCH_OPS) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch holds 1 to "
+                        + TimerScheduler.MAX_BATCH_OPS + " operations, got " + (ops == null ? 0 : ops.size()));
+            }
+            BatchNeeds needs = new BatchNeeds(ops.size());
+            List<Timer> results = new ArrayList<>(ops.size());
+            for (int i = 0; i < ops.size(); i++) {
+                try {
+                    Timer result = apply(connection, stored, ops.get(i));
+                    results.add(result);
+                    needs.after(ops.get(i), result);
+                } catch (SchedulerException refused) {
+                    // The memory store decides in order, so an earlier operation may have run out of budget first.
+                    // The totals are read unlocked: the batch is refused either way, only which refusal may differ.
+                    SchedulerException earlier = null;
+                    if (needs.peakTimers > 0 || needs.peakBytes > 0) {
+                        long[] totals = budget.totals(connection);
+                        earlier = needs.firstBeyond(budget.capacity() - totals[0],
+                                budget.capacityBytes() - totals[1], totals[1], budget);
+                    }
+                    throw earlier != null ? earlier : refused.atOp(i);
+                }
+            }
+            try {
+                budget.change(connection, needs.peakTimers, needs.peakBytes, needs.netTimers, needs.netBytes);
+            } catch (PendingBudgetStripes.Exceeded exceeded) {
+                throw needs.firstBeyond(exceeded.availableTimers, exceeded.availableBytes, exceeded.pendingBytes,
+                        budget);
+            }
+            return results;
+        });
+    }
+
+    /**
+     * A bounded advance of a virtual clock: moves it to {@code to} (or {@code now + by}: exactly one is given) and
+     * fires the due timers in firing order, at most {@code limit}; when more are due it fires the first
+     * {@code limit}, moves the clock only to the last fired one's fireTime and answers {@code complete = false}.
+     * {@code limit = Integer.MAX_VALUE} fires everything due. On a clock with queue delivery the fired timers also
+     * become ready deliveries, in the same transaction.
+     *
+     * @throws SchedulerException {@code clock_not_found}, {@code invalid_request} (both or neither of by and to),
+     *                            {@code invalid_limit}, {@code invalid_advance} (out of range, or a system clock)
+     */
+    public AdvanceResult advance(String clock, Long by, Long to, int limit) {
+        return jdbc.inTransaction(connection -> {
+            StoredClock stored = PostgresClocks.require(connection, clock, " FOR UPDATE");
+            if ((by == null) == (to == null)) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
+            }
+            if (limit < 1) {
+                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+            }
+            if (stored.mode() == StoredClock.Mode.SYSTEM) {
+                // issue 16 names this 409 clock_not_virtual; until that code exists, the advance is invalid
+                throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "clock " + clock
+                        + " is a system clock: it follows the database's clock and cannot be advanced");
+            }
+            long now = stored.now();
+            long target = by != null ? TimerScheduler.fireTimeAfter(now, by, ErrorCode.INVALID_ADVANCE, "by")
+                    : requireReachable(now, to);
+            boolean complete = limit == Integer.MAX_VALUE || countDue(connection, clock, target, limit + 1L) <= limit;
+            List<Timer> fired = fire(connection, stored, target, complete ? Long.MAX_VALUE : limit);
+            if (fired.isEmpty() && target == now) {
+                return new AdvanceResult(now, List.of());
+            }
+            long newNow = complete ? target : fired.get(fired.size() - 1).fireTime();
+            try (PreparedStatement move = connection.prepareStatement(
+                    "UPDATE clocks SET now_ms = ? WHERE name = ?")) {
+                move.setLong(1, newNow);
+                move.setString(2, clock);
+                move.executeUpdate();
+            }
+            if (stored.delivery() == StoredClock.Delivery.QUEUE && !fired.isEmpty()) {
+                ReadyWakeups.notify(connection, clock);
+            }
+            if (stored.delivery() == StoredClock.Delivery.RESPONSE) {
+                long bytes = 0;
+                for (Timer timer : fired) {
+                    bytes += TimerScheduler.bytesOf(timer.id(), timer.payload());
+                }
+                budget.release(connection, fired.size(), bytes);
+            }
+            return new AdvanceResult(newNow, fired, complete);
+        });
+    }
+
+    // ---- reads ----
+
+    /** @throws SchedulerException {@code clock_not_found} or {@code timer_not_found} */
+    public Timer get(String clock, String id) {
+        return jdbc.autocommit(connection -> {
+            try (PreparedStatement select = connection.prepareStatement(GET)) {
+                select.setString(1, id);
+                select.setString(2, clock);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        PostgresClocks.require(connection, clock, ""); // throws clock_not_found
+                    }
+                    if (row.getString(1) == null) {
+                        throw timerNotFound(id);
+                    }
+                    return TimerRows.timerAt(row, 1);
+                }
+            }
+        });
+    }
+
+    /**
+     * The pending timers due at or before {@code dueBy}, at most {@code limit}, in firing order, with the clock's now
+     * and its pending count, read in one snapshot; changes nothing.
+     *
+     * @throws SchedulerException {@code clock_not_found} or {@code invalid_limit}
+     */
+    public QueueListing dueBy(String clock, long dueBy, int limit) {
+        return jdbc.autocommit(connection -> {
+            if (limit < 1) {
+                PostgresClocks.require(connection, clock, "");
+                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+            }
+            try (PreparedStatement select = connection.prepareStatement(DUE_BY)) {
+                select.setLong(1, dueBy);
+                select.setInt(2, limit);
+                select.setString(3, clock);
+                try (ResultSet rows = select.executeQuery()) {
+                    if (!rows.next()) {
+                        PostgresClocks.require(connection, clock, ""); // throws clock_not_found
+                    }
+                    long now = rows.getLong(1);
+                    int size = rows.getInt(2);
+                    List<Timer> timers = new ArrayList<>();
+                    do {
+                        if (rows.getString(3) != null) {
+                            timers.add(TimerRows.timerAt(rows, 3));
+                        }
+                    } while (rows.next());
+                    return new QueueListing(now, size, timers);
+                }
+            }
+        });
+    }
+
+    /** The first {@code limit} pending timers in firing order. */
+    public QueueListing firstN(String clock, int limit) {
+        return dueBy(clock, Long.MAX_VALUE, limit);
+    }
+
+    /** The next timer to fire. @throws SchedulerException {@code clock_not_found} or {@code queue_empty} */
+    public Timer peek(String clock) {
+        List<Timer> first = firstN(clock, 1).timers();
+        if (first.isEmpty()) {
+            throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
+        }
+        return first.get(0);
+    }
+
+    // ---- steps, on the caller's transaction ----
+
+    private Timer apply(Connection connection, StoredClock clock, BatchOp op) throws SQLException {
+        if (op instanceof BatchOp.Add add) {
+            return insert(connection, clock, add.id(), add.delay(), add.priority(), add.payload());
+        } else if (op instanceof BatchOp.Edit edit) {
+            return update(connection, clock, edit.id(), edit.delay(), edit.priority(), edit.precondition());
+        } else if (op instanceof BatchOp.Cancel cancel) {
+            return delete(connection, clock.name(), cancel.id(), cancel.precondition());
+        }
+        throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch operation may not be null");
+    }
+
+    /** Inserts a new pending timer: id syntax, delay range, duplicate id, in the memory store's order. */
+    private static Timer insert(Connection connection, StoredClock clock, String id, long delay, int priority,
+                                String payload) throws SQLException {
+        TimerScheduler.requireValidId(id);
+        long now = clock.now();
+        long fireTime = TimerScheduler.fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
+        try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+            insert.setString(1, clock.name());
+            insert.setString(2, id);
+            insert.setLong(3, fireTime);
+            insert.setInt(4, priority);
+            insert.setLong(5, now);
+            insert.setString(6, payload);
+            insert.setLong(7, TimerScheduler.bytesOf(id, payload));
+            try (ResultSet row = insert.executeQuery()) {
+                if (!row.next()) {
+                    throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
+                }
+                return new Timer(id, fireTime, priority, row.getLong(1), 1, now, payload);
+            }
+        }
+    }
+
+    private static Timer update(Connection connection, StoredClock clock, String id, Long newDelay,
+                                Integer newPriority, Precondition precondition) throws SQLException {
+        if (newDelay == null && newPriority == null) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay, a priority or both");
+        }
+        long fireTime = newDelay == null ? 0
+                : TimerScheduler.fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
+        Timer current = lockPending(connection, clock.name(), id, precondition);
+        TimerScheduler.requireVersionLeft(current);
+        Timer edited = new Timer(id, newDelay == null ? current.fireTime() : fireTime,
+                newPriority == null ? current.priority() : newPriority, current.sequence(), current.version() + 1,
+                current.createdAt(), current.payload());
+        try (PreparedStatement update = connection.prepareStatement(
+                "UPDATE timers SET fire_time = ?, priority = ?, version = ? WHERE seq = ?")) {
+            update.setLong(1, edited.fireTime());
+            update.setInt(2, edited.priority());
+            update.setLong(3, edited.version());
+            update.setLong(4, edited.sequence());
+            update.executeUpdate();
+        }
+        return edited;
+    }
+
+    private static Timer delete(Connection connection, String clock, String id, Precondition precondition)
+            throws SQLException {
+        Timer current = lockPending(connection, clock, id, precondition);
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM timers WHERE seq = ?")) {
+            delete.setLong(1, current.sequence());
+            delete.executeUpdate();
+        }
+        return current;
+    }
+
+    /** The pending timer {@code id}, its row locked, if {@code precondition} accepts it. */
+    private static Timer lockPending(Connection connection, String clock, String id, Precondition precondition)
+            throws SQLException {
+        Timer current = null;
+        if (id != null) {
+            try (PreparedStatement select = connection.prepareStatement(LOCK_TIMER)) {
+                select.setString(1, clock);
+                select.setString(2, id);
+                try (ResultSet row = select.executeQuery()) {
+                    current = row.next() ? TimerRows.timerAt(row, 1) : null;
+                }
+            }
+        }
+        if (current == null) {
+            PostgresClocks.require(connection, clock, ""); // a missing clock answers clock_not_found first
+            throw timerNotFound(id);
+        }
+        if (!precondition.accepts(current.revision())) {
+            throw TimerScheduler.preconditionFailed(current);
+        }
+        return current;
+    }
+
+    private static long countDue(Connection connection, String clock, long now, long upTo) throws SQLException {
+        try (PreparedStatement count = connection.prepareStatement(COUNT_DUE)) {
+            count.setString(1, clock);
+            count.setLong(2, now);
+            count.setLong(3, upTo);
+            try (ResultSet row = count.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
+    private static List<Timer> fire(Connection connection, StoredClock clock, long now, long limit)
+            throws SQLException {
+        try (PreparedStatement fire = connection.prepareStatement(FIRE)) {
+            fire.setString(1, clock.name());
+            fire.setLong(2, now);
+            fire.setLong(3, limit);
+            fire.setBoolean(4, clock.delivery() == StoredClock.Delivery.QUEUE);
+            List<Timer> fired = new ArrayList<>();
+            try (ResultSet rows = fire.executeQuery()) {
+                while (rows.next()) {
+                    fired.add(TimerRows.timerAt(rows, 1));
+                }
+            }
+            return fired;
+        }
+    }
+
+    private static long requireReachable(long now, long to) {
+        if (to < now) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
+                    + "); the clock never goes back");
+        }
+        if (to - now > TimerScheduler.MAX_DELAY) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is more than "
+                    + TimerScheduler.MAX_DELAY + " after now (" + now + ")");
+        }
+        return to;
+    }
+
+    private static SchedulerException timerNotFound(String id) {
+        return new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id "
+                + TimerScheduler.abbreviate(id));
+    }
+
+    /** The memory store's capacity refusal: too many timers, or too many payload bytes ({@code PendingBudget}). */
+    private static SchedulerException capacityRefusal(boolean timersShort, long pendingBytes, long bytes,
+                                                      String needs, PendingBudgetStripes budget) {
+        if (timersShort) {
+            return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
+                    "the queue holds its capacity of " + budget.capacity() + " pending timers");
+        }
+        return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold " + pendingBytes
+                + " of the queue's " + budget.capacityBytes() + " payload bytes (capacity-bytes: id and payload"
+                + " characters); " + needs + bytes);
+    }
+
+    /**
+     * The running totals of a batch, operation by operation, as the memory store reserves them (its running peak):
+     * the net change after each operation, and the peak and net over the operations so far.
+     */
+    private static final class BatchNeeds {
+        private final long[] timersAfter;
+        private final long[] bytesAfter;
+        private int count;
+        long netTimers;
+        long netBytes;
+        long peakTimers;
+        long peakBytes;
+
+        BatchNeeds(int size) {
+            timersAfter = new long[size];
+            bytesAfter = new long[size];
+        }
+
+        void after(BatchOp op, Timer result) {
+            long bytes = TimerScheduler.bytesOf(result.id(), result.payload());
+            if (op instanceof BatchOp.Add) {
+                netTimers++;
+                netBytes += bytes;
+            } else if (op instanceof BatchOp.Cancel) {
+                netTimers--;
+                netBytes -= bytes;
+            }
+            peakTimers = Math.max(peakTimers, netTimers);
+            peakBytes = Math.max(peakBytes, netBytes);
+            timersAfter[count] = netTimers;
+            bytesAfter[count] = netBytes;
+            count++;
+        }
+
+        /**
+         * The refusal of the first operation whose running total goes beyond what was available (capacity minus
+         * the pending total, {@code pendingBytes} of them bytes), at its index; null when none does.
+         */
+        SchedulerException firstBeyond(long availableTimers, long availableBytes, long pendingBytes,
+                                       PendingBudgetStripes budget) {
+            long peakBytesBefore = 0;
+            for (int i = 0; i < count; i++) {
+                if (timersAfter[i] > availableTimers) {
+                    return capacityRefusal(true, 0, 0, "", budget).atOp(i);
+                }
+                if (bytesAfter[i] > availableBytes) {
+                    return capacityRefusal(false, pendingBytes + peakBytesBefore, bytesAfter[i] - peakBytesBefore,
+                            "the batch needs ", budget).atOp(i);
+                }
+                peakBytesBefore = Math.max(peakBytesBefore, bytesAfter[i]);
+            }
+            return null;
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package io.timeservice.store.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * Wakes long-polling claimers of this instance when deliveries of their clock become ready on any instance.
+ * Producers {@link #notify} in the transaction that makes rows ready ({@code pg_notify}, delivered at commit, so a
+ * woken claimer sees the rows); one listener thread per instance holds a connection with {@code LISTEN} and turns
+ * each notification into a wake-up of that clock's waiters.
+ *
+ * <p>Notifications can be lost (the listener's connection drops, or it was never started), so every wait also ends
+ * after the slow poll, and a listener that reconnects wakes everyone once: what became ready while it was away is
+ * then claimed at once rather than after a slow poll.
+ *
+ * <p>No lost wake-up: a claimer reads {@link #generation} before its claim finds nothing and waits only while the
+ * generation is unchanged, so a notification between the empty claim and the wait still ends the wait.
+ */
+final class ReadyWakeups implements AutoCloseable {
+
+    static final String CHANNEL = "timeservice_ready";
+    private static final String NOTIFY = "SELECT pg_notify('" + CHANNEL + "', ?)";
+    /** Most a listener's round waits for notifications before it checks whether it should stop. */
+    private static final int LISTEN_ROUND_MILLIS = 500;
+
+    private final DataSource dataSource;
+    private final Object monitor = new Object();
+    /** Per clock: how many wake-ups it had; guarded by {@link #monitor}. */
+    private final Map<String, Long> generations = new HashMap<>();
+    private long everyClock; // wake-ups of all clocks at once (a reconnect); guarded by monitor
+    private int waiting; // guarded by monitor
+    private volatile Duration slowPoll;
+    private volatile boolean stopped;
+    private volatile int listens; // how many times the listener (re)started listening
+    private Thread listener;
+
+    ReadyWakeups(DataSource dataSource, Duration slowPoll) {
+        this.dataSource = dataSource;
+        this.slowPoll = slowPoll;
+    }
+
+    /** Tells every instance's listener that {@code clock} has ready deliveries, when the caller's transaction commits. */
+    static void notify(Connection connection, String clock) throws SQLException {
+        try (PreparedStatement notify = connection.prepareStatement(NOTIFY)) {
+            notify.setString(1, clock);
+            notify.execute();
+        }
+    }
+
+    /** Starts the listener thread (once) and sets the slow poll that bounds every wait. */
+    synchronized void start(Duration newSlowPoll) {
+        this.slowPoll = newSlowPoll;
+        if (listener == null) {
+            listener = new Thread(this::listen, "timeservice-ready-listener");
+            listener.setDaemon(true);
+            listener.start();
+        }
+    }
+
+    /** What a claimer reads before it looks for ready rows; see {@link #awaitChange}. */
+    long generation(String clock) {
+        synchronized (monitor) {
+            return generations.getOrDefault(clock, 0L) + everyClock;
+        }
+    }
+
+    /**
+     * Waits until {@code clock} was woken since {@code seen} was read, the slow poll passed, or {@code maxNanos}
+     * passed, whichever comes first.
+     */
+    void awaitChange(String clock, long seen, long maxNanos) throws InterruptedException {
+        long deadline = System.nanoTime() + Math.min(maxNanos, slowPoll.toNanos());
+        synchronized (monitor) {
+            waiting++;
+            try {
+                long left;
+                while (generation(clock) == seen && (left = deadline - System.nanoTime()) > 0) {
+                    TimeUnit.NANOSECONDS.timedWait(monitor, left);
+                }
+            } finally {
+                waiting--;
+            }
+        }
+    }
+
+    /** Claimers waiting now (for tests and a gauge). */
+    int waiting() {
+        synchronized (monitor) {
+            return waiting;
+        }
+    }
+
+    /** How many times the listener has started listening (1 after the start, + 1 per reconnect). */
+    int listens() {
+        return listens;
+    }
+
+    void wake(String clock) {
+        synchronized (monitor) {
+            generations.merge(clock, 1L, Long::sum);
+            monitor.notifyAll();
+        }
+    }
+
+    private void wakeEveryClock() {
+        synchronized (monitor) {
+            everyClock++;
+            monitor.notifyAll();
+        }
+    }
+
+    /** The listener thread: listens, turns notifications into wake-ups, reconnects after the slow poll when lost. */
+    private void listen() {
+        while (!stopped) {
+            try (Connection connection = dataSource.getConnection()) {
+                connection.setAutoCommit(true);
+                try (Statement statement = connection.createStatement()) {
+                    // named after the schema, so that an operator (or a test) can tell one store's listener apart
+                    statement.execute("SELECT set_config('application_name', 'timeservice-listener-'"
+                            + " || current_schema(), false)");
+                    statement.execute("LISTEN " + CHANNEL);
+                }
+                listens++;
+                wakeEveryClock(); // whatever became ready while nobody listened
+                PGConnection notifications = connection.unwrap(PGConnection.class);
+                while (!stopped) {
+                    PGNotification[] received = notifications.getNotifications(LISTEN_ROUND_MILLIS);
+                    if (received == null) { // pgjdbc answers null, not an empty array, after a quiet round
+                        continue;
+                    }
+                    for (PGNotification notification : received) {
+                        wake(notification.getParameter());
+                    }
+                }
+            } catch (SQLException | RuntimeException lost) {
+                pauseBeforeReconnect(); // the waits end by the slow poll meanwhile
+            }
+        }
+    }
+
+    private void pauseBeforeReconnect() {
+        try {
+            Thread.sleep(Math.min(slowPoll.toMillis(), 1_000));
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            stopped = true;
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        stopped = true;
+        if (listener != null) {
+            listener.interrupt();
+            try {
+                listener.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.timeservice.store.postgres;
+
+import java.util.Locale;
+
+/**
+ * A clock as the PostgreSQL store holds it.
+ *
+ * @param now        a virtual clock's own time; a system clock's is the database's clock (Unix epoch ms) when read
+ * @param initialNow the now a virtual clock was created with (0 for system clocks)
+ * @param delivery   what fired timers become
+ */
+public record StoredClock(String name, Mode mode, long now, long initialNow, Delivery delivery) {
+
+    /** {@code virtual}: moved by advance only; {@code system}: the database's clock. */
+    public enum Mode { VIRTUAL, SYSTEM }
+
+    /** {@code response}: fired timers are returned by advance only; {@code queue}: they also become deliveries. */
+    public enum Delivery { RESPONSE, QUEUE }
+
+    /** How the schema spells a mode or delivery: its name in lower case (the columns' CHECK constraints). */
+    static String sql(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The mode or delivery a column holds. */
+    static <E extends Enum<E>> E ofSql(Class<E> type, String value) {
+        return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
+    }
+}

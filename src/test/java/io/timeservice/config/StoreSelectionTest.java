@@ -1,0 +1,70 @@
+package io.timeservice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.timeservice.TimeServiceApplication;
+import io.timeservice.core.Clocks;
+import io.timeservice.store.postgres.PostgresStore;
+import io.timeservice.store.postgres.TestDatabase;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * {@code timeservice.store} decides whether the database exists for the service at all: the memory store (the
+ * default) starts with no database configured and without Boot's DataSource or Flyway; the PostgreSQL store gets
+ * a pooled DataSource from {@code spring.datasource.*} and its schema migrated by Flyway before it opens.
+ */
+class StoreSelectionTest {
+
+    private static SpringApplicationBuilder app() {
+        return new SpringApplicationBuilder(TimeServiceApplication.class);
+    }
+
+    @Test
+    void theMemoryStore_startsWithoutAnyDatabase() {
+        try (ConfigurableApplicationContext context = app().run("--server.port=0",
+                "--timeservice.durability=none")) {
+            assertThat(context.getBeanNamesForType(DataSource.class)).isEmpty();
+            assertThat(context.getBeanNamesForType(Flyway.class)).isEmpty();
+            assertThat(context.getBeanNamesForType(PostgresStore.class)).isEmpty();
+            assertThat(context.getBean(Clocks.class).count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void thePostgresqlStore_migratesItsSchema_andOpensOnBootsPool() {
+        String schema = TestDatabase.schemaNameFor(StoreSelectionTest.class);
+        try (ConfigurableApplicationContext context = app().run("--server.port=0", "--timeservice.durability=none",
+                "--timeservice.store=postgresql", "--spring.datasource.url="
+                        + TestDatabase.withSchema(TestDatabase.URL, schema),
+                "--spring.flyway.schemas=" + schema)) {
+            assertThat(context.getBean(DataSource.class)).isInstanceOf(HikariDataSource.class);
+            assertThat(context.getBean(Flyway.class).info().current().getVersion().getVersion()).isEqualTo("1");
+            PostgresStore store = context.getBean(PostgresStore.class);
+            store.timers().add(Clocks.DEFAULT, "wired", 5, 0, null);
+            assertThat(store.timers().get(Clocks.DEFAULT, "wired").fireTime()).isEqualTo(5);
+        } finally {
+            TestDatabase.dropSchema(schema);
+        }
+    }
+
+    @Test
+    void thePostgresqlStore_withoutADatabaseUrl_stopsStartUp() {
+        assertThatThrownBy(() -> app().run("--server.port=0", "--timeservice.durability=none",
+                "--timeservice.store=postgresql").close())
+                .hasStackTraceContaining("Failed to determine a suitable driver class");
+    }
+
+    @Test
+    void anUnknownStore_stopsStartUp_namingTheProperty() {
+        assertThatThrownBy(() -> app().run("--server.port=0", "--timeservice.durability=none",
+                "--timeservice.store=postgres").close())
+                .hasStackTraceContaining("timeservice.store must be memory or postgresql, got postgres");
+    }
+}

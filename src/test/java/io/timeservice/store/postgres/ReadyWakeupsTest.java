@@ -1,0 +1,91 @@
+package io.timeservice.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Long-polling claims on one instance, woken by deliveries another instance makes ready: by LISTEN/NOTIFY, again
+ * after the listener's connection was terminated, and by the slow poll alone when nothing listens. A claim waits up
+ * to 30 s; the tests that rely on the notification set a slow poll of 10 minutes, so only the notification can end
+ * the wait in time.
+ */
+class ReadyWakeupsTest {
+
+    private static final Duration NEVER_IN_THIS_TEST = Duration.ofMinutes(10);
+
+    private TestDatabase database;
+    private PostgresStore claimer;
+    private PostgresStore producer;
+    private ExecutorService pool;
+
+    @BeforeEach
+    void openTwoInstances() {
+        database = TestDatabase.create(ReadyWakeupsTest.class, 6);
+        claimer = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 10, StoredClock.Mode.VIRTUAL);
+        producer = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 10, StoredClock.Mode.VIRTUAL);
+        producer.clocks().create("q", StoredClock.Mode.VIRTUAL, 0, StoredClock.Delivery.QUEUE);
+        pool = Executors.newSingleThreadExecutor();
+    }
+
+    @AfterEach
+    void close() {
+        pool.shutdownNow();
+        claimer.close();
+        producer.close();
+        database.close();
+    }
+
+    @Test
+    void aWaitingClaim_isWokenByAnotherInstancesAdvance() throws Exception {
+        claimer.startWakeups(NEVER_IN_THIS_TEST);
+        Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 1, "listening");
+
+        assertThat(fireWhileAClaimWaits()).extracting(Delivery::id).containsExactly("a", "b");
+    }
+
+    @Test
+    void aListenerWhoseConnectionWasTerminated_listensAgain_andWakesClaims() throws Exception {
+        claimer.startWakeups(NEVER_IN_THIS_TEST);
+        Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 1, "listening");
+
+        assertThat(database.queryLong("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
+                + " WHERE application_name = 'timeservice-listener-" + database.schema() + "'")).isEqualTo(1);
+        Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 2, "listening again");
+
+        assertThat(fireWhileAClaimWaits()).extracting(Delivery::id).containsExactly("a", "b");
+    }
+
+    @Test
+    void withoutAListener_theSlowPollFindsWhatBecameReady() throws Exception {
+        assertThat(fireWhileAClaimWaits()).extracting(Delivery::id).containsExactly("a", "b");
+    }
+
+    @Test
+    void aWaitThatEndsEmpty_answersNothing() {
+        claimer.startWakeups(Duration.ofMillis(50));
+
+        assertThat(claimer.deliveries().claim("q", 10, 30_000, 120)).isEmpty();
+    }
+
+    /** Starts a claim that waits (30 s), then fires two deliveries on the other instance; the claim's answer. */
+    private List<Delivery> fireWhileAClaimWaits() throws Exception {
+        producer.timers().add("q", "a", 1, 0, null);
+        producer.timers().add("q", "b", 1, 0, null);
+        Future<List<Delivery>> claim = pool.submit(() -> claimer.deliveries().claim("q", 10, 30_000, 30_000));
+        Counts.awaitAtLeast(() -> claimer.wakeups().waiting(), 1, "a waiting claim");
+
+        producer.timers().advance("q", 1L, null, Integer.MAX_VALUE);
+
+        return claim.get(25, TimeUnit.SECONDS); // before the claim's own 30 s: woken, not timed out
+    }
+}

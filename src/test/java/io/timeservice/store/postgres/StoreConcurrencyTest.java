@@ -1,0 +1,212 @@
+package io.timeservice.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.SchedulerException;
+import io.timeservice.core.Timer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the database's locks must guarantee when calls race, from any number of instances (here: threads with
+ * connections of their own, and two stores opened on one schema): the budget is exact, an add never uses a now that
+ * an advance is moving past, and two advancers of one clock fire every timer exactly once.
+ */
+class StoreConcurrencyTest {
+
+    private static final int THREADS = 8;
+
+    private TestDatabase database;
+    private ExecutorService pool;
+
+    @BeforeEach
+    void openDatabase() {
+        database = TestDatabase.create(StoreConcurrencyTest.class, THREADS + 2);
+        pool = Executors.newFixedThreadPool(THREADS);
+    }
+
+    @AfterEach
+    void dropSchema() {
+        pool.shutdownNow();
+        database.close();
+    }
+
+    /** Runs {@code tasks} at once (released together) and returns their results. */
+    private <T> List<T> together(List<Callable<T>> tasks) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<T>> futures = new ArrayList<>();
+        for (Callable<T> task : tasks) {
+            futures.add(pool.submit(() -> {
+                start.await();
+                return task.call();
+            }));
+        }
+        start.countDown();
+        List<T> results = new ArrayList<>();
+        for (Future<T> future : futures) {
+            results.add(future.get(2, TimeUnit.MINUTES));
+        }
+        return results;
+    }
+
+    @Test
+    void racingAdds_fromTwoInstances_fillTheCapacityExactly() throws Exception {
+        int capacity = 50;
+        PostgresStore first = PostgresStore.open(database.dataSource(), capacity, 1_000_000, 10,
+                StoredClock.Mode.VIRTUAL);
+        PostgresStore second = PostgresStore.open(database.dataSource(), capacity, 1_000_000, 10,
+                StoredClock.Mode.VIRTUAL);
+        List<Callable<Integer>> adders = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            PostgresStore store = t % 2 == 0 ? first : second;
+            String prefix = "t" + t + "-";
+            adders.add(() -> {
+                int accepted = 0;
+                for (int i = 0; i < 20; i++) {
+                    try {
+                        store.timers().add("default", prefix + i, 1, 0, null);
+                        accepted++;
+                    } catch (SchedulerException refused) {
+                        assertThat(refused.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
+                    }
+                }
+                return accepted;
+            });
+        }
+
+        int accepted = together(adders).stream().mapToInt(Integer::intValue).sum();
+
+        assertThat(accepted).isEqualTo(capacity);
+        assertThat(database.queryLong("SELECT count(*) FROM timers")).isEqualTo(capacity);
+        assertThat(database.queryLong("SELECT sum(timers) FROM pending_budget")).isEqualTo(capacity);
+    }
+
+    @Test
+    void aLowerCapacityAfterARestart_refusesAddsUntilEnoughAreGone() {
+        PostgresStore before = PostgresStore.open(database.dataSource(), 10, 1_000_000, 10, StoredClock.Mode.VIRTUAL);
+        for (int i = 0; i < 10; i++) {
+            before.timers().add("default", "t" + i, 1, 0, null);
+        }
+
+        PostgresStore after = PostgresStore.open(database.dataSource(), 8, 1_000_000, 10, StoredClock.Mode.VIRTUAL);
+
+        for (int gone = 0; gone < 3; gone++) {
+            assertThat(addRefused(after, "new")).as("refused with %d of 10 cancelled", gone).isTrue();
+            after.timers().cancel("default", "t" + gone, io.timeservice.core.Precondition.NONE);
+        }
+        assertThat(addRefused(after, "new")).isFalse(); // 7 pending: room for one
+        assertThat(addRefused(after, "newer")).isTrue();
+    }
+
+    private static boolean addRefused(PostgresStore store, String id) {
+        try {
+            store.timers().add("default", id, 1, 0, null);
+            return false;
+        } catch (SchedulerException refused) {
+            assertThat(refused.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
+            return true;
+        }
+    }
+
+    @Test
+    void anAddWhileAnAdvanceHoldsTheClock_waitsAndUsesTheNowItLeaves() throws Exception {
+        PostgresStore store = PostgresStore.open(database.dataSource(), 100, 100_000, 10, StoredClock.Mode.VIRTUAL);
+        Future<Timer> add;
+        try (Connection advancing = database.dataSource().getConnection()) {
+            advancing.setAutoCommit(false);
+            execute(advancing, "SELECT now_ms FROM clocks WHERE name = 'default' FOR UPDATE");
+            add = pool.submit(() -> store.timers().add("default", "due-now", 0, 0, null));
+            awaitBlockedBy(advancing);
+            execute(advancing, "UPDATE clocks SET now_ms = 5 WHERE name = 'default'");
+            advancing.commit();
+        }
+
+        Timer added = add.get(1, TimeUnit.MINUTES);
+
+        // an add that read now = 0 before the advance committed would leave a timer due before the clock's now
+        assertThat(added.createdAt()).isEqualTo(5);
+        assertThat(added.fireTime()).isEqualTo(5);
+    }
+
+    @Test
+    void twoAdvancersOfOneClock_fireEveryTimerOnce_inOrder() throws Exception {
+        PostgresStore first = PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10,
+                StoredClock.Mode.VIRTUAL);
+        PostgresStore second = PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10,
+                StoredClock.Mode.VIRTUAL);
+        List<io.timeservice.core.BatchOp> adds = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            adds.add(new io.timeservice.core.BatchOp.Add("t" + i, i % 200, i % 3, null));
+        }
+        first.timers().batch("default", adds);
+        List<Callable<List<Timer>>> advancers = new ArrayList<>();
+        for (PostgresStore store : List.of(first, second, first, second)) {
+            advancers.add(() -> {
+                List<Timer> fired = new ArrayList<>();
+                for (int i = 0; i < 60; i++) {
+                    fired.addAll(store.timers().advance("default", 1L, null, 7).fired());
+                }
+                return fired;
+            });
+        }
+
+        List<List<Timer>> results = together(advancers);
+
+        Set<String> firedIds = new HashSet<>();
+        for (List<Timer> fired : results) {
+            for (int i = 0; i < fired.size(); i++) {
+                assertThat(firedIds.add(fired.get(i).id())).as("fired twice: %s", fired.get(i).id()).isTrue();
+                if (i > 0) { // each advancer's own calls come one after another, so it sees firing order
+                    assertThat(Timer.compareFiringOrder(fired.get(i - 1), fired.get(i))).isNegative();
+                }
+            }
+        }
+        firedIds.addAll(first.timers().advance("default", 1_000L, null, Integer.MAX_VALUE).fired().stream()
+                .map(Timer::id).toList());
+        assertThat(firedIds).hasSize(1_000);
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /**
+     * Waits until another backend waits for a lock {@code holder}'s transaction holds: the database says so
+     * (pg_blocking_pids), so the wait is for that state, not for a guessed time.
+     */
+    private void awaitBlockedBy(Connection holder) throws Exception {
+        long holderPid = queryLong(holder, "SELECT pg_backend_pid()");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (database.queryLong("SELECT count(*) FROM pg_stat_activity WHERE " + holderPid
+                + " = ANY(pg_blocking_pids(pid))") == 0) {
+            assertThat(System.nanoTime()).as("nothing waited for the clock's lock within 30 s").isLessThan(deadline);
+            Thread.sleep(5); // polling the database's own report of the wait
+        }
+    }
+
+    private static long queryLong(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(sql)) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+}

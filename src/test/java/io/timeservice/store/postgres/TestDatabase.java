@@ -1,0 +1,99 @@
+package io.timeservice.store.postgres;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.UUID;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.flywaydb.core.Flyway;
+
+/**
+ * A schema of its own in the test database, migrated by Flyway from the jar's migrations, with a pool on it; dropped
+ * with everything in it by {@link #close}. The database is {@code TIMESERVICE_TEST_JDBC_URL} (which {@code ./test}
+ * exports), else PostgreSQL at 127.0.0.1:5432, database {@code test}, user {@code postgres}. Nothing is mocked: if no
+ * database answers, the tests fail saying so.
+ */
+public final class TestDatabase implements AutoCloseable {
+
+    public static final String URL = System.getenv().getOrDefault("TIMESERVICE_TEST_JDBC_URL",
+            "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+
+    private final String schema;
+    private final HikariDataSource dataSource;
+
+    private TestDatabase(String schema, HikariDataSource dataSource) {
+        this.schema = schema;
+        this.dataSource = dataSource;
+    }
+
+    /** A fresh schema named after {@code owner} (plus a random suffix), migrated, with a pool of {@code poolSize}. */
+    static TestDatabase create(Class<?> owner, int poolSize) {
+        String schema = schemaNameFor(owner);
+        Flyway.configure().dataSource(URL, null, null).schemas(schema).defaultSchema(schema)
+                .locations(PostgresStore.MIGRATIONS).load().migrate();
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(withSchema(URL, schema));
+        config.setMaximumPoolSize(poolSize);
+        config.setPoolName(schema);
+        return new TestDatabase(schema, new HikariDataSource(config));
+    }
+
+    /** The JDBC URL of {@code url} with its search path set to {@code schema} only. */
+    public static String withSchema(String url, String schema) {
+        return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+    }
+
+    /** A schema name no other test run uses: the owner's name and a random suffix. */
+    public static String schemaNameFor(Class<?> owner) {
+        return ("ts_" + owner.getSimpleName() + "_" + UUID.randomUUID().toString().substring(0, 8))
+                .toLowerCase(Locale.ROOT);
+    }
+
+    /** Drops {@code schema} with everything in it. */
+    public static void dropSchema(String schema) {
+        try (Connection connection = DriverManager.getConnection(URL);
+             Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not drop test schema " + schema, e);
+        }
+    }
+
+    String schema() {
+        return schema;
+    }
+
+    HikariDataSource dataSource() {
+        return dataSource;
+    }
+
+    /** Runs one SQL statement outside the store (to set up what only time would, e.g. an expired lease). */
+    int execute(String sql) {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            return statement.executeUpdate(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /** A number the first column of {@code sql}'s first row holds. */
+    long queryLong(String sql) {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+             var row = statement.executeQuery(sql)) {
+            row.next();
+            return row.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+        dropSchema(schema);
+    }
+}
