@@ -113,7 +113,7 @@ public final class PostgresDeliveries {
      * What "no such dead delivery" answers. Issue 16 names it 404 {@code delivery_not_found}, which {@code ErrorCode}
      * does not have on this branch yet (the lead's adds it): then change this line.
      */
-    static final ErrorCode NO_DEAD_DELIVERY = ErrorCode.TIMER_NOT_FOUND;
+    static final ErrorCode NO_DEAD_DELIVERY = ErrorCode.DELIVERY_NOT_FOUND;
     public static final int MAX_DEAD_PAGE = 1_000;
 
     private static final Comparator<Delivery> FIRING_ORDER = Comparator.comparingLong(Delivery::fireTime)

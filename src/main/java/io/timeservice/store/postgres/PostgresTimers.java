@@ -195,8 +195,7 @@ public final class PostgresTimers {
                 throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
             }
             if (stored.mode() == StoredClock.Mode.SYSTEM) {
-                // issue 16 names this 409 clock_not_virtual; until that code exists, the advance is invalid
-                throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "clock " + clock
+                throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "clock " + clock
                         + " is a system clock: it follows the database's clock and cannot be advanced");
             }
             long now = stored.now();

@@ -306,7 +306,7 @@ class PostgresDeliveriesTest {
         assertThat(pendingInBudget()).isEqualTo(budgetBefore);
         assertThat(deliveries().dead(clock, 10, null)).isEmpty();
         assertThatThrownBy(() -> deliveries().redrive(clock, "a", null)).isInstanceOf(SchedulerException.class)
-                .extracting("code").isEqualTo(PostgresDeliveries.NO_DEAD_DELIVERY);
+                .extracting("code").isEqualTo(ErrorCode.DELIVERY_NOT_FOUND);
     }
 
     @Test
@@ -325,7 +325,7 @@ class PostgresDeliveriesTest {
         assertThat(pendingInBudget()).isEqualTo(budgetBefore - 1);
         assertThatThrownBy(() -> deliveries().deleteDead(clock, "a", dead.get(0).sequence()))
                 .isInstanceOf(SchedulerException.class).extracting("code")
-                .isEqualTo(PostgresDeliveries.NO_DEAD_DELIVERY);
+                .isEqualTo(ErrorCode.DELIVERY_NOT_FOUND);
         assertThat(deliveries().deleteDead(clock, "a", null)).containsExactly(dead.get(1));
         assertThat(pendingInBudget()).isEqualTo(budgetBefore - 2);
     }

@@ -351,7 +351,7 @@ class PostgresTimersTest {
         assertThat(added.createdAt()).isGreaterThanOrEqualTo(before);
         assertThat(added.fireTime()).isEqualTo(added.createdAt() + 60_000);
         assertThatThrownBy(() -> timers().advance("sys-" + clock, 1L, null, 1))
-                .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ADVANCE));
+                .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CLOCK_NOT_VIRTUAL));
         store.clocks().delete("sys-" + clock);
     }
 }
