@@ -791,38 +791,48 @@ public final class TimerScheduler {
     /** Moves the clock to {@code now} and fires every due timer, noting the levels each root pop moved. */
     private Fired fireDue(long now) {
         clock.advanceTo(now);
-        List<Timer> fired = new ArrayList<>();
-        int[] levels = NO_LEVELS;
-        for (int root = heap.peek(); root != IndexedTimerHeap.NONE && heap.fireTime(root) <= now;
-             root = heap.peek()) {
-            Timer timer = heap.timerAt(root);
-            heap.removeRoot();
-            capacity.removed(timer);
-            if (fired.size() == levels.length) {
-                levels = Arrays.copyOf(levels, Math.max(8, levels.length * 2));
-            }
-            levels[fired.size()] = heap.takeLevelsMoved();
-            fired.add(timer);
-        }
-        return new Fired(new AdvanceResult(now, fired), Arrays.copyOf(levels, fired.size()));
+        FiredCollector fired = new FiredCollector(heap, 8);
+        heap.popDue(now, Integer.MAX_VALUE, fired);
+        capacity.removed(fired.timers.size(), fired.bytes);
+        return new Fired(new AdvanceResult(now, fired.timers), fired.levels());
     }
 
     /** Moves the clock to {@code now} and fires exactly the first {@code count} timers (all due by then). */
     private Fired fireFirst(long now, int count) {
         clock.advanceTo(now);
-        List<Timer> fired = new ArrayList<>(count);
-        int[] levels = new int[count];
-        long bytes = 0;
-        for (int i = 0; i < count; i++) {
-            int root = heap.peek();
-            Timer timer = heap.timerAt(root);
-            heap.removeRoot();
-            bytes += Capacity.bytesOf(timer);
-            levels[i] = heap.takeLevelsMoved();
-            fired.add(timer);
+        FiredCollector fired = new FiredCollector(heap, count);
+        heap.popDue(now, count, fired);
+        capacity.removed(count, fired.bytes);
+        return new Fired(new AdvanceResult(now, fired.timers, false), fired.levels());
+    }
+
+    /** Collects what {@link IndexedTimerHeap#popDue} fires: the timers, their bytes and each root pop's levels. */
+    private static final class FiredCollector implements IndexedTimerHeap.FiredTimers {
+        private final IndexedTimerHeap heap;
+        private final List<Timer> timers;
+        private int[] levels;
+        private long bytes;
+
+        FiredCollector(IndexedTimerHeap heap, int expected) {
+            this.heap = heap;
+            timers = new ArrayList<>(expected);
+            levels = new int[expected];
         }
-        capacity.removed(count, bytes);
-        return new Fired(new AdvanceResult(now, fired, false), levels);
+
+        @Override
+        public void fired(int handle, long fireTime, int priority, long sequence, int levelsMoved) {
+            Timer timer = heap.records().timer(handle, fireTime, priority, sequence);
+            if (timers.size() == levels.length) {
+                levels = Arrays.copyOf(levels, Math.max(8, levels.length * 2));
+            }
+            levels[timers.size()] = levelsMoved;
+            timers.add(timer);
+            bytes += Capacity.bytesOf(timer);
+        }
+
+        int[] levels() {
+            return Arrays.copyOf(levels, timers.size());
+        }
     }
 
     /** What an advance's apply step hands back: the result and the levels of each root pop, in firing order. */
