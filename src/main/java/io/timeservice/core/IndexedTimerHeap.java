@@ -7,19 +7,20 @@ import java.util.List;
 import java.util.function.ToLongFunction;
 
 /**
- * An indexed d-ary min-heap of timers: the firing order's keys in heap order in one flat array, the rest of each
+ * An indexed d-ary min-heap of timers: the firing order's keys in heap order in two flat arrays, the rest of each
  * timer by a stable per-timer handle in {@link TimerRecords}, which also finds the handle of an id.
  *
- * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. The key
- * array ({@code keys}: fireTime, priority with handle, sequence, interleaved per slot) is indexed by slot, so a sift
- * compares keys without chasing a pointer. {@code slots[handle]} is the timer's current heap slot, or -1 while it
- * is lifted out for a sift or not in use.
+ * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. Two key
+ * arrays are indexed by slot, so a sift compares keys without chasing a pointer: {@code fireTimes} (one long per
+ * slot) and {@code tieBreaks} (priority with handle, then sequence). {@code slots[handle]} is the timer's current
+ * heap slot, or -1 while it is lifted out for a sift or not in use.
  *
  * <p>Why this shape: at 1,000,000 pending nearly every access below the top heap levels is a cache miss, up to
- * ~150-200 ns from DRAM, so an operation costs about its number of dependent misses. The slot is read on the
- * cancel and edit path and written at every sift level, so it stays in a 4 MB array, which caches far better than
- * the 20-byte records. The key array starts slot 0 one slot in so that, when the array itself starts on a cache
- * line (G1 places such large arrays at a region start), a 4-ary node's children span exactly two lines.
+ * ~150-200 ns from DRAM, so an operation costs about its number of dependent misses. A sift down reads every
+ * child's fireTime but the other words of one child only, so the fireTimes of a node's children are one aligned
+ * cache line at arity 8 (see {@link #TIME_BASE}); the chosen child's other words are a second miss that does not
+ * wait for the first. The slot is read on the cancel and edit path and written at every sift level, so it stays in
+ * a 4 MB array, which caches far better than the 20-byte records.
  *
  * <p>Invariants, true between public calls ({@link HeapInvariants} checks them):
  * <ul>
@@ -43,21 +44,19 @@ final class IndexedTimerHeap {
 
     static final int NONE = -1;
     private static final int INITIAL_CAPACITY = 16;
-    private static final int KEY_STRIDE = 3;
+    /** Words per slot in {@link #tieBreaks}. */
+    private static final int TIE_STRIDE = 2;
     /**
-     * Slot 0's keys start at this index: the unused first 24 bytes put every group of 4 children on a 32-byte
-     * boundary (64 + 96 k bytes into the array), so it spans two cache lines instead of sometimes three.
+     * Slot 0's fireTime is at this index of {@link #fireTimes}: when the array starts on a cache line (G1 places
+     * arrays this large at a region start, the elements 16 bytes in), slot 1 starts the second line, so the
+     * children of every slot (slots k*d+1 .. k*d+d) share one line at arity 8 and half of one at arity 4.
      */
-    private static final int KEY_BASE = 3;
+    static final int TIME_BASE = 5;
+    /** As {@link #TIME_BASE} for {@link #tieBreaks}: slot 1 starts a line, a group of 4 children fills one. */
+    static final int TIE_BASE = 4;
 
     /** Arrays larger than this are released when the heap drains empty. */
     private static final int SHRINK_ABOVE = 4096;
-    /**
-     * Slots below this (the first six levels at arity 4, 98 KB of keys) are taken to be in cache: sifts start no
-     * early loads for them.
-     */
-    private static final int CACHED_SLOTS = 4096;
-    private static final int WORDS_PER_LINE = 8;
     /** Timers {@link #popDue} pops before it reports and releases them together. */
     static final int POP_CHUNK = 64;
     /** Per popped timer in {@link #popped}: its three key words as the heap stored them, then its levels moved. */
@@ -66,11 +65,17 @@ final class IndexedTimerHeap {
     private final int arity;
 
     /**
-     * By heap slot, [0, size) from {@link #KEY_BASE}, three longs per slot so that a sift reads one slot's whole
-     * key and its handle from one place (children of a node are adjacent: d slots span d * 24 bytes):
-     * {@code fireTime}, then {@code priority << 32 | handle}, then {@code sequence}.
+     * By heap slot, [0, size) from {@link #TIME_BASE}: the fireTime, the only word a sift reads of every child. Apart
+     * from the rest of the key so that a node's children (adjacent slots) take one cache line at arity 8: a level
+     * below the cached top then costs one miss for the children, plus one for the chosen child's other words,
+     * which is independent of it and overlaps.
      */
-    private long[] keys;
+    private long[] fireTimes;
+    /**
+     * By heap slot, [0, size) from {@link #TIE_BASE}, two longs per slot: {@code priority << 32 | handle}, then
+     * {@code sequence}. Read for a child only when its fireTime ties with the best one's, and for the one that moves.
+     */
+    private long[] tieBreaks;
     private int size;
 
     /**
@@ -85,8 +90,8 @@ final class IndexedTimerHeap {
     /** {@link #popDue}'s scratch: the chunk of popped timers not yet reported; allocated on first use. */
     private long[] popped;
     /**
-     * Sums the words that early loads read (see {@link #touchAhead}). Never read: it exists so that the compiler
-     * keeps those loads, whose only purpose is to start cache misses before the loads that need the data.
+     * Sums the words that {@link #reportAndRelease} reads early. Never read: it exists so that the compiler keeps
+     * those loads, whose only purpose is to start cache misses before the loads that need the data.
      */
     private long touched;
     /** Levels moved by sifts since the last {@link #takeLevelsMoved}. */
@@ -109,7 +114,8 @@ final class IndexedTimerHeap {
     /** A copy of {@code source}: see {@link #copy}. */
     private IndexedTimerHeap(IndexedTimerHeap source) {
         arity = source.arity;
-        keys = Arrays.copyOf(source.keys, keyAt(source.size));
+        fireTimes = Arrays.copyOf(source.fireTimes, timeAt(source.size));
+        tieBreaks = Arrays.copyOf(source.tieBreaks, tieAt(source.size));
         size = source.size;
         records = new TimerRecords(source.records);
         slots = Arrays.copyOf(source.slots, records.limit());
@@ -156,30 +162,35 @@ final class IndexedTimerHeap {
 
     // ---- slot accessors: the only readers of the interleaved key array ----
 
-    /** Where slot {@code slot}'s three key words start in the key array (of the heap or of a {@link HeapImage}). */
-    static int keyAt(int slot) {
-        return KEY_BASE + slot * KEY_STRIDE;
+    /** Where slot {@code slot}'s fireTime is in {@link #fireTimes} (of the heap or of a {@link HeapImage}). */
+    static int timeAt(int slot) {
+        return TIME_BASE + slot;
+    }
+
+    /** Where slot {@code slot}'s two other key words start in {@link #tieBreaks} (or a {@link HeapImage}'s). */
+    static int tieAt(int slot) {
+        return TIE_BASE + slot * TIE_STRIDE;
     }
 
     long fireTimeAt(int slot) {
-        return keys[keyAt(slot)];
+        return fireTimes[timeAt(slot)];
     }
 
     int priorityAt(int slot) {
-        return (int) (keys[keyAt(slot) + 1] >> 32);
+        return (int) (tieBreaks[tieAt(slot)] >> 32);
     }
 
     int handleAt(int slot) {
-        return (int) keys[keyAt(slot) + 1];
+        return (int) tieBreaks[tieAt(slot)];
     }
 
     long sequenceAt(int slot) {
-        return keys[keyAt(slot) + 2];
+        return tieBreaks[tieAt(slot) + 1];
     }
 
-    /** Slots the key array holds before it must grow. */
+    /** Slots the key arrays hold before they must grow. */
     int slotCapacity() {
-        return (keys.length - KEY_BASE) / KEY_STRIDE;
+        return fireTimes.length - TIME_BASE;
     }
 
     int slotOf(int handle) {
@@ -263,11 +274,10 @@ final class IndexedTimerHeap {
             int chunk = 0;
             int chunkLimit = Math.min(limit - count, POP_CHUNK);
             for (; chunk < chunkLimit && size > 0 && fireTimeAt(0) <= now; chunk++) {
-                int key = keyAt(0);
                 int at = chunk * POPPED_STRIDE;
-                popped[at] = keys[key];
-                popped[at + 1] = keys[key + 1];
-                popped[at + 2] = keys[key + 2];
+                popped[at] = fireTimes[timeAt(0)];
+                popped[at + 1] = tieBreaks[tieAt(0)];
+                popped[at + 2] = tieBreaks[tieAt(0) + 1];
                 changes++;
                 int handle = handleAt(0);
                 listener.removed(handle, 0);
@@ -309,7 +319,6 @@ final class IndexedTimerHeap {
     void update(int handle, long newFireTime, int newPriority) {
         changes++;
         int slot = slotOf(handle);
-        touchAncestors(slot); // an earlier key climbs through them; their misses then overlap with the slot's own
         long sequence = sequenceAt(slot);
         int direction = FiringOrder.compare(newFireTime, newPriority, sequence,
                 fireTimeAt(slot), priorityAt(slot), sequence);
@@ -376,7 +385,8 @@ final class IndexedTimerHeap {
      * briefly. The copy is read later, without the lock, to write a snapshot.
      */
     HeapImage image() {
-        return new HeapImage(size, Arrays.copyOf(keys, keyAt(size)), records.frozenCopy());
+        return new HeapImage(size, Arrays.copyOf(fireTimes, timeAt(size)), Arrays.copyOf(tieBreaks, tieAt(size)),
+                records.frozenCopy());
     }
 
     // ---- sifting: every slot write goes through write() ----
@@ -429,10 +439,9 @@ final class IndexedTimerHeap {
     private int siftUp(int slot, int handle, long fireTime, int priority, long sequence) {
         while (slot > 0) {
             int parent = (slot - 1) / arity;
-            int parentKey = keyAt(parent);
-            long parentFireTime = keys[parentKey];
-            long parentPriorityAndHandle = keys[parentKey + 1];
-            long parentSequence = keys[parentKey + 2];
+            long parentFireTime = fireTimes[timeAt(parent)];
+            long parentPriorityAndHandle = tieBreaks[tieAt(parent)];
+            long parentSequence = tieBreaks[tieAt(parent) + 1];
             boolean precedes = FiringOrder.compare(fireTime, priority, sequence,
                     parentFireTime, (int) (parentPriorityAndHandle >> 32), parentSequence) < 0;
             listener.compared(handle, slot, fireTime, priority, parent, precedes);
@@ -450,15 +459,13 @@ final class IndexedTimerHeap {
     /** Moves the hole at {@code slot} down until {@code handle}'s key fits; returns the slot it was written to. */
     private int siftDown(int slot, int handle, long fireTime, int priority, long sequence) {
         while (true) {
-            touchAhead(slot);
             int best = earliestChild(slot);
             if (best == NONE) {
                 break;
             }
-            int bestKey = keyAt(best);
-            long bestFireTime = keys[bestKey];
-            long bestPriorityAndHandle = keys[bestKey + 1];
-            long bestSequence = keys[bestKey + 2];
+            long bestFireTime = fireTimes[timeAt(best)];
+            long bestPriorityAndHandle = tieBreaks[tieAt(best)];
+            long bestSequence = tieBreaks[tieAt(best) + 1];
             boolean bestPrecedes = FiringOrder.compare(bestFireTime, (int) (bestPriorityAndHandle >> 32),
                     bestSequence, fireTime, priority, sequence) < 0;
             listener.compared(handle, slot, fireTime, priority, best, !bestPrecedes);
@@ -484,9 +491,8 @@ final class IndexedTimerHeap {
     private void popRootBottomUp(int handle, long fireTime, int priority, long sequence) {
         int hole = 0;
         int depth = 0;
-        for (int best = earliestChild(touchAhead(hole)); best != NONE; best = earliestChild(touchAhead(hole))) {
-            int bestKey = keyAt(best);
-            write(hole, keys[bestKey], keys[bestKey + 1], keys[bestKey + 2]);
+        for (int best = earliestChild(hole); best != NONE; best = earliestChild(hole)) {
+            write(hole, fireTimes[timeAt(best)], tieBreaks[tieAt(best)], tieBreaks[tieAt(best) + 1]);
             hole = best;
             depth++;
         }
@@ -494,38 +500,6 @@ final class IndexedTimerHeap {
         siftUp(hole, handle, fireTime, priority, sequence);
         int movedBack = levelsMoved - movedBefore;
         levelsMoved = movedBefore + depth - movedBack; // net levels, as the top-down sift counts them
-    }
-
-    /**
-     * Starts loading the keys of {@code slot}'s grandchildren (d * d consecutive slots), one load per cache line,
-     * and returns {@code slot}. A sift down needs one of their groups of d at its next level but can only tell which
-     * after comparing this level's children: loaded here, that miss runs while this level's completes, so each
-     * level below the cached top costs about half a miss instead of a whole one. The first levels (slots below
-     * {@value #CACHED_SLOTS}) are in cache anyway and skip this.
-     */
-    private int touchAhead(int slot) {
-        long first = ((long) slot * arity + 1) * arity + 1;
-        if (first < CACHED_SLOTS || first >= size) {
-            return slot;
-        }
-        int from = keyAt((int) first);
-        int to = keyAt((int) Math.min(first + (long) arity * arity, size)) - 1;
-        long sum = keys[to];
-        for (int word = from; word < to; word += WORDS_PER_LINE) {
-            sum += keys[word];
-        }
-        touched += sum;
-        return slot;
-    }
-
-    /** Starts loading the keys of {@code slot}'s ancestors below the cached top: a sift up visits them in turn. */
-    private void touchAncestors(int slot) {
-        long sum = 0;
-        for (int parent = (slot - 1) / arity; parent >= CACHED_SLOTS; parent = (parent - 1) / arity) {
-            int key = keyAt(parent);
-            sum += keys[key] + keys[key + KEY_STRIDE - 1];
-        }
-        touched += sum;
     }
 
     /** The child of {@code slot} that fires first, or {@link #NONE} when {@code slot} is a leaf. */
@@ -536,16 +510,13 @@ final class IndexedTimerHeap {
         }
         int end = Math.min(first + arity, size);
         int best = first;
-        int bestKey = keyAt(first);
-        long bestFireTime = keys[bestKey];
-        for (int child = first + 1, key = bestKey + KEY_STRIDE; child < end; child++, key += KEY_STRIDE) {
-            long fireTime = keys[key];
+        long bestFireTime = fireTimes[timeAt(first)];
+        for (int child = first + 1; child < end; child++) {
+            long fireTime = fireTimes[timeAt(child)];
             // Most children lose on fireTime alone; read the rest of the key only on a tie.
             if (fireTime < bestFireTime || fireTime == bestFireTime && FiringOrder.compare(fireTime,
-                    (int) (keys[key + 1] >> 32), keys[key + 2], bestFireTime, (int) (keys[bestKey + 1] >> 32),
-                    keys[bestKey + 2]) < 0) {
+                    priorityAt(child), sequenceAt(child), bestFireTime, priorityAt(best), sequenceAt(best)) < 0) {
                 best = child;
-                bestKey = key;
                 bestFireTime = fireTime;
             }
         }
@@ -570,10 +541,10 @@ final class IndexedTimerHeap {
     private void write(int slot, long fireTime, long priorityAndHandle, long sequence) {
         int handle = (int) priorityAndHandle;
         listener.writing(handle, slot);
-        int key = keyAt(slot);
-        keys[key] = fireTime;
-        keys[key + 1] = priorityAndHandle;
-        keys[key + 2] = sequence;
+        fireTimes[timeAt(slot)] = fireTime;
+        int tie = tieAt(slot);
+        tieBreaks[tie] = priorityAndHandle;
+        tieBreaks[tie + 1] = sequence;
         slots[handle] = slot;
     }
 
@@ -601,13 +572,16 @@ final class IndexedTimerHeap {
     }
 
     private void allocate(int capacity) {
-        keys = new long[KEY_BASE + capacity * KEY_STRIDE];
+        fireTimes = new long[timeAt(capacity)];
+        tieBreaks = new long[tieAt(capacity)];
         slots = new int[capacity];
     }
 
     private void ensureSlotCapacity(int needed) {
         if (needed > slotCapacity()) {
-            keys = Arrays.copyOf(keys, keyAt(TimerRecords.grownCapacity(slotCapacity(), needed)));
+            int grown = TimerRecords.grownCapacity(slotCapacity(), needed);
+            fireTimes = Arrays.copyOf(fireTimes, timeAt(grown));
+            tieBreaks = Arrays.copyOf(tieBreaks, tieAt(grown));
         }
     }
 }

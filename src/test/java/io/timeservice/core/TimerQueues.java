@@ -48,6 +48,7 @@ final class TimerQueues {
             heap = new IndexedTimerHeap(arity);
         }
 
+
         @Override
         public boolean add(String id, long fireTime, int priority) {
             if (heap.find(id) != IndexedTimerHeap.NONE) {
