@@ -87,8 +87,12 @@ final class IndexedTimerHeap {
 
     /** Told every step of the operations that follow; {@link HeapListener#NONE} unless a trace is recorded. */
     private HeapListener listener = HeapListener.NONE;
-    /** {@link #popDue}'s scratch: the chunk of popped timers not yet reported; allocated on first use. */
+    // {@link #popDue}'s scratch, allocated on its first use: the slots of the next timers in firing order, the
+    // candidates of the walk that finds them, their keys and levels (until reported), and their slots by slot order.
+    private int[] taken;
+    private int[] candidates;
     private long[] popped;
+    private long[] holes;
     /**
      * Sums the words that {@link #reportAndRelease} reads early. Never read: it exists so that the compiler keeps
      * those loads, whose only purpose is to start cache misses before the loads that need the data.
@@ -260,36 +264,129 @@ final class IndexedTimerHeap {
 
     /**
      * Fires the timers due at {@code now} (fireTime at or before it), at most {@code limit} of them, in firing order,
-     * and returns how many. Each is a root pop exactly as {@link #removeRoot} makes it (the same steps reach the
-     * listener), but up to {@value #POP_CHUNK} pops run before any of their timers is reported and released: a
-     * fired timer's record and index bucket are misses that no pop waits for, so loading them for a whole chunk at
-     * once lets the memory system fetch them side by side instead of one after each pop.
+     * and returns how many. Works in chunks of up to {@value #POP_CHUNK}: a chunk is the next timers in firing order,
+     * which form a subtree at the root; they leave together, then the heap is repaired once for all of them
+     * ({@link #removeTaken}), and their records and index entries are fetched and released side by side.
      */
     int popDue(long now, int limit, FiredTimers fired) {
         int count = 0;
         while (count < limit && size > 0 && fireTimeAt(0) <= now) {
-            if (popped == null) {
-                popped = new long[POP_CHUNK * POPPED_STRIDE]; // on first use: most clocks never fire in bulk
-            }
-            int chunk = 0;
-            int chunkLimit = Math.min(limit - count, POP_CHUNK);
-            for (; chunk < chunkLimit && size > 0 && fireTimeAt(0) <= now; chunk++) {
-                int at = chunk * POPPED_STRIDE;
-                popped[at] = fireTimes[timeAt(0)];
-                popped[at + 1] = tieBreaks[tieAt(0)];
-                popped[at + 2] = tieBreaks[tieAt(0) + 1];
-                changes++;
-                int handle = handleAt(0);
-                listener.removed(handle, 0);
-                slots[handle] = NONE; // out of the heap; its record and index entry go after the chunk
-                fillHole(0);
-                popped[at + 3] = takeLevelsMoved();
-            }
+            int chunk = takeFirst(now, Math.min(limit - count, POP_CHUNK));
+            removeTaken(chunk);
             reportAndRelease(chunk, fired);
             count += chunk;
         }
         releaseIfDrained();
         return count;
+    }
+
+    /**
+     * Finds the first {@code max} timers in firing order that are due at {@code now} (fewer if fewer are), without
+     * changing the heap: a best-first walk from the root over a small binary heap of candidate slots, each taken slot
+     * adding its children. Writes their slots in firing order into {@link #taken} and returns how many.
+     */
+    private int takeFirst(long now, int max) {
+        if (taken == null) {
+            taken = new int[POP_CHUNK]; // on first use: most clocks never fire in bulk
+            candidates = new int[POP_CHUNK * (arity - 1) + 1];
+            popped = new long[POP_CHUNK * POPPED_STRIDE];
+            holes = new long[POP_CHUNK];
+        }
+        int count = 0;
+        int candidateCount = 1;
+        candidates[0] = 0;
+        while (count < max && candidateCount > 0 && fireTimeAt(candidates[0]) <= now) {
+            int slot = candidates[0];
+            taken[count++] = slot;
+            candidateCount = dropFirstCandidate(candidateCount);
+            int first = slot * arity + 1;
+            for (int child = first, end = Math.min(first + arity, size); child < end; child++) {
+                candidateCount = addCandidate(candidateCount, child);
+            }
+        }
+        return count;
+    }
+
+    private int addCandidate(int count, int slot) {
+        int at = count;
+        while (at > 0) {
+            int parent = (at - 1) >>> 1;
+            if (compareSlots(slot, candidates[parent]) >= 0) {
+                break;
+            }
+            candidates[at] = candidates[parent];
+            at = parent;
+        }
+        candidates[at] = slot;
+        return count + 1;
+    }
+
+    private int dropFirstCandidate(int count) {
+        int last = candidates[--count];
+        int at = 0;
+        while (true) {
+            int child = 2 * at + 1;
+            if (child >= count) {
+                break;
+            }
+            if (child + 1 < count && compareSlots(candidates[child + 1], candidates[child]) < 0) {
+                child++;
+            }
+            if (compareSlots(candidates[child], last) >= 0) {
+                break;
+            }
+            candidates[at] = candidates[child];
+            at = child;
+        }
+        candidates[at] = last;
+        return count;
+    }
+
+    /**
+     * Removes the {@code count} timers whose slots {@link #takeFirst} wrote into {@link #taken} (a subtree at the
+     * root, in firing order), keeping their keys and handles in {@link #popped} for the report. They leave in firing
+     * order; then each hole they left below the new end of the array, deepest first, takes one of the last entries
+     * and sifts it down (Floyd's heap construction, confined to the holes). When a hole is filled every hole below it
+     * has been, so its subtree is a heap, and every entry that is not taken fires after every taken one, so nothing
+     * moves up. The holes' subtrees are disjoint, so their sifts do not wait for one another: the memory system can
+     * fetch one's cache lines while another's are in flight, which root pops one after another cannot do.
+     */
+    private void removeTaken(int count) {
+        changes++;
+        for (int i = 0; i < count; i++) {
+            int slot = taken[i];
+            int at = i * POPPED_STRIDE;
+            popped[at] = fireTimeAt(slot);
+            popped[at + 1] = tieBreaks[tieAt(slot)];
+            popped[at + 2] = tieBreaks[tieAt(slot) + 1];
+            popped[at + 3] = 0;
+            holes[i] = (long) slot << 32 | i;
+            int handle = handleAt(slot);
+            listener.removed(handle, slot);
+            slots[handle] = NONE; // out of the heap; its record and index entry go after the report
+        }
+        Arrays.sort(holes, 0, count); // by slot: filled from the deepest up
+        int newSize = size - count;
+        int last = size - 1;
+        size = newSize;
+        for (int h = count - 1; h >= 0 && (int) (holes[h] >>> 32) >= newSize; h--) {
+            count--; // a hole past the new end needs no filling
+        }
+        for (int h = count - 1; h >= 0; h--) {
+            while (slots[handleAt(last)] == NONE) {
+                last--; // a taken timer's slot, not an entry to move
+            }
+            int hole = (int) (holes[h] >>> 32);
+            int moved = handleAt(last);
+            long fireTime = fireTimeAt(last);
+            int priority = priorityAt(last);
+            long sequence = sequenceAt(last);
+            lift(last--, moved);
+            int movedBefore = levelsMoved;
+            siftDown(hole, moved, fireTime, priority, sequence);
+            popped[(int) holes[h] * POPPED_STRIDE + 3] = levelsMoved - movedBefore;
+        }
+        levelsMoved = 0;
     }
 
     /** Reports the first {@code count} timers of {@link #popped} to {@code fired}, then forgets them. */

@@ -1,0 +1,610 @@
+package io.timeservice.core;
+
+// Benchmark-only: issue 20's bulk pop on the interleaved key layout (3 longs per slot), for paired A/B runs.
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.ToLongFunction;
+
+/**
+ * An indexed d-ary min-heap of timers: the firing order's keys in heap order in one flat array, the rest of each
+ * timer by a stable per-timer handle in {@link TimerRecords}, which also finds the handle of an id.
+ *
+ * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. The key
+ * array ({@code keys}: fireTime, priority with handle, sequence, interleaved per slot) is indexed by slot, so a sift
+ * compares keys without chasing a pointer. {@code slots[handle]} is the timer's current heap slot, or -1 while it
+ * is lifted out for a sift or not in use.
+ *
+ * <p>Why this shape: at 1,000,000 pending nearly every access below the top heap levels is a cache miss, up to
+ * ~150-200 ns from DRAM, so an operation costs about its number of dependent misses. The slot is read on the
+ * cancel and edit path and written at every sift level, so it stays in a 4 MB array, which caches far better than
+ * the 20-byte records. The key array starts slot 0 one slot in so that, when the array itself starts on a cache
+ * line (G1 places such large arrays at a region start), a 4-ary node's children span exactly two lines.
+ *
+ * <p>Invariants, true between public calls ({@link HeapInvariants} checks them):
+ * <ul>
+ *   <li>heap order: no slot's key precedes its parent's key (fireTime, then priority, then sequence);</li>
+ *   <li>lockstep: {@code slots[handle at slot k] == k} for every slot k below size, and the id index maps each
+ *       pending id to its handle (under the hash cached in that handle's record) for exactly the handles in the
+ *       heap. Only {@link #write} stores a handle into a slot, and it writes {@code slots} in the same step, so no
+ *       sift can leave the two apart. The id index holds handles, not slots, so it changes only on insert and
+ *       remove, never during a sift.</li>
+ * </ul>
+ *
+ * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1);
+ * {@link #bulkLoad} O(n); the first k in firing order O(k d log k) ({@link FiringOrderWalk}); the oldest pending
+ * timer O(1) ({@link OldestPending}). Steady-state operations allocate nothing; arrays grow by doubling and return
+ * to their initial size once empty. Steps can be watched through a {@link HeapListener} (for traces); the same
+ * algorithm runs either way.
+ *
+ * <p>Not thread-safe: {@link TimerScheduler} owns one and calls it only while holding its lock.
+ */
+final class AosBulkHeap {
+
+    static final int NONE = IndexedTimerHeap.NONE;
+    private static final int INITIAL_CAPACITY = 16;
+    private static final int KEY_STRIDE = 3;
+    /**
+     * Slot 0's keys start at this index: the unused first 24 bytes put every group of 4 children on a 32-byte
+     * boundary (64 + 96 k bytes into the array), so it spans two cache lines instead of sometimes three.
+     */
+    private static final int KEY_BASE = 3;
+
+    /** Arrays larger than this are released when the heap drains empty. */
+    private static final int SHRINK_ABOVE = 4096;
+    /**
+     * Slots below this (the first six levels at arity 4, 98 KB of keys) are taken to be in cache: sifts start no
+     * early loads for them.
+     */
+    private static final int CACHED_SLOTS = 4096;
+    private static final int WORDS_PER_LINE = 8;
+    /** Timers {@link #popDue} pops before it reports and releases them together. */
+    static final int POP_CHUNK = 64;
+    /** Per popped timer in {@link #popped}: its three key words as the heap stored them, then its levels moved. */
+    private static final int POPPED_STRIDE = 4;
+
+    private final int arity;
+
+    /**
+     * By heap slot, [0, size) from {@link #KEY_BASE}, three longs per slot so that a sift reads one slot's whole
+     * key and its handle from one place (children of a node are adjacent: d slots span d * 24 bytes):
+     * {@code fireTime}, then {@code priority << 32 | handle}, then {@code sequence}.
+     */
+    private long[] keys;
+    private int size;
+
+    /**
+     * By handle: the heap slot, or -1. Apart from the record because every sift level stores one: a 4-byte array
+     * (4 MB at 1,000,000) is far more often still in cache than the records (20 MB).
+     */
+    private int[] slots;
+    private final TimerRecords records;
+
+    /** Told every step of the operations that follow; {@link HeapListener#NONE} unless a trace is recorded. */
+    private HeapListener listener = HeapListener.NONE;
+    /** {@link #popDue}'s scratch: the chunk of popped timers not yet reported; allocated on first use. */
+    private long[] popped;
+    /**
+     * Sums the words that early loads read (see {@link #touchAhead}). Never read: it exists so that the compiler
+     * keeps those loads, whose only purpose is to start cache misses before the loads that need the data.
+     */
+    private long touched;
+    /** Levels moved by sifts since the last {@link #takeLevelsMoved}. */
+    private int levelsMoved;
+    /**
+     * How many times the heap has changed: every method that writes keys, slots or records counts one, so an equal
+     * count means an equal heap (a cached invariant report still holds). Copies start from their source's count.
+     */
+    private long changes;
+
+    AosBulkHeap(int arity) {
+        this(arity, false);
+    }
+
+    final boolean touchAheadOn; // EXPERIMENT (issue 20): remove before merging
+
+    AosBulkHeap(int arity, boolean touchAheadOn) {
+        this.touchAheadOn = touchAheadOn;
+        if (arity < 2) {
+            throw new IllegalArgumentException("arity must be >= 2: " + arity);
+        }
+        this.arity = arity;
+        allocate(INITIAL_CAPACITY);
+        records = new TimerRecords(INITIAL_CAPACITY);
+    }
+
+    /** A copy of {@code source}: see {@link #copy}. */
+    private AosBulkHeap(AosBulkHeap source) {
+        touchAheadOn = source.touchAheadOn;
+        arity = source.arity;
+        keys = Arrays.copyOf(source.keys, keyAt(source.size));
+        size = source.size;
+        records = new TimerRecords(source.records);
+        slots = Arrays.copyOf(source.slots, records.limit());
+        changes = source.changes;
+    }
+
+    /**
+     * An independent copy of the whole heap (arrays, index, oldest-pending tree; spare capacity left out), for
+     * checking the invariants without holding the owner's lock: the copy is a few array copies, memory bandwidth
+     * only, while the check reads every id and probes the index for it, a cache miss or more per timer.
+     */
+    AosBulkHeap copy() {
+        return new AosBulkHeap(this);
+    }
+
+    int arity() {
+        return arity;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** Everything but the keys, by handle; the id index; the oldest pending timer. */
+    TimerRecords records() {
+        return records;
+    }
+
+    /** The change count: see {@link #changes}. */
+    long changes() {
+        return changes;
+    }
+
+    /** Tells {@code listener} every step of the following operations; {@link HeapListener#NONE} stops telling. */
+    void listen(HeapListener listener) {
+        this.listener = listener;
+    }
+
+    int takeLevelsMoved() {
+        int levels = levelsMoved;
+        levelsMoved = 0;
+        return levels;
+    }
+
+    // ---- slot accessors: the only readers of the interleaved key array ----
+
+    /** Where slot {@code slot}'s three key words start in the key array (of the heap or of a {@link HeapImage}). */
+    static int keyAt(int slot) {
+        return KEY_BASE + slot * KEY_STRIDE;
+    }
+
+    long fireTimeAt(int slot) {
+        return keys[keyAt(slot)];
+    }
+
+    int priorityAt(int slot) {
+        return (int) (keys[keyAt(slot) + 1] >> 32);
+    }
+
+    int handleAt(int slot) {
+        return (int) keys[keyAt(slot) + 1];
+    }
+
+    long sequenceAt(int slot) {
+        return keys[keyAt(slot) + 2];
+    }
+
+    /** Slots the key array holds before it must grow. */
+    int slotCapacity() {
+        return (keys.length - KEY_BASE) / KEY_STRIDE;
+    }
+
+    int slotOf(int handle) {
+        return slots[handle];
+    }
+
+    String idOf(int handle) {
+        return records.idOf(handle);
+    }
+
+    // ---- lookups by id and handle ----
+
+    /** The handle of the pending timer with this id, or {@link #NONE}. */
+    int find(String id) {
+        return records.find(id);
+    }
+
+    /** The handle at the root, the next timer to fire, or {@link #NONE} when empty. */
+    int peek() {
+        return size == 0 ? NONE : handleAt(0);
+    }
+
+    long fireTime(int handle) {
+        return fireTimeAt(slotOf(handle));
+    }
+
+    /** A copy of the pending timer {@code handle} as it is now. */
+    Timer timerAt(int handle) {
+        int slot = slotOf(handle);
+        return records.timer(handle, fireTimeAt(slot), priorityAt(slot), sequenceAt(slot));
+    }
+
+    // ---- mutations ----
+
+    /**
+     * Adds a timer and returns its handle. Call only when {@link #find} returned {@link #NONE} for {@code id} and
+     * {@code sequence} is greater than every sequence in the heap.
+     */
+    int insert(String id, long fireTime, int priority, long sequence, int version, long createdAt,
+               long createdAtWall, String payload) {
+        changes++;
+        int handle = newHandle(id, records.hash(id), version, createdAt, createdAtWall, payload);
+        ensureSlotCapacity(size + 1);
+        siftUp(size++, handle, fireTime, priority, sequence);
+        return handle;
+    }
+
+    /** Removes the pending timer {@code handle}; the handle may be reused by a later insert. */
+    void remove(int handle) {
+        removeAt(slotOf(handle));
+    }
+
+    /** Removes and forgets the root. Call only when not empty. */
+    void removeRoot() {
+        removeAt(0);
+    }
+
+    /** Told each timer that {@link #popDue} fires, in firing order, while its handle can still be read. */
+    @FunctionalInterface
+    interface FiredTimers {
+        /**
+         * {@code handle} fired with this key; {@code levelsMoved} is what its root pop moved. The handle's record
+         * ({@link #idOf}, {@link #records}) is readable during the call only; the heap must not be changed in it.
+         */
+        void fired(int handle, long fireTime, int priority, long sequence, int levelsMoved);
+    }
+
+    /**
+     * Fires the timers due at {@code now} (fireTime at or before it), at most {@code limit} of them, in firing order,
+     * and returns how many. Each is a root pop exactly as {@link #removeRoot} makes it (the same steps reach the
+     * listener), but up to {@value #POP_CHUNK} pops run before any of their timers is reported and released: a
+     * fired timer's record and index bucket are misses that no pop waits for, so loading them for a whole chunk at
+     * once lets the memory system fetch them side by side instead of one after each pop.
+     */
+    int popDue(long now, int limit, FiredTimers fired) {
+        int count = 0;
+        while (count < limit && size > 0 && fireTimeAt(0) <= now) {
+            if (popped == null) {
+                popped = new long[POP_CHUNK * POPPED_STRIDE]; // on first use: most clocks never fire in bulk
+            }
+            int chunk = 0;
+            int chunkLimit = Math.min(limit - count, POP_CHUNK);
+            for (; chunk < chunkLimit && size > 0 && fireTimeAt(0) <= now; chunk++) {
+                int key = keyAt(0);
+                int at = chunk * POPPED_STRIDE;
+                popped[at] = keys[key];
+                popped[at + 1] = keys[key + 1];
+                popped[at + 2] = keys[key + 2];
+                changes++;
+                int handle = handleAt(0);
+                listener.removed(handle, 0);
+                slots[handle] = NONE; // out of the heap; its record and index entry go after the chunk
+                fillHole(0);
+                popped[at + 3] = takeLevelsMoved();
+            }
+            reportAndRelease(chunk, fired);
+            count += chunk;
+        }
+        releaseIfDrained();
+        return count;
+    }
+
+    /** Reports the first {@code count} timers of {@link #popped} to {@code fired}, then forgets them. */
+    private void reportAndRelease(int count, FiredTimers fired) {
+        long touched = 0;
+        for (int at = 0; at < count * POPPED_STRIDE; at += POPPED_STRIDE) {
+            touched += records.touch((int) popped[at + 1]); // independent loads: all in flight together
+        }
+        for (int at = 0; at < count * POPPED_STRIDE; at += POPPED_STRIDE) {
+            long priorityAndHandle = popped[at + 1];
+            fired.fired((int) priorityAndHandle, popped[at], (int) (priorityAndHandle >> 32), popped[at + 2],
+                    (int) popped[at + 3]);
+        }
+        for (int at = 0; at < count * POPPED_STRIDE; at += POPPED_STRIDE) {
+            touched += records.touchIndexEntry((int) popped[at + 1]);
+        }
+        for (int at = 0; at < count * POPPED_STRIDE; at += POPPED_STRIDE) {
+            records.release((int) popped[at + 1]);
+        }
+        this.touched += touched;
+    }
+
+    /**
+     * Gives a pending timer a new fireTime and priority (sequence kept) and counts one more version. Moves it up
+     * when the new key precedes the old one, down when it follows, and not at all when equal.
+     */
+    void update(int handle, long newFireTime, int newPriority) {
+        changes++;
+        int slot = slotOf(handle);
+        touchAncestors(slot); // an earlier key climbs through them; their misses then overlap with the slot's own
+        long sequence = sequenceAt(slot);
+        int direction = FiringOrder.compare(newFireTime, newPriority, sequence,
+                fireTimeAt(slot), priorityAt(slot), sequence);
+        records.countVersion(handle);
+        if (direction == 0) {
+            return;
+        }
+        lift(slot, handle);
+        if (direction < 0) {
+            siftUp(slot, handle, newFireTime, newPriority, sequence);
+        } else {
+            siftDown(slot, handle, newFireTime, newPriority, sequence);
+        }
+    }
+
+    /**
+     * Replaces an empty heap's contents with {@code timers} in O(n): appends them unordered, then sifts down every
+     * internal slot from the last parent to the root (Floyd). Slots are recorded by {@link #write} during that
+     * pass, so the index describes the final layout.
+     */
+    void bulkLoad(List<Timer> timers, ToLongFunction<Timer> createdAtWall) {
+        if (size != 0) {
+            throw new IllegalStateException("bulkLoad needs an empty heap, size is " + size);
+        }
+        changes++;
+        List<Timer> byCreation = new ArrayList<>(timers);
+        byCreation.sort(Comparator.comparingLong(Timer::sequence));
+        ensureSlotCapacity(byCreation.size());
+        for (Timer timer : byCreation) {
+            int hash = records.hash(timer.id());
+            if (records.find(timer.id(), hash) != NONE) {
+                clear();
+                throw new IllegalArgumentException("duplicate id in bulk load: " + timer.id());
+            }
+            int handle = newHandle(timer.id(), hash, Math.toIntExact(timer.version()), timer.createdAt(),
+                    createdAtWall.applyAsLong(timer), timer.payload());
+            write(size++, handle, timer.fireTime(), timer.priority(), timer.sequence());
+        }
+        for (int slot = (size - 2) / arity; slot >= 0 && size > 1; slot--) {
+            int handle = handleAt(slot);
+            long fireTime = fireTimeAt(slot);
+            int priority = priorityAt(slot);
+            long sequence = sequenceAt(slot);
+            lift(slot, handle);
+            siftDown(slot, handle, fireTime, priority, sequence);
+        }
+        levelsMoved = 0;
+    }
+
+    void clear() {
+        changes++;
+        size = 0;
+        allocate(INITIAL_CAPACITY);
+        records.clear(INITIAL_CAPACITY);
+    }
+
+    // ---- sifting: every slot write goes through write() ----
+
+    private void removeAt(int slot) {
+        changes++;
+        int removed = handleAt(slot);
+        listener.removed(removed, slot);
+        // Unindex and release first: for a fired timer the bucket (found from the hash in its record) is a miss of its
+        // own, which then overlaps with the sift below instead of following it.
+        forget(removed);
+        fillHole(slot);
+        releaseIfDrained();
+    }
+
+    /**
+     * Fills the hole that a removed timer left at {@code slot} with the last entry, which moves up or down from
+     * there; the heap is one shorter afterwards.
+     */
+    private void fillHole(int slot) {
+        int last = --size;
+        if (slot != last) {
+            int moved = handleAt(last);
+            long fireTime = fireTimeAt(last);
+            int priority = priorityAt(last);
+            long sequence = sequenceAt(last);
+            lift(last, moved);
+            // The last entry may belong above or below the hole. Choose the direction before writing it anywhere:
+            // a sift starts from a hole, so sifting down (which writes) and then up would record a move into an
+            // occupied cell. Preceding the hole's parent means preceding every child too, so up excludes down.
+            int parent = (slot - 1) / arity;
+            if (slot == 0) {
+                popRootBottomUp(moved, fireTime, priority, sequence);
+            } else if (slot > 0 && FiringOrder.compare(fireTime, priority, sequence,
+                    fireTimeAt(parent), priorityAt(parent), sequenceAt(parent)) < 0) {
+                siftUp(slot, moved, fireTime, priority, sequence);
+            } else {
+                siftDown(slot, moved, fireTime, priority, sequence);
+            }
+        }
+    }
+
+    private void releaseIfDrained() {
+        if (size == 0 && records.capacity() > SHRINK_ABOVE) {
+            clear(); // give the memory of a drained burst back rather than keep its peak forever
+        }
+    }
+
+    /** Moves the hole at {@code slot} up until {@code handle}'s key fits; returns the slot it was written to. */
+    private int siftUp(int slot, int handle, long fireTime, int priority, long sequence) {
+        while (slot > 0) {
+            int parent = (slot - 1) / arity;
+            int parentKey = keyAt(parent);
+            long parentFireTime = keys[parentKey];
+            long parentPriorityAndHandle = keys[parentKey + 1];
+            long parentSequence = keys[parentKey + 2];
+            boolean precedes = FiringOrder.compare(fireTime, priority, sequence,
+                    parentFireTime, (int) (parentPriorityAndHandle >> 32), parentSequence) < 0;
+            listener.compared(handle, slot, fireTime, priority, parent, precedes);
+            if (!precedes) {
+                break;
+            }
+            write(slot, parentFireTime, parentPriorityAndHandle, parentSequence);
+            slot = parent;
+            levelsMoved++;
+        }
+        write(slot, handle, fireTime, priority, sequence);
+        return slot;
+    }
+
+    /** Moves the hole at {@code slot} down until {@code handle}'s key fits; returns the slot it was written to. */
+    private int siftDown(int slot, int handle, long fireTime, int priority, long sequence) {
+        while (true) {
+            touchAhead(slot);
+            int best = earliestChild(slot);
+            if (best == NONE) {
+                break;
+            }
+            int bestKey = keyAt(best);
+            long bestFireTime = keys[bestKey];
+            long bestPriorityAndHandle = keys[bestKey + 1];
+            long bestSequence = keys[bestKey + 2];
+            boolean bestPrecedes = FiringOrder.compare(bestFireTime, (int) (bestPriorityAndHandle >> 32),
+                    bestSequence, fireTime, priority, sequence) < 0;
+            listener.compared(handle, slot, fireTime, priority, best, !bestPrecedes);
+            if (!bestPrecedes) {
+                break;
+            }
+            write(slot, bestFireTime, bestPriorityAndHandle, bestSequence);
+            slot = best;
+            levelsMoved++;
+        }
+        write(slot, handle, fireTime, priority, sequence);
+        return slot;
+    }
+
+    /**
+     * Refills the root's hole with {@code handle} (the former last entry) bottom-up: moves the earliest child up
+     * level by level to a leaf, then sifts {@code handle} up from there. The last entry almost always belongs near
+     * the bottom, so this skips the comparison with it at every level on the way down. The min-child path is
+     * sorted, so it ends in the same slot as {@link #siftDown} would and moves the same number of levels. Traced, the
+     * way down shows as moves of the earliest child into the hole, without compares (the entry in hand takes no part
+     * in them), and the way back up as an ordinary sift up.
+     */
+    private void popRootBottomUp(int handle, long fireTime, int priority, long sequence) {
+        int hole = 0;
+        int depth = 0;
+        for (int best = earliestChild(touchAhead(hole)); best != NONE; best = earliestChild(touchAhead(hole))) {
+            int bestKey = keyAt(best);
+            write(hole, keys[bestKey], keys[bestKey + 1], keys[bestKey + 2]);
+            hole = best;
+            depth++;
+        }
+        int movedBefore = levelsMoved;
+        siftUp(hole, handle, fireTime, priority, sequence);
+        int movedBack = levelsMoved - movedBefore;
+        levelsMoved = movedBefore + depth - movedBack; // net levels, as the top-down sift counts them
+    }
+
+    /**
+     * Starts loading the keys of {@code slot}'s grandchildren (d * d consecutive slots), one load per cache line,
+     * and returns {@code slot}. A sift down needs one of their groups of d at its next level but can only tell which
+     * after comparing this level's children: loaded here, that miss runs while this level's completes, so each
+     * level below the cached top costs about half a miss instead of a whole one. The first levels (slots below
+     * {@value #CACHED_SLOTS}) are in cache anyway and skip this.
+     */
+    private int touchAhead(int slot) {
+        long first = ((long) slot * arity + 1) * arity + 1;
+        if (!touchAheadOn || first < CACHED_SLOTS || first >= size) {
+            return slot;
+        }
+        int from = keyAt((int) first);
+        int to = keyAt((int) Math.min(first + (long) arity * arity, size)) - 1;
+        long sum = keys[to];
+        for (int word = from; word < to; word += WORDS_PER_LINE) {
+            sum += keys[word];
+        }
+        touched += sum;
+        return slot;
+    }
+
+    /** Starts loading the keys of {@code slot}'s ancestors below the cached top: a sift up visits them in turn. */
+    private void touchAncestors(int slot) {
+        long sum = 0;
+        for (int parent = touchAheadOn ? (slot - 1) / arity : 0; parent >= CACHED_SLOTS; parent = (parent - 1) / arity) {
+            int key = keyAt(parent);
+            sum += keys[key] + keys[key + KEY_STRIDE - 1];
+        }
+        touched += sum;
+    }
+
+    /** The child of {@code slot} that fires first, or {@link #NONE} when {@code slot} is a leaf. */
+    private int earliestChild(int slot) {
+        int first = slot * arity + 1;
+        if (first >= size) {
+            return NONE;
+        }
+        int end = Math.min(first + arity, size);
+        int best = first;
+        int bestKey = keyAt(first);
+        long bestFireTime = keys[bestKey];
+        for (int child = first + 1, key = bestKey + KEY_STRIDE; child < end; child++, key += KEY_STRIDE) {
+            long fireTime = keys[key];
+            // Most children lose on fireTime alone; read the rest of the key only on a tie.
+            if (fireTime < bestFireTime || fireTime == bestFireTime && FiringOrder.compare(fireTime,
+                    (int) (keys[key + 1] >> 32), keys[key + 2], bestFireTime, (int) (keys[bestKey + 1] >> 32),
+                    keys[bestKey + 2]) < 0) {
+                best = child;
+                bestKey = key;
+                bestFireTime = fireTime;
+            }
+        }
+        return best;
+    }
+
+    /** Takes {@code handle} out of {@code slot}, leaving a hole to sift. Call only when slot holds handle. */
+    private void lift(int slot, int handle) {
+        listener.lifted(handle, slot);
+        slots[handle] = NONE;
+    }
+
+    /**
+     * The one place that stores a timer in a heap slot: writes the keys and the handle into the slot and the slot
+     * into {@code slots[handle]}, so the array and the index cannot drift apart.
+     */
+    private void write(int slot, int handle, long fireTime, int priority, long sequence) {
+        write(slot, fireTime, ((long) priority << 32) | (handle & 0xFFFF_FFFFL), sequence);
+    }
+
+    /** {@link #write} with the middle key word as stored: a sift moves a neighbour's words without unpacking. */
+    private void write(int slot, long fireTime, long priorityAndHandle, long sequence) {
+        int handle = (int) priorityAndHandle;
+        listener.writing(handle, slot);
+        int key = keyAt(slot);
+        keys[key] = fireTime;
+        keys[key + 1] = priorityAndHandle;
+        keys[key + 2] = sequence;
+        slots[handle] = slot;
+    }
+
+    int compareSlots(int a, int b) {
+        return FiringOrder.compare(fireTimeAt(a), priorityAt(a), sequenceAt(a), fireTimeAt(b), priorityAt(b),
+                sequenceAt(b));
+    }
+
+    // ---- handles and storage ----
+
+    /** Stores a new timer's record; its slot stays -1 until {@link #write} puts it in the heap. */
+    private int newHandle(String id, int hash, int version, long createdAt, long createdAtWall, String payload) {
+        int handle = records.add(id, hash, version, createdAt, createdAtWall, payload);
+        if (handle >= slots.length) {
+            slots = Arrays.copyOf(slots, records.capacity());
+        }
+        slots[handle] = NONE;
+        return handle;
+    }
+
+    /** Marks a leaving timer out of the heap and releases its handle (and index entry). */
+    private void forget(int handle) {
+        slots[handle] = NONE;
+        records.release(handle);
+    }
+
+    private void allocate(int capacity) {
+        keys = new long[KEY_BASE + capacity * KEY_STRIDE];
+        slots = new int[capacity];
+    }
+
+    private void ensureSlotCapacity(int needed) {
+        if (needed > slotCapacity()) {
+            keys = Arrays.copyOf(keys, keyAt(TimerRecords.grownCapacity(slotCapacity(), needed)));
+        }
+    }
+}
