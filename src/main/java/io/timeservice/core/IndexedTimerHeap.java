@@ -58,7 +58,9 @@ final class IndexedTimerHeap {
     /** Arrays larger than this are released when the heap drains empty. */
     private static final int SHRINK_ABOVE = 4096;
     /** Timers {@link #popDue} pops before it reports and releases them together. */
-    static final int POP_CHUNK = 64;
+    static final int POP_CHUNK = 512;
+    /** Holes of one level that {@link #removeTaken} sifts in lockstep when untraced. */
+    static final int SIFT_GROUP = 16;
     /** Per popped timer in {@link #popped}: its three key words as the heap stored them, then its levels moved. */
     private static final int POPPED_STRIDE = 4;
 
@@ -93,6 +95,11 @@ final class IndexedTimerHeap {
     private int[] candidates;
     private long[] popped;
     private long[] holes;
+    // {@link #siftDownTogether}'s: per entry in hand, its hole, the fired timer whose hole it filled, its levels, keys.
+    private int[] siftHoles;
+    private int[] siftFired;
+    private int[] siftLevels;
+    private long[] siftKeys;
     /**
      * Sums the words that {@link #reportAndRelease} reads early. Never read: it exists so that the compiler keeps
      * those loads, whose only purpose is to start cache misses before the loads that need the data.
@@ -286,12 +293,7 @@ final class IndexedTimerHeap {
      * adding its children. Writes their slots in firing order into {@link #taken} and returns how many.
      */
     private int takeFirst(long now, int max) {
-        if (taken == null) {
-            taken = new int[POP_CHUNK]; // on first use: most clocks never fire in bulk
-            candidates = new int[POP_CHUNK * (arity - 1) + 1];
-            popped = new long[POP_CHUNK * POPPED_STRIDE];
-            holes = new long[POP_CHUNK];
-        }
+        ensureTakeRoom(max);
         int count = 0;
         int candidateCount = 1;
         candidates[0] = 0;
@@ -305,6 +307,27 @@ final class IndexedTimerHeap {
             }
         }
         return count;
+    }
+
+    /**
+     * Makes {@link #popDue}'s scratch arrays hold a chunk of {@code chunk}: allocated on first use and grown by
+     * doubling, so a clock that fires a few timers at a time keeps a few hundred bytes, one that fires thousands
+     * about 28 KB ({@value #POP_CHUNK} timers), until it drains empty.
+     */
+    private void ensureTakeRoom(int chunk) {
+        if (taken == null) {
+            siftHoles = new int[SIFT_GROUP];
+            siftFired = new int[SIFT_GROUP];
+            siftLevels = new int[SIFT_GROUP];
+            siftKeys = new long[SIFT_GROUP * 3];
+        } else if (taken.length >= chunk) {
+            return;
+        }
+        int room = Math.min(POP_CHUNK, Math.max(Integer.highestOneBit(Math.max(chunk - 1, 1)) << 1, 8));
+        taken = new int[room];
+        candidates = new int[room * (arity - 1) + 1];
+        popped = new long[room * POPPED_STRIDE];
+        holes = new long[room];
     }
 
     private int addCandidate(int count, int slot) {
@@ -372,21 +395,91 @@ final class IndexedTimerHeap {
         for (int h = count - 1; h >= 0 && (int) (holes[h] >>> 32) >= newSize; h--) {
             count--; // a hole past the new end needs no filling
         }
-        for (int h = count - 1; h >= 0; h--) {
-            while (slots[handleAt(last)] == NONE) {
-                last--; // a taken timer's slot, not an entry to move
+        // Traced, one hole at a time, so that the steps tell one sift after another; untraced, up to SIFT_GROUP
+        // holes of one level sift in lockstep, so that their cache misses are in flight together. The holes' subtrees
+        // are disjoint, so both orders write the same array.
+        int group = listener == HeapListener.NONE ? SIFT_GROUP : 1;
+        for (int h = count - 1; h >= 0; ) {
+            int levelStart = levelStart((int) (holes[h] >>> 32));
+            int g = 0;
+            for (; g < group && h >= 0 && (int) (holes[h] >>> 32) >= levelStart; g++, h--) {
+                while (slots[handleAt(last)] == NONE) {
+                    last--; // a taken timer's slot, not an entry to move
+                }
+                int moved = handleAt(last);
+                siftHoles[g] = (int) (holes[h] >>> 32);
+                siftFired[g] = (int) holes[h];
+                siftKeys[g * 3] = fireTimeAt(last);
+                siftKeys[g * 3 + 1] = tieBreaks[tieAt(last)];
+                siftKeys[g * 3 + 2] = sequenceAt(last);
+                lift(last--, moved);
             }
-            int hole = (int) (holes[h] >>> 32);
-            int moved = handleAt(last);
-            long fireTime = fireTimeAt(last);
-            int priority = priorityAt(last);
-            long sequence = sequenceAt(last);
-            lift(last--, moved);
-            int movedBefore = levelsMoved;
-            siftDown(hole, moved, fireTime, priority, sequence);
-            popped[(int) holes[h] * POPPED_STRIDE + 3] = levelsMoved - movedBefore;
+            siftDownTogether(g);
         }
         levelsMoved = 0;
+    }
+
+    /** The first slot of the level that {@code slot} is on. */
+    private int levelStart(int slot) {
+        int start = 0;
+        for (int next = 1; next <= slot; next = next * arity + 1) {
+            start = next;
+        }
+        return start;
+    }
+
+    /**
+     * Sifts down the first {@code count} entries in hand ({@link #siftKeys}) from their holes ({@link #siftHoles}),
+     * one level of each in turn, as {@link #siftDown} would one after another; notes each one's levels against the
+     * fired timer whose hole it fills.
+     */
+    private void siftDownTogether(int count) {
+        int active = count;
+        int[] levels = siftLevels;
+        Arrays.fill(levels, 0, count, 0);
+        while (active > 0) {
+            // First only load each hole's children (their fireTimes and tie-break words: one line each at arity 4),
+            // a loop without a branch on what it loads, so all the misses start at once; the compares below, whose
+            // mispredicted branches would discard loads issued after them, then find the lines in cache.
+            long touch = 0;
+            for (int j = 0; j < count; j++) {
+                long first = (long) siftHoles[j] * arity + 1;
+                if (first > 0 && first < size) {
+                    touch += fireTimes[timeAt((int) first)] + tieBreaks[tieAt((int) first)];
+                }
+            }
+            touched += touch;
+            active = 0;
+            for (int j = 0; j < count; j++) {
+                int hole = siftHoles[j];
+                if (hole < 0) {
+                    continue;
+                }
+                long fireTime = siftKeys[j * 3];
+                long priorityAndHandle = siftKeys[j * 3 + 1];
+                long sequence = siftKeys[j * 3 + 2];
+                int handle = (int) priorityAndHandle;
+                int priority = (int) (priorityAndHandle >> 32);
+                int best = earliestChild(hole);
+                boolean bestPrecedes = false;
+                if (best != NONE) {
+                    long bestFireTime = fireTimes[timeAt(best)];
+                    bestPrecedes = bestFireTime < fireTime || bestFireTime == fireTime && FiringOrder.compare(
+                            bestFireTime, priorityAt(best), sequenceAt(best), fireTime, priority, sequence) < 0;
+                    listener.compared(handle, hole, fireTime, priority, best, !bestPrecedes);
+                }
+                if (bestPrecedes) {
+                    write(hole, fireTimes[timeAt(best)], tieBreaks[tieAt(best)], tieBreaks[tieAt(best) + 1]);
+                    siftHoles[j] = best;
+                    levels[j]++;
+                    active++;
+                } else {
+                    write(hole, fireTime, priorityAndHandle, sequence);
+                    siftHoles[j] = -1;
+                    popped[siftFired[j] * POPPED_STRIDE + 3] = levels[j];
+                }
+            }
+        }
     }
 
     /** Reports the first {@code count} timers of {@link #popped} to {@code fired}, then forgets them. */
@@ -468,6 +561,10 @@ final class IndexedTimerHeap {
     void clear() {
         changes++;
         size = 0;
+        taken = null; // popDue's scratch goes with the rest of a drained burst's memory
+        candidates = null;
+        popped = null;
+        holes = null;
         allocate(INITIAL_CAPACITY);
         records.clear(INITIAL_CAPACITY);
     }

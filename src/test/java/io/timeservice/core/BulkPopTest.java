@@ -74,6 +74,24 @@ class BulkPopTest {
         assertThat(HeapInvariants.check(bulk, 0).ok()).isTrue();
     }
 
+    @ParameterizedTest(name = "arity {0}, limit {1}")
+    @MethodSource("aritiesAndLimits")
+    void popDue_untraced_leavesTheArrayItLeavesTraced(int arity, int limit) {
+        // Untraced, holes of one level sift in lockstep; traced, one after another: the same array either way.
+        IndexedTimerHeap untraced = messyHeap(arity, 3000, 11);
+        IndexedTimerHeap traced = messyHeap(arity, 3000, 11);
+        traced.listen(new TraceRecorder(traced, new ArrayList<>()));
+        List<Integer> untracedLevels = new ArrayList<>();
+        List<Integer> tracedLevels = new ArrayList<>();
+
+        untraced.popDue(500, limit, (handle, fireTime, priority, sequence, levels) -> untracedLevels.add(levels));
+        traced.popDue(500, limit, (handle, fireTime, priority, sequence, levels) -> tracedLevels.add(levels));
+
+        assertThat(cells(untraced)).isEqualTo(cells(traced));
+        assertThat(untracedLevels).isEqualTo(tracedLevels);
+        assertThat(HeapInvariants.check(untraced, 0).ok()).isTrue();
+    }
+
     @Test
     void popDue_nothingDue_firesNothingAndChangesNothing() {
         IndexedTimerHeap heap = messyHeap(4, 500, 3);
