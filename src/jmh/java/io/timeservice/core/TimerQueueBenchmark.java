@@ -118,7 +118,7 @@ public class TimerQueueBenchmark {
         @Setup(Level.Trial)
         public void fill() {
             String[] parts = config.split(":");
-            queue = parts[0].equals("heap4old") ? new Before20Queue(4) : TimerQueues.create(parts[0]);
+            queue = TimerQueues.create(parts[0]);
             n = Integer.parseInt(parts[1]);
             String[] ids = makeIds(2 * n, rng);
             pending = new String[n];

@@ -32,11 +32,13 @@ import java.util.function.ToLongFunction;
  *       remove, never during a sift.</li>
  * </ul>
  *
- * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1);
+ * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1); firing
+ * k timers ({@link #popDue}) O(k d log_d n) for the repair plus O(k log k) to find them in order;
  * {@link #bulkLoad} O(n); the first k in firing order O(k d log k) ({@link FiringOrderWalk}); the oldest pending
  * timer O(1) ({@link OldestPending}). Steady-state operations allocate nothing; arrays grow by doubling and return
  * to their initial size once empty. Steps can be watched through a {@link HeapListener} (for traces); the same
- * algorithm runs either way.
+ * algorithm runs either way, except that a traced {@link #popDue} sifts its holes one after another instead of a
+ * level's holes in lockstep, which writes the same array (their subtrees are disjoint).
  *
  * <p>Not thread-safe: {@link TimerScheduler} owns one and calls it only while holding its lock.
  */
@@ -263,7 +265,8 @@ final class IndexedTimerHeap {
     @FunctionalInterface
     interface FiredTimers {
         /**
-         * {@code handle} fired with this key; {@code levelsMoved} is what its root pop moved. The handle's record
+         * {@code handle} fired with this key; {@code levelsMoved} is how far the entry that filled its hole sank (0
+         * when its slot was past the new end of the array). The handle's record
          * ({@link #idOf}, {@link #records}) is readable during the call only; the heap must not be changed in it.
          */
         void fired(int handle, long fireTime, int priority, long sequence, int levelsMoved);

@@ -788,7 +788,7 @@ public final class TimerScheduler {
         failStop.requireServing(log);
     }
 
-    /** Moves the clock to {@code now} and fires every due timer, noting the levels each root pop moved. */
+    /** Moves the clock to {@code now} and fires every due timer, noting the levels each one's repair moved. */
     private Fired fireDue(long now) {
         clock.advanceTo(now);
         FiredCollector fired = new FiredCollector(heap, 8);
@@ -806,7 +806,7 @@ public final class TimerScheduler {
         return new Fired(new AdvanceResult(now, fired.timers, false), fired.levels());
     }
 
-    /** Collects what {@link IndexedTimerHeap#popDue} fires: the timers, their bytes and each root pop's levels. */
+    /** Collects what {@link IndexedTimerHeap#popDue} fires: the timers, their bytes and each one's repair levels. */
     private static final class FiredCollector implements IndexedTimerHeap.FiredTimers {
         private final IndexedTimerHeap heap;
         private final List<Timer> timers;
@@ -835,7 +835,7 @@ public final class TimerScheduler {
         }
     }
 
-    /** What an advance's apply step hands back: the result and the levels of each root pop, in firing order. */
+    /** What an advance's apply step hands back: the result and each fired timer's repair levels, in firing order. */
     private record Fired(AdvanceResult result, int[] levels) {
     }
 
