@@ -292,24 +292,12 @@ final class IndexedTimerHeap {
 
     /**
      * Finds the first {@code max} timers in firing order that are due at {@code now} (fewer if fewer are), without
-     * changing the heap: a best-first walk from the root over a small binary heap of candidate slots, each taken slot
-     * adding its children. Writes their slots in firing order into {@link #taken} and returns how many.
+     * changing the heap ({@link FiringOrderWalk#firstDueSlots}); writes their slots in firing order into
+     * {@link #taken} and returns how many.
      */
     private int takeFirst(long now, int max) {
         ensureTakeRoom(max);
-        int count = 0;
-        int candidateCount = 1;
-        candidates[0] = 0;
-        while (count < max && candidateCount > 0 && fireTimeAt(candidates[0]) <= now) {
-            int slot = candidates[0];
-            taken[count++] = slot;
-            candidateCount = dropFirstCandidate(candidateCount);
-            int first = slot * arity + 1;
-            for (int child = first, end = Math.min(first + arity, size); child < end; child++) {
-                candidateCount = addCandidate(candidateCount, child);
-            }
-        }
-        return count;
+        return FiringOrderWalk.firstDueSlots(this, now, max, taken, candidates);
     }
 
     /**
@@ -331,41 +319,6 @@ final class IndexedTimerHeap {
         candidates = new int[room * (arity - 1) + 1];
         popped = new long[room * POPPED_STRIDE];
         holes = new long[room];
-    }
-
-    private int addCandidate(int count, int slot) {
-        int at = count;
-        while (at > 0) {
-            int parent = (at - 1) >>> 1;
-            if (compareSlots(slot, candidates[parent]) >= 0) {
-                break;
-            }
-            candidates[at] = candidates[parent];
-            at = parent;
-        }
-        candidates[at] = slot;
-        return count + 1;
-    }
-
-    private int dropFirstCandidate(int count) {
-        int last = candidates[--count];
-        int at = 0;
-        while (true) {
-            int child = 2 * at + 1;
-            if (child >= count) {
-                break;
-            }
-            if (child + 1 < count && compareSlots(candidates[child + 1], candidates[child]) < 0) {
-                child++;
-            }
-            if (compareSlots(candidates[child], last) >= 0) {
-                break;
-            }
-            candidates[at] = candidates[child];
-            at = child;
-        }
-        candidates[at] = last;
-        return count;
     }
 
     /**
