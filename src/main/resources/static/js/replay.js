@@ -113,6 +113,12 @@ const APPLY = {
       return { text: `${step.id} is lifted out of slot ${step.from} with its new key (${keysText(frame, step.id)}); `
           + `slot ${step.from} is now the hole to move.` };
     }
+    // An advance that fires several timers removes them all first, leaving several holes; the step after the lift
+    // names the one this timer fills.
+    const next = replay.steps[replay.applied];
+    if (next && (next.op === 'compare' || next.op === 'place') && next.id === step.id) {
+      frame.hole = next.op === 'compare' ? next.from : next.to;
+    }
     return { text: `${step.id}, the last timer, is lifted out of slot ${step.from} to fill the hole at slot `
         + `${frame.hole}.` };
   },

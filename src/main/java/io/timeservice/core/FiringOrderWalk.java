@@ -3,7 +3,8 @@ package io.timeservice.core;
 /**
  * Walks that read an {@link IndexedTimerHeap} in firing order from the root without touching the rest of it: the
  * first k timers (a best-first walk with a small frontier heap of slots) and the count of the due ones (the due
- * timers form a subtree at the root). Each walk allocates its own small arrays; the heap is only read.
+ * timers form a subtree at the root). Each walk allocates its own small arrays, except {@link #firstDueSlots}, which
+ * works in the caller's (the heap's bulk pop); the heap is only read.
  *
  * <p>Not thread-safe: call only while the heap's owner holds its lock.
  */
@@ -18,27 +19,44 @@ final class FiringOrderWalk {
      * O(limit * d * log(limit * d)).
      */
     static int[] firstInOrder(IndexedTimerHeap heap, int limit) {
-        int size = heap.size();
-        int arity = heap.arity();
-        int count = Math.min(limit, size);
+        int count = Math.min(limit, heap.size());
         int[] result = new int[count];
         if (count == 0) {
             return result;
         }
+        int[] frontier = new int[(int) Math.min(heap.size(), 1L + (long) count * (heap.arity() - 1))];
+        firstDueSlots(heap, Long.MAX_VALUE, count, result, frontier);
+        for (int i = 0; i < count; i++) {
+            result[i] = heap.handleAt(result[i]);
+        }
+        return result;
+    }
+
+    /**
+     * Writes the slots of the first {@code max} timers due at {@code now} (fireTime at or before it; fewer if fewer
+     * are) into {@code into} in firing order and returns how many, using {@code frontier} (room for
+     * {@code 1 + max * (d - 1)} slots) for the candidates: the walk of {@link #firstInOrder}, without allocating.
+     */
+    static int firstDueSlots(IndexedTimerHeap heap, long now, int max, int[] into, int[] frontier) {
+        int size = heap.size();
+        int arity = heap.arity();
+        if (size == 0 || max <= 0) {
+            return 0;
+        }
         // The frontier is a binary min-heap of slots; each step takes one slot and adds at most d children.
-        int[] frontier = new int[(int) Math.min(size, 1L + (long) count * (arity - 1))];
         int frontierSize = 1;
         frontier[0] = 0;
-        for (int i = 0; i < count; i++) {
+        int count = 0;
+        while (count < max && frontierSize > 0 && heap.fireTimeAt(frontier[0]) <= now) {
             int slot = frontier[0];
-            result[i] = heap.handleAt(slot);
+            into[count++] = slot;
             frontierSize = popFrontier(heap, frontier, frontierSize);
             int first = slot * arity + 1;
             for (int child = first; child < first + arity && child < size; child++) {
                 frontierSize = pushFrontier(heap, frontier, frontierSize, child);
             }
         }
-        return result;
+        return count;
     }
 
     /**

@@ -133,6 +133,11 @@ final class IdIndex {
         size++;
     }
 
+    /** Reads the home bucket of {@code hash} and returns it: starts its cache miss early (see callers). */
+    long touch(int hash) {
+        return buckets[hash >>> shift];
+    }
+
     /** Removes {@code id}, which must be present with {@code handle}. */
     void remove(String id, int handle) {
         if (!removeIfPresent(hash(id), handle)) {

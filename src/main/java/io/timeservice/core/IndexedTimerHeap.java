@@ -7,19 +7,20 @@ import java.util.List;
 import java.util.function.ToLongFunction;
 
 /**
- * An indexed d-ary min-heap of timers: the firing order's keys in heap order in one flat array, the rest of each
+ * An indexed d-ary min-heap of timers: the firing order's keys in heap order in two flat arrays, the rest of each
  * timer by a stable per-timer handle in {@link TimerRecords}, which also finds the handle of an id.
  *
- * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. The key
- * array ({@code keys}: fireTime, priority with handle, sequence, interleaved per slot) is indexed by slot, so a sift
- * compares keys without chasing a pointer. {@code slots[handle]} is the timer's current heap slot, or -1 while it
- * is lifted out for a sift or not in use.
+ * <p>Layout. Slot {@code k}'s children are slots {@code k*d+1 .. k*d+d}; its parent is {@code (k-1)/d}. Two key
+ * arrays are indexed by slot, so a sift compares keys without chasing a pointer: {@code fireTimes} (one long per
+ * slot) and {@code tieBreaks} (priority with handle, then sequence). {@code slots[handle]} is the timer's current
+ * heap slot, or -1 while it is lifted out for a sift or not in use.
  *
  * <p>Why this shape: at 1,000,000 pending nearly every access below the top heap levels is a cache miss, up to
- * ~150-200 ns from DRAM, so an operation costs about its number of dependent misses. The slot is read on the
- * cancel and edit path and written at every sift level, so it stays in a 4 MB array, which caches far better than
- * the 20-byte records. The key array starts slot 0 one slot in so that, when the array itself starts on a cache
- * line (G1 places such large arrays at a region start), a 4-ary node's children span exactly two lines.
+ * ~150-200 ns from DRAM, so an operation costs about its number of dependent misses. A sift down reads every
+ * child's fireTime but the other words of one child only, so the fireTimes of a node's children are one aligned
+ * cache line at arity 8 (see {@link #TIME_BASE}); the chosen child's other words are a second miss that does not
+ * wait for the first. The slot is read on the cancel and edit path and written at every sift level, so it stays in
+ * a 4 MB array, which caches far better than the 20-byte records.
  *
  * <p>Invariants, true between public calls ({@link HeapInvariants} checks them):
  * <ul>
@@ -31,11 +32,13 @@ import java.util.function.ToLongFunction;
  *       remove, never during a sift.</li>
  * </ul>
  *
- * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1);
+ * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1); firing
+ * k timers ({@link #popDue}) O(k d log_d n) for the repair plus O(k log k) to find them in order;
  * {@link #bulkLoad} O(n); the first k in firing order O(k d log k) ({@link FiringOrderWalk}); the oldest pending
  * timer O(1) ({@link OldestPending}). Steady-state operations allocate nothing; arrays grow by doubling and return
  * to their initial size once empty. Steps can be watched through a {@link HeapListener} (for traces); the same
- * algorithm runs either way.
+ * algorithm runs either way, except that a traced {@link #popDue} sifts its holes one after another instead of a
+ * level's holes in lockstep, which writes the same array (their subtrees are disjoint).
  *
  * <p>Not thread-safe: {@link TimerScheduler} owns one and calls it only while holding its lock.
  */
@@ -43,24 +46,40 @@ final class IndexedTimerHeap {
 
     static final int NONE = -1;
     private static final int INITIAL_CAPACITY = 16;
-    private static final int KEY_STRIDE = 3;
+    /** Words per slot in {@link #tieBreaks}. */
+    private static final int TIE_STRIDE = 2;
     /**
-     * Slot 0's keys start at this index: the unused first 24 bytes put every group of 4 children on a 32-byte
-     * boundary (64 + 96 k bytes into the array), so it spans two cache lines instead of sometimes three.
+     * Slot 0's fireTime is at this index of {@link #fireTimes}: when the array starts on a cache line (G1 places
+     * arrays this large at a region start, the elements 16 bytes in), slot 1 starts the second line, so the
+     * children of every slot (slots k*d+1 .. k*d+d) share one line at arity 8 and half of one at arity 4.
      */
-    private static final int KEY_BASE = 3;
+    static final int TIME_BASE = 5;
+    /** As {@link #TIME_BASE} for {@link #tieBreaks}: slot 1 starts a line, a group of 4 children fills one. */
+    static final int TIE_BASE = 4;
 
     /** Arrays larger than this are released when the heap drains empty. */
     private static final int SHRINK_ABOVE = 4096;
+    /** Timers {@link #popDue} pops before it reports and releases them together. */
+    static final int POP_CHUNK = 512;
+    /** Holes of one level that {@link #removeTaken} sifts in lockstep when untraced. */
+    static final int SIFT_GROUP = 16;
+    /** Per popped timer in {@link #popped}: its three key words as the heap stored them, then its levels moved. */
+    private static final int POPPED_STRIDE = 4;
 
     private final int arity;
 
     /**
-     * By heap slot, [0, size) from {@link #KEY_BASE}, three longs per slot so that a sift reads one slot's whole
-     * key and its handle from one place (children of a node are adjacent: d slots span d * 24 bytes):
-     * {@code fireTime}, then {@code priority << 32 | handle}, then {@code sequence}.
+     * By heap slot, [0, size) from {@link #TIME_BASE}: the fireTime, the only word a sift reads of every child. Apart
+     * from the rest of the key so that a node's children (adjacent slots) take one cache line at arity 8: a level
+     * below the cached top then costs one miss for the children, plus one for the chosen child's other words,
+     * which is independent of it and overlaps.
      */
-    private long[] keys;
+    private long[] fireTimes;
+    /**
+     * By heap slot, [0, size) from {@link #TIE_BASE}, two longs per slot: {@code priority << 32 | handle}, then
+     * {@code sequence}. Read for a child only when its fireTime ties with the best one's, and for the one that moves.
+     */
+    private long[] tieBreaks;
     private int size;
 
     /**
@@ -72,6 +91,22 @@ final class IndexedTimerHeap {
 
     /** Told every step of the operations that follow; {@link HeapListener#NONE} unless a trace is recorded. */
     private HeapListener listener = HeapListener.NONE;
+    // {@link #popDue}'s scratch, allocated on its first use: the slots of the next timers in firing order, the
+    // candidates of the walk that finds them, their keys and levels (until reported), and their slots by slot order.
+    private int[] taken;
+    private int[] candidates;
+    private long[] popped;
+    private long[] holes;
+    // {@link #siftDownTogether}'s: per entry in hand, its hole, the fired timer whose hole it filled, its levels, keys.
+    private int[] siftHoles;
+    private int[] siftFired;
+    private int[] siftLevels;
+    private long[] siftKeys;
+    /**
+     * Sums the words that {@link #reportAndRelease} reads early. Never read: it exists so that the compiler keeps
+     * those loads, whose only purpose is to start cache misses before the loads that need the data.
+     */
+    private long touched;
     /** Levels moved by sifts since the last {@link #takeLevelsMoved}. */
     private int levelsMoved;
     /**
@@ -92,7 +127,8 @@ final class IndexedTimerHeap {
     /** A copy of {@code source}: see {@link #copy}. */
     private IndexedTimerHeap(IndexedTimerHeap source) {
         arity = source.arity;
-        keys = Arrays.copyOf(source.keys, keyAt(source.size));
+        fireTimes = Arrays.copyOf(source.fireTimes, timeAt(source.size));
+        tieBreaks = Arrays.copyOf(source.tieBreaks, tieAt(source.size));
         size = source.size;
         records = new TimerRecords(source.records);
         slots = Arrays.copyOf(source.slots, records.limit());
@@ -139,30 +175,35 @@ final class IndexedTimerHeap {
 
     // ---- slot accessors: the only readers of the interleaved key array ----
 
-    /** Where slot {@code slot}'s three key words start in the key array (of the heap or of a {@link HeapImage}). */
-    static int keyAt(int slot) {
-        return KEY_BASE + slot * KEY_STRIDE;
+    /** Where slot {@code slot}'s fireTime is in {@link #fireTimes} (of the heap or of a {@link HeapImage}). */
+    static int timeAt(int slot) {
+        return TIME_BASE + slot;
+    }
+
+    /** Where slot {@code slot}'s two other key words start in {@link #tieBreaks} (or a {@link HeapImage}'s). */
+    static int tieAt(int slot) {
+        return TIE_BASE + slot * TIE_STRIDE;
     }
 
     long fireTimeAt(int slot) {
-        return keys[keyAt(slot)];
+        return fireTimes[timeAt(slot)];
     }
 
     int priorityAt(int slot) {
-        return (int) (keys[keyAt(slot) + 1] >> 32);
+        return (int) (tieBreaks[tieAt(slot)] >> 32);
     }
 
     int handleAt(int slot) {
-        return (int) keys[keyAt(slot) + 1];
+        return (int) tieBreaks[tieAt(slot)];
     }
 
     long sequenceAt(int slot) {
-        return keys[keyAt(slot) + 2];
+        return tieBreaks[tieAt(slot) + 1];
     }
 
-    /** Slots the key array holds before it must grow. */
+    /** Slots the key arrays hold before they must grow. */
     int slotCapacity() {
-        return (keys.length - KEY_BASE) / KEY_STRIDE;
+        return fireTimes.length - TIME_BASE;
     }
 
     int slotOf(int handle) {
@@ -218,6 +259,203 @@ final class IndexedTimerHeap {
     /** Removes and forgets the root. Call only when not empty. */
     void removeRoot() {
         removeAt(0);
+    }
+
+    /** Told each timer that {@link #popDue} fires, in firing order, while its handle can still be read. */
+    @FunctionalInterface
+    interface FiredTimers {
+        /**
+         * {@code handle} fired with this key; {@code levelsMoved} is how far the entry that filled its hole sank (0
+         * when its slot was past the new end of the array). The handle's record
+         * ({@link #idOf}, {@link #records}) is readable during the call only; the heap must not be changed in it.
+         */
+        void fired(int handle, long fireTime, int priority, long sequence, int levelsMoved);
+    }
+
+    /**
+     * Fires the timers due at {@code now} (fireTime at or before it), at most {@code limit} of them, in firing order,
+     * and returns how many. Works in chunks of up to {@value #POP_CHUNK}: a chunk is the next timers in firing order,
+     * which form a subtree at the root; they leave together, then the heap is repaired once for all of them
+     * ({@link #removeTaken}), and their records and index entries are fetched and released side by side.
+     */
+    int popDue(long now, int limit, FiredTimers fired) {
+        int count = 0;
+        while (count < limit && size > 0 && fireTimeAt(0) <= now) {
+            int chunk = takeFirst(now, Math.min(limit - count, POP_CHUNK));
+            removeTaken(chunk);
+            reportAndRelease(chunk, fired);
+            count += chunk;
+        }
+        releaseIfDrained();
+        return count;
+    }
+
+    /**
+     * Finds the first {@code max} timers in firing order that are due at {@code now} (fewer if fewer are), without
+     * changing the heap ({@link FiringOrderWalk#firstDueSlots}); writes their slots in firing order into
+     * {@link #taken} and returns how many.
+     */
+    private int takeFirst(long now, int max) {
+        ensureTakeRoom(max);
+        return FiringOrderWalk.firstDueSlots(this, now, max, taken, candidates);
+    }
+
+    /**
+     * Makes {@link #popDue}'s scratch arrays hold a chunk of {@code chunk}: allocated on first use and grown by
+     * doubling, so a clock that fires a few timers at a time keeps a few hundred bytes, one that fires thousands
+     * about 28 KB ({@value #POP_CHUNK} timers), until it drains empty.
+     */
+    private void ensureTakeRoom(int chunk) {
+        if (taken == null) {
+            siftHoles = new int[SIFT_GROUP];
+            siftFired = new int[SIFT_GROUP];
+            siftLevels = new int[SIFT_GROUP];
+            siftKeys = new long[SIFT_GROUP * 3];
+        } else if (taken.length >= chunk) {
+            return;
+        }
+        int room = Math.min(POP_CHUNK, Math.max(Integer.highestOneBit(Math.max(chunk - 1, 1)) << 1, 8));
+        taken = new int[room];
+        candidates = new int[room * (arity - 1) + 1];
+        popped = new long[room * POPPED_STRIDE];
+        holes = new long[room];
+    }
+
+    /**
+     * Removes the {@code count} timers whose slots {@link #takeFirst} wrote into {@link #taken} (a subtree at the
+     * root, in firing order), keeping their keys and handles in {@link #popped} for the report. They leave in firing
+     * order; then each hole they left below the new end of the array, deepest first, takes one of the last entries
+     * and sifts it down (Floyd's heap construction, confined to the holes). When a hole is filled every hole below it
+     * has been, so its subtree is a heap, and every entry that is not taken fires after every taken one, so nothing
+     * moves up. The holes' subtrees are disjoint, so their sifts do not wait for one another: the memory system can
+     * fetch one's cache lines while another's are in flight, which root pops one after another cannot do.
+     */
+    private void removeTaken(int count) {
+        changes++;
+        for (int i = 0; i < count; i++) {
+            int slot = taken[i];
+            int at = i * POPPED_STRIDE;
+            popped[at] = fireTimeAt(slot);
+            popped[at + 1] = tieBreaks[tieAt(slot)];
+            popped[at + 2] = tieBreaks[tieAt(slot) + 1];
+            popped[at + 3] = 0;
+            holes[i] = (long) slot << 32 | i;
+            int handle = handleAt(slot);
+            listener.removed(handle, slot);
+            slots[handle] = NONE; // out of the heap; its record and index entry go after the report
+        }
+        Arrays.sort(holes, 0, count); // by slot: filled from the deepest up
+        int newSize = size - count;
+        int last = size - 1;
+        size = newSize;
+        for (int h = count - 1; h >= 0 && (int) (holes[h] >>> 32) >= newSize; h--) {
+            count--; // a hole past the new end needs no filling
+        }
+        // Traced, one hole at a time, so that the steps tell one sift after another; untraced, up to SIFT_GROUP
+        // holes of one level sift in lockstep, so that their cache misses are in flight together. The holes' subtrees
+        // are disjoint, so both orders write the same array.
+        int group = listener == HeapListener.NONE ? SIFT_GROUP : 1;
+        for (int h = count - 1; h >= 0; ) {
+            int levelStart = levelStart((int) (holes[h] >>> 32));
+            int g = 0;
+            for (; g < group && h >= 0 && (int) (holes[h] >>> 32) >= levelStart; g++, h--) {
+                while (slots[handleAt(last)] == NONE) {
+                    last--; // a taken timer's slot, not an entry to move
+                }
+                int moved = handleAt(last);
+                siftHoles[g] = (int) (holes[h] >>> 32);
+                siftFired[g] = (int) holes[h];
+                siftKeys[g * 3] = fireTimeAt(last);
+                siftKeys[g * 3 + 1] = tieBreaks[tieAt(last)];
+                siftKeys[g * 3 + 2] = sequenceAt(last);
+                lift(last--, moved);
+            }
+            siftDownTogether(g);
+        }
+        levelsMoved = 0;
+    }
+
+    /** The first slot of the level that {@code slot} is on. */
+    private int levelStart(int slot) {
+        int start = 0;
+        for (int next = 1; next <= slot; next = next * arity + 1) {
+            start = next;
+        }
+        return start;
+    }
+
+    /**
+     * Sifts down the first {@code count} entries in hand ({@link #siftKeys}) from their holes ({@link #siftHoles}),
+     * one level of each in turn, as {@link #siftDown} would one after another; notes each one's levels against the
+     * fired timer whose hole it fills.
+     */
+    private void siftDownTogether(int count) {
+        int active = count;
+        int[] levels = siftLevels;
+        Arrays.fill(levels, 0, count, 0);
+        while (active > 0) {
+            // First only load each hole's children (their fireTimes and tie-break words: one line each at arity 4),
+            // a loop without a branch on what it loads, so all the misses start at once; the compares below, whose
+            // mispredicted branches would discard loads issued after them, then find the lines in cache.
+            long touch = 0;
+            for (int j = 0; j < count; j++) {
+                long first = (long) siftHoles[j] * arity + 1;
+                if (first > 0 && first < size) {
+                    touch += fireTimes[timeAt((int) first)] + tieBreaks[tieAt((int) first)];
+                }
+            }
+            touched += touch;
+            active = 0;
+            for (int j = 0; j < count; j++) {
+                int hole = siftHoles[j];
+                if (hole < 0) {
+                    continue;
+                }
+                long fireTime = siftKeys[j * 3];
+                long priorityAndHandle = siftKeys[j * 3 + 1];
+                long sequence = siftKeys[j * 3 + 2];
+                int handle = (int) priorityAndHandle;
+                int priority = (int) (priorityAndHandle >> 32);
+                int best = earliestChild(hole);
+                boolean bestPrecedes = false;
+                if (best != NONE) {
+                    long bestFireTime = fireTimes[timeAt(best)];
+                    bestPrecedes = bestFireTime < fireTime || bestFireTime == fireTime && FiringOrder.compare(
+                            bestFireTime, priorityAt(best), sequenceAt(best), fireTime, priority, sequence) < 0;
+                    listener.compared(handle, hole, fireTime, priority, best, !bestPrecedes);
+                }
+                if (bestPrecedes) {
+                    write(hole, fireTimes[timeAt(best)], tieBreaks[tieAt(best)], tieBreaks[tieAt(best) + 1]);
+                    siftHoles[j] = best;
+                    levels[j]++;
+                    active++;
+                } else {
+                    write(hole, fireTime, priorityAndHandle, sequence);
+                    siftHoles[j] = -1;
+                    popped[siftFired[j] * POPPED_STRIDE + 3] = levels[j];
+                }
+            }
+        }
+    }
+
+    /** Reports the first {@code count} timers of {@link #popped} to {@code fired}, then forgets them. */
+    private void reportAndRelease(int count, FiredTimers fired) {
+        long touched = 0;
+        for (int at = 0; at < count * POPPED_STRIDE; at += POPPED_STRIDE) {
+            touched += records.touch((int) popped[at + 1]); // independent loads: all in flight together
+        }
+        for (int at = 0; at < count * POPPED_STRIDE; at += POPPED_STRIDE) {
+            long priorityAndHandle = popped[at + 1];
+            fired.fired((int) priorityAndHandle, popped[at], (int) (priorityAndHandle >> 32), popped[at + 2],
+                    (int) popped[at + 3]);
+        }
+        for (int at = 0; at < count * POPPED_STRIDE; at += POPPED_STRIDE) {
+            touched += records.touchIndexEntry((int) popped[at + 1]);
+        }
+        for (int at = 0; at < count * POPPED_STRIDE; at += POPPED_STRIDE) {
+            records.release((int) popped[at + 1]);
+        }
+        this.touched += touched;
     }
 
     /**
@@ -279,6 +517,10 @@ final class IndexedTimerHeap {
     void clear() {
         changes++;
         size = 0;
+        taken = null; // popDue's scratch goes with the rest of a drained burst's memory
+        candidates = null;
+        popped = null;
+        holes = null;
         allocate(INITIAL_CAPACITY);
         records.clear(INITIAL_CAPACITY);
     }
@@ -293,7 +535,8 @@ final class IndexedTimerHeap {
      * briefly. The copy is read later, without the lock, to write a snapshot.
      */
     HeapImage image() {
-        return new HeapImage(size, Arrays.copyOf(keys, keyAt(size)), records.frozenCopy());
+        return new HeapImage(size, Arrays.copyOf(fireTimes, timeAt(size)), Arrays.copyOf(tieBreaks, tieAt(size)),
+                records.frozenCopy());
     }
 
     // ---- sifting: every slot write goes through write() ----
@@ -305,6 +548,15 @@ final class IndexedTimerHeap {
         // Unindex and release first: for a fired timer the bucket (found from the hash in its record) is a miss of its
         // own, which then overlaps with the sift below instead of following it.
         forget(removed);
+        fillHole(slot);
+        releaseIfDrained();
+    }
+
+    /**
+     * Fills the hole that a removed timer left at {@code slot} with the last entry, which moves up or down from
+     * there; the heap is one shorter afterwards.
+     */
+    private void fillHole(int slot) {
         int last = --size;
         if (slot != last) {
             int moved = handleAt(last);
@@ -325,6 +577,9 @@ final class IndexedTimerHeap {
                 siftDown(slot, moved, fireTime, priority, sequence);
             }
         }
+    }
+
+    private void releaseIfDrained() {
         if (size == 0 && records.capacity() > SHRINK_ABOVE) {
             clear(); // give the memory of a drained burst back rather than keep its peak forever
         }
@@ -334,10 +589,9 @@ final class IndexedTimerHeap {
     private int siftUp(int slot, int handle, long fireTime, int priority, long sequence) {
         while (slot > 0) {
             int parent = (slot - 1) / arity;
-            int parentKey = keyAt(parent);
-            long parentFireTime = keys[parentKey];
-            long parentPriorityAndHandle = keys[parentKey + 1];
-            long parentSequence = keys[parentKey + 2];
+            long parentFireTime = fireTimes[timeAt(parent)];
+            long parentPriorityAndHandle = tieBreaks[tieAt(parent)];
+            long parentSequence = tieBreaks[tieAt(parent) + 1];
             boolean precedes = FiringOrder.compare(fireTime, priority, sequence,
                     parentFireTime, (int) (parentPriorityAndHandle >> 32), parentSequence) < 0;
             listener.compared(handle, slot, fireTime, priority, parent, precedes);
@@ -359,10 +613,9 @@ final class IndexedTimerHeap {
             if (best == NONE) {
                 break;
             }
-            int bestKey = keyAt(best);
-            long bestFireTime = keys[bestKey];
-            long bestPriorityAndHandle = keys[bestKey + 1];
-            long bestSequence = keys[bestKey + 2];
+            long bestFireTime = fireTimes[timeAt(best)];
+            long bestPriorityAndHandle = tieBreaks[tieAt(best)];
+            long bestSequence = tieBreaks[tieAt(best) + 1];
             boolean bestPrecedes = FiringOrder.compare(bestFireTime, (int) (bestPriorityAndHandle >> 32),
                     bestSequence, fireTime, priority, sequence) < 0;
             listener.compared(handle, slot, fireTime, priority, best, !bestPrecedes);
@@ -389,8 +642,7 @@ final class IndexedTimerHeap {
         int hole = 0;
         int depth = 0;
         for (int best = earliestChild(hole); best != NONE; best = earliestChild(hole)) {
-            int bestKey = keyAt(best);
-            write(hole, keys[bestKey], keys[bestKey + 1], keys[bestKey + 2]);
+            write(hole, fireTimes[timeAt(best)], tieBreaks[tieAt(best)], tieBreaks[tieAt(best) + 1]);
             hole = best;
             depth++;
         }
@@ -408,16 +660,13 @@ final class IndexedTimerHeap {
         }
         int end = Math.min(first + arity, size);
         int best = first;
-        int bestKey = keyAt(first);
-        long bestFireTime = keys[bestKey];
-        for (int child = first + 1, key = bestKey + KEY_STRIDE; child < end; child++, key += KEY_STRIDE) {
-            long fireTime = keys[key];
+        long bestFireTime = fireTimes[timeAt(first)];
+        for (int child = first + 1; child < end; child++) {
+            long fireTime = fireTimes[timeAt(child)];
             // Most children lose on fireTime alone; read the rest of the key only on a tie.
             if (fireTime < bestFireTime || fireTime == bestFireTime && FiringOrder.compare(fireTime,
-                    (int) (keys[key + 1] >> 32), keys[key + 2], bestFireTime, (int) (keys[bestKey + 1] >> 32),
-                    keys[bestKey + 2]) < 0) {
+                    priorityAt(child), sequenceAt(child), bestFireTime, priorityAt(best), sequenceAt(best)) < 0) {
                 best = child;
-                bestKey = key;
                 bestFireTime = fireTime;
             }
         }
@@ -442,10 +691,10 @@ final class IndexedTimerHeap {
     private void write(int slot, long fireTime, long priorityAndHandle, long sequence) {
         int handle = (int) priorityAndHandle;
         listener.writing(handle, slot);
-        int key = keyAt(slot);
-        keys[key] = fireTime;
-        keys[key + 1] = priorityAndHandle;
-        keys[key + 2] = sequence;
+        fireTimes[timeAt(slot)] = fireTime;
+        int tie = tieAt(slot);
+        tieBreaks[tie] = priorityAndHandle;
+        tieBreaks[tie + 1] = sequence;
         slots[handle] = slot;
     }
 
@@ -473,13 +722,16 @@ final class IndexedTimerHeap {
     }
 
     private void allocate(int capacity) {
-        keys = new long[KEY_BASE + capacity * KEY_STRIDE];
+        fireTimes = new long[timeAt(capacity)];
+        tieBreaks = new long[tieAt(capacity)];
         slots = new int[capacity];
     }
 
     private void ensureSlotCapacity(int needed) {
         if (needed > slotCapacity()) {
-            keys = Arrays.copyOf(keys, keyAt(TimerRecords.grownCapacity(slotCapacity(), needed)));
+            int grown = TimerRecords.grownCapacity(slotCapacity(), needed);
+            fireTimes = Arrays.copyOf(fireTimes, timeAt(grown));
+            tieBreaks = Arrays.copyOf(tieBreaks, tieAt(grown));
         }
     }
 }

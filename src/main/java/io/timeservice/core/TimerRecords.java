@@ -225,6 +225,19 @@ final class TimerRecords implements OldestPending.Members {
     }
 
     /**
+     * Reads {@code handle}'s record and texts and returns a word of them, so that a caller about to use many records
+     * can start all their cache misses at once (the JIT keeps a load only if its value is used).
+     */
+    long touch(int handle) {
+        return ints[recordAt(handle) + ID_HASH] + (texts[handle * TEXT_STRIDE] == null ? 1 : 0);
+    }
+
+    /** Reads the index bucket where {@code handle}'s entry starts its probe: {@link #touch} for {@link #release}. */
+    long touchIndexEntry(int handle) {
+        return index.touch(ints[recordAt(handle) + ID_HASH]);
+    }
+
+    /**
      * Frees {@code handle} for a later {@link #add}: removes its index entry (where the last {@link #find} found it,
      * or under the cached hash), drops its texts, puts it on the free list and tells the oldest-pending tree.
      */

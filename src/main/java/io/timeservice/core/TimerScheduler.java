@@ -1431,52 +1431,67 @@ public final class TimerScheduler {
         failStop.requireServing(log);
     }
 
-    /** Moves the clock to {@code now} and fires every due timer, noting the levels each root pop moved. */
+    /** Moves the clock to {@code now} and fires every due timer, noting the levels each one's repair moved. */
     private Fired fireDue(long now) {
         clock.advanceTo(now);
-        List<Timer> fired = new ArrayList<>();
-        int[] levels = NO_LEVELS;
-        for (int root = heap.peek(); root != IndexedTimerHeap.NONE && heap.fireTime(root) <= now;
-             root = heap.peek()) {
-            Timer timer = heap.timerAt(root);
-            heap.removeRoot();
-            firedOne(timer);
-            if (fired.size() == levels.length) {
-                levels = Arrays.copyOf(levels, Math.max(8, levels.length * 2));
-            }
-            levels[fired.size()] = heap.takeLevelsMoved();
-            fired.add(timer);
-        }
-        return new Fired(new AdvanceResult(now, fired), Arrays.copyOf(levels, fired.size()));
+        FiredCollector fired = new FiredCollector(Math.min(heap.size(), 8));
+        heap.popDue(now, Integer.MAX_VALUE, fired);
+        fired.release();
+        return new Fired(new AdvanceResult(now, fired.timers), fired.levels());
     }
 
     /** Moves the clock to {@code now} and fires exactly the first {@code count} timers (all due by then). */
     private Fired fireFirst(long now, int count) {
         clock.advanceTo(now);
-        List<Timer> fired = new ArrayList<>(count);
-        int[] levels = new int[count];
-        for (int i = 0; i < count; i++) {
-            int root = heap.peek();
-            Timer timer = heap.timerAt(root);
-            heap.removeRoot();
-            firedOne(timer);
-            levels[i] = heap.takeLevelsMoved();
-            fired.add(timer);
-        }
-        return new Fired(new AdvanceResult(now, fired, false), levels);
+        FiredCollector fired = new FiredCollector(count);
+        heap.popDue(now, count, fired);
+        fired.release();
+        return new Fired(new AdvanceResult(now, fired.timers, false), fired.levels());
     }
 
-    /** A fired timer leaves the heap's budget share, or becomes a delivery when this clock queues. */
-    private void firedOne(Timer timer) {
-        if (settings.queues()) {
-            deliveries.fired(timer);
-            capacity.firedToDeliveries(Capacity.bytesOf(timer));
-        } else {
-            capacity.removed(timer);
+    /**
+     * Collects what {@link IndexedTimerHeap#popDue} fires: the timers, their bytes and each one's repair levels; a
+     * queueing clock's fired timers become deliveries as they come.
+     */
+    private final class FiredCollector implements IndexedTimerHeap.FiredTimers {
+        private final List<Timer> timers;
+        private int[] levels;
+        private long bytes;
+
+        FiredCollector(int expected) {
+            timers = new ArrayList<>(expected);
+            levels = new int[expected];
+        }
+
+        @Override
+        public void fired(int handle, long fireTime, int priority, long sequence, int levelsMoved) {
+            Timer timer = heap.records().timer(handle, fireTime, priority, sequence);
+            if (timers.size() == levels.length) {
+                levels = Arrays.copyOf(levels, Math.max(8, levels.length * 2));
+            }
+            levels[timers.size()] = levelsMoved;
+            timers.add(timer);
+            bytes += Capacity.bytesOf(timer);
+            if (settings.queues()) {
+                deliveries.fired(timer);
+            }
+        }
+
+        /** The fired timers leave the heap's budget share: given back, or kept by their deliveries. */
+        void release() {
+            if (settings.queues()) {
+                capacity.firedToDeliveries(bytes);
+            } else {
+                capacity.removed(timers.size(), bytes);
+            }
+        }
+
+        int[] levels() {
+            return Arrays.copyOf(levels, timers.size());
         }
     }
 
-    /** What an advance's apply step hands back: the result and the levels of each root pop, in firing order. */
+    /** What an advance's apply step hands back: the result and each fired timer's repair levels, in firing order. */
     private record Fired(AdvanceResult result, int[] levels) {
     }
 

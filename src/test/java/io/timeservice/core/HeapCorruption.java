@@ -21,14 +21,17 @@ final class HeapCorruption {
     /** Swaps two array cells without telling the index, as a buggy sift would. */
     static void swapCellsWithoutIndex(IndexedTimerHeap heap, int a, int b) {
         countChange(heap);
-        long[] keys = (long[]) CoreTestSupport.field(heap, "keys");
-        int stride = constant(IndexedTimerHeap.class, "KEY_STRIDE");
-        int base = constant(IndexedTimerHeap.class, "KEY_BASE");
-        for (int i = 0; i < stride; i++) {
-            long key = keys[base + a * stride + i];
-            keys[base + a * stride + i] = keys[base + b * stride + i];
-            keys[base + b * stride + i] = key;
-        }
+        long[] fireTimes = (long[]) CoreTestSupport.field(heap, "fireTimes");
+        long[] tieBreaks = (long[]) CoreTestSupport.field(heap, "tieBreaks");
+        swap(fireTimes, IndexedTimerHeap.timeAt(a), IndexedTimerHeap.timeAt(b));
+        swap(tieBreaks, IndexedTimerHeap.tieAt(a), IndexedTimerHeap.tieAt(b));
+        swap(tieBreaks, IndexedTimerHeap.tieAt(a) + 1, IndexedTimerHeap.tieAt(b) + 1);
+    }
+
+    private static void swap(long[] words, int a, int b) {
+        long word = words[a];
+        words[a] = words[b];
+        words[b] = word;
     }
 
     /** Drops {@code id}'s index entry while the timer stays in the heap, as a lost update would. */

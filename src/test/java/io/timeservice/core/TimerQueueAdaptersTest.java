@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Supplier;
@@ -14,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Keeps the benchmark comparison honest: one seeded random sequence of adds, cancels, edits (earlier and later),
- * firings, peeks and listings goes through every design, and every design must answer every operation the same,
+ * firings (one by one, and in bulk with a limit), peeks and listings goes through every design, and every design must answer every operation the same,
  * so all of them fire the same timers in the same order. Ids are reused after they leave, fireTimes collide often.
  */
 class TimerQueueAdaptersTest {
@@ -52,13 +53,17 @@ class TimerQueueAdaptersTest {
                     answer = queue.cancel(id);
                 } else if (kind < 75) {
                     answer = queue.edit(id, now + delay(same), same.nextInt(3));
-                } else if (kind < 90) {
+                } else if (kind < 82) {
                     long until = now + same.nextInt(200);
                     List<String> out = new ArrayList<>();
                     for (String due; (due = queue.pollDue(until)) != null; ) {
                         out.add(due);
                     }
                     answer = out;
+                } else if (kind < 90) {
+                    long until = now + same.nextInt(200);
+                    String[] into = new String[1 + same.nextInt(IndexedTimerHeap.POP_CHUNK * 3)];
+                    answer = new ArrayList<>(Arrays.asList(into).subList(0, queue.drain(until, into)));
                 } else if (kind < 97) {
                     answer = queue.peek() + "@" + queue.nextFireTime();
                 } else {

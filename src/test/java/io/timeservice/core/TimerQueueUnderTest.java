@@ -22,6 +22,18 @@ interface TimerQueueUnderTest {
     /** Removes and returns the id of the next timer if its fireTime is at or before {@code now}, else null. */
     String pollDue(long now);
 
+    /**
+     * Removes the next timers due at {@code now}, at most {@code into.length}, writes their ids into {@code into} in
+     * firing order and returns how many: {@link #pollDue} in a loop unless the design fires in bulk.
+     */
+    default int drain(long now, String[] into) {
+        int count = 0;
+        for (String id; count < into.length && (id = pollDue(now)) != null; count++) {
+            into[count] = id;
+        }
+        return count;
+    }
+
     /** The id of the next timer to fire, or null when empty. */
     String peek();
 

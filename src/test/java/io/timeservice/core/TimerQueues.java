@@ -40,10 +40,14 @@ final class TimerQueues {
     static final class OurHeap implements TimerQueueUnderTest {
         final IndexedTimerHeap heap;
         private long sequence;
+        private final IndexedTimerHeap.FiredTimers collector = this::collect;
+        private String[] drained;
+        private int drainedCount;
 
         OurHeap(int arity) {
             heap = new IndexedTimerHeap(arity);
         }
+
 
         @Override
         public boolean add(String id, long fireTime, int priority) {
@@ -85,10 +89,26 @@ final class TimerQueues {
             return id;
         }
 
+        /** As {@link TimerScheduler}'s advance fires: one {@link IndexedTimerHeap#popDue} call. */
+        @Override
+        public int drain(long now, String[] into) {
+            drained = into;
+            drainedCount = 0;
+            return heap.popDue(now, into.length, collector);
+        }
+
+        private void collect(int handle, long fireTime, int priority, long sequence, int levelsMoved) {
+            drained[drainedCount++] = heap.idOf(handle);
+        }
+
+        /**
+         * The root's id, as the other designs answer: two loads. {@link TimerScheduler#peek} also builds a {@link Timer}
+         * from the root's record (an allocation and a few loads more).
+         */
         @Override
         public String peek() {
             int root = heap.peek();
-            return root == IndexedTimerHeap.NONE ? null : heap.timerAt(root).id();
+            return root == IndexedTimerHeap.NONE ? null : heap.idOf(root);
         }
 
         @Override
