@@ -502,6 +502,11 @@ public final class TimerScheduler {
     private Applied<AdvanceResult> advanceWithin(long now, int limit, Trace trace) {
         // unbounded (the library's advance(by)): no count, fire whatever is due
         boolean complete = limit == Integer.MAX_VALUE || FiringOrderWalk.countDue(heap, now, limit + 1) <= limit;
+        return advanceWithin(now, limit, trace, complete);
+    }
+
+    /** As {@link #advanceWithin(long, int, Trace)}, when the caller counted already whether all due fit {@code limit}. */
+    private Applied<AdvanceResult> advanceWithin(long now, int limit, Trace trace, boolean complete) {
         if (trace.isRecording() && limit > MAX_TRACED_FIRES
                 && FiringOrderWalk.countDue(heap, now, MAX_TRACED_FIRES + 1) > MAX_TRACED_FIRES) {
             throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
@@ -874,13 +879,14 @@ public final class TimerScheduler {
             toldDeadline = Long.MAX_VALUE; // the firing thread took this clock's wake-up
             long now = clock.now();
             settleDeliveries(now, tally);
-            int wanted = FiringOrderWalk.countDue(heap, now, maxTimers);
+            int due = FiringOrderWalk.countDue(heap, now, maxTimers + 1); // one more tells whether all fit the round
+            int wanted = Math.min(due, maxTimers);
             int granted = wanted == 0 ? 0 : capacity.budget().reserveDeliveries(wanted);
             int fired = 0;
             try {
                 if (granted > 0) {
                     log.requireWritable();
-                    List<Timer> timers = advanceWithin(now, granted, Trace.NONE).value().fired();
+                    List<Timer> timers = advanceWithin(now, granted, Trace.NONE, granted == due).value().fired();
                     fired = timers.size();
                     tally.fired(timers, wallClockMillis.getAsLong());
                 }
