@@ -3,7 +3,9 @@
 # TimeService runs twice at once, durability none and journal with fsync=always (one idle while the other is
 # measured). In each run a fresh system clock gets RATE timers per second coming due (bench/delivery-feed.js rate:
 # every 100 ms one POST /clocks/{clock}/batch of RATE/10 adds, due 2 s later, spread evenly over 100 ms), and 4
-# workers (wrk -t2 -c4, bench/delivery.lua) claim (max 100, lease 30 s, long poll 1 s) and acknowledge each delivery.
+# workers (wrk -t2 -c4, bench/delivery.lua) claim (max 100, lease 30 s, long poll 1 s) and acknowledge what they
+# claimed, once per ack style in ACKS (default "batch each": batch = one POST .../deliveries/ack per claim answer,
+# each = one POST .../deliveries/{id}/ack per delivery), so both styles run side by side in one session.
 # Reported per run:
 #   client  claim answer received minus the delivery's fireTime (0.1 ms buckets; deliveries due in the run's first
 #           second are left out),
@@ -12,15 +14,17 @@
 #           quantiles interpolated within buckets as Prometheus' histogram_quantile does (bounds 1, 2, 5, 10, 25 ms..),
 #   left    deliveries ready or in flight just after the workers stopped (the workers fell behind when it is more
 #           than the few ms of deliveries that came due since).
-# One warm-up run per mode first (WARMUP seconds, not reported); rounds alternate which mode goes first.
+# One warm-up run per mode and ack style first (WARMUP seconds each, not reported); rounds alternate which mode and
+# which ack style go first.
 # Installs what is missing: Node.js, wrk, curl (Debian, bench/need.sh).
-# Usage: bench/delivery-lateness.sh [rate=10000] [seconds=30] [rounds=3]   (WARMUP=90, JAR=)
+# Usage: bench/delivery-lateness.sh [rate=10000] [seconds=30] [rounds=3]   (WARMUP=45, ACKS="batch each", JAR=)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rate=${1:-10000}
 seconds=${2:-30}
 rounds=${3:-3}
-warmup=${WARMUP:-90}
+warmup=${WARMUP:-45}
+acks=${ACKS:-batch each}
 none_port=${TS_PORT:-18091}
 always_port=${TS_ALWAYS_PORT:-18092}
 
@@ -69,29 +73,32 @@ for (const [name, short] of [["timer_delivery_lateness_seconds", "service_late"]
 console.log(out.join(" "));
 JS
 }
-run() { # mode seconds clock
-  local port; port=$([ "$1" = ts-none ] && echo "$none_port" || echo "$always_port")
-  curl -sf -X PUT -H 'Content-Type: application/json' -d '{"mode":"system"}' "http://127.0.0.1:$port/clocks/$3" >/dev/null
-  echo "LOAD target=$1 loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
-  (cd "$work" && node delivery-feed.js rate "$port" "$3" "$rate" "$(($2 + 2))" 2000 "$3-") > "$work/feed.out" &
+run() { # mode ack seconds clock
+  local mode=$1 ack=$2 secs=$3 clock=$4 port
+  port=$([ "$mode" = ts-none ] && echo "$none_port" || echo "$always_port")
+  curl -sf -X PUT -H 'Content-Type: application/json' -d '{"mode":"system"}' "http://127.0.0.1:$port/clocks/$clock" >/dev/null
+  echo "LOAD target=$mode-$ack loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
+  (cd "$work" && node delivery-feed.js rate "$port" "$clock" "$rate" "$((secs + 2))" 2000 "$clock-") > "$work/feed.out" &
   local feed=$!
   sleep 2 # the first timers come due now
   (sleep 1; histograms "$port" "$work/before") &
-  CLOCK="$3" LABEL="$1" SKIP_MS=1000 wrk -t2 -c4 -d"${2}s" --timeout 5s -s bench/delivery.lua "http://127.0.0.1:$port" \
-    > "$work/wrk.out"
+  CLOCK="$clock" LABEL="$mode-$ack" ACK="$ack" SKIP_MS=1000 wrk -t2 -c4 -d"${secs}s" --timeout 5s -s bench/delivery.lua \
+    "http://127.0.0.1:$port" > "$work/wrk.out"
   histograms "$port" "$work/after"
-  local counts; counts=$(curl -sf "http://127.0.0.1:$port/clocks/$3/deliveries")
+  local counts; counts=$(curl -sf "http://127.0.0.1:$port/clocks/$clock/deliveries")
   wait "$feed"
   echo "$(grep RESULT "$work/wrk.out") $(quantiles "$work/before" "$work/after")" \
-    "left=$(echo "$counts" | sed 's/.*"ready":\([0-9]*\).*"inFlight":\([0-9]*\).*/ready:\1,inFlight:\2/') $(cat "$work/feed.out")"
-  curl -sf -X DELETE "http://127.0.0.1:$port/clocks/$3" >/dev/null
+    "$(echo "$counts" | sed 's/.*"ready":\([0-9]*\).*"inFlight":\([0-9]*\).*/left_ready=\1 left_in_flight=\2/') $(cat "$work/feed.out")"
+  curl -sf -X DELETE "http://127.0.0.1:$port/clocks/$clock" >/dev/null
 }
 cp bench/delivery-feed.js "$work/"
 
-for t in ts-none ts-always; do run "$t" "$warmup" warm > /dev/null; done # JIT; not reported
+reversed() { echo "$@" | tr ' ' '\n' | tac | tr '\n' ' '; }
+for t in ts-none ts-always; do for a in $acks; do run "$t" "$a" "$warmup" "warm-$a" > /dev/null; done; done # JIT
 for r in $(seq 1 "$rounds"); do
-  order="ts-none ts-always"; [ $((r % 2)) = 0 ] && order="ts-always ts-none"
-  for t in $order; do echo "ROUND $r"; run "$t" "$seconds" "lat$r"; done
+  order="ts-none ts-always"; ack_order=$acks
+  [ $((r % 2)) = 0 ] && { order="ts-always ts-none"; ack_order=$(reversed $acks); }
+  for t in $order; do for a in $ack_order; do echo "ROUND $r"; run "$t" "$a" "$seconds" "lat$r-$a"; done; done
 done | tee "$work/results.txt"
 
 node - "$work/results.txt" <<'JS'
@@ -100,10 +107,11 @@ const rows = lines.map(l => { const [, target, ...kv] = l.split(" ");
   return {target, ...Object.fromEntries(kv.filter(x => x.includes("=")).map(x => x.split("=")))}; });
 const med = a => { const s = [...a].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 console.log("SUMMARY median [min–max] over rounds, ms");
-for (const t of ["ts-none", "ts-always"]) {
+for (const t of [...new Set(rows.map(x => x.target))]) {
   const r = rows.filter(x => x.target === t);
   const col = k => { const v = r.map(x => Number(x[k])).filter(x => !Number.isNaN(x)); return v.length ? `${med(v)} [${Math.min(...v)}–${Math.max(...v)}]` : "-"; };
   console.log(`  ${t}: client p50 ${col("late_p50_ms")}, p99 ${col("late_p99_ms")}; service p50 ${col("service_late_p50_ms")},`
-    + ` p99 ${col("service_late_p99_ms")}; fire lag p50 ${col("fire_lag_p50_ms")}, p99 ${col("fire_lag_p99_ms")}; acked/s ${col("acked_per_s")}`);
+    + ` p99 ${col("service_late_p99_ms")}; fire lag p50 ${col("fire_lag_p50_ms")}, p99 ${col("fire_lag_p99_ms")}; acked/s ${col("acked_per_s")};`
+    + ` requests/s ${col("requests_per_s")}; lost ${col("lost")}; left ready ${col("left_ready")}`);
 }
 JS
