@@ -2,9 +2,18 @@ package io.timeservice.config;
 
 import javax.sql.DataSource;
 
+import io.timeservice.core.ClockSettings;
+import io.timeservice.core.ClockStore;
+import io.timeservice.core.DeliveryStore;
+import io.timeservice.core.TimerStore;
+import io.timeservice.store.postgres.PostgresClockStore;
+import io.timeservice.store.postgres.PostgresDeliveryStore;
 import io.timeservice.store.postgres.PostgresStore;
+import io.timeservice.store.postgres.PostgresTimerStore;
 import io.timeservice.store.postgres.StoredClock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
@@ -13,8 +22,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The PostgreSQL store, with {@code timeservice.store=postgresql} only: Boot's DataSource (HikariCP, from
  * {@code spring.datasource.*}) and Flyway (migrating the store's schema from the jar before the store opens) are
- * let in by {@link StoreAutoConfigurationFilter}. Not yet behind the controllers: they still serve the memory store
- * (see docs/POSTGRES-STORE.md).
+ * let in by {@link StoreAutoConfigurationFilter}. The controllers use it through the store interfaces below (see
+ * docs/POSTGRES-STORE.md for what it does not have yet).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "postgresql")
@@ -30,7 +39,37 @@ class PostgresStoreConfiguration {
     @Bean
     @DependsOnDatabaseInitialization
     PostgresStore postgresStore(DataSource dataSource, TimeServiceProperties properties) {
-        return PostgresStore.open(dataSource, properties.capacity(), properties.capacityBytes().toBytes(),
-                properties.clocks().max(), StoredClock.Mode.VIRTUAL);
+        PostgresStore store = PostgresStore.open(dataSource, properties.capacity(),
+                properties.capacityBytes().toBytes(), properties.clocks().max(),
+                properties.clock().mode() == ClockSettings.Mode.SYSTEM ? StoredClock.Mode.SYSTEM
+                        : StoredClock.Mode.VIRTUAL);
+        store.startWakeups(PostgresStore.DEFAULT_SLOW_POLL);
+        return store;
+    }
+
+    /**
+     * The {@code store} health component, in the readiness group: DOWN while the database cannot be reached (every
+     * call then answers 503 {@code storage_unavailable}), UP again by itself when it is back.
+     */
+    @Bean
+    HealthIndicator storeHealthIndicator(PostgresStore store) {
+        return () -> (store.reachable() ? Health.up() : Health.down().withDetail("failure",
+                "the database cannot be reached; calls answer storage_unavailable until it is back"))
+                .withDetail("store", "postgresql").build();
+    }
+
+    @Bean
+    ClockStore clockStore(PostgresStore store) {
+        return new PostgresClockStore(store);
+    }
+
+    @Bean
+    TimerStore timerStore(PostgresStore store) {
+        return new PostgresTimerStore(store);
+    }
+
+    @Bean
+    DeliveryStore deliveryStore(PostgresStore store) {
+        return new PostgresDeliveryStore(store);
     }
 }

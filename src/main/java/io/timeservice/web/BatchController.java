@@ -7,11 +7,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.timeservice.core.BatchOp;
-import io.timeservice.core.Clocks;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
 import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
+import io.timeservice.core.TimerStore;
 import io.timeservice.web.JsonRequest.Batch;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -30,11 +30,11 @@ import tools.jackson.databind.annotation.JsonDeserialize;
 @RestController
 class BatchController {
 
-    private final Clocks clocks;
+    private final TimerStore timers;
     private final StrictJsonConverter json;
 
-    BatchController(Clocks clocks, StrictJsonConverter json) {
-        this.clocks = clocks;
+    BatchController(TimerStore timers, StrictJsonConverter json) {
+        this.timers = timers;
         this.json = json;
     }
 
@@ -58,7 +58,6 @@ class BatchController {
     @PostMapping(path = {"/batch", "/clocks/{clock}/batch"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResultsJson batch(@PathVariable(required = false) String clock, @RequestBody Batch body) {
-        TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
         JsonNode ops = body.ops();
         if (!ops.isArray() || ops.isEmpty() || ops.size() > TimerScheduler.MAX_BATCH_OPS) {
             throw StrictJsonConverter.invalidRequest("ops must be a JSON array of 1 to " + TimerScheduler.MAX_BATCH_OPS
@@ -75,7 +74,7 @@ class BatchController {
         }
         List<Timer> timers;
         try {
-            timers = scheduler.batch(batch);
+            timers = this.timers.batch(clock, batch);
         } catch (SchedulerException refused) {
             int index = refused.opIndex();
             if (refused.code() == ErrorCode.TIMER_NOT_FOUND && index >= 0

@@ -5,8 +5,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.timeservice.core.AdvanceResult;
-import io.timeservice.core.Clocks;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.core.TimerStore;
 import io.timeservice.core.Trace;
 import io.timeservice.core.TraceStep;
 import io.timeservice.web.JsonRequest.Advance;
@@ -27,17 +26,15 @@ class ClockController {
     /** ... and never more than this many, so no answer grows without bound. */
     static final int MAX_ADVANCE_LIMIT = 10_000;
 
-    private final TimerScheduler scheduler;
-    private final Clocks clocks;
+    private final TimerStore timers;
 
-    ClockController(TimerScheduler scheduler, Clocks clocks) {
-        this.scheduler = scheduler;
-        this.clocks = clocks;
+    ClockController(TimerStore timers) {
+        this.timers = timers;
     }
 
     @GetMapping(path = "/clock", produces = MediaType.APPLICATION_JSON_VALUE)
     ClockJson clock() {
-        return new ClockJson(scheduler.now());
+        return new ClockJson(timers.status(null).now());
     }
 
     @PostMapping(path = {"/clock/advance", "/clocks/{clock}/advance"}, consumes = MediaType.APPLICATION_JSON_VALUE,
@@ -46,7 +43,7 @@ class ClockController {
                         @RequestParam(defaultValue = "false") boolean trace,
                         @RequestParam(required = false) String limit) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        AdvanceResult result = ClocksController.scheduler(clocks, clock).advance(body.by(), body.to(),
+        AdvanceResult result = timers.advance(clock, body.by(), body.to(),
                 LimitParameter.parse(limit, DEFAULT_ADVANCE_LIMIT, MAX_ADVANCE_LIMIT), Trace.into(steps));
         return new AdvanceJson(result.now(), TimerJson.of(result.fired()), result.complete(), result.fired().size(),
                 TraceStepJson.of(steps));

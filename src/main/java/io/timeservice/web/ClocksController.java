@@ -6,12 +6,12 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.timeservice.core.ClockSettings;
-import io.timeservice.core.Clocks;
+import io.timeservice.core.ClockStore;
+import io.timeservice.core.ClockView;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.QueueStatus;
 import io.timeservice.core.RetryPolicy;
 import io.timeservice.core.SchedulerException;
-import io.timeservice.core.TimerScheduler;
 import io.timeservice.web.JsonRequest.PutClock;
 import io.timeservice.web.JsonRequest.Retry;
 import org.springframework.http.MediaType;
@@ -34,15 +34,10 @@ class ClocksController {
     static final int DEFAULT_LIST_LIMIT = 100;
     static final int MAX_LIST_LIMIT = 1000;
 
-    private final Clocks clocks;
+    private final ClockStore clocks;
 
-    ClocksController(Clocks clocks) {
+    ClocksController(ClockStore clocks) {
         this.clocks = clocks;
-    }
-
-    /** The scheduler of the clock a path names, or of {@code default} for the paths without one. */
-    static TimerScheduler scheduler(Clocks clocks, String clock) {
-        return clock == null ? clocks.defaultScheduler() : clocks.scheduler(clock);
     }
 
     @PutMapping(path = "/clocks/{clock}", consumes = MediaType.APPLICATION_JSON_VALUE,
@@ -53,15 +48,15 @@ class ClocksController {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual clocks: a system clock's"
                     + " now is the wall clock's");
         }
-        Clocks.Created created = clocks.create(clock, body.now() == null ? 0 : body.now(), settings);
-        ClockJson json = describe(clocks, created.clock());
+        ClockView.Created created = clocks.create(clock, body.now() == null ? 0 : body.now(), settings);
+        ClockJson json = describe(created.clock());
         return created.created() ? ResponseEntity.created(URI.create("/clocks/" + clock)).body(json)
                 : ResponseEntity.ok(json);
     }
 
     @GetMapping(path = "/clocks/{clock}", produces = MediaType.APPLICATION_JSON_VALUE)
     ClockJson get(@PathVariable String clock) {
-        return describe(clocks, clocks.get(clock));
+        return describe(clocks.get(clock));
     }
 
     @DeleteMapping(path = "/clocks/{clock}")
@@ -73,17 +68,8 @@ class ClocksController {
     /** Clocks by name, {@code limit} at a time after {@code after}: pass the last name of a page to get the next. */
     @GetMapping(path = "/clocks", produces = MediaType.APPLICATION_JSON_VALUE)
     ClockListJson list(@RequestParam(required = false) String limit, @RequestParam(required = false) String after) {
-        List<Clocks.Clock> page = clocks.list(LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT), after);
-        return new ClockListJson(page.stream().<ClockJson>mapMulti((clock, out) -> {
-            try {
-                out.accept(describe(clocks, clock));
-            } catch (SchedulerException refused) {
-                if (refused.code() != ErrorCode.CLOCK_NOT_FOUND) {
-                    throw refused;
-                }
-                // a clock deleted between the listing and its status is left out
-            }
-        }).toList());
+        List<ClockView> page = clocks.list(LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT), after);
+        return new ClockListJson(page.stream().map(ClocksController::describe).toList());
     }
 
     /** The settings a body asks for, each absent one at its default. */
@@ -109,14 +95,14 @@ class ClocksController {
                 retry.jitter() != null ? retry.jitter() : defaults.jitter());
     }
 
-    private static ClockJson describe(Clocks clocks, Clocks.Clock clock) {
-        QueueStatus status = clock.scheduler().status();
+    private static ClockJson describe(ClockView clock) {
+        QueueStatus status = clock.status();
         Long oldestAge = status.oldestCreatedAt() == null ? null : status.now() - status.oldestCreatedAt();
         ClockSettings settings = clock.settings();
         return new ClockJson(clock.name(), status.now(), status.size(), status.nextFireTime(), oldestAge,
-                clock.createdAtWallMillis(), clocks.deletesAt(clock), lowerCase(settings.mode()),
+                clock.createdAtWallMillis(), clock.deletesAt(), lowerCase(settings.mode()),
                 lowerCase(settings.delivery()), RetryJson.of(settings.retry()),
-                settings.queues() ? DeliveryCountsJson.of(clock.scheduler().deliveryCounts()) : null);
+                clock.deliveries() == null ? null : DeliveryCountsJson.of(clock.deliveries()));
     }
 
     /**

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.timeservice.core.Clocks;
 import io.timeservice.core.Delivery;
+import io.timeservice.core.DeliveryStore;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
 import io.timeservice.core.TimerScheduler;
@@ -36,17 +36,17 @@ class DeliveryController {
     static final int DEFAULT_DEAD_LIMIT = 100;
     static final int MAX_DEAD_LIMIT = 1000;
 
-    private final Clocks clocks;
+    private final DeliveryStore deliveries;
 
-    DeliveryController(Clocks clocks) {
-        this.clocks = clocks;
+    DeliveryController(DeliveryStore deliveries) {
+        this.deliveries = deliveries;
     }
 
     /** A long poll with {@code wait} holds this request's thread until something is ready or the wait ends. */
     @PostMapping(path = {"/deliveries/claim", "/clocks/{clock}/deliveries/claim"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     DeliveriesJson claim(@PathVariable(required = false) String clock, @RequestBody Claim body) {
-        List<Delivery> claimed = ClocksController.scheduler(clocks, clock).claim(
+        List<Delivery> claimed = deliveries.claim(clock,
                 body.max() == null ? 1 : body.max(),
                 body.lease() == null ? TimerScheduler.DEFAULT_LEASE_MILLIS : body.lease(),
                 body.waitMillis() == null ? 0 : body.waitMillis());
@@ -57,7 +57,7 @@ class DeliveryController {
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Void> ack(@PathVariable(required = false) String clock, @PathVariable String id,
                              @RequestBody Ack body) {
-        ClocksController.scheduler(clocks, clock).ack(id, body.claim());
+        deliveries.ack(clock, id, body.claim());
         return ResponseEntity.noContent().build();
     }
 
@@ -77,7 +77,7 @@ class DeliveryController {
             }
             acks.add(new TimerScheduler.Ack(item.id(), item.claim()));
         }
-        List<ErrorCode> outcomes = ClocksController.scheduler(clocks, clock).ackAll(acks);
+        List<ErrorCode> outcomes = deliveries.ackAll(clock, acks);
         List<AckResultJson> results = new ArrayList<>(outcomes.size());
         int acked = 0;
         for (int i = 0; i < outcomes.size(); i++) {
@@ -92,24 +92,19 @@ class DeliveryController {
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     DeliveryJson nack(@PathVariable(required = false) String clock, @PathVariable String id,
                       @RequestBody Nack body) {
-        return DeliveryJson.of(ClocksController.scheduler(clocks, clock).nack(id, body.claim(), body.retryAfter()));
+        return DeliveryJson.of(deliveries.nack(clock, id, body.claim(), body.retryAfter()));
     }
 
     @PostMapping(path = {"/deliveries/{id}/extend", "/clocks/{clock}/deliveries/{id}/extend"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     DeliveryJson extend(@PathVariable(required = false) String clock, @PathVariable String id,
                         @RequestBody Extend body) {
-        return DeliveryJson.of(ClocksController.scheduler(clocks, clock).extend(id, body.claim(), body.lease()));
+        return DeliveryJson.of(deliveries.extend(clock, id, body.claim(), body.lease()));
     }
 
     @GetMapping(path = {"/deliveries", "/clocks/{clock}/deliveries"}, produces = MediaType.APPLICATION_JSON_VALUE)
     DeliveryCountsJson counts(@PathVariable(required = false) String clock) {
-        TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
-        if (!scheduler.settings().queues()) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
-                    + " (delivery \"response\") and has no deliveries");
-        }
-        return DeliveryCountsJson.of(scheduler.deliveryCounts());
+        return DeliveryCountsJson.of(deliveries.counts(clock));
     }
 
     /** Dead deliveries in sequence order, {@code limit} at a time after {@code after}: pass {@code next} on. */
@@ -120,8 +115,8 @@ class DeliveryController {
         int count = LimitParameter.parse(limit, DEFAULT_DEAD_LIMIT, MAX_DEAD_LIMIT);
         Long afterSequence = IntegerParameter.parse("after", after);
         // one more than asked tells whether a next page exists
-        List<Delivery> page = ClocksController.scheduler(clocks, clock)
-                .deadDeliveries(count + 1, afterSequence == null ? 0 : afterSequence);
+        List<Delivery> page = deliveries
+                .dead(clock, count + 1, afterSequence == null ? 0 : afterSequence);
         boolean more = page.size() > count;
         List<Delivery> shown = more ? page.subList(0, count) : page;
         return new DeadPageJson(DeliveryJson.of(shown), more ? shown.get(count - 1).sequence() : null);
@@ -131,14 +126,14 @@ class DeliveryController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     DeliveriesJson redrive(@PathVariable(required = false) String clock, @PathVariable String id,
                            @RequestParam(required = false) String sequence) {
-        return new DeliveriesJson(DeliveryJson.of(ClocksController.scheduler(clocks, clock)
-                .redrive(id, IntegerParameter.parse("sequence", sequence))));
+        return new DeliveriesJson(DeliveryJson.of(deliveries
+                .redrive(clock, id, IntegerParameter.parse("sequence", sequence))));
     }
 
     @DeleteMapping(path = {"/deliveries/dead/{id}", "/clocks/{clock}/deliveries/dead/{id}"})
     ResponseEntity<Void> deleteDead(@PathVariable(required = false) String clock, @PathVariable String id,
                                     @RequestParam(required = false) String sequence) {
-        ClocksController.scheduler(clocks, clock).deleteDead(id, IntegerParameter.parse("sequence", sequence));
+        deliveries.deleteDead(clock, id, IntegerParameter.parse("sequence", sequence));
         return ResponseEntity.noContent().build();
     }
 

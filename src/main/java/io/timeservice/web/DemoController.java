@@ -1,8 +1,7 @@
 package io.timeservice.web;
 
 import io.timeservice.config.TimeServiceProperties;
-import io.timeservice.core.TimerScheduler;
-import io.timeservice.core.VirtualClock;
+import io.timeservice.core.TimerStore;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -15,11 +14,11 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class DemoController {
 
-    private final TimerScheduler scheduler;
+    private final TimerStore timers;
     private final boolean enabled;
 
-    DemoController(TimerScheduler scheduler, TimeServiceProperties properties) {
-        this.scheduler = scheduler;
+    DemoController(TimerStore timers, TimeServiceProperties properties) {
+        this.timers = timers;
         this.enabled = properties.demo().enabled();
     }
 
@@ -36,7 +35,7 @@ class DemoController {
                     "scenarios are off on this service; start it with timeservice.demo.enabled=true "
                             + "(or the demo profile) to use them, never on a production queue");
         }
-        scheduler.reset(new VirtualClock(0));
+        timers.reset();
         return new ClockController.ClockJson(0);
     }
 

@@ -9,6 +9,7 @@ import io.timeservice.core.InvariantReport;
 import io.timeservice.core.QueueStatus;
 import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
+import io.timeservice.core.TimerStore;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -23,37 +24,44 @@ class QueueController {
     static final int DEFAULT_HEAP_LIMIT = 63;
     static final int MAX_HEAP_LIMIT = 1023;
 
+    private final TimerStore timers;
+    /** The memory store's heaps, for the views only it has (invariants, heap array). */
     private final Clocks clocks;
 
-    QueueController(Clocks clocks) {
+    QueueController(TimerStore timers, Clocks clocks) {
+        this.timers = timers;
         this.clocks = clocks;
     }
 
     @GetMapping(path = {"/queue", "/clocks/{clock}/queue"}, produces = MediaType.APPLICATION_JSON_VALUE)
     QueueJson queue(@PathVariable(required = false) String clock) {
-        QueueStatus status = ClocksController.scheduler(clocks, clock).status();
+        QueueStatus status = timers.status(clock);
         return new QueueJson(status.now(), status.size(), status.nextFireTime(), status.oldestCreatedAt());
     }
 
     @GetMapping(path = {"/queue/next", "/clocks/{clock}/queue/next"}, produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<TimerJson> next(@PathVariable(required = false) String clock) {
-        Timer next = ClocksController.scheduler(clocks, clock).peek();
+        Timer next = timers.peek(clock);
         return ResponseEntity.ok().eTag(EntityTags.of(next)).body(TimerJson.of(next));
     }
 
     @GetMapping(path = {"/queue/invariants", "/clocks/{clock}/queue/invariants"},
             produces = MediaType.APPLICATION_JSON_VALUE)
     InvariantsJson invariants(@PathVariable(required = false) String clock) {
-        return InvariantsJson.of(ClocksController.scheduler(clocks, clock).invariants());
+        return InvariantsJson.of(scheduler(clock).invariants());
     }
 
     /** The first array slots in heap-array order (not firing order), for the live heap view. */
     @GetMapping(path = {"/queue/heap", "/clocks/{clock}/queue/heap"}, produces = MediaType.APPLICATION_JSON_VALUE)
     HeapJson heap(@PathVariable(required = false) String clock, @RequestParam(required = false) String limit) {
-        HeapView view = ClocksController.scheduler(clocks, clock)
+        HeapView view = scheduler(clock)
                 .heapView(LimitParameter.parse(limit, DEFAULT_HEAP_LIMIT, MAX_HEAP_LIMIT));
         return new HeapJson(view.arity(), view.size(), view.now(), view.slots(), view.index(),
                 InvariantsJson.of(view.invariants()));
+    }
+
+    private TimerScheduler scheduler(String clock) {
+        return clock == null ? clocks.defaultScheduler() : clocks.scheduler(clock);
     }
 
     record QueueJson(long now, int size, Long nextFireTime, Long oldestCreatedAt) {

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
-import io.timeservice.core.Clocks;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.QueueListing;
 import io.timeservice.core.SchedulerException;
@@ -13,6 +12,7 @@ import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
 import io.timeservice.core.Trace;
 import io.timeservice.core.TraceStep;
+import io.timeservice.core.TimerStore;
 import io.timeservice.web.JsonRequest.AddTimer;
 import io.timeservice.web.JsonRequest.EditTimer;
 import org.springframework.http.MediaType;
@@ -34,11 +34,11 @@ class TimerController {
     static final int DEFAULT_LIST_LIMIT = 100;
     static final int MAX_LIST_LIMIT = 1000;
 
-    private final Clocks clocks;
+    private final TimerStore timers;
     private final StrictJsonConverter json;
 
-    TimerController(Clocks clocks, StrictJsonConverter json) {
-        this.clocks = clocks;
+    TimerController(TimerStore timers, StrictJsonConverter json) {
+        this.timers = timers;
         this.json = json;
     }
 
@@ -46,10 +46,9 @@ class TimerController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<TimerJson> add(@PathVariable(required = false) String clock, @RequestBody AddTimer body,
                                   @RequestParam(defaultValue = "false") boolean trace) {
-        TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
         String payload = json.payloadText(body.payload());
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Timer timer = scheduler.add(body.id(), body.delay(), body.priority() == null ? 0 : body.priority(), payload,
+        Timer timer = timers.add(clock, body.id(), body.delay(), body.priority() == null ? 0 : body.priority(), payload,
                 Trace.into(steps));
         return ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/timers/" + timer.id()))
                 .eTag(EntityTags.of(timer))
@@ -58,7 +57,7 @@ class TimerController {
 
     @GetMapping(path = {"/timers/{id}", "/clocks/{clock}/timers/{id}"}, produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<TimerJson> get(@PathVariable(required = false) String clock, @PathVariable String id) {
-        Timer timer = ClocksController.scheduler(clocks, clock).get(id);
+        Timer timer = timers.get(clock, id);
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer));
     }
 
@@ -68,9 +67,8 @@ class TimerController {
                                    @RequestBody EditTimer body,
                                    @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                    @RequestParam(defaultValue = "false") boolean trace) {
-        TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Timer timer = requiringAnyRevision(id, ifMatch, () -> scheduler.edit(id, body.delay(), body.priority(),
+        Timer timer = requiringAnyRevision(id, ifMatch, () -> timers.edit(clock, id, body.delay(), body.priority(),
                 EntityTags.precondition(ifMatch), Trace.into(steps)));
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer, steps));
     }
@@ -83,10 +81,9 @@ class TimerController {
     ResponseEntity<TimerJson> cancel(@PathVariable(required = false) String clock, @PathVariable String id,
                                      @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                      @RequestParam(defaultValue = "false") boolean trace) {
-        TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Timer cancelled = requiringAnyRevision(id, ifMatch,
-                () -> scheduler.cancel(id, EntityTags.precondition(ifMatch), Trace.into(steps)));
+                () -> timers.cancel(clock, id, EntityTags.precondition(ifMatch), Trace.into(steps)));
         return trace ? ResponseEntity.ok().eTag(EntityTags.of(cancelled)).body(TimerJson.of(cancelled, steps))
                 : ResponseEntity.noContent().build();
     }
@@ -94,9 +91,9 @@ class TimerController {
     @GetMapping(path = {"/timers", "/clocks/{clock}/timers"}, produces = MediaType.APPLICATION_JSON_VALUE)
     ListingJson list(@PathVariable(required = false) String clock, @RequestParam(required = false) String limit,
                      @RequestParam(required = false) String dueBy) {
-        TimerScheduler scheduler = ClocksController.scheduler(clocks, clock);
         int count = LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
-        QueueListing listing = dueBy == null ? scheduler.firstN(count) : scheduler.dueBy(IntegerParameter.parse("dueBy", dueBy), count);
+        QueueListing listing = dueBy == null ? timers.firstN(clock, count)
+                : timers.dueBy(clock, IntegerParameter.parse("dueBy", dueBy), count);
         return new ListingJson(listing.now(), listing.size(), TimerJson.of(listing.timers()));
     }
 

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import java.util.List;
 
 import io.restassured.response.Response;
+import io.restassured.response.ValidatableResponse;
 import org.junit.jupiter.api.Test;
 
 /** The timer resource: each operation's success path and its own errors. */
@@ -194,13 +195,17 @@ class TimerRestTest extends RestTestSupport {
     void cancel_withTrace_answers200WithTheCancelledTimerAndItsEtag() {
         long sequence = add("A", 10).jsonPath().getLong("sequence");
 
-        given().queryParam("trace", true).delete("/timers/A").then()
+        assertCancelTrace(given().queryParam("trace", true).delete("/timers/A").then()
                 .statusCode(200)
                 .header("ETag", "\"" + sequence + "-1\"")
                 .body("id", equalTo("A"))
-                .body("fireTime", equalTo(10))
-                .body("trace[0].op", equalTo("remove"));
+                .body("fireTime", equalTo(10)));
         assertProblem(given().get("/timers/A"), 404, "timer_not_found");
+    }
+
+    /** A cancel's trace: the heap's steps, starting with the removal (a store without a heap overrides this). */
+    void assertCancelTrace(ValidatableResponse cancelled) {
+        cancelled.body("trace[0].op", equalTo("remove"));
     }
 
     @Test

@@ -26,7 +26,8 @@ public final class PostgresClocks {
     private static final long CREATION_LOCK = 0x7469_6d65_636c_6bL;
 
     static final String SELECT = """
-            SELECT name, mode, CASE WHEN mode = 'virtual' THEN now_ms ELSE db_now_ms() END, initial_now, delivery
+            SELECT name, mode, CASE WHEN mode = 'virtual' THEN now_ms ELSE db_now_ms() END, initial_now, delivery,
+                   created_at
               FROM clocks""";
 
     private final Jdbc jdbc;
@@ -208,7 +209,7 @@ public final class PostgresClocks {
 
     private static StoredClock clockOf(ResultSet row) throws SQLException {
         return new StoredClock(row.getString(1), StoredClock.ofSql(StoredClock.Mode.class, row.getString(2)), row.getLong(3),
-                row.getLong(4), StoredClock.ofSql(StoredClock.Delivery.class, row.getString(5)));
+                row.getLong(4), StoredClock.ofSql(StoredClock.Delivery.class, row.getString(5)), row.getLong(6));
     }
 
     private static StoredClock.Delivery defaultDelivery(StoredClock.Mode mode) {

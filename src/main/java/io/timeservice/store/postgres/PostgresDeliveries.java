@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import io.timeservice.core.DeliveryCounts;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
 
@@ -440,6 +441,61 @@ public final class PostgresDeliveries {
             throw new SchedulerException(NO_DEAD_DELIVERY, "no dead delivery " + id + " on clock " + clock);
         }
         return found;
+    }
+
+    /**
+     * The deliveries of {@code clock} by state, read in one statement. {@code firingHeldBack} is always false: this
+     * store sets no limit on deliveries that holds firing back.
+     *
+     * @throws SchedulerException {@code clock_not_found}
+     */
+    public DeliveryCounts counts(String clock) {
+        return jdbc.autocommit(connection -> {
+            PostgresClocks.require(connection, clock, "");
+            try (PreparedStatement count = connection.prepareStatement("""
+                    SELECT count(*) FILTER (WHERE state = 'ready'), count(*) FILTER (WHERE state = 'in_flight'),
+                           count(*) FILTER (WHERE state = 'waiting'), count(*) FILTER (WHERE state = 'dead'),
+                           min(ready_at) FILTER (WHERE state = 'ready')
+                      FROM deliveries WHERE clock = ? AND state <> 'acked'""")) {
+                count.setString(1, clock);
+                try (ResultSet row = count.executeQuery()) {
+                    row.next();
+                    return new DeliveryCounts(row.getInt(1), row.getInt(2), row.getInt(3), row.getInt(4),
+                            row.getObject(5, Long.class), false);
+                }
+            }
+        });
+    }
+
+    /**
+     * The latest delivery of {@code id} on {@code clock} (highest sequence) as it is now, for answering a nack or
+     * an extend; null when none is left. Read after the change, not in its transaction.
+     */
+    public io.timeservice.core.Delivery latest(String clock, String id) {
+        return jdbc.autocommit(connection -> {
+            try (PreparedStatement select = connection.prepareStatement("""
+                    SELECT id, fire_time, priority, seq, payload, attempt, state, claim, lease_until, retry_at,
+                           ready_at
+                      FROM deliveries WHERE clock = ? AND id = ? AND state <> 'acked'
+                     ORDER BY seq DESC LIMIT 1""")) {
+                select.setString(1, clock);
+                select.setString(2, id);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        return null;
+                    }
+                    io.timeservice.core.Delivery.State state = io.timeservice.core.Delivery.State.valueOf(
+                            row.getString(7).toUpperCase(java.util.Locale.ROOT));
+                    Object claim = row.getObject(8);
+                    return new io.timeservice.core.Delivery(row.getString(1), row.getLong(2), row.getInt(3),
+                            row.getLong(4), row.getString(5), row.getInt(6), state,
+                            claim == null ? null : claim.toString(), row.getObject(9) == null ? 0 : row.getLong(9),
+                            row.getObject(10) == null ? 0 : row.getLong(10),
+                            row.getObject(11) == null ? 0 : row.getLong(11), state == io.timeservice.core.Delivery.State.DEAD
+                                    ? "died on attempt " + row.getInt(6) : null);
+                }
+            }
+        });
     }
 
     /** How many deliveries of {@code clock} are in {@code state} (ready, in_flight, waiting, dead, acked). */

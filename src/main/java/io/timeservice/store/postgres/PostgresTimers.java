@@ -12,6 +12,7 @@ import io.timeservice.core.BatchOp;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.Precondition;
 import io.timeservice.core.QueueListing;
+import io.timeservice.core.QueueStatus;
 import io.timeservice.core.SchedulerException;
 import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
@@ -68,6 +69,15 @@ public final class PostgresTimers {
                                   ORDER BY fire_time, priority, seq LIMIT ?) t ON true
              WHERE c.name = ?
              ORDER BY t.fire_time, t.priority, t.seq""";
+    private static final String STATUS = """
+            SELECT CASE WHEN c.mode = 'virtual' THEN c.now_ms ELSE db_now_ms() END, s.size, s.next_fire,
+                   o.created_at, o.created_at_wall
+              FROM clocks c
+             CROSS JOIN LATERAL (SELECT count(*) AS size, min(fire_time) AS next_fire
+                                   FROM timers WHERE clock = c.name) s
+              LEFT JOIN LATERAL (SELECT created_at, created_at_wall FROM timers WHERE clock = c.name
+                                  ORDER BY created_at, seq LIMIT 1) o ON true
+             WHERE c.name = ?""";
     private static final String GET = "SELECT " + TimerRows.T_COLUMNS
             + " FROM clocks c LEFT JOIN timers t ON t.clock = c.name AND t.id = ? WHERE c.name = ?";
 
@@ -294,6 +304,62 @@ public final class PostgresTimers {
             throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
         }
         return first.get(0);
+    }
+
+    /**
+     * The clock at a glance (now, pending count, next fire time, the oldest pending timer's creation) in one
+     * snapshot. O(n) in the clock's pending timers, unlike the memory store's O(1).
+     *
+     * @throws SchedulerException {@code clock_not_found}
+     */
+    public QueueStatus status(String clock) {
+        return jdbc.autocommit(connection -> {
+            try (PreparedStatement select = connection.prepareStatement(STATUS)) {
+                select.setString(1, clock);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        PostgresClocks.require(connection, clock, ""); // throws clock_not_found
+                    }
+                    return new QueueStatus(row.getLong(1), row.getInt(2), row.getObject(3, Long.class),
+                            row.getObject(4, Long.class), row.getObject(5, Long.class));
+                }
+            }
+        });
+    }
+
+    /**
+     * Empties a virtual clock (its pending timers and its deliveries, their budget given back) and sets its now to
+     * 0: the demo's reset. Sequences keep counting.
+     *
+     * @throws SchedulerException {@code clock_not_found}
+     */
+    public void reset(String clock) {
+        jdbc.inTransaction(connection -> {
+            PostgresClocks.require(connection, clock, " FOR UPDATE");
+            long timers = 0;
+            long bytes = 0;
+            for (String sql : new String[] {"DELETE FROM timers WHERE clock = ? RETURNING bytes, true",
+                    "DELETE FROM deliveries WHERE clock = ? RETURNING bytes, state <> 'acked'"}) {
+                try (PreparedStatement delete = connection.prepareStatement(sql)) {
+                    delete.setString(1, clock);
+                    try (ResultSet rows = delete.executeQuery()) {
+                        while (rows.next()) {
+                            if (rows.getBoolean(2)) {
+                                timers++;
+                                bytes += rows.getLong(1);
+                            }
+                        }
+                    }
+                }
+            }
+            try (PreparedStatement restart = connection.prepareStatement(
+                    "UPDATE clocks SET now_ms = 0, initial_now = 0 WHERE name = ?")) {
+                restart.setString(1, clock);
+                restart.executeUpdate();
+            }
+            budget.release(connection, timers, bytes);
+            return null;
+        });
     }
 
     // ---- steps, on the caller's transaction ----

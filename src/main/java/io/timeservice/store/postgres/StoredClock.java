@@ -8,8 +8,10 @@ import java.util.Locale;
  * @param now        a virtual clock's own time; a system clock's is the database's clock (Unix epoch ms) when read
  * @param initialNow the now a virtual clock was created with (0 for system clocks)
  * @param delivery   what fired timers become
+ * @param createdAt  the database's clock at the creation (Unix epoch ms)
  */
-public record StoredClock(String name, Mode mode, long now, long initialNow, Delivery delivery) {
+public record StoredClock(String name, Mode mode, long now, long initialNow, Delivery delivery,
+                          long createdAt) {
 
     /** {@code virtual}: moved by advance only; {@code system}: the database's clock. */
     public enum Mode { VIRTUAL, SYSTEM }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Set;
@@ -43,7 +41,7 @@ class ConnectionLossTest {
     void createDatabase() {
         databaseName = TestDatabase.schemaNameFor(ConnectionLossTest.class);
         admin("CREATE DATABASE " + databaseName);
-        String url = TestDatabase.URL.replaceFirst("/[^/?]+(\\?|$)", "/" + databaseName + "$1");
+        String url = TestDatabase.urlOfDatabase(databaseName);
         Flyway.configure().dataSource(url, null, null).locations(PostgresStore.MIGRATIONS).load().migrate();
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
@@ -125,11 +123,6 @@ class ConnectionLossTest {
 
     /** A statement on the test server's main database, outside the store's. */
     private static void admin(String sql) {
-        try (Connection connection = DriverManager.getConnection(TestDatabase.URL);
-             Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        } catch (SQLException e) {
-            throw new IllegalStateException(sql, e);
-        }
+        TestDatabase.admin(sql);
     }
 }

@@ -53,6 +53,21 @@ public final class TestDatabase implements AutoCloseable {
                 .toLowerCase(Locale.ROOT);
     }
 
+    /** The JDBC URL of the database {@code name} on the test database's server, with the same parameters. */
+    public static String urlOfDatabase(String name) {
+        return URL.replaceFirst("/[^/?]+(\\?|$)", "/" + name + "$1");
+    }
+
+    /** Runs one statement on the test database, outside any pool (creating, closing or dropping a database). */
+    public static void admin(String sql) {
+        try (Connection connection = DriverManager.getConnection(URL);
+             Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
     /** Drops {@code schema} with everything in it. */
     public static void dropSchema(String schema) {
         try (Connection connection = DriverManager.getConnection(URL);

@@ -1,0 +1,64 @@
+package io.timeservice.store.postgres;
+
+import java.util.List;
+
+import io.timeservice.core.ClockSettings;
+import io.timeservice.core.ClockStore;
+import io.timeservice.core.ClockView;
+import io.timeservice.core.Clocks;
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.RetryPolicy;
+import io.timeservice.core.SchedulerException;
+
+/**
+ * The PostgreSQL store's clocks behind the web layer. Per-clock retry policies are not stored yet (issue 16's
+ * {@code clocks.settings}): a clock is created with the default policy only, and any other is refused.
+ */
+public final class PostgresClockStore implements ClockStore {
+
+    private final PostgresStore store;
+
+    public PostgresClockStore(PostgresStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public ClockView.Created create(String name, long now, ClockSettings settings) {
+        if (!settings.retry().equals(RetryPolicy.DEFAULT)) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "the PostgreSQL store keeps the default retry"
+                    + " policy only for now; leave retry out");
+        }
+        StoredClock.Mode mode = settings.mode() == ClockSettings.Mode.SYSTEM ? StoredClock.Mode.SYSTEM
+                : StoredClock.Mode.VIRTUAL;
+        StoredClock.Delivery delivery = settings.queues() ? StoredClock.Delivery.QUEUE
+                : StoredClock.Delivery.RESPONSE;
+        PostgresClocks.Created created = store.clocks().create(name, mode, now, delivery);
+        return new ClockView.Created(view(created.clock()), created.created());
+    }
+
+    @Override
+    public ClockView get(String name) {
+        return view(store.clocks().get(name));
+    }
+
+    @Override
+    public List<ClockView> list(int limit, String after) {
+        return ClockView.ofEach(store.clocks().list(limit, after), this::view);
+    }
+
+    @Override
+    public void delete(String name) {
+        store.clocks().delete(name);
+    }
+
+    private ClockView view(StoredClock clock) {
+        ClockSettings settings = ClockSettings.of(
+                clock.mode() == StoredClock.Mode.SYSTEM ? ClockSettings.Mode.SYSTEM : ClockSettings.Mode.VIRTUAL,
+                clock.delivery() == StoredClock.Delivery.QUEUE ? ClockSettings.DeliveryMode.QUEUE
+                        : ClockSettings.DeliveryMode.RESPONSE, null);
+        // the default clock always existed: created at 0, as in the memory store
+        long createdAt = Clocks.DEFAULT.equals(clock.name()) ? 0 : clock.createdAt();
+        return new ClockView(clock.name(), store.timers().status(clock.name()), settings, createdAt, null,
+                settings.queues() ? store.deliveries().counts(clock.name()) : null);
+    }
+}

@@ -1,0 +1,84 @@
+package io.timeservice.store.postgres;
+
+import java.util.List;
+
+import io.timeservice.core.AdvanceResult;
+import io.timeservice.core.BatchOp;
+import io.timeservice.core.Clocks;
+import io.timeservice.core.Precondition;
+import io.timeservice.core.QueueListing;
+import io.timeservice.core.QueueStatus;
+import io.timeservice.core.Timer;
+import io.timeservice.core.TimerStore;
+import io.timeservice.core.Trace;
+
+/** The PostgreSQL store's timers behind the web layer. It keeps no trace: a requested one stays empty. */
+public final class PostgresTimerStore implements TimerStore {
+
+    private final PostgresTimers timers;
+
+    public PostgresTimerStore(PostgresStore store) {
+        this.timers = store.timers();
+    }
+
+    /** The clock a path names, or {@code default} for the paths without one. */
+    static String named(String clock) {
+        return clock == null ? Clocks.DEFAULT : clock;
+    }
+
+    @Override
+    public Timer add(String clock, String id, long delay, int priority, String payload, Trace trace) {
+        return timers.add(named(clock), id, delay, priority, payload);
+    }
+
+    @Override
+    public Timer get(String clock, String id) {
+        return timers.get(named(clock), id);
+    }
+
+    @Override
+    public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition,
+                      Trace trace) {
+        return timers.edit(named(clock), id, newDelay, newPriority, precondition);
+    }
+
+    @Override
+    public Timer cancel(String clock, String id, Precondition precondition, Trace trace) {
+        return timers.cancel(named(clock), id, precondition);
+    }
+
+    @Override
+    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
+        return timers.batch(named(clock), ops);
+    }
+
+    @Override
+    public AdvanceResult advance(String clock, Long by, Long to, int limit, Trace trace) {
+        return timers.advance(named(clock), by, to, limit);
+    }
+
+    @Override
+    public QueueListing firstN(String clock, int limit) {
+        return timers.firstN(named(clock), limit);
+    }
+
+    @Override
+    public QueueListing dueBy(String clock, long dueBy, int limit) {
+        return timers.dueBy(named(clock), dueBy, limit);
+    }
+
+    @Override
+    public Timer peek(String clock) {
+        return timers.peek(named(clock));
+    }
+
+    @Override
+    public QueueStatus status(String clock) {
+        return timers.status(named(clock));
+    }
+
+    @Override
+    public void reset() {
+        timers.reset(Clocks.DEFAULT);
+    }
+}
