@@ -19,12 +19,7 @@ class ClocksRestTest extends RestTestSupport {
 
     @AfterEach
     void deleteCreatedClocks() {
-        for (String name : given().queryParam("limit", 1000).get("/clocks").jsonPath()
-                .getList("clocks.name", String.class)) {
-            if (!name.equals("default")) {
-                given().delete("/clocks/" + name).then().statusCode(204);
-            }
-        }
+        deleteClocksButDefault();
     }
 
     @Test

@@ -36,12 +36,7 @@ class DeliveriesRestTest extends RestTestSupport {
 
     @AfterEach
     void deleteCreatedClocks() {
-        for (String name : given().queryParam("limit", 1000).get("/clocks").jsonPath()
-                .getList("clocks.name", String.class)) {
-            if (!name.equals("default")) {
-                given().delete("/clocks/" + name).then().statusCode(204);
-            }
-        }
+        deleteClocksButDefault();
     }
 
     // ---- clock settings

@@ -42,6 +42,16 @@ abstract class RestTestSupport {
         return RestAssured.given().spec(spec);
     }
 
+    /** Deletes every clock but {@code default}: what a test of clocks calls after each test. */
+    void deleteClocksButDefault() {
+        for (String name : given().queryParam("limit", 1000).get("/clocks").jsonPath()
+                .getList("clocks.name", String.class)) {
+            if (!name.equals("default")) {
+                given().delete("/clocks/" + name).then().statusCode(204);
+            }
+        }
+    }
+
     /** A request with a JSON body, sent verbatim. */
     RequestSpecification json(String body) {
         return given().contentType(ContentType.JSON).body(body);
