@@ -149,7 +149,7 @@ public final class FiringLoop implements Wakeups {
         int fired = 0;
         for (TimerScheduler scheduler : takeDue(wallMillis.getAsLong())) {
             try {
-                fired += scheduler.fireRound(roundSize).fired();
+                fired += scheduler.fireRound(roundSize);
             } catch (SchedulerException stopped) {
                 // deleted, or stopped after a journal failure: it asks for nothing more, and health shows the stop
                 LOG.log(System.Logger.Level.DEBUG, "a clock stopped firing: " + stopped.getMessage());

@@ -869,12 +869,12 @@ public final class TimerScheduler {
      * One firing round of a system clock, for the firing thread: settles leases and retries, then fires what is due
      * by the wall clock's now (at most {@code maxTimers}, and no more than the deliveries have room for) into the
      * ready queue, and tells {@link #wakeups} when it next needs a round. Waits for nothing: a claim waits for its
-     * own record, which follows.
+     * own record, which follows. Returns how many timers it fired.
      */
-    FiringRound fireRound(int maxTimers) {
+    int fireRound(int maxTimers) {
         DeliveryTally tally = new DeliveryTally();
         long start = System.nanoTime();
-        FiringRound round = lock.call(() -> {
+        int fired = lock.call(() -> {
             requireServing();
             toldDeadline = Long.MAX_VALUE; // the firing thread took this clock's wake-up
             long now = clock.now();
@@ -882,19 +882,19 @@ public final class TimerScheduler {
             int due = FiringOrderWalk.countDue(heap, now, maxTimers + 1); // one more tells whether all fit the round
             int wanted = Math.min(due, maxTimers);
             int granted = wanted == 0 ? 0 : capacity.budget().reserveDeliveries(wanted);
-            int fired = 0;
+            int firedNow = 0;
             try {
                 if (granted > 0) {
                     log.requireWritable();
                     List<Timer> timers = advanceWithin(now, granted, Trace.NONE, granted == due).value().fired();
-                    fired = timers.size();
+                    firedNow = timers.size();
                     tally.fired(timers, wallClockMillis.getAsLong());
                 }
             } finally {
-                capacity.budget().releaseDeliveries(granted - fired);
+                capacity.budget().releaseDeliveries(granted - firedNow);
             }
-            boolean heldBack = fired < wanted;
-            if (fired > 0) {
+            boolean heldBack = firedNow < wanted;
+            if (firedNow > 0) {
                 deliveriesChanged();
             }
             deliveryCounts = countDeliveries(heldBack);
@@ -903,12 +903,12 @@ public final class TimerScheduler {
                 toldDeadline = next;
                 wakeups.wakeAt(this, next);
             }
-            return new FiringRound(fired, next, heldBack);
+            return firedNow;
         });
         metrics.operation(Operation.ADVANCE, Outcome.SUCCESS, System.nanoTime() - start);
-        metrics.advanced(round.fired());
+        metrics.advanced(fired);
         tally.reportTo(metrics);
-        return round;
+        return fired;
     }
 
     /**
