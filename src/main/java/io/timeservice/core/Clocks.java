@@ -607,6 +607,11 @@ public final class Clocks {
             }
 
             @Override
+            public long lastAppended() {
+                return shared.lastAppended();
+            }
+
+            @Override
             public boolean wantsSnapshot(int size) {
                 if (shared.wantsSnapshot((int) Math.min(Integer.MAX_VALUE, budget.timers()))) {
                     snapshotInBackground(); // never under this clock's lock: the cut takes every clock's

@@ -59,6 +59,15 @@ public interface MutationLog {
     }
 
     /**
+     * The position of the last mutation appended so far (0: none). A call that answers "done before" without a change
+     * of its own (a repeated ack) waits for it, so that it never confirms a change that is not yet durable. Called
+     * under the scheduler lock.
+     */
+    default long lastAppended() {
+        return 0;
+    }
+
+    /**
      * Returns once the mutation at {@code position} is as durable as this log promises. Called without the lock.
      *
      * @throws SchedulerException {@code storage_unavailable} if it cannot be made durable

@@ -675,7 +675,8 @@ public final class TimerScheduler {
             requireQueue();
             Delivery leased = deliveries.requireClaim(id, claim, clock.now(), true);
             if (leased == null) {
-                return new Applied<>(null, 0, NO_LEVELS); // acknowledged before: nothing to change
+                // acknowledged before: nothing to change, but the answer confirms that ack, so it waits for it too
+                return new Applied<>(null, log.lastAppended(), NO_LEVELS);
             }
             log.requireWritable();
             Applied<Delivery> acked = commit(new Mutation.Acked(claim), Trace.NONE, () -> {
@@ -725,7 +726,8 @@ public final class TimerScheduler {
                 }
             }
             if (accepted.isEmpty()) {
-                return new Applied<>(outcomes, 0, NO_LEVELS);
+                // each one lost or acknowledged before: those confirmed wait for their earlier acks as ack does
+                return new Applied<>(outcomes, outcomes.contains(null) ? log.lastAppended() : 0, NO_LEVELS);
             }
             log.requireWritable();
             List<String> claims = List.copyOf(accepted);

@@ -226,6 +226,16 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         }
     }
 
+    @Override
+    public long lastAppended() {
+        lock.lock();
+        try {
+            return appended;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Appends {@code mutation} and waits, uninterruptibly and without the timer thread, until it is forced. */
     @Override
     public void appendForced(Mutation mutation) {

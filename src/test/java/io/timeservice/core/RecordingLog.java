@@ -11,6 +11,7 @@ import java.util.List;
 public final class RecordingLog implements MutationLog {
 
     private final List<Mutation> records = new ArrayList<>();
+    private final List<Long> awaited = new ArrayList<>();
     private volatile boolean failed;
     private Throwable nextAppendFailure;
     private boolean snapshotThrows;
@@ -30,7 +31,20 @@ public final class RecordingLog implements MutationLog {
 
     @Override
     public void awaitDurable(long position) {
+        synchronized (this) {
+            awaited.add(position);
+        }
         whileAwaitingDurable.run();
+    }
+
+    @Override
+    public synchronized long lastAppended() {
+        return records.size();
+    }
+
+    /** The positions callers waited for, in order. */
+    public synchronized List<Long> awaited() {
+        return List.copyOf(awaited);
     }
 
     @Override

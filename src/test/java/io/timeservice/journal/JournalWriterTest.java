@@ -61,6 +61,17 @@ class JournalWriterTest {
     }
 
     @Test
+    void lastAppended_isThePositionOfTheLatestRecord_soWaitingForItCoversEveryEarlierOne() throws IOException {
+        writer = writer(FsyncPolicy.ALWAYS, 1 << 20);
+        assertThat(writer.lastAppended()).isZero();
+        long first = writer.append(advanced(1));
+        long second = writer.append(advanced(2));
+
+        assertThat(second).isGreaterThan(first);
+        assertThat(writer.lastAppended()).isEqualTo(second);
+    }
+
+    @Test
     void recordAlreadyOnDisk_isNeverRefused_afterALaterFailure() throws IOException {
         writer = writer(FsyncPolicy.ALWAYS, 1 << 20);
         long durable = writer.append(advanced(1));
