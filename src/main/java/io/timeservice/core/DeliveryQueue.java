@@ -350,6 +350,18 @@ final class DeliveryQueue {
         return all;
     }
 
+    /** The recent acknowledgements, oldest first, for a snapshot. */
+    List<RecentAck> recentAcks() {
+        List<RecentAck> all = new ArrayList<>(recentAcks.size());
+        recentAcks.forEach((claim, id) -> all.add(new RecentAck(claim, id)));
+        return all;
+    }
+
+    /** Puts back one recent acknowledgement a snapshot held; call in the order {@link #recentAcks} gave them. */
+    void restore(RecentAck ack) {
+        recentAcks.put(ack.claim(), ack.id());
+    }
+
     /** Puts back one delivery a snapshot held, in the state it had. */
     void restore(SavedDelivery saved) {
         Delivery delivery = saved.delivery();

@@ -7,7 +7,14 @@ import java.util.List;
  * the highest sequence reserved on disk and every pending timer.
  */
 public record RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
-                                ClockSettings settings, List<SavedDelivery> deliveries) {
+                                ClockSettings settings, List<SavedDelivery> deliveries,
+                                List<RecentAck> recentAcks) {
+
+    /** A snapshot with deliveries but without recent acknowledgements (format version 4). */
+    public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
+                             ClockSettings settings, List<SavedDelivery> deliveries) {
+        this(now, lastSequence, reservedSequences, timers, settings, deliveries, List.of());
+    }
 
     /** A snapshot of a virtual clock without deliveries (format versions before them). */
     public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers) {

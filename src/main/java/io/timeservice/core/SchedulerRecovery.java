@@ -53,6 +53,9 @@ final class SchedulerRecovery {
         for (SavedDelivery saved : snapshot.deliveries()) {
             deliveries.restore(saved);
         }
+        for (RecentAck ack : snapshot.recentAcks()) {
+            deliveries.restore(ack);
+        }
         clock.advanceTo(snapshot.now());
         lastSequence = snapshot.lastSequence();
         reservedSequences = snapshot.reservedSequences();

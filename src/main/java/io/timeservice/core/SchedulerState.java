@@ -16,6 +16,7 @@ public final class SchedulerState {
     private final long copyNanos;
     private final ClockSettings settings;
     private final List<SavedDelivery> deliveries;
+    private final List<RecentAck> recentAcks;
 
     SchedulerState(long now, long lastSequence, HeapImage image, long copyNanos) {
         this(now, lastSequence, lastSequence, image, copyNanos);
@@ -23,11 +24,12 @@ public final class SchedulerState {
 
     SchedulerState(long now, long lastSequence, long reservedSequences, HeapImage image,
                    long copyNanos) {
-        this(now, lastSequence, reservedSequences, image, copyNanos, ClockSettings.VIRTUAL, List.of());
+        this(now, lastSequence, reservedSequences, image, copyNanos, ClockSettings.VIRTUAL, List.of(), List.of());
     }
 
     SchedulerState(long now, long lastSequence, long reservedSequences, HeapImage image,
-                   long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries) {
+                   long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
+                   List<RecentAck> recentAcks) {
         this.now = now;
         this.lastSequence = lastSequence;
         this.reservedSequences = reservedSequences;
@@ -35,11 +37,13 @@ public final class SchedulerState {
         this.copyNanos = copyNanos;
         this.settings = settings;
         this.deliveries = deliveries;
+        this.recentAcks = recentAcks;
     }
 
     /** This state, with {@code nanos} as the time its copy held the lock(s). */
     SchedulerState withCopyNanos(long nanos) {
-        return new SchedulerState(now, lastSequence, reservedSequences, image, nanos, settings, deliveries);
+        return new SchedulerState(now, lastSequence, reservedSequences, image, nanos, settings, deliveries,
+                recentAcks);
     }
 
     public ClockSettings settings() {
@@ -49,6 +53,11 @@ public final class SchedulerState {
     /** Every delivery of the clock, in any state. */
     public List<SavedDelivery> deliveries() {
         return deliveries;
+    }
+
+    /** The clock's recent acknowledgements, oldest first (a repeated ack of one still succeeds). */
+    public List<RecentAck> recentAcks() {
+        return recentAcks;
     }
 
     /** How long taking this copy held the scheduler lock: the pause a snapshot costs every operation. */

@@ -1380,7 +1380,7 @@ public final class TimerScheduler {
     /** This scheduler's state for a snapshot; call between {@link #holdForSnapshot} and its release. */
     SchedulerState stateForSnapshot() {
         return new SchedulerState(clock.now(), sequences.last(), sequences.reserved(), heap.image(), 0, settings,
-                deliveries.image());
+                deliveries.image(), deliveries.recentAcks());
     }
 
     /** Whether the clock is deleted; call holding the lock (between hold and release for a snapshot). */
@@ -1423,8 +1423,9 @@ public final class TimerScheduler {
                 long start = System.nanoTime();
                 HeapImage image = heap.image();
                 List<SavedDelivery> saved = deliveries.image();
+                List<RecentAck> acks = deliveries.recentAcks();
                 log.snapshot(new SchedulerState(clock.now(), sequences.last(), sequences.reserved(), image,
-                        System.nanoTime() - start, settings, saved));
+                        System.nanoTime() - start, settings, saved, acks));
             }
         } catch (Throwable e) {
             LOG.log(System.Logger.Level.WARNING, "could not start a snapshot; the journal keeps every record", e);

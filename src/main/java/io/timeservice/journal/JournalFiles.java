@@ -34,9 +34,12 @@ final class JournalFiles {
     /**
      * Segments and snapshots written now: version 2 frames group-commit batches and snapshots carry reservations;
      * version 3 adds the records of clocks (see {@link RecordCodec}) and snapshots of every clock; version 4 the
-     * records of deliveries and clock settings, and snapshots with both.
+     * records of deliveries and clock settings, and snapshots with both; version 5 snapshots keep each clock's
+     * recent acknowledgements (segments are as in version 4).
      */
-    static final int FORMAT_VERSION = 4;
+    static final int FORMAT_VERSION = 5;
+    /** Snapshots with settings and deliveries but without recent acknowledgements; still read. */
+    static final int DELIVERIES_FORMAT_VERSION = 4;
     /** Clocks without settings or deliveries; still read. */
     static final int CLOCKS_FORMAT_VERSION = 3;
     /** Group-commit batches and snapshots with reservations, before clocks; still read. */

@@ -22,6 +22,7 @@ import java.util.zip.CheckedOutputStream;
 
 import io.timeservice.core.ClocksState;
 import io.timeservice.core.Mutation;
+import io.timeservice.core.RecentAck;
 import io.timeservice.core.RecoveredClocks;
 import io.timeservice.core.SchedulerState;
 import io.timeservice.core.RecoveredSnapshot;
@@ -39,12 +40,17 @@ import io.timeservice.core.SavedDelivery;
  *     frames as for the default clock,
  *   (version 4) after each clock's timer frames: its settings (as in {@link RecordCodec}), u32 deliveryCount and
  *     deliveryCount frames of type "saved delivery",
+ *   (version 5) after each clock's deliveries: u32 ackCount and ackCount recent acknowledgements, oldest first, each
+ *     a claim and an id (u32 length + UTF-8 each),
  *   u32 crc32c of every byte before it
  * </pre>
  * Written to a temporary file, fsynced, renamed into place and the directory fsynced, so a crash leaves either the
  * old set of files or the new snapshot whole.
  */
 final class SnapshotFile {
+
+    /** Bound on a claim's or id's bytes when read back: far above what the API accepts, far below harm. */
+    private static final int MAX_TEXT_BYTES = 1 << 16;
 
     private SnapshotFile() {
     }
@@ -114,6 +120,28 @@ final class SnapshotFile {
             RecordCodec.encode(saved, record);
             out.write(record.array(), 0, record.length());
         }
+        out.writeInt(state.recentAcks().size());
+        for (RecentAck ack : state.recentAcks()) {
+            writeText(out, ack.claim());
+            writeText(out, ack.id());
+        }
+    }
+
+    private static void writeText(DataOutputStream out, String text) throws IOException {
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(utf8.length);
+        out.write(utf8);
+    }
+
+    /** Reads what {@link #writeText} wrote, at most {@code maxBytes} long. */
+    private static String readText(DataInputStream in, Path file, String what, int maxBytes) throws IOException {
+        int length = in.readInt();
+        if (length < 0 || length > maxBytes) {
+            throw new JournalCorruptedException(file + ": " + what + " has a length of " + length + " bytes");
+        }
+        byte[] utf8 = new byte[length];
+        in.readFully(utf8);
+        return new String(utf8, StandardCharsets.UTF_8);
     }
 
     /** Reads the default clock's part of a snapshot (tests of one clock). */
@@ -193,6 +221,19 @@ final class SnapshotFile {
         return ByteBuffer.wrap(body, 0, length);
     }
 
+    private static List<RecentAck> readRecentAcks(DataInputStream in, Path file) throws IOException {
+        int count = in.readInt();
+        if (count < 0) {
+            throw new JournalCorruptedException(file + " declares " + count + " recent acknowledgements");
+        }
+        List<RecentAck> acks = new ArrayList<>(Math.min(count, 1 << 16));
+        for (int i = 0; i < count; i++) {
+            String claim = readText(in, file, "recent ack " + i + "'s claim", MAX_TEXT_BYTES);
+            acks.add(new RecentAck(claim, readText(in, file, "recent ack " + i + "'s id", MAX_TEXT_BYTES)));
+        }
+        return acks;
+    }
+
     private static RecoveredSnapshot readClock(DataInputStream in, Path file, int version) throws IOException {
         {
             long now = in.readLong();
@@ -209,7 +250,7 @@ final class SnapshotFile {
                 }
                 timers.add(added);
             }
-            if (version < JournalFiles.FORMAT_VERSION) {
+            if (version < JournalFiles.DELIVERIES_FORMAT_VERSION) {
                 return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers);
             }
             if (!(RecordCodec.decode(readFrame(in, file, "clock settings"))
@@ -224,8 +265,9 @@ final class SnapshotFile {
             for (int i = 0; i < deliveryCount; i++) {
                 deliveries.add(RecordCodec.decodeDelivery(readFrame(in, file, "delivery " + i)));
             }
+            List<RecentAck> recentAcks = version < JournalFiles.FORMAT_VERSION ? List.of() : readRecentAcks(in, file);
             return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers, settings.settings(),
-                    deliveries);
+                    deliveries, recentAcks);
         }
     }
 }

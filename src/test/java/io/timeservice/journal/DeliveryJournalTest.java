@@ -1,6 +1,7 @@
 package io.timeservice.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.timeservice.core.ClockSettings;
 import io.timeservice.core.Clocks;
 import io.timeservice.core.Delivery;
+import io.timeservice.core.ErrorCode;
 import io.timeservice.core.FiringLoop;
 import io.timeservice.core.PendingBudget;
 import io.timeservice.core.RetryPolicy;
@@ -114,6 +116,35 @@ class DeliveryJournalTest {
             // the renewal was journaled: a second recovery replays the same lease ends
             assertThat(third.scheduler("sys").allDeliveries()).singleElement()
                     .satisfies(d -> assertThat(d.attempt()).isEqualTo(2));
+        }
+    }
+
+    @Test
+    void aRepeatedAck_succeedsAfterARestartFromASnapshot_asBeforeIt() throws IOException {
+        Clocks before = fresh();
+        List<Delivery> claimed;
+        try (JournalStore store = open(before)) {
+            start(before);
+            TimerScheduler virt = before.scheduler("virt");
+            virt.add("a", 1, 0, null, Trace.NONE);
+            virt.add("b", 1, 0, null, Trace.NONE);
+            virt.advance(1, Trace.NONE);
+            claimed = virt.claim(2, 10_000, 0);
+            virt.ack("a", claimed.get(0).claim());
+            virt.ack("b", claimed.get(1).claim());
+            before.snapshotNow();
+            store.writer().awaitSnapshotIdle();
+        }
+        assertThat(JournalFiles.snapshotNumbers(dir)).hasSize(1);
+        Clocks after = fresh();
+        try (JournalStore store = open(after)) {
+            TimerScheduler virt = after.scheduler("virt");
+            virt.ack("b", claimed.get(1).claim()); // answered from the recent acks the snapshot kept
+            assertThat(virt.ackAll(List.of(new TimerScheduler.Ack("a", claimed.get(0).claim()))))
+                    .containsExactly((ErrorCode) null);
+            assertThatThrownBy(() -> virt.ack("b", claimed.get(0).claim()))
+                    .hasFieldOrPropertyWithValue("code", ErrorCode.CLAIM_LOST);
+            assertThat(virt.allDeliveries()).isEmpty();
         }
     }
 
