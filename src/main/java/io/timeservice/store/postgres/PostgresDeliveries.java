@@ -129,7 +129,6 @@ public final class PostgresDeliveries {
             + " dead_reason = NULL, ready_at = ?" + DEAD_OF_ID + " RETURNING " + VIEW;
     private static final String DELETE_DEAD = "DELETE FROM deliveries d" + DEAD_OF_ID + " RETURNING " + VIEW
             + ", d.bytes";
-    public static final int MAX_DEAD_PAGE = 1_000;
 
     private static final Comparator<Delivery> READY_ORDER = Comparator.comparingLong(Delivery::readyAt)
             .thenComparingLong(Delivery::fireTime).thenComparingInt(Delivery::priority)
@@ -482,12 +481,12 @@ public final class PostgresDeliveries {
      * A page of {@code clock}'s dead deliveries in sequence order (the order they fired in), after
      * {@code afterSequence} (null: from the first): the next page starts after the last one's sequence.
      *
-     * @throws SchedulerException {@code invalid_limit} outside 1..{@value #MAX_DEAD_PAGE}, {@code clock_not_found}
+     * @throws SchedulerException {@code invalid_limit} below 1 (the web layer bounds it, as for the memory store),
+     *                            {@code clock_not_found}
      */
     public List<io.timeservice.core.Delivery> dead(String clock, int limit, Long afterSequence) {
-        if (limit < 1 || limit > MAX_DEAD_PAGE) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be between 1 and " + MAX_DEAD_PAGE
-                    + ": " + limit);
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
         return jdbc.autocommit(connection -> {
             try (PreparedStatement list = connection.prepareStatement(LIST_DEAD)) {

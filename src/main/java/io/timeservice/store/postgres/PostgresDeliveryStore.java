@@ -45,6 +45,7 @@ public final class PostgresDeliveryStore implements DeliveryStore {
 
     @Override
     public List<ErrorCode> ackAll(String clock, List<TimerScheduler.Ack> acks) {
+        TimerScheduler.requireAckCount(acks);
         String name = queued(clock);
         List<ErrorCode> outcomes = new ArrayList<>(acks.size());
         for (TimerScheduler.Ack ack : acks) {
