@@ -39,9 +39,15 @@ public final class PostgresTimers {
 
     private static final String LOCK_TIMER = "SELECT " + TimerRows.COLUMNS
             + " FROM timers WHERE clock = ? AND id = ? FOR UPDATE";
+    /**
+     * A new pending timer, or no row for a pending id. The NOT EXISTS keeps a duplicate from drawing a sequence (a
+     * refused add uses none, as in memory: the default's nextval runs only for a row the SELECT yields); ON CONFLICT
+     * still refuses the duplicate that raced it in, at the cost of one sequence.
+     */
     private static final String INSERT = """
             INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            SELECT ?::text, ?::text, ?::bigint, ?::integer, ?::bigint, ?::text, ?::bigint
+             WHERE NOT EXISTS (SELECT 1 FROM timers WHERE clock = ?::text AND id = ?::text)
             ON CONFLICT (clock, id) DO NOTHING
             RETURNING seq""";
     private static final String COUNT_DUE = """
@@ -395,6 +401,8 @@ public final class PostgresTimers {
             insert.setLong(5, now);
             insert.setString(6, payload);
             insert.setLong(7, TimerScheduler.bytesOf(id, payload));
+            insert.setString(8, clock.name());
+            insert.setString(9, id);
             try (ResultSet row = insert.executeQuery()) {
                 if (!row.next()) {
                     throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
