@@ -104,7 +104,7 @@ public final class PostgresDeliveries {
     private static final String EXPIRED = """
             SELECT seq, attempt, lease_until FROM deliveries
              WHERE clock = ? AND state = 'in_flight' AND lease_until <= ?
-             ORDER BY lease_until, seq LIMIT ? FOR UPDATE""";
+             ORDER BY lease_until, seq LIMIT ? FOR UPDATE%s""";
     /** Waiting deliveries whose retry time has come become ready at that time (as in memory). */
     private static final String RETRY = """
             UPDATE deliveries SET state = 'ready', ready_at = retry_at, retry_at = NULL
@@ -367,7 +367,7 @@ public final class PostgresDeliveries {
         String skip = skipLocked ? " SKIP LOCKED" : "";
         long now = clock.now();
         List<Failed> expired = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(EXPIRED + skip)) {
+        try (PreparedStatement select = connection.prepareStatement(EXPIRED.formatted(skip))) {
             select.setString(1, clock.name());
             select.setLong(2, now);
             select.setLong(3, limit);
