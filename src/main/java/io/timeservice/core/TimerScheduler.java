@@ -704,10 +704,7 @@ public final class TimerScheduler {
      *                            {@code clock_not_queued}
      */
     public List<ErrorCode> ackAll(List<Ack> acks) {
-        if (acks == null || acks.isEmpty() || acks.size() > MAX_CLAIM) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "one call acknowledges 1 to " + MAX_CLAIM
-                    + " deliveries, got " + (acks == null ? 0 : acks.size()));
-        }
+        requireAckCount(acks);
         return deliveryCall(Operation.ACK, tally -> {
             requireQueue();
             long now = clock.now();
@@ -744,6 +741,17 @@ public final class TimerScheduler {
             tally.add(DeliveryEvent.ACKED, claims.size());
             return applied;
         });
+    }
+
+    /**
+     * Refuses a batch of acks that is empty or larger than one claim: {@code invalid_request}. Public for the other
+     * store, which must refuse the same batches.
+     */
+    public static void requireAckCount(List<Ack> acks) {
+        if (acks == null || acks.isEmpty() || acks.size() > MAX_CLAIM) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "one call acknowledges 1 to " + MAX_CLAIM
+                    + " deliveries, got " + (acks == null ? 0 : acks.size()));
+        }
     }
 
     /**

@@ -6,14 +6,8 @@ import io.timeservice.core.ClockSettings;
 import io.timeservice.core.ClockStore;
 import io.timeservice.core.ClockView;
 import io.timeservice.core.Clocks;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.RetryPolicy;
-import io.timeservice.core.SchedulerException;
 
-/**
- * The PostgreSQL store's clocks behind the web layer. Per-clock retry policies are not stored yet (issue 16's
- * {@code clocks.settings}): a clock is created with the default policy only, and any other is refused.
- */
+/** The PostgreSQL store's clocks behind the web layer; a clock's retry policy is kept in {@code clocks.settings}. */
 public final class PostgresClockStore implements ClockStore {
 
     private final PostgresStore store;
@@ -24,15 +18,12 @@ public final class PostgresClockStore implements ClockStore {
 
     @Override
     public ClockView.Created create(String name, long now, ClockSettings settings) {
-        if (!settings.retry().equals(RetryPolicy.DEFAULT)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "the PostgreSQL store keeps the default retry"
-                    + " policy only for now; leave retry out");
-        }
         StoredClock.Mode mode = settings.mode() == ClockSettings.Mode.SYSTEM ? StoredClock.Mode.SYSTEM
                 : StoredClock.Mode.VIRTUAL;
         StoredClock.Delivery delivery = settings.queues() ? StoredClock.Delivery.QUEUE
                 : StoredClock.Delivery.RESPONSE;
-        PostgresClocks.Created created = store.clocks().create(name, mode, now, delivery);
+        PostgresClocks.Created created = store.clocks().create(name, mode, now, delivery,
+                settings.retry());
         return new ClockView.Created(view(created.clock()), created.created());
     }
 
@@ -55,7 +46,7 @@ public final class PostgresClockStore implements ClockStore {
         ClockSettings settings = ClockSettings.of(
                 clock.mode() == StoredClock.Mode.SYSTEM ? ClockSettings.Mode.SYSTEM : ClockSettings.Mode.VIRTUAL,
                 clock.delivery() == StoredClock.Delivery.QUEUE ? ClockSettings.DeliveryMode.QUEUE
-                        : ClockSettings.DeliveryMode.RESPONSE, null);
+                        : ClockSettings.DeliveryMode.RESPONSE, clock.retry());
         // the default clock always existed: created at 0, as in the memory store
         long createdAt = Clocks.DEFAULT.equals(clock.name()) ? 0 : clock.createdAt();
         return new ClockView(clock.name(), store.timers().status(clock.name()), settings, createdAt, null,

@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 
 import io.timeservice.core.Clocks;
 import io.timeservice.core.ErrorCode;
+import io.timeservice.core.RetryPolicy;
 import io.timeservice.core.SchedulerException;
 import io.timeservice.core.TimerScheduler;
 
@@ -25,10 +26,18 @@ public final class PostgresClocks {
     /** The advisory lock key that serializes clock creation over every instance. */
     private static final long CREATION_LOCK = 0x7469_6d65_636c_6bL;
 
+    /** A clock's columns; its retry policy's members are null when {@code settings} holds none (the default). */
     static final String SELECT = """
             SELECT name, mode, CASE WHEN mode = 'virtual' THEN now_ms ELSE db_now_ms() END, initial_now, delivery,
-                   created_at
+                   created_at, (settings #>> '{retry,maxAttempts}')::int, (settings #>> '{retry,initialBackoff}')::bigint,
+                   (settings #>> '{retry,multiplier}')::float8, (settings #>> '{retry,maxBackoff}')::bigint,
+                   (settings #>> '{retry,jitter}')::float8
               FROM clocks""";
+    /** The settings column for a retry policy: the API's member names and units (milliseconds). */
+    private static final String SETTINGS = """
+            jsonb_build_object('retry', jsonb_build_object('maxAttempts', ?::int, 'initialBackoff', ?::bigint,
+                                                           'multiplier', ?::float8, 'maxBackoff', ?::bigint,
+                                                           'jitter', ?::float8))""";
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
@@ -60,7 +69,7 @@ public final class PostgresClocks {
     }
 
     /**
-     * Creates the clock {@code name}, or finds it with the same settings already there.
+     * Creates the clock {@code name} with the default retry policy, or finds it with the same settings already there.
      *
      * @param now      a virtual clock's start; must be 0 for a system clock (whose now is the database's)
      * @param delivery what fired timers become; {@code null}: response for virtual clocks, queue for system ones
@@ -68,6 +77,17 @@ public final class PostgresClocks {
      *                            {@code clock_conflict}, {@code clock_limit}, {@code storage_unavailable}
      */
     public Created create(String name, StoredClock.Mode mode, long now, StoredClock.Delivery delivery) {
+        return create(name, mode, now, delivery, RetryPolicy.DEFAULT);
+    }
+
+    /**
+     * Creates the clock {@code name} with the retry policy {@code retry}, or finds it with the same settings (the
+     * same policy too) already there.
+     *
+     * @throws SchedulerException as {@link #create(String, StoredClock.Mode, long, StoredClock.Delivery)}
+     */
+    public Created create(String name, StoredClock.Mode mode, long now, StoredClock.Delivery delivery,
+                          RetryPolicy retry) {
         Clocks.requireValidName(name);
         if (now < 0 || now > TimerScheduler.MAX_DELAY || (mode == StoredClock.Mode.SYSTEM && now != 0)) {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now must be between 0 and "
@@ -84,10 +104,11 @@ public final class PostgresClocks {
                 existing = find(connection, name, ""); // another instance may have created it meanwhile
             }
             if (existing != null) {
-                if (existing.mode() != mode || existing.initialNow() != now || existing.delivery() != chosen) {
+                if (existing.mode() != mode || existing.initialNow() != now || existing.delivery() != chosen
+                        || !existing.retry().equals(retry)) {
                     throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created as "
-                            + describe(existing.mode(), existing.initialNow(), existing.delivery()) + ", not "
-                            + describe(mode, now, chosen));
+                            + describe(existing.mode(), existing.initialNow(), existing.delivery(), existing.retry())
+                            + ", not " + describe(mode, now, chosen, retry));
                 }
                 return new Created(existing, false);
             }
@@ -96,12 +117,18 @@ public final class PostgresClocks {
                         + " clocks (timeservice.clocks.max); delete one first");
             }
             try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery) VALUES (?, ?, ?, ?, ?)")) {
+                    "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings) VALUES (?, ?, ?, ?, ?, "
+                            + SETTINGS + ")")) {
                 insert.setString(1, name);
                 insert.setString(2, StoredClock.sql(mode));
                 insert.setLong(3, now);
                 insert.setLong(4, now);
                 insert.setString(5, StoredClock.sql(chosen));
+                insert.setInt(6, retry.maxAttempts());
+                insert.setLong(7, retry.initialBackoffMillis());
+                insert.setDouble(8, retry.multiplier());
+                insert.setLong(9, retry.maxBackoffMillis());
+                insert.setDouble(10, retry.jitter());
                 insert.executeUpdate();
             }
             return new Created(find(connection, name, ""), true);
@@ -208,15 +235,20 @@ public final class PostgresClocks {
     }
 
     private static StoredClock clockOf(ResultSet row) throws SQLException {
-        return new StoredClock(row.getString(1), StoredClock.ofSql(StoredClock.Mode.class, row.getString(2)), row.getLong(3),
-                row.getLong(4), StoredClock.ofSql(StoredClock.Delivery.class, row.getString(5)), row.getLong(6));
+        RetryPolicy retry = row.getObject(7) == null ? RetryPolicy.DEFAULT // a clock stored without a policy
+                : new RetryPolicy(row.getInt(7), row.getLong(8), row.getDouble(9), row.getLong(10), row.getDouble(11));
+        return new StoredClock(row.getString(1), StoredClock.ofSql(StoredClock.Mode.class, row.getString(2)),
+                row.getLong(3), row.getLong(4), StoredClock.ofSql(StoredClock.Delivery.class, row.getString(5)), retry,
+                row.getLong(6));
     }
 
     private static StoredClock.Delivery defaultDelivery(StoredClock.Mode mode) {
         return mode == StoredClock.Mode.SYSTEM ? StoredClock.Delivery.QUEUE : StoredClock.Delivery.RESPONSE;
     }
 
-    private static String describe(StoredClock.Mode mode, long now, StoredClock.Delivery delivery) {
-        return StoredClock.sql(mode) + " at now=" + now + " with delivery " + StoredClock.sql(delivery);
+    private static String describe(StoredClock.Mode mode, long now, StoredClock.Delivery delivery,
+                                   RetryPolicy retry) {
+        return StoredClock.sql(mode) + " at now=" + now + " with delivery " + StoredClock.sql(delivery) + " and "
+                + retry;
     }
 }

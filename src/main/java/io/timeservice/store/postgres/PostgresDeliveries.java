@@ -7,43 +7,61 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import io.timeservice.core.Delivery.State;
 import io.timeservice.core.DeliveryCounts;
 import io.timeservice.core.ErrorCode;
+import io.timeservice.core.RetryPolicy;
 import io.timeservice.core.SchedulerException;
+import io.timeservice.core.TimerScheduler;
 
 /**
- * Deliveries on the PostgreSQL store (table {@code deliveries}): firing due timers of system clocks into the ready
- * queue, claiming in firing order with leases, ack, nack and extend checked against the claim's token, and the
- * lease expiry and retry steps. Every decision about time uses the database's clock ({@code db_now_ms()}), so
- * instances with skewed clocks agree.
+ * Deliveries on the PostgreSQL store (table {@code deliveries}), with the memory store's semantics: firing due timers
+ * of system clocks into the ready queue, claiming longest-ready first (first attempts in firing order) with leases,
+ * ack, nack and extend checked against the claim's token, lease expiry and retries by the clock's retry policy
+ * ({@link RetryPolicy}, kept in {@code clocks.settings}), dead letters.
  *
- * <p>Thread-safe and safe across instances: the claim is one statement whose inner SELECT takes the front of the
- * ready queue with {@code FOR UPDATE SKIP LOCKED}, so concurrent claimers (any instance) take disjoint rows and no
- * row is handed out twice; ack, nack and extend are single conditional UPDATEs that change nothing unless the
- * delivery is in flight under that claim with its lease not yet expired. A lease is lost only by its expiry.
+ * <p>Time is the clock's own, as in memory: a virtual clock's {@code now_ms} (leases and retries of a virtual clock end
+ * only by advancing it, which runs the retry step in its transaction), the database's clock ({@code db_now_ms()}) for
+ * a system clock, so instances with skewed clocks agree. Every call reads its clock first, in its transaction; a
+ * virtual clock's row is read {@code FOR SHARE}, so no advance of it runs until the call commits (the memory store's
+ * lock), and locked before any delivery row (the store's lock order: clock, then timers and deliveries). A system
+ * clock's row is not locked: claims and acks of one busy clock must not queue on one row.
+ *
+ * <p>Thread-safe and safe across instances: the claim's inner SELECT takes the front of the ready queue with
+ * {@code FOR UPDATE SKIP LOCKED}, so concurrent claimers (any instance) take disjoint rows and no row is handed out
+ * twice; ack, nack and extend change nothing unless the delivery is in flight under that claim with its lease not
+ * yet ended by the clock's now. A lease is lost only by its end.
  */
 public final class PostgresDeliveries {
 
+    /** A delivery as the API shows it ({@link io.timeservice.core.Delivery}), from the row {@code d}. */
+    private static final String VIEW = "d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.state, d.claim,"
+            + " d.lease_until, d.retry_at, d.ready_at, d.dead_reason";
+
     /**
-     * Claims up to {@code max} ready deliveries of one clock in firing order. The inner SELECT is the fence: it is
-     * planned on its own (a subquery in FROM), reads the front of the partial index {@code deliveries_ready} and
+     * Claims up to {@code max} ready deliveries of one clock, longest-ready first. The inner SELECT is the fence: it
+     * is planned on its own (a subquery in FROM), reads the front of the partial index {@code deliveries_ready} and
      * locks what it returns, skipping rows another claim holds; the UPDATE then marks exactly those rows.
      */
     static final String CLAIM = """
             UPDATE deliveries d
-               SET state = 'in_flight', claim = gen_random_uuid(), lease_until = db_now_ms() + ?
+               SET state = 'in_flight', claim = gen_random_uuid(), lease_until = ?
               FROM (SELECT seq FROM deliveries
                      WHERE clock = ? AND state = 'ready'
-                     ORDER BY fire_time, priority, seq
+                     ORDER BY ready_at, fire_time, priority, seq
                      LIMIT ?
                      FOR UPDATE SKIP LOCKED) picked
              WHERE d.seq = picked.seq
-            RETURNING d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.claim, d.lease_until""";
+            RETURNING d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.claim, d.lease_until, d.ready_at""";
 
-    /** Moves a system clock's due timers (the database's clock decides) into its ready queue, in firing order. */
+    /**
+     * Moves a system clock's due timers (the database's clock decides) into its ready queue, in firing order; a first
+     * attempt is ready from its fire time on, as in memory.
+     */
     private static final String FIRE_DUE = """
             WITH picked AS (
                 SELECT seq FROM timers
@@ -53,83 +71,75 @@ public final class PostgresDeliveries {
                  FOR UPDATE SKIP LOCKED),
             fired AS (
                 DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*)
-            INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state)
-            SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready' FROM fired""";
+            INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
+                                    ready_at)
+            SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time
+              FROM fired""";
 
-    /** A delivery in flight under this claim whose lease has not expired: the only one ack, nack or extend touch. */
+    /**
+     * A delivery in flight under this claim whose lease has not ended by the clock's now (the last parameter): the
+     * only one ack, nack or extend touch.
+     */
     private static final String HELD =
-            " WHERE clock = ? AND id = ? AND claim = ? AND state = 'in_flight' AND lease_until > db_now_ms()";
+            " WHERE d.clock = ? AND d.id = ? AND d.claim = ? AND d.state = 'in_flight' AND d.lease_until > ?";
 
-    private static final String ACK = "UPDATE deliveries SET state = 'acked', done_at = db_now_ms(),"
-            + " lease_until = NULL" + HELD + " RETURNING bytes";
+    /** done_at is the database's clock on every clock: acked rows are purged by age, and repeated acks read them. */
+    private static final String ACK = "UPDATE deliveries d SET state = 'acked', done_at = db_now_ms(), lease_until = NULL"
+            + HELD + " RETURNING d.bytes";
     private static final String ALREADY_ACKED = """
             SELECT 1 FROM deliveries WHERE clock = ? AND id = ? AND claim = ? AND state = 'acked'""";
-    private static final String EXTEND = "UPDATE deliveries SET lease_until = db_now_ms() + ?" + HELD;
-    /** The backoff of the attempt that just failed: {@link RetryPolicy}, in SQL (attempt is the column). */
-    private static final String BACKOFF = "floor(least(?::float8, ?::float8 * power(?::float8, attempt - 1))"
-            + " * (1 - ?::float8 * random()))::bigint";
-    /** A failed attempt: waiting for retry_at with attempt + 1, or dead after the last one. */
-    private static final String FAILED_ATTEMPT = """
-               SET state = CASE WHEN attempt >= ? THEN 'dead' ELSE 'waiting' END,
-                   done_at = CASE WHEN attempt >= ? THEN db_now_ms() END,
-                   attempt = CASE WHEN attempt >= ? THEN attempt ELSE attempt + 1 END,
-                   claim = NULL, lease_until = NULL,
-                   retry_at = CASE WHEN attempt >= ? THEN NULL ELSE db_now_ms() + %s END""";
-    private static final String NACK = "UPDATE deliveries "
-            + FAILED_ATTEMPT.formatted("coalesce(?, " + BACKOFF + ")") + HELD;
-    private static final String EXPIRE = "UPDATE deliveries " + FAILED_ATTEMPT.formatted(BACKOFF) + """
-
-             WHERE seq IN (SELECT seq FROM deliveries
-                            WHERE clock = ? AND state = 'in_flight' AND lease_until <= db_now_ms()
-                            ORDER BY lease_until LIMIT ? FOR UPDATE SKIP LOCKED)""";
+    private static final String EXTEND = "UPDATE deliveries d SET lease_until = ?" + HELD + " RETURNING " + VIEW;
+    private static final String NACKED = "SELECT d.seq, d.attempt FROM deliveries d" + HELD + " FOR UPDATE OF d";
+    /** Failed attempts (nacked or expired), each decided in Java ({@link Failed}): one statement for all of them. */
+    private static final String FAILED = """
+            UPDATE deliveries d
+               SET state = f.state, attempt = f.attempt, claim = NULL, lease_until = NULL, retry_at = f.retry_at,
+                   ready_at = coalesce(f.ready_at, d.ready_at), dead_reason = f.reason,
+                   done_at = CASE WHEN f.state = 'dead' THEN db_now_ms() END
+              FROM unnest(?::bigint[], ?::text[], ?::int[], ?::bigint[], ?::bigint[], ?::text[])
+                   AS f (seq, state, attempt, retry_at, ready_at, reason)
+             WHERE d.seq = f.seq
+            RETURNING""" + " " + VIEW;
+    /** In-flight deliveries whose lease ended by the clock's now, in the memory store's order (lease end, sequence). */
+    private static final String EXPIRED = """
+            SELECT seq, attempt, lease_until FROM deliveries
+             WHERE clock = ? AND state = 'in_flight' AND lease_until <= ?
+             ORDER BY lease_until, seq LIMIT ? FOR UPDATE%s""";
+    /** Waiting deliveries whose retry time has come become ready at that time (as in memory). */
     private static final String RETRY = """
-            UPDATE deliveries SET state = 'ready', retry_at = NULL, ready_at = db_now_ms()
+            UPDATE deliveries SET state = 'ready', ready_at = retry_at, retry_at = NULL
              WHERE seq IN (SELECT seq FROM deliveries
-                            WHERE clock = ? AND state = 'waiting' AND retry_at <= db_now_ms()
-                            ORDER BY retry_at LIMIT ? FOR UPDATE SKIP LOCKED)""";
+                            WHERE clock = ? AND state = 'waiting' AND retry_at <= ?
+                            ORDER BY retry_at, seq LIMIT ? FOR UPDATE%s)""";
     private static final String PURGE_ACKED = """
             DELETE FROM deliveries
              WHERE seq IN (SELECT seq FROM deliveries WHERE state = 'acked' AND done_at <= db_now_ms() - ?
                             LIMIT ? FOR UPDATE SKIP LOCKED)""";
 
-    private static final String DEAD_COLUMNS = "id, fire_time, priority, seq, payload, attempt, done_at";
-    private static final String LIST_DEAD = "SELECT " + DEAD_COLUMNS + """
+    private static final String LIST_DEAD = "SELECT " + VIEW + """
 
-             FROM deliveries
-             WHERE clock = ? AND state = 'dead' AND seq > ?
-             ORDER BY seq LIMIT ?""";
+             FROM deliveries d
+             WHERE d.clock = ? AND d.state = 'dead' AND d.seq > ?
+             ORDER BY d.seq LIMIT ?""";
     /** The dead deliveries of an id (or the one with that sequence), in sequence order. */
-    private static final String DEAD_OF_ID = " WHERE clock = ? AND id = ? AND state = 'dead'"
-            + " AND (?::bigint IS NULL OR seq = ?::bigint)";
-    /** Dead deliveries become ready again with a fresh set of attempts; returns them as they were (the subquery). */
-    private static final String REDRIVE = """
-            UPDATE deliveries d SET state = 'ready', attempt = 1, done_at = NULL, ready_at = db_now_ms()
-              FROM (SELECT seq, attempt, done_at FROM deliveries""" + DEAD_OF_ID + """
-             FOR UPDATE) was
-             WHERE d.seq = was.seq
-            RETURNING d.id, d.fire_time, d.priority, d.seq, d.payload, was.attempt, was.done_at""";
-    private static final String DELETE_DEAD = "DELETE FROM deliveries" + DEAD_OF_ID + " RETURNING " + DEAD_COLUMNS
-            + ", bytes";
-    /**
-     * What "no such dead delivery" answers. Issue 16 names it 404 {@code delivery_not_found}, which {@code ErrorCode}
-     * does not have on this branch yet (the lead's adds it): then change this line.
-     */
-    static final ErrorCode NO_DEAD_DELIVERY = ErrorCode.DELIVERY_NOT_FOUND;
-    public static final int MAX_DEAD_PAGE = 1_000;
+    private static final String DEAD_OF_ID = " WHERE d.clock = ? AND d.id = ? AND d.state = 'dead'"
+            + " AND (?::bigint IS NULL OR d.seq = ?::bigint)";
+    /** Dead deliveries become ready again at the clock's now with a fresh set of attempts; returns them so. */
+    private static final String REDRIVE = "UPDATE deliveries d SET state = 'ready', attempt = 1, done_at = NULL,"
+            + " dead_reason = NULL, ready_at = ?" + DEAD_OF_ID + " RETURNING " + VIEW;
+    private static final String DELETE_DEAD = "DELETE FROM deliveries d" + DEAD_OF_ID + " RETURNING " + VIEW
+            + ", d.bytes";
 
-    private static final Comparator<Delivery> FIRING_ORDER = Comparator.comparingLong(Delivery::fireTime)
-            .thenComparingInt(Delivery::priority).thenComparingLong(Delivery::sequence);
+    private static final Comparator<Delivery> READY_ORDER = Comparator.comparingLong(Delivery::readyAt)
+            .thenComparingLong(Delivery::fireTime).thenComparingInt(Delivery::priority)
+            .thenComparingLong(Delivery::sequence);
 
-    /** Longest lease a claim or extend may ask for: 12 h (issue 16). */
-    public static final long MAX_LEASE_MILLIS = 12 * 3_600_000L;
-    public static final int MAX_CLAIM = 1_000;
+    /** Most expired leases and most due retries one claim on a system clock moves before it claims. */
+    static final int RELEASE_ON_CLAIM = 1_000;
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final ReadyWakeups wakeups;
-
-    /** Longest a claim may wait for something to become ready: 30 s (issue 16). */
-    public static final long MAX_CLAIM_WAIT_MILLIS = 30_000;
 
     PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups) {
         this.jdbc = jdbc;
@@ -164,34 +174,39 @@ public final class PostgresDeliveries {
     }
 
     /**
-     * Claims up to {@code max} ready deliveries of {@code clock}, oldest first in firing order, each leased for
-     * {@code leaseMillis} from now (the database's clock) under a token of its own.
+     * Claims up to {@code max} ready deliveries of {@code clock}, longest-ready first (first attempts in firing
+     * order), each leased for {@code leaseMillis} from the clock's now under a token of its own. On a system clock it
+     * first runs the retry step, as the memory store's claim does; a virtual clock's retry step ran with the advance
+     * that brought its now.
      *
-     * @throws SchedulerException {@code invalid_request} for max outside 1..{@value #MAX_CLAIM} or a lease outside
-     *                            1 ms..12 h
+     * @throws SchedulerException {@code invalid_limit} for max outside 1..{@value TimerScheduler#MAX_CLAIM},
+     *                            {@code invalid_request} for a lease outside the memory store's range,
+     *                            {@code clock_not_found}
      */
     public List<Delivery> claim(String clock, int max, long leaseMillis) {
-        if (max < 1 || max > MAX_CLAIM) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "max must be between 1 and " + MAX_CLAIM + ": "
-                    + max);
+        if (max < 1 || max > TimerScheduler.MAX_CLAIM) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "max must be 1 to " + TimerScheduler.MAX_CLAIM
+                    + ": " + max);
         }
         requireLease(leaseMillis);
-        return jdbc.autocommit(connection -> {
+        return jdbc.inTransaction(connection -> {
+            StoredClock stored = onClock(connection, clock);
+            if (stored.mode() == StoredClock.Mode.SYSTEM) {
+                releaseDue(connection, stored, RELEASE_ON_CLAIM, true);
+            }
             try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
-                claim.setLong(1, leaseMillis);
+                claim.setLong(1, stored.now() + leaseMillis);
                 claim.setString(2, clock);
                 claim.setInt(3, max);
                 List<Delivery> claimed = new ArrayList<>(max);
                 try (ResultSet rows = claim.executeQuery()) {
                     while (rows.next()) {
                         claimed.add(new Delivery(rows.getString(1), rows.getLong(2), rows.getInt(3), rows.getLong(4),
-                                rows.getString(5), rows.getInt(6), rows.getObject(7, UUID.class), rows.getLong(8)));
+                                rows.getString(5), rows.getInt(6), rows.getObject(7, UUID.class), rows.getLong(8),
+                                rows.getLong(9)));
                     }
                 }
-                if (claimed.isEmpty()) {
-                    PostgresClocks.require(connection, clock, ""); // nothing ready, or no such clock
-                }
-                claimed.sort(FIRING_ORDER); // RETURNING follows no order
+                claimed.sort(READY_ORDER); // RETURNING follows no order
                 return claimed;
             }
         });
@@ -204,12 +219,12 @@ public final class PostgresDeliveries {
      * no connection while it waits.
      *
      * @throws SchedulerException as {@link #claim(String, int, long)}; {@code invalid_request} for a wait outside
-     *                            0..{@value #MAX_CLAIM_WAIT_MILLIS} ms
+     *                            0..{@value TimerScheduler#MAX_CLAIM_WAIT_MILLIS} ms
      */
     public List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
-        if (waitMillis < 0 || waitMillis > MAX_CLAIM_WAIT_MILLIS) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "wait must be between 0 and "
-                    + MAX_CLAIM_WAIT_MILLIS + " ms: " + waitMillis);
+        if (waitMillis < 0 || waitMillis > TimerScheduler.MAX_CLAIM_WAIT_MILLIS) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "wait must be 0 to "
+                    + TimerScheduler.MAX_CLAIM_WAIT_MILLIS + " ms: " + waitMillis);
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         while (true) {
@@ -232,103 +247,221 @@ public final class PostgresDeliveries {
      * Acknowledges the delivery {@code id} held under {@code claim}: done, its budget share given back. Idempotent
      * for the same claim.
      *
-     * @return false when the claim is lost (wrong, expired, or the delivery was nacked): nothing changed
+     * @return false when the claim is lost (wrong, its lease ended, or the delivery was nacked): nothing changed
      * @throws SchedulerException {@code clock_not_found}
      */
     public boolean ack(String clock, String id, String claim) {
         UUID token = token(claim);
-        if (token == null) {
-            return jdbc.autocommit(connection -> lost(connection, clock));
-        }
         return jdbc.inTransaction(connection -> {
-            try (PreparedStatement ack = held(connection, ACK, 1, clock, id, token);
-                 ResultSet row = ack.executeQuery()) {
-                if (row.next()) {
-                    budget.release(connection, 1, row.getLong(1));
-                    return true;
+            StoredClock stored = onClock(connection, clock);
+            if (token == null) {
+                return false;
+            }
+            try (PreparedStatement ack = connection.prepareStatement(ACK)) {
+                bindHeld(ack, 1, stored, id, token);
+                try (ResultSet row = ack.executeQuery()) {
+                    if (row.next()) {
+                        budget.release(connection, 1, row.getLong(1));
+                        return true;
+                    }
                 }
             }
-            try (PreparedStatement acked = held(connection, ALREADY_ACKED, 1, clock, id, token);
-                 ResultSet row = acked.executeQuery()) {
-                return row.next() || lost(connection, clock);
+            try (PreparedStatement acked = connection.prepareStatement(ALREADY_ACKED)) {
+                acked.setString(1, clock);
+                acked.setString(2, id);
+                acked.setObject(3, token);
+                try (ResultSet row = acked.executeQuery()) {
+                    return row.next();
+                }
             }
         });
     }
 
     /**
-     * Gives the delivery {@code id} held under {@code claim} back: tried again after {@code retryAfterMillis}
-     * (null: the policy's backoff) with attempt + 1, or dead if this was its last attempt.
+     * Gives the delivery {@code id} held under {@code claim} back, as the memory store does: dead if this was its
+     * last attempt under the clock's policy; else attempt + 1, ready again at {@code now + retryAfterMillis} (null:
+     * the policy's backoff for that attempt), at once when that is now.
      *
-     * @return false when the claim is lost: nothing changed
+     * @return the delivery as the nack left it; null when the claim is lost (nothing changed)
+     * @throws SchedulerException {@code invalid_request} for a retryAfter outside 0..{@value
+     *                            RetryPolicy#MAX_BACKOFF_MILLIS} ms, {@code clock_not_found}
      */
-    public boolean nack(String clock, String id, String claim, Long retryAfterMillis, RetryPolicy policy) {
-        if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > MAX_LEASE_MILLIS)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be between 0 and "
-                    + MAX_LEASE_MILLIS + ": " + retryAfterMillis);
+    public io.timeservice.core.Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
+        if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
+                    + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
         }
         UUID token = token(claim);
-        if (token == null) {
-            return jdbc.autocommit(connection -> lost(connection, clock));
-        }
-        return jdbc.autocommit(connection -> {
-            try (PreparedStatement nack = connection.prepareStatement(NACK)) {
-                setFailedAttempt(nack, 1, policy);
-                if (retryAfterMillis == null) {
-                    nack.setNull(5, java.sql.Types.BIGINT);
-                } else {
-                    nack.setLong(5, retryAfterMillis);
-                }
-                setBackoff(nack, 6, policy);
-                bindHeld(nack, 10, clock, id, token);
-                return nack.executeUpdate() == 1 || lost(connection, clock);
+        return jdbc.inTransaction(connection -> {
+            StoredClock stored = onClock(connection, clock);
+            if (token == null) {
+                return null;
             }
+            long sequence;
+            int attempt;
+            try (PreparedStatement held = connection.prepareStatement(NACKED)) {
+                bindHeld(held, 1, stored, id, token);
+                try (ResultSet row = held.executeQuery()) {
+                    if (!row.next()) {
+                        return null;
+                    }
+                    sequence = row.getLong(1);
+                    attempt = row.getInt(2);
+                }
+            }
+            long now = stored.now();
+            RetryPolicy policy = stored.retry();
+            long retryAt = now + (retryAfterMillis != null ? retryAfterMillis
+                    : policy.backoffMillis(sequence, attempt + 1));
+            List<io.timeservice.core.Delivery> nacked = fail(connection,
+                    List.of(Failed.nacked(sequence, attempt, policy, now, retryAt)));
+            return nacked.get(0);
         });
     }
 
     /**
-     * Extends the lease of the delivery {@code id} held under {@code claim} to {@code leaseMillis} from now.
+     * Extends the lease of the delivery {@code id} held under {@code claim} to {@code leaseMillis} from the clock's
+     * now.
      *
-     * @return false when the claim is lost: nothing changed
+     * @return the delivery with its new lease; null when the claim is lost (nothing changed)
+     * @throws SchedulerException {@code invalid_request} for a lease outside the memory store's range,
+     *                            {@code clock_not_found}
      */
-    public boolean extend(String clock, String id, String claim, long leaseMillis) {
+    public io.timeservice.core.Delivery extend(String clock, String id, String claim, long leaseMillis) {
         requireLease(leaseMillis);
         UUID token = token(claim);
-        if (token == null) {
-            return jdbc.autocommit(connection -> lost(connection, clock));
-        }
-        return jdbc.autocommit(connection -> {
-            try (PreparedStatement extend = held(connection, EXTEND, 2, clock, id, token)) {
-                extend.setLong(1, leaseMillis);
-                return extend.executeUpdate() == 1 || lost(connection, clock);
+        return jdbc.inTransaction(connection -> {
+            StoredClock stored = onClock(connection, clock);
+            if (token == null) {
+                return null;
+            }
+            try (PreparedStatement extend = connection.prepareStatement(EXTEND)) {
+                extend.setLong(1, stored.now() + leaseMillis);
+                bindHeld(extend, 2, stored, id, token);
+                List<io.timeservice.core.Delivery> extended = viewsOf(extend);
+                return extended.isEmpty() ? null : extended.get(0);
             }
         });
     }
 
     /**
-     * The retry steps of {@code clock}, at most {@code limit} rows each: in-flight deliveries whose lease expired
-     * become waiting (attempt + 1, after the policy's backoff) or dead, and waiting ones whose retry time has come
-     * become ready. Returns how many rows moved. Instances may run it at once (SKIP LOCKED).
+     * The retry step of {@code clock} at its now, at most {@code limit} rows of each kind: in-flight deliveries whose
+     * lease ended become waiting (attempt + 1, ready at the lease's end plus the clock policy's backoff) or dead,
+     * then waiting ones whose retry time has come become ready. Returns how many rows moved. Instances may run it at
+     * once (SKIP LOCKED). An advance runs it for its virtual clock by itself.
+     *
+     * @throws SchedulerException {@code clock_not_found}
      */
-    public int releaseDue(String clock, RetryPolicy policy, int limit) {
-        return jdbc.autocommit(connection -> {
-            int moved;
-            try (PreparedStatement expire = connection.prepareStatement(EXPIRE)) {
-                setFailedAttempt(expire, 1, policy);
-                setBackoff(expire, 5, policy);
-                expire.setString(9, clock);
-                expire.setInt(10, limit);
-                moved = expire.executeUpdate();
-            }
-            try (PreparedStatement retry = connection.prepareStatement(RETRY)) {
-                retry.setString(1, clock);
-                retry.setInt(2, limit);
-                int ready = retry.executeUpdate();
-                if (ready > 0) {
-                    ReadyWakeups.notify(connection, clock); // autocommit: after the rows are committed
+    public int releaseDue(String clock, int limit) {
+        return jdbc.inTransaction(connection -> releaseDue(connection, onClock(connection, clock), limit, true));
+    }
+
+    /**
+     * The retry step of {@code clock} at its now ({@code clock.now()}), on the caller's transaction, which holds the
+     * clock's row; {@code skipLocked} leaves rows other transactions hold to them (an advance, which holds its clock
+     * {@code FOR UPDATE}, passes false: no other call can hold them, and it must move every one, as memory does).
+     * Notifies claimers when something became ready. Takes no budget (what moves stays counted).
+     */
+    static int releaseDue(Connection connection, StoredClock clock, long limit, boolean skipLocked)
+            throws SQLException {
+        String skip = skipLocked ? " SKIP LOCKED" : "";
+        long now = clock.now();
+        List<Failed> expired = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(EXPIRED.formatted(skip))) {
+            select.setString(1, clock.name());
+            select.setLong(2, now);
+            select.setLong(3, limit);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    long sequence = rows.getLong(1);
+                    int attempt = rows.getInt(2);
+                    long leaseUntil = rows.getLong(3);
+                    expired.add(Failed.expired(sequence, attempt, clock.retry(),
+                            leaseUntil + clock.retry().backoffMillis(sequence, attempt + 1)));
                 }
-                return moved + ready;
             }
-        });
+        }
+        if (!expired.isEmpty()) {
+            fail(connection, expired);
+        }
+        try (PreparedStatement retry = connection.prepareStatement(RETRY.formatted(skip))) {
+            retry.setString(1, clock.name());
+            retry.setLong(2, now);
+            retry.setLong(3, limit);
+            int ready = retry.executeUpdate();
+            if (ready > 0) {
+                ReadyWakeups.notify(connection, clock.name());
+            }
+            return expired.size() + ready;
+        }
+    }
+
+    /**
+     * A failed attempt of the delivery {@code sequence}, decided as the memory store's queue decides it.
+     *
+     * @param readyAt set when it is ready again at once, else null (unchanged)
+     */
+    private record Failed(long sequence, State state, int attempt, Long retryAt, Long readyAt, String reason) {
+
+        /**
+         * Nacked on attempt {@code attempt} at {@code now}: dead after the policy's last attempt, else attempt + 1
+         * waiting for {@code retryAt}, or ready at once when that is not after {@code now}.
+         */
+        static Failed nacked(long sequence, int attempt, RetryPolicy policy, long now, long retryAt) {
+            if (attempt >= policy.maxAttempts()) {
+                return dead(sequence, attempt, policy, "nacked");
+            }
+            if (retryAt <= now) {
+                return new Failed(sequence, State.READY, attempt + 1, null, now, null);
+            }
+            return new Failed(sequence, State.WAITING, attempt + 1, retryAt, null, null);
+        }
+
+        /**
+         * Its lease ended on attempt {@code attempt}: dead after the policy's last attempt, else attempt + 1 waiting
+         * for {@code retryAt} (the retry step's second half readies it at that time, even if it has passed).
+         */
+        static Failed expired(long sequence, int attempt, RetryPolicy policy, long retryAt) {
+            if (attempt >= policy.maxAttempts()) {
+                return dead(sequence, attempt, policy, "lease expired");
+            }
+            return new Failed(sequence, State.WAITING, attempt + 1, retryAt, null, null);
+        }
+
+        private static Failed dead(long sequence, int attempt, RetryPolicy policy, String how) {
+            return new Failed(sequence, State.DEAD, attempt, null, null, how + " on attempt " + attempt + " of "
+                    + policy.maxAttempts());
+        }
+    }
+
+    /** Applies failed attempts in one statement; returns the deliveries as they are now. */
+    private static List<io.timeservice.core.Delivery> fail(Connection connection, List<Failed> failed)
+            throws SQLException {
+        int n = failed.size();
+        Long[] sequences = new Long[n];
+        String[] states = new String[n];
+        Integer[] attempts = new Integer[n];
+        Long[] retryAts = new Long[n];
+        Long[] readyAts = new Long[n];
+        String[] reasons = new String[n];
+        for (int i = 0; i < n; i++) {
+            Failed f = failed.get(i);
+            sequences[i] = f.sequence();
+            states[i] = f.state().name().toLowerCase(Locale.ROOT);
+            attempts[i] = f.attempt();
+            retryAts[i] = f.retryAt();
+            readyAts[i] = f.readyAt();
+            reasons[i] = f.reason();
+        }
+        try (PreparedStatement update = connection.prepareStatement(FAILED)) {
+            update.setArray(1, connection.createArrayOf("bigint", sequences));
+            update.setArray(2, connection.createArrayOf("text", states));
+            update.setArray(3, connection.createArrayOf("integer", attempts));
+            update.setArray(4, connection.createArrayOf("bigint", retryAts));
+            update.setArray(5, connection.createArrayOf("bigint", readyAts));
+            update.setArray(6, connection.createArrayOf("text", reasons));
+            return viewsOf(update);
+        }
     }
 
     /** Deletes up to {@code limit} deliveries acknowledged more than {@code olderThanMillis} ago; returns how many. */
@@ -348,19 +481,19 @@ public final class PostgresDeliveries {
      * A page of {@code clock}'s dead deliveries in sequence order (the order they fired in), after
      * {@code afterSequence} (null: from the first): the next page starts after the last one's sequence.
      *
-     * @throws SchedulerException {@code invalid_limit} outside 1..{@value #MAX_DEAD_PAGE}, {@code clock_not_found}
+     * @throws SchedulerException {@code invalid_limit} below 1 (the web layer bounds it, as for the memory store),
+     *                            {@code clock_not_found}
      */
-    public List<DeadDelivery> dead(String clock, int limit, Long afterSequence) {
-        if (limit < 1 || limit > MAX_DEAD_PAGE) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be between 1 and " + MAX_DEAD_PAGE
-                    + ": " + limit);
+    public List<io.timeservice.core.Delivery> dead(String clock, int limit, Long afterSequence) {
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
         return jdbc.autocommit(connection -> {
             try (PreparedStatement list = connection.prepareStatement(LIST_DEAD)) {
                 list.setString(1, clock);
                 list.setLong(2, afterSequence == null ? Long.MIN_VALUE : afterSequence);
                 list.setInt(3, limit);
-                List<DeadDelivery> page = deadOf(list);
+                List<io.timeservice.core.Delivery> page = viewsOf(list);
                 if (page.isEmpty()) {
                     PostgresClocks.require(connection, clock, "");
                 }
@@ -370,15 +503,17 @@ public final class PostgresDeliveries {
     }
 
     /**
-     * Makes the dead deliveries of {@code id} (only the one with {@code sequence}, if given) ready again, with
-     * attempt 1 and a fresh set of retries; they stay counted in the budget. Returns them as they were.
+     * Makes the dead deliveries of {@code id} (only the one with {@code sequence}, if given) ready again at the
+     * clock's now, with attempt 1 and a fresh set of retries; they stay counted in the budget. Returns them so.
      *
-     * @throws SchedulerException {@code clock_not_found}; {@link #NO_DEAD_DELIVERY} when none is dead
+     * @throws SchedulerException {@code clock_not_found}; {@code delivery_not_found} when none is dead
      */
-    public List<DeadDelivery> redrive(String clock, String id, Long sequence) {
+    public List<io.timeservice.core.Delivery> redrive(String clock, String id, Long sequence) {
         return jdbc.inTransaction(connection -> {
-            try (PreparedStatement redrive = deadOfId(connection, REDRIVE, clock, id, sequence)) {
-                List<DeadDelivery> redriven = requireSome(connection, clock, id, deadOf(redrive));
+            StoredClock stored = onClock(connection, clock);
+            try (PreparedStatement redrive = deadOfId(connection, REDRIVE, 2, clock, id, sequence)) {
+                redrive.setLong(1, stored.now());
+                List<io.timeservice.core.Delivery> redriven = requireSome(id, viewsOf(redrive));
                 ReadyWakeups.notify(connection, clock);
                 return redriven;
             }
@@ -389,58 +524,64 @@ public final class PostgresDeliveries {
      * Deletes the dead deliveries of {@code id} (only the one with {@code sequence}, if given), giving their share of
      * the budget back. Returns them as they were.
      *
-     * @throws SchedulerException {@code clock_not_found}; {@link #NO_DEAD_DELIVERY} when none is dead
+     * @throws SchedulerException {@code clock_not_found}; {@code delivery_not_found} when none is dead
      */
-    public List<DeadDelivery> deleteDead(String clock, String id, Long sequence) {
+    public List<io.timeservice.core.Delivery> deleteDead(String clock, String id, Long sequence) {
         return jdbc.inTransaction(connection -> {
-            List<DeadDelivery> deleted = new ArrayList<>();
+            PostgresClocks.require(connection, clock, "");
+            List<io.timeservice.core.Delivery> deleted = new ArrayList<>();
             long bytes = 0;
-            try (PreparedStatement delete = deadOfId(connection, DELETE_DEAD, clock, id, sequence);
+            try (PreparedStatement delete = deadOfId(connection, DELETE_DEAD, 1, clock, id, sequence);
                  ResultSet rows = delete.executeQuery()) {
                 while (rows.next()) {
-                    deleted.add(deadDeliveryOf(rows));
-                    bytes += rows.getLong(8);
+                    deleted.add(viewOf(rows));
+                    bytes += rows.getLong(13);
                 }
             }
-            requireSome(connection, clock, id, deleted);
+            deleted.sort(Comparator.comparingLong(io.timeservice.core.Delivery::sequence));
+            requireSome(id, deleted);
             budget.release(connection, deleted.size(), bytes);
             return deleted;
         });
     }
 
-    private static PreparedStatement deadOfId(Connection connection, String sql, String clock, String id,
+    private static PreparedStatement deadOfId(Connection connection, String sql, int first, String clock, String id,
                                               Long sequence) throws SQLException {
         PreparedStatement statement = connection.prepareStatement(sql);
-        statement.setString(1, clock);
-        statement.setString(2, id);
-        statement.setObject(3, sequence, java.sql.Types.BIGINT);
-        statement.setObject(4, sequence, java.sql.Types.BIGINT);
+        statement.setString(first, clock);
+        statement.setString(first + 1, id);
+        statement.setObject(first + 2, sequence, java.sql.Types.BIGINT);
+        statement.setObject(first + 3, sequence, java.sql.Types.BIGINT);
         return statement;
     }
 
-    private static List<DeadDelivery> deadOf(PreparedStatement statement) throws SQLException {
-        List<DeadDelivery> dead = new ArrayList<>();
-        try (ResultSet rows = statement.executeQuery()) {
-            while (rows.next()) {
-                dead.add(deadDeliveryOf(rows));
-            }
-        }
-        dead.sort(Comparator.comparingLong(DeadDelivery::sequence)); // RETURNING follows no order
-        return dead;
-    }
-
-    private static DeadDelivery deadDeliveryOf(ResultSet row) throws SQLException {
-        return new DeadDelivery(row.getString(1), row.getLong(2), row.getInt(3), row.getLong(4), row.getString(5),
-                row.getInt(6), row.getLong(7));
-    }
-
-    private static List<DeadDelivery> requireSome(Connection connection, String clock, String id,
-                                                  List<DeadDelivery> found) throws SQLException {
+    private static List<io.timeservice.core.Delivery> requireSome(String id, List<io.timeservice.core.Delivery> found) {
         if (found.isEmpty()) {
-            PostgresClocks.require(connection, clock, "");
-            throw new SchedulerException(NO_DEAD_DELIVERY, "no dead delivery " + id + " on clock " + clock);
+            throw new SchedulerException(ErrorCode.DELIVERY_NOT_FOUND, "no dead delivery has id "
+                    + TimerScheduler.abbreviate(id));
         }
         return found;
+    }
+
+    /** The deliveries a statement selecting {@link #VIEW} answers, by sequence (RETURNING follows no order). */
+    private static List<io.timeservice.core.Delivery> viewsOf(PreparedStatement statement) throws SQLException {
+        List<io.timeservice.core.Delivery> views = new ArrayList<>();
+        try (ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+                views.add(viewOf(rows));
+            }
+        }
+        views.sort(Comparator.comparingLong(io.timeservice.core.Delivery::sequence));
+        return views;
+    }
+
+    /** The delivery in the row's {@link #VIEW} columns, as the memory store shows it (0 for a time it has not). */
+    private static io.timeservice.core.Delivery viewOf(ResultSet row) throws SQLException {
+        State state = State.valueOf(row.getString(7).toUpperCase(Locale.ROOT));
+        UUID claim = row.getObject(8, UUID.class);
+        return new io.timeservice.core.Delivery(row.getString(1), row.getLong(2), row.getInt(3), row.getLong(4),
+                row.getString(5), row.getInt(6), state, claim == null ? null : claim.toString(), row.getLong(9),
+                row.getLong(10), row.getLong(11), row.getString(12));
     }
 
     /**
@@ -467,37 +608,6 @@ public final class PostgresDeliveries {
         });
     }
 
-    /**
-     * The latest delivery of {@code id} on {@code clock} (highest sequence) as it is now, for answering a nack or
-     * an extend; null when none is left. Read after the change, not in its transaction.
-     */
-    public io.timeservice.core.Delivery latest(String clock, String id) {
-        return jdbc.autocommit(connection -> {
-            try (PreparedStatement select = connection.prepareStatement("""
-                    SELECT id, fire_time, priority, seq, payload, attempt, state, claim, lease_until, retry_at,
-                           ready_at
-                      FROM deliveries WHERE clock = ? AND id = ? AND state <> 'acked'
-                     ORDER BY seq DESC LIMIT 1""")) {
-                select.setString(1, clock);
-                select.setString(2, id);
-                try (ResultSet row = select.executeQuery()) {
-                    if (!row.next()) {
-                        return null;
-                    }
-                    io.timeservice.core.Delivery.State state = io.timeservice.core.Delivery.State.valueOf(
-                            row.getString(7).toUpperCase(java.util.Locale.ROOT));
-                    Object claim = row.getObject(8);
-                    return new io.timeservice.core.Delivery(row.getString(1), row.getLong(2), row.getInt(3),
-                            row.getLong(4), row.getString(5), row.getInt(6), state,
-                            claim == null ? null : claim.toString(), row.getObject(9) == null ? 0 : row.getLong(9),
-                            row.getObject(10) == null ? 0 : row.getLong(10),
-                            row.getObject(11) == null ? 0 : row.getLong(11), state == io.timeservice.core.Delivery.State.DEAD
-                                    ? "died on attempt " + row.getInt(6) : null);
-                }
-            }
-        });
-    }
-
     /** How many deliveries of {@code clock} are in {@code state} (ready, in_flight, waiting, dead, acked). */
     public int count(String clock, String state) {
         return jdbc.autocommit(connection -> {
@@ -513,43 +623,26 @@ public final class PostgresDeliveries {
         });
     }
 
-    /** A claim that matched nothing: lost (false), unless the clock itself is missing (clock_not_found). */
-    private static boolean lost(Connection connection, String clock) throws SQLException {
-        PostgresClocks.require(connection, clock, "");
-        return false;
+    /**
+     * The clock a delivery call runs on, read in the call's transaction: a virtual clock's row {@code FOR SHARE}
+     * (read again under the lock: an advance may have committed meanwhile), so no advance of it runs until the call
+     * commits; a system clock's unlocked, its now the database's clock.
+     *
+     * @throws SchedulerException {@code clock_not_found}
+     */
+    private static StoredClock onClock(Connection connection, String clock) throws SQLException {
+        StoredClock stored = PostgresClocks.require(connection, clock, "");
+        return stored.mode() == StoredClock.Mode.VIRTUAL ? PostgresClocks.require(connection, clock, " FOR SHARE")
+                : stored;
     }
 
-    private static PreparedStatement held(Connection connection, String sql, int first, String clock, String id,
-                                          UUID token) throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(sql);
-        bindHeld(statement, first, clock, id, token);
-        return statement;
-    }
-
-    private static void bindHeld(PreparedStatement statement, int first, String clock, String id, UUID token)
+    /** Binds {@link #HELD}'s four parameters from {@code first}: the clock, id, token and the clock's now. */
+    private static void bindHeld(PreparedStatement statement, int first, StoredClock clock, String id, UUID token)
             throws SQLException {
-        statement.setString(first, clock);
+        statement.setString(first, clock.name());
         statement.setString(first + 1, id);
         statement.setObject(first + 2, token);
-    }
-
-    /**
-     * Binds the four "attempt >= maxAttempts" parameters of {@link #FAILED_ATTEMPT} from {@code first}; the retry
-     * delay's parameters follow them. (Every right-hand side of the SET reads the failed attempt's number.)
-     */
-    private static void setFailedAttempt(PreparedStatement statement, int first, RetryPolicy policy)
-            throws SQLException {
-        for (int i = 0; i < 4; i++) {
-            statement.setInt(first + i, policy.maxAttempts());
-        }
-    }
-
-    /** Binds {@link #BACKOFF}'s four parameters from {@code first}. */
-    private static void setBackoff(PreparedStatement statement, int first, RetryPolicy policy) throws SQLException {
-        statement.setDouble(first, policy.maxBackoffMillis());
-        statement.setDouble(first + 1, policy.initialBackoffMillis());
-        statement.setDouble(first + 2, policy.multiplier());
-        statement.setDouble(first + 3, policy.jitter());
+        statement.setLong(first + 3, clock.now());
     }
 
     /** A claim token as the API carries it; null for text that is no token (no delivery holds it). */
@@ -562,9 +655,9 @@ public final class PostgresDeliveries {
     }
 
     private static void requireLease(long leaseMillis) {
-        if (leaseMillis < 1 || leaseMillis > MAX_LEASE_MILLIS) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "lease must be between 1 and "
-                    + MAX_LEASE_MILLIS + " ms: " + leaseMillis);
+        if (leaseMillis < TimerScheduler.MIN_LEASE_MILLIS || leaseMillis > TimerScheduler.MAX_LEASE_MILLIS) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "lease must be " + TimerScheduler.MIN_LEASE_MILLIS
+                    + " to " + TimerScheduler.MAX_LEASE_MILLIS + " ms: " + leaseMillis);
         }
     }
 }

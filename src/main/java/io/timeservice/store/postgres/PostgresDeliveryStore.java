@@ -11,8 +11,8 @@ import io.timeservice.core.SchedulerException;
 import io.timeservice.core.TimerScheduler;
 
 /**
- * The PostgreSQL store's delivery queues behind the web layer, with the default retry policy (per-clock policies
- * are not stored yet). Leases and retry times are the database's clock (Unix epoch ms), on every clock.
+ * The PostgreSQL store's delivery queues behind the web layer. Leases, retries and readiness follow the clock's time
+ * and retry policy, as in the memory store ({@link PostgresDeliveries}).
  */
 public final class PostgresDeliveryStore implements DeliveryStore {
 
@@ -31,7 +31,7 @@ public final class PostgresDeliveryStore implements DeliveryStore {
         for (io.timeservice.store.postgres.Delivery delivery : claimed) {
             shown.add(new Delivery(delivery.id(), delivery.fireTime(), delivery.priority(), delivery.sequence(),
                     delivery.payload(), delivery.attempt(), Delivery.State.IN_FLIGHT, delivery.claim().toString(),
-                    delivery.leaseUntil(), 0, delivery.fireTime(), null));
+                    delivery.leaseUntil(), 0, delivery.readyAt(), null));
         }
         return shown;
     }
@@ -45,6 +45,7 @@ public final class PostgresDeliveryStore implements DeliveryStore {
 
     @Override
     public List<ErrorCode> ackAll(String clock, List<TimerScheduler.Ack> acks) {
+        TimerScheduler.requireAckCount(acks);
         String name = queued(clock);
         List<ErrorCode> outcomes = new ArrayList<>(acks.size());
         for (TimerScheduler.Ack ack : acks) {
@@ -55,20 +56,12 @@ public final class PostgresDeliveryStore implements DeliveryStore {
 
     @Override
     public Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
-        String name = queued(clock);
-        if (!store.deliveries().nack(name, id, claim, retryAfterMillis, RetryPolicy.DEFAULT)) {
-            throw claimLost(id);
-        }
-        return now(name, id);
+        return held(id, store.deliveries().nack(queued(clock), id, claim, retryAfterMillis));
     }
 
     @Override
     public Delivery extend(String clock, String id, String claim, long leaseMillis) {
-        String name = queued(clock);
-        if (!store.deliveries().extend(name, id, claim, leaseMillis)) {
-            throw claimLost(id);
-        }
-        return now(name, id);
+        return held(id, store.deliveries().extend(queued(clock), id, claim, leaseMillis));
     }
 
     @Override
@@ -78,12 +71,12 @@ public final class PostgresDeliveryStore implements DeliveryStore {
 
     @Override
     public List<Delivery> dead(String clock, int limit, long afterSequence) {
-        return shown(store.deliveries().dead(queued(clock), limit, afterSequence));
+        return store.deliveries().dead(queued(clock), limit, afterSequence);
     }
 
     @Override
     public List<Delivery> redrive(String clock, String id, Long sequence) {
-        return shown(store.deliveries().redrive(queued(clock), id, sequence));
+        return store.deliveries().redrive(queued(clock), id, sequence);
     }
 
     @Override
@@ -101,22 +94,12 @@ public final class PostgresDeliveryStore implements DeliveryStore {
         return name;
     }
 
-    private Delivery now(String clock, String id) {
-        Delivery delivery = store.deliveries().latest(clock, id);
-        if (delivery == null) { // acked or deleted by another call since
+    /** What a nack or extend left: the delivery, or {@code claim_lost} when the claim held none. */
+    private static Delivery held(String id, Delivery changed) {
+        if (changed == null) {
             throw claimLost(id);
         }
-        return delivery;
-    }
-
-    private static List<Delivery> shown(List<DeadDelivery> dead) {
-        List<Delivery> shown = new ArrayList<>(dead.size());
-        for (DeadDelivery delivery : dead) {
-            shown.add(new Delivery(delivery.id(), delivery.fireTime(), delivery.priority(), delivery.sequence(),
-                    delivery.payload(), delivery.attempts(), Delivery.State.DEAD, null, 0, 0, delivery.diedAt(),
-                    "died on attempt " + delivery.attempts()));
-        }
-        return shown;
+        return changed;
     }
 
     private static SchedulerException claimLost(String id) {

@@ -39,9 +39,15 @@ public final class PostgresTimers {
 
     private static final String LOCK_TIMER = "SELECT " + TimerRows.COLUMNS
             + " FROM timers WHERE clock = ? AND id = ? FOR UPDATE";
+    /**
+     * A new pending timer, or no row for a pending id. The NOT EXISTS keeps a duplicate from drawing a sequence (a
+     * refused add uses none, as in memory: the default's nextval runs only for a row the SELECT yields); ON CONFLICT
+     * still refuses the duplicate that raced it in, at the cost of one sequence.
+     */
     private static final String INSERT = """
             INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            SELECT ?::text, ?::text, ?::bigint, ?::integer, ?::bigint, ?::text, ?::bigint
+             WHERE NOT EXISTS (SELECT 1 FROM timers WHERE clock = ?::text AND id = ?::text)
             ON CONFLICT (clock, id) DO NOTHING
             RETURNING seq""";
     private static final String COUNT_DUE = """
@@ -54,8 +60,9 @@ public final class PostgresTimers {
             fired AS (
                 DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*),
             queued AS (
-                INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state)
-                SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready'
+                INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
+                                        ready_at)
+                SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time
                   FROM fired WHERE ?)
             SELECT""" + " " + TimerRows.COLUMNS + " FROM fired ORDER BY " + TimerRows.FIRING_ORDER;
     /** A preview in one statement (one snapshot): the clock's now, its pending count, the first due timers. */
@@ -190,7 +197,8 @@ public final class PostgresTimers {
      * fires the due timers in firing order, at most {@code limit}; when more are due it fires the first
      * {@code limit}, moves the clock only to the last fired one's fireTime and answers {@code complete = false}.
      * {@code limit = Integer.MAX_VALUE} fires everything due. On a clock with queue delivery the fired timers also
-     * become ready deliveries, in the same transaction.
+     * become ready deliveries, and then the clock's retry step runs at its new now (leases that ended, retries that
+     * came due: {@link PostgresDeliveries#releaseDue(String, int)}), all in the same transaction.
      *
      * @throws SchedulerException {@code clock_not_found}, {@code invalid_request} (both or neither of by and to),
      *                            {@code invalid_limit}, {@code invalid_advance} (out of range, or a system clock)
@@ -223,8 +231,12 @@ public final class PostgresTimers {
                 move.setString(2, clock);
                 move.executeUpdate();
             }
-            if (stored.delivery() == StoredClock.Delivery.QUEUE && !fired.isEmpty()) {
-                ReadyWakeups.notify(connection, clock);
+            if (stored.delivery() == StoredClock.Delivery.QUEUE) {
+                if (!fired.isEmpty()) {
+                    ReadyWakeups.notify(connection, clock);
+                }
+                // then leases and retries run on this clock's time too, as in memory: every one due by the new now
+                PostgresDeliveries.releaseDue(connection, stored.at(newNow), Long.MAX_VALUE, false);
             }
             if (stored.delivery() == StoredClock.Delivery.RESPONSE) {
                 long bytes = 0;
@@ -389,6 +401,8 @@ public final class PostgresTimers {
             insert.setLong(5, now);
             insert.setString(6, payload);
             insert.setLong(7, TimerScheduler.bytesOf(id, payload));
+            insert.setString(8, clock.name());
+            insert.setString(9, id);
             try (ResultSet row = insert.executeQuery()) {
                 if (!row.next()) {
                     throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);

@@ -2,15 +2,18 @@ package io.timeservice.store.postgres;
 
 import java.util.Locale;
 
+import io.timeservice.core.RetryPolicy;
+
 /**
  * A clock as the PostgreSQL store holds it.
  *
  * @param now        a virtual clock's own time; a system clock's is the database's clock (Unix epoch ms) when read
  * @param initialNow the now a virtual clock was created with (0 for system clocks)
  * @param delivery   what fired timers become
+ * @param retry      how its deliveries are retried (kept in {@code clocks.settings})
  * @param createdAt  the database's clock at the creation (Unix epoch ms)
  */
-public record StoredClock(String name, Mode mode, long now, long initialNow, Delivery delivery,
+public record StoredClock(String name, Mode mode, long now, long initialNow, Delivery delivery, RetryPolicy retry,
                           long createdAt) {
 
     /** {@code virtual}: moved by advance only; {@code system}: the database's clock. */
@@ -18,6 +21,11 @@ public record StoredClock(String name, Mode mode, long now, long initialNow, Del
 
     /** {@code response}: fired timers are returned by advance only; {@code queue}: they also become deliveries. */
     public enum Delivery { RESPONSE, QUEUE }
+
+    /** This clock at {@code newNow}: what an advance leaves (within its transaction). */
+    StoredClock at(long newNow) {
+        return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt);
+    }
 
     /** How the schema spells a mode or delivery: its name in lower case (the columns' CHECK constraints). */
     static String sql(Enum<?> value) {

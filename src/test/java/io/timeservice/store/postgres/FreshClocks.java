@@ -1,5 +1,7 @@
 package io.timeservice.store.postgres;
 
+import io.timeservice.core.RetryPolicy;
+
 /**
  * One clock per test on a store the test class shares: each {@link #next} deletes the clock the previous test used
  * (with its timers, deliveries and share of the budget) and creates a new one, so tests start from an empty budget.
@@ -18,11 +20,16 @@ final class FreshClocks {
 
     /** A new virtual clock at {@code now} with {@code delivery} (null: the default), the previous one deleted. */
     String next(long now, StoredClock.Delivery delivery) {
+        return next(now, delivery, RetryPolicy.DEFAULT);
+    }
+
+    /** As {@link #next(long, StoredClock.Delivery)}, retrying its deliveries by {@code retry}. */
+    String next(long now, StoredClock.Delivery delivery, RetryPolicy retry) {
         if (current != null) {
             store.clocks().delete(current);
         }
         current = prefix + created++;
-        store.clocks().create(current, StoredClock.Mode.VIRTUAL, now, delivery);
+        store.clocks().create(current, StoredClock.Mode.VIRTUAL, now, delivery, retry);
         return current;
     }
 

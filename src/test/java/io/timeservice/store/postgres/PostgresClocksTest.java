@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.timeservice.core.Clocks;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.Precondition;
+import io.timeservice.core.RetryPolicy;
 import io.timeservice.core.SchedulerException;
 import io.timeservice.core.Timer;
 import org.junit.jupiter.api.AfterEach;
@@ -37,7 +38,7 @@ class PostgresClocksTest {
     void theDefaultClockExists_virtualAtZero_andCannotBeDeleted() {
         assertThat(store.clocks().get(Clocks.DEFAULT)).usingRecursiveComparison().ignoringFields("createdAt")
                 .isEqualTo(new StoredClock(Clocks.DEFAULT, StoredClock.Mode.VIRTUAL, 0, 0,
-                        StoredClock.Delivery.RESPONSE, 0));
+                        StoredClock.Delivery.RESPONSE, RetryPolicy.DEFAULT, 0));
         assertThatThrownBy(() -> store.clocks().delete(Clocks.DEFAULT))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CLOCK_UNDELETABLE));
     }
@@ -59,11 +60,30 @@ class PostgresClocksTest {
 
         assertThat(again.created()).isFalse();
         assertThat(again.clock()).usingRecursiveComparison().ignoringFields("createdAt")
-                .isEqualTo(new StoredClock("ci-1", StoredClock.Mode.VIRTUAL, 7, 7, StoredClock.Delivery.RESPONSE, 0));
+                .isEqualTo(new StoredClock("ci-1", StoredClock.Mode.VIRTUAL, 7, 7, StoredClock.Delivery.RESPONSE,
+                        RetryPolicy.DEFAULT, 0));
         assertThatThrownBy(() -> store.clocks().create("ci-1", StoredClock.Mode.VIRTUAL, 8, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CLOCK_CONFLICT));
         assertThatThrownBy(() -> store.clocks().create("ci-1", StoredClock.Mode.VIRTUAL, 7,
                 StoredClock.Delivery.QUEUE)).satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CLOCK_CONFLICT));
+    }
+
+    @Test
+    void aClocksRetryPolicy_isKeptExactly_andAnotherOneConflicts() {
+        RetryPolicy odd = new RetryPolicy(7, 250, 1.5, 60_000, 0.1); // 0.1 and 1.5: no exact binary fraction lost
+        store.clocks().create("q", StoredClock.Mode.VIRTUAL, 0, StoredClock.Delivery.QUEUE, odd);
+
+        assertThat(store.clocks().get("q").retry()).isEqualTo(odd);
+        assertThat(store.clocks().list(10, null)).filteredOn(c -> c.name().equals("q"))
+                .extracting(StoredClock::retry).containsExactly(odd);
+        assertThat(store.clocks().create("q", StoredClock.Mode.VIRTUAL, 0, StoredClock.Delivery.QUEUE, odd)
+                .created()).isFalse();
+        for (RetryPolicy other : new RetryPolicy[] {RetryPolicy.DEFAULT, new RetryPolicy(7, 250, 1.5, 60_000, 0.2)}) {
+            assertThatThrownBy(() -> store.clocks().create("q", StoredClock.Mode.VIRTUAL, 0,
+                    StoredClock.Delivery.QUEUE, other)).satisfies(e -> assertThat(codeOf(e))
+                    .isEqualTo(ErrorCode.CLOCK_CONFLICT));
+        }
+        assertThat(store.clocks().get(Clocks.DEFAULT).retry()).isEqualTo(RetryPolicy.DEFAULT); // stored as '{}'
     }
 
     @Test

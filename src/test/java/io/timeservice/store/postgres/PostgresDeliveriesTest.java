@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.UUID;
 
+import io.timeservice.core.Delivery.State;
 import io.timeservice.core.ErrorCode;
+import io.timeservice.core.RetryPolicy;
 import io.timeservice.core.SchedulerException;
+import io.timeservice.core.TimerScheduler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -15,12 +18,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Deliveries on a real PostgreSQL: firing into the ready queue (by advance on a queue clock, by the database's clock
- * on a system clock), claims in firing order with leases, ack, nack and extend checked against the claim's token,
- * lease expiry, retries and dead letters. Where only time would expire a lease or bring a retry due, the test moves
- * that row's time into the past with SQL instead of sleeping.
+ * on a system clock), claims longest-ready first with leases, ack, nack and extend checked against the claim's token,
+ * lease expiry, retries by the clock's policy and dead letters. On the virtual clocks, as in memory, leases and
+ * retries follow the clock's own time, so the tests end them by advancing; on a system clock a test moves a row's
+ * time into the past with SQL instead of sleeping.
  */
 class PostgresDeliveriesTest {
 
+    /** Three attempts, 60 s then 120 s of backoff, no jitter. */
     private static final RetryPolicy THREE_ATTEMPTS = new RetryPolicy(3, 60_000, 2.0, 600_000, 0);
 
     private static TestDatabase database;
@@ -40,23 +45,35 @@ class PostgresDeliveriesTest {
         database.close();
     }
 
-    /** A fresh virtual clock at 0 whose fired timers become deliveries, on an empty budget. */
+    /** A fresh virtual clock at 0 whose fired timers become deliveries, retried by {@link #THREE_ATTEMPTS}. */
     @BeforeEach
     void freshQueueClock() {
-        clock = clocks.next(0, StoredClock.Delivery.QUEUE);
+        clock = clocks.next(0, StoredClock.Delivery.QUEUE, THREE_ATTEMPTS);
     }
 
     private static PostgresDeliveries deliveries() {
         return store.deliveries();
     }
 
-    /** Adds timers due at 1, 2, ... with the given priorities, then advances past them all. */
+    /** Adds timers due 1 ms from now with the given priorities, then advances the clock by 1 ms. */
     private static void fired(String... idsAndPriorities) {
         for (int i = 0; i < idsAndPriorities.length; i += 2) {
             store.timers().add(clock, idsAndPriorities[i], 1, Integer.parseInt(idsAndPriorities[i + 1]),
                     "{\"i\":" + i + "}");
         }
-        store.timers().advance(clock, 1L, null, Integer.MAX_VALUE);
+        advance(1);
+    }
+
+    private static void advance(long by) {
+        store.timers().advance(clock, by, null, Integer.MAX_VALUE);
+    }
+
+    private static long now() {
+        return store.clocks().get(clock).now();
+    }
+
+    private static String token(Delivery delivery) {
+        return delivery.claim().toString();
     }
 
     private static long pendingInBudget() {
@@ -80,23 +97,37 @@ class PostgresDeliveriesTest {
     }
 
     @Test
-    void claim_leasesFromTheDatabasesClock() {
-        fired("a", "0");
-        long before = database.queryLong("SELECT db_now_ms()");
+    void claim_takesTheLongestReadyFirst_soARetryQueuesBehindWhatFiredBeforeItsRetryTime() {
+        fired("a", "0");                                         // ready at 1
+        deliveries().nack(clock, "a", token(deliveries().claim(clock, 1, 30_000).get(0)), 5L); // ready again at 6
+        store.timers().add(clock, "b", 2, 0, null);              // fires at 3
+        store.timers().add(clock, "c", 9, 0, null);              // fires at 10
+        advance(9);
 
-        Delivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
+        List<Delivery> claimed = deliveries().claim(clock, 10, 30_000);
 
-        long after = database.queryLong("SELECT db_now_ms()");
-        assertThat(claimed.leaseUntil()).isBetween(before + 30_000, after + 30_000);
+        assertThat(claimed).extracting(Delivery::id).containsExactly("b", "a", "c"); // by fire time: a, b, c
+        assertThat(claimed).extracting(Delivery::readyAt).containsExactly(3L, 6L, 10L);
+        assertThat(claimed.get(1).attempt()).isEqualTo(2);
     }
 
     @Test
-    void claim_refusesMaxAndLeaseOutOfRange() {
-        for (int max : new int[] {0, 1_001}) {
+    void claim_onAVirtualClock_leasesFromItsNow() {
+        fired("a", "0");
+
+        Delivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
+
+        assertThat(claimed.leaseUntil()).isEqualTo(1 + 30_000);
+        assertThat(claimed.readyAt()).isEqualTo(1);
+    }
+
+    @Test
+    void claim_refusesMaxAndLeaseOutOfRange_asTheMemoryStoreDoes() {
+        for (int max : new int[] {0, TimerScheduler.MAX_CLAIM + 1}) {
             assertThatThrownBy(() -> deliveries().claim(clock, max, 30_000))
-                    .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.INVALID_REQUEST));
+                    .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.INVALID_LIMIT));
         }
-        for (long lease : new long[] {0, PostgresDeliveries.MAX_LEASE_MILLIS + 1}) {
+        for (long lease : new long[] {TimerScheduler.MIN_LEASE_MILLIS - 1, TimerScheduler.MAX_LEASE_MILLIS + 1}) {
             assertThatThrownBy(() -> deliveries().claim(clock, 1, lease))
                     .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.INVALID_REQUEST));
         }
@@ -108,8 +139,8 @@ class PostgresDeliveriesTest {
         long pending = pendingInBudget();
         Delivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
 
-        assertThat(deliveries().ack(clock, "a", claimed.claim().toString())).isTrue();
-        assertThat(deliveries().ack(clock, "a", claimed.claim().toString())).isTrue();
+        assertThat(deliveries().ack(clock, "a", token(claimed))).isTrue();
+        assertThat(deliveries().ack(clock, "a", token(claimed))).isTrue();
 
         assertThat(pendingInBudget()).isEqualTo(pending - 1);
         assertThat(deliveries().count(clock, "acked")).isEqualTo(1);
@@ -124,9 +155,9 @@ class PostgresDeliveriesTest {
 
         assertThat(deliveries().ack(clock, "a", wrong)).isFalse();
         assertThat(deliveries().ack(clock, "a", "not-a-token")).isFalse();
-        assertThat(deliveries().ack(clock, "b", claimed.claim().toString())).isFalse();
-        assertThat(deliveries().nack(clock, "a", wrong, 0L, THREE_ATTEMPTS)).isFalse();
-        assertThat(deliveries().extend(clock, "a", wrong, 60_000)).isFalse();
+        assertThat(deliveries().ack(clock, "b", token(claimed))).isFalse();
+        assertThat(deliveries().nack(clock, "a", wrong, 0L)).isNull();
+        assertThat(deliveries().extend(clock, "a", wrong, 60_000)).isNull();
 
         assertThat(deliveries().count(clock, "in_flight")).isEqualTo(1);
         assertThat(database.queryLong("SELECT lease_until FROM deliveries WHERE seq = " + claimed.sequence()))
@@ -137,9 +168,9 @@ class PostgresDeliveriesTest {
     void anUnknownClock_isClockNotFound_notAnEmptyClaimOrALostOne() {
         String token = UUID.randomUUID().toString();
         List<Runnable> calls = List.of(() -> deliveries().claim("nope", 1, 30_000),
-                () -> deliveries().fireDue("nope", 10),
+                () -> deliveries().fireDue("nope", 10), () -> deliveries().releaseDue("nope", 10),
                 () -> deliveries().ack("nope", "a", token), () -> deliveries().ack("nope", "a", "not-a-token"),
-                () -> deliveries().nack("nope", "a", token, null, THREE_ATTEMPTS),
+                () -> deliveries().nack("nope", "a", token, null),
                 () -> deliveries().extend("nope", "a", token, 1_000));
         for (Runnable call : calls) {
             assertThatThrownBy(call::run)
@@ -148,75 +179,145 @@ class PostgresDeliveriesTest {
     }
 
     @Test
-    void extend_movesTheLeaseFromNow() {
+    void extend_movesTheLeaseFromTheClocksNow_andKeepsTheClaim() {
+        fired("a", "0");
+        Delivery claimed = deliveries().claim(clock, 1, 1_000).get(0);
+        advance(500);
+
+        io.timeservice.core.Delivery extended = deliveries().extend(clock, "a", token(claimed), 5_000);
+
+        assertThat(extended.leaseUntil()).isEqualTo(501 + 5_000);
+        assertThat(extended.claim()).isEqualTo(token(claimed));
+        assertThat(extended.state()).isEqualTo(State.IN_FLIGHT);
+        advance(4_000); // past the first lease's end, not the extended one's
+        assertThat(deliveries().ack(clock, "a", token(claimed))).isTrue();
+    }
+
+    @Test
+    void anAdvancePastALease_losesTheClaim_andTheDeliveryComesBackAfterTheBackoff_untilItDies() {
+        fired("a", "0");
+        long leaseUntil = 0;
+        for (int attempt = 1; attempt <= THREE_ATTEMPTS.maxAttempts(); attempt++) {
+            Delivery claimed = deliveries().claim(clock, 1, 1_000).get(0);
+            assertThat(claimed.attempt()).isEqualTo(attempt);
+            leaseUntil = claimed.leaseUntil();
+            advance(999);
+            assertThat(deliveries().count(clock, "in_flight")).as("the lease has 1 ms left").isEqualTo(1);
+
+            advance(1); // the lease ends: waiting, or dead after the last attempt, in the advance's transaction
+            assertThat(deliveries().ack(clock, "a", token(claimed))).isFalse();
+            if (attempt == THREE_ATTEMPTS.maxAttempts()) {
+                break;
+            }
+            long backoff = THREE_ATTEMPTS.backoffMillis(claimed.sequence(), attempt + 1); // 60 s, then 120 s
+            assertThat(database.queryLong("SELECT retry_at FROM deliveries WHERE seq = " + claimed.sequence()))
+                    .isEqualTo(leaseUntil + backoff);
+            advance(backoff - 1);
+            assertThat(deliveries().claim(clock, 1, 1_000)).as("not before its retry time").isEmpty();
+            advance(1);
+        }
+
+        assertThat(deliveries().count(clock, "dead")).isEqualTo(1);
+        io.timeservice.core.Delivery dead = deliveries().dead(clock, 10, null).get(0);
+        assertThat(dead.attempt()).isEqualTo(3);
+        assertThat(dead.deadReason()).isEqualTo("lease expired on attempt 3 of 3");
+        assertThat(now()).isEqualTo(leaseUntil);
+    }
+
+    @Test
+    void theRetryStep_movesALongExpiredLeaseThroughWaitingToReady_atTheRetryTime() {
         fired("a", "0");
         Delivery claimed = deliveries().claim(clock, 1, 1_000).get(0);
 
-        assertThat(deliveries().extend(clock, "a", claimed.claim().toString(), 600_000)).isTrue();
+        advance(1_000 + 60_000 + 5); // the lease ended at 1001, its retry came due at 61001
 
-        assertThat(database.queryLong("SELECT lease_until FROM deliveries WHERE seq = " + claimed.sequence()))
-                .isGreaterThan(claimed.leaseUntil() + 500_000);
-    }
-
-    @Test
-    void anExpiredLease_losesTheClaim_andTheDeliveryComesBackWithTheNextAttempt() {
-        fired("a", "0");
-        Delivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
-        database.execute("UPDATE deliveries SET lease_until = db_now_ms() - 1 WHERE seq = " + claimed.sequence());
-
-        assertThat(deliveries().ack(clock, "a", claimed.claim().toString())).isFalse();
-        assertThat(deliveries().releaseDue(clock, THREE_ATTEMPTS, 100)).isEqualTo(1);
-        assertThat(deliveries().count(clock, "waiting")).isEqualTo(1);
-        long retryIn = database.queryLong("SELECT retry_at - db_now_ms() FROM deliveries WHERE seq = "
-                + claimed.sequence());
-        assertThat(retryIn).isBetween(59_000L, 60_000L); // the first backoff, no jitter
-        assertThat(deliveries().claim(clock, 1, 30_000)).isEmpty();
-
-        database.execute("UPDATE deliveries SET retry_at = db_now_ms() WHERE seq = " + claimed.sequence());
-        assertThat(deliveries().releaseDue(clock, THREE_ATTEMPTS, 100)).isEqualTo(1);
-        Delivery again = deliveries().claim(clock, 1, 30_000).get(0);
-
+        Delivery again = deliveries().claim(clock, 1, 1_000).get(0);
         assertThat(again.sequence()).isEqualTo(claimed.sequence());
         assertThat(again.attempt()).isEqualTo(2);
+        assertThat(again.readyAt()).isEqualTo(claimed.leaseUntil() + 60_000); // ready since its retry time
         assertThat(again.claim()).isNotEqualTo(claimed.claim());
-        assertThat(deliveries().ack(clock, "a", claimed.claim().toString())).isFalse();
-        assertThat(deliveries().ack(clock, "a", again.claim().toString())).isTrue();
     }
 
     @Test
-    void nack_retriesAfterTheGivenDelay_thenTheLastAttemptIsDead() {
+    void nack_withAZeroDelay_isReadyAtOnce_thenTheLastAttemptIsDead() {
         fired("a", "0");
         for (int attempt = 1; attempt <= THREE_ATTEMPTS.maxAttempts(); attempt++) {
             Delivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
             assertThat(claimed.attempt()).isEqualTo(attempt);
 
-            assertThat(deliveries().nack(clock, "a", claimed.claim().toString(), 0L, THREE_ATTEMPTS)).isTrue();
-            assertThat(deliveries().nack(clock, "a", claimed.claim().toString(), 0L, THREE_ATTEMPTS)).isFalse();
-            deliveries().releaseDue(clock, THREE_ATTEMPTS, 100);
+            io.timeservice.core.Delivery nacked = deliveries().nack(clock, "a", token(claimed), 0L);
+            assertThat(deliveries().nack(clock, "a", token(claimed), 0L)).isNull();
+
+            if (attempt < THREE_ATTEMPTS.maxAttempts()) {
+                assertThat(nacked.state()).isEqualTo(State.READY);
+                assertThat(nacked.attempt()).isEqualTo(attempt + 1);
+                assertThat(nacked.readyAt()).isEqualTo(now());
+            } else {
+                assertThat(nacked.state()).isEqualTo(State.DEAD);
+                assertThat(nacked.deadReason()).isEqualTo("nacked on attempt 3 of 3");
+            }
         }
 
         assertThat(deliveries().count(clock, "dead")).isEqualTo(1);
         assertThat(deliveries().claim(clock, 1, 30_000)).isEmpty();
-        assertThat(database.queryLong("SELECT attempt FROM deliveries WHERE state = 'dead' AND clock = '" + clock
-                + "'")).isEqualTo(3);
     }
 
     @Test
-    void nack_withoutADelay_backsOffByThePolicy() {
+    void nack_withoutADelay_backsOffByTheClocksPolicy_exactlyAsTheMemoryStore() {
+        RetryPolicy jittered = new RetryPolicy(5, 1_000, 3.0, 600_000, 0.5);
+        clock = clocks.next(0, StoredClock.Delivery.QUEUE, jittered);
         fired("a", "0");
-        Delivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
+        for (int attempt = 1; attempt < jittered.maxAttempts(); attempt++) {
+            Delivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
+            long now = now();
 
-        deliveries().nack(clock, "a", claimed.claim().toString(), null, THREE_ATTEMPTS);
+            io.timeservice.core.Delivery nacked = deliveries().nack(clock, "a", token(claimed), null);
 
-        assertThat(database.queryLong("SELECT retry_at - db_now_ms() FROM deliveries WHERE seq = "
-                + claimed.sequence())).isBetween(59_000L, 60_000L);
+            // the memory store's wait for this sequence and attempt: the same formula and deterministic jitter
+            assertThat(nacked.retryAt()).isEqualTo(now + jittered.backoffMillis(claimed.sequence(), attempt + 1));
+            assertThat(nacked.state()).isEqualTo(State.WAITING);
+            advance(nacked.retryAt() - now);
+        }
+    }
+
+    @Test
+    void aClaimOnAVirtualClock_waitsForTheAdvanceHoldingIt_andLeasesFromTheNowItLeaves() throws Exception {
+        fired("a", "0");
+        try (java.sql.Connection advancing = database.dataSource().getConnection()) {
+            advancing.setAutoCommit(false);
+            try (var lock = advancing.prepareStatement("UPDATE clocks SET now_ms = 5001 WHERE name = ?")) {
+                lock.setString(1, clock); // what an advance to 5001 does last, holding the row until it commits
+                lock.executeUpdate();
+            }
+            long advancer;
+            try (var pid = advancing.prepareStatement("SELECT pg_backend_pid()"); var row = pid.executeQuery()) {
+                row.next();
+                advancer = row.getLong(1);
+            }
+            var pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                var claim = pool.submit(() -> deliveries().claim(clock, 1, 1_000));
+                long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+                while (database.queryLong("SELECT count(*) FROM pg_stat_activity WHERE " + advancer
+                        + " = ANY(pg_blocking_pids(pid))") == 0) {
+                    assertThat(System.nanoTime()).as("the claim waits for the clock's row").isLessThan(deadline);
+                    assertThat(claim.isDone()).as("the claim did not run past the advance").isFalse();
+                    Thread.onSpinWait();
+                }
+                advancing.commit();
+                assertThat(claim.get(20, java.util.concurrent.TimeUnit.SECONDS).get(0).leaseUntil())
+                        .isEqualTo(5001 + 1_000);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
     }
 
     @Test
     void anIdMayBePendingAgain_whileItsEarlierDeliveryIsStillOut() {
         fired("a", "0");
         store.timers().add(clock, "a", 1, 0, null);
-        store.timers().advance(clock, 1L, null, Integer.MAX_VALUE);
+        advance(1);
 
         List<Delivery> both = deliveries().claim(clock, 10, 30_000);
 
@@ -225,15 +326,35 @@ class PostgresDeliveriesTest {
     }
 
     @Test
-    void fireDue_onASystemClock_movesWhatTheDatabasesClockMakesDue() {
+    void onASystemClock_fireDueMovesWhatTheDatabasesClockMakesDue_andLeasesFollowThatClock() {
         String system = "sys-" + clock;
-        store.clocks().create(system, StoredClock.Mode.SYSTEM, 0, null);
+        store.clocks().create(system, StoredClock.Mode.SYSTEM, 0, null, THREE_ATTEMPTS);
         store.timers().add(system, "now", 0, 0, null);
         store.timers().add(system, "later", 3_600_000, 0, null);
 
         assertThat(deliveries().fireDue(system, 100)).isEqualTo(1);
-        assertThat(deliveries().claim(system, 10, 30_000)).extracting(Delivery::id).containsExactly("now");
+        long before = database.queryLong("SELECT db_now_ms()");
+        List<Delivery> claimed = deliveries().claim(system, 10, 30_000);
+        long after = database.queryLong("SELECT db_now_ms()");
+
+        assertThat(claimed).extracting(Delivery::id).containsExactly("now");
+        assertThat(claimed.get(0).leaseUntil()).isBetween(before + 30_000, after + 30_000);
+        assertThat(claimed.get(0).readyAt()).isEqualTo(claimed.get(0).fireTime());
         assertThat(store.timers().firstN(system, 10).timers()).extracting(t -> t.id()).containsExactly("later");
+
+        // a lease that ended: the next claim runs the retry step first, as the memory store's claim does
+        long sequence = claimed.get(0).sequence();
+        database.execute("UPDATE deliveries SET lease_until = db_now_ms() - 1000 WHERE seq = " + sequence);
+        long leaseEnd = database.queryLong("SELECT lease_until FROM deliveries WHERE seq = " + sequence);
+        assertThat(deliveries().ack(system, "now", token(claimed.get(0)))).isFalse();
+        assertThat(deliveries().claim(system, 10, 30_000)).isEmpty();
+        assertThat(deliveries().count(system, "waiting")).isEqualTo(1);
+        assertThat(database.queryLong("SELECT retry_at FROM deliveries WHERE seq = " + sequence))
+                .isEqualTo(leaseEnd + THREE_ATTEMPTS.backoffMillis(sequence, 2));
+
+        database.execute("UPDATE deliveries SET retry_at = db_now_ms() WHERE seq = " + sequence);
+        assertThat(deliveries().releaseDue(system, 100)).isEqualTo(1);
+        assertThat(deliveries().claim(system, 10, 30_000)).extracting(Delivery::attempt).containsExactly(2);
         store.clocks().delete(system);
     }
 
@@ -241,7 +362,7 @@ class PostgresDeliveriesTest {
     void purgeAcked_deletesOnlyAcknowledgedOnes() {
         fired("a", "0", "b", "0");
         Delivery a = deliveries().claim(clock, 1, 30_000).get(0);
-        deliveries().ack(clock, a.id(), a.claim().toString());
+        deliveries().ack(clock, a.id(), token(a));
 
         assertThat(deliveries().purgeAcked(0, 100)).isEqualTo(1);
         assertThat(deliveries().count(clock, "ready")).isEqualTo(1);
@@ -264,9 +385,8 @@ class PostgresDeliveriesTest {
     private static void killAllReady() {
         for (int attempt = 1; attempt <= THREE_ATTEMPTS.maxAttempts(); attempt++) {
             for (Delivery claimed : deliveries().claim(clock, 100, 30_000)) {
-                deliveries().nack(clock, claimed.id(), claimed.claim().toString(), 0L, THREE_ATTEMPTS);
+                deliveries().nack(clock, claimed.id(), token(claimed), 0L);
             }
-            deliveries().releaseDue(clock, THREE_ATTEMPTS, 100);
         }
     }
 
@@ -275,16 +395,16 @@ class PostgresDeliveriesTest {
         fired("c", "1", "a", "0", "b", "0");
         killAllReady();
 
-        List<DeadDelivery> first = deliveries().dead(clock, 2, null);
-        List<DeadDelivery> second = deliveries().dead(clock, 2, first.get(1).sequence());
+        List<io.timeservice.core.Delivery> first = deliveries().dead(clock, 2, null);
+        List<io.timeservice.core.Delivery> second = deliveries().dead(clock, 2, first.get(1).sequence());
 
-        assertThat(first).extracting(DeadDelivery::id).containsExactly("c", "a"); // added in that order
-        assertThat(second).extracting(DeadDelivery::id).containsExactly("b");
+        assertThat(first).extracting(io.timeservice.core.Delivery::id).containsExactly("c", "a"); // added so
+        assertThat(second).extracting(io.timeservice.core.Delivery::id).containsExactly("b");
         assertThat(deliveries().dead(clock, 2, second.get(0).sequence())).isEmpty();
-        assertThat(first.get(0).attempts()).isEqualTo(3);
+        assertThat(first.get(0).attempt()).isEqualTo(3);
+        assertThat(first.get(0).state()).isEqualTo(State.DEAD);
         assertThat(first.get(0).payload()).isEqualTo("{\"i\":0}");
-        assertThat(first.get(0).diedAt()).isCloseTo(database.queryLong("SELECT db_now_ms()"),
-                org.assertj.core.data.Offset.offset(60_000L));
+        assertThat(first.get(0).deadReason()).isEqualTo("nacked on attempt 3 of 3");
         assertThatThrownBy(() -> deliveries().dead(clock, 0, null)).isInstanceOf(SchedulerException.class)
                 .extracting("code").isEqualTo(ErrorCode.INVALID_LIMIT);
         assertThatThrownBy(() -> deliveries().dead("no-such-clock", 10, null)).isInstanceOf(SchedulerException.class)
@@ -292,15 +412,19 @@ class PostgresDeliveriesTest {
     }
 
     @Test
-    void redrive_makesADeadDeliveryReadyWithAFreshSetOfAttempts_keepingItsBudget() {
+    void redrive_makesADeadDeliveryReadyAtTheClocksNowWithAFreshSetOfAttempts_keepingItsBudget() {
         fired("a", "0");
         killAllReady();
+        advance(7);
         long budgetBefore = pendingInBudget();
 
-        List<DeadDelivery> redriven = deliveries().redrive(clock, "a", null);
+        List<io.timeservice.core.Delivery> redriven = deliveries().redrive(clock, "a", null);
         Delivery again = deliveries().claim(clock, 1, 30_000).get(0);
 
-        assertThat(redriven).extracting(DeadDelivery::attempts).containsExactly(3);
+        assertThat(redriven).extracting(io.timeservice.core.Delivery::state).containsExactly(State.READY);
+        assertThat(redriven.get(0).attempt()).isEqualTo(1);
+        assertThat(redriven.get(0).deadReason()).isNull();
+        assertThat(redriven.get(0).readyAt()).isEqualTo(8);
         assertThat(again.sequence()).isEqualTo(redriven.get(0).sequence());
         assertThat(again.attempt()).isEqualTo(1);
         assertThat(pendingInBudget()).isEqualTo(budgetBefore);
@@ -314,11 +438,11 @@ class PostgresDeliveriesTest {
         fired("a", "0");
         fired("a", "0"); // the id again, while its first delivery is still out
         killAllReady();
-        List<DeadDelivery> dead = deliveries().dead(clock, 10, null);
-        assertThat(dead).extracting(DeadDelivery::id).containsExactly("a", "a");
+        List<io.timeservice.core.Delivery> dead = deliveries().dead(clock, 10, null);
+        assertThat(dead).extracting(io.timeservice.core.Delivery::id).containsExactly("a", "a");
         long budgetBefore = pendingInBudget();
 
-        List<DeadDelivery> deleted = deliveries().deleteDead(clock, "a", dead.get(0).sequence());
+        List<io.timeservice.core.Delivery> deleted = deliveries().deleteDead(clock, "a", dead.get(0).sequence());
 
         assertThat(deleted).containsExactly(dead.get(0));
         assertThat(deliveries().dead(clock, 10, null)).containsExactly(dead.get(1));

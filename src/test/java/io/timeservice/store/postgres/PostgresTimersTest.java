@@ -77,6 +77,16 @@ class PostgresTimersTest {
     }
 
     @Test
+    void aDuplicateAdd_usesUpNoSequence_asInMemory() {
+        long first = timers().add(clock, "a", 1, 0, null).sequence();
+
+        assertThatThrownBy(() -> timers().add(clock, "a", 1, 0, null))
+                .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.DUPLICATE_ID));
+
+        assertThat(timers().add(clock, "b", 1, 0, null).sequence()).isEqualTo(first + 1);
+    }
+
+    @Test
     void add_refusesInTheMemoryStoresOrder() {
         timers().add(clock, "a", 1, 0, null);
 
