@@ -491,7 +491,8 @@ public final class TimerScheduler {
             if (!advanced.value().fired().isEmpty()) {
                 deliveriesChanged();
             }
-            long settledAt = settleDeliveries(now, tally); // leases and retries run on this clock's time too
+            // leases and retries run on this clock's time too: the time it reached, short of now when bounded
+            long settledAt = settleDeliveries(clock.now(), tally);
             return settledAt == 0 ? advanced : new Applied<>(advanced.value(), settledAt, advanced.levels());
         } finally {
             capacity.budget().releaseDeliveries(granted);

@@ -40,6 +40,23 @@ class TimerSchedulerDeliveryTest {
     }
 
     @Test
+    void aBoundedAdvanceThatStopsShort_endsOnlyTheLeasesOfTheTimeItReached() {
+        queue.add("held", 1, 0, null, Trace.NONE);
+        queue.advance(1, Trace.NONE);
+        Delivery held = queue.claim(1, LEASE, 0).get(0);               // leased until 1 + LEASE
+        queue.add("x1", 500, 0, null, Trace.NONE);
+        queue.add("x2", 600, 0, null, Trace.NONE);
+
+        AdvanceResult advanced = queue.advance(null, 5_000L, 1, Trace.NONE);   // fires x1 only, stops at 501
+
+        assertThat(advanced.fired()).extracting(Timer::id).containsExactly("x1");
+        assertThat(queue.now()).isEqualTo(501);
+        assertThat(queue.deliveryCounts().inFlight()).isEqualTo(1);
+        queue.ack("held", held.claim());                               // its lease has not ended at 501
+        assertThat(queue.deliveryCounts().waiting()).isZero();
+    }
+
+    @Test
     void claim_takesAtMostMax_andLeavesTheRestReady() {
         addDue(5);
         assertThat(queue.claim(2, LEASE, 0)).extracting(Delivery::id).containsExactly("t0", "t1");
