@@ -5,13 +5,15 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
 
 /**
- * The one thread per instance that makes time pass on the PostgreSQL store: it fires the due timers of every system
+ * The thread per instance that makes time pass on the PostgreSQL store: it fires the due timers of every system
  * clock into their ready queues ({@link PostgresDeliveries#fireDue}), turns expired leases into retries and due
  * retries into ready deliveries on every clock ({@link PostgresDeliveries#releaseDue}), and deletes acknowledged
  * deliveries older than the retention. Then it sleeps until the next due time it knows of.
@@ -33,6 +35,8 @@ import io.timeservice.core.SchedulerException;
  * (or that made retries wait) looks again at once, behind the other clocks due in the same look. Database failures
  * never end the thread: the first one of an outage is logged, later ones are not until a look succeeds again, and
  * looks are retried after a pause that doubles up to a second.
+ *
+ * <p>A second thread samples the gauges' figures ({@link StoreSample}) every sample period, off the firing path.
  */
 public final class PostgresFiringLoop implements AutoCloseable {
 
@@ -120,10 +124,15 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private final FiringAlarm alarm;
     private final Settings settings;
     private final Thread thread;
+    /** Takes the gauges' samples on a thread of its own: a sample scans rows, and firing must not wait for it. */
+    private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread sampling = new Thread(task, "timeservice-postgres-sample");
+        sampling.setDaemon(true);
+        return sampling;
+    });
     private volatile boolean stopped;
     // Written by the loop's thread only.
     private long nextPurge = Long.MIN_VALUE;
-    private long nextSample = Long.MIN_VALUE;
     private long pauseMillis = FIRST_PAUSE_MILLIS;
     private volatile boolean failing;
     private volatile long lagMillis;
@@ -143,6 +152,8 @@ public final class PostgresFiringLoop implements AutoCloseable {
 
     void start() {
         thread.start();
+        sampler.scheduleWithFixedDelay(this::takeSample, 0, settings.samplePeriod().toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /** Stops the thread and waits for it to finish its look. */
@@ -150,8 +161,10 @@ public final class PostgresFiringLoop implements AutoCloseable {
     public void close() {
         stopped = true;
         alarm.stop();
+        sampler.shutdownNow();
         try {
             thread.join(TimeUnit.SECONDS.toMillis(10));
+            sampler.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }
@@ -180,7 +193,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
         return lastLookWallMillis;
     }
 
-    /** The gauges' last sample, null until the first look took one. */
+    /** The gauges' last sample, null until the first was taken. */
     public StoreSample sample() {
         return sample;
     }
@@ -209,8 +222,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
     }
 
     /**
-     * One look: fires, releases and purges what is due by the database's clock, samples the gauges when their period
-     * has passed, and plans the next look. The thread calls it; tests call it directly (with no thread started).
+     * One look: fires, releases and purges what is due by the database's clock, and plans the next look. The thread calls it; tests call it directly (with no thread started).
      */
     Look look() {
         long lookNanos = System.nanoTime();
@@ -260,13 +272,18 @@ public final class PostgresFiringLoop implements AutoCloseable {
                     Math.min(settings.slowPoll().toMillis(), settings.ackedRetention().toMillis()));
             more |= purged >= settings.roundSize();
         }
-        if (now >= nextSample) {
-            sample = StoreSample.take(jdbc, skew);
-            nextSample = now + settings.samplePeriod().toMillis();
-        }
-        wake = Math.min(wake, Math.min(nextPurge, nextSample));
+        wake = Math.min(wake, nextPurge);
         lastLookWallMillis = System.currentTimeMillis();
         return new Look(now, lookNanos, fired, released, purged, wake, more);
+    }
+
+    /** Samples the gauges' figures; a failure keeps the last sample (the looks log the outage). */
+    private void takeSample() {
+        try {
+            sample = StoreSample.take(jdbc, skew);
+        } catch (RuntimeException unavailable) {
+            LOG.log(System.Logger.Level.DEBUG, "no gauge sample this period: " + unavailable.getMessage());
+        }
     }
 
     /** One round of {@code clock}'s due timers; 0 when the clock was deleted since the look. */

@@ -28,7 +28,7 @@ public final class PostgresStore implements AutoCloseable {
     private final Jdbc jdbc;
     private final ReadyWakeups wakeups;
     private final FiringAlarm alarm = new FiringAlarm();
-    private PostgresFiringLoop firing; // guarded by this; null until startFiring
+    private volatile PostgresFiringLoop firing; // null until startFiring; started under this
 
     private PostgresStore(DataSource dataSource, PendingBudgetStripes budget, int maxClocks) {
         Jdbc jdbc = new Jdbc(dataSource);
@@ -121,7 +121,7 @@ public final class PostgresStore implements AutoCloseable {
     }
 
     /** The firing loop, null until {@link #startFiring}. */
-    public synchronized PostgresFiringLoop firing() {
+    public PostgresFiringLoop firing() {
         return firing;
     }
 
