@@ -19,9 +19,9 @@ import io.timeservice.core.SchedulerException;
  * deliveries older than the retention. Then it sleeps until the next due time it knows of.
  *
  * <p>Every instance runs it over every clock: {@code SKIP LOCKED} gives concurrent loops disjoint rows, so each
- * timer fires once however many loops look. A look is one statement that reads, per clock, the earliest timer of a
- * system clock, lease end and retry time from the indexes' fronts ({@code timers_firing_order},
- * {@code deliveries_leases}, {@code deliveries_waiting}): O(clocks) index probes, no scan of rows. Times are the
+ * timer fires once however many loops look. A look reads, in one statement, every clock's earliest timer (system
+ * clocks), lease end and retry time (queue clocks) from the indexes' fronts: O(clocks) index probes, no scan of
+ * rows; after its rounds it reads the same for the clocks it worked on only. Times are the
  * database's clock, and the sleep is their distance from the database's now at the look ({@link FiringAlarm}), so
  * instances with skewed wall clocks fire on the same time.
  *
@@ -32,7 +32,7 @@ import io.timeservice.core.SchedulerException;
  * commit, which would serialize every add of every instance.
  *
  * <p>Bounded work: each statement moves at most {@code roundSize} rows of one clock; a look whose round was full
- * (or that made retries wait) looks again at once, behind the other clocks due in the same look. Database failures
+ * looks again at once, behind the other clocks due in the same look. Database failures
  * never end the thread: the first one of an outage is logged, later ones are not until a look succeeds again, and
  * looks are retried after a pause that doubles up to a second.
  *
@@ -48,39 +48,39 @@ public final class PostgresFiringLoop implements AutoCloseable {
      */
     private static final long MIN_PURGE_EVERY_MILLIS = 100;
     /**
-     * A clock found due that gave this loop nothing was held by another transaction (another instance's loop, an
-     * edit): looked at again this soon, in case that transaction rolls back rather than commits.
+     * A clock still due after its rounds (which were not full) had rows held by another transaction (another
+     * instance's loop, an edit, an ack): looked at again this soon, in case that transaction rolls back.
      */
     private static final long SKIPPED_RETRY_MILLIS = 100;
     private static final long FIRST_PAUSE_MILLIS = 50;
     private static final long MAX_PAUSE_MILLIS = 1_000;
 
     /**
-     * Per clock with something to do now or later: the earliest pending timer of a system clock, and the earliest
-     * one after now; the same for lease ends and retry times. Each is the front of an index range
-     * ({@code timers_firing_order}, {@code deliveries_leases}, {@code deliveries_waiting}). The database's now comes
-     * back even when no clock has anything.
+     * Per clock (of those named, or of all when the array is null): the earliest pending timer of a system clock, the
+     * earliest lease end and retry time of a queue clock, each the front of an index range ({@code timers_firing_order},
+     * {@code deliveries_leases}, {@code deliveries_waiting}): one index probe per value, none for what a clock cannot
+     * have (timers fire by themselves only on system clocks; response clocks have no deliveries). Only clocks with
+     * something; the database's now comes back even when none has. {@code OFFSET 0} keeps the subquery from being
+     * pulled up, which would run each probe again in the outer WHERE.
      */
-    private static final String NEXT_DUE = """
-            SELECT now.ms, next.name, next.first_fire, next.next_fire, next.first_release, next.next_release
+    private static final String EARLIEST_DUE = """
+            SELECT now.ms, due.name, due.fire_time, due.lease_until, due.retry_at
               FROM (SELECT db_now_ms() AS ms) now
               LEFT JOIN (
                 SELECT * FROM (
                   SELECT c.name,
-                         CASE WHEN c.mode = 'system' THEN (SELECT min(fire_time) FROM timers
-                                                            WHERE clock = c.name) END AS first_fire,
-                         CASE WHEN c.mode = 'system' THEN (SELECT min(fire_time) FROM timers
-                                                            WHERE clock = c.name AND fire_time > db_now_ms())
-                              END AS next_fire,
-                         least((SELECT min(lease_until) FROM deliveries WHERE clock = c.name AND state = 'in_flight'),
-                               (SELECT min(retry_at) FROM deliveries WHERE clock = c.name AND state = 'waiting'))
-                             AS first_release,
-                         least((SELECT min(lease_until) FROM deliveries WHERE clock = c.name AND state = 'in_flight'
-                                   AND lease_until > db_now_ms()),
-                               (SELECT min(retry_at) FROM deliveries WHERE clock = c.name AND state = 'waiting'
-                                   AND retry_at > db_now_ms())) AS next_release
-                    FROM clocks c) per_clock
-                 WHERE first_fire IS NOT NULL OR first_release IS NOT NULL) next ON true""";
+                         CASE WHEN c.mode = 'system'
+                              THEN (SELECT min(fire_time) FROM timers WHERE clock = c.name) END AS fire_time,
+                         CASE WHEN c.delivery = 'queue'
+                              THEN (SELECT min(lease_until) FROM deliveries
+                                     WHERE clock = c.name AND state = 'in_flight') END AS lease_until,
+                         CASE WHEN c.delivery = 'queue'
+                              THEN (SELECT min(retry_at) FROM deliveries
+                                     WHERE clock = c.name AND state = 'waiting') END AS retry_at
+                    FROM clocks c
+                   WHERE ?::text[] IS NULL OR c.name = ANY (?::text[])
+                  OFFSET 0) per_clock
+                 WHERE fire_time IS NOT NULL OR lease_until IS NOT NULL OR retry_at IS NOT NULL) due ON true""";
 
     /**
      * The loop's settings.
@@ -108,14 +108,26 @@ public final class PostgresFiringLoop implements AutoCloseable {
      *
      * @param dbNowMillis the database's now at the look, read at {@code lookNanos} ({@link System#nanoTime})
      * @param wakeMillis  when the next look is planned (the database's clock), unless a change comes sooner
-     * @param more        a round was full or retries were scheduled: look again at once
+     * @param more        a round was full: look again at once
      */
     record Look(long dbNowMillis, long lookNanos, int fired, int released, int purged, long wakeMillis,
                 boolean more) {
     }
 
-    /** A clock's earliest due times: of all (first), and of those after the look's now (next); null: none. */
-    private record NextDue(String clock, Long firstFire, Long nextFire, Long firstRelease, Long nextRelease) {
+    /** A clock's earliest pending timer (system clocks), lease end and retry time; null: none. */
+    private record EarliestDue(String clock, Long fireTime, Long leaseUntil, Long retryAt) {
+
+        long release() {
+            return Math.min(orMax(leaseUntil), orMax(retryAt));
+        }
+
+        long any() {
+            return Math.min(orMax(fireTime), release());
+        }
+    }
+
+    /** What {@link #EARLIEST_DUE} read: the database's now and the clocks with something. */
+    private record Read(long dbNowMillis, List<EarliestDue> clocks) {
     }
 
     private final PostgresDeliveries deliveries;
@@ -222,47 +234,44 @@ public final class PostgresFiringLoop implements AutoCloseable {
     }
 
     /**
-     * One look: fires, releases and purges what is due by the database's clock, and plans the next look. The thread calls it; tests call it directly (with no thread started).
+     * One look: reads every clock's earliest due times, fires and releases what has passed by the database's clock,
+     * reads what comes next on the clocks it worked on, purges when due, and plans the next look.
      */
     Look look() {
         long lookNanos = System.nanoTime();
-        List<NextDue> next = new ArrayList<>();
-        long now = jdbc.autocommit(connection -> {
-            try (PreparedStatement select = connection.prepareStatement(NEXT_DUE);
-                 ResultSet rows = select.executeQuery()) {
-                long dbNow = 0;
-                while (rows.next()) {
-                    dbNow = rows.getLong(1);
-                    if (rows.getString(2) != null) {
-                        next.add(new NextDue(rows.getString(2), rows.getObject(3, Long.class),
-                                rows.getObject(4, Long.class), rows.getObject(5, Long.class),
-                                rows.getObject(6, Long.class)));
-                    }
-                }
-                return dbNow;
-            }
-        });
+        Read read = earliestDue(null);
+        long now = read.dbNowMillis();
         int fired = 0;
         int released = 0;
         boolean more = false;
-        long wake = saturatedPlus(now, settings.slowPoll().toMillis());
         long earliestPassed = Long.MAX_VALUE;
-        for (NextDue due : next) {
-            if (orMax(due.firstFire()) <= now) {
-                earliestPassed = Math.min(earliestPassed, due.firstFire());
+        long wake = saturatedPlus(now, settings.slowPoll().toMillis());
+        List<String> worked = new ArrayList<>();
+        for (EarliestDue due : read.clocks()) {
+            if (due.any() > now) {
+                wake = Math.min(wake, due.any());
+                continue;
+            }
+            earliestPassed = Math.min(earliestPassed, due.any());
+            worked.add(due.clock());
+            if (orMax(due.fireTime()) <= now) {
                 int firedNow = fire(due.clock());
                 fired += firedNow;
                 more |= firedNow >= settings.roundSize();
-                wake = firedNow == 0 ? Math.min(wake, now + SKIPPED_RETRY_MILLIS) : wake;
             }
-            if (orMax(due.firstRelease()) <= now) {
-                earliestPassed = Math.min(earliestPassed, due.firstRelease());
+            if (due.release() <= now) {
                 int releasedNow = release(due.clock());
                 released += releasedNow;
-                more |= releasedNow > 0; // expired leases now wait for retry times this look did not read
-                wake = releasedNow == 0 ? Math.min(wake, now + SKIPPED_RETRY_MILLIS) : wake;
+                more |= releasedNow >= settings.roundSize();
             }
-            wake = Math.min(wake, Math.min(orMax(due.nextFire()), orMax(due.nextRelease())));
+        }
+        if (!worked.isEmpty() && !more) {
+            // what comes next on the clocks just worked on (retry times of expired leases among it), read once
+            for (EarliestDue after : earliestDue(worked.toArray(String[]::new)).clocks()) {
+                // still due: held by another transaction (another loop, an edit); look again soon in case it rolls
+                // back rather than commits
+                wake = Math.min(wake, after.any() <= now ? now + SKIPPED_RETRY_MILLIS : after.any());
+            }
         }
         lagMillis = earliestPassed == Long.MAX_VALUE ? 0 : now - earliestPassed;
         int purged = 0;
@@ -275,6 +284,29 @@ public final class PostgresFiringLoop implements AutoCloseable {
         wake = Math.min(wake, nextPurge);
         lastLookWallMillis = System.currentTimeMillis();
         return new Look(now, lookNanos, fired, released, purged, wake, more);
+    }
+
+    /** {@link #EARLIEST_DUE} for the clocks named, or for all of them ({@code null}). */
+    private Read earliestDue(String[] clocks) {
+        return jdbc.autocommit(connection -> {
+            try (PreparedStatement select = connection.prepareStatement(EARLIEST_DUE)) {
+                java.sql.Array names = clocks == null ? null : connection.createArrayOf("text", clocks);
+                select.setArray(1, names);
+                select.setArray(2, names);
+                List<EarliestDue> due = new ArrayList<>();
+                long dbNow = 0;
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        dbNow = rows.getLong(1);
+                        if (rows.getString(2) != null) {
+                            due.add(new EarliestDue(rows.getString(2), rows.getObject(3, Long.class),
+                                    rows.getObject(4, Long.class), rows.getObject(5, Long.class)));
+                        }
+                    }
+                }
+                return new Read(dbNow, due);
+            }
+        });
     }
 
     /** Samples the gauges' figures; a failure keeps the last sample (the looks log the outage). */
