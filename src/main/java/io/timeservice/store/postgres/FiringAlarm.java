@@ -88,8 +88,8 @@ final class FiringAlarm {
             while (!stopping) {
                 long wake = Math.min(wakeDbMillis, earliestTold);
                 plannedWake = wake;
-                long left = lookNanos + TimeUnit.MILLISECONDS.toNanos(saturatedMinus(wake, dbNowMillis))
-                        - System.nanoTime();
+                // no overflow: both are epoch milliseconds (the wake at most a slow poll ahead)
+                long left = lookNanos + TimeUnit.MILLISECONDS.toNanos(wake - dbNowMillis) - System.nanoTime();
                 if (left <= 0) {
                     break;
                 }
@@ -134,10 +134,5 @@ final class FiringAlarm {
         } finally {
             lock.unlock();
         }
-    }
-
-    private static long saturatedMinus(long a, long b) {
-        long difference = a - b;
-        return ((a ^ b) & (a ^ difference)) < 0 ? (a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : difference;
     }
 }

@@ -245,7 +245,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
         int released = 0;
         boolean more = false;
         long earliestPassed = Long.MAX_VALUE;
-        long wake = saturatedPlus(now, settings.slowPoll().toMillis());
+        long wake = now + settings.slowPoll().toMillis(); // epoch milliseconds plus a duration: no overflow
         List<String> worked = new ArrayList<>();
         for (EarliestDue due : read.clocks()) {
             if (due.any() > now) {
@@ -355,10 +355,5 @@ public final class PostgresFiringLoop implements AutoCloseable {
 
     private static long orMax(Long value) {
         return value == null ? Long.MAX_VALUE : value;
-    }
-
-    private static long saturatedPlus(long a, long b) {
-        long sum = a + b;
-        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }
 }

@@ -33,9 +33,7 @@ class FiringAlarmTest {
     @Test
     void aChangeDueSoonerThanThePlan_wakesTheSleep_andOneDueLater_doesNot() throws Exception {
         alarm.lookStarts();
-        long lookNanos = System.nanoTime();
-        CompletableFuture<Void> sleeping = CompletableFuture.runAsync(() -> sleep(lookNanos, DB_NOW + TEN_MINUTES));
-        awaitPlannedWake(DB_NOW + TEN_MINUTES);
+        CompletableFuture<Void> sleeping = sleepingTenMinutes();
 
         alarm.dueAt(DB_NOW + TEN_MINUTES + 1);
         assertThat(alarm.plannedWake()).isEqualTo(DB_NOW + TEN_MINUTES);
@@ -50,9 +48,7 @@ class FiringAlarmTest {
         alarm.lookStarts();
         alarm.sleep(DB_NOW, System.nanoTime(), DB_NOW); // a look that found its wake-up passed
         alarm.lookStarts();
-        long lookNanos = System.nanoTime();
-        CompletableFuture<Void> sleeping = CompletableFuture.runAsync(() -> sleep(lookNanos, DB_NOW + TEN_MINUTES));
-        awaitPlannedWake(DB_NOW + TEN_MINUTES);
+        CompletableFuture<Void> sleeping = sleepingTenMinutes();
 
         alarm.dueIn(50);
 
@@ -62,9 +58,7 @@ class FiringAlarmTest {
     @Test
     void stop_endsTheSleep_andEveryLaterOne() throws Exception {
         alarm.lookStarts();
-        long lookNanos = System.nanoTime();
-        CompletableFuture<Void> sleeping = CompletableFuture.runAsync(() -> sleep(lookNanos, DB_NOW + TEN_MINUTES));
-        awaitPlannedWake(DB_NOW + TEN_MINUTES);
+        CompletableFuture<Void> sleeping = sleepingTenMinutes();
 
         alarm.stop();
 
@@ -73,15 +67,17 @@ class FiringAlarmTest {
         assertTimeoutPreemptively(IN_TIME, () -> alarm.pause(TimeUnit.MINUTES.toNanos(10)));
     }
 
-    private void sleep(long lookNanos, long wake) {
-        try {
-            alarm.sleep(DB_NOW, lookNanos, wake);
-        } catch (InterruptedException interrupted) {
-            throw new IllegalStateException(interrupted);
-        }
-    }
-
-    private void awaitPlannedWake(long wake) throws InterruptedException {
-        Counts.awaitAtLeast(() -> alarm.plannedWake() == wake ? 1 : 0, 1, "the sleep planned");
+    /** A look's sleep of ten minutes on another thread, once it is planned. */
+    private CompletableFuture<Void> sleepingTenMinutes() throws InterruptedException {
+        long lookNanos = System.nanoTime();
+        CompletableFuture<Void> sleeping = CompletableFuture.runAsync(() -> {
+            try {
+                alarm.sleep(DB_NOW, lookNanos, DB_NOW + TEN_MINUTES);
+            } catch (InterruptedException interrupted) {
+                throw new IllegalStateException(interrupted);
+            }
+        });
+        Counts.awaitAtLeast(() -> alarm.plannedWake() == DB_NOW + TEN_MINUTES ? 1 : 0, 1, "the sleep planned");
+        return sleeping;
     }
 }
