@@ -307,12 +307,16 @@ public final class PostgresDeliveries {
         if (token == null) {
             return jdbc.autocommit(connection -> lost(connection, clock));
         }
-        return jdbc.autocommit(connection -> {
+        boolean extended = jdbc.autocommit(connection -> {
             try (PreparedStatement extend = held(connection, EXTEND, 2, clock, id, token)) {
                 extend.setLong(1, leaseMillis);
                 return extend.executeUpdate() == 1 || lost(connection, clock);
             }
         });
+        if (extended) {
+            alarm.dueIn(leaseMillis); // a lease shortened to sooner than the firing loop's plan
+        }
+        return extended;
     }
 
     /**

@@ -26,7 +26,7 @@ import io.timeservice.core.SchedulerException;
  * instances with skewed wall clocks fire on the same time.
  *
  * <p>Waking. A change on this instance that comes due sooner than the planned wake-up (an add or edit on a system
- * clock, a claim's lease, a nack's retry) wakes the loop after its commit, so the instance that accepted it fires it
+ * clock, a claim's or extend's lease end, a nack's retry) wakes the loop after its commit, so the instance that accepted it fires it
  * on time; other instances learn of it at their next known due time or their slow poll, which bounds how late a
  * timer fires when the instance that accepted it died. No NOTIFY per add: NOTIFY takes a database-wide lock at
  * commit, which would serialize every add of every instance.

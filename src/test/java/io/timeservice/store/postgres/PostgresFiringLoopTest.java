@@ -89,6 +89,19 @@ class PostgresFiringLoopTest {
     }
 
     @Test
+    void aLeaseShortenedByAnExtend_expiresThroughTheLoop() throws Exception {
+        store.timers().add("s", "job", 0, 0, null);
+        store.startFiring(settings(NEVER_IN_THIS_TEST));
+        Counts.awaitAtLeast(() -> count("ready"), 1, "the job ready");
+        Delivery claimed = store.deliveries().claim("s", 1, 3_600_000).get(0);
+        awaitSleepingLongerThan(60_000);
+
+        assertThat(store.deliveries().extend("s", "job", claimed.claim().toString(), 100)).isTrue();
+
+        Counts.awaitAtLeast(() -> count("waiting") + count("ready"), 1, "the shortened lease expired");
+    }
+
+    @Test
     void aNackedDelivery_isReadyAgainAfterItsRetryTime_throughTheLoop() throws Exception {
         store.timers().add("s", "job", 0, 0, null);
         store.startFiring(settings(NEVER_IN_THIS_TEST));
