@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
@@ -147,6 +148,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private long nextPurge = Long.MIN_VALUE;
     private long pauseMillis = FIRST_PAUSE_MILLIS;
     private volatile boolean failing;
+    private final AtomicLong failedLooks = new AtomicLong();
     private volatile long lagMillis;
     private volatile long lastLookWallMillis;
     private volatile StoreSample sample;
@@ -190,6 +192,11 @@ public final class PostgresFiringLoop implements AutoCloseable {
     /** Whether the last look failed: the database could not be reached (or answered an error) since. */
     public boolean failing() {
         return failing;
+    }
+
+    /** Looks that failed since the start (each is tried again after a pause). */
+    public long failedLooks() {
+        return failedLooks.get();
     }
 
     /**
@@ -337,6 +344,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
     }
 
     private void failed(Throwable failure) {
+        failedLooks.incrementAndGet();
         if (!failing) {
             failing = true;
             LOG.log(System.Logger.Level.WARNING, "a look of the firing loop failed; it tries again, and system clocks"
