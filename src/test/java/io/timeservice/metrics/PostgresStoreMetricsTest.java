@@ -10,6 +10,7 @@ import io.restassured.builder.RequestSpecBuilder;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import io.timeservice.TimeServiceApplication;
+import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,7 +22,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The gauges and the {@code firing} health component on the PostgreSQL store: the service (on a schema of its own,
  * with a system default clock and a 100 ms sample period) fires an added timer by its firing loop, and the scrape
- * shows it ready under the memory store's names, with the skew gauge beside them and the memory-only gauges absent.
+ * shows it ready under the memory store's names, with the skew gauge beside them and the memory-only gauges absent;
+ * the {@code firing} component and the alive gauge follow the loop's thread.
  */
 class PostgresStoreMetricsTest {
 
@@ -50,7 +52,8 @@ class PostgresStoreMetricsTest {
     }
 
     @Test
-    void aTimerFiredByTheLoop_showsAsReadyInTheSampledGauges_withTheSkewBeside() throws Exception {
+    void aTimerFiredByTheLoop_showsAsReadyInTheSampledGauges_withTheSkewBeside_andFiringFollowsTheLoop()
+            throws Exception {
         RestAssured.given(http).contentType(ContentType.JSON).body("{\"id\":\"now\",\"delay\":0}").post("/timers")
                 .then().statusCode(201);
         RestAssured.given(http).contentType(ContentType.JSON).body("{\"id\":\"later\",\"delay\":3600000}")
@@ -69,6 +72,13 @@ class PostgresStoreMetricsTest {
         RestAssured.given(http).get("/actuator/health").then().statusCode(200)
                 .body("components.firing.status", equalTo("UP"))
                 .body("components.firing.details.thread", equalTo("running"));
+
+        service.getBean(PostgresStore.class).firing().close();
+
+        RestAssured.given(http).get("/actuator/health").then()
+                .body("components.firing.status", equalTo("DOWN"));
+        assertThat(PrometheusScrape.parse(RestAssured.given(http).get("/actuator/prometheus").then().statusCode(200)
+                .extract().asString()).value("timer_firing_thread_alive")).isZero();
     }
 
     /** Scrapes until the sampled ready count reaches {@code ready}; fails after 60 s. */
