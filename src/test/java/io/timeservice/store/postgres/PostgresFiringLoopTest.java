@@ -90,11 +90,7 @@ class PostgresFiringLoopTest {
 
     @Test
     void aLeaseShortenedByAnExtend_expiresThroughTheLoop() throws Exception {
-        store.timers().add("s", "job", 0, 0, null);
-        store.startFiring(settings(NEVER_IN_THIS_TEST));
-        Counts.awaitAtLeast(() -> count("ready"), 1, "the job ready");
-        Delivery claimed = store.deliveries().claim("s", 1, 3_600_000).get(0);
-        awaitSleepingLongerThan(60_000);
+        Delivery claimed = claimedForAnHourWhileTheLoopSleepsLong();
 
         assertThat(store.deliveries().extend("s", "job", claimed.claim().toString(), 100)).isTrue();
 
@@ -103,11 +99,7 @@ class PostgresFiringLoopTest {
 
     @Test
     void aNackedDelivery_isReadyAgainAfterItsRetryTime_throughTheLoop() throws Exception {
-        store.timers().add("s", "job", 0, 0, null);
-        store.startFiring(settings(NEVER_IN_THIS_TEST));
-        Counts.awaitAtLeast(() -> count("ready"), 1, "the job ready");
-        Delivery claimed = store.deliveries().claim("s", 1, 3_600_000).get(0);
-        awaitSleepingLongerThan(60_000);
+        Delivery claimed = claimedForAnHourWhileTheLoopSleepsLong();
 
         assertThat(store.deliveries().nack("s", "job", claimed.claim().toString(), 100L, RetryPolicy.DEFAULT))
                 .isTrue();
@@ -182,6 +174,16 @@ class PostgresFiringLoopTest {
 
     private int count(String state) {
         return (int) database.queryLong("SELECT count(*) FROM deliveries WHERE state = '" + state + "'");
+    }
+
+    /** A job fired by the loop and claimed with a lease of an hour; the loop then asleep with a long plan. */
+    private Delivery claimedForAnHourWhileTheLoopSleepsLong() throws InterruptedException {
+        store.timers().add("s", "job", 0, 0, null);
+        store.startFiring(settings(NEVER_IN_THIS_TEST));
+        Counts.awaitAtLeast(() -> count("ready"), 1, "the job ready");
+        Delivery claimed = store.deliveries().claim("s", 1, 3_600_000).get(0);
+        awaitSleepingLongerThan(60_000);
+        return claimed;
     }
 
     /** Waits until the loop sleeps with a plan at least {@code millis} past the database's now. */
