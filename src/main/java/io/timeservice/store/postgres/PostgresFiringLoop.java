@@ -105,14 +105,13 @@ public final class PostgresFiringLoop implements AutoCloseable {
     }
 
     /**
-     * What one look did.
+     * What one look found: when to look next.
      *
      * @param dbNowMillis the database's now at the look, read at {@code lookNanos} ({@link System#nanoTime})
      * @param wakeMillis  when the next look is planned (the database's clock), unless a change comes sooner
      * @param more        a round was full: look again at once
      */
-    record Look(long dbNowMillis, long lookNanos, int fired, int released, int purged, long wakeMillis,
-                boolean more) {
+    private record Look(long dbNowMillis, long lookNanos, long wakeMillis, boolean more) {
     }
 
     /** A clock's earliest pending timer (system clocks), lease end and retry time; null: none. */
@@ -244,12 +243,10 @@ public final class PostgresFiringLoop implements AutoCloseable {
      * One look: reads every clock's earliest due times, fires and releases what has passed by the database's clock,
      * reads what comes next on the clocks it worked on, purges when due, and plans the next look.
      */
-    Look look() {
+    private Look look() {
         long lookNanos = System.nanoTime();
         Read read = earliestDue(null);
         long now = read.dbNowMillis();
-        int fired = 0;
-        int released = 0;
         boolean more = false;
         long earliestPassed = Long.MAX_VALUE;
         long wake = now + settings.slowPoll().toMillis(); // epoch milliseconds plus a duration: no overflow
@@ -262,14 +259,10 @@ public final class PostgresFiringLoop implements AutoCloseable {
             earliestPassed = Math.min(earliestPassed, due.any());
             worked.add(due.clock());
             if (orMax(due.fireTime()) <= now) {
-                int firedNow = fire(due.clock());
-                fired += firedNow;
-                more |= firedNow >= settings.roundSize();
+                more |= fire(due.clock()) >= settings.roundSize();
             }
             if (due.release() <= now) {
-                int releasedNow = release(due.clock());
-                released += releasedNow;
-                more |= releasedNow >= settings.roundSize();
+                more |= release(due.clock()) >= settings.roundSize();
             }
         }
         if (!worked.isEmpty() && !more) {
@@ -281,16 +274,15 @@ public final class PostgresFiringLoop implements AutoCloseable {
             }
         }
         lagMillis = earliestPassed == Long.MAX_VALUE ? 0 : now - earliestPassed;
-        int purged = 0;
         if (now >= nextPurge) {
-            purged = deliveries.purgeAcked(settings.ackedRetention().toMillis(), settings.roundSize());
+            int purged = deliveries.purgeAcked(settings.ackedRetention().toMillis(), settings.roundSize());
             nextPurge = purged >= settings.roundSize() ? now : now + Math.max(MIN_PURGE_EVERY_MILLIS,
                     Math.min(settings.slowPoll().toMillis(), settings.ackedRetention().toMillis()));
             more |= purged >= settings.roundSize();
         }
         wake = Math.min(wake, nextPurge);
         lastLookWallMillis = System.currentTimeMillis();
-        return new Look(now, lookNanos, fired, released, purged, wake, more);
+        return new Look(now, lookNanos, wake, more);
     }
 
     /** {@link #EARLIEST_DUE} for the clocks named, or for all of them ({@code null}). */
