@@ -29,7 +29,7 @@ class PackageMapTest {
         MAY_IMPORT.put("journal", Set.of("core"));
         MAY_IMPORT.put("web", Set.of("core", "config"));
         MAY_IMPORT.put("security", Set.of("web", "config"));
-        MAY_IMPORT.put("metrics", Set.of("core", "journal"));
+        MAY_IMPORT.put("metrics", Set.of("core", "journal", "store", "config"));
         MAY_IMPORT.put("store", Set.of("core"));
         MAY_IMPORT.put("config", Set.of("core", "journal", "web", "store"));
     }

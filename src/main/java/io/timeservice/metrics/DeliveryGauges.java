@@ -6,10 +6,12 @@ import java.util.function.ToIntFunction;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.timeservice.config.StoreAutoConfigurationFilter;
 import io.timeservice.core.Clocks;
 import io.timeservice.core.DeliveryCounts;
 import io.timeservice.core.FiringLoop;
 import io.timeservice.core.TimerScheduler;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
@@ -34,6 +36,7 @@ import org.springframework.stereotype.Component;
  * does: Micrometer holds a gauge's object weakly by default).
  */
 @Component
+@ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "memory", matchIfMissing = true)
 class DeliveryGauges implements MeterBinder {
 
     private final Clocks clocks;

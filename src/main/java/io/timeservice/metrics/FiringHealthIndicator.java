@@ -1,7 +1,9 @@
 package io.timeservice.metrics;
 
+import io.timeservice.config.StoreAutoConfigurationFilter;
 import io.timeservice.core.Clocks;
 import io.timeservice.core.FiringLoop;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
@@ -20,6 +22,7 @@ import org.springframework.stereotype.Component;
  * lock: the delivery counts are each clock's volatile snapshot.
  */
 @Component
+@ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "memory", matchIfMissing = true)
 class FiringHealthIndicator implements HealthIndicator {
 
     private final Clocks clocks;

@@ -7,11 +7,13 @@ import java.util.function.ToDoubleFunction;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.timeservice.config.StoreAutoConfigurationFilter;
 import io.timeservice.core.Clocks;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.QueueStatus;
 import io.timeservice.core.SchedulerException;
 import io.timeservice.core.TimerScheduler;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
@@ -35,6 +37,7 @@ import org.springframework.stereotype.Component;
  * binder nothing else holds would be collected and its gauges read NaN.
  */
 @Component
+@ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "memory", matchIfMissing = true)
 class QueueGauges implements MeterBinder {
 
     private final Clocks clocks;

@@ -131,6 +131,38 @@ class TimeServicePropertiesTest {
     }
 
     @Test
+    void store_isMemoryByDefault_bindsWhatTheAutoConfigurationFilterReads_andOtherValuesAreRefused() {
+        assertThat(bindEnvironment(Map.of()).store()).isEqualTo(StoreAutoConfigurationFilter.Store.MEMORY);
+        assertThat(bindEnvironment(Map.of("TIMESERVICE_STORE", "postgresql")).store())
+                .isEqualTo(StoreAutoConfigurationFilter.Store.POSTGRESQL);
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().addFirst(new MapPropertySource("test",
+                Map.of(StoreAutoConfigurationFilter.PROPERTY, "PostgreSQL")));
+        assertThat(bind(environment).store()).isEqualTo(StoreAutoConfigurationFilter.Store.POSTGRESQL);
+        assertRefused(Map.of("timeservice.store", "mysql"), "timeservice.store");
+    }
+
+    @Test
+    void postgresqlLoopSettings_haveTheirDefaults_andBadValuesAreRefused_namingTheProperty() {
+        assertThat(bindEnvironment(Map.of()).postgresql()).isEqualTo(new TimeServiceProperties.Postgresql(
+                Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofSeconds(15)));
+        assertThat(bindEnvironment(Map.of("TIMESERVICE_POSTGRESQL_SLOW_POLL", "10ms",
+                "TIMESERVICE_POSTGRESQL_ACKED_RETENTION", "0s", "TIMESERVICE_POSTGRESQL_SAMPLE_PERIOD", "1h"))
+                .postgresql()).isEqualTo(new TimeServiceProperties.Postgresql(Duration.ofMillis(10), Duration.ZERO,
+                Duration.ofHours(1)));
+        assertRefused(Map.of("timeservice.postgresql.slow-poll", "9ms"),
+                "timeservice.postgresql.slow-poll must be between 10ms and 1h, got PT0.009S");
+        assertRefused(Map.of("timeservice.postgresql.slow-poll", "61m"),
+                "timeservice.postgresql.slow-poll must be between 10ms and 1h, got PT1H1M");
+        assertRefused(Map.of("timeservice.postgresql.acked-retention", "-1s"),
+                "timeservice.postgresql.acked-retention must be between 0 and 30d, got PT-1S");
+        assertRefused(Map.of("timeservice.postgresql.acked-retention", "31d"),
+                "timeservice.postgresql.acked-retention must be between 0 and 30d, got PT744H");
+        assertRefused(Map.of("timeservice.postgresql.sample-period", "99ms"),
+                "timeservice.postgresql.sample-period must be between 100ms and 1h, got PT0.099S");
+    }
+
+    @Test
     void aBadSetting_stopsStartUp_withAMessageNamingTheProperty() {
         SpringApplicationBuilder app = new SpringApplicationBuilder(TimeServiceApplication.class);
 

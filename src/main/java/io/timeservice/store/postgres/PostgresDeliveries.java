@@ -140,11 +140,13 @@ public final class PostgresDeliveries {
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final ReadyWakeups wakeups;
+    private final FiringAlarm alarm;
 
-    PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups) {
+    PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups, FiringAlarm alarm) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.wakeups = wakeups;
+        this.alarm = alarm;
     }
 
     /**
@@ -189,8 +191,10 @@ public final class PostgresDeliveries {
                     + ": " + max);
         }
         requireLease(leaseMillis);
-        return jdbc.inTransaction(connection -> {
+        boolean[] onSystemClock = new boolean[1];
+        List<Delivery> leased = jdbc.inTransaction(connection -> {
             StoredClock stored = onClock(connection, clock);
+            onSystemClock[0] = stored.mode() == StoredClock.Mode.SYSTEM;
             if (stored.mode() == StoredClock.Mode.SYSTEM) {
                 releaseDue(connection, stored, RELEASE_ON_CLAIM, true);
             }
@@ -210,6 +214,10 @@ public final class PostgresDeliveries {
                 return claimed;
             }
         });
+        if (onSystemClock[0] && !leased.isEmpty()) {
+            alarm.dueAt(leased.get(0).leaseUntil()); // the firing loop releases the leases when they expire
+        }
+        return leased;
     }
 
     /**
@@ -292,8 +300,10 @@ public final class PostgresDeliveries {
                     + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
         }
         UUID token = token(claim);
-        return jdbc.inTransaction(connection -> {
+        boolean[] onSystemClock = new boolean[1];
+        io.timeservice.core.Delivery nacked = jdbc.inTransaction(connection -> {
             StoredClock stored = onClock(connection, clock);
+            onSystemClock[0] = stored.mode() == StoredClock.Mode.SYSTEM;
             if (token == null) {
                 return null;
             }
@@ -313,10 +323,12 @@ public final class PostgresDeliveries {
             RetryPolicy policy = stored.retry();
             long retryAt = now + (retryAfterMillis != null ? retryAfterMillis
                     : policy.backoffMillis(sequence, attempt + 1));
-            List<io.timeservice.core.Delivery> nacked = fail(connection,
-                    List.of(Failed.nacked(sequence, attempt, policy, now, retryAt)));
-            return nacked.get(0);
+            return fail(connection, List.of(Failed.nacked(sequence, attempt, policy, now, retryAt))).get(0);
         });
+        if (onSystemClock[0] && nacked != null && nacked.state() == io.timeservice.core.Delivery.State.WAITING) {
+            alarm.dueAt(nacked.retryAt()); // the firing loop makes it ready at its retry time
+        }
+        return nacked;
     }
 
     /**
@@ -330,18 +342,24 @@ public final class PostgresDeliveries {
     public io.timeservice.core.Delivery extend(String clock, String id, String claim, long leaseMillis) {
         requireLease(leaseMillis);
         UUID token = token(claim);
-        return jdbc.inTransaction(connection -> {
+        boolean[] onSystemClock = new boolean[1];
+        io.timeservice.core.Delivery extended = jdbc.inTransaction(connection -> {
             StoredClock stored = onClock(connection, clock);
+            onSystemClock[0] = stored.mode() == StoredClock.Mode.SYSTEM;
             if (token == null) {
                 return null;
             }
             try (PreparedStatement extend = connection.prepareStatement(EXTEND)) {
                 extend.setLong(1, stored.now() + leaseMillis);
                 bindHeld(extend, 2, stored, id, token);
-                List<io.timeservice.core.Delivery> extended = viewsOf(extend);
-                return extended.isEmpty() ? null : extended.get(0);
+                List<io.timeservice.core.Delivery> views = viewsOf(extend);
+                return views.isEmpty() ? null : views.get(0);
             }
         });
+        if (onSystemClock[0] && extended != null) {
+            alarm.dueAt(extended.leaseUntil()); // a lease shortened to sooner than the firing loop's plan
+        }
+        return extended;
     }
 
     /**

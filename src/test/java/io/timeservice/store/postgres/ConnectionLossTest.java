@@ -5,15 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -118,6 +124,66 @@ class ConnectionLossTest {
                             (SELECT count(*) FROM timers) + (SELECT count(*) FROM deliveries WHERE state <> 'acked')""")) {
             row.next();
             assertThat(row.getLong(1)).as("budget against what is pending").isEqualTo(row.getLong(2));
+        }
+    }
+
+    @Test
+    void theFiringLoop_survivesTheLoss_andFiresWhatCameDueMeanwhile_andWhatIsAddedAfter() throws Exception {
+        PostgresStore store = PostgresStore.open(dataSource, 100_000, 100_000_000, 10, StoredClock.Mode.VIRTUAL);
+        Logger loopLogger = Logger.getLogger(PostgresFiringLoop.class.getName());
+        RecordedLog loopLog = new RecordedLog();
+        loopLogger.addHandler(loopLog);
+        try {
+            store.clocks().create("s", StoredClock.Mode.SYSTEM, 0, null);
+            store.timers().add("s", "due-while-away", 1_000, 0, null);
+            PostgresFiringLoop loop = store.startFiring(new PostgresFiringLoop.Settings(Duration.ofMinutes(10),
+                    10_000, Duration.ofMinutes(5), Duration.ofMinutes(10)));
+
+            admin("ALTER DATABASE " + databaseName + " WITH ALLOW_CONNECTIONS false");
+            admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + databaseName + "'");
+            Counts.awaitAtLeast(() -> (int) loop.failedLooks(), 3, "the loop's looks failing");
+            admin("ALTER DATABASE " + databaseName + " WITH ALLOW_CONNECTIONS true");
+
+            Counts.awaitAtLeast(() -> readyOnceReachable(store), 1, "the timer due meanwhile ready");
+            store.timers().add("s", "after", 50, 0, null);
+            Counts.awaitAtLeast(() -> readyOnceReachable(store), 2, "the timer added after ready");
+            assertThat(loop.isAlive()).isTrue();
+            assertThat(loop.failing()).isFalse();
+            assertThat(loopLog.records).as("one warning for the outage, one note when it ended")
+                    .extracting(LogRecord::getLevel).containsExactly(Level.WARNING, Level.INFO);
+        } finally {
+            loopLogger.removeHandler(loopLog);
+            store.close();
+        }
+    }
+
+    /** What a JUL logger logged at INFO and above (System.Logger writes to JUL in these tests). */
+    private static final class RecordedLog extends Handler {
+        final List<LogRecord> records = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void publish(LogRecord logRecord) {
+            if (logRecord.getLevel().intValue() >= Level.INFO.intValue()) {
+                records.add(logRecord);
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** Ready deliveries of the clock {@code s}; 0 while the pool has no connection again yet. */
+    private static int readyOnceReachable(PostgresStore store) {
+        try {
+            return store.deliveries().count("s", "ready");
+        } catch (SchedulerException unavailable) {
+            assertThat(unavailable.code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
+            return 0;
         }
     }
 

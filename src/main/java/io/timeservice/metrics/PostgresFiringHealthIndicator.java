@@ -1,0 +1,46 @@
+package io.timeservice.metrics;
+
+import io.timeservice.config.StoreAutoConfigurationFilter;
+import io.timeservice.store.postgres.PostgresFiringLoop;
+import io.timeservice.store.postgres.PostgresStore;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.stereotype.Component;
+
+/**
+ * The {@code firing} health component on the PostgreSQL store: UP while this instance's firing loop runs, with how
+ * late its last look was and whether its looks fail (the database is away: it tries again by itself, and the
+ * {@code store} component is DOWN meanwhile). DOWN once the thread has stopped: this instance fires nothing until
+ * restart, though the other instances' loops still fire every clock. Not in readiness or liveness, for the reasons
+ * {@link FiringHealthIndicator} gives. Reads volatile fields only, never the database.
+ */
+@Component("firingHealthIndicator")
+@ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "postgresql")
+class PostgresFiringHealthIndicator implements HealthIndicator {
+
+    private final PostgresStore store;
+
+    PostgresFiringHealthIndicator(PostgresStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public Health health() {
+        PostgresFiringLoop loop = store.firing();
+        if (loop == null || !loop.isAlive()) {
+            return Health.down()
+                    .withDetail("thread", "stopped: this instance fires no system clock until it is restarted")
+                    .withDetail("lastLookWallMillis", loop == null ? 0 : loop.lastLookWallMillis())
+                    .build();
+        }
+        Health.Builder health = Health.up()
+                .withDetail("thread", "running")
+                .withDetail("lagMillis", loop.lagMillis())
+                .withDetail("lastLookWallMillis", loop.lastLookWallMillis());
+        if (loop.failing()) {
+            health.withDetail("looks", "failing: the database cannot be reached; the loop tries again by itself");
+        }
+        return health.build();
+    }
+}

@@ -1,0 +1,360 @@
+package io.timeservice.store.postgres;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.timeservice.core.ErrorCode;
+import io.timeservice.core.SchedulerException;
+
+/**
+ * The thread per instance that makes time pass on the PostgreSQL store: it fires the due timers of every system
+ * clock into their ready queues ({@link PostgresDeliveries#fireDue}), turns expired leases into retries and due
+ * retries into ready deliveries on every system clock ({@link PostgresDeliveries#releaseDue}; a virtual clock's
+ * leases and retries follow its own time, settled by its advances), and deletes acknowledged
+ * deliveries older than the retention. Then it sleeps until the next due time it knows of.
+ *
+ * <p>Every instance runs it over every clock: {@code SKIP LOCKED} gives concurrent loops disjoint rows, so each
+ * timer fires once however many loops look. A look reads, in one statement, every clock's earliest timer (system
+ * clocks), lease end and retry time (system clocks too) from the indexes' fronts: O(clocks) index probes, no scan of
+ * rows; after its rounds it reads the same for the clocks it worked on only. Times are the
+ * database's clock, and the sleep is their distance from the database's now at the look ({@link FiringAlarm}), so
+ * instances with skewed wall clocks fire on the same time.
+ *
+ * <p>Waking. A change on this instance that comes due sooner than the planned wake-up (an add or edit on a system
+ * clock, a claim's or extend's lease end, a nack's retry) wakes the loop after its commit, so the instance that accepted it fires it
+ * on time; other instances learn of it at their next known due time or their slow poll, which bounds how late a
+ * timer fires when the instance that accepted it died. No NOTIFY per add: NOTIFY takes a database-wide lock at
+ * commit, which would serialize every add of every instance.
+ *
+ * <p>Bounded work: each statement moves at most {@code roundSize} rows of one clock; a look whose round was full
+ * looks again at once, behind the other clocks due in the same look. Database failures
+ * never end the thread: the first one of an outage is logged, later ones are not until a look succeeds again, and
+ * looks are retried after a pause that doubles up to a second.
+ *
+ * <p>A second thread samples the gauges' figures ({@link StoreSample}) every sample period, off the firing path.
+ */
+public final class PostgresFiringLoop implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(PostgresFiringLoop.class.getName());
+
+    /**
+     * Acknowledged deliveries past their retention are purged (one round per look) every slow poll, or every
+     * retention if that is shorter, but not more often than this.
+     */
+    private static final long MIN_PURGE_EVERY_MILLIS = 100;
+    /**
+     * A clock still due after its rounds (which were not full) had rows held by another transaction (another
+     * instance's loop, an edit, an ack): looked at again this soon, in case that transaction rolls back.
+     */
+    private static final long SKIPPED_RETRY_MILLIS = 100;
+    private static final long FIRST_PAUSE_MILLIS = 50;
+    private static final long MAX_PAUSE_MILLIS = 1_000;
+
+    /**
+     * Per clock (of those named, or of all when the array is null): the earliest pending timer of a system clock, the
+     * earliest lease end and retry time of a system clock, each the front of an index range ({@code timers_firing_order},
+     * {@code deliveries_leases}, {@code deliveries_waiting}): one index probe per value, none for what a clock cannot
+     * have (timers fire by themselves only on system clocks; response clocks have no deliveries). Only clocks with
+     * something; the database's now comes back even when none has. {@code OFFSET 0} keeps the subquery from being
+     * pulled up, which would run each probe again in the outer WHERE.
+     */
+    private static final String EARLIEST_DUE = """
+            SELECT now.ms, due.name, due.fire_time, due.lease_until, due.retry_at
+              FROM (SELECT db_now_ms() AS ms) now
+              LEFT JOIN (
+                SELECT * FROM (
+                  SELECT c.name,
+                         CASE WHEN c.mode = 'system'
+                              THEN (SELECT min(fire_time) FROM timers WHERE clock = c.name) END AS fire_time,
+                         CASE WHEN c.mode = 'system'
+                              THEN (SELECT min(lease_until) FROM deliveries
+                                     WHERE clock = c.name AND state = 'in_flight') END AS lease_until,
+                         CASE WHEN c.mode = 'system'
+                              THEN (SELECT min(retry_at) FROM deliveries
+                                     WHERE clock = c.name AND state = 'waiting') END AS retry_at
+                    FROM clocks c
+                   WHERE ?::text[] IS NULL OR c.name = ANY (?::text[])
+                  OFFSET 0) per_clock
+                 WHERE fire_time IS NOT NULL OR lease_until IS NOT NULL OR retry_at IS NOT NULL) due ON true""";
+
+    /**
+     * The loop's settings.
+     *
+     * @param slowPoll       the longest sleep: how late this instance notices what another instance changed and
+     *                       did not fire itself (it died)
+     * @param roundSize      most rows one statement moves on one clock
+     * @param ackedRetention how long acknowledged deliveries stay, so that a repeated ack still succeeds
+     * @param samplePeriod   how often the gauges' figures are sampled ({@link StoreSample})
+     */
+    public record Settings(Duration slowPoll, int roundSize, Duration ackedRetention, Duration samplePeriod) {
+
+        public Settings {
+            if (slowPoll.toMillis() < 1 || roundSize < 1 || ackedRetention.isNegative()
+                    || samplePeriod.toMillis() < 1) {
+                throw new IllegalArgumentException("firing loop settings out of range: slow poll " + slowPoll
+                        + ", round size " + roundSize + ", acked retention " + ackedRetention + ", sample period "
+                        + samplePeriod);
+            }
+        }
+    }
+
+    /**
+     * What one look found: when to look next.
+     *
+     * @param dbNowMillis the database's now at the look, read at {@code lookNanos} ({@link System#nanoTime})
+     * @param wakeMillis  when the next look is planned (the database's clock), unless a change comes sooner
+     * @param more        a round was full: look again at once
+     */
+    private record Look(long dbNowMillis, long lookNanos, long wakeMillis, boolean more) {
+    }
+
+    /** A clock's earliest pending timer (system clocks), lease end and retry time; null: none. */
+    private record EarliestDue(String clock, Long fireTime, Long leaseUntil, Long retryAt) {
+
+        long release() {
+            return Math.min(orMax(leaseUntil), orMax(retryAt));
+        }
+
+        long any() {
+            return Math.min(orMax(fireTime), release());
+        }
+    }
+
+    /** What {@link #EARLIEST_DUE} read: the database's now and the clocks with something. */
+    private record Read(long dbNowMillis, List<EarliestDue> clocks) {
+    }
+
+    private final PostgresDeliveries deliveries;
+    private final Jdbc jdbc;
+    private final ClockSkew skew;
+    private final FiringAlarm alarm;
+    private final Settings settings;
+    private final Thread thread;
+    /** Takes the gauges' samples on a thread of its own: a sample scans rows, and firing must not wait for it. */
+    private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread sampling = new Thread(task, "timeservice-postgres-sample");
+        sampling.setDaemon(true);
+        return sampling;
+    });
+    private volatile boolean stopped;
+    // Written by the loop's thread only.
+    private long nextPurge = Long.MIN_VALUE;
+    private long pauseMillis = FIRST_PAUSE_MILLIS;
+    private volatile boolean failing;
+    private final AtomicLong failedLooks = new AtomicLong();
+    private volatile long lagMillis;
+    private volatile long lastLookWallMillis;
+    private volatile StoreSample sample;
+
+    PostgresFiringLoop(PostgresDeliveries deliveries, Jdbc jdbc, ClockSkew skew, FiringAlarm alarm,
+                       Settings settings) {
+        this.deliveries = deliveries;
+        this.jdbc = jdbc;
+        this.skew = skew;
+        this.alarm = alarm;
+        this.settings = settings;
+        this.thread = new Thread(this::run, "timeservice-postgres-firing");
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+        sampler.scheduleWithFixedDelay(this::takeSample, 0, settings.samplePeriod().toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops the thread and waits for it to finish its look. */
+    @Override
+    public void close() {
+        stopped = true;
+        alarm.stop();
+        sampler.shutdownNow();
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+            sampler.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the thread runs (the {@code firing} health component). */
+    public boolean isAlive() {
+        return thread.isAlive();
+    }
+
+    /** Whether the last look failed: the database could not be reached (or answered an error) since. */
+    public boolean failing() {
+        return failing;
+    }
+
+    /** Looks that failed since the start (each is tried again after a pause). */
+    public long failedLooks() {
+        return failedLooks.get();
+    }
+
+    /**
+     * How late the last look was: the database's now minus the earliest due time it found passed (a timer, a lease
+     * end, a retry), 0 when nothing was overdue.
+     */
+    public long lagMillis() {
+        return lagMillis;
+    }
+
+    /** This instance's wall-clock time when the last look succeeded (0: none yet). */
+    public long lastLookWallMillis() {
+        return lastLookWallMillis;
+    }
+
+    /** The gauges' last sample, null until the first was taken. */
+    public StoreSample sample() {
+        return sample;
+    }
+
+    private void run() {
+        while (!stopped) {
+            try {
+                alarm.lookStarts();
+                Look look = look();
+                recovered();
+                if (!look.more()) {
+                    alarm.sleep(look.dbNowMillis(), look.lookNanos(), look.wakeMillis());
+                }
+            } catch (InterruptedException interrupted) {
+                return;
+            } catch (RuntimeException | Error failure) {
+                failed(failure);
+                try {
+                    alarm.pause(TimeUnit.MILLISECONDS.toNanos(pauseMillis));
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+                pauseMillis = Math.min(MAX_PAUSE_MILLIS, pauseMillis * 2);
+            }
+        }
+    }
+
+    /**
+     * One look: reads every clock's earliest due times, fires and releases what has passed by the database's clock,
+     * reads what comes next on the clocks it worked on, purges when due, and plans the next look.
+     */
+    private Look look() {
+        long lookNanos = System.nanoTime();
+        Read read = earliestDue(null);
+        long now = read.dbNowMillis();
+        boolean more = false;
+        long earliestPassed = Long.MAX_VALUE;
+        long wake = now + settings.slowPoll().toMillis(); // epoch milliseconds plus a duration: no overflow
+        List<String> worked = new ArrayList<>();
+        for (EarliestDue due : read.clocks()) {
+            if (due.any() > now) {
+                wake = Math.min(wake, due.any());
+                continue;
+            }
+            earliestPassed = Math.min(earliestPassed, due.any());
+            worked.add(due.clock());
+            if (orMax(due.fireTime()) <= now) {
+                more |= fire(due.clock()) >= settings.roundSize();
+            }
+            if (due.release() <= now) {
+                more |= release(due.clock()) >= settings.roundSize();
+            }
+        }
+        if (!worked.isEmpty() && !more) {
+            // what comes next on the clocks just worked on (retry times of expired leases among it), read once
+            for (EarliestDue after : earliestDue(worked.toArray(String[]::new)).clocks()) {
+                // still due: held by another transaction (another loop, an edit); look again soon in case it rolls
+                // back rather than commits
+                wake = Math.min(wake, after.any() <= now ? now + SKIPPED_RETRY_MILLIS : after.any());
+            }
+        }
+        lagMillis = earliestPassed == Long.MAX_VALUE ? 0 : now - earliestPassed;
+        if (now >= nextPurge) {
+            int purged = deliveries.purgeAcked(settings.ackedRetention().toMillis(), settings.roundSize());
+            nextPurge = purged >= settings.roundSize() ? now : now + Math.max(MIN_PURGE_EVERY_MILLIS,
+                    Math.min(settings.slowPoll().toMillis(), settings.ackedRetention().toMillis()));
+            more |= purged >= settings.roundSize();
+        }
+        wake = Math.min(wake, nextPurge);
+        lastLookWallMillis = System.currentTimeMillis();
+        return new Look(now, lookNanos, wake, more);
+    }
+
+    /** {@link #EARLIEST_DUE} for the clocks named, or for all of them ({@code null}). */
+    private Read earliestDue(String[] clocks) {
+        return jdbc.autocommit(connection -> {
+            try (PreparedStatement select = connection.prepareStatement(EARLIEST_DUE)) {
+                java.sql.Array names = clocks == null ? null : connection.createArrayOf("text", clocks);
+                select.setArray(1, names);
+                select.setArray(2, names);
+                List<EarliestDue> due = new ArrayList<>();
+                long dbNow = 0;
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        dbNow = rows.getLong(1);
+                        if (rows.getString(2) != null) {
+                            due.add(new EarliestDue(rows.getString(2), rows.getObject(3, Long.class),
+                                    rows.getObject(4, Long.class), rows.getObject(5, Long.class)));
+                        }
+                    }
+                }
+                return new Read(dbNow, due);
+            }
+        });
+    }
+
+    /** Samples the gauges' figures; a failure keeps the last sample (the looks log the outage). */
+    private void takeSample() {
+        try {
+            sample = StoreSample.take(jdbc, skew);
+        } catch (RuntimeException unavailable) {
+            LOG.log(System.Logger.Level.DEBUG, "no gauge sample this period: " + unavailable.getMessage());
+        }
+    }
+
+    /** One round of {@code clock}'s due timers; 0 when the clock was deleted since the look. */
+    private int fire(String clock) {
+        try {
+            return deliveries.fireDue(clock, settings.roundSize());
+        } catch (SchedulerException refused) {
+            if (refused.code() == ErrorCode.CLOCK_NOT_FOUND) {
+                return 0;
+            }
+            throw refused;
+        }
+    }
+
+    /** One round of {@code clock}'s expired leases and due retries. */
+    private int release(String clock) {
+        // the default policy until per-clock policies are stored (clocks.settings): the same as nack uses
+        return deliveries.releaseDue(clock, settings.roundSize());
+    }
+
+    private void failed(Throwable failure) {
+        failedLooks.incrementAndGet();
+        if (!failing) {
+            failing = true;
+            LOG.log(System.Logger.Level.WARNING, "a look of the firing loop failed; it tries again, and system clocks"
+                    + " fire and leases and retries are released once a look succeeds (logged once until then)",
+                    failure);
+        }
+    }
+
+    private void recovered() {
+        if (failing) {
+            failing = false;
+            LOG.log(System.Logger.Level.INFO, "the firing loop's looks succeed again");
+        }
+        pauseMillis = FIRST_PAUSE_MILLIS;
+    }
+
+    private static long orMax(Long value) {
+        return value == null ? Long.MAX_VALUE : value;
+    }
+}
