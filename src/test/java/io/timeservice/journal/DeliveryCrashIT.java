@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.timeservice.ServiceProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -50,7 +51,7 @@ class DeliveryCrashIT {
         Set<String> ackedBeforeCrash = ConcurrentHashMap.newKeySet();
         // an ack sent when the process died may have been applied without its answer arriving: outcome unknown
         Set<String> ackSent = ConcurrentHashMap.newKeySet();
-        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+        try (ServiceProcess service = ServiceProcess.startWithJournal(dataDir)) {
             String base = service.baseUrl();
             assertThat(send(base, "PUT", "/clocks/work", "{\"mode\":\"system\",\"retry\":{\"maxAttempts\":100,"
                     + "\"initialBackoff\":0}}").statusCode()).isEqualTo(201);
@@ -106,7 +107,7 @@ class DeliveryCrashIT {
         Set<String> accountedFor = ConcurrentHashMap.newKeySet();
         accountedFor.addAll(ackedBeforeCrash);
         accountedFor.addAll(unknown);
-        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+        try (ServiceProcess service = ServiceProcess.startWithJournal(dataDir)) {
             String base = service.baseUrl();
             long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
             while (accountedFor.size() < TIMERS && System.nanoTime() < giveUp) {
