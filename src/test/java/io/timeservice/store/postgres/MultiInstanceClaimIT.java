@@ -92,8 +92,8 @@ class MultiInstanceClaimIT {
 
             assertThat(fired).as("timers fired by the advances of both instances").isEqualTo(TIMERS);
             assertThat(outOfOrderClaims).as("claims not in firing order").isEmpty();
-            checkEveryTimerAckedOnce(holdings, payloads.keySet());
             checkNoDeliveryHeldTwice(holdings);
+            checkEveryTimerAckedOnce(holdings, payloads.keySet());
             assertThat(holdings.stream().map(Holding::instance).distinct().sorted().toList())
                     .as("instances whose claimers got work").containsExactly(0, 1);
             for (String instance : instances) {
@@ -154,11 +154,15 @@ class MultiInstanceClaimIT {
 
     /** Every ack answered {@code acked} (no lease ended), and each timer was acknowledged exactly once. */
     private static void checkEveryTimerAckedOnce(Queue<Holding> holdings, Set<String> ids) {
-        assertThat(holdings).as("acks that did not answer acked").allMatch(h -> h.outcome().equals("acked"));
+        List<Holding> notAcked = holdings.stream().filter(h -> !h.outcome().equals("acked")).toList();
+        assertThat(notAcked.stream().limit(10).toList())
+                .as("acks that did not answer acked: " + notAcked.size() + ", the first ten").isEmpty();
         Map<String, Integer> acksPerId = new HashMap<>();
         Set<String> claims = new HashSet<>();
         for (Holding holding : holdings) {
-            acksPerId.merge(holding.id(), 1, Integer::sum);
+            if (holding.outcome().equals("acked")) {
+                acksPerId.merge(holding.id(), 1, Integer::sum);
+            }
             claims.add(holding.claim());
             assertThat(holding.attempt()).as(holding.toString()).isEqualTo(1);
         }
@@ -182,12 +186,15 @@ class MultiInstanceClaimIT {
         List<String> overlaps = new ArrayList<>();
         for (List<Holding> claims : byDelivery.values()) {
             claims.sort(Comparator.comparingLong(Holding::claimSent));
-            for (int i = 1; i < claims.size(); i++) {
-                if (claims.get(i).claimSent() < claims.get(i - 1).ackAnswered()) {
-                    overlaps.add(claims.get(i - 1) + " and " + claims.get(i));
+            Holding longest = claims.get(0); // of those started so far, the one held until the latest
+            for (Holding next : claims.subList(1, claims.size())) {
+                if (next.claimSent() < longest.ackAnswered()) {
+                    overlaps.add(longest + " and " + next);
                 }
+                longest = next.ackAnswered() > longest.ackAnswered() ? next : longest;
             }
         }
-        assertThat(overlaps).as("deliveries held by two claims at once").isEmpty();
+        assertThat(overlaps.stream().limit(10).toList())
+                .as("deliveries held by two claims at once: " + overlaps.size() + ", the first ten").isEmpty();
     }
 }
