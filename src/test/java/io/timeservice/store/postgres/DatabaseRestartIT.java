@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.timeservice.ServiceApi;
 import io.timeservice.ServiceProcess;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

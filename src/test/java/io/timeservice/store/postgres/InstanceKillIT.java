@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.timeservice.ServiceApi;
 import io.timeservice.ServiceProcess;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

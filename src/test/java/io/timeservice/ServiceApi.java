@@ -1,4 +1,4 @@
-package io.timeservice.store.postgres;
+package io.timeservice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,23 +18,23 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One HTTP client (the JDK's {@link HttpClient}, HTTP/1.1) of one service instance, for the integration tests that
- * drive the packaged jar: JSON in, the answer as it came. Not shared between threads that stand for different
+ * drive the packaged jar ({@link ServiceProcess}): JSON in, the answer as it came. Not shared between threads that stand for different
  * clients; each such thread makes its own.
  */
-final class ServiceApi {
+public final class ServiceApi {
 
-    static final JsonMapper JSON = JsonMapper.builder().build();
+    public static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
 
-    ServiceApi(String baseUrl) {
+    public ServiceApi(String baseUrl) {
         this.baseUrl = baseUrl;
     }
 
     /** {@code body} is JSON, or null for none. */
-    HttpResponse<String> send(String method, String path, String body) throws IOException {
+    public HttpResponse<String> send(String method, String path, String body) throws IOException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(Duration.ofSeconds(60))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
@@ -51,7 +51,7 @@ final class ServiceApi {
     }
 
     /** The JSON answer of a call that must answer {@code status}; fails with the answer otherwise. */
-    JsonNode expect(int status, String method, String path, String body) throws IOException {
+    public JsonNode expect(int status, String method, String path, String body) throws IOException {
         HttpResponse<String> response = send(method, path, body);
         assertThat(response.statusCode()).as(method + " " + path + " answered " + response.body())
                 .isEqualTo(status);
@@ -59,12 +59,12 @@ final class ServiceApi {
     }
 
     /** Creates a clock: {@code mode} virtual or system, {@code delivery} response or queue. */
-    void createClock(String clock, String mode, String delivery) throws IOException {
+    public void createClock(String clock, String mode, String delivery) throws IOException {
         expect(201, "PUT", "/clocks/" + clock, "{\"mode\":\"" + mode + "\",\"delivery\":\"" + delivery + "\"}");
     }
 
     /** Claims up to {@code max} deliveries, waiting up to {@code waitMillis} for one; they come in firing order. */
-    List<JsonNode> claim(String clock, int max, long leaseMillis, long waitMillis) throws IOException {
+    public List<JsonNode> claim(String clock, int max, long leaseMillis, long waitMillis) throws IOException {
         JsonNode answer = expect(200, "POST", "/clocks/" + clock + "/deliveries/claim",
                 "{\"max\":" + max + ",\"lease\":" + leaseMillis + ",\"wait\":" + waitMillis + "}");
         List<JsonNode> deliveries = new ArrayList<>();
@@ -73,7 +73,7 @@ final class ServiceApi {
     }
 
     /** Acknowledges claimed deliveries in one request: each one's outcome, in order ({@code acked} or a code). */
-    List<String> ackAll(String clock, List<JsonNode> deliveries) throws IOException {
+    public List<String> ackAll(String clock, List<JsonNode> deliveries) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         ArrayNode acks = body.putArray("acks");
         for (JsonNode delivery : deliveries) {
@@ -86,7 +86,7 @@ final class ServiceApi {
     }
 
     /** A clock's deliveries by state ({@code ready}, {@code inFlight}, {@code waiting}, {@code dead}). */
-    JsonNode deliveryCounts(String clock) throws IOException {
+    public JsonNode deliveryCounts(String clock) throws IOException {
         return expect(200, "GET", "/clocks/" + clock + "/deliveries", null);
     }
 }
