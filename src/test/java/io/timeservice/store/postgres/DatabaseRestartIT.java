@@ -23,13 +23,16 @@ import tools.jackson.databind.JsonNode;
  * The database restarts in the middle of traffic: a PostgreSQL cluster of the test's own (never the shared server)
  * is stopped with a fast shutdown while four HTTP clients add timers, singly and in batches, to one instance of the
  * packaged jar, then started again. While it is down, calls answer 503 {@code storage_unavailable} (problem+json) and
- * readiness is DOWN; afterwards readiness is UP and adds succeed again, without restarting the instance. Nothing
- * acknowledged is lost: every add answered 201 (every batch answered 200) is there afterwards with the sequence it
- * was answered with, and each add or batch answered 503 is wholly there or wholly absent. No other answer is allowed.
+ * readiness is DOWN; afterwards, without restarting the instance, readiness is UP, adds succeed again and the firing
+ * loop still fires a system clock's timer. Nothing acknowledged is lost: every add answered 201 (every batch answered
+ * 200) is there afterwards with the sequence it was answered with, and each add or batch answered 503 is wholly there
+ * or wholly absent. No other answer is allowed.
  */
 class DatabaseRestartIT {
 
     private static final String CLOCK = "restart";
+    /** A system clock whose timers the instance's firing loop must still fire after the outage. */
+    private static final String FIRING_CLOCK = "restart-fired";
     private static final int WRITERS = 4;
     private static final int BATCH = 4;
     /** Far beyond the clock's time: nothing fires, so every acknowledged add stays pending. */
@@ -49,6 +52,7 @@ class DatabaseRestartIT {
              ServiceProcess service = PostgresService.start(postgres.jdbcUrl())) {
             ServiceApi api = new ServiceApi(service.baseUrl());
             api.createClock(CLOCK, "virtual", "response");
+            api.createClock(FIRING_CLOCK, "system", "queue");
             assertThat(readiness(api)).isEqualTo("UP");
             Workers writers = new Workers();
             for (int w = 0; w < WRITERS; w++) {
@@ -81,6 +85,9 @@ class DatabaseRestartIT {
             writers.await(ADDS_PER_PHASE + " adds acknowledged after the start",
                     () -> acknowledged.size() >= beforeRestart + ADDS_PER_PHASE, PHASE_TIMEOUT);
             writers.stop();
+            api.expect(201, "POST", "/clocks/" + FIRING_CLOCK + "/timers", "{\"id\":\"after-restart\",\"delay\":0}");
+            assertThat(api.claim(FIRING_CLOCK, 1, 60_000, 20_000)).as("fired by the firing loop after the outage")
+                    .hasSize(1);
 
             assertThat(unexpected).as("answers other than success and 503 storage_unavailable").isEmpty();
             for (Map.Entry<String, Long> add : acknowledged.entrySet()) {
