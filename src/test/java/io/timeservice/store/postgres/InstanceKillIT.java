@@ -73,10 +73,8 @@ class InstanceKillIT {
     void sigkillOfAnInstanceHoldingLeases_bringsItsDeliveriesBackToTheOther_andRepeatsNoAcknowledgedOne()
             throws Exception {
         try (TestDatabase database = TestDatabase.create(InstanceKillIT.class, 1);
-             ServiceProcess survivor = PostgresService.start(TestDatabase.withSchema(TestDatabase.URL,
-                     database.schema()));
-             ServiceProcess victim = PostgresService.start(TestDatabase.withSchema(TestDatabase.URL,
-                     database.schema()))) {
+             ServiceProcess survivor = PostgresService.start(database.jdbcUrl());
+             ServiceProcess victim = PostgresService.start(database.jdbcUrl())) {
             ServiceApi api = new ServiceApi(survivor.baseUrl());
             api.createClock(CLOCK, "system", "queue");
             Random random = new Random(SEED);

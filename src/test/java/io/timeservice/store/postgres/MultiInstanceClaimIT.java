@@ -49,10 +49,8 @@ class MultiInstanceClaimIT {
     void eightClaimersOnTwoInstances_acknowledgeEveryTimerOnce_andNeverHoldADeliveryTwice() throws Exception {
         Random random = new Random(SEED);
         try (TestDatabase database = TestDatabase.create(MultiInstanceClaimIT.class, 1);
-             ServiceProcess first = PostgresService.start(TestDatabase.withSchema(TestDatabase.URL,
-                     database.schema()));
-             ServiceProcess second = PostgresService.start(TestDatabase.withSchema(TestDatabase.URL,
-                     database.schema()))) {
+             ServiceProcess first = PostgresService.start(database.jdbcUrl());
+             ServiceProcess second = PostgresService.start(database.jdbcUrl())) {
             List<String> instances = List.of(first.baseUrl(), second.baseUrl());
             new ServiceApi(instances.get(0)).createClock(CLOCK, "virtual", "queue");
             Map<String, String> payloads = addTimers(instances, random);

@@ -1,8 +1,6 @@
 package io.timeservice.store.postgres;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 
 import io.timeservice.ServiceProcess;
 
@@ -15,10 +13,8 @@ final class PostgresService {
     private PostgresService() {
     }
 
-    static ServiceProcess start(String jdbcUrl, String... extraArgs) throws IOException {
-        List<String> args = new ArrayList<>(List.of("--timeservice.store=postgresql",
-                "--timeservice.durability=none", "--spring.datasource.url=" + jdbcUrl));
-        args.addAll(List.of(extraArgs));
-        return ServiceProcess.start(args.toArray(String[]::new));
+    static ServiceProcess start(String jdbcUrl) throws IOException {
+        return ServiceProcess.start("--timeservice.store=postgresql", "--timeservice.durability=none",
+                "--spring.datasource.url=" + jdbcUrl);
     }
 }
