@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.timeservice.ServiceProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -72,7 +73,7 @@ class CrashRecoveryIT {
                 ? new String[] {"--timeservice.snapshot.min-journal-size=0", "--timeservice.snapshot.multiple=1"}
                 : new String[] {"--timeservice.snapshot.min-journal-size=1GB"};
         Traffic traffic = new Traffic(seed);
-        try (ServiceProcess service = ServiceProcess.start(dataDir, snapshotArgs)) {
+        try (ServiceProcess service = ServiceProcess.startWithJournal(dataDir, snapshotArgs)) {
             String base = service.baseUrl();
             AtomicBoolean snapshotSeen = new AtomicBoolean();
             Runnable kill = () -> {
@@ -94,7 +95,7 @@ class CrashRecoveryIT {
         assertThat(traffic.ackedAdds.get()).as("seed " + seed).isGreaterThan(200);
         assertThat(traffic.ackedBatches.get()).as("seed " + seed + ": acknowledged batches").isGreaterThan(20);
 
-        try (ServiceProcess restarted = ServiceProcess.start(dataDir)) {
+        try (ServiceProcess restarted = ServiceProcess.startWithJournal(dataDir)) {
             String base = restarted.baseUrl();
             assertThat(restarted.output()).anySatisfy(line -> assertThat(line).contains("recovered"));
             traffic.verifyAgainst(base, "seed " + seed);

@@ -3,12 +3,8 @@ package io.timeservice.journal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,10 +17,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.timeservice.ServiceApi;
+import io.timeservice.ServiceProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * SIGKILL in the middle of delivery traffic on a system clock: timers fire by themselves, four workers claim and
@@ -34,7 +31,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class DeliveryCrashIT {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int TIMERS = 3_000;
     private static final int WORKERS = 4;
     private static final long LEASE = 2_000;
@@ -42,22 +38,20 @@ class DeliveryCrashIT {
     @TempDir
     Path dataDir;
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
     @Test
     void sigkillWhileWorkersAck_losesNoDelivery_andRepeatsNoAcknowledgedOne() throws Exception {
         Set<String> added = ConcurrentHashMap.newKeySet();
         Set<String> ackedBeforeCrash = ConcurrentHashMap.newKeySet();
         // an ack sent when the process died may have been applied without its answer arriving: outcome unknown
         Set<String> ackSent = ConcurrentHashMap.newKeySet();
-        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
-            String base = service.baseUrl();
-            assertThat(send(base, "PUT", "/clocks/work", "{\"mode\":\"system\",\"retry\":{\"maxAttempts\":100,"
+        try (ServiceProcess service = ServiceProcess.startWithJournal(dataDir)) {
+            ServiceApi api = new ServiceApi(service.baseUrl());
+            assertThat(api.send("PUT", "/clocks/work", "{\"mode\":\"system\",\"retry\":{\"maxAttempts\":100,"
                     + "\"initialBackoff\":0}}").statusCode()).isEqualTo(201);
             for (int i = 0; i < TIMERS; i++) {
                 String id = "job-" + i;
                 // spread over the next two seconds, so firing, claims and acks all run when the kill comes
-                HttpResponse<String> response = send(base, "POST", "/clocks/work/timers", "{\"id\":\"" + id
+                HttpResponse<String> response = api.send("POST", "/clocks/work/timers", "{\"id\":\"" + id
                         + "\",\"delay\":" + (i % 2_000) + "}");
                 assertThat(response.statusCode()).isEqualTo(201);
                 added.add(id);
@@ -70,10 +64,10 @@ class DeliveryCrashIT {
                 workers.add(pool.submit(() -> {
                     while (!dead.get()) {
                         try {
-                            for (JsonNode d : claim(base, 20, LEASE, 200)) {
+                            for (JsonNode d : api.claim("work", 20, LEASE, 200)) {
                                 String id = d.get("id").asString();
                                 ackSent.add(id);
-                                HttpResponse<String> ack = send(base, "POST", "/clocks/work/deliveries/" + id
+                                HttpResponse<String> ack = api.send("POST", "/clocks/work/deliveries/" + id
                                         + "/ack", "{\"claim\":\"" + d.get("claim").asString() + "\"}");
                                 if (ack.statusCode() == 204) {
                                     ackedBeforeCrash.add(id);
@@ -106,20 +100,20 @@ class DeliveryCrashIT {
         Set<String> accountedFor = ConcurrentHashMap.newKeySet();
         accountedFor.addAll(ackedBeforeCrash);
         accountedFor.addAll(unknown);
-        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
-            String base = service.baseUrl();
+        try (ServiceProcess service = ServiceProcess.startWithJournal(dataDir)) {
+            ServiceApi api = new ServiceApi(service.baseUrl());
             long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
             while (accountedFor.size() < TIMERS && System.nanoTime() < giveUp) {
                 // a long lease: acking a hundred one by one on a busy machine may take longer than LEASE
-                for (JsonNode d : claim(base, 100, 60_000, 1_000)) {
+                for (JsonNode d : api.claim("work", 100, 60_000, 1_000)) {
                     String id = d.get("id").asString();
                     deliveredAfter.merge(id, 1, Integer::sum);
                     accountedFor.add(id);
-                    assertThat(send(base, "POST", "/clocks/work/deliveries/" + id + "/ack", "{\"claim\":\""
+                    assertThat(api.send("POST", "/clocks/work/deliveries/" + id + "/ack", "{\"claim\":\""
                             + d.get("claim").asString() + "\"}").statusCode()).isEqualTo(204);
                 }
             }
-            JsonNode counts = JSON.readTree(send(base, "GET", "/clocks/work/deliveries", null).body());
+            JsonNode counts = api.deliveryCounts("work");
             assertThat(counts.toString()).contains("\"ready\":0", "\"inFlight\":0", "\"dead\":0");
         }
         assertThat(deliveredAfter.keySet()).as("acknowledged deliveries delivered again")
@@ -131,29 +125,5 @@ class DeliveryCrashIT {
         assertThat(unknown).as("acks in flight at the kill: at most one per worker").hasSizeLessThanOrEqualTo(WORKERS);
         assertThat(everyDelivery).as("acknowledged adds whose delivery was lost").containsAll(added);
         assertThat(deliveredAfter.values()).containsOnly(1);
-    }
-
-    private List<JsonNode> claim(String base, int max, long lease, long wait) throws IOException {
-        HttpResponse<String> response = send(base, "POST", "/clocks/work/deliveries/claim", "{\"max\":" + max
-                + ",\"lease\":" + lease + ",\"wait\":" + wait + "}");
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        List<JsonNode> deliveries = new ArrayList<>();
-        JSON.readTree(response.body()).get("deliveries").forEach(deliveries::add);
-        return deliveries;
-    }
-
-    private HttpResponse<String> send(String base, String method, String path, String body) throws IOException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            request.header("Content-Type", "application/json");
-        }
-        try {
-            return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException(e);
-        }
     }
 }

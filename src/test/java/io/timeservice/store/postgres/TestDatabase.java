@@ -82,6 +82,11 @@ public final class TestDatabase implements AutoCloseable {
         return schema;
     }
 
+    /** The JDBC URL of this schema, for a service or pool of its own. */
+    String jdbcUrl() {
+        return withSchema(URL, schema);
+    }
+
     HikariDataSource dataSource() {
         return dataSource;
     }

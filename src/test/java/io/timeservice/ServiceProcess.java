@@ -1,4 +1,4 @@
-package io.timeservice.journal;
+package io.timeservice;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,10 +14,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The packaged service jar running as a child process on a random port. Readiness is the start-up log line that
- * names the port, read from the child's output as it is printed: no polling, no sleeping.
+ * The packaged service jar running as a child process on a random port, for the integration tests (failsafe, after
+ * {@code package}). The child is the JVM itself ({@code java -jar}, no shell or wrapper in between), so
+ * {@link #kill} is a SIGKILL of the service. Readiness is the start-up log line that names the port, read from the
+ * child's output as it is printed: no polling, no sleeping.
  */
-final class ServiceProcess implements AutoCloseable {
+public final class ServiceProcess implements AutoCloseable {
 
     private static final Pattern READY = Pattern.compile("TimeService ready: port=(\\d+)");
 
@@ -32,7 +34,16 @@ final class ServiceProcess implements AutoCloseable {
         reader.start();
     }
 
-    static ServiceProcess start(Path dataDir, String... extraArgs) throws IOException {
+    /** The service with a journal in {@code dataDir} (the memory store), plus {@code extraArgs}. */
+    public static ServiceProcess startWithJournal(Path dataDir, String... extraArgs) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--timeservice.data-dir=" + dataDir,
+                "--timeservice.durability=journal"));
+        args.addAll(List.of(extraArgs));
+        return start(args.toArray(String[]::new));
+    }
+
+    /** The service with {@code args} after the ones every test wants (random port, quiet log but the ready line). */
+    public static ServiceProcess start(String... args) throws IOException {
         String jar = System.getProperty("timeservice.jar");
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
             throw new IllegalStateException("the packaged jar is needed (system property timeservice.jar, set by "
@@ -40,15 +51,14 @@ final class ServiceProcess implements AutoCloseable {
         }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                         .toString(), "-Xmx1g", "-XX:TieredStopAtLevel=1", "-jar", jar,
-                "--server.port=0", "--timeservice.data-dir=" + dataDir, "--timeservice.durability=journal",
-                "--spring.main.banner-mode=off", "--logging.level.root=WARN",
+                "--server.port=0", "--spring.main.banner-mode=off", "--logging.level.root=WARN",
                 "--logging.level.io.timeservice=INFO"));
-        command.addAll(List.of(extraArgs));
+        command.addAll(List.of(args));
         return new ServiceProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
     }
 
     /** Waits for the ready line; fails with the child's output if it exits or takes longer than two minutes. */
-    int awaitPort() throws Exception {
+    public int awaitPort() throws Exception {
         try {
             return port.get(2, TimeUnit.MINUTES);
         } catch (Exception e) {
@@ -56,17 +66,20 @@ final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    String baseUrl() throws Exception {
+    public String baseUrl() throws Exception {
         return "http://127.0.0.1:" + awaitPort();
     }
 
-    /** SIGKILL: no shutdown hook, no flush. */
-    void kill() throws InterruptedException {
+    /**
+     * SIGKILL: no shutdown hook, no flush. Returns the exit status, 137 (128 + 9) when the signal ended the JVM, or
+     * -1 if it did not exit within a minute.
+     */
+    public int kill() throws InterruptedException {
         process.destroyForcibly();
-        process.waitFor(1, TimeUnit.MINUTES);
+        return process.waitFor(1, TimeUnit.MINUTES) ? process.exitValue() : -1;
     }
 
-    synchronized List<String> output() {
+    public synchronized List<String> output() {
         return List.copyOf(output);
     }
 

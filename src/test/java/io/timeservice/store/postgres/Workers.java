@@ -1,0 +1,82 @@
+package io.timeservice.store.postgres;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Client threads of an integration test (claimers, writers), each repeating its step until it says it is done or
+ * {@link #stop} is called. The test waits for what they report ({@link #await}) with a deadline: every finished step
+ * wakes the waiter, and a step that throws ends the wait at once with its failure.
+ */
+final class Workers {
+
+    /** One round of a worker's loop; false when this worker has nothing more to do. */
+    interface Step {
+        boolean run() throws Exception;
+    }
+
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean stopping;
+    /** The first step that threw; guarded by this. */
+    private Throwable failure;
+
+    void start(String name, Step step) {
+        Thread thread = new Thread(() -> loop(step), name);
+        thread.setDaemon(true);
+        threads.add(thread);
+        thread.start();
+    }
+
+    /** Waits until {@code condition} holds, re-checking after each step of any worker; fails at a worker's failure. */
+    synchronized void await(String what, BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (failure != null) {
+                throw new AssertionError("a worker failed while waiting for " + what, failure);
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError("not within " + timeout + ": " + what);
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+    }
+
+    /** Lets each worker finish its step and waits for all; fails with the first step that threw. */
+    void stop() throws InterruptedException {
+        stopping = true;
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.MINUTES.toMillis(1));
+            if (thread.isAlive()) {
+                throw new AssertionError(thread.getName() + " did not stop within a minute");
+            }
+        }
+        synchronized (this) {
+            if (failure != null) {
+                throw new AssertionError("a worker failed", failure);
+            }
+        }
+    }
+
+    private void loop(Step step) {
+        try {
+            boolean more = true;
+            while (more && !stopping) {
+                more = step.run();
+                synchronized (this) {
+                    notifyAll();
+                }
+            }
+        } catch (Throwable t) {
+            synchronized (this) {
+                if (failure == null) {
+                    failure = t;
+                }
+                notifyAll();
+            }
+        }
+    }
+}
