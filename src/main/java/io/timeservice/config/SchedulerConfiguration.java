@@ -108,8 +108,10 @@ class SchedulerConfiguration {
         return clocks.defaultScheduler();
     }
 
+    /** The memory store's journal; the PostgreSQL store keeps everything in the database and writes no journal. */
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "timeservice.durability", havingValue = "journal", matchIfMissing = true)
+    @ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "memory", matchIfMissing = true)
     JournalStore journalStore(Clocks clocks, TimeServiceProperties properties, JournalMetrics metrics)
             throws IOException {
         JournalStore store = JournalStore.open(properties.dataDir(), clocks, properties.fsync(),

@@ -3,16 +3,23 @@ package io.timeservice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.timeservice.TimeServiceApplication;
 import io.timeservice.core.Clocks;
+import io.timeservice.journal.JournalStore;
 import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.TestDatabase;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfoService;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -52,6 +59,23 @@ class StoreSelectionTest {
             PostgresStore store = context.getBean(PostgresStore.class);
             store.timers().add(Clocks.DEFAULT, "wired", 5, 0, null);
             assertThat(store.timers().get(Clocks.DEFAULT, "wired").fireTime()).isEqualTo(5);
+        } finally {
+            TestDatabase.dropSchema(schema);
+        }
+    }
+
+    @Test
+    void thePostgresqlStore_keepsNoJournal_evenWithTheDefaultDurability(@TempDir Path dataDir) throws IOException {
+        String schema = TestDatabase.schemaNameFor(StoreSelectionTest.class) + "_nojournal";
+        // durability named here: the test JVM's default is none (pom.xml)
+        try (ConfigurableApplicationContext context = app().run("--server.port=0", "--timeservice.durability=journal",
+                "--timeservice.data-dir=" + dataDir, "--timeservice.store=postgresql", "--spring.datasource.url="
+                        + TestDatabase.withSchema(TestDatabase.URL, schema),
+                "--spring.flyway.schemas=" + schema)) {
+            assertThat(context.getBeanNamesForType(JournalStore.class)).isEmpty();
+            try (Stream<Path> files = Files.list(dataDir)) {
+                assertThat(files).as("nothing written or locked in the data directory").isEmpty();
+            }
         } finally {
             TestDatabase.dropSchema(schema);
         }
