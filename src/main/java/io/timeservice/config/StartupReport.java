@@ -25,12 +25,14 @@ class StartupReport {
         if (event.getApplicationContext().getServerNamespace() != null) {
             return; // a separate management port fires its own event; report the main server only
         }
-        boolean journal = properties.durability() == TimeServiceProperties.Durability.JOURNAL;
-        log.info("TimeService ready: port={} arity={} capacity={} capacityBytes={} clock=virtual durability={}{} "
+        boolean memory = properties.store() == StoreAutoConfigurationFilter.Store.MEMORY;
+        boolean journal = memory && properties.durability() == TimeServiceProperties.Durability.JOURNAL;
+        log.info("TimeService ready: port={} store={} arity={} capacity={} capacityBytes={} clock={} durability={}{} "
                         + "maxBodyBytes={} maxPayloadBytes={} demo={}",
-                event.getWebServer().getPort(), properties.heap().arity(), properties.capacity(),
-                properties.capacityBytes().toBytes(),
-                journal ? "journal" : "none",
+                event.getWebServer().getPort(), properties.store().name().toLowerCase(Locale.ROOT),
+                properties.heap().arity(), properties.capacity(), properties.capacityBytes().toBytes(),
+                properties.clock().mode().name().toLowerCase(Locale.ROOT),
+                !memory ? "database" : journal ? "journal" : "none",
                 journal ? " dataDir=" + properties.dataDir().toAbsolutePath().normalize() + " fsync="
                         + properties.fsync().name().toLowerCase(Locale.ROOT) : "",
                 properties.limits().maxBodyBytes(), properties.limits().maxPayloadBytes(),
