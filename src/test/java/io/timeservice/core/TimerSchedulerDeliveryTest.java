@@ -87,8 +87,9 @@ class TimerSchedulerDeliveryTest {
                 new TimerScheduler.Ack("t0", claimed.get(0).claim()),
                 new TimerScheduler.Ack("t1", "not-a-claim"),
                 new TimerScheduler.Ack("t0", claimed.get(0).claim()), // the same claim twice counts once
+                new TimerScheduler.Ack("t1", claimed.get(0).claim()), // but not for another id
                 new TimerScheduler.Ack("t2", claimed.get(2).claim())));
-        assertThat(outcomes).containsExactly(null, ErrorCode.CLAIM_LOST, null, null);
+        assertThat(outcomes).containsExactly(null, ErrorCode.CLAIM_LOST, null, ErrorCode.CLAIM_LOST, null);
         assertThat(queue.allDeliveries()).extracting(Delivery::id).containsExactly("t1");
         assertThat(test.clocks.budget().deliveries()).isEqualTo(1);
         assertThatThrownBy(() -> queue.ackAll(List.of())).hasFieldOrPropertyWithValue("code",

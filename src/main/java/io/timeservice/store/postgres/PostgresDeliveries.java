@@ -6,8 +6,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -88,6 +90,23 @@ public final class PostgresDeliveries {
             + HELD + " RETURNING d.bytes";
     private static final String ALREADY_ACKED = """
             SELECT 1 FROM deliveries WHERE clock = ? AND id = ? AND claim = ? AND state = 'acked'""";
+    /** {@link #ACK} for many (id, claim) pairs: the held rows locked in sequence order, then acknowledged. */
+    private static final String ACK_ALL = """
+            WITH held AS (
+                SELECT d.seq FROM deliveries d JOIN unnest(?::text[], ?::uuid[]) AS a(id, claim)
+                       ON d.id = a.id AND d.claim = a.claim
+                 WHERE d.clock = ? AND d.state = 'in_flight' AND d.lease_until > ?
+                 ORDER BY d.seq
+                   FOR UPDATE OF d)
+            UPDATE deliveries d SET state = 'acked', done_at = db_now_ms(), lease_until = NULL
+              FROM (SELECT DISTINCT seq FROM held) h
+             WHERE d.seq = h.seq
+            RETURNING d.id, d.claim, d.bytes""";
+    /** Which of the (id, claim) pairs were acknowledged before with that claim. */
+    private static final String ACKED_BEFORE = """
+            SELECT d.id, d.claim FROM deliveries d JOIN unnest(?::text[], ?::uuid[]) AS a(id, claim)
+                   ON d.id = a.id AND d.claim = a.claim
+             WHERE d.clock = ? AND d.state = 'acked'""";
     private static final String EXTEND = "UPDATE deliveries d SET lease_until = ?" + HELD + " RETURNING " + VIEW;
     private static final String NACKED = "SELECT d.seq, d.attempt FROM deliveries d" + HELD + " FOR UPDATE OF d";
     /** Failed attempts (nacked or expired), each decided in Java ({@link Failed}): one statement for all of them. */
@@ -283,6 +302,66 @@ public final class PostgresDeliveries {
                 }
             }
         });
+    }
+
+    /**
+     * Acknowledges many deliveries in one transaction, each as {@link #ack} decides it on its own: returns, in order,
+     * null for each acknowledged (now, or before with the same claim) and {@link ErrorCode#CLAIM_LOST} for each whose
+     * claim holds no lease, which changes nothing. A claim named twice counts once. One statement locks the held rows
+     * in sequence order (so two overlapping calls wait for each other instead of deadlocking) and marks them acked;
+     * one reads which of the rest were acknowledged before; the budget is given back once, last.
+     *
+     * @throws SchedulerException {@code clock_not_found}
+     */
+    public List<ErrorCode> ackAll(String clock, List<TimerScheduler.Ack> acks) {
+        String[] ids = new String[acks.size()];
+        UUID[] tokens = new UUID[acks.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = acks.get(i).id();
+            tokens[i] = token(acks.get(i).claim());
+        }
+        return jdbc.inTransaction(connection -> {
+            StoredClock stored = onClock(connection, clock);
+            Set<List<Object>> done = new HashSet<>(); // (id, token) pairs acknowledged now or before
+            long bytes = 0;
+            int acked = 0;
+            try (PreparedStatement ack = connection.prepareStatement(ACK_ALL)) {
+                bindAcks(connection, ack, stored.name(), ids, tokens);
+                ack.setLong(4, stored.now());
+                try (ResultSet rows = ack.executeQuery()) {
+                    while (rows.next()) {
+                        done.add(List.of(rows.getString(1), rows.getObject(2, UUID.class)));
+                        bytes += rows.getLong(3);
+                        acked++;
+                    }
+                }
+            }
+            if (acked < acks.size()) {
+                try (PreparedStatement before = connection.prepareStatement(ACKED_BEFORE)) {
+                    bindAcks(connection, before, stored.name(), ids, tokens);
+                    try (ResultSet rows = before.executeQuery()) {
+                        while (rows.next()) {
+                            done.add(List.of(rows.getString(1), rows.getObject(2, UUID.class)));
+                        }
+                    }
+                }
+            }
+            budget.release(connection, acked, bytes);
+            List<ErrorCode> outcomes = new ArrayList<>(acks.size());
+            for (int i = 0; i < ids.length; i++) {
+                boolean acknowledged = tokens[i] != null && ids[i] != null && done.contains(List.of(ids[i], tokens[i]));
+                outcomes.add(acknowledged ? null : ErrorCode.CLAIM_LOST);
+            }
+            return outcomes;
+        });
+    }
+
+    /** Binds the ids and tokens of {@link #ACK_ALL} or {@link #ACKED_BEFORE} and the clock's name. */
+    private static void bindAcks(Connection connection, PreparedStatement statement, String clock, String[] ids,
+                                 UUID[] tokens) throws SQLException {
+        statement.setArray(1, connection.createArrayOf("text", ids));
+        statement.setArray(2, connection.createArrayOf("uuid", tokens));
+        statement.setString(3, clock);
     }
 
     /**

@@ -46,12 +46,7 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     @Override
     public List<ErrorCode> ackAll(String clock, List<TimerScheduler.Ack> acks) {
         TimerScheduler.requireAckCount(acks);
-        String name = queued(clock);
-        List<ErrorCode> outcomes = new ArrayList<>(acks.size());
-        for (TimerScheduler.Ack ack : acks) {
-            outcomes.add(store.deliveries().ack(name, ack.id(), ack.claim()) ? null : ErrorCode.CLAIM_LOST);
-        }
-        return outcomes;
+        return store.deliveries().ackAll(queued(clock), acks);
     }
 
     @Override

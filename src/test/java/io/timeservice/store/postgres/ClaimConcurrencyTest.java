@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.timeservice.core.BatchOp;
+import io.timeservice.core.TimerScheduler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,18 +70,26 @@ class ClaimConcurrencyTest {
             List<Future<?>> claimers = new ArrayList<>();
             for (int c = 0; c < CLAIMERS; c++) {
                 AtomicInteger mine = perClaimer[c] = new AtomicInteger();
+                boolean acksInBatches = c % 2 == 1; // half the claimers ack each claim's deliveries in one call
                 claimers.add(pool.submit(() -> {
                     start.await();
                     for (List<Delivery> claimed = store.deliveries().claim(CLOCK, 100, 600_000);
                          !claimed.isEmpty(); claimed = store.deliveries().claim(CLOCK, 100, 600_000)) {
+                        List<TimerScheduler.Ack> acks = new ArrayList<>();
                         for (Delivery delivery : claimed) {
                             if (claimBySequence.putIfAbsent(delivery.sequence(), delivery.claim()) != null) {
                                 doubleClaims.incrementAndGet();
                             }
-                            if (!store.deliveries().ack(CLOCK, delivery.id(), delivery.claim().toString())) {
+                            if (acksInBatches) {
+                                acks.add(new TimerScheduler.Ack(delivery.id(), delivery.claim().toString()));
+                            } else if (!store.deliveries().ack(CLOCK, delivery.id(), delivery.claim().toString())) {
                                 lostAcks.incrementAndGet();
                             }
                             mine.incrementAndGet();
+                        }
+                        if (acksInBatches) {
+                            store.deliveries().ackAll(CLOCK, acks).stream().filter(Objects::nonNull)
+                                    .forEach(lost -> lostAcks.incrementAndGet());
                         }
                     }
                     return null;

@@ -3,6 +3,7 @@ package io.timeservice.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -145,6 +146,30 @@ class PostgresDeliveriesTest {
         assertThat(pendingInBudget()).isEqualTo(pending - 1);
         assertThat(deliveries().count(clock, "acked")).isEqualTo(1);
         assertThat(deliveries().claim(clock, 1, 30_000)).isEmpty();
+    }
+
+    @Test
+    void ackAll_acknowledgesEachHeldClaim_inOneTransaction_andAnswersClaimLostForTheOthers_inOrder() {
+        fired("t0", "0", "t1", "0", "t2", "0", "t3", "0");
+        long pending = pendingInBudget();
+        List<Delivery> claimed = new ArrayList<>(deliveries().claim(clock, 3, 60_000));
+        claimed.addAll(deliveries().claim(clock, 1, 1_000));
+        assertThat(deliveries().ack(clock, "t2", token(claimed.get(2)))).isTrue(); // acknowledged before
+        advance(1_000);                                                             // t3's lease ends
+
+        List<ErrorCode> outcomes = deliveries().ackAll(clock, List.of(
+                new TimerScheduler.Ack("t0", token(claimed.get(0))),
+                new TimerScheduler.Ack("t1", "not-a-token"),
+                new TimerScheduler.Ack("t0", token(claimed.get(0))),   // the same claim twice counts once
+                new TimerScheduler.Ack("t1", token(claimed.get(0))),   // but not for another id
+                new TimerScheduler.Ack("t2", token(claimed.get(2))),   // success again
+                new TimerScheduler.Ack("t3", token(claimed.get(3))))); // its lease ended: lost
+
+        assertThat(outcomes).containsExactly(null, ErrorCode.CLAIM_LOST, null, ErrorCode.CLAIM_LOST, null,
+                ErrorCode.CLAIM_LOST);
+        assertThat(deliveries().count(clock, "acked")).isEqualTo(2);
+        assertThat(deliveries().count(clock, "in_flight")).isEqualTo(1);             // t1
+        assertThat(pendingInBudget()).isEqualTo(pending - 2);
     }
 
     @Test
