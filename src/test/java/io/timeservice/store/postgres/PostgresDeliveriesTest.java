@@ -353,7 +353,7 @@ class PostgresDeliveriesTest {
                 .isEqualTo(leaseEnd + THREE_ATTEMPTS.backoffMillis(sequence, 2));
 
         database.execute("UPDATE deliveries SET retry_at = db_now_ms() WHERE seq = " + sequence);
-        assertThat(deliveries().releaseDue(system, 100)).isEqualTo(1);
+        assertThat(deliveries().releaseDue(system, 100)).isEqualTo(new PostgresDeliveries.Released(0, 0, 1));
         assertThat(deliveries().claim(system, 10, 30_000)).extracting(Delivery::attempt).containsExactly(2);
         store.clocks().delete(system);
     }
