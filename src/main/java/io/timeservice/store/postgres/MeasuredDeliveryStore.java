@@ -13,8 +13,8 @@ import io.timeservice.core.TimerScheduler;
 /**
  * Reports every call of a delivery store to {@link SchedulerMetrics} under the operation the memory store's
  * scheduler reports it as. The delivery events themselves are reported where they happen
- * ({@link PostgresDeliveries}), since only the store knows, e.g., whether an ack was new or a repeat. Unlike the
- * memory store, which times each look of a long poll, a claim is timed as one call, its wait included.
+ * ({@link PostgresDeliveries}), since only the store knows, e.g., whether an ack was new or a repeat; so are
+ * claims, timed per look.
  */
 public final class MeasuredDeliveryStore implements DeliveryStore {
 
@@ -26,9 +26,10 @@ public final class MeasuredDeliveryStore implements DeliveryStore {
         this.metrics = metrics;
     }
 
+    /** Not timed here: {@link PostgresDeliveries} times each look of a long poll, as the memory store does. */
     @Override
     public List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
-        return MeasuredCall.measure(metrics, Operation.CLAIM, () -> store.claim(clock, max, leaseMillis, waitMillis));
+        return store.claim(clock, max, leaseMillis, waitMillis);
     }
 
     @Override

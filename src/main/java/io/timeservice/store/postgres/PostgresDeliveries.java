@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.timeservice.core.Delivery.State;
 import io.timeservice.core.DeliveryCounts;
@@ -210,7 +211,7 @@ public final class PostgresDeliveries {
         boolean[] onSystemClock = new boolean[1];
         long[] claimedAt = new long[1];
         Released[] released = {Released.NOTHING};
-        List<Delivery> leased = jdbc.inTransaction(connection -> {
+        Supplier<List<Delivery>> look = () -> jdbc.inTransaction(connection -> {
             StoredClock stored = onClock(connection, clock);
             onSystemClock[0] = stored.mode() == StoredClock.Mode.SYSTEM;
             claimedAt[0] = stored.now();
@@ -233,6 +234,8 @@ public final class PostgresDeliveries {
                 return claimed;
             }
         });
+        // timed per look, as the memory store times a claim: a long poll's wait is no latency
+        List<Delivery> leased = MeasuredCall.measure(metrics, SchedulerMetrics.Operation.CLAIM, look);
         if (onSystemClock[0] && !leased.isEmpty()) {
             alarm.dueAt(leased.get(0).leaseUntil()); // the firing loop releases the leases when they expire
         }
