@@ -119,9 +119,11 @@ class PostgresStoreMetricsTest {
         RestAssured.given(http).post("/clocks/mq/deliveries/dead/" + again.get(0).get("id") + "/redrive").then()
                 .statusCode(200);
 
-        // the system default clock: the firing loop fires it (fire lag), the claim waits for it (lateness)
+        // the system default clock: the firing loop fires it (fire lag), then it is claimed (lateness); waiting for
+        // it here, not in a long poll, which would count one claim per look
         add("/timers", "now", 0, 201);
-        claim("", "{\"max\":1,\"wait\":30000}", 1);
+        awaitReadyOnTheDefaultClock();
+        claim("", "{\"max\":1}", 1);
 
         PrometheusScrape after = scrape();
         assertThat(after.since(before, "timer_added_total")).isEqualTo(6);
@@ -196,6 +198,17 @@ class PostgresStoreMetricsTest {
     private PrometheusScrape scrape() {
         return PrometheusScrape.parse(RestAssured.given(http).get("/actuator/prometheus").then().statusCode(200)
                 .extract().asString());
+    }
+
+    /** Polls the default clock's delivery counts until one is ready; fails after 60 s. */
+    private void awaitReadyOnTheDefaultClock() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (RestAssured.given(http).get("/deliveries").then().statusCode(200).extract().<Integer>path("ready")
+                == 0) {
+            assertThat(System.nanoTime()).as("a ready delivery on the default clock within 60 s")
+                    .isLessThan(deadline);
+            Thread.onSpinWait();
+        }
     }
 
     /** Scrapes until the sampled ready count reaches {@code ready}; fails after 60 s. */
