@@ -158,12 +158,12 @@ public final class PostgresFiringLoop implements AutoCloseable {
 
     PostgresFiringLoop(PostgresDeliveries deliveries, Jdbc jdbc, ClockSkew skew, FiringAlarm alarm,
                        Settings settings, SchedulerMetrics metrics) {
-        this.metrics = metrics;
         this.deliveries = deliveries;
         this.jdbc = jdbc;
         this.skew = skew;
         this.alarm = alarm;
         this.settings = settings;
+        this.metrics = metrics;
         this.thread = new Thread(this::run, "timeservice-postgres-firing");
         thread.setDaemon(true);
     }
