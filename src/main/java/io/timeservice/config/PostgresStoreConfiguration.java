@@ -5,7 +5,10 @@ import javax.sql.DataSource;
 import io.timeservice.core.ClockSettings;
 import io.timeservice.core.ClockStore;
 import io.timeservice.core.DeliveryStore;
+import io.timeservice.core.SchedulerMetrics;
 import io.timeservice.core.TimerStore;
+import io.timeservice.store.postgres.MeasuredDeliveryStore;
+import io.timeservice.store.postgres.MeasuredTimerStore;
 import io.timeservice.store.postgres.PostgresClockStore;
 import io.timeservice.store.postgres.PostgresDeliveryStore;
 import io.timeservice.store.postgres.PostgresFiringLoop;
@@ -39,11 +42,11 @@ class PostgresStoreConfiguration {
     /** Opened after Flyway has migrated the schema: Boot orders beans marked so after the database's initializers. */
     @Bean
     @DependsOnDatabaseInitialization
-    PostgresStore postgresStore(DataSource dataSource, TimeServiceProperties properties) {
+    PostgresStore postgresStore(DataSource dataSource, TimeServiceProperties properties, SchedulerMetrics metrics) {
         PostgresStore store = PostgresStore.open(dataSource, properties.capacity(),
                 properties.capacityBytes().toBytes(), properties.clocks().max(),
                 properties.clock().mode() == ClockSettings.Mode.SYSTEM ? StoredClock.Mode.SYSTEM
-                        : StoredClock.Mode.VIRTUAL);
+                        : StoredClock.Mode.VIRTUAL, metrics);
         store.startWakeups(PostgresStore.DEFAULT_SLOW_POLL);
         TimeServiceProperties.Postgresql postgresql = properties.postgresql();
         store.startFiring(new PostgresFiringLoop.Settings(postgresql.slowPoll(), properties.firing().roundSize(),
@@ -67,13 +70,14 @@ class PostgresStoreConfiguration {
         return new PostgresClockStore(store);
     }
 
+    /** Timed and counted as the memory store's scheduler times and counts its calls (the same meters). */
     @Bean
-    TimerStore timerStore(PostgresStore store) {
-        return new PostgresTimerStore(store);
+    TimerStore timerStore(PostgresStore store, SchedulerMetrics metrics) {
+        return new MeasuredTimerStore(new PostgresTimerStore(store), metrics);
     }
 
     @Bean
-    DeliveryStore deliveryStore(PostgresStore store) {
-        return new PostgresDeliveryStore(store);
+    DeliveryStore deliveryStore(PostgresStore store, SchedulerMetrics metrics) {
+        return new MeasuredDeliveryStore(new PostgresDeliveryStore(store), metrics);
     }
 }

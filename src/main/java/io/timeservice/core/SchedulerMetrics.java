@@ -14,7 +14,18 @@ public interface SchedulerMetrics {
     /** What happened to deliveries; the only values of the {@code event} tag. */
     enum DeliveryEvent { CLAIMED, ACKED, NACKED, EXPIRED, REDELIVERED, DEAD, REDRIVEN, DELETED }
 
-    enum Outcome { SUCCESS, REJECTED, NOT_FOUND, CONFLICT }
+    enum Outcome {
+        SUCCESS, REJECTED, NOT_FOUND, CONFLICT;
+
+        /** How a call refused with {@code code} is counted, on every store. */
+        public static Outcome of(ErrorCode code) {
+            return switch (code) {
+                case TIMER_NOT_FOUND, QUEUE_EMPTY -> NOT_FOUND;
+                case DUPLICATE_ID, PRECONDITION_FAILED, VERSION_LIMIT_REACHED -> CONFLICT;
+                default -> REJECTED;
+            };
+        }
+    }
 
     /** One scheduler call took {@code nanos}, waiting for the lock included. */
     default void operation(Operation operation, Outcome outcome, long nanos) {

@@ -1616,7 +1616,7 @@ public final class TimerScheduler {
             outcome = Outcome.SUCCESS;
             return applied.value();
         } catch (SchedulerException refused) {
-            outcome = outcomeOf(refused);
+            outcome = Outcome.of(refused.code());
             throw refused;
         } finally {
             report(operation, outcome, start, levels);
@@ -1641,15 +1641,6 @@ public final class TimerScheduler {
      * levels each of its heap sifts moved.
      */
     private record Applied<T>(T value, long position, int[] levels) {
-    }
-
-    /** How a refusal is counted in the operation metrics. */
-    private static Outcome outcomeOf(SchedulerException refused) {
-        return switch (refused.code()) {
-            case TIMER_NOT_FOUND, QUEUE_EMPTY -> Outcome.NOT_FOUND;
-            case DUPLICATE_ID, PRECONDITION_FAILED, VERSION_LIMIT_REACHED -> Outcome.CONFLICT;
-            default -> Outcome.REJECTED;
-        };
     }
 
     /** Reports one operation; call after releasing the lock. */

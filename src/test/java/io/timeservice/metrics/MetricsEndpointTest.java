@@ -49,25 +49,25 @@ class MetricsEndpointTest {
         given().get("/queue/next").then().statusCode(404);
 
         PrometheusScrape after = scrape();
-        assertThat(delta(before, after, "timer_added_total")).isEqualTo(3);
-        assertThat(delta(before, after, "timer_edited_total")).isEqualTo(1);
-        assertThat(delta(before, after, "timer_cancelled_total")).isEqualTo(1);
-        assertThat(delta(before, after, "timer_fired_total")).isEqualTo(2);
-        assertThat(delta(before, after, "timer_rejected_total", "reason=\"duplicate_id\"")).isEqualTo(1);
-        assertThat(delta(before, after, "timer_rejected_total", "reason=\"invalid_id\"")).isEqualTo(1);
-        assertThat(delta(before, after, "timer_rejected_total", "reason=\"timer_not_found\"")).isEqualTo(2);
-        assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"add\"",
+        assertThat(after.since(before, "timer_added_total")).isEqualTo(3);
+        assertThat(after.since(before, "timer_edited_total")).isEqualTo(1);
+        assertThat(after.since(before, "timer_cancelled_total")).isEqualTo(1);
+        assertThat(after.since(before, "timer_fired_total")).isEqualTo(2);
+        assertThat(after.since(before, "timer_rejected_total", "reason=\"duplicate_id\"")).isEqualTo(1);
+        assertThat(after.since(before, "timer_rejected_total", "reason=\"invalid_id\"")).isEqualTo(1);
+        assertThat(after.since(before, "timer_rejected_total", "reason=\"timer_not_found\"")).isEqualTo(2);
+        assertThat(after.since(before, "timer_operation_seconds_count", "operation=\"add\"",
                 "outcome=\"success\"")).isEqualTo(3);
-        assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"add\"",
+        assertThat(after.since(before, "timer_operation_seconds_count", "operation=\"add\"",
                 "outcome=\"conflict\"")).isEqualTo(1);
-        assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"add\"",
+        assertThat(after.since(before, "timer_operation_seconds_count", "operation=\"add\"",
                 "outcome=\"rejected\"")).isEqualTo(1);
-        assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"cancel\"",
+        assertThat(after.since(before, "timer_operation_seconds_count", "operation=\"cancel\"",
                 "outcome=\"not_found\"")).isEqualTo(1);
-        assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"peek\"",
+        assertThat(after.since(before, "timer_operation_seconds_count", "operation=\"peek\"",
                 "outcome=\"not_found\"")).isEqualTo(1);
-        assertThat(delta(before, after, "timer_advance_fired_count")).isEqualTo(1);
-        assertThat(delta(before, after, "timer_advance_fired_sum")).isEqualTo(2);
+        assertThat(after.since(before, "timer_advance_fired_count")).isEqualTo(1);
+        assertThat(after.since(before, "timer_advance_fired_sum")).isEqualTo(2);
         for (String operation : new String[] {"add", "cancel", "edit", "advance", "get", "list", "peek"}) {
             assertThat(after.text()).containsPattern(
                     "timer_operation_seconds_bucket\\{[^}]*operation=\"" + operation + "\"");
@@ -110,7 +110,7 @@ class MetricsEndpointTest {
             advanceOn("metrics-2", 20);
 
             PrometheusScrape both = scrape();
-            assertThat(delta(before, both, "timer_clocks")).isEqualTo(2);
+            assertThat(both.since(before, "timer_clocks")).isEqualTo(2);
             assertThat(both.value("timer_queue_depth")).isEqualTo(4);
             assertThat(both.value("timer_queue_payload_bytes")).isEqualTo(("d" + "a[1]" + "b" + "c").length());
             assertThat(both.value("timer_queue_oldest_age_virtual_seconds")).isEqualTo(0.050);
@@ -119,7 +119,7 @@ class MetricsEndpointTest {
 
             given().delete("/clocks/metrics-1").then().statusCode(204);
             PrometheusScrape one = scrape();
-            assertThat(delta(before, one, "timer_clocks")).isEqualTo(1);
+            assertThat(one.since(before, "timer_clocks")).isEqualTo(1);
             assertThat(one.value("timer_queue_depth")).isEqualTo(3);
             assertThat(one.value("timer_queue_oldest_age_virtual_seconds")).isEqualTo(0.020);
         } finally {
@@ -147,16 +147,16 @@ class MetricsEndpointTest {
             deliveryCall(claimed.get(1), "nack", 200);            // its only attempt: dead
 
             PrometheusScrape after = scrape();
-            assertThat(delta(before, after, "timer_deliveries_total", "event=\"claimed\"")).isEqualTo(3);
-            assertThat(delta(before, after, "timer_deliveries_total", "event=\"acked\"")).isEqualTo(1);
-            assertThat(delta(before, after, "timer_deliveries_total", "event=\"nacked\"")).isEqualTo(1);
-            assertThat(delta(before, after, "timer_deliveries_total", "event=\"dead\"")).isEqualTo(1);
-            assertThat(delta(before, after, "timer_deliveries_total", "event=\"expired\"")).isZero();
-            assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"claim\"",
+            assertThat(after.since(before, "timer_deliveries_total", "event=\"claimed\"")).isEqualTo(3);
+            assertThat(after.since(before, "timer_deliveries_total", "event=\"acked\"")).isEqualTo(1);
+            assertThat(after.since(before, "timer_deliveries_total", "event=\"nacked\"")).isEqualTo(1);
+            assertThat(after.since(before, "timer_deliveries_total", "event=\"dead\"")).isEqualTo(1);
+            assertThat(after.since(before, "timer_deliveries_total", "event=\"expired\"")).isZero();
+            assertThat(after.since(before, "timer_operation_seconds_count", "operation=\"claim\"",
                     "outcome=\"success\"")).isEqualTo(1);
-            assertThat(delta(before, after, "timer_operation_seconds_count", "operation=\"nack\"",
+            assertThat(after.since(before, "timer_operation_seconds_count", "operation=\"nack\"",
                     "outcome=\"success\"")).isEqualTo(1);
-            assertThat(delta(before, after, "timer_delivery_lateness_seconds_count"))
+            assertThat(after.since(before, "timer_delivery_lateness_seconds_count"))
                     .as("a virtual clock's lateness is not wall time").isZero();
             assertThat(after.value("timer_delivery_queue_depth", "state=\"ready\"")).isZero();
             assertThat(after.value("timer_delivery_queue_depth", "state=\"in_flight\"")).isEqualTo(1);
@@ -237,9 +237,5 @@ class MetricsEndpointTest {
     private static PrometheusScrape scrape() {
         return PrometheusScrape.parse(given().get("/actuator/prometheus").then().statusCode(200)
                 .extract().asString());
-    }
-
-    private static double delta(PrometheusScrape before, PrometheusScrape after, String name, String... labels) {
-        return after.value(name, labels) - before.value(name, labels);
     }
 }

@@ -3,6 +3,8 @@ package io.timeservice.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.restassured.RestAssured;
@@ -23,7 +25,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The gauges and the {@code firing} health component on the PostgreSQL store: the service (on a schema of its own,
  * with a system default clock and a 100 ms sample period) fires an added timer by its firing loop, and the scrape
  * shows it ready under the memory store's names, with the skew gauge beside them and the memory-only gauges absent;
- * the {@code firing} component and the alive gauge follow the loop's thread.
+ * the {@code firing} component and the alive gauge follow the loop's thread. Known operations over HTTP count
+ * exactly as on the memory store ({@link MetricsEndpointTest}): operations by outcome, added and fired timers,
+ * delivery events, and lateness and fire lag on the system clock.
  */
 class PostgresStoreMetricsTest {
 
@@ -79,6 +83,134 @@ class PostgresStoreMetricsTest {
                 .body("components.firing.status", equalTo("DOWN"));
         assertThat(PrometheusScrape.parse(RestAssured.given(http).get("/actuator/prometheus").then().statusCode(200)
                 .extract().asString()).value("timer_firing_thread_alive")).isZero();
+    }
+
+    @Test
+    void knownOperations_countExactlyUnderTheMemoryStoresMeters_withLatenessAndFireLagOnTheSystemClock() {
+        PrometheusScrape before = scrape();
+
+        add("/timers", "a", 3_600_000, 201);
+        add("/timers", "b", 3_600_000, 201);
+        add("/timers", "a", 5, 409);
+        add("/timers", "bad id!", 5, 400);
+        json("{\"delay\":7200000}").patch("/timers/b").then().statusCode(200);
+        RestAssured.given(http).delete("/timers/b").then().statusCode(204);
+        RestAssured.given(http).delete("/timers/gone").then().statusCode(404);
+        RestAssured.given(http).get("/timers/a").then().statusCode(200);
+        RestAssured.given(http).get("/timers/gone").then().statusCode(404);
+        RestAssured.given(http).get("/timers").then().statusCode(200);
+
+        // a virtual queue clock, two attempts, 1 s backoff: expiry and retries by advancing it
+        json("{\"mode\":\"virtual\",\"delivery\":\"queue\",\"retry\":{\"maxAttempts\":2,\"initialBackoff\":1000,"
+                + "\"jitter\":0}}").put("/clocks/mq").then().statusCode(201);
+        RestAssured.given(http).get("/clocks/mq/queue/next").then().statusCode(404);
+        for (String id : new String[] {"j1", "j2", "j3"}) {
+            add("/clocks/mq/timers", id, 5, 201);
+        }
+        advance(5);                                            // fires 3
+        List<Map<String, Object>> first = claim("/clocks/mq", "{\"max\":3,\"lease\":1000}", 3);
+        deliveryCall("/clocks/mq", first.get(0), "ack", 204);  // acked
+        deliveryCall("/clocks/mq", first.get(0), "ack", 204);  // a repeat: no new event
+        deliveryCall("/clocks/mq", first.get(1), "nack", 200); // nacked, waits 1 s
+        advance(5_000);  // the third's lease ends (expired, waits until 2 s), both become ready again (redelivered)
+        List<Map<String, Object>> again = claim("/clocks/mq", "{\"max\":3,\"lease\":1000}", 2);
+        deliveryCall("/clocks/mq", again.get(0), "nack", 200); // its last attempt: nacked and dead
+        RestAssured.given(http).get("/clocks/mq/deliveries/dead").then().statusCode(200);
+        RestAssured.given(http).post("/clocks/mq/deliveries/dead/" + again.get(0).get("id") + "/redrive").then()
+                .statusCode(200);
+
+        // the system default clock: the firing loop fires it (fire lag), then it is claimed (lateness); waiting for
+        // it here, not in a long poll, which would count one claim per look
+        add("/timers", "now", 0, 201);
+        awaitReadyOnTheDefaultClock();
+        Map<String, Object> due = claim("", "{\"max\":1}", 1).get(0);
+        json("{\"acks\":[{\"id\":\"now\",\"claim\":\"" + due.get("claim") + "\"}]}").post("/deliveries/ack")
+                .then().statusCode(200);                       // a batch ack: acked
+
+        PrometheusScrape after = scrape();
+        assertThat(after.since(before, "timer_added_total")).isEqualTo(6);
+        assertThat(after.since(before, "timer_edited_total")).isEqualTo(1);
+        assertThat(after.since(before, "timer_cancelled_total")).isEqualTo(1);
+        assertThat(after.since(before, "timer_fired_total")).isEqualTo(4);
+        assertThat(after.since(before, "timer_advance_fired_count")).as("two advances, one round of the loop")
+                .isEqualTo(3);
+        assertOperations(before, after, "add", "success", 6);
+        assertOperations(before, after, "add", "conflict", 1);
+        assertOperations(before, after, "add", "rejected", 1);
+        assertOperations(before, after, "edit", "success", 1);
+        assertOperations(before, after, "cancel", "success", 1);
+        assertOperations(before, after, "cancel", "not_found", 1);
+        assertOperations(before, after, "get", "success", 1);
+        assertOperations(before, after, "get", "not_found", 1);
+        assertOperations(before, after, "list", "success", 1);
+        assertOperations(before, after, "peek", "not_found", 1);
+        assertOperations(before, after, "advance", "success", 3);
+        assertOperations(before, after, "claim", "success", 3);
+        assertOperations(before, after, "ack", "success", 3);
+        assertOperations(before, after, "nack", "success", 2);
+        assertOperations(before, after, "dead_letters", "success", 2);
+        assertEvents(before, after, "claimed", 6);
+        assertEvents(before, after, "acked", 2);
+        assertEvents(before, after, "nacked", 2);
+        assertEvents(before, after, "expired", 1);
+        assertEvents(before, after, "redelivered", 2);
+        assertEvents(before, after, "dead", 1);
+        assertEvents(before, after, "redriven", 1);
+        assertThat(after.since(before, "timer_delivery_lateness_seconds_count"))
+                .as("only the system clock's claim: a virtual clock's lateness is not wall time").isEqualTo(1);
+        assertThat(after.since(before, "timer_fire_lag_seconds_count")).isEqualTo(1);
+        assertThat(after.text()).doesNotContain("mq", "j1", "bad id");
+    }
+
+    private RequestSpecification json(String body) {
+        return RestAssured.given(http).contentType(ContentType.JSON).body(body);
+    }
+
+    private void add(String path, String id, long delay, int expectedStatus) {
+        json("{\"id\":\"" + id + "\",\"delay\":" + delay + "}").post(path).then().statusCode(expectedStatus);
+    }
+
+    private void advance(long by) {
+        json("{\"by\":" + by + "}").post("/clocks/mq/advance").then().statusCode(200);
+    }
+
+    private List<Map<String, Object>> claim(String clockPath, String body, int expected) {
+        List<Map<String, Object>> claimed = json(body).post(clockPath + "/deliveries/claim").then().statusCode(200)
+                .extract().path("deliveries");
+        assertThat(claimed).hasSize(expected);
+        return claimed;
+    }
+
+    private void deliveryCall(String clockPath, Map<String, Object> delivery, String call, int expectedStatus) {
+        json("{\"claim\":\"" + delivery.get("claim") + "\"}").post(clockPath + "/deliveries/" + delivery.get("id")
+                + "/" + call).then().statusCode(expectedStatus);
+    }
+
+    private static void assertOperations(PrometheusScrape before, PrometheusScrape after, String operation,
+                                         String outcome, int count) {
+        assertThat(after.since(before, "timer_operation_seconds_count", "operation=\"" + operation + "\"",
+                "outcome=\"" + outcome + "\"")).as("%s %s", operation, outcome).isEqualTo(count);
+    }
+
+    private static void assertEvents(PrometheusScrape before, PrometheusScrape after, String event, int count) {
+        assertThat(after.since(before, "timer_deliveries_total", "event=\"" + event + "\"")).as(event)
+                .isEqualTo(count);
+    }
+
+    private PrometheusScrape scrape() {
+        return PrometheusScrape.parse(RestAssured.given(http).get("/actuator/prometheus").then().statusCode(200)
+                .extract().asString());
+    }
+
+    /** Polls the default clock's delivery counts until one is ready; fails after 60 s. */
+    private void awaitReadyOnTheDefaultClock() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (RestAssured.given(http).get("/deliveries").then().statusCode(200).extract().<Integer>path("ready")
+                == 0) {
+            assertThat(System.nanoTime()).as("a ready delivery on the default clock within 60 s")
+                    .isLessThan(deadline);
+            Thread.onSpinWait();
+        }
     }
 
     /** Scrapes until the sampled ready count reaches {@code ready}; fails after 60 s. */

@@ -44,6 +44,11 @@ record PrometheusScrape(String text, Map<String, Double> samples) {
         return found;
     }
 
+    /** How much the sample {@code name} with {@code labels} grew from {@code before} to this scrape. */
+    double since(PrometheusScrape before, String name, String... labels) {
+        return value(name, labels) - before.value(name, labels);
+    }
+
     boolean hasSampleStartingWith(String prefix) {
         return samples.keySet().stream().anyMatch(key -> key.startsWith(prefix));
     }

@@ -12,12 +12,15 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.timeservice.core.Delivery.State;
 import io.timeservice.core.DeliveryCounts;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.RetryPolicy;
 import io.timeservice.core.SchedulerException;
+import io.timeservice.core.SchedulerMetrics;
+import io.timeservice.core.SchedulerMetrics.DeliveryEvent;
 import io.timeservice.core.TimerScheduler;
 
 /**
@@ -76,7 +79,8 @@ public final class PostgresDeliveries {
             INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
                                     ready_at)
             SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time
-              FROM fired""";
+              FROM fired
+            RETURNING fire_time, db_now_ms()""";
 
     /**
      * A delivery in flight under this claim whose lease has not ended by the clock's now (the last parameter): the
@@ -160,18 +164,22 @@ public final class PostgresDeliveries {
     private final PendingBudgetStripes budget;
     private final ReadyWakeups wakeups;
     private final FiringAlarm alarm;
+    /** Told of every delivery event after its transaction committed, as the memory store tells of them. */
+    private final SchedulerMetrics metrics;
 
-    PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups, FiringAlarm alarm) {
+    PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups, FiringAlarm alarm,
+                       SchedulerMetrics metrics) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.wakeups = wakeups;
         this.alarm = alarm;
+        this.metrics = metrics;
     }
 
     /**
      * Fires up to {@code limit} timers of {@code clock} that are due by the database's clock into its ready queue;
      * returns how many. Instances may run it at once: each moves timers no other is moving. The timers stay counted
-     * in the budget as deliveries.
+     * in the budget as deliveries. Reports each one's fire lag: the database's now minus its fire time.
      *
      * <p>The clock's row is locked ({@code FOR KEY SHARE}) before any timer: the deliveries' foreign key takes that
      * lock anyway, and taking it last could deadlock with a deletion of the clock, which locks the clock first and
@@ -180,18 +188,27 @@ public final class PostgresDeliveries {
      * @throws SchedulerException {@code clock_not_found}
      */
     public int fireDue(String clock, int limit) {
-        return jdbc.inTransaction(connection -> {
+        long[] lags = jdbc.inTransaction(connection -> {
             PostgresClocks.require(connection, clock, " FOR KEY SHARE");
             try (PreparedStatement fire = connection.prepareStatement(FIRE_DUE)) {
                 fire.setString(1, clock);
                 fire.setInt(2, limit);
-                int fired = fire.executeUpdate();
-                if (fired > 0) {
+                List<Long> fired = new ArrayList<>();
+                try (ResultSet rows = fire.executeQuery()) {
+                    while (rows.next()) {
+                        fired.add(Math.max(0, rows.getLong(2) - rows.getLong(1)));
+                    }
+                }
+                if (!fired.isEmpty()) {
                     ReadyWakeups.notify(connection, clock);
                 }
-                return fired;
+                return fired.stream().mapToLong(Long::longValue).toArray();
             }
         });
+        for (long lag : lags) {
+            metrics.fireLag(lag);
+        }
+        return lags.length;
     }
 
     /**
@@ -211,11 +228,14 @@ public final class PostgresDeliveries {
         }
         requireLease(leaseMillis);
         boolean[] onSystemClock = new boolean[1];
-        List<Delivery> leased = jdbc.inTransaction(connection -> {
+        long[] claimedAt = new long[1];
+        Released[] released = {Released.NOTHING};
+        Supplier<List<Delivery>> look = () -> jdbc.inTransaction(connection -> {
             StoredClock stored = onClock(connection, clock);
             onSystemClock[0] = stored.mode() == StoredClock.Mode.SYSTEM;
+            claimedAt[0] = stored.now();
             if (stored.mode() == StoredClock.Mode.SYSTEM) {
-                releaseDue(connection, stored, RELEASE_ON_CLAIM, true);
+                released[0] = releaseDue(connection, stored, RELEASE_ON_CLAIM, true);
             }
             try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
                 claim.setLong(1, stored.now() + leaseMillis);
@@ -233,10 +253,30 @@ public final class PostgresDeliveries {
                 return claimed;
             }
         });
+        // timed per look, as the memory store times a claim: a long poll's wait is no latency
+        List<Delivery> leased = MeasuredCall.measure(metrics, SchedulerMetrics.Operation.CLAIM, look);
         if (onSystemClock[0] && !leased.isEmpty()) {
             alarm.dueAt(leased.get(0).leaseUntil()); // the firing loop releases the leases when they expire
         }
+        released[0].reportTo(metrics);
+        reportClaimed(leased, onSystemClock[0], claimedAt[0]);
         return leased;
+    }
+
+    /**
+     * Reports a claim: how many, and on a system clock each one's lateness, the claim's now minus the time it became
+     * ready, both the database's clock.
+     */
+    private void reportClaimed(List<Delivery> claimed, boolean onSystemClock, long now) {
+        if (claimed.isEmpty()) {
+            return;
+        }
+        metrics.deliveries(DeliveryEvent.CLAIMED, claimed.size());
+        if (onSystemClock) {
+            for (Delivery delivery : claimed) {
+                metrics.deliveryLateness(Math.max(0, now - delivery.readyAt()));
+            }
+        }
     }
 
     /**
@@ -279,7 +319,9 @@ public final class PostgresDeliveries {
      */
     public boolean ack(String clock, String id, String claim) {
         UUID token = token(claim);
-        return jdbc.inTransaction(connection -> {
+        boolean[] newlyAcked = new boolean[1]; // now, not before: a repeated ack is no new event
+        boolean held = jdbc.inTransaction(connection -> {
+            newlyAcked[0] = false;
             StoredClock stored = onClock(connection, clock);
             if (token == null) {
                 return false;
@@ -289,6 +331,7 @@ public final class PostgresDeliveries {
                 try (ResultSet row = ack.executeQuery()) {
                     if (row.next()) {
                         budget.release(connection, 1, row.getLong(1));
+                        newlyAcked[0] = true;
                         return true;
                     }
                 }
@@ -302,6 +345,10 @@ public final class PostgresDeliveries {
                 }
             }
         });
+        if (newlyAcked[0]) {
+            metrics.deliveries(DeliveryEvent.ACKED, 1);
+        }
+        return held;
     }
 
     /**
@@ -320,7 +367,9 @@ public final class PostgresDeliveries {
             ids[i] = acks.get(i).id();
             tokens[i] = token(acks.get(i).claim());
         }
-        return jdbc.inTransaction(connection -> {
+        int[] newlyAcked = new int[1]; // now, not before: repeated acks are no new events
+        List<ErrorCode> outcomes = jdbc.inTransaction(connection -> {
+            newlyAcked[0] = 0;
             StoredClock stored = onClock(connection, clock);
             Set<List<Object>> done = new HashSet<>(); // (id, token) pairs acknowledged now or before
             long bytes = 0;
@@ -347,13 +396,18 @@ public final class PostgresDeliveries {
                 }
             }
             budget.release(connection, acked, bytes);
-            List<ErrorCode> outcomes = new ArrayList<>(acks.size());
+            newlyAcked[0] = acked;
+            List<ErrorCode> answers = new ArrayList<>(acks.size());
             for (int i = 0; i < ids.length; i++) {
                 boolean acknowledged = tokens[i] != null && ids[i] != null && done.contains(List.of(ids[i], tokens[i]));
-                outcomes.add(acknowledged ? null : ErrorCode.CLAIM_LOST);
+                answers.add(acknowledged ? null : ErrorCode.CLAIM_LOST);
             }
-            return outcomes;
+            return answers;
         });
+        if (newlyAcked[0] > 0) {
+            metrics.deliveries(DeliveryEvent.ACKED, newlyAcked[0]);
+        }
+        return outcomes;
     }
 
     /** Binds the ids and tokens of {@link #ACK_ALL} or {@link #ACKED_BEFORE} and the clock's name. */
@@ -407,6 +461,12 @@ public final class PostgresDeliveries {
         if (onSystemClock[0] && nacked != null && nacked.state() == io.timeservice.core.Delivery.State.WAITING) {
             alarm.dueAt(nacked.retryAt()); // the firing loop makes it ready at its retry time
         }
+        if (nacked != null) {
+            metrics.deliveries(DeliveryEvent.NACKED, 1);
+            if (nacked.state() == io.timeservice.core.Delivery.State.DEAD) {
+                metrics.deliveries(DeliveryEvent.DEAD, 1);
+            }
+        }
         return nacked;
     }
 
@@ -444,13 +504,38 @@ public final class PostgresDeliveries {
     /**
      * The retry step of {@code clock} at its now, at most {@code limit} rows of each kind: in-flight deliveries whose
      * lease ended become waiting (attempt + 1, ready at the lease's end plus the clock policy's backoff) or dead,
-     * then waiting ones whose retry time has come become ready. Returns how many rows moved. Instances may run it at
-     * once (SKIP LOCKED). An advance runs it for its virtual clock by itself.
+     * then waiting ones whose retry time has come become ready. Returns what moved, and reports it. Instances may
+     * run it at once (SKIP LOCKED). An advance runs it for its virtual clock by itself.
      *
      * @throws SchedulerException {@code clock_not_found}
      */
-    public int releaseDue(String clock, int limit) {
-        return jdbc.inTransaction(connection -> releaseDue(connection, onClock(connection, clock), limit, true));
+    public Released releaseDue(String clock, int limit) {
+        Released released = jdbc.inTransaction(connection -> releaseDue(connection, onClock(connection, clock), limit,
+                true));
+        released.reportTo(metrics);
+        return released;
+    }
+
+    /**
+     * What one retry step moved, as the memory store's {@code DeliveryQueue.Settled} counts it: {@code expired}
+     * leases that ended (waiting again or dead), {@code died} those of them that were dead after their last attempt,
+     * {@code readied} waiting deliveries whose retry time had come.
+     */
+    public record Released(int expired, int died, int readied) {
+        static final Released NOTHING = new Released(0, 0, 0);
+
+        /** Reports the events; call after the transaction that moved them committed. */
+        void reportTo(SchedulerMetrics metrics) {
+            report(metrics, DeliveryEvent.EXPIRED, expired);
+            report(metrics, DeliveryEvent.DEAD, died);
+            report(metrics, DeliveryEvent.REDELIVERED, readied);
+        }
+
+        private static void report(SchedulerMetrics metrics, DeliveryEvent event, int count) {
+            if (count > 0) {
+                metrics.deliveries(event, count);
+            }
+        }
     }
 
     /**
@@ -459,7 +544,7 @@ public final class PostgresDeliveries {
      * {@code FOR UPDATE}, passes false: no other call can hold them, and it must move every one, as memory does).
      * Notifies claimers when something became ready. Takes no budget (what moves stays counted).
      */
-    static int releaseDue(Connection connection, StoredClock clock, long limit, boolean skipLocked)
+    static Released releaseDue(Connection connection, StoredClock clock, long limit, boolean skipLocked)
             throws SQLException {
         String skip = skipLocked ? " SKIP LOCKED" : "";
         long now = clock.now();
@@ -478,7 +563,11 @@ public final class PostgresDeliveries {
                 }
             }
         }
+        int died = 0;
         if (!expired.isEmpty()) {
+            for (Failed failed : expired) {
+                died += failed.state() == State.DEAD ? 1 : 0;
+            }
             fail(connection, expired);
         }
         try (PreparedStatement retry = connection.prepareStatement(RETRY.formatted(skip))) {
@@ -489,7 +578,7 @@ public final class PostgresDeliveries {
             if (ready > 0) {
                 ReadyWakeups.notify(connection, clock.name());
             }
-            return expired.size() + ready;
+            return expired.isEmpty() && ready == 0 ? Released.NOTHING : new Released(expired.size(), died, ready);
         }
     }
 
@@ -606,7 +695,7 @@ public final class PostgresDeliveries {
      * @throws SchedulerException {@code clock_not_found}; {@code delivery_not_found} when none is dead
      */
     public List<io.timeservice.core.Delivery> redrive(String clock, String id, Long sequence) {
-        return jdbc.inTransaction(connection -> {
+        List<io.timeservice.core.Delivery> madeReady = jdbc.inTransaction(connection -> {
             StoredClock stored = onClock(connection, clock);
             try (PreparedStatement redrive = deadOfId(connection, REDRIVE, 2, clock, id, sequence)) {
                 redrive.setLong(1, stored.now());
@@ -615,6 +704,8 @@ public final class PostgresDeliveries {
                 return redriven;
             }
         });
+        metrics.deliveries(DeliveryEvent.REDRIVEN, madeReady.size());
+        return madeReady;
     }
 
     /**
@@ -624,7 +715,7 @@ public final class PostgresDeliveries {
      * @throws SchedulerException {@code clock_not_found}; {@code delivery_not_found} when none is dead
      */
     public List<io.timeservice.core.Delivery> deleteDead(String clock, String id, Long sequence) {
-        return jdbc.inTransaction(connection -> {
+        List<io.timeservice.core.Delivery> gone = jdbc.inTransaction(connection -> {
             PostgresClocks.require(connection, clock, "");
             List<io.timeservice.core.Delivery> deleted = new ArrayList<>();
             long bytes = 0;
@@ -640,6 +731,8 @@ public final class PostgresDeliveries {
             budget.release(connection, deleted.size(), bytes);
             return deleted;
         });
+        metrics.deliveries(DeliveryEvent.DELETED, gone.size());
+        return gone;
     }
 
     private static PreparedStatement deadOfId(Connection connection, String sql, int first, String clock, String id,

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
+import io.timeservice.core.SchedulerMetrics;
 
 /**
  * The thread per instance that makes time pass on the PostgreSQL store: it fires the due timers of every system
@@ -136,6 +137,8 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private final ClockSkew skew;
     private final FiringAlarm alarm;
     private final Settings settings;
+    /** Told of each firing round as the memory store's firing thread tells of it: an advance. */
+    private final SchedulerMetrics metrics;
     private final Thread thread;
     /** Takes the gauges' samples on a thread of its own: a sample scans rows, and firing must not wait for it. */
     private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(task -> {
@@ -154,12 +157,13 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private volatile StoreSample sample;
 
     PostgresFiringLoop(PostgresDeliveries deliveries, Jdbc jdbc, ClockSkew skew, FiringAlarm alarm,
-                       Settings settings) {
+                       Settings settings, SchedulerMetrics metrics) {
         this.deliveries = deliveries;
         this.jdbc = jdbc;
         this.skew = skew;
         this.alarm = alarm;
         this.settings = settings;
+        this.metrics = metrics;
         this.thread = new Thread(this::run, "timeservice-postgres-firing");
         thread.setDaemon(true);
     }
@@ -318,10 +322,18 @@ public final class PostgresFiringLoop implements AutoCloseable {
         }
     }
 
-    /** One round of {@code clock}'s due timers; 0 when the clock was deleted since the look. */
+    /**
+     * One round of {@code clock}'s due timers, reported as one advance that fired them; 0 when the clock was deleted
+     * since the look.
+     */
     private int fire(String clock) {
         try {
-            return deliveries.fireDue(clock, settings.roundSize());
+            long start = System.nanoTime();
+            int fired = deliveries.fireDue(clock, settings.roundSize());
+            metrics.operation(SchedulerMetrics.Operation.ADVANCE, SchedulerMetrics.Outcome.SUCCESS,
+                    System.nanoTime() - start);
+            metrics.advanced(fired);
+            return fired;
         } catch (SchedulerException refused) {
             if (refused.code() == ErrorCode.CLOCK_NOT_FOUND) {
                 return 0;
@@ -333,7 +345,8 @@ public final class PostgresFiringLoop implements AutoCloseable {
     /** One round of {@code clock}'s expired leases and due retries. */
     private int release(String clock) {
         // the default policy until per-clock policies are stored (clocks.settings): the same as nack uses
-        return deliveries.releaseDue(clock, settings.roundSize());
+        PostgresDeliveries.Released released = deliveries.releaseDue(clock, settings.roundSize());
+        return released.expired() + released.readied();
     }
 
     private void failed(Throwable failure) {

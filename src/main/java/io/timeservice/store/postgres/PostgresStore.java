@@ -7,6 +7,7 @@ import javax.sql.DataSource;
 
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
+import io.timeservice.core.SchedulerMetrics;
 
 /**
  * The PostgreSQL store ({@code timeservice.store=postgresql}, issue 18) on a {@link DataSource} whose schema
@@ -30,12 +31,15 @@ public final class PostgresStore implements AutoCloseable {
     private final FiringAlarm alarm = new FiringAlarm();
     private volatile PostgresFiringLoop firing; // null until startFiring; started under this
 
-    private PostgresStore(DataSource dataSource, PendingBudgetStripes budget, int maxClocks) {
+    private final SchedulerMetrics metrics;
+
+    private PostgresStore(DataSource dataSource, PendingBudgetStripes budget, int maxClocks, SchedulerMetrics metrics) {
         Jdbc jdbc = new Jdbc(dataSource);
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
-        this.timers = new PostgresTimers(jdbc, budget, alarm);
-        this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm);
+        this.timers = new PostgresTimers(jdbc, budget, alarm, metrics);
+        this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics);
+        this.metrics = metrics;
         this.skew = new ClockSkew(jdbc, InstantSource.system());
         this.jdbc = jdbc;
     }
@@ -65,6 +69,16 @@ public final class PostgresStore implements AutoCloseable {
      */
     public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
                                      StoredClock.Mode defaultClockMode) {
+        return open(dataSource, capacity, capacityBytes, maxClocks, defaultClockMode, SchedulerMetrics.NONE);
+    }
+
+    /**
+     * Opens the store as {@link #open(DataSource, int, long, int, StoredClock.Mode)} does, telling {@code metrics}
+     * of the delivery events and fire lags its calls and its firing loop cause, and of the loop's rounds (the calls
+     * themselves are timed at the store boundary, {@link MeasuredTimerStore}, {@link MeasuredDeliveryStore}).
+     */
+    public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
+                                     StoredClock.Mode defaultClockMode, SchedulerMetrics metrics) {
         if (maxClocks < 1) {
             throw new IllegalArgumentException("maxClocks must be >= 1: " + maxClocks);
         }
@@ -74,7 +88,7 @@ public final class PostgresStore implements AutoCloseable {
             budget.adopt(connection);
             return null;
         });
-        PostgresStore store = new PostgresStore(dataSource, budget, maxClocks);
+        PostgresStore store = new PostgresStore(dataSource, budget, maxClocks, metrics);
         store.clocks.ensureDefault(defaultClockMode);
         return store;
     }
@@ -114,7 +128,7 @@ public final class PostgresStore implements AutoCloseable {
      */
     public synchronized PostgresFiringLoop startFiring(PostgresFiringLoop.Settings settings) {
         if (firing == null) {
-            firing = new PostgresFiringLoop(deliveries, jdbc, skew, alarm, settings);
+            firing = new PostgresFiringLoop(deliveries, jdbc, skew, alarm, settings, metrics);
             firing.start();
         }
         return firing;

@@ -14,6 +14,7 @@ import io.timeservice.core.Precondition;
 import io.timeservice.core.QueueListing;
 import io.timeservice.core.QueueStatus;
 import io.timeservice.core.SchedulerException;
+import io.timeservice.core.SchedulerMetrics;
 import io.timeservice.core.Timer;
 import io.timeservice.core.TimerScheduler;
 
@@ -91,11 +92,14 @@ public final class PostgresTimers {
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final FiringAlarm alarm;
+    /** Told of the delivery events an advance's retry step causes, after it committed. */
+    private final SchedulerMetrics metrics;
 
-    PostgresTimers(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm) {
+    PostgresTimers(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm, SchedulerMetrics metrics) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.alarm = alarm;
+        this.metrics = metrics;
     }
 
     /**
@@ -242,7 +246,9 @@ public final class PostgresTimers {
      *                            {@code invalid_limit}, {@code invalid_advance} (out of range, or a system clock)
      */
     public AdvanceResult advance(String clock, Long by, Long to, int limit) {
-        return jdbc.inTransaction(connection -> {
+        PostgresDeliveries.Released[] released = {PostgresDeliveries.Released.NOTHING};
+        AdvanceResult result = jdbc.inTransaction(connection -> {
+            released[0] = PostgresDeliveries.Released.NOTHING;
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR UPDATE");
             if ((by == null) == (to == null)) {
                 throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
@@ -274,7 +280,7 @@ public final class PostgresTimers {
                     ReadyWakeups.notify(connection, clock);
                 }
                 // then leases and retries run on this clock's time too, as in memory: every one due by the new now
-                PostgresDeliveries.releaseDue(connection, stored.at(newNow), Long.MAX_VALUE, false);
+                released[0] = PostgresDeliveries.releaseDue(connection, stored.at(newNow), Long.MAX_VALUE, false);
             }
             if (stored.delivery() == StoredClock.Delivery.RESPONSE) {
                 long bytes = 0;
@@ -285,6 +291,8 @@ public final class PostgresTimers {
             }
             return new AdvanceResult(newNow, fired, complete);
         });
+        released[0].reportTo(metrics);
+        return result;
     }
 
     // ---- reads ----

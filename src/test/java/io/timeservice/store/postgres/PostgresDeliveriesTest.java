@@ -2,15 +2,19 @@ package io.timeservice.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.timeservice.core.Delivery.State;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.RetryPolicy;
 import io.timeservice.core.SchedulerException;
+import io.timeservice.core.SchedulerMetrics;
 import io.timeservice.core.TimerScheduler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -378,7 +382,7 @@ class PostgresDeliveriesTest {
                 .isEqualTo(leaseEnd + THREE_ATTEMPTS.backoffMillis(sequence, 2));
 
         database.execute("UPDATE deliveries SET retry_at = db_now_ms() WHERE seq = " + sequence);
-        assertThat(deliveries().releaseDue(system, 100)).isEqualTo(1);
+        assertThat(deliveries().releaseDue(system, 100)).isEqualTo(new PostgresDeliveries.Released(0, 0, 1));
         assertThat(deliveries().claim(system, 10, 30_000)).extracting(Delivery::attempt).containsExactly(2);
         store.clocks().delete(system);
     }
@@ -404,6 +408,79 @@ class PostgresDeliveriesTest {
         clocks.deleted();
 
         assertThat(pendingInBudget()).isEqualTo(before);
+    }
+
+    @Test
+    void releaseDue_saysHowManyLeasesExpired_howManyOfThemDied_andHowManyRetriesBecameReady() {
+        String system = "sys-release-" + clock;
+        store.clocks().create(system, StoredClock.Mode.SYSTEM, 0, null, new RetryPolicy(2, 60_000, 2.0, 600_000, 0));
+        for (String id : new String[] {"x", "y", "z"}) {
+            store.timers().add(system, id, 0, 0, null);
+        }
+        assertThat(deliveries().fireDue(system, 100)).isEqualTo(3);
+        List<Delivery> claimed = deliveries().claim(system, 3, 30_000);
+        assertThat(claimed).extracting(Delivery::id).containsExactly("x", "y", "z");
+        deliveries().nack(system, "y", token(claimed.get(1)), null);              // waiting a minute
+        database.execute("UPDATE deliveries SET retry_at = db_now_ms() WHERE clock = '" + system + "' AND id = 'y'");
+        database.execute("UPDATE deliveries SET attempt = 2 WHERE clock = '" + system + "' AND id = 'z'");
+        database.execute("UPDATE deliveries SET lease_until = db_now_ms() - 1000 WHERE clock = '" + system
+                + "' AND id IN ('x', 'z')");
+
+        // x waits for its second attempt (a minute after its lease's end), z died after its last, y is ready
+        assertThat(deliveries().releaseDue(system, 100)).isEqualTo(new PostgresDeliveries.Released(2, 1, 1));
+        assertThat(deliveries().count(system, "waiting")).isEqualTo(1);
+        assertThat(deliveries().count(system, "dead")).isEqualTo(1);
+        assertThat(deliveries().releaseDue(system, 100)).isEqualTo(new PostgresDeliveries.Released(0, 0, 0));
+        store.clocks().delete(system);
+    }
+
+    @Test
+    void onASystemClock_fireLagAndLatenessAreTheDatabasesClockMinusTheDueTime_andAClaimsRetryStepIsReported() {
+        RecordingMetrics recorded = new RecordingMetrics();
+        PostgresStore reporting = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 100,
+                StoredClock.Mode.VIRTUAL, recorded);
+        String system = "sys-metrics-" + clock;
+        store.clocks().create(system, StoredClock.Mode.SYSTEM, 0, null, THREE_ATTEMPTS);
+        store.timers().add(system, "late", 0, 0, null);
+        database.execute("UPDATE timers SET fire_time = db_now_ms() - 5000 WHERE clock = '" + system + "'");
+
+        assertThat(reporting.deliveries().fireDue(system, 100)).isEqualTo(1);
+        List<Delivery> claimed = reporting.deliveries().claim(system, 10, 30_000);
+        long claimedAt = claimed.get(0).leaseUntil() - 30_000;
+
+        assertThat(recorded.fireLags).singleElement().satisfies(lag -> assertThat(lag).isBetween(5_000L, 65_000L));
+        assertThat(recorded.latenesses).containsExactly(claimedAt - claimed.get(0).readyAt());
+        assertThat(recorded.latenesses.get(0)).isBetween(recorded.fireLags.get(0), 65_000L);
+        assertThat(recorded.events).containsExactly(entry(SchedulerMetrics.DeliveryEvent.CLAIMED, 1));
+
+        database.execute("UPDATE deliveries SET lease_until = db_now_ms() - 1000 WHERE clock = '" + system + "'");
+        assertThat(reporting.deliveries().claim(system, 10, 30_000)).isEmpty();   // waits a minute after its lease
+        assertThat(recorded.events).containsOnly(entry(SchedulerMetrics.DeliveryEvent.CLAIMED, 1),
+                entry(SchedulerMetrics.DeliveryEvent.EXPIRED, 1));
+        assertThat(recorded.latenesses).hasSize(1);
+        store.clocks().delete(system);
+    }
+
+    /** What a store reported: delivery events summed, and each fire lag and lateness. */
+    private static final class RecordingMetrics implements SchedulerMetrics {
+        final Map<DeliveryEvent, Integer> events = new EnumMap<>(DeliveryEvent.class);
+        final List<Long> fireLags = new ArrayList<>();
+        final List<Long> latenesses = new ArrayList<>();
+
+        @Override
+        public void deliveries(DeliveryEvent event, int count) {
+            events.merge(event, count, Integer::sum);
+        }
+
+        @Override
+        public void deliveryLateness(long millis) {
+            latenesses.add(millis);
+        }
+
+        @Override
+        public void fireLag(long millis) {
+            fireLags.add(millis);
+        }
     }
 
     /** Claims and nacks every ready delivery until the retry policy gives up on each: all of them end dead. */
