@@ -713,10 +713,10 @@ public final class TimerScheduler {
             Set<String> accepted = new LinkedHashSet<>();
             for (Ack ack : acks) {
                 try {
-                    Delivery leased = accepted.contains(ack.claim()) ? null
-                            : deliveries.requireClaim(ack.id(), ack.claim(), now, true);
+                    // a claim named again is still leased here (acks apply below), so another id is claim_lost
+                    Delivery leased = deliveries.requireClaim(ack.id(), ack.claim(), now, true);
                     if (leased != null) {
-                        accepted.add(ack.claim());
+                        accepted.add(ack.claim()); // a set: a claim named twice counts once
                     }
                     outcomes.add(null);
                 } catch (SchedulerException lost) {
