@@ -169,27 +169,17 @@ class DeliveriesSameAsMemoryTest {
         void steps(String seed) {
             for (int step = 0; step < STEPS; step++) {
                 what = seed + " step " + step;
-                int kind = random.nextInt(20);
-                if (kind < 4) {
-                    add();
-                } else if (kind < 7) {
-                    advance();
-                } else if (kind < 10) {
-                    claim();
-                } else if (kind < 12) {
-                    ack();
-                } else if (kind < 13) {
-                    ackAll();
-                } else if (kind < 15) {
-                    nack();
-                } else if (kind < 16) {
-                    extend();
-                } else if (kind < 17) {
-                    deadPage();
-                } else if (kind < 19) {
-                    redrive();
-                } else {
-                    deleteDead();
+                switch (random.nextInt(20)) {
+                    case 0, 1, 2, 3 -> add();
+                    case 4, 5, 6 -> advance();
+                    case 7, 8, 9 -> claim();
+                    case 10, 11 -> ack();
+                    case 12 -> ackAll();
+                    case 13, 14 -> nack();
+                    case 15 -> extend();
+                    case 16 -> deadPage();
+                    case 17, 18 -> redrive();
+                    default -> deleteDead();
                 }
                 sameState();
             }
