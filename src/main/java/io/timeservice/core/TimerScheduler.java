@@ -6,10 +6,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -709,17 +710,13 @@ public final class TimerScheduler {
             requireQueue();
             long now = clock.now();
             List<ErrorCode> outcomes = new ArrayList<>(acks.size());
-            Map<String, String> accepted = new LinkedHashMap<>(); // claim -> the id it acknowledges
+            Set<String> accepted = new LinkedHashSet<>();
             for (Ack ack : acks) {
                 try {
-                    String acceptedId = accepted.get(ack.claim());
-                    if (acceptedId != null && !acceptedId.equals(ack.id())) {
-                        throw new SchedulerException(ErrorCode.CLAIM_LOST, "the claim holds no lease on " + ack.id());
-                    }
-                    Delivery leased = acceptedId != null ? null
-                            : deliveries.requireClaim(ack.id(), ack.claim(), now, true);
+                    // a claim named again is still leased here (acks apply below), so another id is claim_lost
+                    Delivery leased = deliveries.requireClaim(ack.id(), ack.claim(), now, true);
                     if (leased != null) {
-                        accepted.put(ack.claim(), ack.id());
+                        accepted.add(ack.claim()); // a set: a claim named twice counts once
                     }
                     outcomes.add(null);
                 } catch (SchedulerException lost) {
@@ -731,7 +728,7 @@ public final class TimerScheduler {
                 return new Applied<>(outcomes, outcomes.contains(null) ? log.lastAppended() : 0, NO_LEVELS);
             }
             log.requireWritable();
-            List<String> claims = List.copyOf(accepted.keySet());
+            List<String> claims = List.copyOf(accepted);
             Applied<List<ErrorCode>> applied = commit(new Mutation.AckedAll(claims), Trace.NONE, () -> {
                 long bytes = 0;
                 for (String claim : claims) {

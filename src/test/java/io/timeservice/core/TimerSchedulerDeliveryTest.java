@@ -97,6 +97,19 @@ class TimerSchedulerDeliveryTest {
     }
 
     @Test
+    void ackAll_aClaimNamedAgainWithAnotherId_isClaimLost_asASingleAckWouldBe() {
+        addDue(2);
+        List<Delivery> claimed = queue.claim(2, LEASE, 0);
+        List<ErrorCode> outcomes = queue.ackAll(List.of(
+                new TimerScheduler.Ack("t0", claimed.get(0).claim()),
+                new TimerScheduler.Ack("t1", claimed.get(0).claim()))); // t0's claim names no delivery of t1
+        assertThat(outcomes).containsExactly(null, ErrorCode.CLAIM_LOST);
+        assertThat(queue.allDeliveries()).extracting(Delivery::id).containsExactly("t1");
+        assertThatThrownBy(() -> queue.ack("t1", claimed.get(0).claim())).hasFieldOrPropertyWithValue("code",
+                ErrorCode.CLAIM_LOST);
+    }
+
+    @Test
     void wrongOrExpiredClaims_areClaimLost_andChangeNothing() {
         addDue(2);
         List<Delivery> claimed = queue.claim(2, LEASE, 0);

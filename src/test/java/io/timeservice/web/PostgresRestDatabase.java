@@ -21,10 +21,30 @@ final class PostgresRestDatabase {
     }
 
     static void register(DynamicPropertyRegistry registry) {
+        register(registry, SCHEMA);
+    }
+
+    /**
+     * As {@link #register(DynamicPropertyRegistry)} on a schema of {@code owner}'s own, also dropped when the JVM
+     * ends: for a context whose settings meet what is stored (the default clock's mode is kept from the first start;
+     * the capacity and the clock limit count every clock in the schema, other classes' included).
+     */
+    static void registerOwnSchema(DynamicPropertyRegistry registry, Class<?> owner) {
+        String schema = TestDatabase.schemaNameFor(owner);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> TestDatabase.dropSchema(schema)));
+        register(registry, schema);
+    }
+
+    private static void register(DynamicPropertyRegistry registry, String schema) {
         registry.add("timeservice.store", () -> "postgresql");
-        registry.add("spring.datasource.url", () -> TestDatabase.withSchema(TestDatabase.URL, SCHEMA));
-        registry.add("spring.flyway.schemas", () -> SCHEMA);
+        registry.add("spring.datasource.url", () -> TestDatabase.withSchema(TestDatabase.URL, schema));
+        registry.add("spring.flyway.schemas", () -> schema);
         // requests answer storage_unavailable within seconds, not Hikari's default 30 s, when the database is away
         registry.add("spring.datasource.hikari.connection-timeout", () -> "3000");
+        // every cached context keeps its pool until the JVM ends: small pools that shrink when idle (to the
+        // listener's one connection) keep a whole test run within the server's 100 connections
+        registry.add("spring.datasource.hikari.maximum-pool-size", () -> "5");
+        registry.add("spring.datasource.hikari.minimum-idle", () -> "0");
+        registry.add("spring.datasource.hikari.idle-timeout", () -> "10000");
     }
 }
