@@ -543,10 +543,23 @@ public final class Clocks {
 
     /** Ends the long polls of every clock, now and later ({@link TimerScheduler#endWaits}): the service stops. */
     public void endWaits() {
+        letWait(false);
+    }
+
+    /** Lets the long polls of every clock wait again after {@link #endWaits}: the service runs again. */
+    public void allowWaits() {
+        letWait(true);
+    }
+
+    private void letWait(boolean allowed) {
         synchronized (registry) {
-            waitsEnded = true;
+            waitsEnded = !allowed;
             for (Clock clock : byName.values()) {
-                clock.scheduler().endWaits();
+                if (allowed) {
+                    clock.scheduler().allowWaits();
+                } else {
+                    clock.scheduler().endWaits();
+                }
             }
         }
     }

@@ -27,4 +27,13 @@ public interface DeliveryStore {
     List<Delivery> redrive(String clock, String id, Long sequence);
 
     void deleteDead(String clock, String id, Long sequence);
+
+    /**
+     * Ends every long poll of every clock now, and every later one at once, until {@link #allowWaits}: the service is
+     * stopping, and a graceful shutdown should not wait out the polls. A claim still takes what is ready.
+     */
+    void endWaits();
+
+    /** Lets long polls wait again after {@link #endWaits}: the service runs again (a stopped context restarted). */
+    void allowWaits();
 }

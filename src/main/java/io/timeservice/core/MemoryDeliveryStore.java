@@ -11,6 +11,16 @@ public final class MemoryDeliveryStore implements DeliveryStore {
         this.clocks = clocks;
     }
 
+    @Override
+    public void endWaits() {
+        clocks.endWaits();
+    }
+
+    @Override
+    public void allowWaits() {
+        clocks.allowWaits();
+    }
+
     private TimerScheduler scheduler(String clock) {
         return MemoryTimerStore.scheduler(clocks, clock);
     }

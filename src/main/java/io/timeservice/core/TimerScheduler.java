@@ -658,6 +658,11 @@ public final class TimerScheduler {
         readySignal.signal();
     }
 
+    /** Lets long polls of this clock wait again after {@link #endWaits} (the service was stopped and started). */
+    public void allowWaits() {
+        waitsEnded = false;
+    }
+
     /** 128 random bits, URL-safe: every claim of one call is this plus its index, so no claim can be guessed. */
     private static String newClaimPrefix() {
         byte[] random = new byte[16];

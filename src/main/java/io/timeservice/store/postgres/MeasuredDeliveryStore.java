@@ -71,4 +71,14 @@ public final class MeasuredDeliveryStore implements DeliveryStore {
     public void deleteDead(String clock, String id, Long sequence) {
         MeasuredCall.measure(metrics, Operation.DEAD_LETTERS, () -> store.deleteDead(clock, id, sequence));
     }
+
+    @Override
+    public void endWaits() {
+        store.endWaits();
+    }
+
+    @Override
+    public void allowWaits() {
+        store.allowWaits();
+    }
 }

@@ -163,6 +163,8 @@ public final class PostgresDeliveries {
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final ReadyWakeups wakeups;
+    /** Set while the service stops: long polls answer at once ({@link #endWaits}). */
+    private volatile boolean waitsEnded;
     private final FiringAlarm alarm;
     /** Told of every delivery event after its transaction committed, as the memory store tells of them. */
     private final SchedulerMetrics metrics;
@@ -298,7 +300,7 @@ public final class PostgresDeliveries {
             long seen = wakeups.generation(clock); // before the claim: a wake-up after it ends the wait below
             List<Delivery> claimed = claim(clock, max, leaseMillis);
             long left = deadline - System.nanoTime();
-            if (!claimed.isEmpty() || left <= 0) {
+            if (!claimed.isEmpty() || left <= 0 || waitsEnded) {
                 return claimed;
             }
             try {
@@ -308,6 +310,20 @@ public final class PostgresDeliveries {
                 return claimed;
             }
         }
+    }
+
+    /**
+     * Ends every waiting long poll of this instance now and answers later ones at once, until {@link #allowWaits}:
+     * the service is stopping (a claim still takes what is ready).
+     */
+    public void endWaits() {
+        waitsEnded = true;
+        wakeups.wakeEveryClock();
+    }
+
+    /** Lets long polls wait again after {@link #endWaits}. */
+    public void allowWaits() {
+        waitsEnded = false;
     }
 
     /**

@@ -79,6 +79,16 @@ public final class PostgresDeliveryStore implements DeliveryStore {
         store.deliveries().deleteDead(queued(clock), id, sequence);
     }
 
+    @Override
+    public void endWaits() {
+        store.deliveries().endWaits();
+    }
+
+    @Override
+    public void allowWaits() {
+        store.deliveries().allowWaits();
+    }
+
     /** The clock's name, once it is known to queue its fired timers. */
     private String queued(String clock) {
         String name = PostgresTimerStore.named(clock);

@@ -113,7 +113,7 @@ final class ReadyWakeups implements AutoCloseable {
         }
     }
 
-    private void wakeEveryClock() {
+    void wakeEveryClock() {
         synchronized (monitor) {
             everyClock++;
             monitor.notifyAll();

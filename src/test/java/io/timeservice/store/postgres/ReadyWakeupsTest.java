@@ -77,6 +77,23 @@ class ReadyWakeupsTest {
         assertThat(claimer.deliveries().claim("q", 10, 30_000, 120)).isEmpty();
     }
 
+    @Test
+    void endWaits_answersAWaitingClaimAtOnce_andLaterOnesWithoutWaiting_untilWaitsAreAllowedAgain() throws Exception {
+        claimer.startWakeups(Duration.ofMinutes(10)); // only endWaits can end the first wait in time
+        Future<List<Delivery>> waiting = pool.submit(() -> claimer.deliveries().claim("q", 10, 30_000, 30_000));
+        Counts.awaitAtLeast(() -> claimer.wakeups().waiting(), 1, "a waiting claim");
+
+        claimer.deliveries().endWaits();
+
+        assertThat(waiting.get(25, TimeUnit.SECONDS)).isEmpty();  // before its own 30 s
+        assertThat(pool.submit(() -> claimer.deliveries().claim("q", 10, 30_000, 30_000)).get(25, TimeUnit.SECONDS))
+                .isEmpty();
+        claimer.deliveries().allowWaits();
+        long start = System.nanoTime();
+        assertThat(claimer.deliveries().claim("q", 10, 30_000, 300)).isEmpty();
+        assertThat(System.nanoTime() - start).as("waited its 300 ms again").isGreaterThanOrEqualTo(300_000_000L);
+    }
+
     /** Starts a claim that waits (30 s), then fires two deliveries on the other instance; the claim's answer. */
     private List<Delivery> fireWhileAClaimWaits() throws Exception {
         producer.timers().add("q", "a", 1, 0, null);
