@@ -159,10 +159,8 @@ claims() { # target ports count
   kill -INT "${pids[@]}"; wait "${pids[@]}" || true
   node - "$target" "$work"/wrk-*.out <<'JS' # one RESULT over all workers: from the first request to the last ack
 const [target, ...files] = process.argv.slice(2);
-const {rows, median} = require("./bench/results.js");
-const parts = files.flatMap(f => rows(f));
-const sum = k => parts.reduce((a, x) => a + Number(x[k]), 0);
-const seconds = (Math.max(...parts.map(x => Number(x.last_ms))) - Math.min(...parts.map(x => Number(x.first_ms)))) / 1000;
+const {rows, together} = require("./bench/results.js");
+const parts = files.flatMap(f => rows(f)), {sum, seconds} = together(parts);
 console.log(`RESULT ${target} scenario=claims acked=${sum("acked")} lost=${sum("lost")} errors=${sum("errors") + sum("socket_errors")}`
   + ` seconds=${seconds.toFixed(2)} acked_per_s=${(sum("acked") / seconds).toFixed(0)}`
   + ` requests_per_s=${((sum("ack_requests") + sum("claims")) / seconds).toFixed(0)} workers=${parts.length}`);
@@ -197,17 +195,15 @@ lateness() { # round
   wait "$feed"
   node - "$left" "$(cat "$work/feed.out")" "$work"/late-1.out "$work"/late-2.out "$work"/late-1.txt "$work"/late-2.txt <<'JS'
 const fs = require("fs");
-const {rows} = require("./bench/results.js");
+const {rows, together} = require("./bench/results.js");
 const [left, feed, out1, out2, ...hists] = process.argv.slice(2);
-const parts = [...rows(out1), ...rows(out2)];
+const parts = [...rows(out1), ...rows(out2)], {sum, seconds} = together(parts);
 const hist = new Map(); // 0.1 ms bucket -> count, both workers' histograms merged
 for (const f of hists) for (const l of fs.readFileSync(f, "utf8").trim().split("\n").filter(Boolean)) {
   const [bucket, n] = l.split(" ").map(Number); hist.set(bucket, (hist.get(bucket) || 0) + n);
 }
 const buckets = [...hist.keys()].sort((a, b) => a - b), total = buckets.reduce((a, b) => a + hist.get(b), 0);
 const pct = p => { let seen = 0; for (const b of buckets) { seen += hist.get(b); if (seen >= Math.ceil(total * p / 100)) return (b / 10).toFixed(1); } return "-"; };
-const sum = k => parts.reduce((a, x) => a + Number(x[k]), 0);
-const seconds = (Math.max(...parts.map(x => Number(x.last_ms))) - Math.min(...parts.map(x => Number(x.first_ms)))) / 1000;
 const [ready, inFlight] = left.split(" ");
 console.log(`RESULT pg-2 scenario=lateness acked=${sum("acked")} lost=${sum("lost")} errors=${sum("errors") + sum("socket_errors")}`
   + ` acked_per_s=${(sum("acked") / seconds).toFixed(0)} late_n=${total} late_p50_ms=${pct(50)} late_p99_ms=${pct(99)}`
@@ -242,8 +238,8 @@ for (const s of ["adds", "batch", "claims"]) {
     const mine = of.filter(x => x.target === t);
     const ratio = base => spread(perRound(of, r => {
       const a = r.find(x => x.target === t), b = r.find(x => x.target === base);
-      return +(rate(a) / rate(b)).toFixed(2);
-    }));
+      return a && b ? +(rate(a) / rate(b)).toFixed(2) : NaN;
+    }).filter(x => !Number.isNaN(x)));
     console.log(`  ${t}: ${spread(mine.map(rate))}` + (t === "bullmq" ? "" : `; ÷ bullmq ${ratio("bullmq")}`)
       + (t.startsWith("pg") ? `; ÷ mem-none ${ratio("mem-none")}; ÷ mem-always ${ratio("mem-always")}` : "")
       + (s === "claims" && t !== "bullmq" ? `; lost ${spread(mine.map(x => Number(x.lost)))}, errors ${spread(mine.map(x => Number(x.errors)))}` : ""));

@@ -4,6 +4,8 @@
 //     word without "="), and `round` (the last "ROUND n" line before it, 0 when none).
 //   median(values), span(values) "min–max", spread(values) "median [min–max]".
 //   perRound(rows, f): f(rowsOfOneRound) for every round, in order.
+//   together(rows): several wrk processes' bench/delivery.lua RESULTs as one: sum(field), and seconds from the
+//     first request of any to the last ack of any.
 const fs = require("fs");
 
 function rows(file) {
@@ -24,8 +26,13 @@ const median = values => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 const span = values => `${Math.min(...values)}–${Math.max(...values)}`;
-const spread = values => `${median(values)} [${span(values)}]`;
+const spread = values => `${+median(values).toFixed(2)} [${span(values)}]`;
 const perRound = (all, f) => [...new Set(all.map(x => x.round))].sort((a, b) => a - b)
   .map(r => f(all.filter(x => x.round === r)));
 
-module.exports = {rows, median, span, spread, perRound};
+const together = parts => ({
+  sum: k => parts.reduce((a, x) => a + Number(x[k]), 0),
+  seconds: (Math.max(...parts.map(x => Number(x.last_ms))) - Math.min(...parts.map(x => Number(x.first_ms)))) / 1000,
+});
+
+module.exports = {rows, median, span, spread, perRound, together};
