@@ -8,6 +8,7 @@ import io.timeservice.core.DeliveryStore;
 import io.timeservice.core.TimerStore;
 import io.timeservice.store.postgres.PostgresClockStore;
 import io.timeservice.store.postgres.PostgresDeliveryStore;
+import io.timeservice.store.postgres.PostgresFiringLoop;
 import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.PostgresTimerStore;
 import io.timeservice.store.postgres.StoredClock;
@@ -44,6 +45,9 @@ class PostgresStoreConfiguration {
                 properties.clock().mode() == ClockSettings.Mode.SYSTEM ? StoredClock.Mode.SYSTEM
                         : StoredClock.Mode.VIRTUAL);
         store.startWakeups(PostgresStore.DEFAULT_SLOW_POLL);
+        TimeServiceProperties.Postgresql postgresql = properties.postgresql();
+        store.startFiring(new PostgresFiringLoop.Settings(postgresql.slowPoll(), properties.firing().roundSize(),
+                postgresql.ackedRetention(), postgresql.samplePeriod()));
         return store;
     }
 

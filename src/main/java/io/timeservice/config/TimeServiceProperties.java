@@ -36,6 +36,10 @@ import org.springframework.util.unit.DataSize;
  * @param clock         the {@code default} clock's mode
  * @param deliveries    the bound on deliveries over all clocks
  * @param firing        the firing thread of system clocks
+ * @param store         where timers live: {@code memory} (the heap and journal) or {@code postgresql}; read before
+ *                      binding as well, by {@link StoreAutoConfigurationFilter}, which lets the database's
+ *                      auto-configurations in
+ * @param postgresql    the PostgreSQL store's firing loop and gauges
  */
 @ConfigurationProperties("timeservice")
 public record TimeServiceProperties(@DefaultValue Heap heap,
@@ -54,7 +58,9 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue ClockLimits clocks,
                                     @DefaultValue DefaultClock clock,
                                     @DefaultValue Deliveries deliveries,
-                                    @DefaultValue Firing firing) {
+                                    @DefaultValue Firing firing,
+                                    @DefaultValue("memory") StoreAutoConfigurationFilter.Store store,
+                                    @DefaultValue Postgresql postgresql) {
 
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
@@ -107,6 +113,29 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                     "timeservice.firing.max-sleep must be between 10ms and 1m, got " + maxSleep);
             require(roundSize >= 1 && roundSize <= 1_000_000,
                     "timeservice.firing.round-size must be between 1 and 1000000, got " + roundSize);
+        }
+    }
+
+    /**
+     * {@code timeservice.postgresql.*}: the PostgreSQL store's firing loop (one per instance, over every clock; its
+     * rounds are {@code timeservice.firing.round-size} rows per statement).
+     *
+     * @param slowPoll       the longest the loop sleeps: how late an instance fires what another instance accepted
+     *                       and could not fire itself (it died); changes on this instance wake it on time
+     * @param ackedRetention how long acknowledged deliveries are kept, so that a repeated ack still answers success
+     * @param samplePeriod   how often the loop samples the gauges' counts (one O(rows) statement) and the skew
+     */
+    public record Postgresql(@DefaultValue("5s") Duration slowPoll, @DefaultValue("5m") Duration ackedRetention,
+                             @DefaultValue("15s") Duration samplePeriod) {
+
+        public Postgresql {
+            require(slowPoll.compareTo(Duration.ofMillis(10)) >= 0 && slowPoll.compareTo(Duration.ofHours(1)) <= 0,
+                    "timeservice.postgresql.slow-poll must be between 10ms and 1h, got " + slowPoll);
+            require(!ackedRetention.isNegative() && ackedRetention.compareTo(Duration.ofDays(30)) <= 0,
+                    "timeservice.postgresql.acked-retention must be between 0 and 30d, got " + ackedRetention);
+            require(samplePeriod.compareTo(Duration.ofMillis(100)) >= 0
+                            && samplePeriod.compareTo(Duration.ofHours(1)) <= 0,
+                    "timeservice.postgresql.sample-period must be between 100ms and 1h, got " + samplePeriod);
         }
     }
 

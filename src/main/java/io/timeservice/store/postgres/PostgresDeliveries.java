@@ -127,14 +127,16 @@ public final class PostgresDeliveries {
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final ReadyWakeups wakeups;
+    private final FiringAlarm alarm;
 
     /** Longest a claim may wait for something to become ready: 30 s (issue 16). */
     public static final long MAX_CLAIM_WAIT_MILLIS = 30_000;
 
-    PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups) {
+    PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups, FiringAlarm alarm) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.wakeups = wakeups;
+        this.alarm = alarm;
     }
 
     /**
@@ -176,7 +178,7 @@ public final class PostgresDeliveries {
                     + max);
         }
         requireLease(leaseMillis);
-        return jdbc.autocommit(connection -> {
+        List<Delivery> leased = jdbc.autocommit(connection -> {
             try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
                 claim.setLong(1, leaseMillis);
                 claim.setString(2, clock);
@@ -195,6 +197,10 @@ public final class PostgresDeliveries {
                 return claimed;
             }
         });
+        if (!leased.isEmpty()) {
+            alarm.dueAt(leased.get(0).leaseUntil()); // the firing loop releases the leases when they expire
+        }
+        return leased;
     }
 
     /**
@@ -270,7 +276,7 @@ public final class PostgresDeliveries {
         if (token == null) {
             return jdbc.autocommit(connection -> lost(connection, clock));
         }
-        return jdbc.autocommit(connection -> {
+        boolean nacked = jdbc.autocommit(connection -> {
             try (PreparedStatement nack = connection.prepareStatement(NACK)) {
                 setFailedAttempt(nack, 1, policy);
                 if (retryAfterMillis == null) {
@@ -283,6 +289,11 @@ public final class PostgresDeliveries {
                 return nack.executeUpdate() == 1 || lost(connection, clock);
             }
         });
+        if (nacked) { // the firing loop makes it ready at its retry time, no sooner than the shortest backoff
+            alarm.dueIn(retryAfterMillis != null ? retryAfterMillis
+                    : (long) (policy.initialBackoffMillis() * (1 - policy.jitter())));
+        }
+        return nacked;
     }
 
     /**

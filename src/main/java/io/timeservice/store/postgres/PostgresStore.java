@@ -27,13 +27,15 @@ public final class PostgresStore implements AutoCloseable {
     private final ClockSkew skew;
     private final Jdbc jdbc;
     private final ReadyWakeups wakeups;
+    private final FiringAlarm alarm = new FiringAlarm();
+    private PostgresFiringLoop firing; // guarded by this; null until startFiring
 
     private PostgresStore(DataSource dataSource, PendingBudgetStripes budget, int maxClocks) {
         Jdbc jdbc = new Jdbc(dataSource);
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
-        this.timers = new PostgresTimers(jdbc, budget);
-        this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups);
+        this.timers = new PostgresTimers(jdbc, budget, alarm);
+        this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm);
         this.skew = new ClockSkew(jdbc, InstantSource.system());
         this.jdbc = jdbc;
     }
@@ -105,9 +107,36 @@ public final class PostgresStore implements AutoCloseable {
         return wakeups;
     }
 
-    /** Stops the listener; the pool is the caller's. */
+    /**
+     * Starts this instance's firing loop (once): system clocks' due timers fire, expired leases and due retries are
+     * released, acknowledged deliveries are purged after their retention, and the gauges are sampled. See
+     * {@link PostgresFiringLoop}.
+     */
+    public synchronized PostgresFiringLoop startFiring(PostgresFiringLoop.Settings settings) {
+        if (firing == null) {
+            firing = new PostgresFiringLoop(deliveries, jdbc, skew, alarm, settings);
+            firing.start();
+        }
+        return firing;
+    }
+
+    /** The firing loop, null until {@link #startFiring}. */
+    public synchronized PostgresFiringLoop firing() {
+        return firing;
+    }
+
+    /** What tells this instance's firing loop about changes made here. */
+    FiringAlarm alarm() {
+        return alarm;
+    }
+
+    /** Stops the firing loop and the listener; the pool is the caller's. */
     @Override
     public void close() {
+        PostgresFiringLoop loop = firing();
+        if (loop != null) {
+            loop.close();
+        }
         wakeups.close();
     }
 

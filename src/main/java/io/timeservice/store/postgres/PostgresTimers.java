@@ -83,10 +83,33 @@ public final class PostgresTimers {
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
+    private final FiringAlarm alarm;
 
-    PostgresTimers(Jdbc jdbc, PendingBudgetStripes budget) {
+    PostgresTimers(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm) {
         this.jdbc = jdbc;
         this.budget = budget;
+        this.alarm = alarm;
+    }
+
+    /**
+     * The earliest fire time a change gave a timer of a system clock, told to this instance's firing loop after the
+     * commit (a retried transaction may leave an earlier time from a failed attempt: that only wakes the loop once
+     * for nothing).
+     */
+    private static final class SystemFiring {
+        private long earliest = Long.MAX_VALUE;
+
+        void saw(StoredClock clock, Timer timer) {
+            if (clock.mode() == StoredClock.Mode.SYSTEM) {
+                earliest = Math.min(earliest, timer.fireTime());
+            }
+        }
+
+        void tell(FiringAlarm alarm) {
+            if (earliest != Long.MAX_VALUE) {
+                alarm.dueAt(earliest);
+            }
+        }
     }
 
     // ---- changes ----
@@ -98,9 +121,11 @@ public final class PostgresTimers {
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
     public Timer add(String clock, String id, long delay, int priority, String payload) {
-        return jdbc.inTransaction(connection -> {
+        SystemFiring firing = new SystemFiring();
+        Timer result = jdbc.inTransaction(connection -> {
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
             Timer added = insert(connection, stored, id, delay, priority, payload);
+            firing.saw(stored, added);
             long bytes = TimerScheduler.bytesOf(id, payload);
             try {
                 budget.change(connection, 1, bytes, 1, bytes);
@@ -110,6 +135,8 @@ public final class PostgresTimers {
             }
             return added;
         });
+        firing.tell(alarm);
+        return result;
     }
 
     /**
@@ -134,10 +161,15 @@ public final class PostgresTimers {
      *                            {@code version_limit_reached}
      */
     public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition) {
-        return jdbc.inTransaction(connection -> {
+        SystemFiring firing = new SystemFiring();
+        Timer edited = jdbc.inTransaction(connection -> {
             StoredClock stored = PostgresClocks.require(connection, clock, newDelay == null ? "" : " FOR SHARE");
-            return update(connection, stored, id, newDelay, newPriority, precondition);
+            Timer result = update(connection, stored, id, newDelay, newPriority, precondition);
+            firing.saw(stored, result);
+            return result;
         });
+        firing.tell(alarm); // a priority-only edit too: its row may have been locked when the loop fired
+        return edited;
     }
 
     /**
@@ -150,7 +182,8 @@ public final class PostgresTimers {
      *                            operation's refusal with its index
      */
     public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
-        return jdbc.inTransaction(connection -> {
+        SystemFiring firing = new SystemFiring();
+        List<Timer> applied = jdbc.inTransaction(connection -> {
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
             if (ops == null || ops.isEmpty() || ops.size() > TimerScheduler.MAX_BATCH_OPS) {
                 throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch holds 1 to "
@@ -162,6 +195,9 @@ public final class PostgresTimers {
                 try {
                     Timer result = apply(connection, stored, ops.get(i));
                     results.add(result);
+                    if (!(ops.get(i) instanceof BatchOp.Cancel)) {
+                        firing.saw(stored, result);
+                    }
                     needs.after(ops.get(i), result);
                 } catch (SchedulerException refused) {
                     // The memory store decides in order, so an earlier operation may have run out of budget first.
@@ -183,6 +219,8 @@ public final class PostgresTimers {
             }
             return results;
         });
+        firing.tell(alarm);
+        return applied;
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -118,6 +119,40 @@ class ConnectionLossTest {
                             (SELECT count(*) FROM timers) + (SELECT count(*) FROM deliveries WHERE state <> 'acked')""")) {
             row.next();
             assertThat(row.getLong(1)).as("budget against what is pending").isEqualTo(row.getLong(2));
+        }
+    }
+
+    @Test
+    void theFiringLoop_survivesTheLoss_andFiresWhatCameDueMeanwhile_andWhatIsAddedAfter() throws Exception {
+        PostgresStore store = PostgresStore.open(dataSource, 100_000, 100_000_000, 10, StoredClock.Mode.VIRTUAL);
+        try {
+            store.clocks().create("s", StoredClock.Mode.SYSTEM, 0, null);
+            store.timers().add("s", "due-while-away", 1_000, 0, null);
+            PostgresFiringLoop loop = store.startFiring(new PostgresFiringLoop.Settings(Duration.ofMinutes(10),
+                    10_000, Duration.ofMinutes(5), Duration.ofMinutes(10)));
+
+            admin("ALTER DATABASE " + databaseName + " WITH ALLOW_CONNECTIONS false");
+            admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + databaseName + "'");
+            Counts.awaitAtLeast(() -> loop.failing() ? 1 : 0, 1, "the loop's looks failing");
+            admin("ALTER DATABASE " + databaseName + " WITH ALLOW_CONNECTIONS true");
+
+            Counts.awaitAtLeast(() -> readyOnceReachable(store), 1, "the timer due meanwhile ready");
+            store.timers().add("s", "after", 50, 0, null);
+            Counts.awaitAtLeast(() -> readyOnceReachable(store), 2, "the timer added after ready");
+            assertThat(loop.isAlive()).isTrue();
+            assertThat(loop.failing()).isFalse();
+        } finally {
+            store.close();
+        }
+    }
+
+    /** Ready deliveries of the clock {@code s}; 0 while the pool has no connection again yet. */
+    private static int readyOnceReachable(PostgresStore store) {
+        try {
+            return store.deliveries().count("s", "ready");
+        } catch (SchedulerException unavailable) {
+            assertThat(unavailable.code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
+            return 0;
         }
     }
 

@@ -1,0 +1,54 @@
+package io.timeservice.store.postgres;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+
+/**
+ * The PostgreSQL store's figures for the gauges, over all clocks, as of one snapshot: taken by the firing loop every
+ * sample period, so that a scrape reads this record and never waits for the database. Counting is O(rows) (one scan
+ * of the pending timers and one of the unacknowledged deliveries), which is why it is sampled, not run per scrape.
+ * Ages are the database's clock at the sample minus the oldest row's time, 0 when there is none.
+ *
+ * @param clocks                   clocks that exist, {@code default} included
+ * @param pendingTimers            pending timers
+ * @param pendingBytes             id + payload characters the pending timers hold
+ * @param oldestPendingAgeMillis   the database's clock at the sample minus the oldest pending timer's creation
+ * @param oldestPendingVirtualAgeMillis largest virtual clock's now minus a pending timer's createdAt
+ * @param ready                    deliveries by state: ready, in flight, waiting for a retry, dead
+ * @param oldestReadyAgeMillis     how long the longest-ready delivery of a system clock has waited
+ * @param skew                     this instance's clock against the database's, measured with the sample
+ */
+public record StoreSample(long takenAtDbMillis, long clocks, long pendingTimers, long pendingBytes,
+                          long oldestPendingAgeMillis, long oldestPendingVirtualAgeMillis, long ready, long inFlight,
+                          long waiting, long dead, long oldestReadyAgeMillis, ClockSkew.Measurement skew) {
+
+    private static final String SAMPLE = """
+            SELECT db_now_ms(), (SELECT count(*) FROM clocks),
+                   t.pending, t.bytes, db_now_ms() - t.oldest_wall, t.oldest_virtual_age,
+                   d.ready, d.in_flight, d.waiting, d.dead, db_now_ms() - d.oldest_ready
+              FROM (SELECT count(*) AS pending, coalesce(sum(t.bytes), 0) AS bytes,
+                           min(t.created_at_wall) AS oldest_wall,
+                           max(CASE WHEN c.mode = 'virtual' THEN c.now_ms - t.created_at END) AS oldest_virtual_age
+                      FROM timers t JOIN clocks c ON c.name = t.clock) t,
+                   (SELECT count(*) FILTER (WHERE d.state = 'ready') AS ready,
+                           count(*) FILTER (WHERE d.state = 'in_flight') AS in_flight,
+                           count(*) FILTER (WHERE d.state = 'waiting') AS waiting,
+                           count(*) FILTER (WHERE d.state = 'dead') AS dead,
+                           min(d.ready_at) FILTER (WHERE d.state = 'ready' AND c.mode = 'system') AS oldest_ready
+                      FROM deliveries d JOIN clocks c ON c.name = d.clock
+                     WHERE d.state <> 'acked') d""";
+
+    /** Takes a sample in one statement (one snapshot) and measures the skew. */
+    static StoreSample take(Jdbc jdbc, ClockSkew skew) {
+        ClockSkew.Measurement measured = skew.measure();
+        return jdbc.autocommit(connection -> {
+            try (PreparedStatement select = connection.prepareStatement(SAMPLE);
+                 ResultSet row = select.executeQuery()) {
+                row.next();
+                return new StoreSample(row.getLong(1), row.getLong(2), row.getLong(3), row.getLong(4),
+                        Math.max(0, row.getLong(5)), Math.max(0, row.getLong(6)), row.getLong(7), row.getLong(8),
+                        row.getLong(9), row.getLong(10), Math.max(0, row.getLong(11)), measured);
+            }
+        });
+    }
+}

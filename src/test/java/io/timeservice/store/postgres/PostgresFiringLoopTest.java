@@ -1,0 +1,178 @@
+package io.timeservice.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+
+import io.timeservice.core.Precondition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The PostgreSQL store's firing loop against a real database: system clocks' timers become ready deliveries by
+ * themselves, a local change due sooner wakes a loop that planned a long sleep, leases expire into retries, and two
+ * loops on one schema fire each timer once. Most tests set a slow poll of 10 minutes, so only a due time the loop
+ * knew of, or a wake-up by a change on its own instance, can explain firing within the 60 s every wait allows.
+ */
+class PostgresFiringLoopTest {
+
+    private static final Duration NEVER_IN_THIS_TEST = Duration.ofMinutes(10);
+
+    private TestDatabase database;
+    private PostgresStore store;
+
+    @BeforeEach
+    void open() {
+        database = TestDatabase.create(PostgresFiringLoopTest.class, 6);
+        store = openStore();
+        store.clocks().create("s", StoredClock.Mode.SYSTEM, 0, null);
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+        database.close();
+    }
+
+    @Test
+    void timersOfASystemClock_becomeReadyDeliveries_atTheDueTimesTheLoopKnew() throws Exception {
+        store.timers().add("s", "a", 100, 0, null);
+        store.timers().add("s", "b", 300, 0, null);
+        store.timers().add("s", "c", 500, 0, null);
+
+        store.startFiring(settings(NEVER_IN_THIS_TEST)); // its first look finds them all pending, none due
+
+        Counts.awaitAtLeast(() -> count("ready"), 3, "ready deliveries");
+        assertThat(store.deliveries().claim("s", 10, 30_000)).extracting(Delivery::id).containsExactly("a", "b", "c");
+        assertThat(store.timers().firstN("s", 10).timers()).isEmpty();
+    }
+
+    @Test
+    void aLocalAddDueSooner_wakesALoopThatPlannedALongSleep() throws Exception {
+        store.timers().add("s", "in-an-hour", 3_600_000, 0, null);
+        store.startFiring(settings(NEVER_IN_THIS_TEST));
+        awaitSleepingLongerThan(60_000);
+
+        store.timers().add("s", "soon", 50, 0, null);
+
+        Counts.awaitAtLeast(() -> count("ready"), 1, "the sooner timer ready");
+        assertThat(store.deliveries().claim("s", 10, 30_000)).extracting(Delivery::id).containsExactly("soon");
+    }
+
+    @Test
+    void aLocalEditDueSooner_wakesTheLoopToo() throws Exception {
+        store.timers().add("s", "moved", 3_600_000, 0, null);
+        store.startFiring(settings(NEVER_IN_THIS_TEST));
+        awaitSleepingLongerThan(60_000);
+
+        store.timers().edit("s", "moved", 50L, null, Precondition.NONE);
+
+        Counts.awaitAtLeast(() -> count("ready"), 1, "the edited timer ready");
+    }
+
+    @Test
+    void anExpiredLease_becomesWaiting_thenReadyWithAttempt2_throughTheLoop() throws Exception {
+        store.timers().add("s", "job", 0, 0, null);
+        store.startFiring(settings(NEVER_IN_THIS_TEST));
+        Counts.awaitAtLeast(() -> count("ready"), 1, "the job ready");
+        awaitSleepingLongerThan(60_000);
+
+        assertThat(store.deliveries().claim("s", 1, 100)).hasSize(1); // the claim tells the loop its lease end
+
+        Counts.awaitAtLeast(() -> count("waiting"), 1, "the expired lease waiting for its retry");
+        Counts.awaitAtLeast(() -> count("ready"), 1, "the retry ready"); // after the default backoff (0.8-1 s)
+        List<Delivery> again = store.deliveries().claim("s", 1, 30_000);
+        assertThat(again).extracting(Delivery::attempt).containsExactly(2);
+    }
+
+    @Test
+    void aNackedDelivery_isReadyAgainAfterItsRetryTime_throughTheLoop() throws Exception {
+        store.timers().add("s", "job", 0, 0, null);
+        store.startFiring(settings(NEVER_IN_THIS_TEST));
+        Counts.awaitAtLeast(() -> count("ready"), 1, "the job ready");
+        Delivery claimed = store.deliveries().claim("s", 1, 3_600_000).get(0);
+        awaitSleepingLongerThan(60_000);
+
+        assertThat(store.deliveries().nack("s", "job", claimed.claim().toString(), 100L, RetryPolicy.DEFAULT))
+                .isTrue();
+
+        Counts.awaitAtLeast(() -> count("ready"), 1, "the nacked job ready again");
+    }
+
+    @Test
+    void twoLoopsOnOneSchema_fireEachTimerOnce() throws Exception {
+        PostgresStore other = openStore();
+        try {
+            Duration racing = Duration.ofMillis(20); // both look often, so they race for the same rows
+            store.startFiring(new PostgresFiringLoop.Settings(racing, 50, Duration.ofMinutes(5), NEVER_IN_THIS_TEST));
+            other.startFiring(new PostgresFiringLoop.Settings(racing, 50, Duration.ofMinutes(5), NEVER_IN_THIS_TEST));
+            Random random = new Random(18);
+            int timers = 2_000;
+            for (int i = 0; i < timers; i++) {
+                (i % 2 == 0 ? store : other).timers().add("s", "t" + i, random.nextInt(500), 0, null);
+            }
+
+            Counts.awaitAtLeast(() -> count("ready"), timers, "every timer ready");
+
+            assertThat(database.queryLong("SELECT count(DISTINCT id) FROM deliveries")).isEqualTo(timers);
+            assertThat(database.queryLong("SELECT count(*) FROM deliveries")).isEqualTo(timers);
+            assertThat(database.queryLong("SELECT count(*) FROM timers")).isZero();
+            assertThat(store.firing().failing()).isFalse();
+            assertThat(other.firing().failing()).isFalse();
+        } finally {
+            other.close();
+        }
+    }
+
+    @Test
+    void acknowledgedDeliveries_arePurgedAfterTheRetention() throws Exception {
+        store.timers().add("s", "done", 0, 0, null);
+        store.startFiring(new PostgresFiringLoop.Settings(NEVER_IN_THIS_TEST, 100, Duration.ZERO,
+                NEVER_IN_THIS_TEST));
+        Counts.awaitAtLeast(() -> count("ready"), 1, "ready");
+        Delivery claimed = store.deliveries().claim("s", 1, 30_000).get(0);
+        assertThat(store.deliveries().ack("s", "done", claimed.claim().toString())).isTrue();
+
+        Counts.awaitAtLeast(() -> count("acked") == 0 ? 1 : 0, 1, "the acked delivery purged");
+    }
+
+    @Test
+    void theSample_countsWhatIsPending_andReady_andMeasuresTheSkew() throws Exception {
+        store.timers().add("s", "later", 3_600_000, 0, null);
+        store.timers().add("s", "now", 0, 0, null);
+        store.clocks().create("v", StoredClock.Mode.VIRTUAL, 0, null);
+        store.timers().add("v", "virtual", 10, 0, "{\"x\":1}");
+        PostgresFiringLoop loop = store.startFiring(new PostgresFiringLoop.Settings(NEVER_IN_THIS_TEST, 100,
+                Duration.ofMinutes(5), Duration.ofMillis(100)));
+
+        Counts.awaitAtLeast(() -> loop.sample() != null && loop.sample().ready() == 1 ? 1 : 0, 1,
+                "a sample that saw the ready delivery");
+        StoreSample sample = loop.sample();
+        assertThat(sample.clocks()).isEqualTo(3); // default, s, v
+        assertThat(sample.pendingTimers()).isEqualTo(2);
+        assertThat(sample.pendingBytes()).isEqualTo("later".length() + "virtual".length() + "{\"x\":1}".length());
+        assertThat(sample.inFlight() + sample.waiting() + sample.dead()).isZero();
+        assertThat(Math.abs(sample.skew().skewMillis())).isLessThanOrEqualTo(sample.skew().roundTripMillis() + 50);
+    }
+
+    private PostgresStore openStore() {
+        return PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10, StoredClock.Mode.VIRTUAL);
+    }
+
+    private static PostgresFiringLoop.Settings settings(Duration slowPoll) {
+        return new PostgresFiringLoop.Settings(slowPoll, 10_000, Duration.ofMinutes(5), NEVER_IN_THIS_TEST);
+    }
+
+    private int count(String state) {
+        return (int) database.queryLong("SELECT count(*) FROM deliveries WHERE state = '" + state + "'");
+    }
+
+    /** Waits until the loop sleeps with a plan at least {@code millis} past the database's now. */
+    private void awaitSleepingLongerThan(long millis) throws InterruptedException {
+        Counts.awaitAtLeast(() -> store.alarm().plannedWake() - database.queryLong("SELECT db_now_ms()") > millis
+                ? 1 : 0, 1, "the loop asleep with a long plan");
+    }
+}
