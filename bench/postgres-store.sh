@@ -30,7 +30,7 @@
 # Installs what is missing: Node.js, npm, wrk, curl, psql, redis-cli (Debian, bench/need.sh), bullmq@6 + ioredis
 # (npm, into a temporary folder). Builds the jar when target/timeservice-*.jar is missing.
 # Usage: bench/postgres-store.sh [rounds=3]
-#   (ADD_COUNT=10000 BATCH_SECONDS=10 DRAIN_COUNT=20000 WARMUP_COUNT=ADD_COUNT/4 WARMUP_SECONDS=5 LATE_RATE=1000
+#   (ADD_COUNT=10000 BATCH_SECONDS=10 DRAIN_COUNT=20000 WARMUP_COUNT=ADD_COUNT/4 WARMUP_SECONDS=5 LATE_RATE=500
 #    LATE_SECONDS=20 LATE_ROUNDS=rounds JAR= JAVA_OPTS=)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +40,7 @@ seconds=${BATCH_SECONDS:-10}
 drain_count=${DRAIN_COUNT:-20000}
 warmup_count=${WARMUP_COUNT:-$((add_count / 4))}
 warmup_seconds=${WARMUP_SECONDS:-5}
-late_rate=${LATE_RATE:-1000}
+late_rate=${LATE_RATE:-500}
 late_seconds=${LATE_SECONDS:-20}
 late_rounds=${LATE_ROUNDS:-$rounds}
 inflight=${INFLIGHT:-50}
