@@ -2,16 +2,18 @@
 // waits until the last is due (so all are due at once when the worker starts), then one Worker with CONCURRENCY drains them with a processor that does
 // nothing; removeOnComplete, so a finished job leaves Redis as an acknowledged delivery leaves TimeService.
 // Timed from the worker's start until the last job completed (worker.close() waits for the jobs in flight).
+// REDIS_DB and BULLMQ_PREFIX choose its database and key prefix (bench/targets.js).
 // Usage: node bullmq-drain.js <redisPort> <count> [concurrency=50] [label=bullmq]
 const {Queue, Worker} = require("bullmq");
+const {bullmqOptions} = require("./targets.js");
 const port = Number(process.argv[2]);
 const count = Number(process.argv[3]);
 const concurrency = Number(process.argv[4] || 50);
 const label = process.argv[5] || "bullmq";
-const connection = {host: "127.0.0.1", port};
+const options = bullmqOptions(port);
 
 async function main() {
-  const queue = new Queue("drain", {connection});
+  const queue = new Queue("drain", options);
   await queue.obliterate({force: true}).catch(() => {});
   const start = Date.now();
   for (let from = 0; from < count; from += 1000) {
@@ -30,7 +32,7 @@ async function main() {
   const t0 = process.hrtime.bigint();
   const worker = new Worker("drain", async () => {
     if (++processed === count) finish();
-  }, {connection, concurrency});
+  }, {...options, concurrency});
   await allProcessed;
   await worker.close(); // waits until the last jobs are marked completed
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;

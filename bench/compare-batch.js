@@ -9,9 +9,12 @@
 //          when all have answered. Not atomic across kinds (BullMQ has no such call). TimeService: one POST /batch,
 //          all or nothing.
 // Per-operation latency is the call's latency divided by the operations it carried (amortized).
+// TimeService's port may list instances ("p1,p2"): calls go round-robin over them; BullMQ: REDIS_DB and
+// BULLMQ_PREFIX (both bench/targets.js).
 // Usage: node compare-batch.js <bullmq|timeservice> <port> <adds|mixed> <seconds> <inFlight> [size=100] [label]
-const [target, portArg, scenario, secondsArg, inFlightArg, sizeArg, labelArg] = process.argv.slice(2);
-const port = Number(portArg), seconds = Number(secondsArg), inFlight = Number(inFlightArg);
+const {httpCaller, bullmqOptions} = require("./targets.js");
+const [target, port, scenario, secondsArg, inFlightArg, sizeArg, labelArg] = process.argv.slice(2);
+const seconds = Number(secondsArg), inFlight = Number(inFlightArg);
 const size = Number(sizeArg || 100);
 const label = labelArg || target;
 const delay = i => 60000 + (i * 7919) % 3600000;
@@ -53,7 +56,7 @@ function mixedPlan(state, next) {
 
 async function bullmq() {
   const {Queue} = require("bullmq");
-  const queue = new Queue("bench", {connection: {host: "127.0.0.1", port}});
+  const queue = new Queue("bench", bullmqOptions(port));
   await queue.obliterate({force: true}).catch(() => {});
   if (scenario === "adds") {
     await runTimed(async (state, next) => {
@@ -75,19 +78,8 @@ async function bullmq() {
 }
 
 async function timeservice() {
-  const http = require("http");
-  const agent = new http.Agent({keepAlive: true, maxSockets: inFlight});
-  const post = body => new Promise((resolve, reject) => {
-    const data = JSON.stringify(body);
-    const req = http.request({host: "127.0.0.1", port, path: "/batch", method: "POST", agent,
-      headers: {"Content-Type": "application/json", "Content-Length": Buffer.byteLength(data)}}, res => {
-        let text = "";
-        res.on("data", c => { if (res.statusCode >= 300) text += c; });
-        res.on("end", () => res.statusCode < 300 ? resolve() : reject(new Error("POST /batch " + res.statusCode + " " + text)));
-      });
-    req.on("error", reject);
-    req.end(data);
-  });
+  const call = httpCaller(port, inFlight);
+  const post = body => call("POST", "/batch", body);
   if (scenario === "adds") {
     await runTimed(async (state, next) => {
       const ops = Array.from({length: size}, () => { const i = next(); return {op: "add", id: "j" + i, delay: delay(i), payload: {n: i}}; });

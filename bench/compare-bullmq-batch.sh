@@ -23,7 +23,7 @@ need redis-server redis-server; need redis-cli redis-tools; need node nodejs; ne
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 (cd "$work" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund bullmq@6 ioredis >/dev/null)
-cp bench/compare-batch.js "$work/"
+cp bench/compare-batch.js bench/targets.js "$work/"
 echo "bullmq $(node -p "require('$work/node_modules/bullmq/package.json').version"), $(redis-server --version | cut -d' ' -f3), node $(node -v), $(nproc) vCPU"
 
 redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no > "$work/redis.log" 2>&1 &
@@ -60,16 +60,8 @@ for r in $(seq 1 "$rounds"); do
 done | tee "$work/results.txt"
 
 node - "$work/results.txt" <<'JS'
-const lines = require("fs").readFileSync(process.argv[2], "utf8").split("\n");
-const rows = []; let round = 0;
-for (const l of lines) {
-  if (l.startsWith("ROUND ")) round = Number(l.split(" ")[1]);
-  if (!l.startsWith("RESULT ")) continue;
-  const f = Object.fromEntries(l.split(" ").slice(1).map(kv => kv.split("=")));
-  rows.push({...f, round});
-}
-const med = a => { const s = [...a].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-const span = a => `${Math.min(...a)}–${Math.max(...a)}`;
+const {rows: read, median: med, span} = require("./bench/results.js");
+const rows = read(process.argv[2]);
 for (const s of ["adds", "mixed"]) {
   console.log(`SUMMARY scenario=${s} (median [min–max] over rounds)`);
   for (const t of ["bullmq", "ts-none", "ts-always"]) {

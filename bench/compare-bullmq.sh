@@ -22,7 +22,7 @@ need redis-server redis-server; need redis-cli redis-tools; need node nodejs; ne
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 (cd "$work" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund bullmq@6 ioredis >/dev/null)
-cp bench/compare.js "$work/"
+cp bench/compare.js bench/targets.js "$work/"
 
 redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
   > "$work/redis.log" 2>&1 &

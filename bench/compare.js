@@ -3,11 +3,15 @@
 // process with the same number of operations in flight, so the client costs the same on both sides.
 // stack-baseline is bench/stack-baseline (a Spring MVC POST /timers that does nothing): add only, for the HTTP
 // stack's own ceiling under the same client.
-// Usage: node bench/compare.js <bullmq|timeservice|stack-baseline> <port> [count=50000] [inFlight=50]
+// ops=add runs the add only (on every target). TimeService's port may list instances ("p1,p2"): calls go round-robin
+// over them (bench/targets.js). BullMQ: REDIS_DB and BULLMQ_PREFIX (bench/targets.js).
+// Usage: node bench/compare.js <bullmq|timeservice|stack-baseline> <port> [count=50000] [inFlight=50] [ops=all|add]
+const {httpCaller, bullmqOptions} = require("./targets.js");
 const target = process.argv[2];
-const port = Number(process.argv[3]);
+const port = process.argv[3];
 const count = Number(process.argv[4] || 50000);
 const inFlight = Number(process.argv[5] || 50);
+const addOnly = (process.argv[6] || "all") === "add";
 
 async function runPhase(name, op) {
   let next = 0;
@@ -33,30 +37,19 @@ const delay = i => 60000 + (i * 7919) % 3600000;
 
 async function bullmq() {
   const {Queue} = require("bullmq");
-  const connection = {host: "127.0.0.1", port};
-  const queue = new Queue("bench", {connection});
+  const queue = new Queue("bench", bullmqOptions(port));
   await queue.obliterate({force: true}).catch(() => {});
   await runPhase("add", i => queue.add("t", {n: i}, {delay: delay(i), jobId: "j" + i}));
+  if (addOnly) return queue.close();
   await runPhase("changeDelay", async i => (await queue.getJob("j" + i)).changeDelay(delay(i + 1)));
   await runPhase("remove", i => queue.remove("j" + i));
   await queue.close();
 }
 
 async function httpTarget(phases) {
-  const http = require("http");
-  const agent = new http.Agent({keepAlive: true, maxSockets: inFlight});
-  const call = (method, path, body) => new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request({host: "127.0.0.1", port, path, method, agent,
-      headers: data ? {"Content-Type": "application/json", "Content-Length": Buffer.byteLength(data)} : {}}, res => {
-        res.resume();
-        res.on("end", () => res.statusCode < 300 ? resolve() : reject(new Error(method + " " + path + " " + res.statusCode)));
-      });
-    req.on("error", reject);
-    req.end(data);
-  });
+  const call = httpCaller(port, inFlight);
   await runPhase("add", i => call("POST", "/timers", {id: "j" + i, delay: delay(i), payload: {n: i}}));
-  if (phases === "all") {
+  if (phases === "all" && !addOnly) {
     await runPhase("changeDelay", i => call("PATCH", "/timers/j" + i, {delay: delay(i + 1)}));
     await runPhase("remove", i => call("DELETE", "/timers/j" + i));
   }

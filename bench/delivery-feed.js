@@ -4,25 +4,13 @@
 //     over a 100 ms window aheadMs ahead of now (delay = due time - Date.now() when sent).
 //   node delivery-feed.js preload <port> <clock> <count> [prefix=p]
 //     adds count timers, each due 1 s after its batch is sent (4 batches in flight): once the last is due, all are.
+// port may list instances ("p1,p2"): batches go round-robin over them (bench/targets.js).
 // Prints one FEED line: timers added, batches, the worst batch round trip and how far behind schedule it fell.
-const http = require("http");
-const [mode, port, clock] = [process.argv[2], Number(process.argv[3]), process.argv[4]];
-const agent = new http.Agent({keepAlive: true, maxSockets: 8});
+const {httpCaller} = require("./targets.js");
+const [mode, port, clock] = process.argv.slice(2, 5);
+const call = httpCaller(port, 8);
 const BATCH = 1000;
-
-function batch(ops) {
-  const body = JSON.stringify({ops});
-  return new Promise((resolve, reject) => {
-    const req = http.request({host: "127.0.0.1", port, path: `/clocks/${clock}/batch`, method: "POST", agent,
-      headers: {"Content-Type": "application/json", "Content-Length": Buffer.byteLength(body)}}, res => {
-      res.resume();
-      res.on("end", () => res.statusCode === 200 ? resolve()
-        : reject(new Error(`batch answered ${res.statusCode}`)));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const batch = ops => call("POST", `/clocks/${clock}/batch`, {ops});
 
 async function rate(perSecond, seconds, aheadMs, prefix) {
   const windowMs = 1000 * BATCH / perSecond; // one batch per window

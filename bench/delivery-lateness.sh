@@ -91,7 +91,7 @@ run() { # mode ack seconds clock
     "$(echo "$counts" | sed 's/.*"ready":\([0-9]*\).*"inFlight":\([0-9]*\).*/left_ready=\1 left_in_flight=\2/') $(cat "$work/feed.out")"
   curl -sf -X DELETE "http://127.0.0.1:$port/clocks/$clock" >/dev/null
 }
-cp bench/delivery-feed.js "$work/"
+cp bench/delivery-feed.js bench/targets.js "$work/"
 
 reversed() { echo "$@" | tr ' ' '\n' | tac | tr '\n' ' '; }
 for t in ts-none ts-always; do for a in $acks; do run "$t" "$a" "$warmup" "warm-$a" > /dev/null; done; done # JIT
@@ -102,10 +102,8 @@ for r in $(seq 1 "$rounds"); do
 done | tee "$work/results.txt"
 
 node - "$work/results.txt" <<'JS'
-const lines = require("fs").readFileSync(process.argv[2], "utf8").split("\n").filter(l => l.startsWith("RESULT "));
-const rows = lines.map(l => { const [, target, ...kv] = l.split(" ");
-  return {target, ...Object.fromEntries(kv.filter(x => x.includes("=")).map(x => x.split("=")))}; });
-const med = a => { const s = [...a].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const {rows: read, median: med} = require("./bench/results.js");
+const rows = read(process.argv[2]);
 console.log("SUMMARY median [min–max] over rounds, ms");
 for (const t of [...new Set(rows.map(x => x.target))]) {
   const r = rows.filter(x => x.target === t);

@@ -32,7 +32,7 @@ need curl curl
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 (cd "$work" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund bullmq@6 ioredis >/dev/null)
-cp bench/bullmq-drain.js bench/delivery-feed.js "$work/"
+cp bench/bullmq-drain.js bench/delivery-feed.js bench/targets.js "$work/"
 echo "bullmq $(node -p "require('$work/node_modules/bullmq/package.json').version"), redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/'), node $(node -v), $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2), $(nproc) vCPU"
 
 redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no > "$work/redis.log" 2>&1 &
@@ -98,16 +98,8 @@ for r in $(seq 1 "$rounds"); do
 done | tee "$work/results.txt"
 
 node - "$work/results.txt" <<'JS'
-const lines = require("fs").readFileSync(process.argv[2], "utf8").split("\n");
-const rows = []; let round = 0;
-for (const l of lines) {
-  if (l.startsWith("ROUND ")) round = Number(l.split(" ")[1]);
-  if (!l.startsWith("RESULT ")) continue;
-  const [, target, ...kv] = l.split(" ");
-  rows.push({target, round, ...Object.fromEntries(kv.map(x => x.split("=")))});
-}
-const med = a => { const s = [...a].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-const span = a => `${Math.min(...a)}–${Math.max(...a)}`;
+const {rows: read, median: med, span} = require("./bench/results.js");
+const rows = read(process.argv[2]);
 const rate = t => rows.filter(x => x.target === t).map(x => Number(x.acked_per_s));
 console.log("SUMMARY deliveries (jobs) claimed and acknowledged per second, median [min–max] over rounds");
 const targets = [...new Set(rows.map(x => x.target))].sort((a, b) => (a !== "bullmq") - (b !== "bullmq"));

@@ -11,9 +11,12 @@
 -- Client-side lateness of each claimed delivery: the wall-clock time its claim answer arrived minus its fireTime
 -- (epoch ms), read with clock_gettime through LuaJIT's FFI, in 0.1 ms buckets.
 -- env: CLOCK (lat), MAX (100), LEASE (30000), WAIT (1000), ACK (batch), LABEL (printed), SKIP_MS (lateness of
--- deliveries due before the run's start + SKIP_MS is not counted: they waited for the run to start; default 1000).
+-- deliveries due before the run's start + SKIP_MS is not counted: they waited for the run to start; default 1000),
+-- LATE_FILE (when set, the lateness histogram is also written there, "bucket count" per line, so that the runs of
+-- several wrk processes can be merged).
 -- Prints one RESULT line: acked, lost, ack requests, claims (and empty ones), errors, acked/s and requests/s between
--- the first request and the last ack, lateness p50/p99/max.
+-- the first request and the last ack, lateness p50/p99/max, and the first request's and last ack's wall-clock times
+-- (epoch ms; several wrk processes' RESULTs combine into one span).
 local ffi = require("ffi")
 ffi.cdef [[
 typedef struct { long tv_sec; long tv_nsec; } bench_timespec;
@@ -133,9 +136,16 @@ function done(summary, latency, requests)
   local seconds = last > first and (last - first) / 1000 or summary.duration / 1e6
   io.write(string.format("RESULT %s ack=%s acked=%d lost=%d ack_requests=%d claimed=%d claims=%d empty_claims=%d"
     .. " errors=%d socket_errors=%d seconds=%.2f acked_per_s=%.0f requests_per_s=%.0f late_n=%d late_p50_ms=%s"
-    .. " late_p99_ms=%s late_max_ms=%s\n", os.getenv("LABEL") or "", ack_mode, total.acked, total.lost,
-    total.ack_calls, total.claimed, total.claim_calls, total.empty_claims, total.errors,
+    .. " late_p99_ms=%s late_max_ms=%s first_ms=%.1f last_ms=%.1f\n", os.getenv("LABEL") or "", ack_mode,
+    total.acked, total.lost, total.ack_calls, total.claimed, total.claim_calls, total.empty_claims, total.errors,
     summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, seconds,
     total.acked / seconds, (total.ack_calls + total.claim_calls) / seconds, n,
-    pct(50), pct(99), n > 0 and string.format("%.1f", buckets[#buckets] / 10) or "-"))
+    pct(50), pct(99), n > 0 and string.format("%.1f", buckets[#buckets] / 10) or "-", first < math.huge and first or 0,
+    last))
+  local late_file = os.getenv("LATE_FILE")
+  if late_file then
+    local out = assert(io.open(late_file, "w"))
+    for _, bucket in ipairs(buckets) do out:write(bucket, " ", hist[bucket], "\n") end
+    out:close()
+  end
 end

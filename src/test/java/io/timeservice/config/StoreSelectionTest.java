@@ -55,7 +55,7 @@ class StoreSelectionTest {
             assertThat(context.getBean(DataSource.class)).isInstanceOf(HikariDataSource.class);
             MigrationInfoService migrations = context.getBean(Flyway.class).info();
             assertThat(migrations.pending()).as("every migration in the jar ran").isEmpty();
-            assertThat(migrations.current().getVersion().getVersion()).isEqualTo("2");
+            assertThat(migrations.current().getVersion().getVersion()).isEqualTo("3");
             PostgresStore store = context.getBean(PostgresStore.class);
             store.timers().add(Clocks.DEFAULT, "wired", 5, 0, null);
             assertThat(store.timers().get(Clocks.DEFAULT, "wired").fireTime()).isEqualTo(5);
