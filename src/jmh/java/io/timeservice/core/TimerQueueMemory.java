@@ -19,7 +19,8 @@ import org.openjdk.jol.vm.VM;
  * The fill is the benchmarks' (same ids, delays and priorities). {@code pqTombstones} is measured fresh and at its
  * worst, after n edits, just before the sweep that its lazy deletion runs when tombstones outnumber live entries.
  *
- * <p>Run: {@code ./mvnw -Pjmh test-compile exec:exec@memory}
+ * <p>Run: {@code ./mvnw -Pjmh test-compile exec:exec@memory}; with designs named as the first argument
+ * (comma-separated, e.g. {@code heap4,heap4load50}) it measures those alone.
  */
 public final class TimerQueueMemory {
 
@@ -43,11 +44,14 @@ public final class TimerQueueMemory {
                 - VM.current().sizeOf(ids);
         System.out.printf("n = %,d; the ids alone: %,d bytes = %.1f bytes per id%n", N, idBytes, (double) idBytes / N);
         System.out.printf("%-28s %12s %12s%n", "design", "JOL B/timer", "heap B/timer");
-        for (String design : List.of("heap4", "heap2", "heap8", "treeMap", "pqTombstones", "pqRemove",
-                "sortedArray")) {
+        List<String> designs = args.length > 0 ? List.of(args[0].split(","))
+                : List.of("heap4", "heap2", "heap8", "treeMap", "pqTombstones", "pqRemove", "sortedArray");
+        for (String design : designs) {
             measure(design, design, ids, times, priorities, idBytes, false);
         }
-        measure("pqTombstones", "pqTombstones after n edits", ids, times, priorities, idBytes, true);
+        if (args.length == 0) {
+            measure("pqTombstones", "pqTombstones after n edits", ids, times, priorities, idBytes, true);
+        }
     }
 
     private static void measure(String design, String label, String[] ids, long[] times, int[] priorities,

@@ -26,11 +26,22 @@ import java.util.function.IntConsumer;
  * <p>Handles never move while a timer is pending (the heap slot is kept per handle instead), so this table is
  * written only on insert and remove, never during a sift.
  *
+ * <p>Size: any number of buckets, not only powers of two. The home bucket of a hash is
+ * {@code (hash as unsigned) × buckets >>> 32} (a multiply and a shift, "fastrange"; on a power of two it is the
+ * hash's top bits), and probes wrap from the last bucket to the first. The table grows before an insert would take
+ * it past {@code maxLoadPercent} of its buckets, to {@code maxLoadPercent / (maxLoadPercent - 25)} times its
+ * length, so its load stays between {@code maxLoadPercent - 25} and {@code maxLoadPercent} percent: at 50% it
+ * doubles from {@value #MIN_BUCKETS} (powers of two, 16 to 32 bytes of buckets per entry), at 75% it grows by half
+ * (10.7 to 16 bytes per entry). The default is {@value #DEFAULT_MAX_LOAD_PERCENT}%. Drained to empty, a large table
+ * shrinks back to {@value #MIN_BUCKETS} buckets.
+ *
  * <p>Not thread-safe.
  */
 final class IdIndex {
 
     private static final int MIN_BUCKETS = 16;
+    /** The load the table may reach before it grows, in percent of its buckets (see the class comment). */
+    static final int DEFAULT_MAX_LOAD_PERCENT = 50;
     private static final int SHRINK_ABOVE = 8192;
     private static final long EMPTY = 0L;
     /** The SipHash key of every index in this process unless a test names its own. */
@@ -42,9 +53,10 @@ final class IdIndex {
     private String lastHashed;
     private int lastHash;
 
+    private final int maxLoadPercent;
     private long[] buckets;
-    /** 32 - log2(buckets.length): a mixed hash's top bits pick the home bucket. */
-    private int shift;
+    /** Entries the table holds before the next insert grows it: {@code maxLoadPercent} of its buckets. */
+    private int growAt;
     private int size;
     /**
      * Bucket where the last successful {@link #find} ended. A cancel or edit finds the timer and then removes it;
@@ -53,13 +65,27 @@ final class IdIndex {
     private int lastFound;
 
     IdIndex() {
-        this(PROCESS_KEY[0], PROCESS_KEY[1]);
+        this(DEFAULT_MAX_LOAD_PERCENT);
+    }
+
+    /** An index that grows past {@code maxLoadPercent} (50 to 90) of its buckets: for benchmarks comparing loads. */
+    IdIndex(int maxLoadPercent) {
+        this(PROCESS_KEY[0], PROCESS_KEY[1], maxLoadPercent);
     }
 
     /** An index hashing under a chosen key, for tests that need the same buckets in every run. */
     IdIndex(long key0, long key1) {
+        this(key0, key1, DEFAULT_MAX_LOAD_PERCENT);
+    }
+
+    /** An index hashing under a chosen key and growing past {@code maxLoadPercent} (50 to 90) of its buckets. */
+    IdIndex(long key0, long key1, int maxLoadPercent) {
+        if (maxLoadPercent < 50 || maxLoadPercent > 90) {
+            throw new IllegalArgumentException("maxLoadPercent must be in [50, 90]: " + maxLoadPercent);
+        }
         this.key0 = key0;
         this.key1 = key1;
+        this.maxLoadPercent = maxLoadPercent;
         allocate(MIN_BUCKETS);
     }
 
@@ -69,8 +95,9 @@ final class IdIndex {
     IdIndex(IdIndex source) {
         key0 = source.key0;
         key1 = source.key1;
+        maxLoadPercent = source.maxLoadPercent;
         buckets = source.buckets.clone();
-        shift = source.shift;
+        growAt = source.growAt;
         size = source.size;
     }
 
@@ -103,8 +130,8 @@ final class IdIndex {
 
     /** As {@link #find(String, IdsByHandle)}, with {@code hash} = {@link #hash}(id) already computed. */
     int find(String id, int hash, IdsByHandle ids) {
-        int mask = buckets.length - 1;
-        for (int i = hash >>> shift; ; i = (i + 1) & mask) {
+        long[] buckets = this.buckets;
+        for (int i = home(hash, buckets.length); ; i = next(i, buckets.length)) {
             long bucket = buckets[i];
             if (bucket == EMPTY) {
                 return -1;
@@ -126,8 +153,8 @@ final class IdIndex {
 
     /** Adds {@code handle} under {@code hash} = {@link #hash}(its id). Call only when the id is not indexed. */
     void insert(int hash, int handle) {
-        if (size + 1 > buckets.length >>> 1) {
-            resize(buckets.length << 1);
+        if (size + 1 > growAt) {
+            resize(grownLength(buckets.length));
         }
         place(hash, handle);
         size++;
@@ -135,7 +162,7 @@ final class IdIndex {
 
     /** Reads the home bucket of {@code hash} and returns it: starts its cache miss early (see callers). */
     long touch(int hash) {
-        return buckets[hash >>> shift];
+        return buckets[home(hash, buckets.length)];
     }
 
     /** Removes {@code id}, which must be present with {@code handle}. */
@@ -169,14 +196,13 @@ final class IdIndex {
     }
 
     private boolean removeIfPresent(int hash, int handle) {
-        int mask = buckets.length - 1;
         long wanted = pack(hash, handle);
-        int hole = hash >>> shift;
+        int hole = home(hash, buckets.length);
         while (buckets[hole] != wanted) {
             if (buckets[hole] == EMPTY) {
                 return false;
             }
-            hole = (hole + 1) & mask;
+            hole = next(hole, buckets.length);
         }
         deleteAt(hole);
         return true;
@@ -184,10 +210,12 @@ final class IdIndex {
 
     /** Empties bucket {@code hole}, which holds an entry. */
     private void deleteAt(int hole) {
-        int mask = buckets.length - 1;
-        // Backward-shift deletion: pull later members of the probe run into the hole when their home allows it.
-        for (int next = (hole + 1) & mask; buckets[next] != EMPTY; next = (next + 1) & mask) {
-            int home = homeOf(buckets[next]);
+        long[] buckets = this.buckets;
+        int length = buckets.length;
+        // Backward-shift deletion: pull later members of the probe run into the hole when their home allows it, i.e.
+        // when the home is not in the cyclic range (hole, next] (the run may wrap past the last bucket to the first).
+        for (int next = next(hole, length); buckets[next] != EMPTY; next = next(next, length)) {
+            int home = homeOf(buckets[next], length);
             boolean homeOutsideHoleToNext = hole <= next
                     ? home <= hole || home > next
                     : home <= hole && home > next;
@@ -198,7 +226,7 @@ final class IdIndex {
         }
         buckets[hole] = EMPTY;
         size--;
-        if (size == 0 && buckets.length > SHRINK_ABOVE) {
+        if (size == 0 && length > SHRINK_ABOVE) {
             allocate(MIN_BUCKETS);
         }
     }
@@ -218,12 +246,17 @@ final class IdIndex {
     }
 
     private void place(int hash, int handle) {
-        int mask = buckets.length - 1;
-        int i = hash >>> shift;
+        int i = home(hash, buckets.length);
         while (buckets[i] != EMPTY) {
-            i = (i + 1) & mask;
+            i = next(i, buckets.length);
         }
         buckets[i] = pack(hash, handle);
+    }
+
+    /** The length the table grows to from {@code length}: see the class comment. */
+    private int grownLength(int length) {
+        long grown = ((long) length * maxLoadPercent + maxLoadPercent - 26) / (maxLoadPercent - 25);
+        return (int) Math.min(grown, Integer.MAX_VALUE - 8);
     }
 
     private void resize(int newLength) {
@@ -238,7 +271,21 @@ final class IdIndex {
 
     private void allocate(int length) {
         buckets = new long[length];
-        shift = 32 - Integer.numberOfTrailingZeros(length);
+        growAt = (int) ((long) length * maxLoadPercent / 100);
+    }
+
+    /** The home bucket of {@code hash} in a table of {@code length} buckets: fastrange, see the class comment. */
+    static int home(int hash, int length) {
+        return (int) (((hash & 0xFFFF_FFFFL) * length) >>> 32);
+    }
+
+    private static int next(int bucket, int length) {
+        return bucket + 1 == length ? 0 : bucket + 1;
+    }
+
+    /** Buckets in the table now (for tests and the memory figures). */
+    int bucketCount() {
+        return buckets.length;
     }
 
     private static long pack(int hash, int handle) {
@@ -251,10 +298,9 @@ final class IdIndex {
      */
     int longestProbe() {
         int longest = 0;
-        int mask = buckets.length - 1;
         for (int i = 0; i < buckets.length; i++) {
             if (buckets[i] != EMPTY) {
-                longest = Math.max(longest, 1 + ((i - homeOf(buckets[i])) & mask));
+                longest = Math.max(longest, 1 + distanceFromHome(i));
             }
         }
         return longest;
@@ -263,17 +309,22 @@ final class IdIndex {
     /** The buckets that finding every indexed id visits, summed: {@link #size} when no entry left its home. */
     long totalProbes() {
         long total = 0;
-        int mask = buckets.length - 1;
         for (int i = 0; i < buckets.length; i++) {
             if (buckets[i] != EMPTY) {
-                total += 1 + ((i - homeOf(buckets[i])) & mask);
+                total += 1 + distanceFromHome(i);
             }
         }
         return total;
     }
 
-    private int homeOf(long bucket) {
-        return (int) (bucket >>> 32) >>> shift;
+    /** Buckets from the home of the entry in bucket {@code i} forward (wrapping) to {@code i}. */
+    private int distanceFromHome(int i) {
+        int home = homeOf(buckets[i], buckets.length);
+        return i >= home ? i - home : i - home + buckets.length;
+    }
+
+    private static int homeOf(long bucket, int length) {
+        return (int) (((bucket >>> 32) * length) >>> 32);
     }
 
     /**
@@ -325,7 +376,7 @@ final class IdIndex {
 
     @Override
     public String toString() {
-        return "IdIndex[size=" + size + ", buckets=" + buckets.length + "]";
+        return "IdIndex[size=" + size + ", buckets=" + buckets.length + ", maxLoad=" + maxLoadPercent + "%]";
     }
 
 }

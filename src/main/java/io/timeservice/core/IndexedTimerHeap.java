@@ -116,12 +116,17 @@ final class IndexedTimerHeap {
     private long changes;
 
     IndexedTimerHeap(int arity) {
+        this(arity, IdIndex.DEFAULT_MAX_LOAD_PERCENT);
+    }
+
+    /** A heap whose id index grows past {@code indexMaxLoadPercent} of its buckets: for benchmarks comparing loads. */
+    IndexedTimerHeap(int arity, int indexMaxLoadPercent) {
         if (arity < 2) {
             throw new IllegalArgumentException("arity must be >= 2: " + arity);
         }
         this.arity = arity;
         allocate(INITIAL_CAPACITY);
-        records = new TimerRecords(INITIAL_CAPACITY);
+        records = new TimerRecords(INITIAL_CAPACITY, indexMaxLoadPercent);
     }
 
     /** A copy of {@code source}: see {@link #copy}. */

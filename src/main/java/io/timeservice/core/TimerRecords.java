@@ -54,9 +54,14 @@ final class TimerRecords implements OldestPending.Members {
     private final IdIndex.IdsByHandle idOfHandle = this::idOf;
 
     TimerRecords(int capacity) {
+        this(capacity, IdIndex.DEFAULT_MAX_LOAD_PERCENT);
+    }
+
+    /** Records whose {@link IdIndex} grows past {@code indexMaxLoadPercent} of its buckets (for benchmarks). */
+    TimerRecords(int capacity, int indexMaxLoadPercent) {
         allocate(capacity);
         oldestPending = new OldestPending(this, capacity);
-        index = new IdIndex();
+        index = new IdIndex(indexMaxLoadPercent);
     }
 
     /** An independent copy of {@code source}, spare capacity left out. */

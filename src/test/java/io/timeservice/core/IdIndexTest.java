@@ -335,16 +335,18 @@ class IdIndexTest {
         assertThat(index.find(ids.get(2), idsOf)).isEqualTo(-1);
     }
 
-    @Test
-    void insert_pastHalfFull_resizesAndEveryIdStaysFindable() {
-        IdIndex index = newIndex();
+    @ParameterizedTest(name = "max load {0}%")
+    @ValueSource(ints = {50, 75})
+    void insert_pastMaxLoad_resizesAndEveryIdStaysFindable(int maxLoadPercent) {
+        IdIndex index = new IdIndex(KEY0, KEY1, maxLoadPercent);
         int bucketsBefore = arrayLength(index, "buckets");
 
         for (int i = 0; i < 1000; i++) {
             insert(index, "id-" + i, i);
         }
 
-        assertThat(arrayLength(index, "buckets")).isGreaterThan(bucketsBefore).isGreaterThanOrEqualTo(2000);
+        assertThat(arrayLength(index, "buckets")).isGreaterThan(bucketsBefore)
+                .isGreaterThanOrEqualTo(1000 * 100 / maxLoadPercent);
         for (int i = 0; i < 1000; i++) {
             assertThat(index.find("id-" + i, idsOf)).isEqualTo(i);
         }
@@ -355,12 +357,12 @@ class IdIndexTest {
     void remove_lastEntryOfLargeTable_shrinksBackToMinimum() {
         IdIndex index = newIndex();
         int minimum = arrayLength(index, "buckets");
-        for (int i = 0; i < 5000; i++) {
+        for (int i = 0; i < 7000; i++) {
             insert(index, "big-" + i, i);
         }
         assertThat(arrayLength(index, "buckets")).isGreaterThan(8192);
 
-        for (int i = 0; i < 5000; i++) {
+        for (int i = 0; i < 7000; i++) {
             remove(index, "big-" + i, i);
         }
 

@@ -29,6 +29,9 @@ class TimerQueueAdaptersTest {
         for (String name : TimerQueues.ALL) {
             queues.add(TimerQueues.create(name));
         }
+        for (String name : TimerQueues.VARIANTS) {
+            queues.add(TimerQueues.create(name));
+        }
         Random random = new Random(seed);
         String[] ids = new String[600]; // fewer ids than operations: adds of pending ids are refused, ids are reused
         for (int i = 0; i < ids.length; i++) {

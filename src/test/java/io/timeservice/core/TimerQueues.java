@@ -19,6 +19,11 @@ final class TimerQueues {
     /** Names accepted by {@link #create}. */
     static final List<String> ALL = List.of("heap2", "heap4", "heap8", "treeMap", "pqTombstones", "pqRemove",
             "sortedArray");
+    /**
+     * Benchmark-only variants, not in {@link #ALL}: heap4 and heap8 with the id index's maximum load named
+     * (50%: doubling, power-of-two lengths; 75%: growing by half, any length) whatever the default is.
+     */
+    static final List<String> VARIANTS = List.of("heap4load50", "heap4load75", "heap8load50", "heap8load75");
 
     private TimerQueues() {
     }
@@ -28,6 +33,10 @@ final class TimerQueues {
             case "heap2" -> new OurHeap(2);
             case "heap4" -> new OurHeap(4);
             case "heap8" -> new OurHeap(8);
+            case "heap4load50" -> new OurHeap(4, 50);
+            case "heap4load75" -> new OurHeap(4, 75);
+            case "heap8load50" -> new OurHeap(8, 50);
+            case "heap8load75" -> new OurHeap(8, 75);
             case "treeMap" -> new TreeMapQueue();
             case "pqTombstones" -> new TombstonePriorityQueue();
             case "pqRemove" -> new RemovingPriorityQueue();
@@ -44,8 +53,17 @@ final class TimerQueues {
         private String[] drained;
         private int drainedCount;
 
+        private final String name;
+
         OurHeap(int arity) {
             heap = new IndexedTimerHeap(arity);
+            name = "heap" + arity;
+        }
+
+        /** With the id index grown past {@code indexMaxLoadPercent} of its buckets instead of the default. */
+        OurHeap(int arity, int indexMaxLoadPercent) {
+            heap = new IndexedTimerHeap(arity, indexMaxLoadPercent);
+            name = "heap" + arity + "load" + indexMaxLoadPercent;
         }
 
 
@@ -134,7 +152,7 @@ final class TimerQueues {
 
         @Override
         public String name() {
-            return "heap" + heap.arity();
+            return name;
         }
     }
 
