@@ -41,7 +41,7 @@ final class IdIndex {
 
     private static final int MIN_BUCKETS = 16;
     /** The load the table may reach before it grows, in percent of its buckets (see the class comment). */
-    static final int DEFAULT_MAX_LOAD_PERCENT = 50;
+    static final int DEFAULT_MAX_LOAD_PERCENT = 75;
     private static final int SHRINK_ABOVE = 8192;
     private static final long EMPTY = 0L;
     /** The SipHash key of every index in this process unless a test names its own. */
