@@ -16,13 +16,15 @@ import org.springframework.security.authentication.AuthenticationManager;
 import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
-import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AuthenticationEntryPointFailureHandler;
 import org.springframework.security.web.authentication.AuthenticationFilter;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
 import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
+import org.springframework.security.web.header.HeaderWriterFilter;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.util.matcher.AndRequestMatcher;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
@@ -55,6 +57,7 @@ class SecurityConfiguration {
     private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
     private static final RequestMatcher SAFE = SecurityConfiguration::isSafe;
+    private static final RequestMatcher UNSAFE = request -> !isSafe(request);
     private static final RequestMatcher QUEUE_PATHS = new OrRequestMatcher(
             PathPatternRequestMatcher.pathPattern("/timers/**"),
             PathPatternRequestMatcher.pathPattern("/batch"),
@@ -105,6 +108,20 @@ class SecurityConfiguration {
         return SecurityObservationSettings.noObservations();
     }
 
+    /**
+     * Spring Security's strict firewall with its own checks, answered without a regular expression for printable
+     * ASCII names and values ({@link AsciiFirstPredicate}): the same requests are refused.
+     */
+    @Bean
+    StrictHttpFirewall httpFirewall() {
+        StrictHttpFirewall firewall = new StrictHttpFirewall();
+        firewall.setAllowedHeaderNames(new AsciiFirstPredicate(StrictHttpFirewall.ALLOWED_HEADER_NAMES));
+        firewall.setAllowedHeaderValues(new AsciiFirstPredicate(StrictHttpFirewall.ALLOWED_HEADER_VALUES));
+        firewall.setAllowedParameterNames(new AsciiFirstPredicate(StrictHttpFirewall.ALLOWED_PARAMETER_NAMES));
+        firewall.setAllowedParameterValues(new AsciiFirstPredicate(StrictHttpFirewall.ALLOWED_PARAMETER_VALUES));
+        return firewall;
+    }
+
     /** Without tokens the converter alone decides who is {@code open-access}; there is nothing left to check. */
     private static AuthenticationManager grantAsIs() {
         return granted -> granted;
@@ -139,7 +156,20 @@ class SecurityConfiguration {
         authentication.setSecurityContextRepository(new RequestAttributeSecurityContextRepository());
 
         http.csrf(AbstractHttpConfigurer::disable)
-                .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                // No session at all: without the session management filter (and its URL-encoding response wrapper)
+                // the context lives in a request attribute only.
+                .sessionManagement(AbstractHttpConfigurer::disable)
+                .securityContext(context -> context.securityContextRepository(
+                        new RequestAttributeSecurityContextRepository()))
+                // The security headers are written before the request is handled rather than when the response
+                // commits, which spares every response write a wrapper; nothing here sets these headers itself.
+                .headers(headers -> headers.addObjectPostProcessor(new ObjectPostProcessor<HeaderWriterFilter>() {
+                    @Override
+                    public <F extends HeaderWriterFilter> F postProcess(F filter) {
+                        filter.setShouldWriteHeadersEagerly(true);
+                        return filter;
+                    }
+                }))
                 .requestCache(AbstractHttpConfigurer::disable)
                 .formLogin(AbstractHttpConfigurer::disable)
                 .httpBasic(AbstractHttpConfigurer::disable)
@@ -148,6 +178,10 @@ class SecurityConfiguration {
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems))
                 .authorizeHttpRequests(requests -> {
                     requests.dispatcherTypeMatchers(DispatcherType.ERROR).permitAll();
+                    // Changes to the queue first: the actuator's matchers below cost more than the check itself,
+                    // and no actuator path is a queue path, so the order decides nothing else.
+                    requests.requestMatchers(new AndRequestMatcher(UNSAFE, QUEUE_PATHS))
+                            .hasAuthority(Scope.WRITE_AUTHORITY);
                     requests.requestMatchers(EndpointRequest.to("health")).permitAll();
                     if (settings.openActuator()) {
                         requests.requestMatchers(EndpointRequest.toAnyEndpoint()).permitAll();

@@ -1,9 +1,7 @@
 package io.timeservice.web;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Reader;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -153,28 +151,46 @@ class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
 
     /**
      * JSON travels as UTF-8 (RFC 8259 section 8.1). Jackson would guess UTF-16 or UTF-32 from the bytes and skip a
-     * byte order mark, so the bytes reach it through a strict UTF-8 decoder.
+     * byte order mark, so it is given text: ASCII bodies (most) as they are, any other through a strict UTF-8
+     * decoder. Always text, because Jackson's byte and character parsers word some refusals differently (a lone
+     * surrogate escaped in a member name, for one), and the problems name what {@link LoneSurrogates} finds.
      */
     private JsonNode parse(byte[] bytes) {
         if (bytes.length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
             throw invalidRequest("the body starts with a byte order mark; send JSON without one");
         }
-        Reader utf8 = new InputStreamReader(new ByteArrayInputStream(bytes), StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT));
         try {
-            JsonNode tree = mapper.readTree(utf8);
+            JsonNode tree = mapper.readTree(isAscii(bytes) ? new String(bytes, StandardCharsets.ISO_8859_1)
+                    : strictUtf8(bytes));
             return tree == null ? mapper.missingNode() : tree;
         } catch (StreamConstraintsException e) {
             throw invalidRequest("the body is not valid JSON: " + withoutInternals(e.getOriginalMessage())
                     + " (parsing limits: " + MAX_NESTING_DEPTH + " levels of nesting, " + MAX_NUMBER_LENGTH
                     + " characters per number, " + MAX_NAME_LENGTH + " per member name)");
         } catch (JacksonException e) {
-            if (e.getCause() instanceof CharacterCodingException) {
-                throw invalidRequest("the body is not valid UTF-8; send JSON as UTF-8");
-            }
             throw invalidRequest("the body is not valid JSON: " + withoutInternals(e.getOriginalMessage())
                     + position(e));
+        }
+    }
+
+    private static boolean isAscii(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String strictUtf8(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw invalidRequest("the body is not valid UTF-8; send JSON as UTF-8");
         }
     }
 
