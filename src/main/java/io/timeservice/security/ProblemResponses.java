@@ -12,6 +12,8 @@ import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.firewall.RequestRejectedException;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 
 /**
  * Answers refused calls with the same RFC 9457 problem+json shape as every other error of the service
@@ -22,7 +24,7 @@ import org.springframework.security.web.access.AccessDeniedHandler;
  * configures one. Written here, not by Spring MVC, because the refusal happens in the security filter chain before
  * any controller runs.
  */
-final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler {
+final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler, RequestRejectedHandler {
 
     static final String REALM = "timeservice";
 
@@ -58,6 +60,21 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
                 + "\", error=\"insufficient_scope\", scope=\"" + needed + "\"");
         write(request, response, ProblemType.FORBIDDEN,
                 "this call needs a token with the " + needed + " scope");
+    }
+
+    /**
+     * The firewall refused the request (a header, parameter or path it does not allow). Written here, without
+     * content negotiation: the header that was refused may be {@code Accept} itself, which every later reading
+     * refuses again. The refused value is not echoed.
+     */
+    @Override
+    public void handle(HttpServletRequest request, HttpServletResponse response,
+                       RequestRejectedException refusal) throws IOException {
+        if (response.isCommitted()) {
+            return; // the answer has left; nothing can be said any more
+        }
+        response.resetBuffer();
+        write(request, response, ProblemType.INVALID_REQUEST, Problems.FIREWALL_REFUSAL);
     }
 
     /** The answer Redis gives in its protected mode: what happened, and the two ways an operator can open access. */

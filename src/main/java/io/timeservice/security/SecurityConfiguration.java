@@ -23,6 +23,7 @@ import org.springframework.security.web.authentication.AuthenticationEntryPointF
 import org.springframework.security.web.authentication.AuthenticationFilter;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
 import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.security.web.header.HeaderWriterFilter;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
@@ -120,6 +121,15 @@ class SecurityConfiguration {
         firewall.setAllowedParameterNames(new AsciiFirstPredicate(StrictHttpFirewall.ALLOWED_PARAMETER_NAMES));
         firewall.setAllowedParameterValues(new AsciiFirstPredicate(StrictHttpFirewall.ALLOWED_PARAMETER_VALUES));
         return firewall;
+    }
+
+    /**
+     * Requests the firewall refuses get problem+json 400 {@code invalid_request}, written directly: Spring Security's
+     * default sends a bare error, whose error page then read the refused header again and answered an empty body.
+     */
+    @Bean
+    RequestRejectedHandler requestRejectedHandler() {
+        return new ProblemResponses(settings.protectedMode());
     }
 
     /** Without tokens the converter alone decides who is {@code open-access}; there is nothing left to check. */

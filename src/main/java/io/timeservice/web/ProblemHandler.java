@@ -9,6 +9,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.web.firewall.RequestRejectedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
@@ -53,6 +54,16 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         log.debug("refused: bad parameter {}", e.getName());
         return Problems.response(Problems.problem(ProblemType.INVALID_REQUEST,
                 "query parameter \"" + e.getName() + "\" has an invalid value"));
+    }
+
+    /**
+     * A header or parameter the firewall refuses when the request handling reads it (such as {@code If-Match}): the
+     * client's mistake, answered as the firewall's own refusals are. The refused value is not echoed.
+     */
+    @ExceptionHandler(RequestRejectedException.class)
+    ResponseEntity<Object> rejected(RequestRejectedException e) {
+        log.debug("refused by the firewall: {}", e.getMessage());
+        return Problems.response(Problems.problem(ProblemType.INVALID_REQUEST, Problems.FIREWALL_REFUSAL));
     }
 
     @ExceptionHandler(Exception.class)

@@ -19,6 +19,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class Problems {
 
+    /** The answer to every request Spring Security's firewall refuses, wherever it is noticed. */
+    public static final String FIREWALL_REFUSAL = "the request was refused: a header, parameter or path holds a "
+            + "character or sequence that is not allowed (control characters, unassigned code points, encoded or "
+            + "doubled slashes, path parameters)";
+
     /** Serializes a {@link ProblemDetail} as Spring MVC's message converter does: its properties inline. */
     private static final JsonMapper JSON = JsonMapper.builder()
             .addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class)

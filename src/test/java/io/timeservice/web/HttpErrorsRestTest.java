@@ -98,6 +98,31 @@ class HttpErrorsRestTest extends RestTestSupport {
         given().get("/timers/A").then().statusCode(200);
     }
 
+    /**
+     * Headers and paths that Spring Security's firewall refuses, wherever the refusal is noticed: while the request is
+     * handled ({@code If-Match} used to answer 500), while content negotiation reads {@code Accept} (used to answer
+     * an empty 400, because the error page read it again) and before any handling (a path parameter).
+     */
+    @Test
+    void firewallRefusals_areInvalidRequestProblems_andChangeNothing() throws IOException {
+        add("A", 5);
+        String etag = given().get("/timers/A").header("ETag");
+        List<OpenApiContract.Exchange> refused = List.of(
+                rawRequest("DELETE", "/timers/A", "If-Match: " + etag + "\u0085\r\n"),
+                rawRequest("GET", "/timers", "Accept: application/json\u0085\r\n"),
+                rawRequest("GET", "/timers/A", "Accept: \u0085\r\n"),
+                rawRequest("GET", "/timers;x=1", ""));
+
+        for (OpenApiContract.Exchange exchange : refused) {
+            String call = exchange.method() + " " + exchange.rawPath();
+            assertEquals(400, exchange.status(), call);
+            assertEquals(PROBLEM_JSON, exchange.contentType(), call);
+            assertEquals(true, exchange.body().contains("\"code\":\"invalid_request\""), call + ": " + exchange.body());
+            assertEquals(true, exchange.body().contains(Problems.FIREWALL_REFUSAL), call + ": " + exchange.body());
+        }
+        given().get("/timers/A").then().statusCode(200).header("ETag", etag);
+    }
+
     @Test
     void problems_neverCarryInternals() {
         Response malformed = json("{\"id\":\"A\",\"delay\":1").post("/timers");
@@ -122,11 +147,19 @@ class HttpErrorsRestTest extends RestTestSupport {
 
     /** A GET with a request target that HTTP client libraries refuse to send, over a plain socket. */
     private OpenApiContract.Exchange rawGet(String target) throws IOException {
+        return rawRequest("GET", target, "");
+    }
+
+    /**
+     * A request over a plain socket, with {@code headerLines} ("Name: value\r\n" each, ISO-8859-1: any byte a client
+     * could send) after Host; without a body.
+     */
+    private OpenApiContract.Exchange rawRequest(String method, String target, String headerLines) throws IOException {
         try (Socket socket = new Socket("localhost", port)) {
             socket.setSoTimeout(30_000);
             OutputStream out = socket.getOutputStream();
-            out.write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            out.write((method + " " + target + " HTTP/1.1\r\nHost: localhost\r\n" + headerLines
+                    + "Connection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
             String[] parts = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
                     .split("\r\n\r\n", 2);
@@ -139,7 +172,7 @@ class HttpErrorsRestTest extends RestTestSupport {
             int status = Integer.parseInt(lines[0].split(" ")[1]);
             String contentType = headers.entrySet().stream().filter(h -> h.getKey().equalsIgnoreCase("Content-Type"))
                     .map(Map.Entry::getValue).findFirst().orElse(null);
-            return new OpenApiContract.Exchange("GET", target, null, null, status, contentType, headers,
+            return new OpenApiContract.Exchange(method, target, null, null, status, contentType, headers,
                     parts.length > 1 ? parts[1] : "");
         }
     }
