@@ -24,6 +24,8 @@ final class BindingFailures {
     private static final String MILLISECONDS = "a JSON integer of milliseconds from 0 to "
             + RetryPolicy.MAX_BACKOFF_MILLIS;
 
+    /** The rule of a member without one of its own, and of an array's item. */
+    private static final Rule ANY_VALUE = new Rule(ErrorCode.INVALID_REQUEST, "valid");
     private static final Map<String, Rule> RULES = Map.ofEntries(
             Map.entry("id", new Rule(ErrorCode.INVALID_ID, "a JSON string")),
             Map.entry("delay", new Rule(ErrorCode.INVALID_DELAY, "a JSON integer from 0 to "
@@ -74,7 +76,8 @@ final class BindingFailures {
                     : "member \"" + name(failure.getPath(), at) + "\" is required");
         }
         String member = failure.getPath().get(failure.getPath().size() - 1).getPropertyName();
-        Rule rule = RULES.getOrDefault(member, new Rule(ErrorCode.INVALID_REQUEST, "valid"));
+        Rule rule = member == null ? ANY_VALUE // an item of an array: its place is named by index
+                : RULES.getOrDefault(member, ANY_VALUE);
         return new SchedulerException(rule.code(), name(failure.getPath(), at) + " must be " + rule.expected()
                 + ", got " + describe(value));
     }

@@ -190,6 +190,14 @@ class StrictJsonConverterTest {
         }
     }
 
+    /** A binding failure inside an array names its place by index; that used to fail with a NullPointerException. */
+    @Test
+    void aWrongArrayItem_isRefusedNamingItsPlace() {
+        assertRefused(JsonRequest.AckAll.class, "{\"acks\":[5]}", ErrorCode.INVALID_REQUEST, "/acks/0 must be");
+        assertRefused(JsonRequest.AckAll.class, "{\"acks\":[{\"id\":\"a\",\"claim\":\"c\"},\"x\"]}",
+                ErrorCode.INVALID_REQUEST, "/acks/1 must be");
+    }
+
     private void assertRefused(Class<? extends JsonRequest> type, String body, ErrorCode code) {
         assertRefused(type, body, code, "");
     }
