@@ -101,42 +101,9 @@ class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
         return false;
     }
 
-    /**
-     * Binds a body in one pass when it can: when the text holds no escaped surrogate (the only way a lone one can
-     * reach a JSON string, since the text was decoded strictly) and binds without a refusal, the tree pass below
-     * could not have refused it either and would bind the same values. Anything else, refusals included, takes the
-     * tree pass, which words every refusal as before. The one pass saves building and walking a tree per request
-     * (docs/BENCHMARKS.md, issue 17).
-     */
     @Override
     protected JsonRequest readInternal(Class<? extends JsonRequest> type, HttpInputMessage input) throws IOException {
-        return read(text(input.getBody().readAllBytes()), type);
-    }
-
-    /**
-     * Binds a body in one pass when it can: when the text holds no escaped surrogate (the only way a lone one can
-     * reach a JSON string, since the text was decoded strictly) and binds without a refusal, {@link #readByTree}
-     * could not have refused it either and binds the same values. Anything else, refusals included, goes to
-     * {@link #readByTree}, which words every refusal. The one pass saves building and walking a tree per request
-     * (docs/BENCHMARKS.md, issue 17).
-     */
-    JsonRequest read(String text, Class<? extends JsonRequest> type) {
-        if (!mayHoldEscapedSurrogate(text)) {
-            try {
-                JsonRequest bound = mapper.readValue(text, type);
-                if (bound != null) {
-                    return bound;
-                }
-            } catch (JacksonException refusedHere) {
-                // readByTree refuses it again and says why
-            }
-        }
-        return readByTree(text, type);
-    }
-
-    /** Parses to a tree, refuses lone surrogates, a body that is not an object and anything the binding refuses. */
-    JsonRequest readByTree(String text, Class<? extends JsonRequest> type) {
-        JsonNode body = parse(text);
+        JsonNode body = parse(input.getBody().readAllBytes());
         LoneSurrogates.refuse(body);   // first: later refusals echo names, and a lone surrogate breaks any answer
         if (!body.isObject()) {
             throw invalidRequest("the body must be a JSON object");
@@ -188,28 +155,13 @@ class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
      * decoder. Always text, because Jackson's byte and character parsers word some refusals differently (a lone
      * surrogate escaped in a member name, for one), and the problems name what {@link LoneSurrogates} finds.
      */
-    private static String text(byte[] bytes) {
+    private JsonNode parse(byte[] bytes) {
         if (bytes.length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
             throw invalidRequest("the body starts with a byte order mark; send JSON without one");
         }
-        return isAscii(bytes) ? new String(bytes, StandardCharsets.ISO_8859_1) : strictUtf8(bytes);
-    }
-
-    /** Whether {@code text} has a {@code \\u} escape of a UTF-16 surrogate (D800 to DFFF), or something like one. */
-    static boolean mayHoldEscapedSurrogate(String text) {
-        for (int at = text.indexOf("\\u"); at >= 0 && at + 3 < text.length(); at = text.indexOf("\\u", at + 2)) {
-            char first = text.charAt(at + 2);
-            char second = text.charAt(at + 3);
-            if ((first == 'd' || first == 'D') && "89abcdefABCDEF".indexOf(second) >= 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private JsonNode parse(String text) {
         try {
-            JsonNode tree = mapper.readTree(text);
+            JsonNode tree = mapper.readTree(isAscii(bytes) ? new String(bytes, StandardCharsets.ISO_8859_1)
+                    : strictUtf8(bytes));
             return tree == null ? mapper.missingNode() : tree;
         } catch (StreamConstraintsException e) {
             throw invalidRequest("the body is not valid JSON: " + withoutInternals(e.getOriginalMessage())
