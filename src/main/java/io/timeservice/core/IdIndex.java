@@ -324,7 +324,7 @@ final class IdIndex {
     }
 
     private static int homeOf(long bucket, int length) {
-        return (int) (((bucket >>> 32) * length) >>> 32);
+        return home((int) (bucket >>> 32), length);
     }
 
     /**
