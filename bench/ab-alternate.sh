@@ -8,6 +8,10 @@
 #        new=target/timeservice-0.1.0-SNAPSHOT.jar old=/tmp/old.jar
 # A jar with a ready path is not TimeService: it gets no TimeService options and no /demo/reset before a window.
 # TimeService runs with durability none and the demo endpoints (reset before every window); JVM_OPTS adds JVM options.
+# SETTLE=seconds (default 0) runs wrk unmeasured for that long before every window, after the reset (TimeService) or
+# a GET of the ready path (other jars): the reset is a request off the measured path, and the JIT recompiles the
+# request path after it (a second of compilations, measured in docs/BENCHMARKS.md); with SETTLE every jar gets one
+# request off the path and the same settling time, and the window measures the steady state only.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 warm=$1; window=$2; rounds=$3; shift 3
@@ -28,7 +32,14 @@ for spec in "$@"; do
   pids+=($!); labels+=("$label"); ports+=("$port"); readies+=("${ready:-/clock}")
   port=$((port + 1))
 done
-reset() { if [ "${readies[$1]}" = /clock ]; then curl -sf -X POST "http://127.0.0.1:${ports[$1]}/demo/reset" >/dev/null; fi; }
+settle=${SETTLE:-0}
+reset() {
+  if [ "${readies[$1]}" = /clock ]; then curl -sf -X POST "http://127.0.0.1:${ports[$1]}/demo/reset" >/dev/null
+  elif [ "$settle" != 0 ]; then curl -sf "http://127.0.0.1:${ports[$1]}${readies[$1]}" >/dev/null; fi
+  if [ "$settle" != 0 ]; then
+    ID_PREFIX=s wrk -t2 -c"$conns" -d"${settle}s" -s bench/post.lua "http://127.0.0.1:${ports[$1]}" >/dev/null
+  fi
+}
 for i in "${!labels[@]}"; do
   for _ in $(seq 1 240); do curl -sf "http://127.0.0.1:${ports[$i]}${readies[$i]}" >/dev/null && break; sleep 0.5; done
   reset "$i"
