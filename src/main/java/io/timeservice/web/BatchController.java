@@ -14,7 +14,6 @@ import io.timeservice.core.TimerScheduler;
 import io.timeservice.core.TimerStore;
 import io.timeservice.web.JsonRequest.Batch;
 import org.springframework.http.MediaType;
-import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -57,7 +56,7 @@ class BatchController {
 
     @PostMapping(path = {"/batch", "/clocks/{clock}/batch"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResultsJson batch(@PathVariable(required = false) String clock, @RequestBody Batch body) {
+    ResultsJson batch(@ClockVariable String clock, @RequestBody Batch body) {
         JsonNode ops = body.ops();
         if (!ops.isArray() || ops.isEmpty() || ops.size() > TimerScheduler.MAX_BATCH_OPS) {
             throw StrictJsonConverter.invalidRequest("ops must be a JSON array of 1 to " + TimerScheduler.MAX_BATCH_OPS

@@ -11,7 +11,6 @@ import io.timeservice.core.TraceStep;
 import io.timeservice.web.JsonRequest.Advance;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -39,8 +38,8 @@ class ClockController {
 
     @PostMapping(path = {"/clock/advance", "/clocks/{clock}/advance"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    AdvanceJson advance(@PathVariable(required = false) String clock, @RequestBody Advance body,
-                        @RequestParam(defaultValue = "false") boolean trace,
+    AdvanceJson advance(@ClockVariable String clock, @RequestBody Advance body,
+                        @TraceFlag boolean trace,
                         @RequestParam(required = false) String limit) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         AdvanceResult result = timers.advance(clock, body.by(), body.to(),

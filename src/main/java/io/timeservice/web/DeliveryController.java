@@ -45,7 +45,7 @@ class DeliveryController {
     /** A long poll with {@code wait} holds this request's thread until something is ready or the wait ends. */
     @PostMapping(path = {"/deliveries/claim", "/clocks/{clock}/deliveries/claim"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-    DeliveriesJson claim(@PathVariable(required = false) String clock, @RequestBody Claim body) {
+    DeliveriesJson claim(@ClockVariable String clock, @RequestBody Claim body) {
         List<Delivery> claimed = deliveries.claim(clock,
                 body.max() == null ? 1 : body.max(),
                 body.lease() == null ? TimerScheduler.DEFAULT_LEASE_MILLIS : body.lease(),
@@ -55,7 +55,7 @@ class DeliveryController {
 
     @PostMapping(path = {"/deliveries/{id}/ack", "/clocks/{clock}/deliveries/{id}/ack"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Void> ack(@PathVariable(required = false) String clock, @PathVariable String id,
+    ResponseEntity<Void> ack(@ClockVariable String clock, @PathVariable String id,
                              @RequestBody Ack body) {
         deliveries.ack(clock, id, body.claim());
         return ResponseEntity.noContent().build();
@@ -67,7 +67,7 @@ class DeliveryController {
      */
     @PostMapping(path = {"/deliveries/ack", "/clocks/{clock}/deliveries/ack"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-    AckResultsJson ackAll(@PathVariable(required = false) String clock, @RequestBody AckAll body) {
+    AckResultsJson ackAll(@ClockVariable String clock, @RequestBody AckAll body) {
         List<TimerScheduler.Ack> acks = new ArrayList<>(body.acks().size());
         for (int i = 0; i < body.acks().size(); i++) {
             AckItem item = body.acks().get(i);
@@ -90,27 +90,27 @@ class DeliveryController {
 
     @PostMapping(path = {"/deliveries/{id}/nack", "/clocks/{clock}/deliveries/{id}/nack"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-    DeliveryJson nack(@PathVariable(required = false) String clock, @PathVariable String id,
+    DeliveryJson nack(@ClockVariable String clock, @PathVariable String id,
                       @RequestBody Nack body) {
         return DeliveryJson.of(deliveries.nack(clock, id, body.claim(), body.retryAfter()));
     }
 
     @PostMapping(path = {"/deliveries/{id}/extend", "/clocks/{clock}/deliveries/{id}/extend"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-    DeliveryJson extend(@PathVariable(required = false) String clock, @PathVariable String id,
+    DeliveryJson extend(@ClockVariable String clock, @PathVariable String id,
                         @RequestBody Extend body) {
         return DeliveryJson.of(deliveries.extend(clock, id, body.claim(), body.lease()));
     }
 
     @GetMapping(path = {"/deliveries", "/clocks/{clock}/deliveries"}, produces = MediaType.APPLICATION_JSON_VALUE)
-    DeliveryCountsJson counts(@PathVariable(required = false) String clock) {
+    DeliveryCountsJson counts(@ClockVariable String clock) {
         return DeliveryCountsJson.of(deliveries.counts(clock));
     }
 
     /** Dead deliveries in sequence order, {@code limit} at a time after {@code after}: pass {@code next} on. */
     @GetMapping(path = {"/deliveries/dead", "/clocks/{clock}/deliveries/dead"},
             produces = MediaType.APPLICATION_JSON_VALUE)
-    DeadPageJson dead(@PathVariable(required = false) String clock, @RequestParam(required = false) String limit,
+    DeadPageJson dead(@ClockVariable String clock, @RequestParam(required = false) String limit,
                       @RequestParam(required = false) String after) {
         int count = LimitParameter.parse(limit, DEFAULT_DEAD_LIMIT, MAX_DEAD_LIMIT);
         Long afterSequence = IntegerParameter.parse("after", after);
@@ -124,14 +124,14 @@ class DeliveryController {
 
     @PostMapping(path = {"/deliveries/dead/{id}/redrive", "/clocks/{clock}/deliveries/dead/{id}/redrive"},
             produces = MediaType.APPLICATION_JSON_VALUE)
-    DeliveriesJson redrive(@PathVariable(required = false) String clock, @PathVariable String id,
+    DeliveriesJson redrive(@ClockVariable String clock, @PathVariable String id,
                            @RequestParam(required = false) String sequence) {
         return new DeliveriesJson(DeliveryJson.of(deliveries
                 .redrive(clock, id, IntegerParameter.parse("sequence", sequence))));
     }
 
     @DeleteMapping(path = {"/deliveries/dead/{id}", "/clocks/{clock}/deliveries/dead/{id}"})
-    ResponseEntity<Void> deleteDead(@PathVariable(required = false) String clock, @PathVariable String id,
+    ResponseEntity<Void> deleteDead(@ClockVariable String clock, @PathVariable String id,
                                     @RequestParam(required = false) String sequence) {
         deliveries.deleteDead(clock, id, IntegerParameter.parse("sequence", sequence));
         return ResponseEntity.noContent().build();

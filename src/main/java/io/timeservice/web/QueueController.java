@@ -13,7 +13,6 @@ import io.timeservice.core.TimerStore;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -34,26 +33,26 @@ class QueueController {
     }
 
     @GetMapping(path = {"/queue", "/clocks/{clock}/queue"}, produces = MediaType.APPLICATION_JSON_VALUE)
-    QueueJson queue(@PathVariable(required = false) String clock) {
+    QueueJson queue(@ClockVariable String clock) {
         QueueStatus status = timers.status(clock);
         return new QueueJson(status.now(), status.size(), status.nextFireTime(), status.oldestCreatedAt());
     }
 
     @GetMapping(path = {"/queue/next", "/clocks/{clock}/queue/next"}, produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> next(@PathVariable(required = false) String clock) {
+    ResponseEntity<TimerJson> next(@ClockVariable String clock) {
         Timer next = timers.peek(clock);
         return ResponseEntity.ok().eTag(EntityTags.of(next)).body(TimerJson.of(next));
     }
 
     @GetMapping(path = {"/queue/invariants", "/clocks/{clock}/queue/invariants"},
             produces = MediaType.APPLICATION_JSON_VALUE)
-    InvariantsJson invariants(@PathVariable(required = false) String clock) {
+    InvariantsJson invariants(@ClockVariable String clock) {
         return InvariantsJson.of(scheduler(clock).invariants());
     }
 
     /** The first array slots in heap-array order (not firing order), for the live heap view. */
     @GetMapping(path = {"/queue/heap", "/clocks/{clock}/queue/heap"}, produces = MediaType.APPLICATION_JSON_VALUE)
-    HeapJson heap(@PathVariable(required = false) String clock, @RequestParam(required = false) String limit) {
+    HeapJson heap(@ClockVariable String clock, @RequestParam(required = false) String limit) {
         HeapView view = scheduler(clock)
                 .heapView(LimitParameter.parse(limit, DEFAULT_HEAP_LIMIT, MAX_HEAP_LIMIT));
         return new HeapJson(view.arity(), view.size(), view.now(), view.slots(), view.index(),

@@ -44,8 +44,8 @@ class TimerController {
 
     @PostMapping(path = {"/timers", "/clocks/{clock}/timers"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> add(@PathVariable(required = false) String clock, @RequestBody AddTimer body,
-                                  @RequestParam(defaultValue = "false") boolean trace) {
+    ResponseEntity<TimerJson> add(@ClockVariable String clock, @RequestBody AddTimer body,
+                                  @TraceFlag boolean trace) {
         String payload = json.payloadText(body.payload());
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Timer timer = timers.add(clock, body.id(), body.delay(), body.priority() == null ? 0 : body.priority(), payload,
@@ -56,17 +56,17 @@ class TimerController {
     }
 
     @GetMapping(path = {"/timers/{id}", "/clocks/{clock}/timers/{id}"}, produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> get(@PathVariable(required = false) String clock, @PathVariable String id) {
+    ResponseEntity<TimerJson> get(@ClockVariable String clock, @PathVariable String id) {
         Timer timer = timers.get(clock, id);
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer));
     }
 
     @PatchMapping(path = {"/timers/{id}", "/clocks/{clock}/timers/{id}"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> edit(@PathVariable(required = false) String clock, @PathVariable String id,
+    ResponseEntity<TimerJson> edit(@ClockVariable String clock, @PathVariable String id,
                                    @RequestBody EditTimer body,
                                    @RequestHeader(name = "If-Match", required = false) String ifMatch,
-                                   @RequestParam(defaultValue = "false") boolean trace) {
+                                   @TraceFlag boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Timer timer = requiringAnyRevision(id, ifMatch, () -> timers.edit(clock, id, body.delay(), body.priority(),
                 EntityTags.precondition(ifMatch), Trace.into(steps)));
@@ -78,9 +78,9 @@ class TimerController {
      * revision that was cancelled (like every response that carries one timer).
      */
     @DeleteMapping(path = {"/timers/{id}", "/clocks/{clock}/timers/{id}"}, produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> cancel(@PathVariable(required = false) String clock, @PathVariable String id,
+    ResponseEntity<TimerJson> cancel(@ClockVariable String clock, @PathVariable String id,
                                      @RequestHeader(name = "If-Match", required = false) String ifMatch,
-                                     @RequestParam(defaultValue = "false") boolean trace) {
+                                     @TraceFlag boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Timer cancelled = requiringAnyRevision(id, ifMatch,
                 () -> timers.cancel(clock, id, EntityTags.precondition(ifMatch), Trace.into(steps)));
@@ -89,7 +89,7 @@ class TimerController {
     }
 
     @GetMapping(path = {"/timers", "/clocks/{clock}/timers"}, produces = MediaType.APPLICATION_JSON_VALUE)
-    ListingJson list(@PathVariable(required = false) String clock, @RequestParam(required = false) String limit,
+    ListingJson list(@ClockVariable String clock, @RequestParam(required = false) String limit,
                      @RequestParam(required = false) String dueBy) {
         int count = LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
         QueueListing listing = dueBy == null ? timers.firstN(clock, count)
