@@ -2,10 +2,12 @@ package io.timeservice.config;
 
 import java.io.IOException;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
@@ -13,7 +15,6 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Lets Tomcat send a small answer with a {@code Content-Length} in one write, instead of chunked in two.
@@ -22,7 +23,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Tomcat then sends the headers with {@code Transfer-Encoding: chunked} and needs a second write for the last chunk.
  * This filter ignores the application's flushes and, once the application is done, sets the length of what it wrote
  * and flushes once: headers and body leave in one write (one system call per request less, measured in
- * docs/BENCHMARKS.md). The flush happens before the servlet returns, so graceful shutdown, which waits for requests
+ * docs/BENCHMARKS.md). It wraps the request's own dispatch only (an error page's is inside it), as a plain filter: a
+ * {@code OncePerRequestFilter} would set, read and remove a request attribute on every request for nothing. The flush
+ * happens before the servlet returns, so graceful shutdown, which waits for requests
  * inside servlets, still sees the answer out before it stops the connector. A body larger than Tomcat's buffer still
  * goes out as it is written, chunked, so nothing is held beyond that buffer. No endpoint here streams.
  */
@@ -30,17 +33,17 @@ import org.springframework.web.filter.OncePerRequestFilter;
 class SingleWriteResponses {
 
     @Bean
-    FilterRegistrationBean<OncePerRequestFilter> singleWriteResponseFilter() {
-        FilterRegistrationBean<OncePerRequestFilter> registration =
-                new FilterRegistrationBean<>(new IgnoreFlushFilter());
+    FilterRegistrationBean<IgnoreFlushFilter> singleWriteResponseFilter() {
+        FilterRegistrationBean<IgnoreFlushFilter> registration = new FilterRegistrationBean<>(new IgnoreFlushFilter());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        registration.setDispatcherTypes(DispatcherType.REQUEST);
         return registration;
     }
 
-    static final class IgnoreFlushFilter extends OncePerRequestFilter {
+    static final class IgnoreFlushFilter extends HttpFilter {
 
         @Override
-        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+        protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
                 throws ServletException, IOException {
             IgnoreFlushResponse wrapped = new IgnoreFlushResponse(response);
             chain.doFilter(request, wrapped);

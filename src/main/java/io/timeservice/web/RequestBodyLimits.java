@@ -6,17 +6,18 @@ import java.time.Duration;
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.core.ErrorCode;
 import io.timeservice.core.SchedulerException;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Bounds the request bodies the API reads ({@code /timers}, {@code /timers/*}, {@code /clock/advance}, {@code /batch}
@@ -33,15 +34,18 @@ import org.springframework.web.filter.OncePerRequestFilter;
 class RequestBodyLimits {
 
     @Bean
-    FilterRegistrationBean<OncePerRequestFilter> requestBodyLimitFilter(TimeServiceProperties properties) {
+    FilterRegistrationBean<LimitFilter> requestBodyLimitFilter(TimeServiceProperties properties) {
         TimeServiceProperties.Limits limits = properties.limits();
-        FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(
+        FilterRegistrationBean<LimitFilter> registration = new FilterRegistrationBean<>(
                 new LimitFilter(limits.maxBodyBytes(), limits.bodyReadTimeout()));
         registration.addUrlPatterns("/timers", "/timers/*", "/clock/advance", "/batch", "/clocks/*");
+        // The request's own dispatch, as a plain filter: a OncePerRequestFilter's request attribute would cost every
+        // request a set, a read and a removal, and only that dispatch reads a body.
+        registration.setDispatcherTypes(DispatcherType.REQUEST);
         return registration;
     }
 
-    static final class LimitFilter extends OncePerRequestFilter {
+    static final class LimitFilter extends HttpFilter {
 
         private final int maxBodyBytes;
         private final Duration bodyReadTimeout;
@@ -52,7 +56,7 @@ class RequestBodyLimits {
         }
 
         @Override
-        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+        protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
                 throws ServletException, IOException {
             chain.doFilter(new LimitedRequest(request), response);
         }
