@@ -1,10 +1,12 @@
 package io.timeservice.web;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.core.ErrorCode;
@@ -38,6 +40,9 @@ import tools.jackson.databind.type.LogicalType;
  */
 @Component
 class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
+
+    /** Longest declared body that is read straight into an array of its length (see {@link #readBody}). */
+    static final int EXACT_READ_MAX_BYTES = 8192;
 
     /** Deepest nesting of arrays and objects, the body's own object included. */
     static final int MAX_NESTING_DEPTH = 64;
@@ -103,7 +108,7 @@ class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
 
     @Override
     protected JsonRequest readInternal(Class<? extends JsonRequest> type, HttpInputMessage input) throws IOException {
-        JsonNode body = parse(input.getBody().readAllBytes());
+        JsonNode body = parse(readBody(input));
         LoneSurrogates.refuse(body);   // first: later refusals echo names, and a lone surrogate breaks any answer
         if (!body.isObject()) {
             throw invalidRequest("the body must be a JSON object");
@@ -113,6 +118,24 @@ class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
         } catch (JacksonException e) {
             throw BindingFailures.refusal(e, body);
         }
+    }
+
+    /**
+     * The body's bytes. With a declared length up to {@link #EXACT_READ_MAX_BYTES} they are read into an array of that
+     * length: {@code readAllBytes} would allocate an 8 KB buffer and then copy, for a body of some 60 bytes, and that
+     * was a fifth of what {@code POST /timers} allocated. A longer or undeclared length (chunked) is read as it comes,
+     * so that no client's declaration makes the service allocate ahead of the bytes; the body limit has been checked
+     * on the declared length by the time the stream is opened ({@link RequestBodyLimits}).
+     */
+    static byte[] readBody(HttpInputMessage input) throws IOException {
+        long declared = input.getHeaders().getContentLength();
+        InputStream stream = input.getBody();
+        if (declared < 0 || declared > EXACT_READ_MAX_BYTES) {
+            return stream.readAllBytes();
+        }
+        byte[] body = new byte[(int) declared];
+        int read = stream.readNBytes(body, 0, body.length);
+        return read == body.length ? body : Arrays.copyOf(body, read);
     }
 
     /**

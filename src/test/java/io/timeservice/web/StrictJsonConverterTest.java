@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Random;
 
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.core.ErrorCode;
@@ -180,6 +181,27 @@ class StrictJsonConverterTest {
         assertThat(read(Extend.class, "{\"claim\":\"c\",\"lease\":5000}")).isEqualTo(new Extend("c", 5000));
         assertRefused(Extend.class, "{\"claim\":\"c\"}", ErrorCode.INVALID_REQUEST, "member \"lease\" is required");
         assertRefused(Extend.class, "{\"lease\":5000}", ErrorCode.INVALID_REQUEST, "member \"claim\" is required");
+    }
+
+    /**
+     * A body comes back byte for byte whatever its declared length says: exact, absent (chunked), longer than the
+     * exact-read bound, or longer than what arrives (a client gone mid-body: what arrived, as before).
+     */
+    @Test
+    void bodiesAreReadWhole_withOrWithoutADeclaredLength() throws IOException {
+        for (int size : new int[] {0, 1, 61, StrictJsonConverter.EXACT_READ_MAX_BYTES,
+            StrictJsonConverter.EXACT_READ_MAX_BYTES + 1, 3 * StrictJsonConverter.EXACT_READ_MAX_BYTES}) {
+            byte[] bytes = new byte[size];
+            new Random(size).nextBytes(bytes);
+            for (long declared : new long[] {size, -1, size + 10}) {
+                MockHttpInputMessage input = new MockHttpInputMessage(bytes);
+                if (declared >= 0) {
+                    input.getHeaders().setContentLength(declared);
+                }
+                assertThat(StrictJsonConverter.readBody(input)).as("%d bytes declared as %d", size, declared)
+                        .isEqualTo(bytes);
+            }
+        }
     }
 
     private <T extends JsonRequest> T read(Class<T> type, String body) {
