@@ -32,8 +32,7 @@ class RequestArguments implements WebMvcConfigurer {
 
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
-        resolvers.add(new ClockVariableResolver());
-        resolvers.add(new TraceFlagResolver());
+        resolvers.add(new BinderFreeResolver());
     }
 
     /**
@@ -56,34 +55,26 @@ class RequestArguments implements WebMvcConfigurer {
         throw new ApiProblem(ProblemType.INVALID_REQUEST, "query parameter \"" + TRACE + "\" has an invalid value");
     }
 
-    private static final class ClockVariableResolver implements HandlerMethodArgumentResolver {
+    /** One resolver for both: the annotation says which, and neither needs a binder. */
+    private static final class BinderFreeResolver implements HandlerMethodArgumentResolver {
 
         @Override
         public boolean supportsParameter(MethodParameter parameter) {
-            return parameter.hasParameterAnnotation(ClockVariable.class) && parameter.getParameterType() == String.class;
+            Class<?> type = parameter.getParameterType();
+            return parameter.hasParameterAnnotation(ClockVariable.class) ? type == String.class
+                    : parameter.hasParameterAnnotation(TraceFlag.class) && type == boolean.class;
         }
 
         @Override
-        public String resolveArgument(MethodParameter parameter, ModelAndViewContainer mavContainer,
+        public Object resolveArgument(MethodParameter parameter, ModelAndViewContainer mavContainer,
                                       NativeWebRequest request, WebDataBinderFactory binderFactory) {
+            if (parameter.hasParameterAnnotation(TraceFlag.class)) {
+                return traceFlag(request.getParameter(TRACE));
+            }
             @SuppressWarnings("unchecked")
             Map<String, String> variables = (Map<String, String>) request.getAttribute(
                     HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE, RequestAttributes.SCOPE_REQUEST);
             return variables == null ? null : variables.get(CLOCK);
-        }
-    }
-
-    private static final class TraceFlagResolver implements HandlerMethodArgumentResolver {
-
-        @Override
-        public boolean supportsParameter(MethodParameter parameter) {
-            return parameter.hasParameterAnnotation(TraceFlag.class) && parameter.getParameterType() == boolean.class;
-        }
-
-        @Override
-        public Boolean resolveArgument(MethodParameter parameter, ModelAndViewContainer mavContainer,
-                                       NativeWebRequest request, WebDataBinderFactory binderFactory) {
-            return traceFlag(request.getParameter(TRACE));
         }
     }
 }
