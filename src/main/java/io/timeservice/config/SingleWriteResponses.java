@@ -25,8 +25,8 @@ import org.springframework.core.Ordered;
  * and flushes once: headers and body leave in one write (one system call per request less, measured in
  * docs/BENCHMARKS.md). It wraps the request's own dispatch only (an error page's is inside it), as a plain filter: a
  * {@code OncePerRequestFilter} would set, read and remove a request attribute on every request for nothing. The flush
- * happens before the servlet returns, so graceful shutdown, which waits for requests
- * inside servlets, still sees the answer out before it stops the connector. A body larger than Tomcat's buffer still
+ * happens before the servlet returns, so graceful shutdown, which waits for requests inside servlets, still sees the
+ * answer out before it stops the connector. A body larger than Tomcat's buffer still
  * goes out as it is written, chunked, so nothing is held beyond that buffer. No endpoint here streams.
  */
 @Configuration(proxyBeanMethods = false)

@@ -53,7 +53,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     ResponseEntity<Object> badParameter(MethodArgumentTypeMismatchException e) {
         log.debug("refused: bad parameter {}", e.getName());
         return Problems.response(Problems.problem(ProblemType.INVALID_REQUEST,
-                "query parameter \"" + e.getName() + "\" has an invalid value"));
+                Problems.invalidParameter(e.getName())));
     }
 
     /**

@@ -19,6 +19,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class Problems {
 
+    /** The detail of a query parameter whose value cannot be read as its type, whoever reads it. */
+    static String invalidParameter(String name) {
+        return "query parameter \"" + name + "\" has an invalid value";
+    }
+
     /** The answer to every request Spring Security's firewall refuses, wherever it is noticed. */
     public static final String FIREWALL_REFUSAL = "the request was refused: a header, parameter or path holds a "
             + "character or sequence that is not allowed (control characters, unassigned code points, encoded or "

@@ -52,7 +52,7 @@ class RequestArguments implements WebMvcConfigurer {
         if (FALSE_VALUES.contains(lower)) {
             return false;
         }
-        throw new ApiProblem(ProblemType.INVALID_REQUEST, "query parameter \"" + TRACE + "\" has an invalid value");
+        throw new ApiProblem(ProblemType.INVALID_REQUEST, Problems.invalidParameter(TRACE));
     }
 
     /** One resolver for both: the annotation says which, and neither needs a binder. */
