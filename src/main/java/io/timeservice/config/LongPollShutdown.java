@@ -1,6 +1,6 @@
 package io.timeservice.config;
 
-import io.timeservice.core.DeliveryStore;
+import io.timeservice.store.DeliveryStore;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 

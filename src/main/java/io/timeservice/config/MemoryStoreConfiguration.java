@@ -1,22 +1,140 @@
 package io.timeservice.config;
 
-import io.timeservice.core.ClockStore;
-import io.timeservice.core.Clocks;
-import io.timeservice.core.DeliveryStore;
-import io.timeservice.core.MemoryClockStore;
-import io.timeservice.core.MemoryDeliveryStore;
-import io.timeservice.core.MemoryTimerStore;
-import io.timeservice.core.TimerStore;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.store.ClockStore;
+import io.timeservice.store.DeliveryStore;
+import io.timeservice.store.QueueInspector;
+import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.TimerStore;
+import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.memory.MemoryClockStore;
+import io.timeservice.store.memory.MemoryDeliveryStore;
+import io.timeservice.store.memory.MemoryQueueInspector;
+import io.timeservice.store.memory.MemoryTimerStore;
+import io.timeservice.store.memory.PendingBudget;
+import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.journal.JournalMetrics;
+import io.timeservice.store.memory.journal.JournalStore;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The store the controllers use with {@code timeservice.store=memory} (the default): the heaps of {@link Clocks}. */
+/**
+ * The whole memory store, with {@code timeservice.store=memory} (the default) only: every clock's heap
+ * ({@link Clocks}), the firing thread of the system clocks, the idle-clock sweeper, and, unless
+ * {@code timeservice.durability=none}, the journal that recovers them at start-up and records every mutation; the
+ * store ports the controllers use, and the heap views. The web server starts only after all exist, and stops
+ * (gracefully) before the journal is closed, so no acknowledged request misses the journal.
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "memory", matchIfMissing = true)
 class MemoryStoreConfiguration {
+
+
+    private static final System.Logger LOG = System.getLogger(MemoryStoreConfiguration.class.getName());
+
+    /** Every virtual clock; the capacity is one budget over all of them. */
+    @Bean
+    Clocks clocks(TimeServiceProperties properties, SchedulerMetrics metrics) {
+        return new Clocks((clock, budget) -> {
+            TimerScheduler scheduler = new TimerScheduler(clock, properties.heap().arity(), budget,
+                    System::currentTimeMillis, metrics);
+            scheduler.limitInvariantChecks(properties.invariants().minCheckInterval(),
+                    properties.invariants().rateLimitedAbove());
+            return scheduler;
+        }, deliveryLimited(new PendingBudget(properties.capacity(), properties.capacityBytes().toBytes()),
+                properties.deliveries().max()), properties.clocks().max(), System::currentTimeMillis);
+    }
+
+    private static PendingBudget deliveryLimited(PendingBudget budget, long maxDeliveries) {
+        budget.limitDeliveries(maxDeliveries);
+        return budget;
+    }
+
+    /**
+     * With {@code timeservice.clocks.idle-ttl} set, deletes idle clocks every tenth of the TTL (1 s to 1 min), so a
+     * clock goes at most that long after its {@code deletesAt}. Depends on the journal, so it starts after recovery
+     * and stops before the journal closes.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnProperty(name = "timeservice.clocks.idle-ttl")
+    IdleClockSweeper idleClockSweeper(Clocks clocks, TimeServiceProperties properties,
+                                      ObjectProvider<JournalStore> journal) {
+        journal.getIfAvailable();
+        Duration ttl = properties.clocks().idleTtl();
+        clocks.deleteIdleAfter(ttl);
+        return new IdleClockSweeper(clocks, Math.max(1_000, Math.min(ttl.toMillis() / 10, 60_000)));
+    }
+
+    /** Runs {@link Clocks#deleteIdle} at a fixed delay; not an Executor bean, which would displace Boot's own. */
+    static final class IdleClockSweeper implements AutoCloseable {
+
+        private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "timeservice-idle-clocks");
+            thread.setDaemon(true);
+            return thread;
+        });
+
+        IdleClockSweeper(Clocks clocks, long periodMillis) {
+            executor.scheduleWithFixedDelay(() -> {
+                try {
+                    clocks.deleteIdle();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "could not delete idle clocks; trying again later", e);
+                }
+            }, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void close() {
+            executor.shutdownNow();
+        }
+    }
+
+    /**
+     * The thread that fires every system clock. Starts after recovery (it depends on the journal), gives the default
+     * clock its configured mode first, and stops before the journal closes.
+     */
+    @Bean(destroyMethod = "stop")
+    FiringLoop firingLoop(Clocks clocks, TimeServiceProperties properties, ObjectProvider<JournalStore> journal) {
+        journal.getIfAvailable();
+        clocks.configureDefault(ClockSettings.of(properties.clock().mode(), null, null));
+        FiringLoop loop = new FiringLoop(System::currentTimeMillis, properties.firing().maxSleep().toMillis(),
+                properties.firing().roundSize());
+        clocks.fireWith(loop);
+        loop.start();
+        return loop;
+    }
+
+    /** The {@code default} clock's scheduler, which the paths without a clock address. */
+    @Bean
+    TimerScheduler timerScheduler(Clocks clocks) {
+        return clocks.defaultScheduler();
+    }
+
+    /** The memory store's journal, unless {@code timeservice.durability=none}. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnProperty(name = "timeservice.durability", havingValue = "journal", matchIfMissing = true)
+    JournalStore journalStore(Clocks clocks, TimeServiceProperties properties, JournalMetrics metrics)
+            throws IOException {
+        JournalStore store = JournalStore.open(properties.dataDir(), clocks, properties.fsync(),
+                properties.fsyncInterval(), properties.snapshot().multiple(),
+                properties.snapshot().minJournalSize().toBytes(), properties.journal().segmentSize().toBytes(),
+                properties.journal().maxUnflushedBytes().toBytes());
+        store.writer().reportTo(metrics);
+        return store;
+    }
+
 
     /** The {@code store} health component (in the readiness group for the PostgreSQL store's sake): always UP. */
     @Bean
@@ -37,5 +155,10 @@ class MemoryStoreConfiguration {
     @Bean
     DeliveryStore deliveryStore(Clocks clocks) {
         return new MemoryDeliveryStore(clocks);
+    }
+
+    @Bean
+    QueueInspector queueInspector(Clocks clocks) {
+        return new MemoryQueueInspector(clocks);
     }
 }

@@ -2,23 +2,23 @@ package io.timeservice.config;
 
 import javax.sql.DataSource;
 
-import io.timeservice.core.ClockSettings;
-import io.timeservice.core.ClockStore;
-import io.timeservice.core.DeliveryStore;
-import io.timeservice.core.SchedulerMetrics;
-import io.timeservice.core.TimerStore;
-import io.timeservice.store.postgres.MeasuredDeliveryStore;
-import io.timeservice.store.postgres.MeasuredTimerStore;
+import io.timeservice.store.ClockStore;
+import io.timeservice.store.DeliveryStore;
+import io.timeservice.store.MeasuredDeliveryStore;
+import io.timeservice.store.MeasuredTimerStore;
+import io.timeservice.store.QueueInspector;
+import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.TimerStore;
 import io.timeservice.store.postgres.PostgresClockStore;
 import io.timeservice.store.postgres.PostgresDeliveryStore;
 import io.timeservice.store.postgres.PostgresFiringLoop;
+import io.timeservice.store.postgres.PostgresQueueInspector;
 import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.PostgresTimerStore;
-import io.timeservice.store.postgres.StoredClock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -45,8 +45,7 @@ class PostgresStoreConfiguration {
     PostgresStore postgresStore(DataSource dataSource, TimeServiceProperties properties, SchedulerMetrics metrics) {
         PostgresStore store = PostgresStore.open(dataSource, properties.capacity(),
                 properties.capacityBytes().toBytes(), properties.clocks().max(),
-                properties.clock().mode() == ClockSettings.Mode.SYSTEM ? StoredClock.Mode.SYSTEM
-                        : StoredClock.Mode.VIRTUAL, metrics);
+                properties.clock().mode(), metrics);
         store.startWakeups(PostgresStore.DEFAULT_SLOW_POLL);
         TimeServiceProperties.Postgresql postgresql = properties.postgresql();
         store.startFiring(new PostgresFiringLoop.Settings(postgresql.slowPoll(), properties.firing().roundSize(),
@@ -79,5 +78,10 @@ class PostgresStoreConfiguration {
     @Bean
     DeliveryStore deliveryStore(PostgresStore store, SchedulerMetrics metrics) {
         return new MeasuredDeliveryStore(new PostgresDeliveryStore(store), metrics);
+    }
+
+    @Bean
+    QueueInspector queueInspector(PostgresStore store, TimeServiceProperties properties) {
+        return new PostgresQueueInspector(store, properties.heap().arity());
     }
 }

@@ -5,10 +5,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 
-import io.timeservice.core.ClockSettings;
-import io.timeservice.core.TimerScheduler;
-import io.timeservice.journal.FsyncPolicy;
-import io.timeservice.journal.JournalWriter;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.store.memory.journal.FsyncPolicy;
+import io.timeservice.store.memory.journal.JournalWriter;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -20,7 +19,7 @@ import org.springframework.util.unit.DataSize;
  * @param heap     the heap's shape
  * @param capacity the most pending timers; an add beyond it is refused with 429
  * @param capacityBytes the most id and payload bytes all pending timers may hold together (counted as
- *                      {@link io.timeservice.core.TimerScheduler#bytesOf} does); an add beyond it is refused with 429
+ *                      {@link io.timeservice.store.memory.Limits#bytesOf} does); an add beyond it is refused with 429
  * @param limits   request size limits
  * @param demo     the learning scenarios of the web view
  * @param durability    {@code journal} (default): every accepted mutation is journaled in {@code dataDir} before
@@ -65,7 +64,7 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
                 "timeservice.capacity must be between 1 and 100000000, got " + capacity);
-        long largestTimer = (long) limits.maxPayloadBytes() + TimerScheduler.MAX_ID_LENGTH;
+        long largestTimer = (long) limits.maxPayloadBytes() + io.timeservice.model.Limits.MAX_ID_LENGTH;
         require(capacityBytes.toBytes() >= largestTimer, "timeservice.capacity-bytes must hold at least one timer"
                 + " with the largest id and payload (" + largestTimer + " bytes), got " + capacityBytes);
         require(!fsyncInterval.isNegative() && !fsyncInterval.isZero(),

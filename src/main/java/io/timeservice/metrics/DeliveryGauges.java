@@ -7,12 +7,12 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.timeservice.config.StoreAutoConfigurationFilter;
-import io.timeservice.core.Clocks;
-import io.timeservice.core.DeliveryCounts;
-import io.timeservice.core.FiringLoop;
-import io.timeservice.core.TimerScheduler;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import io.timeservice.model.DeliveryCounts;
+import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.memory.TimerScheduler;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
 /**

@@ -1,8 +1,8 @@
 package io.timeservice.metrics;
 
 import io.timeservice.config.StoreAutoConfigurationFilter;
-import io.timeservice.core.Clocks;
-import io.timeservice.core.FiringLoop;
+import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.FiringLoop;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;

@@ -3,8 +3,8 @@ package io.timeservice.metrics;
 import java.io.IOException;
 import java.util.Locale;
 
-import io.timeservice.journal.JournalStore;
-import io.timeservice.journal.JournalWriter;
+import io.timeservice.store.memory.journal.JournalStore;
+import io.timeservice.store.memory.journal.JournalWriter;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;

@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.timeservice.journal.JournalMetrics;
+import io.timeservice.store.memory.journal.JournalMetrics;
 import org.springframework.stereotype.Component;
 
 /**

@@ -10,8 +10,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerMetrics;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.store.SchedulerMetrics;
 import org.springframework.stereotype.Component;
 
 /**

@@ -8,13 +8,13 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.timeservice.config.StoreAutoConfigurationFilter;
-import io.timeservice.core.Clocks;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.QueueStatus;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.TimerScheduler;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.QueueStatus;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.TimerScheduler;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
 /**

@@ -1,11 +1,13 @@
 package io.timeservice.metrics;
 
-import io.timeservice.core.Clocks;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.InvariantReport;
-import io.timeservice.core.QueueStatus;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.config.StoreAutoConfigurationFilter;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.InvariantReport;
+import io.timeservice.model.QueueStatus;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.TimerScheduler;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
@@ -21,6 +23,7 @@ import org.springframework.stereotype.Component;
  * so a probe never costs more than any other reader.
  */
 @Component
+@ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "memory", matchIfMissing = true)
 class TimerQueueHealthIndicator implements HealthIndicator {
 
     private final Clocks clocks;

@@ -6,12 +6,12 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonRawValue;
-import io.timeservice.core.BatchOp;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.Timer;
-import io.timeservice.core.TimerScheduler;
-import io.timeservice.core.TimerStore;
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Timer;
+import io.timeservice.store.TimerStore;
 import io.timeservice.web.JsonRequest.Batch;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -23,7 +23,7 @@ import tools.jackson.databind.annotation.JsonDeserialize;
 /**
  * Atomic batches: {@code POST /batch} (the default clock) and {@code POST /clocks/{clock}/batch}. Every operation is
  * bound as strictly as the single call's body ({@code op} selects its shape), then the scheduler decides and applies
- * them all or none ({@link TimerScheduler#batch}). A refusal names the operation in the problem's {@code op} member;
+ * them all or none (one atomic batch of the store). A refusal names the operation in the problem's {@code op} member;
  * a malformed operation is refused before any is decided.
  */
 @RestController
@@ -58,8 +58,8 @@ class BatchController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResultsJson batch(@ClockVariable String clock, @RequestBody Batch body) {
         JsonNode ops = body.ops();
-        if (!ops.isArray() || ops.isEmpty() || ops.size() > TimerScheduler.MAX_BATCH_OPS) {
-            throw StrictJsonConverter.invalidRequest("ops must be a JSON array of 1 to " + TimerScheduler.MAX_BATCH_OPS
+        if (!ops.isArray() || ops.isEmpty() || ops.size() > Limits.MAX_BATCH_OPS) {
+            throw StrictJsonConverter.invalidRequest("ops must be a JSON array of 1 to " + Limits.MAX_BATCH_OPS
                     + " operations, got " + (ops.isArray() ? ops.size() + " operations" : "a " + describe(ops)));
         }
         List<BatchOp> batch = new ArrayList<>(ops.size());
@@ -80,7 +80,7 @@ class BatchController {
                     && EntityTags.isAnyRevision(ifMatches.get(index))) {
                 throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "ifMatch * needs a current timer, and no"
                         + " pending timer has id " + LoneSurrogates.abbreviate(batch.get(index).id(),
-                        TimerScheduler.MAX_ID_LENGTH)).atOp(index);
+                        Limits.MAX_ID_LENGTH)).atOp(index);
             }
             throw refused;
         }

@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.RetryPolicy;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.SchedulerException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.exc.PropertyBindingException;
@@ -29,13 +29,13 @@ final class BindingFailures {
     private static final Map<String, Rule> RULES = Map.ofEntries(
             Map.entry("id", new Rule(ErrorCode.INVALID_ID, "a JSON string")),
             Map.entry("delay", new Rule(ErrorCode.INVALID_DELAY, "a JSON integer from 0 to "
-                    + TimerScheduler.MAX_DELAY)),
+                    + Limits.MAX_DELAY)),
             Map.entry("by", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer from 0 to "
-                    + TimerScheduler.MAX_DELAY)),
+                    + Limits.MAX_DELAY)),
             Map.entry("to", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer, not before now")),
             Map.entry("priority", new Rule(ErrorCode.INVALID_PRIORITY, "a JSON integer in the signed 32-bit range")),
             Map.entry("now", new Rule(ErrorCode.INVALID_REQUEST, "a JSON integer from 0 to "
-                    + TimerScheduler.MAX_DELAY)),
+                    + Limits.MAX_DELAY)),
             Map.entry("mode", new Rule(ErrorCode.INVALID_REQUEST, "\"virtual\" or \"system\"")),
             Map.entry("delivery", new Rule(ErrorCode.INVALID_REQUEST, "\"response\" or \"queue\"")),
             Map.entry("retry", new Rule(ErrorCode.INVALID_REQUEST, "a JSON object")),
@@ -46,11 +46,11 @@ final class BindingFailures {
             Map.entry("multiplier", new Rule(ErrorCode.INVALID_REQUEST, "a JSON number from 1 to 10")),
             Map.entry("jitter", new Rule(ErrorCode.INVALID_REQUEST, "a JSON number from 0 to 1")),
             Map.entry("max", new Rule(ErrorCode.INVALID_LIMIT, "a JSON integer from 1 to "
-                    + TimerScheduler.MAX_CLAIM)),
+                    + Limits.MAX_CLAIM)),
             Map.entry("lease", new Rule(ErrorCode.INVALID_REQUEST, "a JSON integer of milliseconds from "
-                    + TimerScheduler.MIN_LEASE_MILLIS + " to " + TimerScheduler.MAX_LEASE_MILLIS)),
+                    + Limits.MIN_LEASE_MILLIS + " to " + Limits.MAX_LEASE_MILLIS)),
             Map.entry("wait", new Rule(ErrorCode.INVALID_REQUEST, "a JSON integer of milliseconds from 0 to "
-                    + TimerScheduler.MAX_CLAIM_WAIT_MILLIS)),
+                    + Limits.MAX_CLAIM_WAIT_MILLIS)),
             Map.entry("retryAfter", new Rule(ErrorCode.INVALID_REQUEST, MILLISECONDS)),
             Map.entry("claim", new Rule(ErrorCode.INVALID_REQUEST, "a JSON string")));
 

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.timeservice.core.AdvanceResult;
-import io.timeservice.core.TimerStore;
-import io.timeservice.core.Trace;
-import io.timeservice.core.TraceStep;
+import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.Trace;
+import io.timeservice.model.TraceStep;
+import io.timeservice.store.TimerStore;
 import io.timeservice.web.JsonRequest.Advance;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;

@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.timeservice.core.Delivery;
-import io.timeservice.core.DeliveryStore;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.DeliveryStore;
 import io.timeservice.web.JsonRequest.Ack;
 import io.timeservice.web.JsonRequest.AckAll;
 import io.timeservice.web.JsonRequest.AckItem;
@@ -48,7 +48,7 @@ class DeliveryController {
     DeliveriesJson claim(@ClockVariable String clock, @RequestBody Claim body) {
         List<Delivery> claimed = deliveries.claim(clock,
                 body.max() == null ? 1 : body.max(),
-                body.lease() == null ? TimerScheduler.DEFAULT_LEASE_MILLIS : body.lease(),
+                body.lease() == null ? Limits.DEFAULT_LEASE_MILLIS : body.lease(),
                 body.waitMillis() == null ? 0 : body.waitMillis());
         return new DeliveriesJson(DeliveryJson.of(claimed));
     }
@@ -68,14 +68,14 @@ class DeliveryController {
     @PostMapping(path = {"/deliveries/ack", "/clocks/{clock}/deliveries/ack"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     AckResultsJson ackAll(@ClockVariable String clock, @RequestBody AckAll body) {
-        List<TimerScheduler.Ack> acks = new ArrayList<>(body.acks().size());
+        List<io.timeservice.model.Ack> acks = new ArrayList<>(body.acks().size());
         for (int i = 0; i < body.acks().size(); i++) {
             AckItem item = body.acks().get(i);
             if (item == null) {
                 throw new SchedulerException(ErrorCode.INVALID_REQUEST, "/acks/" + i
                         + " must be an object with id and claim, got null");
             }
-            acks.add(new TimerScheduler.Ack(item.id(), item.claim()));
+            acks.add(new io.timeservice.model.Ack(item.id(), item.claim()));
         }
         List<ErrorCode> outcomes = deliveries.ackAll(clock, acks);
         List<AckResultJson> results = new ArrayList<>(outcomes.size());

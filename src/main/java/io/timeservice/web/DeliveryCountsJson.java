@@ -1,6 +1,6 @@
 package io.timeservice.web;
 
-import io.timeservice.core.DeliveryCounts;
+import io.timeservice.model.DeliveryCounts;
 
 /**
  * A queueing clock's deliveries by state.

@@ -4,7 +4,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
-import io.timeservice.core.Delivery;
+import io.timeservice.model.Delivery;
 
 /**
  * A delivery as the API shows it. {@code payload} is the timer's JSON written back verbatim (absent when it had none);

@@ -1,7 +1,7 @@
 package io.timeservice.web;
 
 import io.timeservice.config.TimeServiceProperties;
-import io.timeservice.core.TimerStore;
+import io.timeservice.store.TimerStore;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;

@@ -5,9 +5,9 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.timeservice.core.Precondition;
-import io.timeservice.core.Revision;
-import io.timeservice.core.Timer;
+import io.timeservice.model.Precondition;
+import io.timeservice.model.Revision;
+import io.timeservice.model.Timer;
 
 /**
  * Strong entity tags {@code "<sequence>-<version>"}. The sequence makes a tag name one generation of an id, so a

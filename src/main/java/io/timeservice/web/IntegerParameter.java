@@ -1,7 +1,7 @@
 package io.timeservice.web;
 
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
 
 /** Parses an optional integer query parameter ({@code dueBy}, {@code after}, {@code sequence}) strictly. */
 final class IntegerParameter {

@@ -30,7 +30,7 @@ sealed interface JsonRequest {
 
     /**
      * {@code PUT /clocks/{clock}}: the time a new virtual clock starts at (0 when absent), and its settings; an
-     * absent setting takes its default ({@link io.timeservice.core.ClockSettings#of}).
+     * absent setting takes its default ({@link io.timeservice.model.ClockSettings#of}).
      */
     record PutClock(@JsonDeserialize(using = AbsentOrNonNull.class) Long now,
                     @JsonDeserialize(using = AbsentOrNonNull.class) ClockMode mode,
@@ -44,7 +44,7 @@ sealed interface JsonRequest {
     /** A clock's {@code delivery} as written in JSON. */
     enum DeliveryMode { @JsonProperty("response") RESPONSE, @JsonProperty("queue") QUEUE }
 
-    /** A clock's retry policy; each absent member keeps {@link io.timeservice.core.RetryPolicy#DEFAULT}'s value. */
+    /** A clock's retry policy; each absent member keeps {@link io.timeservice.model.RetryPolicy#DEFAULT}'s value. */
     record Retry(@JsonDeserialize(using = AbsentOrNonNull.class) Integer maxAttempts,
                  @JsonDeserialize(using = AbsentOrNonNull.class) Long initialBackoff,
                  @JsonDeserialize(using = AbsentOrNonNull.class) Double multiplier,

@@ -1,7 +1,7 @@
 package io.timeservice.web;
 
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
 
 /** Parses a {@code limit} query parameter strictly: a plain decimal integer in [1, max]. */
 final class LimitParameter {

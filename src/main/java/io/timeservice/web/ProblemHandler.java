@@ -1,7 +1,7 @@
 package io.timeservice.web;
 
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.SchedulerMetrics;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.SchedulerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;

@@ -3,7 +3,7 @@ package io.timeservice.web;
 import java.net.URI;
 import java.util.Locale;
 
-import io.timeservice.core.ErrorCode;
+import io.timeservice.model.ErrorCode;
 import org.springframework.http.HttpStatus;
 
 /**

@@ -3,13 +3,12 @@ package io.timeservice.web;
 import java.util.List;
 import java.util.Map;
 
-import io.timeservice.core.Clocks;
-import io.timeservice.core.HeapView;
-import io.timeservice.core.InvariantReport;
-import io.timeservice.core.QueueStatus;
-import io.timeservice.core.Timer;
-import io.timeservice.core.TimerScheduler;
-import io.timeservice.core.TimerStore;
+import io.timeservice.model.HeapView;
+import io.timeservice.model.InvariantReport;
+import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Timer;
+import io.timeservice.store.QueueInspector;
+import io.timeservice.store.TimerStore;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -24,12 +23,12 @@ class QueueController {
     static final int MAX_HEAP_LIMIT = 1023;
 
     private final TimerStore timers;
-    /** The memory store's heaps, for the views only it has (invariants, heap array). */
-    private final Clocks clocks;
+    /** The heap views (invariants, heap array) as the store has them. */
+    private final QueueInspector inspector;
 
-    QueueController(TimerStore timers, Clocks clocks) {
+    QueueController(TimerStore timers, QueueInspector inspector) {
         this.timers = timers;
-        this.clocks = clocks;
+        this.inspector = inspector;
     }
 
     @GetMapping(path = {"/queue", "/clocks/{clock}/queue"}, produces = MediaType.APPLICATION_JSON_VALUE)
@@ -47,20 +46,16 @@ class QueueController {
     @GetMapping(path = {"/queue/invariants", "/clocks/{clock}/queue/invariants"},
             produces = MediaType.APPLICATION_JSON_VALUE)
     InvariantsJson invariants(@ClockVariable String clock) {
-        return InvariantsJson.of(scheduler(clock).invariants());
+        return InvariantsJson.of(inspector.invariants(clock));
     }
 
     /** The first array slots in heap-array order (not firing order), for the live heap view. */
     @GetMapping(path = {"/queue/heap", "/clocks/{clock}/queue/heap"}, produces = MediaType.APPLICATION_JSON_VALUE)
     HeapJson heap(@ClockVariable String clock, @RequestParam(required = false) String limit) {
-        HeapView view = scheduler(clock)
-                .heapView(LimitParameter.parse(limit, DEFAULT_HEAP_LIMIT, MAX_HEAP_LIMIT));
+        int cells = LimitParameter.parse(limit, DEFAULT_HEAP_LIMIT, MAX_HEAP_LIMIT);
+        HeapView view = inspector.heapView(clock, cells);
         return new HeapJson(view.arity(), view.size(), view.now(), view.slots(), view.index(),
                 InvariantsJson.of(view.invariants()));
-    }
-
-    private TimerScheduler scheduler(String clock) {
-        return clock == null ? clocks.defaultScheduler() : clocks.scheduler(clock);
     }
 
     record QueueJson(long now, int size, Long nextFireTime, Long oldestCreatedAt) {

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.time.Duration;
 
 import io.timeservice.config.TimeServiceProperties;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;

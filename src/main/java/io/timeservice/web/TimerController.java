@@ -5,14 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.QueueListing;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.Timer;
-import io.timeservice.core.TimerScheduler;
-import io.timeservice.core.Trace;
-import io.timeservice.core.TraceStep;
-import io.timeservice.core.TimerStore;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.QueueListing;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Timer;
+import io.timeservice.model.Trace;
+import io.timeservice.model.TraceStep;
+import io.timeservice.store.TimerStore;
 import io.timeservice.web.JsonRequest.AddTimer;
 import io.timeservice.web.JsonRequest.EditTimer;
 import org.springframework.http.MediaType;
@@ -104,7 +104,7 @@ class TimerController {
         } catch (SchedulerException refused) {
             if (refused.code() == ErrorCode.TIMER_NOT_FOUND && EntityTags.isAnyRevision(ifMatch)) {
                 throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match: * needs a current timer, and"
-                        + " no pending timer has id " + LoneSurrogates.abbreviate(id, TimerScheduler.MAX_ID_LENGTH));
+                        + " no pending timer has id " + LoneSurrogates.abbreviate(id, Limits.MAX_ID_LENGTH));
             }
             throw refused;
         }

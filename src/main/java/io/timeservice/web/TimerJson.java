@@ -4,8 +4,8 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
-import io.timeservice.core.Timer;
-import io.timeservice.core.TraceStep;
+import io.timeservice.model.Timer;
+import io.timeservice.model.TraceStep;
 
 /**
  * The timer resource. {@code payload} is the caller's JSON, stored as compact text and written back verbatim;

@@ -3,7 +3,7 @@ package io.timeservice.web;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.timeservice.core.TraceStep;
+import io.timeservice.model.TraceStep;
 
 /** One recorded heap step on the wire; members that do not apply to the step's kind are left out. */
 @JsonInclude(JsonInclude.Include.NON_NULL)

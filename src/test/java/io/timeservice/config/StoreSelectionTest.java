@@ -7,13 +7,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.timeservice.TimeServiceApplication;
-import io.timeservice.core.Clocks;
-import io.timeservice.journal.JournalStore;
+import io.timeservice.model.Limits;
+import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.journal.JournalStore;
 import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.TestDatabase;
 import org.flywaydb.core.Flyway;
@@ -57,8 +57,8 @@ class StoreSelectionTest {
             assertThat(migrations.pending()).as("every migration in the jar ran").isEmpty();
             assertThat(migrations.current().getVersion().getVersion()).isEqualTo("3");
             PostgresStore store = context.getBean(PostgresStore.class);
-            store.timers().add(Clocks.DEFAULT, "wired", 5, 0, null);
-            assertThat(store.timers().get(Clocks.DEFAULT, "wired").fireTime()).isEqualTo(5);
+            store.timers().add(Limits.DEFAULT_CLOCK, "wired", 5, 0, null);
+            assertThat(store.timers().get(Limits.DEFAULT_CLOCK, "wired").fireTime()).isEqualTo(5);
         } finally {
             TestDatabase.dropSchema(schema);
         }

@@ -5,8 +5,8 @@ import static org.hamcrest.Matchers.equalTo;
 
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
-import io.timeservice.core.Clocks;
-import io.timeservice.core.CorruptionHooks;
+import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.CorruptionHooks;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;

@@ -6,15 +6,15 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.timeservice.core.ClockSettings;
-import io.timeservice.core.Clocks;
-import io.timeservice.core.Delivery;
-import io.timeservice.core.FiringLoop;
-import io.timeservice.core.PendingBudget;
-import io.timeservice.core.RetryPolicy;
-import io.timeservice.core.SchedulerMetrics;
-import io.timeservice.core.TimerScheduler;
-import io.timeservice.core.Trace;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Trace;
+import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.memory.PendingBudget;
+import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.Test;
 
 /**

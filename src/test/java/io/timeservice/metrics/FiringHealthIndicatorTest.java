@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.timeservice.core.ClockSettings;
-import io.timeservice.core.Clocks;
-import io.timeservice.core.FiringLoop;
-import io.timeservice.core.PendingBudget;
-import io.timeservice.core.SchedulerMetrics;
-import io.timeservice.core.TimerScheduler;
-import io.timeservice.core.Trace;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Trace;
+import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.memory.PendingBudget;
+import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;

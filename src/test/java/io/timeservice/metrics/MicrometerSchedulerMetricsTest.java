@@ -10,9 +10,9 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.timeservice.core.SchedulerMetrics.DeliveryEvent;
-import io.timeservice.core.SchedulerMetrics.Operation;
-import io.timeservice.core.SchedulerMetrics.Outcome;
+import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
+import io.timeservice.store.SchedulerMetrics.Operation;
+import io.timeservice.store.SchedulerMetrics.Outcome;
 import org.junit.jupiter.api.Test;
 
 /** The scheduler's delivery callbacks as Micrometer meters and as the Prometheus text a scrape returns. */

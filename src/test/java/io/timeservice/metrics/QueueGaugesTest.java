@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.timeservice.core.Clocks;
-import io.timeservice.core.CorruptionHooks;
-import io.timeservice.core.PendingBudget;
-import io.timeservice.core.SchedulerMetrics;
-import io.timeservice.core.TimerScheduler;
-import io.timeservice.core.Trace;
+import io.timeservice.model.Trace;
+import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.CorruptionHooks;
+import io.timeservice.store.memory.PendingBudget;
+import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.Test;
 
 /** The queue gauges over several clocks, on a fake wall clock: totals, the largest age, any broken heap. */

@@ -7,8 +7,8 @@ import static org.hamcrest.Matchers.equalTo;
 
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
-import io.timeservice.core.CorruptionHooks;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.store.memory.CorruptionHooks;
+import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;

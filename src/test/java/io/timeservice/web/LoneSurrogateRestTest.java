@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.model.Limits;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -105,13 +105,13 @@ class LoneSurrogateRestTest extends RestTestSupport {
 
     @Test
     void anUnknownIdCutForTheDetail_isNeverCutInsideAPair() {
-        String id = "a".repeat(TimerScheduler.MAX_ID_LENGTH - 1) + GRINNING + "z";
+        String id = "a".repeat(Limits.MAX_ID_LENGTH - 1) + GRINNING + "z";
 
         HttpProbe.Reply reply = http.get("/timers/" + URLEncoder.encode(id, StandardCharsets.UTF_8));
 
         assertThat(reply.status()).as(reply.text()).isEqualTo(404);
         String detail = reply.json().path("detail").asString();
-        assertThat(detail).contains("a".repeat(TimerScheduler.MAX_ID_LENGTH - 1)).endsWith("...");
+        assertThat(detail).contains("a".repeat(Limits.MAX_ID_LENGTH - 1)).endsWith("...");
         assertThat(detail.codePoints().anyMatch(c -> Character.getType(c) == Character.SURROGATE)).isFalse();
     }
 }

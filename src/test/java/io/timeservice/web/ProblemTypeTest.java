@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
-import io.timeservice.core.ErrorCode;
+import io.timeservice.model.ErrorCode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

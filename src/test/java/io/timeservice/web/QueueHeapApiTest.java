@@ -1,25 +1,25 @@
 package io.timeservice.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.startsWith;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
 import io.restassured.path.json.JsonPath;
-import io.timeservice.core.Precondition;
-import io.timeservice.core.Trace;
-import io.timeservice.core.CorruptionHooks;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.model.Precondition;
+import io.timeservice.model.Trace;
+import io.timeservice.store.memory.CorruptionHooks;
+import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.equalTo;
-import static org.hamcrest.Matchers.hasSize;
-import static org.hamcrest.Matchers.startsWith;
 
 /** GET /queue/heap: what the live heap view draws. */
 class QueueHeapApiTest extends DemoServiceTestBase {

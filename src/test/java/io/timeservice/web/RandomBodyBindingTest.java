@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Random;
 
 import io.timeservice.config.TimeServiceProperties;
-import io.timeservice.core.SchedulerException;
+import io.timeservice.model.SchedulerException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Random;
 
 import io.timeservice.config.TimeServiceProperties;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
 import io.timeservice.web.JsonRequest.Ack;
 import io.timeservice.web.JsonRequest.AddTimer;
 import io.timeservice.web.JsonRequest.Advance;

@@ -5,11 +5,10 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.ThreadLocalRandom;
-
 import javax.sql.DataSource;
 
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
 
 /**
  * Runs units of work in transactions of their own (READ COMMITTED, the server's default), and says what a database

@@ -7,9 +7,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.ThreadLocalRandom;
 
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
-
 /**
  * The pending budget in the table {@code pending_budget}: timers and payload bytes over every clock (pending timers
  * and unacknowledged deliveries), exact like the memory store's {@code PendingBudget}, but split into

@@ -2,10 +2,10 @@ package io.timeservice.store.postgres;
 
 import java.util.List;
 
-import io.timeservice.core.ClockSettings;
-import io.timeservice.core.ClockStore;
-import io.timeservice.core.ClockView;
-import io.timeservice.core.Clocks;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockView;
+import io.timeservice.model.Limits;
+import io.timeservice.store.ClockStore;
 
 /** The PostgreSQL store's clocks behind the web layer; a clock's retry policy is kept in {@code clocks.settings}. */
 public final class PostgresClockStore implements ClockStore {
@@ -18,11 +18,7 @@ public final class PostgresClockStore implements ClockStore {
 
     @Override
     public ClockView.Created create(String name, long now, ClockSettings settings) {
-        StoredClock.Mode mode = settings.mode() == ClockSettings.Mode.SYSTEM ? StoredClock.Mode.SYSTEM
-                : StoredClock.Mode.VIRTUAL;
-        StoredClock.Delivery delivery = settings.queues() ? StoredClock.Delivery.QUEUE
-                : StoredClock.Delivery.RESPONSE;
-        PostgresClocks.Created created = store.clocks().create(name, mode, now, delivery,
+        PostgresClocks.Created created = store.clocks().create(name, settings.mode(), now, settings.delivery(),
                 settings.retry());
         return new ClockView.Created(view(created.clock()), created.created());
     }
@@ -43,12 +39,9 @@ public final class PostgresClockStore implements ClockStore {
     }
 
     private ClockView view(StoredClock clock) {
-        ClockSettings settings = ClockSettings.of(
-                clock.mode() == StoredClock.Mode.SYSTEM ? ClockSettings.Mode.SYSTEM : ClockSettings.Mode.VIRTUAL,
-                clock.delivery() == StoredClock.Delivery.QUEUE ? ClockSettings.DeliveryMode.QUEUE
-                        : ClockSettings.DeliveryMode.RESPONSE, clock.retry());
+        ClockSettings settings = ClockSettings.of(clock.mode(), clock.delivery(), clock.retry());
         // the default clock always existed: created at 0, as in the memory store
-        long createdAt = Clocks.DEFAULT.equals(clock.name()) ? 0 : clock.createdAt();
+        long createdAt = Limits.DEFAULT_CLOCK.equals(clock.name()) ? 0 : clock.createdAt();
         return new ClockView(clock.name(), store.timers().status(clock.name()), settings, createdAt, null,
                 settings.queues() ? store.deliveries().counts(clock.name()) : null);
     }

@@ -6,14 +6,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-
 import javax.sql.DataSource;
 
-import io.timeservice.core.Clocks;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.RetryPolicy;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Rules;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.memory.Clocks;
 
 /**
  * The clocks of the PostgreSQL store (table {@code clocks}): create, read, list and delete, with the memory store's
@@ -54,12 +55,12 @@ public final class PostgresClocks {
     }
 
     /** Creates the default clock in {@code mode} unless it exists (as it was created, whatever mode it has). */
-    void ensureDefault(StoredClock.Mode mode) {
+    void ensureDefault(ClockSettings.Mode mode) {
         jdbc.inTransaction(connection -> {
             try (PreparedStatement insert = connection.prepareStatement("""
                     INSERT INTO clocks (name, mode, now_ms, initial_now, delivery) VALUES (?, ?, 0, 0, ?)
                     ON CONFLICT (name) DO NOTHING""")) {
-                insert.setString(1, Clocks.DEFAULT);
+                insert.setString(1, Limits.DEFAULT_CLOCK);
                 insert.setString(2, StoredClock.sql(mode));
                 insert.setString(3, StoredClock.sql(defaultDelivery(mode)));
                 insert.executeUpdate();
@@ -76,7 +77,7 @@ public final class PostgresClocks {
      * @throws SchedulerException {@code invalid_id}, {@code invalid_request} (now out of range),
      *                            {@code clock_conflict}, {@code clock_limit}, {@code storage_unavailable}
      */
-    public Created create(String name, StoredClock.Mode mode, long now, StoredClock.Delivery delivery) {
+    public Created create(String name, ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery) {
         return create(name, mode, now, delivery, RetryPolicy.DEFAULT);
     }
 
@@ -84,16 +85,16 @@ public final class PostgresClocks {
      * Creates the clock {@code name} with the retry policy {@code retry}, or finds it with the same settings (the
      * same policy too) already there.
      *
-     * @throws SchedulerException as {@link #create(String, StoredClock.Mode, long, StoredClock.Delivery)}
+     * @throws SchedulerException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
      */
-    public Created create(String name, StoredClock.Mode mode, long now, StoredClock.Delivery delivery,
+    public Created create(String name, ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery,
                           RetryPolicy retry) {
-        Clocks.requireValidName(name);
-        if (now < 0 || now > TimerScheduler.MAX_DELAY || (mode == StoredClock.Mode.SYSTEM && now != 0)) {
+        Rules.requireValidClockName(name);
+        if (now < 0 || now > Limits.MAX_DELAY || (mode == ClockSettings.Mode.SYSTEM && now != 0)) {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now must be between 0 and "
-                    + TimerScheduler.MAX_DELAY + " (a system clock's is the database's clock): " + now);
+                    + Limits.MAX_DELAY + " (a system clock's is the database's clock): " + now);
         }
-        StoredClock.Delivery chosen = delivery == null ? defaultDelivery(mode) : delivery;
+        ClockSettings.DeliveryMode chosen = delivery == null ? defaultDelivery(mode) : delivery;
         return jdbc.inTransaction(connection -> {
             StoredClock existing = find(connection, name, "");
             if (existing == null) {
@@ -169,8 +170,8 @@ public final class PostgresClocks {
     public void delete(String name) {
         jdbc.inTransaction(connection -> {
             require(connection, name, " FOR UPDATE");
-            if (Clocks.DEFAULT.equals(name)) {
-                throw new SchedulerException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + Clocks.DEFAULT
+            if (Limits.DEFAULT_CLOCK.equals(name)) {
+                throw new SchedulerException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + Limits.DEFAULT_CLOCK
                         + " always exists and cannot be deleted");
             }
             long timers;
@@ -218,8 +219,7 @@ public final class PostgresClocks {
     static StoredClock require(Connection connection, String name, String lock) throws SQLException {
         StoredClock clock = name == null ? null : find(connection, name, lock);
         if (clock == null) {
-            String shown = name == null || name.length() <= Clocks.MAX_NAME_LENGTH ? String.valueOf(name)
-                    : name.substring(0, Clocks.MAX_NAME_LENGTH) + "...";
+            String shown = Rules.abbreviateClockName(name);
             throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named " + shown);
         }
         return clock;
@@ -237,16 +237,16 @@ public final class PostgresClocks {
     private static StoredClock clockOf(ResultSet row) throws SQLException {
         RetryPolicy retry = row.getObject(7) == null ? RetryPolicy.DEFAULT // a clock stored without a policy
                 : new RetryPolicy(row.getInt(7), row.getLong(8), row.getDouble(9), row.getLong(10), row.getDouble(11));
-        return new StoredClock(row.getString(1), StoredClock.ofSql(StoredClock.Mode.class, row.getString(2)),
-                row.getLong(3), row.getLong(4), StoredClock.ofSql(StoredClock.Delivery.class, row.getString(5)), retry,
+        return new StoredClock(row.getString(1), StoredClock.ofSql(ClockSettings.Mode.class, row.getString(2)),
+                row.getLong(3), row.getLong(4), StoredClock.ofSql(ClockSettings.DeliveryMode.class, row.getString(5)), retry,
                 row.getLong(6));
     }
 
-    private static StoredClock.Delivery defaultDelivery(StoredClock.Mode mode) {
-        return mode == StoredClock.Mode.SYSTEM ? StoredClock.Delivery.QUEUE : StoredClock.Delivery.RESPONSE;
+    private static ClockSettings.DeliveryMode defaultDelivery(ClockSettings.Mode mode) {
+        return mode == ClockSettings.Mode.SYSTEM ? ClockSettings.DeliveryMode.QUEUE : ClockSettings.DeliveryMode.RESPONSE;
     }
 
-    private static String describe(StoredClock.Mode mode, long now, StoredClock.Delivery delivery,
+    private static String describe(ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery,
                                    RetryPolicy retry) {
         return StoredClock.sql(mode) + " at now=" + now + " with delivery " + StoredClock.sql(delivery) + " and "
                 + retry;

@@ -14,14 +14,19 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import io.timeservice.core.Delivery.State;
-import io.timeservice.core.DeliveryCounts;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.RetryPolicy;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.SchedulerMetrics;
-import io.timeservice.core.SchedulerMetrics.DeliveryEvent;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.model.Ack;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery.State;
+import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Rules;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.LongPoll;
+import io.timeservice.store.MeasuredCall;
+import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
+import io.timeservice.store.SchedulerMetrics;
 
 /**
  * Deliveries on the PostgreSQL store (table {@code deliveries}), with the memory store's semantics: firing due timers
@@ -43,7 +48,7 @@ import io.timeservice.core.TimerScheduler;
  */
 public final class PostgresDeliveries {
 
-    /** A delivery as the API shows it ({@link io.timeservice.core.Delivery}), from the row {@code d}. */
+    /** A delivery as the API shows it ({@link io.timeservice.model.Delivery}), from the row {@code d}. */
     private static final String VIEW = "d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.state, d.claim,"
             + " d.lease_until, d.retry_at, d.ready_at, d.dead_reason";
 
@@ -153,9 +158,9 @@ public final class PostgresDeliveries {
     private static final String DELETE_DEAD = "DELETE FROM deliveries d" + DEAD_OF_ID + " RETURNING " + VIEW
             + ", d.bytes";
 
-    private static final Comparator<Delivery> READY_ORDER = Comparator.comparingLong(Delivery::readyAt)
-            .thenComparingLong(Delivery::fireTime).thenComparingInt(Delivery::priority)
-            .thenComparingLong(Delivery::sequence);
+    private static final Comparator<ClaimedDelivery> READY_ORDER = Comparator.comparingLong(ClaimedDelivery::readyAt)
+            .thenComparingLong(ClaimedDelivery::fireTime).thenComparingInt(ClaimedDelivery::priority)
+            .thenComparingLong(ClaimedDelivery::sequence);
 
     /** Most expired leases and most due retries one claim on a system clock moves before it claims. */
     static final int RELEASE_ON_CLAIM = 1_000;
@@ -219,34 +224,30 @@ public final class PostgresDeliveries {
      * first runs the retry step, as the memory store's claim does; a virtual clock's retry step ran with the advance
      * that brought its now.
      *
-     * @throws SchedulerException {@code invalid_limit} for max outside 1..{@value TimerScheduler#MAX_CLAIM},
+     * @throws SchedulerException {@code invalid_limit} for max outside 1..{@value Limits#MAX_CLAIM},
      *                            {@code invalid_request} for a lease outside the memory store's range,
      *                            {@code clock_not_found}
      */
-    public List<Delivery> claim(String clock, int max, long leaseMillis) {
-        if (max < 1 || max > TimerScheduler.MAX_CLAIM) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "max must be 1 to " + TimerScheduler.MAX_CLAIM
-                    + ": " + max);
-        }
-        requireLease(leaseMillis);
+    public List<ClaimedDelivery> claim(String clock, int max, long leaseMillis) {
+        Rules.requireClaim(max, leaseMillis, 0);
         boolean[] onSystemClock = new boolean[1];
         long[] claimedAt = new long[1];
         Released[] released = {Released.NOTHING};
-        Supplier<List<Delivery>> look = () -> jdbc.inTransaction(connection -> {
+        Supplier<List<ClaimedDelivery>> look = () -> jdbc.inTransaction(connection -> {
             StoredClock stored = onClock(connection, clock);
-            onSystemClock[0] = stored.mode() == StoredClock.Mode.SYSTEM;
+            onSystemClock[0] = stored.mode() == ClockSettings.Mode.SYSTEM;
             claimedAt[0] = stored.now();
-            if (stored.mode() == StoredClock.Mode.SYSTEM) {
+            if (stored.mode() == ClockSettings.Mode.SYSTEM) {
                 released[0] = releaseDue(connection, stored, RELEASE_ON_CLAIM, true);
             }
             try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
                 claim.setLong(1, stored.now() + leaseMillis);
                 claim.setString(2, clock);
                 claim.setInt(3, max);
-                List<Delivery> claimed = new ArrayList<>(max);
+                List<ClaimedDelivery> claimed = new ArrayList<>(max);
                 try (ResultSet rows = claim.executeQuery()) {
                     while (rows.next()) {
-                        claimed.add(new Delivery(rows.getString(1), rows.getLong(2), rows.getInt(3), rows.getLong(4),
+                        claimed.add(new ClaimedDelivery(rows.getString(1), rows.getLong(2), rows.getInt(3), rows.getLong(4),
                                 rows.getString(5), rows.getInt(6), rows.getObject(7, UUID.class), rows.getLong(8),
                                 rows.getLong(9)));
                     }
@@ -256,7 +257,7 @@ public final class PostgresDeliveries {
             }
         });
         // timed per look, as the memory store times a claim: a long poll's wait is no latency
-        List<Delivery> leased = MeasuredCall.measure(metrics, SchedulerMetrics.Operation.CLAIM, look);
+        List<ClaimedDelivery> leased = MeasuredCall.measure(metrics, SchedulerMetrics.Operation.CLAIM, look);
         if (onSystemClock[0] && !leased.isEmpty()) {
             alarm.dueAt(leased.get(0).leaseUntil()); // the firing loop releases the leases when they expire
         }
@@ -269,13 +270,13 @@ public final class PostgresDeliveries {
      * Reports a claim: how many, and on a system clock each one's lateness, the claim's now minus the time it became
      * ready, both the database's clock.
      */
-    private void reportClaimed(List<Delivery> claimed, boolean onSystemClock, long now) {
+    private void reportClaimed(List<ClaimedDelivery> claimed, boolean onSystemClock, long now) {
         if (claimed.isEmpty()) {
             return;
         }
         metrics.deliveries(DeliveryEvent.CLAIMED, claimed.size());
         if (onSystemClock) {
-            for (Delivery delivery : claimed) {
+            for (ClaimedDelivery delivery : claimed) {
                 metrics.deliveryLateness(Math.max(0, now - delivery.readyAt()));
             }
         }
@@ -288,28 +289,22 @@ public final class PostgresDeliveries {
      * no connection while it waits.
      *
      * @throws SchedulerException as {@link #claim(String, int, long)}; {@code invalid_request} for a wait outside
-     *                            0..{@value TimerScheduler#MAX_CLAIM_WAIT_MILLIS} ms
+     *                            0..{@value Limits#MAX_CLAIM_WAIT_MILLIS} ms
      */
-    public List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
-        if (waitMillis < 0 || waitMillis > TimerScheduler.MAX_CLAIM_WAIT_MILLIS) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "wait must be 0 to "
-                    + TimerScheduler.MAX_CLAIM_WAIT_MILLIS + " ms: " + waitMillis);
-        }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        while (true) {
-            long seen = wakeups.generation(clock); // before the claim: a wake-up after it ends the wait below
-            List<Delivery> claimed = claim(clock, max, leaseMillis);
-            long left = deadline - System.nanoTime();
-            if (!claimed.isEmpty() || left <= 0 || waitsEnded) {
-                return claimed;
+    public List<ClaimedDelivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
+        Rules.requireClaim(max, leaseMillis, waitMillis);
+        LongPoll.Signal signal = new LongPoll.Signal() {
+            @Override
+            public long generation() {
+                return wakeups.generation(clock);
             }
-            try {
-                wakeups.awaitChange(clock, seen, left);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                return claimed;
+
+            @Override
+            public void awaitChange(long seen, long nanos) throws InterruptedException {
+                wakeups.awaitChange(clock, seen, nanos);
             }
-        }
+        };
+        return LongPoll.claim(waitMillis, signal, () -> waitsEnded, () -> claim(clock, max, leaseMillis));
     }
 
     /**
@@ -376,7 +371,7 @@ public final class PostgresDeliveries {
      *
      * @throws SchedulerException {@code clock_not_found}
      */
-    public List<ErrorCode> ackAll(String clock, List<TimerScheduler.Ack> acks) {
+    public List<ErrorCode> ackAll(String clock, List<Ack> acks) {
         String[] ids = new String[acks.size()];
         UUID[] tokens = new UUID[acks.size()];
         for (int i = 0; i < ids.length; i++) {
@@ -443,16 +438,16 @@ public final class PostgresDeliveries {
      * @throws SchedulerException {@code invalid_request} for a retryAfter outside 0..{@value
      *                            RetryPolicy#MAX_BACKOFF_MILLIS} ms, {@code clock_not_found}
      */
-    public io.timeservice.core.Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
+    public io.timeservice.model.Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
         if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
                     + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
         }
         UUID token = token(claim);
         boolean[] onSystemClock = new boolean[1];
-        io.timeservice.core.Delivery nacked = jdbc.inTransaction(connection -> {
+        io.timeservice.model.Delivery nacked = jdbc.inTransaction(connection -> {
             StoredClock stored = onClock(connection, clock);
-            onSystemClock[0] = stored.mode() == StoredClock.Mode.SYSTEM;
+            onSystemClock[0] = stored.mode() == ClockSettings.Mode.SYSTEM;
             if (token == null) {
                 return null;
             }
@@ -474,12 +469,12 @@ public final class PostgresDeliveries {
                     : policy.backoffMillis(sequence, attempt + 1));
             return fail(connection, List.of(Failed.nacked(sequence, attempt, policy, now, retryAt))).get(0);
         });
-        if (onSystemClock[0] && nacked != null && nacked.state() == io.timeservice.core.Delivery.State.WAITING) {
+        if (onSystemClock[0] && nacked != null && nacked.state() == io.timeservice.model.Delivery.State.WAITING) {
             alarm.dueAt(nacked.retryAt()); // the firing loop makes it ready at its retry time
         }
         if (nacked != null) {
             metrics.deliveries(DeliveryEvent.NACKED, 1);
-            if (nacked.state() == io.timeservice.core.Delivery.State.DEAD) {
+            if (nacked.state() == io.timeservice.model.Delivery.State.DEAD) {
                 metrics.deliveries(DeliveryEvent.DEAD, 1);
             }
         }
@@ -494,20 +489,20 @@ public final class PostgresDeliveries {
      * @throws SchedulerException {@code invalid_request} for a lease outside the memory store's range,
      *                            {@code clock_not_found}
      */
-    public io.timeservice.core.Delivery extend(String clock, String id, String claim, long leaseMillis) {
-        requireLease(leaseMillis);
+    public io.timeservice.model.Delivery extend(String clock, String id, String claim, long leaseMillis) {
+        Rules.requireLease(leaseMillis);
         UUID token = token(claim);
         boolean[] onSystemClock = new boolean[1];
-        io.timeservice.core.Delivery extended = jdbc.inTransaction(connection -> {
+        io.timeservice.model.Delivery extended = jdbc.inTransaction(connection -> {
             StoredClock stored = onClock(connection, clock);
-            onSystemClock[0] = stored.mode() == StoredClock.Mode.SYSTEM;
+            onSystemClock[0] = stored.mode() == ClockSettings.Mode.SYSTEM;
             if (token == null) {
                 return null;
             }
             try (PreparedStatement extend = connection.prepareStatement(EXTEND)) {
                 extend.setLong(1, stored.now() + leaseMillis);
                 bindHeld(extend, 2, stored, id, token);
-                List<io.timeservice.core.Delivery> views = viewsOf(extend);
+                List<io.timeservice.model.Delivery> views = viewsOf(extend);
                 return views.isEmpty() ? null : views.get(0);
             }
         });
@@ -637,7 +632,7 @@ public final class PostgresDeliveries {
     }
 
     /** Applies failed attempts in one statement; returns the deliveries as they are now. */
-    private static List<io.timeservice.core.Delivery> fail(Connection connection, List<Failed> failed)
+    private static List<io.timeservice.model.Delivery> fail(Connection connection, List<Failed> failed)
             throws SQLException {
         int n = failed.size();
         Long[] sequences = new Long[n];
@@ -686,7 +681,7 @@ public final class PostgresDeliveries {
      * @throws SchedulerException {@code invalid_limit} below 1 (the web layer bounds it, as for the memory store),
      *                            {@code clock_not_found}
      */
-    public List<io.timeservice.core.Delivery> dead(String clock, int limit, Long afterSequence) {
+    public List<io.timeservice.model.Delivery> dead(String clock, int limit, Long afterSequence) {
         if (limit < 1) {
             throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
@@ -695,7 +690,7 @@ public final class PostgresDeliveries {
                 list.setString(1, clock);
                 list.setLong(2, afterSequence == null ? Long.MIN_VALUE : afterSequence);
                 list.setInt(3, limit);
-                List<io.timeservice.core.Delivery> page = viewsOf(list);
+                List<io.timeservice.model.Delivery> page = viewsOf(list);
                 if (page.isEmpty()) {
                     PostgresClocks.require(connection, clock, "");
                 }
@@ -710,12 +705,12 @@ public final class PostgresDeliveries {
      *
      * @throws SchedulerException {@code clock_not_found}; {@code delivery_not_found} when none is dead
      */
-    public List<io.timeservice.core.Delivery> redrive(String clock, String id, Long sequence) {
-        List<io.timeservice.core.Delivery> madeReady = jdbc.inTransaction(connection -> {
+    public List<io.timeservice.model.Delivery> redrive(String clock, String id, Long sequence) {
+        List<io.timeservice.model.Delivery> madeReady = jdbc.inTransaction(connection -> {
             StoredClock stored = onClock(connection, clock);
             try (PreparedStatement redrive = deadOfId(connection, REDRIVE, 2, clock, id, sequence)) {
                 redrive.setLong(1, stored.now());
-                List<io.timeservice.core.Delivery> redriven = requireSome(id, viewsOf(redrive));
+                List<io.timeservice.model.Delivery> redriven = requireSome(id, viewsOf(redrive));
                 ReadyWakeups.notify(connection, clock);
                 return redriven;
             }
@@ -730,10 +725,10 @@ public final class PostgresDeliveries {
      *
      * @throws SchedulerException {@code clock_not_found}; {@code delivery_not_found} when none is dead
      */
-    public List<io.timeservice.core.Delivery> deleteDead(String clock, String id, Long sequence) {
-        List<io.timeservice.core.Delivery> gone = jdbc.inTransaction(connection -> {
+    public List<io.timeservice.model.Delivery> deleteDead(String clock, String id, Long sequence) {
+        List<io.timeservice.model.Delivery> gone = jdbc.inTransaction(connection -> {
             PostgresClocks.require(connection, clock, "");
-            List<io.timeservice.core.Delivery> deleted = new ArrayList<>();
+            List<io.timeservice.model.Delivery> deleted = new ArrayList<>();
             long bytes = 0;
             try (PreparedStatement delete = deadOfId(connection, DELETE_DEAD, 1, clock, id, sequence);
                  ResultSet rows = delete.executeQuery()) {
@@ -742,7 +737,7 @@ public final class PostgresDeliveries {
                     bytes += rows.getLong(13);
                 }
             }
-            deleted.sort(Comparator.comparingLong(io.timeservice.core.Delivery::sequence));
+            deleted.sort(Comparator.comparingLong(io.timeservice.model.Delivery::sequence));
             requireSome(id, deleted);
             budget.release(connection, deleted.size(), bytes);
             return deleted;
@@ -761,31 +756,31 @@ public final class PostgresDeliveries {
         return statement;
     }
 
-    private static List<io.timeservice.core.Delivery> requireSome(String id, List<io.timeservice.core.Delivery> found) {
+    private static List<io.timeservice.model.Delivery> requireSome(String id, List<io.timeservice.model.Delivery> found) {
         if (found.isEmpty()) {
             throw new SchedulerException(ErrorCode.DELIVERY_NOT_FOUND, "no dead delivery has id "
-                    + TimerScheduler.abbreviate(id));
+                    + Rules.abbreviate(id));
         }
         return found;
     }
 
     /** The deliveries a statement selecting {@link #VIEW} answers, by sequence (RETURNING follows no order). */
-    private static List<io.timeservice.core.Delivery> viewsOf(PreparedStatement statement) throws SQLException {
-        List<io.timeservice.core.Delivery> views = new ArrayList<>();
+    private static List<io.timeservice.model.Delivery> viewsOf(PreparedStatement statement) throws SQLException {
+        List<io.timeservice.model.Delivery> views = new ArrayList<>();
         try (ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {
                 views.add(viewOf(rows));
             }
         }
-        views.sort(Comparator.comparingLong(io.timeservice.core.Delivery::sequence));
+        views.sort(Comparator.comparingLong(io.timeservice.model.Delivery::sequence));
         return views;
     }
 
     /** The delivery in the row's {@link #VIEW} columns, as the memory store shows it (0 for a time it has not). */
-    private static io.timeservice.core.Delivery viewOf(ResultSet row) throws SQLException {
+    private static io.timeservice.model.Delivery viewOf(ResultSet row) throws SQLException {
         State state = State.valueOf(row.getString(7).toUpperCase(Locale.ROOT));
         UUID claim = row.getObject(8, UUID.class);
-        return new io.timeservice.core.Delivery(row.getString(1), row.getLong(2), row.getInt(3), row.getLong(4),
+        return new io.timeservice.model.Delivery(row.getString(1), row.getLong(2), row.getInt(3), row.getLong(4),
                 row.getString(5), row.getInt(6), state, claim == null ? null : claim.toString(), row.getLong(9),
                 row.getLong(10), row.getLong(11), row.getString(12));
     }
@@ -838,7 +833,7 @@ public final class PostgresDeliveries {
      */
     private static StoredClock onClock(Connection connection, String clock) throws SQLException {
         StoredClock stored = PostgresClocks.require(connection, clock, "");
-        return stored.mode() == StoredClock.Mode.VIRTUAL ? PostgresClocks.require(connection, clock, " FOR SHARE")
+        return stored.mode() == ClockSettings.Mode.VIRTUAL ? PostgresClocks.require(connection, clock, " FOR SHARE")
                 : stored;
     }
 
@@ -857,13 +852,6 @@ public final class PostgresDeliveries {
             return claim == null ? null : UUID.fromString(claim);
         } catch (IllegalArgumentException notAToken) {
             return null;
-        }
-    }
-
-    private static void requireLease(long leaseMillis) {
-        if (leaseMillis < TimerScheduler.MIN_LEASE_MILLIS || leaseMillis > TimerScheduler.MAX_LEASE_MILLIS) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "lease must be " + TimerScheduler.MIN_LEASE_MILLIS
-                    + " to " + TimerScheduler.MAX_LEASE_MILLIS + " ms: " + leaseMillis);
         }
     }
 }

@@ -3,12 +3,14 @@ package io.timeservice.store.postgres;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.timeservice.core.Delivery;
-import io.timeservice.core.DeliveryCounts;
-import io.timeservice.core.DeliveryStore;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.model.Ack;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Rules;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.DeliveryStore;
 
 /**
  * The PostgreSQL store's delivery queues behind the web layer. Leases, retries and readiness follow the clock's time
@@ -25,10 +27,10 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     @Override
     public List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
         String name = queued(clock);
-        List<io.timeservice.store.postgres.Delivery> claimed = store.deliveries().claim(name, max, leaseMillis,
+        List<ClaimedDelivery> claimed = store.deliveries().claim(name, max, leaseMillis,
                 waitMillis);
         List<Delivery> shown = new ArrayList<>(claimed.size());
-        for (io.timeservice.store.postgres.Delivery delivery : claimed) {
+        for (ClaimedDelivery delivery : claimed) {
             shown.add(new Delivery(delivery.id(), delivery.fireTime(), delivery.priority(), delivery.sequence(),
                     delivery.payload(), delivery.attempt(), Delivery.State.IN_FLIGHT, delivery.claim().toString(),
                     delivery.leaseUntil(), 0, delivery.readyAt(), null));
@@ -44,8 +46,8 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     }
 
     @Override
-    public List<ErrorCode> ackAll(String clock, List<TimerScheduler.Ack> acks) {
-        TimerScheduler.requireAckCount(acks);
+    public List<ErrorCode> ackAll(String clock, List<Ack> acks) {
+        Rules.requireAckCount(acks);
         return store.deliveries().ackAll(queued(clock), acks);
     }
 
@@ -92,7 +94,7 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     /** The clock's name, once it is known to queue its fired timers. */
     private String queued(String clock) {
         String name = PostgresTimerStore.named(clock);
-        if (store.clocks().get(name).delivery() != StoredClock.Delivery.QUEUE) {
+        if (store.clocks().get(name).delivery() != ClockSettings.DeliveryMode.QUEUE) {
             throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
                     + " (delivery \"response\") and has no deliveries");
         }

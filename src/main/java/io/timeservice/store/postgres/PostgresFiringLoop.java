@@ -10,9 +10,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.SchedulerMetrics;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.SchedulerMetrics;
 
 /**
  * The thread per instance that makes time pass on the PostgreSQL store: it fires the due timers of every system

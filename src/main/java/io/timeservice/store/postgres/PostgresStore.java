@@ -2,12 +2,14 @@ package io.timeservice.store.postgres;
 
 import java.time.Duration;
 import java.time.InstantSource;
-
 import javax.sql.DataSource;
 
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.SchedulerMetrics;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.MeasuredDeliveryStore;
+import io.timeservice.store.MeasuredTimerStore;
+import io.timeservice.store.SchedulerMetrics;
 
 /**
  * The PostgreSQL store ({@code timeservice.store=postgresql}, issue 18) on a {@link DataSource} whose schema
@@ -68,17 +70,17 @@ public final class PostgresStore implements AutoCloseable {
      * @param maxClocks     the most clocks, the default one included
      */
     public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
-                                     StoredClock.Mode defaultClockMode) {
+                                     ClockSettings.Mode defaultClockMode) {
         return open(dataSource, capacity, capacityBytes, maxClocks, defaultClockMode, SchedulerMetrics.NONE);
     }
 
     /**
-     * Opens the store as {@link #open(DataSource, int, long, int, StoredClock.Mode)} does, telling {@code metrics}
+     * Opens the store as {@link #open(DataSource, int, long, int, ClockSettings.Mode)} does, telling {@code metrics}
      * of the delivery events and fire lags its calls and its firing loop cause, and of the loop's rounds (the calls
      * themselves are timed at the store boundary, {@link MeasuredTimerStore}, {@link MeasuredDeliveryStore}).
      */
     public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
-                                     StoredClock.Mode defaultClockMode, SchedulerMetrics metrics) {
+                                     ClockSettings.Mode defaultClockMode, SchedulerMetrics metrics) {
         if (maxClocks < 1) {
             throw new IllegalArgumentException("maxClocks must be >= 1: " + maxClocks);
         }

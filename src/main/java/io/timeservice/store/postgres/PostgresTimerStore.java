@@ -2,15 +2,15 @@ package io.timeservice.store.postgres;
 
 import java.util.List;
 
-import io.timeservice.core.AdvanceResult;
-import io.timeservice.core.BatchOp;
-import io.timeservice.core.Clocks;
-import io.timeservice.core.Precondition;
-import io.timeservice.core.QueueListing;
-import io.timeservice.core.QueueStatus;
-import io.timeservice.core.Timer;
-import io.timeservice.core.TimerStore;
-import io.timeservice.core.Trace;
+import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.Limits;
+import io.timeservice.model.Precondition;
+import io.timeservice.model.QueueListing;
+import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Timer;
+import io.timeservice.model.Trace;
+import io.timeservice.store.TimerStore;
 
 /** The PostgreSQL store's timers behind the web layer. It keeps no trace: a requested one stays empty. */
 public final class PostgresTimerStore implements TimerStore {
@@ -23,7 +23,7 @@ public final class PostgresTimerStore implements TimerStore {
 
     /** The clock a path names, or {@code default} for the paths without one. */
     static String named(String clock) {
-        return clock == null ? Clocks.DEFAULT : clock;
+        return clock == null ? Limits.DEFAULT_CLOCK : clock;
     }
 
     @Override
@@ -79,6 +79,6 @@ public final class PostgresTimerStore implements TimerStore {
 
     @Override
     public void reset() {
-        timers.reset(Clocks.DEFAULT);
+        timers.reset(Limits.DEFAULT_CLOCK);
     }
 }

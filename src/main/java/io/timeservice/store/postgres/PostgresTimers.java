@@ -7,16 +7,19 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.timeservice.core.AdvanceResult;
-import io.timeservice.core.BatchOp;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.Precondition;
-import io.timeservice.core.QueueListing;
-import io.timeservice.core.QueueStatus;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.SchedulerMetrics;
-import io.timeservice.core.Timer;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.Precondition;
+import io.timeservice.model.QueueListing;
+import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Rules;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Timer;
+import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.memory.TimerScheduler;
 
 /**
  * Timers on the PostgreSQL store's clocks (table {@code timers}): add, read, edit, cancel, atomic batches, bounded
@@ -111,7 +114,7 @@ public final class PostgresTimers {
         private long earliest = Long.MAX_VALUE;
 
         void saw(StoredClock clock, Timer timer) {
-            if (clock.mode() == StoredClock.Mode.SYSTEM) {
+            if (clock.mode() == ClockSettings.Mode.SYSTEM) {
                 earliest = Math.min(earliest, timer.fireTime());
             }
         }
@@ -137,7 +140,7 @@ public final class PostgresTimers {
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
             Timer added = insert(connection, stored, id, delay, priority, payload);
             firing.saw(stored, added);
-            long bytes = TimerScheduler.bytesOf(id, payload);
+            long bytes = Limits.bytesOf(id, payload);
             try {
                 budget.change(connection, 1, bytes, 1, bytes);
             } catch (PendingBudgetStripes.Exceeded exceeded) {
@@ -158,7 +161,7 @@ public final class PostgresTimers {
     public Timer cancel(String clock, String id, Precondition precondition) {
         return jdbc.inTransaction(connection -> {
             Timer cancelled = delete(connection, clock, id, precondition);
-            budget.release(connection, 1, TimerScheduler.bytesOf(cancelled.id(), cancelled.payload()));
+            budget.release(connection, 1, Limits.bytesOf(cancelled.id(), cancelled.payload()));
             return cancelled;
         });
     }
@@ -189,17 +192,14 @@ public final class PostgresTimers {
      *
      * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
      * @throws SchedulerException {@code clock_not_found}; {@code invalid_request} for no or more than
-     *                            {@link TimerScheduler#MAX_BATCH_OPS} operations; else the first refused
+     *                            {@link Limits#MAX_BATCH_OPS} operations; else the first refused
      *                            operation's refusal with its index
      */
     public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
         SystemFiring firing = new SystemFiring();
         List<Timer> applied = jdbc.inTransaction(connection -> {
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
-            if (ops == null || ops.isEmpty() || ops.size() > TimerScheduler.MAX_BATCH_OPS) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch holds 1 to "
-                        + TimerScheduler.MAX_BATCH_OPS + " operations, got " + (ops == null ? 0 : ops.size()));
-            }
+            Rules.requireBatchSize(ops);
             BatchNeeds needs = new BatchNeeds(ops.size());
             List<Timer> results = new ArrayList<>(ops.size());
             for (int i = 0; i < ops.size(); i++) {
@@ -256,12 +256,12 @@ public final class PostgresTimers {
             if (limit < 1) {
                 throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
             }
-            if (stored.mode() == StoredClock.Mode.SYSTEM) {
+            if (stored.mode() == ClockSettings.Mode.SYSTEM) {
                 throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "clock " + clock
                         + " is a system clock: it follows the database's clock and cannot be advanced");
             }
             long now = stored.now();
-            long target = by != null ? TimerScheduler.fireTimeAfter(now, by, ErrorCode.INVALID_ADVANCE, "by")
+            long target = by != null ? Rules.fireTimeAfter(now, by, ErrorCode.INVALID_ADVANCE, "by")
                     : requireReachable(now, to);
             boolean complete = limit == Integer.MAX_VALUE || countDue(connection, clock, target, limit + 1L) <= limit;
             List<Timer> fired = fire(connection, stored, target, complete ? Long.MAX_VALUE : limit);
@@ -275,17 +275,17 @@ public final class PostgresTimers {
                 move.setString(2, clock);
                 move.executeUpdate();
             }
-            if (stored.delivery() == StoredClock.Delivery.QUEUE) {
+            if (stored.delivery() == ClockSettings.DeliveryMode.QUEUE) {
                 if (!fired.isEmpty()) {
                     ReadyWakeups.notify(connection, clock);
                 }
                 // then leases and retries run on this clock's time too, as in memory: every one due by the new now
                 released[0] = PostgresDeliveries.releaseDue(connection, stored.at(newNow), Long.MAX_VALUE, false);
             }
-            if (stored.delivery() == StoredClock.Delivery.RESPONSE) {
+            if (stored.delivery() == ClockSettings.DeliveryMode.RESPONSE) {
                 long bytes = 0;
                 for (Timer timer : fired) {
-                    bytes += TimerScheduler.bytesOf(timer.id(), timer.payload());
+                    bytes += Limits.bytesOf(timer.id(), timer.payload());
                 }
                 budget.release(connection, fired.size(), bytes);
             }
@@ -436,9 +436,9 @@ public final class PostgresTimers {
     /** Inserts a new pending timer: id syntax, delay range, duplicate id, in the memory store's order. */
     private static Timer insert(Connection connection, StoredClock clock, String id, long delay, int priority,
                                 String payload) throws SQLException {
-        TimerScheduler.requireValidId(id);
+        Rules.requireValidId(id);
         long now = clock.now();
-        long fireTime = TimerScheduler.fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
+        long fireTime = Rules.fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             insert.setString(1, clock.name());
             insert.setString(2, id);
@@ -446,7 +446,7 @@ public final class PostgresTimers {
             insert.setInt(4, priority);
             insert.setLong(5, now);
             insert.setString(6, payload);
-            insert.setLong(7, TimerScheduler.bytesOf(id, payload));
+            insert.setLong(7, Limits.bytesOf(id, payload));
             insert.setString(8, clock.name());
             insert.setString(9, id);
             try (ResultSet row = insert.executeQuery()) {
@@ -464,9 +464,9 @@ public final class PostgresTimers {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay, a priority or both");
         }
         long fireTime = newDelay == null ? 0
-                : TimerScheduler.fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
+                : Rules.fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
         Timer current = lockPending(connection, clock.name(), id, precondition);
-        TimerScheduler.requireVersionLeft(current);
+        Rules.requireVersionLeft(current);
         Timer edited = new Timer(id, newDelay == null ? current.fireTime() : fireTime,
                 newPriority == null ? current.priority() : newPriority, current.sequence(), current.version() + 1,
                 current.createdAt(), current.payload());
@@ -509,7 +509,7 @@ public final class PostgresTimers {
             throw timerNotFound(id);
         }
         if (!precondition.accepts(current.revision())) {
-            throw TimerScheduler.preconditionFailed(current);
+            throw Rules.preconditionFailed(current);
         }
         return current;
     }
@@ -532,7 +532,7 @@ public final class PostgresTimers {
             fire.setString(1, clock.name());
             fire.setLong(2, now);
             fire.setLong(3, limit);
-            fire.setBoolean(4, clock.delivery() == StoredClock.Delivery.QUEUE);
+            fire.setBoolean(4, clock.delivery() == ClockSettings.DeliveryMode.QUEUE);
             List<Timer> fired = new ArrayList<>();
             try (ResultSet rows = fire.executeQuery()) {
                 while (rows.next()) {
@@ -548,16 +548,16 @@ public final class PostgresTimers {
             throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
                     + "); the clock never goes back");
         }
-        if (to - now > TimerScheduler.MAX_DELAY) {
+        if (to - now > Limits.MAX_DELAY) {
             throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is more than "
-                    + TimerScheduler.MAX_DELAY + " after now (" + now + ")");
+                    + Limits.MAX_DELAY + " after now (" + now + ")");
         }
         return to;
     }
 
     private static SchedulerException timerNotFound(String id) {
         return new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id "
-                + TimerScheduler.abbreviate(id));
+                + Rules.abbreviate(id));
     }
 
     /** The memory store's capacity refusal: too many timers, or too many payload bytes ({@code PendingBudget}). */
@@ -591,7 +591,7 @@ public final class PostgresTimers {
         }
 
         void after(BatchOp op, Timer result) {
-            long bytes = TimerScheduler.bytesOf(result.id(), result.payload());
+            long bytes = Limits.bytesOf(result.id(), result.payload());
             if (op instanceof BatchOp.Add) {
                 netTimers++;
                 netBytes += bytes;

@@ -2,7 +2,8 @@ package io.timeservice.store.postgres;
 
 import java.util.Locale;
 
-import io.timeservice.core.RetryPolicy;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.RetryPolicy;
 
 /**
  * A clock as the PostgreSQL store holds it.
@@ -13,14 +14,8 @@ import io.timeservice.core.RetryPolicy;
  * @param retry      how its deliveries are retried (kept in {@code clocks.settings})
  * @param createdAt  the database's clock at the creation (Unix epoch ms)
  */
-public record StoredClock(String name, Mode mode, long now, long initialNow, Delivery delivery, RetryPolicy retry,
+public record StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow, ClockSettings.DeliveryMode delivery, RetryPolicy retry,
                           long createdAt) {
-
-    /** {@code virtual}: moved by advance only; {@code system}: the database's clock. */
-    public enum Mode { VIRTUAL, SYSTEM }
-
-    /** {@code response}: fired timers are returned by advance only; {@code queue}: they also become deliveries. */
-    public enum Delivery { RESPONSE, QUEUE }
 
     /** This clock at {@code newNow}: what an advance leaves (within its transaction). */
     StoredClock at(long newNow) {

@@ -3,7 +3,7 @@ package io.timeservice.store.postgres;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
-import io.timeservice.core.Timer;
+import io.timeservice.model.Timer;
 
 /** How a timer row reads: the columns every query selects, in this order, and the {@link Timer} they make. */
 final class TimerRows {

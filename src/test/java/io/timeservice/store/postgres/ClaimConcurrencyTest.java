@@ -15,8 +15,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.timeservice.core.BatchOp;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.model.Ack;
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,8 +41,8 @@ class ClaimConcurrencyTest {
     @BeforeAll
     static void twentyThousandReadyDeliveries() {
         database = TestDatabase.create(ClaimConcurrencyTest.class, CLAIMERS + 2);
-        store = PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10, StoredClock.Mode.VIRTUAL);
-        store.clocks().create(CLOCK, StoredClock.Mode.VIRTUAL, 0, StoredClock.Delivery.QUEUE);
+        store = PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10, ClockSettings.Mode.VIRTUAL);
+        store.clocks().create(CLOCK, ClockSettings.Mode.VIRTUAL, 0, ClockSettings.DeliveryMode.QUEUE);
         for (int batch = 0; batch < DELIVERIES / 1_000; batch++) {
             List<BatchOp> adds = new ArrayList<>(1_000);
             for (int i = 0; i < 1_000; i++) {
@@ -73,15 +74,15 @@ class ClaimConcurrencyTest {
                 boolean acksInBatches = c % 2 == 1; // half the claimers ack each claim's deliveries in one call
                 claimers.add(pool.submit(() -> {
                     start.await();
-                    for (List<Delivery> claimed = store.deliveries().claim(CLOCK, 100, 600_000);
+                    for (List<ClaimedDelivery> claimed = store.deliveries().claim(CLOCK, 100, 600_000);
                          !claimed.isEmpty(); claimed = store.deliveries().claim(CLOCK, 100, 600_000)) {
-                        List<TimerScheduler.Ack> acks = new ArrayList<>();
-                        for (Delivery delivery : claimed) {
+                        List<Ack> acks = new ArrayList<>();
+                        for (ClaimedDelivery delivery : claimed) {
                             if (claimBySequence.putIfAbsent(delivery.sequence(), delivery.claim()) != null) {
                                 doubleClaims.incrementAndGet();
                             }
                             if (acksInBatches) {
-                                acks.add(new TimerScheduler.Ack(delivery.id(), delivery.claim().toString()));
+                                acks.add(new Ack(delivery.id(), delivery.claim().toString()));
                             } else if (!store.deliveries().ack(CLOCK, delivery.id(), delivery.claim().toString())) {
                                 lostAcks.incrementAndGet();
                             }

@@ -23,8 +23,9 @@ import java.util.logging.Logger;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -68,14 +69,14 @@ class ConnectionLossTest {
     @Test
     void whileTheDatabaseIsAway_callsAreUnavailable_andAfterwardsTheStoreServesAgain_losingNothingAcknowledged()
             throws Exception {
-        PostgresStore store = PostgresStore.open(dataSource, 100_000, 100_000_000, 10, StoredClock.Mode.VIRTUAL);
-        store.clocks().create("q", StoredClock.Mode.VIRTUAL, 0, StoredClock.Delivery.QUEUE);
+        PostgresStore store = PostgresStore.open(dataSource, 100_000, 100_000_000, 10, ClockSettings.Mode.VIRTUAL);
+        store.clocks().create("q", ClockSettings.Mode.VIRTUAL, 0, ClockSettings.DeliveryMode.QUEUE);
         for (int i = 0; i < 10; i++) {
             store.timers().add("q", "d" + i, 1, 0, null);
         }
         store.timers().advance("q", 1L, null, Integer.MAX_VALUE);
-        List<Delivery> claimed = store.deliveries().claim("q", 5, 600_000);
-        for (Delivery delivery : claimed) {
+        List<ClaimedDelivery> claimed = store.deliveries().claim("q", 5, 600_000);
+        for (ClaimedDelivery delivery : claimed) {
             assertThat(store.deliveries().ack("q", delivery.id(), delivery.claim().toString())).isTrue();
         }
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
@@ -113,7 +114,7 @@ class ConnectionLossTest {
         for (String id : acknowledged) {
             assertThat(store.timers().get("default", id).id()).isEqualTo(id);
         }
-        for (Delivery delivery : claimed) { // acked before the loss: still done, not handed out again
+        for (ClaimedDelivery delivery : claimed) { // acked before the loss: still done, not handed out again
             assertThat(store.deliveries().ack("q", delivery.id(), delivery.claim().toString())).isTrue();
         }
         assertThat(store.deliveries().count("q", "acked")).isEqualTo(5);
@@ -129,12 +130,12 @@ class ConnectionLossTest {
 
     @Test
     void theFiringLoop_survivesTheLoss_andFiresWhatCameDueMeanwhile_andWhatIsAddedAfter() throws Exception {
-        PostgresStore store = PostgresStore.open(dataSource, 100_000, 100_000_000, 10, StoredClock.Mode.VIRTUAL);
+        PostgresStore store = PostgresStore.open(dataSource, 100_000, 100_000_000, 10, ClockSettings.Mode.VIRTUAL);
         Logger loopLogger = Logger.getLogger(PostgresFiringLoop.class.getName());
         RecordedLog loopLog = new RecordedLog();
         loopLogger.addHandler(loopLog);
         try {
-            store.clocks().create("s", StoredClock.Mode.SYSTEM, 0, null);
+            store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
             store.timers().add("s", "due-while-away", 1_000, 0, null);
             PostgresFiringLoop loop = store.startFiring(new PostgresFiringLoop.Settings(Duration.ofMinutes(10),
                     10_000, Duration.ofMinutes(5), Duration.ofMinutes(10)));

@@ -16,21 +16,23 @@ import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.timeservice.core.ClockSettings;
-import io.timeservice.core.Clocks;
-import io.timeservice.core.Delivery;
-import io.timeservice.core.DeliveryStore;
-import io.timeservice.core.MemoryClockStore;
-import io.timeservice.core.MemoryDeliveryStore;
-import io.timeservice.core.MemoryTimerStore;
-import io.timeservice.core.PendingBudget;
-import io.timeservice.core.QueueStatus;
-import io.timeservice.core.RetryPolicy;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.SchedulerMetrics;
-import io.timeservice.core.TimerScheduler;
-import io.timeservice.core.TimerStore;
-import io.timeservice.core.Trace;
+import io.timeservice.model.Ack;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.Limits;
+import io.timeservice.model.QueueStatus;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Trace;
+import io.timeservice.store.DeliveryStore;
+import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.TimerStore;
+import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.MemoryClockStore;
+import io.timeservice.store.memory.MemoryDeliveryStore;
+import io.timeservice.store.memory.MemoryTimerStore;
+import io.timeservice.store.memory.PendingBudget;
+import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -85,7 +87,7 @@ class DeliveriesSameAsMemoryTest {
     void randomDeliveryOperations_answerAlikeOnBothStores(long seed) {
         try (TestDatabase database = TestDatabase.create(DeliveriesSameAsMemoryTest.class, 2);
              PostgresStore store = PostgresStore.open(database.dataSource(), CAPACITY, CAPACITY_BYTES, 10,
-                     StoredClock.Mode.VIRTUAL)) {
+                     ClockSettings.Mode.VIRTUAL)) {
             Clocks clocks = new Clocks((clock, budget) -> new TimerScheduler(clock, 4, budget, () -> 0L,
                     SchedulerMetrics.NONE), new PendingBudget(CAPACITY, CAPACITY_BYTES), 10, () -> 0L);
             new MemoryClockStore(clocks).create(CLOCK, START, SETTINGS);
@@ -207,8 +209,8 @@ class DeliveriesSameAsMemoryTest {
 
         private void claim() {
             int max = random.nextInt(12) == 0 ? 0 : 1 + random.nextInt(4);
-            long lease = random.nextInt(12) == 0 ? TimerScheduler.MIN_LEASE_MILLIS - 1
-                    : TimerScheduler.MIN_LEASE_MILLIS + random.nextInt(3_000);
+            long lease = random.nextInt(12) == 0 ? Limits.MIN_LEASE_MILLIS - 1
+                    : Limits.MIN_LEASE_MILLIS + random.nextInt(3_000);
             List<String> claimed = same("claim " + max + " for " + lease, side -> side.shown(
                     side.deliveries.claim(CLOCK, max, lease, 0)));
             if (claimed != null) {
@@ -238,9 +240,9 @@ class DeliveriesSameAsMemoryTest {
                 ids.add(idFor(claim));
             }
             same("ackAll " + ids + " " + claims, side -> {
-                List<TimerScheduler.Ack> acks = new ArrayList<>();
+                List<Ack> acks = new ArrayList<>();
                 for (int i = 0; i < claims.size(); i++) {
-                    acks.add(new TimerScheduler.Ack(ids.get(i), claims.get(i).on(side)));
+                    acks.add(new Ack(ids.get(i), claims.get(i).on(side)));
                 }
                 return side.deliveries.ackAll(CLOCK, acks);
             });
@@ -262,8 +264,8 @@ class DeliveriesSameAsMemoryTest {
         private void extend() {
             ClaimChoice claim = claimChoice();
             String id = idFor(claim);
-            long lease = random.nextInt(12) == 0 ? TimerScheduler.MIN_LEASE_MILLIS - 1
-                    : TimerScheduler.MIN_LEASE_MILLIS + random.nextInt(3_000);
+            long lease = random.nextInt(12) == 0 ? Limits.MIN_LEASE_MILLIS - 1
+                    : Limits.MIN_LEASE_MILLIS + random.nextInt(3_000);
             same("extend " + id + " " + claim + " for " + lease,
                     side -> side.shown(side.deliveries.extend(CLOCK, id, claim.on(side), lease)));
         }

@@ -1,6 +1,7 @@
 package io.timeservice.store.postgres;
 
-import io.timeservice.core.RetryPolicy;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.RetryPolicy;
 
 /**
  * One clock per test on a store the test class shares: each {@link #next} deletes the clock the previous test used
@@ -19,17 +20,17 @@ final class FreshClocks {
     }
 
     /** A new virtual clock at {@code now} with {@code delivery} (null: the default), the previous one deleted. */
-    String next(long now, StoredClock.Delivery delivery) {
+    String next(long now, ClockSettings.DeliveryMode delivery) {
         return next(now, delivery, RetryPolicy.DEFAULT);
     }
 
-    /** As {@link #next(long, StoredClock.Delivery)}, retrying its deliveries by {@code retry}. */
-    String next(long now, StoredClock.Delivery delivery, RetryPolicy retry) {
+    /** As {@link #next(long, ClockSettings.DeliveryMode)}, retrying its deliveries by {@code retry}. */
+    String next(long now, ClockSettings.DeliveryMode delivery, RetryPolicy retry) {
         if (current != null) {
             store.clocks().delete(current);
         }
         current = prefix + created++;
-        store.clocks().create(current, StoredClock.Mode.VIRTUAL, now, delivery, retry);
+        store.clocks().create(current, ClockSettings.Mode.VIRTUAL, now, delivery, retry);
         return current;
     }
 

@@ -10,12 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import io.timeservice.core.Delivery.State;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.RetryPolicy;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.SchedulerMetrics;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.model.Ack;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery.State;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.SchedulerMetrics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,7 +43,7 @@ class PostgresDeliveriesTest {
     @BeforeAll
     static void openStore() {
         database = TestDatabase.create(PostgresDeliveriesTest.class, 4);
-        store = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 100, StoredClock.Mode.VIRTUAL);
+        store = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 100, ClockSettings.Mode.VIRTUAL);
         clocks = new FreshClocks(store, "q");
     }
 
@@ -53,7 +55,7 @@ class PostgresDeliveriesTest {
     /** A fresh virtual clock at 0 whose fired timers become deliveries, retried by {@link #THREE_ATTEMPTS}. */
     @BeforeEach
     void freshQueueClock() {
-        clock = clocks.next(0, StoredClock.Delivery.QUEUE, THREE_ATTEMPTS);
+        clock = clocks.next(0, ClockSettings.DeliveryMode.QUEUE, THREE_ATTEMPTS);
     }
 
     private static PostgresDeliveries deliveries() {
@@ -77,7 +79,7 @@ class PostgresDeliveriesTest {
         return store.clocks().get(clock).now();
     }
 
-    private static String token(Delivery delivery) {
+    private static String token(ClaimedDelivery delivery) {
         return delivery.claim().toString();
     }
 
@@ -89,16 +91,16 @@ class PostgresDeliveriesTest {
     void claim_takesReadyDeliveriesInFiringOrder_upToMax() {
         fired("c", "1", "a", "0", "b", "0", "d", "-1");
 
-        List<Delivery> first = deliveries().claim(clock, 3, 30_000);
-        List<Delivery> second = deliveries().claim(clock, 3, 30_000);
+        List<ClaimedDelivery> first = deliveries().claim(clock, 3, 30_000);
+        List<ClaimedDelivery> second = deliveries().claim(clock, 3, 30_000);
 
-        assertThat(first).extracting(Delivery::id).containsExactly("d", "a", "b");
-        assertThat(second).extracting(Delivery::id).containsExactly("c");
+        assertThat(first).extracting(ClaimedDelivery::id).containsExactly("d", "a", "b");
+        assertThat(second).extracting(ClaimedDelivery::id).containsExactly("c");
         assertThat(deliveries().claim(clock, 3, 30_000)).isEmpty();
         assertThat(first.get(1).sequence()).isLessThan(first.get(2).sequence());
         assertThat(first).allSatisfy(d -> assertThat(d.attempt()).isEqualTo(1));
         assertThat(first.get(0).payload()).isEqualTo("{\"i\":6}");
-        assertThat(first).extracting(Delivery::claim).doesNotHaveDuplicates();
+        assertThat(first).extracting(ClaimedDelivery::claim).doesNotHaveDuplicates();
     }
 
     @Test
@@ -109,10 +111,10 @@ class PostgresDeliveriesTest {
         store.timers().add(clock, "c", 9, 0, null);              // fires at 10
         advance(9);
 
-        List<Delivery> claimed = deliveries().claim(clock, 10, 30_000);
+        List<ClaimedDelivery> claimed = deliveries().claim(clock, 10, 30_000);
 
-        assertThat(claimed).extracting(Delivery::id).containsExactly("b", "a", "c"); // by fire time: a, b, c
-        assertThat(claimed).extracting(Delivery::readyAt).containsExactly(3L, 6L, 10L);
+        assertThat(claimed).extracting(ClaimedDelivery::id).containsExactly("b", "a", "c"); // by fire time: a, b, c
+        assertThat(claimed).extracting(ClaimedDelivery::readyAt).containsExactly(3L, 6L, 10L);
         assertThat(claimed.get(1).attempt()).isEqualTo(2);
     }
 
@@ -120,7 +122,7 @@ class PostgresDeliveriesTest {
     void claim_onAVirtualClock_leasesFromItsNow() {
         fired("a", "0");
 
-        Delivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
+        ClaimedDelivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
 
         assertThat(claimed.leaseUntil()).isEqualTo(1 + 30_000);
         assertThat(claimed.readyAt()).isEqualTo(1);
@@ -128,11 +130,11 @@ class PostgresDeliveriesTest {
 
     @Test
     void claim_refusesMaxAndLeaseOutOfRange_asTheMemoryStoreDoes() {
-        for (int max : new int[] {0, TimerScheduler.MAX_CLAIM + 1}) {
+        for (int max : new int[] {0, Limits.MAX_CLAIM + 1}) {
             assertThatThrownBy(() -> deliveries().claim(clock, max, 30_000))
                     .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.INVALID_LIMIT));
         }
-        for (long lease : new long[] {TimerScheduler.MIN_LEASE_MILLIS - 1, TimerScheduler.MAX_LEASE_MILLIS + 1}) {
+        for (long lease : new long[] {Limits.MIN_LEASE_MILLIS - 1, Limits.MAX_LEASE_MILLIS + 1}) {
             assertThatThrownBy(() -> deliveries().claim(clock, 1, lease))
                     .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.INVALID_REQUEST));
         }
@@ -142,7 +144,7 @@ class PostgresDeliveriesTest {
     void ack_withItsClaim_isDoneOnce_idempotently_andGivesTheBudgetBack() {
         fired("a", "0");
         long pending = pendingInBudget();
-        Delivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
+        ClaimedDelivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
 
         assertThat(deliveries().ack(clock, "a", token(claimed))).isTrue();
         assertThat(deliveries().ack(clock, "a", token(claimed))).isTrue();
@@ -156,18 +158,18 @@ class PostgresDeliveriesTest {
     void ackAll_acknowledgesEachHeldClaim_inOneTransaction_andAnswersClaimLostForTheOthers_inOrder() {
         fired("t0", "0", "t1", "0", "t2", "0", "t3", "0");
         long pending = pendingInBudget();
-        List<Delivery> claimed = new ArrayList<>(deliveries().claim(clock, 3, 60_000));
+        List<ClaimedDelivery> claimed = new ArrayList<>(deliveries().claim(clock, 3, 60_000));
         claimed.addAll(deliveries().claim(clock, 1, 1_000));
         assertThat(deliveries().ack(clock, "t2", token(claimed.get(2)))).isTrue(); // acknowledged before
         advance(1_000);                                                             // t3's lease ends
 
         List<ErrorCode> outcomes = deliveries().ackAll(clock, List.of(
-                new TimerScheduler.Ack("t0", token(claimed.get(0))),
-                new TimerScheduler.Ack("t1", "not-a-token"),
-                new TimerScheduler.Ack("t0", token(claimed.get(0))),   // the same claim twice counts once
-                new TimerScheduler.Ack("t1", token(claimed.get(0))),   // but not for another id
-                new TimerScheduler.Ack("t2", token(claimed.get(2))),   // success again
-                new TimerScheduler.Ack("t3", token(claimed.get(3))))); // its lease ended: lost
+                new Ack("t0", token(claimed.get(0))),
+                new Ack("t1", "not-a-token"),
+                new Ack("t0", token(claimed.get(0))),   // the same claim twice counts once
+                new Ack("t1", token(claimed.get(0))),   // but not for another id
+                new Ack("t2", token(claimed.get(2))),   // success again
+                new Ack("t3", token(claimed.get(3))))); // its lease ended: lost
 
         assertThat(outcomes).containsExactly(null, ErrorCode.CLAIM_LOST, null, ErrorCode.CLAIM_LOST, null,
                 ErrorCode.CLAIM_LOST);
@@ -179,7 +181,7 @@ class PostgresDeliveriesTest {
     @Test
     void ack_nack_extend_withAWrongClaim_changeNothing() {
         fired("a", "0");
-        Delivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
+        ClaimedDelivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
         String wrong = UUID.randomUUID().toString();
 
         assertThat(deliveries().ack(clock, "a", wrong)).isFalse();
@@ -210,10 +212,10 @@ class PostgresDeliveriesTest {
     @Test
     void extend_movesTheLeaseFromTheClocksNow_andKeepsTheClaim() {
         fired("a", "0");
-        Delivery claimed = deliveries().claim(clock, 1, 1_000).get(0);
+        ClaimedDelivery claimed = deliveries().claim(clock, 1, 1_000).get(0);
         advance(500);
 
-        io.timeservice.core.Delivery extended = deliveries().extend(clock, "a", token(claimed), 5_000);
+        io.timeservice.model.Delivery extended = deliveries().extend(clock, "a", token(claimed), 5_000);
 
         assertThat(extended.leaseUntil()).isEqualTo(501 + 5_000);
         assertThat(extended.claim()).isEqualTo(token(claimed));
@@ -227,7 +229,7 @@ class PostgresDeliveriesTest {
         fired("a", "0");
         long leaseUntil = 0;
         for (int attempt = 1; attempt <= THREE_ATTEMPTS.maxAttempts(); attempt++) {
-            Delivery claimed = deliveries().claim(clock, 1, 1_000).get(0);
+            ClaimedDelivery claimed = deliveries().claim(clock, 1, 1_000).get(0);
             assertThat(claimed.attempt()).isEqualTo(attempt);
             leaseUntil = claimed.leaseUntil();
             advance(999);
@@ -247,7 +249,7 @@ class PostgresDeliveriesTest {
         }
 
         assertThat(deliveries().count(clock, "dead")).isEqualTo(1);
-        io.timeservice.core.Delivery dead = deliveries().dead(clock, 10, null).get(0);
+        io.timeservice.model.Delivery dead = deliveries().dead(clock, 10, null).get(0);
         assertThat(dead.attempt()).isEqualTo(3);
         assertThat(dead.deadReason()).isEqualTo("lease expired on attempt 3 of 3");
         assertThat(now()).isEqualTo(leaseUntil);
@@ -256,11 +258,11 @@ class PostgresDeliveriesTest {
     @Test
     void theRetryStep_movesALongExpiredLeaseThroughWaitingToReady_atTheRetryTime() {
         fired("a", "0");
-        Delivery claimed = deliveries().claim(clock, 1, 1_000).get(0);
+        ClaimedDelivery claimed = deliveries().claim(clock, 1, 1_000).get(0);
 
         advance(1_000 + 60_000 + 5); // the lease ended at 1001, its retry came due at 61001
 
-        Delivery again = deliveries().claim(clock, 1, 1_000).get(0);
+        ClaimedDelivery again = deliveries().claim(clock, 1, 1_000).get(0);
         assertThat(again.sequence()).isEqualTo(claimed.sequence());
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(again.readyAt()).isEqualTo(claimed.leaseUntil() + 60_000); // ready since its retry time
@@ -271,10 +273,10 @@ class PostgresDeliveriesTest {
     void nack_withAZeroDelay_isReadyAtOnce_thenTheLastAttemptIsDead() {
         fired("a", "0");
         for (int attempt = 1; attempt <= THREE_ATTEMPTS.maxAttempts(); attempt++) {
-            Delivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
+            ClaimedDelivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
             assertThat(claimed.attempt()).isEqualTo(attempt);
 
-            io.timeservice.core.Delivery nacked = deliveries().nack(clock, "a", token(claimed), 0L);
+            io.timeservice.model.Delivery nacked = deliveries().nack(clock, "a", token(claimed), 0L);
             assertThat(deliveries().nack(clock, "a", token(claimed), 0L)).isNull();
 
             if (attempt < THREE_ATTEMPTS.maxAttempts()) {
@@ -294,13 +296,13 @@ class PostgresDeliveriesTest {
     @Test
     void nack_withoutADelay_backsOffByTheClocksPolicy_exactlyAsTheMemoryStore() {
         RetryPolicy jittered = new RetryPolicy(5, 1_000, 3.0, 600_000, 0.5);
-        clock = clocks.next(0, StoredClock.Delivery.QUEUE, jittered);
+        clock = clocks.next(0, ClockSettings.DeliveryMode.QUEUE, jittered);
         fired("a", "0");
         for (int attempt = 1; attempt < jittered.maxAttempts(); attempt++) {
-            Delivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
+            ClaimedDelivery claimed = deliveries().claim(clock, 1, 30_000).get(0);
             long now = now();
 
-            io.timeservice.core.Delivery nacked = deliveries().nack(clock, "a", token(claimed), null);
+            io.timeservice.model.Delivery nacked = deliveries().nack(clock, "a", token(claimed), null);
 
             // the memory store's wait for this sequence and attempt: the same formula and deterministic jitter
             assertThat(nacked.retryAt()).isEqualTo(now + jittered.backoffMillis(claimed.sequence(), attempt + 1));
@@ -348,25 +350,25 @@ class PostgresDeliveriesTest {
         store.timers().add(clock, "a", 1, 0, null);
         advance(1);
 
-        List<Delivery> both = deliveries().claim(clock, 10, 30_000);
+        List<ClaimedDelivery> both = deliveries().claim(clock, 10, 30_000);
 
-        assertThat(both).extracting(Delivery::id).containsExactly("a", "a");
+        assertThat(both).extracting(ClaimedDelivery::id).containsExactly("a", "a");
         assertThat(both.get(0).sequence()).isLessThan(both.get(1).sequence());
     }
 
     @Test
     void onASystemClock_fireDueMovesWhatTheDatabasesClockMakesDue_andLeasesFollowThatClock() {
         String system = "sys-" + clock;
-        store.clocks().create(system, StoredClock.Mode.SYSTEM, 0, null, THREE_ATTEMPTS);
+        store.clocks().create(system, ClockSettings.Mode.SYSTEM, 0, null, THREE_ATTEMPTS);
         store.timers().add(system, "now", 0, 0, null);
         store.timers().add(system, "later", 3_600_000, 0, null);
 
         assertThat(deliveries().fireDue(system, 100)).isEqualTo(1);
         long before = database.queryLong("SELECT db_now_ms()");
-        List<Delivery> claimed = deliveries().claim(system, 10, 30_000);
+        List<ClaimedDelivery> claimed = deliveries().claim(system, 10, 30_000);
         long after = database.queryLong("SELECT db_now_ms()");
 
-        assertThat(claimed).extracting(Delivery::id).containsExactly("now");
+        assertThat(claimed).extracting(ClaimedDelivery::id).containsExactly("now");
         assertThat(claimed.get(0).leaseUntil()).isBetween(before + 30_000, after + 30_000);
         assertThat(claimed.get(0).readyAt()).isEqualTo(claimed.get(0).fireTime());
         assertThat(store.timers().firstN(system, 10).timers()).extracting(t -> t.id()).containsExactly("later");
@@ -383,14 +385,14 @@ class PostgresDeliveriesTest {
 
         database.execute("UPDATE deliveries SET retry_at = db_now_ms() WHERE seq = " + sequence);
         assertThat(deliveries().releaseDue(system, 100)).isEqualTo(new PostgresDeliveries.Released(0, 0, 1));
-        assertThat(deliveries().claim(system, 10, 30_000)).extracting(Delivery::attempt).containsExactly(2);
+        assertThat(deliveries().claim(system, 10, 30_000)).extracting(ClaimedDelivery::attempt).containsExactly(2);
         store.clocks().delete(system);
     }
 
     @Test
     void purgeAcked_deletesOnlyAcknowledgedOnes() {
         fired("a", "0", "b", "0");
-        Delivery a = deliveries().claim(clock, 1, 30_000).get(0);
+        ClaimedDelivery a = deliveries().claim(clock, 1, 30_000).get(0);
         deliveries().ack(clock, a.id(), token(a));
 
         assertThat(deliveries().purgeAcked(0, 100)).isEqualTo(1);
@@ -413,13 +415,13 @@ class PostgresDeliveriesTest {
     @Test
     void releaseDue_saysHowManyLeasesExpired_howManyOfThemDied_andHowManyRetriesBecameReady() {
         String system = "sys-release-" + clock;
-        store.clocks().create(system, StoredClock.Mode.SYSTEM, 0, null, new RetryPolicy(2, 60_000, 2.0, 600_000, 0));
+        store.clocks().create(system, ClockSettings.Mode.SYSTEM, 0, null, new RetryPolicy(2, 60_000, 2.0, 600_000, 0));
         for (String id : new String[] {"x", "y", "z"}) {
             store.timers().add(system, id, 0, 0, null);
         }
         assertThat(deliveries().fireDue(system, 100)).isEqualTo(3);
-        List<Delivery> claimed = deliveries().claim(system, 3, 30_000);
-        assertThat(claimed).extracting(Delivery::id).containsExactly("x", "y", "z");
+        List<ClaimedDelivery> claimed = deliveries().claim(system, 3, 30_000);
+        assertThat(claimed).extracting(ClaimedDelivery::id).containsExactly("x", "y", "z");
         deliveries().nack(system, "y", token(claimed.get(1)), null);              // waiting a minute
         database.execute("UPDATE deliveries SET retry_at = db_now_ms() WHERE clock = '" + system + "' AND id = 'y'");
         database.execute("UPDATE deliveries SET attempt = 2 WHERE clock = '" + system + "' AND id = 'z'");
@@ -438,14 +440,14 @@ class PostgresDeliveriesTest {
     void onASystemClock_fireLagAndLatenessAreTheDatabasesClockMinusTheDueTime_andAClaimsRetryStepIsReported() {
         RecordingMetrics recorded = new RecordingMetrics();
         PostgresStore reporting = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 100,
-                StoredClock.Mode.VIRTUAL, recorded);
+                ClockSettings.Mode.VIRTUAL, recorded);
         String system = "sys-metrics-" + clock;
-        store.clocks().create(system, StoredClock.Mode.SYSTEM, 0, null, THREE_ATTEMPTS);
+        store.clocks().create(system, ClockSettings.Mode.SYSTEM, 0, null, THREE_ATTEMPTS);
         store.timers().add(system, "late", 0, 0, null);
         database.execute("UPDATE timers SET fire_time = db_now_ms() - 5000 WHERE clock = '" + system + "'");
 
         assertThat(reporting.deliveries().fireDue(system, 100)).isEqualTo(1);
-        List<Delivery> claimed = reporting.deliveries().claim(system, 10, 30_000);
+        List<ClaimedDelivery> claimed = reporting.deliveries().claim(system, 10, 30_000);
         long claimedAt = claimed.get(0).leaseUntil() - 30_000;
 
         assertThat(recorded.fireLags).singleElement().satisfies(lag -> assertThat(lag).isBetween(5_000L, 65_000L));
@@ -486,7 +488,7 @@ class PostgresDeliveriesTest {
     /** Claims and nacks every ready delivery until the retry policy gives up on each: all of them end dead. */
     private static void killAllReady() {
         for (int attempt = 1; attempt <= THREE_ATTEMPTS.maxAttempts(); attempt++) {
-            for (Delivery claimed : deliveries().claim(clock, 100, 30_000)) {
+            for (ClaimedDelivery claimed : deliveries().claim(clock, 100, 30_000)) {
                 deliveries().nack(clock, claimed.id(), token(claimed), 0L);
             }
         }
@@ -497,11 +499,11 @@ class PostgresDeliveriesTest {
         fired("c", "1", "a", "0", "b", "0");
         killAllReady();
 
-        List<io.timeservice.core.Delivery> first = deliveries().dead(clock, 2, null);
-        List<io.timeservice.core.Delivery> second = deliveries().dead(clock, 2, first.get(1).sequence());
+        List<io.timeservice.model.Delivery> first = deliveries().dead(clock, 2, null);
+        List<io.timeservice.model.Delivery> second = deliveries().dead(clock, 2, first.get(1).sequence());
 
-        assertThat(first).extracting(io.timeservice.core.Delivery::id).containsExactly("c", "a"); // added so
-        assertThat(second).extracting(io.timeservice.core.Delivery::id).containsExactly("b");
+        assertThat(first).extracting(io.timeservice.model.Delivery::id).containsExactly("c", "a"); // added so
+        assertThat(second).extracting(io.timeservice.model.Delivery::id).containsExactly("b");
         assertThat(deliveries().dead(clock, 2, second.get(0).sequence())).isEmpty();
         assertThat(first.get(0).attempt()).isEqualTo(3);
         assertThat(first.get(0).state()).isEqualTo(State.DEAD);
@@ -520,10 +522,10 @@ class PostgresDeliveriesTest {
         advance(7);
         long budgetBefore = pendingInBudget();
 
-        List<io.timeservice.core.Delivery> redriven = deliveries().redrive(clock, "a", null);
-        Delivery again = deliveries().claim(clock, 1, 30_000).get(0);
+        List<io.timeservice.model.Delivery> redriven = deliveries().redrive(clock, "a", null);
+        ClaimedDelivery again = deliveries().claim(clock, 1, 30_000).get(0);
 
-        assertThat(redriven).extracting(io.timeservice.core.Delivery::state).containsExactly(State.READY);
+        assertThat(redriven).extracting(io.timeservice.model.Delivery::state).containsExactly(State.READY);
         assertThat(redriven.get(0).attempt()).isEqualTo(1);
         assertThat(redriven.get(0).deadReason()).isNull();
         assertThat(redriven.get(0).readyAt()).isEqualTo(8);
@@ -540,11 +542,11 @@ class PostgresDeliveriesTest {
         fired("a", "0");
         fired("a", "0"); // the id again, while its first delivery is still out
         killAllReady();
-        List<io.timeservice.core.Delivery> dead = deliveries().dead(clock, 10, null);
-        assertThat(dead).extracting(io.timeservice.core.Delivery::id).containsExactly("a", "a");
+        List<io.timeservice.model.Delivery> dead = deliveries().dead(clock, 10, null);
+        assertThat(dead).extracting(io.timeservice.model.Delivery::id).containsExactly("a", "a");
         long budgetBefore = pendingInBudget();
 
-        List<io.timeservice.core.Delivery> deleted = deliveries().deleteDead(clock, "a", dead.get(0).sequence());
+        List<io.timeservice.model.Delivery> deleted = deliveries().deleteDead(clock, "a", dead.get(0).sequence());
 
         assertThat(deleted).containsExactly(dead.get(0));
         assertThat(deliveries().dead(clock, 10, null)).containsExactly(dead.get(1));

@@ -6,7 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 
-import io.timeservice.core.Precondition;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Precondition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ class PostgresFiringLoopTest {
     void open() {
         database = TestDatabase.create(PostgresFiringLoopTest.class, 6);
         store = openStore();
-        store.clocks().create("s", StoredClock.Mode.SYSTEM, 0, null);
+        store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
     }
 
     @AfterEach
@@ -46,7 +47,7 @@ class PostgresFiringLoopTest {
         store.startFiring(settings(NEVER_IN_THIS_TEST)); // its first look finds them all pending, none due
 
         Counts.awaitAtLeast(() -> count("ready"), 3, "ready deliveries");
-        assertThat(store.deliveries().claim("s", 10, 30_000)).extracting(Delivery::id).containsExactly("a", "b", "c");
+        assertThat(store.deliveries().claim("s", 10, 30_000)).extracting(ClaimedDelivery::id).containsExactly("a", "b", "c");
         assertThat(store.timers().firstN("s", 10).timers()).isEmpty();
     }
 
@@ -59,7 +60,7 @@ class PostgresFiringLoopTest {
         store.timers().add("s", "soon", 50, 0, null);
 
         Counts.awaitAtLeast(() -> count("ready"), 1, "the sooner timer ready");
-        assertThat(store.deliveries().claim("s", 10, 30_000)).extracting(Delivery::id).containsExactly("soon");
+        assertThat(store.deliveries().claim("s", 10, 30_000)).extracting(ClaimedDelivery::id).containsExactly("soon");
     }
 
     @Test
@@ -84,13 +85,13 @@ class PostgresFiringLoopTest {
 
         Counts.awaitAtLeast(() -> count("waiting"), 1, "the expired lease waiting for its retry");
         Counts.awaitAtLeast(() -> count("ready"), 1, "the retry ready"); // after the default backoff (0.8-1 s)
-        List<Delivery> again = store.deliveries().claim("s", 1, 30_000);
-        assertThat(again).extracting(Delivery::attempt).containsExactly(2);
+        List<ClaimedDelivery> again = store.deliveries().claim("s", 1, 30_000);
+        assertThat(again).extracting(ClaimedDelivery::attempt).containsExactly(2);
     }
 
     @Test
     void aLeaseShortenedByAnExtend_expiresThroughTheLoop() throws Exception {
-        Delivery claimed = claimedForAnHourWhileTheLoopSleepsLong();
+        ClaimedDelivery claimed = claimedForAnHourWhileTheLoopSleepsLong();
 
         assertThat(store.deliveries().extend("s", "job", claimed.claim().toString(), 1_000)).isNotNull();
 
@@ -99,7 +100,7 @@ class PostgresFiringLoopTest {
 
     @Test
     void aNackedDelivery_isReadyAgainAfterItsRetryTime_throughTheLoop() throws Exception {
-        Delivery claimed = claimedForAnHourWhileTheLoopSleepsLong();
+        ClaimedDelivery claimed = claimedForAnHourWhileTheLoopSleepsLong();
 
         assertThat(store.deliveries().nack("s", "job", claimed.claim().toString(), 100L)).isNotNull();
 
@@ -138,7 +139,7 @@ class PostgresFiringLoopTest {
         store.startFiring(new PostgresFiringLoop.Settings(NEVER_IN_THIS_TEST, 100, Duration.ZERO,
                 NEVER_IN_THIS_TEST));
         Counts.awaitAtLeast(() -> count("ready"), 1, "ready");
-        Delivery claimed = store.deliveries().claim("s", 1, 30_000).get(0);
+        ClaimedDelivery claimed = store.deliveries().claim("s", 1, 30_000).get(0);
         assertThat(store.deliveries().ack("s", "done", claimed.claim().toString())).isTrue();
 
         Counts.awaitAtLeast(() -> count("acked") == 0 ? 1 : 0, 1, "the acked delivery purged");
@@ -148,7 +149,7 @@ class PostgresFiringLoopTest {
     void theSample_countsWhatIsPending_andReady_andMeasuresTheSkew() throws Exception {
         store.timers().add("s", "later", 3_600_000, 0, null);
         store.timers().add("s", "now", 0, 0, null);
-        store.clocks().create("v", StoredClock.Mode.VIRTUAL, 0, null);
+        store.clocks().create("v", ClockSettings.Mode.VIRTUAL, 0, null);
         store.timers().add("v", "virtual", 10, 0, "{\"x\":1}");
         PostgresFiringLoop loop = store.startFiring(new PostgresFiringLoop.Settings(NEVER_IN_THIS_TEST, 100,
                 Duration.ofMinutes(5), Duration.ofMillis(100)));
@@ -164,7 +165,7 @@ class PostgresFiringLoopTest {
     }
 
     private PostgresStore openStore() {
-        return PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10, StoredClock.Mode.VIRTUAL);
+        return PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10, ClockSettings.Mode.VIRTUAL);
     }
 
     private static PostgresFiringLoop.Settings settings(Duration slowPoll) {
@@ -176,11 +177,11 @@ class PostgresFiringLoopTest {
     }
 
     /** A job fired by the loop and claimed with a lease of an hour; the loop then asleep with a long plan. */
-    private Delivery claimedForAnHourWhileTheLoopSleepsLong() throws InterruptedException {
+    private ClaimedDelivery claimedForAnHourWhileTheLoopSleepsLong() throws InterruptedException {
         store.timers().add("s", "job", 0, 0, null);
         store.startFiring(settings(NEVER_IN_THIS_TEST));
         Counts.awaitAtLeast(() -> count("ready"), 1, "the job ready");
-        Delivery claimed = store.deliveries().claim("s", 1, 3_600_000).get(0);
+        ClaimedDelivery claimed = store.deliveries().claim("s", 1, 3_600_000).get(0);
         awaitSleepingLongerThan(60_000);
         return claimed;
     }

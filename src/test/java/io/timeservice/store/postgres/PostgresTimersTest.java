@@ -5,14 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 
-import io.timeservice.core.AdvanceResult;
-import io.timeservice.core.BatchOp;
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.Precondition;
-import io.timeservice.core.Revision;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.Timer;
-import io.timeservice.core.TimerScheduler;
+import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.Precondition;
+import io.timeservice.model.Revision;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Timer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,7 +36,7 @@ class PostgresTimersTest {
     @BeforeAll
     static void openStore() {
         database = TestDatabase.create(PostgresTimersTest.class, 4);
-        store = PostgresStore.open(database.dataSource(), CAPACITY, CAPACITY_BYTES, 1_000, StoredClock.Mode.VIRTUAL);
+        store = PostgresStore.open(database.dataSource(), CAPACITY, CAPACITY_BYTES, 1_000, ClockSettings.Mode.VIRTUAL);
         clocks = new FreshClocks(store, "c");
     }
 
@@ -96,7 +97,7 @@ class PostgresTimersTest {
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ID));
         assertThatThrownBy(() -> timers().add(clock, "a", -1, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_DELAY));
-        assertThatThrownBy(() -> timers().add(clock, "a", TimerScheduler.MAX_DELAY + 1, 0, null))
+        assertThatThrownBy(() -> timers().add(clock, "a", Limits.MAX_DELAY + 1, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_DELAY));
         assertThatThrownBy(() -> timers().add(clock, "a", 1, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.DUPLICATE_ID));
@@ -241,7 +242,7 @@ class PostgresTimersTest {
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ADVANCE));
         assertThatThrownBy(() -> timers().advance(clock, -1L, null, 1))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ADVANCE));
-        assertThatThrownBy(() -> timers().advance(clock, null, 100 + TimerScheduler.MAX_DELAY + 1, 1))
+        assertThatThrownBy(() -> timers().advance(clock, null, 100 + Limits.MAX_DELAY + 1, 1))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ADVANCE));
         assertThat(store.clocks().get(clock).now()).isEqualTo(100);
     }
@@ -353,7 +354,7 @@ class PostgresTimersTest {
 
     @Test
     void systemClock_cannotBeAdvanced_andAddsFromTheDatabasesClock() {
-        store.clocks().create("sys-" + clock, StoredClock.Mode.SYSTEM, 0, null);
+        store.clocks().create("sys-" + clock, ClockSettings.Mode.SYSTEM, 0, null);
         long before = database.queryLong("SELECT db_now_ms()");
 
         Timer added = timers().add("sys-" + clock, "s", 60_000, 0, null);

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.timeservice.model.ClockSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,9 +32,9 @@ class ReadyWakeupsTest {
     @BeforeEach
     void openTwoInstances() {
         database = TestDatabase.create(ReadyWakeupsTest.class, 6);
-        claimer = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 10, StoredClock.Mode.VIRTUAL);
-        producer = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 10, StoredClock.Mode.VIRTUAL);
-        producer.clocks().create("q", StoredClock.Mode.VIRTUAL, 0, StoredClock.Delivery.QUEUE);
+        claimer = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 10, ClockSettings.Mode.VIRTUAL);
+        producer = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 10, ClockSettings.Mode.VIRTUAL);
+        producer.clocks().create("q", ClockSettings.Mode.VIRTUAL, 0, ClockSettings.DeliveryMode.QUEUE);
         pool = Executors.newSingleThreadExecutor();
     }
 
@@ -50,7 +51,7 @@ class ReadyWakeupsTest {
         claimer.startWakeups(NEVER_IN_THIS_TEST);
         Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 1, "listening");
 
-        assertThat(fireWhileAClaimWaits()).extracting(Delivery::id).containsExactly("a", "b");
+        assertThat(fireWhileAClaimWaits()).extracting(ClaimedDelivery::id).containsExactly("a", "b");
     }
 
     @Test
@@ -62,12 +63,12 @@ class ReadyWakeupsTest {
                 + " WHERE application_name = 'timeservice-listener-" + database.schema() + "'")).isEqualTo(1);
         Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 2, "listening again");
 
-        assertThat(fireWhileAClaimWaits()).extracting(Delivery::id).containsExactly("a", "b");
+        assertThat(fireWhileAClaimWaits()).extracting(ClaimedDelivery::id).containsExactly("a", "b");
     }
 
     @Test
     void withoutAListener_theSlowPollFindsWhatBecameReady() throws Exception {
-        assertThat(fireWhileAClaimWaits()).extracting(Delivery::id).containsExactly("a", "b");
+        assertThat(fireWhileAClaimWaits()).extracting(ClaimedDelivery::id).containsExactly("a", "b");
     }
 
     @Test
@@ -80,7 +81,7 @@ class ReadyWakeupsTest {
     @Test
     void endWaits_answersAWaitingClaimAtOnce_andLaterOnesWithoutWaiting_untilWaitsAreAllowedAgain() throws Exception {
         claimer.startWakeups(Duration.ofMinutes(10)); // only endWaits can end the first wait in time
-        Future<List<Delivery>> waiting = pool.submit(() -> claimer.deliveries().claim("q", 10, 30_000, 30_000));
+        Future<List<ClaimedDelivery>> waiting = pool.submit(() -> claimer.deliveries().claim("q", 10, 30_000, 30_000));
         Counts.awaitAtLeast(() -> claimer.wakeups().waiting(), 1, "a waiting claim");
 
         claimer.deliveries().endWaits();
@@ -95,10 +96,10 @@ class ReadyWakeupsTest {
     }
 
     /** Starts a claim that waits (30 s), then fires two deliveries on the other instance; the claim's answer. */
-    private List<Delivery> fireWhileAClaimWaits() throws Exception {
+    private List<ClaimedDelivery> fireWhileAClaimWaits() throws Exception {
         producer.timers().add("q", "a", 1, 0, null);
         producer.timers().add("q", "b", 1, 0, null);
-        Future<List<Delivery>> claim = pool.submit(() -> claimer.deliveries().claim("q", 10, 30_000, 30_000));
+        Future<List<ClaimedDelivery>> claim = pool.submit(() -> claimer.deliveries().claim("q", 10, 30_000, 30_000));
         Counts.awaitAtLeast(() -> claimer.wakeups().waiting(), 1, "a waiting claim");
 
         producer.timers().advance("q", 1L, null, Integer.MAX_VALUE);

@@ -7,16 +7,18 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.Supplier;
 
-import io.timeservice.core.BatchOp;
-import io.timeservice.core.PendingBudget;
-import io.timeservice.core.Precondition;
-import io.timeservice.core.Revision;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.SchedulerMetrics;
-import io.timeservice.core.Timer;
-import io.timeservice.core.TimerScheduler;
-import io.timeservice.core.Trace;
-import io.timeservice.core.VirtualClock;
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Limits;
+import io.timeservice.model.Precondition;
+import io.timeservice.model.Revision;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Timer;
+import io.timeservice.model.Trace;
+import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.memory.PendingBudget;
+import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.VirtualClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,7 +47,7 @@ class SameAsMemoryStoreTest {
     @BeforeAll
     static void openStore() {
         database = TestDatabase.create(SameAsMemoryStoreTest.class, 2);
-        store = PostgresStore.open(database.dataSource(), CAPACITY, CAPACITY_BYTES, 100, StoredClock.Mode.VIRTUAL);
+        store = PostgresStore.open(database.dataSource(), CAPACITY, CAPACITY_BYTES, 100, ClockSettings.Mode.VIRTUAL);
     }
 
     @AfterAll
@@ -57,7 +59,7 @@ class SameAsMemoryStoreTest {
     @ValueSource(longs = {1, 2, 3, 4})
     void randomOperations_answerAlikeOnBothStores(long seed) {
         String clock = "model-" + seed;
-        store.clocks().create(clock, StoredClock.Mode.VIRTUAL, 1_000, null);
+        store.clocks().create(clock, ClockSettings.Mode.VIRTUAL, 1_000, null);
         TimerScheduler memory = new TimerScheduler(new VirtualClock(1_000), 4,
                 new PendingBudget(CAPACITY, CAPACITY_BYTES), () -> 0L, SchedulerMetrics.NONE);
         PostgresTimers postgres = store.timers();
@@ -143,7 +145,7 @@ class SameAsMemoryStoreTest {
     private static long delay(Random random) {
         return switch (random.nextInt(12)) {
             case 0 -> -1;
-            case 1 -> TimerScheduler.MAX_DELAY + 1;
+            case 1 -> Limits.MAX_DELAY + 1;
             default -> random.nextInt(10);
         };
     }
@@ -181,13 +183,13 @@ class SameAsMemoryStoreTest {
                 : new Revision(revision.sequence(), revision.version() + 1));
     }
 
-    private static List<Timer> advanced(io.timeservice.core.AdvanceResult result) {
+    private static List<Timer> advanced(io.timeservice.model.AdvanceResult result) {
         List<Timer> timers = new ArrayList<>(result.fired());
         timers.add(new Timer("now=" + result.now() + " complete=" + result.complete(), 0, 0, 0, 1, 0, null));
         return timers;
     }
 
-    private static List<Timer> listed(io.timeservice.core.QueueListing listing) {
+    private static List<Timer> listed(io.timeservice.model.QueueListing listing) {
         List<Timer> timers = new ArrayList<>(listing.timers());
         timers.add(new Timer("now=" + listing.now() + " size=" + listing.size(), 0, 0, 0, 1, 0, null));
         return timers;

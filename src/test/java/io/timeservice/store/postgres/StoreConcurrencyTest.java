@@ -17,9 +17,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import io.timeservice.core.ErrorCode;
-import io.timeservice.core.SchedulerException;
-import io.timeservice.core.Timer;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Timer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,9 +71,9 @@ class StoreConcurrencyTest {
     void racingAdds_fromTwoInstances_fillTheCapacityExactly() throws Exception {
         int capacity = 50;
         PostgresStore first = PostgresStore.open(database.dataSource(), capacity, 1_000_000, 10,
-                StoredClock.Mode.VIRTUAL);
+                ClockSettings.Mode.VIRTUAL);
         PostgresStore second = PostgresStore.open(database.dataSource(), capacity, 1_000_000, 10,
-                StoredClock.Mode.VIRTUAL);
+                ClockSettings.Mode.VIRTUAL);
         List<Callable<Integer>> adders = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
             PostgresStore store = t % 2 == 0 ? first : second;
@@ -100,16 +101,16 @@ class StoreConcurrencyTest {
 
     @Test
     void aLowerCapacityAfterARestart_refusesAddsUntilEnoughAreGone() {
-        PostgresStore before = PostgresStore.open(database.dataSource(), 10, 1_000_000, 10, StoredClock.Mode.VIRTUAL);
+        PostgresStore before = PostgresStore.open(database.dataSource(), 10, 1_000_000, 10, ClockSettings.Mode.VIRTUAL);
         for (int i = 0; i < 10; i++) {
             before.timers().add("default", "t" + i, 1, 0, null);
         }
 
-        PostgresStore after = PostgresStore.open(database.dataSource(), 8, 1_000_000, 10, StoredClock.Mode.VIRTUAL);
+        PostgresStore after = PostgresStore.open(database.dataSource(), 8, 1_000_000, 10, ClockSettings.Mode.VIRTUAL);
 
         for (int gone = 0; gone < 3; gone++) {
             assertThat(addRefused(after, "new")).as("refused with %d of 10 cancelled", gone).isTrue();
-            after.timers().cancel("default", "t" + gone, io.timeservice.core.Precondition.NONE);
+            after.timers().cancel("default", "t" + gone, io.timeservice.model.Precondition.NONE);
         }
         assertThat(addRefused(after, "new")).isFalse(); // 7 pending: room for one
         assertThat(addRefused(after, "newer")).isTrue();
@@ -127,7 +128,7 @@ class StoreConcurrencyTest {
 
     @Test
     void anAddWhileAnAdvanceHoldsTheClock_waitsAndUsesTheNowItLeaves() throws Exception {
-        PostgresStore store = PostgresStore.open(database.dataSource(), 100, 100_000, 10, StoredClock.Mode.VIRTUAL);
+        PostgresStore store = PostgresStore.open(database.dataSource(), 100, 100_000, 10, ClockSettings.Mode.VIRTUAL);
         Future<Timer> add;
         try (Connection advancing = database.dataSource().getConnection()) {
             advancing.setAutoCommit(false);
@@ -148,12 +149,12 @@ class StoreConcurrencyTest {
     @Test
     void twoAdvancersOfOneClock_fireEveryTimerOnce_inOrder() throws Exception {
         PostgresStore first = PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10,
-                StoredClock.Mode.VIRTUAL);
+                ClockSettings.Mode.VIRTUAL);
         PostgresStore second = PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10,
-                StoredClock.Mode.VIRTUAL);
-        List<io.timeservice.core.BatchOp> adds = new ArrayList<>();
+                ClockSettings.Mode.VIRTUAL);
+        List<io.timeservice.model.BatchOp> adds = new ArrayList<>();
         for (int i = 0; i < 1_000; i++) {
-            adds.add(new io.timeservice.core.BatchOp.Add("t" + i, i % 200, i % 3, null));
+            adds.add(new io.timeservice.model.BatchOp.Add("t" + i, i % 200, i % 3, null));
         }
         first.timers().batch("default", adds);
         List<Callable<List<Timer>>> advancers = new ArrayList<>();

@@ -1,0 +1,33 @@
+package io.timeservice.model;
+
+
+
+/**
+ * One operation of an atomic batch: the arguments of a single add,
+ * edit or cancel, checked and applied as those calls would be.
+ */
+public sealed interface BatchOp {
+
+    /** The timer's id, which every operation names. */
+    String id();
+
+    /** Adds a timer; {@code payload} is compact JSON text or {@code null}. */
+    record Add(String id, long delay, int priority, String payload) implements BatchOp {
+    }
+
+    /** Edits a timer: a {@code null} delay or priority keeps it; at least one of them is given. */
+    record Edit(String id, Long delay, Integer priority, Precondition precondition) implements BatchOp {
+
+        public Edit {
+            precondition = precondition == null ? Precondition.NONE : precondition;
+        }
+    }
+
+    /** Cancels a timer. */
+    record Cancel(String id, Precondition precondition) implements BatchOp {
+
+        public Cancel {
+            precondition = precondition == null ? Precondition.NONE : precondition;
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.timeservice.model;
+
+
+/**
+ * A fired timer on its way to a worker, as the API shows it. Delivery is at least once: a consumer deduplicates on
+ * {@code sequence}, which no other timer or delivery of the service ever has.
+ *
+ * @param id         the timer's id (may be scheduled again while this delivery is pending)
+ * @param fireTime   when the timer was due, in the clock's milliseconds
+ * @param priority   the timer's priority
+ * @param sequence   the timer's sequence: tells deliveries of one id apart
+ * @param payload    the timer's payload as JSON text, or null
+ * @param attempt    1 for the first delivery, one more for each retry
+ * @param state      where the delivery is
+ * @param claim      the claim token of the current lease (in flight only), else null
+ * @param leaseUntil when the current lease ends (in flight only), else 0
+ * @param retryAt    when a waiting delivery becomes ready again (waiting only), else 0
+ * @param readyAt    when it last became ready: its fireTime, a retry's time, or a redrive's
+ * @param deadReason why it died (dead only), else null
+ */
+public record Delivery(String id, long fireTime, int priority, long sequence, String payload, int attempt,
+                       State state, String claim, long leaseUntil, long retryAt, long readyAt, String deadReason) {
+
+    public enum State { READY, IN_FLIGHT, WAITING, DEAD }
+}

@@ -1,0 +1,50 @@
+package io.timeservice.model;
+
+import java.util.Locale;
+
+/**
+ * Why the scheduler refused an operation. The names are part of the public contract: the web layer sends them as
+ * the problem's {@code code} and metrics use them as the only values of the {@code reason} tag.
+ */
+public enum ErrorCode {
+    INVALID_REQUEST,
+    INVALID_ID,
+    INVALID_DELAY,
+    INVALID_PRIORITY,
+    INVALID_ADVANCE,
+    INVALID_LIMIT,
+    PAYLOAD_TOO_LARGE,
+    DUPLICATE_ID,
+    TIMER_NOT_FOUND,
+    QUEUE_EMPTY,
+    PRECONDITION_FAILED,
+    /** An edit of a timer that has counted {@link Timer#MAX_VERSION} versions already (409). */
+    VERSION_LIMIT_REACHED,
+    CAPACITY_EXCEEDED,
+    /** No clock has the name (404), or it was deleted meanwhile. */
+    CLOCK_NOT_FOUND,
+    /** A clock of that name exists with other settings (409). */
+    CLOCK_CONFLICT,
+    /** The {@code default} clock cannot be deleted (409). */
+    CLOCK_UNDELETABLE,
+    /** {@code timeservice.clocks.max} clocks exist already (429). */
+    CLOCK_LIMIT,
+    /** Advance on a system clock, whose time is the wall clock's (409). */
+    CLOCK_NOT_VIRTUAL,
+    /** A delivery call on a clock whose fired timers are returned by advance, not queued (409). */
+    CLOCK_NOT_QUEUED,
+    /** An ack, nack or extend whose claim holds no lease (wrong, expired, or the delivery went elsewhere) (409). */
+    CLAIM_LOST,
+    /** No dead delivery has that id (and sequence) (404). */
+    DELIVERY_NOT_FOUND,
+    /**
+     * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
+     * every call, reads included, until a restart rebuilds the state from the journal.
+     */
+    STORAGE_UNAVAILABLE;
+
+    /** The wire form: {@code invalid_delay}, {@code timer_not_found}, ... */
+    public String code() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,43 @@
+package io.timeservice.model;
+
+
+/**
+ * Every fixed bound of the API, in one place for both stores and the web layer: the README and openapi.yaml quote
+ * these values. Limits an operator sets (capacity, clock count, payload size) are configuration, not here.
+ */
+public final class Limits {
+
+    /** Largest delay or advance accepted: 10^15 ms, about 31,700 years. */
+    public static final long MAX_DELAY = 1_000_000_000_000_000L;
+    /** Longest timer id; a clock name is at most {@link #MAX_CLOCK_NAME_LENGTH}. */
+    public static final int MAX_ID_LENGTH = 128;
+    public static final int MAX_CLOCK_NAME_LENGTH = 64;
+    /** The clock that every instance has and that the timer paths without a clock name. */
+    public static final String DEFAULT_CLOCK = "default";
+    /** Most operations one batch holds. */
+    public static final int MAX_BATCH_OPS = 1_000;
+    /**
+     * Most timers an advance with a trace may fire: a trace holds about d+1 steps per heap level per fired timer,
+     * all of it in memory under the lock and then in one response, so a larger traced advance is refused up front.
+     */
+    public static final int MAX_TRACED_FIRES = 1_000;
+    /** Most deliveries one claim takes, and most acknowledgements one batch ack holds. */
+    public static final int MAX_CLAIM = 1_000;
+    public static final long MIN_LEASE_MILLIS = 1_000;
+    public static final long MAX_LEASE_MILLIS = 12L * 60 * 60 * 1000;
+    public static final long DEFAULT_LEASE_MILLIS = 30_000;
+    public static final long MAX_CLAIM_WAIT_MILLIS = 30_000;
+
+    private Limits() {
+    }
+
+    /**
+     * What a timer counts against the byte budget: the characters of its id and payload, as {@link String#length()}
+     * counts them. That is the bytes of its text in memory for the ASCII JSON payloads usually are (compact strings
+     * keep Latin-1 text at one byte per character); other text takes two bytes per character. O(1), so every add,
+     * cancel and fire keeps the total in a counter.
+     */
+    public static long bytesOf(String id, String payload) {
+        return (long) id.length() + (payload == null ? 0 : payload.length());
+    }
+}

@@ -1,0 +1,80 @@
+package io.timeservice.store;
+
+import java.util.List;
+
+import io.timeservice.model.Ack;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
+
+/**
+ * The delivery queues of a store's clocks: the port both stores implement and the web layer calls ({@code null}
+ * names the default clock). A fired timer of a queueing clock becomes a delivery: ready, then leased to one claimer
+ * (in flight) until it is acknowledged, given back (nack), or its lease ends; a delivery out of attempts is dead until
+ * redriven or deleted. Every refusal is a {@link SchedulerException} with the same code on every store, and a refused
+ * call changes nothing; a clock that answers fired timers from advance refuses every call with
+ * {@code clock_not_queued}.
+ */
+public interface DeliveryStore {
+
+    /**
+     * Leases up to {@code max} ready deliveries for {@code leaseMillis}, longest-ready first (first attempts in firing
+     * order), each with its own claim token. With {@code waitMillis > 0} and nothing ready, waits until something
+     * becomes ready or the wait ends (a long poll), holding no lock or connection.
+     *
+     * @throws SchedulerException {@code invalid_limit}, {@code invalid_request} (lease or wait out of range), in
+     *                            the order {@link io.timeservice.model.Rules#requireClaim} checks them
+     */
+    List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis);
+
+    /**
+     * Acknowledges the delivery {@code id} leased by {@code claim}: it leaves the queue for good. Acknowledging a
+     * recently acknowledged claim again succeeds and changes nothing.
+     *
+     * @throws SchedulerException {@code claim_lost}: the claim holds no lease on a delivery of {@code id}
+     */
+    void ack(String clock, String id, String claim);
+
+    /** Each ack decided on its own, as {@link #ack} decides it, in order: null for acked, else why not. */
+    List<ErrorCode> ackAll(String clock, List<Ack> acks);
+
+    /**
+     * Gives the delivery back: ready again after {@code retryAfterMillis} (null: the clock's backoff) with one more
+     * attempt, or dead if this was its last. Returns it as it is now.
+     *
+     * @throws SchedulerException {@code claim_lost}, {@code invalid_request} for a retryAfter out of range
+     */
+    Delivery nack(String clock, String id, String claim, Long retryAfterMillis);
+
+    /**
+     * The lease ends {@code leaseMillis} from now instead.
+     *
+     * @throws SchedulerException {@code claim_lost}, {@code invalid_request} for a lease out of range
+     */
+    Delivery extend(String clock, String id, String claim, long leaseMillis);
+
+    DeliveryCounts counts(String clock);
+
+    /** The dead deliveries after {@code afterSequence}, by sequence, at most {@code limit}. */
+    List<Delivery> dead(String clock, int limit, long afterSequence);
+
+    /**
+     * Makes the dead deliveries of {@code id} (only the one with {@code sequence} when it is not null) ready again,
+     * from attempt 1; returns them as they are now.
+     *
+     * @throws SchedulerException {@code delivery_not_found}
+     */
+    List<Delivery> redrive(String clock, String id, Long sequence);
+
+    /** Deletes the dead deliveries of {@code id} (or the one with {@code sequence}). @throws SchedulerException {@code delivery_not_found} */
+    void deleteDead(String clock, String id, Long sequence);
+    /**
+     * Ends every long poll of every clock now, and every later one at once, until {@link #allowWaits}: the service is
+     * stopping, and a graceful shutdown should not wait out the polls. A claim still takes what is ready.
+     */
+    void endWaits();
+
+    /** Lets long polls wait again after {@link #endWaits}: the service runs again (a stopped context restarted). */
+    void allowWaits();
+}

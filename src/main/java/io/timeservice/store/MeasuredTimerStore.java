@@ -1,0 +1,88 @@
+package io.timeservice.store;
+
+import java.util.List;
+
+import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.Precondition;
+import io.timeservice.model.QueueListing;
+import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Timer;
+import io.timeservice.model.Trace;
+import io.timeservice.store.SchedulerMetrics.Operation;
+
+/**
+ * Reports every call of a timer store to {@link SchedulerMetrics} under the operation the memory store's scheduler
+ * reports it as (and an advance's fired count), so the operation meters mean the same on the PostgreSQL store.
+ * {@code status} and {@code reset} are not operations there either.
+ */
+public final class MeasuredTimerStore implements TimerStore {
+
+    private final TimerStore store;
+    private final SchedulerMetrics metrics;
+
+    public MeasuredTimerStore(TimerStore store, SchedulerMetrics metrics) {
+        this.store = store;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public Timer add(String clock, String id, long delay, int priority, String payload, Trace trace) {
+        return MeasuredCall.measure(metrics, Operation.ADD, () -> store.add(clock, id, delay, priority, payload, trace));
+    }
+
+    @Override
+    public Timer get(String clock, String id) {
+        return MeasuredCall.measure(metrics, Operation.GET, () -> store.get(clock, id));
+    }
+
+    @Override
+    public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition,
+                      Trace trace) {
+        return MeasuredCall.measure(metrics, Operation.EDIT,
+                () -> store.edit(clock, id, newDelay, newPriority, precondition, trace));
+    }
+
+    @Override
+    public Timer cancel(String clock, String id, Precondition precondition, Trace trace) {
+        return MeasuredCall.measure(metrics, Operation.CANCEL, () -> store.cancel(clock, id, precondition, trace));
+    }
+
+    @Override
+    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
+        return MeasuredCall.measure(metrics, Operation.BATCH, () -> store.batch(clock, ops));
+    }
+
+    @Override
+    public AdvanceResult advance(String clock, Long by, Long to, int limit, Trace trace) {
+        AdvanceResult result = MeasuredCall.measure(metrics, Operation.ADVANCE,
+                () -> store.advance(clock, by, to, limit, trace));
+        metrics.advanced(result.fired().size());
+        return result;
+    }
+
+    @Override
+    public QueueListing firstN(String clock, int limit) {
+        return MeasuredCall.measure(metrics, Operation.LIST, () -> store.firstN(clock, limit));
+    }
+
+    @Override
+    public QueueListing dueBy(String clock, long dueBy, int limit) {
+        return MeasuredCall.measure(metrics, Operation.LIST, () -> store.dueBy(clock, dueBy, limit));
+    }
+
+    @Override
+    public Timer peek(String clock) {
+        return MeasuredCall.measure(metrics, Operation.PEEK, () -> store.peek(clock));
+    }
+
+    @Override
+    public QueueStatus status(String clock) {
+        return store.status(clock);
+    }
+
+    @Override
+    public void reset() {
+        store.reset();
+    }
+}

@@ -1,0 +1,85 @@
+package io.timeservice.store;
+
+import java.util.List;
+
+import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.Precondition;
+import io.timeservice.model.QueueListing;
+import io.timeservice.model.QueueStatus;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Timer;
+import io.timeservice.model.Trace;
+
+/**
+ * The timers of a store's clocks: the port both stores implement and the web layer calls. Every call names its
+ * clock, {@code null} for the default one; a clock that does not exist is refused with {@code clock_not_found}
+ * before anything else about the clock is decided. Every refusal is a {@link SchedulerException} whose code and
+ * message are the same on every store (the form checks come from {@link io.timeservice.model.Rules}), and a refused
+ * call changes nothing. A store that keeps no trace leaves {@code trace} empty. Timers fire in one order: fireTime,
+ * then priority, then sequence ({@link Timer#compareFiringOrder}).
+ */
+public interface TimerStore {
+
+    /**
+     * Adds a timer due at {@code now + delay}.
+     *
+     * @throws SchedulerException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id},
+     *                            {@code payload_too_large} or {@code capacity_exceeded} (too many timers, or too many
+     *                            payload bytes)
+     */
+    Timer add(String clock, String id, long delay, int priority, String payload, Trace trace);
+
+    /** @throws SchedulerException {@code timer_not_found} */
+    Timer get(String clock, String id);
+
+    /**
+     * Gives a pending timer a new delay ({@code now + newDelay}, not relative to the old fireTime), a new priority or
+     * both, if {@code precondition} accepts its current revision; keeps its sequence and counts one more version.
+     * Null keeps that part.
+     *
+     * @throws SchedulerException {@code invalid_request} (nothing to change), {@code invalid_delay},
+     *                            {@code timer_not_found}, {@code precondition_failed} or {@code version_limit_reached}
+     */
+    Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition, Trace trace);
+
+    /**
+     * Cancels a pending timer if {@code precondition} accepts its current revision; returns it as it was.
+     *
+     * @throws SchedulerException {@code timer_not_found} or {@code precondition_failed}
+     */
+    Timer cancel(String clock, String id, Precondition precondition, Trace trace);
+
+    /**
+     * Applies {@code ops} in order, all or nothing: each decided against the state the ones before it leave, exactly
+     * as the single call would decide it; if any is refused nothing changes.
+     *
+     * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
+     * @throws SchedulerException {@code invalid_request} for no or more than
+     *                            {@value io.timeservice.model.Limits#MAX_BATCH_OPS} operations, else the first refused
+     *                            operation's refusal with its {@link SchedulerException#opIndex}
+     */
+    List<Timer> batch(String clock, List<? extends BatchOp> ops);
+
+    /**
+     * Moves a virtual clock by {@code by} or to {@code to} (exactly one is set) and fires, in firing order, every
+     * timer due at the new now, at most {@code limit} (a bounded advance stops at the last one it fired).
+     *
+     * @throws SchedulerException {@code invalid_advance}, {@code clock_not_virtual}
+     */
+    AdvanceResult advance(String clock, Long by, Long to, int limit, Trace trace);
+
+    /** The first {@code limit} pending timers in firing order. */
+    QueueListing firstN(String clock, int limit);
+
+    /** The pending timers due at or before {@code dueBy}, at most {@code limit}, in firing order: what an advance would fire. */
+    QueueListing dueBy(String clock, long dueBy, int limit);
+
+    /** @throws SchedulerException {@code queue_empty} */
+    Timer peek(String clock);
+
+    QueueStatus status(String clock);
+
+    /** Empties the default clock and restarts it at 0 (the demo's reset); sequences keep counting. */
+    void reset();
+}

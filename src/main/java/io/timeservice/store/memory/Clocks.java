@@ -1,0 +1,641 @@
+package io.timeservice.store.memory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.Rules;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.SchedulerMetrics;
+
+/**
+ * Every virtual clock of the service, by name: each its own {@link TimerScheduler} (own heap, lock and sequence
+ * counter), so operations on different clocks never wait for each other. The clock {@value #DEFAULT} always exists
+ * and cannot be deleted; the API's paths without a clock address it.
+ *
+ * <p>Thread-safety. The hot path is a lookup in a {@link ConcurrentSkipListMap} (lock-free; sorted, so clocks list
+ * by name in pages) followed by the clock's own lock. Creating and deleting clocks and taking a snapshot serialize
+ * on one registry monitor, never taken on the hot path. The pending-timer capacity is one {@link PendingBudget}
+ * shared by every clock (two atomic counters).
+ *
+ * <p>Journal. One journal holds every clock's records: each clock appends through a view of it that tags its records
+ * with the clock's number ({@link Mutation.OnClock}; the default clock, number 0, writes bare records, as before
+ * clocks existed). Creation is journaled as {@link Mutation.ClockCreated} before the clock is visible, deletion as
+ * the clock's own last record ({@link Mutation.ClockDeleted}) under its lock, so no record of a deleted clock can
+ * follow it.
+ *
+ * <p>Snapshots. A clock's view never snapshots under its own lock: when the journal asks for one, a background
+ * thread takes the registry monitor and then every clock's lock in number order, copies every heap and rotates the
+ * segment, then releases them. Every clock pauses for that copy (the same pause one clock's snapshot costs, summed
+ * over the clocks' sizes).
+ *
+ * <p>Sequences across delete and re-create. Entity tags are {@code "sequence-version"} and name no clock, so a clock
+ * re-created under a deleted one's name must never issue a sequence the deleted one could have issued: the registry
+ * keeps a floor, the highest sequence reserved by any deleted clock, and every new clock starts after it (the floor
+ * is journaled in each {@link Mutation.ClockCreated} and in snapshots).
+ *
+ * <p>Idle TTL. With {@link #deleteIdleAfter} set, every call that addresses a clock ({@link #get}, {@link #create})
+ * records when (wall clock); {@link #deleteIdle}, run periodically by the service, deletes each virtual clock unused
+ * for that long through {@link #delete}'s journaled path. Last uses are not journaled: after a restart every clock
+ * counts as used at recovery. A call that arrives while its clock is being deleted for idleness answers
+ * {@code clock_not_found}, as with a concurrent {@code DELETE}.
+ */
+public final class Clocks {
+
+    public static final String DEFAULT = Limits.DEFAULT_CLOCK;
+    public static final int DEFAULT_MAX_CLOCKS = 10_000;
+
+    private static final System.Logger LOG = System.getLogger(Clocks.class.getName());
+
+    private final BiFunction<SchedulerClock, PendingBudget, TimerScheduler> factory;
+    private final PendingBudget budget;
+    private final int maxClocks;
+    private final LongSupplier wallClockMillis;
+    private final ConcurrentSkipListMap<String, Clock> byName = new ConcurrentSkipListMap<>();
+    private final Clock defaultClock;
+    private final Object registry = new Object();
+    private final AtomicBoolean snapshotQueued = new AtomicBoolean();
+    /** Clocks in {@link #byName}, kept here because a skip list counts itself in O(n). */
+    private volatile int count = 1;
+    /** A virtual clock no call addressed for this long is deleted by {@link #deleteIdle}; 0: never. */
+    private volatile long idleTtlMillis;
+    // Guarded by registry.
+    private int nextNumber = 1;
+    private long sequenceFloor;
+    private MutationLog journal = MutationLog.NONE;
+    /** Fires the system clocks; set by {@link #fireWith} before serving. Guarded by registry. */
+    private Wakeups firing = Wakeups.NONE;
+    /** Set by {@link #endWaits}; guarded by registry. */
+    private boolean waitsEnded;
+
+    /**
+     * @param factory   makes a fresh scheduler on a clock, counting against the shared budget
+     * @param maxClocks the most clocks, the default one included
+     */
+    public Clocks(BiFunction<SchedulerClock, PendingBudget, TimerScheduler> factory, PendingBudget budget,
+                  int maxClocks, LongSupplier wallClockMillis) {
+        if (maxClocks < 1) {
+            throw new IllegalArgumentException("maxClocks must be >= 1: " + maxClocks);
+        }
+        this.factory = factory;
+        this.budget = budget;
+        this.maxClocks = maxClocks;
+        this.wallClockMillis = wallClockMillis;
+        this.defaultClock = new Clock(0, DEFAULT, 0, 0, factory.apply(new VirtualClock(0), budget), 0,
+                ClockSettings.VIRTUAL);
+        byName.put(DEFAULT, defaultClock);
+    }
+
+    /** Clocks of virtual schedulers without metrics, for tests and embedding. */
+    public static Clocks withVirtualClocks(int arity, int capacity, long capacityBytes, int maxClocks) {
+        return new Clocks((clock, budget) -> new TimerScheduler(clock, arity, budget, System::currentTimeMillis,
+                SchedulerMetrics.NONE), new PendingBudget(capacity, capacityBytes), maxClocks,
+                System::currentTimeMillis);
+    }
+
+    /**
+     * A clock: its compact number (tags its journal records), name, the {@code now} it was created with, when it
+     * was created (wall-clock epoch milliseconds; 0 for the default clock), its scheduler, and when a call last
+     * addressed it (wall clock, for the idle TTL; not journaled: a restart counts as a use).
+     */
+    public static final class Clock {
+        private final int number;
+        private final String name;
+        private final long initialNow;
+        private final long createdAtWallMillis;
+        private final TimerScheduler scheduler;
+        private volatile ClockSettings settings;
+        private volatile long lastUsedWallMillis;
+
+        Clock(int number, String name, long initialNow, long createdAtWallMillis, TimerScheduler scheduler,
+              long lastUsedWallMillis, ClockSettings settings) {
+            this.number = number;
+            this.name = name;
+            this.initialNow = initialNow;
+            this.createdAtWallMillis = createdAtWallMillis;
+            this.scheduler = scheduler;
+            this.lastUsedWallMillis = lastUsedWallMillis;
+            this.settings = settings;
+        }
+
+        /** Its mode, delivery and retry policy. */
+        public ClockSettings settings() {
+            return settings;
+        }
+
+        public int number() {
+            return number;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public long initialNow() {
+            return initialNow;
+        }
+
+        public long createdAtWallMillis() {
+            return createdAtWallMillis;
+        }
+
+        public TimerScheduler scheduler() {
+            return scheduler;
+        }
+
+        /** Wall-clock epoch milliseconds of the last call that addressed this clock. */
+        public long lastUsedWallMillis() {
+            return lastUsedWallMillis;
+        }
+
+        private void usedAt(long wallMillis) {
+            if (wallMillis > lastUsedWallMillis) { // skips the store (a shared cache line) within the same ms
+                lastUsedWallMillis = wallMillis;
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "Clock[" + number + ", " + name + "]";
+        }
+    }
+
+    /** What {@link #create} did: the clock, and whether it is new (201) or was there with these settings (200). */
+    public record Created(Clock clock, boolean created) {
+    }
+
+    public PendingBudget budget() {
+        return budget;
+    }
+
+    public int maxClocks() {
+        return maxClocks;
+    }
+
+    public TimerScheduler defaultScheduler() {
+        return defaultClock.scheduler();
+    }
+
+    /** Every clock, the default one included, by name: a live view (clocks created or deleted meanwhile may show). */
+    public Collection<Clock> all() {
+        return Collections.unmodifiableCollection(byName.values());
+    }
+
+    /** Clocks that exist, the default one included. */
+    public int count() {
+        return count;
+    }
+
+    /**
+     * The clock named {@code name}.
+     *
+     * @throws SchedulerException {@code clock_not_found} (also for a name no clock could have)
+     */
+    public Clock get(String name) {
+        Clock clock = name == null ? null : byName.get(name);
+        if (clock == null) {
+            // a malformed name names no clock either: 404 like any other unknown name
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named "
+                    + Rules.abbreviateClockName(name));
+        }
+        used(clock);
+        return clock;
+    }
+
+    /** The scheduler of the clock named {@code name}; see {@link #get}. */
+    public TimerScheduler scheduler(String name) {
+        return get(name).scheduler();
+    }
+
+    /** Up to {@code limit} clocks by name, starting after {@code after} (null: from the first). */
+    public List<Clock> list(int limit, String after) {
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+        }
+        List<Clock> page = new ArrayList<>(Math.min(limit, 128));
+        for (Clock clock : (after == null ? byName : byName.tailMap(after, false)).values()) {
+            if (page.size() == limit) {
+                break;
+            }
+            page.add(clock);
+        }
+        return page;
+    }
+
+    /**
+     * Creates the clock {@code name} at {@code now}, or finds it with the same {@code now} already there.
+     *
+     * @throws SchedulerException {@code invalid_id}, {@code invalid_request} (now out of range), {@code clock_conflict}
+     *                            (exists with another now), {@code clock_limit}, {@code storage_unavailable}
+     */
+    public Created create(String name, long now) {
+        return create(name, now, ClockSettings.VIRTUAL);
+    }
+
+    /**
+     * Creates the clock {@code name} with {@code settings}, at {@code now} when it is virtual (a system clock's time
+     * is the wall clock's, and {@code now} is ignored), or finds it with the same settings (and now) already there.
+     *
+     * @throws SchedulerException as {@link #create(String, long)}; {@code clock_conflict} also for other settings
+     */
+    public Created create(String name, long now, ClockSettings settings) {
+        Rules.requireValidClockName(name);
+        if (now < 0 || now > Limits.MAX_DELAY) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now must be between 0 and "
+                    + Limits.MAX_DELAY + ": " + now);
+        }
+        synchronized (registry) {
+            Clock existing = byName.get(name);
+            if (existing != null) {
+                if (!existing.settings().equals(settings)) {
+                    throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists with other"
+                            + " settings: " + describe(existing.settings()));
+                }
+                if (!settings.isSystem() && existing.initialNow() != now) {
+                    throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created at now="
+                            + existing.initialNow() + ", not " + now);
+                }
+                used(existing);
+                return new Created(existing, false);
+            }
+            if (count >= maxClocks) {
+                throw new SchedulerException(ErrorCode.CLOCK_LIMIT, "the service holds its limit of " + maxClocks
+                        + " clocks (timeservice.clocks.max); delete one first");
+            }
+            journal.requireWritable();
+            int number = nextNumber;
+            long createdAt = wallClockMillis.getAsLong();
+            long initialNow = settings.isSystem() ? 0 : now;
+            long position = journal.append(new Mutation.ClockCreated(number, name, initialNow, createdAt,
+                    sequenceFloor, settings));
+            nextNumber++;
+            Clock clock = new Clock(number, name, initialNow, createdAt, newScheduler(initialNow, sequenceFloor,
+                    settings), createdAt, settings);
+            clock.scheduler().attachLog(viewFor(number));
+            clock.scheduler().fireWith(firing);
+            if (waitsEnded) {
+                clock.scheduler().endWaits();
+            }
+            byName.put(name, clock);
+            count++;
+            // waited for under the monitor: a second PUT answers 200 only once the clock is durable
+            journal.awaitDurable(position);
+            return new Created(clock, true);
+        }
+    }
+
+    /**
+     * Deletes the clock {@code name} and every timer it holds.
+     *
+     * @throws SchedulerException {@code clock_not_found}, {@code clock_undeletable} for the default clock
+     */
+    public void delete(String name) {
+        synchronized (registry) {
+            Clock clock = get(name);
+            if (clock == defaultClock) {
+                throw new SchedulerException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + DEFAULT
+                        + " always exists and cannot be deleted");
+            }
+            remove(clock);
+        }
+    }
+
+    /** Deletes {@code clock} (never the default one) through the journal; call holding the registry monitor. */
+    private void remove(Clock clock) {
+        long reserved = clock.scheduler().deleteClock(clock.name());
+        sequenceFloor = Math.max(sequenceFloor, reserved);
+        byName.remove(clock.name(), clock);
+        count--;
+    }
+
+    // ---- idle TTL ----
+
+    /**
+     * Lets {@link #deleteIdle} delete every virtual clock no call addressed for {@code ttl}; {@code null} or zero
+     * turns that off (the default).
+     */
+    public void deleteIdleAfter(Duration ttl) {
+        if (ttl != null && ttl.isNegative()) {
+            throw new IllegalArgumentException("idle TTL must be >= 0: " + ttl);
+        }
+        idleTtlMillis = ttl == null ? 0 : ttl.toMillis();
+    }
+
+    /**
+     * When {@code clock} will be deleted for idleness unless a call addresses it first (wall-clock epoch
+     * milliseconds), or null: the idle TTL is off, or the clock is the default one.
+     */
+    public Long deletesAt(Clock clock) {
+        long ttl = idleTtlMillis;
+        if (ttl == 0 || clock == defaultClock || clock.settings().isSystem()) {
+            return null; // a system clock fires by itself: not using it is no sign that it is forgotten
+        }
+        long lastUsed = clock.lastUsedWallMillis();
+        return lastUsed > Long.MAX_VALUE - ttl ? Long.MAX_VALUE : lastUsed + ttl;
+    }
+
+    /**
+     * Deletes every virtual clock whose {@link #deletesAt} has come, each as {@link #delete} would (journaled).
+     * Returns how many it deleted. A clock that cannot be deleted now (the journal refuses) is left for a later run.
+     */
+    public int deleteIdle() {
+        if (idleTtlMillis == 0) {
+            return 0;
+        }
+        int deleted = 0;
+        for (Clock clock : byName.values()) {
+            Long deadline = deletesAt(clock);
+            if (deadline == null || deadline > wallClockMillis.getAsLong()) {
+                continue;
+            }
+            synchronized (registry) {
+                // checked again under the monitor: a call may have used it, or a DELETE removed it, meanwhile
+                Long recheck = deletesAt(clock);
+                if (byName.get(clock.name()) != clock || recheck == null || recheck > wallClockMillis.getAsLong()) {
+                    continue;
+                }
+                try {
+                    remove(clock);
+                    deleted++;
+                } catch (SchedulerException refused) {
+                    LOG.log(System.Logger.Level.WARNING, "could not delete idle clock " + clock.name() + ": "
+                            + refused.getMessage());
+                    return deleted;
+                }
+            }
+        }
+        return deleted;
+    }
+
+    /** Records that a call addressed {@code clock}, for the idle TTL. */
+    private void used(Clock clock) {
+        if (idleTtlMillis != 0) {
+            clock.usedAt(wallClockMillis.getAsLong());
+        }
+    }
+
+    // ---- durability ----
+
+    /**
+     * Rebuilds every clock from {@code snapshot} (null: none) and the {@code journal} records after it, dispatched
+     * to their clocks by number. Call once, on fresh clocks, before {@link #attachLog}.
+     *
+     * @throws IllegalStateException when a record names a clock that does not exist or does not fit its clock
+     */
+    public void recover(RecoveredClocks snapshot, Iterable<Mutation> journal) {
+        synchronized (registry) {
+            if (count != 1 || this.journal != MutationLog.NONE) {
+                throw new IllegalStateException("recover needs fresh clocks");
+            }
+            RecoveredClocks start = snapshot == null ? RecoveredClocks.of(null) : snapshot;
+            long recoveredAt = wallClockMillis.getAsLong(); // last uses are not journaled: a restart is one
+            sequenceFloor = start.sequenceFloor();
+            nextNumber = start.nextNumber();
+            Map<Integer, Recovering> recovering = new HashMap<>();
+            recovering.put(0, new Recovering(defaultClock,
+                    defaultClock.scheduler().beginRecovery(start.defaultClock(), 0)));
+            for (RecoveredClocks.Clock saved : start.clocks()) {
+                ClockSettings settings = saved.state() == null ? ClockSettings.VIRTUAL : saved.state().settings();
+                Clock clock = new Clock(saved.number(), saved.name(), saved.initialNow(),
+                        saved.createdAtWallMillis(), configured(0, settings), recoveredAt, settings);
+                recovering.put(saved.number(), new Recovering(clock,
+                        clock.scheduler().beginRecovery(saved.state(), 0)));
+            }
+            for (Mutation mutation : journal) {
+                if (mutation instanceof Mutation.ClockCreated created) {
+                    if (recovering.containsKey(created.number())) {
+                        throw new IllegalStateException("journal creates clock " + created.number() + " ("
+                                + created.name() + ") which exists");
+                    }
+                    Clock clock = new Clock(created.number(), created.name(), created.now(),
+                            created.createdAtWallMillis(), configured(created.now(), created.settings()),
+                            recoveredAt, created.settings());
+                    recovering.put(created.number(), new Recovering(clock,
+                            clock.scheduler().beginRecovery(null, created.firstSequence())));
+                    nextNumber = Math.max(nextNumber, created.number() + 1);
+                } else if (mutation instanceof Mutation.OnClock on) {
+                    Recovering target = recovering.get(on.clock());
+                    if (target == null || on.clock() == 0) {
+                        throw new IllegalStateException("journal names clock " + on.clock() + " which does not exist");
+                    }
+                    if (on.mutation() instanceof Mutation.ClockDeleted) {
+                        recovering.remove(on.clock());
+                        sequenceFloor = Math.max(sequenceFloor,
+                                Math.max(target.recovery().lastSequence(), target.recovery().reservedSequences()));
+                    } else {
+                        target.recovery().replay(on.mutation());
+                    }
+                } else {
+                    recovering.get(0).recovery().replay(mutation);
+                }
+            }
+            for (Recovering each : recovering.values()) {
+                each.clock().scheduler().finishRecovery(each.recovery());
+                each.clock().settings = each.recovery().settings();
+                byName.put(each.clock().name(), each.clock());
+            }
+            count = byName.size();
+        }
+    }
+
+    private record Recovering(Clock clock, SchedulerRecovery recovery) {
+    }
+
+    /** Journals into {@code log} from now on. Call once, after {@link #recover} and before serving. */
+    public void attachLog(MutationLog log) {
+        synchronized (registry) {
+            if (journal != MutationLog.NONE) {
+                throw new IllegalStateException("a mutation log is already attached");
+            }
+            journal = log;
+            for (Clock clock : byName.values()) {
+                clock.scheduler().attachLog(viewFor(clock.number()));
+            }
+        }
+    }
+
+    /**
+     * Takes a snapshot of every clock now, on this thread: the registry monitor, then every clock's lock in number
+     * order, held while the heaps are copied and the journal rotates. Returns the pause in nanoseconds.
+     */
+    public long snapshotNow() {
+        synchronized (registry) {
+            List<Clock> clocks = new ArrayList<>(byName.values());
+            clocks.sort(Comparator.comparingInt(Clock::number));
+            int held = 0;
+            long start = System.nanoTime();
+            try {
+                for (Clock clock : clocks) {
+                    clock.scheduler().holdForSnapshot();
+                    held++;
+                }
+                SchedulerState defaultState = null;
+                List<ClocksState.Clock> others = new ArrayList<>(clocks.size() - 1);
+                for (Clock clock : clocks) {
+                    SchedulerState state = clock.scheduler().stateForSnapshot();
+                    if (clock == defaultClock) {
+                        defaultState = state;
+                    } else {
+                        others.add(new ClocksState.Clock(clock.number(), clock.name(), clock.initialNow(),
+                                clock.createdAtWallMillis(), state));
+                    }
+                }
+                long pause = System.nanoTime() - start;
+                journal.snapshot(new ClocksState(defaultState.withCopyNanos(pause), others, sequenceFloor,
+                        nextNumber));
+                return System.nanoTime() - start;
+            } finally {
+                for (int i = held - 1; i >= 0; i--) {
+                    clocks.get(i).scheduler().releaseForSnapshot();
+                }
+            }
+        }
+    }
+
+    private void snapshotInBackground() {
+        if (!snapshotQueued.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            Thread thread = new Thread(() -> {
+                try {
+                    snapshotNow();
+                } catch (RuntimeException | OutOfMemoryError e) {
+                    LOG.log(System.Logger.Level.WARNING, "could not take a snapshot of the clocks; the journal keeps"
+                            + " every record", e);
+                } finally {
+                    snapshotQueued.set(false);
+                }
+            }, "timeservice-clocks-snapshot");
+            thread.setDaemon(true);
+            thread.start();
+        } catch (RuntimeException | OutOfMemoryError e) {
+            snapshotQueued.set(false);
+            LOG.log(System.Logger.Level.WARNING, "could not start a snapshot of the clocks", e);
+        }
+    }
+
+    private TimerScheduler newScheduler(long now, long firstSequence, ClockSettings settings) {
+        TimerScheduler scheduler = configured(now, settings);
+        scheduler.startSequencesAfter(firstSequence);
+        return scheduler;
+    }
+
+    /** A fresh scheduler with {@code settings}: on a system clock, or on a virtual one at {@code now}. */
+    private TimerScheduler configured(long now, ClockSettings settings) {
+        SchedulerClock clock = settings.isSystem() ? new SystemClock(wallClockMillis) : new VirtualClock(now);
+        TimerScheduler scheduler = factory.apply(clock, budget);
+        scheduler.configure(settings, clock);
+        return scheduler;
+    }
+
+    private static String describe(ClockSettings settings) {
+        return "mode " + settings.mode().name().toLowerCase(java.util.Locale.ROOT) + ", delivery "
+                + settings.delivery().name().toLowerCase(java.util.Locale.ROOT) + ", " + settings.retry();
+    }
+
+    /** Ends the long polls of every clock, now and later ({@link TimerScheduler#endWaits}): the service stops. */
+    public void endWaits() {
+        letWait(false);
+    }
+
+    /** Lets the long polls of every clock wait again after {@link #endWaits}: the service runs again. */
+    public void allowWaits() {
+        letWait(true);
+    }
+
+    private void letWait(boolean allowed) {
+        synchronized (registry) {
+            waitsEnded = !allowed;
+            for (Clock clock : byName.values()) {
+                if (allowed) {
+                    clock.scheduler().allowWaits();
+                } else {
+                    clock.scheduler().endWaits();
+                }
+            }
+        }
+    }
+
+    /**
+     * Lets every system clock, now and later, ask {@code loop} for firing rounds. Call once, after {@link #recover}
+     * and {@link #attachLog}, before serving.
+     */
+    public void fireWith(Wakeups loop) {
+        synchronized (registry) {
+            firing = loop;
+            for (Clock clock : byName.values()) {
+                clock.scheduler().fireWith(loop);
+            }
+        }
+    }
+
+    /**
+     * Gives the {@code default} clock the settings the configuration asks for, journaled when they differ from what
+     * recovery found. Call after {@link #attachLog} and before {@link #fireWith}.
+     *
+     * @throws IllegalStateException when the mode would change while the default clock holds timers or deliveries
+     */
+    public void configureDefault(ClockSettings settings) {
+        synchronized (registry) {
+            defaultClock.scheduler().reconfigure(settings);
+            defaultClock.settings = settings;
+        }
+    }
+
+    /** Clock {@code number}'s view of the journal: its records tagged, its snapshots taken for every clock. */
+    private MutationLog viewFor(int number) {
+        MutationLog shared = journal;
+        return new MutationLog() {
+            @Override
+            public void requireWritable() {
+                shared.requireWritable();
+            }
+
+            @Override
+            public long append(Mutation mutation) {
+                return shared.append(number == 0 ? mutation : new Mutation.OnClock(number, mutation));
+            }
+
+            @Override
+            public void appendForced(Mutation mutation) {
+                shared.appendForced(number == 0 ? mutation : new Mutation.OnClock(number, mutation));
+            }
+
+            @Override
+            public boolean failed() {
+                return shared.failed();
+            }
+
+            @Override
+            public void awaitDurable(long position) {
+                shared.awaitDurable(position);
+            }
+
+            @Override
+            public long lastAppended() {
+                return shared.lastAppended();
+            }
+
+            @Override
+            public boolean wantsSnapshot(int size) {
+                if (shared.wantsSnapshot((int) Math.min(Integer.MAX_VALUE, budget.timers()))) {
+                    snapshotInBackground(); // never under this clock's lock: the cut takes every clock's
+                }
+                return false;
+            }
+        };
+    }
+}

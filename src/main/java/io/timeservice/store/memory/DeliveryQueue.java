@@ -1,0 +1,443 @@
+package io.timeservice.store.memory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import io.timeservice.model.Delivery.State;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Rules;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Timer;
+
+/**
+ * One clock's fired timers on their way to workers: ready to claim, in flight under a lease, waiting for a retry,
+ * or dead. Every delivery is in exactly one of the four sets; an entry leaves the queue only when it is acknowledged
+ * or a dead one is deleted.
+ *
+ * <ul>
+ * <li>ready: a binary heap by (readyAt, fireTime, priority, sequence): claims take the longest-ready first, and
+ *     first attempts (ready at their fireTime) in the strict firing order;</li>
+ * <li>in flight: by claim token (ack, nack, extend) and in a tree by lease end (expiry);</li>
+ * <li>waiting: in a tree by retry time;</li>
+ * <li>dead: in a tree by sequence (pages) and by id (redrive, delete).</li>
+ * </ul>
+ *
+ * <p>Deterministic: every method's effect follows from the state and its arguments alone (a retry's jitter is a hash,
+ * claim tokens and times come in as arguments), so recovery replays a journal of these calls to exactly the state
+ * the live service had. Not thread-safe: the scheduler calls it only while holding its lock, and only after it has
+ * decided that the call cannot be refused (the {@code require} methods decide, the others apply).
+ */
+final class DeliveryQueue {
+
+    /** How many acknowledged claims are remembered, so that acking one again answers success. */
+    static final int RECENT_ACKS = 10_000;
+
+    private static final Comparator<Entry> READY_ORDER = Comparator.<Entry>comparingLong(e -> e.readyAt)
+            .thenComparingLong(e -> e.timer.fireTime()).thenComparingInt(e -> e.timer.priority())
+            .thenComparingLong(e -> e.timer.sequence());
+    private static final Comparator<Entry> LEASE_ORDER = Comparator.<Entry>comparingLong(e -> e.leaseUntil)
+            .thenComparingLong(e -> e.timer.sequence());
+    private static final Comparator<Entry> RETRY_ORDER = Comparator.<Entry>comparingLong(e -> e.retryAt)
+            .thenComparingLong(e -> e.timer.sequence());
+
+    private RetryPolicy policy;
+    private final PriorityQueue<Entry> ready = new PriorityQueue<>(READY_ORDER);
+    private final TreeSet<Entry> leases = new TreeSet<>(LEASE_ORDER);
+    private final Map<String, Entry> byClaim = new HashMap<>();
+    private final TreeSet<Entry> waiting = new TreeSet<>(RETRY_ORDER);
+    private final TreeMap<Long, Entry> dead = new TreeMap<>();
+    private final Map<String, List<Entry>> deadById = new HashMap<>();
+    private final Map<String, String> recentAcks = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > RECENT_ACKS;
+        }
+    };
+    private long bytes;
+
+    DeliveryQueue(RetryPolicy policy) {
+        this.policy = policy;
+    }
+
+    /** One delivery; its mutable fields change only through the queue, out of any sorted set that orders by them. */
+    private static final class Entry {
+        final Timer timer;
+        int attempt = 1;
+        State state = State.READY;
+        String claim;
+        long leaseUntil;
+        long leaseMillis;
+        long retryAt;
+        long readyAt;
+        String deadReason;
+
+        Entry(Timer timer) {
+            this.timer = timer;
+        }
+
+        Delivery view() {
+            return new Delivery(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(), timer.payload(),
+                    attempt, state, claim, leaseUntil, retryAt, readyAt, deadReason);
+        }
+    }
+
+    /** What one {@link #settle} moved. */
+    record Settled(int expired, int died, int readied) {
+        static final Settled NOTHING = new Settled(0, 0, 0);
+
+        boolean changedAnything() {
+            return expired + died + readied > 0;
+        }
+    }
+
+    RetryPolicy policy() {
+        return policy;
+    }
+
+    void policy(RetryPolicy policy) {
+        this.policy = policy;
+    }
+
+    int size() {
+        return ready.size() + byClaim.size() + waiting.size() + dead.size();
+    }
+
+    long bytes() {
+        return bytes;
+    }
+
+    int readyCount() {
+        return ready.size();
+    }
+
+    int inFlightCount() {
+        return byClaim.size();
+    }
+
+    int waitingCount() {
+        return waiting.size();
+    }
+
+    int deadCount() {
+        return dead.size();
+    }
+
+    /** When the longest-ready delivery became ready, or {@link Long#MAX_VALUE} when none is ready. */
+    long oldestReadyAt() {
+        Entry head = ready.peek();
+        return head == null ? Long.MAX_VALUE : head.readyAt;
+    }
+
+    /** The earliest time a lease ends or a retry comes due, or {@link Long#MAX_VALUE}. */
+    long nextDeadline() {
+        long next = Long.MAX_VALUE;
+        if (!leases.isEmpty()) {
+            next = leases.first().leaseUntil;
+        }
+        if (!waiting.isEmpty()) {
+            next = Math.min(next, waiting.first().retryAt);
+        }
+        return next;
+    }
+
+    boolean needsSettle(long now) {
+        return nextDeadline() <= now;
+    }
+
+    // ---- changes ----
+
+    /** A timer fired: its first attempt is ready from its fireTime on. */
+    void fired(Timer timer) {
+        Entry entry = new Entry(timer);
+        entry.readyAt = timer.fireTime();
+        ready.add(entry);
+        bytes += Capacity.bytesOf(timer);
+    }
+
+    /**
+     * Moves what time has come for: every lease ended by {@code now} goes to waiting with one more attempt (or dead
+     * after the last one), then every retry due by {@code now} becomes ready at its retry time.
+     */
+    Settled settle(long now) {
+        int expired = 0;
+        int died = 0;
+        int readied = 0;
+        while (!leases.isEmpty() && leases.first().leaseUntil <= now) {
+            Entry entry = leases.pollFirst();
+            byClaim.remove(entry.claim);
+            entry.claim = null;
+            expired++;
+            if (entry.attempt >= policy.maxAttempts()) {
+                toDead(entry, "lease expired on attempt " + entry.attempt + " of " + policy.maxAttempts());
+                died++;
+            } else {
+                entry.attempt++;
+                toWaiting(entry, entry.leaseUntil + policy.backoffMillis(entry.timer.sequence(), entry.attempt));
+            }
+        }
+        while (!waiting.isEmpty() && waiting.first().retryAt <= now) {
+            Entry entry = waiting.pollFirst();
+            toReady(entry, entry.retryAt);
+            readied++;
+        }
+        return expired + died + readied == 0 ? Settled.NOTHING : new Settled(expired, died, readied);
+    }
+
+    /**
+     * Leases the first {@code claims.size()} ready deliveries (at most {@link #readyCount}) until
+     * {@code now + leaseMillis}, one claim token each, in order; returns them.
+     */
+    List<Delivery> claim(long now, long leaseMillis, List<String> claims) {
+        List<Delivery> claimed = new ArrayList<>(claims.size());
+        for (String claim : claims) {
+            Entry entry = ready.remove();
+            entry.state = State.IN_FLIGHT;
+            entry.claim = claim;
+            entry.leaseMillis = leaseMillis;
+            entry.leaseUntil = now + leaseMillis;
+            leases.add(entry);
+            byClaim.put(claim, entry);
+            claimed.add(entry.view());
+        }
+        return claimed;
+    }
+
+    /**
+     * The in-flight delivery {@code id} whose lease {@code claim} names and has not ended by {@code now}; null when
+     * {@code allowAcked} and that claim was acknowledged already (a repeated ack).
+     *
+     * @throws SchedulerException {@code claim_lost}: no such lease (wrong token, another id, expired, or settled)
+     */
+    Delivery requireClaim(String id, String claim, long now, boolean allowAcked) {
+        Entry entry = claim == null ? null : byClaim.get(claim);
+        if (entry == null && allowAcked && claim != null && id != null && id.equals(recentAcks.get(claim))) {
+            return null;
+        }
+        if (entry == null || !entry.timer.id().equals(id) || entry.leaseUntil <= now) {
+            throw new SchedulerException(ErrorCode.CLAIM_LOST, "the claim does not hold a lease on a delivery of "
+                    + Rules.abbreviate(id) + " (wrong or expired; the delivery may have gone to another"
+                    + " worker)");
+        }
+        return entry.view();
+    }
+
+    /** Acknowledges the delivery leased by {@code claim}: it leaves the queue. Returns it. */
+    Delivery ack(String claim) {
+        Entry entry = leased(claim);
+        bytes -= Capacity.bytesOf(entry.timer);
+        recentAcks.put(claim, entry.timer.id());
+        return entry.view();
+    }
+
+    /**
+     * Gives the delivery leased by {@code claim} back: ready again at {@code retryAt} (at once if that is not after
+     * {@code now}) with one more attempt, or dead if this was its last attempt. Returns its new state.
+     */
+    Delivery nack(String claim, long now, long retryAt) {
+        Entry entry = leased(claim);
+        if (entry.attempt >= policy.maxAttempts()) {
+            toDead(entry, "nacked on attempt " + entry.attempt + " of " + policy.maxAttempts());
+        } else {
+            entry.attempt++;
+            if (retryAt <= now) {
+                toReady(entry, now);
+            } else {
+                toWaiting(entry, retryAt);
+            }
+        }
+        return entry.view();
+    }
+
+    /** The lease {@code claim} ends at {@code now + leaseMillis} instead. */
+    Delivery extend(String claim, long now, long leaseMillis) {
+        Entry entry = byClaim.get(claim);
+        leases.remove(entry);
+        entry.leaseMillis = leaseMillis;
+        entry.leaseUntil = now + leaseMillis;
+        leases.add(entry);
+        return entry.view();
+    }
+
+    /** Every in-flight lease starts again at {@code now}, for its full length: the restart a crash forced. */
+    int renewLeases(long now) {
+        List<Entry> inFlight = new ArrayList<>(leases);
+        leases.clear();
+        for (Entry entry : inFlight) {
+            entry.leaseUntil = now + entry.leaseMillis;
+            leases.add(entry);
+        }
+        return inFlight.size();
+    }
+
+    /** The dead deliveries of {@code id} (one of them: {@code sequence} when not null), by sequence. */
+    List<Delivery> deadOf(String id, Long sequence) {
+        List<Entry> entries = deadById.getOrDefault(id, List.of());
+        List<Delivery> matching = new ArrayList<>(entries.size());
+        for (Entry entry : entries) {
+            if (sequence == null || entry.timer.sequence() == sequence) {
+                matching.add(entry.view());
+            }
+        }
+        matching.sort(Comparator.comparingLong(Delivery::sequence));
+        return matching;
+    }
+
+    /** Up to {@code limit} dead deliveries by sequence, after {@code afterSequence}. */
+    List<Delivery> deadPage(int limit, long afterSequence) {
+        List<Delivery> page = new ArrayList<>(Math.min(limit, 128));
+        for (Entry entry : dead.tailMap(afterSequence, false).values()) {
+            if (page.size() == limit) {
+                break;
+            }
+            page.add(entry.view());
+        }
+        return page;
+    }
+
+    /** The dead deliveries {@code sequences} are ready again at {@code now}, from attempt 1; returns them. */
+    List<Delivery> redrive(List<Long> sequences, long now) {
+        List<Delivery> redriven = new ArrayList<>(sequences.size());
+        for (long sequence : sequences) {
+            Entry entry = removeDead(sequence);
+            entry.attempt = 1;
+            entry.deadReason = null;
+            toReady(entry, now);
+            redriven.add(entry.view());
+        }
+        return redriven;
+    }
+
+    /** The dead deliveries {@code sequences} leave the queue; returns their bytes. */
+    long deleteDead(List<Long> sequences) {
+        long freed = 0;
+        for (long sequence : sequences) {
+            freed += Capacity.bytesOf(removeDead(sequence).timer);
+        }
+        bytes -= freed;
+        return freed;
+    }
+
+    /** Forgets every delivery (reset, clock deletion). */
+    void clear() {
+        ready.clear();
+        leases.clear();
+        byClaim.clear();
+        waiting.clear();
+        dead.clear();
+        deadById.clear();
+        recentAcks.clear();
+        bytes = 0;
+    }
+
+    /** Every delivery, for a snapshot. */
+    List<SavedDelivery> image() {
+        List<SavedDelivery> all = new ArrayList<>(size());
+        for (Entry entry : ready) {
+            all.add(new SavedDelivery(entry.view(), 0));
+        }
+        for (Entry entry : leases) {
+            all.add(new SavedDelivery(entry.view(), entry.leaseMillis));
+        }
+        for (Entry entry : waiting) {
+            all.add(new SavedDelivery(entry.view(), 0));
+        }
+        for (Entry entry : dead.values()) {
+            all.add(new SavedDelivery(entry.view(), 0));
+        }
+        return all;
+    }
+
+    /** The recent acknowledgements, oldest first, for a snapshot. */
+    List<RecentAck> recentAcks() {
+        List<RecentAck> all = new ArrayList<>(recentAcks.size());
+        recentAcks.forEach((claim, id) -> all.add(new RecentAck(claim, id)));
+        return all;
+    }
+
+    /** Puts back one recent acknowledgement a snapshot held; call in the order {@link #recentAcks} gave them. */
+    void restore(RecentAck ack) {
+        recentAcks.put(ack.claim(), ack.id());
+    }
+
+    /** Puts back one delivery a snapshot held, in the state it had. */
+    void restore(SavedDelivery saved) {
+        Delivery delivery = saved.delivery();
+        long leaseMillis = saved.leaseMillis();
+        Entry entry = new Entry(new Timer(delivery.id(), delivery.fireTime(), delivery.priority(),
+                delivery.sequence(), 1, delivery.fireTime(), delivery.payload()));
+        entry.attempt = delivery.attempt();
+        entry.readyAt = delivery.readyAt();
+        bytes += Capacity.bytesOf(entry.timer);
+        switch (delivery.state()) {
+            case READY -> ready.add(entry);
+            case IN_FLIGHT -> {
+                entry.state = State.IN_FLIGHT;
+                entry.claim = delivery.claim();
+                entry.leaseUntil = delivery.leaseUntil();
+                entry.leaseMillis = leaseMillis;
+                leases.add(entry);
+                byClaim.put(entry.claim, entry);
+            }
+            case WAITING -> toWaiting(entry, delivery.retryAt());
+            case DEAD -> toDead(entry, delivery.deadReason());
+        }
+    }
+
+    /** Whether the in-flight set holds {@code claim} (recovery checks records against the state). */
+    boolean holds(String claim) {
+        return claim != null && byClaim.containsKey(claim);
+    }
+
+    private Entry leased(String claim) {
+        Entry entry = byClaim.remove(claim);
+        if (entry == null) {
+            throw new IllegalStateException("no delivery is leased by that claim");
+        }
+        leases.remove(entry);
+        entry.claim = null;
+        entry.leaseUntil = 0;
+        return entry;
+    }
+
+    private void toReady(Entry entry, long readyAt) {
+        entry.state = State.READY;
+        entry.retryAt = 0;
+        entry.readyAt = readyAt;
+        ready.add(entry);
+    }
+
+    private void toWaiting(Entry entry, long retryAt) {
+        entry.state = State.WAITING;
+        entry.retryAt = retryAt;
+        waiting.add(entry);
+    }
+
+    private void toDead(Entry entry, String reason) {
+        entry.state = State.DEAD;
+        entry.deadReason = reason;
+        dead.put(entry.timer.sequence(), entry);
+        deadById.computeIfAbsent(entry.timer.id(), id -> new ArrayList<>(1)).add(entry);
+    }
+
+    private Entry removeDead(long sequence) {
+        Entry entry = dead.remove(sequence);
+        if (entry == null) {
+            throw new IllegalStateException("no dead delivery has sequence " + sequence);
+        }
+        List<Entry> sameId = deadById.get(entry.timer.id());
+        sameId.remove(entry);
+        if (sameId.isEmpty()) {
+            deadById.remove(entry.timer.id());
+        }
+        return entry;
+    }
+}

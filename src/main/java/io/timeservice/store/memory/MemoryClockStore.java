@@ -1,0 +1,46 @@
+package io.timeservice.store.memory;
+
+import java.util.List;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockView;
+import io.timeservice.model.QueueStatus;
+import io.timeservice.store.ClockStore;
+
+/** The memory store's clocks: {@link Clocks} as it is. */
+public final class MemoryClockStore implements ClockStore {
+
+    private final Clocks clocks;
+
+    public MemoryClockStore(Clocks clocks) {
+        this.clocks = clocks;
+    }
+
+    @Override
+    public ClockView.Created create(String name, long now, ClockSettings settings) {
+        Clocks.Created created = clocks.create(name, now, settings);
+        return new ClockView.Created(view(created.clock()), created.created());
+    }
+
+    @Override
+    public ClockView get(String name) {
+        return view(clocks.get(name));
+    }
+
+    @Override
+    public List<ClockView> list(int limit, String after) {
+        return ClockView.ofEach(clocks.list(limit, after), this::view);
+    }
+
+    @Override
+    public void delete(String name) {
+        clocks.delete(name);
+    }
+
+    private ClockView view(Clocks.Clock clock) {
+        QueueStatus status = clock.scheduler().status();
+        ClockSettings settings = clock.settings();
+        return new ClockView(clock.name(), status, settings, clock.createdAtWallMillis(), clocks.deletesAt(clock),
+                settings.queues() ? clock.scheduler().deliveryCounts() : null);
+    }
+}

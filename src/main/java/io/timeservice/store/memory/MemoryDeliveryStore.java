@@ -1,0 +1,84 @@
+package io.timeservice.store.memory;
+
+import java.util.List;
+
+import io.timeservice.model.Ack;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.DeliveryStore;
+
+/** The memory store's delivery queues: each call goes to its clock's {@link TimerScheduler}. */
+public final class MemoryDeliveryStore implements DeliveryStore {
+
+    private final Clocks clocks;
+
+    public MemoryDeliveryStore(Clocks clocks) {
+        this.clocks = clocks;
+    }
+
+    @Override
+    public void endWaits() {
+        clocks.endWaits();
+    }
+
+    @Override
+    public void allowWaits() {
+        clocks.allowWaits();
+    }
+
+    private TimerScheduler scheduler(String clock) {
+        return MemoryTimerStore.scheduler(clocks, clock);
+    }
+
+    @Override
+    public List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
+        return scheduler(clock).claim(max, leaseMillis, waitMillis);
+    }
+
+    @Override
+    public void ack(String clock, String id, String claim) {
+        scheduler(clock).ack(id, claim);
+    }
+
+    @Override
+    public List<ErrorCode> ackAll(String clock, List<Ack> acks) {
+        return scheduler(clock).ackAll(acks);
+    }
+
+    @Override
+    public Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
+        return scheduler(clock).nack(id, claim, retryAfterMillis);
+    }
+
+    @Override
+    public Delivery extend(String clock, String id, String claim, long leaseMillis) {
+        return scheduler(clock).extend(id, claim, leaseMillis);
+    }
+
+    @Override
+    public DeliveryCounts counts(String clock) {
+        TimerScheduler scheduler = scheduler(clock);
+        if (!scheduler.settings().queues()) {
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
+                    + " (delivery \"response\") and has no deliveries");
+        }
+        return scheduler.deliveryCounts();
+    }
+
+    @Override
+    public List<Delivery> dead(String clock, int limit, long afterSequence) {
+        return scheduler(clock).deadDeliveries(limit, afterSequence);
+    }
+
+    @Override
+    public List<Delivery> redrive(String clock, String id, Long sequence) {
+        return scheduler(clock).redrive(id, sequence);
+    }
+
+    @Override
+    public void deleteDead(String clock, String id, Long sequence) {
+        scheduler(clock).deleteDead(id, sequence);
+    }
+}

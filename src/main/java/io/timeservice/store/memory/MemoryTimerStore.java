@@ -1,0 +1,83 @@
+package io.timeservice.store.memory;
+
+import java.util.List;
+
+import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.Precondition;
+import io.timeservice.model.QueueListing;
+import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Timer;
+import io.timeservice.model.Trace;
+import io.timeservice.store.TimerStore;
+
+/** The memory store's timers: each call goes to its clock's {@link TimerScheduler}. */
+public final class MemoryTimerStore implements TimerStore {
+
+    private final Clocks clocks;
+
+    public MemoryTimerStore(Clocks clocks) {
+        this.clocks = clocks;
+    }
+
+    /** The scheduler of the clock named {@code clock}, or of {@code default} for null. */
+    static TimerScheduler scheduler(Clocks clocks, String clock) {
+        return clock == null ? clocks.defaultScheduler() : clocks.scheduler(clock);
+    }
+
+    @Override
+    public Timer add(String clock, String id, long delay, int priority, String payload, Trace trace) {
+        return scheduler(clocks, clock).add(id, delay, priority, payload, trace);
+    }
+
+    @Override
+    public Timer get(String clock, String id) {
+        return scheduler(clocks, clock).get(id);
+    }
+
+    @Override
+    public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition,
+                      Trace trace) {
+        return scheduler(clocks, clock).edit(id, newDelay, newPriority, precondition, trace);
+    }
+
+    @Override
+    public Timer cancel(String clock, String id, Precondition precondition, Trace trace) {
+        return scheduler(clocks, clock).cancel(id, precondition, trace);
+    }
+
+    @Override
+    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
+        return scheduler(clocks, clock).batch(ops);
+    }
+
+    @Override
+    public AdvanceResult advance(String clock, Long by, Long to, int limit, Trace trace) {
+        return scheduler(clocks, clock).advance(by, to, limit, trace);
+    }
+
+    @Override
+    public QueueListing firstN(String clock, int limit) {
+        return scheduler(clocks, clock).firstN(limit);
+    }
+
+    @Override
+    public QueueListing dueBy(String clock, long dueBy, int limit) {
+        return scheduler(clocks, clock).dueBy(dueBy, limit);
+    }
+
+    @Override
+    public Timer peek(String clock) {
+        return scheduler(clocks, clock).peek();
+    }
+
+    @Override
+    public QueueStatus status(String clock) {
+        return scheduler(clocks, clock).status();
+    }
+
+    @Override
+    public void reset() {
+        clocks.defaultScheduler().reset(new VirtualClock(0));
+    }
+}

@@ -1,0 +1,152 @@
+package io.timeservice.store.memory;
+
+import java.util.List;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Timer;
+
+/**
+ * One accepted change of scheduler state, as a {@link MutationLog} records it and recovery replays it. Replaying
+ * the mutations in log order on the state they started from reproduces the state exactly: every record carries
+ * absolute values (a fireTime, not a delay; the clock's new time, not an increment), and an advance's fired timers
+ * follow from the state it is applied to.
+ */
+public sealed interface Mutation {
+
+    /** A timer was added; {@code createdAtWallMillis} feeds the oldest-age metric after a restart. */
+    record Added(Timer timer, long createdAtWallMillis) implements Mutation {
+    }
+
+    /** The pending timer {@code id}, generation {@code sequence}, was cancelled. */
+    record Cancelled(String id, long sequence) implements Mutation {
+    }
+
+    /** The pending timer {@code id} now fires at {@code fireTime} with {@code priority}, at {@code version}. */
+    record Edited(String id, long sequence, long fireTime, int priority, long version) implements Mutation {
+    }
+
+    /** The clock moved to {@code now}, firing every timer due by then. */
+    record Advanced(long now) implements Mutation {
+    }
+
+    /**
+     * A bounded advance that stopped at its limit: exactly the first {@code count} timers in firing order fired (all
+     * due by {@code now}, the last fired one's fireTime) and the clock moved to {@code now}; timers due at
+     * {@code now} after them stay pending, which {@link Advanced} could not say.
+     */
+    record AdvancedFiring(long now, int count) implements Mutation {
+    }
+
+    /** The demo reset: every timer forgotten, the clock back at 0, sequences continuing. */
+    record Reset() implements Mutation {
+    }
+
+    /**
+     * Sequences up to {@code upTo} may be handed out: recorded on disk before any of them is, whatever the fsync
+     * policy, so that recovery continues after {@code upTo} even when the records that used them were lost.
+     */
+    record SequencesReserved(long upTo) implements Mutation {
+    }
+
+    /**
+     * A record of the clock numbered {@code clock} (not the default clock, whose records stay bare): journaled by
+     * that clock's view of the shared journal, dispatched back to it by recovery.
+     */
+    record OnClock(int clock, Mutation mutation) implements Mutation {
+    }
+
+    /**
+     * A clock was created: {@code number} tags its records from now on; its time starts at {@code now} and its
+     * sequences after {@code firstSequence}.
+     */
+    record ClockCreated(int number, String name, long now, long createdAtWallMillis, long firstSequence,
+                        ClockSettings settings) implements Mutation {
+
+        /** A virtual clock answering advances with what fired (records before clock settings existed). */
+        public ClockCreated(int number, String name, long now, long createdAtWallMillis, long firstSequence) {
+            this(number, name, now, createdAtWallMillis, firstSequence, ClockSettings.VIRTUAL);
+        }
+    }
+
+    /**
+     * The {@code default} clock's settings changed (its configuration at a start differed from what the journal
+     * knew). A change of mode happens only while it holds no timer and no delivery; its time restarts then.
+     */
+    record ClockConfigured(ClockSettings settings) implements Mutation {
+    }
+
+    // ---- deliveries (clocks that queue what fires) ----
+
+    /** Every lease ended by {@code now} expired and every retry due by {@code now} became ready. */
+    record DeliveriesSettled(long now) implements Mutation {
+    }
+
+    /**
+     * The first {@code claims.size()} ready deliveries were leased at {@code now} for {@code leaseMillis}, one claim
+     * token each, in order (after settling by {@code now}, recorded before this when it moved anything).
+     */
+    record Claimed(long now, long leaseMillis, List<String> claims) implements Mutation {
+
+        public Claimed {
+            claims = List.copyOf(claims);
+        }
+    }
+
+    /** The delivery leased by {@code claim} was acknowledged and left the queue. */
+    record Acked(String claim) implements Mutation {
+    }
+
+    /** The deliveries leased by {@code claims} (distinct) were acknowledged together, in order. */
+    record AckedAll(List<String> claims) implements Mutation {
+
+        public AckedAll {
+            claims = List.copyOf(claims);
+        }
+    }
+
+    /**
+     * The delivery leased by {@code claim} was given back at {@code now}: ready again at {@code retryAt} with one more
+     * attempt, or dead after its last one.
+     */
+    record Nacked(String claim, long now, long retryAt) implements Mutation {
+    }
+
+    /** The lease {@code claim} was extended at {@code now} to end {@code leaseMillis} later. */
+    record Extended(String claim, long now, long leaseMillis) implements Mutation {
+    }
+
+    /** The dead deliveries {@code sequences} were redriven: ready at {@code now} from attempt 1. */
+    record Redriven(long now, List<Long> sequences) implements Mutation {
+
+        public Redriven {
+            sequences = List.copyOf(sequences);
+        }
+    }
+
+    /** The dead deliveries {@code sequences} were deleted. */
+    record DeadDeleted(List<Long> sequences) implements Mutation {
+
+        public DeadDeleted {
+            sequences = List.copyOf(sequences);
+        }
+    }
+
+    /** After a restart at {@code now}, every lease in flight at the crash starts again for its full length. */
+    record LeasesRenewed(long now) implements Mutation {
+    }
+
+    /** The clock whose record this is was deleted, with every timer it held. */
+    record ClockDeleted() implements Mutation {
+    }
+
+    /**
+     * An atomic batch: its parts ({@link Added}, {@link Edited} and {@link Cancelled} only) were accepted together
+     * and are replayed in order. One record, so a torn batch is wholly absent.
+     */
+    record Batch(List<Mutation> parts) implements Mutation {
+
+        public Batch {
+            parts = List.copyOf(parts);
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.timeservice.store.memory;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.SchedulerException;
+
+/**
+ * The pending-timer budget every clock draws from: {@code timeservice.capacity} timers and
+ * {@code timeservice.capacity-bytes} {@link Limits#bytesOf payload bytes} over all clocks together.
+ *
+ * <p>Thread-safe without a lock: two atomic counters. A scheduler reserves in the decide step of an add, before it
+ * changes anything, and gives the reservation back if the add fails after all; it releases on cancel, fire, reset
+ * and clock deletion. A reservation that fails takes back what it took, so near the limit an add may be refused
+ * while another one that will itself fail still holds its share: refusals are exact only when the adds that race
+ * are not refused.
+ */
+public final class PendingBudget {
+
+    private final int capacity;
+    private final long capacityBytes;
+    private final AtomicLong timers = new AtomicLong();
+    private final AtomicLong bytes = new AtomicLong();
+    private final AtomicLong deliveries = new AtomicLong();
+    private volatile long maxDeliveries = Long.MAX_VALUE;
+
+    /**
+     * @param capacity      the most pending timers over all clocks
+     * @param capacityBytes the most payload bytes all pending timers may hold together
+     */
+    public PendingBudget(int capacity, long capacityBytes) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be >= 1: " + capacity);
+        }
+        if (capacityBytes < 1) {
+            throw new IllegalArgumentException("capacityBytes must be >= 1: " + capacityBytes);
+        }
+        this.capacity = capacity;
+        this.capacityBytes = capacityBytes;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public long capacityBytes() {
+        return capacityBytes;
+    }
+
+    /**
+     * Bounds the deliveries over all clocks (ready, in flight, waiting and dead): beyond it clocks keep their due
+     * timers pending instead of firing them. Deliveries count in the timer and byte budget too, as the timers they
+     * were; firing moves a timer from one to the other.
+     */
+    public void limitDeliveries(long max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("the delivery limit must be >= 1: " + max);
+        }
+        maxDeliveries = max;
+    }
+
+    public long maxDeliveries() {
+        return maxDeliveries;
+    }
+
+    /** Deliveries over all clocks. */
+    public long deliveries() {
+        return deliveries.get();
+    }
+
+    /** Takes room for up to {@code wanted} deliveries; returns how many it took (0 when the limit is reached). */
+    int reserveDeliveries(int wanted) {
+        while (true) {
+            long now = deliveries.get();
+            long granted = Math.max(0, Math.min(wanted, maxDeliveries - now));
+            if (granted == 0 || deliveries.compareAndSet(now, now + granted)) {
+                return (int) granted;
+            }
+        }
+    }
+
+    /** Gives back room for {@code count} deliveries (acknowledged, deleted, or reserved and not used). */
+    void releaseDeliveries(long count) {
+        if (count != 0) {
+            deliveries.addAndGet(-count);
+        }
+    }
+
+    /** Counts deliveries recovery rebuilt, whatever the limit. */
+    void restoreDeliveries(long count) {
+        deliveries.addAndGet(count);
+    }
+
+    /** Pending timers over all clocks. */
+    public long timers() {
+        return timers.get();
+    }
+
+    /** Payload bytes of the pending timers over all clocks. */
+    public long bytes() {
+        return bytes.get();
+    }
+
+    /**
+     * Takes one timer of {@code timerBytes} from the budget.
+     *
+     * @throws SchedulerException {@code capacity_exceeded}, having taken nothing
+     */
+    void reserve(long timerBytes) {
+        if (timers.incrementAndGet() > capacity) {
+            timers.decrementAndGet();
+            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
+                    "the queue holds its capacity of " + capacity + " pending timers");
+        }
+        long after = bytes.addAndGet(timerBytes);
+        if (after > capacityBytes) {
+            bytes.addAndGet(-timerBytes);
+            timers.decrementAndGet();
+            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold "
+                    + (after - timerBytes) + " of the queue's " + capacityBytes + " payload bytes (capacity-bytes:"
+                    + " id and payload characters); this timer needs " + timerBytes);
+        }
+    }
+
+    /**
+     * Takes {@code count} timers (0 or 1) and {@code timerBytes} more from the budget: a batch takes what its running
+     * total needs beyond what it took already.
+     *
+     * @throws SchedulerException {@code capacity_exceeded}, having taken nothing
+     */
+    void reserve(int count, long timerBytes) {
+        if (count == 1) {
+            reserve(timerBytes);
+            return;
+        }
+        long after = bytes.addAndGet(timerBytes);
+        if (after > capacityBytes) {
+            bytes.addAndGet(-timerBytes);
+            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold "
+                    + (after - timerBytes) + " of the queue's " + capacityBytes + " payload bytes (capacity-bytes:"
+                    + " id and payload characters); the batch needs " + timerBytes + " more");
+        }
+    }
+
+    /** Gives back {@code count} timers holding {@code timerBytes} together. */
+    void release(long count, long timerBytes) {
+        if (count != 0 || timerBytes != 0) {
+            timers.addAndGet(-count);
+            bytes.addAndGet(-timerBytes);
+        }
+    }
+
+    /** Counts timers recovery rebuilt, whatever the limits (a lower capacity after a restart refuses new adds). */
+    void restore(long count, long timerBytes) {
+        timers.addAndGet(count);
+        bytes.addAndGet(timerBytes);
+    }
+}

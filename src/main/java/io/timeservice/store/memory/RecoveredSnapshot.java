@@ -1,0 +1,30 @@
+package io.timeservice.store.memory;
+
+import java.util.List;
+
+import io.timeservice.model.ClockSettings;
+
+/**
+ * The snapshot half of what recovery reads from the journal's snapshot file: the clock, the last sequence issued,
+ * the highest sequence reserved on disk and every pending timer.
+ */
+public record RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
+                                ClockSettings settings, List<SavedDelivery> deliveries,
+                                List<RecentAck> recentAcks) {
+
+    /** A snapshot with deliveries but without recent acknowledgements (format version 4). */
+    public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
+                             ClockSettings settings, List<SavedDelivery> deliveries) {
+        this(now, lastSequence, reservedSequences, timers, settings, deliveries, List.of());
+    }
+
+    /** A snapshot of a virtual clock without deliveries (format versions before them). */
+    public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers) {
+        this(now, lastSequence, reservedSequences, timers, ClockSettings.VIRTUAL, List.of());
+    }
+
+    /** A snapshot without a reservation beyond its last sequence (format version 1). */
+    public RecoveredSnapshot(long now, long lastSequence, List<Mutation.Added> timers) {
+        this(now, lastSequence, lastSequence, timers);
+    }
+}

@@ -1,0 +1,225 @@
+package io.timeservice.store.memory;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Limits;
+import io.timeservice.model.Timer;
+
+/**
+ * Rebuilds a scheduler's state from what its log kept: a {@link RecoveredSnapshot} loaded with an O(n) bottom-up
+ * heapify, then each journal record applied as it was applied live. Records are checked against the state they
+ * meet: one that does not fit (a journal that does not belong to the snapshot) throws
+ * {@link IllegalStateException}. Records nothing, traces nothing, reports no metrics.
+ *
+ * <p>Not thread-safe: {@link TimerScheduler#recover} runs it under its lock and then takes over the results.
+ */
+final class SchedulerRecovery {
+
+    private final IndexedTimerHeap heap;
+    private final DeliveryQueue deliveries;
+    private final Function<ClockSettings, SchedulerClock> clocks;
+    private SchedulerClock clock;
+    private ClockSettings settings;
+    private long lastSequence;
+    private long reservedSequences;
+    private long pendingBytes;
+
+    /**
+     * @param clocks makes a fresh clock for settings whose mode differs from the current clock's (a snapshot of a
+     *               system clock, a reconfigured default clock)
+     */
+    SchedulerRecovery(IndexedTimerHeap heap, SchedulerClock clock, DeliveryQueue deliveries, ClockSettings settings,
+                      Function<ClockSettings, SchedulerClock> clocks) {
+        this.heap = heap;
+        this.clock = clock;
+        this.deliveries = deliveries;
+        this.settings = settings;
+        this.clocks = clocks;
+    }
+
+    /** A new clock's sequences start after {@code firstSequence}; call before {@link #load}. */
+    void startAfter(long firstSequence) {
+        lastSequence = firstSequence;
+        reservedSequences = firstSequence;
+    }
+
+    /** Loads {@code snapshot} into the empty heap; nothing when it is null. */
+    void load(RecoveredSnapshot snapshot) {
+        if (snapshot == null) {
+            return;
+        }
+        useSettings(snapshot.settings());
+        for (SavedDelivery saved : snapshot.deliveries()) {
+            deliveries.restore(saved);
+        }
+        for (RecentAck ack : snapshot.recentAcks()) {
+            deliveries.restore(ack);
+        }
+        clock.advanceTo(snapshot.now());
+        lastSequence = snapshot.lastSequence();
+        reservedSequences = snapshot.reservedSequences();
+        List<Timer> timers = new ArrayList<>(snapshot.timers().size());
+        Map<Timer, Long> wallTimes = new IdentityHashMap<>();
+        for (Mutation.Added added : snapshot.timers()) {
+            timers.add(added.timer());
+            wallTimes.put(added.timer(), added.createdAtWallMillis());
+            pendingBytes += bytesOf(added.timer());
+        }
+        heap.bulkLoad(timers, wallTimes::get);
+    }
+
+    /** Applies one logged mutation. */
+    void replay(Mutation mutation) {
+        if (mutation instanceof Mutation.Added added) {
+            Timer timer = added.timer();
+            if (heap.find(timer.id()) != IndexedTimerHeap.NONE || timer.sequence() <= lastSequence) {
+                throw new IllegalStateException("journal adds " + timer.id() + " (sequence " + timer.sequence()
+                        + ") which is pending or not newer than sequence " + lastSequence);
+            }
+            heap.insert(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(),
+                    Math.toIntExact(timer.version()), timer.createdAt(), added.createdAtWallMillis(), timer.payload());
+            lastSequence = timer.sequence();
+            pendingBytes += bytesOf(timer);
+        } else if (mutation instanceof Mutation.Cancelled cancelled) {
+            int handle = target(cancelled.id(), cancelled.sequence());
+            pendingBytes -= bytesOf(heap.timerAt(handle));
+            heap.remove(handle);
+        } else if (mutation instanceof Mutation.Edited edited) {
+            int handle = target(edited.id(), edited.sequence());
+            heap.update(handle, edited.fireTime(), edited.priority());
+            if (heap.timerAt(handle).version() != edited.version()) {
+                throw new IllegalStateException("journal edits " + edited.id() + " to version " + edited.version()
+                        + " but replay reached version " + heap.timerAt(handle).version());
+            }
+        } else if (mutation instanceof Mutation.Advanced advanced) {
+            clock.advanceTo(advanced.now());
+            for (int root = heap.peek(); root != IndexedTimerHeap.NONE && heap.fireTime(root) <= advanced.now();
+                 root = heap.peek()) {
+                fireRoot(root);
+            }
+        } else if (mutation instanceof Mutation.AdvancedFiring firing) {
+            clock.advanceTo(firing.now());
+            for (int i = 0; i < firing.count(); i++) {
+                int root = heap.peek();
+                if (root == IndexedTimerHeap.NONE || heap.fireTime(root) > firing.now()) {
+                    throw new IllegalStateException("journal fires " + firing.count() + " timers by " + firing.now()
+                            + " but replay found only " + i);
+                }
+                fireRoot(root);
+            }
+        } else if (mutation instanceof Mutation.Reset) {
+            heap.clear();
+            deliveries.clear();
+            clock = clock.isVirtual() ? new VirtualClock(0) : clock;
+            pendingBytes = 0;
+        } else if (mutation instanceof Mutation.Batch batch) {
+            for (Mutation part : batch.parts()) {
+                replay(part);
+            }
+        } else if (mutation instanceof Mutation.SequencesReserved reserved) {
+            reservedSequences = Math.max(reservedSequences, reserved.upTo());
+        } else if (!replayDelivery(mutation)) {
+            throw new IllegalStateException("journal holds " + mutation + ", a record of several clocks: recover"
+                    + " it through Clocks");
+        }
+        heap.takeLevelsMoved();
+    }
+
+    /** Replays a delivery record or a settings change; false for any other record. */
+    private boolean replayDelivery(Mutation mutation) {
+        if (mutation instanceof Mutation.DeliveriesSettled settled) {
+            deliveries.settle(settled.now());
+        } else if (mutation instanceof Mutation.Claimed claimed) {
+            if (!settings.queues() || deliveries.readyCount() < claimed.claims().size()) {
+                throw new IllegalStateException("journal claims " + claimed.claims().size() + " deliveries but replay"
+                        + " has " + deliveries.readyCount() + " ready");
+            }
+            deliveries.claim(claimed.now(), claimed.leaseMillis(), claimed.claims());
+        } else if (mutation instanceof Mutation.Acked acked) {
+            deliveries.ack(leased(acked.claim()));
+        } else if (mutation instanceof Mutation.AckedAll acked) {
+            for (String claim : acked.claims()) {
+                deliveries.ack(leased(claim));
+            }
+        } else if (mutation instanceof Mutation.Nacked nacked) {
+            deliveries.nack(leased(nacked.claim()), nacked.now(), nacked.retryAt());
+        } else if (mutation instanceof Mutation.Extended extended) {
+            deliveries.extend(leased(extended.claim()), extended.now(), extended.leaseMillis());
+        } else if (mutation instanceof Mutation.Redriven redriven) {
+            deliveries.redrive(redriven.sequences(), redriven.now());
+        } else if (mutation instanceof Mutation.DeadDeleted deleted) {
+            deliveries.deleteDead(deleted.sequences());
+        } else if (mutation instanceof Mutation.LeasesRenewed renewed) {
+            deliveries.renewLeases(renewed.now());
+        } else if (mutation instanceof Mutation.ClockConfigured configured) {
+            useSettings(configured.settings());
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private String leased(String claim) {
+        if (!deliveries.holds(claim)) {
+            throw new IllegalStateException("journal names a claim that holds no lease in replay");
+        }
+        return claim;
+    }
+
+    /** Fires the root: gone, or a delivery when the clock queues. */
+    private void fireRoot(int root) {
+        Timer timer = heap.timerAt(root);
+        pendingBytes -= bytesOf(timer);
+        heap.removeRoot();
+        if (settings.queues()) {
+            deliveries.fired(timer);
+        }
+    }
+
+    private void useSettings(ClockSettings next) {
+        if (next.mode() != settings.mode()) {
+            clock = clocks.apply(next);
+        }
+        settings = next;
+        deliveries.policy(next.retry());
+    }
+
+    SchedulerClock clock() {
+        return clock;
+    }
+
+    ClockSettings settings() {
+        return settings;
+    }
+
+    long lastSequence() {
+        return lastSequence;
+    }
+
+    /** The highest sequence reserved on disk; may be above {@link #lastSequence} after a crash. */
+    long reservedSequences() {
+        return reservedSequences;
+    }
+
+    long pendingBytes() {
+        return pendingBytes;
+    }
+
+    private int target(String id, long sequence) {
+        int handle = heap.find(id);
+        if (handle == IndexedTimerHeap.NONE || heap.timerAt(handle).sequence() != sequence) {
+            throw new IllegalStateException("journal names " + id + " (sequence " + sequence
+                    + ") which is not pending");
+        }
+        return handle;
+    }
+
+    private static long bytesOf(Timer timer) {
+        return Limits.bytesOf(timer.id(), timer.payload());
+    }
+}

@@ -1,0 +1,97 @@
+package io.timeservice.store.memory;
+
+import java.util.List;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Timer;
+
+/**
+ * A copy of the whole scheduler state, taken under the lock in one array copy per field and read afterwards
+ * without it. Timers are visited in heap-array order; recovery rebuilds the heap with a bottom-up heapify, so the
+ * order does not matter.
+ */
+public final class SchedulerState {
+
+    private final long now;
+    private final long lastSequence;
+    private final long reservedSequences;
+    private final HeapImage image;
+    private final long copyNanos;
+    private final ClockSettings settings;
+    private final List<SavedDelivery> deliveries;
+    private final List<RecentAck> recentAcks;
+
+    SchedulerState(long now, long lastSequence, HeapImage image, long copyNanos) {
+        this(now, lastSequence, lastSequence, image, copyNanos);
+    }
+
+    SchedulerState(long now, long lastSequence, long reservedSequences, HeapImage image,
+                   long copyNanos) {
+        this(now, lastSequence, reservedSequences, image, copyNanos, ClockSettings.VIRTUAL, List.of(), List.of());
+    }
+
+    SchedulerState(long now, long lastSequence, long reservedSequences, HeapImage image,
+                   long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
+                   List<RecentAck> recentAcks) {
+        this.now = now;
+        this.lastSequence = lastSequence;
+        this.reservedSequences = reservedSequences;
+        this.image = image;
+        this.copyNanos = copyNanos;
+        this.settings = settings;
+        this.deliveries = deliveries;
+        this.recentAcks = recentAcks;
+    }
+
+    /** This state, with {@code nanos} as the time its copy held the lock(s). */
+    SchedulerState withCopyNanos(long nanos) {
+        return new SchedulerState(now, lastSequence, reservedSequences, image, nanos, settings, deliveries,
+                recentAcks);
+    }
+
+    public ClockSettings settings() {
+        return settings;
+    }
+
+    /** Every delivery of the clock, in any state. */
+    public List<SavedDelivery> deliveries() {
+        return deliveries;
+    }
+
+    /** The clock's recent acknowledgements, oldest first (a repeated ack of one still succeeds). */
+    public List<RecentAck> recentAcks() {
+        return recentAcks;
+    }
+
+    /** How long taking this copy held the scheduler lock: the pause a snapshot costs every operation. */
+    public long copyNanos() {
+        return copyNanos;
+    }
+
+    public long now() {
+        return now;
+    }
+
+    /** The last sequence ever issued, so sequences continue after it and are never reused. */
+    public long lastSequence() {
+        return lastSequence;
+    }
+
+    /** The highest sequence reserved on disk (see {@link Mutation.SequencesReserved}); >= {@link #lastSequence}. */
+    public long reservedSequences() {
+        return reservedSequences;
+    }
+
+    public int size() {
+        return image.size();
+    }
+
+    /** The timer at {@code index}, 0 <= index < size. */
+    public Timer timer(int index) {
+        return image.timer(index);
+    }
+
+    public long createdAtWallMillis(int index) {
+        return image.createdAtWallMillis(index);
+    }
+}

@@ -1,0 +1,16 @@
+package io.timeservice.store.memory;
+
+
+/**
+ * Where a system clock's scheduler says when it next needs a firing round: its earliest due timer, lease end or
+ * retry. Called under that scheduler's lock, only with a time earlier than the one it said before (or after the
+ * firing thread took its previous one), so the implementation keeps the earliest time per scheduler and must not
+ * call back into any scheduler.
+ */
+public interface Wakeups {
+
+    Wakeups NONE = (scheduler, wallMillis) -> {
+    };
+
+    void wakeAt(TimerScheduler scheduler, long wallMillis);
+}

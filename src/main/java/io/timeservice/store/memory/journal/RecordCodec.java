@@ -1,0 +1,508 @@
+package io.timeservice.store.memory.journal;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.Limits;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Timer;
+import io.timeservice.store.memory.Mutation;
+import io.timeservice.store.memory.SavedDelivery;
+
+/**
+ * The journal's record format, version 1. A record is a frame:
+ * <pre>
+ *   u32 length     of the body, big-endian
+ *   u32 crc32c     of the body
+ *   body           u8 type, then the type's fields (big-endian integers; strings as u32 length + UTF-8)
+ * </pre>
+ * Types: 1 added (sequence, fireTime, priority, version, createdAt, createdAtWallMillis, id, payload or length -1),
+ * 2 cancelled (sequence, id), 3 edited (sequence, fireTime, priority, version, id), 4 advanced (now), 5 reset,
+ * 6 sequences reserved (upTo). Snapshots store their timers as type-1 bodies in the same frames.
+ *
+ * <p>Clocks (format version 3): 7 clock created (number u32, now, createdAtWallMillis, firstSequence, name),
+ * 8 a record of a clock (number u32, then the record's own body: type and fields), 9 clock deleted (only inside an 8),
+ * 10 a bounded advance that stopped at its limit (now, count u32).
+ * 11 an atomic batch (count u32, then each part's own body: type 1, 2 or 3 and its fields), alone or inside an 8.
+ * Records without a clock (types 1 to 6 alone, and every record of versions 1 and 2) belong to the {@code default}
+ * clock.
+ *
+ * <p>Deliveries (format version 4): 12 clock created with settings (as 7, then the settings), 13 the default clock's
+ * settings changed (settings), 14 deliveries settled (now), 15 claimed (now, leaseMillis, count u32, count claim
+ * strings), 16 acked (claim), 17 nacked (claim, now, retryAt), 18 extended (claim, now, leaseMillis), 19 redriven
+ * (now, count u32, count sequences), 20 dead deleted (count u32, count sequences), 21 leases renewed (now); 13 to 21
+ * alone or inside an 8. Settings are u8 mode (0 virtual, 1 system), u8 delivery (0 response, 1 queue), u32
+ * maxAttempts, u64 initialBackoff, f64 multiplier, u64 maxBackoff, f64 jitter. Snapshots store each delivery as a
+ * frame of type 22 (sequence, fireTime, priority, attempt u32, state u8, leaseUntil, leaseMillis, retryAt, readyAt,
+ * id, payload, claim, deadReason). 23 acked together (count u32, count claim strings), alone or inside an 8.
+ *
+ * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
+ * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes. A batch holds at most
+ * {@link #MAX_BATCH_PARTS} records whose payloads came in one request body, so together at most
+ * {@link #MAX_PAYLOAD_BYTES} as sent; as compact JSON they may take up to twice that ({@code 1e-6} is written
+ * {@code 0.000001}).
+ */
+final class RecordCodec {
+
+    static final int FRAME_HEADER_BYTES = 8;
+    /**
+     * The largest payload (compact JSON, UTF-8) a record holds: {@code timeservice.limits.max-payload-bytes} must be
+     * below {@code max-body-bytes}, which is at most this.
+     */
+    public static final int MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
+    /** Everything in a record besides the payload: 49 bytes of fields, two string lengths, an id of 128 characters. */
+    static final int MAX_RECORD_OVERHEAD = 1024;
+    /** Most records one batch record holds: {@code Limits.MAX_BATCH_OPS}. */
+    static final int MAX_BATCH_PARTS = 1_000;
+    static final int MAX_BODY_BYTES = 2 * MAX_PAYLOAD_BYTES + MAX_BATCH_PARTS * MAX_RECORD_OVERHEAD;
+
+    private static final byte ADDED = 1;
+    private static final byte CANCELLED = 2;
+    private static final byte EDITED = 3;
+    private static final byte ADVANCED = 4;
+    private static final byte RESET = 5;
+    private static final byte SEQUENCES_RESERVED = 6;
+    private static final byte CLOCK_CREATED = 7;
+    private static final byte ON_CLOCK = 8;
+    private static final byte CLOCK_DELETED = 9;
+    private static final byte ADVANCED_FIRING = 10;
+    private static final byte BATCH = 11;
+    private static final byte CLOCK_CREATED_WITH_SETTINGS = 12;
+    private static final byte CLOCK_CONFIGURED = 13;
+    private static final byte DELIVERIES_SETTLED = 14;
+    private static final byte CLAIMED = 15;
+    private static final byte ACKED = 16;
+    private static final byte NACKED = 17;
+    private static final byte EXTENDED = 18;
+    private static final byte REDRIVEN = 19;
+    private static final byte DEAD_DELETED = 20;
+    private static final byte LEASES_RENEWED = 21;
+    private static final byte SAVED_DELIVERY = 22;
+    private static final byte ACKED_ALL = 23;
+    /** Most sequences one redrive or delete names, and claims one claim holds. */
+    static final int MAX_LIST = 1_000_000;
+
+    private RecordCodec() {
+    }
+
+    /**
+     * Appends {@code mutation} as one frame to {@code out}, growing it when needed; returns the buffer used.
+     *
+     * @throws IllegalArgumentException when the record would be larger than {@link #MAX_BODY_BYTES}; the buffer may
+     *                                  then hold part of it (callers truncate)
+     */
+    static GrowableBuffer encode(Mutation mutation, GrowableBuffer out) {
+        int frameStart = out.length();
+        out.skip(FRAME_HEADER_BYTES);
+        int bodyStart = out.length();
+        encodeBody(mutation, out);
+        return frame(out, frameStart, bodyStart);
+    }
+
+    /** Appends one snapshot frame holding {@code saved}. */
+    static GrowableBuffer encode(SavedDelivery saved, GrowableBuffer out) {
+        int frameStart = out.length();
+        out.skip(FRAME_HEADER_BYTES);
+        int bodyStart = out.length();
+        Delivery d = saved.delivery();
+        out.putByte(SAVED_DELIVERY);
+        out.putLong(d.sequence());
+        out.putLong(d.fireTime());
+        out.putInt(d.priority());
+        out.putInt(d.attempt());
+        out.putByte((byte) d.state().ordinal());
+        out.putLong(d.leaseUntil());
+        out.putLong(saved.leaseMillis());
+        out.putLong(d.retryAt());
+        out.putLong(d.readyAt());
+        out.putString(d.id());
+        out.putString(d.payload());
+        out.putString(d.claim());
+        out.putString(d.deadReason());
+        return frame(out, frameStart, bodyStart);
+    }
+
+    /** Decodes one snapshot delivery body (without the frame header). */
+    static SavedDelivery decodeDelivery(ByteBuffer body) {
+        if (body.get() != SAVED_DELIVERY) {
+            throw new CorruptRecordException("a snapshot's delivery frame holds another record");
+        }
+        long sequence = body.getLong();
+        long fireTime = body.getLong();
+        int priority = body.getInt();
+        int attempt = body.getInt();
+        int state = body.get();
+        long leaseUntil = body.getLong();
+        long leaseMillis = body.getLong();
+        long retryAt = body.getLong();
+        long readyAt = body.getLong();
+        String id = getString(body);
+        String payload = getString(body);
+        String claim = getString(body);
+        String deadReason = getString(body);
+        if (state < 0 || state >= Delivery.State.values().length || attempt < 1
+                || (state == Delivery.State.IN_FLIGHT.ordinal()) != (claim != null) || id == null
+                || body.hasRemaining()) {
+            throw new CorruptRecordException("a snapshot's delivery of sequence " + sequence + " does not decode");
+        }
+        return new SavedDelivery(new Delivery(id, fireTime, priority, sequence, payload, attempt,
+                Delivery.State.values()[state], claim, leaseUntil, retryAt, readyAt, deadReason), leaseMillis);
+    }
+
+    private static GrowableBuffer frame(GrowableBuffer out, int frameStart, int bodyStart) {
+        int bodyLength = out.length() - bodyStart;
+        if (bodyLength > MAX_BODY_BYTES) {
+            throw new IllegalArgumentException("a record of " + bodyLength + " bytes is over the journal's limit of "
+                    + MAX_BODY_BYTES);
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(out.array(), bodyStart, bodyLength);
+        out.putIntAt(frameStart, bodyLength);
+        out.putIntAt(frameStart + 4, (int) crc.getValue());
+        return out;
+    }
+
+    private static void encodeBody(Mutation mutation, GrowableBuffer out) {
+        if (mutation instanceof Mutation.OnClock on) {
+            if (on.mutation() instanceof Mutation.OnClock || on.mutation() instanceof Mutation.ClockCreated) {
+                throw new IllegalArgumentException("a clock's record cannot hold " + on.mutation());
+            }
+            out.putByte(ON_CLOCK);
+            out.putInt(on.clock());
+            encodeBody(on.mutation(), out);
+        } else if (mutation instanceof Mutation.ClockCreated created) {
+            out.putByte(CLOCK_CREATED_WITH_SETTINGS);
+            out.putInt(created.number());
+            out.putLong(created.now());
+            out.putLong(created.createdAtWallMillis());
+            out.putLong(created.firstSequence());
+            out.putString(created.name());
+            putSettings(created.settings(), out);
+        } else if (mutation instanceof Mutation.ClockConfigured configured) {
+            out.putByte(CLOCK_CONFIGURED);
+            putSettings(configured.settings(), out);
+        } else if (mutation instanceof Mutation.DeliveriesSettled settled) {
+            out.putByte(DELIVERIES_SETTLED);
+            out.putLong(settled.now());
+        } else if (mutation instanceof Mutation.Claimed claimed) {
+            out.putByte(CLAIMED);
+            out.putLong(claimed.now());
+            out.putLong(claimed.leaseMillis());
+            putClaims(claimed.claims(), out);
+        } else if (mutation instanceof Mutation.Acked acked) {
+            out.putByte(ACKED);
+            out.putString(acked.claim());
+        } else if (mutation instanceof Mutation.AckedAll acked) {
+            out.putByte(ACKED_ALL);
+            putClaims(acked.claims(), out);
+        } else if (mutation instanceof Mutation.Nacked nacked) {
+            out.putByte(NACKED);
+            out.putString(nacked.claim());
+            out.putLong(nacked.now());
+            out.putLong(nacked.retryAt());
+        } else if (mutation instanceof Mutation.Extended extended) {
+            out.putByte(EXTENDED);
+            out.putString(extended.claim());
+            out.putLong(extended.now());
+            out.putLong(extended.leaseMillis());
+        } else if (mutation instanceof Mutation.Redriven redriven) {
+            out.putByte(REDRIVEN);
+            out.putLong(redriven.now());
+            putSequences(redriven.sequences(), out);
+        } else if (mutation instanceof Mutation.DeadDeleted deleted) {
+            out.putByte(DEAD_DELETED);
+            putSequences(deleted.sequences(), out);
+        } else if (mutation instanceof Mutation.LeasesRenewed renewed) {
+            out.putByte(LEASES_RENEWED);
+            out.putLong(renewed.now());
+        } else if (mutation instanceof Mutation.ClockDeleted) {
+            out.putByte(CLOCK_DELETED);
+        } else if (mutation instanceof Mutation.Batch batch) {
+            if (batch.parts().isEmpty() || batch.parts().size() > MAX_BATCH_PARTS) {
+                throw new IllegalArgumentException("a batch holds 1 to " + MAX_BATCH_PARTS + " records, not "
+                        + batch.parts().size());
+            }
+            out.putByte(BATCH);
+            out.putInt(batch.parts().size());
+            for (Mutation part : batch.parts()) {
+                if (!isBatchPart(part)) {
+                    throw new IllegalArgumentException("a batch cannot hold " + part);
+                }
+                encodeBody(part, out);
+            }
+        } else if (mutation instanceof Mutation.Added added) {
+            Timer timer = added.timer();
+            out.putByte(ADDED);
+            out.putLong(timer.sequence());
+            out.putLong(timer.fireTime());
+            out.putInt(timer.priority());
+            out.putLong(timer.version());
+            out.putLong(timer.createdAt());
+            out.putLong(added.createdAtWallMillis());
+            out.putString(timer.id());
+            out.putString(timer.payload());
+        } else if (mutation instanceof Mutation.Cancelled cancelled) {
+            out.putByte(CANCELLED);
+            out.putLong(cancelled.sequence());
+            out.putString(cancelled.id());
+        } else if (mutation instanceof Mutation.Edited edited) {
+            out.putByte(EDITED);
+            out.putLong(edited.sequence());
+            out.putLong(edited.fireTime());
+            out.putInt(edited.priority());
+            out.putLong(edited.version());
+            out.putString(edited.id());
+        } else if (mutation instanceof Mutation.Advanced advanced) {
+            out.putByte(ADVANCED);
+            out.putLong(advanced.now());
+        } else if (mutation instanceof Mutation.AdvancedFiring firing) {
+            out.putByte(ADVANCED_FIRING);
+            out.putLong(firing.now());
+            out.putInt(firing.count());
+        } else if (mutation instanceof Mutation.Reset) {
+            out.putByte(RESET);
+        } else if (mutation instanceof Mutation.SequencesReserved reserved) {
+            out.putByte(SEQUENCES_RESERVED);
+            out.putLong(reserved.upTo());
+        } else {
+            throw new IllegalArgumentException("unknown mutation " + mutation);
+        }
+    }
+
+    /** Decodes one body (without the frame header). */
+    static Mutation decode(ByteBuffer body) {
+        byte type = body.get(body.position());
+        Mutation mutation = decodeBody(body, true);
+        if (body.hasRemaining()) {
+            throw new CorruptRecordException("record of type " + type + " has " + body.remaining()
+                    + " bytes left over");
+        }
+        return mutation;
+    }
+
+    private static Mutation decodeBody(ByteBuffer body, boolean outermost) {
+        byte type = body.get();
+        return switch (type) {
+            case ON_CLOCK -> {
+                if (!outermost) {
+                    throw new CorruptRecordException("a clock's record inside a clock's record");
+                }
+                int clock = body.getInt();
+                Mutation inner = decodeBody(body, false);
+                if (inner instanceof Mutation.ClockCreated) {
+                    throw new CorruptRecordException("a clock's record holds a clock creation");
+                }
+                yield new Mutation.OnClock(clock, inner);
+            }
+            case CLOCK_CREATED -> {
+                if (!outermost) {
+                    throw new CorruptRecordException("a clock's record holds a clock creation");
+                }
+                int number = body.getInt();
+                long now = body.getLong();
+                long wall = body.getLong();
+                long firstSequence = body.getLong();
+                yield new Mutation.ClockCreated(number, getString(body), now, wall, firstSequence);
+            }
+            case CLOCK_CREATED_WITH_SETTINGS -> {
+                if (!outermost) {
+                    throw new CorruptRecordException("a clock's record holds a clock creation");
+                }
+                int number = body.getInt();
+                long now = body.getLong();
+                long wall = body.getLong();
+                long firstSequence = body.getLong();
+                String name = getString(body);
+                yield new Mutation.ClockCreated(number, name, now, wall, firstSequence, getSettings(body));
+            }
+            case CLOCK_CONFIGURED -> new Mutation.ClockConfigured(getSettings(body));
+            case DELIVERIES_SETTLED -> new Mutation.DeliveriesSettled(body.getLong());
+            case CLAIMED -> {
+                long now = body.getLong();
+                long lease = body.getLong();
+                yield new Mutation.Claimed(now, lease, getClaims(body));
+            }
+            case ACKED -> new Mutation.Acked(requireString(getString(body), "claim"));
+            case ACKED_ALL -> new Mutation.AckedAll(getClaims(body));
+            case NACKED -> new Mutation.Nacked(requireString(getString(body), "claim"), body.getLong(),
+                    body.getLong());
+            case EXTENDED -> new Mutation.Extended(requireString(getString(body), "claim"), body.getLong(),
+                    body.getLong());
+            case REDRIVEN -> {
+                long now = body.getLong();
+                yield new Mutation.Redriven(now, getSequences(body));
+            }
+            case DEAD_DELETED -> new Mutation.DeadDeleted(getSequences(body));
+            case LEASES_RENEWED -> new Mutation.LeasesRenewed(body.getLong());
+            case CLOCK_DELETED -> {
+                if (outermost) {
+                    throw new CorruptRecordException("a clock deletion outside a clock's record");
+                }
+                yield new Mutation.ClockDeleted();
+            }
+            case ADDED -> {
+                long sequence = body.getLong();
+                long fireTime = body.getLong();
+                int priority = body.getInt();
+                long version = body.getLong();
+                long createdAt = body.getLong();
+                long wall = body.getLong();
+                String id = getString(body);
+                String payload = getString(body);
+                yield new Mutation.Added(new Timer(id, fireTime, priority, sequence, version, createdAt, payload),
+                        wall);
+            }
+            case CANCELLED -> {
+                long sequence = body.getLong();
+                yield new Mutation.Cancelled(getString(body), sequence);
+            }
+            case EDITED -> {
+                long sequence = body.getLong();
+                long fireTime = body.getLong();
+                int priority = body.getInt();
+                long version = body.getLong();
+                yield new Mutation.Edited(getString(body), sequence, fireTime, priority, version);
+            }
+            case BATCH -> {
+                int count = body.getInt();
+                if (count < 1 || count > MAX_BATCH_PARTS) {
+                    throw new CorruptRecordException("a batch of " + count + " records");
+                }
+                List<Mutation> parts = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    Mutation part = decodeBody(body, false);
+                    if (!isBatchPart(part)) {
+                        throw new CorruptRecordException("a batch holds " + part);
+                    }
+                    parts.add(part);
+                }
+                yield new Mutation.Batch(parts);
+            }
+            case ADVANCED -> new Mutation.Advanced(body.getLong());
+            case RESET -> new Mutation.Reset();
+            case ADVANCED_FIRING -> {
+                long now = body.getLong();
+                int count = body.getInt();
+                if (count < 1) {
+                    throw new CorruptRecordException("a bounded advance fires " + count + " timers");
+                }
+                yield new Mutation.AdvancedFiring(now, count);
+            }
+            case SEQUENCES_RESERVED -> new Mutation.SequencesReserved(body.getLong());
+            default -> throw new CorruptRecordException("unknown record type " + type);
+        };
+    }
+
+    /** What a batch record may hold: adds, edits and cancels of its clock. */
+    private static boolean isBatchPart(Mutation part) {
+        return part instanceof Mutation.Added || part instanceof Mutation.Edited || part instanceof Mutation.Cancelled;
+    }
+
+    private static void putSettings(ClockSettings settings, GrowableBuffer out) {
+        RetryPolicy retry = settings.retry();
+        out.putByte((byte) settings.mode().ordinal());
+        out.putByte((byte) settings.delivery().ordinal());
+        out.putInt(retry.maxAttempts());
+        out.putLong(retry.initialBackoffMillis());
+        out.putLong(Double.doubleToLongBits(retry.multiplier()));
+        out.putLong(retry.maxBackoffMillis());
+        out.putLong(Double.doubleToLongBits(retry.jitter()));
+    }
+
+    private static ClockSettings getSettings(ByteBuffer body) {
+        int mode = body.get();
+        int delivery = body.get();
+        if (mode < 0 || mode >= ClockSettings.Mode.values().length || delivery < 0
+                || delivery >= ClockSettings.DeliveryMode.values().length) {
+            throw new CorruptRecordException("clock settings of mode " + mode + " and delivery " + delivery);
+        }
+        try {
+            RetryPolicy retry = new RetryPolicy(body.getInt(), body.getLong(), Double.longBitsToDouble(body.getLong()),
+                    body.getLong(), Double.longBitsToDouble(body.getLong()));
+            return new ClockSettings(ClockSettings.Mode.values()[mode], ClockSettings.DeliveryMode.values()[delivery],
+                    retry);
+        } catch (SchedulerException invalid) {
+            throw new CorruptRecordException("clock settings that do not validate: " + invalid.getMessage());
+        }
+    }
+
+    private static void putClaims(List<String> claims, GrowableBuffer out) {
+        out.putInt(claims.size());
+        for (String claim : claims) {
+            out.putString(claim);
+        }
+    }
+
+    private static List<String> getClaims(ByteBuffer body) {
+        int count = getCount(body, "claims");
+        List<String> claims = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            claims.add(requireString(getString(body), "claim"));
+        }
+        return claims;
+    }
+
+    private static void putSequences(List<Long> sequences, GrowableBuffer out) {
+        out.putInt(sequences.size());
+        for (long sequence : sequences) {
+            out.putLong(sequence);
+        }
+    }
+
+    private static List<Long> getSequences(ByteBuffer body) {
+        int count = getCount(body, "sequences");
+        List<Long> sequences = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            sequences.add(body.getLong());
+        }
+        return sequences;
+    }
+
+    private static int getCount(ByteBuffer body, String what) {
+        int count = body.getInt();
+        if (count < 1 || count > MAX_LIST || count > body.remaining()) {
+            throw new CorruptRecordException("a list of " + count + " " + what);
+        }
+        return count;
+    }
+
+    private static String requireString(String value, String what) {
+        if (value == null) {
+            throw new CorruptRecordException("a record without its " + what);
+        }
+        return value;
+    }
+
+    static int crc32c(byte[] bytes, int offset, int length) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, offset, length);
+        return (int) crc.getValue();
+    }
+
+    private static String getString(ByteBuffer body) {
+        int length = body.getInt();
+        if (length == -1) {
+            return null;
+        }
+        if (length < 0 || length > body.remaining()) {
+            throw new CorruptRecordException("string length " + length + " exceeds the record");
+        }
+        String value = new String(body.array(), body.arrayOffset() + body.position(), length, StandardCharsets.UTF_8);
+        body.position(body.position() + length);
+        return value;
+    }
+
+    /** A body that passed its checksum but does not decode: a bug or a format from another version. */
+    static final class CorruptRecordException extends RuntimeException {
+
+        CorruptRecordException(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.timeservice.store.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.timeservice.model.HeapView;
+import io.timeservice.model.InvariantReport;
+import io.timeservice.model.Timer;
+
+/** Small helpers shared by the core tests. Plain static methods; no state. */
+final class CoreTestSupport {
+
+    /** Generous capacity so that only the capacity test ever meets the limit. */
+    static final int LARGE_CAPACITY = 1_000_000;
+
+    private CoreTestSupport() {
+    }
+
+    static TimerScheduler scheduler(int arity) {
+        return TimerScheduler.withVirtualClock(arity, LARGE_CAPACITY);
+    }
+
+    /** The ids in heap-array order (slot 0 first), read from the public heap view. */
+    static List<String> layout(TimerScheduler scheduler) {
+        int size = scheduler.status().size();
+        if (size == 0) {
+            return List.of();
+        }
+        List<String> ids = new ArrayList<>(size);
+        for (HeapView.Cell cell : scheduler.heapView(size).slots()) {
+            ids.add(cell.id());
+        }
+        return ids;
+    }
+
+    /** Every pending timer, in firing order. */
+    static List<Timer> pending(TimerScheduler scheduler) {
+        return scheduler.firstN(Integer.MAX_VALUE).timers();
+    }
+
+    static List<String> ids(List<Timer> timers) {
+        return timers.stream().map(Timer::id).toList();
+    }
+
+    static void assertInvariantsHold(TimerScheduler scheduler, String context) {
+        InvariantReport report = scheduler.checkInvariants();
+        assertThat(report.ok())
+                .as("invariants after %s: %s", context, report.firstFailure())
+                .isTrue();
+    }
+
+    /** The slot that the heap records for {@code handle} in its record: what the lockstep rule is about. */
+    static int recordedSlot(IndexedTimerHeap heap, int handle) {
+        return heap.slotOf(handle);
+    }
+
+    /** Length of a private array field of the heap, to see growth and release. */
+    static int arrayLength(Object owner, String fieldName) {
+        try {
+            Field field = owner.getClass().getDeclaredField(fieldName);
+            field.setAccessible(true);
+            return java.lang.reflect.Array.getLength(field.get(owner));
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(owner.getClass().getSimpleName() + " has no array field " + fieldName, e);
+        }
+    }
+
+    static Object field(Object owner, String fieldName) {
+        try {
+            Field field = owner.getClass().getDeclaredField(fieldName);
+            field.setAccessible(true);
+            return field.get(owner);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(owner.getClass().getSimpleName() + " has no field " + fieldName, e);
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package io.timeservice.store.memory;
+
+
+/** Lets tests outside the core package break a heap on purpose, to prove that the checks notice. */
+public final class CorruptionHooks {
+
+    private CorruptionHooks() {
+    }
+
+    /** Swaps two array cells without updating the index, as a sift that forgot the lockstep rule would. */
+    public static void swapCellsWithoutIndex(TimerScheduler scheduler, int a, int b) {
+        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, a, b));
+    }
+}

@@ -1,0 +1,107 @@
+package io.timeservice.store.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Trace;
+import io.timeservice.store.SchedulerMetrics;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Eight claimers drain 20,000 timers a system clock's firing thread fires: every timer is acknowledged exactly once,
+ * no delivery is ever held by two live claims, and the deliveries of a claimer that stops acknowledging come back to
+ * the others with attempt 2.
+ */
+class DeliveryConcurrencyTest {
+
+    private static final int TIMERS = 20_000;
+    private static final int CLAIMERS = 8;
+    private static final long LEASE = 1_000;
+
+    @Test
+    void eightClaimers_ackEveryTimerExactlyOnce_andAnAbandonedClaimIsRedelivered() throws Exception {
+        Clocks clocks = new Clocks((clock, budget) -> new TimerScheduler(clock, 4, budget, System::currentTimeMillis,
+                SchedulerMetrics.NONE), new PendingBudget(TIMERS, Long.MAX_VALUE), 10, System::currentTimeMillis);
+        ClockSettings settings = new ClockSettings(ClockSettings.Mode.SYSTEM, ClockSettings.DeliveryMode.QUEUE,
+                new RetryPolicy(10, 0, 1.0, 0, 0.0));
+        TimerScheduler clock = clocks.create("work", 0, settings).clock().scheduler();
+        FiringLoop firing = new FiringLoop(System::currentTimeMillis, 1_000, 1_000);
+        clocks.fireWith(firing);
+        firing.start();
+        ExecutorService pool = Executors.newFixedThreadPool(CLAIMERS);
+        try {
+            for (int i = 0; i < TIMERS; i++) {
+                clock.add("job-" + i, i % 50, i % 3, null, Trace.NONE);
+            }
+            Map<Long, String> held = new ConcurrentHashMap<>(); // sequence -> claim holding it now
+            Set<Long> acked = ConcurrentHashMap.newKeySet();
+            Map<Long, Integer> abandoned = new ConcurrentHashMap<>(); // sequence -> attempt abandoned
+            AtomicInteger twiceHeld = new AtomicInteger();
+            AtomicInteger ackedTwice = new AtomicInteger();
+            List<Integer> redeliveredAttempts = java.util.Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> claimers = new ArrayList<>();
+            for (int c = 0; c < CLAIMERS; c++) {
+                boolean quitter = c == 0; // takes one claim and never acknowledges it
+                claimers.add(pool.submit(() -> {
+                    start.await();
+                    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                    while (acked.size() < TIMERS && System.nanoTime() < giveUp) {
+                        for (Delivery d : clock.claim(50, LEASE, 200)) {
+                            if (held.putIfAbsent(d.sequence(), d.claim()) != null) {
+                                twiceHeld.incrementAndGet();
+                            }
+                            if (abandoned.containsKey(d.sequence())) {
+                                redeliveredAttempts.add(d.attempt());
+                            }
+                            if (quitter) {
+                                abandoned.put(d.sequence(), d.attempt());
+                                // the lease runs out with nobody holding it any more
+                                held.remove(d.sequence(), d.claim());
+                                continue;
+                            }
+                            held.remove(d.sequence(), d.claim());
+                            clock.ack(d.id(), d.claim());
+                            if (!acked.add(d.sequence())) {
+                                ackedTwice.incrementAndGet();
+                            }
+                        }
+                        if (quitter && !abandoned.isEmpty()) {
+                            return null;
+                        }
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> claimer : claimers) {
+                claimer.get(180, TimeUnit.SECONDS);
+            }
+            assertThat(acked).hasSize(TIMERS);
+            assertThat(twiceHeld.get()).isZero();
+            assertThat(ackedTwice.get()).isZero();
+            assertThat(abandoned).isNotEmpty();
+            assertThat(redeliveredAttempts).hasSize(abandoned.size()).containsOnly(2);
+            assertThat(clock.deliveryCounts().total()).isZero();
+            assertThat(clocks.budget().timers()).isZero();
+            assertThat(clocks.budget().deliveries()).isZero();
+        } finally {
+            pool.shutdownNow();
+            firing.stop();
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package io.timeservice.store.memory.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Timer;
+import io.timeservice.store.memory.Mutation;
+import io.timeservice.store.memory.SavedDelivery;
+import org.junit.jupiter.api.Test;
+
+class RecordCodecTest {
+
+    @Test
+    void everyMutationKind_roundTripsThroughAFrame() {
+        List<Mutation> mutations = List.of(
+                new Mutation.Added(new Timer("job_47", 15, -3, 3, 1, 4, "{\"any\":\"json ü €\"}"), 1_700_000_000_000L),
+                new Mutation.Added(new Timer("a:b~c.d-e_f", Long.MAX_VALUE, Integer.MIN_VALUE, Long.MAX_VALUE, 7, 0,
+                        null), 0),
+                new Mutation.Cancelled("job_47", 3),
+                new Mutation.Edited("x", 9, 1_000_000_000_000_000L, Integer.MAX_VALUE, 12),
+                new Mutation.Advanced(123_456_789L),
+                new Mutation.Reset(),
+                new Mutation.AdvancedFiring(77, 1000),
+                new Mutation.ClockCreated(3, "ci-1", 5000, 1_700_000_000_000L, 2_000_000),
+                new Mutation.OnClock(3, new Mutation.Cancelled("job_47", 3)),
+                new Mutation.OnClock(Integer.MAX_VALUE, new Mutation.AdvancedFiring(5, 2)),
+                new Mutation.OnClock(3, new Mutation.ClockDeleted()),
+                new Mutation.Batch(List.of(
+                        new Mutation.Added(new Timer("b", 5, 1, 8, 1, 2, "[1]"), 1_700_000_000_000L),
+                        new Mutation.Edited("b", 8, 9, 0, 2),
+                        new Mutation.Cancelled("b", 8))),
+                new Mutation.OnClock(4, new Mutation.Batch(List.of(new Mutation.Cancelled("z", 1)))),
+                new Mutation.ClockCreated(5, "real", 0, 1_700_000_000_000L, 9, new ClockSettings(
+                        ClockSettings.Mode.SYSTEM, ClockSettings.DeliveryMode.QUEUE,
+                        new RetryPolicy(7, 250, 1.5, 60_000, 0.25))),
+                new Mutation.ClockConfigured(ClockSettings.SYSTEM),
+                new Mutation.OnClock(5, new Mutation.DeliveriesSettled(1_700_000_000_123L)),
+                new Mutation.OnClock(5, new Mutation.Claimed(42, 30_000, List.of("abc.0", "abc.1"))),
+                new Mutation.Acked("abc.0"),
+                new Mutation.OnClock(5, new Mutation.AckedAll(List.of("abc.3", "abc.4"))),
+                new Mutation.OnClock(5, new Mutation.Nacked("abc.1", 50, 1_050)),
+                new Mutation.Extended("abc.2", 60, 43_200_000),
+                new Mutation.OnClock(5, new Mutation.Redriven(70, List.of(3L, Long.MAX_VALUE))),
+                new Mutation.DeadDeleted(List.of(4L)),
+                new Mutation.OnClock(5, new Mutation.LeasesRenewed(80)));
+        for (Mutation mutation : mutations) {
+            GrowableBuffer buffer = RecordCodec.encode(mutation, new GrowableBuffer(4));
+            ByteBuffer frame = ByteBuffer.wrap(buffer.array(), 0, buffer.length());
+            int length = frame.getInt();
+            int crc = frame.getInt();
+            assertThat(length).isEqualTo(buffer.length() - RecordCodec.FRAME_HEADER_BYTES);
+            assertThat(crc).isEqualTo(RecordCodec.crc32c(buffer.array(), RecordCodec.FRAME_HEADER_BYTES, length));
+            assertThat(RecordCodec.decode(frame.slice())).isEqualTo(mutation);
+        }
+    }
+
+    @Test
+    void aClockCreatedBeforeSettings_readsAsAVirtualClockAnsweringAdvances() {
+        byte[] name = "ci".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuffer body = ByteBuffer.allocate(1 + 4 + 8 + 8 + 8 + 4 + name.length).put((byte) 7).putInt(2).putLong(5)
+                .putLong(6).putLong(7).putInt(name.length).put(name).flip();
+        assertThat(RecordCodec.decode(body)).isEqualTo(new Mutation.ClockCreated(2, "ci", 5, 6, 7,
+                ClockSettings.VIRTUAL));
+    }
+
+    @Test
+    void everyDeliveryState_roundTripsThroughASnapshotFrame() {
+        for (Delivery.State state : Delivery.State.values()) {
+            boolean inFlight = state == Delivery.State.IN_FLIGHT;
+            SavedDelivery saved = new SavedDelivery(new Delivery("job", 10, -2, 77, state == Delivery.State.DEAD
+                    ? null : "{\"a\":1}", 3, state, inFlight ? "claim.0" : null, inFlight ? 99 : 0,
+                    state == Delivery.State.WAITING ? 120 : 0, 11, state == Delivery.State.DEAD ? "nacked" : null),
+                    inFlight ? 30_000 : 0);
+            GrowableBuffer buffer = RecordCodec.encode(saved, new GrowableBuffer(8));
+            assertThat(RecordCodec.decodeDelivery(ByteBuffer.wrap(buffer.array(), RecordCodec.FRAME_HEADER_BYTES,
+                    buffer.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(saved);
+        }
+    }
+
+    @Test
+    void batchRecords_holdOnlyAddsEditsAndCancels() {
+        for (Mutation part : List.<Mutation>of(new Mutation.Advanced(1), new Mutation.Reset(),
+                new Mutation.SequencesReserved(5), new Mutation.OnClock(2, new Mutation.Cancelled("a", 1)),
+                new Mutation.Batch(List.of(new Mutation.Cancelled("a", 1))))) {
+            assertThatThrownBy(() -> RecordCodec.encode(new Mutation.Batch(List.of(part)), new GrowableBuffer(8)))
+                    .as(part.toString()).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> RecordCodec.encode(new Mutation.Batch(List.of()), new GrowableBuffer(8)))
+                .isInstanceOf(IllegalArgumentException.class);
+        // a batch (type 11) of one advanced record (type 4): refused on reading too
+        ByteBuffer body = ByteBuffer.allocate(14).put((byte) 11).putInt(1).put((byte) 4).putLong(7).flip();
+        assertThatThrownBy(() -> RecordCodec.decode(body)).isInstanceOf(RecordCodec.CorruptRecordException.class)
+                .hasMessageContaining("a batch holds");
+        ByteBuffer empty = ByteBuffer.allocate(5).put((byte) 11).putInt(0).flip();
+        assertThatThrownBy(() -> RecordCodec.decode(empty)).isInstanceOf(RecordCodec.CorruptRecordException.class);
+    }
+
+    @Test
+    void largestBatchTheServiceAccepts_fitsOneRecord() {
+        // 1,000 adds whose payloads came in one body of at most MAX_PAYLOAD_BYTES, written back twice as long
+        List<Mutation> adds = new java.util.ArrayList<>();
+        String payload = "\"" + "x".repeat(2 * JournalWriter.MAX_PAYLOAD_BYTES / RecordCodec.MAX_BATCH_PARTS - 2)
+                + "\"";
+        for (int i = 0; i < RecordCodec.MAX_BATCH_PARTS; i++) {
+            adds.add(new Mutation.Added(new Timer(String.format("%0128d", i), Long.MAX_VALUE, Integer.MIN_VALUE,
+                    Long.MAX_VALUE, Timer.MAX_VERSION, Long.MAX_VALUE, payload), Long.MAX_VALUE));
+        }
+        GrowableBuffer buffer = RecordCodec.encode(new Mutation.Batch(adds), new GrowableBuffer(64));
+        assertThat(buffer.length() - RecordCodec.FRAME_HEADER_BYTES).isLessThanOrEqualTo(RecordCodec.MAX_BODY_BYTES);
+        assertThat(RecordCodec.decode(ByteBuffer.wrap(buffer.array(), RecordCodec.FRAME_HEADER_BYTES,
+                buffer.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(new Mutation.Batch(adds));
+    }
+
+    @Test
+    void framesAppendBackToBack_inOneBuffer() {
+        GrowableBuffer buffer = new GrowableBuffer(8);
+        RecordCodec.encode(new Mutation.Advanced(1), buffer);
+        int first = buffer.length();
+        RecordCodec.encode(new Mutation.Advanced(2), buffer);
+        ByteBuffer second = ByteBuffer.wrap(buffer.array(), first + RecordCodec.FRAME_HEADER_BYTES,
+                buffer.length() - first - RecordCodec.FRAME_HEADER_BYTES);
+        assertThat(RecordCodec.decode(second.slice())).isEqualTo(new Mutation.Advanced(2));
+    }
+
+    @Test
+    void largestPayloadTheServiceAccepts_withTheLongestId_fitsOneRecord() {
+        // max-payload-bytes < max-body-bytes <= JournalWriter.MAX_PAYLOAD_BYTES (TimeServicePropertiesTest)
+        String payload = "\"" + "x".repeat(JournalWriter.MAX_PAYLOAD_BYTES - 3) + "\"";
+        Mutation added = new Mutation.Added(new Timer("i".repeat(128), Long.MAX_VALUE, Integer.MIN_VALUE,
+                Long.MAX_VALUE, Timer.MAX_VERSION, Long.MAX_VALUE, payload), Long.MAX_VALUE);
+        GrowableBuffer buffer = RecordCodec.encode(added, new GrowableBuffer(64));
+        assertThat(buffer.length() - RecordCodec.FRAME_HEADER_BYTES).isLessThanOrEqualTo(RecordCodec.MAX_BODY_BYTES);
+        assertThat(RecordCodec.decode(ByteBuffer.wrap(buffer.array(), RecordCodec.FRAME_HEADER_BYTES,
+                buffer.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(added);
+    }
+
+    @Test
+    void recordOverTheLimit_isRefusedWhenEncoded() {
+        String payload = "x".repeat(RecordCodec.MAX_BODY_BYTES);
+        Mutation added = new Mutation.Added(new Timer("a", 1, 0, 1, 1, 0, payload), 0);
+        assertThatThrownBy(() -> RecordCodec.encode(added, new GrowableBuffer(64)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("over the journal's limit of " + RecordCodec.MAX_BODY_BYTES);
+    }
+
+    @Test
+    void sequenceReservation_roundTrips() {
+        GrowableBuffer buffer = RecordCodec.encode(new Mutation.SequencesReserved(1_000_000), new GrowableBuffer(4));
+        assertThat(RecordCodec.decode(ByteBuffer.wrap(buffer.array(), RecordCodec.FRAME_HEADER_BYTES,
+                buffer.length() - RecordCodec.FRAME_HEADER_BYTES).slice()))
+                .isEqualTo(new Mutation.SequencesReserved(1_000_000));
+    }
+
+    @Test
+    void buffer_growsByDoublingUpToItsCap_andRefusesBeyondItUnchanged() {
+        GrowableBuffer buffer = new GrowableBuffer(16, 40);
+        buffer.putBytes(new byte[17], 0, 17);
+        assertThat(buffer.array()).hasSize(32);
+        buffer.putBytes(new byte[20], 0, 20);
+        assertThat(buffer.array()).hasSize(40); // capped, not doubled to 64
+        assertThatThrownBy(() -> buffer.putBytes(new byte[4], 0, 4))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cannot take 4 more: the limit is 40");
+        assertThat(buffer.length()).isEqualTo(37);
+    }
+
+    @Test
+    void unknownRecordType_isRefused() {
+        assertThatThrownBy(() -> RecordCodec.decode(ByteBuffer.wrap(new byte[] {99})))
+                .isInstanceOf(RecordCodec.CorruptRecordException.class)
+                .hasMessageContaining("unknown record type 99");
+    }
+
+    @Test
+    void trailingBytesInABody_areRefused() {
+        GrowableBuffer buffer = RecordCodec.encode(new Mutation.Advanced(5), new GrowableBuffer(8));
+        buffer.putByte((byte) 0);
+        ByteBuffer body = ByteBuffer.wrap(buffer.array(), RecordCodec.FRAME_HEADER_BYTES,
+                buffer.length() - RecordCodec.FRAME_HEADER_BYTES);
+        assertThatThrownBy(() -> RecordCodec.decode(body.slice()))
+                .isInstanceOf(RecordCodec.CorruptRecordException.class)
+                .hasMessageContaining("left over");
+    }
+
+    @Test
+    void clockRecordsOutOfPlace_areRefused() {
+        assertThatThrownBy(() -> RecordCodec.encode(new Mutation.OnClock(1, new Mutation.OnClock(2,
+                new Mutation.Reset())), new GrowableBuffer(8))).isInstanceOf(IllegalArgumentException.class);
+        GrowableBuffer deleted = RecordCodec.encode(new Mutation.OnClock(1, new Mutation.ClockDeleted()),
+                new GrowableBuffer(8));
+        // the same body without its clock tag: a deletion must name its clock
+        assertThatThrownBy(() -> RecordCodec.decode(ByteBuffer.wrap(deleted.array(),
+                RecordCodec.FRAME_HEADER_BYTES + 5, 1))).isInstanceOf(RecordCodec.CorruptRecordException.class);
+    }
+}
