@@ -21,8 +21,8 @@ import io.timeservice.model.SchedulerException;
 import io.timeservice.store.SchedulerMetrics;
 
 /**
- * Every virtual clock of the service, by name: each its own {@link TimerScheduler} (own heap, lock and sequence
- * counter), so operations on different clocks never wait for each other. The clock {@value #DEFAULT} always exists
+ * Every clock of the memory store, virtual and system, by name: each its own {@link TimerScheduler} (own heap,
+ * lock and sequence counter), so operations on different clocks never wait for each other. The clock {@value #DEFAULT} always exists
  * and cannot be deleted; the API's paths without a clock address it.
  *
  * <p>Thread-safety. The hot path is a lookup in a {@link ConcurrentSkipListMap} (lock-free; sorted, so clocks list

@@ -1,5 +1,7 @@
 package io.timeservice.store.postgres;
 
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
 
@@ -10,7 +12,7 @@ import io.timeservice.store.QueueInspector;
 
 /**
  * The heap views on the PostgreSQL store, which keeps no heap: the clock's size and time with no array cells, and an
- * invariant report of the checks this store has. A clock that does not exist is {@code clock_not_found}, as on the
+ * invariant report of the checks this store keeps (the heap's four make no sense without a heap). A clock that does not exist is {@code clock_not_found}, as on the
  * memory store.
  */
 public final class PostgresQueueInspector implements QueueInspector {
@@ -24,19 +26,39 @@ public final class PostgresQueueInspector implements QueueInspector {
         this.arity = arity;
     }
 
+    /** A virtual clock's timers due before its now: an advance left one behind (one index probe). */
+    static final String OVERDUE = """
+            SELECT t.id, t.fire_time, c.now_ms
+              FROM clocks c JOIN timers t ON t.clock = c.name
+             WHERE c.name = ? AND c.mode = 'virtual' AND t.fire_time < c.now_ms
+             LIMIT 1""";
+
     @Override
     public InvariantReport invariants(String clock) {
-        store.timers().status(PostgresTimerStore.named(clock)); // clock_not_found first
-        return report();
+        String name = PostgresTimerStore.named(clock);
+        store.timers().status(name); // clock_not_found first
+        return report(name);
     }
 
     @Override
     public HeapView heapView(String clock, int limit) {
-        QueueStatus status = store.timers().status(PostgresTimerStore.named(clock));
-        return new HeapView(arity, status.size(), status.now(), List.of(), Map.of(), report());
+        String name = PostgresTimerStore.named(clock);
+        QueueStatus status = store.timers().status(name);
+        return new HeapView(arity, status.size(), status.now(), List.of(), Map.of(), report(name));
     }
 
-    private static InvariantReport report() {
-        return new InvariantReport(List.of()).checkedAt(System.currentTimeMillis());
+    /** The checks this store keeps: {@code no-overdue} (a virtual clock's advance left nothing due behind). */
+    private InvariantReport report(String clock) {
+        InvariantReport.Check overdue = store.jdbc().autocommit(connection -> {
+            try (PreparedStatement select = connection.prepareStatement(OVERDUE)) {
+                select.setString(1, clock);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next() ? InvariantReport.Check.failed("no-overdue", "timer " + row.getString(1)
+                            + " is due at " + row.getLong(2) + ", before the clock's now " + row.getLong(3))
+                            : InvariantReport.Check.passed("no-overdue");
+                }
+            }
+        });
+        return new InvariantReport(List.of(overdue)).checkedAt(System.currentTimeMillis());
     }
 }

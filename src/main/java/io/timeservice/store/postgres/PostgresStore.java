@@ -160,4 +160,9 @@ public final class PostgresStore implements AutoCloseable {
     public ClockSkew skew() {
         return skew;
     }
+
+    /** The store's JDBC plumbing, for the package's read-only views. */
+    Jdbc jdbc() {
+        return jdbc;
+    }
 }
