@@ -129,7 +129,7 @@ class FiringLoopTest {
 
         Delivery d = clock.claim(1, LEASE, 0).get(0);
         clock.ack(d.id(), d.claim());
-        small.wall.addAndGet(TimerScheduler.HELD_BACK_RETRY_MILLIS);
+        small.wall.addAndGet(ClockFiring.HELD_BACK_RETRY_MILLIS);
         assertThat(smallLoop.fireDue()).isEqualTo(1);
         assertThat(clock.deliveryCounts().firingHeldBack()).isFalse();
     }
