@@ -28,6 +28,12 @@ final class ClockFiring {
     /** While the deliveries hold their limit, a system clock with due timers looks again this often. */
     static final long HELD_BACK_RETRY_MILLIS = 250;
 
+    /** A refused firing round is tried again this long after it, doubling per refusal in a row ... */
+    static final long REFUSED_RETRY_MILLIS = 10;
+
+    /** ... up to this. */
+    static final long REFUSED_RETRY_MAX_MILLIS = 1_000;
+
 
     /** The scheduler this clock is, as the firing thread knows it. */
     private final TimerScheduler scheduler;
@@ -42,6 +48,8 @@ final class ClockFiring {
     private Wakeups wakeups = Wakeups.NONE;
     /** The earliest deadline told to {@link #wakeups} and not yet taken by a firing round. */
     private long toldDeadline = Long.MAX_VALUE;
+    /** Firing rounds refused in a row (journal back-pressure); sets the backoff of the next try. */
+    private int refusedRounds;
 
     ClockFiring(TimerScheduler scheduler, SchedulerKernel kernel, IndexedTimerHeap heap, DeliveryQueue deliveries,
                 Capacity capacity, ClockDeliveries clockDeliveries, LongSupplier wallClockMillis,
@@ -122,46 +130,81 @@ final class ClockFiring {
      * One firing round of a system clock, for the firing thread: settles leases and retries, then fires what is due
      * by the wall clock's now (at most {@code maxTimers}, and no more than the deliveries have room for) into the
      * ready queue, and tells {@link #wakeups} when it next needs a round. Waits for nothing: a claim waits for its
-     * own record, which follows. Returns how many timers it fired.
+     * own record, which follows. Returns how many timers it fired. A round the journal refuses (back-pressure:
+     * {@code storage_unavailable}) changes nothing, asks for another after a backoff that doubles up to
+     * {@link #REFUSED_RETRY_MAX_MILLIS}, and throws, so that the firing thread shows it in health and metrics.
      */
     int fireRound(int maxTimers) {
         DeliveryTally tally = new DeliveryTally();
         long start = System.nanoTime();
-        int fired = kernel.serving(() -> {
-            toldDeadline = Long.MAX_VALUE; // the firing thread took this clock's wake-up
-            long now = kernel.clock().now();
-            clockDeliveries.settle(now, tally);
-            int due = FiringOrderWalk.countDue(heap, now, maxTimers + 1); // one more tells whether all fit the round
-            int wanted = Math.min(due, maxTimers);
-            int granted = wanted == 0 ? 0 : capacity.budget().reserveDeliveries(wanted);
-            int firedNow = 0;
-            try {
-                if (granted > 0) {
-                    kernel.log().requireWritable();
-                    List<Timer> timers = advanceWithin(now, granted, Trace.NONE, granted == due).value().fired();
-                    firedNow = timers.size();
-                    tally.fired(timers, wallClockMillis.getAsLong());
+        Outcome outcome = Outcome.SUCCESS;
+        int fired = 0;
+        try {
+            fired = kernel.serving(() -> {
+                toldDeadline = Long.MAX_VALUE; // the firing thread took this clock's wake-up
+                long now = kernel.clock().now();
+                try {
+                    int firedNow = fireDueRound(now, maxTimers, tally);
+                    refusedRounds = 0;
+                    return firedNow;
+                } catch (SchedulerException refused) {
+                    // journal back-pressure refused a step (each step is all or nothing): without a new wake-up this
+                    // clock would never get another round, so it asks for one after a backoff
+                    long retryAt = now + Math.min(REFUSED_RETRY_MAX_MILLIS,
+                            REFUSED_RETRY_MILLIS << Math.min(refusedRounds, 20));
+                    refusedRounds++;
+                    toldDeadline = retryAt;
+                    wakeups.wakeAt(scheduler, retryAt);
+                    throw refused;
                 }
-            } finally {
-                capacity.budget().releaseDeliveries(granted - firedNow);
-            }
-            boolean heldBack = firedNow < wanted;
-            if (firedNow > 0) {
-                clockDeliveries.changed();
-            }
-            clockDeliveries.recount(heldBack);
-            long next = heldBack ? Math.min(nextDeadline(false), now + HELD_BACK_RETRY_MILLIS) : nextDeadline(true);
-            if (next != Long.MAX_VALUE) {
-                toldDeadline = next;
-                wakeups.wakeAt(scheduler, next);
-            }
-            return firedNow;
-        });
-        metrics.operation(Operation.ADVANCE, Outcome.SUCCESS, System.nanoTime() - start);
-        metrics.advanced(fired);
-        tally.reportTo(metrics);
-        return fired;
+            });
+            return fired;
+        } catch (SchedulerException refused) {
+            outcome = Outcome.of(refused.code());
+            throw refused;
+        } finally {
+            metrics.operation(Operation.ADVANCE, outcome, System.nanoTime() - start);
+            metrics.advanced(fired);
+            tally.reportTo(metrics);
+        }
     }
+
+    /** The body of {@link #fireRound} under the lock: settles, fires, and asks for the next round. */
+    private int fireDueRound(long now, int maxTimers, DeliveryTally tally) {
+        clockDeliveries.settle(now, tally);
+        int due = FiringOrderWalk.countDue(heap, now, maxTimers + 1); // one more tells whether all fit the round
+        int wanted = Math.min(due, maxTimers);
+        int granted = wanted == 0 ? 0 : capacity.budget().reserveDeliveries(wanted);
+        int firedNow = 0;
+        try {
+            if (granted > 0) {
+                kernel.log().requireWritable();
+                List<Timer> timers = advanceWithin(now, granted, Trace.NONE, granted == due).value().fired();
+                firedNow = timers.size();
+                tally.fired(timers, wallClockMillis.getAsLong());
+            }
+        } finally {
+            capacity.budget().releaseDeliveries(granted - firedNow);
+        }
+        boolean heldBack = firedNow < wanted;
+        if (firedNow > 0) {
+            clockDeliveries.changed();
+        }
+        clockDeliveries.recount(heldBack);
+        long next = heldBack ? Math.min(nextDeadline(false), now + HELD_BACK_RETRY_MILLIS) : nextDeadline(true);
+        if (next != Long.MAX_VALUE) {
+            toldDeadline = next;
+            wakeups.wakeAt(scheduler, next);
+        }
+        return firedNow;
+    }
+
+    /** The clock was deleted: the firing thread forgets it. Call under the lock. */
+    void forget() {
+        toldDeadline = Long.MAX_VALUE;
+        wakeups.forget(scheduler);
+    }
+
 
     /** Tells the firing thread about a sooner deadline of this system kernel.clock(). */
     void tellNextDeadline() {

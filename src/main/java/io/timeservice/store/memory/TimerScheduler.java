@@ -649,6 +649,7 @@ public final class TimerScheduler {
                 heap.clear();
                 clockDeliveries.drop();
                 deletedClock = name;
+                firing.forget(); // the firing thread must not keep a deleted clock until its old deadline
                 clockDeliveries.wakeWaiters(); // long polls look again and hear clock_not_found
                 return sequences.highestPossible();
             });
