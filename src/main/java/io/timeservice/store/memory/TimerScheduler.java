@@ -731,7 +731,7 @@ public final class TimerScheduler {
             requireQueue();
             long now = clock.now();
             Delivery leased = deliveries.requireClaim(id, claim, now, false);
-            long retryAt = now + (retryAfterMillis != null ? retryAfterMillis
+            long retryAt = Rules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
                     : settings.retry().backoffMillis(leased.sequence(), leased.attempt() + 1));
             log.requireWritable();
             Applied<Delivery> nacked = commit(new Mutation.Nacked(claim, now, retryAt), Trace.NONE, () -> {
