@@ -225,7 +225,7 @@ final class ClockDeliveries {
             requireQueue();
             long now = kernel.clock().now();
             Delivery leased = deliveries.requireClaim(id, claim, now, false);
-            long retryAt = now + (retryAfterMillis != null ? retryAfterMillis
+            long retryAt = Rules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
                     : kernel.settings().retry().backoffMillis(leased.sequence(), leased.attempt() + 1));
             kernel.log().requireWritable();
             Applied<Delivery> nacked = kernel.commit(new Mutation.Nacked(claim, now, retryAt), () -> {
