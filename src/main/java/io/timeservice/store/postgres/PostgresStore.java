@@ -27,6 +27,8 @@ public final class PostgresStore implements AutoCloseable {
     private final PostgresClocks clocks;
     private final PostgresTimers timers;
     private final PostgresDeliveries deliveries;
+    private final LeaseReleaser leases;
+    private final PostgresDeadLetters deadLetters;
     private final ClockSkew skew;
     private final Jdbc jdbc;
     private final ReadyWakeups wakeups;
@@ -41,6 +43,8 @@ public final class PostgresStore implements AutoCloseable {
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
         this.timers = new PostgresTimers(jdbc, budget, alarm, metrics);
         this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics);
+        this.leases = new LeaseReleaser(jdbc, metrics);
+        this.deadLetters = new PostgresDeadLetters(jdbc, budget, metrics);
         this.metrics = metrics;
         this.skew = new ClockSkew(jdbc, InstantSource.system());
         this.jdbc = jdbc;
@@ -107,6 +111,15 @@ public final class PostgresStore implements AutoCloseable {
         return deliveries;
     }
 
+    /** Expired leases, due retries and the purge of acknowledged deliveries. */
+    public LeaseReleaser leases() {
+        return leases;
+    }
+
+    public PostgresDeadLetters deadLetters() {
+        return deadLetters;
+    }
+
     /**
      * Starts listening for ready deliveries of any instance ({@code LISTEN}, on one connection of the pool held for
      * the store's life), so long-polling claims answer as soon as something is ready; without it, and while its
@@ -130,7 +143,7 @@ public final class PostgresStore implements AutoCloseable {
      */
     public synchronized PostgresFiringLoop startFiring(PostgresFiringLoop.Settings settings) {
         if (firing == null) {
-            firing = new PostgresFiringLoop(deliveries, jdbc, skew, alarm, settings, metrics);
+            firing = new PostgresFiringLoop(deliveries, leases, jdbc, skew, alarm, settings, metrics);
             firing.start();
         }
         return firing;
