@@ -10,8 +10,8 @@ import io.timeservice.store.QueueInspector;
 
 /**
  * The heap views on the PostgreSQL store, which keeps no heap: the clock's size and time with no array cells, and an
- * invariant report of the checks this store has. A clock that does not exist is {@code clock_not_found}, as on the
- * memory store.
+ * invariant report of the one check this store has, over every clock: the pending budget matches the rows it counts
+ * ({@link BudgetReconciliation}). A clock that does not exist is {@code clock_not_found}, as on the memory store.
  */
 public final class PostgresQueueInspector implements QueueInspector {
 
@@ -27,16 +27,18 @@ public final class PostgresQueueInspector implements QueueInspector {
     @Override
     public InvariantReport invariants(String clock) {
         store.timers().status(PostgresTimerStore.named(clock)); // clock_not_found first
-        return report();
+        return report(store);
     }
 
     @Override
     public HeapView heapView(String clock, int limit) {
         QueueStatus status = store.timers().status(PostgresTimerStore.named(clock));
-        return new HeapView(arity, status.size(), status.now(), List.of(), Map.of(), report());
+        // no reconciliation here: the live view polls, and the check reads every pending row
+        return new HeapView(arity, status.size(), status.now(), List.of(), Map.of(),
+                new InvariantReport(List.of()).checkedAt(System.currentTimeMillis()));
     }
 
-    private static InvariantReport report() {
-        return new InvariantReport(List.of()).checkedAt(System.currentTimeMillis());
+    private static InvariantReport report(PostgresStore store) {
+        return new InvariantReport(List.of(store.budgetMatchesRows())).checkedAt(System.currentTimeMillis());
     }
 }

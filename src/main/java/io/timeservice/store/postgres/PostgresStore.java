@@ -6,6 +6,7 @@ import javax.sql.DataSource;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.InvariantReport;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.store.MeasuredDeliveryStore;
 import io.timeservice.store.MeasuredTimerStore;
@@ -167,6 +168,14 @@ public final class PostgresStore implements AutoCloseable {
             loop.close();
         }
         wakeups.close();
+    }
+
+    /**
+     * Whether the pending budget counts exactly the pending timers and unacknowledged deliveries
+     * ({@link BudgetReconciliation}); reads all of them.
+     */
+    public InvariantReport.Check budgetMatchesRows() {
+        return BudgetReconciliation.check(jdbc);
     }
 
     /** This instance's wall clock against the database's (the skew gauge). */
