@@ -40,6 +40,23 @@ public final class PostgresClocks {
                                                            'multiplier', ?::float8, 'maxBackoff', ?::bigint,
                                                            'jitter', ?::float8))""";
 
+    /**
+     * Deletes a clock's timers and deliveries and answers what the budget counted of them: the pending timers and the
+     * unacknowledged deliveries that this statement removed, each as it was when removed. Counting before deleting
+     * would also count rows that a concurrent cancel, dead-letter delete or ack (none of which locks a system clock's
+     * row) removes or acknowledges and gives back itself: the budget would drift down for good. Here such a row is
+     * either gone before the DELETE reaches it, or the DELETE waits for that transaction and then sees the row as it
+     * committed it (acknowledged: not counted), or that transaction finds the row deleted and gives nothing back.
+     * The clock's row is locked first, so nothing is added to it meanwhile. Parameters: the clock, twice.
+     */
+    private static final String DELETE_ROWS = """
+            WITH timers_gone AS (DELETE FROM timers WHERE clock = ? RETURNING bytes),
+                 deliveries_gone AS (DELETE FROM deliveries WHERE clock = ? RETURNING bytes, state)
+            SELECT count(*), coalesce(sum(bytes), 0) FROM (
+                SELECT bytes FROM timers_gone
+                UNION ALL
+                SELECT bytes FROM deliveries_gone WHERE state <> 'acked') released""";
+
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final int maxClocks;
@@ -163,7 +180,8 @@ public final class PostgresClocks {
     }
 
     /**
-     * Deletes the clock {@code name} with every timer and delivery it holds, giving their share of the budget back.
+     * Deletes the clock {@code name} with every timer and delivery it holds, giving back exactly the share of the
+     * budget that the deletion removed ({@link #DELETE_ROWS}).
      *
      * @throws SchedulerException {@code clock_not_found}, {@code clock_undeletable} for the default clock
      */
@@ -176,17 +194,13 @@ public final class PostgresClocks {
             }
             long timers;
             long bytes;
-            try (PreparedStatement held = connection.prepareStatement("""
-                    SELECT count(*), coalesce(sum(bytes), 0) FROM (
-                        SELECT bytes FROM timers WHERE clock = ?
-                        UNION ALL
-                        SELECT bytes FROM deliveries WHERE clock = ? AND state <> 'acked') counted""")) {
-                held.setString(1, name);
-                held.setString(2, name);
-                try (ResultSet row = held.executeQuery()) {
-                    row.next();
-                    timers = row.getLong(1);
-                    bytes = row.getLong(2);
+            try (PreparedStatement delete = connection.prepareStatement(DELETE_ROWS)) {
+                delete.setString(1, name);
+                delete.setString(2, name);
+                try (ResultSet released = delete.executeQuery()) {
+                    released.next();
+                    timers = released.getLong(1);
+                    bytes = released.getLong(2);
                 }
             }
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM clocks WHERE name = ?")) {

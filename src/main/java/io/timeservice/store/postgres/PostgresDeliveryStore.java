@@ -14,7 +14,8 @@ import io.timeservice.store.DeliveryStore;
 
 /**
  * The PostgreSQL store's delivery queues behind the web layer. Leases, retries and readiness follow the clock's time
- * and retry policy, as in the memory store ({@link PostgresDeliveries}).
+ * and retry policy, as in the memory store ({@link PostgresDeliveries},
+ * {@link LeaseReleaser}, {@link PostgresDeadLetters}).
  */
 public final class PostgresDeliveryStore implements DeliveryStore {
 
@@ -68,17 +69,17 @@ public final class PostgresDeliveryStore implements DeliveryStore {
 
     @Override
     public List<Delivery> dead(String clock, int limit, long afterSequence) {
-        return store.deliveries().dead(queued(clock), limit, afterSequence);
+        return store.deadLetters().dead(queued(clock), limit, afterSequence);
     }
 
     @Override
     public List<Delivery> redrive(String clock, String id, Long sequence) {
-        return store.deliveries().redrive(queued(clock), id, sequence);
+        return store.deadLetters().redrive(queued(clock), id, sequence);
     }
 
     @Override
     public void deleteDead(String clock, String id, Long sequence) {
-        store.deliveries().deleteDead(queued(clock), id, sequence);
+        store.deadLetters().deleteDead(queued(clock), id, sequence);
     }
 
     @Override

@@ -17,7 +17,7 @@ import io.timeservice.store.SchedulerMetrics;
 /**
  * The thread per instance that makes time pass on the PostgreSQL store: it fires the due timers of every system
  * clock into their ready queues ({@link PostgresDeliveries#fireDue}), turns expired leases into retries and due
- * retries into ready deliveries on every system clock ({@link PostgresDeliveries#releaseDue}; a virtual clock's
+ * retries into ready deliveries on every system clock ({@link LeaseReleaser#releaseDue}; a virtual clock's
  * leases and retries follow its own time, settled by its advances), and deletes acknowledged
  * deliveries older than the retention. Then it sleeps until the next due time it knows of.
  *
@@ -133,6 +133,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
     }
 
     private final PostgresDeliveries deliveries;
+    private final LeaseReleaser leases;
     private final Jdbc jdbc;
     private final ClockSkew skew;
     private final FiringAlarm alarm;
@@ -156,9 +157,10 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private volatile long lastLookWallMillis;
     private volatile StoreSample sample;
 
-    PostgresFiringLoop(PostgresDeliveries deliveries, Jdbc jdbc, ClockSkew skew, FiringAlarm alarm,
+    PostgresFiringLoop(PostgresDeliveries deliveries, LeaseReleaser leases, Jdbc jdbc, ClockSkew skew, FiringAlarm alarm,
                        Settings settings, SchedulerMetrics metrics) {
         this.deliveries = deliveries;
+        this.leases = leases;
         this.jdbc = jdbc;
         this.skew = skew;
         this.alarm = alarm;
@@ -280,7 +282,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
         }
         lagMillis = earliestPassed == Long.MAX_VALUE ? 0 : now - earliestPassed;
         if (now >= nextPurge) {
-            int purged = deliveries.purgeAcked(settings.ackedRetention().toMillis(), settings.roundSize());
+            int purged = leases.purgeAcked(settings.ackedRetention().toMillis(), settings.roundSize());
             nextPurge = purged >= settings.roundSize() ? now : now + Math.max(MIN_PURGE_EVERY_MILLIS,
                     Math.min(settings.slowPoll().toMillis(), settings.ackedRetention().toMillis()));
             more |= purged >= settings.roundSize();
@@ -345,7 +347,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
     /** One round of {@code clock}'s expired leases and due retries. */
     private int release(String clock) {
         // the default policy until per-clock policies are stored (clocks.settings): the same as nack uses
-        PostgresDeliveries.Released released = deliveries.releaseDue(clock, settings.roundSize());
+        LeaseReleaser.Released released = leases.releaseDue(clock, settings.roundSize());
         return released.expired() + released.readied();
     }
 

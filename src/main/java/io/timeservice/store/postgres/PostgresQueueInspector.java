@@ -12,8 +12,10 @@ import io.timeservice.store.QueueInspector;
 
 /**
  * The heap views on the PostgreSQL store, which keeps no heap: the clock's size and time with no array cells, and an
- * invariant report of the checks this store keeps (the heap's four make no sense without a heap). A clock that does not exist is {@code clock_not_found}, as on the
- * memory store.
+ * invariant report of the checks this store keeps (the heap's four make no sense without a heap): {@code no-overdue}
+ * for the clock (one index probe), and, in the invariants view only, {@code budget-matches-rows} over every clock
+ * ({@link BudgetReconciliation}, which reads every pending row). A clock that does not exist is
+ * {@code clock_not_found}, as on the memory store.
  */
 public final class PostgresQueueInspector implements QueueInspector {
 
@@ -37,19 +39,22 @@ public final class PostgresQueueInspector implements QueueInspector {
     public InvariantReport invariants(String clock) {
         String name = PostgresTimerStore.named(clock);
         store.timers().status(name); // clock_not_found first
-        return report(name);
+        return new InvariantReport(List.of(noOverdue(name), store.budgetMatchesRows()))
+                .checkedAt(System.currentTimeMillis());
     }
 
     @Override
     public HeapView heapView(String clock, int limit) {
         String name = PostgresTimerStore.named(clock);
         QueueStatus status = store.timers().status(name);
-        return new HeapView(arity, status.size(), status.now(), List.of(), Map.of(), report(name));
+        // no reconciliation here: the live view polls, and that check reads every pending row
+        return new HeapView(arity, status.size(), status.now(), List.of(), Map.of(),
+                new InvariantReport(List.of(noOverdue(name))).checkedAt(System.currentTimeMillis()));
     }
 
-    /** The checks this store keeps: {@code no-overdue} (a virtual clock's advance left nothing due behind). */
-    private InvariantReport report(String clock) {
-        InvariantReport.Check overdue = store.jdbc().autocommit(connection -> {
+    /** {@code no-overdue}: a virtual clock's advance left no timer due before its now. */
+    private InvariantReport.Check noOverdue(String clock) {
+        return store.jdbc().autocommit(connection -> {
             try (PreparedStatement select = connection.prepareStatement(OVERDUE)) {
                 select.setString(1, clock);
                 try (ResultSet row = select.executeQuery()) {
@@ -59,6 +64,5 @@ public final class PostgresQueueInspector implements QueueInspector {
                 }
             }
         });
-        return new InvariantReport(List.of(overdue)).checkedAt(System.currentTimeMillis());
     }
 }

@@ -6,6 +6,7 @@ import javax.sql.DataSource;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.InvariantReport;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.store.MeasuredDeliveryStore;
 import io.timeservice.store.MeasuredTimerStore;
@@ -27,6 +28,8 @@ public final class PostgresStore implements AutoCloseable {
     private final PostgresClocks clocks;
     private final PostgresTimers timers;
     private final PostgresDeliveries deliveries;
+    private final LeaseReleaser leases;
+    private final PostgresDeadLetters deadLetters;
     private final ClockSkew skew;
     private final Jdbc jdbc;
     private final ReadyWakeups wakeups;
@@ -41,6 +44,8 @@ public final class PostgresStore implements AutoCloseable {
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
         this.timers = new PostgresTimers(jdbc, budget, alarm, metrics);
         this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics);
+        this.leases = new LeaseReleaser(jdbc, metrics);
+        this.deadLetters = new PostgresDeadLetters(jdbc, budget, metrics);
         this.metrics = metrics;
         this.skew = new ClockSkew(jdbc, InstantSource.system());
         this.jdbc = jdbc;
@@ -107,6 +112,15 @@ public final class PostgresStore implements AutoCloseable {
         return deliveries;
     }
 
+    /** Expired leases, due retries and the purge of acknowledged deliveries. */
+    public LeaseReleaser leases() {
+        return leases;
+    }
+
+    public PostgresDeadLetters deadLetters() {
+        return deadLetters;
+    }
+
     /**
      * Starts listening for ready deliveries of any instance ({@code LISTEN}, on one connection of the pool held for
      * the store's life), so long-polling claims answer as soon as something is ready; without it, and while its
@@ -130,7 +144,7 @@ public final class PostgresStore implements AutoCloseable {
      */
     public synchronized PostgresFiringLoop startFiring(PostgresFiringLoop.Settings settings) {
         if (firing == null) {
-            firing = new PostgresFiringLoop(deliveries, jdbc, skew, alarm, settings, metrics);
+            firing = new PostgresFiringLoop(deliveries, leases, jdbc, skew, alarm, settings, metrics);
             firing.start();
         }
         return firing;
@@ -154,6 +168,14 @@ public final class PostgresStore implements AutoCloseable {
             loop.close();
         }
         wakeups.close();
+    }
+
+    /**
+     * Whether the pending budget counts exactly the pending timers and unacknowledged deliveries
+     * ({@link BudgetReconciliation}); reads all of them.
+     */
+    public InvariantReport.Check budgetMatchesRows() {
+        return BudgetReconciliation.check(jdbc);
     }
 
     /** This instance's wall clock against the database's (the skew gauge). */

@@ -240,15 +240,15 @@ public final class PostgresTimers {
      * {@code limit}, moves the clock only to the last fired one's fireTime and answers {@code complete = false}.
      * {@code limit = Integer.MAX_VALUE} fires everything due. On a clock with queue delivery the fired timers also
      * become ready deliveries, and then the clock's retry step runs at its new now (leases that ended, retries that
-     * came due: {@link PostgresDeliveries#releaseDue(String, int)}), all in the same transaction.
+     * came due: {@link LeaseReleaser#releaseDue(String, int)}), all in the same transaction.
      *
      * @throws SchedulerException {@code clock_not_found}, {@code invalid_request} (both or neither of by and to),
      *                            {@code invalid_limit}, {@code invalid_advance} (out of range, or a system clock)
      */
     public AdvanceResult advance(String clock, Long by, Long to, int limit) {
-        PostgresDeliveries.Released[] released = {PostgresDeliveries.Released.NOTHING};
+        LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
         AdvanceResult result = jdbc.inTransaction(connection -> {
-            released[0] = PostgresDeliveries.Released.NOTHING;
+            released[0] = LeaseReleaser.Released.NOTHING;
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR UPDATE");
             if ((by == null) == (to == null)) {
                 throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
@@ -280,7 +280,7 @@ public final class PostgresTimers {
                     ReadyWakeups.notify(connection, clock);
                 }
                 // then leases and retries run on this clock's time too, as in memory: every one due by the new now
-                released[0] = PostgresDeliveries.releaseDue(connection, stored.at(newNow), Long.MAX_VALUE, false);
+                released[0] = LeaseReleaser.releaseDue(connection, stored.at(newNow), Long.MAX_VALUE, false);
             }
             if (stored.delivery() == ClockSettings.DeliveryMode.RESPONSE) {
                 long bytes = 0;

@@ -3,8 +3,20 @@ package io.timeservice.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.RetryPolicy;
@@ -151,5 +163,88 @@ class PostgresClocksTest {
         assertThatThrownBy(() -> store.timers().cancel("gone", "t9", Precondition.ifMatch(last.revision())))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.PRECONDITION_FAILED));
         assertThat(database.queryLong("SELECT count(*) FROM timers")).isEqualTo(10);
+    }
+
+    /**
+     * A system clock's ack locks its delivery row, then waits (here: for the budget's stripes, which the test holds);
+     * the clock's deletion meanwhile reaches that row and waits for the ack. Both give the delivery's share back
+     * unless the deletion releases only what it removed still unacknowledged: the budget then counted one less than
+     * the rows, for good. Each phase waits for the lock wait it needs to see (pg_blocking_pids), with a deadline.
+     */
+    @Test
+    void delete_racingAnAckOnASystemClock_givesTheDeliveryBackOnce_andTheBudgetMatchesTheRows() throws Exception {
+        store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
+        store.timers().add("s", "a", 0, 0, null);
+        assertThat(store.deliveries().fireDue("s", 10)).isEqualTo(1);
+        ClaimedDelivery claimed = store.deliveries().claim("s", 1, 600_000).get(0);
+        ExecutorService calls = Executors.newFixedThreadPool(2);
+        try (Connection budgetHolder = DriverManager.getConnection(database.jdbcUrl())) {
+            budgetHolder.setAutoCommit(false);
+            budgetHolder.createStatement().execute("SELECT * FROM pending_budget FOR UPDATE");
+            int holder = backendPid(budgetHolder);
+
+            Future<Boolean> ack = calls.submit(() -> store.deliveries().ack("s", "a", claimed.claim().toString()));
+            int acking = awaitBlockedBy(holder); // the ack holds the delivery's row, waiting to give its share back
+            Future<?> delete = calls.submit(() -> store.clocks().delete("s"));
+            awaitBlockedBy(acking);                // the deletion waits for the ack's row
+            budgetHolder.rollback();
+
+            assertThat(ack.get(1, TimeUnit.MINUTES)).isTrue();
+            delete.get(1, TimeUnit.MINUTES);
+        } finally {
+            calls.shutdownNow();
+        }
+        assertThat(database.queryLong("SELECT sum(timers) FROM pending_budget")).isZero();
+        assertThat(new PostgresQueueInspector(store, 4).invariants(null).checks())
+                .containsExactly(InvariantReport.Check.passed("no-overdue"),
+                        InvariantReport.Check.passed(BudgetReconciliation.BUDGET_MATCHES_ROWS));
+    }
+
+    @Test
+    void theInvariantReport_namesTheBudgetAndTheRows_whenTheyDisagree() {
+        store.timers().add(Limits.DEFAULT_CLOCK, "a", 5, 0, null);
+        database.execute("UPDATE pending_budget SET timers = timers + 2 WHERE stripe = 0");
+
+        InvariantReport report = new PostgresQueueInspector(store, 4).invariants(null);
+
+        assertThat(report.ok()).isFalse();
+        assertThat(report.firstFailure().detail()).contains("counts 3 timers", "hold 1 of");
+    }
+
+    @Test
+    void theInvariantReport_namesATimerAVirtualClockLeftBehind() {
+        store.timers().add(Limits.DEFAULT_CLOCK, "late", 5, 0, null);
+        store.timers().add(Limits.DEFAULT_CLOCK, "later", 50, 0, null);
+        database.execute("UPDATE clocks SET now_ms = 10 WHERE name = 'default'"); // as if an advance skipped "late"
+
+        InvariantReport report = new PostgresQueueInspector(store, 4).invariants(null);
+
+        assertThat(report.ok()).isFalse();
+        assertThat(report.firstFailure().name()).isEqualTo("no-overdue");
+        assertThat(report.firstFailure().detail()).contains("timer late is due at 5", "now 10");
+    }
+
+    private static int backendPid(Connection connection) throws SQLException {
+        try (ResultSet row = connection.createStatement().executeQuery("SELECT pg_backend_pid()")) {
+            row.next();
+            return row.getInt(1);
+        }
+    }
+
+    /** Waits until one backend waits for a lock that the backend {@code pid} holds; answers that one's pid. */
+    private int awaitBlockedBy(int pid) throws Exception {
+        int[] blockedPid = new int[1];
+        try (Connection observer = DriverManager.getConnection(database.jdbcUrl());
+             PreparedStatement blocked = observer.prepareStatement(
+                     "SELECT pid FROM pg_stat_activity WHERE ? = ANY (pg_blocking_pids(pid))")) {
+            blocked.setInt(1, pid);
+            Poll.until("a backend waiting for a lock of backend " + pid, Duration.ofMinutes(1), () -> {
+                try (ResultSet row = blocked.executeQuery()) {
+                    blockedPid[0] = row.next() ? row.getInt(1) : 0;
+                    return blockedPid[0] != 0;
+                }
+            });
+        }
+        return blockedPid[0];
     }
 }

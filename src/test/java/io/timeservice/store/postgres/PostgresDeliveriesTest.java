@@ -18,74 +18,15 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.store.SchedulerMetrics;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Deliveries on a real PostgreSQL: firing into the ready queue (by advance on a queue clock, by the database's clock
  * on a system clock), claims longest-ready first with leases, ack, nack and extend checked against the claim's token,
- * lease expiry, retries by the clock's policy and dead letters. On the virtual clocks, as in memory, leases and
- * retries follow the clock's own time, so the tests end them by advancing; on a system clock a test moves a row's
- * time into the past with SQL instead of sleeping.
+ * retries by the clock's policy. Lease expiry's own step is {@link LeaseReleaserTest}'s, dead letters
+ * {@link PostgresDeadLettersTest}'s.
  */
-class PostgresDeliveriesTest {
-
-    /** Three attempts, 60 s then 120 s of backoff, no jitter. */
-    private static final RetryPolicy THREE_ATTEMPTS = new RetryPolicy(3, 60_000, 2.0, 600_000, 0);
-
-    private static TestDatabase database;
-    private static PostgresStore store;
-    private static FreshClocks clocks;
-    private static String clock;
-
-    @BeforeAll
-    static void openStore() {
-        database = TestDatabase.create(PostgresDeliveriesTest.class, 4);
-        store = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 100, ClockSettings.Mode.VIRTUAL);
-        clocks = new FreshClocks(store, "q");
-    }
-
-    @AfterAll
-    static void dropSchema() {
-        database.close();
-    }
-
-    /** A fresh virtual clock at 0 whose fired timers become deliveries, retried by {@link #THREE_ATTEMPTS}. */
-    @BeforeEach
-    void freshQueueClock() {
-        clock = clocks.next(0, ClockSettings.DeliveryMode.QUEUE, THREE_ATTEMPTS);
-    }
-
-    private static PostgresDeliveries deliveries() {
-        return store.deliveries();
-    }
-
-    /** Adds timers due 1 ms from now with the given priorities, then advances the clock by 1 ms. */
-    private static void fired(String... idsAndPriorities) {
-        for (int i = 0; i < idsAndPriorities.length; i += 2) {
-            store.timers().add(clock, idsAndPriorities[i], 1, Integer.parseInt(idsAndPriorities[i + 1]),
-                    "{\"i\":" + i + "}");
-        }
-        advance(1);
-    }
-
-    private static void advance(long by) {
-        store.timers().advance(clock, by, null, Integer.MAX_VALUE);
-    }
-
-    private static long now() {
-        return store.clocks().get(clock).now();
-    }
-
-    private static String token(ClaimedDelivery delivery) {
-        return delivery.claim().toString();
-    }
-
-    private static long pendingInBudget() {
-        return database.queryLong("SELECT sum(timers) FROM pending_budget");
-    }
+class PostgresDeliveriesTest extends QueueClockTest {
 
     @Test
     void claim_takesReadyDeliveriesInFiringOrder_upToMax() {
@@ -199,7 +140,7 @@ class PostgresDeliveriesTest {
     void anUnknownClock_isClockNotFound_notAnEmptyClaimOrALostOne() {
         String token = UUID.randomUUID().toString();
         List<Runnable> calls = List.of(() -> deliveries().claim("nope", 1, 30_000),
-                () -> deliveries().fireDue("nope", 10), () -> deliveries().releaseDue("nope", 10),
+                () -> deliveries().fireDue("nope", 10), () -> store.leases().releaseDue("nope", 10),
                 () -> deliveries().ack("nope", "a", token), () -> deliveries().ack("nope", "a", "not-a-token"),
                 () -> deliveries().nack("nope", "a", token, null),
                 () -> deliveries().extend("nope", "a", token, 1_000));
@@ -249,24 +190,10 @@ class PostgresDeliveriesTest {
         }
 
         assertThat(deliveries().count(clock, "dead")).isEqualTo(1);
-        io.timeservice.model.Delivery dead = deliveries().dead(clock, 10, null).get(0);
+        io.timeservice.model.Delivery dead = store.deadLetters().dead(clock, 10, null).get(0);
         assertThat(dead.attempt()).isEqualTo(3);
         assertThat(dead.deadReason()).isEqualTo("lease expired on attempt 3 of 3");
         assertThat(now()).isEqualTo(leaseUntil);
-    }
-
-    @Test
-    void theRetryStep_movesALongExpiredLeaseThroughWaitingToReady_atTheRetryTime() {
-        fired("a", "0");
-        ClaimedDelivery claimed = deliveries().claim(clock, 1, 1_000).get(0);
-
-        advance(1_000 + 60_000 + 5); // the lease ended at 1001, its retry came due at 61001
-
-        ClaimedDelivery again = deliveries().claim(clock, 1, 1_000).get(0);
-        assertThat(again.sequence()).isEqualTo(claimed.sequence());
-        assertThat(again.attempt()).isEqualTo(2);
-        assertThat(again.readyAt()).isEqualTo(claimed.leaseUntil() + 60_000); // ready since its retry time
-        assertThat(again.claim()).isNotEqualTo(claimed.claim());
     }
 
     @Test
@@ -384,19 +311,9 @@ class PostgresDeliveriesTest {
                 .isEqualTo(leaseEnd + THREE_ATTEMPTS.backoffMillis(sequence, 2));
 
         database.execute("UPDATE deliveries SET retry_at = db_now_ms() WHERE seq = " + sequence);
-        assertThat(deliveries().releaseDue(system, 100)).isEqualTo(new PostgresDeliveries.Released(0, 0, 1));
+        assertThat(store.leases().releaseDue(system, 100)).isEqualTo(new LeaseReleaser.Released(0, 0, 1));
         assertThat(deliveries().claim(system, 10, 30_000)).extracting(ClaimedDelivery::attempt).containsExactly(2);
         store.clocks().delete(system);
-    }
-
-    @Test
-    void purgeAcked_deletesOnlyAcknowledgedOnes() {
-        fired("a", "0", "b", "0");
-        ClaimedDelivery a = deliveries().claim(clock, 1, 30_000).get(0);
-        deliveries().ack(clock, a.id(), token(a));
-
-        assertThat(deliveries().purgeAcked(0, 100)).isEqualTo(1);
-        assertThat(deliveries().count(clock, "ready")).isEqualTo(1);
     }
 
     @Test
@@ -410,30 +327,6 @@ class PostgresDeliveriesTest {
         clocks.deleted();
 
         assertThat(pendingInBudget()).isEqualTo(before);
-    }
-
-    @Test
-    void releaseDue_saysHowManyLeasesExpired_howManyOfThemDied_andHowManyRetriesBecameReady() {
-        String system = "sys-release-" + clock;
-        store.clocks().create(system, ClockSettings.Mode.SYSTEM, 0, null, new RetryPolicy(2, 60_000, 2.0, 600_000, 0));
-        for (String id : new String[] {"x", "y", "z"}) {
-            store.timers().add(system, id, 0, 0, null);
-        }
-        assertThat(deliveries().fireDue(system, 100)).isEqualTo(3);
-        List<ClaimedDelivery> claimed = deliveries().claim(system, 3, 30_000);
-        assertThat(claimed).extracting(ClaimedDelivery::id).containsExactly("x", "y", "z");
-        deliveries().nack(system, "y", token(claimed.get(1)), null);              // waiting a minute
-        database.execute("UPDATE deliveries SET retry_at = db_now_ms() WHERE clock = '" + system + "' AND id = 'y'");
-        database.execute("UPDATE deliveries SET attempt = 2 WHERE clock = '" + system + "' AND id = 'z'");
-        database.execute("UPDATE deliveries SET lease_until = db_now_ms() - 1000 WHERE clock = '" + system
-                + "' AND id IN ('x', 'z')");
-
-        // x waits for its second attempt (a minute after its lease's end), z died after its last, y is ready
-        assertThat(deliveries().releaseDue(system, 100)).isEqualTo(new PostgresDeliveries.Released(2, 1, 1));
-        assertThat(deliveries().count(system, "waiting")).isEqualTo(1);
-        assertThat(deliveries().count(system, "dead")).isEqualTo(1);
-        assertThat(deliveries().releaseDue(system, 100)).isEqualTo(new PostgresDeliveries.Released(0, 0, 0));
-        store.clocks().delete(system);
     }
 
     @Test
@@ -483,78 +376,5 @@ class PostgresDeliveriesTest {
         public void fireLag(long millis) {
             fireLags.add(millis);
         }
-    }
-
-    /** Claims and nacks every ready delivery until the retry policy gives up on each: all of them end dead. */
-    private static void killAllReady() {
-        for (int attempt = 1; attempt <= THREE_ATTEMPTS.maxAttempts(); attempt++) {
-            for (ClaimedDelivery claimed : deliveries().claim(clock, 100, 30_000)) {
-                deliveries().nack(clock, claimed.id(), token(claimed), 0L);
-            }
-        }
-    }
-
-    @Test
-    void deadDeliveries_arePagedInSequenceOrder() {
-        fired("c", "1", "a", "0", "b", "0");
-        killAllReady();
-
-        List<io.timeservice.model.Delivery> first = deliveries().dead(clock, 2, null);
-        List<io.timeservice.model.Delivery> second = deliveries().dead(clock, 2, first.get(1).sequence());
-
-        assertThat(first).extracting(io.timeservice.model.Delivery::id).containsExactly("c", "a"); // added so
-        assertThat(second).extracting(io.timeservice.model.Delivery::id).containsExactly("b");
-        assertThat(deliveries().dead(clock, 2, second.get(0).sequence())).isEmpty();
-        assertThat(first.get(0).attempt()).isEqualTo(3);
-        assertThat(first.get(0).state()).isEqualTo(State.DEAD);
-        assertThat(first.get(0).payload()).isEqualTo("{\"i\":0}");
-        assertThat(first.get(0).deadReason()).isEqualTo("nacked on attempt 3 of 3");
-        assertThatThrownBy(() -> deliveries().dead(clock, 0, null)).isInstanceOf(SchedulerException.class)
-                .extracting("code").isEqualTo(ErrorCode.INVALID_LIMIT);
-        assertThatThrownBy(() -> deliveries().dead("no-such-clock", 10, null)).isInstanceOf(SchedulerException.class)
-                .extracting("code").isEqualTo(ErrorCode.CLOCK_NOT_FOUND);
-    }
-
-    @Test
-    void redrive_makesADeadDeliveryReadyAtTheClocksNowWithAFreshSetOfAttempts_keepingItsBudget() {
-        fired("a", "0");
-        killAllReady();
-        advance(7);
-        long budgetBefore = pendingInBudget();
-
-        List<io.timeservice.model.Delivery> redriven = deliveries().redrive(clock, "a", null);
-        ClaimedDelivery again = deliveries().claim(clock, 1, 30_000).get(0);
-
-        assertThat(redriven).extracting(io.timeservice.model.Delivery::state).containsExactly(State.READY);
-        assertThat(redriven.get(0).attempt()).isEqualTo(1);
-        assertThat(redriven.get(0).deadReason()).isNull();
-        assertThat(redriven.get(0).readyAt()).isEqualTo(8);
-        assertThat(again.sequence()).isEqualTo(redriven.get(0).sequence());
-        assertThat(again.attempt()).isEqualTo(1);
-        assertThat(pendingInBudget()).isEqualTo(budgetBefore);
-        assertThat(deliveries().dead(clock, 10, null)).isEmpty();
-        assertThatThrownBy(() -> deliveries().redrive(clock, "a", null)).isInstanceOf(SchedulerException.class)
-                .extracting("code").isEqualTo(ErrorCode.DELIVERY_NOT_FOUND);
-    }
-
-    @Test
-    void deleteDead_removesOnlyTheNamedSequence_andGivesItsBudgetBack() {
-        fired("a", "0");
-        fired("a", "0"); // the id again, while its first delivery is still out
-        killAllReady();
-        List<io.timeservice.model.Delivery> dead = deliveries().dead(clock, 10, null);
-        assertThat(dead).extracting(io.timeservice.model.Delivery::id).containsExactly("a", "a");
-        long budgetBefore = pendingInBudget();
-
-        List<io.timeservice.model.Delivery> deleted = deliveries().deleteDead(clock, "a", dead.get(0).sequence());
-
-        assertThat(deleted).containsExactly(dead.get(0));
-        assertThat(deliveries().dead(clock, 10, null)).containsExactly(dead.get(1));
-        assertThat(pendingInBudget()).isEqualTo(budgetBefore - 1);
-        assertThatThrownBy(() -> deliveries().deleteDead(clock, "a", dead.get(0).sequence()))
-                .isInstanceOf(SchedulerException.class).extracting("code")
-                .isEqualTo(ErrorCode.DELIVERY_NOT_FOUND);
-        assertThat(deliveries().deleteDead(clock, "a", null)).containsExactly(dead.get(1));
-        assertThat(pendingInBudget()).isEqualTo(budgetBefore - 2);
     }
 }

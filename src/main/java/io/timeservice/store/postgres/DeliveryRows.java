@@ -1,0 +1,69 @@
+package io.timeservice.store.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.Delivery.State;
+
+/**
+ * What the deliveries' classes ({@link PostgresDeliveries}, {@link LeaseReleaser}, {@link PostgresDeadLetters}) read
+ * the same way: the clock a call runs on, deliveries from {@link DeliverySql#VIEW} rows, claim tokens.
+ */
+final class DeliveryRows {
+
+    private DeliveryRows() {
+    }
+
+    /**
+     * The clock a delivery call runs on, read in the call's transaction: a virtual clock's row {@code FOR SHARE}
+     * (read again under the lock: an advance may have committed meanwhile), so no advance of it runs until the call
+     * commits; a system clock's unlocked (claims and acks of one busy clock must not queue on one row), its now the
+     * database's clock.
+     *
+     * @throws io.timeservice.model.SchedulerException {@code clock_not_found}
+     */
+    static StoredClock onClock(Connection connection, String clock) throws SQLException {
+        StoredClock stored = PostgresClocks.require(connection, clock, "");
+        return stored.mode() == ClockSettings.Mode.VIRTUAL ? PostgresClocks.require(connection, clock, " FOR SHARE")
+                : stored;
+    }
+
+    /** The deliveries a statement selecting {@link DeliverySql#VIEW} answers, by sequence (RETURNING follows no order). */
+    static List<Delivery> viewsOf(PreparedStatement statement) throws SQLException {
+        List<Delivery> views = new ArrayList<>();
+        try (ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+                views.add(viewOf(rows));
+            }
+        }
+        views.sort(Comparator.comparingLong(Delivery::sequence));
+        return views;
+    }
+
+    /** The delivery in the row's {@link DeliverySql#VIEW} columns, as the memory store shows it (0 for a time it has not). */
+    static Delivery viewOf(ResultSet row) throws SQLException {
+        State state = State.valueOf(row.getString(7).toUpperCase(Locale.ROOT));
+        UUID claim = row.getObject(8, UUID.class);
+        return new Delivery(row.getString(1), row.getLong(2), row.getInt(3), row.getLong(4), row.getString(5),
+                row.getInt(6), state, claim == null ? null : claim.toString(), row.getLong(9), row.getLong(10),
+                row.getLong(11), row.getString(12));
+    }
+
+    /** A claim token as the API carries it; null for text that is no token (no delivery holds it). */
+    static UUID token(String claim) {
+        try {
+            return claim == null ? null : UUID.fromString(claim);
+        } catch (IllegalArgumentException notAToken) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package io.timeservice.store.postgres;
+
+/**
+ * The statements of the deliveries (table {@code deliveries}): {@link PostgresDeliveries} (firing into the ready
+ * queue, claim, ack, nack, extend, counts), {@link LeaseReleaser} (expired leases, due retries, purge of acked rows)
+ * and {@link PostgresDeadLetters}, gathered here so that they can be reviewed as SQL, each with what it relies on.
+ * Parameters are positional ({@code ?}); each constant says them in order where there are several.
+ *
+ * <p>The indexes they read are in the migrations ({@code db/timeservice}): {@code deliveries_ready} (claims),
+ * {@code deliveries_leases}, {@code deliveries_waiting} (the retry step), {@code deliveries_dead},
+ * {@code deliveries_claim} (ack, nack, extend), {@code deliveries_acked} (the purge) and
+ * {@code deliveries_by_clock} (a clock's counts and its deletion).
+ */
+final class DeliverySql {
+
+    private DeliverySql() {
+    }
+
+    /** A delivery as the API shows it ({@link io.timeservice.model.Delivery}), from the row {@code d}: 12 columns. */
+    static final String VIEW = "d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.state, d.claim,"
+            + " d.lease_until, d.retry_at, d.ready_at, d.dead_reason";
+
+    /**
+     * Claims up to {@code max} ready deliveries of one clock, longest-ready first. The inner SELECT is the fence: it
+     * is planned on its own (a subquery in FROM), reads the front of the partial index {@code deliveries_ready} and
+     * locks what it returns, skipping rows another claim holds; the UPDATE then marks exactly those rows.
+     * Parameters: lease end, clock, max.
+     */
+    static final String CLAIM = """
+            UPDATE deliveries d
+               SET state = 'in_flight', claim = gen_random_uuid(), lease_until = ?
+              FROM (SELECT seq FROM deliveries
+                     WHERE clock = ? AND state = 'ready'
+                     ORDER BY ready_at, fire_time, priority, seq
+                     LIMIT ?
+                     FOR UPDATE SKIP LOCKED) picked
+             WHERE d.seq = picked.seq
+            RETURNING d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.claim, d.lease_until, d.ready_at""";
+
+    /**
+     * Moves a system clock's due timers (the database's clock decides) into its ready queue, in firing order; a first
+     * attempt is ready from its fire time on, as in memory. Parameters: clock, limit.
+     */
+    static final String FIRE_DUE = """
+            WITH picked AS (
+                SELECT seq FROM timers
+                 WHERE clock = ? AND fire_time <= db_now_ms()
+                 ORDER BY fire_time, priority, seq
+                 LIMIT ?
+                 FOR UPDATE SKIP LOCKED),
+            fired AS (
+                DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*)
+            INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
+                                    ready_at)
+            SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time
+              FROM fired
+            RETURNING fire_time, db_now_ms()""";
+
+    /**
+     * A delivery in flight under this claim whose lease has not ended by the clock's now: the only one ack, nack or
+     * extend touch. Parameters: clock, id, claim, the clock's now.
+     */
+    static final String HELD =
+            " WHERE d.clock = ? AND d.id = ? AND d.claim = ? AND d.state = 'in_flight' AND d.lease_until > ?";
+
+    /**
+     * Acknowledges the held delivery; answers its bytes (the budget share to give back). done_at is the database's
+     * clock on every clock: acked rows are purged by age, and repeated acks read them.
+     */
+    static final String ACK = "UPDATE deliveries d SET state = 'acked', done_at = db_now_ms(), lease_until = NULL"
+            + HELD + " RETURNING d.bytes";
+
+    /** Whether the delivery was acknowledged before with this claim (a repeated ack succeeds). */
+    static final String ALREADY_ACKED = """
+            SELECT 1 FROM deliveries WHERE clock = ? AND id = ? AND claim = ? AND state = 'acked'""";
+
+    /**
+     * {@link #ACK} for many (id, claim) pairs: the held rows locked in sequence order (so two overlapping calls wait
+     * for each other instead of deadlocking), then acknowledged. Parameters: ids, claims, clock, the clock's now.
+     */
+    static final String ACK_ALL = """
+            WITH held AS (
+                SELECT d.seq FROM deliveries d JOIN unnest(?::text[], ?::uuid[]) AS a(id, claim)
+                       ON d.id = a.id AND d.claim = a.claim
+                 WHERE d.clock = ? AND d.state = 'in_flight' AND d.lease_until > ?
+                 ORDER BY d.seq
+                   FOR UPDATE OF d)
+            UPDATE deliveries d SET state = 'acked', done_at = db_now_ms(), lease_until = NULL
+              FROM (SELECT DISTINCT seq FROM held) h
+             WHERE d.seq = h.seq
+            RETURNING d.id, d.claim, d.bytes""";
+
+    /** Which of the (id, claim) pairs were acknowledged before with that claim. Parameters: ids, claims, clock. */
+    static final String ACKED_BEFORE = """
+            SELECT d.id, d.claim FROM deliveries d JOIN unnest(?::text[], ?::uuid[]) AS a(id, claim)
+                   ON d.id = a.id AND d.claim = a.claim
+             WHERE d.clock = ? AND d.state = 'acked'""";
+
+    /** Moves the held delivery's lease end (first parameter) and answers it. */
+    static final String EXTEND = "UPDATE deliveries d SET lease_until = ?" + HELD + " RETURNING " + VIEW;
+
+    /** The held delivery a nack gives back, locked while Java decides what it becomes ({@link FailedAttempt}). */
+    static final String NACKED = "SELECT d.seq, d.attempt FROM deliveries d" + HELD + " FOR UPDATE OF d";
+
+    /**
+     * Failed attempts (nacked or expired), each decided in Java ({@link FailedAttempt}): one statement for all of
+     * them. Parameters: arrays of sequence, state, attempt, retry time, ready time (null: unchanged), dead reason.
+     */
+    static final String FAILED = """
+            UPDATE deliveries d
+               SET state = f.state, attempt = f.attempt, claim = NULL, lease_until = NULL, retry_at = f.retry_at,
+                   ready_at = coalesce(f.ready_at, d.ready_at), dead_reason = f.reason,
+                   done_at = CASE WHEN f.state = 'dead' THEN db_now_ms() END
+              FROM unnest(?::bigint[], ?::text[], ?::int[], ?::bigint[], ?::bigint[], ?::text[])
+                   AS f (seq, state, attempt, retry_at, ready_at, reason)
+             WHERE d.seq = f.seq
+            RETURNING""" + " " + VIEW;
+
+    /**
+     * In-flight deliveries whose lease ended by the clock's now, in the memory store's order (lease end, sequence),
+     * locked; {@code %s} is {@code " SKIP LOCKED"} or empty. Parameters: clock, now, limit.
+     */
+    static final String EXPIRED = """
+            SELECT seq, attempt, lease_until FROM deliveries
+             WHERE clock = ? AND state = 'in_flight' AND lease_until <= ?
+             ORDER BY lease_until, seq LIMIT ? FOR UPDATE%s""";
+
+    /**
+     * Waiting deliveries whose retry time has come become ready at that time (as in memory); {@code %s} as in
+     * {@link #EXPIRED}. Parameters: clock, now, limit.
+     */
+    static final String RETRY = """
+            UPDATE deliveries SET state = 'ready', ready_at = retry_at, retry_at = NULL
+             WHERE seq IN (SELECT seq FROM deliveries
+                            WHERE clock = ? AND state = 'waiting' AND retry_at <= ?
+                            ORDER BY retry_at, seq LIMIT ? FOR UPDATE%s)""";
+
+    /**
+     * Deletes acknowledged deliveries older than the retention, at most a round of them, skipping rows a repeated ack
+     * holds. Parameters: retention in ms, limit.
+     */
+    static final String PURGE_ACKED = """
+            DELETE FROM deliveries
+             WHERE seq IN (SELECT seq FROM deliveries WHERE state = 'acked' AND done_at <= db_now_ms() - ?
+                            LIMIT ? FOR UPDATE SKIP LOCKED)""";
+
+    /** A page of a clock's dead deliveries in sequence order, after a sequence. Parameters: clock, after, limit. */
+    static final String LIST_DEAD = "SELECT " + VIEW + """
+
+             FROM deliveries d
+             WHERE d.clock = ? AND d.state = 'dead' AND d.seq > ?
+             ORDER BY d.seq LIMIT ?""";
+
+    /**
+     * The dead deliveries of an id (or the one with that sequence). Parameters: clock, id, sequence or null, the same
+     * sequence again.
+     */
+    static final String DEAD_OF_ID = " WHERE d.clock = ? AND d.id = ? AND d.state = 'dead'"
+            + " AND (?::bigint IS NULL OR d.seq = ?::bigint)";
+
+    /**
+     * Dead deliveries become ready again at the clock's now (the first parameter) with a fresh set of attempts;
+     * returns them so.
+     */
+    static final String REDRIVE = "UPDATE deliveries d SET state = 'ready', attempt = 1, done_at = NULL,"
+            + " dead_reason = NULL, ready_at = ?" + DEAD_OF_ID + " RETURNING " + VIEW;
+
+    /** Deletes dead deliveries; returns them as they were, and each one's bytes (its budget share). */
+    static final String DELETE_DEAD = "DELETE FROM deliveries d" + DEAD_OF_ID + " RETURNING " + VIEW + ", d.bytes";
+
+    /**
+     * A clock's unacknowledged deliveries by state and its longest-ready time, in one statement that reads only that
+     * clock's unacknowledged rows.
+     */
+    static final String COUNTS = """
+            SELECT count(*) FILTER (WHERE state = 'ready'), count(*) FILTER (WHERE state = 'in_flight'),
+                   count(*) FILTER (WHERE state = 'waiting'), count(*) FILTER (WHERE state = 'dead'),
+                   min(ready_at) FILTER (WHERE state = 'ready')
+              FROM deliveries WHERE clock = ? AND state <> 'acked'""";
+
+    /** How many of a clock's deliveries are in one state. Parameters: clock, state. */
+    static final String COUNT_IN_STATE = "SELECT count(*) FROM deliveries WHERE clock = ? AND state = ?";
+}
