@@ -27,10 +27,12 @@ import io.timeservice.store.memory.TimerScheduler;
  *
  * <p>Thread-safe and safe across instances, by the database's locks, each call one READ COMMITTED transaction:
  * <ul>
- *   <li>an advance locks its clock's row ({@code FOR UPDATE}); adds, batches and edits with a delay share it
- *       ({@code FOR SHARE}), so a timer is never added or moved relative to a now an advance has passed, and two
- *       instances never advance one clock at once;</li>
- *   <li>cancel and edit lock the timer's row, so each sees the one an advance or another change left;</li>
+ *   <li>an advance locks its clock's row ({@code FOR UPDATE}); adds, batches, edits and cancels share it
+ *       ({@code FOR SHARE}), so a timer is never added or moved relative to a now an advance has passed, two
+ *       instances never advance one clock at once, and an advance's count of the due timers and its firing see
+ *       one set (a cancel or edit committing between them made it fire nothing after counting "more", or fire an
+ *       edited timer out of order: issue 34, item 12);</li>
+ *   <li>cancel and edit then lock the timer's row, so each sees the one another change left;</li>
  *   <li>the pending budget ({@link PendingBudgetStripes}) is changed as the last statement of the transaction.</li>
  * </ul>
  * Every refusal is decided before the commit and rolls everything back, so a refused call changes nothing; a batch
@@ -160,6 +162,7 @@ public final class PostgresTimers {
      */
     public Timer cancel(String clock, String id, Precondition precondition) {
         return jdbc.inTransaction(connection -> {
+            PostgresClocks.require(connection, clock, " FOR SHARE"); // no advance between its count and its firing
             Timer cancelled = delete(connection, clock, id, precondition);
             budget.release(connection, 1, Limits.bytesOf(cancelled.id(), cancelled.payload()));
             return cancelled;
@@ -177,7 +180,8 @@ public final class PostgresTimers {
     public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition) {
         SystemFiring firing = new SystemFiring();
         Timer edited = jdbc.inTransaction(connection -> {
-            StoredClock stored = PostgresClocks.require(connection, clock, newDelay == null ? "" : " FOR SHARE");
+            // shared even for a priority-only edit: an advance must not fire it with the order of neither version
+            StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
             Timer result = update(connection, stored, id, newDelay, newPriority, precondition);
             firing.saw(stored, result);
             return result;
