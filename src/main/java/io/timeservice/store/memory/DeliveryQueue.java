@@ -149,6 +149,16 @@ final class DeliveryQueue {
         return next;
     }
 
+    /** When the earliest lease ends, or {@link Long#MAX_VALUE} when none is in flight. */
+    long nextLeaseEnd() {
+        return leases.isEmpty() ? Long.MAX_VALUE : leases.first().leaseUntil;
+    }
+
+    /** When the earliest waiting retry becomes ready, or {@link Long#MAX_VALUE} when none waits. */
+    long nextRetryAt() {
+        return waiting.isEmpty() ? Long.MAX_VALUE : waiting.first().retryAt;
+    }
+
     boolean needsSettle(long now) {
         return nextDeadline() <= now;
     }
