@@ -14,14 +14,16 @@ import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The README's five-minute tour, run as written: every {@code curl} command of the tour's shell blocks is sent to the
  * service in order (host and port replaced), and the answer it documents is checked — the status where the comment
  * names one, and every {@code "member":value} pair the comment shows (pairs with an elided value, {@code …}, are
  * skipped). A claim token shown elided is the one the previous claim answered. So the tour cannot drift from the
- * service.
+ * service. It runs on a service of its own, as fresh as the one the README's run command starts (sequences from 1).
  */
+@TestPropertySource(properties = "timeservice.durability=none")
 class ReadmeTourTest extends RestTestSupport {
 
     private static final Pattern PAIR = Pattern.compile("\"(\\w+)\":(\"[^\"]*\"|-?\\d+|true|false|null)");
