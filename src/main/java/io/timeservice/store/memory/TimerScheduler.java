@@ -90,7 +90,7 @@ public final class TimerScheduler {
     /** Guarded by the lock; set by {@link #configure} before serving, changed only by {@link #reconfigure}. */
     private ClockSettings settings = ClockSettings.VIRTUAL;
     /** Fired timers of a queueing clock; guarded by the lock. */
-    private final DeliveryQueue deliveries = new DeliveryQueue(RetryPolicy.DEFAULT);
+    private final DeliveryQueue deliveries;
     private final ReadySignal readySignal = new ReadySignal();
     /** Set when the service shuts down: long polls answer at once instead of holding their threads. */
     private volatile boolean waitsEnded;
@@ -123,6 +123,7 @@ public final class TimerScheduler {
             throw new IllegalArgumentException("arity must be 2, 4 or 8: " + arity);
         }
         this.capacity = new Capacity(budget);
+        this.deliveries = new DeliveryQueue(RetryPolicy.DEFAULT, budget.recentAcks().newShare());
         this.heap = new IndexedTimerHeap(arity);
         this.clock = clock;
         this.wallClockMillis = wallClockMillis;
