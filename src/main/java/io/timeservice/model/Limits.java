@@ -27,6 +27,11 @@ public final class Limits {
     public static final long MAX_LEASE_MILLIS = 12L * 60 * 60 * 1000;
     public static final long DEFAULT_LEASE_MILLIS = 30_000;
     public static final long MAX_CLAIM_WAIT_MILLIS = 30_000;
+    /**
+     * Most dead deliveries one redrive or delete of an id takes: the first by sequence; a call again takes the next.
+     * Bounds the time one call holds its clock and the size of its journal record and answer.
+     */
+    public static final int MAX_DEAD_LETTERS_PER_CALL = 100_000;
 
     private Limits() {
     }

@@ -28,7 +28,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The delivery queue of a clock with delivery {@code queue}: workers claim fired timers under a lease, then ack,
  * nack or extend them; dead letters are listed, redriven or deleted. At least once: a consumer deduplicates on
- * {@code sequence}. Every call on a clock that answers fired timers from advance is 409 {@code clock_not_queued}.
+ * {@code (clock, sequence)}, and every delivery names its clock. Every call on a clock that answers fired timers
+ * from advance is 409 {@code clock_not_queued}.
  */
 @RestController
 class DeliveryController {
@@ -50,7 +51,7 @@ class DeliveryController {
                 body.max() == null ? 1 : body.max(),
                 body.lease() == null ? Limits.DEFAULT_LEASE_MILLIS : body.lease(),
                 body.waitMillis() == null ? 0 : body.waitMillis());
-        return new DeliveriesJson(DeliveryJson.of(claimed));
+        return new DeliveriesJson(DeliveryJson.of(clock, claimed));
     }
 
     @PostMapping(path = {"/deliveries/{id}/ack", "/clocks/{clock}/deliveries/{id}/ack"},
@@ -92,14 +93,14 @@ class DeliveryController {
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     DeliveryJson nack(@ClockVariable String clock, @PathVariable String id,
                       @RequestBody Nack body) {
-        return DeliveryJson.of(deliveries.nack(clock, id, body.claim(), body.retryAfter()));
+        return DeliveryJson.of(clock, deliveries.nack(clock, id, body.claim(), body.retryAfter()));
     }
 
     @PostMapping(path = {"/deliveries/{id}/extend", "/clocks/{clock}/deliveries/{id}/extend"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     DeliveryJson extend(@ClockVariable String clock, @PathVariable String id,
                         @RequestBody Extend body) {
-        return DeliveryJson.of(deliveries.extend(clock, id, body.claim(), body.lease()));
+        return DeliveryJson.of(clock, deliveries.extend(clock, id, body.claim(), body.lease()));
     }
 
     @GetMapping(path = {"/deliveries", "/clocks/{clock}/deliveries"}, produces = MediaType.APPLICATION_JSON_VALUE)
@@ -119,14 +120,14 @@ class DeliveryController {
                 .dead(clock, count + 1, afterSequence == null ? 0 : afterSequence);
         boolean more = page.size() > count;
         List<Delivery> shown = more ? page.subList(0, count) : page;
-        return new DeadPageJson(DeliveryJson.of(shown), more ? shown.get(count - 1).sequence() : null);
+        return new DeadPageJson(DeliveryJson.of(clock, shown), more ? shown.get(count - 1).sequence() : null);
     }
 
     @PostMapping(path = {"/deliveries/dead/{id}/redrive", "/clocks/{clock}/deliveries/dead/{id}/redrive"},
             produces = MediaType.APPLICATION_JSON_VALUE)
     DeliveriesJson redrive(@ClockVariable String clock, @PathVariable String id,
                            @RequestParam(required = false) String sequence) {
-        return new DeliveriesJson(DeliveryJson.of(deliveries
+        return new DeliveriesJson(DeliveryJson.of(clock, deliveries
                 .redrive(clock, id, IntegerParameter.parse("sequence", sequence))));
     }
 

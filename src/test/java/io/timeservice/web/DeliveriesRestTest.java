@@ -176,6 +176,34 @@ class DeliveriesRestTest extends RestTestSupport {
     }
 
     @Test
+    void everyDeliveryNamesItsClock_soClockAndSequenceTellDeliveriesOfTwoClocksApart() {
+        json(QUEUE_CLOCK).put("/clocks/a").then().statusCode(201);
+        json("{\"delivery\":\"queue\",\"retry\":{\"maxAttempts\":1}}").put("/clocks/b").then().statusCode(201);
+        for (String clock : List.of("a", "b")) { // the memory store numbers each clock's timers on its own
+            addOn(clock, "{\"id\":\"same\",\"delay\":0}");
+            json("{\"by\":0}").post("/clocks/" + clock + "/advance").then().statusCode(200);
+        }
+
+        Map<String, Object> onA = claim("/clocks/a", "{}").get(0);
+        Map<String, Object> onB = claim("/clocks/b", "{}").get(0);
+
+        assertEquals("a", onA.get("clock"));
+        assertEquals("b", onB.get("clock"));
+        assertNotEquals(List.of(onA.get("clock"), onA.get("sequence")),
+                List.of(onB.get("clock"), onB.get("sequence")));
+        json("{\"claim\":\"" + onA.get("claim") + "\",\"lease\":5000}").post("/clocks/a/deliveries/same/extend")
+                .then().statusCode(200).body("clock", equalTo("a"));
+        json("{\"claim\":\"" + onA.get("claim") + "\",\"retryAfter\":0}").post("/clocks/a/deliveries/same/nack")
+                .then().statusCode(200).body("clock", equalTo("a")).body("state", equalTo("ready"));
+        json("{\"claim\":\"" + onB.get("claim") + "\"}").post("/clocks/b/deliveries/same/nack").then()
+                .statusCode(200).body("clock", equalTo("b")).body("state", equalTo("dead"));
+        given().get("/clocks/b/deliveries/dead").then().statusCode(200)
+                .body("deliveries.clock", equalTo(List.of("b")));
+        given().post("/clocks/b/deliveries/dead/same/redrive").then().statusCode(200)
+                .body("deliveries.clock", equalTo(List.of("b")));
+    }
+
+    @Test
     void manyAcksInOneRequest_eachAnsweredInOrder_aLostClaimChangingNothing() {
         json(QUEUE_CLOCK).put("/clocks/q").then().statusCode(201);
         addOn("q", "{\"id\":\"a\",\"delay\":0}");

@@ -3,16 +3,15 @@ package io.timeservice.store.memory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 import io.timeservice.model.Delivery.State;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
@@ -28,8 +27,9 @@ import io.timeservice.model.Timer;
  *     first attempts (ready at their fireTime) in the strict firing order;</li>
  * <li>in flight: by claim token (ack, nack, extend) and in a tree by lease end (expiry);</li>
  * <li>waiting: in a tree by retry time;</li>
- * <li>dead: in a tree by sequence (pages) and by id (redrive, delete).</li>
+ * <li>dead: {@link DeadLetters}, by sequence (pages) and by id (redrive, delete).</li>
  * </ul>
+ * Acknowledged claims are remembered in this clock's share of the registry's {@link RecentAcks}.
  *
  * <p>Deterministic: every method's effect follows from the state and its arguments alone (a retry's jitter is a hash,
  * claim tokens and times come in as arguments), so recovery replays a journal of these calls to exactly the state
@@ -37,9 +37,6 @@ import io.timeservice.model.Timer;
  * decided that the call cannot be refused (the {@code require} methods decide, the others apply).
  */
 final class DeliveryQueue {
-
-    /** How many acknowledged claims are remembered, so that acking one again answers success. */
-    static final int RECENT_ACKS = 10_000;
 
     private static final Comparator<Entry> READY_ORDER = Comparator.<Entry>comparingLong(e -> e.readyAt)
             .thenComparingLong(e -> e.timer.fireTime()).thenComparingInt(e -> e.timer.priority())
@@ -54,18 +51,14 @@ final class DeliveryQueue {
     private final TreeSet<Entry> leases = new TreeSet<>(LEASE_ORDER);
     private final Map<String, Entry> byClaim = new HashMap<>();
     private final TreeSet<Entry> waiting = new TreeSet<>(RETRY_ORDER);
-    private final TreeMap<Long, Entry> dead = new TreeMap<>();
-    private final Map<String, List<Entry>> deadById = new HashMap<>();
-    private final Map<String, String> recentAcks = new LinkedHashMap<>(16, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-            return size() > RECENT_ACKS;
-        }
-    };
+    private final DeadLetters<Entry> dead = new DeadLetters<>(e -> e.timer.sequence(), e -> e.timer.id());
+    private final RecentAcks.Share recentAcks;
     private long bytes;
 
-    DeliveryQueue(RetryPolicy policy) {
+    /** @param recentAcks where this clock remembers its acknowledged claims, within a bound over all clocks */
+    DeliveryQueue(RetryPolicy policy, RecentAcks.Share recentAcks) {
         this.policy = policy;
+        this.recentAcks = recentAcks;
     }
 
     /** One delivery; its mutable fields change only through the queue, out of any sorted set that orders by them. */
@@ -231,7 +224,7 @@ final class DeliveryQueue {
      */
     Delivery requireClaim(String id, String claim, long now, boolean allowAcked) {
         Entry entry = claim == null ? null : byClaim.get(claim);
-        if (entry == null && allowAcked && claim != null && id != null && id.equals(recentAcks.get(claim))) {
+        if (entry == null && allowAcked && claim != null && id != null && recentAcks.remembers(claim, id)) {
             return null;
         }
         if (entry == null || !entry.timer.id().equals(id) || entry.leaseUntil <= now) {
@@ -246,7 +239,7 @@ final class DeliveryQueue {
     Delivery ack(String claim) {
         Entry entry = leased(claim);
         bytes -= Capacity.bytesOf(entry.timer);
-        recentAcks.put(claim, entry.timer.id());
+        recentAcks.remember(claim, entry.timer.id());
         return entry.view();
     }
 
@@ -290,23 +283,25 @@ final class DeliveryQueue {
         return inFlight.size();
     }
 
-    /** The dead deliveries of {@code id} (one of them: {@code sequence} when not null), by sequence. */
+    /**
+     * The dead deliveries of {@code id} (one of them: {@code sequence} when not null) by sequence, at most the first
+     * {@link Limits#MAX_DEAD_LETTERS_PER_CALL}: what one redrive or delete takes. O(log n + k).
+     */
     List<Delivery> deadOf(String id, Long sequence) {
-        List<Entry> entries = deadById.getOrDefault(id, List.of());
-        List<Delivery> matching = new ArrayList<>(entries.size());
-        for (Entry entry : entries) {
-            if (sequence == null || entry.timer.sequence() == sequence) {
-                matching.add(entry.view());
+        List<Delivery> matching = new ArrayList<>();
+        for (Entry entry : dead.of(id, sequence)) {
+            if (matching.size() == Limits.MAX_DEAD_LETTERS_PER_CALL) {
+                break;
             }
+            matching.add(entry.view());
         }
-        matching.sort(Comparator.comparingLong(Delivery::sequence));
         return matching;
     }
 
     /** Up to {@code limit} dead deliveries by sequence, after {@code afterSequence}. */
     List<Delivery> deadPage(int limit, long afterSequence) {
         List<Delivery> page = new ArrayList<>(Math.min(limit, 128));
-        for (Entry entry : dead.tailMap(afterSequence, false).values()) {
+        for (Entry entry : dead.after(afterSequence)) {
             if (page.size() == limit) {
                 break;
             }
@@ -319,7 +314,7 @@ final class DeliveryQueue {
     List<Delivery> redrive(List<Long> sequences, long now) {
         List<Delivery> redriven = new ArrayList<>(sequences.size());
         for (long sequence : sequences) {
-            Entry entry = removeDead(sequence);
+            Entry entry = dead.remove(sequence);
             entry.attempt = 1;
             entry.deadReason = null;
             toReady(entry, now);
@@ -332,7 +327,7 @@ final class DeliveryQueue {
     long deleteDead(List<Long> sequences) {
         long freed = 0;
         for (long sequence : sequences) {
-            freed += Capacity.bytesOf(removeDead(sequence).timer);
+            freed += Capacity.bytesOf(dead.remove(sequence).timer);
         }
         bytes -= freed;
         return freed;
@@ -345,7 +340,6 @@ final class DeliveryQueue {
         byClaim.clear();
         waiting.clear();
         dead.clear();
-        deadById.clear();
         recentAcks.clear();
         bytes = 0;
     }
@@ -362,7 +356,7 @@ final class DeliveryQueue {
         for (Entry entry : waiting) {
             all.add(new SavedDelivery(entry.view(), 0));
         }
-        for (Entry entry : dead.values()) {
+        for (Entry entry : dead.after(Long.MIN_VALUE)) {
             all.add(new SavedDelivery(entry.view(), 0));
         }
         return all;
@@ -370,14 +364,12 @@ final class DeliveryQueue {
 
     /** The recent acknowledgements, oldest first, for a snapshot. */
     List<RecentAck> recentAcks() {
-        List<RecentAck> all = new ArrayList<>(recentAcks.size());
-        recentAcks.forEach((claim, id) -> all.add(new RecentAck(claim, id)));
-        return all;
+        return recentAcks.image();
     }
 
     /** Puts back one recent acknowledgement a snapshot held; call in the order {@link #recentAcks} gave them. */
     void restore(RecentAck ack) {
-        recentAcks.put(ack.claim(), ack.id());
+        recentAcks.remember(ack.claim(), ack.id());
     }
 
     /** Puts back one delivery a snapshot held, in the state it had. */
@@ -436,20 +428,7 @@ final class DeliveryQueue {
     private void toDead(Entry entry, String reason) {
         entry.state = State.DEAD;
         entry.deadReason = reason;
-        dead.put(entry.timer.sequence(), entry);
-        deadById.computeIfAbsent(entry.timer.id(), id -> new ArrayList<>(1)).add(entry);
+        dead.add(entry);
     }
 
-    private Entry removeDead(long sequence) {
-        Entry entry = dead.remove(sequence);
-        if (entry == null) {
-            throw new IllegalStateException("no dead delivery has sequence " + sequence);
-        }
-        List<Entry> sameId = deadById.get(entry.timer.id());
-        sameId.remove(entry);
-        if (sameId.isEmpty()) {
-            deadById.remove(entry.timer.id());
-        }
-        return entry;
-    }
 }

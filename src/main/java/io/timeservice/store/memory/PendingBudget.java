@@ -24,6 +24,7 @@ public final class PendingBudget {
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong deliveries = new AtomicLong();
     private volatile long maxDeliveries = Long.MAX_VALUE;
+    private final RecentAcks recentAcks = new RecentAcks(RecentAcks.MAX);
 
     /**
      * @param capacity      the most pending timers over all clocks
@@ -90,6 +91,11 @@ public final class PendingBudget {
     /** Counts deliveries recovery rebuilt, whatever the limit. */
     void restoreDeliveries(long count) {
         deliveries.addAndGet(count);
+    }
+
+    /** The acknowledgements every clock remembers, bounded over all clocks as the deliveries are. */
+    RecentAcks recentAcks() {
+        return recentAcks;
     }
 
     /** Pending timers over all clocks. */

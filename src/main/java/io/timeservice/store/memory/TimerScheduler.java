@@ -84,7 +84,7 @@ public final class TimerScheduler {
     /** Guarded by the lock; set by {@link #configure} before serving, changed only by {@link #reconfigure}. */
     private ClockSettings settings = ClockSettings.VIRTUAL;
     /** Fired timers of a queueing clock; guarded by the lock. */
-    private final DeliveryQueue deliveries = new DeliveryQueue(RetryPolicy.DEFAULT);
+    private final DeliveryQueue deliveries;
     /** Claims, acks, nacks, leases and dead letters of those deliveries, under this scheduler's lock. */
     private final ClockDeliveries clockDeliveries;
     /** Advances' and firing rounds' firing and a system clock's wake-ups, under this scheduler's lock. */
@@ -112,6 +112,7 @@ public final class TimerScheduler {
             throw new IllegalArgumentException("arity must be 2, 4 or 8: " + arity);
         }
         this.capacity = new Capacity(budget);
+        this.deliveries = new DeliveryQueue(RetryPolicy.DEFAULT, budget.recentAcks().newShare());
         this.heap = new IndexedTimerHeap(arity);
         this.clock = clock;
         this.wallClockMillis = wallClockMillis;

@@ -47,6 +47,11 @@ import io.timeservice.store.memory.SavedDelivery;
  * {@link #MAX_BATCH_PARTS} records whose payloads came in one request body, so together at most
  * {@link #MAX_PAYLOAD_BYTES} as sent; as compact JSON they may take up to twice that ({@code 1e-6} is written
  * {@code 0.000001}).
+ *
+ * <p>The encoder refuses exactly what the decoder would refuse ({@link #refusal} states the decoder's rules for a
+ * mutation), so that nothing written is refused by recovery. A list of claims or sequences holds at least one and
+ * is otherwise bounded only by the record's size ({@code Limits.MAX_DEAD_LETTERS_PER_CALL} keeps a redrive's far
+ * below it; journals of earlier versions hold lists of up to {@link #MAX_BODY_BYTES} / 8 sequences).
  */
 final class RecordCodec {
 
@@ -85,8 +90,6 @@ final class RecordCodec {
     private static final byte LEASES_RENEWED = 21;
     private static final byte SAVED_DELIVERY = 22;
     private static final byte ACKED_ALL = 23;
-    /** Most sequences one redrive or delete names, and claims one claim holds. */
-    static final int MAX_LIST = 1_000_000;
 
     private RecordCodec() {
     }
@@ -98,6 +101,15 @@ final class RecordCodec {
      *                                  then hold part of it (callers truncate)
      */
     static GrowableBuffer encode(Mutation mutation, GrowableBuffer out) {
+        String refused = refusal(mutation, true);
+        if (refused != null) {
+            throw new IllegalArgumentException("a record the journal could not read back: " + refused);
+        }
+        return encodeUnchecked(mutation, out);
+    }
+
+    /** Appends {@code mutation} as one frame whatever it holds: for tests of what the decoder refuses. */
+    static GrowableBuffer encodeUnchecked(Mutation mutation, GrowableBuffer out) {
         int frameStart = out.length();
         out.skip(FRAME_HEADER_BYTES);
         int bodyStart = out.length();
@@ -107,10 +119,13 @@ final class RecordCodec {
 
     /** Appends one snapshot frame holding {@code saved}. */
     static GrowableBuffer encode(SavedDelivery saved, GrowableBuffer out) {
+        Delivery d = saved.delivery();
+        if (!readable(d.state().ordinal(), d.attempt(), d.claim(), d.id())) {
+            throw new IllegalArgumentException("a snapshot's delivery the journal could not read back: " + d);
+        }
         int frameStart = out.length();
         out.skip(FRAME_HEADER_BYTES);
         int bodyStart = out.length();
-        Delivery d = saved.delivery();
         out.putByte(SAVED_DELIVERY);
         out.putLong(d.sequence());
         out.putLong(d.fireTime());
@@ -146,13 +161,17 @@ final class RecordCodec {
         String payload = getString(body);
         String claim = getString(body);
         String deadReason = getString(body);
-        if (state < 0 || state >= Delivery.State.values().length || attempt < 1
-                || (state == Delivery.State.IN_FLIGHT.ordinal()) != (claim != null) || id == null
-                || body.hasRemaining()) {
+        if (!readable(state, attempt, claim, id) || body.hasRemaining()) {
             throw new CorruptRecordException("a snapshot's delivery of sequence " + sequence + " does not decode");
         }
         return new SavedDelivery(new Delivery(id, fireTime, priority, sequence, payload, attempt,
                 Delivery.State.values()[state], claim, leaseUntil, retryAt, readyAt, deadReason), leaseMillis);
+    }
+
+    /** Whether a snapshot's delivery holds what recovery needs: a state, an attempt, a claim exactly in flight. */
+    private static boolean readable(int state, int attempt, String claim, String id) {
+        return state >= 0 && state < Delivery.State.values().length && attempt >= 1
+                && (state == Delivery.State.IN_FLIGHT.ordinal()) == (claim != null) && id != null;
     }
 
     private static GrowableBuffer frame(GrowableBuffer out, int frameStart, int bodyStart) {
@@ -168,11 +187,75 @@ final class RecordCodec {
         return out;
     }
 
+    /**
+     * Why the decoder would refuse {@code mutation}'s body ({@code outermost}: not inside another record), or null
+     * when it reads it back as it is. The decoder's checks, stated once more for the encoder; the codec's property
+     * test holds the two to each other. The size of the whole record is checked when it is framed.
+     */
+    private static String refusal(Mutation mutation, boolean outermost) {
+        if (mutation instanceof Mutation.OnClock on) {
+            if (!outermost || on.mutation() instanceof Mutation.ClockCreated) {
+                return "a clock's record cannot hold " + on.mutation() + (outermost ? "" : " inside another record");
+            }
+            return on.mutation() == null ? "a clock's record without a record" : refusal(on.mutation(), false);
+        } else if (mutation instanceof Mutation.ClockCreated created) {
+            return !outermost ? "a clock creation inside another record"
+                    : created.settings() == null ? "a clock creation without settings" : null;
+        } else if (mutation instanceof Mutation.ClockConfigured configured) {
+            return configured.settings() == null ? "a settings change without settings" : null;
+        } else if (mutation instanceof Mutation.Claimed claimed) {
+            return claimsRefusal(claimed.claims());
+        } else if (mutation instanceof Mutation.AckedAll acked) {
+            return claimsRefusal(acked.claims());
+        } else if (mutation instanceof Mutation.Acked acked) {
+            return claimRefusal(acked.claim());
+        } else if (mutation instanceof Mutation.Nacked nacked) {
+            return claimRefusal(nacked.claim());
+        } else if (mutation instanceof Mutation.Extended extended) {
+            return claimRefusal(extended.claim());
+        } else if (mutation instanceof Mutation.Redriven redriven) {
+            return countRefusal(redriven.sequences().size(), "sequences");
+        } else if (mutation instanceof Mutation.DeadDeleted deleted) {
+            return countRefusal(deleted.sequences().size(), "sequences");
+        } else if (mutation instanceof Mutation.ClockDeleted) {
+            return outermost ? "a clock deletion outside a clock's record" : null;
+        } else if (mutation instanceof Mutation.AdvancedFiring firing) {
+            return firing.count() < 1 ? "a bounded advance fires " + firing.count() + " timers" : null;
+        } else if (mutation instanceof Mutation.Batch batch) {
+            if (batch.parts().isEmpty() || batch.parts().size() > MAX_BATCH_PARTS) {
+                return "a batch holds 1 to " + MAX_BATCH_PARTS + " records, not " + batch.parts().size();
+            }
+            for (Mutation part : batch.parts()) {
+                if (!isBatchPart(part)) {
+                    return "a batch cannot hold " + part;
+                }
+            }
+            return null;
+        } else if (mutation instanceof Mutation.Added added) {
+            return added.timer() == null ? "an add without its timer" : null;
+        }
+        return mutation instanceof Mutation.Cancelled || mutation instanceof Mutation.Edited
+                || mutation instanceof Mutation.Advanced || mutation instanceof Mutation.Reset
+                || mutation instanceof Mutation.SequencesReserved || mutation instanceof Mutation.DeliveriesSettled
+                || mutation instanceof Mutation.LeasesRenewed ? null : "unknown mutation " + mutation;
+    }
+
+    /** The mutation's lists cannot hold null (they are copies made by {@code List.copyOf}). */
+    private static String claimsRefusal(List<String> claims) {
+        return countRefusal(claims.size(), "claims");
+    }
+
+    private static String claimRefusal(String claim) {
+        return claim == null ? "a record without its claim" : null;
+    }
+
+    /** A list holds at least one element; that it fits the record is checked when the record is framed. */
+    private static String countRefusal(int count, String what) {
+        return count < 1 ? "a list of " + count + " " + what : null;
+    }
+
     private static void encodeBody(Mutation mutation, GrowableBuffer out) {
         if (mutation instanceof Mutation.OnClock on) {
-            if (on.mutation() instanceof Mutation.OnClock || on.mutation() instanceof Mutation.ClockCreated) {
-                throw new IllegalArgumentException("a clock's record cannot hold " + on.mutation());
-            }
             out.putByte(ON_CLOCK);
             out.putInt(on.clock());
             encodeBody(on.mutation(), out);
@@ -224,16 +307,9 @@ final class RecordCodec {
         } else if (mutation instanceof Mutation.ClockDeleted) {
             out.putByte(CLOCK_DELETED);
         } else if (mutation instanceof Mutation.Batch batch) {
-            if (batch.parts().isEmpty() || batch.parts().size() > MAX_BATCH_PARTS) {
-                throw new IllegalArgumentException("a batch holds 1 to " + MAX_BATCH_PARTS + " records, not "
-                        + batch.parts().size());
-            }
             out.putByte(BATCH);
             out.putInt(batch.parts().size());
             for (Mutation part : batch.parts()) {
-                if (!isBatchPart(part)) {
-                    throw new IllegalArgumentException("a batch cannot hold " + part);
-                }
                 encodeBody(part, out);
             }
         } else if (mutation instanceof Mutation.Added added) {
@@ -440,7 +516,7 @@ final class RecordCodec {
     }
 
     private static List<String> getClaims(ByteBuffer body) {
-        int count = getCount(body, "claims");
+        int count = getCount(body, "claims", 4);
         List<String> claims = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             claims.add(requireString(getString(body), "claim"));
@@ -456,7 +532,7 @@ final class RecordCodec {
     }
 
     private static List<Long> getSequences(ByteBuffer body) {
-        int count = getCount(body, "sequences");
+        int count = getCount(body, "sequences", Long.BYTES);
         List<Long> sequences = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             sequences.add(body.getLong());
@@ -464,10 +540,13 @@ final class RecordCodec {
         return sequences;
     }
 
-    private static int getCount(ByteBuffer body, String what) {
+    /** A list's count: at least one (as {@link #countRefusal}), each element at least {@code bytesEach} bytes. */
+    private static int getCount(ByteBuffer body, String what, int bytesEach) {
         int count = body.getInt();
-        if (count < 1 || count > MAX_LIST || count > body.remaining()) {
-            throw new CorruptRecordException("a list of " + count + " " + what);
+        String refused = countRefusal(count, what);
+        if (refused != null || count > body.remaining() / bytesEach) {
+            throw new CorruptRecordException(refused != null ? refused : "a list of " + count + " " + what
+                    + " longer than its record");
         }
         return count;
     }
