@@ -36,7 +36,8 @@ class PostgresStoreConfiguration {
     /** The store's migrations, wherever else Flyway is pointed. */
     @Bean
     FlywayConfigurationCustomizer timeserviceMigrations() {
-        return configuration -> configuration.locations(PostgresStore.MIGRATIONS);
+        return configuration -> configuration.locations(PostgresStore.MIGRATIONS)
+                .configuration(PostgresStore.FLYWAY_SETTINGS);
     }
 
     /** Opened after Flyway has migrated the schema: Boot orders beans marked so after the database's initializers. */

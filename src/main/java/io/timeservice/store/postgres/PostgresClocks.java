@@ -49,7 +49,7 @@ public final class PostgresClocks {
      * committed it (acknowledged: not counted), or that transaction finds the row deleted and gives nothing back.
      * The clock's row is locked first, so nothing is added to it meanwhile. Parameters: the clock, twice.
      */
-    private static final String DELETE_ROWS = """
+    static final String DELETE_ROWS = """
             WITH timers_gone AS (DELETE FROM timers WHERE clock = ? RETURNING bytes),
                  deliveries_gone AS (DELETE FROM deliveries WHERE clock = ? RETURNING bytes, state)
             SELECT count(*), coalesce(sum(bytes), 0) FROM (

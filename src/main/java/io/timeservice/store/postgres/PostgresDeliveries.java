@@ -355,8 +355,12 @@ public final class PostgresDeliveries {
             RetryPolicy policy = stored.retry();
             long retryAt = now + (retryAfterMillis != null ? retryAfterMillis
                     : policy.backoffMillis(sequence, attempt + 1));
-            return FailedAttempt.apply(connection, List.of(FailedAttempt.nacked(sequence, attempt, policy, now, retryAt)))
-                    .get(0);
+            io.timeservice.model.Delivery after = FailedAttempt.apply(connection,
+                    List.of(FailedAttempt.nacked(sequence, attempt, policy, now, retryAt))).get(0);
+            if (after.state() == io.timeservice.model.Delivery.State.READY) {
+                ReadyWakeups.notify(connection, clock); // claims waiting on any instance take it now, as in memory
+            }
+            return after;
         });
         if (onSystemClock[0] && nacked != null && nacked.state() == io.timeservice.model.Delivery.State.WAITING) {
             alarm.dueAt(nacked.retryAt()); // the firing loop makes it ready at its retry time

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.SchedulerException;
@@ -329,26 +330,37 @@ public final class PostgresFiringLoop implements AutoCloseable {
      * since the look.
      */
     private int fire(String clock) {
-        try {
+        return unlessDeleted(() -> {
             long start = System.nanoTime();
             int fired = deliveries.fireDue(clock, settings.roundSize());
             metrics.operation(SchedulerMetrics.Operation.ADVANCE, SchedulerMetrics.Outcome.SUCCESS,
                     System.nanoTime() - start);
             metrics.advanced(fired);
             return fired;
+        });
+    }
+
+    /** One round of {@code clock}'s expired leases and due retries; 0 when the clock was deleted since the look. */
+    private int release(String clock) {
+        return unlessDeleted(() -> {
+            LeaseReleaser.Released released = leases.releaseDue(clock, settings.roundSize());
+            return released.expired() + released.readied();
+        });
+    }
+
+    /**
+     * What one step on a clock moved, or 0 when the clock was deleted since the look read it: the step is skipped and
+     * the look goes on with the other clocks (a deleted clock is no failure of the database).
+     */
+    private static int unlessDeleted(IntSupplier step) {
+        try {
+            return step.getAsInt();
         } catch (SchedulerException refused) {
             if (refused.code() == ErrorCode.CLOCK_NOT_FOUND) {
                 return 0;
             }
             throw refused;
         }
-    }
-
-    /** One round of {@code clock}'s expired leases and due retries. */
-    private int release(String clock) {
-        // the default policy until per-clock policies are stored (clocks.settings): the same as nack uses
-        LeaseReleaser.Released released = leases.releaseDue(clock, settings.roundSize());
-        return released.expired() + released.readied();
     }
 
     private void failed(Throwable failure) {

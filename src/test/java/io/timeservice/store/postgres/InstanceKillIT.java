@@ -25,9 +25,12 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * SIGKILL of one of two instances while its claimers hold leases. The timers of a system queue clock come due by
- * themselves (the instances' firing loops); four claimers per instance claim and acknowledge them. Then the
- * survivor's claimers stand aside, a few more timers come due at once, each of the victim's claimers claims once more
- * with a short lease and keeps what it got without acknowledging, and the victim JVM is killed. Those deliveries must come back, with attempt 2, to the survivor's claimers once their lease has
+ * themselves (the instances' firing loops); four claimers per instance claim and acknowledge them, in phases that
+ * start on what happened, never on which side is faster: the victim's claimers alone until they have acknowledged
+ * {@value #VICTIM_ACKS_BEFORE_HOLD} (a cold instance on a loaded machine answered its first claim after the survivor
+ * had drained every timer), then both until every timer is acknowledged. Then the survivor's claimers stand aside,
+ * the victim's claimers say they are ready to hold, a few more timers come due at once, each of the victim's claimers
+ * claims once more with a short lease and keeps what it got without acknowledging, and the victim JVM is killed. Those deliveries must come back, with attempt 2, to the survivor's claimers once their lease has
  * ended and the retry backoff has passed (the survivor's retry step, no sleeping in the test: it waits with a
  * deadline for the acknowledgements); nothing acknowledged before the kill may be delivered again; every timer is
  * acknowledged exactly once, and nothing is left ready, in flight, waiting or dead.
@@ -64,6 +67,8 @@ class InstanceKillIT {
     private final Queue<String> refusedAcks = new ConcurrentLinkedQueue<>();
     private final AtomicInteger victimAcks = new AtomicInteger();
     private final AtomicInteger holdingClaimers = new AtomicInteger();
+    /** The victim's claimers that have begun a step in which they hold what they claim. */
+    private final Set<String> readyToHold = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean hold = new AtomicBoolean();
     private final CountDownLatch survivorsAside = new CountDownLatch(CLAIMERS_PER_INSTANCE);
     private final CountDownLatch killed = new CountDownLatch(1);
@@ -82,15 +87,23 @@ class InstanceKillIT {
 
             Workers claimers = new Workers();
             for (int c = 0; c < CLAIMERS_PER_INSTANCE; c++) {
-                ServiceApi onSurvivor = new ServiceApi(survivor.baseUrl());
-                claimers.start("survivor-claimer-" + c, () -> survivorStep(onSurvivor));
                 ServiceApi onVictim = new ServiceApi(victim.baseUrl());
                 claimers.start("victim-claimer-" + c, () -> victimStep(onVictim));
             }
             claimers.await(VICTIM_ACKS_BEFORE_HOLD + " acknowledgements by the victim's claimers",
                     () -> victimAcks.get() >= VICTIM_ACKS_BEFORE_HOLD, Duration.ofSeconds(60));
+            for (int c = 0; c < CLAIMERS_PER_INSTANCE; c++) {
+                ServiceApi onSurvivor = new ServiceApi(survivor.baseUrl());
+                claimers.start("survivor-claimer-" + c, () -> survivorStep(onSurvivor));
+            }
+            claimers.await("every timer acknowledged by the claimers of both instances",
+                    () -> acks.size() == TIMERS, Duration.ofSeconds(60));
             hold.set(true);
             assertThat(survivorsAside.await(1, TimeUnit.MINUTES)).as("the survivor's claimers stand aside").isTrue();
+            // each of them claims in a holding step, so none of the timers below is acknowledged by a step that began
+            // before the hold, and there are more of them than the victim's claims take (4 x 20 < 100)
+            claimers.await("every claimer of the victim ready to hold",
+                    () -> readyToHold.size() == CLAIMERS_PER_INSTANCE, Duration.ofSeconds(60));
             ids.addAll(addTimers(api, random, TIMERS, FOR_THE_VICTIM, 1));
             claimers.await("every claimer of the victim holding deliveries",
                     () -> holdingClaimers.get() == CLAIMERS_PER_INSTANCE, Duration.ofSeconds(60));
@@ -155,6 +168,9 @@ class InstanceKillIT {
     /** Claims and acknowledges one by one; once told to hold, claims with a short lease and keeps what it got. */
     private boolean victimStep(ServiceApi api) throws Exception {
         boolean holding = hold.get();
+        if (holding) {
+            readyToHold.add(Thread.currentThread().getName());
+        }
         long sent = System.currentTimeMillis();
         List<JsonNode> claimed = api.claim(CLOCK, 20, holding ? HELD_LEASE : LEASE, 500);
         long answered = System.currentTimeMillis();

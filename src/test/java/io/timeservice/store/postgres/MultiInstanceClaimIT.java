@@ -26,6 +26,10 @@ import tools.jackson.databind.JsonNode;
  * one virtual queue clock come due through advances sent to both instances in turn. Every timer must be
  * acknowledged exactly once, no delivery may be held by two claims at once, and nothing may be left ready or in
  * flight. No lease ends during the test (a minute, far beyond a claim's round trip), so every ack must succeed.
+ *
+ * <p>Both instances must serve claims, whatever their speed: the first advance's timers are claimed by the second
+ * instance's claimers alone, the second advance's by the first instance's alone (each phase ends when all that fired
+ * is acknowledged and its claimers have stopped), and only then do all eight claim the rest together.
  */
 class MultiInstanceClaimIT {
 
@@ -58,11 +62,53 @@ class MultiInstanceClaimIT {
             Queue<Holding> holdings = new ConcurrentLinkedQueue<>();
             Queue<String> outOfOrderClaims = new ConcurrentLinkedQueue<>();
             AtomicInteger acked = new AtomicInteger();
-            Workers claimers = new Workers();
-            for (int c = 0; c < CLAIMERS_PER_INSTANCE * instances.size(); c++) {
-                int instance = c % instances.size();
+            int fired = 0;
+            long now = 0;
+            for (int alone : new int[] {1, 0}) {
+                Workers claimers = startClaimers(instances, List.of(alone), payloads, holdings, outOfOrderClaims,
+                        acked);
+                int firedNow = advance(instances, now, now + STEP);
+                assertThat(firedNow).as("timers fired for instance " + alone + "'s claimers alone").isPositive();
+                fired += firedNow;
+                now += STEP;
+                int firedSoFar = fired;
+                claimers.await("what fired acknowledged by instance " + alone + "'s claimers alone",
+                        () -> acked.get() >= firedSoFar, Duration.ofMinutes(1));
+                claimers.stop();
+            }
+            Workers claimers = startClaimers(instances, List.of(0, 1), payloads, holdings, outOfOrderClaims, acked);
+            fired += advance(instances, now, SPAN);
+            claimers.await("every timer acknowledged", () -> acked.get() >= TIMERS, Duration.ofMinutes(2));
+            claimers.stop();
+
+            assertThat(fired).as("timers fired by the advances of both instances").isEqualTo(TIMERS);
+            assertThat(outOfOrderClaims).as("claims not in firing order").isEmpty();
+            checkNoDeliveryHeldTwice(holdings);
+            checkEveryTimerAckedOnce(holdings, payloads.keySet());
+            assertThat(holdings.stream().map(Holding::instance).distinct().sorted().toList())
+                    .as("instances whose claimers got work").containsExactly(0, 1);
+            for (String instance : instances) {
+                JsonNode counts = new ServiceApi(instance).deliveryCounts(CLOCK);
+                assertThat(counts.toString()).as(instance).contains("\"ready\":0", "\"inFlight\":0",
+                        "\"waiting\":0", "\"dead\":0");
+                assertThat(new ServiceApi(instance).expect(200, "GET", "/clocks/" + CLOCK, null).get("size")
+                        .asInt()).as("pending timers left").isZero();
+            }
+        }
+    }
+
+    /**
+     * Starts {@link #CLAIMERS_PER_INSTANCE} claimers on each instance named in {@code claiming}, each claiming and
+     * acknowledging in batches, filing what it held.
+     */
+    private static Workers startClaimers(List<String> instances, List<Integer> claiming, Map<String, String> payloads,
+                                         Queue<Holding> holdings, Queue<String> outOfOrderClaims,
+                                         AtomicInteger acked) {
+        Workers claimers = new Workers();
+        for (int instance : claiming) {
+            for (int c = 0; c < CLAIMERS_PER_INSTANCE; c++) {
                 ServiceApi api = new ServiceApi(instances.get(instance));
-                claimers.start("claimer-" + c, () -> {
+                claimers.start("claimer-" + instance + "-" + c, () -> {
                     long sent = System.nanoTime();
                     List<JsonNode> claimed = api.claim(CLOCK, MAX_PER_CLAIM, LEASE, 200);
                     if (!inFiringOrder(claimed)) {
@@ -84,25 +130,8 @@ class MultiInstanceClaimIT {
                     return true;
                 });
             }
-
-            int fired = advanceUntilAllFired(instances);
-            claimers.await("every timer acknowledged", () -> acked.get() >= TIMERS, Duration.ofMinutes(2));
-            claimers.stop();
-
-            assertThat(fired).as("timers fired by the advances of both instances").isEqualTo(TIMERS);
-            assertThat(outOfOrderClaims).as("claims not in firing order").isEmpty();
-            checkNoDeliveryHeldTwice(holdings);
-            checkEveryTimerAckedOnce(holdings, payloads.keySet());
-            assertThat(holdings.stream().map(Holding::instance).distinct().sorted().toList())
-                    .as("instances whose claimers got work").containsExactly(0, 1);
-            for (String instance : instances) {
-                JsonNode counts = new ServiceApi(instance).deliveryCounts(CLOCK);
-                assertThat(counts.toString()).as(instance).contains("\"ready\":0", "\"inFlight\":0",
-                        "\"waiting\":0", "\"dead\":0");
-                assertThat(new ServiceApi(instance).expect(200, "GET", "/clocks/" + CLOCK, null).get("size")
-                        .asInt()).as("pending timers left").isZero();
-            }
         }
+        return claimers;
     }
 
     /** Adds the timers in batches, to both instances in turn: id → the payload each one's delivery must carry. */
@@ -124,14 +153,17 @@ class MultiInstanceClaimIT {
         return payloads;
     }
 
-    /** Advances the clock STEP at a time, asking the instances in turn, until SPAN; how many timers fired. */
-    private static int advanceUntilAllFired(List<String> instances) throws Exception {
+    /**
+     * Advances the clock from {@code from} STEP at a time, asking the instances in turn, until {@code to}; how many
+     * timers fired.
+     */
+    private static int advance(List<String> instances, long from, long to) throws Exception {
         List<ServiceApi> apis = instances.stream().map(ServiceApi::new).toList();
         int fired = 0;
-        long now = 0;
-        for (int call = 0; now < SPAN; call++) {
+        long now = from;
+        for (int call = 0; now < to; call++) {
             JsonNode answer = apis.get(call % apis.size()).expect(200, "POST",
-                    "/clocks/" + CLOCK + "/advance?limit=10000", "{\"to\":" + Math.min(SPAN, now + STEP) + "}");
+                    "/clocks/" + CLOCK + "/advance?limit=10000", "{\"to\":" + Math.min(to, now + STEP) + "}");
             assertThat(answer.get("complete").asBoolean()).as(answer.toString()).isTrue();
             fired += answer.get("firedCount").asInt();
             now = answer.get("now").asLong();

@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -181,12 +177,13 @@ class PostgresClocksTest {
         try (Connection budgetHolder = DriverManager.getConnection(database.jdbcUrl())) {
             budgetHolder.setAutoCommit(false);
             budgetHolder.createStatement().execute("SELECT * FROM pending_budget FOR UPDATE");
-            int holder = backendPid(budgetHolder);
+            int holder = LockWaits.backendPid(budgetHolder);
 
             Future<Boolean> ack = calls.submit(() -> store.deliveries().ack("s", "a", claimed.claim().toString()));
-            int acking = awaitBlockedBy(holder); // the ack holds the delivery's row, waiting to give its share back
+            // the ack holds the delivery's row, waiting to give its share back
+            int acking = LockWaits.awaitBlockedBy(database, holder);
             Future<?> delete = calls.submit(() -> store.clocks().delete("s"));
-            awaitBlockedBy(acking);                // the deletion waits for the ack's row
+            LockWaits.awaitBlockedBy(database, acking); // the deletion waits for the ack's row
             budgetHolder.rollback();
 
             assertThat(ack.get(1, TimeUnit.MINUTES)).isTrue();
@@ -222,29 +219,5 @@ class PostgresClocksTest {
         assertThat(report.ok()).isFalse();
         assertThat(report.firstFailure().name()).isEqualTo("no-overdue");
         assertThat(report.firstFailure().detail()).contains("timer late is due at 5", "now 10");
-    }
-
-    private static int backendPid(Connection connection) throws SQLException {
-        try (ResultSet row = connection.createStatement().executeQuery("SELECT pg_backend_pid()")) {
-            row.next();
-            return row.getInt(1);
-        }
-    }
-
-    /** Waits until one backend waits for a lock that the backend {@code pid} holds; answers that one's pid. */
-    private int awaitBlockedBy(int pid) throws Exception {
-        int[] blockedPid = new int[1];
-        try (Connection observer = DriverManager.getConnection(database.jdbcUrl());
-             PreparedStatement blocked = observer.prepareStatement(
-                     "SELECT pid FROM pg_stat_activity WHERE ? = ANY (pg_blocking_pids(pid))")) {
-            blocked.setInt(1, pid);
-            Poll.until("a backend waiting for a lock of backend " + pid, Duration.ofMinutes(1), () -> {
-                try (ResultSet row = blocked.executeQuery()) {
-                    blockedPid[0] = row.next() ? row.getInt(1) : 0;
-                    return blockedPid[0] != 0;
-                }
-            });
-        }
-        return blockedPid[0];
     }
 }

@@ -2,6 +2,8 @@ package io.timeservice.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -162,6 +164,34 @@ class PostgresFiringLoopTest {
         assertThat(sample.pendingBytes()).isEqualTo("later".length() + "virtual".length() + "{\"x\":1}".length());
         assertThat(sample.inFlight() + sample.waiting() + sample.dead()).isZero();
         assertThat(Math.abs(sample.skew().skewMillis())).isLessThanOrEqualTo(sample.skew().roundTripMillis() + 50);
+    }
+
+    /**
+     * The loop looks, finds the clock due (a timer and an ended lease), and waits to fire it behind the test's lock on
+     * the clock's row; the test deletes the clock meanwhile. The look must skip the deleted clock in both its steps
+     * (firing, then releasing) and go on, not fail as if the database were unreachable.
+     */
+    @Test
+    void aClockDeletedBetweenTheLookAndItsSteps_isSkipped_andTheLookDoesNotFail() throws Exception {
+        store.timers().add("s", "held", 0, 0, null);
+        assertThat(store.deliveries().fireDue("s", 10)).isEqualTo(1);
+        store.deliveries().claim("s", 1, 3_600_000);
+        database.execute("UPDATE deliveries SET lease_until = db_now_ms() - 1000 WHERE clock = 's'");
+        store.timers().add("s", "due", 0, 0, null);
+        try (Connection deleting = DriverManager.getConnection(database.jdbcUrl())) {
+            deleting.setAutoCommit(false);
+            deleting.createStatement().execute("SELECT * FROM clocks WHERE name = 's' FOR UPDATE");
+            PostgresFiringLoop loop = store.startFiring(settings(NEVER_IN_THIS_TEST));
+            LockWaits.awaitBlockedBy(database, LockWaits.backendPid(deleting)); // the loop, firing the clock
+            deleting.createStatement().execute("DELETE FROM clocks WHERE name = 's'");
+            long deletedAt = System.currentTimeMillis();
+            deleting.commit();
+
+            Poll.until("a look that ended after the deletion", Duration.ofMinutes(1),
+                    () -> loop.lastLookWallMillis() > deletedAt);
+            assertThat(loop.failedLooks()).as("looks that failed").isZero();
+            assertThat(loop.failing()).isFalse();
+        }
     }
 
     private PostgresStore openStore() {

@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,6 +70,23 @@ class ReadyWakeupsTest {
     @Test
     void withoutAListener_theSlowPollFindsWhatBecameReady() throws Exception {
         assertThat(fireWhileAClaimWaits()).extracting(ClaimedDelivery::id).containsExactly("a", "b");
+    }
+
+    /** As the memory store's nack does: the claim waiting for the clock hears of it at once, not at the slow poll. */
+    @Test
+    void aNackThatMakesTheDeliveryReadyAtOnce_wakesAWaitingClaim() throws Exception {
+        producer.timers().add("q", "a", 1, 0, null);
+        producer.timers().advance("q", 1L, null, Integer.MAX_VALUE);
+        ClaimedDelivery held = producer.deliveries().claim("q", 1, 30_000).get(0);
+        claimer.startWakeups(NEVER_IN_THIS_TEST); // after the advance: only the nack can notify it now
+        Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 1, "listening");
+        Future<List<ClaimedDelivery>> claim = pool.submit(() -> claimer.deliveries().claim("q", 10, 30_000, 30_000));
+        Counts.awaitAtLeast(() -> claimer.wakeups().waiting(), 1, "a waiting claim");
+
+        assertThat(producer.deliveries().nack("q", "a", held.claim().toString(), 0L).state())
+                .isEqualTo(Delivery.State.READY);
+
+        assertThat(claim.get(25, TimeUnit.SECONDS)).extracting(ClaimedDelivery::attempt).containsExactly(2);
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -58,11 +59,14 @@ class DeliveryCrashIT {
             }
             AtomicBoolean dead = new AtomicBoolean();
             AtomicInteger acks = new AtomicInteger();
+            // the workers claim no more once a third is acknowledged, so however fast they are compared with this
+            // thread, the kill comes before every delivery is done (at most WORKERS claims of 20 are finished)
+            CountDownLatch enoughAcked = new CountDownLatch(1);
             ExecutorService pool = Executors.newFixedThreadPool(WORKERS);
             List<Future<?>> workers = new ArrayList<>();
             for (int w = 0; w < WORKERS; w++) {
                 workers.add(pool.submit(() -> {
-                    while (!dead.get()) {
+                    while (!dead.get() && acks.get() < TIMERS / 3) {
                         try {
                             for (JsonNode d : api.claim("work", 20, LEASE, 200)) {
                                 String id = d.get("id").asString();
@@ -71,7 +75,9 @@ class DeliveryCrashIT {
                                         + "/ack", "{\"claim\":\"" + d.get("claim").asString() + "\"}");
                                 if (ack.statusCode() == 204) {
                                     ackedBeforeCrash.add(id);
-                                    acks.incrementAndGet();
+                                    if (acks.incrementAndGet() >= TIMERS / 3) {
+                                        enoughAcked.countDown();
+                                    }
                                 }
                             }
                         } catch (IOException refused) {
@@ -81,9 +87,7 @@ class DeliveryCrashIT {
                     return null;
                 }));
             }
-            while (acks.get() < TIMERS / 3) {
-                Thread.onSpinWait();
-            }
+            assertThat(enoughAcked.await(2, TimeUnit.MINUTES)).as(TIMERS / 3 + " deliveries acknowledged").isTrue();
             service.kill();
             dead.set(true);
             for (Future<?> worker : workers) {
