@@ -33,10 +33,11 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "postgresql")
 class PostgresStoreConfiguration {
 
-    /** The store's migrations, wherever else Flyway is pointed. */
+    /** The store's migrations, wherever else Flyway is pointed, with the settings they need. */
     @Bean
     FlywayConfigurationCustomizer timeserviceMigrations() {
-        return configuration -> configuration.locations(PostgresStore.MIGRATIONS);
+        return configuration -> configuration.locations(PostgresStore.MIGRATIONS)
+                .configuration(PostgresStore.FLYWAY_SETTINGS);
     }
 
     /** Opened after Flyway has migrated the schema: Boot orders beans marked so after the database's initializers. */

@@ -2,6 +2,7 @@ package io.timeservice.store.postgres;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Map;
 import javax.sql.DataSource;
 
 import io.timeservice.model.ClockSettings;
@@ -21,6 +22,13 @@ public final class PostgresStore implements AutoCloseable {
 
     /** Where the schema's Flyway migrations live in the jar. */
     public static final String MIGRATIONS = "classpath:db/timeservice";
+    /**
+     * Flyway settings every migration of {@link #MIGRATIONS} needs: its session lock instead of a transaction held
+     * open for the whole run, since a {@code CREATE INDEX CONCURRENTLY} (how every index after V3 is built, so that
+     * a rolling upgrade never blocks writes; docs/POSTGRES-STORE.md) waits for every open transaction, Flyway's own
+     * included, and would wait for ever (flyway/flyway#3497, #3682).
+     */
+    public static final Map<String, String> FLYWAY_SETTINGS = Map.of("flyway.postgresql.transactional.lock", "false");
     /** How often a long-polling claim looks again when no notification comes (none lost, none listened for). */
     public static final Duration DEFAULT_SLOW_POLL = Duration.ofSeconds(1);
 

@@ -49,7 +49,8 @@ class ConnectionLossTest {
         databaseName = TestDatabase.schemaNameFor(ConnectionLossTest.class);
         admin("CREATE DATABASE " + databaseName);
         String url = TestDatabase.urlOfDatabase(databaseName);
-        Flyway.configure().dataSource(url, null, null).locations(PostgresStore.MIGRATIONS).load().migrate();
+        Flyway.configure().dataSource(url, null, null).locations(PostgresStore.MIGRATIONS)
+                .configuration(PostgresStore.FLYWAY_SETTINGS).load().migrate();
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
         config.setMaximumPoolSize(4);

@@ -34,7 +34,7 @@ public final class TestDatabase implements AutoCloseable {
     static TestDatabase create(Class<?> owner, int poolSize) {
         String schema = schemaNameFor(owner);
         Flyway.configure().dataSource(URL, null, null).schemas(schema).defaultSchema(schema)
-                .locations(PostgresStore.MIGRATIONS).load().migrate();
+                .locations(PostgresStore.MIGRATIONS).configuration(PostgresStore.FLYWAY_SETTINGS).load().migrate();
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(withSchema(URL, schema));
         config.setMaximumPoolSize(poolSize);
