@@ -33,7 +33,7 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "postgresql")
 class PostgresStoreConfiguration {
 
-    /** The store's migrations, wherever else Flyway is pointed. */
+    /** The store's migrations, wherever else Flyway is pointed, with the settings they need. */
     @Bean
     FlywayConfigurationCustomizer timeserviceMigrations() {
         return configuration -> configuration.locations(PostgresStore.MIGRATIONS)
