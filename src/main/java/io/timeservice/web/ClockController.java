@@ -63,8 +63,8 @@ class ClockController {
     }
 
     /**
-     * @param complete   false when the advance stopped at its limit with more timers due; the same call with
-     *                   {@code to} continues
+     * @param complete   false when timers are still due at {@code now} (the advance stopped at its limit, or the
+     *                   delivery limit held them back); the same call with {@code to} continues
      * @param firedCount how many timers fired (the length of {@code fired})
      */
     record AdvanceJson(long now, List<TimerJson> fired, boolean complete, int firedCount,

@@ -9,13 +9,15 @@ import io.restassured.RestAssured;
 import io.restassured.builder.RequestSpecBuilder;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * {@code timeservice.deliveries.max} bounds the deliveries of all clocks: an advance of a queueing virtual clock
- * fires only what has room ({@code complete: false}), then is refused with 429 {@code capacity_exceeded}, and goes on
+ * fires only what has room ({@code complete: false}); with no room its time still moves ({@code complete: false},
+ * nothing fired), so leases end; at its target already it is refused with 429 {@code capacity_exceeded}; it goes on
  * once deliveries are acknowledged.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -24,6 +26,14 @@ class DeliveryLimitRestTest {
 
     @LocalServerPort
     int port;
+
+    /** The limit is over all clocks: each test's clock goes, with its deliveries, before the next test. */
+    @AfterEach
+    void deleteClocks() {
+        for (String clock : List.of("full", "held")) {
+            given().delete("/clocks/" + clock);
+        }
+    }
 
     @Test
     void anAdvance_firesOnlyWhatTheDeliveryLimitHasRoomFor() {
@@ -41,6 +51,28 @@ class DeliveryLimitRestTest {
         json("{\"claim\":\"" + claim + "\"}").post("/clocks/full/deliveries/a/ack").then().statusCode(204);
         json("{\"to\":1}").post("/clocks/full/advance").then().statusCode(200)
                 .body("fired.id", equalTo(List.of("c"))).body("complete", equalTo(true));
+    }
+
+    @Test
+    void anAdvanceWithoutRoom_stillMovesTime_soALeaseEnds_andTheDeliveryIsClaimedAgain() {
+        json("{\"delivery\":\"queue\"}").put("/clocks/held").then().statusCode(201);
+        for (String id : List.of("a", "b", "c")) {
+            json("{\"id\":\"" + id + "\",\"delay\":1}").post("/clocks/held/timers").then().statusCode(201);
+        }
+        json("{\"by\":1}").post("/clocks/held/advance").then().statusCode(200)
+                .body("fired.id", equalTo(List.of("a", "b")));
+        String claim = json("{\"max\":1,\"lease\":1000}").post("/clocks/held/deliveries/claim")
+                .jsonPath().getString("deliveries[0].claim");               // a, leased until 1001
+
+        json("{\"to\":60000}").post("/clocks/held/advance").then().statusCode(200)
+                .body("now", equalTo(60_000)).body("fired", equalTo(List.of())).body("complete", equalTo(false));
+
+        given().get("/clocks/held").then().body("now", equalTo(60_000)).body("size", equalTo(1))
+                .body("deliveries.inFlight", equalTo(0)).body("deliveries.ready", equalTo(2));
+        assertProblem(json("{\"claim\":\"" + claim + "\"}").post("/clocks/held/deliveries/a/ack"), 409,
+                "claim_lost");
+        json("{\"max\":2}").post("/clocks/held/deliveries/claim").then().statusCode(200)
+                .body("deliveries.id", equalTo(List.of("b", "a"))).body("deliveries[1].attempt", equalTo(2));
     }
 
     private RequestSpecification json(String body) {

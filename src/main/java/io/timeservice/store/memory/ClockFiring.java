@@ -66,20 +66,18 @@ final class ClockFiring {
 
     /**
      * An advance of a queueing clock: its fired timers become deliveries, so it fires at most as many as the delivery
-     * limit has room for (a bounded advance, {@code complete = false}, when that is fewer than are due).
+     * limit has room for (a bounded advance, {@code complete = false}, when that is fewer than are due). With no room
+     * at all, the time still moves to {@code now} without firing ({@link #passHeldBack}).
      *
-     * @throws SchedulerException {@code capacity_exceeded} when timers are due and the deliveries hold their limit
+     * @throws SchedulerException {@code capacity_exceeded} when timers are due, the deliveries hold their limit and
+     *                            the clock is at {@code now} already
      */
     Applied<AdvanceResult> advanceIntoQueue(long now, int limit, Trace trace, DeliveryTally tally) {
         int wanted = FiringOrderWalk.countDue(heap, now, limit);
         int granted = capacity.budget().reserveDeliveries(wanted);
         try {
-            if (wanted > 0 && granted == 0) {
-                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the deliveries hold their limit of "
-                        + capacity.budget().maxDeliveries() + " (timeservice.deliveries.max); acknowledge or delete"
-                        + " some before advancing further");
-            }
-            Applied<AdvanceResult> advanced = advanceWithin(now, wanted == 0 ? limit : granted, trace);
+            Applied<AdvanceResult> advanced = wanted > 0 && granted == 0 ? passHeldBack(now)
+                    : advanceWithin(now, wanted == 0 ? limit : granted, trace);
             int unused = granted - advanced.value().fired().size();
             capacity.budget().releaseDeliveries(unused);
             granted = 0;
@@ -92,6 +90,29 @@ final class ClockFiring {
         } finally {
             capacity.budget().releaseDeliveries(granted);
         }
+    }
+
+    /**
+     * The deliveries hold their limit, so nothing due can fire; the clock's time still moves to {@code now}, since
+     * only on its time do leases end and retries come due (else a clock whose workers hold leases past its next due
+     * timer could never move again). The due timers stay pending, overdue, and fire in order on a later advance once
+     * there is room; {@link SchedulerClock#firedThrough} stays where firing stopped. Answers {@code complete = false}:
+     * the same call again goes on.
+     *
+     * @throws SchedulerException {@code capacity_exceeded} when the clock is at {@code now} already: nothing to change
+     */
+    private Applied<AdvanceResult> passHeldBack(long now) {
+        if (now == kernel.clock().now()) {
+            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "timers are due by " + now + " and the"
+                    + " deliveries hold their limit of " + capacity.budget().maxDeliveries()
+                    + " (timeservice.deliveries.max); acknowledge or delete some before advancing further");
+        }
+        kernel.log().requireWritable();
+        Applied<Void> passed = kernel.commit(new Mutation.Passed(now), () -> {
+            kernel.clock().passTo(now);
+            return null;
+        });
+        return new Applied<>(new AdvanceResult(now, List.of(), false), passed.position(), Applied.NO_LEVELS);
     }
 
     /** Fires what is due by {@code now}, at most {@code limit}, as one record; see {@link TimerScheduler#advance}. */
@@ -248,13 +269,16 @@ final class ClockFiring {
         return new Fired(new AdvanceResult(now, fired.timers), fired.levels());
     }
 
-    /** Moves the clock to {@code now} and fires exactly the first {@code count} timers (all due by then). */
+    /**
+     * Fires exactly the first {@code count} timers (all due by {@code now}) and moves the clock to {@code now}, or
+     * leaves it where it is when it had passed on ({@link #passHeldBack}).
+     */
     private Fired fireFirst(long now, int count) {
         kernel.clock().advanceTo(now);
         FiredCollector fired = new FiredCollector(count);
         heap.popDue(now, count, fired);
         fired.release();
-        return new Fired(new AdvanceResult(now, fired.timers, false), fired.levels());
+        return new Fired(new AdvanceResult(kernel.clock().now(), fired.timers, false), fired.levels());
     }
 
     /**

@@ -31,10 +31,19 @@ public sealed interface Mutation {
 
     /**
      * A bounded advance that stopped at its limit: exactly the first {@code count} timers in firing order fired (all
-     * due by {@code now}, the last fired one's fireTime) and the clock moved to {@code now}; timers due at
-     * {@code now} after them stay pending, which {@link Advanced} could not say.
+     * due by {@code now}, the last fired one's fireTime) and the clock moved to {@code now} (or stayed at its later
+     * time, after a {@link Passed}); timers due at {@code now} after them stay pending, which {@link Advanced} could
+     * not say.
      */
     record AdvancedFiring(long now, int count) implements Mutation {
+    }
+
+    /**
+     * The clock's time moved to {@code now} and nothing fired: an advance of a queueing clock whose deliveries hold
+     * their limit, so that leases end and retries come due on its time while the due timers stay pending (they fire
+     * on a later advance, once there is room).
+     */
+    record Passed(long now) implements Mutation {
     }
 
     /** The demo reset: every timer forgotten, the clock back at 0, sequences continuing. */

@@ -7,10 +7,19 @@ import io.timeservice.model.ClockSettings;
 /**
  * The snapshot half of what recovery reads from the journal's snapshot file: the clock, the last sequence issued,
  * the highest sequence reserved on disk and every pending timer.
+ *
+ * @param firedThrough the time up to which every due timer had fired (see {@link SchedulerClock#firedThrough}), at
+ *                     most {@code now}
  */
 public record RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
                                 ClockSettings settings, List<SavedDelivery> deliveries,
-                                List<RecentAck> recentAcks) {
+                                List<RecentAck> recentAcks, long firedThrough) {
+
+    /** A snapshot whose clock had fired everything due by its time (format versions before 6). */
+    public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
+                             ClockSettings settings, List<SavedDelivery> deliveries, List<RecentAck> recentAcks) {
+        this(now, lastSequence, reservedSequences, timers, settings, deliveries, recentAcks, now);
+    }
 
     /** A snapshot with deliveries but without recent acknowledgements (format version 4). */
     public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,

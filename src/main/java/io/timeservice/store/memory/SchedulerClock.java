@@ -17,6 +17,12 @@ public interface SchedulerClock {
      */
     void advanceTo(long time);
 
+    /**
+     * Shows {@code time} as now without firing anything: a virtual clock whose due timers the delivery limit holds
+     * back, so that its leases and retries still run on its time. Never moves back.
+     */
+    void passTo(long time);
+
     /** The time up to which every due timer has fired: the "no timer is overdue" invariant holds against it. */
     default long firedThrough() {
         return now();

@@ -60,7 +60,8 @@ final class SchedulerRecovery {
         for (RecentAck ack : snapshot.recentAcks()) {
             deliveries.restore(ack);
         }
-        clock.advanceTo(snapshot.now());
+        clock.advanceTo(snapshot.firedThrough());
+        clock.passTo(snapshot.now()); // its time may have run ahead of firing: due timers held back wait
         lastSequence = snapshot.lastSequence();
         reservedSequences = snapshot.reservedSequences();
         List<Timer> timers = new ArrayList<>(snapshot.timers().size());
@@ -112,6 +113,8 @@ final class SchedulerRecovery {
                 }
                 fireRoot(root);
             }
+        } else if (mutation instanceof Mutation.Passed passed) {
+            clock.passTo(passed.now());
         } else if (mutation instanceof Mutation.Reset) {
             heap.clear();
             deliveries.clear();

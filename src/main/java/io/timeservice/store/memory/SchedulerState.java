@@ -13,6 +13,7 @@ import io.timeservice.model.Timer;
 public final class SchedulerState {
 
     private final long now;
+    private final long firedThrough;
     private final long lastSequence;
     private final long reservedSequences;
     private final HeapImage image;
@@ -33,7 +34,14 @@ public final class SchedulerState {
     SchedulerState(long now, long lastSequence, long reservedSequences, HeapImage image,
                    long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
                    List<RecentAck> recentAcks) {
+        this(now, now, lastSequence, reservedSequences, image, copyNanos, settings, deliveries, recentAcks);
+    }
+
+    SchedulerState(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
+                   long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
+                   List<RecentAck> recentAcks) {
         this.now = now;
+        this.firedThrough = firedThrough;
         this.lastSequence = lastSequence;
         this.reservedSequences = reservedSequences;
         this.image = image;
@@ -45,8 +53,8 @@ public final class SchedulerState {
 
     /** This state, with {@code nanos} as the time its copy held the lock(s). */
     SchedulerState withCopyNanos(long nanos) {
-        return new SchedulerState(now, lastSequence, reservedSequences, image, nanos, settings, deliveries,
-                recentAcks);
+        return new SchedulerState(now, firedThrough, lastSequence, reservedSequences, image, nanos, settings,
+                deliveries, recentAcks);
     }
 
     public ClockSettings settings() {
@@ -70,6 +78,11 @@ public final class SchedulerState {
 
     public long now() {
         return now;
+    }
+
+    /** The time up to which every due timer had fired (see {@link SchedulerClock#firedThrough}); at most now. */
+    public long firedThrough() {
+        return firedThrough;
     }
 
     /** The last sequence ever issued, so sequences continue after it and are never reused. */

@@ -38,6 +38,12 @@ public final class SystemClock implements SchedulerClock {
         latest = Math.max(latest, time);
     }
 
+    /** The wall clock's time at least {@code time} (a snapshot's time, in recovery); fires nothing. */
+    @Override
+    public void passTo(long time) {
+        latest = Math.max(latest, time);
+    }
+
     @Override
     public long firedThrough() {
         return firedThrough;

@@ -285,12 +285,14 @@ public final class TimerScheduler {
      * A bounded advance: moves the clock to {@code to} (or {@code now + by}: exactly one of them is given) and fires
      * the due timers in firing order, at most {@code limit} of them. When more are due, it fires the first
      * {@code limit}, moves the clock only to the last fired one's fireTime and answers {@code complete = false}; the
-     * same call again ({@code to}) continues where it stopped.
+     * same call again ({@code to}) continues where it stopped. A queueing clock fires only what the delivery limit
+     * has room for; with no room its time moves without firing ({@link ClockFiring#advanceIntoQueue}).
      *
      * @throws SchedulerException {@code invalid_request} (both or neither of by and to), {@code invalid_limit},
      *                            {@code invalid_advance} (by out of range, to before now or more than
      *                            {@link Limits#MAX_DELAY} after it, or a recording trace that would fire more than
-     *                            {@link Limits#MAX_TRACED_FIRES})
+     *                            {@link Limits#MAX_TRACED_FIRES}), {@code capacity_exceeded} (a queueing clock at
+     *                            {@code to} already, with timers due and no room for deliveries)
      */
     public AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
         ClockDeliveries.DeliveryTally tally = new ClockDeliveries.DeliveryTally();
@@ -773,8 +775,8 @@ public final class TimerScheduler {
 
     /** This scheduler's state for a snapshot; call holding the lock (between {@link #holdForSnapshot} and release). */
     SchedulerState stateForSnapshot() {
-        return new SchedulerState(clock.now(), sequences.last(), sequences.reserved(), heap.image(), 0, settings,
-                deliveries.image(), deliveries.recentAcks());
+        return new SchedulerState(clock.now(), clock.firedThrough(), sequences.last(), sequences.reserved(),
+                heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks());
     }
 
     /** Whether the clock is deleted; call holding the lock (between hold and release for a snapshot). */

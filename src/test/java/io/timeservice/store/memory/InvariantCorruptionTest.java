@@ -151,6 +151,11 @@ class InvariantCorruptionTest {
             public void advanceTo(long time) {
                 now[0] = time;
             }
+
+            @Override
+            public void passTo(long time) {
+                now[0] = time;
+            }
         };
         TimerScheduler scheduler = new TimerScheduler(jumpingClock, 4, 10, () -> 0L, SchedulerMetrics.NONE);
         scheduler.add("due-at-3", 3, 0, null, Trace.NONE);

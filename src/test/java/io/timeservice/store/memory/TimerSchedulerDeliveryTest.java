@@ -253,6 +253,63 @@ class TimerSchedulerDeliveryTest {
     }
 
     @Test
+    void anAdvanceTheDeliveryLimitHoldsBack_stillMovesTime_soLeasesEndAndTheDeliveryIsClaimedAgain() {
+        DeliveryTestClocks small = new DeliveryTestClocks(100, 2);
+        TimerScheduler scheduler = small.create("q", DeliveryTestClocks.VIRTUAL_QUEUE);
+        for (String id : List.of("a", "b", "c")) {
+            scheduler.add(id, 1, 0, null, Trace.NONE);
+        }
+        assertThat(scheduler.advance(1, Trace.NONE).fired()).extracting(Timer::id).containsExactly("a", "b");
+        Delivery leased = scheduler.claim(1, LEASE, 0).get(0);                  // a, leased until 1 + LEASE
+
+        AdvanceResult held = scheduler.advance(null, 5_000L, Integer.MAX_VALUE, Trace.NONE);
+
+        assertThat(held.fired()).isEmpty();                                     // c is due, but no room
+        assertThat(held.complete()).isFalse();
+        assertThat(held.now()).isEqualTo(5_000);
+        assertThat(scheduler.now()).isEqualTo(5_000);
+        assertThat(scheduler.get("c").fireTime()).isEqualTo(1);
+        assertThat(scheduler.checkInvariants().ok()).as("c waits behind what fired: not overdue").isTrue();
+        assertThat(scheduler.deliveryCounts().inFlight()).isZero();             // a's lease ended at 1 + LEASE
+        assertThatThrownBy(() -> scheduler.ack("a", leased.claim())).hasFieldOrPropertyWithValue("code",
+                ErrorCode.CLAIM_LOST);
+        assertThatThrownBy(() -> scheduler.advance(null, 5_000L, Integer.MAX_VALUE, Trace.NONE))
+                .hasFieldOrPropertyWithValue("code", ErrorCode.CAPACITY_EXCEEDED); // there already: nothing to do
+
+        List<Delivery> again = scheduler.claim(2, LEASE, 0);
+        assertThat(again).extracting(Delivery::id).containsExactly("b", "a");
+        assertThat(again.get(1).attempt()).isEqualTo(2);
+        for (Delivery d : again) {
+            scheduler.ack(d.id(), d.claim());
+        }
+        AdvanceResult rest = scheduler.advance(null, 5_000L, Integer.MAX_VALUE, Trace.NONE);
+        assertThat(rest.fired()).extracting(Timer::id).containsExactly("c");
+        assertThat(rest.complete()).isTrue();
+        assertThat(rest.now()).isEqualTo(5_000);
+        assertThat(scheduler.checkInvariants().ok()).isTrue();
+    }
+
+    @Test
+    void aBoundedAdvanceAfterTimePassed_firesTheOverdueInOrder_andLeavesTheClockWhereItIs() {
+        DeliveryTestClocks small = new DeliveryTestClocks(100, 1);
+        TimerScheduler scheduler = small.create("q", DeliveryTestClocks.VIRTUAL_QUEUE);
+        scheduler.add("a", 1, 0, null, Trace.NONE);
+        scheduler.add("b", 2, 0, null, Trace.NONE);
+        scheduler.add("c", 3, 0, null, Trace.NONE);
+        scheduler.advance(1, Trace.NONE);                                       // a fills the limit of 1
+        assertThat(scheduler.advance(null, 100L, Integer.MAX_VALUE, Trace.NONE).fired()).isEmpty();
+        Delivery a = scheduler.claim(1, LEASE, 0).get(0);
+        scheduler.ack(a.id(), a.claim());
+
+        AdvanceResult one = scheduler.advance(null, 100L, Integer.MAX_VALUE, Trace.NONE); // room for one of two
+
+        assertThat(one.fired()).extracting(Timer::id).containsExactly("b");
+        assertThat(one.complete()).isFalse();
+        assertThat(one.now()).isEqualTo(100);
+        assertThat(scheduler.checkInvariants().ok()).isTrue();
+    }
+
+    @Test
     void aResponseClock_refusesDeliveryCalls_andASystemClock_refusesAdvance() {
         TimerScheduler plain = test.clocks.defaultScheduler();
         assertThatThrownBy(() -> plain.claim(1, LEASE, 0)).hasFieldOrPropertyWithValue("code",

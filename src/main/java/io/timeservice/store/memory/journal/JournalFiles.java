@@ -35,9 +35,14 @@ final class JournalFiles {
      * Segments and snapshots written now: version 2 frames group-commit batches and snapshots carry reservations;
      * version 3 adds the records of clocks (see {@link RecordCodec}) and snapshots of every clock; version 4 the
      * records of deliveries and clock settings, and snapshots with both; version 5 snapshots keep each clock's
-     * recent acknowledgements (segments are as in version 4).
+     * recent acknowledgements (segments are as in version 4); version 6 the record of time passed without firing
+     * and snapshots with each clock's fired-through time.
      */
-    static final int FORMAT_VERSION = 5;
+    static final int FORMAT_VERSION = 6;
+    /** The record of time passed and snapshots with fired-through times. */
+    static final int FIRED_THROUGH_FORMAT_VERSION = 6;
+    /** Snapshots with recent acknowledgements but without a fired-through time; still read. */
+    static final int RECENT_ACKS_FORMAT_VERSION = 5;
     /** Snapshots with settings and deliveries but without recent acknowledgements; still read. */
     static final int DELIVERIES_FORMAT_VERSION = 4;
     /** Clocks without settings or deliveries; still read. */

@@ -42,6 +42,8 @@ import io.timeservice.store.memory.SavedDelivery;
  * frame of type 22 (sequence, fireTime, priority, attempt u32, state u8, leaseUntil, leaseMillis, retryAt, readyAt,
  * id, payload, claim, deadReason). 23 acked together (count u32, count claim strings), alone or inside an 8.
  *
+ * <p>Format version 6: 24 time passed (now): a queueing clock's time moved with nothing fired, alone or inside an 8.
+ *
  * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
  * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes. A batch holds at most
  * {@link #MAX_BATCH_PARTS} records whose payloads came in one request body, so together at most
@@ -90,6 +92,7 @@ final class RecordCodec {
     private static final byte LEASES_RENEWED = 21;
     private static final byte SAVED_DELIVERY = 22;
     private static final byte ACKED_ALL = 23;
+    private static final byte PASSED = 24;
 
     private RecordCodec() {
     }
@@ -341,6 +344,9 @@ final class RecordCodec {
             out.putByte(ADVANCED_FIRING);
             out.putLong(firing.now());
             out.putInt(firing.count());
+        } else if (mutation instanceof Mutation.Passed passed) {
+            out.putByte(PASSED);
+            out.putLong(passed.now());
         } else if (mutation instanceof Mutation.Reset) {
             out.putByte(RESET);
         } else if (mutation instanceof Mutation.SequencesReserved reserved) {
@@ -462,6 +468,7 @@ final class RecordCodec {
             }
             case ADVANCED -> new Mutation.Advanced(body.getLong());
             case RESET -> new Mutation.Reset();
+            case PASSED -> new Mutation.Passed(body.getLong());
             case ADVANCED_FIRING -> {
                 long now = body.getLong();
                 int count = body.getInt();

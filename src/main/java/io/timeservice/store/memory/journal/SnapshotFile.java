@@ -29,7 +29,7 @@ import io.timeservice.store.memory.SavedDelivery;
 import io.timeservice.store.memory.SchedulerState;
 
 /**
- * A snapshot file, format version 3 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
+ * A snapshot file, format version 6 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
  * the clocks part and hold the {@code default} clock alone):
  * <pre>
  *   8 bytes "TSSNAPSH", u32 version, u64 segment,
@@ -42,6 +42,8 @@ import io.timeservice.store.memory.SchedulerState;
  *     deliveryCount frames of type "saved delivery",
  *   (version 5) after each clock's deliveries: u32 ackCount and ackCount recent acknowledgements, oldest first, each
  *     a claim and an id (u32 length + UTF-8 each),
+ *   (version 6) after each clock's now (the default clock's too): u64 firedThrough, the time up to which every due
+ *     timer had fired (before version 6: its now),
  *   u32 crc32c of every byte before it
  * </pre>
  * Written to a temporary file, fsynced, renamed into place and the directory fsynced, so a crash leaves either the
@@ -103,6 +105,7 @@ final class SnapshotFile {
     private static void writeClock(DataOutputStream out, SchedulerState state, GrowableBuffer record)
             throws IOException {
         out.writeLong(state.now());
+        out.writeLong(state.firedThrough());
         out.writeLong(state.lastSequence());
         out.writeLong(state.reservedSequences());
         out.writeInt(state.size());
@@ -237,6 +240,11 @@ final class SnapshotFile {
     private static RecoveredSnapshot readClock(DataInputStream in, Path file, int version) throws IOException {
         {
             long now = in.readLong();
+            long firedThrough = version < JournalFiles.FIRED_THROUGH_FORMAT_VERSION ? now : in.readLong();
+            if (firedThrough > now) {
+                throw new JournalCorruptedException(file + ": a clock fired through " + firedThrough
+                        + ", after its time " + now);
+            }
             long lastSequence = in.readLong();
             long reservedSequences = version == JournalFiles.LEGACY_FORMAT_VERSION ? lastSequence : in.readLong();
             int count = in.readInt();
@@ -265,9 +273,10 @@ final class SnapshotFile {
             for (int i = 0; i < deliveryCount; i++) {
                 deliveries.add(RecordCodec.decodeDelivery(readFrame(in, file, "delivery " + i)));
             }
-            List<RecentAck> recentAcks = version < JournalFiles.FORMAT_VERSION ? List.of() : readRecentAcks(in, file);
+            List<RecentAck> recentAcks = version < JournalFiles.RECENT_ACKS_FORMAT_VERSION ? List.of()
+                    : readRecentAcks(in, file);
             return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers, settings.settings(),
-                    deliveries, recentAcks);
+                    deliveries, recentAcks, firedThrough);
         }
     }
 }

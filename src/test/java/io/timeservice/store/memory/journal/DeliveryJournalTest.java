@@ -149,6 +149,36 @@ class DeliveryJournalTest {
         }
     }
 
+    @Test
+    void timePassedWhileTheDeliveryLimitHeldFiringBack_isKeptByTheSnapshot_andReplayedAfterIt() throws IOException {
+        Clocks before = fresh(2);
+        try (JournalStore store = open(before)) {
+            before.create("virt", 0, VIRTUAL_QUEUE);
+            TimerScheduler virt = before.scheduler("virt");
+            for (String id : List.of("a", "b", "c", "d")) {
+                virt.add(id, 1, 0, null, Trace.NONE);
+            }
+            virt.advance(1, Trace.NONE);                                    // a and b fill the limit of 2
+            virt.advance(null, 5_000L, Integer.MAX_VALUE, Trace.NONE);      // time passes; c and d wait
+            before.snapshotNow();
+            store.writer().awaitSnapshotIdle();
+            virt.advance(null, 7_000L, Integer.MAX_VALUE, Trace.NONE);      // and again, after the snapshot
+        }
+        assertThat(JournalFiles.snapshotNumbers(dir)).hasSize(1);
+        Clocks after = fresh(2);
+        try (JournalStore store = open(after)) {
+            TimerScheduler virt = after.scheduler("virt");
+            assertThat(virt.now()).isEqualTo(7_000);
+            assertThat(virt.checkInvariants().ok()).as("c and d wait behind what fired: not overdue").isTrue();
+            for (Delivery d : virt.claim(2, 1_000, 0)) {
+                virt.ack(d.id(), d.claim());
+            }
+            assertThat(virt.advance(null, 7_000L, Integer.MAX_VALUE, Trace.NONE).fired())
+                    .extracting(io.timeservice.model.Timer::id).containsExactly("c", "d");
+            assertThat(virt.checkInvariants().ok()).isTrue();
+        }
+    }
+
     /** Creates the two queueing clocks on a fresh service, then lets the firing thread's logic look at them. */
     private void start(Clocks clocks) {
         clocks.create("virt", 0, VIRTUAL_QUEUE);
@@ -258,7 +288,12 @@ class DeliveryJournalTest {
     }
 
     private Clocks fresh() {
+        return fresh(10_000);
+    }
+
+    private Clocks fresh(long maxDeliveries) {
         PendingBudget budget = new PendingBudget(10_000, Long.MAX_VALUE);
+        budget.limitDeliveries(maxDeliveries);
         return new Clocks((clock, shared) -> new TimerScheduler(clock, 4, shared, wall::get, SchedulerMetrics.NONE),
                 budget, 10, wall::get);
     }

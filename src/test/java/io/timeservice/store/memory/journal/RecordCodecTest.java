@@ -48,7 +48,9 @@ class RecordCodecTest {
                 new Mutation.Extended("abc.2", 60, 43_200_000),
                 new Mutation.OnClock(5, new Mutation.Redriven(70, List.of(3L, Long.MAX_VALUE))),
                 new Mutation.DeadDeleted(List.of(4L)),
-                new Mutation.OnClock(5, new Mutation.LeasesRenewed(80)));
+                new Mutation.OnClock(5, new Mutation.LeasesRenewed(80)),
+                new Mutation.Passed(Long.MAX_VALUE),
+                new Mutation.OnClock(5, new Mutation.Passed(90)));
         for (Mutation mutation : mutations) {
             GrowableBuffer buffer = RecordCodec.encode(mutation, new GrowableBuffer(4));
             ByteBuffer frame = ByteBuffer.wrap(buffer.array(), 0, buffer.length());
