@@ -8,6 +8,7 @@ import java.util.function.LongSupplier;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
@@ -17,11 +18,12 @@ import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.memory.ClockDeliveries.DeliveryTally;
 
 /**
- * How one clock's due timers fire: an advance's firing (into its answer, or into the ready queue of a queueing clock
- * within the delivery limit), a system clock's firing rounds, and the wake-ups it asks the firing thread for.
+ * How one clock's due timers fire: an advance (its checks, and its firing into its answer, or into the ready queue of
+ * a queueing clock within the delivery limit), a system clock's firing rounds, and the wake-ups it asks the firing
+ * thread for.
  *
- * <p>Not thread-safe by itself: call every method under the scheduler's lock, except {@link #fireRound}, which takes
- * it through the {@link SchedulerKernel}.
+ * <p>Not thread-safe by itself: call every method under the scheduler's lock, except {@link #advance} and
+ * {@link #fireRound}, which take it through the {@link SchedulerKernel}.
  */
 final class ClockFiring {
 
@@ -62,6 +64,47 @@ final class ClockFiring {
         this.clockDeliveries = clockDeliveries;
         this.wallClockMillis = wallClockMillis;
         this.metrics = metrics;
+    }
+
+    /** See {@link TimerScheduler#advance(Long, Long, int, Trace)}. */
+    AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
+        DeliveryTally tally = new DeliveryTally();
+        AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> {
+            if ((by == null) == (to == null)) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
+            }
+            if (limit < 1) {
+                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+            }
+        }, () -> {
+            SchedulerClock clock = kernel.clock();
+            if (!clock.isVirtual()) {
+                throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the system clock and"
+                        + " fires by itself; only a virtual clock can be advanced");
+            }
+            long now = by != null ? Rules.fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
+                    : requireReachable(clock.now(), to);
+            if (kernel.settings().queues()) {
+                return advanceIntoQueue(now, limit, trace, tally);
+            }
+            return advanceWithin(now, limit, trace);
+        });
+        metrics.advanced(result.fired().size());
+        tally.reportTo(metrics);
+        return result;
+    }
+
+    /** {@code to} as the clock's new time: not before {@code now}, at most {@link Limits#MAX_DELAY} after it. */
+    private static long requireReachable(long now, long to) {
+        if (to < now) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
+                    + "); the clock never goes back");
+        }
+        if (to - now > Limits.MAX_DELAY) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is more than " + Limits.MAX_DELAY
+                    + " after now (" + now + ")");
+        }
+        return to;
     }
 
     /**

@@ -292,43 +292,7 @@ public final class TimerScheduler {
      *                            {@code to} already, with timers due and no room for deliveries)
      */
     public AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
-        ClockDeliveries.DeliveryTally tally = new ClockDeliveries.DeliveryTally();
-        AdvanceResult result = mutate(Operation.ADVANCE, () -> {
-            if ((by == null) == (to == null)) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
-            }
-            if (limit < 1) {
-                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-            }
-        }, () -> {
-            if (!clock.isVirtual()) {
-                throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the system clock and"
-                        + " fires by itself; only a virtual clock can be advanced");
-            }
-            long now = by != null ? Rules.fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
-                    : requireReachable(to);
-            if (settings.queues()) {
-                return firing.advanceIntoQueue(now, limit, trace, tally);
-            }
-            return firing.advanceWithin(now, limit, trace);
-        });
-        metrics.advanced(result.fired().size());
-        tally.reportTo(metrics);
-        return result;
-    }
-
-    /** {@code to} as the clock's new time: not before now, at most {@link Limits#MAX_DELAY} after it. */
-    private long requireReachable(long to) {
-        long now = clock.now();
-        if (to < now) {
-            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
-                    + "); the clock never goes back");
-        }
-        if (to - now > Limits.MAX_DELAY) {
-            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is more than " + Limits.MAX_DELAY
-                    + " after now (" + now + ")");
-        }
-        return to;
+        return firing.advance(by, to, limit, trace);
     }
 
     /**
@@ -866,8 +830,8 @@ public final class TimerScheduler {
     private final class Kernel implements SchedulerKernel {
 
         @Override
-        public <T> T mutate(Operation operation, Supplier<Applied<T>> underLock) {
-            return TimerScheduler.this.mutate(operation, () -> { }, underLock);
+        public <T> T mutate(Operation operation, Runnable validate, Supplier<Applied<T>> underLock) {
+            return TimerScheduler.this.mutate(operation, validate, underLock);
         }
 
         @Override
