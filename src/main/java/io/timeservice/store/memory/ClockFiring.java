@@ -8,6 +8,9 @@ import java.util.function.LongSupplier;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.NextAdvance;
+import io.timeservice.model.NextEvent;
+import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
@@ -17,11 +20,12 @@ import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.memory.ClockDeliveries.DeliveryTally;
 
 /**
- * How one clock's due timers fire: an advance's firing (into its answer, or into the ready queue of a queueing clock
- * within the delivery limit), a system clock's firing rounds, and the wake-ups it asks the firing thread for.
+ * How one clock's due timers fire: an advance (its checks, and its firing into its answer, or into the ready queue of
+ * a queueing clock within the delivery limit), a system clock's firing rounds, and the wake-ups it asks the firing
+ * thread for.
  *
- * <p>Not thread-safe by itself: call every method under the scheduler's lock, except {@link #fireRound}, which takes
- * it through the {@link SchedulerKernel}.
+ * <p>Not thread-safe by itself: call every method under the scheduler's lock, except {@link #advance} and
+ * {@link #fireRound}, which take it through the {@link SchedulerKernel}.
  */
 final class ClockFiring {
 
@@ -62,6 +66,87 @@ final class ClockFiring {
         this.clockDeliveries = clockDeliveries;
         this.wallClockMillis = wallClockMillis;
         this.metrics = metrics;
+    }
+
+    /** See {@link TimerScheduler#advance(Long, Long, int, Trace)}. */
+    AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
+        DeliveryTally tally = new DeliveryTally();
+        AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> {
+            if ((by == null) == (to == null)) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
+            }
+            requireAdvanceLimit(limit);
+        }, () -> {
+            SchedulerClock clock = requireVirtual();
+            long now = by != null ? Rules.fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
+                    : requireReachable(clock.now(), to);
+            return advanceTo(now, limit, trace, tally);
+        });
+        metrics.advanced(result.fired().size());
+        tally.reportTo(metrics);
+        return result;
+    }
+
+    /**
+     * Moves the clock to its earliest pending event (a timer coming due, a lease ending, a retry becoming ready; see
+     * {@link NextEvent#earliest}) and advances there as {@link #advance} with {@code to} does, finding and reaching
+     * the event under one hold of the lock. With nothing pending nothing changes and the event is null.
+     *
+     * @throws SchedulerException {@code invalid_limit}, {@code clock_not_virtual}, {@code invalid_advance} (a
+     *                            recording trace that would fire too many), {@code capacity_exceeded}
+     */
+    NextAdvance advanceToNext(int limit, Trace trace) {
+        DeliveryTally tally = new DeliveryTally();
+        NextEvent[] event = new NextEvent[1];
+        AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> requireAdvanceLimit(limit), () -> {
+            SchedulerClock clock = requireVirtual();
+            int root = heap.peek();
+            event[0] = NextEvent.earliest(root == IndexedTimerHeap.NONE ? Long.MAX_VALUE : heap.fireTime(root),
+                    deliveries.nextLeaseEnd(), deliveries.nextRetryAt());
+            if (event[0] == null) {
+                return new Applied<>(new AdvanceResult(clock.now(), List.of()), 0, Applied.NO_LEVELS);
+            }
+            // a timer due at now (delay 0, or left by a bounded advance) is reached where the clock stands
+            return advanceTo(Math.max(clock.now(), event[0].at()), limit, trace, tally);
+        });
+        metrics.advanced(result.fired().size());
+        tally.reportTo(metrics);
+        return new NextAdvance(result, event[0]);
+    }
+
+    /** Fires what is due by {@code now} into the clock's delivery mode; call holding the lock. */
+    private Applied<AdvanceResult> advanceTo(long now, int limit, Trace trace, DeliveryTally tally) {
+        return kernel.settings().queues() ? advanceIntoQueue(now, limit, trace, tally)
+                : advanceWithin(now, limit, trace);
+    }
+
+    private static void requireAdvanceLimit(int limit) {
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+        }
+    }
+
+    /** The clock, refused unless it is virtual (a clock on the wall clock fires by itself); call holding the lock. */
+    private SchedulerClock requireVirtual() {
+        SchedulerClock clock = kernel.clock();
+        if (!clock.isVirtual()) {
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the system clock and"
+                    + " fires by itself; only a virtual clock can be advanced");
+        }
+        return clock;
+    }
+
+    /** {@code to} as the clock's new time: not before {@code now}, at most {@link Limits#MAX_DELAY} after it. */
+    private static long requireReachable(long now, long to) {
+        if (to < now) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
+                    + "); the clock never goes back");
+        }
+        if (to - now > Limits.MAX_DELAY) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is more than " + Limits.MAX_DELAY
+                    + " after now (" + now + ")");
+        }
+        return to;
     }
 
     /**

@@ -105,7 +105,7 @@ public final class Clocks {
      * addressed it (wall clock, for the idle TTL; not journaled: a restart counts as a use).
      */
     public static final class Clock {
-        private final int number;
+        private final long number;
         private final String name;
         private final long initialNow;
         private final long createdAtWallMillis;
@@ -113,7 +113,7 @@ public final class Clocks {
         private volatile ClockSettings settings;
         private volatile long lastUsedWallMillis;
 
-        Clock(int number, String name, long initialNow, long createdAtWallMillis, TimerScheduler scheduler,
+        Clock(long number, String name, long initialNow, long createdAtWallMillis, TimerScheduler scheduler,
               long lastUsedWallMillis, ClockSettings settings) {
             this.number = number;
             this.name = name;
@@ -129,7 +129,7 @@ public final class Clocks {
             return settings;
         }
 
-        public int number() {
+        public long number() {
             return number;
         }
 

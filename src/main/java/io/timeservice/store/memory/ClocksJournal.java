@@ -29,7 +29,8 @@ final class ClocksJournal {
     private final LongSupplier wallClockMillis;
     private final AtomicBoolean snapshotQueued = new AtomicBoolean();
     // Guarded by the registry monitor.
-    private int nextNumber = 1;
+    /** A long: numbers are never reused, and a service may create more than 2^31 clocks over its life. */
+    private long nextNumber = 1;
     private long sequenceFloor;
     private MutationLog journal = MutationLog.NONE;
 
@@ -40,7 +41,7 @@ final class ClocksJournal {
     }
 
     /** A new clock's number, the sequence it starts after, and its creation record's position. */
-    record Numbered(int number, long firstSequence, long position) {
+    record Numbered(long number, long firstSequence, long position) {
     }
 
     /**
@@ -52,7 +53,7 @@ final class ClocksJournal {
      */
     Numbered created(String name, long initialNow, long createdAtWallMillis, ClockSettings settings) {
         journal.requireWritable();
-        int number = nextNumber;
+        long number = nextNumber;
         long position = journal.append(new Mutation.ClockCreated(number, name, initialNow, createdAtWallMillis,
                 sequenceFloor, settings));
         nextNumber++;
@@ -83,8 +84,8 @@ final class ClocksJournal {
         long recoveredAt = wallClockMillis.getAsLong(); // last uses are not journaled: a restart is one
         sequenceFloor = start.sequenceFloor();
         nextNumber = start.nextNumber();
-        Map<Integer, Recovering> recovering = new HashMap<>();
-        recovering.put(0, new Recovering(registry.defaultClock(),
+        Map<Long, Recovering> recovering = new HashMap<>();
+        recovering.put(0L, new Recovering(registry.defaultClock(),
                 registry.defaultClock().scheduler().beginRecovery(start.defaultClock(), 0)));
         for (RecoveredClocks.Clock saved : start.clocks()) {
             ClockSettings settings = saved.state() == null ? ClockSettings.VIRTUAL : saved.state().settings();
@@ -118,7 +119,7 @@ final class ClocksJournal {
                     target.recovery().replay(on.mutation());
                 }
             } else {
-                recovering.get(0).recovery().replay(mutation);
+                recovering.get(0L).recovery().replay(mutation);
             }
         }
         List<Clock> recovered = new ArrayList<>(recovering.size());
@@ -150,7 +151,7 @@ final class ClocksJournal {
      */
     long snapshotNow() {
         List<Clock> clocks = new ArrayList<>(registry.all());
-        clocks.sort(Comparator.comparingInt(Clock::number));
+        clocks.sort(Comparator.comparingLong(Clock::number));
         int held = 0;
         long start = System.nanoTime();
         try {
@@ -204,7 +205,7 @@ final class ClocksJournal {
     }
 
     /** Clock {@code number}'s view of the journal: its records tagged, its snapshots taken for every clock. */
-    MutationLog viewFor(int number) {
+    MutationLog viewFor(long number) {
         MutationLog shared = journal;
         return new MutationLog() {
             @Override

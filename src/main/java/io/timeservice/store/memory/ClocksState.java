@@ -11,7 +11,7 @@ import java.util.List;
  * @param sequenceFloor every clock created after this cut starts its sequences after this
  * @param nextNumber    the number the next clock created gets
  */
-public record ClocksState(SchedulerState defaultClock, List<Clock> clocks, long sequenceFloor, int nextNumber) {
+public record ClocksState(SchedulerState defaultClock, List<Clock> clocks, long sequenceFloor, long nextNumber) {
 
     /** A snapshot of one scheduler alone (no other clock). */
     public static ClocksState of(SchedulerState single) {
@@ -19,7 +19,7 @@ public record ClocksState(SchedulerState defaultClock, List<Clock> clocks, long 
     }
 
     /** One clock besides the default one: its number, name, settings and state. */
-    public record Clock(int number, String name, long initialNow, long createdAtWallMillis, SchedulerState state) {
+    public record Clock(long number, String name, long initialNow, long createdAtWallMillis, SchedulerState state) {
     }
 
     /** How long taking the cut held the locks: the pause a snapshot costs every operation. */

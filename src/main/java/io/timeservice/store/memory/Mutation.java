@@ -61,18 +61,18 @@ public sealed interface Mutation {
      * A record of the clock numbered {@code clock} (not the default clock, whose records stay bare): journaled by
      * that clock's view of the shared journal, dispatched back to it by recovery.
      */
-    record OnClock(int clock, Mutation mutation) implements Mutation {
+    record OnClock(long clock, Mutation mutation) implements Mutation {
     }
 
     /**
      * A clock was created: {@code number} tags its records from now on; its time starts at {@code now} and its
      * sequences after {@code firstSequence}.
      */
-    record ClockCreated(int number, String name, long now, long createdAtWallMillis, long firstSequence,
+    record ClockCreated(long number, String name, long now, long createdAtWallMillis, long firstSequence,
                         ClockSettings settings) implements Mutation {
 
         /** A virtual clock answering advances with what fired (records before clock settings existed). */
-        public ClockCreated(int number, String name, long now, long createdAtWallMillis, long firstSequence) {
+        public ClockCreated(long number, String name, long now, long createdAtWallMillis, long firstSequence) {
             this(number, name, now, createdAtWallMillis, firstSequence, ClockSettings.VIRTUAL);
         }
     }

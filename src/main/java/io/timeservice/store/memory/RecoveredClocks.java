@@ -8,14 +8,14 @@ import java.util.List;
  * @param defaultClock the {@code default} clock's snapshot
  */
 public record RecoveredClocks(RecoveredSnapshot defaultClock, List<Clock> clocks, long sequenceFloor,
-                              int nextNumber) {
+                              long nextNumber) {
 
     /** A snapshot of the default clock alone (format versions before clocks). */
     public static RecoveredClocks of(RecoveredSnapshot single) {
         return new RecoveredClocks(single, List.of(), 0, 1);
     }
 
-    public record Clock(int number, String name, long initialNow, long createdAtWallMillis,
+    public record Clock(long number, String name, long initialNow, long createdAtWallMillis,
                         RecoveredSnapshot state) {
     }
 }

@@ -13,8 +13,16 @@ import io.timeservice.store.SchedulerMetrics.Operation;
  */
 interface SchedulerKernel {
 
-    /** Runs {@code underLock} as a counted mutation: under the lock after the fail-stop check, then waits. */
-    <T> T mutate(Operation operation, Supplier<Applied<T>> underLock);
+    /**
+     * Runs {@code validate} outside the lock, then {@code underLock} as a counted mutation: under the lock after the
+     * fail-stop check, then waits until the log has it.
+     */
+    <T> T mutate(Operation operation, Runnable validate, Supplier<Applied<T>> underLock);
+
+    /** As {@link #mutate(Operation, Runnable, Supplier)}, with nothing to check before the lock. */
+    default <T> T mutate(Operation operation, Supplier<Applied<T>> underLock) {
+        return mutate(operation, () -> { }, underLock);
+    }
 
     /** Runs {@code underLock} as a counted read under the lock. */
     <T> T read(Operation operation, Supplier<T> underLock);

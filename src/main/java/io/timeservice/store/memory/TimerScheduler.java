@@ -295,82 +295,12 @@ public final class TimerScheduler {
      *                            {@code to} already, with timers due and no room for deliveries)
      */
     public AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
-        ClockDeliveries.DeliveryTally tally = new ClockDeliveries.DeliveryTally();
-        AdvanceResult result = mutate(Operation.ADVANCE, () -> {
-            if ((by == null) == (to == null)) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
-            }
-            requireAdvanceLimit(limit);
-        }, () -> {
-            requireVirtual();
-            long now = by != null ? Rules.fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
-                    : requireReachable(to);
-            return advanceTo(now, limit, trace, tally);
-        });
-        metrics.advanced(result.fired().size());
-        tally.reportTo(metrics);
-        return result;
+        return firing.advance(by, to, limit, trace);
     }
 
-    /**
-     * Moves the clock to its earliest pending event (a timer coming due, a lease ending, a retry becoming ready; see
-     * {@link NextEvent#earliest}) and advances there as {@link #advance} with {@code to} does, finding and reaching
-     * the event under one hold of the lock. With nothing pending nothing changes and the event is null.
-     *
-     * @throws SchedulerException {@code invalid_limit}, {@code clock_not_virtual}, {@code invalid_advance} (a
-     *                            recording trace that would fire too many), {@code capacity_exceeded}
-     */
+    /** See {@link ClockFiring#advanceToNext}: to the earliest timer, lease end or retry, and what is due there. */
     public NextAdvance advanceToNext(int limit, Trace trace) {
-        ClockDeliveries.DeliveryTally tally = new ClockDeliveries.DeliveryTally();
-        NextEvent[] event = new NextEvent[1];
-        AdvanceResult result = mutate(Operation.ADVANCE, () -> requireAdvanceLimit(limit), () -> {
-            requireVirtual();
-            int root = heap.peek();
-            event[0] = NextEvent.earliest(root == IndexedTimerHeap.NONE ? Long.MAX_VALUE : heap.fireTime(root),
-                    deliveries.nextLeaseEnd(), deliveries.nextRetryAt());
-            if (event[0] == null) {
-                return new Applied<>(new AdvanceResult(clock.now(), List.of()), 0, Applied.NO_LEVELS);
-            }
-            // a timer due at now (delay 0, or left by a bounded advance) is reached where the clock stands
-            return advanceTo(Math.max(clock.now(), event[0].at()), limit, trace, tally);
-        });
-        metrics.advanced(result.fired().size());
-        tally.reportTo(metrics);
-        return new NextAdvance(result, event[0]);
-    }
-
-    /** Fires what is due by {@code now} into the clock's delivery mode; call holding the lock. */
-    private Applied<AdvanceResult> advanceTo(long now, int limit, Trace trace, ClockDeliveries.DeliveryTally tally) {
-        return settings.queues() ? firing.advanceIntoQueue(now, limit, trace, tally)
-                : firing.advanceWithin(now, limit, trace);
-    }
-
-    private static void requireAdvanceLimit(int limit) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
-    }
-
-    /** Refuses an advance of a clock that runs on the wall clock; call holding the lock. */
-    private void requireVirtual() {
-        if (!clock.isVirtual()) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the system clock and"
-                    + " fires by itself; only a virtual clock can be advanced");
-        }
-    }
-
-    /** {@code to} as the clock's new time: not before now, at most {@link Limits#MAX_DELAY} after it. */
-    private long requireReachable(long to) {
-        long now = clock.now();
-        if (to < now) {
-            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
-                    + "); the clock never goes back");
-        }
-        if (to - now > Limits.MAX_DELAY) {
-            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is more than " + Limits.MAX_DELAY
-                    + " after now (" + now + ")");
-        }
-        return to;
+        return firing.advanceToNext(limit, trace);
     }
 
     /**
@@ -908,8 +838,8 @@ public final class TimerScheduler {
     private final class Kernel implements SchedulerKernel {
 
         @Override
-        public <T> T mutate(Operation operation, Supplier<Applied<T>> underLock) {
-            return TimerScheduler.this.mutate(operation, () -> { }, underLock);
+        public <T> T mutate(Operation operation, Runnable validate, Supplier<Applied<T>> underLock) {
+            return TimerScheduler.this.mutate(operation, validate, underLock);
         }
 
         @Override

@@ -36,9 +36,12 @@ final class JournalFiles {
      * version 3 adds the records of clocks (see {@link RecordCodec}) and snapshots of every clock; version 4 the
      * records of deliveries and clock settings, and snapshots with both; version 5 snapshots keep each clock's
      * recent acknowledgements (segments are as in version 4); version 6 the record of time passed without firing
-     * and snapshots with each clock's fired-through time.
+     * and snapshots with each clock's fired-through time; version 7 clock numbers as longs in records (see
+     * {@link RecordCodec}) and snapshots.
      */
-    static final int FORMAT_VERSION = 6;
+    static final int FORMAT_VERSION = 7;
+    /** Clock numbers as longs; before, as u32. */
+    static final int WIDE_CLOCK_NUMBERS_FORMAT_VERSION = 7;
     /** The record of time passed and snapshots with fired-through times. */
     static final int FIRED_THROUGH_FORMAT_VERSION = 6;
     /** Snapshots with recent acknowledgements but without a fired-through time; still read. */

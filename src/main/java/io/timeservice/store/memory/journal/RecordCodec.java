@@ -44,6 +44,10 @@ import io.timeservice.store.memory.SavedDelivery;
  *
  * <p>Format version 6: 24 time passed (now): a queueing clock's time moved with nothing fired, alone or inside an 8.
  *
+ * <p>Format version 7: clock numbers are longs. A number that fits in u32 is still written as above (types 8 and 12,
+ * four bytes fewer per record); a larger one as 25 a record of a clock (number u64, then the record's own body) and
+ * 26 clock created with settings (as 12 with number u64). Each record of a clock is read wherever it is.
+ *
  * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
  * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes. A batch holds at most
  * {@link #MAX_BATCH_PARTS} records whose payloads came in one request body, so together at most
@@ -93,6 +97,8 @@ final class RecordCodec {
     private static final byte SAVED_DELIVERY = 22;
     private static final byte ACKED_ALL = 23;
     private static final byte PASSED = 24;
+    private static final byte ON_WIDE_CLOCK = 25;
+    private static final byte WIDE_CLOCK_CREATED = 26;
 
     private RecordCodec() {
     }
@@ -259,12 +265,10 @@ final class RecordCodec {
 
     private static void encodeBody(Mutation mutation, GrowableBuffer out) {
         if (mutation instanceof Mutation.OnClock on) {
-            out.putByte(ON_CLOCK);
-            out.putInt(on.clock());
+            putClockNumber(on.clock(), ON_CLOCK, ON_WIDE_CLOCK, out);
             encodeBody(on.mutation(), out);
         } else if (mutation instanceof Mutation.ClockCreated created) {
-            out.putByte(CLOCK_CREATED_WITH_SETTINGS);
-            out.putInt(created.number());
+            putClockNumber(created.number(), CLOCK_CREATED_WITH_SETTINGS, WIDE_CLOCK_CREATED, out);
             out.putLong(created.now());
             out.putLong(created.createdAtWallMillis());
             out.putLong(created.firstSequence());
@@ -371,11 +375,11 @@ final class RecordCodec {
     private static Mutation decodeBody(ByteBuffer body, boolean outermost) {
         byte type = body.get();
         return switch (type) {
-            case ON_CLOCK -> {
+            case ON_CLOCK, ON_WIDE_CLOCK -> {
                 if (!outermost) {
                     throw new CorruptRecordException("a clock's record inside a clock's record");
                 }
-                int clock = body.getInt();
+                long clock = getClockNumber(type == ON_WIDE_CLOCK, body);
                 Mutation inner = decodeBody(body, false);
                 if (inner instanceof Mutation.ClockCreated) {
                     throw new CorruptRecordException("a clock's record holds a clock creation");
@@ -386,17 +390,17 @@ final class RecordCodec {
                 if (!outermost) {
                     throw new CorruptRecordException("a clock's record holds a clock creation");
                 }
-                int number = body.getInt();
+                long number = getClockNumber(false, body);
                 long now = body.getLong();
                 long wall = body.getLong();
                 long firstSequence = body.getLong();
                 yield new Mutation.ClockCreated(number, getString(body), now, wall, firstSequence);
             }
-            case CLOCK_CREATED_WITH_SETTINGS -> {
+            case CLOCK_CREATED_WITH_SETTINGS, WIDE_CLOCK_CREATED -> {
                 if (!outermost) {
                     throw new CorruptRecordException("a clock's record holds a clock creation");
                 }
-                int number = body.getInt();
+                long number = getClockNumber(type == WIDE_CLOCK_CREATED, body);
                 long now = body.getLong();
                 long wall = body.getLong();
                 long firstSequence = body.getLong();
@@ -485,6 +489,32 @@ final class RecordCodec {
     /** What a batch record may hold: adds, edits and cancels of its clock. */
     private static boolean isBatchPart(Mutation part) {
         return part instanceof Mutation.Added || part instanceof Mutation.Edited || part instanceof Mutation.Cancelled;
+    }
+
+    /** A clock's number as {@code narrow} and a u32 when it fits one (every journal before version 7), else wide. */
+    private static void putClockNumber(long number, byte narrow, byte wide, GrowableBuffer out) {
+        if (number < 0) {
+            throw new IllegalArgumentException("a clock's number must be >= 0: " + number);
+        }
+        if (number <= 0xFFFF_FFFFL) {
+            out.putByte(narrow);
+            out.putInt((int) number);
+        } else {
+            out.putByte(wide);
+            out.putLong(number);
+        }
+    }
+
+    /**
+     * Reads what {@link #putClockNumber} wrote after the type. A u32 is unsigned: a version before 7 that numbered
+     * past 2^31 - 1 wrapped to negative ints, which read as the numbers they stood for.
+     */
+    private static long getClockNumber(boolean wide, ByteBuffer body) {
+        long number = wide ? body.getLong() : Integer.toUnsignedLong(body.getInt());
+        if (number < 0) {
+            throw new CorruptRecordException("a clock numbered " + number);
+        }
+        return number;
     }
 
     private static void putSettings(ClockSettings settings, GrowableBuffer out) {

@@ -29,7 +29,7 @@ import io.timeservice.store.memory.SavedDelivery;
 import io.timeservice.store.memory.SchedulerState;
 
 /**
- * A snapshot file, format version 6 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
+ * A snapshot file, format version 7 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
  * the clocks part and hold the {@code default} clock alone):
  * <pre>
  *   8 bytes "TSSNAPSH", u32 version, u64 segment,
@@ -44,6 +44,7 @@ import io.timeservice.store.memory.SchedulerState;
  *     a claim and an id (u32 length + UTF-8 each),
  *   (version 6) after each clock's now (the default clock's too): u64 firedThrough, the time up to which every due
  *     timer had fired (before version 6: its now),
+ *   (version 7) nextNumber and each clock's number as u64 (before: u32),
  *   u32 crc32c of every byte before it
  * </pre>
  * Written to a temporary file, fsynced, renamed into place and the directory fsynced, so a crash leaves either the
@@ -76,10 +77,10 @@ final class SnapshotFile {
             GrowableBuffer record = new GrowableBuffer(256);
             writeClock(out, state.defaultClock(), record);
             out.writeLong(state.sequenceFloor());
-            out.writeInt(state.nextNumber());
+            out.writeLong(state.nextNumber());
             out.writeInt(state.clocks().size());
             for (ClocksState.Clock clock : state.clocks()) {
-                out.writeInt(clock.number());
+                out.writeLong(clock.number());
                 byte[] name = clock.name().getBytes(StandardCharsets.UTF_8);
                 out.writeInt(name.length);
                 out.write(name);
@@ -173,7 +174,7 @@ final class SnapshotFile {
             RecoveredClocks clocks = RecoveredClocks.of(defaultClock);
             if (version >= JournalFiles.CLOCKS_FORMAT_VERSION) {
                 long sequenceFloor = in.readLong();
-                int nextNumber = in.readInt();
+                long nextNumber = readClockNumber(in, version);
                 int clockCount = in.readInt();
                 if (clockCount < 0 || nextNumber < 1) {
                     throw new JournalCorruptedException(file + " declares " + clockCount + " clocks and next number "
@@ -181,7 +182,7 @@ final class SnapshotFile {
                 }
                 List<RecoveredClocks.Clock> others = new ArrayList<>(Math.min(clockCount, 1 << 16));
                 for (int c = 0; c < clockCount; c++) {
-                    int number = in.readInt();
+                    long number = readClockNumber(in, version);
                     int nameLength = in.readInt();
                     if (nameLength < 1 || nameLength > 1024) {
                         throw new JournalCorruptedException(file + ": clock " + number + " has a name of "
@@ -207,6 +208,15 @@ final class SnapshotFile {
         } catch (RecordCodec.CorruptRecordException e) {
             throw new JournalCorruptedException(file + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * A clock number: a u64, or before version 7 a u32, unsigned (a version that numbered past 2^31 - 1 wrapped to
+     * negative ints, which read as the numbers they stood for).
+     */
+    private static long readClockNumber(DataInputStream in, int version) throws IOException {
+        return version >= JournalFiles.WIDE_CLOCK_NUMBERS_FORMAT_VERSION ? in.readLong()
+                : Integer.toUnsignedLong(in.readInt());
     }
 
     /** Reads one checked frame's body. */

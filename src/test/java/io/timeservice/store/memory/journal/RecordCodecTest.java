@@ -50,7 +50,11 @@ class RecordCodecTest {
                 new Mutation.DeadDeleted(List.of(4L)),
                 new Mutation.OnClock(5, new Mutation.LeasesRenewed(80)),
                 new Mutation.Passed(Long.MAX_VALUE),
-                new Mutation.OnClock(5, new Mutation.Passed(90)));
+                new Mutation.OnClock(5, new Mutation.Passed(90)),
+                new Mutation.OnClock(0xFFFF_FFFFL, new Mutation.Reset()),
+                new Mutation.OnClock(3_000_000_000L, new Mutation.Cancelled("job_47", 3)),
+                new Mutation.OnClock(Long.MAX_VALUE, new Mutation.ClockDeleted()),
+                new Mutation.ClockCreated(1L << 40, "wide", 0, 1_700_000_000_000L, 9, ClockSettings.VIRTUAL));
         for (Mutation mutation : mutations) {
             GrowableBuffer buffer = RecordCodec.encode(mutation, new GrowableBuffer(4));
             ByteBuffer frame = ByteBuffer.wrap(buffer.array(), 0, buffer.length());
@@ -69,6 +73,16 @@ class RecordCodecTest {
                 .putLong(6).putLong(7).putInt(name.length).put(name).flip();
         assertThat(RecordCodec.decode(body)).isEqualTo(new Mutation.ClockCreated(2, "ci", 5, 6, 7,
                 ClockSettings.VIRTUAL));
+    }
+
+    @Test
+    void aClocksRecordOfAnEarlierVersion_readsItsNumberAsAnUnsignedU32() {
+        ByteBuffer small = ByteBuffer.allocate(1 + 4 + 1).put((byte) 8).putInt(7).put((byte) 5).flip();
+        assertThat(RecordCodec.decode(small)).isEqualTo(new Mutation.OnClock(7, new Mutation.Reset()));
+        // a version that numbered past 2^31 - 1 wrote the int it wrapped to
+        ByteBuffer wrapped = ByteBuffer.allocate(1 + 4 + 1).put((byte) 8).putInt((int) 3_000_000_000L).put((byte) 5)
+                .flip();
+        assertThat(RecordCodec.decode(wrapped)).isEqualTo(new Mutation.OnClock(3_000_000_000L, new Mutation.Reset()));
     }
 
     @Test
