@@ -270,10 +270,7 @@ public final class Clocks {
                 used(existing);
                 return new Created(existing, false);
             }
-            if (count >= maxClocks) {
-                throw new SchedulerException(ErrorCode.CLOCK_LIMIT, "the service holds its limit of " + maxClocks
-                        + " clocks (timeservice.clocks.max); delete one first");
-            }
+            requireRoomForAClock();
             journal.requireWritable();
             int number = nextNumber;
             long createdAt = wallClockMillis.getAsLong();
@@ -283,17 +280,88 @@ public final class Clocks {
             nextNumber++;
             Clock clock = new Clock(number, name, initialNow, createdAt, newScheduler(initialNow, sequenceFloor,
                     settings), createdAt, settings);
-            clock.scheduler().attachLog(viewFor(number));
-            clock.scheduler().fireWith(firing);
-            if (waitsEnded) {
-                clock.scheduler().endWaits();
-            }
-            byName.put(name, clock);
-            count++;
+            register(clock);
             // waited for under the monitor: a second PUT answers 200 only once the clock is durable
             journal.awaitDurable(position);
             return new Created(clock, true);
         }
+    }
+
+    /**
+     * Creates the clock {@code name} as a copy of the clock {@code source}, taken atomically under the source's lock
+     * and journaled there as one {@link Mutation.ClockForked} record ({@link ClockCopy} says what is copied); the
+     * copy is built after the source's lock is released. The copy counts in full against the shared budget.
+     *
+     * @throws SchedulerException {@code invalid_id}, {@code clock_not_found} (no source), {@code clock_conflict}
+     *                            ({@code name} exists), {@code clock_limit}, {@code capacity_exceeded},
+     *                            {@code storage_unavailable}
+     */
+    public Created fork(String name, String source) {
+        Rules.requireValidClockName(name);
+        synchronized (registry) {
+            Clock original = get(source);
+            if (byName.containsKey(name)) {
+                throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists; a copy of "
+                        + source + " needs a new name");
+            }
+            requireRoomForAClock();
+            journal.requireWritable();
+            int number = nextNumber;
+            long createdAt = wallClockMillis.getAsLong();
+            long[] position = new long[1];
+            ClockCopy copy = original.scheduler().copied(state -> {
+                ClockCopy taken = ClockCopy.of(state, Math.max(state.lastSequence(), sequenceFloor));
+                budget.reserveCopy(taken.count(), taken.bytes(), taken.deliveries());
+                try {
+                    position[0] = journal.append(new Mutation.ClockForked(number, name, original.number(), createdAt,
+                            taken.snapshot().lastSequence()));
+                } catch (RuntimeException | Error refused) {
+                    budget.releaseCopy(taken.count(), taken.bytes(), taken.deliveries());
+                    throw refused;
+                }
+                return taken;
+            });
+            nextNumber++;
+            Clock clock;
+            try {
+                Recovering built = copyOf(number, name, createdAt, copy, createdAt);
+                clock = built.clock();
+                clock.scheduler().finishRecovery(built.recovery()); // counts the copy in the budget
+            } finally {
+                budget.releaseCopy(copy.count(), copy.bytes(), copy.deliveries());
+            }
+            register(clock);
+            journal.awaitDurable(position[0]);
+            return new Created(clock, true);
+        }
+    }
+
+    /** Call holding the registry monitor. */
+    private void requireRoomForAClock() {
+        if (count >= maxClocks) {
+            throw new SchedulerException(ErrorCode.CLOCK_LIMIT, "the service holds its limit of " + maxClocks
+                    + " clocks (timeservice.clocks.max); delete one first");
+        }
+    }
+
+    /** Journals, fires and serves the new {@code clock} from now on; call holding the registry monitor. */
+    private void register(Clock clock) {
+        clock.scheduler().attachLog(viewFor(clock.number()));
+        clock.scheduler().fireWith(firing);
+        if (waitsEnded) {
+            clock.scheduler().endWaits();
+        }
+        byName.put(clock.name(), clock);
+        count++;
+    }
+
+    /** A new clock numbered {@code number} loading {@code copy}, its recovery begun; not registered yet. */
+    private Recovering copyOf(int number, String name, long createdAt, ClockCopy copy, long lastUsed) {
+        ClockSettings settings = copy.snapshot().settings();
+        long now = copy.snapshot().now();
+        Clock clock = new Clock(number, name, settings.isSystem() ? 0 : now, createdAt, configured(now, settings),
+                lastUsed, settings);
+        return new Recovering(clock, clock.scheduler().beginRecovery(copy.snapshot(), 0));
     }
 
     /**
@@ -425,6 +493,16 @@ public final class Clocks {
                     recovering.put(created.number(), new Recovering(clock,
                             clock.scheduler().beginRecovery(null, created.firstSequence())));
                     nextNumber = Math.max(nextNumber, created.number() + 1);
+                } else if (mutation instanceof Mutation.ClockForked forked) {
+                    Recovering source = recovering.get(forked.source());
+                    if (source == null || recovering.containsKey(forked.number())) {
+                        throw new IllegalStateException("journal copies clock " + forked.source() + " into "
+                                + forked.number() + " (" + forked.name() + "): no such source, or the copy exists");
+                    }
+                    ClockCopy copy = ClockCopy.of(source.recovery().state(), forked.lastSequence());
+                    recovering.put(forked.number(), copyOf(forked.number(), forked.name(),
+                            forked.createdAtWallMillis(), copy, recoveredAt));
+                    nextNumber = Math.max(nextNumber, forked.number() + 1);
                 } else if (mutation instanceof Mutation.OnClock on) {
                     Recovering target = recovering.get(on.clock());
                     if (target == null || on.clock() == 0) {

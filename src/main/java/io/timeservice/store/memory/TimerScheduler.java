@@ -1383,6 +1383,17 @@ public final class TimerScheduler {
                 deliveries.image(), deliveries.recentAcks());
     }
 
+    /**
+     * Hands this clock's state to {@code whileHeld} under the lock (which journals a copy of it, so no change of
+     * this clock comes between the state and the record) and returns what it returns. O(n) under the lock.
+     */
+    <T> T copied(Function<SchedulerState, T> whileHeld) {
+        return lock.call(() -> {
+            requireServing();
+            return whileHeld.apply(stateForSnapshot());
+        });
+    }
+
     /** Whether the clock is deleted; call holding the lock (between hold and release for a snapshot). */
     boolean deletedWhileHeld() {
         return deletedClock != null;

@@ -4,7 +4,9 @@ import java.util.List;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
+import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.SchedulerException;
 import io.timeservice.store.ClockStore;
 
 /** The PostgreSQL store's clocks behind the web layer; a clock's retry policy is kept in {@code clocks.settings}. */
@@ -21,6 +23,12 @@ public final class PostgresClockStore implements ClockStore {
         PostgresClocks.Created created = store.clocks().create(name, settings.mode(), now, settings.delivery(),
                 settings.retry());
         return new ClockView.Created(view(created.clock()), created.created());
+    }
+
+    @Override
+    public ClockView.Created copy(String name, String source) {
+        throw new SchedulerException(ErrorCode.INVALID_REQUEST, "copyOf is not served by the PostgreSQL store yet: "
+                + source);
     }
 
     @Override

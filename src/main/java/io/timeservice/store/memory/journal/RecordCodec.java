@@ -85,6 +85,7 @@ final class RecordCodec {
     private static final byte LEASES_RENEWED = 21;
     private static final byte SAVED_DELIVERY = 22;
     private static final byte ACKED_ALL = 23;
+    private static final byte CLOCK_FORKED = 24;
     /** Most sequences one redrive or delete names, and claims one claim holds. */
     static final int MAX_LIST = 1_000_000;
 
@@ -170,7 +171,8 @@ final class RecordCodec {
 
     private static void encodeBody(Mutation mutation, GrowableBuffer out) {
         if (mutation instanceof Mutation.OnClock on) {
-            if (on.mutation() instanceof Mutation.OnClock || on.mutation() instanceof Mutation.ClockCreated) {
+            if (on.mutation() instanceof Mutation.OnClock || on.mutation() instanceof Mutation.ClockCreated
+                    || on.mutation() instanceof Mutation.ClockForked) {
                 throw new IllegalArgumentException("a clock's record cannot hold " + on.mutation());
             }
             out.putByte(ON_CLOCK);
@@ -184,6 +186,13 @@ final class RecordCodec {
             out.putLong(created.firstSequence());
             out.putString(created.name());
             putSettings(created.settings(), out);
+        } else if (mutation instanceof Mutation.ClockForked forked) {
+            out.putByte(CLOCK_FORKED);
+            out.putInt(forked.number());
+            out.putInt(forked.source());
+            out.putLong(forked.createdAtWallMillis());
+            out.putLong(forked.lastSequence());
+            out.putString(forked.name());
         } else if (mutation instanceof Mutation.ClockConfigured configured) {
             out.putByte(CLOCK_CONFIGURED);
             putSettings(configured.settings(), out);
@@ -320,6 +329,17 @@ final class RecordCodec {
                 long firstSequence = body.getLong();
                 String name = getString(body);
                 yield new Mutation.ClockCreated(number, name, now, wall, firstSequence, getSettings(body));
+            }
+            case CLOCK_FORKED -> {
+                if (!outermost) {
+                    throw new CorruptRecordException("a clock's record holds a clock's copy");
+                }
+                int number = body.getInt();
+                int source = body.getInt();
+                long wall = body.getLong();
+                long lastSequence = body.getLong();
+                yield new Mutation.ClockForked(number, requireString(getString(body), "name"), source, wall,
+                        lastSequence);
             }
             case CLOCK_CONFIGURED -> new Mutation.ClockConfigured(getSettings(body));
             case DELIVERIES_SETTLED -> new Mutation.DeliveriesSettled(body.getLong());
