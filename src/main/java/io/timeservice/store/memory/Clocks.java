@@ -301,8 +301,7 @@ public final class Clocks {
         synchronized (registry) {
             Clock original = get(source);
             if (byName.containsKey(name)) {
-                throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists; a copy of "
-                        + source + " needs a new name");
+                throw Rules.copyNameTaken(name, source);
             }
             requireRoomForAClock();
             journal.requireWritable();
@@ -338,10 +337,7 @@ public final class Clocks {
 
     /** Call holding the registry monitor. */
     private void requireRoomForAClock() {
-        if (count >= maxClocks) {
-            throw new SchedulerException(ErrorCode.CLOCK_LIMIT, "the service holds its limit of " + maxClocks
-                    + " clocks (timeservice.clocks.max); delete one first");
-        }
+        Rules.requireClockRoom(count, maxClocks);
     }
 
     /** Journals, fires and serves the new {@code clock} from now on; call holding the registry monitor. */

@@ -4,9 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.store.ClockStore;
 
 /** The PostgreSQL store's clocks behind the web layer; a clock's retry policy is kept in {@code clocks.settings}. */
@@ -27,8 +25,7 @@ public final class PostgresClockStore implements ClockStore {
 
     @Override
     public ClockView.Created copy(String name, String source) {
-        throw new SchedulerException(ErrorCode.INVALID_REQUEST, "copyOf is not served by the PostgreSQL store yet: "
-                + source);
+        return new ClockView.Created(view(store.clockCopy().copy(name, source)), true);
     }
 
     @Override

@@ -34,11 +34,13 @@ public final class PostgresStore implements AutoCloseable {
     private volatile PostgresFiringLoop firing; // null until startFiring; started under this
 
     private final SchedulerMetrics metrics;
+    private final PostgresClockCopy clockCopy;
 
     private PostgresStore(DataSource dataSource, PendingBudgetStripes budget, int maxClocks, SchedulerMetrics metrics) {
         Jdbc jdbc = new Jdbc(dataSource);
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
+        this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks);
         this.timers = new PostgresTimers(jdbc, budget, alarm, metrics);
         this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics);
         this.metrics = metrics;
@@ -93,6 +95,11 @@ public final class PostgresStore implements AutoCloseable {
         PostgresStore store = new PostgresStore(dataSource, budget, maxClocks, metrics);
         store.clocks.ensureDefault(defaultClockMode);
         return store;
+    }
+
+    /** Forks of clocks ({@code copyOf}). */
+    public PostgresClockCopy clockCopy() {
+        return clockCopy;
     }
 
     public PostgresClocks clocks() {
