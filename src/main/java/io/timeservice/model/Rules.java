@@ -43,6 +43,20 @@ public final class Rules {
         requireValidId(name);
     }
 
+    /** Refuses a new clock when the store holds {@code count} of its most {@code maxClocks}. */
+    public static void requireClockRoom(int count, int maxClocks) {
+        if (count >= maxClocks) {
+            throw new SchedulerException(ErrorCode.CLOCK_LIMIT, "the service holds its limit of " + maxClocks
+                    + " clocks (timeservice.clocks.max); delete one first");
+        }
+    }
+
+    /** The refusal of a copy ({@code copyOf}) under a name a clock has already. */
+    public static SchedulerException copyNameTaken(String name, String source) {
+        return new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists; a copy of "
+                + abbreviateClockName(source) + " needs a new name");
+    }
+
     /** The id cut to the longest valid length, never between the halves of a surrogate pair. */
     public static String abbreviate(String id) {
         if (id == null || id.length() <= Limits.MAX_ID_LENGTH) {

@@ -20,6 +20,20 @@ public interface ClockStore {
      */
     ClockView.Created create(String name, long now, ClockSettings settings);
 
+    /**
+     * Creates the clock {@code name} as a copy of the clock {@code source}, taken atomically (no change of the source
+     * lands half in the copy): its time and settings, every pending timer with its id, priority, payload, version and
+     * place in the firing order, and every delivery (ready, waiting and dead as they are; an in-flight one ready again
+     * with its attempt kept, its claim token not copied). Timers added later to either clock fire after the copied
+     * ones in both, so the copy and the source fire alike under the same calls. The copy counts in full against the
+     * capacity; a crash leaves all of it or none.
+     *
+     * @throws SchedulerException {@code invalid_id} for a bad name, {@code clock_not_found} for a missing source,
+     *                            {@code clock_conflict} when {@code name} exists, {@code clock_limit} when the store
+     *                            holds its most clocks, {@code capacity_exceeded} when the copy does not fit
+     */
+    ClockView.Created copy(String name, String source);
+
     /** @throws SchedulerException {@code clock_not_found} */
     ClockView get(String name);
 

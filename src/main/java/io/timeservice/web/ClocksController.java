@@ -43,6 +43,14 @@ class ClocksController {
     @PutMapping(path = "/clocks/{clock}", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<ClockJson> put(@PathVariable String clock, @RequestBody PutClock body) {
+        if (body.copyOf() != null) {
+            if (body.now() != null || body.mode() != null || body.delivery() != null || body.retry() != null) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a copy takes the time and settings of its"
+                        + " source: copyOf (" + body.copyOf() + ") goes alone, without now, mode, delivery or retry");
+            }
+            return ResponseEntity.created(URI.create("/clocks/" + clock))
+                    .body(describe(clocks.copy(clock, body.copyOf()).clock()));
+        }
         ClockSettings settings = settings(body);
         if (settings.isSystem() && body.now() != null) {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual clocks: a system clock's"

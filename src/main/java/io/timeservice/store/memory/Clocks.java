@@ -269,26 +269,60 @@ public final class Clocks {
                 used(existing);
                 return new Created(existing, false);
             }
-            if (count >= maxClocks) {
-                throw new SchedulerException(ErrorCode.CLOCK_LIMIT, "the service holds its limit of " + maxClocks
-                        + " clocks (timeservice.clocks.max); delete one first");
-            }
+            Rules.requireClockRoom(count, maxClocks);
             long createdAt = wallClockMillis.getAsLong();
             long initialNow = settings.isSystem() ? 0 : now;
             ClocksJournal.Numbered numbered = clocksJournal.created(name, initialNow, createdAt, settings);
             Clock clock = new Clock(numbered.number(), name, initialNow, createdAt, newScheduler(initialNow,
                     numbered.firstSequence(), settings), createdAt, settings);
-            clock.scheduler().attachLog(clocksJournal.viewFor(numbered.number()));
-            clock.scheduler().fireWith(firing);
-            if (waitsEnded) {
-                clock.scheduler().endWaits();
-            }
-            byName.put(name, clock);
-            count++;
+            register(clock);
             // waited for under the monitor: a second PUT answers 200 only once the clock is durable
             clocksJournal.awaitDurable(numbered.position());
             return new Created(clock, true);
         }
+    }
+
+    /**
+     * Creates the clock {@code name} as a copy of the clock {@code source}, taken atomically under the source's lock
+     * and journaled there as one {@link Mutation.ClockForked} record ({@link ClockCopy} says what is copied); the
+     * copy is built after the source's lock is released. The copy counts in full against the shared budget.
+     *
+     * @throws SchedulerException {@code invalid_id}, {@code clock_not_found} (no source), {@code clock_conflict}
+     *                            ({@code name} exists), {@code clock_limit}, {@code capacity_exceeded},
+     *                            {@code storage_unavailable}
+     */
+    public Created fork(String name, String source) {
+        Rules.requireValidClockName(name);
+        synchronized (registry) {
+            Clock original = get(source);
+            if (byName.containsKey(name)) {
+                throw Rules.copyNameTaken(name, source);
+            }
+            Rules.requireClockRoom(count, maxClocks);
+            long createdAt = wallClockMillis.getAsLong();
+            ClocksJournal.Forked forked = clocksJournal.forked(name, original, createdAt);
+            Clock clock;
+            try {
+                clock = clocksJournal.built(forked.number(), name, createdAt, forked.copy(), createdAt);
+            } finally {
+                ClockCopy copy = forked.copy();
+                budget.releaseCopy(copy.count(), copy.bytes(), copy.deliveries()); // built counts it as its own
+            }
+            register(clock);
+            clocksJournal.awaitDurable(forked.position());
+            return new Created(clock, true);
+        }
+    }
+
+    /** Journals, fires and serves the new {@code clock} from now on; call holding the registry monitor. */
+    private void register(Clock clock) {
+        clock.scheduler().attachLog(clocksJournal.viewFor(clock.number()));
+        clock.scheduler().fireWith(firing);
+        if (waitsEnded) {
+            clock.scheduler().endWaits();
+        }
+        byName.put(clock.name(), clock);
+        count++;
     }
 
     /**

@@ -60,6 +60,53 @@ final class ClocksJournal {
         return new Numbered(number, sequenceFloor, position);
     }
 
+    /** A fork's number, the copy taken of its source, and its record's position. */
+    record Forked(long number, ClockCopy copy, long position) {
+    }
+
+    /**
+     * Takes a copy of {@code original} under its lock, reserves the copy's room in the shared budget and journals the
+     * fork there as one record; call holding the registry monitor, once every other refusal is decided. The caller
+     * gives the reservation back once the copy is {@link #built} (which counts it as the new clock's own).
+     *
+     * @throws io.timeservice.model.SchedulerException {@code capacity_exceeded}, {@code storage_unavailable}, with
+     *                                                 nothing reserved, numbered or written
+     */
+    Forked forked(String name, Clock original, long createdAtWallMillis) {
+        journal.requireWritable();
+        long number = nextNumber;
+        long[] position = new long[1];
+        ClockCopy copy = original.scheduler().copied(state -> {
+            ClockCopy taken = ClockCopy.of(state, Math.max(state.lastSequence(), sequenceFloor));
+            budget.reserveCopy(taken.count(), taken.bytes(), taken.deliveries());
+            try {
+                position[0] = journal.append(new Mutation.ClockForked(number, name, original.number(),
+                        createdAtWallMillis, taken.snapshot().lastSequence()));
+            } catch (RuntimeException | Error refused) {
+                budget.releaseCopy(taken.count(), taken.bytes(), taken.deliveries());
+                throw refused;
+            }
+            return taken;
+        });
+        nextNumber++;
+        return new Forked(number, copy, position[0]);
+    }
+
+    /** The clock numbered {@code number} loaded with {@code copy}, counted in the budget; not registered yet. */
+    Clock built(long number, String name, long createdAtWallMillis, ClockCopy copy, long lastUsed) {
+        Recovering built = copyOf(number, name, createdAtWallMillis, copy, lastUsed);
+        built.clock().scheduler().finishRecovery(built.recovery());
+        return built.clock();
+    }
+
+    private Recovering copyOf(long number, String name, long createdAtWallMillis, ClockCopy copy, long lastUsed) {
+        ClockSettings settings = copy.snapshot().settings();
+        long now = copy.snapshot().now();
+        Clock clock = new Clock(number, name, settings.isSystem() ? 0 : now, createdAtWallMillis,
+                registry.configured(now, settings), lastUsed, settings);
+        return new Recovering(clock, clock.scheduler().beginRecovery(copy.snapshot(), 0));
+    }
+
     /** Waits until the journal holds {@code position} durably. */
     void awaitDurable(long position) {
         journal.awaitDurable(position);
@@ -106,6 +153,16 @@ final class ClocksJournal {
                 recovering.put(created.number(), new Recovering(clock,
                         clock.scheduler().beginRecovery(null, created.firstSequence())));
                 nextNumber = Math.max(nextNumber, created.number() + 1);
+            } else if (mutation instanceof Mutation.ClockForked forked) {
+                Recovering source = recovering.get(forked.source());
+                if (source == null || recovering.containsKey(forked.number())) {
+                    throw new IllegalStateException("journal copies clock " + forked.source() + " into "
+                            + forked.number() + " (" + forked.name() + "): no such source, or the copy exists");
+                }
+                ClockCopy copy = ClockCopy.of(source.recovery().state(), forked.lastSequence());
+                recovering.put(forked.number(), copyOf(forked.number(), forked.name(),
+                        forked.createdAtWallMillis(), copy, recoveredAt));
+                nextNumber = Math.max(nextNumber, forked.number() + 1);
             } else if (mutation instanceof Mutation.OnClock on) {
                 Recovering target = recovering.get(on.clock());
                 if (target == null || on.clock() == 0) {

@@ -23,6 +23,11 @@ public final class MemoryClockStore implements ClockStore {
     }
 
     @Override
+    public ClockView.Created copy(String name, String source) {
+        return new ClockView.Created(view(clocks.fork(name, source).clock()), true);
+    }
+
+    @Override
     public ClockView get(String name) {
         return view(clocks.get(name));
     }

@@ -78,6 +78,16 @@ public sealed interface Mutation {
     }
 
     /**
+     * Clock {@code number} named {@code name} was created as a copy of clock {@code source} as that clock stood at
+     * this record (written under the source's lock, so none of its records comes between): its time, settings, timers
+     * and deliveries, in-flight ones ready again with their attempt and no claim ({@code ClockCopy}). Its sequences
+     * continue after {@code lastSequence}. One record, so a crash leaves the whole copy or none of it.
+     */
+    record ClockForked(long number, String name, long source, long createdAtWallMillis, long lastSequence)
+            implements Mutation {
+    }
+
+    /**
      * The {@code default} clock's settings changed (its configuration at a start differed from what the journal
      * knew). A change of mode happens only while it holds no timer and no delivery; its time restarts then.
      */

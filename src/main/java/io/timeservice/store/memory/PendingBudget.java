@@ -149,6 +149,36 @@ public final class PendingBudget {
         }
     }
 
+    /**
+     * Takes room for the copy of a clock: {@code count} timers and deliveries holding {@code copyBytes}, of which
+     * {@code copyDeliveries} are deliveries; a copy counts in full.
+     *
+     * @throws SchedulerException {@code capacity_exceeded}, having taken nothing
+     */
+    void reserveCopy(long count, long copyBytes, long copyDeliveries) {
+        String refusal = null;
+        if (timers.addAndGet(count) > capacity) {
+            refusal = "the queue's capacity of " + capacity + " pending timers has no room for a copy of " + count;
+        } else if (bytes.addAndGet(copyBytes) > capacityBytes) {
+            refusal = "the queue's " + capacityBytes + " payload bytes have no room for a copy of " + copyBytes;
+            bytes.addAndGet(-copyBytes);
+        } else if (deliveries.addAndGet(copyDeliveries) > maxDeliveries) {
+            refusal = "the limit of " + maxDeliveries + " deliveries has no room for a copy of " + copyDeliveries;
+            deliveries.addAndGet(-copyDeliveries);
+            bytes.addAndGet(-copyBytes);
+        }
+        if (refusal != null) {
+            timers.addAndGet(-count);
+            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, refusal);
+        }
+    }
+
+    /** Gives back what {@link #reserveCopy} took. */
+    void releaseCopy(long count, long copyBytes, long copyDeliveries) {
+        release(count, copyBytes);
+        releaseDeliveries(copyDeliveries);
+    }
+
     /** Gives back {@code count} timers holding {@code timerBytes} together. */
     void release(long count, long timerBytes) {
         if (count != 0 || timerBytes != 0) {

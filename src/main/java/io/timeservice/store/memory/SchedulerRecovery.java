@@ -192,6 +192,12 @@ final class SchedulerRecovery {
         deliveries.policy(next.retry());
     }
 
+    /** The state rebuilt so far, as a snapshot would take it live: what a fork recorded at this point copies. */
+    SchedulerState state() {
+        return new SchedulerState(clock.now(), lastSequence, reservedSequences, heap.image(), 0, settings,
+                deliveries.image(), deliveries.recentAcks());
+    }
+
     SchedulerClock clock() {
         return clock;
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -707,6 +708,17 @@ public final class TimerScheduler {
     SchedulerState stateForSnapshot() {
         return new SchedulerState(clock.now(), clock.firedThrough(), sequences.last(), sequences.reserved(),
                 heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks());
+    }
+
+    /**
+     * Hands this clock's state to {@code whileHeld} under the lock (which journals a copy of it, so no change of
+     * this clock comes between the state and the record) and returns what it returns. O(n) under the lock.
+     */
+    <T> T copied(Function<SchedulerState, T> whileHeld) {
+        return lock.call(() -> {
+            requireServing();
+            return whileHeld.apply(stateForSnapshot());
+        });
     }
 
     /** Whether the clock is deleted; call holding the lock (between hold and release for a snapshot). */

@@ -24,6 +24,11 @@ public final class PostgresClockStore implements ClockStore {
     }
 
     @Override
+    public ClockView.Created copy(String name, String source) {
+        return new ClockView.Created(view(store.clockCopy().copy(name, source)), true);
+    }
+
+    @Override
     public ClockView get(String name) {
         return view(store.clocks().get(name));
     }

@@ -25,7 +25,7 @@ import io.timeservice.store.memory.Clocks;
 public final class PostgresClocks {
 
     /** The advisory lock key that serializes clock creation over every instance. */
-    private static final long CREATION_LOCK = 0x7469_6d65_636c_6bL;
+    static final long CREATION_LOCK = 0x7469_6d65_636c_6bL;
 
     /** A clock's columns; its retry policy's members are null when {@code settings} holds none (the default). */
     static final String SELECT = """
@@ -217,7 +217,7 @@ public final class PostgresClocks {
         return jdbc.autocommit(PostgresClocks::count);
     }
 
-    private static int count(Connection connection) throws SQLException {
+    static int count(Connection connection) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement("SELECT count(*) FROM clocks");
              ResultSet row = select.executeQuery()) {
             row.next();
@@ -239,7 +239,7 @@ public final class PostgresClocks {
         return clock;
     }
 
-    private static StoredClock find(Connection connection, String name, String lock) throws SQLException {
+    static StoredClock find(Connection connection, String name, String lock) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(SELECT + " WHERE name = ?" + lock)) {
             select.setString(1, name);
             try (ResultSet row = select.executeQuery()) {

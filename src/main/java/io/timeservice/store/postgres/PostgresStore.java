@@ -45,6 +45,7 @@ public final class PostgresStore implements AutoCloseable {
     private volatile PostgresFiringLoop firing; // null until startFiring; started under this
 
     private final SchedulerMetrics metrics;
+    private final PostgresClockCopy clockCopy;
 
     /**
      * How long one transaction of the store waits for a row lock, and how long each of its statements may run, before
@@ -69,6 +70,7 @@ public final class PostgresStore implements AutoCloseable {
                           SchedulerMetrics metrics) {
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
+        this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks);
         this.timers = new PostgresTimers(jdbc, budget, alarm, metrics);
         this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics);
         this.leases = new LeaseReleaser(jdbc, metrics);
@@ -135,6 +137,11 @@ public final class PostgresStore implements AutoCloseable {
         PostgresStore store = new PostgresStore(jdbc, dataSource, budget, maxClocks, metrics);
         store.clocks.ensureDefault(defaultClockMode);
         return store;
+    }
+
+    /** Forks of clocks ({@code copyOf}). */
+    public PostgresClockCopy clockCopy() {
+        return clockCopy;
     }
 
     public PostgresClocks clocks() {

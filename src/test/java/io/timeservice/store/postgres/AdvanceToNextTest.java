@@ -17,14 +17,7 @@ import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.ClockStore;
 import io.timeservice.store.DeliveryStore;
-import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.TimerStore;
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.MemoryClockStore;
-import io.timeservice.store.memory.MemoryDeliveryStore;
-import io.timeservice.store.memory.MemoryTimerStore;
-import io.timeservice.store.memory.PendingBudget;
-import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -42,34 +35,21 @@ class AdvanceToNextTest {
     private static final ClockSettings QUEUE = new ClockSettings(ClockSettings.Mode.VIRTUAL,
             ClockSettings.DeliveryMode.QUEUE, RETRY);
 
-    private TestDatabase database;
-    private PostgresStore postgres;
+    private BothStores stores;
     private TimerStore timers;
     private DeliveryStore deliveries;
     private ClockStore clocks;
 
     private void open(String store) {
-        if (store.equals("memory")) {
-            Clocks memory = new Clocks((clock, budget) -> new TimerScheduler(clock, 4, budget, () -> 0L,
-                    SchedulerMetrics.NONE), new PendingBudget(10_000, 10_000_000), 10, () -> 0L);
-            timers = new MemoryTimerStore(memory);
-            deliveries = new MemoryDeliveryStore(memory);
-            clocks = new MemoryClockStore(memory);
-        } else {
-            database = TestDatabase.create(AdvanceToNextTest.class, 2);
-            postgres = PostgresStore.open(database.dataSource(), 10_000, 10_000_000, 10, ClockSettings.Mode.VIRTUAL);
-            timers = new PostgresTimerStore(postgres);
-            deliveries = new PostgresDeliveryStore(postgres);
-            clocks = new PostgresClockStore(postgres);
-        }
+        stores = new BothStores(store, AdvanceToNextTest.class, 10_000);
+        timers = stores.timers;
+        deliveries = stores.deliveries;
+        clocks = stores.clocks;
     }
 
     @AfterEach
     void close() {
-        if (postgres != null) {
-            postgres.close();
-            database.close();
-        }
+        stores.close();
     }
 
     private NextAdvance next(String clock) {

@@ -99,6 +99,7 @@ final class RecordCodec {
     private static final byte PASSED = 24;
     private static final byte ON_WIDE_CLOCK = 25;
     private static final byte WIDE_CLOCK_CREATED = 26;
+    private static final byte CLOCK_FORKED = 27;
 
     private RecordCodec() {
     }
@@ -203,13 +204,17 @@ final class RecordCodec {
      */
     private static String refusal(Mutation mutation, boolean outermost) {
         if (mutation instanceof Mutation.OnClock on) {
-            if (!outermost || on.mutation() instanceof Mutation.ClockCreated) {
+            if (!outermost || on.mutation() instanceof Mutation.ClockCreated
+                    || on.mutation() instanceof Mutation.ClockForked) {
                 return "a clock's record cannot hold " + on.mutation() + (outermost ? "" : " inside another record");
             }
             return on.mutation() == null ? "a clock's record without a record" : refusal(on.mutation(), false);
         } else if (mutation instanceof Mutation.ClockCreated created) {
             return !outermost ? "a clock creation inside another record"
                     : created.settings() == null ? "a clock creation without settings" : null;
+        } else if (mutation instanceof Mutation.ClockForked forked) {
+            return !outermost ? "a clock's copy inside another record"
+                    : forked.name() == null ? "a clock's copy without a name" : null;
         } else if (mutation instanceof Mutation.ClockConfigured configured) {
             return configured.settings() == null ? "a settings change without settings" : null;
         } else if (mutation instanceof Mutation.Claimed claimed) {
@@ -274,6 +279,13 @@ final class RecordCodec {
             out.putLong(created.firstSequence());
             out.putString(created.name());
             putSettings(created.settings(), out);
+        } else if (mutation instanceof Mutation.ClockForked forked) {
+            out.putByte(CLOCK_FORKED);
+            out.putLong(forked.number());
+            out.putLong(forked.source());
+            out.putLong(forked.createdAtWallMillis());
+            out.putLong(forked.lastSequence());
+            out.putString(forked.name());
         } else if (mutation instanceof Mutation.ClockConfigured configured) {
             out.putByte(CLOCK_CONFIGURED);
             putSettings(configured.settings(), out);
@@ -406,6 +418,17 @@ final class RecordCodec {
                 long firstSequence = body.getLong();
                 String name = getString(body);
                 yield new Mutation.ClockCreated(number, name, now, wall, firstSequence, getSettings(body));
+            }
+            case CLOCK_FORKED -> {
+                if (!outermost) {
+                    throw new CorruptRecordException("a clock's record holds a clock's copy");
+                }
+                long number = body.getLong();
+                long source = body.getLong();
+                long wall = body.getLong();
+                long lastSequence = body.getLong();
+                yield new Mutation.ClockForked(number, requireString(getString(body), "name"), source, wall,
+                        lastSequence);
             }
             case CLOCK_CONFIGURED -> new Mutation.ClockConfigured(getSettings(body));
             case DELIVERIES_SETTLED -> new Mutation.DeliveriesSettled(body.getLong());

@@ -28,6 +28,7 @@ class RecordCodecTest {
                 new Mutation.Reset(),
                 new Mutation.AdvancedFiring(77, 1000),
                 new Mutation.ClockCreated(3, "ci-1", 5000, 1_700_000_000_000L, 2_000_000),
+                new Mutation.ClockForked(4, "ci-1-variant", 3, 1_700_000_000_001L, 2_000_017),
                 new Mutation.OnClock(3, new Mutation.Cancelled("job_47", 3)),
                 new Mutation.OnClock(Integer.MAX_VALUE, new Mutation.AdvancedFiring(5, 2)),
                 new Mutation.OnClock(3, new Mutation.ClockDeleted()),

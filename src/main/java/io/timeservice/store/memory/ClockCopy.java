@@ -1,0 +1,42 @@
+package io.timeservice.store.memory;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.timeservice.model.Delivery;
+import io.timeservice.model.Limits;
+
+/**
+ * What a fork copies of a clock: its time, settings, every pending timer (id, priority, payload, version, sequence)
+ * and every delivery, as a {@link RecoveredSnapshot} a fresh scheduler loads. An in-flight delivery is ready again in
+ * the copy from the copy's time on, with its attempt kept: its lease and claim token belong to the source's
+ * worker. Recent acknowledgements are not copied (they name the source's claims). Both the live fork and the
+ * recovery of its journal record ({@link Mutation.ClockForked}) build the copy here, so they agree.
+ *
+ * <p>Also the copy's weight against the shared budget: it counts in full, timers and deliveries.
+ */
+record ClockCopy(RecoveredSnapshot snapshot, long count, long bytes, long deliveries) {
+
+    /** The copy of {@code state}, its sequences continuing after {@code lastSequence}. O(n). */
+    static ClockCopy of(SchedulerState state, long lastSequence) {
+        List<Mutation.Added> timers = new ArrayList<>(state.size());
+        long bytes = 0;
+        for (int i = 0; i < state.size(); i++) {
+            Mutation.Added added = new Mutation.Added(state.timer(i), state.createdAtWallMillis(i));
+            timers.add(added);
+            bytes += Limits.bytesOf(added.timer().id(), added.timer().payload());
+        }
+        List<SavedDelivery> deliveries = new ArrayList<>(state.deliveries().size());
+        for (SavedDelivery saved : state.deliveries()) {
+            Delivery d = saved.delivery();
+            bytes += Limits.bytesOf(d.id(), d.payload());
+            deliveries.add(d.state() != Delivery.State.IN_FLIGHT ? new SavedDelivery(d, 0)
+                    : new SavedDelivery(new Delivery(d.id(), d.fireTime(), d.priority(), d.sequence(), d.payload(),
+                    d.attempt(), Delivery.State.READY, null, 0, 0, state.now(), null), 0));
+        }
+        // fired through where the source had: timers it held back at the delivery limit stay due in the copy too
+        RecoveredSnapshot snapshot = new RecoveredSnapshot(state.now(), lastSequence, lastSequence, timers,
+                state.settings(), deliveries, List.of(), state.firedThrough());
+        return new ClockCopy(snapshot, timers.size() + deliveries.size(), bytes, deliveries.size());
+    }
+}

@@ -1,0 +1,119 @@
+package io.timeservice.store.postgres;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Rules;
+import io.timeservice.model.SchedulerException;
+
+/**
+ * Forks of the PostgreSQL store's clocks ({@link io.timeservice.store.ClockStore#copy}): one transaction that locks
+ * the source's row ({@code FOR UPDATE}, so no advance, add, claim, ack or nack of it runs meanwhile) and copies the
+ * clock row, its timers and its unacknowledged deliveries in one statement (one snapshot), in-flight ones ready again
+ * from the source's now with their attempt kept and no claim.
+ *
+ * <p>Sequences: the {@code timers_seq} and {@code deliveries} keys make a sequence unique over all clocks, so the copy
+ * takes fresh ones from the database's sequence, handed out in the source's sequence order: firing order, claim
+ * order and every later sequence compare in the copy as in the source (later ones come after every copied one in
+ * both). Entity tags of copied timers therefore differ from the source's, and so do retry times with jitter (a hash
+ * of the sequence); the memory store keeps the sequences.
+ */
+public final class PostgresClockCopy {
+
+    /**
+     * Copies the timers and deliveries of the clock {@code src} into {@code dst} with fresh sequences in the same
+     * order, an in-flight delivery ready at {@code now}; answers the count and bytes copied.
+     */
+    private static final String COPY = """
+            WITH args AS (SELECT ?::text AS src, ?::text AS dst, ?::bigint AS now),
+            old AS (
+                SELECT seq FROM timers WHERE clock = (SELECT src FROM args)
+                UNION ALL SELECT seq FROM deliveries WHERE clock = (SELECT src FROM args) AND state <> 'acked'),
+            fresh AS MATERIALIZED (
+                SELECT nextval('timer_sequence') AS seq FROM generate_series(1, (SELECT count(*) FROM old))),
+            mapped AS MATERIALIZED (
+                SELECT o.seq AS old_seq, f.seq AS new_seq
+                  FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS r FROM old) o
+                  JOIN (SELECT seq, row_number() OVER (ORDER BY seq) AS r FROM fresh) f USING (r)),
+            copied_timers AS (
+                INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, created_at_wall,
+                                    payload, bytes)
+                SELECT (SELECT dst FROM args), t.id, t.fire_time, t.priority, m.new_seq, t.version, t.created_at, t.created_at_wall,
+                       t.payload, t.bytes
+                  FROM timers t JOIN mapped m ON m.old_seq = t.seq
+                 WHERE t.clock = (SELECT src FROM args)
+                RETURNING bytes),
+            copied_deliveries AS (
+                INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
+                                        attempt, claim, lease_until, retry_at, ready_at, done_at, dead_reason)
+                SELECT m.new_seq, (SELECT dst FROM args), d.id, d.fire_time, d.priority, d.version, d.created_at, d.payload, d.bytes,
+                       CASE WHEN d.state = 'in_flight' THEN 'ready' ELSE d.state END, d.attempt, NULL, NULL,
+                       d.retry_at, CASE WHEN d.state = 'in_flight' THEN (SELECT now FROM args) ELSE d.ready_at END, d.done_at,
+                       d.dead_reason
+                  FROM deliveries d JOIN mapped m ON m.old_seq = d.seq
+                 WHERE d.clock = (SELECT src FROM args) AND d.state <> 'acked'
+                RETURNING bytes)
+            SELECT (SELECT count(*) FROM copied_timers) + (SELECT count(*) FROM copied_deliveries),
+                   (SELECT coalesce(sum(bytes), 0) FROM copied_timers)
+                       + (SELECT coalesce(sum(bytes), 0) FROM copied_deliveries)""";
+    private static final String COPY_CLOCK = """
+            INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings)
+            SELECT ?, mode, now_ms, now_ms, delivery, settings FROM clocks WHERE name = ?""";
+
+    private final Jdbc jdbc;
+    private final PendingBudgetStripes budget;
+    private final int maxClocks;
+
+    PostgresClockCopy(Jdbc jdbc, PendingBudgetStripes budget, int maxClocks) {
+        this.jdbc = jdbc;
+        this.budget = budget;
+        this.maxClocks = maxClocks;
+    }
+
+    /**
+     * Creates the clock {@code name} as a copy of {@code source}, in one transaction; returns the copy.
+     *
+     * @throws SchedulerException {@code invalid_id}, {@code clock_not_found} (no source), {@code clock_conflict}
+     *                            ({@code name} exists), {@code clock_limit}, {@code capacity_exceeded}
+     */
+    public StoredClock copy(String name, String source) {
+        Rules.requireValidClockName(name);
+        return jdbc.inTransaction(connection -> {
+            try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                lock.setLong(1, PostgresClocks.CREATION_LOCK);
+                lock.execute();
+            }
+            StoredClock original = PostgresClocks.require(connection, source, " FOR UPDATE");
+            if (PostgresClocks.find(connection, name, "") != null) {
+                throw Rules.copyNameTaken(name, source);
+            }
+            Rules.requireClockRoom(PostgresClocks.count(connection), maxClocks);
+            try (PreparedStatement insert = connection.prepareStatement(COPY_CLOCK)) {
+                insert.setString(1, name);
+                insert.setString(2, source);
+                insert.executeUpdate();
+            }
+            long count;
+            long bytes;
+            try (PreparedStatement copy = connection.prepareStatement(COPY)) {
+                copy.setString(1, source);
+                copy.setString(2, name);
+                copy.setLong(3, original.now());
+                try (ResultSet row = copy.executeQuery()) {
+                    row.next();
+                    count = row.getLong(1);
+                    bytes = row.getLong(2);
+                }
+            }
+            try {
+                budget.change(connection, count, bytes, count, bytes);
+            } catch (PendingBudgetStripes.Exceeded exceeded) {
+                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the capacity has room for "
+                        + exceeded.availableTimers + " timers and " + exceeded.availableBytes + " bytes, not for a"
+                        + " copy of " + count + " timers and deliveries holding " + bytes);
+            }
+            return PostgresClocks.require(connection, name, "");
+        });
+    }
+}
