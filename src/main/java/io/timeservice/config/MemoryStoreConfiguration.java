@@ -62,7 +62,7 @@ class MemoryStoreConfiguration {
     }
 
     /**
-     * With {@code timeservice.clocks.idle-ttl} set, deletes idle clocks every tenth of the TTL (1 s to 1 min), so a
+     * With {@code timeservice.clocks.idle-ttl} set, deletes idle clocks every tenth of the TTL (6 s to 1 min), so a
      * clock goes at most that long after its {@code deletesAt}. Depends on the journal, so it starts after recovery
      * and stops before the journal closes.
      */

@@ -44,11 +44,11 @@ class PostgresStoreConfiguration {
     @Bean
     @DependsOnDatabaseInitialization
     PostgresStore postgresStore(DataSource dataSource, TimeServiceProperties properties, SchedulerMetrics metrics) {
+        TimeServiceProperties.Postgresql postgresql = properties.postgresql();
         PostgresStore store = PostgresStore.open(dataSource, properties.capacity(),
                 properties.capacityBytes().toBytes(), properties.clocks().max(),
-                properties.clock().mode(), metrics);
+                properties.clock().mode(), metrics, postgresql.timeouts());
         store.startWakeups(PostgresStore.DEFAULT_SLOW_POLL);
-        TimeServiceProperties.Postgresql postgresql = properties.postgresql();
         store.startFiring(new PostgresFiringLoop.Settings(postgresql.slowPoll(), properties.firing().roundSize(),
                 postgresql.ackedRetention(), postgresql.samplePeriod()));
         return store;
@@ -56,7 +56,8 @@ class PostgresStoreConfiguration {
 
     /**
      * The {@code store} health component, in the readiness group: DOWN while the database cannot be reached (every
-     * call then answers 503 {@code storage_unavailable}), UP again by itself when it is back.
+     * call then answers 503 {@code storage_unavailable}), UP again by itself when it is back. It asks the database
+     * itself: a busy clock (a lock timeout) answers 503 too but leaves it UP.
      */
     @Bean
     HealthIndicator storeHealthIndicator(PostgresStore store) {

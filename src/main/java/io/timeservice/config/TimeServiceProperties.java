@@ -8,6 +8,7 @@ import java.util.regex.Pattern;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.store.memory.journal.FsyncPolicy;
 import io.timeservice.store.memory.journal.JournalWriter;
+import io.timeservice.store.postgres.PostgresStore;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -123,9 +124,15 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
      *                       and could not fire itself (it died); changes on this instance wake it on time
      * @param ackedRetention how long acknowledged deliveries are kept, so that a repeated ack still answers success
      * @param samplePeriod   how often the loop samples the gauges' counts (one O(rows) statement) and the skew
+     * @param lockTimeout    the longest a call's transaction waits for a row another holds (a clock an advance or
+     *                       a deletion holds, a timer being edited); then it answers 503 {@code storage_unavailable}
+     *                       ("busy"), nothing changed. Keep it below the pool's connection timeout, so that calls
+     *                       waiting for one busy clock cannot keep every connection from the other clocks
+     * @param statementTimeout the longest one statement of a call's transaction runs; then the same answer
      */
     public record Postgresql(@DefaultValue("5s") Duration slowPoll, @DefaultValue("5m") Duration ackedRetention,
-                             @DefaultValue("15s") Duration samplePeriod) {
+                             @DefaultValue("15s") Duration samplePeriod, @DefaultValue("2s") Duration lockTimeout,
+                             @DefaultValue("1m") Duration statementTimeout) {
 
         public Postgresql {
             require(slowPoll.compareTo(Duration.ofMillis(10)) >= 0 && slowPoll.compareTo(Duration.ofHours(1)) <= 0,
@@ -135,6 +142,17 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
             require(samplePeriod.compareTo(Duration.ofMillis(100)) >= 0
                             && samplePeriod.compareTo(Duration.ofHours(1)) <= 0,
                     "timeservice.postgresql.sample-period must be between 100ms and 1h, got " + samplePeriod);
+            require(lockTimeout.compareTo(Duration.ofMillis(10)) >= 0
+                            && lockTimeout.compareTo(Duration.ofMinutes(10)) <= 0,
+                    "timeservice.postgresql.lock-timeout must be between 10ms and 10m, got " + lockTimeout);
+            require(statementTimeout.compareTo(Duration.ofMillis(100)) >= 0
+                            && statementTimeout.compareTo(Duration.ofHours(1)) <= 0,
+                    "timeservice.postgresql.statement-timeout must be between 100ms and 1h, got " + statementTimeout);
+        }
+
+        /** The store's form of the two timeouts. */
+        public PostgresStore.Timeouts timeouts() {
+            return new PostgresStore.Timeouts(lockTimeout, statementTimeout);
         }
     }
 
@@ -142,16 +160,22 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
      * {@code timeservice.clocks.*}.
      *
      * @param max     the most virtual clocks, the {@code default} one included
-     * @param idleTtl a virtual clock no call addressed for this long is deleted (journaled, as by {@code DELETE});
-     *                unset (the default): never
+     * @param idleTtl a virtual clock no call addressed for this long is deleted (journaled, as by {@code DELETE}),
+     *                with its unacknowledged deliveries; unset (the default): never. At least
+     *                {@link #MIN_IDLE_TTL}: a long-polling claim addresses its clock once, when it starts, and may
+     *                then wait {@link io.timeservice.model.Limits#MAX_CLAIM_WAIT_MILLIS} (30 s), so a shorter TTL
+     *                could delete the clock of a worker that is waiting on it
      */
     public record ClockLimits(@DefaultValue("10000") int max, Duration idleTtl) {
 
+        /** Twice the longest claim wait: a worker that long-polls again at once keeps its clock. */
+        static final Duration MIN_IDLE_TTL = Duration.ofMillis(2 * io.timeservice.model.Limits.MAX_CLAIM_WAIT_MILLIS);
+
         public ClockLimits {
             require(max >= 1 && max <= 1_000_000, "timeservice.clocks.max must be between 1 and 1000000, got " + max);
-            require(idleTtl == null || (idleTtl.compareTo(Duration.ofSeconds(1)) >= 0
+            require(idleTtl == null || (idleTtl.compareTo(MIN_IDLE_TTL) >= 0
                             && idleTtl.compareTo(Duration.ofDays(3650)) <= 0),
-                    "timeservice.clocks.idle-ttl must be between 1s and 3650d (or unset: never), got " + idleTtl);
+                    "timeservice.clocks.idle-ttl must be between 1m and 3650d (or unset: never), got " + idleTtl);
         }
     }
 

@@ -27,7 +27,8 @@ import org.springframework.stereotype.Component;
  * are left out), {@code timer_delivery_held_back} (clocks whose due timers stay pending because the deliveries
  * hold {@code timeservice.deliveries.max}), {@code timer_delivery_capacity} (that limit, against the sum of
  * {@code timer_delivery_queue_depth}), {@code timer_firing_thread_lag_seconds} (how far behind the firing thread
- * is: wall now minus the earliest deadline it has not taken, 0 when none is overdue) and
+ * is: wall now minus the earliest deadline it has not taken, 0 when none is overdue),
+ * {@code timer_firing_refused_clocks} (clocks whose firing rounds the journal refuses) and
  * {@code timer_firing_thread_alive} (1 while the firing thread runs).
  *
  * <p>The state gauge is not named {@code timer_deliveries}: that family is the {@code timer_deliveries_total}
@@ -79,6 +80,10 @@ class DeliveryGauges implements MeterBinder {
                 .description("How far behind the firing thread is: wall now minus the earliest deadline it has"
                         + " not taken yet, 0 when nothing is overdue")
                 .baseUnit("seconds")
+                .register(registry);
+        Gauge.builder("timer.firing.refused.clocks", firing, FiringLoop::refusingClocks)
+                .description("Clocks whose last firing round was refused (storage_unavailable: journal back-pressure"
+                        + " or a stopped journal); their rounds are tried again with backoff")
                 .register(registry);
         Gauge.builder("timer.firing.thread.alive", firing, loop -> loop.isAlive() ? 1 : 0)
                 .description("1 while the thread that fires system clocks runs, 0 once it has stopped")

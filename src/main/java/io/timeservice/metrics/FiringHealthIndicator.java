@@ -12,8 +12,9 @@ import org.springframework.stereotype.Component;
  * The {@code firing} health component: UP while the thread that fires system clocks runs, with its lag (wall now
  * minus the earliest deadline it has not taken, 0 when nothing is overdue) and the clocks whose due timers are held
  * back because the deliveries hold {@code timeservice.deliveries.max}: still UP (nothing is lost, the timers stay
- * pending and fire once workers acknowledge), but it says so. DOWN once the thread has stopped: no system clock
- * fires until restart.
+ * pending and fire once workers acknowledge), but it says so. DOWN while some clock's firing rounds are refused
+ * ({@code storage_unavailable}: journal back-pressure; they are tried again with backoff, and the lag grows), and
+ * once the thread has stopped: no system clock fires until restart.
  *
  * <p>Not in the {@code readiness} group: with the thread stopped every request still works (adds, claims, acks of
  * what is in flight, every virtual clock), and one instance owns its data directory, so routing traffic away would
@@ -39,6 +40,17 @@ class FiringHealthIndicator implements HealthIndicator {
             return Health.down()
                     .withDetail("thread", "stopped: no system clock fires until the service is restarted")
                     .withDetail("lastLookWallMillis", firing.lastLookWallMillis())
+                    .build();
+        }
+        int refusing = firing.refusingClocks();
+        if (refusing > 0) {
+            return Health.down()
+                    .withDetail("thread", "running")
+                    .withDetail("lagMillis", firing.lagMillis())
+                    .withDetail("refusedClocks", refusing)
+                    .withDetail("refused", "the firing rounds of " + refusing + " clock(s) are refused"
+                            + " (storage_unavailable: the journal cannot keep up, or has stopped); their timers,"
+                            + " lease ends and retries wait, and the rounds are tried again with backoff")
                     .build();
         }
         int heldBack = 0;

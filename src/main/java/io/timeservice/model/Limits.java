@@ -2,7 +2,7 @@ package io.timeservice.model;
 
 
 /**
- * Every fixed bound of the API, in one place for both stores and the web layer: the README and openapi.yaml quote
+ * Every fixed bound of the API, in one place for both stores and the web layer: docs/API.md and openapi.yaml quote
  * these values. Limits an operator sets (capacity, clock count, payload size) are configuration, not here.
  */
 public final class Limits {

@@ -71,6 +71,18 @@ public final class Rules {
         return now + delay;
     }
 
+    /**
+     * {@code time + millis}, or {@link Long#MAX_VALUE} when the sum would pass it: a lease end, retry time or other
+     * deadline that lies beyond the largest time a clock can show never wraps into the past. A clock that reaches
+     * {@link Long#MAX_VALUE} sees such a deadline as come. {@code millis} must not be negative.
+     */
+    public static long saturatedAdd(long time, long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("millis must be >= 0: " + millis);
+        }
+        return time > Long.MAX_VALUE - millis ? Long.MAX_VALUE : time + millis;
+    }
+
     public static SchedulerException preconditionFailed(Timer current) {
         return new SchedulerException(ErrorCode.PRECONDITION_FAILED, "timer " + current.id()
                 + " is at revision " + current.sequence() + "-" + current.version()

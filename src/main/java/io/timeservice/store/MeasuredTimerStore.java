@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
@@ -59,6 +60,14 @@ public final class MeasuredTimerStore implements TimerStore {
                 () -> store.advance(clock, by, to, limit, trace));
         metrics.advanced(result.fired().size());
         return result;
+    }
+
+    @Override
+    public NextAdvance advanceToNext(String clock, int limit, Trace trace) {
+        NextAdvance next = MeasuredCall.measure(metrics, Operation.ADVANCE,
+                () -> store.advanceToNext(clock, limit, trace));
+        metrics.advanced(next.result().fired().size());
+        return next;
     }
 
     @Override

@@ -4,6 +4,8 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.NextAdvance;
+import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
@@ -68,6 +70,19 @@ public interface TimerStore {
      * @throws SchedulerException {@code invalid_advance}, {@code clock_not_virtual}
      */
     AdvanceResult advance(String clock, Long by, Long to, int limit, Trace trace);
+
+    /**
+     * Moves a virtual clock to its earliest pending event ({@link NextEvent#earliest}: a timer coming due, a lease
+     * ending, a retry becoming ready) and does there what {@link #advance} with {@code to} at that time does (fires
+     * the due timers, at most {@code limit}; settles the leases and retries due by then), all in one atomic step so
+     * that no other change slips between finding the event and reaching it. With nothing pending the clock does not
+     * move, nothing fires and the event is null.
+     *
+     * @throws SchedulerException {@code invalid_limit}, {@code invalid_advance} (a recording trace that would fire
+     *                            too many), {@code clock_not_virtual}, {@code capacity_exceeded} (the deliveries
+     *                            hold their limit)
+     */
+    NextAdvance advanceToNext(String clock, int limit, Trace trace);
 
     /** The first {@code limit} pending timers in firing order. */
     QueueListing firstN(String clock, int limit);

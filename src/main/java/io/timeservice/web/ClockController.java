@@ -5,6 +5,9 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.NextAdvance;
+import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import io.timeservice.model.TraceStep;
 import io.timeservice.store.TimerStore;
@@ -42,10 +45,18 @@ class ClockController {
                         @TraceFlag boolean trace,
                         @RequestParam(required = false) String limit) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        AdvanceResult result = timers.advance(clock, body.by(), body.to(),
-                LimitParameter.parse(limit, DEFAULT_ADVANCE_LIMIT, MAX_ADVANCE_LIMIT), Trace.into(steps));
-        return new AdvanceJson(result.now(), TimerJson.of(result.fired()), result.complete(), result.fired().size(),
-                TraceStepJson.of(steps));
+        int max = LimitParameter.parse(limit, DEFAULT_ADVANCE_LIMIT, MAX_ADVANCE_LIMIT);
+        if (body.next() != null) {
+            if (!body.next() || body.by() != null || body.to() != null) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance to the next event is"
+                        + " {\"next\": true} alone, without by or to: next " + body.next() + ", by " + body.by()
+                        + ", to " + body.to());
+            }
+            NextAdvance next = timers.advanceToNext(clock, max, Trace.into(steps));
+            return AdvanceJson.of(next.result(), steps,
+                    next.event() == null ? null : ClocksController.lowerCase(next.event().kind()));
+        }
+        return AdvanceJson.of(timers.advance(clock, body.by(), body.to(), max, Trace.into(steps)), steps, null);
     }
 
     record ClockJson(long now) {
@@ -57,6 +68,13 @@ class ClockController {
      * @param firedCount how many timers fired (the length of {@code fired})
      */
     record AdvanceJson(long now, List<TimerJson> fired, boolean complete, int firedCount,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) List<TraceStepJson> trace) {
+                       @JsonInclude(JsonInclude.Include.NON_NULL) List<TraceStepJson> trace,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) String event) {
+
+        /** @param event with {@code next}: {@code timer}, {@code lease} or {@code retry}; null otherwise or for none */
+        static AdvanceJson of(AdvanceResult result, List<TraceStep> steps, String event) {
+            return new AdvanceJson(result.now(), TimerJson.of(result.fired()), result.complete(),
+                    result.fired().size(), TraceStepJson.of(steps), event);
+        }
     }
 }

@@ -90,7 +90,13 @@ sealed interface JsonRequest {
     }
 
     /** {@code POST /clock/advance}: exactly one of {@code by} (from now) and {@code to} (absolute). */
+    /** @param next true: to the clock's earliest pending event, instead of {@code by} or {@code to} */
     record Advance(@JsonDeserialize(using = AbsentOrNonNull.class) Long by,
-                   @JsonDeserialize(using = AbsentOrNonNull.class) Long to) implements JsonRequest {
+                   @JsonDeserialize(using = AbsentOrNonNull.class) Long to,
+                   @JsonDeserialize(using = AbsentOrNonNull.class) Boolean next) implements JsonRequest {
+
+        Advance(Long by, Long to) {
+            this(by, to, null);
+        }
     }
 }

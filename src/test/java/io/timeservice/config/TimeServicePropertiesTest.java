@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.timeservice.TimeServiceApplication;
-
+import io.timeservice.store.postgres.PostgresStore;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -122,10 +122,15 @@ class TimeServicePropertiesTest {
         assertThat(bindEnvironment(Map.of()).clocks().idleTtl()).isNull();
         assertThat(bindEnvironment(Map.of("TIMESERVICE_CLOCKS_IDLE_TTL", "2h")).clocks().idleTtl())
                 .isEqualTo(Duration.ofHours(2));
+        assertThat(bindEnvironment(Map.of("TIMESERVICE_CLOCKS_IDLE_TTL", "1m")).clocks().idleTtl())
+                .isEqualTo(Duration.ofMinutes(1));
         assertRefused(Map.of("timeservice.clocks.idle-ttl", "0s"),
-                "timeservice.clocks.idle-ttl must be between 1s and 3650d (or unset: never), got PT0S");
+                "timeservice.clocks.idle-ttl must be between 1m and 3650d (or unset: never), got PT0S");
+        // shorter than twice the longest claim wait (30 s): a waiting worker's clock could go
+        assertRefused(Map.of("timeservice.clocks.idle-ttl", "59s"),
+                "timeservice.clocks.idle-ttl must be between 1m and 3650d (or unset: never), got PT59S");
         assertRefused(Map.of("timeservice.clocks.idle-ttl", "-5m"),
-                "timeservice.clocks.idle-ttl must be between 1s and 3650d (or unset: never), got PT-5M");
+                "timeservice.clocks.idle-ttl must be between 1m and 3650d (or unset: never), got PT-5M");
         assertRefused(Map.of("timeservice.clocks.idle-ttl", "3651d"), "timeservice.clocks.idle-ttl must be");
         assertRefused(Map.of("timeservice.clocks.idle-ttl", "soon"), "timeservice.clocks.idle-ttl");
     }
@@ -145,11 +150,14 @@ class TimeServicePropertiesTest {
     @Test
     void postgresqlLoopSettings_haveTheirDefaults_andBadValuesAreRefused_namingTheProperty() {
         assertThat(bindEnvironment(Map.of()).postgresql()).isEqualTo(new TimeServiceProperties.Postgresql(
-                Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofSeconds(15)));
+                Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofSeconds(15), Duration.ofSeconds(2),
+                Duration.ofMinutes(1)));
+        assertThat(bindEnvironment(Map.of()).postgresql().timeouts()).isEqualTo(PostgresStore.Timeouts.DEFAULT);
         assertThat(bindEnvironment(Map.of("TIMESERVICE_POSTGRESQL_SLOW_POLL", "10ms",
-                "TIMESERVICE_POSTGRESQL_ACKED_RETENTION", "0s", "TIMESERVICE_POSTGRESQL_SAMPLE_PERIOD", "1h"))
+                "TIMESERVICE_POSTGRESQL_ACKED_RETENTION", "0s", "TIMESERVICE_POSTGRESQL_SAMPLE_PERIOD", "1h",
+                "TIMESERVICE_POSTGRESQL_LOCK_TIMEOUT", "10ms", "TIMESERVICE_POSTGRESQL_STATEMENT_TIMEOUT", "1h"))
                 .postgresql()).isEqualTo(new TimeServiceProperties.Postgresql(Duration.ofMillis(10), Duration.ZERO,
-                Duration.ofHours(1)));
+                Duration.ofHours(1), Duration.ofMillis(10), Duration.ofHours(1)));
         assertRefused(Map.of("timeservice.postgresql.slow-poll", "9ms"),
                 "timeservice.postgresql.slow-poll must be between 10ms and 1h, got PT0.009S");
         assertRefused(Map.of("timeservice.postgresql.slow-poll", "61m"),
@@ -160,6 +168,13 @@ class TimeServicePropertiesTest {
                 "timeservice.postgresql.acked-retention must be between 0 and 30d, got PT744H");
         assertRefused(Map.of("timeservice.postgresql.sample-period", "99ms"),
                 "timeservice.postgresql.sample-period must be between 100ms and 1h, got PT0.099S");
+        for (String[] refused : new String[][] {{"lock-timeout", "9ms", "10ms and 10m, got PT0.009S"},
+                {"lock-timeout", "11m", "10ms and 10m, got PT11M"},
+                {"statement-timeout", "0s", "100ms and 1h, got PT0S"},
+                {"statement-timeout", "61m", "100ms and 1h, got PT1H1M"}}) {
+            String property = "timeservice.postgresql." + refused[0];
+            assertRefused(Map.of(property, refused[1]), property + " must be between " + refused[2]);
+        }
     }
 
     @Test

@@ -14,7 +14,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The operations kit's files on their own (no service): the alert rules pass {@code promtool check rules} and their
- * unit tests ({@code promtool test rules}), each alert links a runbook section the README has, and the dashboard
+ * unit tests ({@code promtool test rules}), each alert links a runbook section docs/OPERATIONS.md has, and the dashboard
  * reads from the data source its user picks. {@link OperationsKitLiveTest} runs every query against a real scrape.
  */
 class OperationsKitFilesTest {
@@ -47,15 +47,15 @@ class OperationsKitFilesTest {
     }
 
     @Test
-    void everyAlert_linksARunbookSectionOfTheReadme() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
+    void everyAlert_linksARunbookSectionOfTheOperationsGuide() throws IOException {
+        String guide = Files.readString(Path.of("docs/OPERATIONS.md"));
         List<AlertRule> rules = OperationsKit.alertRules();
         assertThat(rules).isNotEmpty();
         for (AlertRule rule : rules) {
             assertThat(rule.annotations()).as(rule.name()).containsKeys("summary", "description")
-                    .containsEntry("runbook", "README.md#" + rule.name().toLowerCase(Locale.ROOT));
-            assertThat(readme.lines().anyMatch(line -> line.matches("#{3,4} " + rule.name())))
-                    .as("README has a heading \"#### %s\" (the runbook's anchor)", rule.name()).isTrue();
+                    .containsEntry("runbook", "docs/OPERATIONS.md#" + rule.name().toLowerCase(Locale.ROOT));
+            assertThat(guide.lines().anyMatch(line -> line.matches("#{3,4} " + rule.name())))
+                    .as("docs/OPERATIONS.md has a heading \"#### %s\" (the runbook's anchor)", rule.name()).isTrue();
         }
     }
 

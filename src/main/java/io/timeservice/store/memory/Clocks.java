@@ -4,12 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
@@ -21,8 +17,8 @@ import io.timeservice.model.SchedulerException;
 import io.timeservice.store.SchedulerMetrics;
 
 /**
- * Every virtual clock of the service, by name: each its own {@link TimerScheduler} (own heap, lock and sequence
- * counter), so operations on different clocks never wait for each other. The clock {@value #DEFAULT} always exists
+ * Every clock of the memory store, virtual and system, by name: each its own {@link TimerScheduler} (own heap,
+ * lock and sequence counter), so operations on different clocks never wait for each other. The clock {@value #DEFAULT} always exists
  * and cannot be deleted; the API's paths without a clock address it.
  *
  * <p>Thread-safety. The hot path is a lookup in a {@link ConcurrentSkipListMap} (lock-free; sorted, so clocks list
@@ -30,9 +26,9 @@ import io.timeservice.store.SchedulerMetrics;
  * on one registry monitor, never taken on the hot path. The pending-timer capacity is one {@link PendingBudget}
  * shared by every clock (two atomic counters).
  *
- * <p>Journal. One journal holds every clock's records: each clock appends through a view of it that tags its records
- * with the clock's number ({@link Mutation.OnClock}; the default clock, number 0, writes bare records, as before
- * clocks existed). Creation is journaled as {@link Mutation.ClockCreated} before the clock is visible, deletion as
+ * <p>Journal ({@link ClocksJournal} keeps that side: numbering, recovery, snapshot cut). One journal holds every
+ * clock's records: each clock appends through a view of it that tags its records with the clock's number
+ * ({@link Mutation.OnClock}; the default clock, number 0, writes bare records, as before clocks existed). Creation is journaled as {@link Mutation.ClockCreated} before the clock is visible, deletion as
  * the clock's own last record ({@link Mutation.ClockDeleted}) under its lock, so no record of a deleted clock can
  * follow it.
  *
@@ -66,15 +62,12 @@ public final class Clocks {
     private final ConcurrentSkipListMap<String, Clock> byName = new ConcurrentSkipListMap<>();
     private final Clock defaultClock;
     private final Object registry = new Object();
-    private final AtomicBoolean snapshotQueued = new AtomicBoolean();
+    /** Numbering, journal, recovery and snapshots of every clock; guarded by registry. */
+    private final ClocksJournal clocksJournal;
     /** Clocks in {@link #byName}, kept here because a skip list counts itself in O(n). */
     private volatile int count = 1;
     /** A virtual clock no call addressed for this long is deleted by {@link #deleteIdle}; 0: never. */
     private volatile long idleTtlMillis;
-    // Guarded by registry.
-    private int nextNumber = 1;
-    private long sequenceFloor;
-    private MutationLog journal = MutationLog.NONE;
     /** Fires the system clocks; set by {@link #fireWith} before serving. Guarded by registry. */
     private Wakeups firing = Wakeups.NONE;
     /** Set by {@link #endWaits}; guarded by registry. */
@@ -96,6 +89,7 @@ public final class Clocks {
         this.defaultClock = new Clock(0, DEFAULT, 0, 0, factory.apply(new VirtualClock(0), budget), 0,
                 ClockSettings.VIRTUAL);
         byName.put(DEFAULT, defaultClock);
+        this.clocksJournal = new ClocksJournal(this, budget, wallClockMillis);
     }
 
     /** Clocks of virtual schedulers without metrics, for tests and embedding. */
@@ -158,6 +152,11 @@ public final class Clocks {
         /** Wall-clock epoch milliseconds of the last call that addressed this clock. */
         public long lastUsedWallMillis() {
             return lastUsedWallMillis;
+        }
+
+        /** Recovery found these settings. */
+        void recovered(ClockSettings recovered) {
+            settings = recovered;
         }
 
         private void usedAt(long wallMillis) {
@@ -274,16 +273,12 @@ public final class Clocks {
                 throw new SchedulerException(ErrorCode.CLOCK_LIMIT, "the service holds its limit of " + maxClocks
                         + " clocks (timeservice.clocks.max); delete one first");
             }
-            journal.requireWritable();
-            int number = nextNumber;
             long createdAt = wallClockMillis.getAsLong();
             long initialNow = settings.isSystem() ? 0 : now;
-            long position = journal.append(new Mutation.ClockCreated(number, name, initialNow, createdAt,
-                    sequenceFloor, settings));
-            nextNumber++;
-            Clock clock = new Clock(number, name, initialNow, createdAt, newScheduler(initialNow, sequenceFloor,
-                    settings), createdAt, settings);
-            clock.scheduler().attachLog(viewFor(number));
+            ClocksJournal.Numbered numbered = clocksJournal.created(name, initialNow, createdAt, settings);
+            Clock clock = new Clock(numbered.number(), name, initialNow, createdAt, newScheduler(initialNow,
+                    numbered.firstSequence(), settings), createdAt, settings);
+            clock.scheduler().attachLog(clocksJournal.viewFor(numbered.number()));
             clock.scheduler().fireWith(firing);
             if (waitsEnded) {
                 clock.scheduler().endWaits();
@@ -291,7 +286,7 @@ public final class Clocks {
             byName.put(name, clock);
             count++;
             // waited for under the monitor: a second PUT answers 200 only once the clock is durable
-            journal.awaitDurable(position);
+            clocksJournal.awaitDurable(numbered.position());
             return new Created(clock, true);
         }
     }
@@ -315,7 +310,7 @@ public final class Clocks {
     /** Deletes {@code clock} (never the default one) through the journal; call holding the registry monitor. */
     private void remove(Clock clock) {
         long reserved = clock.scheduler().deleteClock(clock.name());
-        sequenceFloor = Math.max(sequenceFloor, reserved);
+        clocksJournal.deleted(reserved);
         byName.remove(clock.name(), clock);
         count--;
     }
@@ -386,7 +381,7 @@ public final class Clocks {
         }
     }
 
-    // ---- durability ----
+    // ---- durability (see ClocksJournal) ----
 
     /**
      * Rebuilds every clock from {@code snapshot} (null: none) and the {@code journal} records after it, dispatched
@@ -396,73 +391,17 @@ public final class Clocks {
      */
     public void recover(RecoveredClocks snapshot, Iterable<Mutation> journal) {
         synchronized (registry) {
-            if (count != 1 || this.journal != MutationLog.NONE) {
+            if (count != 1) {
                 throw new IllegalStateException("recover needs fresh clocks");
             }
-            RecoveredClocks start = snapshot == null ? RecoveredClocks.of(null) : snapshot;
-            long recoveredAt = wallClockMillis.getAsLong(); // last uses are not journaled: a restart is one
-            sequenceFloor = start.sequenceFloor();
-            nextNumber = start.nextNumber();
-            Map<Integer, Recovering> recovering = new HashMap<>();
-            recovering.put(0, new Recovering(defaultClock,
-                    defaultClock.scheduler().beginRecovery(start.defaultClock(), 0)));
-            for (RecoveredClocks.Clock saved : start.clocks()) {
-                ClockSettings settings = saved.state() == null ? ClockSettings.VIRTUAL : saved.state().settings();
-                Clock clock = new Clock(saved.number(), saved.name(), saved.initialNow(),
-                        saved.createdAtWallMillis(), configured(0, settings), recoveredAt, settings);
-                recovering.put(saved.number(), new Recovering(clock,
-                        clock.scheduler().beginRecovery(saved.state(), 0)));
-            }
-            for (Mutation mutation : journal) {
-                if (mutation instanceof Mutation.ClockCreated created) {
-                    if (recovering.containsKey(created.number())) {
-                        throw new IllegalStateException("journal creates clock " + created.number() + " ("
-                                + created.name() + ") which exists");
-                    }
-                    Clock clock = new Clock(created.number(), created.name(), created.now(),
-                            created.createdAtWallMillis(), configured(created.now(), created.settings()),
-                            recoveredAt, created.settings());
-                    recovering.put(created.number(), new Recovering(clock,
-                            clock.scheduler().beginRecovery(null, created.firstSequence())));
-                    nextNumber = Math.max(nextNumber, created.number() + 1);
-                } else if (mutation instanceof Mutation.OnClock on) {
-                    Recovering target = recovering.get(on.clock());
-                    if (target == null || on.clock() == 0) {
-                        throw new IllegalStateException("journal names clock " + on.clock() + " which does not exist");
-                    }
-                    if (on.mutation() instanceof Mutation.ClockDeleted) {
-                        recovering.remove(on.clock());
-                        sequenceFloor = Math.max(sequenceFloor,
-                                Math.max(target.recovery().lastSequence(), target.recovery().reservedSequences()));
-                    } else {
-                        target.recovery().replay(on.mutation());
-                    }
-                } else {
-                    recovering.get(0).recovery().replay(mutation);
-                }
-            }
-            for (Recovering each : recovering.values()) {
-                each.clock().scheduler().finishRecovery(each.recovery());
-                each.clock().settings = each.recovery().settings();
-                byName.put(each.clock().name(), each.clock());
-            }
-            count = byName.size();
+            clocksJournal.recover(snapshot, journal);
         }
-    }
-
-    private record Recovering(Clock clock, SchedulerRecovery recovery) {
     }
 
     /** Journals into {@code log} from now on. Call once, after {@link #recover} and before serving. */
     public void attachLog(MutationLog log) {
         synchronized (registry) {
-            if (journal != MutationLog.NONE) {
-                throw new IllegalStateException("a mutation log is already attached");
-            }
-            journal = log;
-            for (Clock clock : byName.values()) {
-                clock.scheduler().attachLog(viewFor(clock.number()));
-            }
+            clocksJournal.attach(log);
         }
     }
 
@@ -472,59 +411,21 @@ public final class Clocks {
      */
     public long snapshotNow() {
         synchronized (registry) {
-            List<Clock> clocks = new ArrayList<>(byName.values());
-            clocks.sort(Comparator.comparingInt(Clock::number));
-            int held = 0;
-            long start = System.nanoTime();
-            try {
-                for (Clock clock : clocks) {
-                    clock.scheduler().holdForSnapshot();
-                    held++;
-                }
-                SchedulerState defaultState = null;
-                List<ClocksState.Clock> others = new ArrayList<>(clocks.size() - 1);
-                for (Clock clock : clocks) {
-                    SchedulerState state = clock.scheduler().stateForSnapshot();
-                    if (clock == defaultClock) {
-                        defaultState = state;
-                    } else {
-                        others.add(new ClocksState.Clock(clock.number(), clock.name(), clock.initialNow(),
-                                clock.createdAtWallMillis(), state));
-                    }
-                }
-                long pause = System.nanoTime() - start;
-                journal.snapshot(new ClocksState(defaultState.withCopyNanos(pause), others, sequenceFloor,
-                        nextNumber));
-                return System.nanoTime() - start;
-            } finally {
-                for (int i = held - 1; i >= 0; i--) {
-                    clocks.get(i).scheduler().releaseForSnapshot();
-                }
-            }
+            return clocksJournal.snapshotNow();
         }
     }
 
-    private void snapshotInBackground() {
-        if (!snapshotQueued.compareAndSet(false, true)) {
-            return;
+    /** The default clock; never deleted. */
+    Clock defaultClock() {
+        return defaultClock;
+    }
+
+    /** Puts the recovered {@code clocks} in; call holding the registry monitor, from recovery. */
+    void recovered(Collection<Clock> clocks) {
+        for (Clock clock : clocks) {
+            byName.put(clock.name(), clock);
         }
-        try {
-            Thread thread = new Thread(() -> {
-                try {
-                    snapshotNow();
-                } catch (RuntimeException | OutOfMemoryError e) {
-                    LOG.log(System.Logger.Level.WARNING, "could not take a snapshot of the clocks; the journal keeps"
-                            + " every record", e);
-                } finally {
-                    snapshotQueued.set(false);
-                }
-            }, "timeservice-clocks-snapshot");
-            thread.setDaemon(true);
-            thread.start();
-        } catch (RuntimeException | OutOfMemoryError e) {
-            snapshotQueued.set(false);
-            LOG.log(System.Logger.Level.WARNING, "could not start a snapshot of the clocks", e);
-        }
+        count = byName.size();
     }
 
     private TimerScheduler newScheduler(long now, long firstSequence, ClockSettings settings) {
@@ -534,7 +435,7 @@ public final class Clocks {
     }
 
     /** A fresh scheduler with {@code settings}: on a system clock, or on a virtual one at {@code now}. */
-    private TimerScheduler configured(long now, ClockSettings settings) {
+    TimerScheduler configured(long now, ClockSettings settings) {
         SchedulerClock clock = settings.isSystem() ? new SystemClock(wallClockMillis) : new VirtualClock(now);
         TimerScheduler scheduler = factory.apply(clock, budget);
         scheduler.configure(settings, clock);
@@ -595,47 +496,5 @@ public final class Clocks {
         }
     }
 
-    /** Clock {@code number}'s view of the journal: its records tagged, its snapshots taken for every clock. */
-    private MutationLog viewFor(int number) {
-        MutationLog shared = journal;
-        return new MutationLog() {
-            @Override
-            public void requireWritable() {
-                shared.requireWritable();
-            }
 
-            @Override
-            public long append(Mutation mutation) {
-                return shared.append(number == 0 ? mutation : new Mutation.OnClock(number, mutation));
-            }
-
-            @Override
-            public void appendForced(Mutation mutation) {
-                shared.appendForced(number == 0 ? mutation : new Mutation.OnClock(number, mutation));
-            }
-
-            @Override
-            public boolean failed() {
-                return shared.failed();
-            }
-
-            @Override
-            public void awaitDurable(long position) {
-                shared.awaitDurable(position);
-            }
-
-            @Override
-            public long lastAppended() {
-                return shared.lastAppended();
-            }
-
-            @Override
-            public boolean wantsSnapshot(int size) {
-                if (shared.wantsSnapshot((int) Math.min(Integer.MAX_VALUE, budget.timers()))) {
-                    snapshotInBackground(); // never under this clock's lock: the cut takes every clock's
-                }
-                return false;
-            }
-        };
-    }
 }

@@ -149,6 +149,16 @@ final class DeliveryQueue {
         return next;
     }
 
+    /** When the earliest lease ends, or {@link Long#MAX_VALUE} when none is in flight. */
+    long nextLeaseEnd() {
+        return leases.isEmpty() ? Long.MAX_VALUE : leases.first().leaseUntil;
+    }
+
+    /** When the earliest waiting retry becomes ready, or {@link Long#MAX_VALUE} when none waits. */
+    long nextRetryAt() {
+        return waiting.isEmpty() ? Long.MAX_VALUE : waiting.first().retryAt;
+    }
+
     boolean needsSettle(long now) {
         return nextDeadline() <= now;
     }
@@ -181,7 +191,8 @@ final class DeliveryQueue {
                 died++;
             } else {
                 entry.attempt++;
-                toWaiting(entry, entry.leaseUntil + policy.backoffMillis(entry.timer.sequence(), entry.attempt));
+                toWaiting(entry, Rules.saturatedAdd(entry.leaseUntil,
+                        policy.backoffMillis(entry.timer.sequence(), entry.attempt)));
             }
         }
         while (!waiting.isEmpty() && waiting.first().retryAt <= now) {
@@ -194,7 +205,8 @@ final class DeliveryQueue {
 
     /**
      * Leases the first {@code claims.size()} ready deliveries (at most {@link #readyCount}) until
-     * {@code now + leaseMillis}, one claim token each, in order; returns them.
+     * {@code now + leaseMillis} (saturated: {@link Rules#saturatedAdd}), one claim token each, in order; returns
+     * them.
      */
     List<Delivery> claim(long now, long leaseMillis, List<String> claims) {
         List<Delivery> claimed = new ArrayList<>(claims.size());
@@ -203,7 +215,7 @@ final class DeliveryQueue {
             entry.state = State.IN_FLIGHT;
             entry.claim = claim;
             entry.leaseMillis = leaseMillis;
-            entry.leaseUntil = now + leaseMillis;
+            entry.leaseUntil = Rules.saturatedAdd(now, leaseMillis);
             leases.add(entry);
             byClaim.put(claim, entry);
             claimed.add(entry.view());
@@ -257,12 +269,12 @@ final class DeliveryQueue {
         return entry.view();
     }
 
-    /** The lease {@code claim} ends at {@code now + leaseMillis} instead. */
+    /** The lease {@code claim} ends at {@code now + leaseMillis} (saturated) instead. */
     Delivery extend(String claim, long now, long leaseMillis) {
         Entry entry = byClaim.get(claim);
         leases.remove(entry);
         entry.leaseMillis = leaseMillis;
-        entry.leaseUntil = now + leaseMillis;
+        entry.leaseUntil = Rules.saturatedAdd(now, leaseMillis);
         leases.add(entry);
         return entry.view();
     }
@@ -272,7 +284,7 @@ final class DeliveryQueue {
         List<Entry> inFlight = new ArrayList<>(leases);
         leases.clear();
         for (Entry entry : inFlight) {
-            entry.leaseUntil = now + entry.leaseMillis;
+            entry.leaseUntil = Rules.saturatedAdd(now, entry.leaseMillis);
             leases.add(entry);
         }
         return inFlight.size();

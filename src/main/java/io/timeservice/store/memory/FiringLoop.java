@@ -10,6 +10,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
+import io.timeservice.model.ErrorCode;
 import io.timeservice.model.SchedulerException;
 
 /**
@@ -42,6 +43,8 @@ public final class FiringLoop implements Wakeups {
     private final TreeSet<Wake> byTime = new TreeSet<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at)
             : Long.compare(a.order, b.order));
     private long nextOrder;
+    /** Guarded by lock: clocks whose last round was refused, with the wall time of the first refusal in a row. */
+    private final Map<TimerScheduler, Long> refusing = new HashMap<>();
     private volatile boolean running;
     private volatile Thread thread;
     /** Wall-clock time the thread last finished a look; for health. */
@@ -85,6 +88,44 @@ public final class FiringLoop implements Wakeups {
         }
     }
 
+    @Override
+    public void forget(TimerScheduler scheduler) {
+        lock.lock();
+        try {
+            Wake current = byScheduler.remove(scheduler);
+            if (current != null) {
+                byTime.remove(current);
+            }
+            refusing.remove(scheduler);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Clocks the thread keeps a wake-up for; for tests. */
+    int clocksWaiting() {
+        lock.lock();
+        try {
+            return byScheduler.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Clocks whose last firing round was refused ({@code storage_unavailable}: journal back-pressure, or a stopped
+     * journal): their timers, lease ends and retries wait until a round succeeds. Refused rounds are tried again
+     * with a backoff.
+     */
+    public int refusingClocks() {
+        lock.lock();
+        try {
+            return refusing.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Starts the firing thread (a daemon). */
     public synchronized void start() {
         if (thread != null) {
@@ -122,17 +163,17 @@ public final class FiringLoop implements Wakeups {
     }
 
     /**
-     * How far behind the thread is: the wall clock's now minus the earliest deadline not yet taken, 0 when nothing
-     * is overdue.
+     * How far behind the thread is: the wall clock's now minus the earliest deadline not yet taken or the first of a
+     * clock's refused rounds in a row, 0 when nothing is overdue.
      */
     public long lagMillis() {
         lock.lock();
         try {
-            if (byTime.isEmpty()) {
-                return 0;
+            long first = byTime.isEmpty() ? Long.MAX_VALUE : byTime.first().at;
+            for (long refusedSince : refusing.values()) {
+                first = Math.min(first, refusedSince); // a refused round is overdue since its first refusal
             }
-            long first = byTime.first().at;
-            return first == Long.MIN_VALUE ? 0 : Math.max(0, wallMillis.getAsLong() - first);
+            return first == Long.MIN_VALUE || first == Long.MAX_VALUE ? 0 : Math.max(0, wallMillis.getAsLong() - first);
         } finally {
             lock.unlock();
         }
@@ -149,18 +190,43 @@ public final class FiringLoop implements Wakeups {
      */
     public int fireDue() {
         int fired = 0;
-        for (TimerScheduler scheduler : takeDue(wallMillis.getAsLong())) {
+        long now = wallMillis.getAsLong();
+        for (TimerScheduler scheduler : takeDue(now)) {
             try {
                 fired += scheduler.fireRound(roundSize);
-            } catch (SchedulerException stopped) {
-                // deleted, or stopped after a journal failure: it asks for nothing more, and health shows the stop
-                LOG.log(System.Logger.Level.DEBUG, "a clock stopped firing: " + stopped.getMessage());
+                refused(scheduler, false, now);
+            } catch (SchedulerException refused) {
+                if (refused.code() == ErrorCode.STORAGE_UNAVAILABLE) {
+                    // back-pressure (the clock asked for another round after a backoff) or a stopped journal:
+                    // either way its timers wait, which health and the lag gauge show
+                    if (refused(scheduler, true, now)) {
+                        LOG.log(System.Logger.Level.WARNING, "a clock's firing round was refused; retrying with"
+                                + " backoff: " + refused.getMessage());
+                    }
+                } else {
+                    // deleted: it asks for nothing more
+                    LOG.log(System.Logger.Level.DEBUG, "a clock stopped firing: " + refused.getMessage());
+                }
             } catch (RuntimeException bug) {
                 // the clock fail-stops itself where it must; the other clocks taken with it still get their rounds
                 LOG.log(System.Logger.Level.ERROR, "a firing round failed", bug);
             }
         }
         return fired;
+    }
+
+    /** Notes whether {@code scheduler}'s round at {@code now} was refused; true when a refusal starts. */
+    private boolean refused(TimerScheduler scheduler, boolean refused, long now) {
+        lock.lock();
+        try {
+            if (!refused) {
+                refusing.remove(scheduler);
+                return false;
+            }
+            return refusing.putIfAbsent(scheduler, now) == null;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The earliest deadline told and not yet taken, or {@link Long#MAX_VALUE}. */

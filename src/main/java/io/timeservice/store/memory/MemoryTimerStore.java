@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
@@ -54,6 +55,11 @@ public final class MemoryTimerStore implements TimerStore {
     @Override
     public AdvanceResult advance(String clock, Long by, Long to, int limit, Trace trace) {
         return scheduler(clocks, clock).advance(by, to, limit, trace);
+    }
+
+    @Override
+    public NextAdvance advanceToNext(String clock, int limit, Trace trace) {
+        return scheduler(clocks, clock).advanceToNext(limit, trace);
     }
 
     @Override

@@ -1,17 +1,9 @@
 package io.timeservice.store.memory;
 
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Base64;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -25,6 +17,8 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Limits;
+import io.timeservice.model.NextAdvance;
+import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
@@ -33,8 +27,6 @@ import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.LongPoll;
-import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
 import io.timeservice.store.SchedulerMetrics.Operation;
 import io.timeservice.store.SchedulerMetrics.Outcome;
 import io.timeservice.store.SchedulerMetrics;
@@ -65,10 +57,12 @@ import io.timeservice.store.SchedulerMetrics;
  * reports {@link MutationLog#failed() failure}. A stopped scheduler answers every call, reads included, with
  * {@code storage_unavailable} and serves nothing that recovery would not rebuild; only a restart recovers. Starting
  * a snapshot comes after the mutation is applied and never fails it.
+ *
+ * <p>Jobs kept apart, under this lock: {@link ClockFiring} fires (advances, a system clock's rounds and wake-ups),
+ * {@link ClockDeliveries} serves a queueing clock's deliveries, {@link BatchPlan} decides a batch; they reach this
+ * scheduler only through its {@link SchedulerKernel}.
  */
 public final class TimerScheduler {
-
-    private static final int[] NO_LEVELS = {};
 
     private static final System.Logger LOG = System.getLogger(TimerScheduler.class.getName());
 
@@ -91,15 +85,10 @@ public final class TimerScheduler {
     private ClockSettings settings = ClockSettings.VIRTUAL;
     /** Fired timers of a queueing clock; guarded by the lock. */
     private final DeliveryQueue deliveries = new DeliveryQueue(RetryPolicy.DEFAULT);
-    private final ReadySignal readySignal = new ReadySignal();
-    /** Set when the service shuts down: long polls answer at once instead of holding their threads. */
-    private volatile boolean waitsEnded;
-    /** Where a system clock asks for firing rounds; set by {@link #fireWith} before serving. */
-    private Wakeups wakeups = Wakeups.NONE;
-    /** The earliest deadline told to {@link #wakeups} and not yet taken by a firing round; guarded by the lock. */
-    private long toldDeadline = Long.MAX_VALUE;
-    /** Delivery counts for gauges, written under the lock, read without it. */
-    private volatile DeliveryCounts deliveryCounts = DeliveryCounts.NONE;
+    /** Claims, acks, nacks, leases and dead letters of those deliveries, under this scheduler's lock. */
+    private final ClockDeliveries clockDeliveries;
+    /** Advances' and firing rounds' firing and a system clock's wake-ups, under this scheduler's lock. */
+    private final ClockFiring firing;
 
     /** A scheduler without a byte budget. */
     public TimerScheduler(SchedulerClock clock, int arity, int capacity, LongSupplier wallClockMillis,
@@ -127,6 +116,10 @@ public final class TimerScheduler {
         this.clock = clock;
         this.wallClockMillis = wallClockMillis;
         this.metrics = metrics;
+        Kernel kernel = new Kernel();
+        this.clockDeliveries = new ClockDeliveries(kernel, deliveries, this.capacity, metrics);
+        this.firing = new ClockFiring(this, kernel, heap, deliveries, this.capacity, clockDeliveries, wallClockMillis,
+                metrics);
         this.invariantReports = new InvariantReports(lock, heap, () -> this.clock.firedThrough(), wallClockMillis,
                 this::requireServing);
     }
@@ -256,164 +249,23 @@ public final class TimerScheduler {
         return mutate(Operation.BATCH, () -> {
             Rules.requireBatchSize(ops);
         }, () -> {
-            BatchPlan plan = new BatchPlan(clock.now(), wallClockMillis.getAsLong(), ops.size());
+            BatchPlan plan = new BatchPlan(heap, capacity, sequences, clock.now(), wallClockMillis.getAsLong(),
+                    ops.size());
             try {
-                for (int i = 0; i < ops.size(); i++) {
-                    try {
-                        plan.decide(ops.get(i));
-                    } catch (SchedulerException refused) {
-                        throw refused.atOp(i);
-                    }
-                }
+                plan.decideAll(ops);
                 log.requireWritable();
-                if (plan.adds > 0 && sequences.reserveNext(log, plan.adds) != sequences.last() + 1) {
+                if (plan.adds() > 0 && sequences.reserveNext(log, plan.adds()) != sequences.last() + 1) {
                     throw new IllegalStateException("sequences moved during a batch");
                 }
-                return commit(new Mutation.Batch(plan.mutations), Trace.NONE, () -> {
+                return commit(new Mutation.Batch(plan.mutations()), Trace.NONE, () -> {
                     plan.apply();
-                    return List.copyOf(plan.results);
+                    return plan.results();
                 });
             } catch (RuntimeException | Error refused) {
                 plan.giveBackReserved();
                 throw refused;
             }
         });
-    }
-
-    /**
-     * A batch being decided, then applied: what each operation would see ({@link #current}), its records and results
-     * in order, the adds' sequences (after {@code sequences.last()}) and what it took from the budget. Use only under
-     * the lock, within one {@link #batch} call.
-     */
-    private final class BatchPlan {
-
-        private final long now;
-        private final long createdAtWall;
-        /** The timers the batch changed so far, by id; a null value: cancelled by the batch. */
-        private final Map<String, Timer> changed = new HashMap<>();
-        private final List<Mutation> mutations;
-        private final List<Timer> results;
-        private int adds;
-        private long netTimers;
-        private long netBytes;
-        private long reservedTimers;
-        private long reservedBytes;
-        private boolean applied;
-
-        BatchPlan(long now, long createdAtWall, int size) {
-            this.now = now;
-            this.createdAtWall = createdAtWall;
-            this.mutations = new ArrayList<>(size);
-            this.results = new ArrayList<>(size);
-        }
-
-        /** Decides one operation as its single call would, against the state the ones before it leave. */
-        void decide(BatchOp op) {
-            if (op instanceof BatchOp.Add add) {
-                Rules.requireValidId(add.id());
-                long fireTime = Rules.fireTimeAfter(now, add.delay(), ErrorCode.INVALID_DELAY, "delay");
-                if (current(add.id()) != null) {
-                    throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id "
-                            + add.id());
-                }
-                long bytes = Capacity.bytesOf(add.id(), add.payload());
-                netTimers++;
-                netBytes += bytes;
-                reserveRunningPeak();
-                adds++;
-                Timer added = new Timer(add.id(), fireTime, add.priority(), sequences.last() + adds, 1, now,
-                        add.payload());
-                decided(added, new Mutation.Added(added, createdAtWall), added);
-            } else if (op instanceof BatchOp.Edit edit) {
-                if (edit.delay() == null && edit.priority() == null) {
-                    throw new SchedulerException(ErrorCode.INVALID_REQUEST,
-                            "an edit needs a delay, a priority or both");
-                }
-                long fireTime = edit.delay() == null ? 0
-                        : Rules.fireTimeAfter(now, edit.delay(), ErrorCode.INVALID_DELAY, "delay");
-                Timer current = requireCurrent(edit.id(), edit.precondition());
-                Rules.requireVersionLeft(current);
-                Timer edited = new Timer(current.id(), edit.delay() == null ? current.fireTime() : fireTime,
-                        edit.priority() == null ? current.priority() : edit.priority(), current.sequence(),
-                        current.version() + 1, current.createdAt(), current.payload());
-                decided(edited, new Mutation.Edited(edited.id(), edited.sequence(), edited.fireTime(),
-                        edited.priority(), edited.version()), edited);
-            } else if (op instanceof BatchOp.Cancel cancel) {
-                Timer current = requireCurrent(cancel.id(), cancel.precondition());
-                netTimers--;
-                netBytes -= Capacity.bytesOf(current);
-                changed.put(current.id(), null);
-                mutations.add(new Mutation.Cancelled(current.id(), current.sequence()));
-                results.add(current);
-            } else {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch operation may not be null");
-            }
-        }
-
-        private void decided(Timer timer, Mutation mutation, Timer result) {
-            changed.put(timer.id(), timer);
-            mutations.add(mutation);
-            results.add(result);
-        }
-
-        /** The timer {@code id} as the operations decided so far leave it, or null. */
-        private Timer current(String id) {
-            if (changed.containsKey(id)) {
-                return changed.get(id);
-            }
-            int handle = id == null ? IndexedTimerHeap.NONE : heap.find(id);
-            return handle == IndexedTimerHeap.NONE ? null : heap.timerAt(handle);
-        }
-
-        private Timer requireCurrent(String id, Precondition precondition) {
-            Timer current = current(id);
-            if (current == null) {
-                throw new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id "
-                        + Rules.abbreviate(id));
-            }
-            if (!precondition.accepts(current.revision())) {
-                throw Rules.preconditionFailed(current);
-            }
-            return current;
-        }
-
-        /** Takes from the shared budget what the running totals need beyond what the batch took already. */
-        private void reserveRunningPeak() {
-            int timers = netTimers > reservedTimers ? 1 : 0;
-            long bytes = Math.max(0, netBytes - reservedBytes);
-            if (timers > 0 || bytes > 0) {
-                capacity.reserve(timers, bytes);
-                reservedTimers += timers;
-                reservedBytes += bytes;
-            }
-        }
-
-        /** Applies every decided record to the heap in order; nothing here refuses. */
-        void apply() {
-            for (Mutation mutation : mutations) {
-                if (mutation instanceof Mutation.Added added) {
-                    Timer t = added.timer();
-                    heap.insert(t.id(), t.fireTime(), t.priority(), t.sequence(), 1, t.createdAt(), createdAtWall,
-                            t.payload());
-                } else if (mutation instanceof Mutation.Edited edited) {
-                    heap.update(heap.find(edited.id()), edited.fireTime(), edited.priority());
-                } else if (mutation instanceof Mutation.Cancelled cancelled) {
-                    heap.remove(heap.find(cancelled.id()));
-                }
-            }
-            if (adds > 0) {
-                sequences.issued(sequences.last() + adds);
-            }
-            capacity.batchApplied(reservedTimers, reservedBytes, netTimers, netBytes);
-            applied = true;
-        }
-
-        /** Gives the budget back what a refused batch took. */
-        void giveBackReserved() {
-            if (!applied) {
-                capacity.unreserve(reservedTimers, reservedBytes);
-            }
-        }
     }
 
     /**
@@ -440,25 +292,17 @@ public final class TimerScheduler {
      *                            {@link Limits#MAX_TRACED_FIRES})
      */
     public AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
-        DeliveryTally tally = new DeliveryTally();
+        ClockDeliveries.DeliveryTally tally = new ClockDeliveries.DeliveryTally();
         AdvanceResult result = mutate(Operation.ADVANCE, () -> {
             if ((by == null) == (to == null)) {
                 throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
             }
-            if (limit < 1) {
-                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-            }
+            requireAdvanceLimit(limit);
         }, () -> {
-            if (!clock.isVirtual()) {
-                throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the system clock and"
-                        + " fires by itself; only a virtual clock can be advanced");
-            }
+            requireVirtual();
             long now = by != null ? Rules.fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
                     : requireReachable(to);
-            if (settings.queues()) {
-                return advanceIntoQueue(now, limit, trace, tally);
-            }
-            return advanceWithin(now, limit, trace);
+            return advanceTo(now, limit, trace, tally);
         });
         metrics.advanced(result.fired().size());
         tally.reportTo(metrics);
@@ -466,65 +310,50 @@ public final class TimerScheduler {
     }
 
     /**
-     * An advance of a queueing clock: its fired timers become deliveries, so it fires at most as many as the delivery
-     * limit has room for (a bounded advance, {@code complete = false}, when that is fewer than are due).
+     * Moves the clock to its earliest pending event (a timer coming due, a lease ending, a retry becoming ready; see
+     * {@link NextEvent#earliest}) and advances there as {@link #advance} with {@code to} does, finding and reaching
+     * the event under one hold of the lock. With nothing pending nothing changes and the event is null.
      *
-     * @throws SchedulerException {@code capacity_exceeded} when timers are due and the deliveries hold their limit
+     * @throws SchedulerException {@code invalid_limit}, {@code clock_not_virtual}, {@code invalid_advance} (a
+     *                            recording trace that would fire too many), {@code capacity_exceeded}
      */
-    private Applied<AdvanceResult> advanceIntoQueue(long now, int limit, Trace trace, DeliveryTally tally) {
-        int wanted = FiringOrderWalk.countDue(heap, now, limit);
-        int granted = capacity.budget().reserveDeliveries(wanted);
-        try {
-            if (wanted > 0 && granted == 0) {
-                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the deliveries hold their limit of "
-                        + capacity.budget().maxDeliveries() + " (timeservice.deliveries.max); acknowledge or delete"
-                        + " some before advancing further");
+    public NextAdvance advanceToNext(int limit, Trace trace) {
+        ClockDeliveries.DeliveryTally tally = new ClockDeliveries.DeliveryTally();
+        NextEvent[] event = new NextEvent[1];
+        AdvanceResult result = mutate(Operation.ADVANCE, () -> requireAdvanceLimit(limit), () -> {
+            requireVirtual();
+            int root = heap.peek();
+            event[0] = NextEvent.earliest(root == IndexedTimerHeap.NONE ? Long.MAX_VALUE : heap.fireTime(root),
+                    deliveries.nextLeaseEnd(), deliveries.nextRetryAt());
+            if (event[0] == null) {
+                return new Applied<>(new AdvanceResult(clock.now(), List.of()), 0, Applied.NO_LEVELS);
             }
-            Applied<AdvanceResult> advanced = advanceWithin(now, wanted == 0 ? limit : granted, trace);
-            int unused = granted - advanced.value().fired().size();
-            capacity.budget().releaseDeliveries(unused);
-            granted = 0;
-            if (!advanced.value().fired().isEmpty()) {
-                deliveriesChanged();
-            }
-            // leases and retries run on this clock's time too: the time it reached, short of now when bounded
-            long settledAt = settleDeliveries(clock.now(), tally);
-            return settledAt == 0 ? advanced : new Applied<>(advanced.value(), settledAt, advanced.levels());
-        } finally {
-            capacity.budget().releaseDeliveries(granted);
+            // a timer due at now (delay 0, or left by a bounded advance) is reached where the clock stands
+            return advanceTo(Math.max(clock.now(), event[0].at()), limit, trace, tally);
+        });
+        metrics.advanced(result.fired().size());
+        tally.reportTo(metrics);
+        return new NextAdvance(result, event[0]);
+    }
+
+    /** Fires what is due by {@code now} into the clock's delivery mode; call holding the lock. */
+    private Applied<AdvanceResult> advanceTo(long now, int limit, Trace trace, ClockDeliveries.DeliveryTally tally) {
+        return settings.queues() ? firing.advanceIntoQueue(now, limit, trace, tally)
+                : firing.advanceWithin(now, limit, trace);
+    }
+
+    private static void requireAdvanceLimit(int limit) {
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
     }
 
-    /** Fires what is due by {@code now}, at most {@code limit}, as one record; see {@link #advance}. */
-    private Applied<AdvanceResult> advanceWithin(long now, int limit, Trace trace) {
-        // unbounded (the library's advance(by)): no count, fire whatever is due
-        boolean complete = limit == Integer.MAX_VALUE || FiringOrderWalk.countDue(heap, now, limit + 1) <= limit;
-        return advanceWithin(now, limit, trace, complete);
-    }
-
-    /** As {@link #advanceWithin(long, int, Trace)}, when the caller counted already whether all due fit {@code limit}. */
-    private Applied<AdvanceResult> advanceWithin(long now, int limit, Trace trace, boolean complete) {
-        if (trace.isRecording() && limit > Limits.MAX_TRACED_FIRES
-                && FiringOrderWalk.countDue(heap, now, Limits.MAX_TRACED_FIRES + 1) > Limits.MAX_TRACED_FIRES) {
-            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
-                    + Limits.MAX_TRACED_FIRES + " timers, and advancing to " + now + " would fire more; advance"
-                    + " in smaller steps, with a lower limit or without trace");
+    /** Refuses an advance of a clock that runs on the wall clock; call holding the lock. */
+    private void requireVirtual() {
+        if (!clock.isVirtual()) {
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the system clock and"
+                    + " fires by itself; only a virtual clock can be advanced");
         }
-        log.requireWritable();
-        int root = heap.peek();
-        if (now == clock.now() && (root == IndexedTimerHeap.NONE || heap.fireTime(root) > now)) {
-            // changes nothing, so nothing to record
-            return new Applied<>(new AdvanceResult(now, List.of()), 0, NO_LEVELS);
-        }
-        if (complete) {
-            Applied<Fired> fired = commit(new Mutation.Advanced(now), trace, () -> fireDue(now));
-            return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
-        }
-        int[] first = FiringOrderWalk.firstInOrder(heap, limit);
-        long stop = heap.fireTime(first[first.length - 1]);
-        Applied<Fired> fired = commit(new Mutation.AdvancedFiring(stop, limit), trace,
-                () -> fireFirst(stop, limit));
-        return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
     }
 
     /** {@code to} as the clock's new time: not before now, at most {@link Limits#MAX_DELAY} after it. */
@@ -562,12 +391,7 @@ public final class TimerScheduler {
         });
     }
 
-    // ---- deliveries (see DeliveryQueue) ----
-
-    /** While the deliveries hold their limit, a system clock with due timers looks again this often. */
-    static final long HELD_BACK_RETRY_MILLIS = 250;
-
-    private static final SecureRandom CLAIM_RANDOM = new SecureRandom();
+    // ---- deliveries (see ClockDeliveries) ----
 
     /** This clock's settings. */
     public ClockSettings settings() {
@@ -579,439 +403,62 @@ public final class TimerScheduler {
 
     /** This clock's deliveries by state, as of its last change; O(1), no lock. */
     public DeliveryCounts deliveryCounts() {
-        return deliveryCounts;
+        return clockDeliveries.counts();
     }
 
-    /**
-     * Leases up to {@code max} ready deliveries for {@code leaseMillis}, longest-ready first (first attempts in firing
-     * order), each with its own claim token. With {@code waitMillis > 0} and nothing ready, waits until something
-     * becomes ready or the wait ends (a long poll), outside the lock.
-     *
-     * @throws SchedulerException {@code invalid_limit}, {@code invalid_request} (lease or wait out of range),
-     *                            {@code clock_not_queued}
-     */
+    /** See {@link ClockDeliveries#claim}. */
     public List<Delivery> claim(int max, long leaseMillis, long waitMillis) {
-        Rules.requireClaim(max, leaseMillis, waitMillis);
-        return LongPoll.claim(waitMillis, readySignal, () -> waitsEnded, () -> claimReady(max, leaseMillis));
+        return clockDeliveries.claim(max, leaseMillis, waitMillis);
     }
 
-    private List<Delivery> claimReady(int max, long leaseMillis) {
-        String claimPrefix = newClaimPrefix(); // outside the lock: the only random draw of a claim
-        return deliveryCall(Operation.CLAIM, tally -> {
-            requireQueue();
-            long now = clock.now();
-            long settledAt = settleDeliveries(now, tally);
-            int count = Math.min(max, deliveries.readyCount());
-            if (count == 0) {
-                return new Applied<>(List.<Delivery>of(), settledAt, NO_LEVELS);
-            }
-            log.requireWritable();
-            List<String> claims = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                claims.add(claimPrefix + Integer.toString(i, 36));
-            }
-            Applied<List<Delivery>> leased = commit(new Mutation.Claimed(now, leaseMillis, claims), Trace.NONE,
-                    () -> deliveries.claim(now, leaseMillis, claims));
-            tally.claimed(leased.value(), now, clock.isVirtual());
-            deliveriesChanged();
-            return leased;
-        });
-    }
-
-    /**
-     * Ends every long poll of this clock now and every later one at once (a claim still takes what is ready): the
-     * service is shutting down, and a graceful shutdown should not wait out the polls.
-     */
+    /** See {@link ClockDeliveries#endWaits}. */
     public void endWaits() {
-        waitsEnded = true;
-        readySignal.signal();
+        clockDeliveries.endWaits();
     }
 
-    /** Lets long polls of this clock wait again after {@link #endWaits} (the service was stopped and started). */
+    /** See {@link ClockDeliveries#allowWaits}. */
     public void allowWaits() {
-        waitsEnded = false;
+        clockDeliveries.allowWaits();
     }
 
-    /** 128 random bits, URL-safe: every claim of one call is this plus its index, so no claim can be guessed. */
-    private static String newClaimPrefix() {
-        byte[] random = new byte[16];
-        CLAIM_RANDOM.nextBytes(random);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(random) + ".";
-    }
-
-    /**
-     * Acknowledges the delivery {@code id} leased by {@code claim}: it leaves the queue for good. Acknowledging a
-     * recently acknowledged claim again succeeds and changes nothing.
-     *
-     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code clock_not_queued}
-     */
+    /** See {@link ClockDeliveries#ack}. */
     public void ack(String id, String claim) {
-        deliveryCall(Operation.ACK, tally -> {
-            requireQueue();
-            Delivery leased = deliveries.requireClaim(id, claim, clock.now(), true);
-            if (leased == null) {
-                // acknowledged before: nothing to change, but the answer confirms that ack, so it waits for it too
-                return new Applied<>(null, log.lastAppended(), NO_LEVELS);
-            }
-            log.requireWritable();
-            Applied<Delivery> acked = commit(new Mutation.Acked(claim), Trace.NONE, () -> {
-                Delivery gone = deliveries.ack(claim);
-                capacity.deliveriesGone(1, Capacity.bytesOf(gone.id(), gone.payload()));
-                deliveriesChanged();
-                return gone;
-            });
-            tally.add(DeliveryEvent.ACKED, 1);
-            return acked;
-        });
+        clockDeliveries.ack(id, claim);
     }
 
-    /**
-     * Acknowledges up to {@link Limits#MAX_CLAIM} deliveries in one journal record, waited for once: each as {@link #ack}
-     * decides it, on its own. Returns, in order, null for each acknowledged (now or recently before) and
-     * {@link ErrorCode#CLAIM_LOST} for each whose claim holds no lease, which changes nothing; a claim named twice
-     * counts once.
-     *
-     * @throws SchedulerException {@code invalid_request} for no or more than {@link Limits#MAX_CLAIM} acks,
-     *                            {@code clock_not_queued}
-     */
+    /** See {@link ClockDeliveries#ackAll}. */
     public List<ErrorCode> ackAll(List<Ack> acks) {
-        Rules.requireAckCount(acks);
-        return deliveryCall(Operation.ACK, tally -> {
-            requireQueue();
-            long now = clock.now();
-            List<ErrorCode> outcomes = new ArrayList<>(acks.size());
-            Set<String> accepted = new LinkedHashSet<>();
-            for (Ack ack : acks) {
-                try {
-                    // a claim named again is still leased here (acks apply below), so another id is claim_lost
-                    Delivery leased = deliveries.requireClaim(ack.id(), ack.claim(), now, true);
-                    if (leased != null) {
-                        accepted.add(ack.claim()); // a set: a claim named twice counts once
-                    }
-                    outcomes.add(null);
-                } catch (SchedulerException lost) {
-                    outcomes.add(lost.code());
-                }
-            }
-            if (accepted.isEmpty()) {
-                // each one lost or acknowledged before: those confirmed wait for their earlier acks as ack does
-                return new Applied<>(outcomes, outcomes.contains(null) ? log.lastAppended() : 0, NO_LEVELS);
-            }
-            log.requireWritable();
-            List<String> claims = List.copyOf(accepted);
-            Applied<List<ErrorCode>> applied = commit(new Mutation.AckedAll(claims), Trace.NONE, () -> {
-                long bytes = 0;
-                for (String claim : claims) {
-                    Delivery gone = deliveries.ack(claim);
-                    bytes += Capacity.bytesOf(gone.id(), gone.payload());
-                }
-                capacity.deliveriesGone(claims.size(), bytes);
-                deliveriesChanged();
-                return outcomes;
-            });
-            tally.add(DeliveryEvent.ACKED, claims.size());
-            return applied;
-        });
+        return clockDeliveries.ackAll(acks);
     }
 
-    /**
-     * Gives the delivery {@code id} leased by {@code claim} back: ready again after {@code retryAfterMillis} (null:
-     * the clock's backoff) with one more attempt, or dead if this was its last attempt. Returns it as it is now.
-     *
-     * @throws SchedulerException {@code claim_lost}: the claim holds no lease on a delivery of {@code id} (wrong
-     *                            token, expired lease, acknowledged, or redelivered since), and nothing changed;
-     *                            {@code invalid_request} for a retryAfter out of range; {@code clock_not_queued}
-     */
+    /** See {@link ClockDeliveries#nack}. */
     public Delivery nack(String id, String claim, Long retryAfterMillis) {
-        if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
-                    + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
-        }
-        return deliveryCall(Operation.NACK, tally -> {
-            requireQueue();
-            long now = clock.now();
-            Delivery leased = deliveries.requireClaim(id, claim, now, false);
-            long retryAt = now + (retryAfterMillis != null ? retryAfterMillis
-                    : settings.retry().backoffMillis(leased.sequence(), leased.attempt() + 1));
-            log.requireWritable();
-            Applied<Delivery> nacked = commit(new Mutation.Nacked(claim, now, retryAt), Trace.NONE, () -> {
-                Delivery after = deliveries.nack(claim, now, retryAt);
-                deliveriesChanged();
-                return after;
-            });
-            tally.add(DeliveryEvent.NACKED, 1);
-            if (nacked.value().state() == Delivery.State.DEAD) {
-                tally.add(DeliveryEvent.DEAD, 1);
-            }
-            return nacked;
-        });
+        return clockDeliveries.nack(id, claim, retryAfterMillis);
     }
 
-    /**
-     * The lease {@code claim} holds on the delivery {@code id} ends {@code leaseMillis} from now instead.
-     *
-     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a lease out of
-     *                            range, {@code clock_not_queued}
-     */
+    /** See {@link ClockDeliveries#extend}. */
     public Delivery extend(String id, String claim, long leaseMillis) {
-        Rules.requireLease(leaseMillis);
-        return mutate(Operation.EXTEND, () -> { }, () -> {
-            requireQueue();
-            long now = clock.now();
-            deliveries.requireClaim(id, claim, now, false);
-            log.requireWritable();
-            return commit(new Mutation.Extended(claim, now, leaseMillis), Trace.NONE, () -> {
-                Delivery extended = deliveries.extend(claim, now, leaseMillis);
-                deliveriesChanged();
-                return extended;
-            });
-        });
+        return clockDeliveries.extend(id, claim, leaseMillis);
     }
 
-    /** Every delivery of this clock in any state, by sequence: O(n log n) under the lock, for diagnostics and tests. */
+    /** See {@link ClockDeliveries#allDeliveries}. */
     public List<Delivery> allDeliveries() {
-        return lock.call(() -> {
-            requireServing();
-            List<Delivery> all = new ArrayList<>(deliveries.size());
-            for (SavedDelivery saved : deliveries.image()) {
-                all.add(saved.delivery());
-            }
-            all.sort(java.util.Comparator.comparingLong(Delivery::sequence));
-            return all;
-        });
+        return clockDeliveries.allDeliveries();
     }
 
-    /** Up to {@code limit} dead deliveries in sequence order, after {@code afterSequence} (0: from the first). */
+    /** See {@link ClockDeliveries#deadDeliveries}. */
     public List<Delivery> deadDeliveries(int limit, long afterSequence) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
-        return read(Operation.DEAD_LETTERS, () -> {
-            requireQueue();
-            return deliveries.deadPage(limit, afterSequence);
-        });
+        return clockDeliveries.deadDeliveries(limit, afterSequence);
     }
 
-    /**
-     * Makes the dead deliveries of {@code id} (only the one with {@code sequence} when it is not null) ready again,
-     * from attempt 1. Returns them as they are now.
-     *
-     * @throws SchedulerException {@code delivery_not_found}, {@code clock_not_queued}
-     */
+    /** See {@link ClockDeliveries#redrive}. */
     public List<Delivery> redrive(String id, Long sequence) {
-        return deliveryCall(Operation.DEAD_LETTERS, tally -> {
-            List<Long> sequences = requireDead(id, sequence);
-            long now = clock.now();
-            log.requireWritable();
-            Applied<List<Delivery>> applied = commit(new Mutation.Redriven(now, sequences), Trace.NONE, () -> {
-                List<Delivery> ready = deliveries.redrive(sequences, now);
-                deliveriesChanged();
-                return ready;
-            });
-            tally.add(DeliveryEvent.REDRIVEN, sequences.size());
-            return applied;
-        });
+        return clockDeliveries.redrive(id, sequence);
     }
 
-    /**
-     * Deletes the dead deliveries of {@code id} (only the one with {@code sequence} when it is not null). Returns
-     * them as they were.
-     *
-     * @throws SchedulerException {@code delivery_not_found}, {@code clock_not_queued}
-     */
+    /** See {@link ClockDeliveries#deleteDead}. */
     public List<Delivery> deleteDead(String id, Long sequence) {
-        return deliveryCall(Operation.DEAD_LETTERS, tally -> {
-            List<Long> sequences = requireDead(id, sequence);
-            List<Delivery> before = deliveries.deadOf(id, sequence);
-            log.requireWritable();
-            Applied<List<Delivery>> applied = commit(new Mutation.DeadDeleted(sequences), Trace.NONE, () -> {
-                long bytes = deliveries.deleteDead(sequences);
-                capacity.deliveriesGone(sequences.size(), bytes);
-                deliveriesChanged();
-                return before;
-            });
-            tally.add(DeliveryEvent.DELETED, sequences.size());
-            return applied;
-        });
-    }
-
-    /**
-     * One firing round of a system clock, for the firing thread: settles leases and retries, then fires what is due
-     * by the wall clock's now (at most {@code maxTimers}, and no more than the deliveries have room for) into the
-     * ready queue, and tells {@link #wakeups} when it next needs a round. Waits for nothing: a claim waits for its
-     * own record, which follows. Returns how many timers it fired.
-     */
-    int fireRound(int maxTimers) {
-        DeliveryTally tally = new DeliveryTally();
-        long start = System.nanoTime();
-        int fired = lock.call(() -> {
-            requireServing();
-            toldDeadline = Long.MAX_VALUE; // the firing thread took this clock's wake-up
-            long now = clock.now();
-            settleDeliveries(now, tally);
-            int due = FiringOrderWalk.countDue(heap, now, maxTimers + 1); // one more tells whether all fit the round
-            int wanted = Math.min(due, maxTimers);
-            int granted = wanted == 0 ? 0 : capacity.budget().reserveDeliveries(wanted);
-            int firedNow = 0;
-            try {
-                if (granted > 0) {
-                    log.requireWritable();
-                    List<Timer> timers = advanceWithin(now, granted, Trace.NONE, granted == due).value().fired();
-                    firedNow = timers.size();
-                    tally.fired(timers, wallClockMillis.getAsLong());
-                }
-            } finally {
-                capacity.budget().releaseDeliveries(granted - firedNow);
-            }
-            boolean heldBack = firedNow < wanted;
-            if (firedNow > 0) {
-                deliveriesChanged();
-            }
-            deliveryCounts = countDeliveries(heldBack);
-            long next = heldBack ? Math.min(nextDeadline(false), now + HELD_BACK_RETRY_MILLIS) : nextDeadline(true);
-            if (next != Long.MAX_VALUE) {
-                toldDeadline = next;
-                wakeups.wakeAt(this, next);
-            }
-            return firedNow;
-        });
-        metrics.operation(Operation.ADVANCE, Outcome.SUCCESS, System.nanoTime() - start);
-        metrics.advanced(fired);
-        tally.reportTo(metrics);
-        return fired;
-    }
-
-    /**
-     * Records and applies a settle when a lease ended or a retry came due by {@code now}; returns the record's
-     * position, 0 when there was nothing to settle.
-     */
-    private long settleDeliveries(long now, DeliveryTally tally) {
-        if (!deliveries.needsSettle(now)) {
-            return 0;
-        }
-        log.requireWritable();
-        Applied<DeliveryQueue.Settled> settled = commit(new Mutation.DeliveriesSettled(now), Trace.NONE,
-                () -> deliveries.settle(now));
-        tally.settled(settled.value());
-        deliveriesChanged();
-        return settled.position();
-    }
-
-    /**
-     * After any change of the deliveries: refreshes the counts gauges read, wakes long polls when something is
-     * ready, and tells the firing thread if a lease or retry now comes due sooner than it knows.
-     */
-    private void deliveriesChanged() {
-        deliveryCounts = countDeliveries(deliveryCounts.firingHeldBack());
-        if (deliveries.readyCount() > 0) {
-            readySignal.signal();
-        }
-        tellNextDeadline();
-    }
-
-    /** Tells the firing thread about a sooner deadline of this system clock. */
-    private void tellNextDeadline() {
-        if (clock.isVirtual()) {
-            return;
-        }
-        long next = nextDeadline(!deliveryCounts.firingHeldBack());
-        if (next < toldDeadline) {
-            toldDeadline = next;
-            wakeups.wakeAt(this, next);
-        }
-    }
-
-    /** The earliest due timer (when {@code withTimers}), lease end or retry; {@link Long#MAX_VALUE} for none. */
-    private long nextDeadline(boolean withTimers) {
-        int root = heap.peek();
-        long timers = withTimers && root != IndexedTimerHeap.NONE ? heap.fireTime(root) : Long.MAX_VALUE;
-        return Math.min(timers, deliveries.nextDeadline());
-    }
-
-    private DeliveryCounts countDeliveries(boolean heldBack) {
-        long oldest = deliveries.oldestReadyAt();
-        return new DeliveryCounts(deliveries.readyCount(), deliveries.inFlightCount(), deliveries.waitingCount(),
-                deliveries.deadCount(), oldest == Long.MAX_VALUE ? null : oldest, heldBack);
-    }
-
-    private void requireQueue() {
-        if (!settings.queues()) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
-                    + " (delivery \"response\"); create a clock with delivery \"queue\" to claim deliveries");
-        }
-    }
-
-    private List<Long> requireDead(String id, Long sequence) {
-        requireQueue();
-        List<Delivery> dead = id == null ? List.of() : deliveries.deadOf(id, sequence);
-        if (dead.isEmpty()) {
-            throw new SchedulerException(ErrorCode.DELIVERY_NOT_FOUND, "no dead delivery has id " + Rules.abbreviate(id)
-                    + (sequence == null ? "" : " and sequence " + sequence));
-        }
-        List<Long> sequences = new ArrayList<>(dead.size());
-        for (Delivery delivery : dead) {
-            sequences.add(delivery.sequence());
-        }
-        return sequences;
-    }
-
-    /**
-     * Runs one delivery call as {@link #mutate} does, handing {@code underLock} a tally of the delivery events it
-     * causes, which is reported after the lock is released.
-     */
-    private <T> T deliveryCall(Operation operation, Function<DeliveryTally, Applied<T>> underLock) {
-        DeliveryTally tally = new DeliveryTally();
-        T result = mutate(operation, () -> { }, () -> underLock.apply(tally));
-        tally.reportTo(metrics);
-        return result;
-    }
-
-    /** Delivery events and latenesses one call collected under the lock, reported after it is released. */
-    private static final class DeliveryTally {
-        private final int[] counts = new int[DeliveryEvent.values().length];
-        private long[] lateness = new long[0];
-        private long[] lags = new long[0];
-
-        void add(DeliveryEvent event, int count) {
-            counts[event.ordinal()] += count;
-        }
-
-        void settled(DeliveryQueue.Settled settled) {
-            add(DeliveryEvent.EXPIRED, settled.expired());
-            add(DeliveryEvent.DEAD, settled.died());
-            add(DeliveryEvent.REDELIVERED, settled.readied());
-        }
-
-        void claimed(List<Delivery> claimed, long now, boolean virtual) {
-            add(DeliveryEvent.CLAIMED, claimed.size());
-            if (!virtual) {
-                lateness = new long[claimed.size()];
-                for (int i = 0; i < lateness.length; i++) {
-                    lateness[i] = Math.max(0, now - claimed.get(i).readyAt());
-                }
-            }
-        }
-
-        void fired(List<Timer> fired, long wallNow) {
-            lags = new long[fired.size()];
-            for (int i = 0; i < lags.length; i++) {
-                lags[i] = Math.max(0, wallNow - fired.get(i).fireTime());
-            }
-        }
-
-        void reportTo(SchedulerMetrics metrics) {
-            for (DeliveryEvent event : DeliveryEvent.values()) {
-                if (counts[event.ordinal()] > 0) {
-                    metrics.deliveries(event, counts[event.ordinal()]);
-                }
-            }
-            for (long millis : lateness) {
-                metrics.deliveryLateness(millis);
-            }
-            for (long millis : lags) {
-                metrics.fireLag(millis);
-            }
-        }
+        return clockDeliveries.deleteDead(id, sequence);
     }
 
     // ---- reads ----
@@ -1135,7 +582,7 @@ public final class TimerScheduler {
             return commit(new Mutation.Reset(), Trace.NONE, () -> {
                 capacity.removedAll(heap.size());
                 heap.clear();
-                dropDeliveries();
+                clockDeliveries.drop();
                 clock = clock.isVirtual() ? freshClock : clock; // a system clock's time is the wall clock's
                 return null;
             }).position();
@@ -1170,7 +617,7 @@ public final class TimerScheduler {
         }
         long now = clock.now();
         commit(new Mutation.LeasesRenewed(now), Trace.NONE, () -> deliveries.renewLeases(now));
-        deliveriesChanged();
+        clockDeliveries.changed();
     }
 
     /**
@@ -1182,17 +629,11 @@ public final class TimerScheduler {
      *                               belong to this snapshot)
      */
     public void recover(RecoveredSnapshot snapshot, Iterable<Mutation> journal) {
-        lock.run(() -> {
-            if (heap.size() != 0 || deliveries.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
-                throw new IllegalStateException("recover needs a fresh scheduler");
-            }
-            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings, this::clockFor);
-            recovery.load(snapshot);
-            for (Mutation mutation : journal) {
-                recovery.replay(mutation);
-            }
-            takeOver(recovery);
-        });
+        SchedulerRecovery recovery = beginRecovery(snapshot, 0);
+        for (Mutation mutation : journal) {
+            recovery.replay(mutation);
+        }
+        finishRecovery(recovery);
     }
 
     /**
@@ -1222,7 +663,7 @@ public final class TimerScheduler {
         settings = recovery.settings();
         capacity.recovered(heap.size(), recovery.pendingBytes());
         capacity.recoveredDeliveries(deliveries.size(), deliveries.bytes());
-        deliveryCounts = countDeliveries(false);
+        clockDeliveries.recount(false);
         sequences.recovered(recovery.lastSequence(), recovery.reservedSequences());
     }
 
@@ -1247,21 +688,15 @@ public final class TimerScheduler {
             return commit(new Mutation.ClockDeleted(), Trace.NONE, () -> {
                 capacity.removedAll(heap.size());
                 heap.clear();
-                dropDeliveries();
+                clockDeliveries.drop();
                 deletedClock = name;
-                readySignal.signal(); // long polls look again and hear clock_not_found
+                firing.forget(); // the firing thread must not keep a deleted clock until its old deadline
+                clockDeliveries.wakeWaiters(); // long polls look again and hear clock_not_found
                 return sequences.highestPossible();
             });
         });
         log.awaitDurable(applied.position());
         return applied.value();
-    }
-
-    /** Forgets every delivery, giving their share of the budget back (reset, clock deletion). */
-    private void dropDeliveries() {
-        capacity.deliveriesGone(deliveries.size(), deliveries.bytes());
-        deliveries.clear();
-        deliveriesChanged();
     }
 
     /**
@@ -1286,7 +721,7 @@ public final class TimerScheduler {
         Applied<Void> applied = lock.call(() -> {
             requireServing();
             if (next.equals(settings)) {
-                return new Applied<>(null, 0, NO_LEVELS);
+                return new Applied<>(null, 0, Applied.NO_LEVELS);
             }
             if (next.mode() != settings.mode() && (heap.size() > 0 || deliveries.size() > 0)) {
                 throw new IllegalStateException("the default clock is " + settings.mode().name().toLowerCase(Locale.ROOT)
@@ -1301,7 +736,7 @@ public final class TimerScheduler {
                 }
                 settings = next;
                 deliveries.policy(next.retry());
-                deliveriesChanged();
+                clockDeliveries.changed();
                 return null;
             });
         });
@@ -1314,19 +749,16 @@ public final class TimerScheduler {
     }
 
     /**
-     * Lets a system clock ask {@code firing} for rounds, and asks for the first one now. Call once before serving,
+     * Lets a system clock ask {@code wakeups} for rounds, and asks for the first one now. Call once before serving,
      * after recovery.
      */
-    public void fireWith(Wakeups firing) {
-        lock.run(() -> {
-            wakeups = firing;
-            toldDeadline = Long.MAX_VALUE;
-            if (!clock.isVirtual()) {
-                // at once: whatever came due while the service was down fires now (catch-up)
-                toldDeadline = Long.MIN_VALUE;
-                firing.wakeAt(this, Long.MIN_VALUE);
-            }
-        });
+    public void fireWith(Wakeups wakeups) {
+        lock.run(() -> firing.fireWith(wakeups));
+    }
+
+    /** One firing round of a system clock, for the firing thread; see {@link ClockFiring#fireRound}. */
+    int fireRound(int maxTimers) {
+        return firing.fireRound(maxTimers);
     }
 
     /** Holds this scheduler's lock on the calling thread until {@link #releaseForSnapshot}: a multi-clock cut. */
@@ -1338,7 +770,7 @@ public final class TimerScheduler {
         lock.release();
     }
 
-    /** This scheduler's state for a snapshot; call between {@link #holdForSnapshot} and its release. */
+    /** This scheduler's state for a snapshot; call holding the lock (between {@link #holdForSnapshot} and release). */
     SchedulerState stateForSnapshot() {
         return new SchedulerState(clock.now(), sequences.last(), sequences.reserved(), heap.image(), 0, settings,
                 deliveries.image(), deliveries.recentAcks());
@@ -1369,7 +801,7 @@ public final class TimerScheduler {
                     + ") failed after its journal record was written", failure);
         }
         startSnapshotIfDue();
-        tellNextDeadline(); // a system clock's new earliest timer, lease or retry wakes the firing thread sooner
+        firing.tellNextDeadline(); // a system clock's new earliest timer, lease or retry wakes the firing thread sooner
         return new Applied<>(value, position, new int[] {heap.takeLevelsMoved()});
     }
 
@@ -1382,11 +814,8 @@ public final class TimerScheduler {
         try {
             if (log.wantsSnapshot(heap.size() + deliveries.size())) {
                 long start = System.nanoTime();
-                HeapImage image = heap.image();
-                List<SavedDelivery> saved = deliveries.image();
-                List<RecentAck> acks = deliveries.recentAcks();
-                log.snapshot(new SchedulerState(clock.now(), sequences.last(), sequences.reserved(), image,
-                        System.nanoTime() - start, settings, saved, acks));
+                SchedulerState state = stateForSnapshot();
+                log.snapshot(state.withCopyNanos(System.nanoTime() - start));
             }
         } catch (Throwable e) {
             LOG.log(System.Logger.Level.WARNING, "could not start a snapshot; the journal keeps every record", e);
@@ -1399,70 +828,6 @@ public final class TimerScheduler {
             throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "clock " + deletedClock + " was deleted");
         }
         failStop.requireServing(log);
-    }
-
-    /** Moves the clock to {@code now} and fires every due timer, noting the levels each one's repair moved. */
-    private Fired fireDue(long now) {
-        clock.advanceTo(now);
-        FiredCollector fired = new FiredCollector(Math.min(heap.size(), 8));
-        heap.popDue(now, Integer.MAX_VALUE, fired);
-        fired.release();
-        return new Fired(new AdvanceResult(now, fired.timers), fired.levels());
-    }
-
-    /** Moves the clock to {@code now} and fires exactly the first {@code count} timers (all due by then). */
-    private Fired fireFirst(long now, int count) {
-        clock.advanceTo(now);
-        FiredCollector fired = new FiredCollector(count);
-        heap.popDue(now, count, fired);
-        fired.release();
-        return new Fired(new AdvanceResult(now, fired.timers, false), fired.levels());
-    }
-
-    /**
-     * Collects what {@link IndexedTimerHeap#popDue} fires: the timers, their bytes and each one's repair levels; a
-     * queueing clock's fired timers become deliveries as they come.
-     */
-    private final class FiredCollector implements IndexedTimerHeap.FiredTimers {
-        private final List<Timer> timers;
-        private int[] levels;
-        private long bytes;
-
-        FiredCollector(int expected) {
-            timers = new ArrayList<>(expected);
-            levels = new int[expected];
-        }
-
-        @Override
-        public void fired(int handle, long fireTime, int priority, long sequence, int levelsMoved) {
-            Timer timer = heap.records().timer(handle, fireTime, priority, sequence);
-            if (timers.size() == levels.length) {
-                levels = Arrays.copyOf(levels, Math.max(8, levels.length * 2));
-            }
-            levels[timers.size()] = levelsMoved;
-            timers.add(timer);
-            bytes += Capacity.bytesOf(timer);
-            if (settings.queues()) {
-                deliveries.fired(timer);
-            }
-        }
-
-        /** The fired timers leave the heap's budget share: given back, or kept by their deliveries. */
-        void release() {
-            if (settings.queues()) {
-                capacity.firedToDeliveries(bytes);
-            } else {
-                capacity.removed(timers.size(), bytes);
-            }
-        }
-
-        int[] levels() {
-            return Arrays.copyOf(levels, timers.size());
-        }
-    }
-
-    /** What an advance's apply step hands back: the result and each fired timer's repair levels, in firing order. */
-    private record Fired(AdvanceResult result, int[] levels) {
     }
 
     private int requirePending(String id) {
@@ -1483,7 +848,7 @@ public final class TimerScheduler {
 
     /** Runs one read under the lock; timed and counted as {@link #measured}. */
     private <T> T read(Operation operation, Supplier<T> underLock) {
-        return measured(operation, () -> { }, false, () -> new Applied<>(underLock.get(), 0, NO_LEVELS));
+        return measured(operation, () -> { }, false, () -> new Applied<>(underLock.get(), 0, Applied.NO_LEVELS));
     }
 
     /**
@@ -1494,7 +859,7 @@ public final class TimerScheduler {
     private <T> T measured(Operation operation, Runnable validate, boolean durable, Supplier<Applied<T>> underLock) {
         long start = System.nanoTime();
         Outcome outcome = Outcome.REJECTED;
-        int[] levels = NO_LEVELS;
+        int[] levels = Applied.NO_LEVELS;
         try {
             validate.run();
             Applied<T> applied = lock.call(() -> {
@@ -1528,18 +893,58 @@ public final class TimerScheduler {
         }
     }
 
-    /**
-     * What an operation under the lock hands back: its result, its log position (0: nothing to wait for) and the
-     * levels each of its heap sifts moved.
-     */
-    private record Applied<T>(T value, long position, int[] levels) {
-    }
-
     /** Reports one operation; call after releasing the lock. */
     private void report(Operation operation, Outcome outcome, long startNanos, int[] siftLevels) {
         metrics.operation(operation, outcome, System.nanoTime() - startNanos);
         for (int levels : siftLevels) {
             metrics.siftLevels(levels);
+        }
+    }
+
+    /** The narrow view {@link ClockDeliveries} and {@link ClockFiring} have of this scheduler: each method as its namesake here. */
+    private final class Kernel implements SchedulerKernel {
+
+        @Override
+        public <T> T mutate(Operation operation, Supplier<Applied<T>> underLock) {
+            return TimerScheduler.this.mutate(operation, () -> { }, underLock);
+        }
+
+        @Override
+        public <T> T read(Operation operation, Supplier<T> underLock) {
+            return TimerScheduler.this.read(operation, underLock);
+        }
+
+        @Override
+        public <T> T serving(Supplier<T> underLock) {
+            return lock.call(() -> {
+                requireServing();
+                return underLock.get();
+            });
+        }
+
+        @Override
+        public <T> Applied<T> commit(Mutation mutation, Trace trace, Supplier<T> apply) {
+            return TimerScheduler.this.commit(mutation, trace, apply);
+        }
+
+        @Override
+        public SchedulerClock clock() {
+            return clock;
+        }
+
+        @Override
+        public ClockSettings settings() {
+            return settings;
+        }
+
+        @Override
+        public MutationLog log() {
+            return log;
+        }
+
+        @Override
+        public void tellNextDeadline() {
+            firing.tellNextDeadline();
         }
     }
 }

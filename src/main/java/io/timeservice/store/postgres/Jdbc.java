@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 
@@ -15,6 +16,14 @@ import io.timeservice.model.SchedulerException;
  * failure means to a caller: a lost or refused connection is {@code storage_unavailable}; a deadlock or
  * serialization failure is retried a few times after a short random pause; anything else is a bug and surfaces as
  * one.
+ *
+ * <p>Every transaction waits at most {@link PostgresStore.Timeouts#lock()} for a row lock and runs each statement at
+ * most {@link PostgresStore.Timeouts#statement()} (set per transaction, {@code SET LOCAL}, so nothing else on the
+ * pool's connections is affected). Without them, calls queued behind one long-held clock row kept their
+ * connections until it was released: the pool ran dry and every other clock answered {@code storage_unavailable}
+ * (issue 34, item 6). A timeout rolls the transaction back, so it answers {@code storage_unavailable} saying that the
+ * rows were busy and nothing was changed: the caller tries again later, as after any 503. Readiness asks the
+ * database itself ({@link PostgresStore#reachable()}), which a lock timeout does not touch.
  *
  * <p>A {@link SchedulerException} thrown by the work rolls the transaction back and reaches the caller unchanged:
  * every refusal leaves the database as it was. A commit that fails with a lost connection answers
@@ -28,15 +37,30 @@ final class Jdbc {
         T run(Connection connection) throws SQLException;
     }
 
+    /** lock_not_available: a row lock was not granted within lock_timeout. */
+    private static final String LOCK_TIMEOUT = "55P03";
+    /** query_canceled: statement_timeout passed (or an operator cancelled the statement). */
+    private static final String STATEMENT_TIMEOUT = "57014";
+
     /** Attempts of one transaction that keeps failing with a deadlock or serialization failure. */
     static final int ATTEMPTS = 5;
     /** The longest pause before a retry: the pause doubles per attempt from 1 ms, with full jitter. */
     private static final long MAX_RETRY_PAUSE_MILLIS = 16;
 
     private final DataSource dataSource;
+    private final PostgresStore.Timeouts timeouts;
+    /** Sets both timeouts for the current transaction only, in one round trip. */
+    private final String setTimeouts;
 
     Jdbc(DataSource dataSource) {
+        this(dataSource, PostgresStore.Timeouts.DEFAULT);
+    }
+
+    Jdbc(DataSource dataSource, PostgresStore.Timeouts timeouts) {
         this.dataSource = dataSource;
+        this.timeouts = timeouts;
+        this.setTimeouts = "SELECT set_config('lock_timeout', '" + timeouts.lock().toMillis() + "ms', true),"
+                + " set_config('statement_timeout', '" + timeouts.statement().toMillis() + "ms', true)";
     }
 
     /**
@@ -51,6 +75,9 @@ final class Jdbc {
             try (Connection connection = dataSource.getConnection()) {
                 connection.setAutoCommit(false);
                 try {
+                    try (Statement set = connection.createStatement()) {
+                        set.execute(setTimeouts);
+                    }
                     T result = work.run(connection);
                     connection.commit();
                     return result;
@@ -107,10 +134,20 @@ final class Jdbc {
     }
 
     /** What a failure means to the caller: see the class comment. */
-    static RuntimeException translate(SQLException failure) {
+    RuntimeException translate(SQLException failure) {
         if (isUnavailable(failure)) {
             return new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE,
                     "the database is unavailable; a change in progress may or may not have been applied");
+        }
+        if (LOCK_TIMEOUT.equals(failure.getSQLState())) {
+            return new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "busy: another change held the rows this"
+                    + " call needs (its clock, a timer or a delivery) for longer than the lock timeout ("
+                    + timeouts.lock() + ", timeservice.postgresql.lock-timeout); nothing was changed, try again");
+        }
+        if (STATEMENT_TIMEOUT.equals(failure.getSQLState())) {
+            return new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "busy: a statement of this call ran longer"
+                    + " than the statement timeout (" + timeouts.statement()
+                    + ", timeservice.postgresql.statement-timeout); nothing was changed, try again");
         }
         return new IllegalStateException("database statement failed (SQLState " + failure.getSQLState() + ")",
                 failure);

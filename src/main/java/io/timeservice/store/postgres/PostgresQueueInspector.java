@@ -1,5 +1,7 @@
 package io.timeservice.store.postgres;
 
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
 
@@ -10,8 +12,10 @@ import io.timeservice.store.QueueInspector;
 
 /**
  * The heap views on the PostgreSQL store, which keeps no heap: the clock's size and time with no array cells, and an
- * invariant report of the one check this store has, over every clock: the pending budget matches the rows it counts
- * ({@link BudgetReconciliation}). A clock that does not exist is {@code clock_not_found}, as on the memory store.
+ * invariant report of the checks this store keeps (the heap's four make no sense without a heap): {@code no-overdue}
+ * for the clock (one index probe), and, in the invariants view only, {@code budget-matches-rows} over every clock
+ * ({@link BudgetReconciliation}, which reads every pending row). A clock that does not exist is
+ * {@code clock_not_found}, as on the memory store.
  */
 public final class PostgresQueueInspector implements QueueInspector {
 
@@ -24,21 +28,41 @@ public final class PostgresQueueInspector implements QueueInspector {
         this.arity = arity;
     }
 
+    /** A virtual clock's timers due before its now: an advance left one behind (one index probe). */
+    static final String OVERDUE = """
+            SELECT t.id, t.fire_time, c.now_ms
+              FROM clocks c JOIN timers t ON t.clock = c.name
+             WHERE c.name = ? AND c.mode = 'virtual' AND t.fire_time < c.now_ms
+             LIMIT 1""";
+
     @Override
     public InvariantReport invariants(String clock) {
-        store.timers().status(PostgresTimerStore.named(clock)); // clock_not_found first
-        return report(store);
+        String name = PostgresTimerStore.named(clock);
+        store.timers().status(name); // clock_not_found first
+        return new InvariantReport(List.of(noOverdue(name), store.budgetMatchesRows()))
+                .checkedAt(System.currentTimeMillis());
     }
 
     @Override
     public HeapView heapView(String clock, int limit) {
-        QueueStatus status = store.timers().status(PostgresTimerStore.named(clock));
-        // no reconciliation here: the live view polls, and the check reads every pending row
+        String name = PostgresTimerStore.named(clock);
+        QueueStatus status = store.timers().status(name);
+        // no reconciliation here: the live view polls, and that check reads every pending row
         return new HeapView(arity, status.size(), status.now(), List.of(), Map.of(),
-                new InvariantReport(List.of()).checkedAt(System.currentTimeMillis()));
+                new InvariantReport(List.of(noOverdue(name))).checkedAt(System.currentTimeMillis()));
     }
 
-    private static InvariantReport report(PostgresStore store) {
-        return new InvariantReport(List.of(store.budgetMatchesRows())).checkedAt(System.currentTimeMillis());
+    /** {@code no-overdue}: a virtual clock's advance left no timer due before its now. */
+    private InvariantReport.Check noOverdue(String clock) {
+        return store.jdbc().autocommit(connection -> {
+            try (PreparedStatement select = connection.prepareStatement(OVERDUE)) {
+                select.setString(1, clock);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next() ? InvariantReport.Check.failed("no-overdue", "timer " + row.getString(1)
+                            + " is due at " + row.getLong(2) + ", before the clock's now " + row.getLong(3))
+                            : InvariantReport.Check.passed("no-overdue");
+                }
+            }
+        });
     }
 }

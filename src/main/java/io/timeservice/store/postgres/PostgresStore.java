@@ -46,8 +46,27 @@ public final class PostgresStore implements AutoCloseable {
 
     private final SchedulerMetrics metrics;
 
-    private PostgresStore(DataSource dataSource, PendingBudgetStripes budget, int maxClocks, SchedulerMetrics metrics) {
-        Jdbc jdbc = new Jdbc(dataSource);
+    /**
+     * How long one transaction of the store waits for a row lock, and how long each of its statements may run, before
+     * the call answers {@code storage_unavailable} with nothing changed ({@link Jdbc}). The lock timeout is kept below
+     * the pool's connection timeout, so that calls waiting for one busy clock give their connections back before calls
+     * on other clocks give up waiting for one.
+     */
+    public record Timeouts(Duration lock, Duration statement) {
+
+        /** {@code timeservice.postgresql.lock-timeout} and {@code statement-timeout}'s defaults. */
+        public static final Timeouts DEFAULT = new Timeouts(Duration.ofSeconds(2), Duration.ofMinutes(1));
+
+        public Timeouts {
+            if (lock.toMillis() < 1 || statement.toMillis() < 1) { // 0 would mean "no timeout" to PostgreSQL
+                throw new IllegalArgumentException("timeouts must be at least 1 ms: lock " + lock + ", statement "
+                        + statement);
+            }
+        }
+    }
+
+    private PostgresStore(Jdbc jdbc, DataSource dataSource, PendingBudgetStripes budget, int maxClocks,
+                          SchedulerMetrics metrics) {
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
         this.timers = new PostgresTimers(jdbc, budget, alarm, metrics);
@@ -94,16 +113,26 @@ public final class PostgresStore implements AutoCloseable {
      */
     public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
                                      ClockSettings.Mode defaultClockMode, SchedulerMetrics metrics) {
+        return open(dataSource, capacity, capacityBytes, maxClocks, defaultClockMode, metrics, Timeouts.DEFAULT);
+    }
+
+    /**
+     * Opens the store as {@link #open(DataSource, int, long, int, ClockSettings.Mode, SchedulerMetrics)} does, its
+     * transactions bounded by {@code timeouts}.
+     */
+    public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
+                                     ClockSettings.Mode defaultClockMode, SchedulerMetrics metrics,
+                                     Timeouts timeouts) {
         if (maxClocks < 1) {
             throw new IllegalArgumentException("maxClocks must be >= 1: " + maxClocks);
         }
         PendingBudgetStripes budget = new PendingBudgetStripes(capacity, capacityBytes);
-        Jdbc jdbc = new Jdbc(dataSource);
+        Jdbc jdbc = new Jdbc(dataSource, timeouts);
         jdbc.inTransaction(connection -> {
             budget.adopt(connection);
             return null;
         });
-        PostgresStore store = new PostgresStore(dataSource, budget, maxClocks, metrics);
+        PostgresStore store = new PostgresStore(jdbc, dataSource, budget, maxClocks, metrics);
         store.clocks.ensureDefault(defaultClockMode);
         return store;
     }
@@ -189,5 +218,10 @@ public final class PostgresStore implements AutoCloseable {
     /** This instance's wall clock against the database's (the skew gauge). */
     public ClockSkew skew() {
         return skew;
+    }
+
+    /** The store's JDBC plumbing, for the package's read-only views. */
+    Jdbc jdbc() {
+        return jdbc;
     }
 }

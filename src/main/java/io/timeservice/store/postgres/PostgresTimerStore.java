@@ -5,6 +5,7 @@ import java.util.List;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.Limits;
+import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
@@ -55,6 +56,11 @@ public final class PostgresTimerStore implements TimerStore {
     @Override
     public AdvanceResult advance(String clock, Long by, Long to, int limit, Trace trace) {
         return timers.advance(named(clock), by, to, limit);
+    }
+
+    @Override
+    public NextAdvance advanceToNext(String clock, int limit, Trace trace) {
+        return timers.advanceToNext(named(clock), limit);
     }
 
     @Override

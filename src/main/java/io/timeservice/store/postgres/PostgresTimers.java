@@ -12,6 +12,8 @@ import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.NextAdvance;
+import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
@@ -27,10 +29,12 @@ import io.timeservice.store.memory.TimerScheduler;
  *
  * <p>Thread-safe and safe across instances, by the database's locks, each call one READ COMMITTED transaction:
  * <ul>
- *   <li>an advance locks its clock's row ({@code FOR UPDATE}); adds, batches and edits with a delay share it
- *       ({@code FOR SHARE}), so a timer is never added or moved relative to a now an advance has passed, and two
- *       instances never advance one clock at once;</li>
- *   <li>cancel and edit lock the timer's row, so each sees the one an advance or another change left;</li>
+ *   <li>an advance locks its clock's row ({@code FOR UPDATE}); adds, batches, edits and cancels share it
+ *       ({@code FOR SHARE}), so a timer is never added or moved relative to a now an advance has passed, two
+ *       instances never advance one clock at once, and an advance's count of the due timers and its firing see
+ *       one set (a cancel or edit committing between them made it fire nothing after counting "more", or fire an
+ *       edited timer out of order: issue 34, item 12);</li>
+ *   <li>cancel and edit then lock the timer's row, so each sees the one another change left;</li>
  *   <li>the pending budget ({@link PendingBudgetStripes}) is changed as the last statement of the transaction.</li>
  * </ul>
  * Every refusal is decided before the commit and rolls everything back, so a refused call changes nothing; a batch
@@ -80,6 +84,11 @@ public final class PostgresTimers {
                                   ORDER BY fire_time, priority, seq LIMIT ?) t ON true
              WHERE c.name = ?
              ORDER BY t.fire_time, t.priority, t.seq""";
+    /** A clock's earliest pending timer, lease end and retry (null for none of a kind), read by their indexes. */
+    private static final String NEXT_EVENT = """
+            SELECT (SELECT min(fire_time) FROM timers WHERE clock = ?),
+                   (SELECT min(lease_until) FROM deliveries WHERE clock = ? AND state = 'in_flight'),
+                   (SELECT min(retry_at) FROM deliveries WHERE clock = ? AND state = 'waiting')""";
     private static final String STATUS = """
             SELECT CASE WHEN c.mode = 'virtual' THEN c.now_ms ELSE db_now_ms() END, s.size, s.next_fire,
                    o.created_at, o.created_at_wall
@@ -160,6 +169,7 @@ public final class PostgresTimers {
      */
     public Timer cancel(String clock, String id, Precondition precondition) {
         return jdbc.inTransaction(connection -> {
+            PostgresClocks.require(connection, clock, " FOR SHARE"); // no advance between its count and its firing
             Timer cancelled = delete(connection, clock, id, precondition);
             budget.release(connection, 1, Limits.bytesOf(cancelled.id(), cancelled.payload()));
             return cancelled;
@@ -177,7 +187,8 @@ public final class PostgresTimers {
     public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition) {
         SystemFiring firing = new SystemFiring();
         Timer edited = jdbc.inTransaction(connection -> {
-            StoredClock stored = PostgresClocks.require(connection, clock, newDelay == null ? "" : " FOR SHARE");
+            // shared even for a priority-only edit: an advance must not fire it with the order of neither version
+            StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
             Timer result = update(connection, stored, id, newDelay, newPriority, precondition);
             firing.saw(stored, result);
             return result;
@@ -256,43 +267,101 @@ public final class PostgresTimers {
             if (limit < 1) {
                 throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
             }
-            if (stored.mode() == ClockSettings.Mode.SYSTEM) {
-                throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "clock " + clock
-                        + " is a system clock: it follows the database's clock and cannot be advanced");
-            }
+            requireVirtual(stored);
             long now = stored.now();
             long target = by != null ? Rules.fireTimeAfter(now, by, ErrorCode.INVALID_ADVANCE, "by")
                     : requireReachable(now, to);
-            boolean complete = limit == Integer.MAX_VALUE || countDue(connection, clock, target, limit + 1L) <= limit;
-            List<Timer> fired = fire(connection, stored, target, complete ? Long.MAX_VALUE : limit);
-            if (fired.isEmpty() && target == now) {
-                return new AdvanceResult(now, List.of());
-            }
-            long newNow = complete ? target : fired.get(fired.size() - 1).fireTime();
-            try (PreparedStatement move = connection.prepareStatement(
-                    "UPDATE clocks SET now_ms = ? WHERE name = ?")) {
-                move.setLong(1, newNow);
-                move.setString(2, clock);
-                move.executeUpdate();
-            }
-            if (stored.delivery() == ClockSettings.DeliveryMode.QUEUE) {
-                if (!fired.isEmpty()) {
-                    ReadyWakeups.notify(connection, clock);
-                }
-                // then leases and retries run on this clock's time too, as in memory: every one due by the new now
-                released[0] = LeaseReleaser.releaseDue(connection, stored.at(newNow), Long.MAX_VALUE, false);
-            }
-            if (stored.delivery() == ClockSettings.DeliveryMode.RESPONSE) {
-                long bytes = 0;
-                for (Timer timer : fired) {
-                    bytes += Limits.bytesOf(timer.id(), timer.payload());
-                }
-                budget.release(connection, fired.size(), bytes);
-            }
-            return new AdvanceResult(newNow, fired, complete);
+            return advanceTo(connection, stored, target, limit, released);
         });
         released[0].reportTo(metrics);
         return result;
+    }
+
+    /**
+     * Moves a virtual clock to its earliest pending event (a timer coming due, a lease ending, a retry becoming
+     * ready; {@link NextEvent#earliest}) and advances there as {@link #advance} with {@code to} does, in one
+     * transaction holding the clock's row, so no other change slips between finding the event and reaching it.
+     * With nothing pending nothing changes and the event is null.
+     *
+     * @throws SchedulerException {@code clock_not_found}, {@code invalid_limit}, {@code clock_not_virtual}
+     */
+    public NextAdvance advanceToNext(String clock, int limit) {
+        LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
+        NextAdvance result = jdbc.inTransaction(connection -> {
+            released[0] = LeaseReleaser.Released.NOTHING;
+            StoredClock stored = PostgresClocks.require(connection, clock, " FOR UPDATE");
+            if (limit < 1) {
+                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+            }
+            requireVirtual(stored);
+            NextEvent event;
+            try (PreparedStatement select = connection.prepareStatement(NEXT_EVENT)) {
+                select.setString(1, clock);
+                select.setString(2, clock);
+                select.setString(3, clock);
+                try (ResultSet row = select.executeQuery()) {
+                    row.next();
+                    event = NextEvent.earliest(orNone(row, 1), orNone(row, 2), orNone(row, 3));
+                }
+            }
+            if (event == null) {
+                return new NextAdvance(new AdvanceResult(stored.now(), List.of()), null);
+            }
+            // a timer due at now (delay 0, or left by a bounded advance) is reached where the clock stands
+            long target = Math.max(stored.now(), event.at());
+            return new NextAdvance(advanceTo(connection, stored, target, limit, released), event);
+        });
+        released[0].reportTo(metrics);
+        return result;
+    }
+
+    private static long orNone(ResultSet row, int column) throws SQLException {
+        long value = row.getLong(column);
+        return row.wasNull() ? Long.MAX_VALUE : value;
+    }
+
+    private static void requireVirtual(StoredClock stored) {
+        if (stored.mode() == ClockSettings.Mode.SYSTEM) {
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "clock " + stored.name()
+                    + " is a system clock: it follows the database's clock and cannot be advanced");
+        }
+    }
+
+    /**
+     * Moves the locked virtual clock {@code stored} to {@code target} and fires what is due there, at most
+     * {@code limit}, then runs its retry step; see {@link #advance}. Call in the transaction that locked its row.
+     */
+    private AdvanceResult advanceTo(Connection connection, StoredClock stored, long target, int limit,
+                                    LeaseReleaser.Released[] released) throws SQLException {
+        String clock = stored.name();
+        long now = stored.now();
+        boolean complete = limit == Integer.MAX_VALUE || countDue(connection, clock, target, limit + 1L) <= limit;
+        List<Timer> fired = fire(connection, stored, target, complete ? Long.MAX_VALUE : limit);
+        if (fired.isEmpty() && target == now) {
+            return new AdvanceResult(now, List.of());
+        }
+        long newNow = complete ? target : fired.get(fired.size() - 1).fireTime();
+        try (PreparedStatement move = connection.prepareStatement(
+                "UPDATE clocks SET now_ms = ? WHERE name = ?")) {
+            move.setLong(1, newNow);
+            move.setString(2, clock);
+            move.executeUpdate();
+        }
+        if (stored.delivery() == ClockSettings.DeliveryMode.QUEUE) {
+            if (!fired.isEmpty()) {
+                ReadyWakeups.notify(connection, clock);
+            }
+            // then leases and retries run on this clock's time too, as in memory: every one due by the new now
+            released[0] = LeaseReleaser.releaseDue(connection, stored.at(newNow), Long.MAX_VALUE, false);
+        }
+        if (stored.delivery() == ClockSettings.DeliveryMode.RESPONSE) {
+            long bytes = 0;
+            for (Timer timer : fired) {
+                bytes += Limits.bytesOf(timer.id(), timer.payload());
+            }
+            budget.release(connection, fired.size(), bytes);
+        }
+        return new AdvanceResult(newNow, fired, complete);
     }
 
     // ---- reads ----

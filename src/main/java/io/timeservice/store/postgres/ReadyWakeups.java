@@ -26,6 +26,13 @@ import org.postgresql.PGNotification;
  *
  * <p>No lost wake-up: a claimer reads {@link #generation} before its claim finds nothing and waits only while the
  * generation is unchanged, so a notification between the empty claim and the wait still ends the wait.
+ *
+ * <p>Generations are ticks of one counter, not counts per clock, so that the clocks nobody waits on can be forgotten
+ * (every notified clock name used to stay for the instance's life; issue 34, item 15): a forgotten clock's generation
+ * becomes the highest tick ever forgotten, never lower than what a claimer may have read, and its next wake-up takes
+ * a new tick, higher than that. A clock with waiters keeps its entry, so forgetting others never wakes them. Forgetting
+ * runs when the map has grown to twice what the last forgetting left (at least {@link #MIN_REMEMBERED}): amortized
+ * O(1) per wake-up, at most about twice the clocks waited on, or {@value #MIN_REMEMBERED}, remembered.
  */
 final class ReadyWakeups implements AutoCloseable {
 
@@ -34,11 +41,19 @@ final class ReadyWakeups implements AutoCloseable {
     /** Most a listener's round waits for notifications before it checks whether it should stop. */
     private static final int LISTEN_ROUND_MILLIS = 500;
 
+    /** Below this many remembered clocks nothing is forgotten. */
+    static final int MIN_REMEMBERED = 1_024;
+
     private final DataSource dataSource;
     private final Object monitor = new Object();
-    /** Per clock: how many wake-ups it had; guarded by {@link #monitor}. */
+    /** Per remembered clock: the tick of its last wake-up; guarded by {@link #monitor}. */
     private final Map<String, Long> generations = new HashMap<>();
-    private long everyClock; // wake-ups of all clocks at once (a reconnect); guarded by monitor
+    /** Per clock with waiters: how many; never forgotten while present; guarded by {@link #monitor}. */
+    private final Map<String, Integer> waitersByClock = new HashMap<>();
+    private long ticks; // the last tick handed out; guarded by monitor
+    private long everyClock; // the tick of the last wake-up of all clocks at once (a reconnect); guarded by monitor
+    private long forgotten; // the highest tick of a forgotten clock: its generation now; guarded by monitor
+    private int forgetAbove = MIN_REMEMBERED; // guarded by monitor
     private int waiting; // guarded by monitor
     private volatile Duration slowPoll;
     private volatile boolean stopped;
@@ -71,7 +86,7 @@ final class ReadyWakeups implements AutoCloseable {
     /** What a claimer reads before it looks for ready rows; see {@link #awaitChange}. */
     long generation(String clock) {
         synchronized (monitor) {
-            return generations.getOrDefault(clock, 0L) + everyClock;
+            return Math.max(generations.getOrDefault(clock, forgotten), everyClock);
         }
     }
 
@@ -83,6 +98,9 @@ final class ReadyWakeups implements AutoCloseable {
         long deadline = System.nanoTime() + Math.min(maxNanos, slowPoll.toNanos());
         synchronized (monitor) {
             waiting++;
+            waitersByClock.merge(clock, 1, Integer::sum);
+            // remembered while waited on, at the generation it has: forgetting other clocks cannot change it
+            generations.putIfAbsent(clock, generation(clock));
             try {
                 long left;
                 while (generation(clock) == seen && (left = deadline - System.nanoTime()) > 0) {
@@ -90,6 +108,7 @@ final class ReadyWakeups implements AutoCloseable {
                 }
             } finally {
                 waiting--;
+                waitersByClock.computeIfPresent(clock, (name, count) -> count == 1 ? null : count - 1);
             }
         }
     }
@@ -106,18 +125,41 @@ final class ReadyWakeups implements AutoCloseable {
         return listens;
     }
 
+    /** How many clocks' generations are remembered now (for tests). */
+    int remembered() {
+        synchronized (monitor) {
+            return generations.size();
+        }
+    }
+
     void wake(String clock) {
         synchronized (monitor) {
-            generations.merge(clock, 1L, Long::sum);
+            generations.put(clock, ++ticks);
+            if (generations.size() > forgetAbove) {
+                forgetUnwaited();
+            }
             monitor.notifyAll();
         }
     }
 
     void wakeEveryClock() {
         synchronized (monitor) {
-            everyClock++;
+            everyClock = ++ticks;
             monitor.notifyAll();
         }
+    }
+
+    /** Forgets every clock nobody waits on; see the class comment. Call only while holding {@link #monitor}. */
+    private void forgetUnwaited() {
+        var entries = generations.entrySet().iterator();
+        while (entries.hasNext()) {
+            var entry = entries.next();
+            if (!waitersByClock.containsKey(entry.getKey())) {
+                forgotten = Math.max(forgotten, entry.getValue());
+                entries.remove();
+            }
+        }
+        forgetAbove = Math.max(MIN_REMEMBERED, 2 * generations.size());
     }
 
     /** The listener thread: listens, turns notifications into wake-ups, reconnects after the slow poll when lost. */

@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.timeservice.model.Delivery;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics;
@@ -129,7 +132,7 @@ class FiringLoopTest {
 
         Delivery d = clock.claim(1, LEASE, 0).get(0);
         clock.ack(d.id(), d.claim());
-        small.wall.addAndGet(TimerScheduler.HELD_BACK_RETRY_MILLIS);
+        small.wall.addAndGet(ClockFiring.HELD_BACK_RETRY_MILLIS);
         assertThat(smallLoop.fireDue()).isEqualTo(1);
         assertThat(clock.deliveryCounts().firingHeldBack()).isFalse();
     }
@@ -179,6 +182,65 @@ class FiringLoopTest {
         }
         assertThat(thread.isAlive()).isFalse();
         assertThat(real.clocks.count()).isEqualTo(1);
+    }
+
+    @Test
+    void aRoundRefusedByJournalBackPressure_isTriedAgainWithBackoff_andShowsInLagAndRefusedClocks() {
+        PressureLog journal = new PressureLog();
+        test.clocks.attachLog(journal);
+        TimerScheduler clock = systemClock("a");
+        long start = test.wall.get();
+        clock.add("t", 100, 0, null, Trace.NONE);
+        journal.pressed = true;
+        test.wall.set(start + 100);
+        assertThat(loop.fireDue()).isZero();
+        assertThat(loop.refusingClocks()).isEqualTo(1);
+        // the refused round asked for another: without it the clock would never fire again
+        assertThat(loop.nextDeadline()).isEqualTo(start + 100 + ClockFiring.REFUSED_RETRY_MILLIS);
+        test.wall.set(start + 100 + ClockFiring.REFUSED_RETRY_MILLIS);
+        assertThat(loop.fireDue()).isZero();
+        assertThat(loop.nextDeadline()) // backs off: twice as long after the second refusal
+                .isEqualTo(start + 100 + 3 * ClockFiring.REFUSED_RETRY_MILLIS);
+        test.wall.set(start + 600);
+        assertThat(loop.lagMillis()).isEqualTo(500); // overdue since the first refused round
+
+        journal.pressed = false;
+        assertThat(loop.fireDue()).isEqualTo(1);
+        assertThat(loop.refusingClocks()).isZero();
+        assertThat(loop.lagMillis()).isZero();
+        assertThat(claimIds(clock)).containsExactly("t");
+    }
+
+    @Test
+    void aDeletedSystemClock_isForgottenByTheFiringThread_notKeptUntilItsOldDeadline() {
+        TimerScheduler clock = systemClock("a");
+        clock.add("far", Limits.MAX_DELAY, 0, null, Trace.NONE);
+        assertThat(loop.clocksWaiting()).isEqualTo(1);
+        test.clocks.delete("a");
+        assertThat(loop.clocksWaiting()).isZero();
+        assertThat(loop.nextDeadline()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /** A journal whose back-pressure the test switches on: {@code requireWritable} refuses, as over its limit. */
+    private static final class PressureLog implements MutationLog {
+        volatile boolean pressed;
+        private long appended;
+
+        @Override
+        public void requireWritable() {
+            if (pressed) {
+                throw new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "unflushed bytes over the limit (test)");
+            }
+        }
+
+        @Override
+        public synchronized long append(Mutation mutation) {
+            return ++appended;
+        }
+
+        @Override
+        public void awaitDurable(long position) {
+        }
     }
 
     private TimerScheduler systemClock(String name) {

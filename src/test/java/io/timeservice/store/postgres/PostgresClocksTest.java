@@ -193,7 +193,8 @@ class PostgresClocksTest {
         }
         assertThat(database.queryLong("SELECT sum(timers) FROM pending_budget")).isZero();
         assertThat(new PostgresQueueInspector(store, 4).invariants(null).checks())
-                .containsExactly(InvariantReport.Check.passed(BudgetReconciliation.BUDGET_MATCHES_ROWS));
+                .containsExactly(InvariantReport.Check.passed("no-overdue"),
+                        InvariantReport.Check.passed(BudgetReconciliation.BUDGET_MATCHES_ROWS));
     }
 
     @Test
@@ -205,5 +206,18 @@ class PostgresClocksTest {
 
         assertThat(report.ok()).isFalse();
         assertThat(report.firstFailure().detail()).contains("counts 3 timers", "hold 1 of");
+    }
+
+    @Test
+    void theInvariantReport_namesATimerAVirtualClockLeftBehind() {
+        store.timers().add(Limits.DEFAULT_CLOCK, "late", 5, 0, null);
+        store.timers().add(Limits.DEFAULT_CLOCK, "later", 50, 0, null);
+        database.execute("UPDATE clocks SET now_ms = 10 WHERE name = 'default'"); // as if an advance skipped "late"
+
+        InvariantReport report = new PostgresQueueInspector(store, 4).invariants(null);
+
+        assertThat(report.ok()).isFalse();
+        assertThat(report.firstFailure().name()).isEqualTo("no-overdue");
+        assertThat(report.firstFailure().detail()).contains("timer late is due at 5", "now 10");
     }
 }

@@ -184,6 +184,72 @@ class StoreConcurrencyTest {
         assertThat(firedIds).hasSize(1_000);
     }
 
+    /**
+     * Issue 34, item 12: a bounded advance counts the due timers, then fires the first {@code limit} of them. A cancel
+     * that commits between the two (here: it waits for a lock on the timer's row that the test holds, so it commits
+     * exactly when the advance is already firing) used to leave the advance with nothing fired and "more due": 500.
+     * The only histories: cancel then advance (fires b), or advance then cancel (fires a; the cancel is refused).
+     */
+    @Test
+    void aBoundedAdvance_racingACancelOfTheTimerItFires_firesAsSomeSequentialHistory() throws Exception {
+        PostgresStore store = PostgresStore.open(database.dataSource(), 100, 100_000, 10, ClockSettings.Mode.VIRTUAL);
+        store.timers().add("default", "a", 1, 0, null);
+        store.timers().add("default", "b", 2, 0, null);
+
+        Raced<Timer> raced = raceAdvanceWith(store, "a", 1,
+                () -> store.timers().cancel("default", "a", io.timeservice.model.Precondition.NONE));
+
+        assertThat(raced.change().id()).isEqualTo("a"); // the cancel succeeded, so it came first
+        assertThat(raced.advanced().fired()).extracting(Timer::id).containsExactly("b");
+        assertThat(raced.advanced().now()).isEqualTo(10);
+    }
+
+    /**
+     * Item 12 again: a priority-only edit of a timer the advance is firing used to commit first and still be fired
+     * with its new priority ahead of a timer that now comes before it: no sequential history fires a and b here.
+     */
+    @Test
+    void aBoundedAdvance_racingAPriorityEdit_firesAsSomeSequentialHistory() throws Exception {
+        PostgresStore store = PostgresStore.open(database.dataSource(), 100, 100_000, 10, ClockSettings.Mode.VIRTUAL);
+        store.timers().add("default", "a", 1, 0, null);
+        store.timers().add("default", "b", 1, 1, null);
+        store.timers().add("default", "c", 1, 2, null);
+
+        Raced<Timer> raced = raceAdvanceWith(store, "b", 2,
+                () -> store.timers().edit("default", "b", null, 5, io.timeservice.model.Precondition.NONE));
+
+        assertThat(raced.change().priority()).isEqualTo(5); // the edit succeeded, so it came first: b is now last
+        assertThat(raced.advanced().fired()).extracting(Timer::id).containsExactly("a", "c");
+        assertThat(store.timers().get("default", "b").priority()).isEqualTo(5);
+    }
+
+    private record Raced<T>(T change, io.timeservice.model.AdvanceResult advanced) {
+    }
+
+    /**
+     * Runs {@code change} (a call on timer {@code id}) and an advance of the default clock to 10 firing at most
+     * {@code limit}, so that the change commits while the advance is under way: the test holds a lock on the timer's
+     * row; the change waits for it first, then the advance starts and waits too (for the timer or for the change),
+     * and only then is the lock let go. Each phase is the database's own report of who waits for whom.
+     */
+    private <T> Raced<T> raceAdvanceWith(PostgresStore store, String id, int limit, Callable<T> change)
+            throws Exception {
+        Future<T> changed;
+        Future<io.timeservice.model.AdvanceResult> advanced;
+        try (Connection holder = database.dataSource().getConnection()) {
+            holder.setAutoCommit(false);
+            execute(holder, "SELECT 1 FROM timers WHERE clock = 'default' AND id = '" + id + "' FOR UPDATE");
+            changed = pool.submit(change);
+            awaitBlockedBy(holder);
+            long changerPid = database.queryLong("SELECT pid FROM pg_stat_activity WHERE "
+                    + queryLong(holder, "SELECT pg_backend_pid()") + " = ANY(pg_blocking_pids(pid))");
+            advanced = pool.submit(() -> store.timers().advance("default", null, 10L, limit));
+            awaitBlockedBy(changerPid);
+            holder.rollback();
+        }
+        return new Raced<>(changed.get(1, TimeUnit.MINUTES), advanced.get(1, TimeUnit.MINUTES));
+    }
+
     private static void execute(Connection connection, String sql) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute(sql);
@@ -195,11 +261,16 @@ class StoreConcurrencyTest {
      * (pg_blocking_pids), so the wait is for that state, not for a guessed time.
      */
     private void awaitBlockedBy(Connection holder) throws Exception {
-        long holderPid = queryLong(holder, "SELECT pg_backend_pid()");
+        awaitBlockedBy(queryLong(holder, "SELECT pg_backend_pid()"));
+    }
+
+    /** Waits until another backend waits for a lock the backend {@code holderPid} holds (or waits for first). */
+    private void awaitBlockedBy(long holderPid) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (database.queryLong("SELECT count(*) FROM pg_stat_activity WHERE " + holderPid
                 + " = ANY(pg_blocking_pids(pid))") == 0) {
-            assertThat(System.nanoTime()).as("nothing waited for the clock's lock within 30 s").isLessThan(deadline);
+            assertThat(System.nanoTime()).as("nothing waited for a lock of %d within 30 s", holderPid)
+                    .isLessThan(deadline);
             Thread.sleep(5); // polling the database's own report of the wait
         }
     }

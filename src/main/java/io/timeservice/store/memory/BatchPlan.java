@@ -1,0 +1,183 @@
+package io.timeservice.store.memory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Precondition;
+import io.timeservice.model.Rules;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Timer;
+
+/**
+ * A batch being decided, then applied: what each operation would see ({@link #current}), its records and results
+ * in order, the adds' sequences (after {@code sequences.last()}) and what it took from the budget.
+ *
+ * <p>Not thread-safe: use only under the scheduler's lock, within one {@link TimerScheduler#batch} call.
+ */
+final class BatchPlan {
+
+    private final IndexedTimerHeap heap;
+    private final Capacity capacity;
+    private final Sequences sequences;
+    private final long now;
+    private final long createdAtWall;
+    /** The timers the batch changed so far, by id; a null value: cancelled by the batch. */
+    private final Map<String, Timer> changed = new HashMap<>();
+    private final List<Mutation> mutations;
+    private final List<Timer> results;
+    private int adds;
+    private long netTimers;
+    private long netBytes;
+    private long reservedTimers;
+    private long reservedBytes;
+    private boolean applied;
+
+    BatchPlan(IndexedTimerHeap heap, Capacity capacity, Sequences sequences, long now, long createdAtWall,
+              int size) {
+        this.heap = heap;
+        this.capacity = capacity;
+        this.sequences = sequences;
+        this.now = now;
+        this.createdAtWall = createdAtWall;
+        this.mutations = new ArrayList<>(size);
+        this.results = new ArrayList<>(size);
+    }
+
+    /** Decides every operation in order; a refusal names the operation's index. */
+    void decideAll(List<? extends BatchOp> ops) {
+        for (int i = 0; i < ops.size(); i++) {
+            try {
+                decide(ops.get(i));
+            } catch (SchedulerException refused) {
+                throw refused.atOp(i);
+            }
+        }
+    }
+
+    /** Decides one operation as its single call would, against the state the ones before it leave. */
+    private void decide(BatchOp op) {
+        if (op instanceof BatchOp.Add add) {
+            Rules.requireValidId(add.id());
+            long fireTime = Rules.fireTimeAfter(now, add.delay(), ErrorCode.INVALID_DELAY, "delay");
+            if (current(add.id()) != null) {
+                throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id "
+                        + add.id());
+            }
+            long bytes = Capacity.bytesOf(add.id(), add.payload());
+            netTimers++;
+            netBytes += bytes;
+            reserveRunningPeak();
+            adds++;
+            Timer added = new Timer(add.id(), fireTime, add.priority(), sequences.last() + adds, 1, now,
+                    add.payload());
+            decided(added, new Mutation.Added(added, createdAtWall), added);
+        } else if (op instanceof BatchOp.Edit edit) {
+            if (edit.delay() == null && edit.priority() == null) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST,
+                        "an edit needs a delay, a priority or both");
+            }
+            long fireTime = edit.delay() == null ? 0
+                    : Rules.fireTimeAfter(now, edit.delay(), ErrorCode.INVALID_DELAY, "delay");
+            Timer current = requireCurrent(edit.id(), edit.precondition());
+            Rules.requireVersionLeft(current);
+            Timer edited = new Timer(current.id(), edit.delay() == null ? current.fireTime() : fireTime,
+                    edit.priority() == null ? current.priority() : edit.priority(), current.sequence(),
+                    current.version() + 1, current.createdAt(), current.payload());
+            decided(edited, new Mutation.Edited(edited.id(), edited.sequence(), edited.fireTime(),
+                    edited.priority(), edited.version()), edited);
+        } else if (op instanceof BatchOp.Cancel cancel) {
+            Timer current = requireCurrent(cancel.id(), cancel.precondition());
+            netTimers--;
+            netBytes -= Capacity.bytesOf(current);
+            changed.put(current.id(), null);
+            mutations.add(new Mutation.Cancelled(current.id(), current.sequence()));
+            results.add(current);
+        } else {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch operation may not be null");
+        }
+    }
+
+    private void decided(Timer timer, Mutation mutation, Timer result) {
+        changed.put(timer.id(), timer);
+        mutations.add(mutation);
+        results.add(result);
+    }
+
+    /** The timer {@code id} as the operations decided so far leave it, or null. */
+    private Timer current(String id) {
+        if (changed.containsKey(id)) {
+            return changed.get(id);
+        }
+        int handle = id == null ? IndexedTimerHeap.NONE : heap.find(id);
+        return handle == IndexedTimerHeap.NONE ? null : heap.timerAt(handle);
+    }
+
+    private Timer requireCurrent(String id, Precondition precondition) {
+        Timer current = current(id);
+        if (current == null) {
+            throw new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id "
+                    + Rules.abbreviate(id));
+        }
+        if (!precondition.accepts(current.revision())) {
+            throw Rules.preconditionFailed(current);
+        }
+        return current;
+    }
+
+    /** Takes from the shared budget what the running totals need beyond what the batch took already. */
+    private void reserveRunningPeak() {
+        int timers = netTimers > reservedTimers ? 1 : 0;
+        long bytes = Math.max(0, netBytes - reservedBytes);
+        if (timers > 0 || bytes > 0) {
+            capacity.reserve(timers, bytes);
+            reservedTimers += timers;
+            reservedBytes += bytes;
+        }
+    }
+
+    /** Applies every decided record to the heap in order; nothing here refuses. */
+    void apply() {
+        for (Mutation mutation : mutations) {
+            if (mutation instanceof Mutation.Added added) {
+                Timer t = added.timer();
+                heap.insert(t.id(), t.fireTime(), t.priority(), t.sequence(), 1, t.createdAt(), createdAtWall,
+                        t.payload());
+            } else if (mutation instanceof Mutation.Edited edited) {
+                heap.update(heap.find(edited.id()), edited.fireTime(), edited.priority());
+            } else if (mutation instanceof Mutation.Cancelled cancelled) {
+                heap.remove(heap.find(cancelled.id()));
+            }
+        }
+        if (adds > 0) {
+            sequences.issued(sequences.last() + adds);
+        }
+        capacity.batchApplied(reservedTimers, reservedBytes, netTimers, netBytes);
+        applied = true;
+    }
+
+    /** How many timers the batch adds. */
+    int adds() {
+        return adds;
+    }
+
+    /** The decided records, in order. */
+    List<Mutation> mutations() {
+        return mutations;
+    }
+
+    /** Each operation's result, in order; complete once {@link #apply} ran. */
+    List<Timer> results() {
+        return List.copyOf(results);
+    }
+
+    /** Gives the budget back what a refused batch took. */
+    void giveBackReserved() {
+        if (!applied) {
+            capacity.unreserve(reservedTimers, reservedBytes);
+        }
+    }
+}

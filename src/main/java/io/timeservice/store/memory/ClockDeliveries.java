@@ -1,0 +1,444 @@
+package io.timeservice.store.memory;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+import io.timeservice.model.Ack;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Rules;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Timer;
+import io.timeservice.store.LongPoll;
+import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
+import io.timeservice.store.SchedulerMetrics.Operation;
+import io.timeservice.store.SchedulerMetrics;
+
+/**
+ * One queueing clock's deliveries (see {@link DeliveryQueue}): claim, ack, nack, extend, dead letters and their
+ * redrive, the settling of ended leases and due retries, and the delivery events each call reports.
+ *
+ * <p>Thread-safety and all-or-nothing as {@link TimerScheduler}'s, whose lock guards this state too: every call runs
+ * through the scheduler's {@link SchedulerKernel} (its lock, fail-stop check, journal-first commit and durable
+ * wait), so a delivery call and a timer operation of one clock never interleave. Only the long poll's wait, the
+ * claim tokens' random draw and the metrics happen outside the lock. The counts gauges read are a volatile snapshot.
+ */
+final class ClockDeliveries {
+
+    private final SchedulerKernel kernel;
+    /** The scheduler's queue; guarded by its lock. */
+    private final DeliveryQueue deliveries;
+    private final Capacity capacity;
+    private final SchedulerMetrics metrics;
+    private final ReadySignal readySignal = new ReadySignal();
+    /** Set when the service shuts down: long polls answer at once instead of holding their threads. */
+    private volatile boolean waitsEnded;
+    /** Delivery counts for gauges, written under the lock, read without it. */
+    private volatile DeliveryCounts counts = DeliveryCounts.NONE;
+
+    ClockDeliveries(SchedulerKernel kernel, DeliveryQueue deliveries, Capacity capacity, SchedulerMetrics metrics) {
+        this.kernel = kernel;
+        this.deliveries = deliveries;
+        this.capacity = capacity;
+        this.metrics = metrics;
+    }
+
+    /** This clock's deliveries by state, as of its last change; O(1), no lock. */
+    DeliveryCounts counts() {
+        return counts;
+    }
+
+    /** Refreshes the counts, noting whether firing holds due timers back; call under the lock. */
+    void recount(boolean heldBack) {
+        counts = countDeliveries(heldBack);
+    }
+
+    /** Forgets every delivery, giving their share of the budget back (reset, clock deletion); call under the lock. */
+    void drop() {
+        capacity.deliveriesGone(deliveries.size(), deliveries.bytes());
+        deliveries.clear();
+        changed();
+    }
+
+    /** Wakes every long poll to look again (the clock was deleted: they hear clock_not_found). */
+    void wakeWaiters() {
+        readySignal.signal();
+    }
+
+    private static final SecureRandom CLAIM_RANDOM = new SecureRandom();
+
+    /**
+     * Leases up to {@code max} ready deliveries for {@code leaseMillis}, longest-ready first (first attempts in firing
+     * order), each with its own claim token. With {@code waitMillis > 0} and nothing ready, waits until something
+     * becomes ready or the wait ends (a long poll), outside the lock.
+     *
+     * @throws SchedulerException {@code invalid_limit}, {@code invalid_request} (lease or wait out of range),
+     *                            {@code clock_not_queued}
+     */
+    List<Delivery> claim(int max, long leaseMillis, long waitMillis) {
+        Rules.requireClaim(max, leaseMillis, waitMillis);
+        return LongPoll.claim(waitMillis, readySignal, () -> waitsEnded, () -> claimReady(max, leaseMillis));
+    }
+
+    private List<Delivery> claimReady(int max, long leaseMillis) {
+        String claimPrefix = newClaimPrefix(); // outside the lock: the only random draw of a claim
+        return deliveryCall(Operation.CLAIM, tally -> {
+            requireQueue();
+            long now = kernel.clock().now();
+            long settledAt = settle(now, tally);
+            int count = Math.min(max, deliveries.readyCount());
+            if (count == 0) {
+                return new Applied<>(List.<Delivery>of(), settledAt, Applied.NO_LEVELS);
+            }
+            kernel.log().requireWritable();
+            List<String> claims = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                claims.add(claimPrefix + Integer.toString(i, 36));
+            }
+            Applied<List<Delivery>> leased = kernel.commit(new Mutation.Claimed(now, leaseMillis, claims),
+                    () -> deliveries.claim(now, leaseMillis, claims));
+            tally.claimed(leased.value(), now, kernel.clock().isVirtual());
+            changed();
+            return leased;
+        });
+    }
+
+    /**
+     * Ends every long poll of this clock now and every later one at once (a claim still takes what is ready): the
+     * service is shutting down, and a graceful shutdown should not wait out the polls.
+     */
+    void endWaits() {
+        waitsEnded = true;
+        readySignal.signal();
+    }
+
+    /** Lets long polls of this clock wait again after {@link #endWaits} (the service was stopped and started). */
+    void allowWaits() {
+        waitsEnded = false;
+    }
+
+    /** 128 random bits, URL-safe: every claim of one call is this plus its index, so no claim can be guessed. */
+    private static String newClaimPrefix() {
+        byte[] random = new byte[16];
+        CLAIM_RANDOM.nextBytes(random);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(random) + ".";
+    }
+
+    /**
+     * Acknowledges the delivery {@code id} leased by {@code claim}: it leaves the queue for good. Acknowledging a
+     * recently acknowledged claim again succeeds and changes nothing.
+     *
+     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code clock_not_queued}
+     */
+    void ack(String id, String claim) {
+        deliveryCall(Operation.ACK, tally -> {
+            requireQueue();
+            Delivery leased = deliveries.requireClaim(id, claim, kernel.clock().now(), true);
+            if (leased == null) {
+                // acknowledged before: nothing to change, but the answer confirms that ack, so it waits for it too
+                return new Applied<>(null, kernel.log().lastAppended(), Applied.NO_LEVELS);
+            }
+            kernel.log().requireWritable();
+            Applied<Delivery> acked = kernel.commit(new Mutation.Acked(claim), () -> {
+                Delivery gone = deliveries.ack(claim);
+                capacity.deliveriesGone(1, Capacity.bytesOf(gone.id(), gone.payload()));
+                changed();
+                return gone;
+            });
+            tally.add(DeliveryEvent.ACKED, 1);
+            return acked;
+        });
+    }
+
+    /**
+     * Acknowledges up to {@link Limits#MAX_CLAIM} deliveries in one journal record, waited for once: each as {@link #ack}
+     * decides it, on its own. Returns, in order, null for each acknowledged (now or recently before) and
+     * {@link ErrorCode#CLAIM_LOST} for each whose claim holds no lease, which changes nothing; a claim named twice
+     * counts once.
+     *
+     * @throws SchedulerException {@code invalid_request} for no or more than {@link Limits#MAX_CLAIM} acks,
+     *                            {@code clock_not_queued}
+     */
+    List<ErrorCode> ackAll(List<Ack> acks) {
+        Rules.requireAckCount(acks);
+        return deliveryCall(Operation.ACK, tally -> {
+            requireQueue();
+            long now = kernel.clock().now();
+            List<ErrorCode> outcomes = new ArrayList<>(acks.size());
+            Set<String> accepted = new LinkedHashSet<>();
+            for (Ack ack : acks) {
+                try {
+                    // a claim named again is still leased here (acks apply below), so another id is claim_lost
+                    Delivery leased = deliveries.requireClaim(ack.id(), ack.claim(), now, true);
+                    if (leased != null) {
+                        accepted.add(ack.claim()); // a set: a claim named twice counts once
+                    }
+                    outcomes.add(null);
+                } catch (SchedulerException lost) {
+                    outcomes.add(lost.code());
+                }
+            }
+            if (accepted.isEmpty()) {
+                // each one lost or acknowledged before: those confirmed wait for their earlier acks as ack does
+                long confirmed = outcomes.contains(null) ? kernel.log().lastAppended() : 0;
+                return new Applied<>(outcomes, confirmed, Applied.NO_LEVELS);
+            }
+            kernel.log().requireWritable();
+            List<String> claims = List.copyOf(accepted);
+            Applied<List<ErrorCode>> applied = kernel.commit(new Mutation.AckedAll(claims), () -> {
+                long bytes = 0;
+                for (String claim : claims) {
+                    Delivery gone = deliveries.ack(claim);
+                    bytes += Capacity.bytesOf(gone.id(), gone.payload());
+                }
+                capacity.deliveriesGone(claims.size(), bytes);
+                changed();
+                return outcomes;
+            });
+            tally.add(DeliveryEvent.ACKED, claims.size());
+            return applied;
+        });
+    }
+
+    /**
+     * Gives the delivery {@code id} leased by {@code claim} back: ready again after {@code retryAfterMillis} (null:
+     * the clock's backoff) with one more attempt, or dead if this was its last attempt. Returns it as it is now.
+     *
+     * @throws SchedulerException {@code claim_lost}: the claim holds no lease on a delivery of {@code id} (wrong
+     *                            token, expired lease, acknowledged, or redelivered since), and nothing changed;
+     *                            {@code invalid_request} for a retryAfter out of range; {@code clock_not_queued}
+     */
+    Delivery nack(String id, String claim, Long retryAfterMillis) {
+        if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
+                    + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
+        }
+        return deliveryCall(Operation.NACK, tally -> {
+            requireQueue();
+            long now = kernel.clock().now();
+            Delivery leased = deliveries.requireClaim(id, claim, now, false);
+            long retryAt = Rules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
+                    : kernel.settings().retry().backoffMillis(leased.sequence(), leased.attempt() + 1));
+            kernel.log().requireWritable();
+            Applied<Delivery> nacked = kernel.commit(new Mutation.Nacked(claim, now, retryAt), () -> {
+                Delivery after = deliveries.nack(claim, now, retryAt);
+                changed();
+                return after;
+            });
+            tally.add(DeliveryEvent.NACKED, 1);
+            if (nacked.value().state() == Delivery.State.DEAD) {
+                tally.add(DeliveryEvent.DEAD, 1);
+            }
+            return nacked;
+        });
+    }
+
+    /**
+     * The lease {@code claim} holds on the delivery {@code id} ends {@code leaseMillis} from now instead.
+     *
+     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a lease out of
+     *                            range, {@code clock_not_queued}
+     */
+    Delivery extend(String id, String claim, long leaseMillis) {
+        Rules.requireLease(leaseMillis);
+        return kernel.mutate(Operation.EXTEND, () -> {
+            requireQueue();
+            long now = kernel.clock().now();
+            deliveries.requireClaim(id, claim, now, false);
+            kernel.log().requireWritable();
+            return kernel.commit(new Mutation.Extended(claim, now, leaseMillis), () -> {
+                Delivery extended = deliveries.extend(claim, now, leaseMillis);
+                changed();
+                return extended;
+            });
+        });
+    }
+
+    /** Every delivery of this clock in any state, by sequence: O(n log n) under the lock, for diagnostics and tests. */
+    List<Delivery> allDeliveries() {
+        return kernel.serving(() -> {
+            List<Delivery> all = new ArrayList<>(deliveries.size());
+            for (SavedDelivery saved : deliveries.image()) {
+                all.add(saved.delivery());
+            }
+            all.sort(java.util.Comparator.comparingLong(Delivery::sequence));
+            return all;
+        });
+    }
+
+    /** Up to {@code limit} dead deliveries in sequence order, after {@code afterSequence} (0: from the first). */
+    List<Delivery> deadDeliveries(int limit, long afterSequence) {
+        if (limit < 1) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+        }
+        return kernel.read(Operation.DEAD_LETTERS, () -> {
+            requireQueue();
+            return deliveries.deadPage(limit, afterSequence);
+        });
+    }
+
+    /**
+     * Makes the dead deliveries of {@code id} (only the one with {@code sequence} when it is not null) ready again,
+     * from attempt 1. Returns them as they are now.
+     *
+     * @throws SchedulerException {@code delivery_not_found}, {@code clock_not_queued}
+     */
+    List<Delivery> redrive(String id, Long sequence) {
+        return deliveryCall(Operation.DEAD_LETTERS, tally -> {
+            List<Long> sequences = requireDead(id, sequence);
+            long now = kernel.clock().now();
+            kernel.log().requireWritable();
+            Applied<List<Delivery>> applied = kernel.commit(new Mutation.Redriven(now, sequences), () -> {
+                List<Delivery> ready = deliveries.redrive(sequences, now);
+                changed();
+                return ready;
+            });
+            tally.add(DeliveryEvent.REDRIVEN, sequences.size());
+            return applied;
+        });
+    }
+
+    /**
+     * Deletes the dead deliveries of {@code id} (only the one with {@code sequence} when it is not null). Returns
+     * them as they were.
+     *
+     * @throws SchedulerException {@code delivery_not_found}, {@code clock_not_queued}
+     */
+    List<Delivery> deleteDead(String id, Long sequence) {
+        return deliveryCall(Operation.DEAD_LETTERS, tally -> {
+            List<Long> sequences = requireDead(id, sequence);
+            List<Delivery> before = deliveries.deadOf(id, sequence);
+            kernel.log().requireWritable();
+            Applied<List<Delivery>> applied = kernel.commit(new Mutation.DeadDeleted(sequences), () -> {
+                long bytes = deliveries.deleteDead(sequences);
+                capacity.deliveriesGone(sequences.size(), bytes);
+                changed();
+                return before;
+            });
+            tally.add(DeliveryEvent.DELETED, sequences.size());
+            return applied;
+        });
+    }
+
+    /**
+     * Records and applies a settle when a lease ended or a retry came due by {@code now}; returns the record's
+     * position, 0 when there was nothing to settle.
+     */
+    long settle(long now, DeliveryTally tally) {
+        if (!deliveries.needsSettle(now)) {
+            return 0;
+        }
+        kernel.log().requireWritable();
+        Applied<DeliveryQueue.Settled> settled = kernel.commit(new Mutation.DeliveriesSettled(now),
+                () -> deliveries.settle(now));
+        tally.settled(settled.value());
+        changed();
+        return settled.position();
+    }
+
+    /**
+     * After any change of the deliveries: refreshes the counts gauges read, wakes long polls when something is
+     * ready, and tells the firing thread if a lease or retry now comes due sooner than it knows.
+     */
+    void changed() {
+        counts = countDeliveries(counts.firingHeldBack());
+        if (deliveries.readyCount() > 0) {
+            readySignal.signal();
+        }
+        kernel.tellNextDeadline();
+    }
+
+    private DeliveryCounts countDeliveries(boolean heldBack) {
+        long oldest = deliveries.oldestReadyAt();
+        return new DeliveryCounts(deliveries.readyCount(), deliveries.inFlightCount(), deliveries.waitingCount(),
+                deliveries.deadCount(), oldest == Long.MAX_VALUE ? null : oldest, heldBack);
+    }
+
+    private void requireQueue() {
+        if (!kernel.settings().queues()) {
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
+                    + " (delivery \"response\"); create a clock with delivery \"queue\" to claim deliveries");
+        }
+    }
+
+    private List<Long> requireDead(String id, Long sequence) {
+        requireQueue();
+        List<Delivery> dead = id == null ? List.of() : deliveries.deadOf(id, sequence);
+        if (dead.isEmpty()) {
+            throw new SchedulerException(ErrorCode.DELIVERY_NOT_FOUND, "no dead delivery has id " + Rules.abbreviate(id)
+                    + (sequence == null ? "" : " and sequence " + sequence));
+        }
+        List<Long> sequences = new ArrayList<>(dead.size());
+        for (Delivery delivery : dead) {
+            sequences.add(delivery.sequence());
+        }
+        return sequences;
+    }
+
+    /**
+     * Runs one delivery call as {@link #mutate} does, handing {@code underLock} a tally of the delivery events it
+     * causes, which is reported after the lock is released.
+     */
+    private <T> T deliveryCall(Operation operation, Function<DeliveryTally, Applied<T>> underLock) {
+        DeliveryTally tally = new DeliveryTally();
+        T result = kernel.mutate(operation, () -> underLock.apply(tally));
+        tally.reportTo(metrics);
+        return result;
+    }
+
+    /** Delivery events and latenesses one call collected under the lock, reported after it is released. */
+    static final class DeliveryTally {
+        private final int[] counts = new int[DeliveryEvent.values().length];
+        private long[] lateness = new long[0];
+        private long[] lags = new long[0];
+
+        void add(DeliveryEvent event, int count) {
+            counts[event.ordinal()] += count;
+        }
+
+        void settled(DeliveryQueue.Settled settled) {
+            add(DeliveryEvent.EXPIRED, settled.expired());
+            add(DeliveryEvent.DEAD, settled.died());
+            add(DeliveryEvent.REDELIVERED, settled.readied());
+        }
+
+        void claimed(List<Delivery> claimed, long now, boolean virtual) {
+            add(DeliveryEvent.CLAIMED, claimed.size());
+            if (!virtual) {
+                lateness = new long[claimed.size()];
+                for (int i = 0; i < lateness.length; i++) {
+                    lateness[i] = Math.max(0, now - claimed.get(i).readyAt());
+                }
+            }
+        }
+
+        void fired(List<Timer> fired, long wallNow) {
+            lags = new long[fired.size()];
+            for (int i = 0; i < lags.length; i++) {
+                lags[i] = Math.max(0, wallNow - fired.get(i).fireTime());
+            }
+        }
+
+        void reportTo(SchedulerMetrics metrics) {
+            for (DeliveryEvent event : DeliveryEvent.values()) {
+                if (counts[event.ordinal()] > 0) {
+                    metrics.deliveries(event, counts[event.ordinal()]);
+                }
+            }
+            for (long millis : lateness) {
+                metrics.deliveryLateness(millis);
+            }
+            for (long millis : lags) {
+                metrics.fireLag(millis);
+            }
+        }
+    }
+}

@@ -1,0 +1,305 @@
+package io.timeservice.store.memory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Timer;
+import io.timeservice.model.Trace;
+import io.timeservice.store.SchedulerMetrics.Operation;
+import io.timeservice.store.SchedulerMetrics.Outcome;
+import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.memory.ClockDeliveries.DeliveryTally;
+
+/**
+ * How one clock's due timers fire: an advance's firing (into its answer, or into the ready queue of a queueing clock
+ * within the delivery limit), a system clock's firing rounds, and the wake-ups it asks the firing thread for.
+ *
+ * <p>Not thread-safe by itself: call every method under the scheduler's lock, except {@link #fireRound}, which takes
+ * it through the {@link SchedulerKernel}.
+ */
+final class ClockFiring {
+
+    /** While the deliveries hold their limit, a system clock with due timers looks again this often. */
+    static final long HELD_BACK_RETRY_MILLIS = 250;
+
+    /** A refused firing round is tried again this long after it, doubling per refusal in a row ... */
+    static final long REFUSED_RETRY_MILLIS = 10;
+
+    /** ... up to this. */
+    static final long REFUSED_RETRY_MAX_MILLIS = 1_000;
+
+
+    /** The scheduler this clock is, as the firing thread knows it. */
+    private final TimerScheduler scheduler;
+    private final SchedulerKernel kernel;
+    private final IndexedTimerHeap heap;
+    private final DeliveryQueue deliveries;
+    private final Capacity capacity;
+    private final ClockDeliveries clockDeliveries;
+    private final LongSupplier wallClockMillis;
+    private final SchedulerMetrics metrics;
+    /** Where a system clock asks for firing rounds; set by {@link #fireWith} before serving. */
+    private Wakeups wakeups = Wakeups.NONE;
+    /** The earliest deadline told to {@link #wakeups} and not yet taken by a firing round. */
+    private long toldDeadline = Long.MAX_VALUE;
+    /** Firing rounds refused in a row (journal back-pressure); sets the backoff of the next try. */
+    private int refusedRounds;
+
+    ClockFiring(TimerScheduler scheduler, SchedulerKernel kernel, IndexedTimerHeap heap, DeliveryQueue deliveries,
+                Capacity capacity, ClockDeliveries clockDeliveries, LongSupplier wallClockMillis,
+                SchedulerMetrics metrics) {
+        this.scheduler = scheduler;
+        this.kernel = kernel;
+        this.heap = heap;
+        this.deliveries = deliveries;
+        this.capacity = capacity;
+        this.clockDeliveries = clockDeliveries;
+        this.wallClockMillis = wallClockMillis;
+        this.metrics = metrics;
+    }
+
+    /**
+     * An advance of a queueing clock: its fired timers become deliveries, so it fires at most as many as the delivery
+     * limit has room for (a bounded advance, {@code complete = false}, when that is fewer than are due).
+     *
+     * @throws SchedulerException {@code capacity_exceeded} when timers are due and the deliveries hold their limit
+     */
+    Applied<AdvanceResult> advanceIntoQueue(long now, int limit, Trace trace, DeliveryTally tally) {
+        int wanted = FiringOrderWalk.countDue(heap, now, limit);
+        int granted = capacity.budget().reserveDeliveries(wanted);
+        try {
+            if (wanted > 0 && granted == 0) {
+                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the deliveries hold their limit of "
+                        + capacity.budget().maxDeliveries() + " (timeservice.deliveries.max); acknowledge or delete"
+                        + " some before advancing further");
+            }
+            Applied<AdvanceResult> advanced = advanceWithin(now, wanted == 0 ? limit : granted, trace);
+            int unused = granted - advanced.value().fired().size();
+            capacity.budget().releaseDeliveries(unused);
+            granted = 0;
+            if (!advanced.value().fired().isEmpty()) {
+                clockDeliveries.changed();
+            }
+            // leases and retries run on this clock's time too: the time it reached, short of now when bounded
+            long settledAt = clockDeliveries.settle(kernel.clock().now(), tally);
+            return settledAt == 0 ? advanced : new Applied<>(advanced.value(), settledAt, advanced.levels());
+        } finally {
+            capacity.budget().releaseDeliveries(granted);
+        }
+    }
+
+    /** Fires what is due by {@code now}, at most {@code limit}, as one record; see {@link TimerScheduler#advance}. */
+    Applied<AdvanceResult> advanceWithin(long now, int limit, Trace trace) {
+        // unbounded (the library's advance(by)): no count, fire whatever is due
+        boolean complete = limit == Integer.MAX_VALUE || FiringOrderWalk.countDue(heap, now, limit + 1) <= limit;
+        return advanceWithin(now, limit, trace, complete);
+    }
+
+    /** As {@link #advanceWithin(long, int, Trace)}, when the caller counted already whether all due fit {@code limit}. */
+    private Applied<AdvanceResult> advanceWithin(long now, int limit, Trace trace, boolean complete) {
+        if (trace.isRecording() && limit > Limits.MAX_TRACED_FIRES
+                && FiringOrderWalk.countDue(heap, now, Limits.MAX_TRACED_FIRES + 1) > Limits.MAX_TRACED_FIRES) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
+                    + Limits.MAX_TRACED_FIRES + " timers, and advancing to " + now + " would fire more; advance"
+                    + " in smaller steps, with a lower limit or without trace");
+        }
+        kernel.log().requireWritable();
+        int root = heap.peek();
+        if (now == kernel.clock().now() && (root == IndexedTimerHeap.NONE || heap.fireTime(root) > now)) {
+            // changes nothing, so nothing to record
+            return new Applied<>(new AdvanceResult(now, List.of()), 0, Applied.NO_LEVELS);
+        }
+        if (complete) {
+            Applied<Fired> fired = kernel.commit(new Mutation.Advanced(now), trace, () -> fireDue(now));
+            return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
+        }
+        int[] first = FiringOrderWalk.firstInOrder(heap, limit);
+        long stop = heap.fireTime(first[first.length - 1]);
+        Applied<Fired> fired = kernel.commit(new Mutation.AdvancedFiring(stop, limit), trace,
+                () -> fireFirst(stop, limit));
+        return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
+    }
+
+    /**
+     * One firing round of a system clock, for the firing thread: settles leases and retries, then fires what is due
+     * by the wall clock's now (at most {@code maxTimers}, and no more than the deliveries have room for) into the
+     * ready queue, and tells {@link #wakeups} when it next needs a round. Waits for nothing: a claim waits for its
+     * own record, which follows. Returns how many timers it fired. A round the journal refuses (back-pressure:
+     * {@code storage_unavailable}) changes nothing, asks for another after a backoff that doubles up to
+     * {@link #REFUSED_RETRY_MAX_MILLIS}, and throws, so that the firing thread shows it in health and metrics.
+     */
+    int fireRound(int maxTimers) {
+        DeliveryTally tally = new DeliveryTally();
+        long start = System.nanoTime();
+        Outcome outcome = Outcome.SUCCESS;
+        int fired = 0;
+        try {
+            fired = kernel.serving(() -> {
+                toldDeadline = Long.MAX_VALUE; // the firing thread took this clock's wake-up
+                long now = kernel.clock().now();
+                try {
+                    int firedNow = fireDueRound(now, maxTimers, tally);
+                    refusedRounds = 0;
+                    return firedNow;
+                } catch (SchedulerException refused) {
+                    // journal back-pressure refused a step (each step is all or nothing): without a new wake-up this
+                    // clock would never get another round, so it asks for one after a backoff
+                    long retryAt = now + Math.min(REFUSED_RETRY_MAX_MILLIS,
+                            REFUSED_RETRY_MILLIS << Math.min(refusedRounds, 20));
+                    refusedRounds++;
+                    toldDeadline = retryAt;
+                    wakeups.wakeAt(scheduler, retryAt);
+                    throw refused;
+                }
+            });
+            return fired;
+        } catch (SchedulerException refused) {
+            outcome = Outcome.of(refused.code());
+            throw refused;
+        } finally {
+            metrics.operation(Operation.ADVANCE, outcome, System.nanoTime() - start);
+            metrics.advanced(fired);
+            tally.reportTo(metrics);
+        }
+    }
+
+    /** The body of {@link #fireRound} under the lock: settles, fires, and asks for the next round. */
+    private int fireDueRound(long now, int maxTimers, DeliveryTally tally) {
+        clockDeliveries.settle(now, tally);
+        int due = FiringOrderWalk.countDue(heap, now, maxTimers + 1); // one more tells whether all fit the round
+        int wanted = Math.min(due, maxTimers);
+        int granted = wanted == 0 ? 0 : capacity.budget().reserveDeliveries(wanted);
+        int firedNow = 0;
+        try {
+            if (granted > 0) {
+                kernel.log().requireWritable();
+                List<Timer> timers = advanceWithin(now, granted, Trace.NONE, granted == due).value().fired();
+                firedNow = timers.size();
+                tally.fired(timers, wallClockMillis.getAsLong());
+            }
+        } finally {
+            capacity.budget().releaseDeliveries(granted - firedNow);
+        }
+        boolean heldBack = firedNow < wanted;
+        if (firedNow > 0) {
+            clockDeliveries.changed();
+        }
+        clockDeliveries.recount(heldBack);
+        long next = heldBack ? Math.min(nextDeadline(false), now + HELD_BACK_RETRY_MILLIS) : nextDeadline(true);
+        if (next != Long.MAX_VALUE) {
+            toldDeadline = next;
+            wakeups.wakeAt(scheduler, next);
+        }
+        return firedNow;
+    }
+
+    /** The clock was deleted: the firing thread forgets it. Call under the lock. */
+    void forget() {
+        toldDeadline = Long.MAX_VALUE;
+        wakeups.forget(scheduler);
+    }
+
+
+    /** Tells the firing thread about a sooner deadline of this system kernel.clock(). */
+    void tellNextDeadline() {
+        if (kernel.clock().isVirtual()) {
+            return;
+        }
+        long next = nextDeadline(!clockDeliveries.counts().firingHeldBack());
+        if (next < toldDeadline) {
+            toldDeadline = next;
+            wakeups.wakeAt(scheduler, next);
+        }
+    }
+
+    /** The earliest due timer (when {@code withTimers}), lease end or retry; {@link Long#MAX_VALUE} for none. */
+    private long nextDeadline(boolean withTimers) {
+        int root = heap.peek();
+        long timers = withTimers && root != IndexedTimerHeap.NONE ? heap.fireTime(root) : Long.MAX_VALUE;
+        return Math.min(timers, deliveries.nextDeadline());
+    }
+
+    /**
+     * Lets a system clock ask {@code firing} for rounds, and asks for the first one now. Call under the lock,
+     * once before serving, after recovery.
+     */
+    void fireWith(Wakeups firing) {
+        wakeups = firing;
+            toldDeadline = Long.MAX_VALUE;
+        if (!kernel.clock().isVirtual()) {
+            // at once: whatever came due while the service was down fires now (catch-up)
+            toldDeadline = Long.MIN_VALUE;
+            firing.wakeAt(scheduler, Long.MIN_VALUE);
+        }
+    }
+
+    /** Moves the clock to {@code now} and fires every due timer, noting the levels each one's repair moved. */
+    private Fired fireDue(long now) {
+        kernel.clock().advanceTo(now);
+        FiredCollector fired = new FiredCollector(Math.min(heap.size(), 8));
+        heap.popDue(now, Integer.MAX_VALUE, fired);
+        fired.release();
+        return new Fired(new AdvanceResult(now, fired.timers), fired.levels());
+    }
+
+    /** Moves the clock to {@code now} and fires exactly the first {@code count} timers (all due by then). */
+    private Fired fireFirst(long now, int count) {
+        kernel.clock().advanceTo(now);
+        FiredCollector fired = new FiredCollector(count);
+        heap.popDue(now, count, fired);
+        fired.release();
+        return new Fired(new AdvanceResult(now, fired.timers, false), fired.levels());
+    }
+
+    /**
+     * Collects what {@link IndexedTimerHeap#popDue} fires: the timers, their bytes and each one's repair levels; a
+     * queueing clock's fired timers become deliveries as they come.
+     */
+    private final class FiredCollector implements IndexedTimerHeap.FiredTimers {
+        private final List<Timer> timers;
+        private int[] levels;
+        private long bytes;
+
+        FiredCollector(int expected) {
+            timers = new ArrayList<>(expected);
+            levels = new int[expected];
+        }
+
+        @Override
+        public void fired(int handle, long fireTime, int priority, long sequence, int levelsMoved) {
+            Timer timer = heap.records().timer(handle, fireTime, priority, sequence);
+            if (timers.size() == levels.length) {
+                levels = Arrays.copyOf(levels, Math.max(8, levels.length * 2));
+            }
+            levels[timers.size()] = levelsMoved;
+            timers.add(timer);
+            bytes += Capacity.bytesOf(timer);
+            if (kernel.settings().queues()) {
+                deliveries.fired(timer);
+            }
+        }
+
+        /** The fired timers leave the heap's budget share: given back, or kept by their deliveries. */
+        void release() {
+            if (kernel.settings().queues()) {
+                capacity.firedToDeliveries(bytes);
+            } else {
+                capacity.removed(timers.size(), bytes);
+            }
+        }
+
+        int[] levels() {
+            return Arrays.copyOf(levels, timers.size());
+        }
+    }
+
+    /** What an advance's apply step hands back: the result and each fired timer's repair levels, in firing order. */
+    private record Fired(AdvanceResult result, int[] levels) {
+    }
+}

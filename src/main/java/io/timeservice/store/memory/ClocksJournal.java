@@ -1,0 +1,249 @@
+package io.timeservice.store.memory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.store.memory.Clocks.Clock;
+
+/**
+ * The journal side of the {@link Clocks} registry: the one journal every clock appends to (each through a view that
+ * tags its records with the clock's number), the numbering and sequence floor it records, the recovery of every
+ * clock from a snapshot and the records after it, and the snapshot cut across every clock (see the registry's class
+ * comment for the journal, snapshot and sequence rules).
+ *
+ * <p>Thread-safety: guarded by the registry's monitor; the registry calls every method holding it, and the
+ * background snapshot takes it through {@link Clocks#snapshotNow}.
+ */
+final class ClocksJournal {
+
+    private static final System.Logger LOG = System.getLogger(ClocksJournal.class.getName());
+
+    private final Clocks registry;
+    private final PendingBudget budget;
+    private final LongSupplier wallClockMillis;
+    private final AtomicBoolean snapshotQueued = new AtomicBoolean();
+    // Guarded by the registry monitor.
+    private int nextNumber = 1;
+    private long sequenceFloor;
+    private MutationLog journal = MutationLog.NONE;
+
+    ClocksJournal(Clocks registry, PendingBudget budget, LongSupplier wallClockMillis) {
+        this.registry = registry;
+        this.budget = budget;
+        this.wallClockMillis = wallClockMillis;
+    }
+
+    /** A new clock's number, the sequence it starts after, and its creation record's position. */
+    record Numbered(int number, long firstSequence, long position) {
+    }
+
+    /**
+     * Journals the creation of clock {@code name} under the next number; call holding the registry monitor, once
+     * every other refusal is decided.
+     *
+     * @throws io.timeservice.model.SchedulerException {@code storage_unavailable} when the journal cannot write,
+     *                                                 with nothing numbered or written
+     */
+    Numbered created(String name, long initialNow, long createdAtWallMillis, ClockSettings settings) {
+        journal.requireWritable();
+        int number = nextNumber;
+        long position = journal.append(new Mutation.ClockCreated(number, name, initialNow, createdAtWallMillis,
+                sequenceFloor, settings));
+        nextNumber++;
+        return new Numbered(number, sequenceFloor, position);
+    }
+
+    /** Waits until the journal holds {@code position} durably. */
+    void awaitDurable(long position) {
+        journal.awaitDurable(position);
+    }
+
+    /** A clock was deleted having reserved sequences up to {@code reserved}: no later clock issues any of them. */
+    void deleted(long reserved) {
+        sequenceFloor = Math.max(sequenceFloor, reserved);
+    }
+
+    /**
+     * Rebuilds every clock from {@code snapshot} (null: none) and the {@code journal} records after it, dispatched
+     * to their clocks by number. Call once, holding the registry monitor, on fresh clocks, before {@link #attach}.
+     *
+     * @throws IllegalStateException when a record names a clock that does not exist or does not fit its clock
+     */
+    void recover(RecoveredClocks snapshot, Iterable<Mutation> records) {
+        if (journal != MutationLog.NONE) {
+            throw new IllegalStateException("recover needs fresh clocks");
+        }
+        RecoveredClocks start = snapshot == null ? RecoveredClocks.of(null) : snapshot;
+        long recoveredAt = wallClockMillis.getAsLong(); // last uses are not journaled: a restart is one
+        sequenceFloor = start.sequenceFloor();
+        nextNumber = start.nextNumber();
+        Map<Integer, Recovering> recovering = new HashMap<>();
+        recovering.put(0, new Recovering(registry.defaultClock(),
+                registry.defaultClock().scheduler().beginRecovery(start.defaultClock(), 0)));
+        for (RecoveredClocks.Clock saved : start.clocks()) {
+            ClockSettings settings = saved.state() == null ? ClockSettings.VIRTUAL : saved.state().settings();
+            Clock clock = new Clock(saved.number(), saved.name(), saved.initialNow(),
+                    saved.createdAtWallMillis(), registry.configured(0, settings), recoveredAt, settings);
+            recovering.put(saved.number(), new Recovering(clock,
+                    clock.scheduler().beginRecovery(saved.state(), 0)));
+        }
+        for (Mutation mutation : records) {
+            if (mutation instanceof Mutation.ClockCreated created) {
+                if (recovering.containsKey(created.number())) {
+                    throw new IllegalStateException("journal creates clock " + created.number() + " ("
+                            + created.name() + ") which exists");
+                }
+                Clock clock = new Clock(created.number(), created.name(), created.now(),
+                        created.createdAtWallMillis(), registry.configured(created.now(), created.settings()),
+                        recoveredAt, created.settings());
+                recovering.put(created.number(), new Recovering(clock,
+                        clock.scheduler().beginRecovery(null, created.firstSequence())));
+                nextNumber = Math.max(nextNumber, created.number() + 1);
+            } else if (mutation instanceof Mutation.OnClock on) {
+                Recovering target = recovering.get(on.clock());
+                if (target == null || on.clock() == 0) {
+                    throw new IllegalStateException("journal names clock " + on.clock() + " which does not exist");
+                }
+                if (on.mutation() instanceof Mutation.ClockDeleted) {
+                    recovering.remove(on.clock());
+                    sequenceFloor = Math.max(sequenceFloor,
+                            Math.max(target.recovery().lastSequence(), target.recovery().reservedSequences()));
+                } else {
+                    target.recovery().replay(on.mutation());
+                }
+            } else {
+                recovering.get(0).recovery().replay(mutation);
+            }
+        }
+        List<Clock> recovered = new ArrayList<>(recovering.size());
+        for (Recovering each : recovering.values()) {
+            each.clock().scheduler().finishRecovery(each.recovery());
+            each.clock().recovered(each.recovery().settings());
+            recovered.add(each.clock());
+        }
+        registry.recovered(recovered);
+    }
+
+    private record Recovering(Clock clock, SchedulerRecovery recovery) {
+    }
+
+    /** Journals into {@code log} from now on. Call once, holding the registry monitor, after {@link #recover}. */
+    void attach(MutationLog log) {
+        if (journal != MutationLog.NONE) {
+            throw new IllegalStateException("a mutation log is already attached");
+        }
+        journal = log;
+        for (Clock clock : registry.all()) {
+            clock.scheduler().attachLog(viewFor(clock.number()));
+        }
+    }
+
+    /**
+     * Takes a snapshot of every clock now, on this thread, holding the registry monitor: every clock's lock in number
+     * order, held while the heaps are copied and the journal rotates. Returns the pause in nanoseconds.
+     */
+    long snapshotNow() {
+        List<Clock> clocks = new ArrayList<>(registry.all());
+        clocks.sort(Comparator.comparingInt(Clock::number));
+        int held = 0;
+        long start = System.nanoTime();
+        try {
+            for (Clock clock : clocks) {
+                clock.scheduler().holdForSnapshot();
+                held++;
+            }
+            SchedulerState defaultState = null;
+            List<ClocksState.Clock> others = new ArrayList<>(clocks.size() - 1);
+            for (Clock clock : clocks) {
+                SchedulerState state = clock.scheduler().stateForSnapshot();
+                if (clock == registry.defaultClock()) {
+                    defaultState = state;
+                } else {
+                    others.add(new ClocksState.Clock(clock.number(), clock.name(), clock.initialNow(),
+                            clock.createdAtWallMillis(), state));
+                }
+            }
+            long pause = System.nanoTime() - start;
+            journal.snapshot(new ClocksState(defaultState.withCopyNanos(pause), others, sequenceFloor,
+                    nextNumber));
+            return System.nanoTime() - start;
+        } finally {
+            for (int i = held - 1; i >= 0; i--) {
+                clocks.get(i).scheduler().releaseForSnapshot();
+            }
+        }
+    }
+
+    private void snapshotInBackground() {
+        if (!snapshotQueued.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            Thread thread = new Thread(() -> {
+                try {
+                    registry.snapshotNow(); // takes the registry monitor
+                } catch (RuntimeException | OutOfMemoryError e) {
+                    LOG.log(System.Logger.Level.WARNING, "could not take a snapshot of the clocks; the journal keeps"
+                            + " every record", e);
+                } finally {
+                    snapshotQueued.set(false);
+                }
+            }, "timeservice-clocks-snapshot");
+            thread.setDaemon(true);
+            thread.start();
+        } catch (RuntimeException | OutOfMemoryError e) {
+            snapshotQueued.set(false);
+            LOG.log(System.Logger.Level.WARNING, "could not start a snapshot of the clocks", e);
+        }
+    }
+
+    /** Clock {@code number}'s view of the journal: its records tagged, its snapshots taken for every clock. */
+    MutationLog viewFor(int number) {
+        MutationLog shared = journal;
+        return new MutationLog() {
+            @Override
+            public void requireWritable() {
+                shared.requireWritable();
+            }
+
+            @Override
+            public long append(Mutation mutation) {
+                return shared.append(number == 0 ? mutation : new Mutation.OnClock(number, mutation));
+            }
+
+            @Override
+            public void appendForced(Mutation mutation) {
+                shared.appendForced(number == 0 ? mutation : new Mutation.OnClock(number, mutation));
+            }
+
+            @Override
+            public boolean failed() {
+                return shared.failed();
+            }
+
+            @Override
+            public void awaitDurable(long position) {
+                shared.awaitDurable(position);
+            }
+
+            @Override
+            public long lastAppended() {
+                return shared.lastAppended();
+            }
+
+            @Override
+            public boolean wantsSnapshot(int size) {
+                if (shared.wantsSnapshot((int) Math.min(Integer.MAX_VALUE, budget.timers()))) {
+                    snapshotInBackground(); // never under this clock's lock: the cut takes every clock's
+                }
+                return false;
+            }
+        };
+    }
+}
