@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.timeservice.model.Delivery.State;
+import io.timeservice.model.Rules;
 import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
 
@@ -68,7 +69,7 @@ public final class LeaseReleaser {
                     int attempt = rows.getInt(2);
                     long leaseUntil = rows.getLong(3);
                     expired.add(FailedAttempt.expired(sequence, attempt, clock.retry(),
-                            leaseUntil + clock.retry().backoffMillis(sequence, attempt + 1)));
+                            Rules.saturatedAdd(leaseUntil, clock.retry().backoffMillis(sequence, attempt + 1))));
                 }
             }
         }

@@ -34,7 +34,8 @@ import io.timeservice.store.SchedulerMetrics;
  *
  * <p>Time is the clock's own, as in memory: a virtual clock's {@code now_ms} (leases and retries of a virtual clock end
  * only by advancing it, which runs the retry step in its transaction), the database's clock ({@code db_now_ms()}) for
- * a system clock, so instances with skewed clocks agree. Every call reads its clock first, in its transaction; a
+ * a system clock, so instances with skewed clocks agree. A lease end or retry time past {@link Long#MAX_VALUE}
+ * saturates there ({@link Rules#saturatedAdd}), as in memory. Every call reads its clock first, in its transaction; a
  * virtual clock's row is read {@code FOR SHARE}, so no advance of it runs until the call commits (the memory store's
  * lock), and locked before any delivery row (the store's lock order: clock, then timers and deliveries). A system
  * clock's row is not locked: claims and acks of one busy clock must not queue on one row.
@@ -129,7 +130,7 @@ public final class PostgresDeliveries {
                 released[0] = LeaseReleaser.releaseDue(connection, stored, RELEASE_ON_CLAIM, true);
             }
             try (PreparedStatement claim = connection.prepareStatement(DeliverySql.CLAIM)) {
-                claim.setLong(1, stored.now() + leaseMillis);
+                claim.setLong(1, Rules.saturatedAdd(stored.now(), leaseMillis));
                 claim.setString(2, clock);
                 claim.setInt(3, max);
                 List<ClaimedDelivery> claimed = new ArrayList<>(max);
@@ -353,7 +354,7 @@ public final class PostgresDeliveries {
             }
             long now = stored.now();
             RetryPolicy policy = stored.retry();
-            long retryAt = now + (retryAfterMillis != null ? retryAfterMillis
+            long retryAt = Rules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
                     : policy.backoffMillis(sequence, attempt + 1));
             io.timeservice.model.Delivery after = FailedAttempt.apply(connection,
                     List.of(FailedAttempt.nacked(sequence, attempt, policy, now, retryAt))).get(0);
@@ -393,7 +394,7 @@ public final class PostgresDeliveries {
                 return null;
             }
             try (PreparedStatement extend = connection.prepareStatement(DeliverySql.EXTEND)) {
-                extend.setLong(1, stored.now() + leaseMillis);
+                extend.setLong(1, Rules.saturatedAdd(stored.now(), leaseMillis));
                 bindHeld(extend, 2, stored, id, token);
                 List<io.timeservice.model.Delivery> views = DeliveryRows.viewsOf(extend);
                 return views.isEmpty() ? null : views.get(0);

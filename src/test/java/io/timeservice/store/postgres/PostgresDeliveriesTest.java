@@ -271,6 +271,33 @@ class PostgresDeliveriesTest extends QueueClockTest {
         }
     }
 
+    /**
+     * A virtual clock 10^7 ms before the end of time: every lease end and retry time lies past {@link Long#MAX_VALUE}
+     * and saturates there, instead of wrapping negative (every ack {@code claim_lost}, as on the memory store before).
+     */
+    @Test
+    void nearTheEndOfTime_leaseEndsAndRetryTimesSaturate_insteadOfWrappingIntoThePast() {
+        database.execute("UPDATE clocks SET now_ms = " + (Long.MAX_VALUE - 10_000_000) + " WHERE name = '" + clock
+                + "'");
+        fired("a", "0", "b", "0");
+
+        ClaimedDelivery a = deliveries().claim(clock, 1, Limits.MAX_LEASE_MILLIS).get(0);
+        assertThat(a.leaseUntil()).isEqualTo(Long.MAX_VALUE);
+        assertThat(deliveries().ack(clock, "a", token(a))).isTrue();
+        ClaimedDelivery b = deliveries().claim(clock, 1, 1_000).get(0);
+        assertThat(deliveries().extend(clock, "b", token(b), Limits.MAX_LEASE_MILLIS).leaseUntil())
+                .isEqualTo(Long.MAX_VALUE);
+        io.timeservice.model.Delivery nacked = deliveries().nack(clock, "b", token(b), RetryPolicy.MAX_BACKOFF_MILLIS);
+        assertThat(nacked.state()).isEqualTo(State.WAITING);
+        assertThat(nacked.retryAt()).isEqualTo(Long.MAX_VALUE);
+
+        store.timers().advance(clock, null, Long.MAX_VALUE, Integer.MAX_VALUE); // its retry time comes at the end
+        ClaimedDelivery again = deliveries().claim(clock, 1, 1_000).get(0);
+        assertThat(again.attempt()).isEqualTo(2);
+        assertThat(again.readyAt()).isEqualTo(Long.MAX_VALUE);
+        assertThat(again.leaseUntil()).isEqualTo(Long.MAX_VALUE);
+    }
+
     @Test
     void anIdMayBePendingAgain_whileItsEarlierDeliveryIsStillOut() {
         fired("a", "0");
