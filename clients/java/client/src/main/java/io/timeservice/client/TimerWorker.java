@@ -28,11 +28,12 @@ import java.util.concurrent.atomic.LongAdder;
  * worker.close();   // stops claiming, waits for running handlers, sends their acks
  * }</pre>
  *
- * <p>Threads: one claim thread long-polls the clock for as many deliveries as there are free handler slots (never
- * more, so nothing claimed waits for a slot while its lease runs); a pool of {@code concurrency} threads runs the
- * handlers; one ack thread sends the acks of finished handlers in batches, one request per batch of whatever finished
- * while the previous request was on its way; one scheduler thread extends the lease of every handler still running at
- * half its lease, and again every half lease after. A handler that throws has its delivery nacked at once (with the
+ * <p>Threads: one claim thread long-polls the clock for as many deliveries as there are free slots, a slot being a
+ * running handler or one of {@code prefetch} deliveries claimed ahead (default: as many as {@code concurrency}, so
+ * that a claim's round trip overlaps the handlers' work); a pool of {@code concurrency} threads runs the handlers;
+ * one ack thread sends the acks of finished handlers in batches, one request per batch of whatever finished while
+ * the previous request was on its way; one scheduler thread extends the lease of every delivery still held (waiting
+ * for a handler or running) at half its lease, and again every half lease after. A handler that throws has its delivery nacked at once (with the
  * {@link RetryLaterException}'s delay when it is one). Delivery is at least once: a worker that dies loses its leases,
  * and the deliveries come again once the leases end.
  *
@@ -51,6 +52,7 @@ public final class TimerWorker implements AutoCloseable {
     private final ClockClient clock;
     private final DeliveryHandler handler;
     private final int concurrency;
+    private final int prefetch;
     private final Duration lease;
     private final Duration pollWait;
     private final Duration shutdownTimeout;
@@ -77,11 +79,12 @@ public final class TimerWorker implements AutoCloseable {
         this.clock = builder.clock;
         this.handler = builder.handler;
         this.concurrency = builder.concurrency;
+        this.prefetch = builder.prefetch < 0 ? builder.concurrency : builder.prefetch;
         this.lease = builder.lease;
         this.pollWait = builder.pollWait;
         this.shutdownTimeout = builder.shutdownTimeout;
         String prefix = "timer-worker-" + clock.name();
-        this.slots = new Semaphore(concurrency);
+        this.slots = new Semaphore(concurrency + prefetch);
         this.handlers = Executors.newFixedThreadPool(concurrency, threads(prefix + "-handler-", true));
         this.extender = Executors.newSingleThreadScheduledExecutor(threads(prefix + "-lease-", true));
         this.claimer = threads(prefix + "-claim", false).newThread(this::claimLoop);
@@ -130,8 +133,11 @@ public final class TimerWorker implements AutoCloseable {
             }
             slots.release(free - claimedNow.size());
             claimed.add(claimedNow.size());
+            long half = Math.max(1, lease.toMillis() / 2);
             for (Delivery delivery : claimedNow) {
-                handlers.execute(() -> run(delivery));
+                ScheduledFuture<?> extension = extender.scheduleAtFixedRate(() -> extend(delivery), half, half,
+                        TimeUnit.MILLISECONDS);
+                handlers.execute(() -> run(delivery, extension));
             }
         }
     }
@@ -145,6 +151,10 @@ public final class TimerWorker implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             state.compareAndSet(State.RUNNING, State.CLOSING);
+            return 0;
+        }
+        if (state.get() != State.RUNNING) { // close() began while this waited: claim nothing more
+            slots.release();
             return 0;
         }
         int free = 1 + slots.drainPermits();
@@ -168,10 +178,7 @@ public final class TimerWorker implements AutoCloseable {
 
     // --- handling -------------------------------------------------------------------------------------------------
 
-    private void run(Delivery delivery) {
-        long half = Math.max(1, lease.toMillis() / 2);
-        ScheduledFuture<?> extension = extender.scheduleAtFixedRate(() -> extend(delivery), half, half,
-                TimeUnit.MILLISECONDS);
+    private void run(Delivery delivery, ScheduledFuture<?> extension) {
         try {
             handler.handle(delivery);
             extension.cancel(false);
@@ -299,7 +306,8 @@ public final class TimerWorker implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "TimerWorker[" + clock.name() + ", concurrency " + concurrency + ", " + state.get() + "]";
+        return "TimerWorker[" + clock.name() + ", concurrency " + concurrency + ", prefetch " + prefetch + ", "
+                + state.get() + "]";
     }
 
     /** Settings of a worker; {@link #handler} is required. */
@@ -308,6 +316,7 @@ public final class TimerWorker implements AutoCloseable {
         private final ClockClient clock;
         private DeliveryHandler handler;
         private int concurrency = 1;
+        private int prefetch = -1;
         private Duration lease = Duration.ofSeconds(30);
         private Duration pollWait = Duration.ofSeconds(5);
         private Duration shutdownTimeout = Duration.ofSeconds(30);
@@ -322,6 +331,18 @@ public final class TimerWorker implements AutoCloseable {
                 throw new IllegalArgumentException("concurrency must be >= 1: " + concurrency);
             }
             this.concurrency = concurrency;
+            return this;
+        }
+
+        /**
+         * How many deliveries may be claimed ahead of the handlers, waiting for one to be free (default: as many as
+         * the concurrency; 0 claims only for idle handlers). Their leases run, and are extended, while they wait.
+         */
+        public Builder prefetch(int prefetch) {
+            if (prefetch < 0) {
+                throw new IllegalArgumentException("prefetch must be >= 0: " + prefetch);
+            }
+            this.prefetch = prefetch;
             return this;
         }
 

@@ -161,13 +161,7 @@ class ClockClientTest {
     @Test
     void advanceTo_moreThanOneRequestFires_firesEveryTimerInOrder(ClockClient clock) {
         int count = ClockClient.ADVANCE_LIMIT + 1_500;
-        for (int start = 0; start < count; start += 1000) {
-            TimerBatch batch = clock.batch();
-            for (int i = start; i < Math.min(count, start + 1000); i++) {
-                batch.add("t" + i, Duration.ofMillis(count - i));
-            }
-            batch.commit();
-        }
+        ManyTimers.add(clock, "t", count, i -> Duration.ofMillis(count - i));
 
         List<Timer> fired = clock.advanceTo(at(count));
 
