@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * <p>Parameters it resolves: {@link ClockClient} (a new clock per parameter and test, named after the test with a
  * random suffix; {@link TestClock} sets where it starts and whether it queues) and {@link TimeServiceClient} (the
  * run's shared client). A {@code ClockClient} parameter of a {@code @BeforeEach} method gets the same clock as the
- * test's parameter at the same position.
+ * test's parameter at the same position with the same settings.
  *
  * <p>The service: {@code TIMESERVICE_URL} (environment) or the system property {@code timeservice.url}, with the
  * bearer token of {@code TIMESERVICE_TOKEN} or {@code timeservice.token} when set. Where neither URL is set, one
@@ -56,7 +56,7 @@ public final class TimeServiceExtension implements ParameterResolver {
             options = options.queued();
         }
         ClockOptions chosen = options;
-        return context.getStore(NAMESPACE).computeIfAbsent("clock-" + parameter.getIndex(),
+        return context.getStore(NAMESPACE).computeIfAbsent("clock-" + parameter.getIndex() + "-" + chosen,
                 key -> new OwnClock(client.createClock(name(context), chosen)), OwnClock.class).clock();
     }
 
