@@ -4,13 +4,14 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +34,7 @@ import java.util.concurrent.atomic.LongAdder;
  * that a claim's round trip overlaps the handlers' work); a pool of {@code concurrency} threads runs the handlers;
  * one ack thread sends the acks of finished handlers in batches, one request per batch of whatever finished while
  * the previous request was on its way; one scheduler thread extends the lease of every delivery still held (waiting
- * for a handler or running) at half its lease, and again every half lease after. A handler that throws has its delivery nacked at once (with the
+ * for a handler or running) at half its lease, and again every half lease after (a scan every quarter lease). A handler that throws has its delivery nacked at once (with the
  * {@link RetryLaterException}'s delay when it is one). Delivery is at least once: a worker that dies loses its leases,
  * and the deliveries come again once the leases end.
  *
@@ -61,6 +62,8 @@ public final class TimerWorker implements AutoCloseable {
     private final ExecutorService handlers;
     private final ScheduledExecutorService extender;
     private final BlockingQueue<Delivery> acks = new LinkedBlockingQueue<>();
+    /** Every delivery claimed and not yet finished, by claim token: what the lease scan extends. */
+    private final Map<String, Held> held = new ConcurrentHashMap<>();
     private final Thread claimer;
     private final Thread acker;
     private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
@@ -106,6 +109,8 @@ public final class TimerWorker implements AutoCloseable {
     }
 
     private void start() {
+        long quarter = Math.max(1, lease.toMillis() / 4);
+        extender.scheduleWithFixedDelay(this::extendDueLeases, quarter, quarter, TimeUnit.MILLISECONDS);
         acker.start();
         claimer.start();
     }
@@ -133,11 +138,10 @@ public final class TimerWorker implements AutoCloseable {
             }
             slots.release(free - claimedNow.size());
             claimed.add(claimedNow.size());
-            long half = Math.max(1, lease.toMillis() / 2);
+            long extendAt = System.nanoTime() + lease.toNanos() / 2;
             for (Delivery delivery : claimedNow) {
-                ScheduledFuture<?> extension = extender.scheduleAtFixedRate(() -> extend(delivery), half, half,
-                        TimeUnit.MILLISECONDS);
-                handlers.execute(() -> run(delivery, extension));
+                held.put(delivery.claim(), new Held(delivery, extendAt));
+                handlers.execute(() -> run(delivery));
             }
         }
     }
@@ -178,14 +182,14 @@ public final class TimerWorker implements AutoCloseable {
 
     // --- handling -------------------------------------------------------------------------------------------------
 
-    private void run(Delivery delivery, ScheduledFuture<?> extension) {
+    private void run(Delivery delivery) {
         try {
             handler.handle(delivery);
-            extension.cancel(false);
+            held.remove(delivery.claim());
             succeeded.increment();
             acks.add(delivery);
         } catch (Throwable e) {
-            extension.cancel(false);
+            held.remove(delivery.claim());
             failed.increment();
             boolean interrupted = e instanceof InterruptedException || Thread.currentThread().isInterrupted();
             if (interrupted && state.get() != State.RUNNING) {
@@ -210,13 +214,38 @@ public final class TimerWorker implements AutoCloseable {
         }
     }
 
-    private void extend(Delivery delivery) {
-        try {
-            clock.extend(delivery, lease);
-            extended.increment();
-        } catch (RuntimeException e) {
-            count(e);
-            LOG.log(Level.WARNING, "lease extension of " + delivery.id() + " failed", e);
+    /** A claimed delivery, and when its lease is next extended ({@link System#nanoTime()}). */
+    private static final class Held {
+        final Delivery delivery;
+        volatile long extendAt;
+
+        Held(Delivery delivery, long extendAt) {
+            this.delivery = delivery;
+            this.extendAt = extendAt;
+        }
+    }
+
+    /**
+     * Runs every quarter lease: extends each delivery held for half its lease since its claim or last extension, so
+     * an extension is sent between half and three quarters into a lease.
+     */
+    private void extendDueLeases() {
+        for (Held one : held.values()) {
+            long now = System.nanoTime();
+            if (now - one.extendAt < 0 || !held.containsKey(one.delivery.claim())) {
+                continue;
+            }
+            try {
+                clock.extend(one.delivery, lease);
+                one.extendAt = now + lease.toNanos() / 2;
+                extended.increment();
+            } catch (RuntimeException e) {
+                count(e);
+                LOG.log(Level.WARNING, "lease extension of " + one.delivery.id() + " failed", e);
+                if (e instanceof TimeServiceException) {
+                    held.remove(one.delivery.claim()); // refused (the lease is lost): extending again cannot help
+                }
+            }
         }
     }
 

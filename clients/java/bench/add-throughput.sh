@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Issue 30: the Java client's add throughput from THREADS threads against the same load from wrk, over loopback.
+#   wrk          bench/post.lua with CLOCKS=1: POST /clocks/bench-0/timers over THREADS connections (2 wrk threads)
+#   java-client  AddThroughput (clients/java/tests/src/test/java/io/timeservice/client/bench): ClockClient.add on
+#                bench-0 from THREADS threads sharing one TimeServiceClient, the same ids, delays and priorities;
+#                WARMUP seconds unmeasured in its own JVM first (the client's JIT)
+# One TimeService (durability none), warmed up first with wrk (SERVICE_WARMUP seconds of post.lua: the service's JIT);
+# before every run the clock bench-0 is deleted and created again (empty heap). Rounds alternate which goes first.
+# Installs what is missing: wrk, curl (Debian, bench/need.sh). Prints RESULT and LOAD lines, then the medians and the
+# ratio per round.
+# Usage: clients/java/bench/add-throughput.sh [seconds=15] [threads=64] [rounds=3]
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+seconds=${1:-15}
+threads=${2:-64}
+rounds=${3:-3}
+warmup=${WARMUP:-20}
+service_warmup=${SERVICE_WARMUP:-60}
+ts_port=${TS_PORT:-18192}
+url="http://127.0.0.1:$ts_port"
+
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+. clients/java/bench/common.sh
+need wrk wrk
+echo "$(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)"
+start_ts "$ts_port" --timeservice.capacity=10000000 --timeservice.capacity-bytes=2GB
+wait_ts "$ts_port"
+
+fresh_clock() {
+  curl -s -o /dev/null -X DELETE "$url/clocks/bench-0"
+  curl -sf -o /dev/null -X PUT -H 'Content-Type: application/json' -d '{"now":0}' "$url/clocks/bench-0"
+}
+run() { # target seconds label
+  fresh_clock
+  echo "LOAD target=$1 loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
+  if [ "$1" = wrk ]; then
+    CLOCKS=1 ID_PREFIX="r$RANDOM" BENCH_DIR="$PWD/bench" wrk -t2 -c"$threads" -d"$2s" --timeout 10s -s bench/post.lua "$url" \
+      | grep RESULT | sed "s/^RESULT/RESULT $3/"
+  else
+    java -cp "$client_cp" io.timeservice.client.bench.AddThroughput "$url" bench-0 "$threads" "$2" "$warmup" "$3"
+  fi
+}
+
+run wrk "$service_warmup" warmup-wrk >/dev/null
+for round in $(seq 1 "$rounds"); do
+  order="wrk java-client"; [ $((round % 2)) = 0 ] && order="java-client wrk"
+  for target in $order; do run "$target" "$seconds" "$target" | tee -a "$work/results"; done
+done
+
+rate() { grep "^RESULT $1 " "$work/results" | sed 's/.* rps=\([0-9]*\).*/\1/'; }
+echo "SUMMARY seconds=$seconds threads=$threads rounds=$rounds"
+echo "  wrk         median $(rate wrk | median) adds/s [$(rate wrk | sort -g | head -1)-$(rate wrk | sort -g | tail -1)]"
+echo "  java-client median $(rate java-client | median) adds/s [$(rate java-client | sort -g | head -1)-$(rate java-client | sort -g | tail -1)]"
+paste <(rate java-client) <(rate wrk) | awk '{printf "  round %d: java-client/wrk %.2fx\n", NR, $1/$2}'
+paste <(rate java-client) <(rate wrk) | awk '{print $1/$2}' | median | xargs printf '  ratio median %.2fx\n'
