@@ -31,26 +31,17 @@ fresh_clock() {
   curl -s -o /dev/null -X DELETE "$url/clocks/bench-0"
   curl -sf -o /dev/null -X PUT -H 'Content-Type: application/json' -d '{"now":0}' "$url/clocks/bench-0"
 }
-run() { # target seconds label
+run() { # target [seconds label]: one measured run, or a warm-up with the given length
+  local seconds=${2:-$seconds} label=${3:-$1}
   fresh_clock
   echo "LOAD target=$1 loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
   if [ "$1" = wrk ]; then
-    CLOCKS=1 ID_PREFIX="r$RANDOM" BENCH_DIR="$PWD/bench" wrk -t2 -c"$threads" -d"$2s" --timeout 10s -s bench/post.lua "$url" \
-      | grep RESULT | sed "s/^RESULT/RESULT $3/"
+    CLOCKS=1 ID_PREFIX="r$RANDOM" BENCH_DIR="$PWD/bench" wrk -t2 -c"$threads" -d"${seconds}s" --timeout 10s -s bench/post.lua "$url" \
+      | grep RESULT | sed "s/^RESULT/RESULT $label/"
   else
-    java -cp "$client_cp" io.timeservice.client.bench.AddThroughput "$url" bench-0 "$threads" "$2" "$warmup" "$3"
+    java -cp "$client_cp" io.timeservice.client.bench.AddThroughput "$url" bench-0 "$threads" "$seconds" "$warmup" "$label"
   fi
 }
 
 run wrk "$service_warmup" warmup-wrk >/dev/null
-for round in $(seq 1 "$rounds"); do
-  order="wrk java-client"; [ $((round % 2)) = 0 ] && order="java-client wrk"
-  for target in $order; do run "$target" "$seconds" "$target" | tee -a "$work/results"; done
-done
-
-rate() { grep "^RESULT $1 " "$work/results" | sed 's/.* rps=\([0-9]*\).*/\1/'; }
-echo "SUMMARY seconds=$seconds threads=$threads rounds=$rounds"
-echo "  wrk         median $(rate wrk | median) adds/s [$(rate wrk | sort -g | head -1)-$(rate wrk | sort -g | tail -1)]"
-echo "  java-client median $(rate java-client | median) adds/s [$(rate java-client | sort -g | head -1)-$(rate java-client | sort -g | tail -1)]"
-paste <(rate java-client) <(rate wrk) | awk '{printf "  round %d: java-client/wrk %.2fx\n", NR, $1/$2}'
-paste <(rate java-client) <(rate wrk) | awk '{print $1/$2}' | median | xargs printf '  ratio median %.2fx\n'
+rounds wrk java-client rps "SUMMARY seconds=$seconds threads=$threads rounds=$rounds"

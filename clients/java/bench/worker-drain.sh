@@ -33,27 +33,18 @@ start_ts "$ts_port" --timeservice.deliveries.max=$((count * 2)) --timeservice.ca
 wait_ts "$ts_port"
 for _ in $(seq 1 60); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.5; done
 
-run() { # target n label
+run() { # target [count label]: one measured drain, or a warm-up of the given size
+  local n=${2:-$count} label=${3:-$1}
   echo "LOAD target=$1 loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
   if [ "$1" = bullmq ]; then
     redis-cli -p "$redis_port" flushall >/dev/null
-    (cd "$work" && node bullmq-drain.js "$redis_port" "$2" "$concurrency" "$3")
+    (cd "$work" && node bullmq-drain.js "$redis_port" "$n" "$concurrency" "$label")
   else
-    java -cp "$client_cp" io.timeservice.client.bench.WorkerDrain "http://127.0.0.1:$ts_port" "$2" "$concurrency" \
-      "$warmup_count" "$3"
+    java -cp "$client_cp" io.timeservice.client.bench.WorkerDrain "http://127.0.0.1:$ts_port" "$n" "$concurrency" \
+      "$warmup_count" "$label"
   fi
 }
 
 run bullmq "$warmup_count" warmup-bullmq >/dev/null
 run timerworker "$warmup_count" warmup-timerworker >/dev/null
-for round in $(seq 1 "$rounds"); do
-  order="bullmq timerworker"; [ $((round % 2)) = 0 ] && order="timerworker bullmq"
-  for target in $order; do run "$target" "$count" "$target" | tee -a "$work/results"; done
-done
-
-rate() { grep "^RESULT $1 " "$work/results" | sed 's/.*acked_per_s=\([0-9]*\).*/\1/'; }
-echo "SUMMARY count=$count concurrency=$concurrency rounds=$rounds"
-echo "  bullmq      median $(rate bullmq | median) acked/s [$(rate bullmq | sort -g | head -1)-$(rate bullmq | sort -g | tail -1)]"
-echo "  timerworker median $(rate timerworker | median) acked/s [$(rate timerworker | sort -g | head -1)-$(rate timerworker | sort -g | tail -1)]"
-paste <(rate timerworker) <(rate bullmq) | awk '{printf "  round %d: timerworker/bullmq %.2fx\n", NR, $1/$2}'
-paste <(rate timerworker) <(rate bullmq) | awk '{print $1/$2}' | median | xargs printf '  ratio median %.2fx\n'
+rounds bullmq timerworker acked_per_s "SUMMARY count=$count concurrency=$concurrency rounds=$rounds"
