@@ -49,12 +49,12 @@ final class LocalTimeService implements AutoCloseable {
         return uri;
     }
 
-    /** Starts the service from its jar and waits until it is ready. */
-    static LocalTimeService start() {
+    /** Starts the service from its jar and waits until it is ready; {@code settings} are more {@code --name=value}. */
+    static LocalTimeService start(String... settings) {
         Path jar = jar();
         for (int attempt = 1; ; attempt++) {
             int port = freePort();
-            LocalTimeService service = launch(jar, port);
+            LocalTimeService service = launch(jar, port, settings);
             Optional<String> failure = service.awaitReady();
             if (failure.isEmpty()) {
                 return service;
@@ -98,7 +98,7 @@ final class LocalTimeService implements AutoCloseable {
                 + "as target/timeservice-*.jar in " + Paths.get("").toAbsolutePath() + " or its parents");
     }
 
-    private static LocalTimeService launch(Path jar, int port) {
+    private static LocalTimeService launch(Path jar, int port, String... settings) {
         try {
             Path log = Files.createTempFile("timeservice-" + port + "-", ".log");
             List<String> command = new ArrayList<>(List.of(
@@ -106,6 +106,7 @@ final class LocalTimeService implements AutoCloseable {
                     "-Xmx512m", "-XX:TieredStopAtLevel=1", "-jar", jar.toAbsolutePath().toString(),
                     "--server.port=" + port, "--server.address=127.0.0.1", "--timeservice.durability=none",
                     "--server.shutdown=immediate", "--spring.main.banner-mode=off"));
+            command.addAll(List.of(settings));
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).start();
             return new LocalTimeService(process, URI.create("http://127.0.0.1:" + port), log);
