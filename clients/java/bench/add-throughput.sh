@@ -31,17 +31,27 @@ fresh_clock() {
   curl -s -o /dev/null -X DELETE "$url/clocks/bench-0"
   curl -sf -o /dev/null -X PUT -H 'Content-Type: application/json' -d '{"now":0}' "$url/clocks/bench-0"
 }
-run() { # target [seconds label]: one measured run, or a warm-up with the given length
-  local seconds=${2:-$seconds} label=${3:-$1}
+# run target [seconds label]: one measured run, or a warm-up with the given length. Its RESULT line ends with the
+# client's own CPU time per add (user + system; wrk's from bash's time, the JVM's from its measured window), which
+# a loaded machine disturbs far less than the rates.
+run() {
+  local seconds=${2:-$seconds} label=${3:-$1} result wrk_cpu requests
   fresh_clock
   echo "LOAD target=$1 loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
   if [ "$1" = wrk ]; then
-    CLOCKS=1 ID_PREFIX="r$RANDOM" BENCH_DIR="$PWD/bench" wrk -t2 -c"$threads" -d"${seconds}s" --timeout 10s -s bench/post.lua "$url" \
-      | grep RESULT | sed "s/^RESULT/RESULT $label/"
+    result=$( { TIMEFORMAT='%U %S'; time CLOCKS=1 ID_PREFIX="r$RANDOM" BENCH_DIR="$PWD/bench" wrk -t2 -c"$threads" \
+      -d"${seconds}s" --timeout 10s -s bench/post.lua "$url" | grep RESULT | sed "s/^RESULT/RESULT $label/"; } 2>&1)
+    wrk_cpu=$(echo "$result" | tail -1)
+    result=$(echo "$result" | grep RESULT)
+    requests=$(echo "$result" | sed 's/.*requests=\([0-9]*\).*/\1/')
+    result="$result client_cpu_us_per_req=$(echo "$wrk_cpu" | awk -v n="$requests" '{printf "%.1f", ($1 + $2) * 1e6 / n}')"
   else
-    java -cp "$client_cp" io.timeservice.client.bench.AddThroughput "$url" bench-0 "$threads" "$seconds" "$warmup" "$label"
+    result=$(java -cp "$client_cp" io.timeservice.client.bench.AddThroughput "$url" bench-0 "$threads" "$seconds" \
+      "$warmup" "$label" | grep RESULT)
   fi
+  echo "$result"
 }
 
 run wrk "$service_warmup" warmup-wrk >/dev/null
 rounds wrk java-client rps "SUMMARY seconds=$seconds threads=$threads rounds=$rounds"
+summarize wrk java-client client_cpu_us_per_req

@@ -27,16 +27,22 @@ wait_ts() {
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 # rounds first second field header: $rounds rounds of one run() of each target, alternating which goes first; then
-# the header, per target the median and [min-max] of `field` in its RESULT lines, and second/first per round and
-# their median.
+# the header and the summary of `field` (below).
 rounds() {
-  local first=$1 second=$2 field=$3 header=$4 round order target
+  local first=$1 second=$2 round order target
   for round in $(seq 1 "$rounds"); do
     order="$first $second"; [ $((round % 2)) = 0 ] && order="$second $first"
     for target in $order; do run "$target" | tee -a "$work/results"; done
   done
-  echo "$header"
-  rate() { grep "^RESULT $1 " "$work/results" | sed "s/.* $field=\([0-9]*\).*/\1/"; }
+  echo "$4"
+  summarize "$first" "$second" "$3"
+}
+
+# summarize first second field: per target the median and [min-max] of `field` in its RESULT lines, then
+# second/first per round and their median.
+summarize() {
+  local first=$1 second=$2 field=$3 target
+  rate() { grep "^RESULT $1 " "$work/results" | sed "s/.* $field=\([0-9.]*\).*/\1/"; }
   for target in "$first" "$second"; do
     printf '  %-12s %s median %s [%s-%s]\n' "$target" "$field" "$(rate "$target" | median)" \
       "$(rate "$target" | sort -g | head -1)" "$(rate "$target" | sort -g | tail -1)"

@@ -16,7 +16,8 @@ import io.timeservice.client.TimeServiceException;
  * and priority {@code bench/post.lua} gives wrk's requests, so that both send the same load to the same path.
  * First {@code warmupSeconds} unmeasured (the client's JIT), then {@code seconds} measured.
  * Run by {@code clients/java/bench/add-throughput.sh}. Arguments: baseUri clock threads seconds warmupSeconds
- * [label]. Prints {@code RESULT label requests=... seconds=... rps=... errors=...}.
+ * [label]. Prints {@code RESULT label requests=... seconds=... rps=... errors=... client_cpu_us_per_req=...}, the
+ * last being this JVM's CPU time (every thread: the senders, the HTTP client's, the JIT's and GC's) per add.
  */
 public final class AddThroughput {
 
@@ -31,11 +32,16 @@ public final class AddThroughput {
         String label = args.length > 5 ? args[5] : "java-client";
         run(clock, threads, warmup, "w");
         LongAdder errors = new LongAdder();
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long cpuBefore = os.getProcessCpuTime();
         long began = System.nanoTime();
         long requests = run(clock, threads, window, "m", errors);
         double seconds = (System.nanoTime() - began) / 1e9;
-        System.out.println(String.format(Locale.ROOT, "RESULT %s requests=%d seconds=%.2f rps=%.0f errors=%d",
-                label, requests, seconds, requests / seconds, errors.sum()));
+        double cpuMicros = (os.getProcessCpuTime() - cpuBefore) / 1e3;
+        System.out.println(String.format(Locale.ROOT, "RESULT %s requests=%d seconds=%.2f rps=%.0f errors=%d "
+                + "client_cpu_us_per_req=%.1f", label, requests, seconds, requests / seconds, errors.sum(),
+                cpuMicros / Math.max(1, requests)));
     }
 
     private static long run(ClockClient clock, int threads, Duration length, String prefix) throws Exception {
