@@ -30,13 +30,13 @@ public final class AddThroughput {
         Duration window = Duration.ofSeconds(Long.parseLong(args[3]));
         Duration warmup = Duration.ofSeconds(Long.parseLong(args[4]));
         String label = args.length > 5 ? args[5] : "java-client";
-        run(clock, threads, warmup, "w");
+        run(clock, threads, warmup, label + "-w");
         LongAdder errors = new LongAdder();
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         long cpuBefore = os.getProcessCpuTime();
         long began = System.nanoTime();
-        long requests = run(clock, threads, window, "m", errors);
+        long requests = run(clock, threads, window, label + "-m", errors);
         double seconds = (System.nanoTime() - began) / 1e9;
         double cpuMicros = (os.getProcessCpuTime() - cpuBefore) / 1e3;
         System.out.println(String.format(Locale.ROOT, "RESULT %s requests=%d seconds=%.2f rps=%.0f errors=%d "
