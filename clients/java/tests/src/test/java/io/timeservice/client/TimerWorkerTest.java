@@ -103,11 +103,12 @@ class TimerWorkerTest {
     void handlerLongerThanItsLease_keepsItByExtendingAtHalfTheLease(TimeServiceClient ts) throws Exception {
         ClockClient clock = ts.createClock("lease-" + UUID.randomUUID(), ClockOptions.system());
         CountDownLatch release = new CountDownLatch(1);
-        try (TimerWorker worker = TimerWorker.on(clock).lease(Duration.ofSeconds(1)).pollWait(Duration.ofMillis(500))
+        try (TimerWorker worker = TimerWorker.on(clock).lease(Duration.ofSeconds(2)).pollWait(Duration.ofMillis(500))
                 .handler(delivery -> release.await(30, TimeUnit.SECONDS)).start()) {
             clock.add("slow", Duration.ZERO);
 
-            // three extensions at half a 1 s lease each: the handler has run 1.5 s, past its first lease
+            // three extensions, each at least half a 2 s lease after the one before: the handler has run 3 s, past
+            // its first lease and the one the first extension gave
             Await.until("three extensions", DEADLINE, () -> worker.stats().extended() >= 3, worker::stats);
             DeliveryCounts held = clock.deliveries();
             assertEquals(1, held.inFlight(), held::toString);
