@@ -1,0 +1,316 @@
+package io.timeservice.client;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * One clock of a TimeService: its timers, its time and, for a queueing clock, its deliveries. A handle: it holds only
+ * the name, so it is cheap, immutable and thread-safe. Times are the clock's own (virtual milliseconds from the
+ * epoch, or the wall clock for a system clock).
+ */
+public final class ClockClient {
+
+    /** The most timers one advance request fires; an advance that has more due goes on in further requests. */
+    static final int ADVANCE_LIMIT = 10_000;
+
+    private final Transport transport;
+    private final String name;
+    private final String path;
+
+    ClockClient(Transport transport, String name) {
+        this.transport = transport;
+        this.name = name;
+        this.path = "/clocks/" + Transport.segment(name);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The clock's time, settings, pending count and (when it queues) deliveries. */
+    public ClockInfo info() {
+        return ClockInfo.of(transport.send(Transport.Call.get(path)).body());
+    }
+
+    /** The clock's current time. */
+    public Instant now() {
+        return info().now();
+    }
+
+    /** Deletes the clock with every timer and delivery it holds. */
+    public void delete() {
+        transport.send(Transport.Call.once("DELETE", path, null));
+    }
+
+    // --- timers ---------------------------------------------------------------------------------------------------
+
+    /** Adds a timer due {@code delay} from now, with priority 0 and no payload. */
+    public Timer add(String id, Duration delay) {
+        return add(id, delay, 0, null);
+    }
+
+    /** Adds a timer due {@code delay} from now; {@code payloadJson} is any JSON value, or null for none. */
+    public Timer add(String id, Duration delay, int priority, String payloadJson) {
+        Transport.Answer answer = transport.send(Transport.Call.once("POST", path + "/timers",
+                addition(id, delay, priority, payloadJson)));
+        return Timer.of(answer.body());
+    }
+
+    /** Adds a timer due at {@code at} (read against the clock's now first; a time already past is due now). */
+    public Timer addAt(String id, Instant at) {
+        return addAt(id, at, 0, null);
+    }
+
+    /** Adds a timer due at {@code at}, with a priority and a payload (JSON, or null for none). */
+    public Timer addAt(String id, Instant at, int priority, String payloadJson) {
+        return add(id, until(at), priority, payloadJson);
+    }
+
+    /** The pending timer, or empty when no timer with that id is pending. */
+    public Optional<Timer> get(String id) {
+        try {
+            return Optional.of(Timer.of(transport.send(Transport.Call.get(timer(id))).body()));
+        } catch (TimeServiceException e) {
+            if ("timer_not_found".equals(e.code())) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** Gives the timer a new delay from now; it keeps its priority and sequence. */
+    public Timer edit(String id, Duration delay) {
+        return edit(id, TimerEdit.delay(delay));
+    }
+
+    /** Changes the timer's delay, priority or both, conditionally when the edit names an If-Match tag. */
+    public Timer edit(String id, TimerEdit edit) {
+        Transport.Call call = Transport.Call.once("PATCH", timer(id), edit.json()).ifMatch(edit.ifMatch());
+        return Timer.of(transport.send(call).body());
+    }
+
+    /** Cancels the pending timer; it never fires. */
+    public void cancel(String id) {
+        cancel(id, null);
+    }
+
+    /** Cancels the timer only if its current revision matches {@code ifMatch} (entity tags or {@code *}). */
+    public void cancel(String id, String ifMatch) {
+        transport.send(Transport.Call.once("DELETE", timer(id), null).ifMatch(ifMatch));
+    }
+
+    /** The first {@code limit} (1 to 1,000) pending timers in firing order. */
+    public List<Timer> timers(int limit) {
+        return timers("?limit=" + limit);
+    }
+
+    /** The first {@code limit} timers due at or before {@code dueBy}: what an advance to it would fire first. */
+    public List<Timer> due(Instant dueBy, int limit) {
+        return timers("?limit=" + limit + "&dueBy=" + dueBy.toEpochMilli());
+    }
+
+    /** The timer that fires next, or empty when none is pending. */
+    public Optional<Timer> next() {
+        try {
+            return Optional.of(Timer.of(transport.send(Transport.Call.get(path + "/queue/next")).body()));
+        } catch (TimeServiceException e) {
+            if ("queue_empty".equals(e.code())) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** A batch of adds, edits and cancels, applied all or nothing by {@link TimerBatch#commit()}. */
+    public TimerBatch batch() {
+        return new TimerBatch(this);
+    }
+
+    // --- time -----------------------------------------------------------------------------------------------------
+
+    /**
+     * Moves a virtual clock {@code by} forward from its current time and answers every timer that fired, in firing
+     * order. The current time is read first, so with another client advancing the same clock at once the step
+     * counts from the time read.
+     */
+    public List<Timer> advance(Duration by) {
+        return advanceTo(now().plusMillis(Json.millis(by, "by")));
+    }
+
+    /**
+     * Moves a virtual clock to {@code to} (not before its now) and answers every timer that fired, in firing order,
+     * however many: beyond 10,000 the advance goes on in further requests.
+     */
+    public List<Timer> advanceTo(Instant to) {
+        List<Timer> fired = new ArrayList<>();
+        ObjectNode request = Json.object().put("to", to.toEpochMilli());
+        while (true) {
+            JsonNode body = transport.send(Transport.Call.once("POST", path + "/advance?limit=" + ADVANCE_LIMIT,
+                    request)).body();
+            body.get("fired").forEach(node -> fired.add(Timer.of(node)));
+            if (body.get("complete").asBoolean()) {
+                return fired;
+            }
+        }
+    }
+
+    /** Moves a virtual clock to the next timer's fireTime and fires what is due then; nothing when none is pending. */
+    public List<Timer> advanceToNext() {
+        return next().map(timer -> advanceTo(timer.fireTime())).orElseGet(List::of);
+    }
+
+    // --- deliveries -----------------------------------------------------------------------------------------------
+
+    /**
+     * Claims up to {@code max} (1 to 1,000) ready deliveries, each leased for {@code lease} (1 s to 12 h); when none
+     * is ready, waits up to {@code wait} (at most 30 s) for one. Not retried: deliveries claimed by an answer that
+     * was lost come back when their lease ends.
+     */
+    public List<Delivery> claim(int max, Duration lease, Duration wait) {
+        ObjectNode request = Json.object().put("max", max).put("lease", Json.millis(lease, "lease"))
+                .put("wait", Json.millis(wait, "wait"));
+        JsonNode body = transport.send(Transport.Call.once("POST", path + "/deliveries/claim", request).waiting(wait))
+                .body();
+        return deliveries(body);
+    }
+
+    /** Acknowledges a claimed delivery: it is done and leaves the queue. Refused with 409 {@code claim_lost}. */
+    public void ack(Delivery delivery) {
+        transport.send(Transport.Call.repeatable("POST", delivery(delivery) + "/ack", claim(delivery)));
+    }
+
+    /** Acknowledges up to 1,000 claimed deliveries in one request; each is decided on its own. */
+    public AckResult ackAll(Collection<Delivery> deliveries) {
+        ArrayNode acks = Json.MAPPER.createArrayNode();
+        for (Delivery delivery : deliveries) {
+            acks.add(claim(delivery).put("id", delivery.id()));
+        }
+        JsonNode body = transport.send(Transport.Call.repeatable("POST", path + "/deliveries/ack",
+                Json.object().set("acks", acks))).body();
+        List<String> lost = new ArrayList<>();
+        body.get("results").forEach(result -> {
+            if (!"acked".equals(result.get("outcome").asText())) {
+                lost.add(result.get("id").asText());
+            }
+        });
+        return new AckResult(body.get("acked").asInt(), lost);
+    }
+
+    /** Gives a claimed delivery back; it is ready again after the clock's backoff, or dead after its last attempt. */
+    public Delivery nack(Delivery delivery) {
+        return nack(delivery, null);
+    }
+
+    /** Gives a claimed delivery back to be ready again after {@code retryAfter} (null: the clock's backoff). */
+    public Delivery nack(Delivery delivery, Duration retryAfter) {
+        ObjectNode request = claim(delivery);
+        if (retryAfter != null) {
+            request.put("retryAfter", Json.millis(retryAfter, "retryAfter"));
+        }
+        return Delivery.of(transport.send(Transport.Call.once("POST", delivery(delivery) + "/nack", request)).body());
+    }
+
+    /** Ends the delivery's lease {@code lease} (1 s to 12 h) from the clock's now instead. */
+    public Delivery extend(Delivery delivery, Duration lease) {
+        ObjectNode request = claim(delivery).put("lease", Json.millis(lease, "lease"));
+        return Delivery.of(transport.send(Transport.Call.repeatable("POST", delivery(delivery) + "/extend", request))
+                .body());
+    }
+
+    /** The clock's deliveries by state (refused with 409 {@code clock_not_queued} on a clock that does not queue). */
+    public DeliveryCounts deliveries() {
+        return DeliveryCounts.of(transport.send(Transport.Call.get(path + "/deliveries")).body());
+    }
+
+    /** Every dead delivery in sequence order, read page by page. */
+    public List<Delivery> deadDeliveries() {
+        List<Delivery> dead = new ArrayList<>();
+        String query = "?limit=1000";
+        while (true) {
+            JsonNode body = transport.send(Transport.Call.get(path + "/deliveries/dead" + query)).body();
+            dead.addAll(deliveries(body));
+            JsonNode next = body.get("next");
+            if (next == null || next.isNull()) {
+                return dead;
+            }
+            query = "?limit=1000&after=" + next.asLong();
+        }
+    }
+
+    /** Makes every dead delivery of {@code id} ready again from attempt 1; answers them. */
+    public List<Delivery> redrive(String id) {
+        return deliveries(transport.send(Transport.Call.once("POST", path + "/deliveries/dead/"
+                + Transport.segment(id) + "/redrive", null)).body());
+    }
+
+    /** Deletes every dead delivery of {@code id}. */
+    public void deleteDead(String id) {
+        transport.send(Transport.Call.once("DELETE", path + "/deliveries/dead/" + Transport.segment(id), null));
+    }
+
+    // --- shared with the batch ------------------------------------------------------------------------------------
+
+    /** The delay from the clock's now until {@code at}, zero when it is past. */
+    Duration until(Instant at) {
+        return Duration.ofMillis(Math.max(0, at.toEpochMilli() - now().toEpochMilli()));
+    }
+
+    static ObjectNode addition(String id, Duration delay, int priority, String payloadJson) {
+        ObjectNode request = Json.object().put("id", id).put("delay", Json.millis(delay, "delay"));
+        if (priority != 0) {
+            request.put("priority", priority);
+        }
+        Json.putPayload(request, payloadJson);
+        return request;
+    }
+
+    List<BatchResult> commit(ArrayNode ops) {
+        JsonNode body = transport.send(Transport.Call.once("POST", path + "/batch", Json.object().set("ops", ops)))
+                .body();
+        List<BatchResult> results = new ArrayList<>();
+        body.get("results").forEach(node -> results.add(BatchResult.of(node)));
+        return results;
+    }
+
+    private List<Timer> timers(String query) {
+        List<Timer> timers = new ArrayList<>();
+        transport.send(Transport.Call.get(path + "/timers" + query)).body().get("timers")
+                .forEach(node -> timers.add(Timer.of(node)));
+        return timers;
+    }
+
+    private static List<Delivery> deliveries(JsonNode body) {
+        List<Delivery> deliveries = new ArrayList<>();
+        body.get("deliveries").forEach(node -> deliveries.add(Delivery.of(node)));
+        return deliveries;
+    }
+
+    private String timer(String id) {
+        return path + "/timers/" + Transport.segment(id);
+    }
+
+    private String delivery(Delivery delivery) {
+        return path + "/deliveries/" + Transport.segment(delivery.id());
+    }
+
+    private static ObjectNode claim(Delivery delivery) {
+        if (delivery.claim() == null) {
+            throw new IllegalArgumentException("delivery " + delivery.id() + " (sequence " + delivery.sequence()
+                    + ") is not claimed");
+        }
+        return Json.object().put("claim", delivery.claim());
+    }
+
+    @Override
+    public String toString() {
+        return "ClockClient[" + transport.base() + path + "]";
+    }
+}

@@ -1,0 +1,44 @@
+package io.timeservice.client;
+
+import java.time.Instant;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A fired timer on its way to a worker. Delivery is at least once: the same delivery can come again (its lease ended
+ * before the ack arrived), so a consumer deduplicates on {@link #sequence()}, which no other timer of the service
+ * ever has.
+ *
+ * @param id          the timer's id
+ * @param sequence    the timer's sequence; tells apart deliveries of one id
+ * @param attempt     1 for the first delivery, one more for each retry
+ * @param fireTime    when the timer was due, in the clock's time
+ * @param priority    the timer's priority
+ * @param payloadJson the timer's payload as compact JSON, or null when it has none
+ * @param state       where the delivery is
+ * @param claim       the lease's token while in flight, otherwise null
+ * @param leaseUntil  when the lease ends (the clock's time) while in flight, otherwise null
+ * @param readyAt     when it last became ready
+ * @param retryAt     when it is ready again while waiting, otherwise null
+ * @param deadReason  why it is dead, otherwise null
+ */
+public record Delivery(String id, long sequence, int attempt, Instant fireTime, int priority, String payloadJson,
+                       State state, String claim, Instant leaseUntil, Instant readyAt, Instant retryAt,
+                       String deadReason) {
+
+    /** Where a delivery is. */
+    public enum State { READY, IN_FLIGHT, WAITING, DEAD }
+
+    /** The payload read as {@code type} with Jackson's defaults, or null when the timer has no payload. */
+    public <T> T payload(Class<T> type) {
+        return payloadJson == null ? null : Json.read(payloadJson, type);
+    }
+
+    static Delivery of(JsonNode node) {
+        return new Delivery(node.get("id").asText(), node.get("sequence").asLong(), node.get("attempt").asInt(),
+                Json.instant(node, "fireTime"), node.path("priority").asInt(), Json.payload(node),
+                State.valueOf(node.get("state").asText().toUpperCase(java.util.Locale.ROOT)),
+                Json.text(node, "claim"), Json.instant(node, "leaseUntil"), Json.instant(node, "readyAt"),
+                Json.instant(node, "retryAt"), Json.text(node, "deadReason"));
+    }
+}

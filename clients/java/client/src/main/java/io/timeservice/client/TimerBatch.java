@@ -1,0 +1,64 @@
+package io.timeservice.client;
+
+import java.time.Duration;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Adds, edits and cancels on one clock, applied in order and all or nothing by {@link #commit()} (1 to 1,000
+ * operations). Each operation is checked as its single call would be, against the state the ones before it leave;
+ * if one is refused nothing changes and the {@link TimeServiceException}'s {@code problem().op()} is its index.
+ * A builder: not thread-safe, and meant to be committed once.
+ */
+public final class TimerBatch {
+
+    private final ClockClient clock;
+    private final ArrayNode ops = Json.MAPPER.createArrayNode();
+
+    TimerBatch(ClockClient clock) {
+        this.clock = clock;
+    }
+
+    public TimerBatch add(String id, Duration delay) {
+        return add(id, delay, 0, null);
+    }
+
+    public TimerBatch add(String id, Duration delay, int priority, String payloadJson) {
+        ops.add(ClockClient.addition(id, delay, priority, payloadJson).put("op", "add"));
+        return this;
+    }
+
+    public TimerBatch edit(String id, Duration delay) {
+        return edit(id, TimerEdit.delay(delay));
+    }
+
+    public TimerBatch edit(String id, TimerEdit edit) {
+        ops.add(conditional(edit.json().put("op", "edit").put("id", id), edit.ifMatch()));
+        return this;
+    }
+
+    public TimerBatch cancel(String id) {
+        return cancel(id, null);
+    }
+
+    public TimerBatch cancel(String id, String ifMatch) {
+        ops.add(conditional(Json.object().put("op", "cancel").put("id", id), ifMatch));
+        return this;
+    }
+
+    /** How many operations the batch holds. */
+    public int size() {
+        return ops.size();
+    }
+
+    /** Applies every operation, all or nothing; answers each one's result in order. */
+    public List<BatchResult> commit() {
+        return clock.commit(ops);
+    }
+
+    private static ObjectNode conditional(ObjectNode op, String ifMatch) {
+        return ifMatch == null ? op : op.put("ifMatch", ifMatch);
+    }
+}

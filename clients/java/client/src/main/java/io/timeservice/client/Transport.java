@@ -1,0 +1,180 @@
+package io.timeservice.client;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+
+/**
+ * HTTP/1.1 with JSON bodies over the JDK's client, one per {@link TimeServiceClient}. Thread-safe.
+ *
+ * <p>Retries: a call marked safe to repeat (reads, the idempotent {@code PUT} of a clock, acks, extends) is sent
+ * again after a 503 or a transport failure, up to {@link #ATTEMPTS} times in all, waiting 50 ms, 100 ms, 200 ms
+ * (each with up to half again of jitter) in between. Every other call is sent once: an add, edit, cancel, advance,
+ * batch, claim or nack that failed in transit may have been applied, and only the caller can tell whether to repeat
+ * it.
+ */
+final class Transport {
+
+    static final int ATTEMPTS = 4;
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** How long one call may take, beyond a long poll's own wait. */
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+    private final HttpClient http;
+    private final URI base;
+    private final String authorization;
+
+    Transport(URI base, String token) {
+        String text = base.toString();
+        this.base = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
+        this.authorization = token == null ? null : "Bearer " + token;
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT)
+                .build();
+    }
+
+    URI base() {
+        return base;
+    }
+
+    /** An answer: its status, its ETag header (or null) and its JSON body (a missing node when it had none). */
+    record Answer(int status, String etag, JsonNode body) {
+    }
+
+    /** One request. {@code repeatable}: safe to send again (see the class comment). */
+    record Call(String method, String path, JsonNode body, String ifMatch, boolean repeatable, Duration extraWait) {
+
+        static Call get(String path) {
+            return new Call("GET", path, null, null, true, Duration.ZERO);
+        }
+
+        static Call once(String method, String path, JsonNode body) {
+            return new Call(method, path, body, null, false, Duration.ZERO);
+        }
+
+        static Call repeatable(String method, String path, JsonNode body) {
+            return new Call(method, path, body, null, true, Duration.ZERO);
+        }
+
+        Call ifMatch(String tag) {
+            return new Call(method, path, body, tag, repeatable, extraWait);
+        }
+
+        Call waiting(Duration wait) {
+            return new Call(method, path, body, ifMatch, repeatable, wait);
+        }
+    }
+
+    /** Sends the call; a 4xx or 5xx answer is thrown as a {@link TimeServiceException}. */
+    Answer send(Call call) {
+        HttpRequest request = request(call);
+        for (int attempt = 1; ; attempt++) {
+            boolean last = !call.repeatable() || attempt == ATTEMPTS;
+            HttpResponse<byte[]> response;
+            try {
+                response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            } catch (IOException e) {
+                if (last) {
+                    throw new UncheckedIOException(call.method() + " " + call.path() + " failed: " + e, e);
+                }
+                pause(attempt);
+                continue;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new UncheckedIOException(new InterruptedIOException(call.method() + " " + call.path()
+                        + " interrupted"));
+            }
+            if (response.statusCode() == 503 && !last) {
+                pause(attempt);
+                continue;
+            }
+            return answer(response);
+        }
+    }
+
+    private HttpRequest request(Call call) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + call.path()))
+                .timeout(REQUEST_TIMEOUT.plus(call.extraWait())).header("Accept", "application/json");
+        if (authorization != null) {
+            builder.header("Authorization", authorization);
+        }
+        if (call.ifMatch() != null) {
+            builder.header("If-Match", call.ifMatch());
+        }
+        if (call.body() != null) {
+            builder.header("Content-Type", "application/json").method(call.method(),
+                    HttpRequest.BodyPublishers.ofByteArray(call.body().toString().getBytes(StandardCharsets.UTF_8)));
+        } else {
+            builder.method(call.method(), HttpRequest.BodyPublishers.noBody());
+        }
+        return builder.build();
+    }
+
+    private static Answer answer(HttpResponse<byte[]> response) {
+        byte[] bytes = response.body();
+        JsonNode body = MissingNode.getInstance();
+        if (bytes.length > 0) {
+            try {
+                body = Json.MAPPER.readTree(bytes);
+            } catch (IOException e) {
+                if (response.statusCode() < 400) {
+                    throw new UncheckedIOException("the service answered " + response.statusCode()
+                            + " with a body that is not JSON", e);
+                }
+            }
+        }
+        if (response.statusCode() >= 400) {
+            throw new TimeServiceException(problem(response, body));
+        }
+        return new Answer(response.statusCode(), response.headers().firstValue("ETag").orElse(null), body);
+    }
+
+    /** The problem the answer carries, or one made up from its status when it carries none (a proxy's page). */
+    private static Problem problem(HttpResponse<byte[]> response, JsonNode body) {
+        int status = response.statusCode();
+        String path = response.request().uri().getPath();
+        if (!body.hasNonNull("code")) {
+            String code = status >= 500 ? "internal_error" : "client_error";
+            return new Problem("urn:timeservice:problem:" + code, "HTTP " + status, status,
+                    "the answer carried no problem detail", path, code, null);
+        }
+        JsonNode op = body.get("op");
+        return new Problem(body.path("type").asText(null), body.path("title").asText(null), status,
+                body.path("detail").asText(null), body.path("instance").asText(path), body.get("code").asText(),
+                op == null || !op.canConvertToInt() ? null : op.asInt());
+    }
+
+    private static void pause(int attempt) {
+        long millis = 50L << (attempt - 1);
+        try {
+            Thread.sleep(millis + ThreadLocalRandom.current().nextLong(millis / 2 + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UncheckedIOException(new InterruptedIOException("interrupted while backing off"));
+        }
+    }
+
+    /** A path segment: ids and clock names are URL-safe when valid; anything else is percent-encoded as UTF-8. */
+    static String segment(String value) {
+        StringBuilder out = new StringBuilder(value.length());
+        for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xff);
+            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || "-._~:".indexOf(c) >= 0) {
+                out.append(c);
+            } else {
+                out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
+            }
+        }
+        return out.toString();
+    }
+}
