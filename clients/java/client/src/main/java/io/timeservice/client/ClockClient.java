@@ -162,9 +162,23 @@ public final class ClockClient {
         }
     }
 
-    /** Moves a virtual clock to the next timer's fireTime and fires what is due then; nothing when none is pending. */
+    /**
+     * Moves a virtual clock to its next event — a timer coming due, a lease ending, a retry becoming ready — found and
+     * reached by the service in one step ({@code {"next": true}}), and answers the timers that fired there; nothing
+     * moves and nothing fires when nothing is pending. Beyond 10,000 timers due at once the step goes on in further
+     * requests.
+     */
     public List<Timer> advanceToNext() {
-        return next().map(timer -> advanceTo(timer.fireTime())).orElseGet(List::of);
+        List<Timer> fired = new ArrayList<>();
+        ObjectNode request = Json.object().put("next", true);
+        while (true) {
+            JsonNode body = transport.send(Transport.Call.once("POST", path + "/advance?limit=" + ADVANCE_LIMIT,
+                    request)).body();
+            body.get("fired").forEach(node -> fired.add(Timer.of(node)));
+            if (body.get("complete").asBoolean()) {
+                return fired;
+            }
+        }
     }
 
     // --- deliveries -----------------------------------------------------------------------------------------------

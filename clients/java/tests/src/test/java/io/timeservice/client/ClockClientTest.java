@@ -15,6 +15,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import io.timeservice.testkit.TimeServiceExtension;
+import io.timeservice.testkit.TestClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.function.Executable;
@@ -182,6 +183,20 @@ class ClockClientTest {
         assertEquals(Optional.of("A"), clock.next().map(Timer::id));
         assertEquals(List.of("A", "B"), ids(clock.advanceToNext()));
         assertEquals(at(Duration.ofMinutes(3).toMillis()), clock.now());
+    }
+
+    @Test
+    void advanceToNext_reachesALeaseEnd_whenNoTimerComesSooner(@TestClock(queued = true) ClockClient clock) {
+        clock.add("A", Duration.ofSeconds(1));
+        clock.add("B", Duration.ofHours(1));
+        assertEquals(List.of("A"), ids(clock.advanceToNext()));
+        List<Delivery> claimed = clock.claim(1, Duration.ofSeconds(30), Duration.ZERO);
+        assertEquals(1, claimed.size());
+
+        assertEquals(List.of(), clock.advanceToNext());            // the lease's end, 30 s on, comes before B
+        assertEquals(at(31_000), clock.now());
+        assertEquals(List.of("B"), ids(clock.advanceToNext()));
+        assertEquals(at(3_600_000), clock.now());
     }
 
     @Test
