@@ -251,7 +251,8 @@ final class RecordCodec {
         return mutation instanceof Mutation.Cancelled || mutation instanceof Mutation.Edited
                 || mutation instanceof Mutation.Advanced || mutation instanceof Mutation.Reset
                 || mutation instanceof Mutation.SequencesReserved || mutation instanceof Mutation.DeliveriesSettled
-                || mutation instanceof Mutation.LeasesRenewed ? null : "unknown mutation " + mutation;
+                || mutation instanceof Mutation.LeasesRenewed || mutation instanceof Mutation.Passed ? null
+                : "unknown mutation " + mutation;
     }
 
     /** The mutation's lists cannot hold null (they are copies made by {@code List.copyOf}). */
