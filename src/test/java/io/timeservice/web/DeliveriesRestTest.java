@@ -411,6 +411,10 @@ class DeliveriesRestTest extends RestTestSupport {
                 Arguments.of("claim", "{\"wait\":-1}", "invalid_request"),
                 Arguments.of("claim", "{\"wait\":30001}", "invalid_request"),
                 Arguments.of("claim", "{\"wait\":null}", "invalid_request"),
+                // a bad max and a bad wait or lease together: max first, on both stores (issue 34, item 15)
+                Arguments.of("claim", "{\"max\":0,\"wait\":-1}", "invalid_limit"),
+                Arguments.of("claim", "{\"max\":1001,\"lease\":999,\"wait\":30001}", "invalid_limit"),
+                Arguments.of("claim", "{\"lease\":999,\"wait\":-1}", "invalid_request"),
                 Arguments.of("claim", "{\"count\":1}", "invalid_request"),
                 Arguments.of("claim", "{\"max\":1,\"max\":2}", "invalid_request"),
                 Arguments.of("claim", "", "invalid_request"),
