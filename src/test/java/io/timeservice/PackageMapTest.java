@@ -3,15 +3,23 @@ package io.timeservice;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import com.tngtech.archunit.ArchConfiguration;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -74,5 +82,43 @@ class PackageMapTest {
                 .should().dependOnClassesThat().resideInAnyPackage(forbidden)
                 .because("the README's package map lets " + name + " import only " + MAY_IMPORT.get(name))
                 .check(MAIN);
+    }
+
+    /**
+     * The same rule over the source's import lines, which also catch an import kept only for a javadoc link (the
+     * class files above do not show those).
+     */
+    @Test
+    void eachSourceFile_importsOnlyWhatThePackageMapAllows() throws IOException {
+        Path root = Path.of("src/main/java");
+        Pattern projectImport = Pattern.compile("^import (?:static )?io\\.timeservice\\.([a-z.]+)\\.[A-Z]",
+                Pattern.MULTILINE);
+        List<String> violations = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                String own = rowOf(root.relativize(file.getParent()).toString().replace('/', '.')
+                        .replaceFirst("^io\\.timeservice\\.?", ""));
+                if (own == null) {
+                    continue;
+                }
+                Matcher imported = projectImport.matcher(Files.readString(file));
+                while (imported.find()) {
+                    String target = rowOf(imported.group(1));
+                    if (target != null && !target.equals(own) && !MAY_IMPORT.get(own).contains(target)) {
+                        violations.add(root.relativize(file) + " imports " + imported.group(1));
+                    }
+                }
+            }
+        }
+        assertThat(violations).as("imports the package map does not allow").isEmpty();
+    }
+
+    /** The package map's row for a package: its own name, or the row of the nearest package above it that has one. */
+    private static String rowOf(String pkg) {
+        String name = pkg;
+        while (!MAY_IMPORT.containsKey(name) && name.contains(".")) {
+            name = name.substring(0, name.lastIndexOf('.'));
+        }
+        return MAY_IMPORT.containsKey(name) ? name : null;
     }
 }

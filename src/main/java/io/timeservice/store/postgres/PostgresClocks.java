@@ -14,11 +14,10 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
-import io.timeservice.store.memory.Clocks;
 
 /**
  * The clocks of the PostgreSQL store (table {@code clocks}): create, read, list and delete, with the memory store's
- * refusals ({@link Clocks}). The clock {@value Clocks#DEFAULT} always exists and cannot be deleted. Thread-safe and
+ * refusals ({@link Rules}). The clock {@value Limits#DEFAULT_CLOCK} always exists and cannot be deleted. Thread-safe and
  * safe across instances: creation is serialized by a transaction-level advisory lock (so the clock limit holds
  * when instances race), deletion locks the clock's row, so no add or advance of it runs meanwhile.
  */
@@ -130,10 +129,7 @@ public final class PostgresClocks {
                 }
                 return new Created(existing, false);
             }
-            if (count(connection) >= maxClocks) {
-                throw new SchedulerException(ErrorCode.CLOCK_LIMIT, "the service holds its limit of " + maxClocks
-                        + " clocks (timeservice.clocks.max); delete one first");
-            }
+            Rules.requireClockRoom(count(connection), maxClocks);
             try (PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings) VALUES (?, ?, ?, ?, ?, "
                             + SETTINGS + ")")) {

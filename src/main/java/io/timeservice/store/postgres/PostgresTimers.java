@@ -21,11 +21,11 @@ import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.SchedulerMetrics;
-import io.timeservice.store.memory.TimerScheduler;
 
 /**
  * Timers on the PostgreSQL store's clocks (table {@code timers}): add, read, edit, cancel, atomic batches, bounded
- * advance and preview, with the memory store's semantics and refusals, in the same order ({@link TimerScheduler}).
+ * advance and preview, with the memory store's semantics and refusals, in the same order (the {@code TimerStore}
+ * port's contract).
  *
  * <p>Thread-safe and safe across instances, by the database's locks, each call one READ COMMITTED transaction:
  * <ul>
