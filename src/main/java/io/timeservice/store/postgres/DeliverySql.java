@@ -1,5 +1,7 @@
 package io.timeservice.store.postgres;
 
+import io.timeservice.model.Limits;
+
 /**
  * The statements of the deliveries (table {@code deliveries}): {@link PostgresDeliveries} (firing into the ready
  * queue, claim, ack, nack, extend, counts), {@link LeaseReleaser} (expired leases, due retries, purge of acked rows)
@@ -152,11 +154,13 @@ final class DeliverySql {
              ORDER BY d.seq LIMIT ?""";
 
     /**
-     * The dead deliveries of an id (or the one with that sequence). Parameters: clock, id, sequence or null, the same
-     * sequence again.
+     * The dead deliveries of an id (or the one with that sequence), at most {@link Limits#MAX_DEAD_LETTERS_PER_CALL}
+     * of them, the lowest sequences first: what one redrive or delete takes, as on the memory store. Parameters:
+     * clock, id, sequence or null, the same sequence again.
      */
-    static final String DEAD_OF_ID = " WHERE d.clock = ? AND d.id = ? AND d.state = 'dead'"
-            + " AND (?::bigint IS NULL OR d.seq = ?::bigint)";
+    static final String DEAD_OF_ID = " WHERE d.state = 'dead' AND d.seq IN (SELECT seq FROM deliveries"
+            + " WHERE clock = ? AND id = ? AND state = 'dead' AND (?::bigint IS NULL OR seq = ?::bigint)"
+            + " ORDER BY seq LIMIT " + Limits.MAX_DEAD_LETTERS_PER_CALL + ")";
 
     /**
      * Dead deliveries become ready again at the clock's now (the first parameter) with a fresh set of attempts;

@@ -8,6 +8,7 @@ import java.util.List;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Delivery.State;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
 import io.timeservice.model.SchedulerException;
 import org.junit.jupiter.api.Test;
 
@@ -80,5 +81,27 @@ class PostgresDeadLettersTest extends QueueClockTest {
                 .isEqualTo(ErrorCode.DELIVERY_NOT_FOUND);
         assertThat(deadLetters().deleteDead(clock, "a", null)).containsExactly(dead.get(1));
         assertThat(pendingInBudget()).isEqualTo(budgetBefore - 2);
+    }
+
+    @Test
+    void aRedriveTakesAtMostItsPerCallLimit_theLowestSequencesFirst_asOnTheMemoryStore() {
+        fired("a", "0");
+        killAllReady();
+        long first = deadLetters().dead(clock, 1, null).get(0).sequence();
+        // as many more dead deliveries of "a" as one call may take, numbered after the first (rows written directly:
+        // a redrive keeps the budget, so these need none)
+        database.execute("INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, bytes,"
+                + " state, attempt, done_at, dead_reason) SELECT " + first + " + n, '" + clock + "', 'a', 1, 0, 1, 0,"
+                + " 1, 'dead', 3, 1, 'test' FROM generate_series(1, " + Limits.MAX_DEAD_LETTERS_PER_CALL + ") n");
+
+        List<Delivery> redriven = deadLetters().redrive(clock, "a", null);
+
+        assertThat(redriven).hasSize(Limits.MAX_DEAD_LETTERS_PER_CALL);
+        assertThat(redriven.stream().mapToLong(Delivery::sequence).min().orElseThrow()).isEqualTo(first);
+        assertThat(redriven.stream().mapToLong(Delivery::sequence).max().orElseThrow())
+                .isEqualTo(first + Limits.MAX_DEAD_LETTERS_PER_CALL - 1);
+        assertThat(deadLetters().dead(clock, 10, null)).extracting(Delivery::sequence)
+                .containsExactly(first + Limits.MAX_DEAD_LETTERS_PER_CALL);
+        assertThat(deadLetters().redrive(clock, "a", null)).hasSize(1);
     }
 }
