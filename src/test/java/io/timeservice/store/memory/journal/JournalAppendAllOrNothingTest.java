@@ -29,10 +29,12 @@ class JournalAppendAllOrNothingTest {
         Timer kept;
         try (JournalStore store = open(scheduler)) {
             scheduler.add("before", 5, 0, "{\"a\":1}", Trace.NONE);
-            // The encoder writes the frame header and the record type, then fails on the missing timer: as an
-            // OutOfMemoryError while the buffer grows would, half-way through a frame.
-            assertThatThrownBy(() -> store.writer().append(new Mutation.Added(null, 0)))
-                    .isInstanceOf(NullPointerException.class);
+            // The encoder writes the frame header and the whole body, then refuses the frame as too large: the buffer
+            // holds most of a frame when the append fails, as after an OutOfMemoryError while it grows. (A record
+            // the decoder would refuse is refused before any byte is written.)
+            Timer huge = new Timer("huge", 5, 0, 99, 1, 0, "x".repeat(RecordCodec.MAX_BODY_BYTES + 1));
+            assertThatThrownBy(() -> store.writer().append(new Mutation.Added(huge, 0)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("over the journal's limit");
             kept = scheduler.add("after", 7, 1, null, Trace.NONE);
         }
         TimerScheduler recovered = TimerScheduler.withVirtualClock(4, 100);
