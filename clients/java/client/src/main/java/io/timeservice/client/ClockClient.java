@@ -150,8 +150,16 @@ public final class ClockClient {
      * however many: beyond 10,000 the advance goes on in further requests.
      */
     public List<Timer> advanceTo(Instant to) {
+        return advanceUntilComplete(Json.object().put("to", to.toEpochMilli()));
+    }
+
+    /**
+     * Sends {@code request} to the advance path until the service answers {@code complete}, gathering every fired
+     * timer: an advance that meets its limit moves the clock only to its last fired timer, and the same request
+     * continues from there.
+     */
+    private List<Timer> advanceUntilComplete(ObjectNode request) {
         List<Timer> fired = new ArrayList<>();
-        ObjectNode request = Json.object().put("to", to.toEpochMilli());
         while (true) {
             JsonNode body = transport.send(Transport.Call.once("POST", path + "/advance?limit=" + ADVANCE_LIMIT,
                     request)).body();
@@ -169,16 +177,7 @@ public final class ClockClient {
      * requests.
      */
     public List<Timer> advanceToNext() {
-        List<Timer> fired = new ArrayList<>();
-        ObjectNode request = Json.object().put("next", true);
-        while (true) {
-            JsonNode body = transport.send(Transport.Call.once("POST", path + "/advance?limit=" + ADVANCE_LIMIT,
-                    request)).body();
-            body.get("fired").forEach(node -> fired.add(Timer.of(node)));
-            if (body.get("complete").asBoolean()) {
-                return fired;
-            }
-        }
+        return advanceUntilComplete(Json.object().put("next", true));
     }
 
     // --- deliveries -----------------------------------------------------------------------------------------------
