@@ -195,6 +195,9 @@ class ClockClientTest {
 
         assertEquals(List.of(), clock.advanceToNext());            // the lease's end, 30 s on, comes before B
         assertEquals(at(31_000), clock.now());
+        assertEquals(List.of(), clock.advanceToNext());            // then the retry the lost lease asked for
+        assertTrue(clock.now().isAfter(at(31_000)) && clock.now().isBefore(at(3_600_000)), clock.now()::toString);
+        assertEquals(1, clock.deliveries().ready());
         assertEquals(List.of("B"), ids(clock.advanceToNext()));
         assertEquals(at(3_600_000), clock.now());
     }
