@@ -204,55 +204,79 @@ class SnapshotReader {
 
         private Timer readTimer(Members members) {
             members.object();
-            String[] text = new String[2];   // id, payload
-            Long[] value = new Long[6];      // fireTime, priority, sequence, version, createdAt
+            Fired fired = new Fired();
+            Long[] value = new Long[2];      // version, createdAt
             members.each((m, name, at) -> {
-                switch (name) {
-                    case "id" -> text[0] = m.string(at);
-                    case "fireTime" -> value[0] = m.integer(at);
-                    case "priority" -> value[1] = m.integer(at, Integer.MIN_VALUE, Integer.MAX_VALUE);
-                    case "sequence" -> value[2] = m.integer(at);
-                    case "version" -> value[3] = m.integer(at, 1, Timer.MAX_VERSION);
-                    case "createdAt" -> value[4] = m.integer(at);
-                    case "payload" -> text[1] = payload(m, at);
-                    default -> throw Members.unknown(at);
+                if (!fired.read(m, name, at)) {
+                    switch (name) {
+                        case "version" -> value[0] = m.integer(at, 1, Timer.MAX_VERSION);
+                        case "createdAt" -> value[1] = m.integer(at);
+                        default -> throw Members.unknown(at);
+                    }
                 }
             });
-            members.require(text[0] != null, "id");
-            members.require(value[0] != null, "fireTime");
-            members.require(value[2] != null, "sequence");
-            largestSequence = Math.max(largestSequence, value[2]);
-            return new Timer(text[0], value[0], or(value[1], 0).intValue(), value[2], or(value[3], 1), or(value[4], 0),
-                    text[1]);
+            fired.require(members);
+            return new Timer(fired.id, fired.fireTime, fired.priority(), fired.sequence, or(value[0], 1),
+                    or(value[1], 0), fired.payload);
         }
 
         private Delivery readDelivery(Members members) {
             members.object();
-            String[] text = new String[4];   // id, payload, state, deadReason
-            Long[] value = new Long[6];      // fireTime, priority, sequence, attempt, readyAt, retryAt
+            Fired fired = new Fired();
+            String[] text = new String[2];   // state, deadReason
+            Long[] value = new Long[3];      // attempt, readyAt, retryAt
             members.each((m, name, at) -> {
-                switch (name) {
-                    case "id" -> text[0] = m.string(at);
-                    case "fireTime" -> value[0] = m.integer(at);
-                    case "priority" -> value[1] = m.integer(at, Integer.MIN_VALUE, Integer.MAX_VALUE);
-                    case "sequence" -> value[2] = m.integer(at);
-                    case "attempt" -> value[3] = m.integer(at, Integer.MIN_VALUE, Integer.MAX_VALUE);
-                    case "state" -> text[2] = m.choice(at, "ready", "in_flight", "waiting", "dead");
-                    case "readyAt" -> value[4] = m.integer(at);
-                    case "retryAt" -> value[5] = m.integer(at, 1, Long.MAX_VALUE);
-                    case "deadReason" -> text[3] = m.string(at);
-                    case "payload" -> text[1] = payload(m, at);
-                    default -> throw Members.unknown(at);
+                if (!fired.read(m, name, at)) {
+                    switch (name) {
+                        case "attempt" -> value[0] = m.integer(at, Integer.MIN_VALUE, Integer.MAX_VALUE);
+                        case "state" -> text[0] = m.choice(at, "ready", "in_flight", "waiting", "dead");
+                        case "readyAt" -> value[1] = m.integer(at);
+                        case "retryAt" -> value[2] = m.integer(at, 1, Long.MAX_VALUE);
+                        case "deadReason" -> text[1] = m.string(at);
+                        default -> throw Members.unknown(at);
+                    }
                 }
             });
-            members.require(text[0] != null, "id");
-            members.require(value[0] != null, "fireTime");
-            members.require(value[2] != null, "sequence");
-            members.require(text[2] != null, "state");
-            largestSequence = Math.max(largestSequence, value[2]);
-            return new Delivery(text[0], value[0], or(value[1], 0).intValue(), value[2], text[1],
-                    or(value[3], 1).intValue(), Delivery.State.valueOf(upper(text[2])), null, 0, or(value[5], 0),
-                    or(value[4], value[0]), text[3]);
+            fired.require(members);
+            members.require(text[0] != null, "state");
+            return new Delivery(fired.id, fired.fireTime, fired.priority(), fired.sequence, fired.payload,
+                    or(value[0], 1).intValue(), Delivery.State.valueOf(upper(text[0])), null, 0, or(value[2], 0),
+                    or(value[1], fired.fireTime), text[1]);
+        }
+
+        /** The members a timer and a delivery share: its id, when it is due, its priority, sequence and payload. */
+        private final class Fired {
+            String id;
+            Long fireTime;
+            Long priority;
+            Long sequence;
+            String payload;
+
+            /** Reads the member {@code name} if it is one of these; false if it is not. */
+            boolean read(Members m, String name, String at) {
+                switch (name) {
+                    case "id" -> id = m.string(at);
+                    case "fireTime" -> fireTime = m.integer(at);
+                    case "priority" -> priority = m.integer(at, Integer.MIN_VALUE, Integer.MAX_VALUE);
+                    case "sequence" -> sequence = m.integer(at);
+                    case "payload" -> payload = payload(m, at);
+                    default -> {
+                        return false;
+                    }
+                }
+                return true;
+            }
+
+            void require(Members members) {
+                members.require(id != null, "id");
+                members.require(fireTime != null, "fireTime");
+                members.require(sequence != null, "sequence");
+                largestSequence = Math.max(largestSequence, sequence);
+            }
+
+            int priority() {
+                return or(priority, 0).intValue();
+            }
         }
 
         private String payload(Members members, String at) {
