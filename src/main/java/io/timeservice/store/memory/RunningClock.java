@@ -45,6 +45,14 @@ abstract class RunningClock implements SchedulerClock {
         latest = Math.max(latest, time);
     }
 
+    /**
+     * The latest time the clock showed, without reading the wall clock: recovery, which replays the clock's records
+     * on the function each of them ran on, must not read those functions at today's wall time.
+     */
+    final long latest() {
+        return latest;
+    }
+
     @Override
     public final long firedThrough() {
         return firedThrough;

@@ -208,7 +208,8 @@ final class SchedulerRecovery {
 
     /** The state rebuilt so far, as a snapshot would take it live: what a fork recorded at this point copies. */
     SchedulerState state() {
-        return new SchedulerState(clock.now(), clock.firedThrough(), lastSequence, reservedSequences, heap.image(), 0,
+        long now = clock instanceof RunningClock running ? running.latest() : clock.now();
+        return new SchedulerState(now, clock.firedThrough(), lastSequence, reservedSequences, heap.image(), 0,
                 settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock));
     }
 
