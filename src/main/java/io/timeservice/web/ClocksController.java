@@ -72,6 +72,9 @@ class ClocksController {
     @PatchMapping(path = "/clocks/{clock}", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     ClockJson patch(@PathVariable String clock, @RequestBody PatchClock body) {
+        if (body.rate() == null) { // absent and null bind alike here: either way there is no rate to change to
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a rate change needs a rate: {\"rate\": 60}");
+        }
         return describe(clocks.rerate(clock, ClockRate.of(body.rate())));
     }
 
