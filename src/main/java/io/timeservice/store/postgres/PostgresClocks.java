@@ -64,11 +64,14 @@ public final class PostgresClocks {
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final int maxClocks;
+    /** This instance's firing loop, told to look again after a rate change moved a scaled clock's deadlines. */
+    private final FiringAlarm alarm;
 
-    PostgresClocks(Jdbc jdbc, PendingBudgetStripes budget, int maxClocks) {
+    PostgresClocks(Jdbc jdbc, PendingBudgetStripes budget, int maxClocks, FiringAlarm alarm) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.maxClocks = maxClocks;
+        this.alarm = alarm;
     }
 
     /** What {@link #create} did: the clock, and whether it is new or was there with these settings. */
@@ -171,12 +174,13 @@ public final class PostgresClocks {
 
     /**
      * Changes the scaled clock {@code name}'s rate from its now on, in one transaction holding its row: the new
-     * function is anchored at the database's clock now and the clock's time there, so the time is continuous.
+     * function is anchored at the database's clock now and the clock's time there, so the time is continuous; this
+     * instance's firing loop looks again at once.
      *
      * @throws SchedulerException {@code clock_not_found}, {@code clock_not_scaled}
      */
     public StoredClock rerate(String name, ClockRate rate) {
-        return jdbc.inTransaction(connection -> {
+        StoredClock rerated = jdbc.inTransaction(connection -> {
             StoredClock stored = require(connection, name, " FOR UPDATE");
             if (stored.mode() != ClockSettings.Mode.SCALED) {
                 throw new SchedulerException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has a"
@@ -191,6 +195,10 @@ public final class PostgresClocks {
             }
             return require(connection, name, "");
         });
+        // its deadlines moved in the database's time: sooner ones (a faster rate) must not wait for the planned look;
+        // other instances see them at their next look or slow poll, as a change they did not make
+        alarm.dueIn(0);
+        return rerated;
     }
 
     /** @throws SchedulerException {@code clock_not_found} */
