@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 import io.timeservice.config.TimeServiceProperties;
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
@@ -162,7 +163,8 @@ class SnapshotReader {
             members.each((m, name, at) -> {
                 switch (name) {
                     case "name" -> read.name = m.string(at);
-                    case "mode" -> read.mode = m.choice(at, "virtual", "system");
+                    case "mode" -> read.mode = m.choice(at, "virtual", "system", "scaled");
+                    case "rate" -> read.rate = m.rate(at);
                     case "delivery" -> read.delivery = m.choice(at, "response", "queue");
                     case "retry" -> read.retry = readRetry(m.child(at));
                     case "now" -> read.now = m.integer(at);
@@ -170,10 +172,15 @@ class SnapshotReader {
                     default -> throw Members.unknown(at);
                 }
             });
+            ClockSettings.Mode mode = read.mode == null ? null : ClockSettings.Mode.valueOf(upper(read.mode));
+            if ((mode == ClockSettings.Mode.SCALED) != (read.rate != null)) {
+                throw SnapshotRules.refused(members.pointer + "/rate", mode == ClockSettings.Mode.SCALED
+                        ? "a scaled clock needs its rate" : "rate is only for a scaled clock (mode \"scaled\")");
+            }
             try {
-                read.settings = ClockSettings.of(read.mode == null ? null : ClockSettings.Mode.valueOf(upper(read.mode)),
+                read.settings = ClockSettings.of(mode,
                         read.delivery == null ? null : ClockSettings.DeliveryMode.valueOf(upper(read.delivery)),
-                        read.retry);
+                        read.retry, read.rate);
             } catch (SchedulerException invalid) {
                 throw SnapshotRules.refused(members.pointer + "/delivery", invalid.getMessage());
             }
@@ -308,6 +315,7 @@ class SnapshotReader {
         String name;
         String mode;
         String delivery;
+        ClockRate rate;
         RetryPolicy retry;
         Long now;
         Long nextSequence;
@@ -406,6 +414,19 @@ class SnapshotReader {
                 throw SnapshotRules.refused(at, "must be between " + min + " and " + max + ": " + value);
             }
             return value;
+        }
+
+        /** A scaled clock's rate, exactly as written (at most six decimals). */
+        ClockRate rate(String at) {
+            JsonToken token = cursor.next();
+            if (token != JsonToken.VALUE_NUMBER_INT && token != JsonToken.VALUE_NUMBER_FLOAT) {
+                throw SnapshotRules.refused(at, "must be a number");
+            }
+            try {
+                return ClockRate.of(cursor.parser.getDecimalValue());
+            } catch (SchedulerException invalid) {
+                throw SnapshotRules.refused(at, invalid.getMessage());
+            }
         }
 
         double number(String at) {

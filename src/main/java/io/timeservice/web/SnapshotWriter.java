@@ -1,7 +1,9 @@
 package io.timeservice.web;
 
 import java.io.OutputStream;
+import java.math.BigDecimal;
 
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
@@ -58,6 +60,11 @@ final class SnapshotWriter {
         json.writeStartObject();
         json.writeStringProperty("name", snapshot.name());
         json.writeStringProperty("mode", ClocksController.lowerCase(settings.mode()));
+        if (settings.rate() != null) {
+            json.writeName("rate");
+            json.writeNumber(BigDecimal.valueOf(settings.rate().millionths(), ClockRate.MAX_SCALE).stripTrailingZeros()
+                    .toPlainString());
+        }
         json.writeStringProperty("delivery", ClocksController.lowerCase(settings.delivery()));
         json.writeName("retry");
         json.writeStartObject();

@@ -175,6 +175,7 @@ class TokenAccessTest {
                 as(READ).delete("/clocks/tok"),
                 as(READ).contentType(ContentType.JSON).body("{\"id\":\"x\",\"delay\":1}").post("/clocks/tok/timers"),
                 as(READ).contentType(ContentType.JSON).body("{\"by\":1}").post("/clocks/tok/advance"),
+                as(READ).contentType(ContentType.JSON).body("{\"rate\":2}").patch("/clocks/tok"),
                 as(READ).contentType(ContentType.JSON).body("{\"format\":1,\"clock\":{}}")
                         .put("/clocks/loaded/snapshot"));
         for (Response response : refused) {

@@ -121,6 +121,23 @@ class SnapshotRestTest extends RestTestSupport {
     }
 
     @Test
+    void aFrozenScaledClock_savesAndLoadsWithItsRate_andAStartedOneRunsOnFromItsTime() {
+        json("{\"mode\":\"scaled\",\"rate\":0,\"now\":5000}").put("/clocks/frozen").then().statusCode(201);
+        json("{\"id\":\"t\",\"delay\":100,\"payload\":{\"x\":1}}").post("/clocks/frozen/timers").then()
+                .statusCode(201);
+        JsonNode saved = save("frozen");
+        assertThat(saved.at("/clock/mode").asString()).isEqualTo("scaled");
+        assertThat(saved.at("/clock/rate").asDouble()).isZero();
+        json(saved.toString()).put("/clocks/frozen-too/snapshot").then().statusCode(201)
+                .body("mode", equalTo("scaled")).body("now", equalTo(5000));
+        assertThat(withoutName(save("frozen-too"))).isEqualTo(withoutName(saved));
+
+        String running = saved.toString().replace("\"rate\":0", "\"rate\":0.5");
+        json(running).put("/clocks/running/snapshot").then().statusCode(201).body("rate", equalTo(0.5f));
+        assertThat(save("running").at("/clock/rate").asDouble()).isEqualTo(0.5);
+    }
+
+    @Test
     void aFixtureWrittenByHand_loadsWithTheDefaultsOfWhatItLeavesOut() {
         json("{\"format\":1,\"clock\":{\"now\":1000},\"timers\":[{\"id\":\"b\",\"fireTime\":5000,\"sequence\":9},"
                 + "{\"id\":\"a\",\"fireTime\":5000,\"sequence\":3,\"payload\":{\"x\":1}}]}")
@@ -155,6 +172,10 @@ class SnapshotRestTest extends RestTestSupport {
                 "/clock/delivery");
         pointerByDocument.put("{\"format\":1,\"clock\":{\"retry\":{\"maxAttempts\":0}}}", "/clock/retry");
         pointerByDocument.put("{\"format\":1,\"clock\":{\"retry\":{\"later\":0}}}", "/clock/retry/later");
+        pointerByDocument.put("{\"format\":1,\"clock\":{\"mode\":\"scaled\"}}", "/clock/rate");
+        pointerByDocument.put("{\"format\":1,\"clock\":{\"rate\":2}}", "/clock/rate");
+        pointerByDocument.put("{\"format\":1,\"clock\":{\"mode\":\"scaled\",\"rate\":0.0000001}}", "/clock/rate");
+        pointerByDocument.put("{\"format\":1,\"clock\":{\"mode\":\"scaled\",\"rate\":\"2\"}}", "/clock/rate");
         pointerByDocument.put("{\"format\":1,\"clock\":{\"now\":-1}}", "/clock/now");
         pointerByDocument.put("{\"format\":1,\"clock\":{\"now\":1.5}}", "/clock/now");
         pointerByDocument.put("{\"format\":1,\"clock\":{\"nextSequence\":0}}", "/clock/nextSequence");

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.RandomAccess;
 
+import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.SnapshotSequences;
@@ -106,7 +107,7 @@ final class ClockSnapshots {
                     d.payload(), d.attempt(), d.state(), null, 0, d.retryAt(), d.readyAt(), d.deadReason()), 0));
         }
         long now = snapshot.settings().isSystem() ? createdAtWallMillis : snapshot.now();
-        long firedThrough = snapshot.settings().isSystem() ? now
+        long firedThrough = snapshot.settings().mode() != ClockSettings.Mode.VIRTUAL ? now
                 : Math.max(0, Math.min(now, earliest == Long.MAX_VALUE ? now : earliest - 1));
         long last = floor + snapshot.nextSequence() - 1;
         return new RecoveredSnapshot(now, last, last, timers, snapshot.settings(), deliveries, List.of(),

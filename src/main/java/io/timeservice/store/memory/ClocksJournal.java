@@ -147,9 +147,11 @@ final class ClocksJournal {
     private Recovering copyOf(long number, String name, long createdAtWallMillis, ClockCopy copy, long lastUsed) {
         ClockSettings settings = copy.snapshot().settings();
         long now = copy.snapshot().now();
-        // started where firing stood: the recovery passes the time on to now (due timers held back wait there)
+        // a virtual clock starts where firing stood (recovery passes its time on to now: due timers held back wait
+        // there); a scaled one runs from now as of its creation, so a restart continues its time
+        long start = settings.mode() == ClockSettings.Mode.VIRTUAL ? copy.snapshot().firedThrough() : now;
         Clock clock = new Clock(number, name, settings.isSystem() ? 0 : now, createdAtWallMillis,
-                registry.configured(copy.snapshot().firedThrough(), settings), lastUsed, settings);
+                registry.configured(start, createdAtWallMillis, settings), lastUsed, settings);
         return new Recovering(clock, clock.scheduler().beginRecovery(copy.snapshot(), 0));
     }
 
@@ -194,7 +196,8 @@ final class ClocksJournal {
                             + created.name() + ") which exists");
                 }
                 Clock clock = new Clock(created.number(), created.name(), created.now(),
-                        created.createdAtWallMillis(), registry.configured(created.now(), created.settings()),
+                        created.createdAtWallMillis(), registry.configured(created.now(),
+                        created.createdAtWallMillis(), created.settings()),
                         recoveredAt, created.settings());
                 recovering.put(created.number(), new Recovering(clock,
                         clock.scheduler().beginRecovery(null, created.firstSequence())));

@@ -97,8 +97,7 @@ public final class PostgresClockSnapshots {
                     }
                 }
             }
-            return new ClockSnapshot(clock.name(), ClockSettings.of(clock.mode(), clock.delivery(), clock.retry()),
-                    clock.now(), number + 1, timers, deliveries);
+            return new ClockSnapshot(clock.name(), clock.settings(), clock.now(), number + 1, timers, deliveries);
         });
     }
 
