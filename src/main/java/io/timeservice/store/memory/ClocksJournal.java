@@ -139,19 +139,25 @@ final class ClocksJournal {
 
     /** The clock numbered {@code number} loaded with {@code copy}, counted in the budget; not registered yet. */
     Clock built(long number, String name, long createdAtWallMillis, ClockCopy copy, long lastUsed) {
-        Recovering built = copyOf(number, name, createdAtWallMillis, copy, lastUsed);
+        Recovering built = copyOf(number, name, createdAtWallMillis, copy, lastUsed, createdAtWallMillis);
         built.clock().scheduler().finishRecovery(built.recovery());
         return built.clock();
     }
 
-    private Recovering copyOf(long number, String name, long createdAtWallMillis, ClockCopy copy, long lastUsed) {
+    /**
+     * A new clock loading {@code copy}; a scaled one runs from the copy's now at wall time {@code wallAnchor}: its
+     * creation's for a live copy and a recovered load (whose record holds its time then), the recovery's for a
+     * recovered fork (whose source was rebuilt to its time now, as the source's own function has it).
+     */
+    private Recovering copyOf(long number, String name, long createdAtWallMillis, ClockCopy copy, long lastUsed,
+                              long wallAnchor) {
         ClockSettings settings = copy.snapshot().settings();
         long now = copy.snapshot().now();
         // a virtual clock starts where firing stood (recovery passes its time on to now: due timers held back wait
-        // there); a scaled one runs from now as of its creation, so a restart continues its time
+        // there)
         long start = settings.mode() == ClockSettings.Mode.VIRTUAL ? copy.snapshot().firedThrough() : now;
         Clock clock = new Clock(number, name, settings.isSystem() ? 0 : now, createdAtWallMillis,
-                registry.configured(start, createdAtWallMillis, settings), lastUsed, settings);
+                registry.configured(start, wallAnchor, settings), lastUsed, settings);
         return new Recovering(clock, clock.scheduler().beginRecovery(copy.snapshot(), 0));
     }
 
@@ -210,7 +216,7 @@ final class ClocksJournal {
                 }
                 ClockCopy copy = ClockCopy.of(source.recovery().state(), forked.lastSequence());
                 recovering.put(forked.number(), copyOf(forked.number(), forked.name(),
-                        forked.createdAtWallMillis(), copy, recoveredAt));
+                        forked.createdAtWallMillis(), copy, recoveredAt, wallClockMillis.getAsLong()));
                 nextNumber = Math.max(nextNumber, forked.number() + 1);
             } else if (mutation instanceof Mutation.ClockLoaded loaded) {
                 if (recovering.containsKey(loaded.number())) {
@@ -218,7 +224,7 @@ final class ClocksJournal {
                             + loaded.name() + ") which exists");
                 }
                 recovering.put(loaded.number(), copyOf(loaded.number(), loaded.name(), loaded.createdAtWallMillis(),
-                        ClockCopy.of(loaded.snapshot()), recoveredAt));
+                        ClockCopy.of(loaded.snapshot()), recoveredAt, loaded.createdAtWallMillis()));
                 nextNumber = Math.max(nextNumber, loaded.number() + 1);
             } else if (mutation instanceof Mutation.OnClock on) {
                 Recovering target = recovering.get(on.clock());
