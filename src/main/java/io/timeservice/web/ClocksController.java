@@ -59,8 +59,8 @@ class ClocksController {
         }
         ClockSettings settings = settings(body);
         if (settings.isSystem() && body.now() != null) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual and scaled clocks: a system clock's"
-                    + " now is the wall clock's");
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual and scaled clocks: a"
+                    + " system clock's now is the wall clock's");
         }
         ClockView.Created created = clocks.create(clock, body.now() == null ? 0 : body.now(), settings);
         ClockJson json = describe(created.clock());
