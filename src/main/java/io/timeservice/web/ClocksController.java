@@ -126,7 +126,7 @@ class ClocksController {
                 retry.jitter() != null ? retry.jitter() : defaults.jitter());
     }
 
-    private static ClockJson describe(ClockView clock) {
+    static ClockJson describe(ClockView clock) {
         QueueStatus status = clock.status();
         Long oldestAge = status.oldestCreatedAt() == null ? null : status.now() - status.oldestCreatedAt();
         ClockSettings settings = clock.settings();

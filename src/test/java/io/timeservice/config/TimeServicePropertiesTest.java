@@ -104,6 +104,19 @@ class TimeServicePropertiesTest {
     }
 
     @Test
+    void snapshotLimit_is64MB_andEndsWhereALoadedClocksJournalRecordEnds() {
+        assertThat(bind(new StandardEnvironment()).limits().maxSnapshotBytes().toBytes()).isEqualTo(64L << 20);
+        StandardEnvironment largest = new StandardEnvironment();
+        largest.getPropertySources().addFirst(new MapPropertySource("test", Map.of(
+                "timeservice.limits.max-snapshot-bytes", "256MB")));
+        assertThat(bind(largest).limits().maxSnapshotBytes().toBytes()).isEqualTo(256L << 20);
+        assertRefused(Map.of("timeservice.limits.max-snapshot-bytes", "257MB"),
+                "timeservice.limits.max-snapshot-bytes must be between 1KB and 256MB");
+        assertRefused(Map.of("timeservice.limits.max-snapshot-bytes", "1000B"),
+                "timeservice.limits.max-snapshot-bytes must be between 1KB and 256MB");
+    }
+
+    @Test
     void invariantCheckSettings_haveTheirDefaults_andBadValuesAreRefused_namingTheProperty() {
         assertThat(bindEnvironment(Map.of()).invariants())
                 .isEqualTo(new TimeServiceProperties.Invariants(Duration.ofSeconds(5), 100_000));
