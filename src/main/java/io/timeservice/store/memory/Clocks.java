@@ -517,7 +517,7 @@ public final class Clocks {
         return configured(now, wallClockMillis.getAsLong(), settings);
     }
 
-    /** As {@link #configured(long, ClockSettings)}; a scaled clock runs from {@code now} at wall time {@code wallAnchor}. */
+    /** As {@link #configured(long, ClockSettings)}; a scaled clock runs from {@code now} at {@code wallAnchor}. */
     TimerScheduler configured(long now, long wallAnchor, ClockSettings settings) {
         SchedulerClock clock = SchedulerClock.of(settings, now, wallAnchor, wallClockMillis);
         TimerScheduler scheduler = factory.apply(clock, budget);

@@ -581,7 +581,8 @@ public final class TimerScheduler {
             if (heap.size() != 0 || deliveries.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
-            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings, mode -> SchedulerClock.fresh(mode, wallClockMillis));
+            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings,
+                    mode -> SchedulerClock.fresh(mode, wallClockMillis));
             recovery.startAfter(firstSequence);
             recovery.load(snapshot);
             return recovery;

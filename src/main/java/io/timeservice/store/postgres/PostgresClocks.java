@@ -196,7 +196,7 @@ public final class PostgresClocks {
             StoredClock stored = require(connection, name, " FOR UPDATE");
             if (stored.mode() != ClockSettings.Mode.SCALED) {
                 throw new SchedulerException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has a"
-                        + " rate to change; " + Rules.abbreviateClockName(name) + " is " + StoredClock.sql(stored.mode()));
+                        + " rate to change; this one is " + StoredClock.sql(stored.mode()));
             }
             try (PreparedStatement update = connection.prepareStatement("""
                     UPDATE clocks SET now_ms = clock_now_ms(clocks), anchor_wall = db_now_ms(), rate_millionths = ?
@@ -319,7 +319,8 @@ public final class PostgresClocks {
     }
 
     private static ClockSettings.DeliveryMode defaultDelivery(ClockSettings.Mode mode) {
-        return mode == ClockSettings.Mode.VIRTUAL ? ClockSettings.DeliveryMode.RESPONSE : ClockSettings.DeliveryMode.QUEUE;
+        return mode == ClockSettings.Mode.VIRTUAL ? ClockSettings.DeliveryMode.RESPONSE
+                : ClockSettings.DeliveryMode.QUEUE;
     }
 
     private static String describe(ClockSettings settings, long now) {
