@@ -172,17 +172,13 @@ class SnapshotReader {
                     default -> throw Members.unknown(at);
                 }
             });
-            ClockSettings.Mode mode = read.mode == null ? null : ClockSettings.Mode.valueOf(upper(read.mode));
-            if ((mode == ClockSettings.Mode.SCALED) != (read.rate != null)) {
-                throw SnapshotRules.refused(members.pointer + "/rate", mode == ClockSettings.Mode.SCALED
-                        ? "a scaled clock needs its rate" : "rate is only for a scaled clock (mode \"scaled\")");
-            }
             try {
-                read.settings = ClockSettings.of(mode,
+                read.settings = ClockSettings.of(read.mode == null ? null : ClockSettings.Mode.valueOf(upper(read.mode)),
                         read.delivery == null ? null : ClockSettings.DeliveryMode.valueOf(upper(read.delivery)),
                         read.retry, read.rate);
             } catch (SchedulerException invalid) {
-                throw SnapshotRules.refused(members.pointer + "/delivery", invalid.getMessage());
+                // mode, delivery and rate refused together (ClockSettings' rules): the clock is the member named
+                throw SnapshotRules.refused(members.pointer, invalid.getMessage());
             }
             return read;
         }

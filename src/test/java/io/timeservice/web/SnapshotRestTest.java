@@ -169,11 +169,11 @@ class SnapshotRestTest extends RestTestSupport {
         pointerByDocument.put("{\"format\":1,\"clock\":[]}", "/clock");
         pointerByDocument.put("{\"format\":1,\"clock\":{\"mode\":\"fast\"}}", "/clock/mode");
         pointerByDocument.put("{\"format\":1,\"clock\":{\"mode\":\"system\",\"delivery\":\"response\"}}",
-                "/clock/delivery");
+                "/clock");
         pointerByDocument.put("{\"format\":1,\"clock\":{\"retry\":{\"maxAttempts\":0}}}", "/clock/retry");
         pointerByDocument.put("{\"format\":1,\"clock\":{\"retry\":{\"later\":0}}}", "/clock/retry/later");
-        pointerByDocument.put("{\"format\":1,\"clock\":{\"mode\":\"scaled\"}}", "/clock/rate");
-        pointerByDocument.put("{\"format\":1,\"clock\":{\"rate\":2}}", "/clock/rate");
+        pointerByDocument.put("{\"format\":1,\"clock\":{\"mode\":\"scaled\"}}", "/clock");
+        pointerByDocument.put("{\"format\":1,\"clock\":{\"rate\":2}}", "/clock");
         pointerByDocument.put("{\"format\":1,\"clock\":{\"mode\":\"scaled\",\"rate\":0.0000001}}", "/clock/rate");
         pointerByDocument.put("{\"format\":1,\"clock\":{\"mode\":\"scaled\",\"rate\":\"2\"}}", "/clock/rate");
         pointerByDocument.put("{\"format\":1,\"clock\":{\"now\":-1}}", "/clock/now");
