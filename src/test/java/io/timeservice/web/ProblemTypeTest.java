@@ -29,7 +29,8 @@ class ProblemTypeTest {
         assertThat(statuses).isEqualTo(new TreeMap<>(Map.ofEntries(
                 Map.entry("invalid_request", 400), Map.entry("invalid_id", 400), Map.entry("invalid_delay", 400),
                 Map.entry("invalid_priority", 400), Map.entry("invalid_advance", 400),
-                Map.entry("invalid_limit", 400), Map.entry("unauthorized", 401), Map.entry("forbidden", 403),
+                Map.entry("invalid_limit", 400), Map.entry("invalid_schedule", 400), Map.entry("schedule_not_found", 404),
+                Map.entry("schedule_limit", 429), Map.entry("schedule_owned", 409), Map.entry("unauthorized", 401), Map.entry("forbidden", 403),
                 Map.entry("protected_mode", 403), Map.entry("not_found", 404), Map.entry("timer_not_found", 404),
                 Map.entry("queue_empty", 404), Map.entry("demo_disabled", 404),
                 Map.entry("method_not_allowed", 405), Map.entry("not_acceptable", 406),

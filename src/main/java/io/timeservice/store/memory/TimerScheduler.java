@@ -159,12 +159,7 @@ public final class TimerScheduler {
 
     // ---- mutations ----
 
-    /**
-     * Adds a timer due at {@code now + delay}, recording the heap's steps into {@code trace}.
-     *
-     * @throws SchedulerException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id} or
-     *                            {@code capacity_exceeded} (too many timers, or too many payload bytes)
-     */
+    /** See {@link io.timeservice.store.TimerStore#add}; the heap's steps go into {@code trace}. */
     public Timer add(String id, long delay, int priority, String payload, Trace trace) {
         return mutate(Operation.ADD, () -> Rules.requireValidId(id), () -> {
             long now = clock.now();
@@ -401,11 +396,7 @@ public final class TimerScheduler {
 
     /** @throws SchedulerException {@code timer_not_found} */
     public Timer get(String id) {
-        return read(Operation.GET, () -> {
-            Timer timer = heap.timerAt(requirePending(id));
-            String owner = schedules.ownerOf(id);
-            return owner == null ? timer : timer.ofSchedule(owner);
-        });
+        return read(Operation.GET, () -> schedules.tagged(heap.timerAt(requirePending(id))));
     }
 
     /**
