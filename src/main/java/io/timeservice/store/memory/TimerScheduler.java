@@ -14,6 +14,7 @@ import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
@@ -146,16 +147,21 @@ public final class TimerScheduler {
 
     // ---- mutations ----
 
+    public Timer add(String id, long delay, int priority, String payload, Trace trace) {
+        return add(id, Due.after(delay), priority, payload, trace);
+    }
+
     /**
-     * Adds a timer due at {@code now + delay}, recording the heap's steps into {@code trace}.
+     * Adds a timer due {@code due} (its fireTime decided under the lock), recording the heap's steps into
+     * {@code trace}.
      *
      * @throws SchedulerException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id} or
      *                            {@code capacity_exceeded} (too many timers, or too many payload bytes)
      */
-    public Timer add(String id, long delay, int priority, String payload, Trace trace) {
+    public Timer add(String id, Due due, int priority, String payload, Trace trace) {
         return mutate(Operation.ADD, () -> Rules.requireValidId(id), () -> {
             long now = clock.now();
-            long fireTime = Rules.fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
+            long fireTime = Rules.fireTime(now, due);
             if (heap.find(id) != IndexedTimerHeap.NONE) {
                 throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
             }
@@ -199,25 +205,22 @@ public final class TimerScheduler {
         });
     }
 
+    public Timer edit(String id, Long newDelay, Integer newPriority, Precondition precondition, Trace trace) {
+        return edit(id, newDelay == null ? null : Due.after(newDelay), newPriority, precondition, trace);
+    }
+
     /**
-     * Gives a pending timer a new delay, priority or both if {@code precondition} accepts its current revision,
-     * keeping its sequence and counting one more version. The new fireTime is {@code now + newDelay}, not relative
-     * to the old fireTime.
+     * Gives a pending timer a new due time, priority or both if {@code precondition} accepts its current revision,
+     * keeping its sequence and counting one more version; a new delay counts from now, not from the old fireTime.
      *
-     * @param newDelay    the new delay from now, or {@code null} to keep the fireTime
+     * @param newDue      the new due time, or {@code null} to keep the fireTime
      * @param newPriority the new priority, or {@code null} to keep it
      * @throws SchedulerException {@code invalid_request} (nothing to change), {@code invalid_delay},
-     *                            {@code timer_not_found}, {@code precondition_failed} or
-     *                            {@code version_limit_reached}
+     *                            {@code timer_not_found}, {@code precondition_failed} or {@code version_limit_reached}
      */
-    public Timer edit(String id, Long newDelay, Integer newPriority, Precondition precondition, Trace trace) {
-        return mutate(Operation.EDIT, () -> {
-            if (newDelay == null && newPriority == null) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay, a priority or both");
-            }
-        }, () -> {
-            long fireTime = newDelay == null ? 0
-                    : Rules.fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
+    public Timer edit(String id, Due newDue, Integer newPriority, Precondition precondition, Trace trace) {
+        return mutate(Operation.EDIT, () -> Rules.requireEditChange(newDue, newPriority), () -> {
+            long fireTime = newDue == null ? 0 : Rules.fireTime(clock.now(), newDue);
             int handle = requirePending(id);
             Timer current = heap.timerAt(handle);
             if (!precondition.accepts(current.revision())) {
@@ -225,7 +228,7 @@ public final class TimerScheduler {
             }
             Rules.requireVersionLeft(current);
             log.requireWritable();
-            Timer edited = new Timer(id, newDelay == null ? current.fireTime() : fireTime,
+            Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                     newPriority == null ? current.priority() : newPriority, current.sequence(),
                     current.version() + 1, current.createdAt(), current.payload());
             return commit(new Mutation.Edited(id, edited.sequence(), edited.fireTime(), edited.priority(),

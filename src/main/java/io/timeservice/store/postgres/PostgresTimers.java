@@ -9,6 +9,7 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.Due;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
@@ -137,17 +138,23 @@ public final class PostgresTimers {
 
     // ---- changes ----
 
+    /** Adds a timer due at the clock's {@code now + delay}. */
+    public Timer add(String clock, String id, long delay, int priority, String payload) {
+        return add(clock, id, Due.after(delay), priority, payload);
+    }
+
     /**
-     * Adds a timer due at the clock's {@code now + delay}.
+     * Adds a timer due {@code due}, its fireTime decided against the clock's now as read in the same transaction (an
+     * advance, which locks the clock's row, cannot move now in between).
      *
      * @throws SchedulerException {@code clock_not_found}, {@code invalid_id}, {@code invalid_delay},
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
-    public Timer add(String clock, String id, long delay, int priority, String payload) {
+    public Timer add(String clock, String id, Due due, int priority, String payload) {
         SystemFiring firing = new SystemFiring();
         Timer result = jdbc.inTransaction(connection -> {
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
-            Timer added = insert(connection, stored, id, delay, priority, payload);
+            Timer added = insert(connection, stored, id, due, priority, payload);
             firing.saw(stored, added);
             long bytes = Limits.bytesOf(id, payload);
             try {
@@ -176,20 +183,25 @@ public final class PostgresTimers {
         });
     }
 
+    /** An edit with a new delay from the clock's now. */
+    public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition) {
+        return edit(clock, id, newDelay == null ? null : Due.after(newDelay), newPriority, precondition);
+    }
+
     /**
-     * Gives a pending timer a new delay (from the clock's now), priority or both if {@code precondition} accepts its
-     * revision, keeping its sequence and counting one more version.
+     * Gives a pending timer a new due time (a delay counts from the clock's now), priority or both if
+     * {@code precondition} accepts its revision, keeping its sequence and counting one more version.
      *
      * @throws SchedulerException {@code clock_not_found}, {@code invalid_request} (nothing to change),
      *                            {@code invalid_delay}, {@code timer_not_found}, {@code precondition_failed} or
      *                            {@code version_limit_reached}
      */
-    public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition) {
+    public Timer edit(String clock, String id, Due newDue, Integer newPriority, Precondition precondition) {
         SystemFiring firing = new SystemFiring();
         Timer edited = jdbc.inTransaction(connection -> {
             // shared even for a priority-only edit: an advance must not fire it with the order of neither version
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
-            Timer result = update(connection, stored, id, newDelay, newPriority, precondition);
+            Timer result = update(connection, stored, id, newDue, newPriority, precondition);
             firing.saw(stored, result);
             return result;
         });
@@ -493,21 +505,21 @@ public final class PostgresTimers {
 
     private Timer apply(Connection connection, StoredClock clock, BatchOp op) throws SQLException {
         if (op instanceof BatchOp.Add add) {
-            return insert(connection, clock, add.id(), add.delay(), add.priority(), add.payload());
+            return insert(connection, clock, add.id(), add.due(), add.priority(), add.payload());
         } else if (op instanceof BatchOp.Edit edit) {
-            return update(connection, clock, edit.id(), edit.delay(), edit.priority(), edit.precondition());
+            return update(connection, clock, edit.id(), edit.due(), edit.priority(), edit.precondition());
         } else if (op instanceof BatchOp.Cancel cancel) {
             return delete(connection, clock.name(), cancel.id(), cancel.precondition());
         }
         throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch operation may not be null");
     }
 
-    /** Inserts a new pending timer: id syntax, delay range, duplicate id, in the memory store's order. */
-    private static Timer insert(Connection connection, StoredClock clock, String id, long delay, int priority,
+    /** Inserts a new pending timer: id syntax, due time, duplicate id, in the memory store's order. */
+    private static Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
                                 String payload) throws SQLException {
         Rules.requireValidId(id);
         long now = clock.now();
-        long fireTime = Rules.fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
+        long fireTime = Rules.fireTime(now, due);
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             insert.setString(1, clock.name());
             insert.setString(2, id);
@@ -527,16 +539,13 @@ public final class PostgresTimers {
         }
     }
 
-    private static Timer update(Connection connection, StoredClock clock, String id, Long newDelay,
+    private static Timer update(Connection connection, StoredClock clock, String id, Due newDue,
                                 Integer newPriority, Precondition precondition) throws SQLException {
-        if (newDelay == null && newPriority == null) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay, a priority or both");
-        }
-        long fireTime = newDelay == null ? 0
-                : Rules.fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
+        Rules.requireEditChange(newDue, newPriority);
+        long fireTime = newDue == null ? 0 : Rules.fireTime(clock.now(), newDue);
         Timer current = lockPending(connection, clock.name(), id, precondition);
         Rules.requireVersionLeft(current);
-        Timer edited = new Timer(id, newDelay == null ? current.fireTime() : fireTime,
+        Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                 newPriority == null ? current.priority() : newPriority, current.sequence(), current.version() + 1,
                 current.createdAt(), current.payload());
         try (PreparedStatement update = connection.prepareStatement(
