@@ -37,6 +37,14 @@ public enum ErrorCode {
     CLAIM_LOST,
     /** No dead delivery has that id (and sequence) (404). */
     DELIVERY_NOT_FOUND,
+    /** A schedule's spec is malformed or never fires (400). */
+    INVALID_SCHEDULE,
+    /** No schedule has that id on the clock (404). */
+    SCHEDULE_NOT_FOUND,
+    /** {@code timeservice.schedules.max} schedules exist already (429). */
+    SCHEDULE_LIMIT,
+    /** A change through the timer API of a schedule's occurrence, which only its schedule changes (409). */
+    SCHEDULE_OWNED,
     /**
      * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
      * every call, reads included, until a restart rebuilds the state from the journal.

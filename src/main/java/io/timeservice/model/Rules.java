@@ -1,6 +1,8 @@
 package io.timeservice.model;
 
+import java.time.DateTimeException;
 import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.time.chrono.IsoChronology;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
@@ -245,5 +247,109 @@ public final class Rules {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "lease must be " + Limits.MIN_LEASE_MILLIS
                     + " to " + Limits.MAX_LEASE_MILLIS + " ms: " + leaseMillis);
         }
+    }
+
+    /** A schedule id: the timer id characters, 1 to {@value Limits#MAX_SCHEDULE_ID_LENGTH} long. */
+    public static void requireValidScheduleId(String id) {
+        if (id != null && id.length() > Limits.MAX_SCHEDULE_ID_LENGTH) {
+            throw new SchedulerException(ErrorCode.INVALID_ID, "a schedule id must be 1 to "
+                    + Limits.MAX_SCHEDULE_ID_LENGTH + " characters long, got " + id.length());
+        }
+        requireValidId(id);
+    }
+
+    /**
+     * Checks a schedule's form and compiles its times: exactly one of cron and every, every at least
+     * {@value Limits#MIN_EVERY_MILLIS} ms, a zone only with cron and a known IANA one, end not before start, a
+     * positive limit, a cron that parses and fires at least once. Call with the spec as given, before
+     * {@link #resolveSchedule}.
+     *
+     * @throws SchedulerException {@code invalid_schedule} naming what is wrong
+     */
+    public static Recurrence requireSchedule(ScheduleSpec spec, CronParser parser) {
+        if ((spec.cron() == null) == (spec.every() == null)) {
+            throw invalidSchedule("a schedule needs exactly one of cron and every");
+        }
+        if (spec.end() != null && spec.start() != null && spec.end() < spec.start()) {
+            throw invalidSchedule("end (" + spec.end() + ") is before start (" + spec.start() + ")");
+        }
+        if (spec.limit() != null && spec.limit() < 1) {
+            throw invalidSchedule("limit must be at least 1: " + spec.limit());
+        }
+        if (spec.every() != null) {
+            if (spec.zone() != null) {
+                throw invalidSchedule("zone applies to cron only; an every schedule counts milliseconds");
+            }
+            if (spec.every() < Limits.MIN_EVERY_MILLIS || spec.every() > Limits.MAX_DELAY) {
+                throw invalidSchedule("every must be " + Limits.MIN_EVERY_MILLIS + " to " + Limits.MAX_DELAY
+                        + " ms: " + spec.every());
+            }
+            return null;
+        }
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(spec.zoneOrUtc());
+        } catch (DateTimeException unknown) {
+            throw invalidSchedule("zone must be an IANA time zone name such as Europe/Berlin: "
+                    + abbreviate(spec.zone()));
+        }
+        Recurrence times = new ZonedRecurrence(parser.parse(spec.cron()), zone);
+        // a cron's matches repeat with the calendar, so one that fires at all fires after any time
+        if (times.nextAfter(0) == Recurrence.NONE) {
+            throw invalidSchedule("cron " + spec.cron() + " never fires");
+        }
+        return times;
+    }
+
+    /**
+     * The spec a store keeps, given the clock's {@code now}: an interval schedule without start starts at
+     * {@code now + every}.
+     */
+    public static ScheduleSpec resolveSchedule(ScheduleSpec spec, long now) {
+        if (spec.every() != null && spec.start() == null) {
+            return spec.withStart(saturatedAdd(now, spec.every()));
+        }
+        return spec;
+    }
+
+    /** The raw times of a resolved spec: its cron in its zone, or {@code start + k * every}. */
+    public static Recurrence recurrenceOf(ScheduleSpec resolved, CronParser parser) {
+        return resolved.every() != null ? Recurrence.every(resolved.start(), resolved.every())
+                : new ZonedRecurrence(parser.parse(resolved.cron()), ZoneId.of(resolved.zoneOrUtc()));
+    }
+
+    /** Refuses a new schedule when the store holds {@code count} of its most {@code maxSchedules}. */
+    public static void requireScheduleRoom(long count, long maxSchedules) {
+        if (count >= maxSchedules) {
+            throw new SchedulerException(ErrorCode.SCHEDULE_LIMIT, "the service holds its limit of " + maxSchedules
+                    + " schedules (timeservice.schedules.max); delete one first");
+        }
+    }
+
+    /** Refuses a {@code next} count outside 1..{@value Limits#MAX_NEXT_COUNT}: {@code invalid_limit}. */
+    public static void requireNextCount(int count) {
+        if (count < 1 || count > Limits.MAX_NEXT_COUNT) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "count must be 1 to " + Limits.MAX_NEXT_COUNT
+                    + ": " + count);
+        }
+    }
+
+    public static SchedulerException scheduleNotFound(String id) {
+        return new SchedulerException(ErrorCode.SCHEDULE_NOT_FOUND, "no schedule " + abbreviate(id) + " on this clock");
+    }
+
+    /** The refusal of a timer-API change to a schedule's occurrence. */
+    public static SchedulerException scheduleOwned(String timerId, String scheduleId) {
+        return new SchedulerException(ErrorCode.SCHEDULE_OWNED, "timer " + abbreviate(timerId)
+                + " is an occurrence of schedule " + scheduleId + "; change the schedule instead");
+    }
+
+    public static SchedulerException schedulePreconditionFailed(Schedule current) {
+        return new SchedulerException(ErrorCode.PRECONDITION_FAILED, "schedule " + current.id()
+                + " is at version " + current.version() + ", which the precondition does not name");
+    }
+
+    private static SchedulerException invalidSchedule(String message) {
+        return new SchedulerException(ErrorCode.INVALID_SCHEDULE, message);
     }
 }

@@ -1,0 +1,338 @@
+package io.timeservice.store.memory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+import io.timeservice.model.CronParser;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.Recurrence;
+import io.timeservice.model.Rules;
+import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleSpec;
+import io.timeservice.model.ScheduleTimes;
+import io.timeservice.model.SchedulerException;
+
+/**
+ * One clock's schedules and the bookkeeping of their occurrences: which pending timer is whose occurrence, what a
+ * firing step does when it reaches one (fire or skip, and which occurrence follows), and the schedule calls. Each
+ * mutating call is a deterministic function of the state and its arguments (the clock's now among them), so a
+ * journal record of the call's arguments replays it exactly.
+ *
+ * <p>The occurrences themselves are timers in the clock's heap, reached through {@link Occurrences}; a firing step
+ * tells {@link #reached} each popped timer and afterwards calls {@link #addSuccessors}, since the heap must not
+ * change while it pops.
+ *
+ * <p>Not thread-safe: call every method under the clock's lock. Every refusal is thrown before anything changes.
+ */
+final class ClockSchedules {
+
+    /** The clock's heap, as the schedules use it: their pending occurrences are timers there. */
+    interface Occurrences {
+        /**
+         * Adds a pending occurrence timer.
+         *
+         * @throws SchedulerException {@code duplicate_id}, {@code payload_too_large}, {@code capacity_exceeded}
+         */
+        void add(String timerId, long fireTime, int priority, String payload);
+
+        /** Removes a pending occurrence timer (it is pending: the schedules track it). */
+        void remove(String timerId);
+    }
+
+    /** What a firing step does with a timer it popped. */
+    enum Reached {
+        /** A client's timer: fires as ever. */
+        NOT_AN_OCCURRENCE,
+        FIRE,
+        SKIP
+    }
+
+    private final CronParser parser;
+    private final Occurrences occurrences;
+    private final TreeMap<String, Entry> byId = new TreeMap<>();
+    /** Pending occurrence timer id (scheduled and triggered) to its schedule. */
+    private final Map<String, Entry> byOccurrence = new HashMap<>();
+    /** Successors found by {@link #reached}, added by {@link #addSuccessors}. */
+    private final List<Entry> successorsDue = new ArrayList<>();
+    /** Counts firing steps; an entry's {@code stepFires} counts only in the step its stamp names. */
+    private long step;
+
+    ClockSchedules(CronParser parser, Occurrences occurrences) {
+        this.parser = parser;
+        this.occurrences = occurrences;
+    }
+
+    private static final class Entry {
+        final String id;
+        ScheduleSpec spec;
+        Recurrence times;
+        /** The pending scheduled occurrence's time, or {@link Recurrence#NONE}. */
+        long pending = Recurrence.NONE;
+        long fired;
+        long skipped;
+        long triggered;
+        long taken = Long.MIN_VALUE;
+        long version;
+        long stepStamp = -1;
+        int stepFires;
+        boolean deleted;
+
+        Entry(String id) {
+            this.id = id;
+        }
+
+        Schedule view() {
+            return new Schedule(id, spec, pending == Recurrence.NONE ? null : pending, fired, skipped, triggered, taken,
+                    version);
+        }
+
+        long counted() {
+            return fired - triggered + skipped;
+        }
+
+        String pendingId() {
+            return Schedule.occurrenceId(id, pending);
+        }
+    }
+
+    int size() {
+        return byId.size();
+    }
+
+    boolean contains(String id) {
+        return byId.containsKey(id);
+    }
+
+    /** Whether the timer {@code timerId} is a pending occurrence, which the timer API may not change. */
+    String ownerOf(String timerId) {
+        Entry entry = byOccurrence.isEmpty() ? null : byOccurrence.get(timerId);
+        return entry == null ? null : entry.id;
+    }
+
+    /**
+     * See {@link io.timeservice.store.ScheduleStore#put}; {@code spec} as given (its form checked by
+     * {@link Rules#requireSchedule} already); the caller checks the schedule limit before a new one
+     * ({@link #contains}).
+     */
+    Schedule.Put put(String id, ScheduleSpec spec, Long ifMatch, long now) {
+        Entry current = byId.get(id);
+        if (current == null && ifMatch != null) {
+            throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match names"
+                    + " version " + ifMatch + " of schedule " + id + ", which does not exist");
+        }
+        if (current != null && ifMatch != null && ifMatch != current.version) {
+            throw Rules.schedulePreconditionFailed(current.view());
+        }
+        ScheduleSpec resolved = current != null && current.spec.every() != null && spec.every() != null
+                && spec.start() == null && spec.every().equals(current.spec.every())
+                ? spec.withStart(current.spec.start()) : Rules.resolveSchedule(spec, now);
+        Recurrence times = Rules.recurrenceOf(resolved, parser);
+        Entry entry = current != null ? current : new Entry(id);
+        long counted = entry.counted();
+        long first = ScheduleTimes.firstAfter(resolved, times, now, entry.taken, counted);
+        replacePending(entry, first, resolved);
+        entry.spec = resolved;
+        entry.times = times;
+        entry.version = current == null ? 1 : current.version + 1;
+        byId.put(id, entry);
+        return new Schedule.Put(entry.view(), current == null);
+    }
+
+    Schedule get(String id) {
+        return require(id).view();
+    }
+
+    List<Schedule> list() {
+        List<Schedule> all = new ArrayList<>(byId.size());
+        for (Entry entry : byId.values()) {
+            all.add(entry.view());
+        }
+        return all;
+    }
+
+    Schedule delete(String id, Long ifMatch) {
+        Entry entry = requireMatching(id, ifMatch);
+        Schedule was = entry.view();
+        if (entry.pending != Recurrence.NONE) {
+            String pendingId = entry.pendingId();
+            occurrences.remove(pendingId);
+            byOccurrence.remove(pendingId);
+        }
+        entry.deleted = true;
+        byId.remove(id);
+        return was;
+    }
+
+    List<Long> next(String id, int count) {
+        Rules.requireNextCount(count);
+        Entry entry = require(id);
+        return ScheduleTimes.upcoming(entry.view(), entry.times, count);
+    }
+
+    Schedule pause(String id, Long ifMatch) {
+        Entry entry = requireMatching(id, ifMatch);
+        if (!entry.spec.paused()) {
+            entry.spec = entry.spec.withPaused(true);
+            entry.version++;
+        }
+        return entry.view();
+    }
+
+    Schedule resume(String id, Long ifMatch, long now) {
+        Entry entry = requireMatching(id, ifMatch);
+        if (!entry.spec.paused()) {
+            return entry.view();
+        }
+        if (entry.pending != Recurrence.NONE && entry.pending <= now) {
+            // came due while paused and not yet reached by a firing step: skipped, as any occurrence while paused
+            long skippedTime = entry.pending;
+            long next = ScheduleTimes.firstAfter(entry.spec, entry.times, now, skippedTime, entry.counted() + 1);
+            replacePending(entry, next, entry.spec);
+            entry.skipped++;
+            entry.taken = skippedTime;
+        }
+        entry.spec = entry.spec.withPaused(false);
+        entry.version++;
+        return entry.view();
+    }
+
+    /** See {@link io.timeservice.store.ScheduleStore#trigger}: the occurrence timer's id. */
+    String trigger(String id, long now) {
+        Entry entry = require(id);
+        String timerId = Schedule.occurrenceId(id, now);
+        if (byOccurrence.get(timerId) == entry) {
+            return timerId;
+        }
+        occurrences.add(timerId, now, entry.spec.priority(), entry.spec.payload());
+        byOccurrence.put(timerId, entry);
+        return timerId;
+    }
+
+    /** A firing step begins: each schedule may fire up to max-catch-up occurrences in it. */
+    void beginStep() {
+        step++;
+    }
+
+    /**
+     * A firing step popped the timer {@code timerId} due at {@code time}, the clock at {@code now}: whether it fires
+     * or is skipped, counted either way; a scheduled occurrence's successor is noted for {@link #addSuccessors}.
+     * A virtual clock passes through every occurrence (each fires at its own time); a wall clock follows
+     * {@code catchUp} for a missed one; either fires at most {@code maxCatchUp} per schedule per step and skips the
+     * rest due by now, moving on to the first occurrence after now.
+     */
+    Reached reached(String timerId, long time, long now, boolean virtual, int maxCatchUp) {
+        Entry entry = byOccurrence.isEmpty() ? null : byOccurrence.remove(timerId);
+        if (entry == null) {
+            return Reached.NOT_AN_OCCURRENCE;
+        }
+        if (entry.deleted || entry.pending != time || !timerId.equals(entry.pendingId())) {
+            entry.fired++;
+            entry.triggered++;
+            return Reached.FIRE;
+        }
+        if (entry.stepStamp != step) {
+            entry.stepStamp = step;
+            entry.stepFires = 0;
+        }
+        long successor = ScheduleTimes.successor(entry.spec, entry.times, time, entry.counted() + 1);
+        boolean fires = !entry.spec.paused() && entry.stepFires < maxCatchUp
+                && (virtual || ScheduleTimes.firesOnWallClock(entry.spec.catchUp(), time, successor, now));
+        if (fires) {
+            entry.fired++;
+            entry.stepFires++;
+        } else {
+            entry.skipped++;
+        }
+        entry.taken = time;
+        if (successor != Recurrence.NONE && successor <= now && entry.stepFires >= maxCatchUp) {
+            successor = skipThrough(entry, successor, now);
+        }
+        entry.pending = successor;
+        if (successor != Recurrence.NONE) {
+            successorsDue.add(entry);
+        }
+        return fires ? Reached.FIRE : Reached.SKIP;
+    }
+
+    /**
+     * Skips every occurrence from {@code first} through {@code now}, counting them (at most
+     * {@link Limits#MAX_COUNTED_SKIPS} one by one), and answers the first one after now.
+     */
+    private long skipThrough(Entry entry, long first, long now) {
+        long time = first;
+        for (int counted = 0; time != Recurrence.NONE && time <= now; counted++) {
+            entry.skipped++;
+            entry.taken = time;
+            if (counted == Limits.MAX_COUNTED_SKIPS) {
+                return ScheduleTimes.firstAfter(entry.spec, entry.times, now, time, entry.counted());
+            }
+            time = ScheduleTimes.successor(entry.spec, entry.times, time, entry.counted());
+        }
+        return time;
+    }
+
+    /** Adds the successors {@link #reached} found, as pending occurrences. Call after each pop of the heap. */
+    void addSuccessors() {
+        for (Entry entry : successorsDue) {
+            String timerId = entry.pendingId();
+            // the fired occurrence left room for its successor; bytes differ by a digit at most, never refused
+            occurrences.add(timerId, entry.pending, entry.spec.priority(), entry.spec.payload());
+            byOccurrence.put(timerId, entry);
+        }
+        successorsDue.clear();
+    }
+
+    /**
+     * Makes {@code first} the entry's pending occurrence under {@code spec}, all or nothing: a new timer is added
+     * before the old one goes, so a refusal (capacity) leaves the old one as it was; the same timer with the same
+     * priority and payload stays as it is.
+     */
+    private void replacePending(Entry entry, long first, ScheduleSpec spec) {
+        String oldId = entry.pending == Recurrence.NONE ? null : entry.pendingId();
+        String newId = first == Recurrence.NONE ? null : Schedule.occurrenceId(entry.id, first);
+        if (oldId != null && oldId.equals(newId)) {
+            if (spec.priority() == entry.spec.priority() && Objects.equals(spec.payload(),
+                    entry.spec.payload())) {
+                return;
+            }
+            occurrences.remove(oldId);
+            try {
+                occurrences.add(newId, first, spec.priority(), spec.payload());
+            } catch (SchedulerException refused) {
+                occurrences.add(oldId, entry.pending, entry.spec.priority(), entry.spec.payload());
+                throw refused;
+            }
+            return;
+        }
+        if (newId != null) {
+            occurrences.add(newId, first, spec.priority(), spec.payload());
+            byOccurrence.put(newId, entry);
+        }
+        if (oldId != null) {
+            occurrences.remove(oldId);
+            byOccurrence.remove(oldId);
+        }
+        entry.pending = first;
+    }
+
+    private Entry require(String id) {
+        Entry entry = byId.get(id);
+        if (entry == null) {
+            throw Rules.scheduleNotFound(id);
+        }
+        return entry;
+    }
+
+    private Entry requireMatching(String id, Long ifMatch) {
+        Entry entry = require(id);
+        if (ifMatch != null && ifMatch != entry.version) {
+            throw Rules.schedulePreconditionFailed(entry.view());
+        }
+        return entry;
+    }
+}
