@@ -70,8 +70,9 @@ public final class PostgresTimers {
                 DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*),
             queued AS (
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                        ready_at)
-                SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time
+                                        ready_at, schedule)
+                SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time,
+                       schedule
                   FROM fired WHERE ?)
             SELECT""" + " " + TimerRows.COLUMNS + " FROM fired ORDER BY " + TimerRows.FIRING_ORDER;
     /** A preview in one statement (one snapshot): the clock's now, its pending count, the first due timers. */
@@ -107,8 +108,12 @@ public final class PostgresTimers {
     private final FiringAlarm alarm;
     /** Told of the delivery events an advance's retry step causes, after it committed. */
     private final SchedulerMetrics metrics;
+    /** Fires schedules' occurrences, each at its own time, when an advance passes them. */
+    private final ScheduleFiring schedules;
 
-    PostgresTimers(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm, SchedulerMetrics metrics) {
+    PostgresTimers(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm, SchedulerMetrics metrics,
+                   ScheduleFiring schedules) {
+        this.schedules = schedules;
         this.jdbc = jdbc;
         this.budget = budget;
         this.alarm = alarm;
@@ -347,12 +352,27 @@ public final class PostgresTimers {
                                     LeaseReleaser.Released[] released) throws SQLException {
         String clock = stored.name();
         long now = stored.now();
-        boolean complete = limit == Integer.MAX_VALUE || countDue(connection, clock, target, limit + 1L) <= limit;
-        List<Timer> fired = fire(connection, stored, target, complete ? Long.MAX_VALUE : limit);
-        if (fired.isEmpty() && target == now) {
+        boolean complete;
+        List<Timer> fired;
+        long newNow;
+        ScheduleFiring.Fired throughOccurrences = null;
+        if (schedules.anyOccurrenceDue(connection, clock, target)) {
+            throughOccurrences = schedules.fireThrough(connection, stored, target, limit,
+                    stored.delivery() == ClockSettings.DeliveryMode.QUEUE);
+            fired = throughOccurrences.timers();
+            complete = throughOccurrences.complete();
+            newNow = complete ? target : throughOccurrences.reached();
+        } else {
+            complete = limit == Integer.MAX_VALUE || countDue(connection, clock, target, limit + 1L) <= limit;
+            fired = fire(connection, stored, target, complete ? Long.MAX_VALUE : limit);
+            newNow = complete ? target : fired.isEmpty() ? now : fired.get(fired.size() - 1).fireTime();
+        }
+        if (fired.isEmpty() && newNow == now) {
+            if (throughOccurrences != null) {
+                budget.release(connection, -throughOccurrences.netTimers(), -throughOccurrences.netBytes());
+            }
             return new AdvanceResult(now, List.of());
         }
-        long newNow = complete ? target : fired.get(fired.size() - 1).fireTime();
         try (PreparedStatement move = connection.prepareStatement(
                 "UPDATE clocks SET now_ms = ? WHERE name = ?")) {
             move.setLong(1, newNow);
@@ -366,13 +386,19 @@ public final class PostgresTimers {
             // then leases and retries run on this clock's time too, as in memory: every one due by the new now
             released[0] = LeaseReleaser.releaseDue(connection, stored.at(newNow), Long.MAX_VALUE, false);
         }
+        long releasedTimers = 0;
+        long releasedBytes = 0;
         if (stored.delivery() == ClockSettings.DeliveryMode.RESPONSE) {
-            long bytes = 0;
             for (Timer timer : fired) {
-                bytes += Limits.bytesOf(timer.id(), timer.payload());
+                releasedBytes += Limits.bytesOf(timer.id(), timer.payload());
             }
-            budget.release(connection, fired.size(), bytes);
+            releasedTimers = fired.size();
         }
+        if (throughOccurrences != null) { // skipped occurrences left, successors came: never refused, as in memory
+            releasedTimers -= throughOccurrences.netTimers();
+            releasedBytes -= throughOccurrences.netBytes();
+        }
+        budget.release(connection, releasedTimers, releasedBytes);
         return new AdvanceResult(newNow, fired, complete);
     }
 
@@ -467,8 +493,8 @@ public final class PostgresTimers {
     }
 
     /**
-     * Empties a virtual clock (its pending timers and its deliveries, their budget given back) and sets its now to
-     * 0: the demo's reset. Sequences keep counting.
+     * Empties a virtual clock (its pending timers, schedules and deliveries, their budget given back) and sets its
+     * now to 0: the demo's reset. Sequences keep counting.
      *
      * @throws SchedulerException {@code clock_not_found}
      */
@@ -491,6 +517,7 @@ public final class PostgresTimers {
                     }
                 }
             }
+            PostgresClocks.deleteSchedules(connection, clock);
             try (PreparedStatement restart = connection.prepareStatement(
                     "UPDATE clocks SET now_ms = 0, initial_now = 0 WHERE name = ?")) {
                 restart.setString(1, clock);
@@ -569,7 +596,10 @@ public final class PostgresTimers {
         return current;
     }
 
-    /** The pending timer {@code id}, its row locked, if {@code precondition} accepts it. */
+    /**
+     * The pending timer {@code id}, its row locked, if it is a client's (a schedule's occurrence is
+     * {@code schedule_owned}) and {@code precondition} accepts it.
+     */
     private static Timer lockPending(Connection connection, String clock, String id, Precondition precondition)
             throws SQLException {
         Timer current = null;
@@ -586,10 +616,26 @@ public final class PostgresTimers {
             PostgresClocks.require(connection, clock, ""); // a missing clock answers clock_not_found first
             throw timerNotFound(id);
         }
+        if (current.schedule() != null) {
+            throw Rules.scheduleOwned(id, current.schedule());
+        }
         if (!precondition.accepts(current.revision())) {
             throw Rules.preconditionFailed(current);
         }
         return current;
+    }
+
+    /** The pending timer {@code id} of {@code clock} as the transaction sees it (it is there). */
+    static Timer pendingTimer(Connection connection, String clock, String id) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT " + TimerRows.COLUMNS + " FROM timers WHERE clock = ? AND id = ?")) {
+            select.setString(1, clock);
+            select.setString(2, id);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return TimerRows.timerAt(row, 1);
+            }
+        }
     }
 
     private static long countDue(Connection connection, String clock, long now, long upTo) throws SQLException {
@@ -639,8 +685,8 @@ public final class PostgresTimers {
     }
 
     /** The memory store's capacity refusal: too many timers, or too many payload bytes ({@code PendingBudget}). */
-    private static SchedulerException capacityRefusal(boolean timersShort, long pendingBytes, long bytes,
-                                                      String needs, PendingBudgetStripes budget) {
+    static SchedulerException capacityRefusal(boolean timersShort, long pendingBytes, long bytes,
+                                              String needs, PendingBudgetStripes budget) {
         if (timersShort) {
             return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
                     "the queue holds its capacity of " + budget.capacity() + " pending timers");
