@@ -1,7 +1,14 @@
 package io.timeservice.model;
 
 import java.time.DateTimeException;
+import java.time.OffsetDateTime;
 import java.time.ZoneId;
+import java.time.chrono.IsoChronology;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.time.temporal.ChronoField;
 import java.util.List;
 
 /**
@@ -10,6 +17,25 @@ import java.util.List;
  * needs no lock; each message names the offending value.
  */
 public final class Rules {
+
+    /**
+     * RFC 3339's date-time, strictly: a four-digit year, seconds, an optional fraction, and an offset ({@code Z} or
+     * {@code +hh:mm}); {@code T} and {@code Z} in either case, as the RFC allows. A leap second (:60) and an offset
+     * beyond java.time's ±18:00 are refused. Four-digit years keep every instant within a long of milliseconds.
+     */
+    private static final DateTimeFormatter RFC_3339 = new DateTimeFormatterBuilder()
+            .parseCaseInsensitive()
+            .appendValue(ChronoField.YEAR, 4).appendLiteral('-')
+            .appendValue(ChronoField.MONTH_OF_YEAR, 2).appendLiteral('-')
+            .appendValue(ChronoField.DAY_OF_MONTH, 2).appendLiteral('T')
+            .appendValue(ChronoField.HOUR_OF_DAY, 2).appendLiteral(':')
+            .appendValue(ChronoField.MINUTE_OF_HOUR, 2).appendLiteral(':')
+            .appendValue(ChronoField.SECOND_OF_MINUTE, 2)
+            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true).optionalEnd()
+            .appendOffset("+HH:MM", "Z")
+            .toFormatter()
+            .withResolverStyle(ResolverStyle.STRICT)
+            .withChronology(IsoChronology.INSTANCE);
 
     private Rules() {
     }
@@ -85,6 +111,77 @@ public final class Rules {
                     + ") does not fit a signed 64-bit integer");
         }
         return now + delay;
+    }
+
+    /**
+     * The fireTime of a timer due {@code due}, the clock's time being {@code now}: {@code now + delay}, or the
+     * {@code at} time, raised to now when it lies before now. Either is refused with {@code invalid_delay} when it
+     * lies more than {@link Limits#MAX_DELAY} after now.
+     */
+    public static long fireTime(long now, Due due) {
+        if (due instanceof Due.After after) {
+            return fireTimeAfter(now, after.delay(), ErrorCode.INVALID_DELAY, "delay");
+        }
+        long at = ((Due.At) due).time();
+        if (at <= now) {
+            return now;
+        }
+        if (at - now > Limits.MAX_DELAY) { // at > now >= 0: the difference cannot overflow
+            throw new SchedulerException(ErrorCode.INVALID_DELAY, "at (" + at + ") is more than " + Limits.MAX_DELAY
+                    + " ms after now (" + now + ")");
+        }
+        return at;
+    }
+
+    /**
+     * The due time of a new timer from its two members, of which exactly one is given ({@code invalid_request}
+     * otherwise).
+     */
+    public static Due requireDue(Long delay, Long at) {
+        if ((delay == null) == (at == null)) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a timer needs exactly one of delay and at, got "
+                    + (delay == null ? "neither" : "both"));
+        }
+        return delay != null ? Due.after(delay) : Due.at(at);
+    }
+
+    /** The new due time of an edit: at most one of the two members, null for neither (the fireTime stays). */
+    public static Due editedDue(Long delay, Long at) {
+        if (delay != null && at != null) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit takes at most one of delay and at,"
+                    + " got both");
+        }
+        return delay != null ? Due.after(delay) : at != null ? Due.at(at) : null;
+    }
+
+    /** Refuses an edit that changes nothing: {@code invalid_request}. */
+    public static void requireEditChange(Due newDue, Integer newPriority) {
+        if (newDue == null && newPriority == null) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay or an at, a priority,"
+                    + " or both");
+        }
+    }
+
+    /** What a member naming a clock time (a timer's {@code at}) must be, as refusals say it. */
+    public static final String CLOCK_TIME_FORM = "a JSON integer of clock milliseconds (Unix epoch) or an RFC 3339"
+            + " date-time string with an offset, as \"2027-03-28T03:30:00+02:00\"";
+
+    /**
+     * The clock time (Unix epoch milliseconds) an RFC 3339 date-time names, fractions of a second below the
+     * millisecond cut off. Refused with {@code invalid_delay} naming {@code member} when the text is not such a
+     * date-time (no offset, no seconds, a day the month lacks, ...).
+     */
+    public static long clockTimeOf(String text, String member) {
+        try {
+            return OffsetDateTime.parse(text, RFC_3339).toInstant().toEpochMilli();
+        } catch (DateTimeParseException malformed) {
+            throw invalidClockTime(member, "\"" + abbreviate(text) + "\"");
+        }
+    }
+
+    /** The refusal of a clock-time member that holds {@code got}: {@code invalid_delay}, as its sibling delay's. */
+    public static SchedulerException invalidClockTime(String member, String got) {
+        return new SchedulerException(ErrorCode.INVALID_DELAY, member + " must be " + CLOCK_TIME_FORM + ", got " + got);
     }
 
     /**

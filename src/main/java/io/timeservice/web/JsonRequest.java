@@ -13,14 +13,20 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  */
 sealed interface JsonRequest {
 
-    /** {@code POST /timers}; {@code payload} is any JSON value, numbers kept as written. */
-    record AddTimer(@JsonProperty(required = true) String id, @JsonProperty(required = true) long delay,
+    /**
+     * {@code POST /timers}; {@code payload} is any JSON value, numbers kept as written; exactly one of {@code delay}
+     * and {@code at} ({@link ClockTimeMember} reads {@code at}).
+     */
+    record AddTimer(@JsonProperty(required = true) String id,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) Long delay,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) JsonNode at,
                     @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority,
                     JsonNode payload) implements JsonRequest {
     }
 
-    /** {@code PATCH /timers/{id}}: an absent member keeps its value. */
+    /** {@code PATCH /timers/{id}}: an absent member keeps its value; at most one of {@code delay} and {@code at}. */
     record EditTimer(@JsonDeserialize(using = AbsentOrNonNull.class) Long delay,
+                     @JsonDeserialize(using = AbsentOrNonNull.class) JsonNode at,
                      @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority) implements JsonRequest {
     }
 

@@ -15,6 +15,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
@@ -159,11 +160,15 @@ public final class TimerScheduler {
 
     // ---- mutations ----
 
-    /** See {@link io.timeservice.store.TimerStore#add}; the heap's steps go into {@code trace}. */
     public Timer add(String id, long delay, int priority, String payload, Trace trace) {
+        return add(id, Due.after(delay), priority, payload, trace);
+    }
+
+    /** See {@link io.timeservice.store.TimerStore#add}: due {@code due}, decided under the lock; steps into trace. */
+    public Timer add(String id, Due due, int priority, String payload, Trace trace) {
         return mutate(Operation.ADD, () -> Rules.requireValidId(id), () -> {
             long now = clock.now();
-            long fireTime = Rules.fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
+            long fireTime = Rules.fireTime(now, due);
             if (heap.find(id) != IndexedTimerHeap.NONE) {
                 throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
             }
@@ -208,19 +213,19 @@ public final class TimerScheduler {
         });
     }
 
+    public Timer edit(String id, Long newDelay, Integer newPriority, Precondition precondition, Trace trace) {
+        return edit(id, newDelay == null ? null : Due.after(newDelay), newPriority, precondition, trace);
+    }
+
     /**
-     * See {@link io.timeservice.store.TimerStore#edit}: a new delay from now, priority or both, the sequence kept.
+     * See {@link io.timeservice.store.TimerStore#edit}: a new due time (a delay counts from now), priority or both,
+     * the sequence kept.
      *
      * @throws SchedulerException as there, and {@code schedule_owned} for a schedule's occurrence
      */
-    public Timer edit(String id, Long newDelay, Integer newPriority, Precondition precondition, Trace trace) {
-        return mutate(Operation.EDIT, () -> {
-            if (newDelay == null && newPriority == null) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay, a priority or both");
-            }
-        }, () -> {
-            long fireTime = newDelay == null ? 0
-                    : Rules.fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
+    public Timer edit(String id, Due newDue, Integer newPriority, Precondition precondition, Trace trace) {
+        return mutate(Operation.EDIT, () -> Rules.requireEditChange(newDue, newPriority), () -> {
+            long fireTime = newDue == null ? 0 : Rules.fireTime(clock.now(), newDue);
             int handle = requirePending(id);
             schedules.requireNotOwned(id);
             Timer current = heap.timerAt(handle);
@@ -229,7 +234,7 @@ public final class TimerScheduler {
             }
             Rules.requireVersionLeft(current);
             log.requireWritable();
-            Timer edited = new Timer(id, newDelay == null ? current.fireTime() : fireTime,
+            Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                     newPriority == null ? current.priority() : newPriority, current.sequence(),
                     current.version() + 1, current.createdAt(), current.payload());
             return commit(new Mutation.Edited(id, edited.sequence(), edited.fireTime(), edited.priority(),
@@ -241,15 +246,10 @@ public final class TimerScheduler {
     }
 
     /**
-     * Applies {@code ops} in order, all or nothing, as one journal record waited for once. Every operation is decided
-     * first, under one lock hold, against the state the operations before it would leave (an add then an edit of one
-     * id works, two adds of one id do not; the shared budget is taken for the running total's peak), exactly as the
-     * single call would decide it; if any is refused, nothing changes. Then one {@link Mutation.Batch} record is
-     * appended and every operation applied.
-     *
-     * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
-     * @throws SchedulerException {@code invalid_request} for no or more than {@link Limits#MAX_BATCH_OPS} operations, else
-     *                            the first refused operation's refusal with its {@link SchedulerException#opIndex}
+     * See {@link io.timeservice.store.TimerStore#batch}: every operation decided first, under one lock hold, against
+     * the state the ones before it would leave (the shared budget taken for the running total's peak); then one
+     * {@link Mutation.Batch} record, waited for once, and every operation applied. An edit or cancel of a schedule's
+     * occurrence is {@code schedule_owned}.
      */
     public List<Timer> batch(List<? extends BatchOp> ops) {
         return mutate(Operation.BATCH, () -> {
