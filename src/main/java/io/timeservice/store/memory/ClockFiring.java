@@ -170,7 +170,7 @@ final class ClockFiring {
      *                            the clock is at {@code now} already
      */
     Applied<AdvanceResult> advanceIntoQueue(long now, int limit, Trace trace, DeliveryTally tally) {
-        int wanted = FiringOrderWalk.countDue(heap, now, limit);
+        int wanted = wantedDeliveries(now, limit);
         int granted = capacity.budget().reserveDeliveries(wanted);
         try {
             Applied<AdvanceResult> advanced = wanted > 0 && granted == 0 ? passHeldBack(now)
@@ -298,7 +298,7 @@ final class ClockFiring {
     private int fireDueRound(long now, int maxTimers, DeliveryTally tally) {
         clockDeliveries.settle(now, tally);
         int due = FiringOrderWalk.countDue(heap, now, maxTimers + 1); // one more tells whether all fit the round
-        int wanted = Math.min(due, maxTimers);
+        int wanted = due == 0 ? 0 : wantedDeliveries(now, maxTimers);
         int granted = wanted == 0 ? 0 : capacity.budget().reserveDeliveries(wanted);
         int firedNow = 0;
         try {
@@ -313,7 +313,9 @@ final class ClockFiring {
         } finally {
             capacity.budget().releaseDeliveries(granted - firedNow);
         }
-        boolean heldBack = granted < wanted; // not firedNow: a skipped occurrence takes no delivery
+        // held back only while due timers wait for room: a skipped occurrence takes none, a successor may need one
+        int root = heap.peek();
+        boolean heldBack = granted < wanted && root != IndexedTimerHeap.NONE && heap.fireTime(root) <= now;
         if (firedNow > 0) {
             clockDeliveries.changed();
         }
@@ -355,6 +357,21 @@ final class ClockFiring {
         });
         kernel.log().awaitDurable(applied.position());
         return applied.value();
+    }
+
+    /**
+     * How many deliveries a step to {@code now} may need, at most {@code limit}: the timers due, and on a clock with
+     * schedules room for the successors that come due within the step too (each schedule fires at most max-catch-up
+     * per step, and is popped once more when the rest is skipped). Call under the lock.
+     */
+    private int wantedDeliveries(long now, int limit) {
+        int due = FiringOrderWalk.countDue(heap, now, limit);
+        ClockSchedules schedules = scheduleCalls.schedules();
+        if (due == 0 || !schedules.hasOccurrences()) {
+            return due;
+        }
+        long bound = due + (long) schedules.occurrenceCount() * (scheduleCalls.maxCatchUp() + 1L);
+        return (int) Math.min(limit, bound);
     }
 
     /** The clock was deleted: the firing thread forgets it. Call under the lock. */

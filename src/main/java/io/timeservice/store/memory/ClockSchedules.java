@@ -151,6 +151,11 @@ final class ClockSchedules {
         successorsDue.clear();
     }
 
+    /** Pending occurrences, scheduled and triggered. */
+    int occurrenceCount() {
+        return byOccurrence.size();
+    }
+
     /** Whether any occurrence is pending: only then does a firing step need to look at what it pops. */
     boolean hasOccurrences() {
         return !byOccurrence.isEmpty();
