@@ -54,7 +54,16 @@ final class BindingFailures {
             Map.entry("wait", new Rule(ErrorCode.INVALID_REQUEST, "a JSON integer of milliseconds from 0 to "
                     + Limits.MAX_CLAIM_WAIT_MILLIS)),
             Map.entry("retryAfter", new Rule(ErrorCode.INVALID_REQUEST, MILLISECONDS)),
-            Map.entry("claim", new Rule(ErrorCode.INVALID_REQUEST, "a JSON string")));
+            Map.entry("claim", new Rule(ErrorCode.INVALID_REQUEST, "a JSON string")),
+            Map.entry("cron", new Rule(ErrorCode.INVALID_SCHEDULE, "a JSON string of a cron expression")),
+            Map.entry("every", new Rule(ErrorCode.INVALID_SCHEDULE, "a JSON integer of milliseconds from "
+                    + Limits.MIN_EVERY_MILLIS)),
+            Map.entry("zone", new Rule(ErrorCode.INVALID_SCHEDULE, "a JSON string naming an IANA time zone")),
+            Map.entry("start", new Rule(ErrorCode.INVALID_SCHEDULE, "a JSON integer of clock milliseconds")),
+            Map.entry("end", new Rule(ErrorCode.INVALID_SCHEDULE, "a JSON integer of clock milliseconds")),
+            Map.entry("limit", new Rule(ErrorCode.INVALID_SCHEDULE, "a JSON integer of at least 1")),
+            Map.entry("catchUp", new Rule(ErrorCode.INVALID_SCHEDULE, "\"all\", \"latest\" or \"none\"")),
+            Map.entry("paused", new Rule(ErrorCode.INVALID_SCHEDULE, "true or false")));
 
     private BindingFailures() {
     }

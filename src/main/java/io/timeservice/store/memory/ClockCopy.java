@@ -32,11 +32,11 @@ record ClockCopy(RecoveredSnapshot snapshot, long count, long bytes, long delive
             bytes += Limits.bytesOf(d.id(), d.payload());
             deliveries.add(d.state() != Delivery.State.IN_FLIGHT ? new SavedDelivery(d, 0)
                     : new SavedDelivery(new Delivery(d.id(), d.fireTime(), d.priority(), d.sequence(), d.payload(),
-                    d.attempt(), Delivery.State.READY, null, 0, 0, state.now(), null), 0));
+                    d.attempt(), Delivery.State.READY, null, 0, 0, state.now(), null, d.schedule()), 0));
         }
         // fired through where the source had: timers it held back at the delivery limit stay due in the copy too
         RecoveredSnapshot snapshot = new RecoveredSnapshot(state.now(), lastSequence, lastSequence, timers,
-                state.settings(), deliveries, List.of(), state.firedThrough());
+                state.settings(), deliveries, List.of(), state.firedThrough(), state.schedules());
         return new ClockCopy(snapshot, timers.size() + deliveries.size(), bytes, deliveries.size());
     }
 }

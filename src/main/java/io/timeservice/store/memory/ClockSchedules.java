@@ -34,11 +34,11 @@ final class ClockSchedules {
     /** The clock's heap, as the schedules use it: their pending occurrences are timers there. */
     interface Occurrences {
         /**
-         * Adds a pending occurrence timer.
-         *
-         * @throws SchedulerException {@code duplicate_id}, {@code payload_too_large}, {@code capacity_exceeded}
+         * Adds a pending occurrence timer. Never refuses: a call's own occurrence had its room and id checked before
+         * the call was journaled ({@link #plan}); a {@code successor} takes the room its fired predecessor left
+         * (beyond the limit when the predecessor stays as a delivery: by one timer per schedule at most).
          */
-        void add(String timerId, long fireTime, int priority, String payload);
+        void add(String timerId, long fireTime, int priority, String payload, boolean successor);
 
         /** Removes a pending occurrence timer (it is pending: the schedules track it). */
         void remove(String timerId);
@@ -53,7 +53,8 @@ final class ClockSchedules {
     }
 
     private final CronParser parser;
-    private final Occurrences occurrences;
+    /** The live heap, or recovery's while it replays. */
+    private Occurrences occurrences;
     private final TreeMap<String, Entry> byId = new TreeMap<>();
     /** Pending occurrence timer id (scheduled and triggered) to its schedule. */
     private final Map<String, Entry> byOccurrence = new HashMap<>();
@@ -104,6 +105,62 @@ final class ClockSchedules {
         return byId.size();
     }
 
+    /** Every schedule and every pending triggered occurrence, for a snapshot or a fork. */
+    ScheduleImage image() {
+        Map<String, String> triggered = new HashMap<>();
+        for (Map.Entry<String, Entry> occurrence : byOccurrence.entrySet()) {
+            Entry entry = occurrence.getValue();
+            if (entry.deleted || entry.pending == Recurrence.NONE || !occurrence.getKey().equals(entry.pendingId())) {
+                triggered.put(occurrence.getKey(), entry.id);
+            }
+        }
+        return new ScheduleImage(list(), triggered);
+    }
+
+    /** Rebuilds the schedules of {@code image} into an empty set; their occurrences are in the heap already. */
+    void restore(ScheduleImage image) {
+        for (Schedule schedule : image.schedules()) {
+            Entry entry = new Entry(schedule.id());
+            entry.spec = schedule.spec();
+            entry.times = Rules.recurrenceOf(schedule.spec(), parser);
+            entry.pending = schedule.next() == null ? Recurrence.NONE : schedule.next();
+            entry.fired = schedule.fired();
+            entry.skipped = schedule.skipped();
+            entry.triggered = schedule.triggered();
+            entry.taken = schedule.taken();
+            entry.version = schedule.version();
+            byId.put(entry.id, entry);
+            if (entry.pending != Recurrence.NONE) {
+                byOccurrence.put(entry.pendingId(), entry);
+            }
+        }
+        for (Map.Entry<String, String> triggered : image.triggeredOccurrences().entrySet()) {
+            Entry entry = byId.get(triggered.getValue());
+            if (entry == null) {
+                entry = new Entry(triggered.getValue());
+                entry.deleted = true;
+            }
+            byOccurrence.put(triggered.getKey(), entry);
+        }
+    }
+
+    /** Forgets every schedule: the heap they were in was emptied. */
+    void clear() {
+        byId.clear();
+        byOccurrence.clear();
+        successorsDue.clear();
+    }
+
+    /** Whether any occurrence is pending: only then does a firing step need to look at what it pops. */
+    boolean hasOccurrences() {
+        return !byOccurrence.isEmpty();
+    }
+
+    /** Applies the changes that follow to {@code heap}: recovery's while it replays, then the live one again. */
+    void useOccurrences(Occurrences heap) {
+        occurrences = heap;
+    }
+
     boolean contains(String id) {
         return byId.containsKey(id);
     }
@@ -128,9 +185,7 @@ final class ClockSchedules {
         if (current != null && ifMatch != null && ifMatch != current.version) {
             throw Rules.schedulePreconditionFailed(current.view());
         }
-        ScheduleSpec resolved = current != null && current.spec.every() != null && spec.every() != null
-                && spec.start() == null && spec.every().equals(current.spec.every())
-                ? spec.withStart(current.spec.start()) : Rules.resolveSchedule(spec, now);
+        ScheduleSpec resolved = resolve(current, spec, now);
         Recurrence times = Rules.recurrenceOf(resolved, parser);
         Entry entry = current != null ? current : new Entry(id);
         long counted = entry.counted();
@@ -208,7 +263,7 @@ final class ClockSchedules {
         if (byOccurrence.get(timerId) == entry) {
             return timerId;
         }
-        occurrences.add(timerId, now, entry.spec.priority(), entry.spec.payload());
+        occurrences.add(timerId, now, entry.spec.priority(), entry.spec.payload(), false);
         byOccurrence.put(timerId, entry);
         return timerId;
     }
@@ -280,44 +335,73 @@ final class ClockSchedules {
     void addSuccessors() {
         for (Entry entry : successorsDue) {
             String timerId = entry.pendingId();
-            // the fired occurrence left room for its successor; bytes differ by a digit at most, never refused
-            occurrences.add(timerId, entry.pending, entry.spec.priority(), entry.spec.payload());
+            occurrences.add(timerId, entry.pending, entry.spec.priority(), entry.spec.payload(), true);
             byOccurrence.put(timerId, entry);
         }
         successorsDue.clear();
     }
 
-    /**
-     * Makes {@code first} the entry's pending occurrence under {@code spec}, all or nothing: a new timer is added
-     * before the old one goes, so a refusal (capacity) leaves the old one as it was; the same timer with the same
-     * priority and payload stays as it is.
-     */
+    /** Makes {@code first} the entry's pending occurrence under {@code spec}: the old one goes, the new one comes. */
     private void replacePending(Entry entry, long first, ScheduleSpec spec) {
-        String oldId = entry.pending == Recurrence.NONE ? null : entry.pendingId();
-        String newId = first == Recurrence.NONE ? null : Schedule.occurrenceId(entry.id, first);
-        if (oldId != null && oldId.equals(newId)) {
-            if (spec.priority() == entry.spec.priority() && Objects.equals(spec.payload(),
-                    entry.spec.payload())) {
-                return;
-            }
-            occurrences.remove(oldId);
-            try {
-                occurrences.add(newId, first, spec.priority(), spec.payload());
-            } catch (SchedulerException refused) {
-                occurrences.add(oldId, entry.pending, entry.spec.priority(), entry.spec.payload());
-                throw refused;
-            }
-            return;
-        }
-        if (newId != null) {
-            occurrences.add(newId, first, spec.priority(), spec.payload());
-            byOccurrence.put(newId, entry);
-        }
-        if (oldId != null) {
+        if (entry.pending != Recurrence.NONE) {
+            String oldId = entry.pendingId();
             occurrences.remove(oldId);
             byOccurrence.remove(oldId);
         }
         entry.pending = first;
+        if (first != Recurrence.NONE) {
+            String newId = entry.pendingId();
+            occurrences.add(newId, first, spec.priority(), spec.payload(), false);
+            byOccurrence.put(newId, entry);
+        }
+    }
+
+    /**
+     * What a call would add, decided before it is journaled: the id of the occurrence timer that
+     * {@link #put}, {@link #resume} or {@link #trigger} with these arguments adds, or null when it adds none. The
+     * caller checks that id's room and that no client timer has it. Refuses exactly as the call would.
+     */
+    String plan(Mutation.ScheduleChange call, ScheduleSpec putSpec, Long ifMatch) {
+        if (call instanceof Mutation.SchedulePut put) {
+            Entry current = byId.get(put.id());
+            if (current == null && ifMatch != null) {
+                throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match names version " + ifMatch
+                        + " of schedule " + put.id() + ", which does not exist");
+            }
+            if (current != null && ifMatch != null && ifMatch != current.version) {
+                throw Rules.schedulePreconditionFailed(current.view());
+            }
+            ScheduleSpec resolved = resolve(current, putSpec, put.now());
+            long first = ScheduleTimes.firstAfter(resolved, Rules.recurrenceOf(resolved, parser), put.now(),
+                    current == null ? Long.MIN_VALUE : current.taken, current == null ? 0 : current.counted());
+            return first == Recurrence.NONE ? null : Schedule.occurrenceId(put.id(), first);
+        } else if (call instanceof Mutation.ScheduleResumed resumed) {
+            Entry entry = requireMatching(resumed.id(), ifMatch);
+            if (!entry.spec.paused() || entry.pending == Recurrence.NONE || entry.pending > resumed.now()) {
+                return null;
+            }
+            long next = ScheduleTimes.firstAfter(entry.spec, entry.times, resumed.now(), entry.pending,
+                    entry.counted() + 1);
+            return next == Recurrence.NONE ? null : Schedule.occurrenceId(entry.id, next);
+        } else if (call instanceof Mutation.ScheduleTriggered triggered) {
+            Entry entry = require(triggered.id());
+            String timerId = Schedule.occurrenceId(entry.id, triggered.now());
+            return byOccurrence.get(timerId) == entry ? null : timerId;
+        }
+        throw new IllegalArgumentException("only a put, resume or trigger adds an occurrence: " + call);
+    }
+
+    /** The pending scheduled occurrence's timer id of schedule {@code id}, or null. */
+    String pendingIdOf(String id) {
+        Entry entry = byId.get(id);
+        return entry == null || entry.pending == Recurrence.NONE ? null : entry.pendingId();
+    }
+
+    /** A put's resolved spec: an interval kept at the same every without a new start keeps its old start. */
+    private static ScheduleSpec resolve(Entry current, ScheduleSpec spec, long now) {
+        return current != null && current.spec.every() != null && spec.every() != null && spec.start() == null
+                && spec.every().equals(current.spec.every())
+                ? spec.withStart(current.spec.start()) : Rules.resolveSchedule(spec, now);
     }
 
     private Entry require(String id) {

@@ -10,10 +10,19 @@ import io.timeservice.model.ClockSettings;
  *
  * @param firedThrough the time up to which every due timer had fired (see {@link SchedulerClock#firedThrough}), at
  *                     most {@code now}
+ * @param schedules    the clock's schedules (format version 8)
  */
 public record RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
                                 ClockSettings settings, List<SavedDelivery> deliveries,
-                                List<RecentAck> recentAcks, long firedThrough) {
+                                List<RecentAck> recentAcks, long firedThrough, ScheduleImage schedules) {
+
+    /** A snapshot without schedules (format versions before 8). */
+    public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
+                             ClockSettings settings, List<SavedDelivery> deliveries, List<RecentAck> recentAcks,
+                             long firedThrough) {
+        this(now, lastSequence, reservedSequences, timers, settings, deliveries, recentAcks, firedThrough,
+                ScheduleImage.EMPTY);
+    }
 
     /** A snapshot whose clock had fired everything due by its time (format versions before 6). */
     public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,

@@ -21,6 +21,7 @@ public final class SchedulerState {
     private final ClockSettings settings;
     private final List<SavedDelivery> deliveries;
     private final List<RecentAck> recentAcks;
+    private final ScheduleImage schedules;
 
     SchedulerState(long now, long lastSequence, HeapImage image, long copyNanos) {
         this(now, lastSequence, lastSequence, image, copyNanos);
@@ -40,6 +41,14 @@ public final class SchedulerState {
     SchedulerState(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
                    long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
                    List<RecentAck> recentAcks) {
+        this(now, firedThrough, lastSequence, reservedSequences, image, copyNanos, settings, deliveries, recentAcks,
+                ScheduleImage.EMPTY);
+    }
+
+    private SchedulerState(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
+                           long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
+                           List<RecentAck> recentAcks, ScheduleImage schedules) {
+        this.schedules = schedules;
         this.now = now;
         this.firedThrough = firedThrough;
         this.lastSequence = lastSequence;
@@ -54,7 +63,18 @@ public final class SchedulerState {
     /** This state, with {@code nanos} as the time its copy held the lock(s). */
     SchedulerState withCopyNanos(long nanos) {
         return new SchedulerState(now, firedThrough, lastSequence, reservedSequences, image, nanos, settings,
-                deliveries, recentAcks);
+                deliveries, recentAcks, schedules);
+    }
+
+    /** This state with the clock's schedules. */
+    SchedulerState withSchedules(ScheduleImage image) {
+        return new SchedulerState(now, firedThrough, lastSequence, reservedSequences, this.image, copyNanos, settings,
+                deliveries, recentAcks, image);
+    }
+
+    /** The clock's schedules; their occurrences are among {@link #timer}s. */
+    public ScheduleImage schedules() {
+        return schedules;
     }
 
     public ClockSettings settings() {

@@ -12,6 +12,7 @@ import io.timeservice.model.Ack;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.Due;
@@ -91,6 +92,8 @@ public final class TimerScheduler {
     private final ClockDeliveries clockDeliveries;
     /** Advances' and firing rounds' firing and a system clock's wake-ups, under this scheduler's lock. */
     private final ClockFiring firing;
+    /** The clock's schedules, whose occurrences are timers of this heap, under this scheduler's lock. */
+    private final ClockScheduleCalls schedules;
 
     /** A scheduler without a byte budget. */
     public TimerScheduler(SchedulerClock clock, int arity, int capacity, LongSupplier wallClockMillis,
@@ -121,8 +124,9 @@ public final class TimerScheduler {
         this.metrics = metrics;
         Kernel kernel = new Kernel();
         this.clockDeliveries = new ClockDeliveries(kernel, deliveries, this.capacity, metrics);
+        this.schedules = new ClockScheduleCalls(kernel, heap, this.capacity, sequences, wallClockMillis);
         this.firing = new ClockFiring(this, kernel, heap, deliveries, this.capacity, clockDeliveries, wallClockMillis,
-                metrics);
+                metrics, schedules);
         this.invariantReports = new InvariantReports(lock, heap, () -> this.clock.firedThrough(), wallClockMillis,
                 this::requireServing);
     }
@@ -131,6 +135,15 @@ public final class TimerScheduler {
     public static TimerScheduler withVirtualClock(int arity, int capacity) {
         return new TimerScheduler(new VirtualClock(0), arity, capacity, System::currentTimeMillis,
                 SchedulerMetrics.NONE);
+    }
+
+    /** Lets this clock's schedules read cron with {@code parser}, firing at most {@code maxCatchUp} per step. */
+    public void scheduleWith(CronParser parser, int maxCatchUp) {
+        lock.run(() -> schedules.configure(parser, maxCatchUp));
+    }
+
+    ClockScheduleCalls schedules() {
+        return schedules;
     }
 
     public int arity() {
@@ -151,13 +164,7 @@ public final class TimerScheduler {
         return add(id, Due.after(delay), priority, payload, trace);
     }
 
-    /**
-     * Adds a timer due {@code due} (its fireTime decided under the lock), recording the heap's steps into
-     * {@code trace}.
-     *
-     * @throws SchedulerException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id} or
-     *                            {@code capacity_exceeded} (too many timers, or too many payload bytes)
-     */
+    /** See {@link io.timeservice.store.TimerStore#add}, recording the heap's steps into {@code trace}. */
     public Timer add(String id, Due due, int priority, String payload, Trace trace) {
         return mutate(Operation.ADD, () -> Rules.requireValidId(id), () -> {
             long now = clock.now();
@@ -192,6 +199,7 @@ public final class TimerScheduler {
     public Timer cancel(String id, Precondition precondition, Trace trace) {
         return mutate(Operation.CANCEL, () -> { }, () -> {
             int handle = requirePending(id);
+            schedules.requireNotOwned(id);
             Timer cancelled = heap.timerAt(handle);
             if (!precondition.accepts(cancelled.revision())) {
                 throw Rules.preconditionFailed(cancelled);
@@ -210,18 +218,16 @@ public final class TimerScheduler {
     }
 
     /**
-     * Gives a pending timer a new due time, priority or both if {@code precondition} accepts its current revision,
-     * keeping its sequence and counting one more version; a new delay counts from now, not from the old fireTime.
+     * See {@link io.timeservice.store.TimerStore#edit}: a new due time (a delay counts from now), priority or both,
+     * the sequence kept.
      *
-     * @param newDue      the new due time, or {@code null} to keep the fireTime
-     * @param newPriority the new priority, or {@code null} to keep it
-     * @throws SchedulerException {@code invalid_request} (nothing to change), {@code invalid_delay},
-     *                            {@code timer_not_found}, {@code precondition_failed} or {@code version_limit_reached}
+     * @throws SchedulerException as there, and {@code schedule_owned} for a schedule's occurrence
      */
     public Timer edit(String id, Due newDue, Integer newPriority, Precondition precondition, Trace trace) {
         return mutate(Operation.EDIT, () -> Rules.requireEditChange(newDue, newPriority), () -> {
             long fireTime = newDue == null ? 0 : Rules.fireTime(clock.now(), newDue);
             int handle = requirePending(id);
+            schedules.requireNotOwned(id);
             Timer current = heap.timerAt(handle);
             if (!precondition.accepts(current.revision())) {
                 throw Rules.preconditionFailed(current);
@@ -257,6 +263,7 @@ public final class TimerScheduler {
             BatchPlan plan = new BatchPlan(heap, capacity, sequences, clock.now(), wallClockMillis.getAsLong(),
                     ops.size());
             try {
+                schedules.requireNoneOwned(ops);
                 plan.decideAll(ops);
                 log.requireWritable();
                 if (plan.adds() > 0 && sequences.reserveNext(log, plan.adds()) != sequences.last() + 1) {
@@ -286,17 +293,9 @@ public final class TimerScheduler {
     }
 
     /**
-     * A bounded advance: moves the clock to {@code to} (or {@code now + by}: exactly one of them is given) and fires
-     * the due timers in firing order, at most {@code limit} of them. When more are due, it fires the first
-     * {@code limit}, moves the clock only to the last fired one's fireTime and answers {@code complete = false}; the
-     * same call again ({@code to}) continues where it stopped. A queueing clock fires only what the delivery limit
-     * has room for; with no room its time moves without firing ({@link ClockFiring#advanceIntoQueue}).
-     *
-     * @throws SchedulerException {@code invalid_request} (both or neither of by and to), {@code invalid_limit},
-     *                            {@code invalid_advance} (by out of range, to before now or more than
-     *                            {@link Limits#MAX_DELAY} after it, or a recording trace that would fire more than
-     *                            {@link Limits#MAX_TRACED_FIRES}), {@code capacity_exceeded} (a queueing clock at
-     *                            {@code to} already, with timers due and no room for deliveries)
+     * A bounded advance, as {@link io.timeservice.store.TimerStore#advance} says: at most {@code limit} fired, the
+     * clock then at the last fired one's fireTime ({@code complete = false}). A queueing clock fires only what the
+     * delivery limit has room for; with no room its time moves without firing ({@link ClockFiring#advanceIntoQueue}).
      */
     public AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
         return firing.advance(by, to, limit, trace);
@@ -402,7 +401,11 @@ public final class TimerScheduler {
 
     /** @throws SchedulerException {@code timer_not_found} */
     public Timer get(String id) {
-        return read(Operation.GET, () -> heap.timerAt(requirePending(id)));
+        return read(Operation.GET, () -> {
+            Timer timer = heap.timerAt(requirePending(id));
+            String owner = schedules.ownerOf(id);
+            return owner == null ? timer : timer.ofSchedule(owner);
+        });
     }
 
     /**
@@ -519,6 +522,7 @@ public final class TimerScheduler {
             return commit(new Mutation.Reset(), Trace.NONE, () -> {
                 capacity.removedAll(heap.size());
                 heap.clear();
+                schedules.dropAll();
                 clockDeliveries.drop();
                 clock = clock.isVirtual() ? freshClock : clock; // a system clock's time is the wall clock's
                 return null;
@@ -583,7 +587,8 @@ public final class TimerScheduler {
             if (heap.size() != 0 || deliveries.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
-            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings, this::clockFor);
+            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings, this::clockFor,
+                    schedules);
             recovery.startAfter(firstSequence);
             recovery.load(snapshot);
             return recovery;
@@ -602,6 +607,7 @@ public final class TimerScheduler {
         capacity.recoveredDeliveries(deliveries.size(), deliveries.bytes());
         clockDeliveries.recount(false);
         sequences.recovered(recovery.lastSequence(), recovery.reservedSequences());
+        schedules.recovered();
     }
 
     /**
@@ -625,6 +631,7 @@ public final class TimerScheduler {
             return commit(new Mutation.ClockDeleted(), Trace.NONE, () -> {
                 capacity.removedAll(heap.size());
                 heap.clear();
+                schedules.dropAll();
                 clockDeliveries.drop();
                 deletedClock = name;
                 firing.forget(); // the firing thread must not keep a deleted clock until its old deadline
@@ -710,7 +717,8 @@ public final class TimerScheduler {
     /** This scheduler's state for a snapshot; call holding the lock (between {@link #holdForSnapshot} and release). */
     SchedulerState stateForSnapshot() {
         return new SchedulerState(clock.now(), clock.firedThrough(), sequences.last(), sequences.reserved(),
-                heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks());
+                heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks())
+                .withSchedules(schedules.schedules().image());
     }
 
     /**

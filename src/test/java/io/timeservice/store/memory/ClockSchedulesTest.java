@@ -30,17 +30,13 @@ class ClockSchedulesTest {
     private final ClockSchedules schedules = new ClockSchedules(parser, heap);
     private long now;
 
-    /** Pending timers by id: fireTime, priority, sequence; a fake capacity refuses adds beyond {@link #room}. */
+    /** Pending timers by id: fireTime, priority, sequence; refusing a second timer of one id. */
     private static final class ReferenceHeap implements ClockSchedules.Occurrences {
         final Map<String, long[]> pending = new HashMap<>();
         long sequence;
-        int room = Integer.MAX_VALUE;
 
         @Override
-        public void add(String timerId, long fireTime, int priority, String payload) {
-            if (pending.size() >= room) {
-                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "full");
-            }
+        public void add(String timerId, long fireTime, int priority, String payload, boolean successor) {
             if (pending.putIfAbsent(timerId, new long[] {fireTime, priority, ++sequence}) != null) {
                 throw new SchedulerException(ErrorCode.DUPLICATE_ID, timerId);
             }
@@ -99,7 +95,7 @@ class ClockSchedulesTest {
         now = at("2027-03-27T22:00:00Z");
         put("night", cron("30 2 * * *", "Europe/Berlin"));
         put("half", cron("*/30 1-3 * * *", "Europe/Berlin"));
-        heap.add("plain", at("2027-03-28T01:15:00Z"), 0, null);
+        heap.add("plain", at("2027-03-28T01:15:00Z"), 0, null, false);
 
         List<String> fired = advance(at("2027-03-28T03:00:00Z"), true, 1000);
 
@@ -211,14 +207,14 @@ class ClockSchedulesTest {
     }
 
     @Test
-    void refusedReplace_leavesTheScheduleAndItsOccurrenceAsTheyWere() {
+    void plan_namesTheOccurrenceACallWouldAdd_andRefusesAsTheCallWould() {
         put("s", every(1000));
-        heap.room = 1;
-        assertThatThrownBy(() -> schedules.put("s", every(5000), null, now))
-                .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
+        assertThat(schedules.plan(new Mutation.SchedulePut("s", every(5000), now, 0, 0), every(5000), null))
+                .isEqualTo("s:5000");
+        assertThat(schedules.plan(new Mutation.ScheduleTriggered("s", 0, 0, 0), null, null)).isEqualTo("s:0");
+        assertThatThrownBy(() -> schedules.plan(new Mutation.SchedulePut("s", every(1000), now, 0, 0), every(1000),
+                7L)).extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
         assertThat(schedules.get("s").spec().every()).isEqualTo(1000);
         assertThat(heap.pending).containsOnlyKeys("s:1000");
-        assertThatThrownBy(() -> schedules.put("s", every(1000), 7L, now))
-                .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
     }
 }

@@ -37,9 +37,12 @@ final class JournalFiles {
      * records of deliveries and clock settings, and snapshots with both; version 5 snapshots keep each clock's
      * recent acknowledgements (segments are as in version 4); version 6 the record of time passed without firing
      * and snapshots with each clock's fired-through time; version 7 clock numbers as longs in records (see
-     * {@link RecordCodec}) and snapshots.
+     * {@link RecordCodec}) and snapshots; version 8 schedules (records 28 to 33, and a section per clock in
+     * snapshots).
      */
-    static final int FORMAT_VERSION = 7;
+    static final int FORMAT_VERSION = 8;
+    /** Schedules: their records and each clock's schedule section in snapshots. */
+    static final int SCHEDULES_FORMAT_VERSION = 8;
     /** Clock numbers as longs; before, as u32. */
     static final int WIDE_CLOCK_NUMBERS_FORMAT_VERSION = 7;
     /** The record of time passed and snapshots with fired-through times. */

@@ -48,6 +48,8 @@ import io.timeservice.store.memory.SavedDelivery;
  * four bytes fewer per record); a larger one as 25 a record of a clock (number u64, then the record's own body) and
  * 26 clock created with settings (as 12 with number u64). Each record of a clock is read wherever it is.
  *
+ * <p>Format version 8: 28 to 33, a clock's schedule changes ({@link ScheduleRecords}).
+ *
  * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
  * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes. A batch holds at most
  * {@link #MAX_BATCH_PARTS} records whose payloads came in one request body, so together at most
@@ -247,6 +249,8 @@ final class RecordCodec {
             return null;
         } else if (mutation instanceof Mutation.Added added) {
             return added.timer() == null ? "an add without its timer" : null;
+        } else if (mutation instanceof Mutation.ScheduleChange change) {
+            return ScheduleRecords.refusal(change);
         }
         return mutation instanceof Mutation.Cancelled || mutation instanceof Mutation.Edited
                 || mutation instanceof Mutation.Advanced || mutation instanceof Mutation.Reset
@@ -369,6 +373,8 @@ final class RecordCodec {
         } else if (mutation instanceof Mutation.SequencesReserved reserved) {
             out.putByte(SEQUENCES_RESERVED);
             out.putLong(reserved.upTo());
+        } else if (mutation instanceof Mutation.ScheduleChange change) {
+            ScheduleRecords.encode(change, out);
         } else {
             throw new IllegalArgumentException("unknown mutation " + mutation);
         }
@@ -506,7 +512,12 @@ final class RecordCodec {
                 yield new Mutation.AdvancedFiring(now, count);
             }
             case SEQUENCES_RESERVED -> new Mutation.SequencesReserved(body.getLong());
-            default -> throw new CorruptRecordException("unknown record type " + type);
+            default -> {
+                if (!ScheduleRecords.isScheduleType(type)) {
+                    throw new CorruptRecordException("unknown record type " + type);
+                }
+                yield ScheduleRecords.decode(type, body);
+            }
         };
     }
 
@@ -625,7 +636,7 @@ final class RecordCodec {
         return (int) crc.getValue();
     }
 
-    private static String getString(ByteBuffer body) {
+    static String getString(ByteBuffer body) {
         int length = body.getInt();
         if (length == -1) {
             return null;

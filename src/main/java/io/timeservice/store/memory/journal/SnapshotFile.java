@@ -29,7 +29,7 @@ import io.timeservice.store.memory.SavedDelivery;
 import io.timeservice.store.memory.SchedulerState;
 
 /**
- * A snapshot file, format version 7 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
+ * A snapshot file, format version 8 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
  * the clocks part and hold the {@code default} clock alone):
  * <pre>
  *   8 bytes "TSSNAPSH", u32 version, u64 segment,
@@ -45,6 +45,7 @@ import io.timeservice.store.memory.SchedulerState;
  *   (version 6) after each clock's now (the default clock's too): u64 firedThrough, the time up to which every due
  *     timer had fired (before version 6: its now),
  *   (version 7) nextNumber and each clock's number as u64 (before: u32),
+ *   (version 8) after each clock's recent acknowledgements: its schedules ({@link ScheduleRecords#writeSection}),
  *   u32 crc32c of every byte before it
  * </pre>
  * Written to a temporary file, fsynced, renamed into place and the directory fsynced, so a crash leaves either the
@@ -129,6 +130,9 @@ final class SnapshotFile {
             writeText(out, ack.claim());
             writeText(out, ack.id());
         }
+        record.clear();
+        ScheduleRecords.writeSection(state.schedules(), state.deliveries(), record);
+        out.write(record.array(), 0, record.length());
     }
 
     private static void writeText(DataOutputStream out, String text) throws IOException {
@@ -285,8 +289,13 @@ final class SnapshotFile {
             }
             List<RecentAck> recentAcks = version < JournalFiles.RECENT_ACKS_FORMAT_VERSION ? List.of()
                     : readRecentAcks(in, file);
+            if (version < JournalFiles.SCHEDULES_FORMAT_VERSION) {
+                return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers, settings.settings(),
+                        deliveries, recentAcks, firedThrough);
+            }
+            ScheduleRecords.Section section = ScheduleRecords.readSection(readFrame(in, file, "schedules"), file);
             return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers, settings.settings(),
-                    deliveries, recentAcks, firedThrough);
+                    section.tag(deliveries), recentAcks, firedThrough, section.image());
         }
     }
 }
