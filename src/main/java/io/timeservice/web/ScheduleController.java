@@ -13,8 +13,6 @@ import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.ScheduleStore;
 import io.timeservice.web.JsonRequest.PutSchedule;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -26,7 +24,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.server.ResponseStatusException;
 
 /**
  * The schedule resource: create or replace, read, list, delete, the next times, pause, resume and trigger. Entity
@@ -37,24 +34,12 @@ class ScheduleController {
 
     private static final Pattern VERSION_TAG = Pattern.compile("\"(0|[1-9]\\d{0,18})\"");
 
-    private final ObjectProvider<ScheduleStore> store;
+    private final ScheduleStore schedules;
     private final StrictJsonConverter json;
 
-    /**
-     * The store's schedules through a provider: until the PostgreSQL store has its adapter, a service on it answers
-     * every schedule path 501 instead of failing to start.
-     */
-    ScheduleController(ObjectProvider<ScheduleStore> store, StrictJsonConverter json) {
-        this.store = store;
+    ScheduleController(ScheduleStore schedules, StrictJsonConverter json) {
+        this.schedules = schedules;
         this.json = json;
-    }
-
-    private ScheduleStore schedules() {
-        ScheduleStore schedules = store.getIfAvailable();
-        if (schedules == null) {
-            throw new ResponseStatusException(HttpStatus.NOT_IMPLEMENTED, "this store keeps no schedules yet");
-        }
-        return schedules;
     }
 
     @PutMapping(path = {"/schedules/{id}", "/clocks/{clock}/schedules/{id}"},
@@ -66,7 +51,7 @@ class ScheduleController {
                 body.limit(), body.priority() == null ? 0 : body.priority(), json.payloadText(body.payload()),
                 body.catchUp() == null ? ScheduleSpec.CatchUp.ALL : ScheduleSpec.CatchUp.valueOf(body.catchUp().name()),
                 Boolean.TRUE.equals(body.paused()));
-        Schedule.Put put = schedules().put(clock, id, spec, version(clock, id, ifMatch));
+        Schedule.Put put = schedules.put(clock, id, spec, version(clock, id, ifMatch));
         ResponseEntity.BodyBuilder answer = put.created()
                 ? ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/schedules/" + id))
                 : ResponseEntity.ok();
@@ -76,19 +61,19 @@ class ScheduleController {
     @GetMapping(path = {"/schedules/{id}", "/clocks/{clock}/schedules/{id}"},
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<ScheduleJson> get(@ClockVariable String clock, @PathVariable String id) {
-        Schedule schedule = schedules().get(clock, id);
+        Schedule schedule = schedules.get(clock, id);
         return ResponseEntity.ok().eTag(tag(schedule)).body(ScheduleJson.of(schedule));
     }
 
     @GetMapping(path = {"/schedules", "/clocks/{clock}/schedules"}, produces = MediaType.APPLICATION_JSON_VALUE)
     ListJson list(@ClockVariable String clock) {
-        return new ListJson(ScheduleJson.of(schedules().list(clock)));
+        return new ListJson(ScheduleJson.of(schedules.list(clock)));
     }
 
     @DeleteMapping(path = {"/schedules/{id}", "/clocks/{clock}/schedules/{id}"})
     ResponseEntity<Void> delete(@ClockVariable String clock, @PathVariable String id,
                                 @RequestHeader(name = "If-Match", required = false) String ifMatch) {
-        schedules().delete(clock, id, version(clock, id, ifMatch));
+        schedules.delete(clock, id, version(clock, id, ifMatch));
         return ResponseEntity.noContent().build();
     }
 
@@ -98,14 +83,14 @@ class ScheduleController {
                    @RequestParam(required = false) String count) {
         int n = count == null ? Limits.DEFAULT_NEXT_COUNT : (int) Math.max(Integer.MIN_VALUE,
                 Math.min(Integer.MAX_VALUE, IntegerParameter.parse("count", count)));
-        return new TimesJson(schedules().next(clock, id, n));
+        return new TimesJson(schedules.next(clock, id, n));
     }
 
     @PostMapping(path = {"/schedules/{id}/pause", "/clocks/{clock}/schedules/{id}/pause"},
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<ScheduleJson> pause(@ClockVariable String clock, @PathVariable String id,
                                        @RequestHeader(name = "If-Match", required = false) String ifMatch) {
-        Schedule schedule = schedules().pause(clock, id, version(clock, id, ifMatch));
+        Schedule schedule = schedules.pause(clock, id, version(clock, id, ifMatch));
         return ResponseEntity.ok().eTag(tag(schedule)).body(ScheduleJson.of(schedule));
     }
 
@@ -113,7 +98,7 @@ class ScheduleController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<ScheduleJson> resume(@ClockVariable String clock, @PathVariable String id,
                                         @RequestHeader(name = "If-Match", required = false) String ifMatch) {
-        Schedule schedule = schedules().resume(clock, id, version(clock, id, ifMatch));
+        Schedule schedule = schedules.resume(clock, id, version(clock, id, ifMatch));
         return ResponseEntity.ok().eTag(tag(schedule)).body(ScheduleJson.of(schedule));
     }
 
@@ -121,7 +106,7 @@ class ScheduleController {
     @PostMapping(path = {"/schedules/{id}/trigger", "/clocks/{clock}/schedules/{id}/trigger"},
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<TimerJson> trigger(@ClockVariable String clock, @PathVariable String id) {
-        Timer occurrence = schedules().trigger(clock, id);
+        Timer occurrence = schedules.trigger(clock, id);
         return ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/timers/"
                 + occurrence.id())).eTag(EntityTags.of(occurrence)).body(TimerJson.of(occurrence));
     }
@@ -140,7 +125,7 @@ class ScheduleController {
         }
         if (ifMatch.trim().equals("*")) {
             try {
-                return schedules().get(clock, id).version();
+                return schedules.get(clock, id).version();
             } catch (SchedulerException refused) {
                 if (refused.code() == ErrorCode.SCHEDULE_NOT_FOUND) {
                     throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match: * needs a current"

@@ -29,7 +29,8 @@ class ProblemTypeTest {
         assertThat(statuses).isEqualTo(new TreeMap<>(Map.ofEntries(
                 Map.entry("invalid_request", 400), Map.entry("invalid_id", 400), Map.entry("invalid_delay", 400),
                 Map.entry("invalid_priority", 400), Map.entry("invalid_advance", 400),
-                Map.entry("invalid_limit", 400), Map.entry("unauthorized", 401), Map.entry("forbidden", 403),
+                Map.entry("invalid_limit", 400), Map.entry("invalid_schedule", 400), Map.entry("schedule_not_found", 404),
+                Map.entry("schedule_limit", 429), Map.entry("schedule_owned", 409), Map.entry("unauthorized", 401), Map.entry("forbidden", 403),
                 Map.entry("protected_mode", 403), Map.entry("not_found", 404), Map.entry("timer_not_found", 404),
                 Map.entry("queue_empty", 404), Map.entry("demo_disabled", 404),
                 Map.entry("method_not_allowed", 405), Map.entry("not_acceptable", 406),
@@ -40,7 +41,7 @@ class ProblemTypeTest {
                 Map.entry("storage_unavailable", 503), Map.entry("clock_not_found", 404),
                 Map.entry("clock_conflict", 409), Map.entry("clock_undeletable", 409),
                 Map.entry("clock_limit", 429), Map.entry("clock_not_virtual", 409),
-                Map.entry("clock_not_queued", 409), Map.entry("claim_lost", 409),
+                Map.entry("clock_not_scaled", 409), Map.entry("clock_not_queued", 409), Map.entry("claim_lost", 409),
                 Map.entry("delivery_not_found", 404))));
         assertThat(ProblemType.TIMER_NOT_FOUND.type()).hasToString("urn:timeservice:problem:timer_not_found");
         assertThat(ProblemType.PAYLOAD_TOO_LARGE.title()).isEqualTo("Content Too Large");

@@ -3,7 +3,7 @@ package io.timeservice.web;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-/** {@link ScheduleRestTest} on the PostgreSQL store: every case must pass on both stores. */
+/** {@link ScheduleRestTest} on the PostgreSQL store: every test of it must pass on both stores. */
 class ScheduleRestPostgresTest extends ScheduleRestTest {
 
     @DynamicPropertySource

@@ -125,6 +125,24 @@ class ScheduleRestTest extends RestTestSupport {
     }
 
     @Test
+    void aFork_copiesSchedulesWithTheirCountsAndPendingOccurrence_andTheyRunApart() {
+        berlinClock();
+        json("{\"every\":60000}").put("/clocks/berlin/schedules/tick").then().statusCode(201);
+        json("{\"by\":60000}").post("/clocks/berlin/advance").then().statusCode(200);
+
+        json("{\"copyOf\":\"berlin\"}").put("/clocks/variant").then().statusCode(201);
+
+        given().get("/clocks/variant/schedules/tick").then().statusCode(200).body("fired", equalTo(1))
+                .body("next", equalTo(START + 120_000));
+        given().get("/clocks/variant/timers/tick:" + (START + 120_000)).then().statusCode(200)
+                .body("schedule", equalTo("tick"));
+        given().post("/clocks/berlin/schedules/tick/pause").then().statusCode(200);
+        Response advanced = json("{\"by\":60000}").post("/clocks/variant/advance");
+        assertThat(advanced.jsonPath().getList("fired.id", String.class)).containsExactly("tick:" + (START + 120_000));
+        given().get("/clocks/variant/schedules/tick").then().body("fired", equalTo(2)).body("state", equalTo("active"));
+    }
+
+    @Test
     void badSchedules_areInvalidSchedule_andChangeNothing() {
         String[] bad = {"{}", "{\"cron\":\"* * * * *\",\"every\":1000}", "{\"every\":999}",
             "{\"every\":1000,\"zone\":\"UTC\"}", "{\"cron\":\"* * * *\"}", "{\"cron\":\"0 0 30 2 *\"}",

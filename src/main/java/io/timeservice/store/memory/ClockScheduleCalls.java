@@ -158,6 +158,23 @@ final class ClockScheduleCalls {
         });
     }
 
+    /** {@code timer} with its schedule when it is an occurrence; call under the lock. */
+    Timer tagged(Timer timer) {
+        String owner = schedules.ownerOf(timer.id());
+        return owner == null ? timer : timer.ofSchedule(owner);
+    }
+
+    /** How many of this clock's schedules are active, paused and done (by {@link Schedule.State} ordinal). */
+    long[] countByState() {
+        return kernel.serving(() -> {
+            long[] counts = new long[Schedule.State.values().length];
+            for (Schedule schedule : schedules.list()) {
+                counts[schedule.state().ordinal()]++;
+            }
+            return counts;
+        });
+    }
+
     /** The schedule that owns the pending timer {@code id}, or null for a client's timer; call under the lock. */
     String ownerOf(String timerId) {
         return schedules.ownerOf(timerId);

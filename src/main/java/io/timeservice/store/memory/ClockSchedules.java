@@ -9,7 +9,7 @@ import java.util.TreeMap;
 
 import io.timeservice.model.CronParser;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.Limits;
+import io.timeservice.model.OccurrenceStep;
 import io.timeservice.model.Recurrence;
 import io.timeservice.model.Rules;
 import io.timeservice.model.Schedule;
@@ -276,9 +276,9 @@ final class ClockSchedules {
     /**
      * A firing step popped the timer {@code timerId} due at {@code time}, the clock at {@code now}: whether it fires
      * or is skipped, counted either way; a scheduled occurrence's successor is noted for {@link #addSuccessors}.
-     * A virtual clock passes through every occurrence (each fires at its own time); a wall clock follows
-     * {@code catchUp} for a missed one; either fires at most {@code maxCatchUp} per schedule per step and skips the
-     * rest due by now, moving on to the first occurrence after now.
+     * The decision is {@link OccurrenceStep#reach}, the one both stores take: a virtual clock passes through every
+     * occurrence (each fires at its own time), a wall clock follows {@code catchUp} for a missed one, either fires
+     * at most {@code maxCatchUp} per schedule per step and skips the rest due by now.
      */
     Reached reached(String timerId, long time, long now, boolean virtual, int maxCatchUp) {
         Entry entry = byOccurrence.isEmpty() ? null : byOccurrence.remove(timerId);
@@ -294,41 +294,22 @@ final class ClockSchedules {
             entry.stepStamp = step;
             entry.stepFires = 0;
         }
-        long successor = ScheduleTimes.successor(entry.spec, entry.times, time, entry.counted() + 1);
-        boolean fires = !entry.spec.paused() && entry.stepFires < maxCatchUp
-                && (virtual || ScheduleTimes.firesOnWallClock(entry.spec.catchUp(), time, successor, now));
-        if (fires) {
+        OccurrenceStep step = OccurrenceStep.reach(entry.spec, entry.times, time, now, entry.counted(),
+                entry.stepFires, maxCatchUp, virtual);
+        if (step.fires()) {
             entry.fired++;
             entry.stepFires++;
         } else {
             entry.skipped++;
         }
-        entry.taken = time;
-        if (successor != Recurrence.NONE && successor <= now && entry.stepFires >= maxCatchUp) {
-            successor = skipThrough(entry, successor, now);
-        }
-        entry.pending = successor;
-        if (successor != Recurrence.NONE) {
+        entry.skipped += step.skippedMore();
+        entry.taken = step.taken();
+        entry.pending = step.next();
+        if (entry.pending != Recurrence.NONE) {
             successorsDue.add(entry);
         }
+        boolean fires = step.fires();
         return fires ? Reached.FIRE : Reached.SKIP;
-    }
-
-    /**
-     * Skips every occurrence from {@code first} through {@code now}, counting them (at most
-     * {@link Limits#MAX_COUNTED_SKIPS} one by one), and answers the first one after now.
-     */
-    private long skipThrough(Entry entry, long first, long now) {
-        long time = first;
-        for (int counted = 0; time != Recurrence.NONE && time <= now; counted++) {
-            entry.skipped++;
-            entry.taken = time;
-            if (counted == Limits.MAX_COUNTED_SKIPS) {
-                return ScheduleTimes.firstAfter(entry.spec, entry.times, now, time, entry.counted());
-            }
-            time = ScheduleTimes.successor(entry.spec, entry.times, time, entry.counted());
-        }
-        return time;
     }
 
     /** Adds the successors {@link #reached} found, as pending occurrences. Call after each pop of the heap. */
@@ -397,11 +378,9 @@ final class ClockSchedules {
         return entry == null || entry.pending == Recurrence.NONE ? null : entry.pendingId();
     }
 
-    /** A put's resolved spec: an interval kept at the same every without a new start keeps its old start. */
+    /** A put's resolved spec ({@link OccurrenceStep#resolvePut}, as on every store). */
     private static ScheduleSpec resolve(Entry current, ScheduleSpec spec, long now) {
-        return current != null && current.spec.every() != null && spec.every() != null && spec.start() == null
-                && spec.every().equals(current.spec.every())
-                ? spec.withStart(current.spec.start()) : Rules.resolveSchedule(spec, now);
+        return OccurrenceStep.resolvePut(current == null ? null : current.spec, spec, now);
     }
 
     private Entry require(String id) {

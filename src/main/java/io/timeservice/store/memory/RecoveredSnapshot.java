@@ -3,6 +3,7 @@ package io.timeservice.store.memory;
 import java.util.List;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ScaledTime;
 
 /**
  * The snapshot half of what recovery reads from the journal's snapshot file: the clock, the last sequence issued,
@@ -10,18 +11,27 @@ import io.timeservice.model.ClockSettings;
  *
  * @param firedThrough the time up to which every due timer had fired (see {@link SchedulerClock#firedThrough}), at
  *                     most {@code now}
+ * @param scaledTime   a scaled clock's time function; null for a clock of another mode
  * @param schedules    the clock's schedules (format version 8)
  */
 public record RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
                                 ClockSettings settings, List<SavedDelivery> deliveries,
-                                List<RecentAck> recentAcks, long firedThrough, ScheduleImage schedules) {
+                                List<RecentAck> recentAcks, long firedThrough, ScaledTime scaledTime,
+                                ScheduleImage schedules) {
 
-    /** A snapshot without schedules (format versions before 8). */
+    /** A snapshot without schedules (format versions before 8, or a clock that has none). */
+    public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
+                             ClockSettings settings, List<SavedDelivery> deliveries, List<RecentAck> recentAcks,
+                             long firedThrough, ScaledTime scaledTime) {
+        this(now, lastSequence, reservedSequences, timers, settings, deliveries, recentAcks, firedThrough, scaledTime,
+                ScheduleImage.EMPTY);
+    }
+
+    /** A snapshot of a clock that is not scaled (every clock before format version 11), without schedules. */
     public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
                              ClockSettings settings, List<SavedDelivery> deliveries, List<RecentAck> recentAcks,
                              long firedThrough) {
-        this(now, lastSequence, reservedSequences, timers, settings, deliveries, recentAcks, firedThrough,
-                ScheduleImage.EMPTY);
+        this(now, lastSequence, reservedSequences, timers, settings, deliveries, recentAcks, firedThrough, null);
     }
 
     /** A snapshot whose clock had fired everything due by its time (format versions before 6). */

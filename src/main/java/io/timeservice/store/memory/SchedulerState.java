@@ -3,6 +3,7 @@ package io.timeservice.store.memory;
 import java.util.List;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ScaledTime;
 import io.timeservice.model.Timer;
 
 /**
@@ -22,6 +23,8 @@ public final class SchedulerState {
     private final List<SavedDelivery> deliveries;
     private final List<RecentAck> recentAcks;
     private final ScheduleImage schedules;
+    /** A scaled clock's time function; null for a clock of another mode. */
+    private final ScaledTime scaledTime;
 
     SchedulerState(long now, long lastSequence, HeapImage image, long copyNanos) {
         this(now, lastSequence, lastSequence, image, copyNanos);
@@ -42,12 +45,19 @@ public final class SchedulerState {
                    long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
                    List<RecentAck> recentAcks) {
         this(now, firedThrough, lastSequence, reservedSequences, image, copyNanos, settings, deliveries, recentAcks,
-                ScheduleImage.EMPTY);
+                null);
+    }
+
+    SchedulerState(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
+                   long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
+                   List<RecentAck> recentAcks, ScaledTime scaledTime) {
+        this(now, firedThrough, lastSequence, reservedSequences, image, copyNanos, settings, deliveries, recentAcks,
+                scaledTime, ScheduleImage.EMPTY);
     }
 
     private SchedulerState(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
                            long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
-                           List<RecentAck> recentAcks, ScheduleImage schedules) {
+                           List<RecentAck> recentAcks, ScaledTime scaledTime, ScheduleImage schedules) {
         this.schedules = schedules;
         this.now = now;
         this.firedThrough = firedThrough;
@@ -58,23 +68,29 @@ public final class SchedulerState {
         this.settings = settings;
         this.deliveries = deliveries;
         this.recentAcks = recentAcks;
+        this.scaledTime = scaledTime;
     }
 
     /** This state, with {@code nanos} as the time its copy held the lock(s). */
     SchedulerState withCopyNanos(long nanos) {
         return new SchedulerState(now, firedThrough, lastSequence, reservedSequences, image, nanos, settings,
-                deliveries, recentAcks, schedules);
+                deliveries, recentAcks, scaledTime, schedules);
     }
 
     /** This state with the clock's schedules. */
     SchedulerState withSchedules(ScheduleImage image) {
         return new SchedulerState(now, firedThrough, lastSequence, reservedSequences, this.image, copyNanos, settings,
-                deliveries, recentAcks, image);
+                deliveries, recentAcks, scaledTime, image);
     }
 
     /** The clock's schedules; their occurrences are among {@link #timer}s. */
     public ScheduleImage schedules() {
         return schedules;
+    }
+
+    /** A scaled clock's time function (anchor and rate); null for a clock of another mode. */
+    public ScaledTime scaledTime() {
+        return scaledTime;
     }
 
     public ClockSettings settings() {

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import io.timeservice.model.Ack;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
@@ -164,7 +165,7 @@ public final class TimerScheduler {
         return add(id, Due.after(delay), priority, payload, trace);
     }
 
-    /** See {@link io.timeservice.store.TimerStore#add}, recording the heap's steps into {@code trace}. */
+    /** See {@link io.timeservice.store.TimerStore#add}: due {@code due}, decided under the lock; steps into trace. */
     public Timer add(String id, Due due, int priority, String payload, Trace trace) {
         return mutate(Operation.ADD, () -> Rules.requireValidId(id), () -> {
             long now = clock.now();
@@ -246,15 +247,10 @@ public final class TimerScheduler {
     }
 
     /**
-     * Applies {@code ops} in order, all or nothing, as one journal record waited for once. Every operation is decided
-     * first, under one lock hold, against the state the operations before it would leave (an add then an edit of one
-     * id works, two adds of one id do not; the shared budget is taken for the running total's peak), exactly as the
-     * single call would decide it; if any is refused, nothing changes. Then one {@link Mutation.Batch} record is
-     * appended and every operation applied.
-     *
-     * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
-     * @throws SchedulerException {@code invalid_request} for no or more than {@link Limits#MAX_BATCH_OPS} operations, else
-     *                            the first refused operation's refusal with its {@link SchedulerException#opIndex}
+     * See {@link io.timeservice.store.TimerStore#batch}: every operation decided first, under one lock hold, against
+     * the state the ones before it would leave (the shared budget taken for the running total's peak); then one
+     * {@link Mutation.Batch} record, waited for once, and every operation applied. An edit or cancel of a schedule's
+     * occurrence is {@code schedule_owned}.
      */
     public List<Timer> batch(List<? extends BatchOp> ops) {
         return mutate(Operation.BATCH, () -> {
@@ -401,11 +397,7 @@ public final class TimerScheduler {
 
     /** @throws SchedulerException {@code timer_not_found} */
     public Timer get(String id) {
-        return read(Operation.GET, () -> {
-            Timer timer = heap.timerAt(requirePending(id));
-            String owner = schedules.ownerOf(id);
-            return owner == null ? timer : timer.ofSchedule(owner);
-        });
+        return read(Operation.GET, () -> schedules.tagged(heap.timerAt(requirePending(id))));
     }
 
     /**
@@ -587,8 +579,8 @@ public final class TimerScheduler {
             if (heap.size() != 0 || deliveries.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
-            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings, this::clockFor,
-                    schedules);
+            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings,
+                    mode -> SchedulerClock.fresh(mode, wallClockMillis), schedules);
             recovery.startAfter(firstSequence);
             recovery.load(snapshot);
             return recovery;
@@ -676,7 +668,7 @@ public final class TimerScheduler {
             log.requireWritable();
             return commit(new Mutation.ClockConfigured(next), Trace.NONE, () -> {
                 if (next.mode() != settings.mode()) {
-                    clock = clockFor(next);
+                    clock = SchedulerClock.fresh(next, wallClockMillis);
                 }
                 settings = next;
                 deliveries.policy(next.retry());
@@ -687,9 +679,9 @@ public final class TimerScheduler {
         log.awaitDurable(applied.position());
     }
 
-    /** A fresh clock for {@code clockSettings}: the wall clock's time, or virtual time from 0. */
-    SchedulerClock clockFor(ClockSettings clockSettings) {
-        return clockSettings.isSystem() ? new SystemClock(wallClockMillis) : new VirtualClock(0);
+    /** Changes a scaled clock's rate from its time now on; see {@link ClockFiring#rerate}. */
+    public ClockSettings rerate(ClockRate next) {
+        return firing.rerate(next, changed -> settings = changed);
     }
 
     /**
@@ -717,7 +709,7 @@ public final class TimerScheduler {
     /** This scheduler's state for a snapshot; call holding the lock (between {@link #holdForSnapshot} and release). */
     SchedulerState stateForSnapshot() {
         return new SchedulerState(clock.now(), clock.firedThrough(), sequences.last(), sequences.reserved(),
-                heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks())
+                heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock))
                 .withSchedules(schedules.schedules().image());
     }
 

@@ -41,13 +41,14 @@ final class DeliverySql {
                       d.schedule""";
 
     /**
-     * Moves a system clock's due timers (the database's clock decides) into its ready queue, in firing order; a first
-     * attempt is ready from its fire time on, as in memory. Parameters: clock, limit.
+     * Moves the due timers of a clock that fires by itself (its now decides: the database's clock, or a scaled
+     * clock's function of it) into its ready queue, in firing order; a first attempt is ready from its fire time on,
+     * as in memory. Parameters: clock, the clock's now, limit.
      */
     static final String FIRE_DUE = """
             WITH picked AS (
                 SELECT seq FROM timers t
-                 WHERE clock = ? AND fire_time <= db_now_ms()
+                 WHERE clock = ? AND fire_time <= ?
                    AND (schedule IS NULL
                         OR NOT EXISTS (SELECT 1 FROM schedules s WHERE s.clock = t.clock AND s.id = t.schedule))
                  ORDER BY fire_time, priority, seq

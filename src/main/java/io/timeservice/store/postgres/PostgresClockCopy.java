@@ -11,7 +11,7 @@ import io.timeservice.model.SchedulerException;
  * Forks of the PostgreSQL store's clocks ({@link io.timeservice.store.ClockStore#copy}): one transaction that locks
  * the source's row ({@code FOR UPDATE}, so no advance, add, claim, ack or nack of it runs meanwhile) and copies the
  * clock row, its timers and its unacknowledged deliveries in one statement (one snapshot), in-flight ones ready again
- * from the source's now with their attempt kept and no claim, and its schedules as they are (their pending
+ * from the source's now with their attempt kept and no claim, and its schedules with their counts (their pending
  * occurrences are among the timers).
  *
  * <p>Sequences: the {@code timers_seq} and {@code deliveries} keys make a sequence unique over all clocks, so the copy
@@ -47,8 +47,7 @@ public final class PostgresClockCopy {
                 RETURNING bytes),
             copied_deliveries AS (
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                        attempt, claim, lease_until, retry_at, ready_at, done_at, dead_reason,
-                                        schedule)
+                                        attempt, claim, lease_until, retry_at, ready_at, done_at, dead_reason, schedule)
                 SELECT m.new_seq, (SELECT dst FROM args), d.id, d.fire_time, d.priority, d.version, d.created_at, d.payload, d.bytes,
                        CASE WHEN d.state = 'in_flight' THEN 'ready' ELSE d.state END, d.attempt, NULL, NULL,
                        d.retry_at, CASE WHEN d.state = 'in_flight' THEN (SELECT now FROM args) ELSE d.ready_at END, d.done_at,
@@ -59,22 +58,31 @@ public final class PostgresClockCopy {
             SELECT (SELECT count(*) FROM copied_timers) + (SELECT count(*) FROM copied_deliveries),
                    (SELECT coalesce(sum(bytes), 0) FROM copied_timers)
                        + (SELECT coalesce(sum(bytes), 0) FROM copied_deliveries)""";
-    /** The source's schedules as they are (their occurrence timers come with the timers). */
-    private static final String COPY_SCHEDULES = "INSERT INTO schedules (clock, " + ScheduleRows.COLUMNS + ") SELECT ?, "
-            + ScheduleRows.COLUMNS + " FROM schedules WHERE clock = ?";
-    private static final String COUNT_MORE =
-            "UPDATE schedule_count SET schedules = schedules + ? WHERE schedules + ? <= ?";
+    /**
+     * Copies the schedules of the clock {@code src} into {@code dst} as they stand (counts, pending occurrence, version)
+     * and counts them in {@code schedule_count}, beyond {@code timeservice.schedules.max} if need be: a fork copies
+     * whole, as a recovered memory store counts what it rebuilt.
+     */
+    private static final String COPY_SCHEDULES = """
+            WITH copied AS (
+                INSERT INTO schedules (clock, id, cron, every_ms, zone, start_ms, end_ms, occurrence_limit, priority,
+                                       payload, catch_up, paused, pending, fired, skipped, triggered, taken, version)
+                SELECT ?, id, cron, every_ms, zone, start_ms, end_ms, occurrence_limit, priority, payload, catch_up,
+                       paused, pending, fired, skipped, triggered, taken, version
+                  FROM schedules WHERE clock = ?
+                RETURNING 1)
+            UPDATE schedule_count SET schedules = schedules + (SELECT count(*) FROM copied)""";
     private static final String COPY_CLOCK = """
-            INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings)
-            SELECT ?, mode, now_ms, now_ms, delivery, settings FROM clocks WHERE name = ?""";
+            INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, rate_millionths, anchor_wall)
+            SELECT ?, mode, now_ms, CASE WHEN mode = 'scaled' THEN clock_now_ms(clocks) ELSE now_ms END, delivery,
+                   settings, rate_millionths, anchor_wall
+              FROM clocks WHERE name = ?""";
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final int maxClocks;
-    private final long maxSchedules;
 
-    PostgresClockCopy(Jdbc jdbc, PendingBudgetStripes budget, int maxClocks, long maxSchedules) {
-        this.maxSchedules = maxSchedules;
+    PostgresClockCopy(Jdbc jdbc, PendingBudgetStripes budget, int maxClocks) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.maxClocks = maxClocks;
@@ -115,7 +123,11 @@ public final class PostgresClockCopy {
                     bytes = row.getLong(2);
                 }
             }
-            copySchedules(connection, source, name);
+            try (PreparedStatement schedules = connection.prepareStatement(COPY_SCHEDULES)) {
+                schedules.setString(1, name);
+                schedules.setString(2, source);
+                schedules.executeUpdate();
+            }
             try {
                 budget.change(connection, count, bytes, count, bytes);
             } catch (PendingBudgetStripes.Exceeded exceeded) {
@@ -125,28 +137,5 @@ public final class PostgresClockCopy {
             }
             return PostgresClocks.require(connection, name, "");
         });
-    }
-
-    /** Copies the source's schedules, counted in {@code timeservice.schedules.max} ({@code schedule_limit}). */
-    private void copySchedules(java.sql.Connection connection, String source, String name)
-            throws java.sql.SQLException {
-        int copied;
-        try (PreparedStatement copy = connection.prepareStatement(COPY_SCHEDULES)) {
-            copy.setString(1, name);
-            copy.setString(2, source);
-            copied = copy.executeUpdate();
-        }
-        if (copied > 0) {
-            try (PreparedStatement count = connection.prepareStatement(COUNT_MORE)) {
-                count.setLong(1, copied);
-                count.setLong(2, copied);
-                count.setLong(3, maxSchedules);
-                if (count.executeUpdate() == 0) {
-                    throw new SchedulerException(ErrorCode.SCHEDULE_LIMIT, "a copy of " + source + " holds "
-                            + copied + " schedules, more than timeservice.schedules.max (" + maxSchedules
-                            + ") leaves room for");
-                }
-            }
-        }
     }
 }

@@ -71,8 +71,8 @@ public final class PostgresStore implements AutoCloseable {
     private PostgresStore(Jdbc jdbc, DataSource dataSource, PendingBudgetStripes budget, int maxClocks,
                           SchedulerMetrics metrics, Schedules schedules) {
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
-        this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
-        this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks, schedules.max());
+        this.clocks = new PostgresClocks(jdbc, budget, maxClocks, alarm);
+        this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks);
         ScheduleFiring firingOfSchedules = new ScheduleFiring(schedules.parser(), schedules.maxCatchUp());
         this.timers = new PostgresTimers(jdbc, budget, alarm, metrics, firingOfSchedules);
         this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics, firingOfSchedules);

@@ -50,11 +50,11 @@ final class ScheduleFiring {
             INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
                                     ready_at, schedule)
             VALUES (COALESCE(?, nextval('timer_sequence')), ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?)""";
-    /** Schedules of a system clock with an occurrence due by the database's clock. */
+    /** Schedules of a clock that fires by itself (system, scaled) with an occurrence due by its own now. */
     private static final String SCHEDULES_DUE = """
             SELECT DISTINCT schedule FROM (
                 SELECT schedule FROM timers
-                 WHERE clock = ? AND fire_time <= db_now_ms() AND schedule IS NOT NULL
+                 WHERE clock = ? AND fire_time <= ? AND schedule IS NOT NULL
                  ORDER BY fire_time LIMIT ?) due""";
     private static final String LOCK_IF_FREE = "SELECT " + ScheduleRows.COLUMNS
             + " FROM schedules WHERE clock = ? AND id = ? FOR UPDATE SKIP LOCKED";
@@ -144,7 +144,8 @@ final class ScheduleFiring {
         List<String> due = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(SCHEDULES_DUE)) {
             select.setString(1, clock);
-            select.setInt(2, limit);
+            select.setLong(2, now);
+            select.setInt(3, limit);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     due.add(rows.getString(1));
