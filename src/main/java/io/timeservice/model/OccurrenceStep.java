@@ -4,9 +4,10 @@ package io.timeservice.model;
  * What a firing step does when it reaches a schedule's scheduled occurrence: the store-neutral decision both stores
  * take, so an occurrence fires, is skipped and is followed alike on either. It fires unless the schedule is paused,
  * the step has fired {@code maxCatchUp} of the schedule's occurrences already, or (on a wall clock) {@code catchUp}
- * leaves a missed one out ({@link ScheduleTimes#firesOnWallClock}). Beyond the bound, or while paused, every later
- * occurrence due by the step's now is skipped too, counted one by one up to {@link Limits#MAX_COUNTED_SKIPS}, and the
- * schedule moves on to its first occurrence after now.
+ * leaves a missed one out ({@link ScheduleTimes#firesOnWallClock}). Beyond the bound every later occurrence due by
+ * the step's now is skipped too, counted one by one up to {@link Limits#MAX_COUNTED_SKIPS}, and the schedule moves on
+ * to its first occurrence after now. A paused schedule's occurrences are each reached (and skipped) at their own
+ * time, so each counts against a bounded advance's limit.
  *
  * @param fires       whether the occurrence fires (else it is skipped and counted)
  * @param next        the schedule's next pending occurrence, or {@link Recurrence#NONE}
@@ -28,7 +29,7 @@ public record OccurrenceStep(boolean fires, long next, long skippedMore, long ta
         long used = counted + 1;
         long skippedMore = 0;
         long taken = time;
-        if (successor != Recurrence.NONE && successor <= now && (fired >= maxCatchUp || spec.paused())) {
+        if (successor != Recurrence.NONE && successor <= now && fired >= maxCatchUp) {
             long next = successor;
             for (int skipped = 0; next != Recurrence.NONE && next <= now; skipped++) {
                 skippedMore++;

@@ -29,10 +29,10 @@ class OccurrenceStepTest {
     }
 
     @Test
-    void paused_skipsThisOneAndEveryOneDueByNow() {
+    void paused_skipsThisOne_andTheNextIsReachedAtItsOwnTime() {
         OccurrenceStep step = OccurrenceStep.reach(every(true, null), SECONDLY, 1000, 3999, 0, 0, 10, true);
 
-        assertThat(step).isEqualTo(new OccurrenceStep(false, 4000, 2, 3000));
+        assertThat(step).isEqualTo(new OccurrenceStep(false, 2000, 0, 1000));
     }
 
     @Test

@@ -7,7 +7,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.OccurrenceStep;
 import io.timeservice.model.Recurrence;
@@ -203,8 +202,8 @@ public final class PostgresSchedules {
             if (bytes > 0) {
                 reserve(connection, new long[] {1, bytes});
             }
-            if (stored.mode() == ClockSettings.Mode.SYSTEM) {
-                due[0] = now;
+            if (stored.firesByItself()) {
+                due[0] = stored.dbTimeOf(now);
             }
             return PostgresTimers.pendingTimer(connection, clock, timerId);
         });
@@ -304,8 +303,9 @@ public final class PostgresSchedules {
         return row;
     }
 
+    /** When the firing loop should look at the row's pending occurrence (the database's clock), if it fires by itself. */
     private static long dueOn(StoredClock stored, ScheduleRows.Row row) {
-        return stored.mode() == ClockSettings.Mode.SYSTEM && row.pending != Recurrence.NONE ? row.pending
+        return stored.firesByItself() && row.pending != Recurrence.NONE ? stored.dbTimeOf(row.pending)
                 : Long.MAX_VALUE;
     }
 

@@ -50,11 +50,11 @@ final class ScheduleFiring {
             INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
                                     ready_at, schedule)
             VALUES (COALESCE(?, nextval('timer_sequence')), ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?)""";
-    /** Schedules of a system clock with an occurrence due by the database's clock. */
+    /** Schedules of a clock that fires by itself (system, scaled) with an occurrence due by its own now. */
     private static final String SCHEDULES_DUE = """
             SELECT DISTINCT schedule FROM (
                 SELECT schedule FROM timers
-                 WHERE clock = ? AND fire_time <= db_now_ms() AND schedule IS NOT NULL
+                 WHERE clock = ? AND fire_time <= ? AND schedule IS NOT NULL
                  ORDER BY fire_time LIMIT ?) due""";
     private static final String LOCK_IF_FREE = "SELECT " + ScheduleRows.COLUMNS
             + " FROM schedules WHERE clock = ? AND id = ? FOR UPDATE SKIP LOCKED";
@@ -86,8 +86,8 @@ final class ScheduleFiring {
     }
 
     /**
-     * Fires what is due on the locked virtual clock {@code stored} by {@code target}, at most {@code limit} timers,
-     * each occurrence at its own time: a round fires every timer due by the earliest due occurrence (its successor
+     * Fires what is due on the locked virtual clock {@code stored} by {@code target}, taking at most {@code limit}
+     * timers (a skipped occurrence counts), each occurrence at its own time: a round fires every timer due by the earliest due occurrence (its successor
      * comes strictly later), then that occurrence's successor is added, so the next round may fire it. On a queue
      * clock the fired timers become ready deliveries.
      */
@@ -96,13 +96,14 @@ final class ScheduleFiring {
         Step step = new Step(connection, stored.name(), target, true);
         List<Timer> fired = new ArrayList<>();
         long reached = stored.now();
-        while (fired.size() < limit) {
+        int taken = 0; // fired or skipped: a skipped occurrence counts against the limit, as in the memory store
+        while (taken < limit) {
             long horizon = Math.min(target, firstOccurrenceDue(connection, stored.name(), target));
             List<Taken> round = new ArrayList<>();
             try (PreparedStatement take = connection.prepareStatement(TAKE_DUE)) {
                 take.setString(1, stored.name());
                 take.setLong(2, horizon);
-                take.setInt(3, limit - fired.size());
+                take.setInt(3, limit - taken);
                 try (ResultSet rows = take.executeQuery()) {
                     while (rows.next()) {
                         round.add(Taken.at(rows));
@@ -112,18 +113,19 @@ final class ScheduleFiring {
             if (round.isEmpty()) {
                 break;
             }
-            for (Taken taken : round) {
-                Timer timer = taken.timer();
+            taken += round.size();
+            for (Taken row : round) {
+                Timer timer = row.timer();
                 reached = timer.fireTime();
-                boolean fires = timer.schedule() == null || step.reached(taken, timer.fireTime());
+                boolean fires = timer.schedule() == null || step.reached(row, target);
                 if (fires) {
                     fired.add(timer);
                     if (queue) {
-                        deliver(connection, stored.name(), timer, timer.sequence(), taken.bytes());
+                        deliver(connection, stored.name(), timer, timer.sequence(), row.bytes());
                     }
                 } else {
                     step.netTimers--;
-                    step.netBytes -= taken.bytes();
+                    step.netBytes -= row.bytes();
                 }
             }
         }
@@ -142,7 +144,8 @@ final class ScheduleFiring {
         List<String> due = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(SCHEDULES_DUE)) {
             select.setString(1, clock);
-            select.setInt(2, limit);
+            select.setLong(2, now);
+            select.setInt(3, limit);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     due.add(rows.getString(1));
@@ -242,8 +245,8 @@ final class ScheduleFiring {
         }
 
         /**
-         * An occurrence timer was taken at the step's time {@code at} (a virtual clock's: the occurrence's own time):
-         * whether it fires. A triggered one (or one whose schedule is gone) fires; the scheduled one fires or is
+         * An occurrence timer was taken by a step that reaches {@code at} (an advance's target; its successor is
+         * created then, as in the memory store): whether it fires. A triggered one (or one whose schedule is gone) fires; the scheduled one fires or is
          * skipped, and on a virtual clock its successor is added at once.
          */
         boolean reached(Taken taken, long at) throws SQLException {
