@@ -53,6 +53,16 @@ public final class MemoryDeliveryStore implements DeliveryStore {
     }
 
     @Override
+    public Delivery reject(String clock, String id, String claim, String reason) {
+        return scheduler(clock).reject(id, claim, reason);
+    }
+
+    @Override
+    public void onReady(ReadyListener listener) {
+        clocks.onReady(listener::ready);
+    }
+
+    @Override
     public Delivery extend(String clock, String id, String claim, long leaseMillis) {
         return scheduler(clock).extend(id, claim, leaseMillis);
     }

@@ -58,8 +58,10 @@ public final class PostgresClockCopy {
                    (SELECT coalesce(sum(bytes), 0) FROM copied_timers)
                        + (SELECT coalesce(sum(bytes), 0) FROM copied_deliveries)""";
     private static final String COPY_CLOCK = """
-            INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings)
-            SELECT ?, mode, now_ms, now_ms, delivery, settings FROM clocks WHERE name = ?""";
+            INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, push_url, push_timeout,
+                                push_concurrency, push_header_names, push_header_values, push_secrets)
+            SELECT ?, mode, now_ms, now_ms, delivery, settings, push_url, push_timeout, push_concurrency,
+                   push_header_names, push_header_values, push_secrets FROM clocks WHERE name = ?""";
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;

@@ -19,7 +19,7 @@ public final class PostgresClockStore implements ClockStore {
     @Override
     public ClockView.Created create(String name, long now, ClockSettings settings) {
         PostgresClocks.Created created = store.clocks().create(name, settings.mode(), now, settings.delivery(),
-                settings.retry());
+                settings.retry(), settings.push());
         return new ClockView.Created(view(created.clock()), created.created());
     }
 
@@ -44,7 +44,7 @@ public final class PostgresClockStore implements ClockStore {
     }
 
     private ClockView view(StoredClock clock) {
-        ClockSettings settings = ClockSettings.of(clock.mode(), clock.delivery(), clock.retry());
+        ClockSettings settings = clock.settings();
         // the default clock always existed: created at 0, as in the memory store
         long createdAt = Limits.DEFAULT_CLOCK.equals(clock.name()) ? 0 : clock.createdAt();
         return new ClockView(clock.name(), store.timers().status(clock.name()), settings, createdAt, null,

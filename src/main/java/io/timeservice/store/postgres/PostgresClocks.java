@@ -5,12 +5,15 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
@@ -31,7 +34,8 @@ public final class PostgresClocks {
             SELECT name, mode, CASE WHEN mode = 'virtual' THEN now_ms ELSE db_now_ms() END, initial_now, delivery,
                    created_at, (settings #>> '{retry,maxAttempts}')::int, (settings #>> '{retry,initialBackoff}')::bigint,
                    (settings #>> '{retry,multiplier}')::float8, (settings #>> '{retry,maxBackoff}')::bigint,
-                   (settings #>> '{retry,jitter}')::float8
+                   (settings #>> '{retry,jitter}')::float8, push_url, push_timeout, push_concurrency,
+                   push_header_names, push_header_values, push_secrets
               FROM clocks""";
     /** The settings column for a retry policy: the API's member names and units (milliseconds). */
     private static final String SETTINGS = """
@@ -105,6 +109,17 @@ public final class PostgresClocks {
      */
     public Created create(String name, ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery,
                           RetryPolicy retry) {
+        return create(name, mode, now, delivery, retry, null);
+    }
+
+    /**
+     * Creates the clock {@code name} with a push target (null for a clock that does not push), or finds it with the
+     * same settings, target included.
+     *
+     * @throws SchedulerException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
+     */
+    public Created create(String name, ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery,
+                          RetryPolicy retry, PushTarget push) {
         Rules.requireValidClockName(name);
         if (now < 0 || now > Limits.MAX_DELAY || (mode == ClockSettings.Mode.SYSTEM && now != 0)) {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now must be between 0 and "
@@ -122,17 +137,18 @@ public final class PostgresClocks {
             }
             if (existing != null) {
                 if (existing.mode() != mode || existing.initialNow() != now || existing.delivery() != chosen
-                        || !existing.retry().equals(retry)) {
+                        || !existing.retry().equals(retry) || !java.util.Objects.equals(existing.push(), push)) {
                     throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created as "
-                            + describe(existing.mode(), existing.initialNow(), existing.delivery(), existing.retry())
-                            + ", not " + describe(mode, now, chosen, retry));
+                            + describe(existing.mode(), existing.initialNow(), existing.delivery(), existing.retry(),
+                            existing.push()) + ", not " + describe(mode, now, chosen, retry, push));
                 }
                 return new Created(existing, false);
             }
             Rules.requireClockRoom(count(connection), maxClocks);
             try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings) VALUES (?, ?, ?, ?, ?, "
-                            + SETTINGS + ")")) {
+                    "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, push_url, push_timeout,"
+                            + " push_concurrency, push_header_names, push_header_values, push_secrets)"
+                            + " VALUES (?, ?, ?, ?, ?, " + SETTINGS + ", ?, ?, ?, ?, ?, ?)")) {
                 insert.setString(1, name);
                 insert.setString(2, StoredClock.sql(mode));
                 insert.setLong(3, now);
@@ -143,6 +159,7 @@ public final class PostgresClocks {
                 insert.setDouble(8, retry.multiplier());
                 insert.setLong(9, retry.maxBackoffMillis());
                 insert.setDouble(10, retry.jitter());
+                bindPush(connection, insert, 11, push);
                 insert.executeUpdate();
             }
             return new Created(find(connection, name, ""), true);
@@ -249,7 +266,45 @@ public final class PostgresClocks {
                 : new RetryPolicy(row.getInt(7), row.getLong(8), row.getDouble(9), row.getLong(10), row.getDouble(11));
         return new StoredClock(row.getString(1), StoredClock.ofSql(ClockSettings.Mode.class, row.getString(2)),
                 row.getLong(3), row.getLong(4), StoredClock.ofSql(ClockSettings.DeliveryMode.class, row.getString(5)), retry,
-                row.getLong(6));
+                row.getLong(6), pushOf(row));
+    }
+
+    /** The push target in columns 12 to 17, or null for a clock without one. */
+    private static PushTarget pushOf(ResultSet row) throws SQLException {
+        String url = row.getString(12);
+        if (url == null) {
+            return null;
+        }
+        String[] names = strings(row, 15);
+        String[] values = strings(row, 16);
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 0; i < names.length; i++) {
+            headers.put(names[i], values[i]);
+        }
+        return new PushTarget(url, row.getLong(13), row.getInt(14), headers, List.of(strings(row, 17)));
+    }
+
+    private static String[] strings(ResultSet row, int column) throws SQLException {
+        java.sql.Array array = row.getArray(column);
+        return array == null ? new String[0] : (String[]) array.getArray();
+    }
+
+    /** Writes {@code push} (null: none) into the {@code push_*} columns bound from {@code first} on. */
+    private static void bindPush(Connection connection, PreparedStatement insert, int first, PushTarget push)
+            throws SQLException {
+        if (push == null) {
+            for (int i = 0; i < 6; i++) {
+                insert.setNull(first + i, i == 1 ? java.sql.Types.BIGINT : i == 2 ? java.sql.Types.INTEGER
+                        : i == 0 ? java.sql.Types.VARCHAR : java.sql.Types.ARRAY);
+            }
+            return;
+        }
+        insert.setString(first, push.url());
+        insert.setLong(first + 1, push.timeoutMillis());
+        insert.setInt(first + 2, push.concurrency());
+        insert.setArray(first + 3, connection.createArrayOf("text", push.headers().keySet().toArray()));
+        insert.setArray(first + 4, connection.createArrayOf("text", push.headers().values().toArray()));
+        insert.setArray(first + 5, connection.createArrayOf("text", push.secrets().toArray()));
     }
 
     private static ClockSettings.DeliveryMode defaultDelivery(ClockSettings.Mode mode) {
@@ -257,8 +312,8 @@ public final class PostgresClocks {
     }
 
     private static String describe(ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery,
-                                   RetryPolicy retry) {
+                                   RetryPolicy retry, PushTarget push) {
         return StoredClock.sql(mode) + " at now=" + now + " with delivery " + StoredClock.sql(delivery) + " and "
-                + retry;
+                + retry + (push == null ? "" : " and " + push);
     }
 }

@@ -3,6 +3,7 @@ package io.timeservice.store.postgres;
 import java.util.Locale;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 
 /**
@@ -13,13 +14,23 @@ import io.timeservice.model.RetryPolicy;
  * @param delivery   what fired timers become
  * @param retry      how its deliveries are retried (kept in {@code clocks.settings})
  * @param createdAt  the database's clock at the creation (Unix epoch ms)
+ * @param push       a push clock's target (the {@code push_*} columns), else null
  */
 public record StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow, ClockSettings.DeliveryMode delivery, RetryPolicy retry,
-                          long createdAt) {
+                          long createdAt, PushTarget push) {
 
     /** This clock at {@code newNow}: what an advance leaves (within its transaction). */
     StoredClock at(long newNow) {
-        return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt);
+        return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt, push);
+    }
+
+    /** Whether fired timers become deliveries (queued for workers, or pushed). */
+    boolean queues() {
+        return delivery != ClockSettings.DeliveryMode.RESPONSE;
+    }
+
+    ClockSettings settings() {
+        return ClockSettings.of(mode, delivery, retry, push);
     }
 
     /** How the schema spells a mode or delivery: its name in lower case (the columns' CHECK constraints). */

@@ -3,12 +3,15 @@ package io.timeservice.store.memory.journal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.CRC32C;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Limits;
+import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
@@ -47,6 +50,11 @@ import io.timeservice.store.memory.SavedDelivery;
  * <p>Format version 7: clock numbers are longs. A number that fits in u32 is still written as above (types 8 and 12,
  * four bytes fewer per record); a larger one as 25 a record of a clock (number u64, then the record's own body) and
  * 26 clock created with settings (as 12 with number u64). Each record of a clock is read wherever it is.
+ *
+ * <p>Format version 9 (push delivery, issue 32): settings with delivery 2 (push) are followed by the push target:
+ * url string, u64 timeout, u32 concurrency, u32 header count and that many name and value strings, u32 secret count
+ * and that many strings (a snapshot's settings frame holds them the same way). 34 rejected (claim, reason): a delivery
+ * sent to the dead letters at once, alone or inside an 8.
  *
  * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
  * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes. A batch holds at most
@@ -100,6 +108,7 @@ final class RecordCodec {
     private static final byte ON_WIDE_CLOCK = 25;
     private static final byte WIDE_CLOCK_CREATED = 26;
     private static final byte CLOCK_FORKED = 27;
+    private static final byte REJECTED = 34;
 
     private RecordCodec() {
     }
@@ -227,6 +236,9 @@ final class RecordCodec {
             return claimRefusal(nacked.claim());
         } else if (mutation instanceof Mutation.Extended extended) {
             return claimRefusal(extended.claim());
+        } else if (mutation instanceof Mutation.Rejected rejected) {
+            String refused = claimRefusal(rejected.claim());
+            return refused != null ? refused : rejected.reason() == null ? "a rejection without its reason" : null;
         } else if (mutation instanceof Mutation.Redriven redriven) {
             return countRefusal(redriven.sequences().size(), "sequences");
         } else if (mutation instanceof Mutation.DeadDeleted deleted) {
@@ -309,6 +321,10 @@ final class RecordCodec {
             out.putString(nacked.claim());
             out.putLong(nacked.now());
             out.putLong(nacked.retryAt());
+        } else if (mutation instanceof Mutation.Rejected rejected) {
+            out.putByte(REJECTED);
+            out.putString(rejected.claim());
+            out.putString(rejected.reason());
         } else if (mutation instanceof Mutation.Extended extended) {
             out.putByte(EXTENDED);
             out.putString(extended.claim());
@@ -444,6 +460,8 @@ final class RecordCodec {
                     body.getLong());
             case EXTENDED -> new Mutation.Extended(requireString(getString(body), "claim"), body.getLong(),
                     body.getLong());
+            case REJECTED -> new Mutation.Rejected(requireString(getString(body), "claim"),
+                    requireString(getString(body), "reason"));
             case REDRIVEN -> {
                 long now = body.getLong();
                 yield new Mutation.Redriven(now, getSequences(body));
@@ -550,6 +568,44 @@ final class RecordCodec {
         out.putLong(Double.doubleToLongBits(retry.multiplier()));
         out.putLong(retry.maxBackoffMillis());
         out.putLong(Double.doubleToLongBits(retry.jitter()));
+        PushTarget push = settings.push();
+        if (push != null) {
+            out.putString(push.url());
+            out.putLong(push.timeoutMillis());
+            out.putInt(push.concurrency());
+            out.putInt(push.headers().size());
+            for (Map.Entry<String, String> header : push.headers().entrySet()) {
+                out.putString(header.getKey());
+                out.putString(header.getValue());
+            }
+            out.putInt(push.secrets().size());
+            for (String secret : push.secrets()) {
+                out.putString(secret);
+            }
+        }
+    }
+
+    private static PushTarget getPushTarget(ByteBuffer body) {
+        String url = requireString(getString(body), "push url");
+        long timeout = body.getLong();
+        int concurrency = body.getInt();
+        int headerCount = body.getInt();
+        if (headerCount < 0 || headerCount > PushTarget.MAX_HEADERS) {
+            throw new CorruptRecordException("a push target with " + headerCount + " headers");
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 0; i < headerCount; i++) {
+            headers.put(requireString(getString(body), "header name"), requireString(getString(body), "header"));
+        }
+        int secretCount = body.getInt();
+        if (secretCount < 0 || secretCount > PushTarget.MAX_SECRETS) {
+            throw new CorruptRecordException("a push target with " + secretCount + " secrets");
+        }
+        List<String> secrets = new ArrayList<>(secretCount);
+        for (int i = 0; i < secretCount; i++) {
+            secrets.add(requireString(getString(body), "secret"));
+        }
+        return new PushTarget(url, timeout, concurrency, headers, secrets);
     }
 
     private static ClockSettings getSettings(ByteBuffer body) {
@@ -562,8 +618,9 @@ final class RecordCodec {
         try {
             RetryPolicy retry = new RetryPolicy(body.getInt(), body.getLong(), Double.longBitsToDouble(body.getLong()),
                     body.getLong(), Double.longBitsToDouble(body.getLong()));
-            return new ClockSettings(ClockSettings.Mode.values()[mode], ClockSettings.DeliveryMode.values()[delivery],
-                    retry);
+            ClockSettings.DeliveryMode deliveryMode = ClockSettings.DeliveryMode.values()[delivery];
+            return new ClockSettings(ClockSettings.Mode.values()[mode], deliveryMode, retry,
+                    deliveryMode == ClockSettings.DeliveryMode.PUSH ? getPushTarget(body) : null);
         } catch (SchedulerException invalid) {
             throw new CorruptRecordException("clock settings that do not validate: " + invalid.getMessage());
         }

@@ -29,7 +29,7 @@ import io.timeservice.store.memory.SavedDelivery;
 import io.timeservice.store.memory.SchedulerState;
 
 /**
- * A snapshot file, format version 7 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
+ * A snapshot file, format version 9 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
  * the clocks part and hold the {@code default} clock alone):
  * <pre>
  *   8 bytes "TSSNAPSH", u32 version, u64 segment,
