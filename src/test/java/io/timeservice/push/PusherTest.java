@@ -292,6 +292,34 @@ class PusherTest {
         assertThat(pushed.body()).startsWith("{\"clock\":\"copy\"");
     }
 
+    /**
+     * A target its clock was created with, whose host now resolves to loopback (DNS rebinding), or that is a
+     * loopback literal, under a policy without private targets: each connection is refused before a byte is sent,
+     * as {@code refused}, and retried.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"rebind.test", "127.0.0.1", "localhost"})
+    void aTargetResolvingToLoopbackAtConnectionTime_isRefused_andRetried(String host) throws Exception {
+        pusher.close();
+        client.close();
+        InetAddress loopback = InetAddress.getByName("127.0.0.1");
+        startPusher(new PushTargetPolicy(false, List.of(), name -> name.equals("rebind.test")
+                ? new InetAddress[] {loopback} : InetAddress.getAllByName(name)));
+        pushClock("rebound", new PushTarget("http://" + host + ":" + receiver.port() + "/", 2_000, 1, Map.of(),
+                List.of()));
+        add("rebound", "a", 0, null);
+        advance("rebound", 0);
+
+        SettleRecorder.Settled nacked = deliveries.next();
+        assertThat(nacked.call()).isEqualTo("nack");
+        assertThat(nacked.after().state()).isEqualTo(Delivery.State.WAITING);
+        assertThat(outcomes).containsExactly(PushOutcome.Kind.REFUSED);
+        advance("rebound", 1_000);
+        assertThat(deliveries.next().after().attempt()).isEqualTo(3);
+        assertThat(outcomes).containsExactly(PushOutcome.Kind.REFUSED, PushOutcome.Kind.REFUSED);
+        assertThat(receiver.nextWithin(0)).as("nothing reached the receiver").isNull();
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await(20, TimeUnit.SECONDS);
