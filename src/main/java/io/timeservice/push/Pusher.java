@@ -37,8 +37,10 @@ import io.timeservice.store.DeliveryStore;
  *
  * <p>When to look: the store tells of clocks whose deliveries became ready ({@link DeliveryStore#onReady}: firing,
  * retries coming due, nacks, redrives — on a virtual clock, whatever an advance made ready), and each settled push
- * looks again at its clock. A sweep every {@code sweep} also looks at every push clock it knows, and every
- * {@link #FULL_SWEEPS} sweeps at all clocks, for what no signal told (a restart, a lost PostgreSQL notification).
+ * looks again at its clock. Where the store may miss some (PostgreSQL's notifications), a sweep every {@code sweep}
+ * also looks at every push clock it knows; every {@link #FULL_SWEEPS} sweeps (and at the start) it lists every clock
+ * and looks at the push clocks with ready deliveries (a restart, a clock never signalled here). Listing does not
+ * count as using a clock, so the memory store's idle clocks still go.
  *
  * <p>Threads: the store's callers only take note ({@link #ready}); claims and settlements (blocking store calls: the
  * journal, JDBC) run on this pusher's small pool; requests run on the client's I/O threads. Nothing here blocks the
@@ -67,6 +69,8 @@ public final class Pusher implements AutoCloseable {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicLong sweepCount = new AtomicLong();
     private volatile boolean stopped;
+    /** Whether the store tells of every ready change; if not, each sweep looks at every push clock known. */
+    private volatile boolean everyReadyTold;
     private ScheduledFuture<?> sweeping;
 
     /**
@@ -94,7 +98,7 @@ public final class Pusher implements AutoCloseable {
     /** Starts listening for ready deliveries and sweeping; looks at every clock once now. */
     public synchronized void start() {
         stopped = false;
-        deliveries.onReady(this::ready);
+        everyReadyTold = deliveries.onReady(this::ready);
         sweeping = sweeps.scheduleWithFixedDelay(this::sweep, 0, sweep.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -117,7 +121,8 @@ public final class Pusher implements AutoCloseable {
                 while (!stopped) {
                     List<ClockView> page = clocks.list(LIST_PAGE, after);
                     for (ClockView clock : page) {
-                        if (clock.settings().pushes()) {
+                        if (clock.settings().pushes() && clock.deliveries() != null
+                                && clock.deliveries().ready() > 0) {
                             ready(clock.name());
                         }
                     }
@@ -129,7 +134,9 @@ public final class Pusher implements AutoCloseable {
             }
             for (ClockPushes clock : byClock.values()) {
                 if (clock.settings != null && clock.settings.pushes()) {
-                    kick(clock);
+                    if (!everyReadyTold) {
+                        kick(clock); // a lost notification; where none is lost, a look would keep idle clocks alive
+                    }
                 } else if (clock.idle()) {
                     byClock.remove(clock.name, clock); // a clock that does not push, nothing in flight
                 }

@@ -61,8 +61,11 @@ public interface DeliveryStore {
      * an earlier listener). It is called on the thread that made them ready, maybe under a clock's lock: it must only
      * take note and return. A store may also miss some (PostgreSQL notifications can be lost): a listener that must
      * not miss one also looks by itself now and then.
+     *
+     * @return whether every change that leaves deliveries ready is told (the memory store), so that a listener need
+     *         not look by itself; false when some may be missed (PostgreSQL)
      */
-    void onReady(ReadyListener listener);
+    boolean onReady(ReadyListener listener);
 
     /** Hears of clocks with deliveries that may have become ready; see {@link #onReady}. */
     @FunctionalInterface

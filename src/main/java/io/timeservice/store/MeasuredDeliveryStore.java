@@ -51,8 +51,8 @@ public final class MeasuredDeliveryStore implements DeliveryStore {
     }
 
     @Override
-    public void onReady(ReadyListener listener) {
-        store.onReady(listener);
+    public boolean onReady(ReadyListener listener) {
+        return store.onReady(listener);
     }
 
     @Override

@@ -65,8 +65,8 @@ final class SettleRecorder implements DeliveryStore {
     }
 
     @Override
-    public void onReady(ReadyListener listener) {
-        store.onReady(listener);
+    public boolean onReady(ReadyListener listener) {
+        return store.onReady(listener);
     }
 
     @Override

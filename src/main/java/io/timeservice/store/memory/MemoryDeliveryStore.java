@@ -58,8 +58,9 @@ public final class MemoryDeliveryStore implements DeliveryStore {
     }
 
     @Override
-    public void onReady(ReadyListener listener) {
+    public boolean onReady(ReadyListener listener) {
         clocks.onReady(listener::ready);
+        return true; // every change that leaves deliveries ready runs the hook (ClockDeliveries.changed)
     }
 
     @Override

@@ -63,8 +63,9 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     }
 
     @Override
-    public void onReady(ReadyListener listener) {
+    public boolean onReady(ReadyListener listener) {
         store.onReady(listener::ready);
+        return false; // notifications can be lost while the listener's connection is down
     }
 
     @Override
