@@ -181,8 +181,8 @@ public final class Pusher implements AutoCloseable {
                     clock.again = false;
                     free = target.concurrency() - clock.inFlight;
                 }
-                if (free <= 0) {
-                    return; // each settlement kicks the clock again
+                if (free <= 0 || (free < claimChunk(target) && free < target.concurrency())) {
+                    return; // each settlement kicks the clock again; claims wait for a chunk while others are out
                 }
                 int max = Math.min(free, Limits.MAX_CLAIM);
                 List<Delivery> claimed = deliveries.claim(clock.name, max, leaseMillis(target), 0);
@@ -219,6 +219,14 @@ public final class Pusher implements AutoCloseable {
         }
     }
 
+    /**
+     * The fewest a claim takes while pushes of its clock are in flight: an eighth of the concurrency. One claim per
+     * freed slot would make every push cost a claim of its own; the chunk keeps at least 7/8 of the slots busy.
+     */
+    static int claimChunk(PushTarget target) {
+        return Math.max(1, target.concurrency() / 8);
+    }
+
     static long leaseMillis(PushTarget target) {
         return Math.min(Limits.MAX_LEASE_MILLIS, Math.max(Limits.MIN_LEASE_MILLIS,
                 target.timeoutMillis() + LEASE_MARGIN_MILLIS));
@@ -231,24 +239,78 @@ public final class Pusher implements AutoCloseable {
                     PushOutcome ended = outcome != null ? outcome : PushOutcome.failed(PushOutcome.Kind.CONNECT_ERROR,
                             String.valueOf(never));
                     metrics.attempt(ended.kind(), System.nanoTime() - started);
-                    try {
-                        work.execute(() -> settle(clock, settings, delivery, ended));
-                    } catch (java.util.concurrent.RejectedExecutionException closed) {
-                        done(clock); // stopping: the lease ends and the delivery is pushed again
-                    }
+                    clock.answered.add(new Answered(delivery, settings, ended));
+                    settleSoon(clock);
                 });
     }
 
-    private void settle(ClockPushes clock, ClockSettings settings, Delivery delivery, PushOutcome outcome) {
+    /** Runs a settlement of {@code clock}'s answered pushes on the pool, unless one is queued or running. */
+    private void settleSoon(ClockPushes clock) {
+        synchronized (clock) {
+            if (clock.settleQueued) {
+                return;
+            }
+            clock.settleQueued = true;
+        }
         try {
-            if (outcome.acknowledged()) {
-                deliveries.ack(clock.name, delivery.id(), delivery.claim());
-            } else if (outcome.gone()) {
+            work.execute(() -> settle(clock));
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // stopping: the leases end and the deliveries are pushed again
+            int dropped = 0;
+            while (clock.answered.poll() != null) {
+                dropped++;
+            }
+            done(clock, dropped);
+        }
+    }
+
+    /**
+     * Settles what was answered so far: every acknowledgement of the clock in one {@code ackAll} per
+     * {@link Limits#MAX_CLAIM} (one journal record, one transaction), each other outcome by its own call. Answers that
+     * arrive meanwhile wait for the next round of this method, which runs at once.
+     */
+    private void settle(ClockPushes clock) {
+        while (true) {
+            synchronized (clock) {
+                if (clock.answered.isEmpty()) {
+                    clock.settleQueued = false;
+                    break;
+                }
+            }
+            List<Answered> batch = new java.util.ArrayList<>();
+            for (Answered answered; batch.size() < Limits.MAX_CLAIM && (answered = clock.answered.poll()) != null; ) {
+                batch.add(answered);
+            }
+            List<io.timeservice.model.Ack> acks = new java.util.ArrayList<>();
+            for (Answered answered : batch) {
+                if (answered.outcome().acknowledged()) {
+                    acks.add(new io.timeservice.model.Ack(answered.delivery().id(), answered.delivery().claim()));
+                } else {
+                    settleFailed(clock, answered);
+                }
+            }
+            if (!acks.isEmpty()) {
+                try {
+                    deliveries.ackAll(clock.name, acks); // a lost claim (its lease ended first) is retried by the store
+                } catch (RuntimeException failed) {
+                    LOG.log(System.Logger.Level.WARNING, acks.size() + " pushes of " + clock.name + " not"
+                            + " acknowledged; their leases end and they are pushed again: " + failed);
+                }
+            }
+            done(clock, batch.size());
+        }
+    }
+
+    private void settleFailed(ClockPushes clock, Answered answered) {
+        Delivery delivery = answered.delivery();
+        PushOutcome outcome = answered.outcome();
+        try {
+            if (outcome.gone()) {
                 deliveries.reject(clock.name, delivery.id(), delivery.claim(), "the target answered 410 Gone on"
                         + " attempt " + delivery.attempt());
             } else {
                 Long wait = outcome.retryAfterMillis() == null ? null
-                        : Math.min(outcome.retryAfterMillis(), settings.retry().maxBackoffMillis());
+                        : Math.min(outcome.retryAfterMillis(), answered.settings().retry().maxBackoffMillis());
                 deliveries.nack(clock.name, delivery.id(), delivery.claim(), wait);
             }
         } catch (SchedulerException lost) {
@@ -258,16 +320,17 @@ public final class Pusher implements AutoCloseable {
         } catch (RuntimeException failed) {
             LOG.log(System.Logger.Level.WARNING, "push of " + clock.name + "/" + delivery.sequence() + " not settled;"
                     + " its lease ends and it is pushed again: " + failed);
-        } finally {
-            done(clock);
         }
     }
 
-    private void done(ClockPushes clock) {
-        synchronized (clock) {
-            clock.inFlight--;
+    private void done(ClockPushes clock, int settled) {
+        if (settled == 0) {
+            return;
         }
-        if (inFlight.decrementAndGet() == 0) {
+        synchronized (clock) {
+            clock.inFlight -= settled;
+        }
+        if (inFlight.addAndGet(-settled) == 0) {
             synchronized (inFlight) {
                 inFlight.notifyAll(); // a stop waiting for the last settlement
             }
@@ -275,6 +338,10 @@ public final class Pusher implements AutoCloseable {
         if (!stopped) {
             kick(clock);
         }
+    }
+
+    /** A push's answer, waiting to be settled. */
+    private record Answered(Delivery delivery, ClockSettings settings, PushOutcome outcome) {
     }
 
     /**
@@ -317,6 +384,10 @@ public final class Pusher implements AutoCloseable {
         boolean roundQueued;
         /** Something may have become ready since the running round looked; guarded by this. */
         boolean again;
+        /** A settlement is queued or running; guarded by this. */
+        boolean settleQueued;
+        /** Answers not yet settled, in the order they came. */
+        final java.util.Queue<Answered> answered = new java.util.concurrent.ConcurrentLinkedQueue<>();
         volatile ClockSettings settings;
         volatile long settingsReadAt;
 
@@ -348,7 +419,7 @@ public final class Pusher implements AutoCloseable {
         }
 
         synchronized boolean idle() {
-            return inFlight == 0 && !roundQueued;
+            return inFlight == 0 && !roundQueued && !settleQueued;
         }
 
         void forget() {

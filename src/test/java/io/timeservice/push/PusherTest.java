@@ -194,6 +194,33 @@ class PusherTest {
     }
 
     @Test
+    void aRedirect_isNotFollowed_andRetries() throws Exception {
+        pushClock("moved", target("/", 1, List.of()));
+        receiver.answer(request -> request.path().equals("/elsewhere") ? Receiver.Answer.status(204)
+                : new Receiver.Answer(307, Map.of("Location", receiver.url("/elsewhere")), () -> { }));
+        add("moved", "a", 0, null);
+        advance("moved", 0);
+
+        assertThat(receiver.next().path()).isEqualTo("/");
+        SettleRecorder.Settled nacked = deliveries.next();
+        assertThat(nacked.call()).isEqualTo("nack");
+        assertThat(outcomes).containsExactly(PushOutcome.Kind.HTTP_4XX);
+        assertThat(receiver.nextWithin(0)).as("the redirect's target got nothing").isNull();
+    }
+
+    @Test
+    void anAnswerOver64KiB_isDecidedByItsStatus() throws Exception {
+        pushClock("chatty", target("/", 1, List.of()));
+        receiver.answer(request -> new Receiver.Answer(200, Map.of(), () -> { }, 1 << 20));
+        add("chatty", "a", 0, null);
+        advance("chatty", 0);
+
+        receiver.next();
+        assertThat(deliveries.next().call()).isEqualTo("ack");
+        assertThat(outcomes).containsExactly(PushOutcome.Kind.SUCCESS);
+    }
+
+    @Test
     void failingAnswers_retryByThePolicy_untilTheDeliveryIsDead() throws Exception {
         pushClock("broken", target("/", 1, List.of()));
         receiver.answer(request -> Receiver.Answer.status(500));

@@ -36,8 +36,15 @@ public final class Receiver implements AutoCloseable {
         }
     }
 
-    /** What to answer: a status, headers, and optionally a wait before answering (to hold a request open). */
-    public record Answer(int status, Map<String, String> headers, Runnable before) {
+    /**
+     * What to answer: a status, headers, optionally a wait before answering (to hold a request open), and a body of
+     * {@code bodyBytes} bytes.
+     */
+    public record Answer(int status, Map<String, String> headers, Runnable before, int bodyBytes) {
+
+        public Answer(int status, Map<String, String> headers, Runnable before) {
+            this(status, headers, before, 0);
+        }
 
         public static Answer status(int status) {
             return new Answer(status, Map.of(), () -> { });
@@ -68,9 +75,12 @@ public final class Receiver implements AutoCloseable {
                 received.add(request);
                 reply.before().run();
                 reply.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
-                exchange.sendResponseHeaders(reply.status(), -1);
+                exchange.sendResponseHeaders(reply.status(), reply.bodyBytes() == 0 ? -1 : reply.bodyBytes());
                 try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(new byte[reply.bodyBytes()]);
                     out.flush();
+                } catch (IOException closedByTheClient) {
+                    // a client that read enough of a long answer closes the connection
                 }
             } finally {
                 open.decrementAndGet();

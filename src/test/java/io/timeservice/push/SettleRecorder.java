@@ -47,7 +47,12 @@ final class SettleRecorder implements DeliveryStore {
 
     @Override
     public List<ErrorCode> ackAll(String clock, List<Ack> acks) {
-        return store.ackAll(clock, acks);
+        List<ErrorCode> outcomes = store.ackAll(clock, acks);
+        for (int i = 0; i < acks.size(); i++) {
+            settled.add(new Settled(outcomes.get(i) == null ? "ack" : "ack:" + outcomes.get(i).code(),
+                    acks.get(i).id(), null));
+        }
+        return outcomes;
     }
 
     @Override
