@@ -1,6 +1,5 @@
 package io.timeservice.config;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -38,11 +37,15 @@ class PushConfiguration {
 
     @Bean(destroyMethod = "shutdownNow")
     ScheduledExecutorService pushTimers() {
-        return Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "timeservice-push-timers");
-            thread.setDaemon(true);
-            return thread;
-        });
+        java.util.concurrent.ScheduledThreadPoolExecutor timers = new java.util.concurrent.ScheduledThreadPoolExecutor(
+                1, runnable -> {
+                    Thread thread = new Thread(runnable, "timeservice-push-timers");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        // every push schedules its deadline and cancels it when answered: cancelled ones leave the queue at once
+        timers.setRemoveOnCancelPolicy(true);
+        return timers;
     }
 
     @Bean(destroyMethod = "close")

@@ -2,6 +2,7 @@ package io.timeservice.push;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -44,8 +45,11 @@ import org.apache.hc.core5.util.Timeout;
 public final class PushClient implements PushSender, AutoCloseable {
 
     static final int MAX_ANSWER_BYTES = 64 * 1024;
+    private static final int MAX_CACHED_URIS = 10_000;
     private static final String USER_AGENT = "TimeService-push/1";
 
+    /** Each target's URL parsed once: parsing it per push showed in profiles. Bounded by the push clocks' targets. */
+    private final Map<String, URI> uris = new java.util.concurrent.ConcurrentHashMap<>();
     private final CloseableHttpAsyncClient client;
     private final ScheduledExecutorService deadlines;
     private final LongSupplier wallClockMillis;
@@ -86,7 +90,10 @@ public final class PushClient implements PushSender, AutoCloseable {
     @Override
     public CompletableFuture<PushOutcome> post(PushTarget target, String webhookId, byte[] body) {
         long timestamp = Math.floorDiv(wallClockMillis.getAsLong(), 1000);
-        AsyncRequestBuilder request = AsyncRequestBuilder.post(target.uri())
+        if (uris.size() > MAX_CACHED_URIS) {
+            uris.clear(); // targets of deleted clocks: parsed again when still used
+        }
+        AsyncRequestBuilder request = AsyncRequestBuilder.post(uris.computeIfAbsent(target.url(), URI::create))
                 .setEntity(body, ContentType.APPLICATION_JSON)
                 .addHeader("webhook-id", webhookId)
                 .addHeader("webhook-timestamp", Long.toString(timestamp));

@@ -335,9 +335,17 @@ public final class Pusher implements AutoCloseable {
                 inFlight.notifyAll(); // a stop waiting for the last settlement
             }
         }
-        if (!stopped) {
-            kick(clock);
+        if (stopped) {
+            return;
         }
+        synchronized (clock) {
+            if (clock.roundQueued || clock.knownNotToPush()) {
+                clock.again = true;
+                return;
+            }
+            clock.roundQueued = true;
+        }
+        round(clock); // on this thread: the freed slots are filled without another hand-off to the pool
     }
 
     /** A push's answer, waiting to be settled. */
