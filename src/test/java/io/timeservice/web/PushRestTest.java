@@ -110,6 +110,23 @@ class PushRestTest extends RestTestSupport {
     }
 
     @Test
+    void aFork_ofAPushClock_pushesToTheSameTarget_underItsOwnName() throws Exception {
+        json(pushClock("virtual", "")).put("/clocks/source").then().statusCode(201);
+        json("{\"id\":\"t\",\"delay\":10}").post("/clocks/source/timers").then().statusCode(201);
+        json("{\"copyOf\":\"source\"}").put("/clocks/copy").then().statusCode(201)
+                .body("delivery", equalTo("push")).body("push.url", equalTo(receiver.url("/hooks")))
+                .body("push.secretsCount", equalTo(1));
+        json("{\"by\":10}").post("/clocks/copy/advance").then().statusCode(200);
+
+        Receiver.Request push = receiver.next();
+        assertThat(push.header("webhook-id")).startsWith("copy:");
+        assertThat(StandardWebhooks.verify(SECRET, push.header("webhook-id"), push.header("webhook-timestamp"),
+                push.body(), push.header("webhook-signature"))).as("signed with the source's secret").isTrue();
+        awaitDeliveries("copy", "{\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0}");
+        given().get("/clocks/source").then().body("size", equalTo(1));
+    }
+
+    @Test
     void badPushSettings_areInvalidRequest_andCreateNothing() {
         String url = receiver.url("/");
         for (String body : new String[] {
