@@ -1,41 +1,50 @@
 package io.timeservice.model;
 
+import java.util.Locale;
+
 
 /**
  * How a clock keeps time and hands out what fires.
  *
  * @param mode     {@link Mode#VIRTUAL}: time moves only by advance; {@link Mode#SYSTEM}: time is the wall clock
- *                 (Unix epoch milliseconds) and due timers fire by themselves
+ *                 (Unix epoch milliseconds) and due timers fire by themselves; {@link Mode#SCALED}: time runs at
+ *                 {@code rate} times the wall clock from where it was created or its rate last changed, and due
+ *                 timers fire by themselves
  * @param delivery {@link DeliveryMode#RESPONSE}: an advance returns what it fired and that is all;
  *                 {@link DeliveryMode#QUEUE}: fired timers become deliveries that workers claim and acknowledge;
  *                 {@link DeliveryMode#PUSH}: they become deliveries that the service POSTs to {@code push}'s target
  * @param retry    how a queued or pushed delivery is retried
+ * @param rate     a scaled clock's rate (its current one: a rate change changes the settings); null for the others
  * @param push     where a push clock's deliveries go; null for every other delivery mode
  */
-public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, PushTarget push) {
+public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push) {
 
-    public enum Mode { VIRTUAL, SYSTEM }
+    public enum Mode { VIRTUAL, SYSTEM, SCALED }
 
     /** Ordinals are written in the journal: new modes go at the end. */
     public enum DeliveryMode { RESPONSE, QUEUE, PUSH }
 
     /** A virtual clock whose advances answer with what they fired: the contract before real time existed. */
     public static final ClockSettings VIRTUAL = new ClockSettings(Mode.VIRTUAL, DeliveryMode.RESPONSE,
-            RetryPolicy.DEFAULT, null);
+            RetryPolicy.DEFAULT);
 
     /** A system clock that delivers through its queue with the default retry policy. */
     public static final ClockSettings SYSTEM = new ClockSettings(Mode.SYSTEM, DeliveryMode.QUEUE,
-            RetryPolicy.DEFAULT, null);
+            RetryPolicy.DEFAULT);
 
     public ClockSettings {
         if (mode == null || delivery == null || retry == null) {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a clock needs a mode, a delivery and a retry"
                     + " policy");
         }
-        if (mode == Mode.SYSTEM && delivery == DeliveryMode.RESPONSE) {
-            // nobody calls advance on a system clock, so its fired timers would have nowhere to go
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a system clock delivers through its queue:"
-                    + " delivery \"response\" needs a virtual clock");
+        if (mode != Mode.VIRTUAL && delivery == DeliveryMode.RESPONSE) {
+            // nobody calls advance on a clock that fires by itself, so its fired timers would have nowhere to go
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a " + mode.name().toLowerCase(Locale.ROOT)
+                    + " clock delivers through its queue: delivery \"response\" needs a virtual clock");
+        }
+        if ((mode == Mode.SCALED) != (rate != null)) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, mode == Mode.SCALED
+                    ? "a scaled clock needs a rate" : "rate is only for scaled clocks (mode \"scaled\")");
         }
         if ((delivery == DeliveryMode.PUSH) != (push != null)) {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, delivery == DeliveryMode.PUSH
@@ -44,26 +53,54 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
         }
     }
 
-    /** Settings without a push target (every delivery mode but push). */
+    /** Settings of a clock that is not scaled and does not push. */
     public ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry) {
-        this(mode, delivery, retry, null);
+        this(mode, delivery, retry, null, null);
+    }
+
+    /** Settings of a clock that does not push. */
+    public ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate) {
+        this(mode, delivery, retry, rate, null);
     }
 
     /** The settings for {@code mode} with each unset part at its default (a system clock queues its deliveries). */
     public static ClockSettings of(Mode mode, DeliveryMode delivery, RetryPolicy retry) {
-        return of(mode, delivery, retry, null);
+        return of(mode, delivery, retry, null, null);
     }
 
-    /** As {@link #of(Mode, DeliveryMode, RetryPolicy)}, with a push target (a clock with one pushes by default). */
-    public static ClockSettings of(Mode mode, DeliveryMode delivery, RetryPolicy retry, PushTarget push) {
+    /**
+     * The settings for {@code mode} (null: virtual) with each unset part at its default: a clock that fires by itself
+     * queues its deliveries.
+     */
+    public static ClockSettings of(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate) {
+        return of(mode, delivery, retry, rate, null);
+    }
+
+    /** As {@link #of(Mode, DeliveryMode, RetryPolicy, ClockRate)}, with a push target (a clock with one pushes). */
+    public static ClockSettings of(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate,
+                                   PushTarget push) {
         Mode m = mode == null ? Mode.VIRTUAL : mode;
         DeliveryMode d = delivery != null ? delivery : push != null ? DeliveryMode.PUSH
-                : m == Mode.SYSTEM ? DeliveryMode.QUEUE : DeliveryMode.RESPONSE;
-        return new ClockSettings(m, d, retry == null ? RetryPolicy.DEFAULT : retry, push);
+                : m == Mode.VIRTUAL ? DeliveryMode.RESPONSE : DeliveryMode.QUEUE;
+        return new ClockSettings(m, d, retry == null ? RetryPolicy.DEFAULT : retry, rate, push);
     }
 
     public boolean isSystem() {
         return mode == Mode.SYSTEM;
+    }
+
+    public boolean isScaled() {
+        return mode == Mode.SCALED;
+    }
+
+    /** Whether due timers fire by themselves (system and scaled clocks), so that advance is refused. */
+    public boolean firesByItself() {
+        return mode != Mode.VIRTUAL;
+    }
+
+    /** These settings at another rate: what a scaled clock's rate change leaves. */
+    public ClockSettings withRate(ClockRate next) {
+        return new ClockSettings(mode, delivery, retry, next, push);
     }
 
     /** Whether fired timers become deliveries (claimed by workers, or pushed by the service). */

@@ -73,10 +73,11 @@ class PushTargetTest {
     void aPushClockNeedsATarget_andOnlyAPushClockHasOne() {
         PushTarget target = new PushTarget("https://a.example/", 1_000, 1, Map.of(), List.of());
         assertRefused(() -> new ClockSettings(ClockSettings.Mode.SYSTEM, ClockSettings.DeliveryMode.PUSH,
-                RetryPolicy.DEFAULT, null), "push target");
+                RetryPolicy.DEFAULT, null, null), "push target");
         assertRefused(() -> new ClockSettings(ClockSettings.Mode.SYSTEM, ClockSettings.DeliveryMode.QUEUE,
-                RetryPolicy.DEFAULT, target), "push is only");
-        assertThat(ClockSettings.of(null, null, null, target).delivery()).isEqualTo(ClockSettings.DeliveryMode.PUSH);
-        assertThat(ClockSettings.of(ClockSettings.Mode.SYSTEM, null, null, target).queues()).isTrue();
+                RetryPolicy.DEFAULT, null, target), "push is only");
+        assertThat(ClockSettings.of(null, null, null, null, target).delivery())
+                .isEqualTo(ClockSettings.DeliveryMode.PUSH);
+        assertThat(ClockSettings.of(ClockSettings.Mode.SYSTEM, null, null, null, target).queues()).isTrue();
     }
 }

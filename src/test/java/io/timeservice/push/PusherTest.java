@@ -74,7 +74,7 @@ class PusherTest {
 
     private void pushClock(String name, PushTarget target) {
         new MemoryClockStore(clocks).create(name, 0, new ClockSettings(ClockSettings.Mode.VIRTUAL,
-                ClockSettings.DeliveryMode.PUSH, RETRY, target));
+                ClockSettings.DeliveryMode.PUSH, RETRY, null, target));
     }
 
     private PushTarget target(String path, int concurrency, List<String> secrets) {

@@ -43,7 +43,7 @@ class WebhookReceiverExampleTest {
                      Duration.ofSeconds(1))) {
             pusher.start();
             new MemoryClockStore(clocks).create("docs", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL,
-                    ClockSettings.DeliveryMode.PUSH, RetryPolicy.DEFAULT,
+                    ClockSettings.DeliveryMode.PUSH, RetryPolicy.DEFAULT, null,
                     new PushTarget(url, 2_000, 1, Map.of(), List.of(SECRET))));
             MemoryTimerStore timerStore = new MemoryTimerStore(clocks);
             timerStore.add("docs", "a", 0, 0, "{\"x\":1}", Trace.NONE);

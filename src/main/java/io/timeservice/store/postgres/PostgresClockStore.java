@@ -2,6 +2,7 @@ package io.timeservice.store.postgres;
 
 import java.util.List;
 
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.Limits;
@@ -18,8 +19,7 @@ public final class PostgresClockStore implements ClockStore {
 
     @Override
     public ClockView.Created create(String name, long now, ClockSettings settings) {
-        PostgresClocks.Created created = store.clocks().create(name, settings.mode(), now, settings.delivery(),
-                settings.retry(), settings.push());
+        PostgresClocks.Created created = store.clocks().create(name, now, settings);
         return new ClockView.Created(view(created.clock()), created.created());
     }
 
@@ -36,6 +36,11 @@ public final class PostgresClockStore implements ClockStore {
     @Override
     public List<ClockView> list(int limit, String after) {
         return ClockView.ofEach(store.clocks().list(limit, after), this::view);
+    }
+
+    @Override
+    public ClockView rerate(String name, ClockRate rate) {
+        return view(store.clocks().rerate(name, rate));
     }
 
     @Override

@@ -85,14 +85,17 @@ public final class PostgresDeliveries {
      */
     public int fireDue(String clock, int limit) {
         long[] lags = jdbc.inTransaction(connection -> {
-            PostgresClocks.require(connection, clock, " FOR KEY SHARE");
+            StoredClock stored = PostgresClocks.require(connection, clock, " FOR KEY SHARE");
             try (PreparedStatement fire = connection.prepareStatement(DeliverySql.FIRE_DUE)) {
                 fire.setString(1, clock);
-                fire.setInt(2, limit);
+                fire.setLong(2, stored.now());
+                fire.setInt(3, limit);
                 List<Long> fired = new ArrayList<>();
                 try (ResultSet rows = fire.executeQuery()) {
                     while (rows.next()) {
-                        fired.add(Math.max(0, rows.getLong(2) - rows.getLong(1)));
+                        // fire lag is wall-clock time: a scaled clock's fire times are not
+                        fired.add(stored.mode() != ClockSettings.Mode.SYSTEM ? -1
+                                : Math.max(0, rows.getLong(2) - rows.getLong(1)));
                     }
                 }
                 if (!fired.isEmpty()) {
@@ -102,7 +105,9 @@ public final class PostgresDeliveries {
             }
         });
         for (long lag : lags) {
-            metrics.fireLag(lag);
+            if (lag >= 0) {
+                metrics.fireLag(lag);
+            }
         }
         return lags.length;
     }
@@ -119,14 +124,12 @@ public final class PostgresDeliveries {
      */
     public List<ClaimedDelivery> claim(String clock, int max, long leaseMillis) {
         Rules.requireClaim(max, leaseMillis, 0);
-        boolean[] onSystemClock = new boolean[1];
-        long[] claimedAt = new long[1];
+        StoredClock[] onClock = new StoredClock[1];
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
         Supplier<List<ClaimedDelivery>> look = () -> jdbc.inTransaction(connection -> {
             StoredClock stored = DeliveryRows.onClock(connection, clock);
-            onSystemClock[0] = stored.mode() == ClockSettings.Mode.SYSTEM;
-            claimedAt[0] = stored.now();
-            if (stored.mode() == ClockSettings.Mode.SYSTEM) {
+            onClock[0] = stored;
+            if (stored.firesByItself()) {
                 released[0] = LeaseReleaser.releaseDue(connection, stored, RELEASE_ON_CLAIM, true);
             }
             try (PreparedStatement claim = connection.prepareStatement(DeliverySql.CLAIM)) {
@@ -147,11 +150,13 @@ public final class PostgresDeliveries {
         });
         // timed per look, as the memory store times a claim: a long poll's wait is no latency
         List<ClaimedDelivery> leased = MeasuredCall.measure(metrics, SchedulerMetrics.Operation.CLAIM, look);
-        if (onSystemClock[0] && !leased.isEmpty()) {
-            alarm.dueAt(leased.get(0).leaseUntil()); // the firing loop releases the leases when they expire
+        if (onClock[0].firesByItself() && !leased.isEmpty()) {
+            // the firing loop releases the leases when they expire
+            alarm.dueAt(onClock[0].dbTimeOf(leased.get(0).leaseUntil()));
         }
         released[0].reportTo(metrics);
-        reportClaimed(leased, onSystemClock[0], claimedAt[0]);
+        // lateness is wall-clock time, which only a system clock keeps
+        reportClaimed(leased, onClock[0].mode() == ClockSettings.Mode.SYSTEM, onClock[0].now());
         return leased;
     }
 
@@ -363,10 +368,10 @@ public final class PostgresDeliveries {
     /** A nack or reject of the delivery {@code id} held under {@code claim}: null when the claim is lost. */
     private io.timeservice.model.Delivery fail(String clock, String id, String claim, Failure failure) {
         UUID token = DeliveryRows.token(claim);
-        boolean[] onSystemClock = new boolean[1];
+        StoredClock[] onClock = new StoredClock[1];
         io.timeservice.model.Delivery failed = jdbc.inTransaction(connection -> {
             StoredClock stored = DeliveryRows.onClock(connection, clock);
-            onSystemClock[0] = stored.mode() == ClockSettings.Mode.SYSTEM;
+            onClock[0] = stored;
             if (token == null) {
                 return null;
             }
@@ -389,8 +394,9 @@ public final class PostgresDeliveries {
             }
             return after;
         });
-        if (onSystemClock[0] && failed != null && failed.state() == io.timeservice.model.Delivery.State.WAITING) {
-            alarm.dueAt(failed.retryAt()); // the firing loop makes it ready at its retry time
+        if (onClock[0] != null && onClock[0].firesByItself() && failed != null
+                && failed.state() == io.timeservice.model.Delivery.State.WAITING) {
+            alarm.dueAt(onClock[0].dbTimeOf(failed.retryAt())); // the firing loop makes it ready at its retry time
         }
         if (failed != null) {
             metrics.deliveries(DeliveryEvent.NACKED, 1);
@@ -412,10 +418,10 @@ public final class PostgresDeliveries {
     public io.timeservice.model.Delivery extend(String clock, String id, String claim, long leaseMillis) {
         Rules.requireLease(leaseMillis);
         UUID token = DeliveryRows.token(claim);
-        boolean[] onSystemClock = new boolean[1];
+        StoredClock[] onClock = new StoredClock[1];
         io.timeservice.model.Delivery extended = jdbc.inTransaction(connection -> {
             StoredClock stored = DeliveryRows.onClock(connection, clock);
-            onSystemClock[0] = stored.mode() == ClockSettings.Mode.SYSTEM;
+            onClock[0] = stored;
             if (token == null) {
                 return null;
             }
@@ -426,8 +432,8 @@ public final class PostgresDeliveries {
                 return views.isEmpty() ? null : views.get(0);
             }
         });
-        if (onSystemClock[0] && extended != null) {
-            alarm.dueAt(extended.leaseUntil()); // a lease shortened to sooner than the firing loop's plan
+        if (onClock[0].firesByItself() && extended != null) {
+            alarm.dueAt(onClock[0].dbTimeOf(extended.leaseUntil())); // sooner than the firing loop's plan
         }
         return extended;
     }

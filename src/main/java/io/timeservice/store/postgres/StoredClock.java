@@ -5,6 +5,7 @@ import java.util.Locale;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScaledTime;
 
 /**
  * A clock as the PostgreSQL store holds it.
@@ -14,14 +15,21 @@ import io.timeservice.model.RetryPolicy;
  * @param delivery   what fired timers become
  * @param retry      how its deliveries are retried (kept in {@code clocks.settings})
  * @param createdAt  the database's clock at the creation (Unix epoch ms)
+ * @param scaledTime a scaled clock's time as a function of the database's clock; null for the other modes
  * @param push       a push clock's target (the {@code push_*} columns), else null
  */
 public record StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow, ClockSettings.DeliveryMode delivery, RetryPolicy retry,
-                          long createdAt, PushTarget push) {
+                          long createdAt, ScaledTime scaledTime, PushTarget push) {
+
+    /** A clock that is not scaled and does not push. */
+    public StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow,
+                       ClockSettings.DeliveryMode delivery, RetryPolicy retry, long createdAt) {
+        this(name, mode, now, initialNow, delivery, retry, createdAt, null, null);
+    }
 
     /** This clock at {@code newNow}: what an advance leaves (within its transaction). */
     StoredClock at(long newNow) {
-        return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt, push);
+        return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt, scaledTime, push);
     }
 
     /** Whether fired timers become deliveries (queued for workers, or pushed). */
@@ -29,8 +37,22 @@ public record StoredClock(String name, ClockSettings.Mode mode, long now, long i
         return delivery != ClockSettings.DeliveryMode.RESPONSE;
     }
 
+    /** Whether its due timers, lease ends and retries come by themselves (system and scaled clocks). */
+    boolean firesByItself() {
+        return mode != ClockSettings.Mode.VIRTUAL;
+    }
+
+    /**
+     * The database's clock (Unix epoch ms) at which this clock, which fires by itself, shows {@code clockTime}: where
+     * the firing loop waits for it. {@link Long#MAX_VALUE} for a frozen scaled clock.
+     */
+    long dbTimeOf(long clockTime) {
+        return scaledTime == null ? clockTime : scaledTime.wallWhen(clockTime);
+    }
+
+    /** Its settings as the API states them. */
     ClockSettings settings() {
-        return ClockSettings.of(mode, delivery, retry, push);
+        return ClockSettings.of(mode, delivery, retry, scaledTime == null ? null : scaledTime.rate(), push);
     }
 
     /** How the schema spells a mode or delivery: its name in lower case (the columns' CHECK constraints). */

@@ -48,7 +48,7 @@ class PostgresClocksTest {
     void theDefaultClockExists_virtualAtZero_andCannotBeDeleted() {
         assertThat(store.clocks().get(Limits.DEFAULT_CLOCK)).usingRecursiveComparison().ignoringFields("createdAt")
                 .isEqualTo(new StoredClock(Limits.DEFAULT_CLOCK, ClockSettings.Mode.VIRTUAL, 0, 0,
-                        ClockSettings.DeliveryMode.RESPONSE, RetryPolicy.DEFAULT, 0, null));
+                        ClockSettings.DeliveryMode.RESPONSE, RetryPolicy.DEFAULT, 0));
         assertThatThrownBy(() -> store.clocks().delete(Limits.DEFAULT_CLOCK))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CLOCK_UNDELETABLE));
     }
@@ -71,7 +71,7 @@ class PostgresClocksTest {
         assertThat(again.created()).isFalse();
         assertThat(again.clock()).usingRecursiveComparison().ignoringFields("createdAt")
                 .isEqualTo(new StoredClock("ci-1", ClockSettings.Mode.VIRTUAL, 7, 7, ClockSettings.DeliveryMode.RESPONSE,
-                        RetryPolicy.DEFAULT, 0, null));
+                        RetryPolicy.DEFAULT, 0));
         assertThatThrownBy(() -> store.clocks().create("ci-1", ClockSettings.Mode.VIRTUAL, 8, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CLOCK_CONFLICT));
         assertThatThrownBy(() -> store.clocks().create("ci-1", ClockSettings.Mode.VIRTUAL, 7,

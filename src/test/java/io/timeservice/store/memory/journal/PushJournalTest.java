@@ -30,7 +30,7 @@ class PushJournalTest {
     private static final PushTarget TARGET = new PushTarget("https://hooks.example.com/t?x=1", 2_500, 7,
             Map.of("X-Tenant", "acme", "X-Env", "test"), List.of("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "plain"));
     private static final ClockSettings PUSH = new ClockSettings(ClockSettings.Mode.VIRTUAL,
-            ClockSettings.DeliveryMode.PUSH, new RetryPolicy(3, 100, 2.0, 1_000, 0), TARGET);
+            ClockSettings.DeliveryMode.PUSH, new RetryPolicy(3, 100, 2.0, 1_000, 0), null, TARGET);
 
     @TempDir
     Path dir;

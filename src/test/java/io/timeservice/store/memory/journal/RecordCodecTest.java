@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.util.List;
 
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScaledTime;
 import io.timeservice.model.Timer;
 import io.timeservice.store.memory.Mutation;
 import io.timeservice.store.memory.SavedDelivery;
@@ -49,11 +51,11 @@ class RecordCodecTest {
                 new Mutation.Extended("abc.2", 60, 43_200_000),
                 new Mutation.OnClock(5, new Mutation.Rejected("abc.5", "the target answered 410 Gone on attempt 1")),
                 new Mutation.ClockCreated(6, "hooks", 0, 1_700_000_000_000L, 9, new ClockSettings(
-                        ClockSettings.Mode.SYSTEM, ClockSettings.DeliveryMode.PUSH, RetryPolicy.DEFAULT,
+                        ClockSettings.Mode.SYSTEM, ClockSettings.DeliveryMode.PUSH, RetryPolicy.DEFAULT, null,
                         new io.timeservice.model.PushTarget("https://hooks.example.com/t", 100, 1_000,
                                 java.util.Map.of("X-A", "1"), List.of("whsec_AAAA", "s2")))),
                 new Mutation.ClockConfigured(new ClockSettings(ClockSettings.Mode.VIRTUAL,
-                        ClockSettings.DeliveryMode.PUSH, RetryPolicy.DEFAULT, new io.timeservice.model.PushTarget(
+                        ClockSettings.DeliveryMode.PUSH, RetryPolicy.DEFAULT, null, new io.timeservice.model.PushTarget(
                         "http://[2001:db8::1]:8080/", 60_000, 1, java.util.Map.of(), List.of()))),
                 new Mutation.OnClock(5, new Mutation.Redriven(70, List.of(3L, Long.MAX_VALUE))),
                 new Mutation.DeadDeleted(List.of(4L)),
@@ -63,7 +65,13 @@ class RecordCodecTest {
                 new Mutation.OnClock(0xFFFF_FFFFL, new Mutation.Reset()),
                 new Mutation.OnClock(3_000_000_000L, new Mutation.Cancelled("job_47", 3)),
                 new Mutation.OnClock(Long.MAX_VALUE, new Mutation.ClockDeleted()),
-                new Mutation.ClockCreated(1L << 40, "wide", 0, 1_700_000_000_000L, 9, ClockSettings.VIRTUAL));
+                new Mutation.ClockCreated(1L << 40, "wide", 0, 1_700_000_000_000L, 9, ClockSettings.VIRTUAL),
+                new Mutation.ClockCreated(6, "soak", 1_000, 1_700_000_000_000L, 9, ClockSettings.of(
+                        ClockSettings.Mode.SCALED, null, null, new ClockRate(60_500_000))),
+                new Mutation.OnClock(6, new Mutation.RateChanged(new ScaledTime(1_700_000_000_999L, Long.MAX_VALUE,
+                        new ClockRate(0)))),
+                new Mutation.OnClock(1L << 40, new Mutation.RateChanged(new ScaledTime(-5, 0,
+                        new ClockRate(ClockRate.MAX * 1_000_000)))));
         for (Mutation mutation : mutations) {
             GrowableBuffer buffer = RecordCodec.encode(mutation, new GrowableBuffer(4));
             ByteBuffer frame = ByteBuffer.wrap(buffer.array(), 0, buffer.length());
@@ -211,6 +219,16 @@ class RecordCodecTest {
         assertThatThrownBy(() -> RecordCodec.decode(body.slice()))
                 .isInstanceOf(RecordCodec.CorruptRecordException.class)
                 .hasMessageContaining("left over");
+    }
+
+    @Test
+    void aRateChangeOutOfRange_isRefusedWhenRead() {
+        GrowableBuffer changed = RecordCodec.encode(new Mutation.RateChanged(new ScaledTime(0, 0, new ClockRate(1))),
+                new GrowableBuffer(8));
+        ByteBuffer frame = ByteBuffer.wrap(changed.array(), 0, changed.length());
+        frame.putLong(RecordCodec.FRAME_HEADER_BYTES + 1 + 16, ClockRate.MAX * 1_000_000 + 1); // the rate's field
+        assertThatThrownBy(() -> RecordCodec.decode(frame.position(RecordCodec.FRAME_HEADER_BYTES).slice()))
+                .isInstanceOf(RecordCodec.CorruptRecordException.class).hasMessageContaining("rate");
     }
 
     @Test
