@@ -39,6 +39,8 @@ public enum ErrorCode {
     CLAIM_LOST,
     /** No dead delivery has that id (and sequence) (404). */
     DELIVERY_NOT_FOUND,
+    /** A clock's snapshot document breaks a rule; the problem's {@code member} is the JSON pointer of the first (400). */
+    INVALID_SNAPSHOT,
     /**
      * A push target whose host is, or resolves to, an address the service may not reach (loopback, private,
      * link-local, ...), or does not resolve at all (400): see {@link PushTargetPolicy}.

@@ -64,8 +64,8 @@ class ClocksController {
         }
         ClockSettings settings = settings(body);
         if (settings.isSystem() && body.now() != null) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual and scaled clocks: a system clock's"
-                    + " now is the wall clock's");
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual and scaled clocks: a"
+                    + " system clock's now is the wall clock's");
         }
         if (settings.pushes()) {
             targets.requireAllowed(settings.push()); // resolves the host: before the store is asked
@@ -116,17 +116,10 @@ class ClocksController {
             case QUEUE -> ClockSettings.DeliveryMode.QUEUE;
             case PUSH -> ClockSettings.DeliveryMode.PUSH;
         };
-        // checked by ClockSettings too; here so that a bad rate of a clock that may not have one says the first
-        ClockRate rate = body.rate() == null || mode != ClockSettings.Mode.SCALED ? null : ClockRate.of(body.rate());
-        if (body.rate() != null && mode != ClockSettings.Mode.SCALED) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "rate is only for scaled clocks: send it with"
-                    + " \"mode\": \"scaled\"");
-        }
+        // a rate without mode "scaled" is refused by ClockSettings, the rule's one place
+        ClockRate rate = body.rate() == null ? null : ClockRate.of(body.rate());
         if (delivery == ClockSettings.DeliveryMode.PUSH && body.push() == null) {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "delivery \"push\" needs push: {\"url\": ...}");
-        }
-        if (body.push() != null && delivery != null && delivery != ClockSettings.DeliveryMode.PUSH) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "push is only for delivery \"push\"");
         }
         return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry()), rate,
                 body.push() == null ? null : pushTarget(body.push()));
@@ -149,7 +142,7 @@ class ClocksController {
                 retry.jitter() != null ? retry.jitter() : defaults.jitter());
     }
 
-    private static ClockJson describe(ClockView clock) {
+    static ClockJson describe(ClockView clock) {
         QueueStatus status = clock.status();
         Long oldestAge = status.oldestCreatedAt() == null ? null : status.now() - status.oldestCreatedAt();
         ClockSettings settings = clock.settings();

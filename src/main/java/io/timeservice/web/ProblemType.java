@@ -23,6 +23,7 @@ public enum ProblemType {
     INVALID_ADVANCE(HttpStatus.BAD_REQUEST),
     INVALID_LIMIT(HttpStatus.BAD_REQUEST),
     TARGET_NOT_ALLOWED(HttpStatus.BAD_REQUEST),
+    INVALID_SNAPSHOT(HttpStatus.BAD_REQUEST),
     UNAUTHORIZED(HttpStatus.UNAUTHORIZED),
     FORBIDDEN(HttpStatus.FORBIDDEN),
     /** A caller from another machine while no token is configured (see security's protected mode). */
@@ -109,6 +110,7 @@ public enum ProblemType {
             case CLAIM_LOST -> CLAIM_LOST;
             case DELIVERY_NOT_FOUND -> DELIVERY_NOT_FOUND;
             case TARGET_NOT_ALLOWED -> TARGET_NOT_ALLOWED;
+            case INVALID_SNAPSHOT -> INVALID_SNAPSHOT;
             case STORAGE_UNAVAILABLE -> STORAGE_UNAVAILABLE;
         };
     }
