@@ -44,7 +44,7 @@ class PlainJavaArchitectureTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"io.timeservice.model..", "io.timeservice.store..", "io.timeservice.store.memory..",
-        "io.timeservice.store.postgres.."})
+        "io.timeservice.store.postgres..", "io.timeservice.push.."})
     void package_dependsOnNoFrameworkOrLibraryPackages(String pattern) {
         noClasses().that().resideInAPackage(pattern)
                 .should().dependOnClassesThat().resideInAnyPackage(

@@ -41,6 +41,7 @@ import org.springframework.util.unit.DataSize;
  *                      auto-configurations in
  * @param postgresql    the PostgreSQL store's firing loop and gauges
  * @param schedules     the bound on recurring schedules and on one schedule's catch-up per step
+ * @param push          push delivery: which targets may be reached, and the pusher's threads
  */
 @ConfigurationProperties("timeservice")
 public record TimeServiceProperties(@DefaultValue Heap heap,
@@ -62,7 +63,8 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue Firing firing,
                                     @DefaultValue("memory") StoreAutoConfigurationFilter.Store store,
                                     @DefaultValue Postgresql postgresql,
-                                    @DefaultValue Schedules schedules) {
+                                    @DefaultValue Schedules schedules,
+                                    @DefaultValue Push push) {
 
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
@@ -122,6 +124,45 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                     + " got " + max);
             require(maxCatchUp >= 1 && maxCatchUp <= 1_000_000, "timeservice.schedules.max-catch-up must be between"
                     + " 1 and 1000000, got " + maxCatchUp);
+        }
+    }
+
+    /**
+     * {@code timeservice.push.*}: push delivery (docs/PUSH.md).
+     *
+     * @param allowedHosts        host names (whatever they resolve to) and CIDR ranges that push targets may reach
+     *                            besides public addresses
+     * @param allowPrivateTargets allow every address, loopback and private ones included (tests, private
+     *                            networks); logged as a WARN at start-up
+     * @param threads             claims and settlements running at once (store calls)
+     * @param ioThreads           the HTTP client's I/O threads
+     * @param maxConnections      the most connections open at once over every target
+     * @param sweep               how often the pusher looks at its push clocks without being told
+     * @param shutdownGrace       how long a stop waits for pushes in flight; the rest are pushed again later
+     */
+    public record Push(@DefaultValue List<String> allowedHosts, @DefaultValue("false") boolean allowPrivateTargets,
+                       @DefaultValue("4") int threads, @DefaultValue("2") int ioThreads,
+                       @DefaultValue("2000") int maxConnections, @DefaultValue("1s") Duration sweep,
+                       @DefaultValue("5s") Duration shutdownGrace) {
+
+        public Push {
+            require(threads >= 1 && threads <= 64, "timeservice.push.threads must be between 1 and 64, got "
+                    + threads);
+            require(ioThreads >= 1 && ioThreads <= 64, "timeservice.push.io-threads must be between 1 and 64, got "
+                    + ioThreads);
+            require(maxConnections >= 1 && maxConnections <= 100_000, "timeservice.push.max-connections must be"
+                    + " between 1 and 100000, got " + maxConnections);
+            require(sweep.compareTo(Duration.ofMillis(10)) >= 0 && sweep.compareTo(Duration.ofMinutes(1)) <= 0,
+                    "timeservice.push.sweep must be between 10ms and 1m, got " + sweep);
+            require(!shutdownGrace.isNegative() && shutdownGrace.compareTo(Duration.ofMinutes(1)) <= 0,
+                    "timeservice.push.shutdown-grace must be between 0 and 1m, got " + shutdownGrace);
+            for (String host : allowedHosts) {
+                try {
+                    new io.timeservice.model.PushTargetPolicy(false, List.of(host), h -> new java.net.InetAddress[0]);
+                } catch (IllegalArgumentException bad) {
+                    throw new IllegalArgumentException("timeservice.push.allowed-hosts: " + bad.getMessage());
+                }
+            }
         }
     }
 

@@ -11,15 +11,18 @@ import java.util.Locale;
  *                 {@code rate} times the wall clock from where it was created or its rate last changed, and due
  *                 timers fire by themselves
  * @param delivery {@link DeliveryMode#RESPONSE}: an advance returns what it fired and that is all;
- *                 {@link DeliveryMode#QUEUE}: fired timers become deliveries that workers claim and acknowledge
- * @param retry    how a queued delivery is retried
+ *                 {@link DeliveryMode#QUEUE}: fired timers become deliveries that workers claim and acknowledge;
+ *                 {@link DeliveryMode#PUSH}: they become deliveries that the service POSTs to {@code push}'s target
+ * @param retry    how a queued or pushed delivery is retried
  * @param rate     a scaled clock's rate (its current one: a rate change changes the settings); null for the others
+ * @param push     where a push clock's deliveries go; null for every other delivery mode
  */
-public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate) {
+public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push) {
 
     public enum Mode { VIRTUAL, SYSTEM, SCALED }
 
-    public enum DeliveryMode { RESPONSE, QUEUE }
+    /** Ordinals are written in the journal: new modes go at the end. */
+    public enum DeliveryMode { RESPONSE, QUEUE, PUSH }
 
     /** A virtual clock whose advances answer with what they fired: the contract before real time existed. */
     public static final ClockSettings VIRTUAL = new ClockSettings(Mode.VIRTUAL, DeliveryMode.RESPONSE,
@@ -43,16 +46,26 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, mode == Mode.SCALED
                     ? "a scaled clock needs a rate" : "rate is only for scaled clocks (mode \"scaled\")");
         }
+        if ((delivery == DeliveryMode.PUSH) != (push != null)) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, delivery == DeliveryMode.PUSH
+                    ? "delivery \"push\" needs a push target (push.url)"
+                    : "push is only for delivery \"push\"");
+        }
     }
 
-    /** Settings of a clock that is not scaled. */
+    /** Settings of a clock that is not scaled and does not push. */
     public ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry) {
-        this(mode, delivery, retry, null);
+        this(mode, delivery, retry, null, null);
+    }
+
+    /** Settings of a clock that does not push. */
+    public ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate) {
+        this(mode, delivery, retry, rate, null);
     }
 
     /** The settings for {@code mode} with each unset part at its default (a system clock queues its deliveries). */
     public static ClockSettings of(Mode mode, DeliveryMode delivery, RetryPolicy retry) {
-        return of(mode, delivery, retry, null);
+        return of(mode, delivery, retry, null, null);
     }
 
     /**
@@ -60,9 +73,16 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
      * queues its deliveries.
      */
     public static ClockSettings of(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate) {
+        return of(mode, delivery, retry, rate, null);
+    }
+
+    /** As {@link #of(Mode, DeliveryMode, RetryPolicy, ClockRate)}, with a push target (a clock with one pushes). */
+    public static ClockSettings of(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate,
+                                   PushTarget push) {
         Mode m = mode == null ? Mode.VIRTUAL : mode;
-        DeliveryMode d = delivery != null ? delivery : m == Mode.VIRTUAL ? DeliveryMode.RESPONSE : DeliveryMode.QUEUE;
-        return new ClockSettings(m, d, retry == null ? RetryPolicy.DEFAULT : retry, rate);
+        DeliveryMode d = delivery != null ? delivery : push != null ? DeliveryMode.PUSH
+                : m == Mode.VIRTUAL ? DeliveryMode.RESPONSE : DeliveryMode.QUEUE;
+        return new ClockSettings(m, d, retry == null ? RetryPolicy.DEFAULT : retry, rate, push);
     }
 
     public boolean isSystem() {
@@ -80,10 +100,16 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
 
     /** These settings at another rate: what a scaled clock's rate change leaves. */
     public ClockSettings withRate(ClockRate next) {
-        return new ClockSettings(mode, delivery, retry, next);
+        return new ClockSettings(mode, delivery, retry, next, push);
     }
 
+    /** Whether fired timers become deliveries (claimed by workers, or pushed by the service). */
     public boolean queues() {
-        return delivery == DeliveryMode.QUEUE;
+        return delivery != DeliveryMode.RESPONSE;
+    }
+
+    /** Whether the service POSTs this clock's deliveries to {@link #push}. */
+    public boolean pushes() {
+        return delivery == DeliveryMode.PUSH;
     }
 }

@@ -50,6 +50,11 @@ public enum ErrorCode {
     /** A change through the timer API of a schedule's occurrence, which only its schedule changes (409). */
     SCHEDULE_OWNED,
     /**
+     * A push target whose host is, or resolves to, an address the service may not reach (loopback, private,
+     * link-local, ...), or does not resolve at all (400): see {@link PushTargetPolicy}.
+     */
+    TARGET_NOT_ALLOWED,
+    /**
      * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
      * every call, reads included, until a restart rebuilds the state from the journal.
      */

@@ -352,4 +352,15 @@ public final class Rules {
     private static SchedulerException invalidSchedule(String message) {
         return new SchedulerException(ErrorCode.INVALID_SCHEDULE, message);
     }
+
+    /** The longest reason a delivery sent to the dead letters at once may give. */
+    public static final int MAX_DEAD_REASON_LENGTH = 256;
+
+    /** @throws SchedulerException {@code invalid_request} for no reason or one over {@value #MAX_DEAD_REASON_LENGTH} characters */
+    public static void requireDeadReason(String reason) {
+        if (reason == null || reason.isEmpty() || reason.length() > MAX_DEAD_REASON_LENGTH) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a dead delivery's reason must be 1 to "
+                    + MAX_DEAD_REASON_LENGTH + " characters");
+        }
+    }
 }

@@ -48,6 +48,34 @@ public interface DeliveryStore {
     Delivery nack(String clock, String id, String claim, Long retryAfterMillis);
 
     /**
+     * Sends the delivery leased by {@code claim} to the dead letters at once, whatever attempts it has left (a push
+     * target answered 410 Gone). Returns it as it is now: dead, with {@code reason}.
+     *
+     * @throws SchedulerException {@code claim_lost}, {@code invalid_request} for a reason that
+     *                            {@link io.timeservice.model.Rules#requireDeadReason} refuses
+     */
+    Delivery reject(String clock, String id, String claim, String reason);
+
+    /**
+     * Tells {@code listener} the name of each clock of which deliveries may have become ready, from now on (replacing
+     * an earlier listener). It is called on the thread that made them ready, maybe under a clock's lock: it must only
+     * take note and return. A store may also miss some (PostgreSQL notifications can be lost): a listener that must
+     * not miss one also looks by itself now and then.
+     *
+     * @return whether every change that leaves deliveries ready is told (the memory store), so that a listener need
+     *         not look by itself; false when some may be missed (PostgreSQL)
+     */
+    boolean onReady(ReadyListener listener);
+
+    /** Hears of clocks with deliveries that may have become ready; see {@link #onReady}. */
+    @FunctionalInterface
+    interface ReadyListener {
+        void ready(String clock);
+
+        ReadyListener NONE = clock -> { };
+    }
+
+    /**
      * The lease ends {@code leaseMillis} from now instead.
      *
      * @throws SchedulerException {@code claim_lost}, {@code invalid_request} for a lease out of range

@@ -46,6 +46,16 @@ public final class MeasuredDeliveryStore implements DeliveryStore {
     }
 
     @Override
+    public Delivery reject(String clock, String id, String claim, String reason) {
+        return MeasuredCall.measure(metrics, Operation.NACK, () -> store.reject(clock, id, claim, reason));
+    }
+
+    @Override
+    public boolean onReady(ReadyListener listener) {
+        return store.onReady(listener);
+    }
+
+    @Override
     public Delivery extend(String clock, String id, String claim, long leaseMillis) {
         return MeasuredCall.measure(metrics, Operation.EXTEND, () -> store.extend(clock, id, claim, leaseMillis));
     }

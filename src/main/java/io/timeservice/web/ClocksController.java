@@ -9,12 +9,15 @@ import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.PushTarget;
+import io.timeservice.model.PushTargetPolicy;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.store.ClockStore;
 import io.timeservice.web.JsonRequest.PatchClock;
 import io.timeservice.web.JsonRequest.PutClock;
+import io.timeservice.web.JsonRequest.Push;
 import io.timeservice.web.JsonRequest.Retry;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -39,9 +42,11 @@ class ClocksController {
     static final int MAX_LIST_LIMIT = 1000;
 
     private final ClockStore clocks;
+    private final PushTargetPolicy targets;
 
-    ClocksController(ClockStore clocks) {
+    ClocksController(ClockStore clocks, PushTargetPolicy targets) {
         this.clocks = clocks;
+        this.targets = targets;
     }
 
     @PutMapping(path = "/clocks/{clock}", consumes = MediaType.APPLICATION_JSON_VALUE,
@@ -49,10 +54,10 @@ class ClocksController {
     ResponseEntity<ClockJson> put(@PathVariable String clock, @RequestBody PutClock body) {
         if (body.copyOf() != null) {
             if (body.now() != null || body.mode() != null || body.delivery() != null || body.retry() != null
-                    || body.rate() != null) {
+                    || body.rate() != null || body.push() != null) {
                 throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a copy takes the time and settings of its"
-                        + " source: copyOf (" + body.copyOf() + ") goes alone, without now, mode, delivery, retry or"
-                        + " rate");
+                        + " source: copyOf (" + body.copyOf() + ") goes alone, without now, mode, delivery, retry,"
+                        + " rate or push");
             }
             return ResponseEntity.created(URI.create("/clocks/" + clock))
                     .body(describe(clocks.copy(clock, body.copyOf()).clock()));
@@ -61,6 +66,9 @@ class ClocksController {
         if (settings.isSystem() && body.now() != null) {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual and scaled clocks: a"
                     + " system clock's now is the wall clock's");
+        }
+        if (settings.pushes()) {
+            targets.requireAllowed(settings.push()); // resolves the host: before the store is asked
         }
         ClockView.Created created = clocks.create(clock, body.now() == null ? 0 : body.now(), settings);
         ClockJson json = describe(created.clock());
@@ -106,10 +114,22 @@ class ClocksController {
         ClockSettings.DeliveryMode delivery = body.delivery() == null ? null : switch (body.delivery()) {
             case RESPONSE -> ClockSettings.DeliveryMode.RESPONSE;
             case QUEUE -> ClockSettings.DeliveryMode.QUEUE;
+            case PUSH -> ClockSettings.DeliveryMode.PUSH;
         };
         // a rate without mode "scaled" is refused by ClockSettings, the rule's one place
         ClockRate rate = body.rate() == null ? null : ClockRate.of(body.rate());
-        return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry()), rate);
+        if (delivery == ClockSettings.DeliveryMode.PUSH && body.push() == null) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "delivery \"push\" needs push: {\"url\": ...}");
+        }
+        return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry()), rate,
+                body.push() == null ? null : pushTarget(body.push()));
+    }
+
+    private static PushTarget pushTarget(Push push) {
+        return new PushTarget(push.url(),
+                push.timeout() != null ? push.timeout() : PushTarget.DEFAULT_TIMEOUT_MILLIS,
+                push.concurrency() != null ? push.concurrency() : PushTarget.DEFAULT_CONCURRENCY,
+                push.headers(), push.secrets());
     }
 
     private static RetryPolicy retryPolicy(Retry retry) {
@@ -129,7 +149,7 @@ class ClocksController {
         return new ClockJson(clock.name(), status.now(), status.size(), status.nextFireTime(), oldestAge,
                 clock.createdAtWallMillis(), clock.deletesAt(), lowerCase(settings.mode()),
                 settings.rate() == null ? null : settings.rate().value(), lowerCase(settings.delivery()),
-                RetryJson.of(settings.retry()),
+                RetryJson.of(settings.retry()), PushJson.of(settings.push()),
                 clock.deliveries() == null ? null : DeliveryCountsJson.of(clock.deliveries()));
     }
 
@@ -140,12 +160,24 @@ class ClocksController {
      * @param deletesAt with {@code timeservice.clocks.idle-ttl} set, when the clock is deleted unless a call addresses
      *                  it first (wall-clock epoch milliseconds); absent otherwise, and always for {@code default}
      * @param rate       a scaled clock's clock milliseconds per wall-clock millisecond; absent for other clocks
+     * @param push       a push clock's target without its secrets; absent for other clocks
      * @param deliveries the deliveries by state, for a clock that queues them; absent otherwise
      */
     record ClockJson(String name, long now, int size, Long nextFireTime, Long oldestAge, long createdAt,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Long deletesAt, String mode,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Double rate, String delivery,
-                     RetryJson retry, @JsonInclude(JsonInclude.Include.NON_NULL) DeliveryCountsJson deliveries) {
+                     RetryJson retry, @JsonInclude(JsonInclude.Include.NON_NULL) PushJson push,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) DeliveryCountsJson deliveries) {
+    }
+
+    /** A push target as the API shows it: the secrets are write-only, so only their number is shown. */
+    record PushJson(String url, long timeout, int concurrency, java.util.Map<String, String> headers,
+                    int secretsCount) {
+
+        static PushJson of(PushTarget push) {
+            return push == null ? null : new PushJson(push.url(), push.timeoutMillis(), push.concurrency(),
+                    push.headers(), push.secrets().size());
+        }
     }
 
     /** An enum constant as the API writes it: {@code virtual}, {@code queue}, ... */

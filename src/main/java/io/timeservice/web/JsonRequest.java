@@ -45,11 +45,23 @@ sealed interface JsonRequest {
                     @JsonDeserialize(using = AbsentOrNonNull.class) DeliveryMode delivery,
                     @JsonDeserialize(using = AbsentOrNonNull.class) Retry retry,
                     @JsonDeserialize(using = AbsentOrNonNull.class) String copyOf,
-                    @JsonDeserialize(using = AbsentOrNonNull.class) BigDecimal rate) implements JsonRequest {
+                    @JsonDeserialize(using = AbsentOrNonNull.class) BigDecimal rate,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) Push push) implements JsonRequest {
 
         PutClock(Long now, ClockMode mode, DeliveryMode delivery, Retry retry) {
-            this(now, mode, delivery, retry, null, null);
+            this(now, mode, delivery, retry, null, null, null);
         }
+    }
+
+    /**
+     * A push clock's target ({@code delivery: "push"}); an absent timeout or concurrency takes its default
+     * ({@link io.timeservice.model.PushTarget}).
+     */
+    record Push(@JsonProperty(required = true) String url,
+                @JsonDeserialize(using = AbsentOrNonNull.class) Long timeout,
+                @JsonDeserialize(using = AbsentOrNonNull.class) Integer concurrency,
+                @JsonDeserialize(using = AbsentOrNonNull.class) java.util.Map<String, String> headers,
+                @JsonDeserialize(using = AbsentOrNonNull.class) List<String> secrets) {
     }
 
     /** {@code PATCH /clocks/{clock}}: a scaled clock's new rate, exactly as written (a decimal, not a double). */
@@ -60,7 +72,7 @@ sealed interface JsonRequest {
     enum ClockMode { @JsonProperty("virtual") VIRTUAL, @JsonProperty("system") SYSTEM, @JsonProperty("scaled") SCALED }
 
     /** A clock's {@code delivery} as written in JSON. */
-    enum DeliveryMode { @JsonProperty("response") RESPONSE, @JsonProperty("queue") QUEUE }
+    enum DeliveryMode { @JsonProperty("response") RESPONSE, @JsonProperty("queue") QUEUE, @JsonProperty("push") PUSH }
 
     /** A clock's retry policy; each absent member keeps {@link io.timeservice.model.RetryPolicy#DEFAULT}'s value. */
     record Retry(@JsonDeserialize(using = AbsentOrNonNull.class) Integer maxAttempts,

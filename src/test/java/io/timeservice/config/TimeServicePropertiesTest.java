@@ -201,6 +201,27 @@ class TimeServicePropertiesTest {
     }
 
     @Test
+    void pushSettings_haveTheirDefaults_bindHostsAndRanges_andBadValuesAreRefused_namingTheProperty() {
+        TimeServiceProperties.Push push = bindEnvironment(Map.of()).push();
+        assertThat(push).isEqualTo(new TimeServiceProperties.Push(java.util.List.of(), false, 4, 2, 2000,
+                Duration.ofSeconds(1), Duration.ofSeconds(5)));
+        assertThat(bindEnvironment(Map.of("TIMESERVICE_PUSH_ALLOWED_HOSTS", "hooks.internal,10.1.0.0/16",
+                "TIMESERVICE_PUSH_ALLOW_PRIVATE_TARGETS", "true")).push())
+                .satisfies(bound -> {
+                    assertThat(bound.allowedHosts()).containsExactly("hooks.internal", "10.1.0.0/16");
+                    assertThat(bound.allowPrivateTargets()).isTrue();
+                });
+        assertRefused(Map.of("timeservice.push.allowed-hosts", "10.0.0.0/40"),
+                "timeservice.push.allowed-hosts: a prefix of 40 bits in 10.0.0.0/40");
+        assertRefused(Map.of("timeservice.push.threads", "0"),
+                "timeservice.push.threads must be between 1 and 64, got 0");
+        assertRefused(Map.of("timeservice.push.sweep", "5ms"),
+                "timeservice.push.sweep must be between 10ms and 1m, got PT0.005S");
+        assertRefused(Map.of("timeservice.push.max-connections", "0"),
+                "timeservice.push.max-connections must be between 1 and 100000, got 0");
+    }
+
+    @Test
     void aBadSetting_stopsStartUp_withAMessageNamingTheProperty() {
         SpringApplicationBuilder app = new SpringApplicationBuilder(TimeServiceApplication.class);
 

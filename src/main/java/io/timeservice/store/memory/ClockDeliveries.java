@@ -39,6 +39,8 @@ final class ClockDeliveries {
     private final Capacity capacity;
     private final SchedulerMetrics metrics;
     private final ReadySignal readySignal = new ReadySignal();
+    /** Told whenever deliveries are ready after a change (a pusher takes note); runs under the lock. */
+    private volatile Runnable readyHook = () -> { };
     /** Set when the service shuts down: long polls answer at once instead of holding their threads. */
     private volatile boolean waitsEnded;
     /** Delivery counts for gauges, written under the lock, read without it. */
@@ -66,6 +68,11 @@ final class ClockDeliveries {
         capacity.deliveriesGone(deliveries.size(), deliveries.bytes());
         deliveries.clear();
         changed();
+    }
+
+    /** Runs {@code hook} after each change that leaves deliveries ready, under the lock: it must only take note. */
+    void onReady(Runnable hook) {
+        readyHook = hook;
     }
 
     /** Wakes every long poll to look again (the clock was deleted: they hear clock_not_found). */
@@ -242,6 +249,29 @@ final class ClockDeliveries {
     }
 
     /**
+     * Sends the delivery {@code id} leased by {@code claim} to the dead letters at once with {@code reason}.
+     *
+     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a bad reason,
+     *                            {@code clock_not_queued}
+     */
+    Delivery reject(String id, String claim, String reason) {
+        Rules.requireDeadReason(reason);
+        return deliveryCall(Operation.NACK, tally -> {
+            requireQueue();
+            deliveries.requireClaim(id, claim, kernel.clock().now(), false);
+            kernel.log().requireWritable();
+            Applied<Delivery> rejected = kernel.commit(new Mutation.Rejected(claim, reason), () -> {
+                Delivery after = deliveries.reject(claim, reason);
+                changed();
+                return after;
+            });
+            tally.add(DeliveryEvent.NACKED, 1);
+            tally.add(DeliveryEvent.DEAD, 1);
+            return rejected;
+        });
+    }
+
+    /**
      * The lease {@code claim} holds on the delivery {@code id} ends {@code leaseMillis} from now instead.
      *
      * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a lease out of
@@ -352,6 +382,7 @@ final class ClockDeliveries {
         counts = countDeliveries(counts.firingHeldBack());
         if (deliveries.readyCount() > 0) {
             readySignal.signal();
+            readyHook.run();
         }
         kernel.tellNextDeadline();
     }

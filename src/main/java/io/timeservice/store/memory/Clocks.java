@@ -72,6 +72,8 @@ public final class Clocks {
     private volatile long idleTtlMillis;
     /** Fires the system clocks; set by {@link #fireWith} before serving. Guarded by registry. */
     private Wakeups firing = Wakeups.NONE;
+    /** Hears of clocks with ready deliveries ({@link #onReady}); guarded by registry. */
+    private java.util.function.Consumer<String> readyListener = name -> { };
     /** Set by {@link #endWaits}; guarded by registry. */
     private boolean waitsEnded;
 
@@ -307,6 +309,25 @@ public final class Clocks {
     }
 
     /**
+     * Tells {@code listener} the name of every clock whose deliveries become ready, from now on; see
+     * {@link io.timeservice.store.DeliveryStore#onReady}.
+     */
+    public void onReady(java.util.function.Consumer<String> listener) {
+        synchronized (registry) {
+            readyListener = listener;
+            for (Clock clock : byName.values()) {
+                hookReady(clock);
+            }
+        }
+    }
+
+    private void hookReady(Clock clock) {
+        java.util.function.Consumer<String> listener = readyListener;
+        String name = clock.name();
+        clock.scheduler().onReady(() -> listener.accept(name));
+    }
+
+    /**
      * Creates the clock {@code name} from a saved clock ({@link ClockSnapshot}, checked by
      * {@link io.timeservice.model.SnapshotRules} already), journaled as one {@link Mutation.ClockLoaded} record. It
      * counts in full against the shared budget.
@@ -357,6 +378,7 @@ public final class Clocks {
 
     /** Journals, fires and serves the new {@code clock} from now on; call holding the registry monitor. */
     private void register(Clock clock) {
+        hookReady(clock);
         clock.scheduler().attachLog(clocksJournal.viewFor(clock.number()));
         clock.scheduler().fireWith(firing);
         if (waitsEnded) {
@@ -498,6 +520,7 @@ public final class Clocks {
     /** Puts the recovered {@code clocks} in; call holding the registry monitor, from recovery. */
     void recovered(Collection<Clock> clocks) {
         for (Clock clock : clocks) {
+            hookReady(clock);
             byName.put(clock.name(), clock);
         }
         count = byName.size();

@@ -262,6 +262,13 @@ final class DeliveryQueue {
         return entry.view();
     }
 
+    /** Sends the delivery leased by {@code claim} to the dead letters with {@code reason}, attempts left or not. */
+    Delivery reject(String claim, String reason) {
+        Entry entry = leased(claim);
+        toDead(entry, reason);
+        return entry.view();
+    }
+
     /** The lease {@code claim} ends at {@code now + leaseMillis} (saturated) instead. */
     Delivery extend(String claim, long now, long leaseMillis) {
         Entry entry = byClaim.get(claim);

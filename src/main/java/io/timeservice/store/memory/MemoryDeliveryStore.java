@@ -53,6 +53,17 @@ public final class MemoryDeliveryStore implements DeliveryStore {
     }
 
     @Override
+    public Delivery reject(String clock, String id, String claim, String reason) {
+        return scheduler(clock).reject(id, claim, reason);
+    }
+
+    @Override
+    public boolean onReady(ReadyListener listener) {
+        clocks.onReady(listener::ready);
+        return true; // every change that leaves deliveries ready runs the hook (ClockDeliveries.changed)
+    }
+
+    @Override
     public Delivery extend(String clock, String id, String claim, long leaseMillis) {
         return scheduler(clock).extend(id, claim, leaseMillis);
     }

@@ -148,6 +148,10 @@ public sealed interface Mutation {
     record Nacked(String claim, long now, long retryAt) implements Mutation {
     }
 
+    /** The delivery leased by {@code claim} went to the dead letters at once, for {@code reason} (a push's 410). */
+    record Rejected(String claim, String reason) implements Mutation {
+    }
+
     /** The lease {@code claim} was extended at {@code now} to end {@code leaseMillis} later. */
     record Extended(String claim, long now, long leaseMillis) implements Mutation {
     }

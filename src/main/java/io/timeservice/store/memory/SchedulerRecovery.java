@@ -163,6 +163,8 @@ final class SchedulerRecovery {
             }
         } else if (mutation instanceof Mutation.Nacked nacked) {
             deliveries.nack(leased(nacked.claim()), nacked.now(), nacked.retryAt());
+        } else if (mutation instanceof Mutation.Rejected rejected) {
+            deliveries.reject(leased(rejected.claim()), rejected.reason());
         } else if (mutation instanceof Mutation.Extended extended) {
             deliveries.extend(leased(extended.claim()), extended.now(), extended.leaseMillis());
         } else if (mutation instanceof Mutation.Redriven redriven) {

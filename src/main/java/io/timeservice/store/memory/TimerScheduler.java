@@ -363,6 +363,16 @@ public final class TimerScheduler {
         return clockDeliveries.ackAll(acks);
     }
 
+    /** See {@link ClockDeliveries#reject}. */
+    public Delivery reject(String id, String claim, String reason) {
+        return clockDeliveries.reject(id, claim, reason);
+    }
+
+    /** See {@link ClockDeliveries#onReady}. */
+    public void onReady(Runnable hook) {
+        clockDeliveries.onReady(hook);
+    }
+
     /** See {@link ClockDeliveries#nack}. */
     public Delivery nack(String id, String claim, Long retryAfterMillis) {
         return clockDeliveries.nack(id, claim, retryAfterMillis);

@@ -46,6 +46,11 @@ record FailedAttempt(long sequence, State state, int attempt, Long retryAt, Long
         return new FailedAttempt(sequence, State.WAITING, attempt + 1, retryAt, null, null);
     }
 
+    /** Sent to the dead letters at once on attempt {@code attempt}, for {@code reason}. */
+    static FailedAttempt rejected(long sequence, int attempt, String reason) {
+        return new FailedAttempt(sequence, State.DEAD, attempt, null, null, reason);
+    }
+
     private static FailedAttempt dead(long sequence, int attempt, RetryPolicy policy, String how) {
         return new FailedAttempt(sequence, State.DEAD, attempt, null, null, how + " on attempt " + attempt + " of "
                 + policy.maxAttempts());

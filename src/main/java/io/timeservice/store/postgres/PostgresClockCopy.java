@@ -73,9 +73,12 @@ public final class PostgresClockCopy {
                 RETURNING 1)
             UPDATE schedule_count SET schedules = schedules + (SELECT count(*) FROM copied)""";
     private static final String COPY_CLOCK = """
-            INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, rate_millionths, anchor_wall)
+            INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, rate_millionths, anchor_wall,
+                                push_url, push_timeout, push_concurrency, push_header_names, push_header_values,
+                                push_secrets)
             SELECT ?, mode, now_ms, CASE WHEN mode = 'scaled' THEN clock_now_ms(clocks) ELSE now_ms END, delivery,
-                   settings, rate_millionths, anchor_wall
+                   settings, rate_millionths, anchor_wall, push_url, push_timeout, push_concurrency,
+                   push_header_names, push_header_values, push_secrets
               FROM clocks WHERE name = ?""";
 
     private final Jdbc jdbc;

@@ -5,13 +5,16 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Rules;
 import io.timeservice.model.ScaledTime;
@@ -36,7 +39,8 @@ public final class PostgresClocks {
             SELECT name, mode, clock_now_ms(clocks), initial_now, delivery,
                    created_at, (settings #>> '{retry,maxAttempts}')::int, (settings #>> '{retry,initialBackoff}')::bigint,
                    (settings #>> '{retry,multiplier}')::float8, (settings #>> '{retry,maxBackoff}')::bigint,
-                   (settings #>> '{retry,jitter}')::float8, rate_millionths, anchor_wall, now_ms
+                   (settings #>> '{retry,jitter}')::float8, rate_millionths, anchor_wall, now_ms, push_url,
+                   push_timeout, push_concurrency, push_header_names, push_header_values, push_secrets
               FROM clocks""";
     /** The settings column for a retry policy: the API's member names and units (milliseconds). */
     private static final String SETTINGS = """
@@ -157,8 +161,9 @@ public final class PostgresClocks {
         Long rate = settings.rate() == null ? null : settings.rate().millionths();
         try (PreparedStatement insert = connection.prepareStatement(
                 "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, rate_millionths,"
-                        + " anchor_wall) VALUES (?, ?, ?, ?, ?, " + SETTINGS + ", ?,"
-                        + " CASE WHEN ?::bigint IS NULL THEN NULL ELSE db_now_ms() END)")) {
+                        + " anchor_wall, push_url, push_timeout, push_concurrency, push_header_names,"
+                        + " push_header_values, push_secrets) VALUES (?, ?, ?, ?, ?, " + SETTINGS + ", ?,"
+                        + " CASE WHEN ?::bigint IS NULL THEN NULL ELSE db_now_ms() END, ?, ?, ?, ?, ?, ?)")) {
             RetryPolicy retry = settings.retry();
             insert.setString(1, name);
             insert.setString(2, StoredClock.sql(settings.mode()));
@@ -172,6 +177,7 @@ public final class PostgresClocks {
             insert.setDouble(10, retry.jitter());
             insert.setObject(11, rate, java.sql.Types.BIGINT);
             insert.setObject(12, rate, java.sql.Types.BIGINT);
+            bindPush(connection, insert, 13, settings.push());
             insert.executeUpdate();
         }
     }
@@ -326,7 +332,47 @@ public final class PostgresClocks {
         ScaledTime scaled = rate == null ? null : new ScaledTime(row.getLong(13), row.getLong(14), new ClockRate(rate));
         return new StoredClock(row.getString(1), StoredClock.ofSql(ClockSettings.Mode.class, row.getString(2)),
                 row.getLong(3), row.getLong(4), StoredClock.ofSql(ClockSettings.DeliveryMode.class, row.getString(5)), retry,
-                row.getLong(6), scaled);
+                row.getLong(6), scaled, pushOf(row));
+    }
+
+    /** The push target in columns 15 to 20, or null for a clock without one. */
+    private static PushTarget pushOf(ResultSet row) throws SQLException {
+        String url = row.getString(15);
+        if (url == null) {
+            return null;
+        }
+        String[] names = strings(row, 18);
+        String[] values = strings(row, 19);
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 0; i < names.length; i++) {
+            headers.put(names[i], values[i]);
+        }
+        return new PushTarget(url, row.getLong(16), row.getInt(17), headers, List.of(strings(row, 20)));
+    }
+
+    private static String[] strings(ResultSet row, int column) throws SQLException {
+        java.sql.Array array = row.getArray(column);
+        return array == null ? new String[0] : (String[]) array.getArray();
+    }
+
+    /** Writes {@code push} (null: none) into the {@code push_*} columns bound from {@code first} on. */
+    private static void bindPush(Connection connection, PreparedStatement insert, int first, PushTarget push)
+            throws SQLException {
+        if (push == null) {
+            insert.setNull(first, java.sql.Types.VARCHAR);
+            insert.setNull(first + 1, java.sql.Types.BIGINT);
+            insert.setNull(first + 2, java.sql.Types.INTEGER);
+            for (int i = 3; i < 6; i++) {
+                insert.setNull(first + i, java.sql.Types.ARRAY);
+            }
+            return;
+        }
+        insert.setString(first, push.url());
+        insert.setLong(first + 1, push.timeoutMillis());
+        insert.setInt(first + 2, push.concurrency());
+        insert.setArray(first + 3, connection.createArrayOf("text", push.headers().keySet().toArray()));
+        insert.setArray(first + 4, connection.createArrayOf("text", push.headers().values().toArray()));
+        insert.setArray(first + 5, connection.createArrayOf("text", push.secrets().toArray()));
     }
 
     private static ClockSettings.DeliveryMode defaultDelivery(ClockSettings.Mode mode) {
@@ -337,6 +383,6 @@ public final class PostgresClocks {
     private static String describe(ClockSettings settings, long now) {
         return StoredClock.sql(settings.mode()) + (settings.rate() == null ? "" : " at rate " + settings.rate())
                 + " at now=" + now + " with delivery " + StoredClock.sql(settings.delivery()) + " and "
-                + settings.retry();
+                + settings.retry() + (settings.push() == null ? "" : " and " + settings.push());
     }
 }

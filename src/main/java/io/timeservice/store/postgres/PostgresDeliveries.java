@@ -343,9 +343,39 @@ public final class PostgresDeliveries {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
                     + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
         }
+        return fail(clock, id, claim, (stored, sequence, attempt) -> {
+            long now = stored.now();
+            RetryPolicy policy = stored.retry();
+            long retryAt = Rules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
+                    : policy.backoffMillis(sequence, attempt + 1));
+            return FailedAttempt.nacked(sequence, attempt, policy, now, retryAt);
+        });
+    }
+
+    /**
+     * Sends the delivery {@code id} held under {@code claim} to the dead letters at once with {@code reason}, as the
+     * memory store does.
+     *
+     * @return the delivery, dead; null when the claim is lost (nothing changed)
+     * @throws SchedulerException {@code invalid_request} for a bad reason, {@code clock_not_found}
+     */
+    public io.timeservice.model.Delivery reject(String clock, String id, String claim, String reason) {
+        Rules.requireDeadReason(reason);
+        return fail(clock, id, claim, (stored, sequence, attempt) -> FailedAttempt.rejected(sequence, attempt,
+                reason));
+    }
+
+    /** How a failed attempt of one held delivery ends, decided in its transaction. */
+    @FunctionalInterface
+    private interface Failure {
+        FailedAttempt of(StoredClock stored, long sequence, int attempt);
+    }
+
+    /** A nack or reject of the delivery {@code id} held under {@code claim}: null when the claim is lost. */
+    private io.timeservice.model.Delivery fail(String clock, String id, String claim, Failure failure) {
         UUID token = DeliveryRows.token(claim);
         StoredClock[] onClock = new StoredClock[1];
-        io.timeservice.model.Delivery nacked = jdbc.inTransaction(connection -> {
+        io.timeservice.model.Delivery failed = jdbc.inTransaction(connection -> {
             StoredClock stored = DeliveryRows.onClock(connection, clock);
             onClock[0] = stored;
             if (token == null) {
@@ -363,28 +393,24 @@ public final class PostgresDeliveries {
                     attempt = row.getInt(2);
                 }
             }
-            long now = stored.now();
-            RetryPolicy policy = stored.retry();
-            long retryAt = Rules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
-                    : policy.backoffMillis(sequence, attempt + 1));
             io.timeservice.model.Delivery after = FailedAttempt.apply(connection,
-                    List.of(FailedAttempt.nacked(sequence, attempt, policy, now, retryAt))).get(0);
+                    List.of(failure.of(stored, sequence, attempt))).get(0);
             if (after.state() == io.timeservice.model.Delivery.State.READY) {
                 ReadyWakeups.notify(connection, clock); // claims waiting on any instance take it now, as in memory
             }
             return after;
         });
-        if (onClock[0].firesByItself() && nacked != null
-                && nacked.state() == io.timeservice.model.Delivery.State.WAITING) {
-            alarm.dueAt(onClock[0].dbTimeOf(nacked.retryAt())); // the firing loop makes it ready at its retry time
+        if (onClock[0] != null && onClock[0].firesByItself() && failed != null
+                && failed.state() == io.timeservice.model.Delivery.State.WAITING) {
+            alarm.dueAt(onClock[0].dbTimeOf(failed.retryAt())); // the firing loop makes it ready at its retry time
         }
-        if (nacked != null) {
+        if (failed != null) {
             metrics.deliveries(DeliveryEvent.NACKED, 1);
-            if (nacked.state() == io.timeservice.model.Delivery.State.DEAD) {
+            if (failed.state() == io.timeservice.model.Delivery.State.DEAD) {
                 metrics.deliveries(DeliveryEvent.DEAD, 1);
             }
         }
-        return nacked;
+        return failed;
     }
 
     /**

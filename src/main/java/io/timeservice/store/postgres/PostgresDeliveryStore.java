@@ -58,6 +58,17 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     }
 
     @Override
+    public Delivery reject(String clock, String id, String claim, String reason) {
+        return held(id, store.deliveries().reject(queued(clock), id, claim, reason));
+    }
+
+    @Override
+    public boolean onReady(ReadyListener listener) {
+        store.onReady(listener::ready);
+        return false; // notifications can be lost while the listener's connection is down
+    }
+
+    @Override
     public Delivery extend(String clock, String id, String claim, long leaseMillis) {
         return held(id, store.deliveries().extend(queued(clock), id, claim, leaseMillis));
     }
@@ -95,7 +106,7 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     /** The clock's name, once it is known to queue its fired timers. */
     private String queued(String clock) {
         String name = PostgresTimerStore.named(clock);
-        if (store.clocks().get(name).delivery() != ClockSettings.DeliveryMode.QUEUE) {
+        if (!store.clocks().get(name).queues()) {
             throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
                     + " (delivery \"response\") and has no deliveries");
         }

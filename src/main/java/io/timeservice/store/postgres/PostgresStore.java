@@ -217,6 +217,14 @@ public final class PostgresStore implements AutoCloseable {
         wakeups.start(slowPoll);
     }
 
+    /**
+     * Tells {@code listener} of every clock with deliveries that became ready on any instance, as this instance's
+     * listener hears of them (once {@link #startWakeups} ran; lost notifications are not told).
+     */
+    public void onReady(java.util.function.Consumer<String> listener) {
+        wakeups.onWake(listener);
+    }
+
     ReadyWakeups wakeups() {
         return wakeups;
     }

@@ -380,7 +380,7 @@ public final class PostgresTimers {
             move.setString(2, clock);
             move.executeUpdate();
         }
-        if (stored.delivery() == ClockSettings.DeliveryMode.QUEUE) {
+        if (stored.queues()) {
             if (!fired.isEmpty()) {
                 ReadyWakeups.notify(connection, clock);
             }
@@ -657,7 +657,7 @@ public final class PostgresTimers {
             fire.setString(1, clock.name());
             fire.setLong(2, now);
             fire.setLong(3, limit);
-            fire.setBoolean(4, clock.delivery() == ClockSettings.DeliveryMode.QUEUE);
+            fire.setBoolean(4, clock.queues());
             List<Timer> fired = new ArrayList<>();
             try (ResultSet rows = fire.executeQuery()) {
                 while (rows.next()) {

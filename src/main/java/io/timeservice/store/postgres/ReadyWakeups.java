@@ -57,6 +57,7 @@ final class ReadyWakeups implements AutoCloseable {
     private int waiting; // guarded by monitor
     private volatile Duration slowPoll;
     private volatile boolean stopped;
+    private volatile java.util.function.Consumer<String> wakeHook = clock -> { };
     private volatile int listens; // how many times the listener (re)started listening
     private Thread listener;
 
@@ -132,7 +133,13 @@ final class ReadyWakeups implements AutoCloseable {
         }
     }
 
+    /** Hears every clock woken here (a pusher); see {@link io.timeservice.store.DeliveryStore#onReady}. */
+    void onWake(java.util.function.Consumer<String> hook) {
+        wakeHook = hook;
+    }
+
     void wake(String clock) {
+        wakeHook.accept(clock);
         synchronized (monitor) {
             generations.put(clock, ++ticks);
             if (generations.size() > forgetAbove) {

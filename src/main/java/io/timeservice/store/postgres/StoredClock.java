@@ -3,6 +3,7 @@ package io.timeservice.store.postgres;
 import java.util.Locale;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScaledTime;
 
@@ -15,19 +16,25 @@ import io.timeservice.model.ScaledTime;
  * @param retry      how its deliveries are retried (kept in {@code clocks.settings})
  * @param createdAt  the database's clock at the creation (Unix epoch ms)
  * @param scaledTime a scaled clock's time as a function of the database's clock; null for the other modes
+ * @param push       a push clock's target (the {@code push_*} columns), else null
  */
 public record StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow, ClockSettings.DeliveryMode delivery, RetryPolicy retry,
-                          long createdAt, ScaledTime scaledTime) {
+                          long createdAt, ScaledTime scaledTime, PushTarget push) {
 
-    /** A clock that is not scaled. */
+    /** A clock that is not scaled and does not push. */
     public StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow,
                        ClockSettings.DeliveryMode delivery, RetryPolicy retry, long createdAt) {
-        this(name, mode, now, initialNow, delivery, retry, createdAt, null);
+        this(name, mode, now, initialNow, delivery, retry, createdAt, null, null);
     }
 
     /** This clock at {@code newNow}: what an advance leaves (within its transaction). */
     StoredClock at(long newNow) {
-        return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt, scaledTime);
+        return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt, scaledTime, push);
+    }
+
+    /** Whether fired timers become deliveries (queued for workers, or pushed). */
+    boolean queues() {
+        return delivery != ClockSettings.DeliveryMode.RESPONSE;
     }
 
     /** Whether its due timers, lease ends and retries come by themselves (system and scaled clocks). */
@@ -45,7 +52,7 @@ public record StoredClock(String name, ClockSettings.Mode mode, long now, long i
 
     /** Its settings as the API states them. */
     ClockSettings settings() {
-        return ClockSettings.of(mode, delivery, retry, scaledTime == null ? null : scaledTime.rate());
+        return ClockSettings.of(mode, delivery, retry, scaledTime == null ? null : scaledTime.rate(), push);
     }
 
     /** How the schema spells a mode or delivery: its name in lower case (the columns' CHECK constraints). */

@@ -3,13 +3,16 @@ package io.timeservice.store.memory.journal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.CRC32C;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Limits;
+import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScaledTime;
 import io.timeservice.model.SchedulerException;
@@ -57,6 +60,11 @@ import io.timeservice.store.memory.SavedDelivery;
  * to {@link #MAX_LOAD_BODY_BYTES}.
  *
  * <p>Format version 8: 28 to 33, a clock's schedule changes ({@link ScheduleRecords}).
+ *
+ * <p>Format version 9 (push delivery, issue 32): settings with delivery 2 (push) are followed by the push target:
+ * url string, u64 timeout, u32 concurrency, u32 header count and that many name and value strings, u32 secret count
+ * and that many strings (a snapshot's settings frame holds them the same way). 34 rejected (claim, reason): a delivery
+ * sent to the dead letters at once, alone or inside an 8.
  *
  * <p>Format version 11 (scaled clocks): settings of mode 2 (scaled) end with u64 rate in millionths; 42 a scaled
  * clock created (as 26; its time function is anchored at its createdAtWallMillis and now), 43 a scaled clock's rate
@@ -123,6 +131,7 @@ final class RecordCodec {
     private static final byte ON_WIDE_CLOCK = 25;
     private static final byte WIDE_CLOCK_CREATED = 26;
     private static final byte CLOCK_FORKED = 27;
+    private static final byte REJECTED = 34;
     private static final byte CLOCK_LOADED = 38;
     private static final byte SCALED_CLOCK_CREATED = 42;
     private static final byte RATE_CHANGED = 43;
@@ -274,6 +283,9 @@ final class RecordCodec {
             return claimRefusal(nacked.claim());
         } else if (mutation instanceof Mutation.Extended extended) {
             return claimRefusal(extended.claim());
+        } else if (mutation instanceof Mutation.Rejected rejected) {
+            String refused = claimRefusal(rejected.claim());
+            return refused != null ? refused : rejected.reason() == null ? "a rejection without its reason" : null;
         } else if (mutation instanceof Mutation.Redriven redriven) {
             return countRefusal(redriven.sequences().size(), "sequences");
         } else if (mutation instanceof Mutation.DeadDeleted deleted) {
@@ -406,6 +418,10 @@ final class RecordCodec {
             out.putString(nacked.claim());
             out.putLong(nacked.now());
             out.putLong(nacked.retryAt());
+        } else if (mutation instanceof Mutation.Rejected rejected) {
+            out.putByte(REJECTED);
+            out.putString(rejected.claim());
+            out.putString(rejected.reason());
         } else if (mutation instanceof Mutation.Extended extended) {
             out.putByte(EXTENDED);
             out.putString(extended.claim());
@@ -559,6 +575,8 @@ final class RecordCodec {
                     body.getLong());
             case EXTENDED -> new Mutation.Extended(requireString(getString(body), "claim"), body.getLong(),
                     body.getLong());
+            case REJECTED -> new Mutation.Rejected(requireString(getString(body), "claim"),
+                    requireString(getString(body), "reason"));
             case REDRIVEN -> {
                 long now = body.getLong();
                 yield new Mutation.Redriven(now, getSequences(body));
@@ -705,6 +723,44 @@ final class RecordCodec {
         if (settings.isScaled()) {
             out.putLong(settings.rate().millionths());
         }
+        PushTarget push = settings.push();
+        if (push != null) {
+            out.putString(push.url());
+            out.putLong(push.timeoutMillis());
+            out.putInt(push.concurrency());
+            out.putInt(push.headers().size());
+            for (Map.Entry<String, String> header : push.headers().entrySet()) {
+                out.putString(header.getKey());
+                out.putString(header.getValue());
+            }
+            out.putInt(push.secrets().size());
+            for (String secret : push.secrets()) {
+                out.putString(secret);
+            }
+        }
+    }
+
+    private static PushTarget getPushTarget(ByteBuffer body) {
+        String url = requireString(getString(body), "push url");
+        long timeout = body.getLong();
+        int concurrency = body.getInt();
+        int headerCount = body.getInt();
+        if (headerCount < 0 || headerCount > PushTarget.MAX_HEADERS) {
+            throw new CorruptRecordException("a push target with " + headerCount + " headers");
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 0; i < headerCount; i++) {
+            headers.put(requireString(getString(body), "header name"), requireString(getString(body), "header"));
+        }
+        int secretCount = body.getInt();
+        if (secretCount < 0 || secretCount > PushTarget.MAX_SECRETS) {
+            throw new CorruptRecordException("a push target with " + secretCount + " secrets");
+        }
+        List<String> secrets = new ArrayList<>(secretCount);
+        for (int i = 0; i < secretCount; i++) {
+            secrets.add(requireString(getString(body), "secret"));
+        }
+        return new PushTarget(url, timeout, concurrency, headers, secrets);
     }
 
     private static ScaledTime scaledTime(long wallAnchor, long clockAnchor, long millionths) {
@@ -727,7 +783,9 @@ final class RecordCodec {
                     body.getLong(), Double.longBitsToDouble(body.getLong()));
             ClockSettings.Mode decoded = ClockSettings.Mode.values()[mode];
             ClockRate rate = decoded == ClockSettings.Mode.SCALED ? new ClockRate(body.getLong()) : null;
-            return new ClockSettings(decoded, ClockSettings.DeliveryMode.values()[delivery], retry, rate);
+            ClockSettings.DeliveryMode deliveryMode = ClockSettings.DeliveryMode.values()[delivery];
+            return new ClockSettings(decoded, deliveryMode, retry, rate,
+                    deliveryMode == ClockSettings.DeliveryMode.PUSH ? getPushTarget(body) : null);
         } catch (SchedulerException invalid) {
             throw new CorruptRecordException("clock settings that do not validate: " + invalid.getMessage());
         }

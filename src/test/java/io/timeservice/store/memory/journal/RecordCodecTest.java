@@ -62,6 +62,14 @@ class RecordCodecTest {
                 new Mutation.OnClock(5, new Mutation.AckedAll(List.of("abc.3", "abc.4"))),
                 new Mutation.OnClock(5, new Mutation.Nacked("abc.1", 50, 1_050)),
                 new Mutation.Extended("abc.2", 60, 43_200_000),
+                new Mutation.OnClock(5, new Mutation.Rejected("abc.5", "the target answered 410 Gone on attempt 1")),
+                new Mutation.ClockCreated(6, "hooks", 0, 1_700_000_000_000L, 9, new ClockSettings(
+                        ClockSettings.Mode.SYSTEM, ClockSettings.DeliveryMode.PUSH, RetryPolicy.DEFAULT, null,
+                        new io.timeservice.model.PushTarget("https://hooks.example.com/t", 100, 1_000,
+                                java.util.Map.of("X-A", "1"), List.of("whsec_AAAA", "s2")))),
+                new Mutation.ClockConfigured(new ClockSettings(ClockSettings.Mode.VIRTUAL,
+                        ClockSettings.DeliveryMode.PUSH, RetryPolicy.DEFAULT, null, new io.timeservice.model.PushTarget(
+                        "http://[2001:db8::1]:8080/", 60_000, 1, java.util.Map.of(), List.of()))),
                 new Mutation.OnClock(5, new Mutation.Redriven(70, List.of(3L, Long.MAX_VALUE))),
                 new Mutation.DeadDeleted(List.of(4L)),
                 new Mutation.OnClock(5, new Mutation.LeasesRenewed(80)),

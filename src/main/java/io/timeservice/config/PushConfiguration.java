@@ -1,0 +1,92 @@
+package io.timeservice.config;
+
+import java.util.concurrent.ScheduledExecutorService;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.timeservice.metrics.MicrometerPushMetrics;
+import io.timeservice.model.PushTargetPolicy;
+import io.timeservice.push.PushClient;
+import io.timeservice.push.PushMetrics;
+import io.timeservice.push.Pusher;
+import io.timeservice.store.ClockStore;
+import io.timeservice.store.DeliveryStore;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Push delivery on either store: the target policy (the SSRF guard, used by {@code PUT /clocks} and at every
+ * connection), the HTTP client and the pusher, started once the store serves and stopped before it closes.
+ */
+@Configuration(proxyBeanMethods = false)
+class PushConfiguration {
+
+    private static final System.Logger LOG = System.getLogger(PushConfiguration.class.getName());
+
+    @Bean
+    PushTargetPolicy pushTargetPolicy(TimeServiceProperties properties) {
+        TimeServiceProperties.Push push = properties.push();
+        if (push.allowPrivateTargets()) {
+            LOG.log(System.Logger.Level.WARNING, "timeservice.push.allow-private-targets=true: push targets may be"
+                    + " loopback, private and link-local addresses (cloud metadata included); use it for tests and"
+                    + " private networks only");
+        }
+        return new PushTargetPolicy(push.allowPrivateTargets(), push.allowedHosts(),
+                java.net.InetAddress::getAllByName);
+    }
+
+    @Bean(destroyMethod = "shutdownNow")
+    ScheduledExecutorService pushTimers() {
+        java.util.concurrent.ScheduledThreadPoolExecutor timers = new java.util.concurrent.ScheduledThreadPoolExecutor(
+                1, runnable -> {
+                    Thread thread = new Thread(runnable, "timeservice-push-timers");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        // every push schedules its deadline and cancels it when answered: cancelled ones leave the queue at once
+        timers.setRemoveOnCancelPolicy(true);
+        return timers;
+    }
+
+    @Bean(destroyMethod = "close")
+    PushClient pushClient(PushTargetPolicy policy, TimeServiceProperties properties,
+                          ScheduledExecutorService pushTimers) {
+        TimeServiceProperties.Push push = properties.push();
+        return new PushClient(policy, push.ioThreads(), push.maxConnections(), pushTimers,
+                System::currentTimeMillis);
+    }
+
+    @Bean(destroyMethod = "close")
+    Pusher pusher(ClockStore clocks, DeliveryStore deliveries, PushClient client, PushMetrics metrics,
+                  TimeServiceProperties properties, ScheduledExecutorService pushTimers, MeterRegistry registry) {
+        TimeServiceProperties.Push push = properties.push();
+        Pusher pusher = new Pusher(clocks, deliveries, client, metrics, push.threads(), pushTimers, push.sweep());
+        MicrometerPushMetrics.inFlightGauge(registry, pusher::inFlight);
+        return pusher;
+    }
+
+    /** Starts pushing with the other lifecycles (the stores serve by then) and stops before the store closes. */
+    @Bean
+    SmartLifecycle pusherLifecycle(Pusher pusher, TimeServiceProperties properties) {
+        return new SmartLifecycle() {
+            private volatile boolean running;
+
+            @Override
+            public void start() {
+                pusher.start();
+                running = true;
+            }
+
+            @Override
+            public void stop() {
+                pusher.stop(properties.push().shutdownGrace());
+                running = false;
+            }
+
+            @Override
+            public boolean isRunning() {
+                return running;
+            }
+        };
+    }
+}

@@ -1,0 +1,225 @@
+package io.timeservice.push;
+
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+
+import io.timeservice.model.PushTarget;
+import io.timeservice.model.PushTargetPolicy;
+import org.apache.hc.client5.http.async.methods.AbstractBinResponseConsumer;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.reactor.IOReactorConfig;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * Sends one push attempt without blocking: Apache HttpClient 5's asynchronous client on its own I/O threads, with
+ * redirects, automatic retries, cookies and authentication caching off, connections pooled per target and kept alive.
+ * Every connection resolves its host through {@link GuardedDnsResolver}, so a target the policy does not allow fails
+ * as {@code refused} at connection time. An attempt ends by its answer's status and headers; at most
+ * {@value #MAX_ANSWER_BYTES} bytes of the answer's body are read (a longer body closes the connection). Each attempt
+ * ends after its target's timeout at the latest, connection included ({@code timeout}).
+ */
+public final class PushClient implements PushSender, AutoCloseable {
+
+    static final int MAX_ANSWER_BYTES = 64 * 1024;
+    private static final int MAX_CACHED_URIS = 10_000;
+    private static final String USER_AGENT = "TimeService-push/1";
+
+    /** Each target's URL parsed once: parsing it per push showed in profiles. Bounded by the push clocks' targets. */
+    private final Map<String, URI> uris = new java.util.concurrent.ConcurrentHashMap<>();
+    private final CloseableHttpAsyncClient client;
+    private final ScheduledExecutorService deadlines;
+    private final LongSupplier wallClockMillis;
+
+    /**
+     * @param maxConnections the most connections open at once, over all targets (each clock's concurrency bounds its
+     *                       own share)
+     * @param deadlines      ends attempts that take longer than their timeout; its tasks must be quick
+     */
+    public PushClient(PushTargetPolicy policy, int ioThreads, int maxConnections, ScheduledExecutorService deadlines,
+                      LongSupplier wallClockMillis) {
+        this.deadlines = deadlines;
+        this.wallClockMillis = wallClockMillis;
+        this.client = HttpAsyncClients.custom()
+                .setConnectionManager(PoolingAsyncClientConnectionManagerBuilder.create()
+                        .setDnsResolver(new GuardedDnsResolver(policy))
+                        .setMaxConnTotal(maxConnections)
+                        .setMaxConnPerRoute(maxConnections)
+                        .setDefaultConnectionConfig(ConnectionConfig.custom()
+                                .setConnectTimeout(Timeout.ofMilliseconds(PushTarget.MAX_TIMEOUT_MILLIS))
+                                .setSocketTimeout(Timeout.ofMilliseconds(PushTarget.MAX_TIMEOUT_MILLIS))
+                                .build())
+                        .build())
+                .setIOReactorConfig(IOReactorConfig.custom().setIoThreadCount(ioThreads).build())
+                .disableRedirectHandling()
+                .disableAutomaticRetries()
+                .disableCookieManagement()
+                .disableAuthCaching()
+                .setUserAgent(USER_AGENT)
+                .build();
+        client.start();
+    }
+
+    /**
+     * POSTs {@code body} to {@code target}, signed as {@code webhookId} at the wall clock's second now. The future
+     * never fails: every way an attempt can end is a {@link PushOutcome}.
+     */
+    @Override
+    public CompletableFuture<PushOutcome> post(PushTarget target, String webhookId, byte[] body) {
+        long timestamp = Math.floorDiv(wallClockMillis.getAsLong(), 1000);
+        if (uris.size() > MAX_CACHED_URIS) {
+            uris.clear(); // targets of deleted clocks: parsed again when still used
+        }
+        AsyncRequestBuilder request = AsyncRequestBuilder.post(uris.computeIfAbsent(target.url(), URI::create))
+                .setEntity(body, ContentType.APPLICATION_JSON)
+                .addHeader("webhook-id", webhookId)
+                .addHeader("webhook-timestamp", Long.toString(timestamp));
+        String signature = WebhookSignature.sign(target.secrets(), webhookId, timestamp, body);
+        if (signature != null) {
+            request.addHeader("webhook-signature", signature);
+        }
+        for (Map.Entry<String, String> header : target.headers().entrySet()) {
+            request.addHeader(header.getKey(), header.getValue());
+        }
+        HttpClientContext context = HttpClientContext.create();
+        context.setRequestConfig(RequestConfig.custom()
+                .setConnectionRequestTimeout(Timeout.ofMilliseconds(target.timeoutMillis()))
+                .setResponseTimeout(Timeout.ofMilliseconds(target.timeoutMillis()))
+                .build());
+        CompletableFuture<PushOutcome> outcome = new CompletableFuture<>();
+        Future<PushOutcome> exchange = client.execute(request.build(), new AnswerConsumer(outcome), context,
+                new FutureCallback<>() {
+                    @Override
+                    public void completed(PushOutcome answered) {
+                        outcome.complete(answered);
+                    }
+
+                    @Override
+                    public void failed(Exception failure) {
+                        outcome.complete(classify(failure));
+                    }
+
+                    @Override
+                    public void cancelled() {
+                        outcome.complete(PushOutcome.failed(PushOutcome.Kind.TIMEOUT, "no answer within "
+                                + target.timeoutMillis() + " ms"));
+                    }
+                });
+        ScheduledFuture<?> deadline = deadlines.schedule(() -> {
+            if (outcome.complete(PushOutcome.failed(PushOutcome.Kind.TIMEOUT, "no answer within "
+                    + target.timeoutMillis() + " ms"))) {
+                exchange.cancel(true);
+            }
+        }, target.timeoutMillis(), TimeUnit.MILLISECONDS);
+        outcome.whenComplete((done, never) -> deadline.cancel(false));
+        return outcome;
+    }
+
+    static PushOutcome classify(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof GuardedDnsResolver.TargetRefusedException refused) {
+                return PushOutcome.failed(PushOutcome.Kind.REFUSED, refused.getMessage());
+            }
+            if (cause instanceof SocketTimeoutException || cause instanceof TimeoutException) {
+                return PushOutcome.failed(PushOutcome.Kind.TIMEOUT, String.valueOf(cause.getMessage()));
+            }
+        }
+        return PushOutcome.failed(PushOutcome.Kind.CONNECT_ERROR, failure.getClass().getSimpleName() + ": "
+                + failure.getMessage());
+    }
+
+    /**
+     * What a 429 or 503 asks for in {@code Retry-After}, in milliseconds from {@code nowMillis}: delay-seconds or an
+     * HTTP date (RFC 9110); null when absent or unreadable.
+     */
+    static Long retryAfterMillis(String value, long nowMillis) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String trimmed = value.trim();
+        if (trimmed.chars().allMatch(Character::isDigit)) {
+            return trimmed.length() > 12 ? Long.MAX_VALUE : Long.parseLong(trimmed) * 1000;
+        }
+        try {
+            long at = ZonedDateTime.parse(trimmed, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
+            return Math.max(0, at - nowMillis);
+        } catch (DateTimeParseException unreadable) {
+            return null;
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close(CloseMode.IMMEDIATE);
+    }
+
+    /** Decides by the status line and headers; reads at most {@link #MAX_ANSWER_BYTES} of the body. */
+    private final class AnswerConsumer extends AbstractBinResponseConsumer<PushOutcome> {
+
+        private final CompletableFuture<PushOutcome> early;
+        private PushOutcome answered;
+        private long read;
+
+        AnswerConsumer(CompletableFuture<PushOutcome> early) {
+            this.early = early;
+        }
+
+        @Override
+        protected void start(HttpResponse response, ContentType contentType) {
+            int status = response.getCode();
+            Long retryAfter = null;
+            if (status == 429 || status == 503) {
+                Header header = response.getFirstHeader("Retry-After");
+                retryAfter = retryAfterMillis(header == null ? null : header.getValue(), wallClockMillis.getAsLong());
+            }
+            answered = PushOutcome.answered(status, retryAfter);
+        }
+
+        @Override
+        protected int capacityIncrement() {
+            return MAX_ANSWER_BYTES;
+        }
+
+        @Override
+        protected void data(ByteBuffer src, boolean endOfStream) throws IOException {
+            read += src.remaining();
+            src.position(src.limit());
+            if (read > MAX_ANSWER_BYTES) {
+                early.complete(answered); // decided by its status: the rest is not read, the connection closes
+                throw new IOException("an answer over " + MAX_ANSWER_BYTES + " bytes");
+            }
+        }
+
+        @Override
+        protected PushOutcome buildResult() {
+            return answered;
+        }
+
+        @Override
+        public void releaseResources() {
+        }
+    }
+}

@@ -1,0 +1,438 @@
+package io.timeservice.push;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockView;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.PushTarget;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.ClockStore;
+import io.timeservice.store.DeliveryStore;
+
+/**
+ * Pushes the deliveries of every push clock: a worker inside the service. For each push clock it claims ready
+ * deliveries through the {@link DeliveryStore} (longest-ready first, so first attempts leave in firing order), at most
+ * the clock's {@code concurrency} in flight, each leased for its target's timeout plus {@link #LEASE_MARGIN_MILLIS};
+ * sends each without blocking; and settles each as its answer says, through the same calls a worker makes: a 2xx
+ * acknowledges, a 410 sends it to the dead letters ({@link DeliveryStore#reject}), anything else gives it back
+ * ({@code nack}), with a 429's or 503's {@code Retry-After} as its wait (at most the clock's {@code maxBackoff}), else
+ * the clock's backoff. Retries, dead letters, redrive, counts, lateness, the journal and PostgreSQL's leases are the
+ * store's, so pushes behave as claims do: at least once (a push whose answer is lost, or whose instance dies, is
+ * pushed again after its lease), and on PostgreSQL each instance's pusher claims as a worker would, so one delivery is
+ * pushed by one instance at a time.
+ *
+ * <p>When to look: the store tells of clocks whose deliveries became ready ({@link DeliveryStore#onReady}: firing,
+ * retries coming due, nacks, redrives — on a virtual clock, whatever an advance made ready), and each settled push
+ * looks again at its clock. Where the store may miss some (PostgreSQL's notifications), a sweep every {@code sweep}
+ * also looks at every push clock it knows; every {@link #FULL_SWEEPS} sweeps (and at the start) it lists every clock
+ * and looks at the push clocks with ready deliveries (a restart, a clock never signalled here). Listing does not
+ * count as using a clock, so the memory store's idle clocks still go.
+ *
+ * <p>Threads: the store's callers only take note ({@link #ready}); claims and settlements (blocking store calls: the
+ * journal, JDBC) run on this pusher's small pool; requests run on the client's I/O threads. Nothing here blocks the
+ * firing thread or a request thread. A clock's state is guarded by its own monitor.
+ */
+public final class Pusher implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Pusher.class.getName());
+
+    /** Added to the target's timeout for the lease: the settlement after a timeout still holds the claim. */
+    public static final long LEASE_MARGIN_MILLIS = 5_000;
+    /** Every this many sweeps look at every clock, not just the push clocks known. */
+    static final int FULL_SWEEPS = 30;
+    /** How long a clock's settings are trusted before they are read again (a clock deleted and made again). */
+    private static final long SETTINGS_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final int LIST_PAGE = 1_000;
+
+    private final ClockStore clocks;
+    private final DeliveryStore deliveries;
+    private final PushSender sender;
+    private final PushMetrics metrics;
+    private final ExecutorService work;
+    private final ScheduledExecutorService sweeps;
+    private final Duration sweep;
+    private final Map<String, ClockPushes> byClock = new ConcurrentHashMap<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicLong sweepCount = new AtomicLong();
+    private volatile boolean stopped;
+    /** Whether the store tells of every ready change; if not, each sweep looks at every push clock known. */
+    private volatile boolean everyReadyTold;
+    private ScheduledFuture<?> sweeping;
+
+    /**
+     * @param threads how many claims and settlements run at once (store calls that may wait for the journal or the
+     *                database)
+     * @param sweeps  runs the sweep; shared with the client's deadlines is fine (its tasks are short)
+     */
+    public Pusher(ClockStore clocks, DeliveryStore deliveries, PushSender sender, PushMetrics metrics, int threads,
+                  ScheduledExecutorService sweeps, Duration sweep) {
+        this.clocks = clocks;
+        this.deliveries = deliveries;
+        this.sender = sender;
+        this.metrics = metrics;
+        this.sweeps = sweeps;
+        this.sweep = sweep;
+        AtomicInteger named = new AtomicInteger();
+        this.work = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                runnable -> {
+                    Thread thread = new Thread(runnable, "timeservice-push-" + named.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+    }
+
+    /** Starts listening for ready deliveries and sweeping; looks at every clock once now. */
+    public synchronized void start() {
+        stopped = false;
+        everyReadyTold = deliveries.onReady(this::ready);
+        sweeping = sweeps.scheduleWithFixedDelay(this::sweep, 0, sweep.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Requests in flight now, over every clock. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /** The store's signal: deliveries of {@code clock} may be ready. Takes note only (maybe under a clock's lock). */
+    void ready(String clock) {
+        if (!stopped) {
+            kick(byClock.computeIfAbsent(clock, ClockPushes::new));
+        }
+    }
+
+    private void sweep() {
+        try {
+            if (sweepCount.getAndIncrement() % FULL_SWEEPS == 0) {
+                String after = null;
+                while (!stopped) {
+                    List<ClockView> page = clocks.list(LIST_PAGE, after);
+                    for (ClockView clock : page) {
+                        if (clock.settings().pushes() && clock.deliveries() != null
+                                && clock.deliveries().ready() > 0) {
+                            ready(clock.name());
+                        }
+                    }
+                    if (page.size() < LIST_PAGE) {
+                        break;
+                    }
+                    after = page.get(page.size() - 1).name();
+                }
+            }
+            for (ClockPushes clock : byClock.values()) {
+                if (clock.settings != null && clock.settings.pushes()) {
+                    if (!everyReadyTold) {
+                        kick(clock); // a lost notification; where none is lost, a look would keep idle clocks alive
+                    }
+                } else if (clock.idle()) {
+                    byClock.remove(clock.name, clock); // a clock that does not push, nothing in flight
+                }
+            }
+        } catch (RuntimeException failed) {
+            LOG.log(System.Logger.Level.WARNING, "a push sweep failed; the next one tries again: " + failed);
+        }
+    }
+
+    /** Runs a round of claims for {@code clock} on the pool, unless one is queued or running (then it runs again). */
+    private void kick(ClockPushes clock) {
+        synchronized (clock) {
+            if (clock.knownNotToPush()) {
+                return;
+            }
+            if (clock.roundQueued) {
+                clock.again = true;
+                return;
+            }
+            clock.roundQueued = true;
+        }
+        try {
+            work.execute(() -> round(clock));
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            synchronized (clock) {
+                clock.roundQueued = false;
+            }
+        }
+    }
+
+    /** Claims and sends what is ready for {@code clock}, as far as its concurrency allows. */
+    private void round(ClockPushes clock) {
+        try {
+            while (!stopped) {
+                ClockSettings settings = clock.settings(clocks);
+                if (settings == null || !settings.pushes()) {
+                    return;
+                }
+                PushTarget target = settings.push();
+                int free;
+                synchronized (clock) {
+                    clock.again = false;
+                    free = target.concurrency() - clock.inFlight;
+                }
+                if (free <= 0 || (free < claimChunk(target) && free < target.concurrency())) {
+                    return; // each settlement kicks the clock again; claims wait for a chunk while others are out
+                }
+                int max = Math.min(free, Limits.MAX_CLAIM);
+                List<Delivery> claimed = deliveries.claim(clock.name, max, leaseMillis(target), 0);
+                synchronized (clock) {
+                    clock.inFlight += claimed.size();
+                }
+                inFlight.addAndGet(claimed.size());
+                for (Delivery delivery : claimed) {
+                    send(clock, settings, delivery);
+                }
+                if (claimed.size() < max) {
+                    return;
+                }
+            }
+        } catch (SchedulerException refused) {
+            if (refused.code() == ErrorCode.CLOCK_NOT_FOUND || refused.code() == ErrorCode.CLOCK_NOT_QUEUED) {
+                clock.forget();
+            } else {
+                LOG.log(System.Logger.Level.DEBUG, "push claim on " + clock.name + " refused: " + refused.getMessage());
+            }
+        } catch (RuntimeException failed) {
+            LOG.log(System.Logger.Level.WARNING, "push claim on " + clock.name + " failed; the sweep tries again: "
+                    + failed);
+        } finally {
+            boolean again;
+            synchronized (clock) {
+                clock.roundQueued = false;
+                again = clock.again;
+                clock.again = false;
+            }
+            if (again) {
+                kick(clock);
+            }
+        }
+    }
+
+    /**
+     * The fewest a claim takes while pushes of its clock are in flight: an eighth of the concurrency. One claim per
+     * freed slot would make every push cost a claim of its own; the chunk keeps at least 7/8 of the slots busy.
+     */
+    static int claimChunk(PushTarget target) {
+        return Math.max(1, target.concurrency() / 8);
+    }
+
+    static long leaseMillis(PushTarget target) {
+        return Math.min(Limits.MAX_LEASE_MILLIS, Math.max(Limits.MIN_LEASE_MILLIS,
+                target.timeoutMillis() + LEASE_MARGIN_MILLIS));
+    }
+
+    private void send(ClockPushes clock, ClockSettings settings, Delivery delivery) {
+        long started = System.nanoTime();
+        sender.post(settings.push(), PushBody.webhookId(clock.name, delivery), PushBody.of(clock.name, delivery))
+                .whenComplete((outcome, never) -> {
+                    PushOutcome ended = outcome != null ? outcome : PushOutcome.failed(PushOutcome.Kind.CONNECT_ERROR,
+                            String.valueOf(never));
+                    metrics.attempt(ended.kind(), System.nanoTime() - started);
+                    clock.answered.add(new Answered(delivery, settings, ended));
+                    settleSoon(clock);
+                });
+    }
+
+    /** Runs a settlement of {@code clock}'s answered pushes on the pool, unless one is queued or running. */
+    private void settleSoon(ClockPushes clock) {
+        synchronized (clock) {
+            if (clock.settleQueued) {
+                return;
+            }
+            clock.settleQueued = true;
+        }
+        try {
+            work.execute(() -> settle(clock));
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // stopping: the leases end and the deliveries are pushed again
+            int dropped = 0;
+            while (clock.answered.poll() != null) {
+                dropped++;
+            }
+            done(clock, dropped);
+        }
+    }
+
+    /**
+     * Settles what was answered so far: every acknowledgement of the clock in one {@code ackAll} per
+     * {@link Limits#MAX_CLAIM} (one journal record, one transaction), each other outcome by its own call. Answers that
+     * arrive meanwhile wait for the next round of this method, which runs at once.
+     */
+    private void settle(ClockPushes clock) {
+        while (true) {
+            synchronized (clock) {
+                if (clock.answered.isEmpty()) {
+                    clock.settleQueued = false;
+                    break;
+                }
+            }
+            List<Answered> batch = new java.util.ArrayList<>();
+            for (Answered answered; batch.size() < Limits.MAX_CLAIM && (answered = clock.answered.poll()) != null; ) {
+                batch.add(answered);
+            }
+            List<io.timeservice.model.Ack> acks = new java.util.ArrayList<>();
+            for (Answered answered : batch) {
+                if (answered.outcome().acknowledged()) {
+                    acks.add(new io.timeservice.model.Ack(answered.delivery().id(), answered.delivery().claim()));
+                } else {
+                    settleFailed(clock, answered);
+                }
+            }
+            if (!acks.isEmpty()) {
+                try {
+                    deliveries.ackAll(clock.name, acks); // a lost claim (its lease ended first) is retried by the store
+                } catch (RuntimeException failed) {
+                    LOG.log(System.Logger.Level.WARNING, acks.size() + " pushes of " + clock.name + " not"
+                            + " acknowledged; their leases end and they are pushed again: " + failed);
+                }
+            }
+            done(clock, batch.size());
+        }
+    }
+
+    private void settleFailed(ClockPushes clock, Answered answered) {
+        Delivery delivery = answered.delivery();
+        PushOutcome outcome = answered.outcome();
+        try {
+            if (outcome.gone()) {
+                deliveries.reject(clock.name, delivery.id(), delivery.claim(), "the target answered 410 Gone on"
+                        + " attempt " + delivery.attempt());
+            } else {
+                Long wait = outcome.retryAfterMillis() == null ? null
+                        : Math.min(outcome.retryAfterMillis(), answered.settings().retry().maxBackoffMillis());
+                deliveries.nack(clock.name, delivery.id(), delivery.claim(), wait);
+            }
+        } catch (SchedulerException lost) {
+            // claim_lost: the lease ended first (a virtual clock advanced past it); the store retries it anyway
+            LOG.log(System.Logger.Level.DEBUG, "push of " + clock.name + "/" + delivery.sequence() + " ("
+                    + outcome.detail() + ") not settled: " + lost.getMessage());
+        } catch (RuntimeException failed) {
+            LOG.log(System.Logger.Level.WARNING, "push of " + clock.name + "/" + delivery.sequence() + " not settled;"
+                    + " its lease ends and it is pushed again: " + failed);
+        }
+    }
+
+    private void done(ClockPushes clock, int settled) {
+        if (settled == 0) {
+            return;
+        }
+        synchronized (clock) {
+            clock.inFlight -= settled;
+        }
+        if (inFlight.addAndGet(-settled) == 0) {
+            synchronized (inFlight) {
+                inFlight.notifyAll(); // a stop waiting for the last settlement
+            }
+        }
+        if (stopped) {
+            return;
+        }
+        synchronized (clock) {
+            if (clock.roundQueued || clock.knownNotToPush()) {
+                clock.again = true;
+                return;
+            }
+            clock.roundQueued = true;
+        }
+        round(clock); // on this thread: the freed slots are filled without another hand-off to the pool
+    }
+
+    /** A push's answer, waiting to be settled. */
+    private record Answered(Delivery delivery, ClockSettings settings, PushOutcome outcome) {
+    }
+
+    /**
+     * Stops claiming and waits up to {@code grace} for the pushes in flight to settle; those still out then are
+     * pushed again after their leases (at least once).
+     */
+    public void stop(Duration grace) {
+        synchronized (this) {
+            stopped = true;
+            deliveries.onReady(DeliveryStore.ReadyListener.NONE);
+            if (sweeping != null) {
+                sweeping.cancel(false);
+            }
+        }
+        long deadline = System.nanoTime() + grace.toNanos();
+        synchronized (inFlight) {
+            while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+                try {
+                    inFlight.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ZERO);
+        work.shutdownNow();
+    }
+
+    /** One clock's pushes: its settings as last read, and how many of its requests are out. */
+    private static final class ClockPushes {
+        final String name;
+        /** Guarded by this. */
+        int inFlight;
+        /** A round is queued or running; guarded by this. */
+        boolean roundQueued;
+        /** Something may have become ready since the running round looked; guarded by this. */
+        boolean again;
+        /** A settlement is queued or running; guarded by this. */
+        boolean settleQueued;
+        /** Answers not yet settled, in the order they came. */
+        final java.util.Queue<Answered> answered = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        volatile ClockSettings settings;
+        volatile long settingsReadAt;
+
+        ClockPushes(String name) {
+            this.name = name;
+        }
+
+        /** The clock's settings, read again once they are older than the TTL; null when it no longer exists. */
+        ClockSettings settings(ClockStore clocks) {
+            long now = System.nanoTime();
+            if (settings == null || now - settingsReadAt > SETTINGS_TTL_NANOS) {
+                try {
+                    settings = clocks.get(name).settings();
+                } catch (SchedulerException refused) {
+                    if (refused.code() != ErrorCode.CLOCK_NOT_FOUND) {
+                        throw refused;
+                    }
+                    settings = null;
+                }
+                settingsReadAt = now;
+            }
+            return settings;
+        }
+
+        /** Read lately and not a push clock: a signal of it (a queue clock's ready deliveries) needs no round. */
+        boolean knownNotToPush() {
+            ClockSettings read = settings;
+            return read != null && !read.pushes() && System.nanoTime() - settingsReadAt <= SETTINGS_TTL_NANOS;
+        }
+
+        synchronized boolean idle() {
+            return inFlight == 0 && !roundQueued && !settleQueued;
+        }
+
+        void forget() {
+            settings = null;
+            settingsReadAt = 0;
+        }
+    }
+}

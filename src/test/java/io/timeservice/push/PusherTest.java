@@ -1,0 +1,357 @@
+package io.timeservice.push;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.PushTarget;
+import io.timeservice.model.PushTargetPolicy;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Timer;
+import io.timeservice.model.Trace;
+import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.MemoryClockStore;
+import io.timeservice.store.memory.MemoryDeliveryStore;
+import io.timeservice.store.memory.MemoryTimerStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pusher against a real HTTP receiver on 127.0.0.1, over the memory store's virtual clocks: what a push carries
+ * and how it is signed, and how each answer settles the delivery (retries at the clock's time, so each test advances
+ * past a backoff to see the next attempt). Every wait is for an event (a request arriving, a settlement), bounded.
+ */
+class PusherTest {
+
+    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    private static final String OLD_SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";
+    /** Three attempts, 1 s then 2 s of backoff, at most 5 s, no jitter: every retry time is known. */
+    private static final RetryPolicy RETRY = new RetryPolicy(3, 1_000, 2.0, 5_000, 0);
+
+    private final Clocks clocks = Clocks.withVirtualClocks(4, 10_000, 1 << 24, 100);
+    private final MemoryTimerStore timers = new MemoryTimerStore(clocks);
+    private final SettleRecorder deliveries = new SettleRecorder(new MemoryDeliveryStore(clocks));
+    private final ConcurrentLinkedQueue<PushOutcome.Kind> outcomes = new ConcurrentLinkedQueue<>();
+    private ScheduledExecutorService timeouts;
+    private Receiver receiver;
+    private PushClient client;
+    private Pusher pusher;
+
+    @BeforeEach
+    void start() throws Exception {
+        receiver = new Receiver();
+        timeouts = Executors.newSingleThreadScheduledExecutor();
+        startPusher(new PushTargetPolicy(true, List.of(), InetAddress::getAllByName));
+    }
+
+    private void startPusher(PushTargetPolicy policy) {
+        client = new PushClient(policy, 1, 100, timeouts, System::currentTimeMillis);
+        pusher = new Pusher(new MemoryClockStore(clocks), deliveries, client, (kind, nanos) -> outcomes.add(kind), 2,
+                timeouts, Duration.ofSeconds(1));
+        pusher.start();
+    }
+
+    @AfterEach
+    void stop() {
+        pusher.close();
+        client.close();
+        receiver.close();
+        timeouts.shutdownNow();
+    }
+
+    private void pushClock(String name, PushTarget target) {
+        new MemoryClockStore(clocks).create(name, 0, new ClockSettings(ClockSettings.Mode.VIRTUAL,
+                ClockSettings.DeliveryMode.PUSH, RETRY, null, target));
+    }
+
+    private PushTarget target(String path, int concurrency, List<String> secrets) {
+        return new PushTarget(receiver.url(path), 2_000, concurrency, Map.of("X-Tenant", "acme"), secrets);
+    }
+
+    private Timer add(String clock, String id, long delay, String payload) {
+        return timers.add(clock, id, delay, 0, payload, Trace.NONE);
+    }
+
+    private AdvanceResult advance(String clock, long by) {
+        return timers.advance(clock, by, null, 10_000, Trace.NONE);
+    }
+
+    @Test
+    void push_postsTheDeliverySignedForEverySecret_andA2xxAcknowledgesIt() throws Exception {
+        pushClock("billing", target("/hooks", 4, List.of(SECRET, OLD_SECRET)));
+        Timer timer = add("billing", "invoice-42", 1_000, "{\"invoice\":42}");
+        long before = System.currentTimeMillis() / 1000;
+
+        advance("billing", 1_000);
+
+        Receiver.Request push = receiver.next();
+        assertThat(push.path()).isEqualTo("/hooks");
+        assertThat(push.header("Content-Type")).startsWith("application/json");
+        assertThat(push.header("X-Tenant")).isEqualTo("acme");
+        assertThat(push.body()).isEqualTo("{\"clock\":\"billing\",\"id\":\"invoice-42\",\"fireTime\":1000,"
+                + "\"priority\":0,\"sequence\":" + timer.sequence() + ",\"attempt\":1,\"payload\":{\"invoice\":42}}");
+        String id = push.header("webhook-id");
+        String timestamp = push.header("webhook-timestamp");
+        assertThat(id).isEqualTo("billing:" + timer.sequence());
+        assertThat(Long.parseLong(timestamp)).isBetween(before, System.currentTimeMillis() / 1000);
+        String signature = push.header("webhook-signature");
+        assertThat(signature.split(" ")).hasSize(2);
+        assertThat(StandardWebhooks.verify(SECRET, id, timestamp, push.body(), signature)).isTrue();
+        assertThat(StandardWebhooks.verify(OLD_SECRET, id, timestamp, push.body(), signature)).isTrue();
+        assertThat(StandardWebhooks.verify("whsec_" + java.util.Base64.getEncoder().encodeToString(new byte[24]), id,
+                timestamp, push.body(), signature)).isFalse();
+        assertThat(StandardWebhooks.verify(SECRET, id, timestamp, push.body().replace("42", "43"), signature))
+                .isFalse();
+
+        assertThat(deliveries.next().call()).isEqualTo("ack");
+        assertThat(deliveries.counts("billing")).isEqualTo(new io.timeservice.model.DeliveryCounts(0, 0, 0, 0, null,
+                false));
+        assertThat(outcomes).containsExactly(PushOutcome.Kind.SUCCESS);
+    }
+
+    @Test
+    void push_withoutSecrets_sendsNoSignature() throws Exception {
+        pushClock("plain", target("/", 1, List.of()));
+        add("plain", "a", 0, null);
+        advance("plain", 0);
+
+        Receiver.Request push = receiver.next();
+        assertThat(push.header("webhook-signature")).isNull();
+        assertThat(push.body()).endsWith("\"attempt\":1,\"payload\":null}");
+    }
+
+    @Test
+    void a429WithRetryAfter_retriesNoSoonerThanItSays_atTheClocksTime() throws Exception {
+        pushClock("limited", target("/", 1, List.of(SECRET)));
+        receiver.answer(request -> request.body().contains("\"attempt\":1")
+                ? new Receiver.Answer(429, Map.of("Retry-After", "3"), () -> { })
+                : Receiver.Answer.status(200));
+        Timer timer = add("limited", "a", 0, null);
+        advance("limited", 0);
+
+        Receiver.Request first = receiver.next();
+        SettleRecorder.Settled nacked = deliveries.next();
+        assertThat(nacked.call()).isEqualTo("nack");
+        assertThat(nacked.after().state()).isEqualTo(Delivery.State.WAITING);
+        assertThat(nacked.after().retryAt()).isEqualTo(3_000); // Retry-After, not the 1 s backoff
+
+        advance("limited", 2_999);
+        assertThat(deliveries.counts("limited").waiting()).isEqualTo(1);
+        advance("limited", 1);
+
+        Receiver.Request second = receiver.next();
+        assertThat(second.header("webhook-id")).isEqualTo(first.header("webhook-id"))
+                .isEqualTo("limited:" + timer.sequence());
+        assertThat(second.body()).contains("\"attempt\":2");
+        assertThat(deliveries.next().call()).isEqualTo("ack");
+        assertThat(outcomes).containsExactly(PushOutcome.Kind.HTTP_4XX, PushOutcome.Kind.SUCCESS);
+    }
+
+    @Test
+    void a503WithALongerRetryAfter_waitsTheClocksMaxBackoff() throws Exception {
+        pushClock("busy", target("/", 1, List.of()));
+        receiver.answer(request -> new Receiver.Answer(503, Map.of("Retry-After", "3600"), () -> { }));
+        add("busy", "a", 0, null);
+        advance("busy", 0);
+
+        receiver.next();
+        assertThat(deliveries.next().after().retryAt()).isEqualTo(RETRY.maxBackoffMillis());
+    }
+
+    @Test
+    void a410_sendsTheDeliveryToTheDeadLettersAtOnce_andARedrivePushesItAgain() throws Exception {
+        pushClock("gone", target("/", 1, List.of()));
+        receiver.answer(request -> Receiver.Answer.status(request.body().contains("\"attempt\":1") ? 410 : 204));
+        add("gone", "a", 0, null);
+        advance("gone", 0);
+
+        receiver.next();
+        SettleRecorder.Settled rejected = deliveries.next();
+        assertThat(rejected.call()).isEqualTo("reject");
+        assertThat(rejected.after().state()).isEqualTo(Delivery.State.DEAD);
+        assertThat(rejected.after().deadReason()).isEqualTo("the target answered 410 Gone on attempt 1");
+        assertThat(deliveries.dead("gone", 10, 0)).hasSize(1);
+
+        receiver.answer(request -> Receiver.Answer.status(204));
+        deliveries.redrive("gone", "a", null);
+
+        assertThat(receiver.next().body()).contains("\"attempt\":1");
+        assertThat(deliveries.next().call()).isEqualTo("ack");
+        assertThat(deliveries.counts("gone").dead()).isZero();
+    }
+
+    @Test
+    void aRedirect_isNotFollowed_andRetries() throws Exception {
+        pushClock("moved", target("/", 1, List.of()));
+        receiver.answer(request -> request.path().equals("/elsewhere") ? Receiver.Answer.status(204)
+                : new Receiver.Answer(307, Map.of("Location", receiver.url("/elsewhere")), () -> { }));
+        add("moved", "a", 0, null);
+        advance("moved", 0);
+
+        assertThat(receiver.next().path()).isEqualTo("/");
+        SettleRecorder.Settled nacked = deliveries.next();
+        assertThat(nacked.call()).isEqualTo("nack");
+        assertThat(outcomes).containsExactly(PushOutcome.Kind.HTTP_4XX);
+        assertThat(receiver.nextWithin(0)).as("the redirect's target got nothing").isNull();
+    }
+
+    @Test
+    void anAnswerOver64KiB_isDecidedByItsStatus() throws Exception {
+        pushClock("chatty", target("/", 1, List.of()));
+        receiver.answer(request -> new Receiver.Answer(200, Map.of(), () -> { }, 1 << 20));
+        add("chatty", "a", 0, null);
+        advance("chatty", 0);
+
+        receiver.next();
+        assertThat(deliveries.next().call()).isEqualTo("ack");
+        assertThat(outcomes).containsExactly(PushOutcome.Kind.SUCCESS);
+    }
+
+    @Test
+    void failingAnswers_retryByThePolicy_untilTheDeliveryIsDead() throws Exception {
+        pushClock("broken", target("/", 1, List.of()));
+        receiver.answer(request -> Receiver.Answer.status(500));
+        add("broken", "a", 0, null);
+        advance("broken", 0);
+
+        receiver.next();
+        assertThat(deliveries.next().after().retryAt()).isEqualTo(1_000);
+        advance("broken", 1_000);
+        assertThat(receiver.next().body()).contains("\"attempt\":2");
+        assertThat(deliveries.next().after().retryAt()).isEqualTo(3_000);
+        advance("broken", 2_000);
+        assertThat(receiver.next().body()).contains("\"attempt\":3");
+        SettleRecorder.Settled last = deliveries.next();
+        assertThat(last.after().state()).isEqualTo(Delivery.State.DEAD);
+        assertThat(last.after().deadReason()).isEqualTo("nacked on attempt 3 of 3");
+        assertThat(outcomes).containsExactly(PushOutcome.Kind.HTTP_5XX, PushOutcome.Kind.HTTP_5XX,
+                PushOutcome.Kind.HTTP_5XX);
+    }
+
+    @Test
+    void aTargetSlowerThanItsTimeout_endsAsTimeout_andRetries() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        pushClock("slow", new PushTarget(receiver.url("/"), 200, 1, Map.of(), List.of()));
+        receiver.answer(request -> new Receiver.Answer(204, Map.of(), () -> await(release)));
+        try {
+            add("slow", "a", 0, null);
+            advance("slow", 0);
+
+            receiver.next();
+            SettleRecorder.Settled nacked = deliveries.next();
+            assertThat(nacked.call()).isEqualTo("nack");
+            assertThat(nacked.after().state()).isEqualTo(Delivery.State.WAITING);
+            assertThat(outcomes).containsExactly(PushOutcome.Kind.TIMEOUT);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void noMoreThanTheClocksConcurrency_isInFlight_andAllArrive() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        pushClock("bounded", target("/", 3, List.of()));
+        receiver.answer(request -> new Receiver.Answer(204, Map.of(), () -> await(release)));
+        for (int i = 0; i < 10; i++) {
+            add("bounded", "t" + i, 0, null);
+        }
+        advance("bounded", 0);
+
+        for (int i = 0; i < 3; i++) {
+            receiver.next();
+        }
+        assertThat(deliveries.counts("bounded").inFlight()).isEqualTo(3);
+        assertThat(deliveries.counts("bounded").ready()).isEqualTo(7);
+        release.countDown();
+        for (int i = 0; i < 7; i++) {
+            receiver.next();
+        }
+        for (int i = 0; i < 10; i++) {
+            assertThat(deliveries.next().call()).isEqualTo("ack");
+        }
+        assertThat(receiver.mostOpen()).isEqualTo(3);
+    }
+
+    @Test
+    void firstAttempts_leaveInFiringOrder() throws Exception {
+        pushClock("ordered", target("/", 1, List.of()));
+        java.util.Random random = new java.util.Random(32);
+        for (int i = 0; i < 20; i++) {
+            timers.add("ordered", "t" + i, random.nextInt(5), random.nextInt(3), null, Trace.NONE);
+        }
+        List<String> fired = advance("ordered", 10).fired().stream().map(Timer::id).toList();
+
+        List<String> pushed = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String body = receiver.next().body();
+            pushed.add(body.substring(body.indexOf("\"id\":\"") + 6, body.indexOf("\",\"fireTime\"")));
+        }
+        assertThat(pushed).isEqualTo(fired);
+    }
+
+    @Test
+    void aForkedPushClock_pushesItsCopiesUnderItsOwnName() throws Exception {
+        pushClock("source", target("/", 1, List.of()));
+        receiver.answer(request -> Receiver.Answer.status(500));
+        add("source", "a", 0, null);
+        advance("source", 0);
+        receiver.next();
+        deliveries.next();
+
+        receiver.answer(request -> Receiver.Answer.status(204));
+        new MemoryClockStore(clocks).copy("copy", "source");
+        advance("copy", 1_000);
+        Receiver.Request pushed = receiver.next();
+        assertThat(pushed.header("webhook-id")).startsWith("copy:");
+        assertThat(pushed.body()).startsWith("{\"clock\":\"copy\"");
+    }
+
+    /**
+     * A target its clock was created with, whose host now resolves to loopback (DNS rebinding), or that is a
+     * loopback literal, under a policy without private targets: each connection is refused before a byte is sent,
+     * as {@code refused}, and retried.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"rebind.test", "127.0.0.1", "localhost"})
+    void aTargetResolvingToLoopbackAtConnectionTime_isRefused_andRetried(String host) throws Exception {
+        pusher.close();
+        client.close();
+        InetAddress loopback = InetAddress.getByName("127.0.0.1");
+        startPusher(new PushTargetPolicy(false, List.of(), name -> name.equals("rebind.test")
+                ? new InetAddress[] {loopback} : InetAddress.getAllByName(name)));
+        pushClock("rebound", new PushTarget("http://" + host + ":" + receiver.port() + "/", 2_000, 1, Map.of(),
+                List.of()));
+        add("rebound", "a", 0, null);
+        advance("rebound", 0);
+
+        SettleRecorder.Settled nacked = deliveries.next();
+        assertThat(nacked.call()).isEqualTo("nack");
+        assertThat(nacked.after().state()).isEqualTo(Delivery.State.WAITING);
+        assertThat(outcomes).containsExactly(PushOutcome.Kind.REFUSED);
+        advance("rebound", 1_000);
+        assertThat(deliveries.next().after().attempt()).isEqualTo(3);
+        assertThat(outcomes).containsExactly(PushOutcome.Kind.REFUSED, PushOutcome.Kind.REFUSED);
+        assertThat(receiver.nextWithin(0)).as("nothing reached the receiver").isNull();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

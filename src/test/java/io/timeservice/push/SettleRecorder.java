@@ -1,0 +1,111 @@
+package io.timeservice.push;
+
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.timeservice.model.Ack;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.store.DeliveryStore;
+
+/** A delivery store that tells a test of each settlement (ack, nack, reject) once the store made it. */
+final class SettleRecorder implements DeliveryStore {
+
+    /** One settlement: what was called, for which delivery id and claim. */
+    record Settled(String call, String id, Delivery after) {
+    }
+
+    private final DeliveryStore store;
+    private final BlockingQueue<Settled> settled = new LinkedBlockingQueue<>();
+
+    SettleRecorder(DeliveryStore store) {
+        this.store = store;
+    }
+
+    /** The next settlement, waiting up to 20 s. */
+    Settled next() throws InterruptedException {
+        Settled next = settled.poll(20, TimeUnit.SECONDS);
+        if (next == null) {
+            throw new AssertionError("no push was settled within 20 s");
+        }
+        return next;
+    }
+
+    @Override
+    public List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
+        return store.claim(clock, max, leaseMillis, waitMillis);
+    }
+
+    @Override
+    public void ack(String clock, String id, String claim) {
+        store.ack(clock, id, claim);
+        settled.add(new Settled("ack", id, null));
+    }
+
+    @Override
+    public List<ErrorCode> ackAll(String clock, List<Ack> acks) {
+        List<ErrorCode> outcomes = store.ackAll(clock, acks);
+        for (int i = 0; i < acks.size(); i++) {
+            settled.add(new Settled(outcomes.get(i) == null ? "ack" : "ack:" + outcomes.get(i).code(),
+                    acks.get(i).id(), null));
+        }
+        return outcomes;
+    }
+
+    @Override
+    public Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
+        Delivery after = store.nack(clock, id, claim, retryAfterMillis);
+        settled.add(new Settled("nack", id, after));
+        return after;
+    }
+
+    @Override
+    public Delivery reject(String clock, String id, String claim, String reason) {
+        Delivery after = store.reject(clock, id, claim, reason);
+        settled.add(new Settled("reject", id, after));
+        return after;
+    }
+
+    @Override
+    public boolean onReady(ReadyListener listener) {
+        return store.onReady(listener);
+    }
+
+    @Override
+    public Delivery extend(String clock, String id, String claim, long leaseMillis) {
+        return store.extend(clock, id, claim, leaseMillis);
+    }
+
+    @Override
+    public DeliveryCounts counts(String clock) {
+        return store.counts(clock);
+    }
+
+    @Override
+    public List<Delivery> dead(String clock, int limit, long afterSequence) {
+        return store.dead(clock, limit, afterSequence);
+    }
+
+    @Override
+    public List<Delivery> redrive(String clock, String id, Long sequence) {
+        return store.redrive(clock, id, sequence);
+    }
+
+    @Override
+    public void deleteDead(String clock, String id, Long sequence) {
+        store.deleteDead(clock, id, sequence);
+    }
+
+    @Override
+    public void endWaits() {
+        store.endWaits();
+    }
+
+    @Override
+    public void allowWaits() {
+        store.allowWaits();
+    }
+}

@@ -1,0 +1,164 @@
+package io.timeservice.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.restassured.response.Response;
+import io.timeservice.push.Receiver;
+import io.timeservice.push.StandardWebhooks;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * Push clocks over HTTP, every answer checked against openapi.yaml, pushing to a real receiver on 127.0.0.1 (allowed
+ * by {@code timeservice.push.allow-private-targets}): the clock's settings with write-only secrets, a system clock's
+ * signed push acknowledged by a 2xx, and on a virtual clock retries at the clock's time, a 410's dead letter and its
+ * redrive.
+ */
+@TestPropertySource(properties = "timeservice.push.allow-private-targets=true")
+class PushRestTest extends RestTestSupport {
+
+    static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+    private Receiver receiver;
+
+    @BeforeEach
+    void startReceiver() throws Exception {
+        receiver = new Receiver();
+    }
+
+    @AfterEach
+    void stopReceiver() {
+        deleteClocksButDefault();
+        receiver.close();
+    }
+
+    private String pushClock(String mode, String extra) {
+        return "{\"mode\":\"" + mode + "\",\"delivery\":\"push\",\"retry\":{\"maxAttempts\":2,\"initialBackoff\":1000,"
+                + "\"jitter\":0},\"push\":{\"url\":\"" + receiver.url("/hooks") + "\",\"timeout\":2000,"
+                + "\"concurrency\":4,\"headers\":{\"X-Tenant\":\"acme\"},\"secrets\":[\"" + SECRET + "\"]" + extra
+                + "}}";
+    }
+
+    @Test
+    void put_showsThePushTargetWithoutItsSecrets_sameSettings200_otherSecrets409() {
+        json(pushClock("virtual", "")).put("/clocks/hooks").then().statusCode(201)
+                .body("delivery", equalTo("push"))
+                .body("push.url", equalTo(receiver.url("/hooks")))
+                .body("push.timeout", equalTo(2000)).body("push.concurrency", equalTo(4))
+                .body("push.headers", equalTo(Map.of("X-Tenant", "acme")))
+                .body("push.secretsCount", equalTo(1))
+                .body("push", not(hasKey("secrets")))
+                .body("deliveries.ready", equalTo(0));
+        json(pushClock("virtual", "")).put("/clocks/hooks").then().statusCode(200);
+        assertProblem(json(pushClock("virtual", "").replace(SECRET, "whsec_AAAA")).put("/clocks/hooks"), 409,
+                "clock_conflict");
+        String body = given().get("/clocks/hooks").asString();
+        assertThat(body).doesNotContain(SECRET.substring(6));
+        json("{\"delivery\":\"push\",\"push\":{\"url\":\"" + receiver.url("/") + "\"}}").put("/clocks/defaults")
+                .then().statusCode(201).body("push.timeout", equalTo(10000)).body("push.concurrency", equalTo(16))
+                .body("push.headers", equalTo(Map.of())).body("push.secretsCount", equalTo(0));
+    }
+
+    @Test
+    void aSystemPushClock_postsWhatFiresSigned_andA2xxAcknowledgesIt() throws Exception {
+        json(pushClock("system", "")).put("/clocks/jobs").then().statusCode(201);
+        Response added = json("{\"id\":\"send-digest\",\"delay\":0,\"payload\":{\"user\":7}}")
+                .post("/clocks/jobs/timers");
+        added.then().statusCode(201);
+        long sequence = added.jsonPath().getLong("sequence");
+
+        Receiver.Request push = receiver.next();
+        assertThat(push.header("webhook-id")).isEqualTo("jobs:" + sequence);
+        assertThat(push.header("X-Tenant")).isEqualTo("acme");
+        assertThat(push.body()).startsWith("{\"clock\":\"jobs\",\"id\":\"send-digest\",")
+                .endsWith("\"attempt\":1,\"payload\":{\"user\":7}}");
+        assertThat(StandardWebhooks.verify(SECRET, push.header("webhook-id"), push.header("webhook-timestamp"),
+                push.body(), push.header("webhook-signature"))).isTrue();
+        awaitDeliveries("jobs", "{\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0}");
+    }
+
+    @Test
+    void aVirtualPushClock_retriesAtItsOwnTime_deadLettersA410_andARedrivePushesAgain() throws Exception {
+        json(pushClock("virtual", "")).put("/clocks/ci").then().statusCode(201);
+        receiver.answer(request -> Receiver.Answer.status(request.body().contains("\"attempt\":1") ? 503 : 410));
+        json("{\"id\":\"t\",\"delay\":500}").post("/clocks/ci/timers").then().statusCode(201);
+        json("{\"by\":500}").post("/clocks/ci/advance").then().statusCode(200).body("fired[0].id", equalTo("t"));
+
+        assertThat(receiver.next().body()).contains("\"attempt\":1");
+        awaitDeliveries("ci", "{\"ready\":0,\"inFlight\":0,\"waiting\":1,\"dead\":0}");
+        json("{\"by\":999}").post("/clocks/ci/advance").then().statusCode(200);
+        awaitDeliveries("ci", "{\"ready\":0,\"inFlight\":0,\"waiting\":1,\"dead\":0}");
+        json("{\"by\":1}").post("/clocks/ci/advance").then().statusCode(200);
+
+        assertThat(receiver.next().body()).contains("\"attempt\":2");
+        awaitDeliveries("ci", "{\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":1}");
+        given().get("/clocks/ci/deliveries/dead").then().statusCode(200)
+                .body("deliveries[0].deadReason", equalTo("the target answered 410 Gone on attempt 2"));
+
+        receiver.answer(request -> Receiver.Answer.status(200));
+        given().post("/clocks/ci/deliveries/dead/t/redrive").then().statusCode(200);
+        assertThat(receiver.next().body()).contains("\"attempt\":1");
+        awaitDeliveries("ci", "{\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0}");
+    }
+
+    @Test
+    void aFork_ofAPushClock_pushesToTheSameTarget_underItsOwnName() throws Exception {
+        json(pushClock("virtual", "")).put("/clocks/source").then().statusCode(201);
+        json("{\"id\":\"t\",\"delay\":10}").post("/clocks/source/timers").then().statusCode(201);
+        json("{\"copyOf\":\"source\"}").put("/clocks/copy").then().statusCode(201)
+                .body("delivery", equalTo("push")).body("push.url", equalTo(receiver.url("/hooks")))
+                .body("push.secretsCount", equalTo(1));
+        json("{\"by\":10}").post("/clocks/copy/advance").then().statusCode(200);
+
+        Receiver.Request push = receiver.next();
+        assertThat(push.header("webhook-id")).startsWith("copy:");
+        assertThat(StandardWebhooks.verify(SECRET, push.header("webhook-id"), push.header("webhook-timestamp"),
+                push.body(), push.header("webhook-signature"))).as("signed with the source's secret").isTrue();
+        awaitDeliveries("copy", "{\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0}");
+        given().get("/clocks/source").then().body("size", equalTo(1));
+    }
+
+    @Test
+    void badPushSettings_areInvalidRequest_andCreateNothing() {
+        String url = receiver.url("/");
+        for (String body : new String[] {
+            "{\"delivery\":\"push\"}",
+            "{\"delivery\":\"queue\",\"push\":{\"url\":\"" + url + "\"}}",
+            "{\"push\":{}}",
+            "{\"push\":{\"url\":\"ftp://127.0.0.1/\"}}",
+            "{\"push\":{\"url\":\"" + url + "\",\"timeout\":99}}",
+            "{\"push\":{\"url\":\"" + url + "\",\"concurrency\":1001}}",
+            "{\"push\":{\"url\":\"" + url + "\",\"headers\":{\"webhook-id\":\"x\"}}}",
+            "{\"push\":{\"url\":\"" + url + "\",\"headers\":{\"Host\":\"x\"}}}",
+            "{\"push\":{\"url\":\"" + url + "\",\"secrets\":[\"whsec_!!\"]}}",
+            "{\"push\":{\"url\":\"" + url + "\",\"secret\":[]}}",
+            "{\"push\":{\"url\":\"" + url + "\",\"timeout\":\"1000\"}}"}) {
+            assertProblem(json(body).put("/clocks/bad"), 400, "invalid_request");
+        }
+        assertProblem(given().get("/clocks/bad"), 404, "clock_not_found");
+    }
+
+    /** Polls the clock's counts until they are {@code expected} (ready, inFlight, waiting, dead), within 20 s. */
+    void awaitDeliveries(String clock, String expected) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        String seen;
+        do {
+            var counts = given().get("/clocks/" + clock + "/deliveries").jsonPath();
+            seen = "{\"ready\":" + counts.getInt("ready") + ",\"inFlight\":" + counts.getInt("inFlight")
+                    + ",\"waiting\":" + counts.getInt("waiting") + ",\"dead\":" + counts.getInt("dead") + "}";
+            if (seen.equals(expected)) {
+                return;
+            }
+            Thread.sleep(20); // polling an observable state, not synchronising
+        } while (System.nanoTime() < deadline);
+        assertThat(seen).as("deliveries of " + clock).isEqualTo(expected);
+    }
+}
