@@ -47,6 +47,8 @@ public enum ErrorCode {
     SCHEDULE_LIMIT,
     /** A change through the timer API of a schedule's occurrence, which only its schedule changes (409). */
     SCHEDULE_OWNED,
+    /** A clock's snapshot document breaks a rule; the problem's {@code member} is the JSON pointer of the first (400). */
+    INVALID_SNAPSHOT,
     /**
      * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
      * every call, reads included, until a restart rebuilds the state from the journal.

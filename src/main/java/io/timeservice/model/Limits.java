@@ -51,6 +51,10 @@ public final class Limits {
      * under the clock's lock of, say, a secondly cron advanced across years.
      */
     public static final int MAX_COUNTED_SKIPS = 1_000_000;
+    /** The default of {@code timeservice.limits.max-snapshot-bytes}: the largest snapshot document a load reads. */
+    public static final int DEFAULT_MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
+    /** The most {@code timeservice.limits.max-snapshot-bytes} may be: a loaded clock is one journal record. */
+    public static final int MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 
     private Limits() {
     }

@@ -23,6 +23,7 @@ public enum ProblemType {
     INVALID_ADVANCE(HttpStatus.BAD_REQUEST),
     INVALID_LIMIT(HttpStatus.BAD_REQUEST),
     INVALID_SCHEDULE(HttpStatus.BAD_REQUEST),
+    INVALID_SNAPSHOT(HttpStatus.BAD_REQUEST),
     UNAUTHORIZED(HttpStatus.UNAUTHORIZED),
     FORBIDDEN(HttpStatus.FORBIDDEN),
     /** A caller from another machine while no token is configured (see security's protected mode). */
@@ -115,6 +116,7 @@ public enum ProblemType {
             case SCHEDULE_NOT_FOUND -> SCHEDULE_NOT_FOUND;
             case SCHEDULE_LIMIT -> SCHEDULE_LIMIT;
             case SCHEDULE_OWNED -> SCHEDULE_OWNED;
+            case INVALID_SNAPSHOT -> INVALID_SNAPSHOT;
             case STORAGE_UNAVAILABLE -> STORAGE_UNAVAILABLE;
         };
     }

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Function;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -192,11 +192,7 @@ public final class TimerScheduler {
         });
     }
 
-    /**
-     * Cancels a pending timer if {@code precondition} accepts its current revision, and returns it as it was.
-     *
-     * @throws SchedulerException {@code timer_not_found} or {@code precondition_failed}
-     */
+    /** See {@link io.timeservice.store.TimerStore#cancel}; {@code schedule_owned} for a schedule's occurrence. */
     public Timer cancel(String id, Precondition precondition, Trace trace) {
         return mutate(Operation.CANCEL, () -> { }, () -> {
             int handle = requirePending(id);
@@ -714,13 +710,17 @@ public final class TimerScheduler {
     }
 
     /**
-     * Hands this clock's state to {@code whileHeld} under the lock (which journals a copy of it, so no change of
-     * this clock comes between the state and the record) and returns what it returns. O(n) under the lock.
+     * Takes the state under the lock in array copies ({@link #stateForSnapshot}) and hands it with its O(1) budget
+     * weight to {@code whileHeld} there (which may journal it: no change comes between); the rest is built unlocked.
      */
-    <T> T copied(Function<SchedulerState, T> whileHeld) {
+    SchedulerState copied(BiConsumer<SchedulerState, ClockCopy.Weight> whileHeld) {
         return lock.call(() -> {
             requireServing();
-            return whileHeld.apply(stateForSnapshot());
+            long start = System.nanoTime();
+            SchedulerState state = stateForSnapshot();
+            whileHeld.accept(state, new ClockCopy.Weight((long) state.size() + state.deliveries().size(),
+                    capacity.pendingBytes() + deliveries.bytes(), state.deliveries().size()));
+            return state.withCopyNanos(System.nanoTime() - start);
         });
     }
 

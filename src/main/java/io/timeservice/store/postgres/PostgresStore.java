@@ -48,6 +48,7 @@ public final class PostgresStore implements AutoCloseable {
 
     private final SchedulerMetrics metrics;
     private final PostgresClockCopy clockCopy;
+    private final PostgresClockSnapshots clockSnapshots;
 
     /**
      * How long one transaction of the store waits for a row lock, and how long each of its statements may run, before
@@ -74,6 +75,7 @@ public final class PostgresStore implements AutoCloseable {
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks, alarm);
         this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks);
         ScheduleFiring firingOfSchedules = new ScheduleFiring(schedules.parser(), schedules.maxCatchUp());
+        this.clockSnapshots = new PostgresClockSnapshots(jdbc, budget, maxClocks);
         this.timers = new PostgresTimers(jdbc, budget, alarm, metrics, firingOfSchedules);
         this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics, firingOfSchedules);
         this.schedules = new PostgresSchedules(jdbc, budget, alarm, firingOfSchedules, schedules.max());
@@ -170,6 +172,11 @@ public final class PostgresStore implements AutoCloseable {
     /** Recurring schedules. */
     public PostgresSchedules schedules() {
         return schedules;
+    }
+
+    /** Saved clocks: snapshots and loads. */
+    public PostgresClockSnapshots clockSnapshots() {
+        return clockSnapshots;
     }
 
     /** Forks of clocks ({@code copyOf}). */
