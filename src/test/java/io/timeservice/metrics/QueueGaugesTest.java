@@ -48,11 +48,14 @@ class QueueGaugesTest {
         assertThat(gauge("timer.queue.oldest.age.virtual")).isEqualTo(0.050);  // a, on ci-1
         assertThat(gauge("timer.queue.invariants.ok")).isEqualTo(1);
         assertThat(gauge("timer.queue.serving")).isEqualTo(1);
-        // no clock label: only the clocks' count has one, their mode
+        // no clock label: only the clocks' count has one, their mode, and the schedules' count theirs, the state
         assertThat(registry.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTags())
                 .isEqualTo(meter.getId().getName().equals("timer.clocks") ? List.of(meter.getId().getTag("mode"))
                         .stream().map(mode -> io.micrometer.core.instrument.Tag.of("mode", mode)).toList()
+                        : meter.getId().getName().equals("timer.schedules")
+                        ? List.of(io.micrometer.core.instrument.Tag.of("state", meter.getId().getTag("state")))
                         : List.of()));
+        assertThat(registry.get("timer.schedules").tag("state", "active").gauge().value()).isZero();
 
         clocks.delete("ci-1");
         assertThat(clocksIn("virtual")).isEqualTo(2);
