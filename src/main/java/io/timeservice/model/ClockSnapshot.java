@@ -26,7 +26,10 @@ public record ClockSnapshot(String name, ClockSettings settings, long now, long 
     /** The document format this service writes and reads. */
     public static final int FORMAT = 1;
 
-    /** The delivery as a snapshot keeps it: an in-flight one ready again at {@code now}, its attempt kept. */
+    /**
+     * The delivery as a snapshot (or a fork) keeps it: an in-flight one ready again at {@code now}, its attempt and
+     * schedule kept.
+     */
     public static Delivery saved(Delivery delivery, long sequence, long now) {
         Delivery d = delivery;
         return d.state() == Delivery.State.IN_FLIGHT

@@ -192,11 +192,7 @@ public final class TimerScheduler {
         });
     }
 
-    /**
-     * Cancels a pending timer if {@code precondition} accepts its current revision, and returns it as it was.
-     *
-     * @throws SchedulerException {@code timer_not_found} or {@code precondition_failed}
-     */
+    /** See {@link io.timeservice.store.TimerStore#cancel}; {@code schedule_owned} for a schedule's occurrence. */
     public Timer cancel(String id, Precondition precondition, Trace trace) {
         return mutate(Operation.CANCEL, () -> { }, () -> {
             int handle = requirePending(id);
