@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
-import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Delivery.State;
 
@@ -24,17 +23,34 @@ final class DeliveryRows {
     }
 
     /**
-     * The clock a delivery call runs on, read in the call's transaction: a virtual clock's row {@code FOR SHARE}
-     * (read again under the lock: an advance may have committed meanwhile), so no advance of it runs until the call
-     * commits; a system clock's unlocked (claims and acks of one busy clock must not queue on one row), its now the
-     * database's clock.
+     * A delivery call's clock in one round trip: a virtual clock's row locked {@code FOR SHARE} (the lock returns the
+     * row's latest version, so an advance that committed after the statement's snapshot is seen), a system clock's
+     * read unlocked. A clock's mode never changes, so the two branches never both answer. Parameters: the clock,
+     * twice.
+     */
+    private static final String ON_CLOCK = "WITH virtual_clock AS (" + PostgresClocks.SELECT
+            + " WHERE name = ? AND mode = 'virtual' FOR SHARE) SELECT * FROM virtual_clock UNION ALL "
+            + PostgresClocks.SELECT + " WHERE name = ? AND mode = 'system'";
+
+    /**
+     * The clock a delivery call runs on, read in the call's transaction: a virtual clock's row {@code FOR SHARE}, so
+     * no advance of it runs until the call commits; a system clock's unlocked (claims and acks of one busy clock must
+     * not queue on one row), its now the database's clock. One statement ({@link #ON_CLOCK}).
      *
      * @throws io.timeservice.model.SchedulerException {@code clock_not_found}
      */
     static StoredClock onClock(Connection connection, String clock) throws SQLException {
-        StoredClock stored = PostgresClocks.require(connection, clock, "");
-        return stored.mode() == ClockSettings.Mode.VIRTUAL ? PostgresClocks.require(connection, clock, " FOR SHARE")
-                : stored;
+        StoredClock stored = null;
+        if (clock != null) {
+            try (PreparedStatement select = connection.prepareStatement(ON_CLOCK)) {
+                select.setString(1, clock);
+                select.setString(2, clock);
+                try (ResultSet row = select.executeQuery()) {
+                    stored = row.next() ? PostgresClocks.clockOf(row) : null;
+                }
+            }
+        }
+        return PostgresClocks.found(clock, stored);
     }
 
     /** The deliveries a statement selecting {@link DeliverySql#VIEW} answers, by sequence (RETURNING follows no order). */

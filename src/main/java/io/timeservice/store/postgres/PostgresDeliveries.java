@@ -276,7 +276,7 @@ public final class PostgresDeliveries {
             int acked = 0;
             try (PreparedStatement ack = connection.prepareStatement(DeliverySql.ACK_ALL)) {
                 bindAcks(connection, ack, stored.name(), ids, tokens);
-                ack.setLong(4, stored.now());
+                ack.setLong(5, stored.now());
                 try (ResultSet rows = ack.executeQuery()) {
                     while (rows.next()) {
                         done.add(List.of(rows.getString(1), rows.getObject(2, UUID.class)));
@@ -310,12 +310,17 @@ public final class PostgresDeliveries {
         return outcomes;
     }
 
-    /** Binds the ids and tokens of {@link DeliverySql#ACK_ALL} or {@link DeliverySql#ACKED_BEFORE} and the clock's name. */
+    /**
+     * Binds the tokens, ids, tokens again and the clock's name of {@link DeliverySql#ACK_ALL} or
+     * {@link DeliverySql#ACKED_BEFORE}.
+     */
     private static void bindAcks(Connection connection, PreparedStatement statement, String clock, String[] ids,
                                  UUID[] tokens) throws SQLException {
-        statement.setArray(1, connection.createArrayOf("text", ids));
-        statement.setArray(2, connection.createArrayOf("uuid", tokens));
-        statement.setString(3, clock);
+        java.sql.Array claims = connection.createArrayOf("uuid", tokens);
+        statement.setArray(1, claims);
+        statement.setArray(2, connection.createArrayOf("text", ids));
+        statement.setArray(3, claims);
+        statement.setString(4, clock);
     }
 
     /**
