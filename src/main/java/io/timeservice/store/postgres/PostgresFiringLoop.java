@@ -67,7 +67,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
      * something; the database's now comes back even when none has. {@code OFFSET 0} keeps the subquery from being
      * pulled up, which would run each probe again in the outer WHERE.
      */
-    private static final String EARLIEST_DUE = """
+    static final String EARLIEST_DUE = """
             SELECT now.ms, due.name, due.fire_time, due.lease_until, due.retry_at
               FROM (SELECT db_now_ms() AS ms) now
               LEFT JOIN (
