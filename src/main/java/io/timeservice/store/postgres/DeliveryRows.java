@@ -10,8 +10,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
+import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Delivery.State;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
 
 /**
  * What the deliveries' classes ({@link PostgresDeliveries}, {@link LeaseReleaser}, {@link PostgresDeadLetters}) read
@@ -51,6 +54,29 @@ final class DeliveryRows {
             }
         }
         return PostgresClocks.found(clock, stored);
+    }
+
+    /**
+     * The clock of a delivery call, once {@code validate} accepted the call's input and the clock is known to queue
+     * its fired timers: the memory store's order of refusals ({@code clock_not_found}, the input, then
+     * {@code clock_not_queued}), decided in the call's transaction, so that the call reads its clock once.
+     */
+    static StoredClock onQueueClock(Connection connection, String clock, Runnable validate) throws SQLException {
+        StoredClock stored = onClock(connection, clock);
+        validate.run();
+        requireQueue(stored);
+        return stored;
+    }
+
+    /**
+     * @throws io.timeservice.model.SchedulerException {@code clock_not_queued} for a clock that returns fired timers
+     *                                                 from advance
+     */
+    static void requireQueue(StoredClock clock) {
+        if (clock.delivery() != ClockSettings.DeliveryMode.QUEUE) {
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
+                    + " (delivery \"response\") and has no deliveries");
+        }
     }
 
     /** The deliveries a statement selecting {@link DeliverySql#VIEW} answers, by sequence (RETURNING follows no order). */

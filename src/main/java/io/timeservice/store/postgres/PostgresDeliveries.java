@@ -118,12 +118,17 @@ public final class PostgresDeliveries {
      *                            {@code clock_not_found}
      */
     public List<ClaimedDelivery> claim(String clock, int max, long leaseMillis) {
-        Rules.requireClaim(max, leaseMillis, 0);
+        return claimOnce(clock, max, leaseMillis, 0);
+    }
+
+    /** One look of a claim; {@code waitMillis} only to be checked in the memory store's order of refusals. */
+    private List<ClaimedDelivery> claimOnce(String clock, int max, long leaseMillis, long waitMillis) {
         boolean[] onSystemClock = new boolean[1];
         long[] claimedAt = new long[1];
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
         Supplier<List<ClaimedDelivery>> look = () -> jdbc.inTransaction(connection -> {
-            StoredClock stored = DeliveryRows.onClock(connection, clock);
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock,
+                    () -> Rules.requireClaim(max, leaseMillis, waitMillis));
             onSystemClock[0] = stored.mode() == ClockSettings.Mode.SYSTEM;
             claimedAt[0] = stored.now();
             if (stored.mode() == ClockSettings.Mode.SYSTEM) {
@@ -181,7 +186,6 @@ public final class PostgresDeliveries {
      *                            0..{@value Limits#MAX_CLAIM_WAIT_MILLIS} ms
      */
     public List<ClaimedDelivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
-        Rules.requireClaim(max, leaseMillis, waitMillis);
         LongPoll.Signal signal = new LongPoll.Signal() {
             @Override
             public long generation() {
@@ -193,7 +197,8 @@ public final class PostgresDeliveries {
                 wakeups.awaitChange(clock, seen, nanos);
             }
         };
-        return LongPoll.claim(waitMillis, signal, () -> waitsEnded, () -> claim(clock, max, leaseMillis));
+        return LongPoll.claim(waitMillis, signal, () -> waitsEnded, () -> claimOnce(clock, max, leaseMillis,
+                waitMillis));
     }
 
     /**
@@ -222,7 +227,7 @@ public final class PostgresDeliveries {
         boolean[] newlyAcked = new boolean[1]; // now, not before: a repeated ack is no new event
         boolean held = jdbc.inTransaction(connection -> {
             newlyAcked[0] = false;
-            StoredClock stored = DeliveryRows.onClock(connection, clock);
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> { });
             if (token == null) {
                 return false;
             }
@@ -261,16 +266,16 @@ public final class PostgresDeliveries {
      * @throws SchedulerException {@code clock_not_found}
      */
     public List<ErrorCode> ackAll(String clock, List<Ack> acks) {
-        String[] ids = new String[acks.size()];
-        UUID[] tokens = new UUID[acks.size()];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = acks.get(i).id();
-            tokens[i] = DeliveryRows.token(acks.get(i).claim());
-        }
         int[] newlyAcked = new int[1]; // now, not before: repeated acks are no new events
         List<ErrorCode> outcomes = jdbc.inTransaction(connection -> {
             newlyAcked[0] = 0;
-            StoredClock stored = DeliveryRows.onClock(connection, clock);
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> Rules.requireAckCount(acks));
+            String[] ids = new String[acks.size()];
+            UUID[] tokens = new UUID[acks.size()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = acks.get(i).id();
+                tokens[i] = DeliveryRows.token(acks.get(i).claim());
+            }
             Set<List<Object>> done = new HashSet<>(); // (id, token) pairs acknowledged now or before
             long bytes = 0;
             int acked = 0;
@@ -333,14 +338,16 @@ public final class PostgresDeliveries {
      *                            RetryPolicy#MAX_BACKOFF_MILLIS} ms, {@code clock_not_found}
      */
     public io.timeservice.model.Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
-        if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
-                    + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
-        }
         UUID token = DeliveryRows.token(claim);
         boolean[] onSystemClock = new boolean[1];
         io.timeservice.model.Delivery nacked = jdbc.inTransaction(connection -> {
-            StoredClock stored = DeliveryRows.onClock(connection, clock);
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> {
+                if (retryAfterMillis != null && (retryAfterMillis < 0
+                        || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
+                    throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
+                            + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
+                }
+            });
             onSystemClock[0] = stored.mode() == ClockSettings.Mode.SYSTEM;
             if (token == null) {
                 return null;
@@ -389,11 +396,10 @@ public final class PostgresDeliveries {
      *                            {@code clock_not_found}
      */
     public io.timeservice.model.Delivery extend(String clock, String id, String claim, long leaseMillis) {
-        Rules.requireLease(leaseMillis);
         UUID token = DeliveryRows.token(claim);
         boolean[] onSystemClock = new boolean[1];
         io.timeservice.model.Delivery extended = jdbc.inTransaction(connection -> {
-            StoredClock stored = DeliveryRows.onClock(connection, clock);
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> Rules.requireLease(leaseMillis));
             onSystemClock[0] = stored.mode() == ClockSettings.Mode.SYSTEM;
             if (token == null) {
                 return null;
