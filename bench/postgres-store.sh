@@ -30,7 +30,8 @@
 # Installs what is missing: Node.js, npm, wrk, curl, psql, redis-cli (Debian, bench/need.sh), bullmq@6 + ioredis
 # (npm, into a temporary folder). Builds the jar when target/timeservice-*.jar is missing.
 # Usage: bench/postgres-store.sh [rounds=3]
-#   (TARGETS="bullmq mem-none mem-always pg-1 pg-2" SCENARIOS="adds batch claims" ADD_COUNT=10000 BATCH_SECONDS=10 DRAIN_COUNT=20000 WARMUP_COUNT=ADD_COUNT/4 WARMUP_SECONDS=5 LATE_RATE=500
+#   (BASE_JAR= (adds targets pg-1-base and pg-2-base: that jar's instances C and D on the same database; its
+#    migrations must be the same) TARGETS="bullmq mem-none mem-always pg-1 pg-2" SCENARIOS="adds batch claims" ADD_COUNT=10000 BATCH_SECONDS=10 DRAIN_COUNT=20000 WARMUP_COUNT=ADD_COUNT/4 WARMUP_SECONDS=5 LATE_RATE=500
 #    LATE_SECONDS=20 LATE_ROUNDS=rounds JAR= JAVA_OPTS=)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -83,9 +84,9 @@ echo "jar $jar ($(git rev-parse --short HEAD)), bullmq $(node -p "require('$work
 echo "postgresql: synchronous_commit=$(sql 'SHOW synchronous_commit') fsync=$(sql 'SHOW fsync') shared_buffers=$(sql 'SHOW shared_buffers')"
 
 free_port() { node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
-start() { # name port args...: a TimeService in the background, its log in $work/<name>.log
+start() { # name port args...: a TimeService (of $start_jar) in the background, its log in $work/<name>.log
   local name=$1 port=$2; shift 2
-  java ${JAVA_OPTS:--Xms2g -Xmx2g} -jar "$jar" --server.address=127.0.0.1 --server.port="$port" \
+  java ${JAVA_OPTS:--Xms2g -Xmx2g} -jar "${start_jar:-$jar}" --server.address=127.0.0.1 --server.port="$port" \
     --logging.level.root=WARN --timeservice.demo.enabled=true --timeservice.capacity=5000000 \
     --timeservice.deliveries.max=$((drain_count * 4)) "$@" > "$work/$name.log" 2>&1 &
 }
@@ -109,10 +110,17 @@ start pg-a "$a_port" "${pg[@]}"
 await_ready "$a_port" # A migrates the schema before B starts
 start pg-b "$b_port" "${pg[@]}"
 await_ready "${memory_ports[@]}" "$b_port"
+if [ -n "${BASE_JAR:-}" ]; then # the same two instances of another build on the same database, to compare
+  c_port=$(free_port); d_port=$(free_port)
+  start_jar=$BASE_JAR start pg-base-c "$c_port" "${pg[@]}"
+  start_jar=$BASE_JAR start pg-base-d "$d_port" "${pg[@]}"
+  await_ready "$c_port" "$d_port"
+fi
 
 ports_of() { # target: the TimeService ports its clients use, comma-separated (BullMQ: Redis's)
   case $1 in bullmq) echo "$redis_port";; mem-none) echo "$none_port";; mem-always) echo "$always_port";;
-    pg-1) echo "$a_port";; pg-2) echo "$a_port,$b_port";; esac
+    pg-1) echo "$a_port";; pg-2) echo "$a_port,$b_port";; pg-1-base) echo "$c_port";; pg-2-base) echo "$c_port,$d_port";;
+  esac
 }
 json=(-H 'Content-Type: application/json')
 empty() { # target: an empty queue before a run
