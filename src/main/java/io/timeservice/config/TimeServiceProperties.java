@@ -82,6 +82,12 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
      *             clock (start-up stops otherwise, saying so).
      */
     public record DefaultClock(@DefaultValue("virtual") ClockSettings.Mode mode) {
+
+        public DefaultClock {
+            // a scaled clock needs a rate, which the default clock's configuration has no place for
+            require(mode != ClockSettings.Mode.SCALED, "timeservice.clock.mode must be virtual or system, got scaled"
+                    + " (create a scaled clock with PUT /clocks/{clock})");
+        }
     }
 
     /**

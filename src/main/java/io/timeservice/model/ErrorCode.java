@@ -29,8 +29,10 @@ public enum ErrorCode {
     CLOCK_UNDELETABLE,
     /** {@code timeservice.clocks.max} clocks exist already (429). */
     CLOCK_LIMIT,
-    /** Advance on a system clock, whose time is the wall clock's (409). */
+    /** Advance on a clock that fires by itself: a system clock (the wall clock's time) or a scaled one (409). */
     CLOCK_NOT_VIRTUAL,
+    /** A rate change of a clock that is not scaled (409). */
+    CLOCK_NOT_SCALED,
     /** A delivery call on a clock whose fired timers are returned by advance, not queued (409). */
     CLOCK_NOT_QUEUED,
     /** An ack, nack or extend whose claim holds no lease (wrong, expired, or the delivery went elsewhere) (409). */

@@ -2,6 +2,7 @@ package io.timeservice.store;
 
 import java.util.List;
 
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.SchedulerException;
@@ -36,6 +37,14 @@ public interface ClockStore {
 
     /** @throws SchedulerException {@code clock_not_found} */
     ClockView get(String name);
+
+    /**
+     * Changes a scaled clock's rate from its time now on: its time is continuous across the change (the new rate runs
+     * from where the clock stands), and what comes due later fires at the new rate. Rate 0 freezes the clock.
+     *
+     * @throws SchedulerException {@code clock_not_found}, {@code clock_not_scaled} for a virtual or system clock
+     */
+    ClockView rerate(String name, ClockRate rate);
 
     /** Up to {@code limit} clocks by name after {@code after}; a clock deleted meanwhile is left out. */
     List<ClockView> list(int limit, String after);

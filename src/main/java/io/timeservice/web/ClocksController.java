@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.ErrorCode;
@@ -12,12 +13,14 @@ import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.store.ClockStore;
+import io.timeservice.web.JsonRequest.PatchClock;
 import io.timeservice.web.JsonRequest.PutClock;
 import io.timeservice.web.JsonRequest.Retry;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -25,7 +28,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The clocks resource: create (idempotent PUT), read, list by name and delete clocks, virtual or system. Everything under
+ * The clocks resource: create (idempotent PUT), read, list by name, change a scaled clock's rate (PATCH) and delete
+ * clocks, virtual, system or scaled. Everything under
  * {@code /clocks/{clock}/} is served by the timer, clock and queue controllers, parameterized by clock.
  */
 @RestController
@@ -44,22 +48,34 @@ class ClocksController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<ClockJson> put(@PathVariable String clock, @RequestBody PutClock body) {
         if (body.copyOf() != null) {
-            if (body.now() != null || body.mode() != null || body.delivery() != null || body.retry() != null) {
+            if (body.now() != null || body.mode() != null || body.delivery() != null || body.retry() != null
+                    || body.rate() != null) {
                 throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a copy takes the time and settings of its"
-                        + " source: copyOf (" + body.copyOf() + ") goes alone, without now, mode, delivery or retry");
+                        + " source: copyOf (" + body.copyOf() + ") goes alone, without now, mode, delivery, retry or"
+                        + " rate");
             }
             return ResponseEntity.created(URI.create("/clocks/" + clock))
                     .body(describe(clocks.copy(clock, body.copyOf()).clock()));
         }
         ClockSettings settings = settings(body);
         if (settings.isSystem() && body.now() != null) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual clocks: a system clock's"
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual and scaled clocks: a system clock's"
                     + " now is the wall clock's");
         }
         ClockView.Created created = clocks.create(clock, body.now() == null ? 0 : body.now(), settings);
         ClockJson json = describe(created.clock());
         return created.created() ? ResponseEntity.created(URI.create("/clocks/" + clock)).body(json)
                 : ResponseEntity.ok(json);
+    }
+
+    /** A scaled clock's new rate, from its time now on. */
+    @PatchMapping(path = "/clocks/{clock}", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    ClockJson patch(@PathVariable String clock, @RequestBody PatchClock body) {
+        if (body.rate() == null) { // absent and null bind alike here: either way there is no rate to change to
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a rate change needs a rate: {\"rate\": 60}");
+        }
+        return describe(clocks.rerate(clock, ClockRate.of(body.rate())));
     }
 
     @GetMapping(path = "/clocks/{clock}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -85,12 +101,19 @@ class ClocksController {
         ClockSettings.Mode mode = body.mode() == null ? null : switch (body.mode()) {
             case VIRTUAL -> ClockSettings.Mode.VIRTUAL;
             case SYSTEM -> ClockSettings.Mode.SYSTEM;
+            case SCALED -> ClockSettings.Mode.SCALED;
         };
         ClockSettings.DeliveryMode delivery = body.delivery() == null ? null : switch (body.delivery()) {
             case RESPONSE -> ClockSettings.DeliveryMode.RESPONSE;
             case QUEUE -> ClockSettings.DeliveryMode.QUEUE;
         };
-        return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry()));
+        // checked by ClockSettings too; here so that a bad rate of a clock that may not have one says the first
+        ClockRate rate = body.rate() == null || mode != ClockSettings.Mode.SCALED ? null : ClockRate.of(body.rate());
+        if (body.rate() != null && mode != ClockSettings.Mode.SCALED) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "rate is only for scaled clocks: send it with"
+                    + " \"mode\": \"scaled\"");
+        }
+        return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry()), rate);
     }
 
     private static RetryPolicy retryPolicy(Retry retry) {
@@ -109,7 +132,8 @@ class ClocksController {
         ClockSettings settings = clock.settings();
         return new ClockJson(clock.name(), status.now(), status.size(), status.nextFireTime(), oldestAge,
                 clock.createdAtWallMillis(), clock.deletesAt(), lowerCase(settings.mode()),
-                lowerCase(settings.delivery()), RetryJson.of(settings.retry()),
+                settings.rate() == null ? null : settings.rate().value(), lowerCase(settings.delivery()),
+                RetryJson.of(settings.retry()),
                 clock.deliveries() == null ? null : DeliveryCountsJson.of(clock.deliveries()));
     }
 
@@ -119,10 +143,12 @@ class ClocksController {
      * @param createdAt wall-clock epoch milliseconds of the creation; 0 for {@code default}, which always existed
      * @param deletesAt with {@code timeservice.clocks.idle-ttl} set, when the clock is deleted unless a call addresses
      *                  it first (wall-clock epoch milliseconds); absent otherwise, and always for {@code default}
+     * @param rate       a scaled clock's clock milliseconds per wall-clock millisecond; absent for other clocks
      * @param deliveries the deliveries by state, for a clock that queues them; absent otherwise
      */
     record ClockJson(String name, long now, int size, Long nextFireTime, Long oldestAge, long createdAt,
-                     @JsonInclude(JsonInclude.Include.NON_NULL) Long deletesAt, String mode, String delivery,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Long deletesAt, String mode,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Double rate, String delivery,
                      RetryJson retry, @JsonInclude(JsonInclude.Include.NON_NULL) DeliveryCountsJson deliveries) {
     }
 

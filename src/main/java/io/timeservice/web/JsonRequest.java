@@ -1,5 +1,6 @@
 package io.timeservice.web;
 
+import java.math.BigDecimal;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -37,15 +38,20 @@ sealed interface JsonRequest {
                     @JsonDeserialize(using = AbsentOrNonNull.class) ClockMode mode,
                     @JsonDeserialize(using = AbsentOrNonNull.class) DeliveryMode delivery,
                     @JsonDeserialize(using = AbsentOrNonNull.class) Retry retry,
-                    @JsonDeserialize(using = AbsentOrNonNull.class) String copyOf) implements JsonRequest {
+                    @JsonDeserialize(using = AbsentOrNonNull.class) String copyOf,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) BigDecimal rate) implements JsonRequest {
 
         PutClock(Long now, ClockMode mode, DeliveryMode delivery, Retry retry) {
-            this(now, mode, delivery, retry, null);
+            this(now, mode, delivery, retry, null, null);
         }
     }
 
+    /** {@code PATCH /clocks/{clock}}: a scaled clock's new rate, exactly as written (a decimal, not a double). */
+    record PatchClock(@JsonProperty(required = true) BigDecimal rate) implements JsonRequest {
+    }
+
     /** A clock's {@code mode} as written in JSON. */
-    enum ClockMode { @JsonProperty("virtual") VIRTUAL, @JsonProperty("system") SYSTEM }
+    enum ClockMode { @JsonProperty("virtual") VIRTUAL, @JsonProperty("system") SYSTEM, @JsonProperty("scaled") SCALED }
 
     /** A clock's {@code delivery} as written in JSON. */
     enum DeliveryMode { @JsonProperty("response") RESPONSE, @JsonProperty("queue") QUEUE }

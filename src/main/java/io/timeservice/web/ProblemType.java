@@ -39,6 +39,7 @@ public enum ProblemType {
     CLOCK_CONFLICT(HttpStatus.CONFLICT),
     CLOCK_UNDELETABLE(HttpStatus.CONFLICT),
     CLOCK_NOT_VIRTUAL(HttpStatus.CONFLICT),
+    CLOCK_NOT_SCALED(HttpStatus.CONFLICT),
     CLOCK_NOT_QUEUED(HttpStatus.CONFLICT),
     CLAIM_LOST(HttpStatus.CONFLICT),
     PRECONDITION_FAILED(HttpStatus.PRECONDITION_FAILED),
@@ -102,6 +103,7 @@ public enum ProblemType {
             case CLOCK_UNDELETABLE -> CLOCK_UNDELETABLE;
             case CLOCK_LIMIT -> CLOCK_LIMIT;
             case CLOCK_NOT_VIRTUAL -> CLOCK_NOT_VIRTUAL;
+            case CLOCK_NOT_SCALED -> CLOCK_NOT_SCALED;
             case CLOCK_NOT_QUEUED -> CLOCK_NOT_QUEUED;
             case CLAIM_LOST -> CLAIM_LOST;
             case DELIVERY_NOT_FOUND -> DELIVERY_NOT_FOUND;

@@ -174,7 +174,8 @@ class TokenAccessTest {
                 as(READ).contentType(ContentType.JSON).body("{}").put("/clocks/other"),
                 as(READ).delete("/clocks/tok"),
                 as(READ).contentType(ContentType.JSON).body("{\"id\":\"x\",\"delay\":1}").post("/clocks/tok/timers"),
-                as(READ).contentType(ContentType.JSON).body("{\"by\":1}").post("/clocks/tok/advance"));
+                as(READ).contentType(ContentType.JSON).body("{\"by\":1}").post("/clocks/tok/advance"),
+                as(READ).contentType(ContentType.JSON).body("{\"rate\":2}").patch("/clocks/tok"));
         for (Response response : refused) {
             assertThat(response.statusCode()).isEqualTo(403);
             assertThat(response.jsonPath().getString("code")).isEqualTo("forbidden");

@@ -40,7 +40,7 @@ class ProblemTypeTest {
                 Map.entry("storage_unavailable", 503), Map.entry("clock_not_found", 404),
                 Map.entry("clock_conflict", 409), Map.entry("clock_undeletable", 409),
                 Map.entry("clock_limit", 429), Map.entry("clock_not_virtual", 409),
-                Map.entry("clock_not_queued", 409), Map.entry("claim_lost", 409),
+                Map.entry("clock_not_scaled", 409), Map.entry("clock_not_queued", 409), Map.entry("claim_lost", 409),
                 Map.entry("delivery_not_found", 404))));
         assertThat(ProblemType.TIMER_NOT_FOUND.type()).hasToString("urn:timeservice:problem:timer_not_found");
         assertThat(ProblemType.PAYLOAD_TOO_LARGE.title()).isEqualTo("Content Too Large");

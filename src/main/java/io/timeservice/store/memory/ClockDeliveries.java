@@ -105,7 +105,7 @@ final class ClockDeliveries {
             }
             Applied<List<Delivery>> leased = kernel.commit(new Mutation.Claimed(now, leaseMillis, claims),
                     () -> deliveries.claim(now, leaseMillis, claims));
-            tally.claimed(leased.value(), now, kernel.clock().isVirtual());
+            tally.claimed(leased.value(), now, kernel.settings().isSystem());
             changed();
             return leased;
         });
@@ -410,9 +410,10 @@ final class ClockDeliveries {
             add(DeliveryEvent.REDELIVERED, settled.readied());
         }
 
-        void claimed(List<Delivery> claimed, long now, boolean virtual) {
+        /** Lateness is wall-clock time: measured only on a system clock (a scaled clock's time is not the wall's). */
+        void claimed(List<Delivery> claimed, long now, boolean onWallClock) {
             add(DeliveryEvent.CLAIMED, claimed.size());
-            if (!virtual) {
+            if (onWallClock) {
                 lateness = new long[claimed.size()];
                 for (int i = 0; i < lateness.length; i++) {
                     lateness[i] = Math.max(0, now - claimed.get(i).readyAt());

@@ -3,14 +3,19 @@ package io.timeservice.store.memory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
 import io.timeservice.model.Rules;
+import io.timeservice.model.ScaledTime;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
@@ -50,7 +55,10 @@ final class ClockFiring {
     private final SchedulerMetrics metrics;
     /** Where a system clock asks for firing rounds; set by {@link #fireWith} before serving. */
     private Wakeups wakeups = Wakeups.NONE;
-    /** The earliest deadline told to {@link #wakeups} and not yet taken by a firing round. */
+    /**
+     * The earliest deadline told to {@link #wakeups} and not yet taken by a firing round, in wall-clock time (which a
+     * scaled clock's deadlines are turned into, {@link SchedulerClock#wallTimeOf}).
+     */
     private long toldDeadline = Long.MAX_VALUE;
     /** Firing rounds refused in a row (journal back-pressure); sets the backoff of the next try. */
     private int refusedRounds;
@@ -130,8 +138,9 @@ final class ClockFiring {
     private SchedulerClock requireVirtual() {
         SchedulerClock clock = kernel.clock();
         if (!clock.isVirtual()) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the system clock and"
-                    + " fires by itself; only a virtual clock can be advanced");
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the "
+                    + (kernel.settings().isScaled() ? "wall clock scaled by its rate" : "system clock")
+                    + " and fires by itself; only a virtual clock can be advanced");
         }
         return clock;
     }
@@ -255,8 +264,8 @@ final class ClockFiring {
                     return firedNow;
                 } catch (SchedulerException refused) {
                     // journal back-pressure refused a step (each step is all or nothing): without a new wake-up this
-                    // clock would never get another round, so it asks for one after a backoff
-                    long retryAt = now + Math.min(REFUSED_RETRY_MAX_MILLIS,
+                    // clock would never get another round, so it asks for one after a backoff (in wall time)
+                    long retryAt = wallClockMillis.getAsLong() + Math.min(REFUSED_RETRY_MAX_MILLIS,
                             REFUSED_RETRY_MILLIS << Math.min(refusedRounds, 20));
                     refusedRounds++;
                     toldDeadline = retryAt;
@@ -287,7 +296,9 @@ final class ClockFiring {
                 kernel.log().requireWritable();
                 List<Timer> timers = advanceWithin(now, granted, Trace.NONE, granted == due).value().fired();
                 firedNow = timers.size();
-                tally.fired(timers, wallClockMillis.getAsLong());
+                if (kernel.settings().isSystem()) { // fire lag is wall-clock time, which only a system clock keeps
+                    tally.fired(timers, wallClockMillis.getAsLong());
+                }
             }
         } finally {
             capacity.budget().releaseDeliveries(granted - firedNow);
@@ -297,12 +308,43 @@ final class ClockFiring {
             clockDeliveries.changed();
         }
         clockDeliveries.recount(heldBack);
-        long next = heldBack ? Math.min(nextDeadline(false), now + HELD_BACK_RETRY_MILLIS) : nextDeadline(true);
-        if (next != Long.MAX_VALUE) {
+        long next = kernel.clock().wallTimeOf(nextDeadline(!heldBack));
+        if (heldBack) {
+            next = Math.min(next, wallClockMillis.getAsLong() + HELD_BACK_RETRY_MILLIS);
+        }
+        if (next != Long.MAX_VALUE) { // a frozen scaled clock waits for a rate change (or a new deadline)
             toldDeadline = next;
             wakeups.wakeAt(scheduler, next);
         }
         return firedNow;
+    }
+
+    /**
+     * Changes a scaled clock's rate from now on, journaled first: its time function is anchored anew at the wall
+     * clock's now and the clock's time there, so the time is continuous; the firing thread's wake-up is worked out
+     * again at the new rate (an earlier one told before only costs a round that finds nothing due). Hands the new
+     * settings to {@code settled} under the lock and answers them once the journal holds the change.
+     *
+     * @throws SchedulerException {@code clock_not_scaled}, {@code storage_unavailable}
+     */
+    ClockSettings rerate(ClockRate next, Consumer<ClockSettings> settled) {
+        Applied<ClockSettings> applied = kernel.serving(() -> {
+            if (!(kernel.clock() instanceof ScaledClock scaled)) {
+                throw new SchedulerException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has"
+                        + " a rate to change; this one is " + kernel.settings().mode().name().toLowerCase(Locale.ROOT));
+            }
+            kernel.log().requireWritable();
+            ScaledTime time = scaled.rerated(next);
+            ClockSettings changed = kernel.settings().withRate(next);
+            return kernel.commit(new Mutation.RateChanged(time), () -> {
+                scaled.follow(time);
+                settled.accept(changed);
+                toldDeadline = Long.MAX_VALUE; // told at the old rate: the commit tells the new one
+                return changed;
+            });
+        });
+        kernel.log().awaitDurable(applied.position());
+        return applied.value();
     }
 
     /** The clock was deleted: the firing thread forgets it. Call under the lock. */
@@ -312,12 +354,12 @@ final class ClockFiring {
     }
 
 
-    /** Tells the firing thread about a sooner deadline of this system kernel.clock(). */
+    /** Tells the firing thread about a sooner deadline of this clock, when it fires by itself. */
     void tellNextDeadline() {
         if (kernel.clock().isVirtual()) {
             return;
         }
-        long next = nextDeadline(!clockDeliveries.counts().firingHeldBack());
+        long next = kernel.clock().wallTimeOf(nextDeadline(!clockDeliveries.counts().firingHeldBack()));
         if (next < toldDeadline) {
             toldDeadline = next;
             wakeups.wakeAt(scheduler, next);

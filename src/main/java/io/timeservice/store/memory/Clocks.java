@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
@@ -274,7 +275,7 @@ public final class Clocks {
             long initialNow = settings.isSystem() ? 0 : now;
             ClocksJournal.Numbered numbered = clocksJournal.created(name, initialNow, createdAt, settings);
             Clock clock = new Clock(numbered.number(), name, initialNow, createdAt, newScheduler(initialNow,
-                    numbered.firstSequence(), settings), createdAt, settings);
+                    createdAt, numbered.firstSequence(), settings), createdAt, settings);
             register(clock);
             // waited for under the monitor: a second PUT answers 200 only once the clock is durable
             clocksJournal.awaitDurable(numbered.position());
@@ -311,6 +312,21 @@ public final class Clocks {
             register(clock);
             clocksJournal.awaitDurable(forked.position());
             return new Created(clock, true);
+        }
+    }
+
+    /**
+     * Changes the rate of the scaled clock {@code name} from its time now on: the time is continuous across the change
+     * and what comes due fires at the new rate. Journaled; under the registry monitor, so a concurrent {@link #create}
+     * compares its settings with the old rate or the new one, never in between.
+     *
+     * @throws SchedulerException {@code clock_not_found}, {@code clock_not_scaled}, {@code storage_unavailable}
+     */
+    public Clock rerate(String name, ClockRate rate) {
+        synchronized (registry) {
+            Clock clock = get(name);
+            clock.settings = clock.scheduler().rerate(rate);
+            return clock;
         }
     }
 
@@ -368,8 +384,8 @@ public final class Clocks {
      */
     public Long deletesAt(Clock clock) {
         long ttl = idleTtlMillis;
-        if (ttl == 0 || clock == defaultClock || clock.settings().isSystem()) {
-            return null; // a system clock fires by itself: not using it is no sign that it is forgotten
+        if (ttl == 0 || clock == defaultClock || clock.settings().firesByItself()) {
+            return null; // a system or scaled clock fires by itself: not using it is no sign that it is forgotten
         }
         long lastUsed = clock.lastUsedWallMillis();
         return lastUsed > Long.MAX_VALUE - ttl ? Long.MAX_VALUE : lastUsed + ttl;
@@ -462,15 +478,23 @@ public final class Clocks {
         count = byName.size();
     }
 
-    private TimerScheduler newScheduler(long now, long firstSequence, ClockSettings settings) {
-        TimerScheduler scheduler = configured(now, settings);
+    private TimerScheduler newScheduler(long now, long createdAt, long firstSequence, ClockSettings settings) {
+        TimerScheduler scheduler = configured(now, createdAt, settings);
         scheduler.startSequencesAfter(firstSequence);
         return scheduler;
     }
 
-    /** A fresh scheduler with {@code settings}: on a system clock, or on a virtual one at {@code now}. */
+    /**
+     * A fresh scheduler with {@code settings}: on a system clock, on a virtual one at {@code now}, or on a scaled one
+     * at {@code now} (its anchor replaced by a snapshot's or copy's time function when it has one).
+     */
     TimerScheduler configured(long now, ClockSettings settings) {
-        SchedulerClock clock = settings.isSystem() ? new SystemClock(wallClockMillis) : new VirtualClock(now);
+        return configured(now, wallClockMillis.getAsLong(), settings);
+    }
+
+    /** As {@link #configured(long, ClockSettings)}; a scaled clock runs from {@code now} at wall time {@code wallAnchor}. */
+    TimerScheduler configured(long now, long wallAnchor, ClockSettings settings) {
+        SchedulerClock clock = SchedulerClock.of(settings, now, wallAnchor, wallClockMillis);
         TimerScheduler scheduler = factory.apply(clock, budget);
         scheduler.configure(settings, clock);
         return scheduler;

@@ -148,7 +148,8 @@ final class ClocksJournal {
                             + created.name() + ") which exists");
                 }
                 Clock clock = new Clock(created.number(), created.name(), created.now(),
-                        created.createdAtWallMillis(), registry.configured(created.now(), created.settings()),
+                        created.createdAtWallMillis(), registry.configured(created.now(),
+                        created.createdAtWallMillis(), created.settings()),
                         recoveredAt, created.settings());
                 recovering.put(created.number(), new Recovering(clock,
                         clock.scheduler().beginRecovery(null, created.firstSequence())));

@@ -2,6 +2,7 @@ package io.timeservice.store.memory;
 
 import java.util.List;
 
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.QueueStatus;
@@ -35,6 +36,11 @@ public final class MemoryClockStore implements ClockStore {
     @Override
     public List<ClockView> list(int limit, String after) {
         return ClockView.ofEach(clocks.list(limit, after), this::view);
+    }
+
+    @Override
+    public ClockView rerate(String name, ClockRate rate) {
+        return view(clocks.rerate(name, rate));
     }
 
     @Override

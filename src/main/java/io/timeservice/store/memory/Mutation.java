@@ -3,6 +3,7 @@ package io.timeservice.store.memory;
 import java.util.List;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ScaledTime;
 import io.timeservice.model.Timer;
 
 /**
@@ -92,6 +93,13 @@ public sealed interface Mutation {
      * knew). A change of mode happens only while it holds no timer and no delivery; its time restarts then.
      */
     record ClockConfigured(ClockSettings settings) implements Mutation {
+    }
+
+    /**
+     * A scaled clock's rate changed: from now on its time is {@code time} of the wall clock, anchored where the clock
+     * stood. (A scaled clock's first function is anchored at its {@link ClockCreated}: its wall time and now.)
+     */
+    record RateChanged(ScaledTime time) implements Mutation {
     }
 
     // ---- deliveries (clocks that queue what fires) ----

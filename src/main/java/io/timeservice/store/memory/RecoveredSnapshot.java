@@ -3,6 +3,7 @@ package io.timeservice.store.memory;
 import java.util.List;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ScaledTime;
 
 /**
  * The snapshot half of what recovery reads from the journal's snapshot file: the clock, the last sequence issued,
@@ -10,10 +11,18 @@ import io.timeservice.model.ClockSettings;
  *
  * @param firedThrough the time up to which every due timer had fired (see {@link SchedulerClock#firedThrough}), at
  *                     most {@code now}
+ * @param scaledTime   a scaled clock's time function; null for a clock of another mode
  */
 public record RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
                                 ClockSettings settings, List<SavedDelivery> deliveries,
-                                List<RecentAck> recentAcks, long firedThrough) {
+                                List<RecentAck> recentAcks, long firedThrough, ScaledTime scaledTime) {
+
+    /** A snapshot of a clock that is not scaled (every clock before format version 11). */
+    public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
+                             ClockSettings settings, List<SavedDelivery> deliveries, List<RecentAck> recentAcks,
+                             long firedThrough) {
+        this(now, lastSequence, reservedSequences, timers, settings, deliveries, recentAcks, firedThrough, null);
+    }
 
     /** A snapshot whose clock had fired everything due by its time (format versions before 6). */
     public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,

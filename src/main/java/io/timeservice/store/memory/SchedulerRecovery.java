@@ -54,6 +54,9 @@ final class SchedulerRecovery {
             return;
         }
         useSettings(snapshot.settings());
+        if (snapshot.scaledTime() != null) {
+            scaled("a snapshot's scaled time").follow(snapshot.scaledTime());
+        }
         for (SavedDelivery saved : snapshot.deliveries()) {
             deliveries.restore(saved);
         }
@@ -161,6 +164,9 @@ final class SchedulerRecovery {
             deliveries.renewLeases(renewed.now());
         } else if (mutation instanceof Mutation.ClockConfigured configured) {
             useSettings(configured.settings());
+        } else if (mutation instanceof Mutation.RateChanged changed) {
+            scaled("a rate change").follow(changed.time());
+            settings = settings.withRate(changed.time().rate());
         } else {
             return false;
         }
@@ -184,6 +190,14 @@ final class SchedulerRecovery {
         }
     }
 
+    /** The clock, which {@code what} needs to be scaled. */
+    private ScaledClock scaled(String what) {
+        if (!(clock instanceof ScaledClock scaled)) {
+            throw new IllegalStateException("journal holds " + what + " of a clock that is not scaled");
+        }
+        return scaled;
+    }
+
     private void useSettings(ClockSettings next) {
         if (next.mode() != settings.mode()) {
             clock = clocks.apply(next);
@@ -194,8 +208,9 @@ final class SchedulerRecovery {
 
     /** The state rebuilt so far, as a snapshot would take it live: what a fork recorded at this point copies. */
     SchedulerState state() {
-        return new SchedulerState(clock.now(), lastSequence, reservedSequences, heap.image(), 0, settings,
-                deliveries.image(), deliveries.recentAcks());
+        long now = clock instanceof RunningClock running ? running.latest() : clock.now();
+        return new SchedulerState(now, clock.firedThrough(), lastSequence, reservedSequences, heap.image(), 0,
+                settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock));
     }
 
     SchedulerClock clock() {

@@ -3,6 +3,7 @@ package io.timeservice.store.memory;
 import java.util.List;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ScaledTime;
 import io.timeservice.model.Timer;
 
 /**
@@ -21,6 +22,8 @@ public final class SchedulerState {
     private final ClockSettings settings;
     private final List<SavedDelivery> deliveries;
     private final List<RecentAck> recentAcks;
+    /** A scaled clock's time function; null for a clock of another mode. */
+    private final ScaledTime scaledTime;
 
     SchedulerState(long now, long lastSequence, HeapImage image, long copyNanos) {
         this(now, lastSequence, lastSequence, image, copyNanos);
@@ -40,6 +43,13 @@ public final class SchedulerState {
     SchedulerState(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
                    long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
                    List<RecentAck> recentAcks) {
+        this(now, firedThrough, lastSequence, reservedSequences, image, copyNanos, settings, deliveries, recentAcks,
+                null);
+    }
+
+    SchedulerState(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
+                   long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
+                   List<RecentAck> recentAcks, ScaledTime scaledTime) {
         this.now = now;
         this.firedThrough = firedThrough;
         this.lastSequence = lastSequence;
@@ -49,12 +59,18 @@ public final class SchedulerState {
         this.settings = settings;
         this.deliveries = deliveries;
         this.recentAcks = recentAcks;
+        this.scaledTime = scaledTime;
     }
 
     /** This state, with {@code nanos} as the time its copy held the lock(s). */
     SchedulerState withCopyNanos(long nanos) {
         return new SchedulerState(now, firedThrough, lastSequence, reservedSequences, image, nanos, settings,
-                deliveries, recentAcks);
+                deliveries, recentAcks, scaledTime);
+    }
+
+    /** A scaled clock's time function (anchor and rate); null for a clock of another mode. */
+    public ScaledTime scaledTime() {
+        return scaledTime;
     }
 
     public ClockSettings settings() {

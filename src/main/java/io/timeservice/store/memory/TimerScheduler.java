@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import io.timeservice.model.Ack;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
@@ -580,7 +581,7 @@ public final class TimerScheduler {
             if (heap.size() != 0 || deliveries.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
-            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings, this::clockFor);
+            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings, mode -> SchedulerClock.fresh(mode, wallClockMillis));
             recovery.startAfter(firstSequence);
             recovery.load(snapshot);
             return recovery;
@@ -666,7 +667,7 @@ public final class TimerScheduler {
             log.requireWritable();
             return commit(new Mutation.ClockConfigured(next), Trace.NONE, () -> {
                 if (next.mode() != settings.mode()) {
-                    clock = clockFor(next);
+                    clock = SchedulerClock.fresh(next, wallClockMillis);
                 }
                 settings = next;
                 deliveries.policy(next.retry());
@@ -677,9 +678,9 @@ public final class TimerScheduler {
         log.awaitDurable(applied.position());
     }
 
-    /** A fresh clock for {@code clockSettings}: the wall clock's time, or virtual time from 0. */
-    SchedulerClock clockFor(ClockSettings clockSettings) {
-        return clockSettings.isSystem() ? new SystemClock(wallClockMillis) : new VirtualClock(0);
+    /** Changes a scaled clock's rate from its time now on; see {@link ClockFiring#rerate}. */
+    public ClockSettings rerate(ClockRate next) {
+        return firing.rerate(next, changed -> settings = changed);
     }
 
     /**
@@ -707,7 +708,7 @@ public final class TimerScheduler {
     /** This scheduler's state for a snapshot; call holding the lock (between {@link #holdForSnapshot} and release). */
     SchedulerState stateForSnapshot() {
         return new SchedulerState(clock.now(), clock.firedThrough(), sequences.last(), sequences.reserved(),
-                heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks());
+                heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock));
     }
 
     /**

@@ -27,13 +27,13 @@ final class DeliveryRows {
 
     /**
      * A delivery call's clock in one round trip: a virtual clock's row locked {@code FOR SHARE} (the lock returns the
-     * row's latest version, so an advance that committed after the statement's snapshot is seen), a system clock's
-     * read unlocked. A clock's mode never changes, so the two branches never both answer. Parameters: the clock,
-     * twice.
+     * row's latest version, so an advance that committed after the statement's snapshot is seen), any other clock's
+     * (system, scaled) read unlocked. A clock's mode never changes, so the two branches never both answer.
+     * Parameters: the clock, twice.
      */
     private static final String ON_CLOCK = "WITH virtual_clock AS (" + PostgresClocks.SELECT
             + " WHERE name = ? AND mode = 'virtual' FOR SHARE) SELECT * FROM virtual_clock UNION ALL "
-            + PostgresClocks.SELECT + " WHERE name = ? AND mode = 'system'";
+            + PostgresClocks.SELECT + " WHERE name = ? AND mode <> 'virtual'";
 
     /**
      * The clock a delivery call runs on, read in the call's transaction: a virtual clock's row {@code FOR SHARE}, so

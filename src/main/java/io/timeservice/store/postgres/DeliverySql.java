@@ -40,13 +40,14 @@ final class DeliverySql {
             RETURNING d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.claim, d.lease_until, d.ready_at""";
 
     /**
-     * Moves a system clock's due timers (the database's clock decides) into its ready queue, in firing order; a first
-     * attempt is ready from its fire time on, as in memory. Parameters: clock, limit.
+     * Moves the due timers of a clock that fires by itself (its now decides: the database's clock, or a scaled
+     * clock's function of it) into its ready queue, in firing order; a first attempt is ready from its fire time on,
+     * as in memory. Parameters: clock, the clock's now, limit.
      */
     static final String FIRE_DUE = """
             WITH picked AS (
                 SELECT seq FROM timers
-                 WHERE clock = ? AND fire_time <= db_now_ms()
+                 WHERE clock = ? AND fire_time <= ?
                  ORDER BY fire_time, priority, seq
                  LIMIT ?
                  FOR UPDATE SKIP LOCKED),

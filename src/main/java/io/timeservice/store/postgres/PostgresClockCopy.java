@@ -58,8 +58,10 @@ public final class PostgresClockCopy {
                    (SELECT coalesce(sum(bytes), 0) FROM copied_timers)
                        + (SELECT coalesce(sum(bytes), 0) FROM copied_deliveries)""";
     private static final String COPY_CLOCK = """
-            INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings)
-            SELECT ?, mode, now_ms, now_ms, delivery, settings FROM clocks WHERE name = ?""";
+            INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, rate_millionths, anchor_wall)
+            SELECT ?, mode, now_ms, CASE WHEN mode = 'scaled' THEN clock_now_ms(clocks) ELSE now_ms END, delivery,
+                   settings, rate_millionths, anchor_wall
+              FROM clocks WHERE name = ?""";
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;

@@ -2,6 +2,7 @@ package io.timeservice.store.postgres;
 
 import java.util.List;
 
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.Limits;
@@ -18,8 +19,7 @@ public final class PostgresClockStore implements ClockStore {
 
     @Override
     public ClockView.Created create(String name, long now, ClockSettings settings) {
-        PostgresClocks.Created created = store.clocks().create(name, settings.mode(), now, settings.delivery(),
-                settings.retry());
+        PostgresClocks.Created created = store.clocks().create(name, now, settings);
         return new ClockView.Created(view(created.clock()), created.created());
     }
 
@@ -39,12 +39,17 @@ public final class PostgresClockStore implements ClockStore {
     }
 
     @Override
+    public ClockView rerate(String name, ClockRate rate) {
+        return view(store.clocks().rerate(name, rate));
+    }
+
+    @Override
     public void delete(String name) {
         store.clocks().delete(name);
     }
 
     private ClockView view(StoredClock clock) {
-        ClockSettings settings = ClockSettings.of(clock.mode(), clock.delivery(), clock.retry());
+        ClockSettings settings = clock.settings();
         // the default clock always existed: created at 0, as in the memory store
         long createdAt = Limits.DEFAULT_CLOCK.equals(clock.name()) ? 0 : clock.createdAt();
         return new ClockView(clock.name(), store.timers().status(clock.name()), settings, createdAt, null,

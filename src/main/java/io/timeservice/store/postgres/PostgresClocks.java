@@ -8,11 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Rules;
+import io.timeservice.model.ScaledTime;
 import io.timeservice.model.SchedulerException;
 
 /**
@@ -26,12 +28,15 @@ public final class PostgresClocks {
     /** The advisory lock key that serializes clock creation over every instance. */
     static final long CREATION_LOCK = 0x7469_6d65_636c_6bL;
 
-    /** A clock's columns; its retry policy's members are null when {@code settings} holds none (the default). */
+    /**
+     * A clock's columns; its retry policy's members are null when {@code settings} holds none (the default), its
+     * rate and anchor null unless it is scaled.
+     */
     static final String SELECT = """
-            SELECT name, mode, CASE WHEN mode = 'virtual' THEN now_ms ELSE db_now_ms() END, initial_now, delivery,
+            SELECT name, mode, clock_now_ms(clocks), initial_now, delivery,
                    created_at, (settings #>> '{retry,maxAttempts}')::int, (settings #>> '{retry,initialBackoff}')::bigint,
                    (settings #>> '{retry,multiplier}')::float8, (settings #>> '{retry,maxBackoff}')::bigint,
-                   (settings #>> '{retry,jitter}')::float8
+                   (settings #>> '{retry,jitter}')::float8, rate_millionths, anchor_wall, now_ms
               FROM clocks""";
     /** The settings column for a retry policy: the API's member names and units (milliseconds). */
     private static final String SETTINGS = """
@@ -59,11 +64,14 @@ public final class PostgresClocks {
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final int maxClocks;
+    /** This instance's firing loop, told to look again after a rate change moved a scaled clock's deadlines. */
+    private final FiringAlarm alarm;
 
-    PostgresClocks(Jdbc jdbc, PendingBudgetStripes budget, int maxClocks) {
+    PostgresClocks(Jdbc jdbc, PendingBudgetStripes budget, int maxClocks, FiringAlarm alarm) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.maxClocks = maxClocks;
+        this.alarm = alarm;
     }
 
     /** What {@link #create} did: the clock, and whether it is new or was there with these settings. */
@@ -105,12 +113,25 @@ public final class PostgresClocks {
      */
     public Created create(String name, ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery,
                           RetryPolicy retry) {
+        return create(name, now, ClockSettings.of(mode, delivery, retry));
+    }
+
+    /**
+     * Creates the clock {@code name} with {@code settings} (a scaled clock runs from {@code now} at the database's
+     * clock now), or finds it with the same settings (and now) already there.
+     *
+     * @throws SchedulerException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
+     */
+    public Created create(String name, long now, ClockSettings settings) {
+        ClockSettings.Mode mode = settings.mode();
+        ClockSettings.DeliveryMode delivery = settings.delivery();
+        RetryPolicy retry = settings.retry();
+        Long rate = settings.rate() == null ? null : settings.rate().millionths();
         Rules.requireValidClockName(name);
         if (now < 0 || now > Limits.MAX_DELAY || (mode == ClockSettings.Mode.SYSTEM && now != 0)) {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now must be between 0 and "
                     + Limits.MAX_DELAY + " (a system clock's is the database's clock): " + now);
         }
-        ClockSettings.DeliveryMode chosen = delivery == null ? defaultDelivery(mode) : delivery;
         return jdbc.inTransaction(connection -> {
             StoredClock existing = find(connection, name, "");
             if (existing == null) {
@@ -121,32 +142,63 @@ public final class PostgresClocks {
                 existing = find(connection, name, ""); // another instance may have created it meanwhile
             }
             if (existing != null) {
-                if (existing.mode() != mode || existing.initialNow() != now || existing.delivery() != chosen
-                        || !existing.retry().equals(retry)) {
+                if (existing.initialNow() != now || !existing.settings().equals(settings)) {
                     throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created as "
-                            + describe(existing.mode(), existing.initialNow(), existing.delivery(), existing.retry())
-                            + ", not " + describe(mode, now, chosen, retry));
+                            + describe(existing.settings(), existing.initialNow()) + ", not "
+                            + describe(settings, now));
                 }
                 return new Created(existing, false);
             }
             Rules.requireClockRoom(count(connection), maxClocks);
             try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings) VALUES (?, ?, ?, ?, ?, "
-                            + SETTINGS + ")")) {
+                    "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, rate_millionths,"
+                            + " anchor_wall) VALUES (?, ?, ?, ?, ?, " + SETTINGS + ", ?,"
+                            + " CASE WHEN ?::bigint IS NULL THEN NULL ELSE db_now_ms() END)")) {
                 insert.setString(1, name);
                 insert.setString(2, StoredClock.sql(mode));
                 insert.setLong(3, now);
                 insert.setLong(4, now);
-                insert.setString(5, StoredClock.sql(chosen));
+                insert.setString(5, StoredClock.sql(delivery));
                 insert.setInt(6, retry.maxAttempts());
                 insert.setLong(7, retry.initialBackoffMillis());
                 insert.setDouble(8, retry.multiplier());
                 insert.setLong(9, retry.maxBackoffMillis());
                 insert.setDouble(10, retry.jitter());
+                insert.setObject(11, rate, java.sql.Types.BIGINT);
+                insert.setObject(12, rate, java.sql.Types.BIGINT);
                 insert.executeUpdate();
             }
             return new Created(find(connection, name, ""), true);
         });
+    }
+
+    /**
+     * Changes the scaled clock {@code name}'s rate from its now on, in one transaction holding its row: the new
+     * function is anchored at the database's clock now and the clock's time there, so the time is continuous; this
+     * instance's firing loop looks again at once.
+     *
+     * @throws SchedulerException {@code clock_not_found}, {@code clock_not_scaled}
+     */
+    public StoredClock rerate(String name, ClockRate rate) {
+        StoredClock rerated = jdbc.inTransaction(connection -> {
+            StoredClock stored = require(connection, name, " FOR UPDATE");
+            if (stored.mode() != ClockSettings.Mode.SCALED) {
+                throw new SchedulerException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has a"
+                        + " rate to change; " + Rules.abbreviateClockName(name) + " is " + StoredClock.sql(stored.mode()));
+            }
+            try (PreparedStatement update = connection.prepareStatement("""
+                    UPDATE clocks SET now_ms = clock_now_ms(clocks), anchor_wall = db_now_ms(), rate_millionths = ?
+                     WHERE name = ?""")) {
+                update.setLong(1, rate.millionths());
+                update.setString(2, name);
+                update.executeUpdate();
+            }
+            return require(connection, name, "");
+        });
+        // its deadlines moved in the database's time: sooner ones (a faster rate) must not wait for the planned look;
+        // other instances see them at their next look or slow poll, as a change they did not make
+        alarm.dueIn(0);
+        return rerated;
     }
 
     /** @throws SchedulerException {@code clock_not_found} */
@@ -256,18 +308,20 @@ public final class PostgresClocks {
     static StoredClock clockOf(ResultSet row) throws SQLException {
         RetryPolicy retry = row.getObject(7) == null ? RetryPolicy.DEFAULT // a clock stored without a policy
                 : new RetryPolicy(row.getInt(7), row.getLong(8), row.getDouble(9), row.getLong(10), row.getDouble(11));
+        Long rate = row.getObject(12, Long.class);
+        ScaledTime scaled = rate == null ? null : new ScaledTime(row.getLong(13), row.getLong(14), new ClockRate(rate));
         return new StoredClock(row.getString(1), StoredClock.ofSql(ClockSettings.Mode.class, row.getString(2)),
                 row.getLong(3), row.getLong(4), StoredClock.ofSql(ClockSettings.DeliveryMode.class, row.getString(5)), retry,
-                row.getLong(6));
+                row.getLong(6), scaled);
     }
 
     private static ClockSettings.DeliveryMode defaultDelivery(ClockSettings.Mode mode) {
-        return mode == ClockSettings.Mode.SYSTEM ? ClockSettings.DeliveryMode.QUEUE : ClockSettings.DeliveryMode.RESPONSE;
+        return mode == ClockSettings.Mode.VIRTUAL ? ClockSettings.DeliveryMode.RESPONSE : ClockSettings.DeliveryMode.QUEUE;
     }
 
-    private static String describe(ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery,
-                                   RetryPolicy retry) {
-        return StoredClock.sql(mode) + " at now=" + now + " with delivery " + StoredClock.sql(delivery) + " and "
-                + retry;
+    private static String describe(ClockSettings settings, long now) {
+        return StoredClock.sql(settings.mode()) + (settings.rate() == null ? "" : " at rate " + settings.rate())
+                + " at now=" + now + " with delivery " + StoredClock.sql(settings.delivery()) + " and "
+                + settings.retry();
     }
 }

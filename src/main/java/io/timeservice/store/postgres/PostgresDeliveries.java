@@ -85,14 +85,17 @@ public final class PostgresDeliveries {
      */
     public int fireDue(String clock, int limit) {
         long[] lags = jdbc.inTransaction(connection -> {
-            PostgresClocks.require(connection, clock, " FOR KEY SHARE");
+            StoredClock stored = PostgresClocks.require(connection, clock, " FOR KEY SHARE");
             try (PreparedStatement fire = connection.prepareStatement(DeliverySql.FIRE_DUE)) {
                 fire.setString(1, clock);
-                fire.setInt(2, limit);
+                fire.setLong(2, stored.now());
+                fire.setInt(3, limit);
                 List<Long> fired = new ArrayList<>();
                 try (ResultSet rows = fire.executeQuery()) {
                     while (rows.next()) {
-                        fired.add(Math.max(0, rows.getLong(2) - rows.getLong(1)));
+                        // fire lag is wall-clock time: a scaled clock's fire times are not
+                        fired.add(stored.mode() != ClockSettings.Mode.SYSTEM ? -1
+                                : Math.max(0, rows.getLong(2) - rows.getLong(1)));
                     }
                 }
                 if (!fired.isEmpty()) {
@@ -102,7 +105,9 @@ public final class PostgresDeliveries {
             }
         });
         for (long lag : lags) {
-            metrics.fireLag(lag);
+            if (lag >= 0) {
+                metrics.fireLag(lag);
+            }
         }
         return lags.length;
     }
@@ -123,15 +128,13 @@ public final class PostgresDeliveries {
 
     /** One look of a claim; {@code waitMillis} only to be checked in the memory store's order of refusals. */
     private List<ClaimedDelivery> claimOnce(String clock, int max, long leaseMillis, long waitMillis) {
-        boolean[] onSystemClock = new boolean[1];
-        long[] claimedAt = new long[1];
+        StoredClock[] onClock = new StoredClock[1];
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
         Supplier<List<ClaimedDelivery>> look = () -> jdbc.inTransaction(connection -> {
             StoredClock stored = DeliveryRows.onQueueClock(connection, clock,
                     () -> Rules.requireClaim(max, leaseMillis, waitMillis));
-            onSystemClock[0] = stored.mode() == ClockSettings.Mode.SYSTEM;
-            claimedAt[0] = stored.now();
-            if (stored.mode() == ClockSettings.Mode.SYSTEM) {
+            onClock[0] = stored;
+            if (stored.firesByItself()) {
                 released[0] = LeaseReleaser.releaseDue(connection, stored, RELEASE_ON_CLAIM, true);
             }
             try (PreparedStatement claim = connection.prepareStatement(DeliverySql.CLAIM)) {
@@ -152,11 +155,13 @@ public final class PostgresDeliveries {
         });
         // timed per look, as the memory store times a claim: a long poll's wait is no latency
         List<ClaimedDelivery> leased = MeasuredCall.measure(metrics, SchedulerMetrics.Operation.CLAIM, look);
-        if (onSystemClock[0] && !leased.isEmpty()) {
-            alarm.dueAt(leased.get(0).leaseUntil()); // the firing loop releases the leases when they expire
+        if (onClock[0].firesByItself() && !leased.isEmpty()) {
+            // the firing loop releases the leases when they expire
+            alarm.dueAt(onClock[0].dbTimeOf(leased.get(0).leaseUntil()));
         }
         released[0].reportTo(metrics);
-        reportClaimed(leased, onSystemClock[0], claimedAt[0]);
+        // lateness is wall-clock time, which only a system clock keeps
+        reportClaimed(leased, onClock[0].mode() == ClockSettings.Mode.SYSTEM, onClock[0].now());
         return leased;
     }
 
@@ -339,7 +344,7 @@ public final class PostgresDeliveries {
      */
     public io.timeservice.model.Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
         UUID token = DeliveryRows.token(claim);
-        boolean[] onSystemClock = new boolean[1];
+        StoredClock[] onClock = new StoredClock[1];
         io.timeservice.model.Delivery nacked = jdbc.inTransaction(connection -> {
             StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> {
                 if (retryAfterMillis != null && (retryAfterMillis < 0
@@ -348,7 +353,7 @@ public final class PostgresDeliveries {
                             + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
                 }
             });
-            onSystemClock[0] = stored.mode() == ClockSettings.Mode.SYSTEM;
+            onClock[0] = stored;
             if (token == null) {
                 return null;
             }
@@ -375,8 +380,9 @@ public final class PostgresDeliveries {
             }
             return after;
         });
-        if (onSystemClock[0] && nacked != null && nacked.state() == io.timeservice.model.Delivery.State.WAITING) {
-            alarm.dueAt(nacked.retryAt()); // the firing loop makes it ready at its retry time
+        if (onClock[0].firesByItself() && nacked != null
+                && nacked.state() == io.timeservice.model.Delivery.State.WAITING) {
+            alarm.dueAt(onClock[0].dbTimeOf(nacked.retryAt())); // the firing loop makes it ready at its retry time
         }
         if (nacked != null) {
             metrics.deliveries(DeliveryEvent.NACKED, 1);
@@ -397,10 +403,10 @@ public final class PostgresDeliveries {
      */
     public io.timeservice.model.Delivery extend(String clock, String id, String claim, long leaseMillis) {
         UUID token = DeliveryRows.token(claim);
-        boolean[] onSystemClock = new boolean[1];
+        StoredClock[] onClock = new StoredClock[1];
         io.timeservice.model.Delivery extended = jdbc.inTransaction(connection -> {
             StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> Rules.requireLease(leaseMillis));
-            onSystemClock[0] = stored.mode() == ClockSettings.Mode.SYSTEM;
+            onClock[0] = stored;
             if (token == null) {
                 return null;
             }
@@ -411,8 +417,8 @@ public final class PostgresDeliveries {
                 return views.isEmpty() ? null : views.get(0);
             }
         });
-        if (onSystemClock[0] && extended != null) {
-            alarm.dueAt(extended.leaseUntil()); // a lease shortened to sooner than the firing loop's plan
+        if (onClock[0].firesByItself() && extended != null) {
+            alarm.dueAt(onClock[0].dbTimeOf(extended.leaseUntil())); // sooner than the firing loop's plan
         }
         return extended;
     }

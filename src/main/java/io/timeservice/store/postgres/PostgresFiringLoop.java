@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ScaledTime;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.store.SchedulerMetrics;
 
@@ -60,25 +62,27 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private static final long MAX_PAUSE_MILLIS = 1_000;
 
     /**
-     * Per clock (of those named, or of all when the array is null): the earliest pending timer of a system clock, the
-     * earliest lease end and retry time of a system clock, each the front of an index range ({@code timers_firing_order},
-     * {@code deliveries_leases}, {@code deliveries_waiting}): one index probe per value, none for what a clock cannot
-     * have (timers fire by themselves only on system clocks; response clocks have no deliveries). Only clocks with
-     * something; the database's now comes back even when none has. {@code OFFSET 0} keeps the subquery from being
-     * pulled up, which would run each probe again in the outer WHERE.
+     * Per clock (of those named, or of all when the array is null): the earliest pending timer, lease end and retry
+     * time of a clock that fires by itself (system and scaled), each the front of an index range
+     * ({@code timers_firing_order}, {@code deliveries_leases}, {@code deliveries_waiting}): one index probe per value,
+     * none for what a clock cannot have (timers fire by themselves only on those clocks; response clocks have no
+     * deliveries), with a scaled clock's rate and anchor, which turn its times into the database's clock. Only clocks
+     * with something; the database's now comes back even when none has. {@code OFFSET 0} keeps the subquery from
+     * being pulled up, which would run each probe again in the outer WHERE.
      */
     static final String EARLIEST_DUE = """
-            SELECT now.ms, due.name, due.fire_time, due.lease_until, due.retry_at
+            SELECT now.ms, due.name, due.fire_time, due.lease_until, due.retry_at, due.rate_millionths,
+                   due.anchor_wall, due.now_ms
               FROM (SELECT db_now_ms() AS ms) now
               LEFT JOIN (
                 SELECT * FROM (
-                  SELECT c.name,
-                         CASE WHEN c.mode = 'system'
+                  SELECT c.name, c.rate_millionths, c.anchor_wall, c.now_ms,
+                         CASE WHEN c.mode <> 'virtual'
                               THEN (SELECT min(fire_time) FROM timers WHERE clock = c.name) END AS fire_time,
-                         CASE WHEN c.mode = 'system'
+                         CASE WHEN c.mode <> 'virtual'
                               THEN (SELECT min(lease_until) FROM deliveries
                                      WHERE clock = c.name AND state = 'in_flight') END AS lease_until,
-                         CASE WHEN c.mode = 'system'
+                         CASE WHEN c.mode <> 'virtual'
                               THEN (SELECT min(retry_at) FROM deliveries
                                      WHERE clock = c.name AND state = 'waiting') END AS retry_at
                     FROM clocks c
@@ -117,8 +121,22 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private record Look(long dbNowMillis, long lookNanos, long wakeMillis, boolean more) {
     }
 
-    /** A clock's earliest pending timer (system clocks), lease end and retry time; null: none. */
+    /**
+     * A clock's earliest pending timer, lease end and retry time, as the database's clock (a scaled clock's times
+     * turned into it; {@link Long#MAX_VALUE} while frozen); null: none.
+     */
     private record EarliestDue(String clock, Long fireTime, Long leaseUntil, Long retryAt) {
+
+        /** The row's times, a scaled clock's ({@code scaled} not null) turned into the database's clock. */
+        static EarliestDue of(String clock, Long fireTime, Long leaseUntil, Long retryAt, ScaledTime scaled) {
+            return scaled == null ? new EarliestDue(clock, fireTime, leaseUntil, retryAt)
+                    : new EarliestDue(clock, dbTime(fireTime, scaled), dbTime(leaseUntil, scaled),
+                    dbTime(retryAt, scaled));
+        }
+
+        private static Long dbTime(Long clockTime, ScaledTime scaled) {
+            return clockTime == null ? null : scaled.wallWhen(clockTime);
+        }
 
         long release() {
             return Math.min(orMax(leaseUntil), orMax(retryAt));
@@ -306,8 +324,11 @@ public final class PostgresFiringLoop implements AutoCloseable {
                     while (rows.next()) {
                         dbNow = rows.getLong(1);
                         if (rows.getString(2) != null) {
-                            due.add(new EarliestDue(rows.getString(2), rows.getObject(3, Long.class),
-                                    rows.getObject(4, Long.class), rows.getObject(5, Long.class)));
+                            Long rate = rows.getObject(6, Long.class);
+                            ScaledTime scaled = rate == null ? null
+                                    : new ScaledTime(rows.getLong(7), rows.getLong(8), new ClockRate(rate));
+                            due.add(EarliestDue.of(rows.getString(2), rows.getObject(3, Long.class),
+                                    rows.getObject(4, Long.class), rows.getObject(5, Long.class), scaled));
                         }
                     }
                 }

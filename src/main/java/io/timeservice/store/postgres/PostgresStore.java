@@ -69,7 +69,7 @@ public final class PostgresStore implements AutoCloseable {
     private PostgresStore(Jdbc jdbc, DataSource dataSource, PendingBudgetStripes budget, int maxClocks,
                           SchedulerMetrics metrics) {
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
-        this.clocks = new PostgresClocks(jdbc, budget, maxClocks);
+        this.clocks = new PostgresClocks(jdbc, budget, maxClocks, alarm);
         this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks);
         this.timers = new PostgresTimers(jdbc, budget, alarm, metrics);
         this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics);

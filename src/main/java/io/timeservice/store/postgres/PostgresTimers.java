@@ -75,7 +75,7 @@ public final class PostgresTimers {
             SELECT""" + " " + TimerRows.COLUMNS + " FROM fired ORDER BY " + TimerRows.FIRING_ORDER;
     /** A preview in one statement (one snapshot): the clock's now, its pending count, the first due timers. */
     private static final String DUE_BY = """
-            SELECT CASE WHEN c.mode = 'virtual' THEN c.now_ms ELSE db_now_ms() END,
+            SELECT clock_now_ms(c),
                    (SELECT count(*) FROM timers WHERE clock = c.name), """ + TimerRows.T_COLUMNS + """
 
               FROM clocks c
@@ -90,7 +90,7 @@ public final class PostgresTimers {
                    (SELECT min(lease_until) FROM deliveries WHERE clock = ? AND state = 'in_flight'),
                    (SELECT min(retry_at) FROM deliveries WHERE clock = ? AND state = 'waiting')""";
     private static final String STATUS = """
-            SELECT CASE WHEN c.mode = 'virtual' THEN c.now_ms ELSE db_now_ms() END, s.size, s.next_fire,
+            SELECT clock_now_ms(c), s.size, s.next_fire,
                    o.created_at, o.created_at_wall
               FROM clocks c
              CROSS JOIN LATERAL (SELECT count(*) AS size, min(fire_time) AS next_fire
@@ -121,16 +121,16 @@ public final class PostgresTimers {
     }
 
     /**
-     * The earliest fire time a change gave a timer of a system clock, told to this instance's firing loop after the
-     * commit (a retried transaction may leave an earlier time from a failed attempt: that only wakes the loop once
-     * for nothing).
+     * The earliest fire time a change gave a timer of a clock that fires by itself, as the database's clock, told to
+     * this instance's firing loop after the commit (a retried transaction may leave an earlier time from a failed
+     * attempt: that only wakes the loop once for nothing).
      */
     private static final class SystemFiring {
         private long earliest = Long.MAX_VALUE;
 
         void saw(StoredClock clock, Timer timer) {
-            if (clock.mode() == ClockSettings.Mode.SYSTEM) {
-                earliest = Math.min(earliest, timer.fireTime());
+            if (clock.firesByItself()) {
+                earliest = Math.min(earliest, clock.dbTimeOf(timer.fireTime()));
             }
         }
 
@@ -352,9 +352,9 @@ public final class PostgresTimers {
     }
 
     private static void requireVirtual(StoredClock stored) {
-        if (stored.mode() == ClockSettings.Mode.SYSTEM) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "clock " + stored.name()
-                    + " is a system clock: it follows the database's clock and cannot be advanced");
+        if (stored.firesByItself()) {
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "clock " + stored.name() + " is a "
+                    + StoredClock.sql(stored.mode()) + " clock: it follows the database's clock and cannot be advanced");
         }
     }
 

@@ -4,6 +4,7 @@ import java.util.Locale;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScaledTime;
 
 /**
  * A clock as the PostgreSQL store holds it.
@@ -13,13 +14,38 @@ import io.timeservice.model.RetryPolicy;
  * @param delivery   what fired timers become
  * @param retry      how its deliveries are retried (kept in {@code clocks.settings})
  * @param createdAt  the database's clock at the creation (Unix epoch ms)
+ * @param scaledTime a scaled clock's time as a function of the database's clock; null for the other modes
  */
 public record StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow, ClockSettings.DeliveryMode delivery, RetryPolicy retry,
-                          long createdAt) {
+                          long createdAt, ScaledTime scaledTime) {
+
+    /** A clock that is not scaled. */
+    public StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow,
+                       ClockSettings.DeliveryMode delivery, RetryPolicy retry, long createdAt) {
+        this(name, mode, now, initialNow, delivery, retry, createdAt, null);
+    }
 
     /** This clock at {@code newNow}: what an advance leaves (within its transaction). */
     StoredClock at(long newNow) {
-        return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt);
+        return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt, scaledTime);
+    }
+
+    /** Whether its due timers, lease ends and retries come by themselves (system and scaled clocks). */
+    boolean firesByItself() {
+        return mode != ClockSettings.Mode.VIRTUAL;
+    }
+
+    /**
+     * The database's clock (Unix epoch ms) at which this clock, which fires by itself, shows {@code clockTime}: where
+     * the firing loop waits for it. {@link Long#MAX_VALUE} for a frozen scaled clock.
+     */
+    long dbTimeOf(long clockTime) {
+        return scaledTime == null ? clockTime : scaledTime.wallWhen(clockTime);
+    }
+
+    /** Its settings as the API states them. */
+    ClockSettings settings() {
+        return ClockSettings.of(mode, delivery, retry, scaledTime == null ? null : scaledTime.rate());
     }
 
     /** How the schema spells a mode or delivery: its name in lower case (the columns' CHECK constraints). */

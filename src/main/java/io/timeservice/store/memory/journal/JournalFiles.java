@@ -37,9 +37,12 @@ final class JournalFiles {
      * records of deliveries and clock settings, and snapshots with both; version 5 snapshots keep each clock's
      * recent acknowledgements (segments are as in version 4); version 6 the record of time passed without firing
      * and snapshots with each clock's fired-through time; version 7 clock numbers as longs in records (see
-     * {@link RecordCodec}) and snapshots.
+     * {@link RecordCodec}) and snapshots; version 11 the records of scaled clocks and snapshots with each clock's
+     * scaled time (versions 8 to 10 belong to other features' records).
      */
-    static final int FORMAT_VERSION = 7;
+    static final int FORMAT_VERSION = 11;
+    /** Scaled clocks: their records, and snapshots with each clock's scaled time. */
+    static final int SCALED_FORMAT_VERSION = 11;
     /** Clock numbers as longs; before, as u32. */
     static final int WIDE_CLOCK_NUMBERS_FORMAT_VERSION = 7;
     /** The record of time passed and snapshots with fired-through times. */

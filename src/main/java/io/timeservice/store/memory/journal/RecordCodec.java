@@ -6,10 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
 
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Limits;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScaledTime;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.memory.Mutation;
@@ -47,6 +49,10 @@ import io.timeservice.store.memory.SavedDelivery;
  * <p>Format version 7: clock numbers are longs. A number that fits in u32 is still written as above (types 8 and 12,
  * four bytes fewer per record); a larger one as 25 a record of a clock (number u64, then the record's own body) and
  * 26 clock created with settings (as 12 with number u64). Each record of a clock is read wherever it is.
+ *
+ * <p>Format version 11 (scaled clocks): settings of mode 2 (scaled) end with u64 rate in millionths; 42 a scaled
+ * clock created (as 26; its time function is anchored at its createdAtWallMillis and now), 43 a scaled clock's rate
+ * changed (wallAnchor, clockAnchor, rate in millionths), inside an 8 or 25.
  *
  * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
  * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes. A batch holds at most
@@ -100,6 +106,8 @@ final class RecordCodec {
     private static final byte ON_WIDE_CLOCK = 25;
     private static final byte WIDE_CLOCK_CREATED = 26;
     private static final byte CLOCK_FORKED = 27;
+    private static final byte SCALED_CLOCK_CREATED = 42;
+    private static final byte RATE_CHANGED = 43;
 
     private RecordCodec() {
     }
@@ -217,6 +225,8 @@ final class RecordCodec {
                     : forked.name() == null ? "a clock's copy without a name" : null;
         } else if (mutation instanceof Mutation.ClockConfigured configured) {
             return configured.settings() == null ? "a settings change without settings" : null;
+        } else if (mutation instanceof Mutation.RateChanged changed) {
+            return changed.time() == null ? "a rate change without its time" : null;
         } else if (mutation instanceof Mutation.Claimed claimed) {
             return claimsRefusal(claimed.claims());
         } else if (mutation instanceof Mutation.AckedAll acked) {
@@ -274,7 +284,12 @@ final class RecordCodec {
             putClockNumber(on.clock(), ON_CLOCK, ON_WIDE_CLOCK, out);
             encodeBody(on.mutation(), out);
         } else if (mutation instanceof Mutation.ClockCreated created) {
-            putClockNumber(created.number(), CLOCK_CREATED_WITH_SETTINGS, WIDE_CLOCK_CREATED, out);
+            if (created.settings().isScaled()) {
+                out.putByte(SCALED_CLOCK_CREATED);
+                out.putLong(created.number());
+            } else {
+                putClockNumber(created.number(), CLOCK_CREATED_WITH_SETTINGS, WIDE_CLOCK_CREATED, out);
+            }
             out.putLong(created.now());
             out.putLong(created.createdAtWallMillis());
             out.putLong(created.firstSequence());
@@ -290,6 +305,11 @@ final class RecordCodec {
         } else if (mutation instanceof Mutation.ClockConfigured configured) {
             out.putByte(CLOCK_CONFIGURED);
             putSettings(configured.settings(), out);
+        } else if (mutation instanceof Mutation.RateChanged changed) {
+            out.putByte(RATE_CHANGED);
+            out.putLong(changed.time().wallAnchor());
+            out.putLong(changed.time().clockAnchor());
+            out.putLong(changed.time().rate().millionths());
         } else if (mutation instanceof Mutation.DeliveriesSettled settled) {
             out.putByte(DELIVERIES_SETTLED);
             out.putLong(settled.now());
@@ -409,16 +429,21 @@ final class RecordCodec {
                 long firstSequence = body.getLong();
                 yield new Mutation.ClockCreated(number, getString(body), now, wall, firstSequence);
             }
-            case CLOCK_CREATED_WITH_SETTINGS, WIDE_CLOCK_CREATED -> {
+            case CLOCK_CREATED_WITH_SETTINGS, WIDE_CLOCK_CREATED, SCALED_CLOCK_CREATED -> {
                 if (!outermost) {
                     throw new CorruptRecordException("a clock's record holds a clock creation");
                 }
-                long number = getClockNumber(type == WIDE_CLOCK_CREATED, body);
+                long number = getClockNumber(type != CLOCK_CREATED_WITH_SETTINGS, body);
                 long now = body.getLong();
                 long wall = body.getLong();
                 long firstSequence = body.getLong();
                 String name = getString(body);
-                yield new Mutation.ClockCreated(number, name, now, wall, firstSequence, getSettings(body));
+                ClockSettings settings = getSettings(body);
+                if (settings.isScaled() != (type == SCALED_CLOCK_CREATED)) {
+                    throw new CorruptRecordException("a clock creation of type " + type + " with mode "
+                            + settings.mode());
+                }
+                yield new Mutation.ClockCreated(number, name, now, wall, firstSequence, settings);
             }
             case CLOCK_FORKED -> {
                 if (!outermost) {
@@ -432,6 +457,11 @@ final class RecordCodec {
                         lastSequence);
             }
             case CLOCK_CONFIGURED -> new Mutation.ClockConfigured(getSettings(body));
+            case RATE_CHANGED -> {
+                long wallAnchor = body.getLong();
+                long clockAnchor = body.getLong();
+                yield new Mutation.RateChanged(scaledTime(wallAnchor, clockAnchor, body.getLong()));
+            }
             case DELIVERIES_SETTLED -> new Mutation.DeliveriesSettled(body.getLong());
             case CLAIMED -> {
                 long now = body.getLong();
@@ -550,6 +580,17 @@ final class RecordCodec {
         out.putLong(Double.doubleToLongBits(retry.multiplier()));
         out.putLong(retry.maxBackoffMillis());
         out.putLong(Double.doubleToLongBits(retry.jitter()));
+        if (settings.isScaled()) {
+            out.putLong(settings.rate().millionths());
+        }
+    }
+
+    private static ScaledTime scaledTime(long wallAnchor, long clockAnchor, long millionths) {
+        try {
+            return new ScaledTime(wallAnchor, clockAnchor, new ClockRate(millionths));
+        } catch (SchedulerException | IllegalArgumentException invalid) {
+            throw new CorruptRecordException("a scaled time that does not validate: " + invalid.getMessage());
+        }
     }
 
     private static ClockSettings getSettings(ByteBuffer body) {
@@ -562,8 +603,9 @@ final class RecordCodec {
         try {
             RetryPolicy retry = new RetryPolicy(body.getInt(), body.getLong(), Double.longBitsToDouble(body.getLong()),
                     body.getLong(), Double.longBitsToDouble(body.getLong()));
-            return new ClockSettings(ClockSettings.Mode.values()[mode], ClockSettings.DeliveryMode.values()[delivery],
-                    retry);
+            ClockSettings.Mode decoded = ClockSettings.Mode.values()[mode];
+            ClockRate rate = decoded == ClockSettings.Mode.SCALED ? new ClockRate(body.getLong()) : null;
+            return new ClockSettings(decoded, ClockSettings.DeliveryMode.values()[delivery], retry, rate);
         } catch (SchedulerException invalid) {
             throw new CorruptRecordException("clock settings that do not validate: " + invalid.getMessage());
         }

@@ -20,6 +20,8 @@ import java.util.zip.CRC32C;
 import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ScaledTime;
 import io.timeservice.store.memory.ClocksState;
 import io.timeservice.store.memory.Mutation;
 import io.timeservice.store.memory.RecentAck;
@@ -29,7 +31,7 @@ import io.timeservice.store.memory.SavedDelivery;
 import io.timeservice.store.memory.SchedulerState;
 
 /**
- * A snapshot file, format version 7 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
+ * A snapshot file, format version 11 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
  * the clocks part and hold the {@code default} clock alone):
  * <pre>
  *   8 bytes "TSSNAPSH", u32 version, u64 segment,
@@ -45,6 +47,8 @@ import io.timeservice.store.memory.SchedulerState;
  *   (version 6) after each clock's now (the default clock's too): u64 firedThrough, the time up to which every due
  *     timer had fired (before version 6: its now),
  *   (version 7) nextNumber and each clock's number as u64 (before: u32),
+ *   (version 11) at the end of each clock's data (the default clock's too): u8 1 and u64 wallAnchor, u64 clockAnchor
+ *     for a scaled clock (its rate is in its settings), u8 0 for any other,
  *   u32 crc32c of every byte before it
  * </pre>
  * Written to a temporary file, fsynced, renamed into place and the directory fsynced, so a crash leaves either the
@@ -128,6 +132,12 @@ final class SnapshotFile {
         for (RecentAck ack : state.recentAcks()) {
             writeText(out, ack.claim());
             writeText(out, ack.id());
+        }
+        ScaledTime scaled = state.scaledTime();
+        out.writeByte(scaled == null ? 0 : 1);
+        if (scaled != null) {
+            out.writeLong(scaled.wallAnchor());
+            out.writeLong(scaled.clockAnchor());
         }
     }
 
@@ -247,6 +257,25 @@ final class SnapshotFile {
         return acks;
     }
 
+    /** A scaled clock's time function, or null for a clock of another mode; the flag must match its settings. */
+    private static ScaledTime readScaledTime(DataInputStream in, Path file, ClockSettings settings)
+            throws IOException {
+        int scaled = in.readByte();
+        if ((scaled == 1) != settings.isScaled() || (scaled != 0 && scaled != 1)) {
+            throw new JournalCorruptedException(file + ": a clock of mode " + settings.mode() + " has scaled-time flag "
+                    + scaled);
+        }
+        if (scaled == 0) {
+            return null;
+        }
+        long wallAnchor = in.readLong();
+        long clockAnchor = in.readLong();
+        if (clockAnchor < 0) {
+            throw new JournalCorruptedException(file + ": a scaled clock anchored at " + clockAnchor);
+        }
+        return new ScaledTime(wallAnchor, clockAnchor, settings.rate());
+    }
+
     private static RecoveredSnapshot readClock(DataInputStream in, Path file, int version) throws IOException {
         {
             long now = in.readLong();
@@ -285,8 +314,10 @@ final class SnapshotFile {
             }
             List<RecentAck> recentAcks = version < JournalFiles.RECENT_ACKS_FORMAT_VERSION ? List.of()
                     : readRecentAcks(in, file);
+            ScaledTime scaled = version < JournalFiles.SCALED_FORMAT_VERSION ? null
+                    : readScaledTime(in, file, settings.settings());
             return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers, settings.settings(),
-                    deliveries, recentAcks, firedThrough);
+                    deliveries, recentAcks, firedThrough, scaled);
         }
     }
 }

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.util.List;
 
+import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScaledTime;
 import io.timeservice.model.Timer;
 import io.timeservice.store.memory.Mutation;
 import io.timeservice.store.memory.SavedDelivery;
@@ -55,7 +57,13 @@ class RecordCodecTest {
                 new Mutation.OnClock(0xFFFF_FFFFL, new Mutation.Reset()),
                 new Mutation.OnClock(3_000_000_000L, new Mutation.Cancelled("job_47", 3)),
                 new Mutation.OnClock(Long.MAX_VALUE, new Mutation.ClockDeleted()),
-                new Mutation.ClockCreated(1L << 40, "wide", 0, 1_700_000_000_000L, 9, ClockSettings.VIRTUAL));
+                new Mutation.ClockCreated(1L << 40, "wide", 0, 1_700_000_000_000L, 9, ClockSettings.VIRTUAL),
+                new Mutation.ClockCreated(6, "soak", 1_000, 1_700_000_000_000L, 9, ClockSettings.of(
+                        ClockSettings.Mode.SCALED, null, null, new ClockRate(60_500_000))),
+                new Mutation.OnClock(6, new Mutation.RateChanged(new ScaledTime(1_700_000_000_999L, Long.MAX_VALUE,
+                        new ClockRate(0)))),
+                new Mutation.OnClock(1L << 40, new Mutation.RateChanged(new ScaledTime(-5, 0,
+                        new ClockRate(ClockRate.MAX * 1_000_000)))));
         for (Mutation mutation : mutations) {
             GrowableBuffer buffer = RecordCodec.encode(mutation, new GrowableBuffer(4));
             ByteBuffer frame = ByteBuffer.wrap(buffer.array(), 0, buffer.length());
@@ -203,6 +211,16 @@ class RecordCodecTest {
         assertThatThrownBy(() -> RecordCodec.decode(body.slice()))
                 .isInstanceOf(RecordCodec.CorruptRecordException.class)
                 .hasMessageContaining("left over");
+    }
+
+    @Test
+    void aRateChangeOutOfRange_isRefusedWhenRead() {
+        GrowableBuffer changed = RecordCodec.encode(new Mutation.RateChanged(new ScaledTime(0, 0, new ClockRate(1))),
+                new GrowableBuffer(8));
+        ByteBuffer frame = ByteBuffer.wrap(changed.array(), 0, changed.length());
+        frame.putLong(RecordCodec.FRAME_HEADER_BYTES + 1 + 16, ClockRate.MAX * 1_000_000 + 1); // the rate's field
+        assertThatThrownBy(() -> RecordCodec.decode(frame.position(RecordCodec.FRAME_HEADER_BYTES).slice()))
+                .isInstanceOf(RecordCodec.CorruptRecordException.class).hasMessageContaining("rate");
     }
 
     @Test
