@@ -70,9 +70,7 @@ class StatementPlansTest {
         UUID[] claims = new UUID[100];
         java.util.Arrays.fill(claims, CLAIM);
         CASES.put("DeliverySql.CLAIM", new Case("deliveries_ready", 30_000L, virt, 100));
-        // any index: the column's statistics mix virtual clocks' small fire times with system clocks' epoch times,
-        // so PostgreSQL expects half of the clock due and reads the clock's 1,000 rows by the primary key
-        CASES.put("DeliverySql.FIRE_DUE", new Case(null, sys, 10_000));
+        CASES.put("DeliverySql.FIRE_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis(), 10_000));
         CASES.put("DeliverySql.ACK", new Case("deliveries_claim", virt, "d1", CLAIM, 0L));
         CASES.put("DeliverySql.ALREADY_ACKED", new Case("deliveries_claim", virt, "d1", CLAIM));
         CASES.put("DeliverySql.ACK_ALL", new Case("deliveries_claim", claims, ids, claims, virt, 0L));
