@@ -30,9 +30,12 @@ load() { echo "LOAD $1 loadavg=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' ,)"; }
 classpath="$(cat target/scale-classpath.txt):target/classes:target/test-classes"
 IFS=, read -r -a each <<< "$cases"
 for c in "${each[@]}"; do
+  [ -n "$c" ] || continue # CASES= : the soak only
   load "costs $c"
   # shellcheck disable=SC2086 # "layout pending": two arguments
-  java -Xmx1g -cp "$classpath" io.timeservice.store.postgres.ScaleMeasurement $c 2>&1 | grep '^RESULT'
+  java -Xmx1g -cp "$classpath" io.timeservice.store.postgres.ScaleMeasurement $c > "${TMPDIR:-/tmp}/scale-case.log" 2>&1 \
+    || { tail -20 "${TMPDIR:-/tmp}/scale-case.log" >&2; exit 1; }
+  grep '^RESULT' "${TMPDIR:-/tmp}/scale-case.log"
 done
 
 [ "$soak_seconds" = 0 ] && exit 0

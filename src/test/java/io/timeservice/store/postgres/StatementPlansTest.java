@@ -87,8 +87,8 @@ class StatementPlansTest {
         CASES.put("DeliverySql.DELETE_DEAD", new Case(null, virt, "d19", null, null));
         CASES.put("DeliverySql.COUNTS", new Case("deliveries_pending_by_clock", virt));
         CASES.put("DeliverySql.COUNT_IN_STATE", new Case(null, virt, "ready"));
-        CASES.put("BatchAdds.INSERT_RUN", new Case("timers_pkey", virt, 0L, ids("n", 100), longs(100), ints(100),
-                new String[100], longs(100), virt));
+        CASES.put("BatchAdds.INSERT_RUN", new Case(null, virt, 0L, ids("n", 100), longs(100), ints(100),
+                new String[100], longs(100)));
         CASES.put("PostgresTimers.LOCK_TIMER", new Case("timers_pkey", virt, "t1"));
         CASES.put("PostgresTimers.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, virt, "new"));
         CASES.put("PostgresTimers.COUNT_DUE", new Case("timers_firing_order", virt, 500L, 10_001L));
