@@ -15,7 +15,7 @@
 #    ACKED_RETENTION=5m PG_DB=timeservice_scale JAR=)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cases=${CASES:-one 10000,one 10000000,spread 10000,spread 10000000}
+cases=${CASES-one 10000,one 10000000,spread 10000,spread 10000000}
 soak_seconds=${SOAK_SECONDS:-600}
 soak_rate=${SOAK_RATE:-2000}
 retention=${ACKED_RETENTION:-5m}
@@ -30,7 +30,7 @@ load() { echo "LOAD $1 loadavg=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' ,)"; }
 classpath="$(cat target/scale-classpath.txt):target/classes:target/test-classes"
 IFS=, read -r -a each <<< "$cases"
 for c in "${each[@]}"; do
-  [ -n "$c" ] || continue # CASES= : the soak only
+  [ -n "$c" ] || continue # CASES="": the soak only
   load "costs $c"
   # shellcheck disable=SC2086 # "layout pending": two arguments
   java -Xmx1g -cp "$classpath" io.timeservice.store.postgres.ScaleMeasurement $c > "${TMPDIR:-/tmp}/scale-case.log" 2>&1 \
