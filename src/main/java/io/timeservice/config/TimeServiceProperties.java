@@ -246,11 +246,19 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
      * @param maxBodyBytes    largest request body accepted; larger gets 413
      * @param maxPayloadBytes largest timer payload, as compact JSON in UTF-8; larger gets 413
      * @param bodyReadTimeout the longest a request body may take to arrive, however it is paced; slower gets 400
+     * @param maxSnapshotBytes largest snapshot document {@code PUT /clocks/{clock}/snapshot} reads (its own limit,
+     *                         in place of max-body-bytes); larger gets 413
      */
     public record Limits(@DefaultValue("65536") int maxBodyBytes, @DefaultValue("16384") int maxPayloadBytes,
-                         @DefaultValue("30s") Duration bodyReadTimeout) {
+                         @DefaultValue("30s") Duration bodyReadTimeout,
+                         @DefaultValue("64MB") DataSize maxSnapshotBytes) {
 
         public Limits {
+            require(maxSnapshotBytes.toBytes() >= 1024
+                            && maxSnapshotBytes.toBytes() <= io.timeservice.model.Limits.MAX_SNAPSHOT_BYTES,
+                    "timeservice.limits.max-snapshot-bytes must be between 1KB and "
+                            + io.timeservice.model.Limits.MAX_SNAPSHOT_BYTES / (1024 * 1024) + "MB (a loaded clock is"
+                            + " one journal record), got " + maxSnapshotBytes);
             require(!bodyReadTimeout.isNegative() && !bodyReadTimeout.isZero(),
                     "timeservice.limits.body-read-timeout must be positive, got " + bodyReadTimeout);
             // a payload is shorter than the body, so every accepted payload fits a journal record

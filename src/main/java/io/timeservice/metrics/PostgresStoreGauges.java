@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.timeservice.config.StoreAutoConfigurationFilter;
 import io.timeservice.config.TimeServiceProperties;
+import io.timeservice.model.ClockSettings;
 import io.timeservice.store.postgres.PostgresFiringLoop;
 import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.StoreSample;
@@ -39,8 +40,14 @@ class PostgresStoreGauges implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        sampled(registry, "timer.clocks", null, "Clocks, default included (timeservice.clocks.max at most)",
-                StoreSample::clocks);
+        for (ClockSettings.Mode mode : ClockSettings.Mode.values()) {
+            Gauge.builder("timer.clocks", this, gauges -> gauges.fromSample(sample -> sample.clocks(mode)))
+                    .description("Clocks by mode, default included (timeservice.clocks.max at most over all modes)"
+                            + "; sampled by the firing loop")
+                    .tag("mode", mode.name().toLowerCase(java.util.Locale.ROOT))
+                    .strongReference(true)
+                    .register(registry);
+        }
         sampled(registry, "timer.queue.depth", null, "Pending timers over all clocks", StoreSample::pendingTimers);
         sampled(registry, "timer.queue.oldest.age", "seconds", "Age of the longest-waiting pending timer of any clock"
                 + " (the database's clock)", sample -> sample.oldestPendingAgeMillis() / 1000.0);

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.timeservice.config.StoreAutoConfigurationFilter;
+import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.SchedulerException;
@@ -20,8 +21,8 @@ import org.springframework.stereotype.Component;
 /**
  * Queue gauges over every clock, read at scrape time from each clock's {@link TimerScheduler#status()}, which is
  * O(1): a scrape never walks a heap, and costs O(clocks). No gauge has a clock label (the number of clocks is
- * unbounded); per-clock figures are in {@code GET /clocks/{clock}}. Prometheus names: {@code timer_clocks} (clocks
- * that exist, {@code default} included), {@code timer_queue_depth} (pending timers over all clocks),
+ * unbounded); per-clock figures are in {@code GET /clocks/{clock}}. Prometheus names: {@code timer_clocks{mode}} (clocks
+ * that exist by mode, {@code default} included; a few modes, so a bounded label), {@code timer_queue_depth} (pending timers over all clocks),
  * {@code timer_queue_oldest_age_seconds} (wall clock) and {@code timer_queue_oldest_age_virtual_seconds} (each
  * clock's virtual age, whose milliseconds it reports as seconds, the unit Prometheus names carry): the largest over
  * all clocks, 0 when no timer is pending.
@@ -56,9 +57,13 @@ class QueueGauges implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         TimerScheduler anyClock = clocks.defaultScheduler(); // the limits are the shared budget's
-        Gauge.builder("timer.clocks", clocks, Clocks::count)
-                .description("Virtual clocks, default included (timeservice.clocks.max at most)")
-                .register(registry);
+        for (ClockSettings.Mode mode : ClockSettings.Mode.values()) {
+            Gauge.builder("timer.clocks", this, gauges -> gauges.clocksIn(mode))
+                    .description("Clocks by mode, default included (timeservice.clocks.max at most over all modes)")
+                    .tag("mode", mode.name().toLowerCase(java.util.Locale.ROOT))
+                    .strongReference(true)
+                    .register(registry);
+        }
         Gauge.builder("timer.queue.depth", this, gauges -> gauges.overClocks(s -> s.status().size(), Double::sum))
                 .description("Pending timers over all clocks")
                 .strongReference(true)
@@ -101,6 +106,17 @@ class QueueGauges implements MeterBinder {
                         + " is broken")
                 .strongReference(true)
                 .register(registry);
+    }
+
+    /** Clocks of {@code mode} that exist: O(clocks), from each clock's settings (no lock taken). */
+    private double clocksIn(ClockSettings.Mode mode) {
+        int count = 0;
+        for (Clocks.Clock clock : clocks.all()) {
+            if (clock.settings().mode() == mode) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /**

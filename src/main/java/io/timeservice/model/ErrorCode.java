@@ -39,6 +39,8 @@ public enum ErrorCode {
     CLAIM_LOST,
     /** No dead delivery has that id (and sequence) (404). */
     DELIVERY_NOT_FOUND,
+    /** A clock's snapshot document breaks a rule; the problem's {@code member} is the JSON pointer of the first (400). */
+    INVALID_SNAPSHOT,
     /**
      * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
      * every call, reads included, until a restart rebuilds the state from the journal.

@@ -15,15 +15,17 @@ public final class SchedulerException extends RuntimeException {
 
     private final ErrorCode code;
     private final int opIndex;
+    private final String member;
 
     public SchedulerException(ErrorCode code, String message) {
-        this(code, message, NO_OP_INDEX);
+        this(code, message, NO_OP_INDEX, null);
     }
 
-    private SchedulerException(ErrorCode code, String message, int opIndex) {
+    private SchedulerException(ErrorCode code, String message, int opIndex, String member) {
         super(message, null, false, false);
         this.code = code;
         this.opIndex = opIndex;
+        this.member = member;
     }
 
     public ErrorCode code() {
@@ -37,6 +39,19 @@ public final class SchedulerException extends RuntimeException {
 
     /** This refusal as operation {@code index} of a batch, its message prefixed with the index. */
     public SchedulerException atOp(int index) {
-        return new SchedulerException(code, "operation " + index + ": " + getMessage(), index);
+        return new SchedulerException(code, "operation " + index + ": " + getMessage(), index, member);
+    }
+
+    /**
+     * The JSON pointer (RFC 6901) of the member of a document that was refused, such as {@code /timers/3/id}, or
+     * null when the refusal names none.
+     */
+    public String member() {
+        return member;
+    }
+
+    /** This refusal of the document member at {@code pointer}, its message prefixed with the pointer. */
+    public SchedulerException atMember(String pointer) {
+        return new SchedulerException(code, pointer + ": " + getMessage(), opIndex, pointer);
     }
 }

@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.SchedulerException;
 
@@ -34,6 +35,25 @@ public interface ClockStore {
      *                            holds its most clocks, {@code capacity_exceeded} when the copy does not fit
      */
     ClockView.Created copy(String name, String source);
+
+    /**
+     * The clock {@code name} saved whole ({@link ClockSnapshot}: what a fork copies, in the snapshot's numbering of
+     * sequences), taken atomically as a fork takes it; the memory store holds the clock's lock only for array copies
+     * and builds the rest after. Its lists are read once, in order, by the caller.
+     *
+     * @throws SchedulerException {@code clock_not_found}
+     */
+    ClockSnapshot snapshot(String name);
+
+    /**
+     * Creates the clock {@code name} from {@code snapshot} (checked by {@link io.timeservice.model.SnapshotRules}
+     * already), all of it or nothing: one journal record, or one transaction. Saving it again gives {@code snapshot}
+     * but for the name (and, for a system clock, its time), once it is numbered as saved clocks are.
+     *
+     * @throws SchedulerException {@code invalid_id} for a bad name, {@code clock_conflict} when {@code name} exists,
+     *                            {@code clock_limit}, {@code capacity_exceeded} when it does not fit in full
+     */
+    ClockView.Created load(String name, ClockSnapshot snapshot);
 
     /** @throws SchedulerException {@code clock_not_found} */
     ClockView get(String name);

@@ -59,8 +59,8 @@ class ClocksController {
         }
         ClockSettings settings = settings(body);
         if (settings.isSystem() && body.now() != null) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual and scaled clocks: a system clock's"
-                    + " now is the wall clock's");
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual and scaled clocks: a"
+                    + " system clock's now is the wall clock's");
         }
         ClockView.Created created = clocks.create(clock, body.now() == null ? 0 : body.now(), settings);
         ClockJson json = describe(created.clock());
@@ -107,12 +107,8 @@ class ClocksController {
             case RESPONSE -> ClockSettings.DeliveryMode.RESPONSE;
             case QUEUE -> ClockSettings.DeliveryMode.QUEUE;
         };
-        // checked by ClockSettings too; here so that a bad rate of a clock that may not have one says the first
-        ClockRate rate = body.rate() == null || mode != ClockSettings.Mode.SCALED ? null : ClockRate.of(body.rate());
-        if (body.rate() != null && mode != ClockSettings.Mode.SCALED) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "rate is only for scaled clocks: send it with"
-                    + " \"mode\": \"scaled\"");
-        }
+        // a rate without mode "scaled" is refused by ClockSettings, the rule's one place
+        ClockRate rate = body.rate() == null ? null : ClockRate.of(body.rate());
         return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry()), rate);
     }
 
@@ -126,7 +122,7 @@ class ClocksController {
                 retry.jitter() != null ? retry.jitter() : defaults.jitter());
     }
 
-    private static ClockJson describe(ClockView clock) {
+    static ClockJson describe(ClockView clock) {
         QueueStatus status = clock.status();
         Long oldestAge = status.oldestCreatedAt() == null ? null : status.now() - status.oldestCreatedAt();
         ClockSettings settings = clock.settings();

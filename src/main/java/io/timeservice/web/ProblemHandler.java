@@ -40,6 +40,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         if (e.opIndex() != SchedulerException.NO_OP_INDEX) {
             problem.setProperty("op", e.opIndex());   // the refused operation of a batch
         }
+        if (e.member() != null) {
+            problem.setProperty("member", e.member());   // the JSON pointer of a document's refused member
+        }
         return Problems.response(problem);
     }
 

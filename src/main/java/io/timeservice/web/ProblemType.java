@@ -22,6 +22,7 @@ public enum ProblemType {
     INVALID_PRIORITY(HttpStatus.BAD_REQUEST),
     INVALID_ADVANCE(HttpStatus.BAD_REQUEST),
     INVALID_LIMIT(HttpStatus.BAD_REQUEST),
+    INVALID_SNAPSHOT(HttpStatus.BAD_REQUEST),
     UNAUTHORIZED(HttpStatus.UNAUTHORIZED),
     FORBIDDEN(HttpStatus.FORBIDDEN),
     /** A caller from another machine while no token is configured (see security's protected mode). */
@@ -107,6 +108,7 @@ public enum ProblemType {
             case CLOCK_NOT_QUEUED -> CLOCK_NOT_QUEUED;
             case CLAIM_LOST -> CLAIM_LOST;
             case DELIVERY_NOT_FOUND -> DELIVERY_NOT_FOUND;
+            case INVALID_SNAPSHOT -> INVALID_SNAPSHOT;
             case STORAGE_UNAVAILABLE -> STORAGE_UNAVAILABLE;
         };
     }

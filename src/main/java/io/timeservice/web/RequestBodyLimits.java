@@ -22,7 +22,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Bounds the request bodies the API reads ({@code /timers}, {@code /timers/*}, {@code /clock/advance}, {@code /batch}
  * and everything under {@code /clocks/}): at most
- * {@code timeservice.limits.max-body-bytes} (413 {@code payload_too_large}, on the declared Content-Length before
+ * {@code timeservice.limits.max-body-bytes}, or {@code max-snapshot-bytes} for a snapshot
+ * ({@code /clocks/{clock}/snapshot}) (413 {@code payload_too_large}, on the declared Content-Length before
  * a byte is read, or as soon as a chunked body grows past it) and at most {@code body-read-timeout} for the whole
  * body, however it is paced (400 {@code invalid_request}). Tomcat's connection timeout bounds each read, not their
  * sum, so without the deadline a client that trickles a byte now and then could hold a worker thread for long.
@@ -37,7 +38,7 @@ class RequestBodyLimits {
     FilterRegistrationBean<LimitFilter> requestBodyLimitFilter(TimeServiceProperties properties) {
         TimeServiceProperties.Limits limits = properties.limits();
         FilterRegistrationBean<LimitFilter> registration = new FilterRegistrationBean<>(
-                new LimitFilter(limits.maxBodyBytes(), limits.bodyReadTimeout()));
+                new LimitFilter(limits.maxBodyBytes(), limits.maxSnapshotBytes().toBytes(), limits.bodyReadTimeout()));
         registration.addUrlPatterns("/timers", "/timers/*", "/clock/advance", "/batch", "/clocks/*");
         // The request's own dispatch, as a plain filter: a OncePerRequestFilter's request attribute would cost every
         // request a set, a read and a removal, and only that dispatch reads a body.
@@ -48,35 +49,48 @@ class RequestBodyLimits {
     static final class LimitFilter extends HttpFilter {
 
         private final int maxBodyBytes;
+        private final long maxSnapshotBytes;
         private final Duration bodyReadTimeout;
 
-        LimitFilter(int maxBodyBytes, Duration bodyReadTimeout) {
+        LimitFilter(int maxBodyBytes, long maxSnapshotBytes, Duration bodyReadTimeout) {
             this.maxBodyBytes = maxBodyBytes;
+            this.maxSnapshotBytes = maxSnapshotBytes;
             this.bodyReadTimeout = bodyReadTimeout;
         }
 
         @Override
         protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
                 throws ServletException, IOException {
-            chain.doFilter(new LimitedRequest(request), response);
+            chain.doFilter(new LimitedRequest(request, isSnapshot(request) ? maxSnapshotBytes : maxBodyBytes),
+                    response);
+        }
+
+        /** {@code /clocks/{clock}/snapshot}: a saved clock, which has its own limit. */
+        private static boolean isSnapshot(HttpServletRequest request) {
+            String path = request.getRequestURI();
+            return path.startsWith("/clocks/") && path.endsWith("/snapshot")
+                    && path.indexOf('/', "/clocks/".length()) == path.length() - "/snapshot".length();
         }
 
         private final class LimitedRequest extends HttpServletRequestWrapper {
 
+            private final long limit;
             private LimitedBody body;
 
-            LimitedRequest(HttpServletRequest request) {
+            LimitedRequest(HttpServletRequest request, long limit) {
                 super(request);
+                this.limit = limit;
             }
 
             @Override
             public ServletInputStream getInputStream() throws IOException {
                 if (body == null) {
                     long declared = getContentLengthLong();
-                    if (declared > maxBodyBytes) {
-                        throw tooLarge("is " + declared + " bytes");
+                    if (declared > limit) {
+                        throw tooLarge("is " + declared + " bytes", limit);
                     }
-                    body = new LimitedBody(super.getInputStream(), System.nanoTime() + bodyReadTimeout.toNanos());
+                    body = new LimitedBody(super.getInputStream(), limit,
+                            System.nanoTime() + bodyReadTimeout.toNanos());
                 }
                 return body;
             }
@@ -86,11 +100,13 @@ class RequestBodyLimits {
         private final class LimitedBody extends ServletInputStream {
 
             private final ServletInputStream in;
+            private final long limit;
             private final long deadline;
             private long received;
 
-            LimitedBody(ServletInputStream in, long deadline) {
+            LimitedBody(ServletInputStream in, long limit, long deadline) {
                 this.in = in;
+                this.limit = limit;
                 this.deadline = deadline;
             }
 
@@ -112,8 +128,8 @@ class RequestBodyLimits {
                     return read;
                 }
                 received += read;
-                if (received > maxBodyBytes) {
-                    throw tooLarge("exceeds the limit");
+                if (received > limit) {
+                    throw tooLarge("exceeds the limit", limit);
                 }
                 if (System.nanoTime() - deadline > 0) {
                     throw invalidRequest("the body took longer than " + bodyReadTimeout.toMillis() + " ms to arrive");
@@ -137,9 +153,9 @@ class RequestBodyLimits {
             }
         }
 
-        private SchedulerException tooLarge(String size) {
+        private static SchedulerException tooLarge(String size, long limit) {
             return new SchedulerException(ErrorCode.PAYLOAD_TOO_LARGE, "the request body " + size + "; the limit is "
-                    + maxBodyBytes + " bytes");
+                    + limit + " bytes");
         }
 
         private static SchedulerException invalidRequest(String detail) {

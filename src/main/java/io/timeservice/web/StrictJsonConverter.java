@@ -62,19 +62,27 @@ class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
         super(MediaType.APPLICATION_JSON);
         int maxBodyBytes = properties.limits().maxBodyBytes();
         this.maxPayloadBytes = properties.limits().maxPayloadBytes();
+        this.mapper = strictMapper(maxBodyBytes, maxBodyBytes, MAX_NESTING_DEPTH);
+    }
+
+    /**
+     * The strict mapper over a parser with these limits: {@code maxDocumentLength} for the whole document,
+     * {@code maxStringLength} for any string, {@code maxNestingDepth} levels of arrays and objects.
+     */
+    static JsonMapper strictMapper(int maxStringLength, long maxDocumentLength, int maxNestingDepth) {
         JsonFactory factory = JsonFactory.builder()
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(MAX_NESTING_DEPTH)
+                        .maxNestingDepth(maxNestingDepth)
                         .maxNumberLength(MAX_NUMBER_LENGTH)
                         // string and document limits equal the body cap, which RequestBodyLimits enforces first;
                         // set anyway so that the parser never relies on Jackson's much larger defaults
-                        .maxStringLength(maxBodyBytes)
+                        .maxStringLength(maxStringLength)
                         .maxNameLength(MAX_NAME_LENGTH)
-                        .maxDocumentLength(maxBodyBytes)
+                        .maxDocumentLength(maxDocumentLength)
                         .build())
                 .build();
-        this.mapper = JsonMapper.builder(factory)
+        return JsonMapper.builder(factory)
                 .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.timeservice.TimeServiceApplication;
+import io.timeservice.model.ClockSettings;
 import io.timeservice.store.postgres.PostgresStore;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -103,6 +104,19 @@ class TimeServicePropertiesTest {
     }
 
     @Test
+    void snapshotLimit_is64MB_andEndsWhereALoadedClocksJournalRecordEnds() {
+        assertThat(bind(new StandardEnvironment()).limits().maxSnapshotBytes().toBytes()).isEqualTo(64L << 20);
+        StandardEnvironment largest = new StandardEnvironment();
+        largest.getPropertySources().addFirst(new MapPropertySource("test", Map.of(
+                "timeservice.limits.max-snapshot-bytes", "256MB")));
+        assertThat(bind(largest).limits().maxSnapshotBytes().toBytes()).isEqualTo(256L << 20);
+        assertRefused(Map.of("timeservice.limits.max-snapshot-bytes", "257MB"),
+                "timeservice.limits.max-snapshot-bytes must be between 1KB and 256MB");
+        assertRefused(Map.of("timeservice.limits.max-snapshot-bytes", "1000B"),
+                "timeservice.limits.max-snapshot-bytes must be between 1KB and 256MB");
+    }
+
+    @Test
     void invariantCheckSettings_haveTheirDefaults_andBadValuesAreRefused_namingTheProperty() {
         assertThat(bindEnvironment(Map.of()).invariants())
                 .isEqualTo(new TimeServiceProperties.Invariants(Duration.ofSeconds(5), 100_000));
@@ -133,6 +147,15 @@ class TimeServicePropertiesTest {
                 "timeservice.clocks.idle-ttl must be between 1m and 3650d (or unset: never), got PT-5M");
         assertRefused(Map.of("timeservice.clocks.idle-ttl", "3651d"), "timeservice.clocks.idle-ttl must be");
         assertRefused(Map.of("timeservice.clocks.idle-ttl", "soon"), "timeservice.clocks.idle-ttl");
+    }
+
+    @Test
+    void defaultClockMode_isVirtualOrSystem_andScaledIsRefused_forItNeedsARate() {
+        assertThat(bindEnvironment(Map.of()).clock().mode()).isEqualTo(ClockSettings.Mode.VIRTUAL);
+        assertThat(bindEnvironment(Map.of("TIMESERVICE_CLOCK_MODE", "system")).clock().mode())
+                .isEqualTo(ClockSettings.Mode.SYSTEM);
+        assertRefused(Map.of("timeservice.clock.mode", "scaled"),
+                "timeservice.clock.mode must be virtual or system, got scaled");
     }
 
     @Test

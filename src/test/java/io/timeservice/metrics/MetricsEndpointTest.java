@@ -110,7 +110,7 @@ class MetricsEndpointTest {
             advanceOn("metrics-2", 20);
 
             PrometheusScrape both = scrape();
-            assertThat(both.since(before, "timer_clocks")).isEqualTo(2);
+            assertThat(both.since(before, "timer_clocks", "mode=\"virtual\"")).isEqualTo(2);
             assertThat(both.value("timer_queue_depth")).isEqualTo(4);
             assertThat(both.value("timer_queue_payload_bytes")).isEqualTo(("d" + "a[1]" + "b" + "c").length());
             assertThat(both.value("timer_queue_oldest_age_virtual_seconds")).isEqualTo(0.050);
@@ -119,7 +119,7 @@ class MetricsEndpointTest {
 
             given().delete("/clocks/metrics-1").then().statusCode(204);
             PrometheusScrape one = scrape();
-            assertThat(one.since(before, "timer_clocks")).isEqualTo(1);
+            assertThat(one.since(before, "timer_clocks", "mode=\"virtual\"")).isEqualTo(1);
             assertThat(one.value("timer_queue_depth")).isEqualTo(3);
             assertThat(one.value("timer_queue_oldest_age_virtual_seconds")).isEqualTo(0.020);
         } finally {

@@ -68,7 +68,8 @@ class PostgresStoreMetricsTest {
 
         assertThat(scrape.value("timer_queue_depth")).isEqualTo(1);
         assertThat(scrape.value("timer_queue_payload_bytes")).isEqualTo("later".length());
-        assertThat(scrape.value("timer_clocks")).isEqualTo(1);
+        assertThat(scrape.value("timer_clocks", "mode=\"system\"")).isEqualTo(1); // the default clock
+        assertThat(scrape.value("timer_clocks", "mode=\"virtual\"")).isZero();
         assertThat(scrape.value("timer_delivery_queue_depth", "state=\"in_flight\"")).isZero();
         assertThat(scrape.value("timer_firing_thread_alive")).isEqualTo(1);
         assertThat(Math.abs(scrape.value("timer_store_clock_skew_seconds"))).isLessThan(5);

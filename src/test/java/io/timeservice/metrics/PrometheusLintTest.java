@@ -46,7 +46,7 @@ class PrometheusLintTest {
                 "timer_rejected_total{", "timer_advance_fired_count", "timer_heap_sift_levels_count",
                 "\ntimer_queue_capacity ", "\ntimer_queue_capacity_bytes ", "\ntimer_queue_payload_bytes ",
                 "\ntimer_queue_serving ", "\ntimer_queue_invariants_ok ",
-                "\ntimer_clocks ", "timer_journal_fsync_seconds_bucket{",
+                "\ntimer_clocks{mode=\"virtual\"} ", "timer_journal_fsync_seconds_bucket{",
                 "timer_journal_batch_records_count", "timer_journal_batch_bytes_count",
                 "timer_journal_snapshot_seconds_count", "timer_journal_snapshot_pause_seconds_count",
                 "timer_journal_snapshot_failed_total", "timer_deliveries_total{event=\"claimed\"}",

@@ -1,5 +1,7 @@
 package io.timeservice.metrics;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,17 +40,22 @@ class QueueGaugesTest {
         clocks.defaultScheduler().add("d", 5, 0, null, Trace.NONE);
         wall.set(100_000);
 
-        assertThat(gauge("timer.clocks")).isEqualTo(3);
+        assertThat(clocksIn("virtual")).isEqualTo(3);
+        assertThat(clocksIn("system")).isZero();
         assertThat(gauge("timer.queue.depth")).isEqualTo(4);
         assertThat(gauge("timer.queue.payload")).isEqualTo("a{\"k\":1}bcd".length());
         assertThat(gauge("timer.queue.oldest.age")).isEqualTo(90.0);          // a, on ci-1
         assertThat(gauge("timer.queue.oldest.age.virtual")).isEqualTo(0.050);  // a, on ci-1
         assertThat(gauge("timer.queue.invariants.ok")).isEqualTo(1);
         assertThat(gauge("timer.queue.serving")).isEqualTo(1);
-        assertThat(registry.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTags()).isEmpty());
+        // no clock label: only the clocks' count has one, their mode
+        assertThat(registry.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTags())
+                .isEqualTo(meter.getId().getName().equals("timer.clocks") ? List.of(meter.getId().getTag("mode"))
+                        .stream().map(mode -> io.micrometer.core.instrument.Tag.of("mode", mode)).toList()
+                        : List.of()));
 
         clocks.delete("ci-1");
-        assertThat(gauge("timer.clocks")).isEqualTo(2);
+        assertThat(clocksIn("virtual")).isEqualTo(2);
         assertThat(gauge("timer.queue.depth")).isEqualTo(3);
         assertThat(gauge("timer.queue.oldest.age")).isEqualTo(60.0);          // b, on ci-2
         assertThat(gauge("timer.queue.oldest.age.virtual")).isEqualTo(0.020);
@@ -77,6 +84,20 @@ class QueueGaugesTest {
 
         assertThat(alone.get("timer.queue.depth").gauge().value()).isZero();
         assertThat(alone.get("timer.queue.serving").gauge().value()).isEqualTo(1);
+    }
+
+    @Test
+    void clocks_areCountedByMode() {
+        clocks.create("jobs", 0, io.timeservice.model.ClockSettings.SYSTEM);
+        clocks.create("test", 0);
+        assertThat(clocksIn("system")).isEqualTo(1);
+        assertThat(clocksIn("virtual")).isEqualTo(2);
+        clocks.delete("jobs");
+        assertThat(clocksIn("system")).isZero();
+    }
+
+    private double clocksIn(String mode) {
+        return registry.get("timer.clocks").tag("mode", mode).gauge().value();
     }
 
     private double gauge(String name) {

@@ -167,7 +167,7 @@ class TokenAccessTest {
     void clocks_readWithTheReadScope_andChangeOnlyWithTheWriteScope() {
         as(WRITE).contentType(ContentType.JSON).body("{}").put("/clocks/tok").then().statusCode(201);
         for (String path : new String[] {"/clocks", "/clocks/tok", "/clocks/tok/timers", "/clocks/tok/queue",
-                "/clocks/tok/queue/heap", "/clocks/tok/queue/invariants"}) {
+                "/clocks/tok/queue/heap", "/clocks/tok/queue/invariants", "/clocks/tok/snapshot"}) {
             as(READ).get(path).then().statusCode(200);
         }
         List<Response> refused = List.of(
@@ -175,12 +175,18 @@ class TokenAccessTest {
                 as(READ).delete("/clocks/tok"),
                 as(READ).contentType(ContentType.JSON).body("{\"id\":\"x\",\"delay\":1}").post("/clocks/tok/timers"),
                 as(READ).contentType(ContentType.JSON).body("{\"by\":1}").post("/clocks/tok/advance"),
-                as(READ).contentType(ContentType.JSON).body("{\"rate\":2}").patch("/clocks/tok"));
+                as(READ).contentType(ContentType.JSON).body("{\"rate\":2}").patch("/clocks/tok"),
+                as(READ).contentType(ContentType.JSON).body("{\"format\":1,\"clock\":{}}")
+                        .put("/clocks/loaded/snapshot"));
         for (Response response : refused) {
             assertThat(response.statusCode()).isEqualTo(403);
             assertThat(response.jsonPath().getString("code")).isEqualTo("forbidden");
         }
         as(READ).get("/clocks/other").then().statusCode(404);
+        as(READ).get("/clocks/loaded").then().statusCode(404);
+        as(WRITE).contentType(ContentType.JSON).body("{\"format\":1,\"clock\":{}}").put("/clocks/loaded/snapshot")
+                .then().statusCode(201);
+        as(WRITE).delete("/clocks/loaded").then().statusCode(204);
         as(WRITE).delete("/clocks/tok").then().statusCode(204);
     }
 

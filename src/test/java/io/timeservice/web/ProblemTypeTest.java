@@ -27,7 +27,8 @@ class ProblemTypeTest {
         Arrays.stream(ProblemType.values()).forEach(type -> statuses.put(type.code(), type.status().value()));
 
         assertThat(statuses).isEqualTo(new TreeMap<>(Map.ofEntries(
-                Map.entry("invalid_request", 400), Map.entry("invalid_id", 400), Map.entry("invalid_delay", 400),
+                Map.entry("invalid_request", 400), Map.entry("invalid_snapshot", 400), Map.entry("invalid_id", 400),
+                Map.entry("invalid_delay", 400),
                 Map.entry("invalid_priority", 400), Map.entry("invalid_advance", 400),
                 Map.entry("invalid_limit", 400), Map.entry("unauthorized", 401), Map.entry("forbidden", 403),
                 Map.entry("protected_mode", 403), Map.entry("not_found", 404), Map.entry("timer_not_found", 404),

@@ -11,6 +11,7 @@ import java.util.function.LongSupplier;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Rules;
@@ -301,18 +302,42 @@ public final class Clocks {
             }
             Rules.requireClockRoom(count, maxClocks);
             long createdAt = wallClockMillis.getAsLong();
-            ClocksJournal.Forked forked = clocksJournal.forked(name, original, createdAt);
-            Clock clock;
-            try {
-                clock = clocksJournal.built(forked.number(), name, createdAt, forked.copy(), createdAt);
-            } finally {
-                ClockCopy copy = forked.copy();
-                budget.releaseCopy(copy.count(), copy.bytes(), copy.deliveries()); // built counts it as its own
-            }
-            register(clock);
-            clocksJournal.awaitDurable(forked.position());
-            return new Created(clock, true);
+            return register(name, createdAt, clocksJournal.forked(name, original, createdAt));
         }
+    }
+
+    /**
+     * Creates the clock {@code name} from a saved clock ({@link ClockSnapshot}, checked by
+     * {@link io.timeservice.model.SnapshotRules} already), journaled as one {@link Mutation.ClockLoaded} record. It
+     * counts in full against the shared budget.
+     *
+     * @throws SchedulerException {@code invalid_id}, {@code clock_conflict} ({@code name} exists), {@code clock_limit},
+     *                            {@code capacity_exceeded}, {@code storage_unavailable}
+     */
+    public Created load(String name, ClockSnapshot snapshot) {
+        Rules.requireValidClockName(name);
+        synchronized (registry) {
+            if (byName.containsKey(name)) {
+                throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists; a snapshot loads"
+                        + " into a new name");
+            }
+            Rules.requireClockRoom(count, maxClocks);
+            long createdAt = wallClockMillis.getAsLong();
+            return register(name, createdAt, clocksJournal.loaded(name, snapshot, createdAt));
+        }
+    }
+
+    /** Builds, registers and answers the clock a fork or load journaled; call holding the registry monitor. */
+    private Created register(String name, long createdAt, ClocksJournal.Copied copied) {
+        Clock clock;
+        try {
+            clock = clocksJournal.built(copied.number(), name, createdAt, copied.copy(), createdAt);
+        } finally {
+            clocksJournal.release(copied.reserved()); // built counts it as its own
+        }
+        register(clock);
+        clocksJournal.awaitDurable(copied.position());
+        return new Created(clock, true);
     }
 
     /**
@@ -492,7 +517,7 @@ public final class Clocks {
         return configured(now, wallClockMillis.getAsLong(), settings);
     }
 
-    /** As {@link #configured(long, ClockSettings)}; a scaled clock runs from {@code now} at wall time {@code wallAnchor}. */
+    /** As {@link #configured(long, ClockSettings)}; a scaled clock runs from {@code now} at {@code wallAnchor}. */
     TimerScheduler configured(long now, long wallAnchor, ClockSettings settings) {
         SchedulerClock clock = SchedulerClock.of(settings, now, wallAnchor, wallClockMillis);
         TimerScheduler scheduler = factory.apply(clock, budget);

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockSnapshot;
 import io.timeservice.store.memory.Clocks.Clock;
 
 /**
@@ -60,50 +61,103 @@ final class ClocksJournal {
         return new Numbered(number, sequenceFloor, position);
     }
 
-    /** A fork's number, the copy taken of its source, and its record's position. */
-    record Forked(long number, ClockCopy copy, long position) {
+    /** A new clock's number, what it loads, what it reserved in the shared budget, and its record's position. */
+    record Copied(long number, ClockCopy copy, ClockCopy.Weight reserved, long position) {
     }
 
     /**
      * Takes a copy of {@code original} under its lock, reserves the copy's room in the shared budget and journals the
-     * fork there as one record; call holding the registry monitor, once every other refusal is decided. The caller
-     * gives the reservation back once the copy is {@link #built} (which counts it as the new clock's own).
+     * fork there as one record; call holding the registry monitor, once every other refusal is decided. The lock is
+     * held only for array copies of the source's state (O(n), no allocation per timer) and the record; the copy's
+     * lists are built after. The caller gives the reservation back once the copy is {@link #built} (which counts it
+     * as the new clock's own).
      *
      * @throws io.timeservice.model.SchedulerException {@code capacity_exceeded}, {@code storage_unavailable}, with
      *                                                 nothing reserved, numbered or written
      */
-    Forked forked(String name, Clock original, long createdAtWallMillis) {
+    Copied forked(String name, Clock original, long createdAtWallMillis) {
         journal.requireWritable();
         long number = nextNumber;
         long[] position = new long[1];
-        ClockCopy copy = original.scheduler().copied(state -> {
-            ClockCopy taken = ClockCopy.of(state, Math.max(state.lastSequence(), sequenceFloor));
-            budget.reserveCopy(taken.count(), taken.bytes(), taken.deliveries());
+        ClockCopy.Weight[] reserved = new ClockCopy.Weight[1];
+        long floor = sequenceFloor;
+        SchedulerState state = original.scheduler().copied((taken, weight) -> {
+            reserve(weight);
             try {
                 position[0] = journal.append(new Mutation.ClockForked(number, name, original.number(),
-                        createdAtWallMillis, taken.snapshot().lastSequence()));
+                        createdAtWallMillis, Math.max(taken.lastSequence(), floor)));
             } catch (RuntimeException | Error refused) {
-                budget.releaseCopy(taken.count(), taken.bytes(), taken.deliveries());
+                release(weight);
                 throw refused;
             }
-            return taken;
+            reserved[0] = weight;
         });
         nextNumber++;
-        return new Forked(number, copy, position[0]);
+        ClockCopy copy;
+        try {
+            copy = ClockCopy.of(state, Math.max(state.lastSequence(), floor));
+        } catch (RuntimeException | Error e) {
+            release(reserved[0]);
+            throw e;
+        }
+        return new Copied(number, copy, reserved[0], position[0]);
+    }
+
+    /**
+     * Reserves room for {@code snapshot} (a saved clock, its sequences the snapshot's numbering) and journals the
+     * clock it makes as one record; call holding the registry monitor, once every other refusal is decided. The
+     * clock's sequences are the snapshot's moved past the sequence floor, so no entity tag of a deleted clock of
+     * that name matches one of its timers. The caller gives the reservation back once the clock is {@link #built}.
+     *
+     * @throws io.timeservice.model.SchedulerException {@code capacity_exceeded}, {@code storage_unavailable}, with
+     *                                                 nothing reserved, numbered or written
+     */
+    Copied loaded(String name, ClockSnapshot snapshot, long createdAtWallMillis) {
+        journal.requireWritable();
+        ClockCopy copy = ClockCopy.of(ClockSnapshots.recovered(snapshot, sequenceFloor, createdAtWallMillis));
+        ClockCopy.Weight weight = copy.weight();
+        reserve(weight);
+        long position;
+        try {
+            position = journal.append(new Mutation.ClockLoaded(nextNumber, name, createdAtWallMillis,
+                    copy.snapshot()));
+        } catch (RuntimeException | Error refused) {
+            release(weight);
+            throw refused;
+        }
+        return new Copied(nextNumber++, copy, weight, position);
+    }
+
+    private void reserve(ClockCopy.Weight weight) {
+        budget.reserveCopy(weight.count(), weight.bytes(), weight.deliveries());
+    }
+
+    /** Gives back what {@link #forked} or {@link #loaded} reserved. */
+    void release(ClockCopy.Weight weight) {
+        budget.releaseCopy(weight.count(), weight.bytes(), weight.deliveries());
     }
 
     /** The clock numbered {@code number} loaded with {@code copy}, counted in the budget; not registered yet. */
     Clock built(long number, String name, long createdAtWallMillis, ClockCopy copy, long lastUsed) {
-        Recovering built = copyOf(number, name, createdAtWallMillis, copy, lastUsed);
+        Recovering built = copyOf(number, name, createdAtWallMillis, copy, lastUsed, createdAtWallMillis);
         built.clock().scheduler().finishRecovery(built.recovery());
         return built.clock();
     }
 
-    private Recovering copyOf(long number, String name, long createdAtWallMillis, ClockCopy copy, long lastUsed) {
+    /**
+     * A new clock loading {@code copy}; a scaled one runs from the copy's now at wall time {@code wallAnchor}: its
+     * creation's for a live copy and a recovered load (whose record holds its time then), the recovery's for a
+     * recovered fork (whose source was rebuilt to its time now, as the source's own function has it).
+     */
+    private Recovering copyOf(long number, String name, long createdAtWallMillis, ClockCopy copy, long lastUsed,
+                              long wallAnchor) {
         ClockSettings settings = copy.snapshot().settings();
         long now = copy.snapshot().now();
+        // a virtual clock starts where firing stood (recovery passes its time on to now: due timers held back wait
+        // there)
+        long start = settings.mode() == ClockSettings.Mode.VIRTUAL ? copy.snapshot().firedThrough() : now;
         Clock clock = new Clock(number, name, settings.isSystem() ? 0 : now, createdAtWallMillis,
-                registry.configured(now, settings), lastUsed, settings);
+                registry.configured(start, wallAnchor, settings), lastUsed, settings);
         return new Recovering(clock, clock.scheduler().beginRecovery(copy.snapshot(), 0));
     }
 
@@ -162,8 +216,16 @@ final class ClocksJournal {
                 }
                 ClockCopy copy = ClockCopy.of(source.recovery().state(), forked.lastSequence());
                 recovering.put(forked.number(), copyOf(forked.number(), forked.name(),
-                        forked.createdAtWallMillis(), copy, recoveredAt));
+                        forked.createdAtWallMillis(), copy, recoveredAt, wallClockMillis.getAsLong()));
                 nextNumber = Math.max(nextNumber, forked.number() + 1);
+            } else if (mutation instanceof Mutation.ClockLoaded loaded) {
+                if (recovering.containsKey(loaded.number())) {
+                    throw new IllegalStateException("journal loads clock " + loaded.number() + " ("
+                            + loaded.name() + ") which exists");
+                }
+                recovering.put(loaded.number(), copyOf(loaded.number(), loaded.name(), loaded.createdAtWallMillis(),
+                        ClockCopy.of(loaded.snapshot()), recoveredAt, loaded.createdAtWallMillis()));
+                nextNumber = Math.max(nextNumber, loaded.number() + 1);
             } else if (mutation instanceof Mutation.OnClock on) {
                 Recovering target = recovering.get(on.clock());
                 if (target == null || on.clock() == 0) {

@@ -17,6 +17,11 @@ record HeapImage(int size, long[] fireTimes, long[] tieBreaks, TimerRecords reco
                 (int) (priorityAndHandle >> 32), tieBreaks[tie + 1]);
     }
 
+    /** The sequence of the timer at heap slot {@code slot}, without building the timer. */
+    long sequenceAt(int slot) {
+        return tieBreaks[IndexedTimerHeap.tieAt(slot) + 1];
+    }
+
     /** Rounded down to the second, as the heap stores it. */
     long createdAtWallMillis(int slot) {
         return records.createdAtWallMillis((int) tieBreaks[IndexedTimerHeap.tieAt(slot)]);

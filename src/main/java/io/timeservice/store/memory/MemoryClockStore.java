@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.store.ClockStore;
@@ -26,6 +27,17 @@ public final class MemoryClockStore implements ClockStore {
     @Override
     public ClockView.Created copy(String name, String source) {
         return new ClockView.Created(view(clocks.fork(name, source).clock()), true);
+    }
+
+    @Override
+    public ClockSnapshot snapshot(String name) {
+        Clocks.Clock clock = clocks.get(name);
+        return ClockSnapshots.of(clock.name(), clock.scheduler().copied((state, weight) -> { }));
+    }
+
+    @Override
+    public ClockView.Created load(String name, ClockSnapshot snapshot) {
+        return new ClockView.Created(view(clocks.load(name, snapshot).clock()), true);
     }
 
     @Override

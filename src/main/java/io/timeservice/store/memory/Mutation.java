@@ -89,6 +89,15 @@ public sealed interface Mutation {
     }
 
     /**
+     * Clock {@code number} named {@code name} was created from a saved clock ({@code PUT /clocks/{name}/snapshot}):
+     * {@code snapshot} holds all of it, time, settings, timers and deliveries, its sequences already the clock's own.
+     * One record, so a crash leaves the whole clock or none of it.
+     */
+    record ClockLoaded(long number, String name, long createdAtWallMillis, RecoveredSnapshot snapshot)
+            implements Mutation {
+    }
+
+    /**
      * The {@code default} clock's settings changed (its configuration at a start differed from what the journal
      * knew). A change of mode happens only while it holds no timer and no delivery; its time restarts then.
      */

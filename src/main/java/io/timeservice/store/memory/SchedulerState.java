@@ -120,6 +120,11 @@ public final class SchedulerState {
         return image.timer(index);
     }
 
+    /** The sequence of the timer at {@code index}, without building it. */
+    public long sequenceAt(int index) {
+        return image.sequenceAt(index);
+    }
+
     public long createdAtWallMillis(int index) {
         return image.createdAtWallMillis(index);
     }

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Function;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -581,7 +581,8 @@ public final class TimerScheduler {
             if (heap.size() != 0 || deliveries.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
-            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings, mode -> SchedulerClock.fresh(mode, wallClockMillis));
+            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings,
+                    mode -> SchedulerClock.fresh(mode, wallClockMillis));
             recovery.startAfter(firstSequence);
             recovery.load(snapshot);
             return recovery;
@@ -712,13 +713,17 @@ public final class TimerScheduler {
     }
 
     /**
-     * Hands this clock's state to {@code whileHeld} under the lock (which journals a copy of it, so no change of
-     * this clock comes between the state and the record) and returns what it returns. O(n) under the lock.
+     * Takes the state under the lock in array copies ({@link #stateForSnapshot}) and hands it with its O(1) budget
+     * weight to {@code whileHeld} there (which may journal it: no change comes between); the rest is built unlocked.
      */
-    <T> T copied(Function<SchedulerState, T> whileHeld) {
+    SchedulerState copied(BiConsumer<SchedulerState, ClockCopy.Weight> whileHeld) {
         return lock.call(() -> {
             requireServing();
-            return whileHeld.apply(stateForSnapshot());
+            long start = System.nanoTime();
+            SchedulerState state = stateForSnapshot();
+            whileHeld.accept(state, new ClockCopy.Weight((long) state.size() + state.deliveries().size(),
+                    capacity.pendingBytes() + deliveries.bytes(), state.deliveries().size()));
+            return state.withCopyNanos(System.nanoTime() - start);
         });
     }
 

@@ -82,10 +82,7 @@ public final class PostgresClockCopy {
     public StoredClock copy(String name, String source) {
         Rules.requireValidClockName(name);
         return jdbc.inTransaction(connection -> {
-            try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-                lock.setLong(1, PostgresClocks.CREATION_LOCK);
-                lock.execute();
-            }
+            PostgresClocks.lockCreation(connection);
             StoredClock original = PostgresClocks.require(connection, source, " FOR UPDATE");
             if (PostgresClocks.find(connection, name, "") != null) {
                 throw Rules.copyNameTaken(name, source);

@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.Limits;
 import io.timeservice.store.ClockStore;
@@ -26,6 +27,16 @@ public final class PostgresClockStore implements ClockStore {
     @Override
     public ClockView.Created copy(String name, String source) {
         return new ClockView.Created(view(store.clockCopy().copy(name, source)), true);
+    }
+
+    @Override
+    public ClockSnapshot snapshot(String name) {
+        return store.clockSnapshots().snapshot(name);
+    }
+
+    @Override
+    public ClockView.Created load(String name, ClockSnapshot snapshot) {
+        return new ClockView.Created(view(store.clockSnapshots().load(name, snapshot)), true);
     }
 
     @Override

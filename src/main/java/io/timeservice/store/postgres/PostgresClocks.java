@@ -135,10 +135,7 @@ public final class PostgresClocks {
         return jdbc.inTransaction(connection -> {
             StoredClock existing = find(connection, name, "");
             if (existing == null) {
-                try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-                    lock.setLong(1, CREATION_LOCK);
-                    lock.execute();
-                }
+                lockCreation(connection);
                 existing = find(connection, name, ""); // another instance may have created it meanwhile
             }
             if (existing != null) {
@@ -150,26 +147,41 @@ public final class PostgresClocks {
                 return new Created(existing, false);
             }
             Rules.requireClockRoom(count(connection), maxClocks);
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, rate_millionths,"
-                            + " anchor_wall) VALUES (?, ?, ?, ?, ?, " + SETTINGS + ", ?,"
-                            + " CASE WHEN ?::bigint IS NULL THEN NULL ELSE db_now_ms() END)")) {
-                insert.setString(1, name);
-                insert.setString(2, StoredClock.sql(mode));
-                insert.setLong(3, now);
-                insert.setLong(4, now);
-                insert.setString(5, StoredClock.sql(delivery));
-                insert.setInt(6, retry.maxAttempts());
-                insert.setLong(7, retry.initialBackoffMillis());
-                insert.setDouble(8, retry.multiplier());
-                insert.setLong(9, retry.maxBackoffMillis());
-                insert.setDouble(10, retry.jitter());
-                insert.setObject(11, rate, java.sql.Types.BIGINT);
-                insert.setObject(12, rate, java.sql.Types.BIGINT);
-                insert.executeUpdate();
-            }
+            insert(connection, name, settings, now);
             return new Created(find(connection, name, ""), true);
         });
+    }
+
+    /** Inserts the row of a new clock; call within the transaction that decided it may (holding the creation lock). */
+    static void insert(Connection connection, String name, ClockSettings settings, long now) throws SQLException {
+        Long rate = settings.rate() == null ? null : settings.rate().millionths();
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, rate_millionths,"
+                        + " anchor_wall) VALUES (?, ?, ?, ?, ?, " + SETTINGS + ", ?,"
+                        + " CASE WHEN ?::bigint IS NULL THEN NULL ELSE db_now_ms() END)")) {
+            RetryPolicy retry = settings.retry();
+            insert.setString(1, name);
+            insert.setString(2, StoredClock.sql(settings.mode()));
+            insert.setLong(3, now);
+            insert.setLong(4, now);
+            insert.setString(5, StoredClock.sql(settings.delivery()));
+            insert.setInt(6, retry.maxAttempts());
+            insert.setLong(7, retry.initialBackoffMillis());
+            insert.setDouble(8, retry.multiplier());
+            insert.setLong(9, retry.maxBackoffMillis());
+            insert.setDouble(10, retry.jitter());
+            insert.setObject(11, rate, java.sql.Types.BIGINT);
+            insert.setObject(12, rate, java.sql.Types.BIGINT);
+            insert.executeUpdate();
+        }
+    }
+
+    /** Takes the lock every creation of a clock holds to its transaction's end (names and the clock limit). */
+    static void lockCreation(Connection connection) throws SQLException {
+        try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+            lock.setLong(1, CREATION_LOCK);
+            lock.execute();
+        }
     }
 
     /**
@@ -184,7 +196,7 @@ public final class PostgresClocks {
             StoredClock stored = require(connection, name, " FOR UPDATE");
             if (stored.mode() != ClockSettings.Mode.SCALED) {
                 throw new SchedulerException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has a"
-                        + " rate to change; " + Rules.abbreviateClockName(name) + " is " + StoredClock.sql(stored.mode()));
+                        + " rate to change; this one is " + StoredClock.sql(stored.mode()));
             }
             try (PreparedStatement update = connection.prepareStatement("""
                     UPDATE clocks SET now_ms = clock_now_ms(clocks), anchor_wall = db_now_ms(), rate_millionths = ?
@@ -316,7 +328,8 @@ public final class PostgresClocks {
     }
 
     private static ClockSettings.DeliveryMode defaultDelivery(ClockSettings.Mode mode) {
-        return mode == ClockSettings.Mode.VIRTUAL ? ClockSettings.DeliveryMode.RESPONSE : ClockSettings.DeliveryMode.QUEUE;
+        return mode == ClockSettings.Mode.VIRTUAL ? ClockSettings.DeliveryMode.RESPONSE
+                : ClockSettings.DeliveryMode.QUEUE;
     }
 
     private static String describe(ClockSettings settings, long now) {

@@ -46,6 +46,7 @@ public final class PostgresStore implements AutoCloseable {
 
     private final SchedulerMetrics metrics;
     private final PostgresClockCopy clockCopy;
+    private final PostgresClockSnapshots clockSnapshots;
 
     /**
      * How long one transaction of the store waits for a row lock, and how long each of its statements may run, before
@@ -71,6 +72,7 @@ public final class PostgresStore implements AutoCloseable {
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks, alarm);
         this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks);
+        this.clockSnapshots = new PostgresClockSnapshots(jdbc, budget, maxClocks);
         this.timers = new PostgresTimers(jdbc, budget, alarm, metrics);
         this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics);
         this.leases = new LeaseReleaser(jdbc, metrics);
@@ -137,6 +139,11 @@ public final class PostgresStore implements AutoCloseable {
         PostgresStore store = new PostgresStore(jdbc, dataSource, budget, maxClocks, metrics);
         store.clocks.ensureDefault(defaultClockMode);
         return store;
+    }
+
+    /** Saved clocks: snapshots and loads. */
+    public PostgresClockSnapshots clockSnapshots() {
+        return clockSnapshots;
     }
 
     /** Forks of clocks ({@code copyOf}). */

@@ -354,7 +354,8 @@ public final class PostgresTimers {
     private static void requireVirtual(StoredClock stored) {
         if (stored.firesByItself()) {
             throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "clock " + stored.name() + " is a "
-                    + StoredClock.sql(stored.mode()) + " clock: it follows the database's clock and cannot be advanced");
+                    + StoredClock.sql(stored.mode()) + " clock: it follows the database's clock and cannot be"
+                    + " advanced");
         }
     }
 

@@ -2,6 +2,10 @@ package io.timeservice.store.postgres;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.EnumMap;
+import java.util.Map;
+
+import io.timeservice.model.ClockSettings;
 
 /**
  * The PostgreSQL store's figures for the gauges, over all clocks, as of one snapshot: taken by the firing loop every
@@ -9,7 +13,7 @@ import java.sql.ResultSet;
  * of the pending timers and one of the unacknowledged deliveries), which is why it is sampled, not run per scrape.
  * Ages are the database's clock at the sample minus the oldest row's time, 0 when there is none.
  *
- * @param clocks                   clocks that exist, {@code default} included
+ * @param clocksByMode             clocks that exist by mode, {@code default} included (a mode without one: absent)
  * @param pendingTimers            pending timers
  * @param pendingBytes             id + payload characters the pending timers hold
  * @param oldestPendingAgeMillis   the database's clock at the sample minus the oldest pending timer's creation
@@ -18,12 +22,13 @@ import java.sql.ResultSet;
  * @param oldestReadyAgeMillis     how long the longest-ready delivery of a system clock has waited
  * @param skew                     this instance's clock against the database's, measured with the sample
  */
-public record StoreSample(long takenAtDbMillis, long clocks, long pendingTimers, long pendingBytes,
+public record StoreSample(long takenAtDbMillis, Map<ClockSettings.Mode, Long> clocksByMode, long pendingTimers, long pendingBytes,
                           long oldestPendingAgeMillis, long oldestPendingVirtualAgeMillis, long ready, long inFlight,
                           long waiting, long dead, long oldestReadyAgeMillis, ClockSkew.Measurement skew) {
 
     private static final String SAMPLE = """
-            SELECT db_now_ms(), (SELECT count(*) FROM clocks),
+            SELECT db_now_ms(),
+                   (SELECT string_agg(mode || '=' || n, ',') FROM (SELECT mode, count(*) AS n FROM clocks GROUP BY mode) m),
                    t.pending, t.bytes, db_now_ms() - t.oldest_wall, t.oldest_virtual_age,
                    d.ready, d.in_flight, d.waiting, d.dead, db_now_ms() - d.oldest_ready
               FROM (SELECT count(*) AS pending, coalesce(sum(t.bytes), 0) AS bytes,
@@ -38,6 +43,29 @@ public record StoreSample(long takenAtDbMillis, long clocks, long pendingTimers,
                       FROM deliveries d JOIN clocks c ON c.name = d.clock
                      WHERE d.state <> 'acked') d""";
 
+    /** Clocks that exist, every mode together. */
+    public long clocks() {
+        return clocksByMode.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Clocks of {@code mode} that exist. */
+    public long clocks(ClockSettings.Mode mode) {
+        return clocksByMode.getOrDefault(mode, 0L);
+    }
+
+    /** {@code virtual=3,system=1} as the sample's statement aggregates it (null: no clock). */
+    private static Map<ClockSettings.Mode, Long> byMode(String counts) {
+        Map<ClockSettings.Mode, Long> byMode = new EnumMap<>(ClockSettings.Mode.class);
+        if (counts != null) {
+            for (String each : counts.split(",")) {
+                int at = each.indexOf('=');
+                byMode.put(StoredClock.ofSql(ClockSettings.Mode.class, each.substring(0, at)),
+                        Long.parseLong(each.substring(at + 1)));
+            }
+        }
+        return Map.copyOf(byMode);
+    }
+
     /** Takes a sample in one statement (one snapshot) and measures the skew. */
     static StoreSample take(Jdbc jdbc, ClockSkew skew) {
         ClockSkew.Measurement measured = skew.measure();
@@ -45,7 +73,7 @@ public record StoreSample(long takenAtDbMillis, long clocks, long pendingTimers,
             try (PreparedStatement select = connection.prepareStatement(SAMPLE);
                  ResultSet row = select.executeQuery()) {
                 row.next();
-                return new StoreSample(row.getLong(1), row.getLong(2), row.getLong(3), row.getLong(4),
+                return new StoreSample(row.getLong(1), byMode(row.getString(2)), row.getLong(3), row.getLong(4),
                         Math.max(0, row.getLong(5)), Math.max(0, row.getLong(6)), row.getLong(7), row.getLong(8),
                         row.getLong(9), row.getLong(10), Math.max(0, row.getLong(11)), measured);
             }

@@ -10,6 +10,7 @@ import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
@@ -116,6 +117,20 @@ class ScaledClockFiringTest {
         test.wall.set(start + 3_600_000 + 5_000);
         assertThat(loop.fireDue()).isEqualTo(2);
         assertThat(claimIds(clock)).containsExactly("u", "t");
+    }
+
+    @Test
+    void nearLongMaxValue_theClockSaturates_andStillFiresWhatIsDue() {
+        TimerScheduler clock = scaled("end", Limits.MAX_DELAY, "100000");
+        long start = test.wall.get();
+        clock.add("last", Limits.MAX_DELAY, 0, null, Trace.NONE); // due at 2 * 10^15
+        test.wall.set(start + Long.MAX_VALUE / 100_000); // far past 2^63 - 1 clock milliseconds
+        assertThat(clock.now()).isEqualTo(Long.MAX_VALUE);
+        assertThat(loop.fireDue()).isEqualTo(1);
+        assertThat(clock.add("at-the-end", 0, 0, null, Trace.NONE).fireTime()).isEqualTo(Long.MAX_VALUE);
+        assertRefused(() -> clock.add("beyond", 1, 0, null, Trace.NONE), ErrorCode.INVALID_DELAY);
+        assertThat(loop.fireDue()).isEqualTo(1);
+        assertThat(claimIds(clock)).containsExactly("last", "at-the-end");
     }
 
     @Test

@@ -108,6 +108,24 @@ class PostgresScaledClockTest {
     }
 
     @Test
+    void anotherInstance_readsTheSameFunction_andSeesTheOthersRateChange() {
+        create("soak", 0, "60");
+        PostgresStore other = PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10,
+                ClockSettings.Mode.VIRTUAL);
+        try {
+            assertThat(other.clocks().get("soak").scaledTime()).isEqualTo(store.clocks().get("soak").scaledTime());
+            store.clocks().rerate("soak", rate("1000"));
+            StoredClock frozen = store.clocks().rerate("soak", rate("0"));
+            StoredClock seen = other.clocks().get("soak");
+            assertThat(seen.scaledTime()).isEqualTo(frozen.scaledTime());
+            assertThat(seen.now()).isEqualTo(frozen.now());
+            assertThat(seen.settings()).isEqualTo(settings("0"));
+        } finally {
+            other.close();
+        }
+    }
+
+    @Test
     void theFiringLoop_firesAFrozenClocksTimers_onceARateChangeBringsThemDue() throws Exception {
         create("soak", 0, "0");
         store.timers().add("soak", "in-an-hour", 3_600_000, 0, null);

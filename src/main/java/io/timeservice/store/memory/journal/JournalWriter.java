@@ -59,7 +59,7 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
     static final int BATCH_TARGET_BYTES = 1024 * 1024;
     /** No batch body is larger: a full batch plus one largest record. */
     static final int MAX_BATCH_BODY_BYTES = BATCH_TARGET_BYTES + RecordCodec.FRAME_HEADER_BYTES
-            + RecordCodec.MAX_BODY_BYTES;
+            + RecordCodec.MAX_ANY_BODY_BYTES;
 
     private static final Logger log = LoggerFactory.getLogger(JournalWriter.class);
     private static final int INITIAL_BATCH_BYTES = 64 * 1024;

@@ -15,6 +15,7 @@ import io.timeservice.model.ScaledTime;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.memory.Mutation;
+import io.timeservice.store.memory.RecoveredSnapshot;
 import io.timeservice.store.memory.SavedDelivery;
 
 /**
@@ -49,6 +50,11 @@ import io.timeservice.store.memory.SavedDelivery;
  * <p>Format version 7: clock numbers are longs. A number that fits in u32 is still written as above (types 8 and 12,
  * four bytes fewer per record); a larger one as 25 a record of a clock (number u64, then the record's own body) and
  * 26 clock created with settings (as 12 with number u64). Each record of a clock is read wherever it is.
+ * 27 clock forked (number, source, createdAtWallMillis, lastSequence, name).
+ *
+ * <p>38 clock loaded from a saved clock (number, createdAtWallMillis, name, now, firedThrough, lastSequence, settings,
+ * count u32 and that many type-1 bodies, count u32 and that many type-22 bodies): the whole clock in one record, up
+ * to {@link #MAX_LOAD_BODY_BYTES}.
  *
  * <p>Format version 11 (scaled clocks): settings of mode 2 (scaled) end with u64 rate in millionths; 42 a scaled
  * clock created (as 26; its time function is anchored at its createdAtWallMillis and now), 43 a scaled clock's rate
@@ -78,6 +84,15 @@ final class RecordCodec {
     /** Most records one batch record holds: {@code Limits.MAX_BATCH_OPS}. */
     static final int MAX_BATCH_PARTS = 1_000;
     static final int MAX_BODY_BYTES = 2 * MAX_PAYLOAD_BYTES + MAX_BATCH_PARTS * MAX_RECORD_OVERHEAD;
+    /**
+     * The largest record of a loaded clock: a snapshot document of at most {@link Limits#MAX_SNAPSHOT_BYTES} takes at
+     * most twice that here (each timer's and delivery's fixed fields are shorter than their JSON member names, and a
+     * payload as compact JSON at most twice as long as sent, as for {@link #MAX_BODY_BYTES}).
+     */
+    static final int MAX_LOAD_BODY_BYTES = 2 * Limits.MAX_SNAPSHOT_BYTES + MAX_RECORD_OVERHEAD;
+
+    /** The largest body a record of any type may have. */
+    static final int MAX_ANY_BODY_BYTES = Math.max(MAX_BODY_BYTES, MAX_LOAD_BODY_BYTES);
 
     private static final byte ADDED = 1;
     private static final byte CANCELLED = 2;
@@ -106,6 +121,7 @@ final class RecordCodec {
     private static final byte ON_WIDE_CLOCK = 25;
     private static final byte WIDE_CLOCK_CREATED = 26;
     private static final byte CLOCK_FORKED = 27;
+    private static final byte CLOCK_LOADED = 38;
     private static final byte SCALED_CLOCK_CREATED = 42;
     private static final byte RATE_CHANGED = 43;
 
@@ -144,6 +160,13 @@ final class RecordCodec {
         int frameStart = out.length();
         out.skip(FRAME_HEADER_BYTES);
         int bodyStart = out.length();
+        putDelivery(saved, out);
+        return frame(out, frameStart, bodyStart);
+    }
+
+    /** A type-22 body: a delivery as a snapshot keeps it. */
+    private static void putDelivery(SavedDelivery saved, GrowableBuffer out) {
+        Delivery d = saved.delivery();
         out.putByte(SAVED_DELIVERY);
         out.putLong(d.sequence());
         out.putLong(d.fireTime());
@@ -158,11 +181,20 @@ final class RecordCodec {
         out.putString(d.payload());
         out.putString(d.claim());
         out.putString(d.deadReason());
-        return frame(out, frameStart, bodyStart);
     }
 
     /** Decodes one snapshot delivery body (without the frame header). */
     static SavedDelivery decodeDelivery(ByteBuffer body) {
+        SavedDelivery saved = getDelivery(body);
+        if (body.hasRemaining()) {
+            throw new CorruptRecordException("a snapshot's delivery of sequence " + saved.delivery().sequence()
+                    + " has bytes left over");
+        }
+        return saved;
+    }
+
+    /** Reads one type-22 body, leaving the buffer after it. */
+    private static SavedDelivery getDelivery(ByteBuffer body) {
         if (body.get() != SAVED_DELIVERY) {
             throw new CorruptRecordException("a snapshot's delivery frame holds another record");
         }
@@ -179,7 +211,7 @@ final class RecordCodec {
         String payload = getString(body);
         String claim = getString(body);
         String deadReason = getString(body);
-        if (!readable(state, attempt, claim, id) || body.hasRemaining()) {
+        if (!readable(state, attempt, claim, id)) {
             throw new CorruptRecordException("a snapshot's delivery of sequence " + sequence + " does not decode");
         }
         return new SavedDelivery(new Delivery(id, fireTime, priority, sequence, payload, attempt,
@@ -194,9 +226,10 @@ final class RecordCodec {
 
     private static GrowableBuffer frame(GrowableBuffer out, int frameStart, int bodyStart) {
         int bodyLength = out.length() - bodyStart;
-        if (bodyLength > MAX_BODY_BYTES) {
+        int limit = bodyLength > 0 && out.array()[bodyStart] == CLOCK_LOADED ? MAX_LOAD_BODY_BYTES : MAX_BODY_BYTES;
+        if (bodyLength > limit) {
             throw new IllegalArgumentException("a record of " + bodyLength + " bytes is over the journal's limit of "
-                    + MAX_BODY_BYTES);
+                    + limit);
         }
         CRC32C crc = new CRC32C();
         crc.update(out.array(), bodyStart, bodyLength);
@@ -213,7 +246,7 @@ final class RecordCodec {
     private static String refusal(Mutation mutation, boolean outermost) {
         if (mutation instanceof Mutation.OnClock on) {
             if (!outermost || on.mutation() instanceof Mutation.ClockCreated
-                    || on.mutation() instanceof Mutation.ClockForked) {
+                    || on.mutation() instanceof Mutation.ClockForked || on.mutation() instanceof Mutation.ClockLoaded) {
                 return "a clock's record cannot hold " + on.mutation() + (outermost ? "" : " inside another record");
             }
             return on.mutation() == null ? "a clock's record without a record" : refusal(on.mutation(), false);
@@ -223,6 +256,8 @@ final class RecordCodec {
         } else if (mutation instanceof Mutation.ClockForked forked) {
             return !outermost ? "a clock's copy inside another record"
                     : forked.name() == null ? "a clock's copy without a name" : null;
+        } else if (mutation instanceof Mutation.ClockLoaded loaded) {
+            return !outermost ? "a loaded clock inside another record" : loadRefusal(loaded);
         } else if (mutation instanceof Mutation.ClockConfigured configured) {
             return configured.settings() == null ? "a settings change without settings" : null;
         } else if (mutation instanceof Mutation.RateChanged changed) {
@@ -265,6 +300,26 @@ final class RecordCodec {
                 : "unknown mutation " + mutation;
     }
 
+    /** What the decoder of a loaded clock refuses: a name, settings, timers and deliveries it can read back. */
+    private static String loadRefusal(Mutation.ClockLoaded loaded) {
+        RecoveredSnapshot snapshot = loaded.snapshot();
+        if (loaded.name() == null || snapshot == null || snapshot.settings() == null) {
+            return "a loaded clock without its name or settings";
+        }
+        for (Mutation.Added added : snapshot.timers()) {
+            if (added.timer() == null || added.timer().id() == null) {
+                return "a loaded clock's timer without its id";
+            }
+        }
+        for (SavedDelivery saved : snapshot.deliveries()) {
+            Delivery d = saved.delivery();
+            if (!readable(d.state().ordinal(), d.attempt(), d.claim(), d.id())) {
+                return "a loaded clock's delivery the journal could not read back: " + d;
+            }
+        }
+        return null;
+    }
+
     /** The mutation's lists cannot hold null (they are copies made by {@code List.copyOf}). */
     private static String claimsRefusal(List<String> claims) {
         return countRefusal(claims.size(), "claims");
@@ -302,6 +357,24 @@ final class RecordCodec {
             out.putLong(forked.createdAtWallMillis());
             out.putLong(forked.lastSequence());
             out.putString(forked.name());
+        } else if (mutation instanceof Mutation.ClockLoaded loaded) {
+            RecoveredSnapshot snapshot = loaded.snapshot();
+            out.putByte(CLOCK_LOADED);
+            out.putLong(loaded.number());
+            out.putLong(loaded.createdAtWallMillis());
+            out.putString(loaded.name());
+            out.putLong(snapshot.now());
+            out.putLong(snapshot.firedThrough());
+            out.putLong(snapshot.lastSequence());
+            putSettings(snapshot.settings(), out);
+            out.putInt(snapshot.timers().size());
+            for (Mutation.Added added : snapshot.timers()) {
+                encodeBody(added, out);
+            }
+            out.putInt(snapshot.deliveries().size());
+            for (SavedDelivery saved : snapshot.deliveries()) {
+                putDelivery(saved, out);
+            }
         } else if (mutation instanceof Mutation.ClockConfigured configured) {
             out.putByte(CLOCK_CONFIGURED);
             putSettings(configured.settings(), out);
@@ -456,6 +529,12 @@ final class RecordCodec {
                 yield new Mutation.ClockForked(number, requireString(getString(body), "name"), source, wall,
                         lastSequence);
             }
+            case CLOCK_LOADED -> {
+                if (!outermost) {
+                    throw new CorruptRecordException("a clock's record holds a loaded clock");
+                }
+                yield getLoaded(body);
+            }
             case CLOCK_CONFIGURED -> new Mutation.ClockConfigured(getSettings(body));
             case RATE_CHANGED -> {
                 long wallAnchor = body.getLong();
@@ -538,6 +617,38 @@ final class RecordCodec {
             case SEQUENCES_RESERVED -> new Mutation.SequencesReserved(body.getLong());
             default -> throw new CorruptRecordException("unknown record type " + type);
         };
+    }
+
+    private static Mutation.ClockLoaded getLoaded(ByteBuffer body) {
+        long number = body.getLong();
+        long wall = body.getLong();
+        String name = requireString(getString(body), "name");
+        long now = body.getLong();
+        long firedThrough = body.getLong();
+        long lastSequence = body.getLong();
+        ClockSettings settings = getSettings(body);
+        int timerCount = body.getInt();
+        if (timerCount < 0 || timerCount > body.remaining() / 54) {
+            throw new CorruptRecordException("a loaded clock of " + timerCount + " timers, longer than its record");
+        }
+        List<Mutation.Added> timers = new ArrayList<>(timerCount);
+        for (int i = 0; i < timerCount; i++) {
+            if (!(decodeBody(body, false) instanceof Mutation.Added added) || added.timer().id() == null) {
+                throw new CorruptRecordException("a loaded clock's timer " + i + " is not an add with an id");
+            }
+            timers.add(added);
+        }
+        int deliveryCount = body.getInt();
+        if (deliveryCount < 0 || deliveryCount > body.remaining() / 70) {
+            throw new CorruptRecordException("a loaded clock of " + deliveryCount + " deliveries, longer than its"
+                    + " record");
+        }
+        List<SavedDelivery> deliveries = new ArrayList<>(deliveryCount);
+        for (int i = 0; i < deliveryCount; i++) {
+            deliveries.add(getDelivery(body));
+        }
+        return new Mutation.ClockLoaded(number, name, wall, new RecoveredSnapshot(now, lastSequence, lastSequence,
+                timers, settings, deliveries, List.of(), firedThrough));
     }
 
     /** What a batch record may hold: adds, edits and cancels of its clock. */

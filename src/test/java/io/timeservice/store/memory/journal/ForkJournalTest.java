@@ -9,20 +9,22 @@ import java.util.List;
 import java.util.Random;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A fork is one journal record ({@code ClockForked}) that recovery turns into the same copy: restarts after a fork
- * (with in-flight deliveries in the source, records of both clocks after it, a snapshot between) rebuild every clock
- * as it was.
+ * A fork is one journal record ({@code ClockForked}) that recovery turns into the same copy, and so is a load of a saved
+ * clock ({@code ClockLoaded}): restarts after a fork or a load (with in-flight deliveries in the source, records of
+ * both clocks after it, a snapshot between) rebuild every clock as it was.
  */
 class ForkJournalTest {
 
@@ -67,6 +69,38 @@ class ForkJournalTest {
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertSameClocks(after, before);
         }
+    }
+
+    @Test
+    void restart_afterLoads_rebuildsTheLoadedClocksAndWhatHappenedToThemSince() throws IOException {
+        Clocks before = fresh();
+        try (JournalStore store = open(before, NO_SNAPSHOTS)) {
+            MemoryClockStore clockStore = new MemoryClockStore(before);
+            before.create("q", 50, QUEUE);
+            drive(before.scheduler("q"), new Random(7), 300);
+            ClockSnapshot saved = clockStore.snapshot("q");
+            before.load("loaded", saved);
+            before.delete("q");
+            before.load("q", saved); // under a deleted clock's name: its sequences start after the deleted one's
+            drive(before.scheduler("loaded"), new Random(8), 200);
+            before.snapshotNow();
+            store.writer().awaitSnapshotIdle();
+            before.load("after-the-cut", clockStore.snapshot("loaded"));
+            drive(before.scheduler("q"), new Random(9), 100);
+        }
+        Clocks after = fresh();
+        try (JournalStore store = open(after, NO_SNAPSHOTS)) {
+            assertSameClocks(after, before);
+            MemoryClockStore clockStore = new MemoryClockStore(after);
+            assertThat(withName(clockStore.snapshot("after-the-cut"), "loaded"))
+                    .isEqualTo(withName(clockStore.snapshot("loaded"), "loaded"));
+        }
+    }
+
+    /** The snapshot as plain lists (its timers may be a view), named {@code name}. */
+    private static ClockSnapshot withName(ClockSnapshot snapshot, String name) {
+        return new ClockSnapshot(name, snapshot.settings(), snapshot.now(), snapshot.nextSequence(),
+                List.copyOf(snapshot.timers()), List.copyOf(snapshot.deliveries()));
     }
 
     /** Random adds, cancels, edits, advances, claims, acks and nacks on one clock. */

@@ -13,6 +13,7 @@ import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScaledTime;
 import io.timeservice.model.Timer;
 import io.timeservice.store.memory.Mutation;
+import io.timeservice.store.memory.RecoveredSnapshot;
 import io.timeservice.store.memory.SavedDelivery;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +32,18 @@ class RecordCodecTest {
                 new Mutation.AdvancedFiring(77, 1000),
                 new Mutation.ClockCreated(3, "ci-1", 5000, 1_700_000_000_000L, 2_000_000),
                 new Mutation.ClockForked(4, "ci-1-variant", 3, 1_700_000_000_001L, 2_000_017),
+                new Mutation.ClockLoaded(6, "loaded", 1_700_000_000_002L, new RecoveredSnapshot(2030, 17, 17,
+                        List.of(new Mutation.Added(new Timer("t", 5000, -1, 12, 2, 100, "{\"n\":1}"), 1_700_000_000_000L),
+                                new Mutation.Added(new Timer("u", 6000, 0, 13, 1, 0, null), 0)),
+                        new ClockSettings(ClockSettings.Mode.VIRTUAL, ClockSettings.DeliveryMode.QUEUE,
+                                new RetryPolicy(3, 1000, 2.0, 300_000, 0)),
+                        List.of(new SavedDelivery(new Delivery("d", 1000, 0, 11, null, 2, Delivery.State.WAITING, null,
+                                        0, 4000, 1000, null), 0),
+                                new SavedDelivery(new Delivery("e", 900, 3, 10, "[1]", 3, Delivery.State.DEAD, null, 0,
+                                        0, 950, "nacked on attempt 3 of 3"), 0)),
+                        List.of(), 1999)),
+                new Mutation.ClockLoaded(1L << 40, "empty", 0, new RecoveredSnapshot(0, 0, 0, List.of(),
+                        ClockSettings.VIRTUAL, List.of(), List.of(), 0)),
                 new Mutation.OnClock(3, new Mutation.Cancelled("job_47", 3)),
                 new Mutation.OnClock(Integer.MAX_VALUE, new Mutation.AdvancedFiring(5, 2)),
                 new Mutation.OnClock(3, new Mutation.ClockDeleted()),

@@ -18,6 +18,7 @@ import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.FiringLoop;
 import io.timeservice.store.memory.PendingBudget;
 import io.timeservice.store.memory.TimerScheduler;
@@ -28,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A scaled clock after a restart continues on the same function of the wall clock: its creation and every rate
  * change are journaled (and a snapshot keeps its anchor), so at any wall time the recovered clock shows what the
- * clock before the restart showed, with the same timers, deliveries and settings; a fork of it too.
+ * clock before the restart showed, with the same timers, deliveries and settings; a fork of it and a load of its
+ * snapshot too.
  */
 class ScaledClockJournalTest {
 
@@ -55,11 +57,12 @@ class ScaledClockJournalTest {
                 store.writer().awaitSnapshotIdle();
             }
             before.fork("variant", "soak");
+            before.load("loaded", new MemoryClockStore(before).snapshot("soak"));
             drive(before, loop, new Random(seed + 1), 400);
         }
         Clocks after = fresh();
         try (JournalStore store = open(after)) {
-            for (String name : List.of("soak", "variant")) {
+            for (String name : List.of("soak", "variant", "loaded")) {
                 String context = name + ", seed " + seed;
                 TimerScheduler was = before.scheduler(name);
                 TimerScheduler is = after.scheduler(name);

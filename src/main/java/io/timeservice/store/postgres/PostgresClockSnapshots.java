@@ -1,0 +1,232 @@
+package io.timeservice.store.postgres;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockSnapshot;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.Rules;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.SnapshotSequences;
+import io.timeservice.model.Timer;
+
+/**
+ * Saved clocks on the PostgreSQL store ({@link io.timeservice.store.ClockStore#snapshot} and {@code load}). A save
+ * reads the clock row {@code FOR SHARE} (no advance or fork of it meanwhile) and its timers and unacknowledged
+ * deliveries in one statement (one snapshot), by sequence, so each row's place is its number in the snapshot. A load
+ * is one transaction holding the creation lock, as a fork: the clock row, fresh sequences from the database's
+ * sequence in the snapshot's order (sequences are unique over all clocks here), the timers and deliveries inserted
+ * a chunk of rows per statement, and the whole clock counted in the pending budget.
+ */
+public final class PostgresClockSnapshots {
+
+    /** Rows per insert statement of a load: arrays of this many elements per column. */
+    static final int CHUNK = 10_000;
+
+    private static final String ROWS = """
+            SELECT * FROM (
+                SELECT false AS delivery, id, fire_time, priority, seq, version, created_at, payload, NULL AS state,
+                       1 AS attempt, NULL::bigint AS retry_at, 0::bigint AS ready_at, NULL AS dead_reason
+                  FROM timers WHERE clock = ?
+                UNION ALL
+                SELECT true, id, fire_time, priority, seq, version, created_at, payload, state, attempt, retry_at,
+                       ready_at, dead_reason
+                  FROM deliveries WHERE clock = ? AND state <> 'acked') rows
+             ORDER BY seq""";
+    private static final String INSERT_TIMERS = """
+            INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, payload, bytes)
+            SELECT ?, * FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::int[], ?::bigint[], ?::text[],
+                                    ?::bigint[])""";
+    private static final String INSERT_DELIVERIES = """
+            INSERT INTO deliveries (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, state,
+                                    attempt, retry_at, ready_at, dead_reason, done_at)
+            SELECT ?, u.id, u.fire_time, u.priority, u.seq, 1, u.fire_time, u.payload, u.bytes, u.state, u.attempt,
+                   u.retry_at, u.ready_at, u.dead_reason, CASE WHEN u.state = 'dead' THEN db_now_ms() END
+              FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::int[],
+                          ?::bigint[], ?::bigint[], ?::text[])
+                   AS u (id, fire_time, priority, seq, payload, bytes, state, attempt, retry_at, ready_at,
+                         dead_reason)""";
+
+    private final Jdbc jdbc;
+    private final PendingBudgetStripes budget;
+    private final int maxClocks;
+
+    PostgresClockSnapshots(Jdbc jdbc, PendingBudgetStripes budget, int maxClocks) {
+        this.jdbc = jdbc;
+        this.budget = budget;
+        this.maxClocks = maxClocks;
+    }
+
+    /**
+     * The clock {@code name} saved whole, in one transaction.
+     *
+     * @throws SchedulerException {@code clock_not_found}
+     */
+    public ClockSnapshot snapshot(String name) {
+        return jdbc.inTransaction(connection -> {
+            StoredClock clock = PostgresClocks.require(connection, name, " FOR SHARE");
+            List<Timer> timers = new ArrayList<>();
+            List<Delivery> deliveries = new ArrayList<>();
+            long number = 0;
+            try (PreparedStatement select = connection.prepareStatement(ROWS)) {
+                select.setString(1, name);
+                select.setString(2, name);
+                select.setFetchSize(CHUNK);
+                try (ResultSet row = select.executeQuery()) {
+                    while (row.next()) {
+                        number++;
+                        if (!row.getBoolean(1)) {
+                            timers.add(new Timer(row.getString(2), row.getLong(3), row.getInt(4), number,
+                                    row.getLong(6), row.getLong(7), row.getString(8)));
+                        } else {
+                            Delivery stored = new Delivery(row.getString(2), row.getLong(3), row.getInt(4), number,
+                                    row.getString(8), row.getInt(10),
+                                    StoredClock.ofSql(Delivery.State.class, row.getString(9)), null, 0,
+                                    row.getLong(11), row.getLong(12), row.getString(13));
+                            deliveries.add(ClockSnapshot.saved(stored, number, clock.now()));
+                        }
+                    }
+                }
+            }
+            return new ClockSnapshot(clock.name(), clock.settings(), clock.now(), number + 1, timers, deliveries);
+        });
+    }
+
+    /**
+     * Creates the clock {@code name} from {@code snapshot} in one transaction; returns it.
+     *
+     * @throws SchedulerException {@code invalid_id}, {@code clock_conflict} ({@code name} exists), {@code clock_limit},
+     *                            {@code capacity_exceeded}
+     */
+    public StoredClock load(String name, ClockSnapshot snapshot) {
+        Rules.requireValidClockName(name);
+        return jdbc.inTransaction(connection -> {
+            PostgresClocks.lockCreation(connection);
+            if (PostgresClocks.find(connection, name, "") != null) {
+                throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists; a snapshot loads"
+                        + " into a new name");
+            }
+            Rules.requireClockRoom(PostgresClocks.count(connection), maxClocks);
+            ClockSettings settings = snapshot.settings();
+            PostgresClocks.insert(connection, name, settings, settings.isSystem() ? 0 : snapshot.now());
+            long[] fresh = freshSequences(connection, (int) snapshot.count());
+            SnapshotSequences numbering = numbering(snapshot);
+            insertTimers(connection, name, snapshot.timers(), fresh, numbering);
+            insertDeliveries(connection, name, snapshot.deliveries(), fresh, numbering);
+            long count = snapshot.count();
+            long bytes = snapshot.bytes();
+            try {
+                budget.change(connection, count, bytes, count, bytes);
+            } catch (PendingBudgetStripes.Exceeded exceeded) {
+                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the capacity has room for "
+                        + exceeded.availableTimers + " timers and " + exceeded.availableBytes + " bytes, not for a"
+                        + " snapshot of " + count + " timers and deliveries holding " + bytes);
+            }
+            return PostgresClocks.require(connection, name, "");
+        });
+    }
+
+    /** {@code count} sequences of the database's, ascending. */
+    private static long[] freshSequences(Connection connection, int count) throws SQLException {
+        long[] fresh = new long[count];
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT nextval('timer_sequence') FROM generate_series(1, ?)")) {
+            select.setInt(1, count);
+            select.setFetchSize(CHUNK);
+            try (ResultSet row = select.executeQuery()) {
+                for (int i = 0; i < count && row.next(); i++) {
+                    fresh[i] = row.getLong(1);
+                }
+            }
+        }
+        Arrays.sort(fresh);
+        return fresh;
+    }
+
+    /** The snapshot's own sequences ranked, so that each takes the fresh sequence of its rank. */
+    private static SnapshotSequences numbering(ClockSnapshot snapshot) {
+        long[] all = new long[(int) snapshot.count()];
+        int i = 0;
+        for (Timer timer : snapshot.timers()) {
+            all[i++] = timer.sequence();
+        }
+        for (Delivery delivery : snapshot.deliveries()) {
+            all[i++] = delivery.sequence();
+        }
+        return new SnapshotSequences(all);
+    }
+
+    private static void insertTimers(Connection connection, String name, List<Timer> timers, long[] fresh,
+                                     SnapshotSequences numbering) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(INSERT_TIMERS)) {
+            for (int start = 0; start < timers.size(); start += CHUNK) {
+                List<Timer> chunk = timers.subList(start, Math.min(timers.size(), start + CHUNK));
+                int n = chunk.size();
+                Object[][] columns = {new String[n], new Long[n], new Integer[n], new Long[n], new Integer[n],
+                        new Long[n], new String[n], new Long[n]};
+                for (int i = 0; i < n; i++) {
+                    Timer t = chunk.get(i);
+                    columns[0][i] = t.id();
+                    columns[1][i] = t.fireTime();
+                    columns[2][i] = t.priority();
+                    columns[3][i] = fresh[(int) numbering.of(t.sequence()) - 1];
+                    columns[4][i] = (int) t.version();
+                    columns[5][i] = t.createdAt();
+                    columns[6][i] = t.payload();
+                    columns[7][i] = Limits.bytesOf(t.id(), t.payload());
+                }
+                insert.setString(1, name);
+                bind(connection, insert, 2, columns, "text", "bigint", "int", "bigint", "int", "bigint", "text",
+                        "bigint");
+                insert.executeUpdate();
+            }
+        }
+    }
+
+    private static void insertDeliveries(Connection connection, String name, List<Delivery> deliveries,
+                                         long[] fresh, SnapshotSequences numbering) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(INSERT_DELIVERIES)) {
+            for (int start = 0; start < deliveries.size(); start += CHUNK) {
+                List<Delivery> chunk = deliveries.subList(start, Math.min(deliveries.size(), start + CHUNK));
+                int n = chunk.size();
+                Object[][] columns = {new String[n], new Long[n], new Integer[n], new Long[n], new String[n],
+                        new Long[n], new String[n], new Integer[n], new Long[n], new Long[n], new String[n]};
+                for (int i = 0; i < n; i++) {
+                    Delivery d = chunk.get(i);
+                    columns[0][i] = d.id();
+                    columns[1][i] = d.fireTime();
+                    columns[2][i] = d.priority();
+                    columns[3][i] = fresh[(int) numbering.of(d.sequence()) - 1];
+                    columns[4][i] = d.payload();
+                    columns[5][i] = Limits.bytesOf(d.id(), d.payload());
+                    columns[6][i] = StoredClock.sql(d.state());
+                    columns[7][i] = d.attempt();
+                    columns[8][i] = d.state() == Delivery.State.WAITING ? d.retryAt() : null;
+                    columns[9][i] = d.readyAt();
+                    columns[10][i] = d.deadReason();
+                }
+                insert.setString(1, name);
+                bind(connection, insert, 2, columns, "text", "bigint", "int", "bigint", "text", "bigint", "text",
+                        "int", "bigint", "bigint", "text");
+                insert.executeUpdate();
+            }
+        }
+    }
+
+    private static void bind(Connection connection, PreparedStatement insert, int first, Object[][] columns,
+                             String... types) throws SQLException {
+        for (int c = 0; c < columns.length; c++) {
+            Array array = connection.createArrayOf(types[c], columns[c]);
+            insert.setArray(first + c, array);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.timeservice.web;
+
+import java.io.OutputStream;
+import java.math.BigDecimal;
+
+import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockSnapshot;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Timer;
+import tools.jackson.core.JsonEncoding;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.StreamWriteFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Writes a {@link ClockSnapshot} as the snapshot document ({@code openapi.yaml}'s {@code Snapshot}) straight to an
+ * output stream with Jackson's streaming generator: one timer at a time, so the document is never in memory whole
+ * (the generator's buffer goes out as it fills; Tomcat sends it chunked). Payloads are written as the JSON they
+ * are. Members a saved clock does not have are left out: a payload that is null, a retryAt except on a waiting
+ * delivery, a deadReason except on a dead one.
+ */
+final class SnapshotWriter {
+
+    /** Leaves the response's stream open: the servlet container finishes it. */
+    private static final JsonMapper JSON = JsonMapper.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
+
+    private SnapshotWriter() {
+    }
+
+    static void write(ClockSnapshot snapshot, OutputStream out) {
+        try (JsonGenerator json = JSON.createGenerator(out, JsonEncoding.UTF8)) {
+            json.writeStartObject();
+            json.writeNumberProperty("format", ClockSnapshot.FORMAT);
+            writeClock(snapshot, json);
+            json.writeName("timers");
+            json.writeStartArray();
+            for (Timer timer : snapshot.timers()) {
+                writeTimer(timer, json);
+            }
+            json.writeEndArray();
+            json.writeName("schedules");
+            json.writeStartArray();
+            json.writeEndArray();
+            json.writeName("deliveries");
+            json.writeStartArray();
+            for (Delivery delivery : snapshot.deliveries()) {
+                writeDelivery(delivery, json);
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+    }
+
+    private static void writeClock(ClockSnapshot snapshot, JsonGenerator json) {
+        ClockSettings settings = snapshot.settings();
+        RetryPolicy retry = settings.retry();
+        json.writeName("clock");
+        json.writeStartObject();
+        json.writeStringProperty("name", snapshot.name());
+        json.writeStringProperty("mode", ClocksController.lowerCase(settings.mode()));
+        if (settings.rate() != null) {
+            json.writeName("rate");
+            json.writeNumber(BigDecimal.valueOf(settings.rate().millionths(), ClockRate.MAX_SCALE).stripTrailingZeros()
+                    .toPlainString());
+        }
+        json.writeStringProperty("delivery", ClocksController.lowerCase(settings.delivery()));
+        json.writeName("retry");
+        json.writeStartObject();
+        json.writeNumberProperty("maxAttempts", retry.maxAttempts());
+        json.writeNumberProperty("initialBackoff", retry.initialBackoffMillis());
+        json.writeNumberProperty("multiplier", retry.multiplier());
+        json.writeNumberProperty("maxBackoff", retry.maxBackoffMillis());
+        json.writeNumberProperty("jitter", retry.jitter());
+        json.writeEndObject();
+        json.writeNumberProperty("now", snapshot.now());
+        json.writeNumberProperty("nextSequence", snapshot.nextSequence());
+        json.writeEndObject();
+    }
+
+    private static void writeTimer(Timer timer, JsonGenerator json) {
+        json.writeStartObject();
+        json.writeStringProperty("id", timer.id());
+        json.writeNumberProperty("fireTime", timer.fireTime());
+        json.writeNumberProperty("priority", timer.priority());
+        json.writeNumberProperty("sequence", timer.sequence());
+        json.writeNumberProperty("version", timer.version());
+        json.writeNumberProperty("createdAt", timer.createdAt());
+        writePayload(timer.payload(), json);
+        json.writeEndObject();
+    }
+
+    private static void writeDelivery(Delivery delivery, JsonGenerator json) {
+        json.writeStartObject();
+        json.writeStringProperty("id", delivery.id());
+        json.writeNumberProperty("fireTime", delivery.fireTime());
+        json.writeNumberProperty("priority", delivery.priority());
+        json.writeNumberProperty("sequence", delivery.sequence());
+        json.writeNumberProperty("attempt", delivery.attempt());
+        json.writeStringProperty("state", ClocksController.lowerCase(delivery.state()));
+        json.writeNumberProperty("readyAt", delivery.readyAt());
+        if (delivery.state() == Delivery.State.WAITING) {
+            json.writeNumberProperty("retryAt", delivery.retryAt());
+        }
+        if (delivery.deadReason() != null) {
+            json.writeStringProperty("deadReason", delivery.deadReason());
+        }
+        writePayload(delivery.payload(), json);
+        json.writeEndObject();
+    }
+
+    private static void writePayload(String payload, JsonGenerator json) {
+        if (payload != null) {
+            json.writeName("payload");
+            json.writeRawValue(payload);
+        }
+    }
+}
