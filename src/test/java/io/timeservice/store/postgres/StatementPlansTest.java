@@ -103,6 +103,12 @@ class StatementPlansTest {
         CASES.put("PostgresTimers.RESET_DELIVERIES", new Case("deliveries_by_clock", virt));
         CASES.put("PostgresClocks.DELETE_ROWS", new Case("deliveries_by_clock", virt, virt));
         CASES.put("PostgresClockCopy.COPY", new Case(null, virt, "c5", 0L));
+        CASES.put("PostgresClockSnapshots.ROWS", new Case(null, virt, virt));
+        CASES.put("PostgresClockSnapshots.INSERT_TIMERS", new Case(null, virt, ids("s", 100), longs(100), ints(100),
+                longs(100), ints(100), longs(100), new String[100], longs(100)));
+        CASES.put("PostgresClockSnapshots.INSERT_DELIVERIES", new Case(null, virt, ids("s", 100), longs(100),
+                ints(100), longs(100), new String[100], longs(100), repeat("ready", 100), ints(100), new Long[100],
+                longs(100), new String[100]));
         CASES.put("PostgresFiringLoop.EARLIEST_DUE", new Case("deliveries_leases", null, null));
         CASES.put("PostgresQueueInspector.OVERDUE", new Case("timers_firing_order", virt));
     }
