@@ -39,10 +39,11 @@ class PackageMapTest {
         MAY_IMPORT.put("store", Set.of("model"));
         MAY_IMPORT.put("store.memory", Set.of("store", "model"));
         MAY_IMPORT.put("store.postgres", Set.of("store", "model"));
+        MAY_IMPORT.put("cron", Set.of("model"));
         MAY_IMPORT.put("web", Set.of("store", "model", "config"));
         MAY_IMPORT.put("security", Set.of("web", "model", "config"));
         MAY_IMPORT.put("metrics", Set.of("model", "store", "store.memory", "store.postgres", "config"));
-        MAY_IMPORT.put("config", Set.of("model", "store", "store.memory", "store.postgres", "metrics", "security"));
+        MAY_IMPORT.put("config", Set.of("model", "cron", "store", "store.memory", "store.postgres", "metrics", "security"));
     }
 
     /** The application's own class files only (not the tests), imported from where they were compiled to. */

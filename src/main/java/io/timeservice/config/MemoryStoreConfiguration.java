@@ -7,9 +7,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.CronParser;
 import io.timeservice.store.ClockStore;
 import io.timeservice.store.DeliveryStore;
 import io.timeservice.store.QueueInspector;
+import io.timeservice.store.ScheduleStore;
 import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.TimerStore;
 import io.timeservice.store.memory.Clocks;
@@ -17,6 +19,7 @@ import io.timeservice.store.memory.FiringLoop;
 import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.MemoryDeliveryStore;
 import io.timeservice.store.memory.MemoryQueueInspector;
+import io.timeservice.store.memory.MemoryScheduleStore;
 import io.timeservice.store.memory.MemoryTimerStore;
 import io.timeservice.store.memory.PendingBudget;
 import io.timeservice.store.memory.TimerScheduler;
@@ -45,15 +48,18 @@ class MemoryStoreConfiguration {
 
     /** Every virtual clock; the capacity is one budget over all of them. */
     @Bean
-    Clocks clocks(TimeServiceProperties properties, SchedulerMetrics metrics) {
-        return new Clocks((clock, budget) -> {
-            TimerScheduler scheduler = new TimerScheduler(clock, properties.heap().arity(), budget,
+    Clocks clocks(TimeServiceProperties properties, SchedulerMetrics metrics, CronParser cronParser) {
+        PendingBudget budget = deliveryLimited(new PendingBudget(properties.capacity(),
+                properties.capacityBytes().toBytes()), properties.deliveries().max());
+        budget.limitSchedules(properties.schedules().max());
+        return new Clocks((clock, shared) -> {
+            TimerScheduler scheduler = new TimerScheduler(clock, properties.heap().arity(), shared,
                     System::currentTimeMillis, metrics);
+            scheduler.scheduleWith(cronParser, properties.schedules().maxCatchUp()); // before recovery reads any
             scheduler.limitInvariantChecks(properties.invariants().minCheckInterval(),
                     properties.invariants().rateLimitedAbove());
             return scheduler;
-        }, deliveryLimited(new PendingBudget(properties.capacity(), properties.capacityBytes().toBytes()),
-                properties.deliveries().max()), properties.clocks().max(), System::currentTimeMillis);
+        }, budget, properties.clocks().max(), System::currentTimeMillis);
     }
 
     private static PendingBudget deliveryLimited(PendingBudget budget, long maxDeliveries) {
@@ -150,6 +156,11 @@ class MemoryStoreConfiguration {
     @Bean
     TimerStore timerStore(Clocks clocks) {
         return new MemoryTimerStore(clocks);
+    }
+
+    @Bean
+    ScheduleStore scheduleStore(Clocks clocks) {
+        return new MemoryScheduleStore(clocks);
     }
 
     @Bean

@@ -2,17 +2,20 @@ package io.timeservice.config;
 
 import javax.sql.DataSource;
 
+import io.timeservice.model.CronParser;
 import io.timeservice.store.ClockStore;
 import io.timeservice.store.DeliveryStore;
 import io.timeservice.store.MeasuredDeliveryStore;
 import io.timeservice.store.MeasuredTimerStore;
 import io.timeservice.store.QueueInspector;
+import io.timeservice.store.ScheduleStore;
 import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.TimerStore;
 import io.timeservice.store.postgres.PostgresClockStore;
 import io.timeservice.store.postgres.PostgresDeliveryStore;
 import io.timeservice.store.postgres.PostgresFiringLoop;
 import io.timeservice.store.postgres.PostgresQueueInspector;
+import io.timeservice.store.postgres.PostgresScheduleStore;
 import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.PostgresTimerStore;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -43,11 +46,14 @@ class PostgresStoreConfiguration {
     /** Opened after Flyway has migrated the schema: Boot orders beans marked so after the database's initializers. */
     @Bean
     @DependsOnDatabaseInitialization
-    PostgresStore postgresStore(DataSource dataSource, TimeServiceProperties properties, SchedulerMetrics metrics) {
+    PostgresStore postgresStore(DataSource dataSource, TimeServiceProperties properties, SchedulerMetrics metrics,
+                                CronParser cronParser) {
         TimeServiceProperties.Postgresql postgresql = properties.postgresql();
         PostgresStore store = PostgresStore.open(dataSource, properties.capacity(),
                 properties.capacityBytes().toBytes(), properties.clocks().max(),
-                properties.clock().mode(), metrics, postgresql.timeouts());
+                properties.clock().mode(), metrics, postgresql.timeouts(),
+                new PostgresStore.Schedules(cronParser, properties.schedules().max(),
+                        properties.schedules().maxCatchUp()));
         store.startWakeups(PostgresStore.DEFAULT_SLOW_POLL);
         store.startFiring(new PostgresFiringLoop.Settings(postgresql.slowPoll(), properties.firing().roundSize(),
                 postgresql.ackedRetention(), postgresql.samplePeriod()));
@@ -75,6 +81,11 @@ class PostgresStoreConfiguration {
     @Bean
     TimerStore timerStore(PostgresStore store, SchedulerMetrics metrics) {
         return new MeasuredTimerStore(new PostgresTimerStore(store), metrics);
+    }
+
+    @Bean
+    ScheduleStore scheduleStore(PostgresStore store) {
+        return new PostgresScheduleStore(store);
     }
 
     @Bean

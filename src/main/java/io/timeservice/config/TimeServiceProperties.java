@@ -40,6 +40,7 @@ import org.springframework.util.unit.DataSize;
  *                      binding as well, by {@link StoreAutoConfigurationFilter}, which lets the database's
  *                      auto-configurations in
  * @param postgresql    the PostgreSQL store's firing loop and gauges
+ * @param schedules     the bound on recurring schedules and on one schedule's catch-up per step
  */
 @ConfigurationProperties("timeservice")
 public record TimeServiceProperties(@DefaultValue Heap heap,
@@ -60,7 +61,8 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue Deliveries deliveries,
                                     @DefaultValue Firing firing,
                                     @DefaultValue("memory") StoreAutoConfigurationFilter.Store store,
-                                    @DefaultValue Postgresql postgresql) {
+                                    @DefaultValue Postgresql postgresql,
+                                    @DefaultValue Schedules schedules) {
 
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
@@ -102,6 +104,24 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
         public Deliveries {
             require(max >= 1 && max <= 100_000_000, "timeservice.deliveries.max must be between 1 and 100000000,"
                     + " got " + max);
+        }
+    }
+
+    /**
+     * {@code timeservice.schedules.*}.
+     *
+     * @param max        the most recurring schedules over all clocks (each one's pending occurrence also counts as a
+     *                   timer in the capacity); beyond it a new schedule is refused with 429 {@code schedule_limit}
+     * @param maxCatchUp the most occurrences of one schedule that one step (an advance, a firing round) fires; the
+     *                   rest due by then are skipped and counted
+     */
+    public record Schedules(@DefaultValue("100000") long max, @DefaultValue("1000") int maxCatchUp) {
+
+        public Schedules {
+            require(max >= 0 && max <= 100_000_000, "timeservice.schedules.max must be between 0 and 100000000,"
+                    + " got " + max);
+            require(maxCatchUp >= 1 && maxCatchUp <= 1_000_000, "timeservice.schedules.max-catch-up must be between"
+                    + " 1 and 1000000, got " + maxCatchUp);
         }
     }
 

@@ -23,7 +23,8 @@ import org.springframework.stereotype.Component;
  * {@code timer_rejected_total{reason}}, {@code timer_advance_fired} and {@code timer_heap_sift_levels}; for
  * deliveries {@code timer_deliveries_total{event}}, and the histograms {@code timer_delivery_lateness_seconds}
  * (claim time minus the time a system clock's delivery became ready) and {@code timer_fire_lag_seconds} (when the
- * firing thread fired a timer minus its fireTime).
+ * firing thread fired a timer minus its fireTime; schedule occurrences included, so it is their lateness too); for
+ * schedules {@code timer_schedule_occurrences_total{outcome="fired|skipped"}}.
  *
  * <p>The two delivery histograms have fixed buckets from 1 ms to 60 s ({@link #DELIVERY_BUCKETS}) rather than
  * Micrometer's percentile histogram: 17 series each instead of about 70, and bucket bounds at the values an
@@ -48,6 +49,8 @@ public class MicrometerSchedulerMetrics implements SchedulerMetrics {
     private final Counter fired;
     private final DistributionSummary firedPerAdvance;
     private final DistributionSummary siftLevels;
+    private final Counter occurrencesFired;
+    private final Counter occurrencesSkipped;
     private final Timer deliveryLateness;
     private final Timer fireLag;
 
@@ -89,10 +92,30 @@ public class MicrometerSchedulerMetrics implements SchedulerMetrics {
                     .tag("event", tagValue(event))
                     .register(registry));
         }
+        occurrencesFired = occurrences(registry, "fired");
+        occurrencesSkipped = occurrences(registry, "skipped");
         deliveryLateness = deliveryHistogram(registry, "timer.delivery.lateness",
                 "Claim time minus the time a system clock's delivery became ready (its fireTime, or its retry time)");
         fireLag = deliveryHistogram(registry, "timer.fire.lag",
                 "When the firing thread fired a system clock's timer minus its fireTime");
+    }
+
+    private static Counter occurrences(MeterRegistry registry, String outcome) {
+        return Counter.builder("timer.schedule.occurrences")
+                .description("Schedule occurrences by outcome: fired, or skipped (paused, beyond max-catch-up, or a"
+                        + " missed one that catchUp leaves out)")
+                .tag("outcome", outcome)
+                .register(registry);
+    }
+
+    @Override
+    public void scheduleOccurrences(int fired, int skipped) {
+        if (fired > 0) {
+            occurrencesFired.increment(fired);
+        }
+        if (skipped > 0) {
+            occurrencesSkipped.increment(skipped);
+        }
     }
 
     private static Timer deliveryHistogram(MeterRegistry registry, String name, String description) {

@@ -12,7 +12,9 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Schedule;
 import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.MemoryScheduleStore;
 import io.timeservice.store.memory.TimerScheduler;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -25,7 +27,8 @@ import org.springframework.stereotype.Component;
  * that exist by mode, {@code default} included; a few modes, so a bounded label), {@code timer_queue_depth} (pending timers over all clocks),
  * {@code timer_queue_oldest_age_seconds} (wall clock) and {@code timer_queue_oldest_age_virtual_seconds} (each
  * clock's virtual age, whose milliseconds it reports as seconds, the unit Prometheus names carry): the largest over
- * all clocks, 0 when no timer is pending.
+ * all clocks, 0 when no timer is pending; {@code timer_schedules{state}} (schedules over all clocks by state, an
+ * O(schedules) count per scrape).
  *
  * <p>For the capacity and health alerts: {@code timer_queue_capacity} and {@code timer_queue_capacity_bytes} (the
  * configured limits, shared by all clocks), {@code timer_queue_payload_bytes} (id + payload bytes held over all
@@ -61,6 +64,15 @@ class QueueGauges implements MeterBinder {
             Gauge.builder("timer.clocks", this, gauges -> gauges.clocksIn(mode))
                     .description("Clocks by mode, default included (timeservice.clocks.max at most over all modes)")
                     .tag("mode", mode.name().toLowerCase(java.util.Locale.ROOT))
+                    .strongReference(true)
+                    .register(registry);
+        }
+        MemoryScheduleStore schedules = new MemoryScheduleStore(clocks);
+        for (Schedule.State state : Schedule.State.values()) {
+            Gauge.builder("timer.schedules", schedules, store -> store.count(state))
+                    .description("Recurring schedules over all clocks, by state (active, paused, done);"
+                            + " timeservice.schedules.max at most")
+                    .tag("state", state.wire())
                     .strongReference(true)
                     .register(registry);
         }

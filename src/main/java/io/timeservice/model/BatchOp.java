@@ -12,11 +12,16 @@ public sealed interface BatchOp {
     String id();
 
     /** Adds a timer; {@code payload} is compact JSON text or {@code null}. */
-    record Add(String id, long delay, int priority, String payload) implements BatchOp {
+    record Add(String id, Due due, int priority, String payload) implements BatchOp {
+
+        /** Adds a timer due {@code delay} ms from now. */
+        public Add(String id, long delay, int priority, String payload) {
+            this(id, Due.after(delay), priority, payload);
+        }
     }
 
-    /** Edits a timer: a {@code null} delay or priority keeps it; at least one of them is given. */
-    record Edit(String id, Long delay, Integer priority, Precondition precondition) implements BatchOp {
+    /** Edits a timer: a {@code null} due time or priority keeps it; at least one of them is given. */
+    record Edit(String id, Due due, Integer priority, Precondition precondition) implements BatchOp {
 
         public Edit {
             precondition = precondition == null ? Precondition.NONE : precondition;

@@ -31,9 +31,9 @@ public record ClockSnapshot(String name, ClockSettings settings, long now, long 
         Delivery d = delivery;
         return d.state() == Delivery.State.IN_FLIGHT
                 ? new Delivery(d.id(), d.fireTime(), d.priority(), sequence, d.payload(), d.attempt(),
-                        Delivery.State.READY, null, 0, 0, now, null)
+                        Delivery.State.READY, null, 0, 0, now, null, d.schedule())
                 : new Delivery(d.id(), d.fireTime(), d.priority(), sequence, d.payload(), d.attempt(), d.state(),
-                        null, 0, d.retryAt(), d.readyAt(), d.deadReason());
+                        null, 0, d.retryAt(), d.readyAt(), d.deadReason(), d.schedule());
     }
 
     /** Timers and deliveries together: what the snapshot weighs against the capacity. */

@@ -17,9 +17,18 @@ package io.timeservice.model;
  * @param retryAt    when a waiting delivery becomes ready again (waiting only), else 0
  * @param readyAt    when it last became ready: its fireTime, a retry's time, or a redrive's
  * @param deadReason why it died (dead only), else null
+ * @param schedule   the schedule whose occurrence fired, or null for a client's timer
  */
 public record Delivery(String id, long fireTime, int priority, long sequence, String payload, int attempt,
-                       State state, String claim, long leaseUntil, long retryAt, long readyAt, String deadReason) {
+                       State state, String claim, long leaseUntil, long retryAt, long readyAt, String deadReason,
+                       String schedule) {
+
+    /** The delivery of a client's timer, no schedule's occurrence. */
+    public Delivery(String id, long fireTime, int priority, long sequence, String payload, int attempt,
+                    State state, String claim, long leaseUntil, long retryAt, long readyAt, String deadReason) {
+        this(id, fireTime, priority, sequence, payload, attempt, state, claim, leaseUntil, retryAt, readyAt,
+                deadReason, null);
+    }
 
     public enum State { READY, IN_FLIGHT, WAITING, DEAD }
 }

@@ -41,6 +41,14 @@ public enum ErrorCode {
     DELIVERY_NOT_FOUND,
     /** A clock's snapshot document breaks a rule; the problem's {@code member} is the JSON pointer of the first (400). */
     INVALID_SNAPSHOT,
+    /** A schedule's spec is malformed or never fires (400). */
+    INVALID_SCHEDULE,
+    /** No schedule has that id on the clock (404). */
+    SCHEDULE_NOT_FOUND,
+    /** {@code timeservice.schedules.max} schedules exist already (429). */
+    SCHEDULE_LIMIT,
+    /** A change through the timer API of a schedule's occurrence, which only its schedule changes (409). */
+    SCHEDULE_OWNED,
     /**
      * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
      * every call, reads included, until a restart rebuilds the state from the journal.

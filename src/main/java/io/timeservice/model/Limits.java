@@ -37,6 +37,24 @@ public final class Limits {
     public static final int DEFAULT_MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
     /** The most {@code timeservice.limits.max-snapshot-bytes} may be: a loaded clock is one journal record. */
     public static final int MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
+    /** Longest schedule id: its occurrences' timer ids ({@code <id>:<time>}) stay within {@link #MAX_ID_LENGTH}. */
+    public static final int MAX_SCHEDULE_ID_LENGTH = 100;
+    /** Shortest interval of an {@code every} schedule. */
+    public static final long MIN_EVERY_MILLIS = 1_000;
+    /** Most times one {@code next} call lists, and how many it lists when not told. */
+    public static final int MAX_NEXT_COUNT = 1_000;
+    public static final int DEFAULT_NEXT_COUNT = 10;
+    /**
+     * On a wall clock an occurrence reached this late (or with its successor due as well) was missed, and
+     * {@code catchUp} decides whether it fires; one reached sooner is on time.
+     */
+    public static final long MISSED_AFTER_MILLIS = 60_000;
+    /**
+     * Most skipped occurrences of one schedule that one step counts one by one (a cron's times must be walked); past
+     * it the step moves the schedule on to its first occurrence after now without counting the rest. Bounds the time
+     * under the clock's lock of, say, a secondly cron advanced across years.
+     */
+    public static final int MAX_COUNTED_SKIPS = 1_000_000;
 
     private Limits() {
     }

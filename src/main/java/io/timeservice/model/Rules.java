@@ -1,5 +1,14 @@
 package io.timeservice.model;
 
+import java.time.DateTimeException;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.chrono.IsoChronology;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.time.temporal.ChronoField;
 import java.util.List;
 
 /**
@@ -8,6 +17,25 @@ import java.util.List;
  * needs no lock; each message names the offending value.
  */
 public final class Rules {
+
+    /**
+     * RFC 3339's date-time, strictly: a four-digit year, seconds, an optional fraction, and an offset ({@code Z} or
+     * {@code +hh:mm}); {@code T} and {@code Z} in either case, as the RFC allows. A leap second (:60) and an offset
+     * beyond java.time's ±18:00 are refused. Four-digit years keep every instant within a long of milliseconds.
+     */
+    private static final DateTimeFormatter RFC_3339 = new DateTimeFormatterBuilder()
+            .parseCaseInsensitive()
+            .appendValue(ChronoField.YEAR, 4).appendLiteral('-')
+            .appendValue(ChronoField.MONTH_OF_YEAR, 2).appendLiteral('-')
+            .appendValue(ChronoField.DAY_OF_MONTH, 2).appendLiteral('T')
+            .appendValue(ChronoField.HOUR_OF_DAY, 2).appendLiteral(':')
+            .appendValue(ChronoField.MINUTE_OF_HOUR, 2).appendLiteral(':')
+            .appendValue(ChronoField.SECOND_OF_MINUTE, 2)
+            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true).optionalEnd()
+            .appendOffset("+HH:MM", "Z")
+            .toFormatter()
+            .withResolverStyle(ResolverStyle.STRICT)
+            .withChronology(IsoChronology.INSTANCE);
 
     private Rules() {
     }
@@ -86,6 +114,77 @@ public final class Rules {
     }
 
     /**
+     * The fireTime of a timer due {@code due}, the clock's time being {@code now}: {@code now + delay}, or the
+     * {@code at} time, raised to now when it lies before now. Either is refused with {@code invalid_delay} when it
+     * lies more than {@link Limits#MAX_DELAY} after now.
+     */
+    public static long fireTime(long now, Due due) {
+        if (due instanceof Due.After after) {
+            return fireTimeAfter(now, after.delay(), ErrorCode.INVALID_DELAY, "delay");
+        }
+        long at = ((Due.At) due).time();
+        if (at <= now) {
+            return now;
+        }
+        if (at - now > Limits.MAX_DELAY) { // at > now >= 0: the difference cannot overflow
+            throw new SchedulerException(ErrorCode.INVALID_DELAY, "at (" + at + ") is more than " + Limits.MAX_DELAY
+                    + " ms after now (" + now + ")");
+        }
+        return at;
+    }
+
+    /**
+     * The due time of a new timer from its two members, of which exactly one is given ({@code invalid_request}
+     * otherwise).
+     */
+    public static Due requireDue(Long delay, Long at) {
+        if ((delay == null) == (at == null)) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a timer needs exactly one of delay and at, got "
+                    + (delay == null ? "neither" : "both"));
+        }
+        return delay != null ? Due.after(delay) : Due.at(at);
+    }
+
+    /** The new due time of an edit: at most one of the two members, null for neither (the fireTime stays). */
+    public static Due editedDue(Long delay, Long at) {
+        if (delay != null && at != null) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit takes at most one of delay and at,"
+                    + " got both");
+        }
+        return delay != null ? Due.after(delay) : at != null ? Due.at(at) : null;
+    }
+
+    /** Refuses an edit that changes nothing: {@code invalid_request}. */
+    public static void requireEditChange(Due newDue, Integer newPriority) {
+        if (newDue == null && newPriority == null) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay or an at, a priority,"
+                    + " or both");
+        }
+    }
+
+    /** What a member naming a clock time (a timer's {@code at}) must be, as refusals say it. */
+    public static final String CLOCK_TIME_FORM = "a JSON integer of clock milliseconds (Unix epoch) or an RFC 3339"
+            + " date-time string with an offset, as \"2027-03-28T03:30:00+02:00\"";
+
+    /**
+     * The clock time (Unix epoch milliseconds) an RFC 3339 date-time names, fractions of a second below the
+     * millisecond cut off. Refused with {@code invalid_delay} naming {@code member} when the text is not such a
+     * date-time (no offset, no seconds, a day the month lacks, ...).
+     */
+    public static long clockTimeOf(String text, String member) {
+        try {
+            return OffsetDateTime.parse(text, RFC_3339).toInstant().toEpochMilli();
+        } catch (DateTimeParseException malformed) {
+            throw invalidClockTime(member, "\"" + abbreviate(text) + "\"");
+        }
+    }
+
+    /** The refusal of a clock-time member that holds {@code got}: {@code invalid_delay}, as its sibling delay's. */
+    public static SchedulerException invalidClockTime(String member, String got) {
+        return new SchedulerException(ErrorCode.INVALID_DELAY, member + " must be " + CLOCK_TIME_FORM + ", got " + got);
+    }
+
+    /**
      * {@code time + millis}, or {@link Long#MAX_VALUE} when the sum would pass it: a lease end, retry time or other
      * deadline that lies beyond the largest time a clock can show never wraps into the past. A clock that reaches
      * {@link Long#MAX_VALUE} sees such a deadline as come. {@code millis} must not be negative.
@@ -148,5 +247,109 @@ public final class Rules {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, "lease must be " + Limits.MIN_LEASE_MILLIS
                     + " to " + Limits.MAX_LEASE_MILLIS + " ms: " + leaseMillis);
         }
+    }
+
+    /** A schedule id: the timer id characters, 1 to {@value Limits#MAX_SCHEDULE_ID_LENGTH} long. */
+    public static void requireValidScheduleId(String id) {
+        if (id != null && id.length() > Limits.MAX_SCHEDULE_ID_LENGTH) {
+            throw new SchedulerException(ErrorCode.INVALID_ID, "a schedule id must be 1 to "
+                    + Limits.MAX_SCHEDULE_ID_LENGTH + " characters long, got " + id.length());
+        }
+        requireValidId(id);
+    }
+
+    /**
+     * Checks a schedule's form and compiles its times: exactly one of cron and every, every at least
+     * {@value Limits#MIN_EVERY_MILLIS} ms, a zone only with cron and a known IANA one, end not before start, a
+     * positive limit, a cron that parses and fires at least once. Call with the spec as given, before
+     * {@link #resolveSchedule}.
+     *
+     * @throws SchedulerException {@code invalid_schedule} naming what is wrong
+     */
+    public static Recurrence requireSchedule(ScheduleSpec spec, CronParser parser) {
+        if ((spec.cron() == null) == (spec.every() == null)) {
+            throw invalidSchedule("a schedule needs exactly one of cron and every");
+        }
+        if (spec.end() != null && spec.start() != null && spec.end() < spec.start()) {
+            throw invalidSchedule("end (" + spec.end() + ") is before start (" + spec.start() + ")");
+        }
+        if (spec.limit() != null && spec.limit() < 1) {
+            throw invalidSchedule("limit must be at least 1: " + spec.limit());
+        }
+        if (spec.every() != null) {
+            if (spec.zone() != null) {
+                throw invalidSchedule("zone applies to cron only; an every schedule counts milliseconds");
+            }
+            if (spec.every() < Limits.MIN_EVERY_MILLIS || spec.every() > Limits.MAX_DELAY) {
+                throw invalidSchedule("every must be " + Limits.MIN_EVERY_MILLIS + " to " + Limits.MAX_DELAY
+                        + " ms: " + spec.every());
+            }
+            return null;
+        }
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(spec.zoneOrUtc());
+        } catch (DateTimeException unknown) {
+            throw invalidSchedule("zone must be an IANA time zone name such as Europe/Berlin: "
+                    + abbreviate(spec.zone()));
+        }
+        Recurrence times = new ZonedRecurrence(parser.parse(spec.cron()), zone);
+        // a cron's matches repeat with the calendar, so one that fires at all fires after any time
+        if (times.nextAfter(0) == Recurrence.NONE) {
+            throw invalidSchedule("cron " + spec.cron() + " never fires");
+        }
+        return times;
+    }
+
+    /**
+     * The spec a store keeps, given the clock's {@code now}: an interval schedule without start starts at
+     * {@code now + every}.
+     */
+    public static ScheduleSpec resolveSchedule(ScheduleSpec spec, long now) {
+        if (spec.every() != null && spec.start() == null) {
+            return spec.withStart(saturatedAdd(now, spec.every()));
+        }
+        return spec;
+    }
+
+    /** The raw times of a resolved spec: its cron in its zone, or {@code start + k * every}. */
+    public static Recurrence recurrenceOf(ScheduleSpec resolved, CronParser parser) {
+        return resolved.every() != null ? Recurrence.every(resolved.start(), resolved.every())
+                : new ZonedRecurrence(parser.parse(resolved.cron()), ZoneId.of(resolved.zoneOrUtc()));
+    }
+
+    /** Refuses a new schedule when the store holds {@code count} of its most {@code maxSchedules}. */
+    public static void requireScheduleRoom(long count, long maxSchedules) {
+        if (count >= maxSchedules) {
+            throw new SchedulerException(ErrorCode.SCHEDULE_LIMIT, "the service holds its limit of " + maxSchedules
+                    + " schedules (timeservice.schedules.max); delete one first");
+        }
+    }
+
+    /** Refuses a {@code next} count outside 1..{@value Limits#MAX_NEXT_COUNT}: {@code invalid_limit}. */
+    public static void requireNextCount(int count) {
+        if (count < 1 || count > Limits.MAX_NEXT_COUNT) {
+            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "count must be 1 to " + Limits.MAX_NEXT_COUNT
+                    + ": " + count);
+        }
+    }
+
+    public static SchedulerException scheduleNotFound(String id) {
+        return new SchedulerException(ErrorCode.SCHEDULE_NOT_FOUND, "no schedule " + abbreviate(id) + " on this clock");
+    }
+
+    /** The refusal of a timer-API change to a schedule's occurrence. */
+    public static SchedulerException scheduleOwned(String timerId, String scheduleId) {
+        return new SchedulerException(ErrorCode.SCHEDULE_OWNED, "timer " + abbreviate(timerId)
+                + " is an occurrence of schedule " + scheduleId + "; change the schedule instead");
+    }
+
+    public static SchedulerException schedulePreconditionFailed(Schedule current) {
+        return new SchedulerException(ErrorCode.PRECONDITION_FAILED, "schedule " + current.id()
+                + " is at version " + current.version() + ", which the precondition does not name");
+    }
+
+    private static SchedulerException invalidSchedule(String message) {
+        return new SchedulerException(ErrorCode.INVALID_SCHEDULE, message);
     }
 }

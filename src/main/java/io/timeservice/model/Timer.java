@@ -12,9 +12,10 @@ package io.timeservice.model;
  * @param version   1 at creation, +1 on every successful edit, at most {@link #MAX_VERSION}
  * @param createdAt the virtual time at which the timer was added
  * @param payload   the caller's opaque payload text, or {@code null}
+ * @param schedule  the id of the schedule whose occurrence this timer is, or {@code null} for a client's timer
  */
 public record Timer(String id, long fireTime, int priority, long sequence, long version, long createdAt,
-                    String payload) {
+                    String payload, String schedule) {
 
     /**
      * The most edits a timer can count: the heap keeps each version in an {@code int} (a {@code long} would add 4 bytes
@@ -29,6 +30,16 @@ public record Timer(String id, long fireTime, int priority, long sequence, long 
             throw new IllegalArgumentException("version of timer " + id + " must be at most " + MAX_VERSION
                     + ": " + version);
         }
+    }
+
+    /** A client's timer, no schedule's occurrence. */
+    public Timer(String id, long fireTime, int priority, long sequence, long version, long createdAt, String payload) {
+        this(id, fireTime, priority, sequence, version, createdAt, payload, null);
+    }
+
+    /** This timer as an occurrence of schedule {@code scheduleId}. */
+    public Timer ofSchedule(String scheduleId) {
+        return new Timer(id, fireTime, priority, sequence, version, createdAt, payload, scheduleId);
     }
 
     /** Firing order: fireTime, then priority, then sequence, each ascending. */

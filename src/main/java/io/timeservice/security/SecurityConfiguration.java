@@ -34,7 +34,7 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 /**
  * Access control for the API, with Spring Security.
  *
- * <p>Scopes: GET, HEAD and OPTIONS on the queue ({@code /timers}, {@code /clock}, {@code /clocks}, {@code /queue},
+ * <p>Scopes: GET, HEAD and OPTIONS on the queue ({@code /timers}, {@code /schedules}, {@code /clock}, {@code /clocks}, {@code /queue},
  * {@code /deliveries}, {@code /demo})
  * and on the actuator need {@code read}; every other method on any path needs {@code write}, which includes read.
  * Open to everybody: {@code /actuator/health} (details only for callers granted a scope), and GET of everything else
@@ -61,6 +61,7 @@ class SecurityConfiguration {
     private static final RequestMatcher UNSAFE = request -> !isSafe(request);
     private static final RequestMatcher QUEUE_PATHS = new OrRequestMatcher(
             PathPatternRequestMatcher.pathPattern("/timers/**"),
+            PathPatternRequestMatcher.pathPattern("/schedules/**"),
             PathPatternRequestMatcher.pathPattern("/batch"),
             PathPatternRequestMatcher.pathPattern("/clock/**"),
             PathPatternRequestMatcher.pathPattern("/clocks/**"),

@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.Due;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
@@ -28,8 +29,8 @@ public final class MeasuredTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer add(String clock, String id, long delay, int priority, String payload, Trace trace) {
-        return MeasuredCall.measure(metrics, Operation.ADD, () -> store.add(clock, id, delay, priority, payload, trace));
+    public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
+        return MeasuredCall.measure(metrics, Operation.ADD, () -> store.add(clock, id, due, priority, payload, trace));
     }
 
     @Override
@@ -38,10 +39,10 @@ public final class MeasuredTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition,
+    public Timer edit(String clock, String id, Due newDue, Integer newPriority, Precondition precondition,
                       Trace trace) {
         return MeasuredCall.measure(metrics, Operation.EDIT,
-                () -> store.edit(clock, id, newDelay, newPriority, precondition, trace));
+                () -> store.edit(clock, id, newDue, newPriority, precondition, trace));
     }
 
     @Override

@@ -11,7 +11,13 @@ public interface SchedulerMetrics {
     SchedulerMetrics NONE = new SchedulerMetrics() {
     };
 
-    enum Operation { ADD, CANCEL, EDIT, ADVANCE, GET, LIST, PEEK, BATCH, CLAIM, ACK, NACK, EXTEND, DEAD_LETTERS }
+    enum Operation {
+        ADD, CANCEL, EDIT, ADVANCE, GET, LIST, PEEK, BATCH, CLAIM, ACK, NACK, EXTEND, DEAD_LETTERS,
+        /** A schedule's put, delete, pause, resume or trigger. */
+        SCHEDULE,
+        /** A schedule's get, list or next. */
+        SCHEDULE_READ
+    }
 
     /** What happened to deliveries; the only values of the {@code event} tag. */
     enum DeliveryEvent { CLAIMED, ACKED, NACKED, EXPIRED, REDELIVERED, DEAD, REDRIVEN, DELETED }
@@ -22,8 +28,8 @@ public interface SchedulerMetrics {
         /** How a call refused with {@code code} is counted, on every store. */
         public static Outcome of(ErrorCode code) {
             return switch (code) {
-                case TIMER_NOT_FOUND, QUEUE_EMPTY -> NOT_FOUND;
-                case DUPLICATE_ID, PRECONDITION_FAILED, VERSION_LIMIT_REACHED -> CONFLICT;
+                case TIMER_NOT_FOUND, QUEUE_EMPTY, SCHEDULE_NOT_FOUND -> NOT_FOUND;
+                case DUPLICATE_ID, PRECONDITION_FAILED, VERSION_LIMIT_REACHED, SCHEDULE_OWNED -> CONFLICT;
                 default -> REJECTED;
             };
         }
@@ -31,6 +37,10 @@ public interface SchedulerMetrics {
 
     /** One scheduler call took {@code nanos}, waiting for the lock included. */
     default void operation(Operation operation, Outcome outcome, long nanos) {
+    }
+
+    /** A firing step fired {@code fired} and skipped {@code skipped} schedule occurrences (either possibly 0). */
+    default void scheduleOccurrences(int fired, int skipped) {
     }
 
     /** One advance fired {@code count} timers (possibly 0). */

@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.Due;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
@@ -24,26 +25,38 @@ import io.timeservice.model.Trace;
 public interface TimerStore {
 
     /**
-     * Adds a timer due at {@code now + delay}.
+     * Adds a timer due {@code due}: its fireTime ({@link io.timeservice.model.Rules#fireTime}) is decided against the
+     * clock's now in the same atomic step that adds it.
      *
      * @throws SchedulerException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id},
      *                            {@code payload_too_large} or {@code capacity_exceeded} (too many timers, or too many
      *                            payload bytes)
      */
-    Timer add(String clock, String id, long delay, int priority, String payload, Trace trace);
+    Timer add(String clock, String id, Due due, int priority, String payload, Trace trace);
+
+    /** Adds a timer due at {@code now + delay}: {@link #add(String, String, Due, int, String, Trace)}. */
+    default Timer add(String clock, String id, long delay, int priority, String payload, Trace trace) {
+        return add(clock, id, Due.after(delay), priority, payload, trace);
+    }
 
     /** @throws SchedulerException {@code timer_not_found} */
     Timer get(String clock, String id);
 
     /**
-     * Gives a pending timer a new delay ({@code now + newDelay}, not relative to the old fireTime), a new priority or
+     * Gives a pending timer a new due time (a delay counts from now, not from the old fireTime), a new priority or
      * both, if {@code precondition} accepts its current revision; keeps its sequence and counts one more version.
      * Null keeps that part.
      *
      * @throws SchedulerException {@code invalid_request} (nothing to change), {@code invalid_delay},
      *                            {@code timer_not_found}, {@code precondition_failed} or {@code version_limit_reached}
      */
-    Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition, Trace trace);
+    Timer edit(String clock, String id, Due newDue, Integer newPriority, Precondition precondition, Trace trace);
+
+    /** An edit with a new delay from now: {@link #edit(String, String, Due, Integer, Precondition, Trace)}. */
+    default Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition,
+                       Trace trace) {
+        return edit(clock, id, newDelay == null ? null : Due.after(newDelay), newPriority, precondition, trace);
+    }
 
     /**
      * Cancels a pending timer if {@code precondition} accepts its current revision; returns it as it was.

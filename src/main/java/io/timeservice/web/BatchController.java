@@ -7,8 +7,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.TimerStore;
@@ -38,13 +40,16 @@ class BatchController {
     }
 
     /** {@code {"op": "add", ...}}: the body of {@code POST /timers}. */
-    record AddOp(String op, @JsonProperty(required = true) String id, @JsonProperty(required = true) long delay,
+    record AddOp(String op, @JsonProperty(required = true) String id,
+                 @JsonDeserialize(using = AbsentOrNonNull.class) Long delay,
+                 @JsonDeserialize(using = AbsentOrNonNull.class) JsonNode at,
                  @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority, JsonNode payload) {
     }
 
     /** {@code {"op": "edit", ...}}: the body of {@code PATCH /timers/{id}}, its id and If-Match as members. */
     record EditOp(String op, @JsonProperty(required = true) String id,
                   @JsonDeserialize(using = AbsentOrNonNull.class) Long delay,
+                  @JsonDeserialize(using = AbsentOrNonNull.class) JsonNode at,
                   @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority,
                   @JsonDeserialize(using = AbsentOrNonNull.class) String ifMatch) {
     }
@@ -104,13 +109,14 @@ class BatchController {
         String kind = op.isString() ? op.asString() : null;
         if ("add".equals(kind)) {
             AddOp add = json.bindMember(node, AddOp.class);
-            batch.add(new BatchOp.Add(add.id(), add.delay(), add.priority() == null ? 0 : add.priority(),
+            Due due = Rules.requireDue(add.delay(), ClockTimeMember.read("at", add.at()));
+            batch.add(new BatchOp.Add(add.id(), due, add.priority() == null ? 0 : add.priority(),
                     json.payloadText(add.payload())));
             ifMatches.add(null);
         } else if ("edit".equals(kind)) {
             EditOp edit = json.bindMember(node, EditOp.class);
-            batch.add(new BatchOp.Edit(edit.id(), edit.delay(), edit.priority(),
-                    EntityTags.precondition(edit.ifMatch())));
+            Due due = Rules.editedDue(edit.delay(), ClockTimeMember.read("at", edit.at()));
+            batch.add(new BatchOp.Edit(edit.id(), due, edit.priority(), EntityTags.precondition(edit.ifMatch())));
             ifMatches.add(edit.ifMatch());
         } else if ("cancel".equals(kind)) {
             CancelOp cancel = json.bindMember(node, CancelOp.class);

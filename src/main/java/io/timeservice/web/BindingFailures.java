@@ -7,6 +7,7 @@ import java.util.Map;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -30,6 +31,7 @@ final class BindingFailures {
             Map.entry("id", new Rule(ErrorCode.INVALID_ID, "a JSON string")),
             Map.entry("delay", new Rule(ErrorCode.INVALID_DELAY, "a JSON integer from 0 to "
                     + Limits.MAX_DELAY)),
+            Map.entry("at", new Rule(ErrorCode.INVALID_DELAY, Rules.CLOCK_TIME_FORM)),
             Map.entry("by", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer from 0 to "
                     + Limits.MAX_DELAY)),
             Map.entry("to", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer, not before now")),
@@ -52,7 +54,16 @@ final class BindingFailures {
             Map.entry("wait", new Rule(ErrorCode.INVALID_REQUEST, "a JSON integer of milliseconds from 0 to "
                     + Limits.MAX_CLAIM_WAIT_MILLIS)),
             Map.entry("retryAfter", new Rule(ErrorCode.INVALID_REQUEST, MILLISECONDS)),
-            Map.entry("claim", new Rule(ErrorCode.INVALID_REQUEST, "a JSON string")));
+            Map.entry("claim", new Rule(ErrorCode.INVALID_REQUEST, "a JSON string")),
+            Map.entry("cron", new Rule(ErrorCode.INVALID_SCHEDULE, "a JSON string of a cron expression")),
+            Map.entry("every", new Rule(ErrorCode.INVALID_SCHEDULE, "a JSON integer of milliseconds from "
+                    + Limits.MIN_EVERY_MILLIS)),
+            Map.entry("zone", new Rule(ErrorCode.INVALID_SCHEDULE, "a JSON string naming an IANA time zone")),
+            Map.entry("start", new Rule(ErrorCode.INVALID_SCHEDULE, "a JSON integer of clock milliseconds")),
+            Map.entry("end", new Rule(ErrorCode.INVALID_SCHEDULE, "a JSON integer of clock milliseconds")),
+            Map.entry("limit", new Rule(ErrorCode.INVALID_SCHEDULE, "a JSON integer of at least 1")),
+            Map.entry("catchUp", new Rule(ErrorCode.INVALID_SCHEDULE, "\"all\", \"latest\" or \"none\"")),
+            Map.entry("paused", new Rule(ErrorCode.INVALID_SCHEDULE, "true or false")));
 
     private BindingFailures() {
     }

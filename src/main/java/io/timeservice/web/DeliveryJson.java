@@ -16,7 +16,7 @@ import io.timeservice.model.Limits;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record DeliveryJson(String clock, String id, long fireTime, int priority, long sequence,
                     @JsonRawValue String payload, int attempt, String state, String claim, Long leaseUntil,
-                    Long retryAt, long readyAt, String deadReason) {
+                    Long retryAt, long readyAt, String deadReason, String schedule) {
 
     /** @param clock the clock's name as the path gave it; null on the default clock's paths */
     static DeliveryJson of(String clock, Delivery delivery) {
@@ -25,7 +25,7 @@ record DeliveryJson(String clock, String id, long fireTime, int priority, long s
                 delivery.priority(), delivery.sequence(), delivery.payload(), delivery.attempt(), ClocksController.lowerCase(delivery.state()),
                 inFlight ? delivery.claim() : null, inFlight ? delivery.leaseUntil() : null,
                 delivery.state() == Delivery.State.WAITING ? delivery.retryAt() : null, delivery.readyAt(),
-                delivery.state() == Delivery.State.DEAD ? delivery.deadReason() : null);
+                delivery.state() == Delivery.State.DEAD ? delivery.deadReason() : null, delivery.schedule());
     }
 
     static List<DeliveryJson> of(String clock, List<Delivery> deliveries) {

@@ -14,14 +14,20 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  */
 sealed interface JsonRequest {
 
-    /** {@code POST /timers}; {@code payload} is any JSON value, numbers kept as written. */
-    record AddTimer(@JsonProperty(required = true) String id, @JsonProperty(required = true) long delay,
+    /**
+     * {@code POST /timers}; {@code payload} is any JSON value, numbers kept as written; exactly one of {@code delay}
+     * and {@code at} ({@link ClockTimeMember} reads {@code at}).
+     */
+    record AddTimer(@JsonProperty(required = true) String id,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) Long delay,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) JsonNode at,
                     @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority,
                     JsonNode payload) implements JsonRequest {
     }
 
-    /** {@code PATCH /timers/{id}}: an absent member keeps its value. */
+    /** {@code PATCH /timers/{id}}: an absent member keeps its value; at most one of {@code delay} and {@code at}. */
     record EditTimer(@JsonDeserialize(using = AbsentOrNonNull.class) Long delay,
+                     @JsonDeserialize(using = AbsentOrNonNull.class) JsonNode at,
                      @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority) implements JsonRequest {
     }
 
@@ -100,6 +106,25 @@ sealed interface JsonRequest {
                   String claim,
                   @JsonProperty(required = true) long lease) implements JsonRequest {
     }
+
+    /**
+     * {@code PUT /clocks/{clock}/schedules/{id}}: exactly one of {@code cron} and {@code every} (the scheduler checks
+     * that and every range, once); {@code catchUp} is {@code all}, {@code latest} or {@code none}.
+     */
+    record PutSchedule(@JsonDeserialize(using = AbsentOrNonNull.class) String cron,
+                       @JsonDeserialize(using = AbsentOrNonNull.class) Long every,
+                       @JsonDeserialize(using = AbsentOrNonNull.class) String zone,
+                       @JsonDeserialize(using = AbsentOrNonNull.class) Long start,
+                       @JsonDeserialize(using = AbsentOrNonNull.class) Long end,
+                       @JsonDeserialize(using = AbsentOrNonNull.class) Long limit,
+                       @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority,
+                       JsonNode payload,
+                       @JsonDeserialize(using = AbsentOrNonNull.class) CatchUp catchUp,
+                       @JsonDeserialize(using = AbsentOrNonNull.class) Boolean paused) implements JsonRequest {
+    }
+
+    /** A schedule's {@code catchUp} as written in JSON. */
+    enum CatchUp { @JsonProperty("all") ALL, @JsonProperty("latest") LATEST, @JsonProperty("none") NONE }
 
     /** {@code POST /clock/advance}: exactly one of {@code by} (from now) and {@code to} (absolute). */
     /** @param next true: to the clock's earliest pending event, instead of {@code by} or {@code to} */

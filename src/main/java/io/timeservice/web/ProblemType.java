@@ -23,6 +23,7 @@ public enum ProblemType {
     INVALID_ADVANCE(HttpStatus.BAD_REQUEST),
     INVALID_LIMIT(HttpStatus.BAD_REQUEST),
     INVALID_SNAPSHOT(HttpStatus.BAD_REQUEST),
+    INVALID_SCHEDULE(HttpStatus.BAD_REQUEST),
     UNAUTHORIZED(HttpStatus.UNAUTHORIZED),
     FORBIDDEN(HttpStatus.FORBIDDEN),
     /** A caller from another machine while no token is configured (see security's protected mode). */
@@ -32,6 +33,7 @@ public enum ProblemType {
     QUEUE_EMPTY(HttpStatus.NOT_FOUND),
     CLOCK_NOT_FOUND(HttpStatus.NOT_FOUND),
     DELIVERY_NOT_FOUND(HttpStatus.NOT_FOUND),
+    SCHEDULE_NOT_FOUND(HttpStatus.NOT_FOUND),
     DEMO_DISABLED(HttpStatus.NOT_FOUND),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
     NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE),
@@ -43,11 +45,13 @@ public enum ProblemType {
     CLOCK_NOT_SCALED(HttpStatus.CONFLICT),
     CLOCK_NOT_QUEUED(HttpStatus.CONFLICT),
     CLAIM_LOST(HttpStatus.CONFLICT),
+    SCHEDULE_OWNED(HttpStatus.CONFLICT),
     PRECONDITION_FAILED(HttpStatus.PRECONDITION_FAILED),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
     CAPACITY_EXCEEDED(HttpStatus.TOO_MANY_REQUESTS),
     CLOCK_LIMIT(HttpStatus.TOO_MANY_REQUESTS),
+    SCHEDULE_LIMIT(HttpStatus.TOO_MANY_REQUESTS),
     /** Any other refused request (408, 414, 431, ...), answered with its own status. */
     CLIENT_ERROR(HttpStatus.BAD_REQUEST),
     /** Any failure of the service itself, answered with its own 5xx status; never carries the failure's message. */
@@ -109,6 +113,10 @@ public enum ProblemType {
             case CLAIM_LOST -> CLAIM_LOST;
             case DELIVERY_NOT_FOUND -> DELIVERY_NOT_FOUND;
             case INVALID_SNAPSHOT -> INVALID_SNAPSHOT;
+            case INVALID_SCHEDULE -> INVALID_SCHEDULE;
+            case SCHEDULE_NOT_FOUND -> SCHEDULE_NOT_FOUND;
+            case SCHEDULE_LIMIT -> SCHEDULE_LIMIT;
+            case SCHEDULE_OWNED -> SCHEDULE_OWNED;
             case STORAGE_UNAVAILABLE -> STORAGE_UNAVAILABLE;
         };
     }

@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.QueueListing;
+import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
@@ -48,7 +50,8 @@ class TimerController {
                                   @TraceFlag boolean trace) {
         String payload = json.payloadText(body.payload());
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Timer timer = timers.add(clock, body.id(), body.delay(), body.priority() == null ? 0 : body.priority(), payload,
+        Due due = Rules.requireDue(body.delay(), ClockTimeMember.read("at", body.at()));
+        Timer timer = timers.add(clock, body.id(), due, body.priority() == null ? 0 : body.priority(), payload,
                 Trace.into(steps));
         return ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/timers/" + timer.id()))
                 .eTag(EntityTags.of(timer))
@@ -68,7 +71,8 @@ class TimerController {
                                    @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                    @TraceFlag boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Timer timer = requiringAnyRevision(id, ifMatch, () -> timers.edit(clock, id, body.delay(), body.priority(),
+        Due due = Rules.editedDue(body.delay(), ClockTimeMember.read("at", body.at()));
+        Timer timer = requiringAnyRevision(id, ifMatch, () -> timers.edit(clock, id, due, body.priority(),
                 EntityTags.precondition(ifMatch), Trace.into(steps)));
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer, steps));
     }

@@ -13,6 +13,7 @@ import io.timeservice.model.TraceStep;
  */
 record TimerJson(String id, long fireTime, int priority, long sequence, long version, long createdAt,
                  @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String payload,
+                 @JsonInclude(JsonInclude.Include.NON_NULL) String schedule,
                  @JsonInclude(JsonInclude.Include.NON_NULL) List<TraceStepJson> trace) {
 
     static TimerJson of(Timer timer) {
@@ -21,7 +22,7 @@ record TimerJson(String id, long fireTime, int priority, long sequence, long ver
 
     static TimerJson of(Timer timer, List<TraceStep> trace) {
         return new TimerJson(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(), timer.version(),
-                timer.createdAt(), timer.payload(), TraceStepJson.of(trace));
+                timer.createdAt(), timer.payload(), timer.schedule(), TraceStepJson.of(trace));
     }
 
     static List<TimerJson> of(List<Timer> timers) {

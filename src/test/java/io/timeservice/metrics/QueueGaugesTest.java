@@ -48,11 +48,14 @@ class QueueGaugesTest {
         assertThat(gauge("timer.queue.oldest.age.virtual")).isEqualTo(0.050);  // a, on ci-1
         assertThat(gauge("timer.queue.invariants.ok")).isEqualTo(1);
         assertThat(gauge("timer.queue.serving")).isEqualTo(1);
-        // no clock label: only the clocks' count has one, their mode
+        // no clock label: the clocks' count has one label, their mode, and the schedules' count one, their state
         assertThat(registry.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTags())
-                .isEqualTo(meter.getId().getName().equals("timer.clocks") ? List.of(meter.getId().getTag("mode"))
-                        .stream().map(mode -> io.micrometer.core.instrument.Tag.of("mode", mode)).toList()
-                        : List.of()));
+                .extracting(io.micrometer.core.instrument.Tag::getKey)
+                .isEqualTo(switch (meter.getId().getName()) {
+                    case "timer.clocks" -> List.of("mode");
+                    case "timer.schedules" -> List.of("state");
+                    default -> List.of();
+                }));
 
         clocks.delete("ci-1");
         assertThat(clocksIn("virtual")).isEqualTo(2);

@@ -25,4 +25,69 @@ class RulesTest {
         assertThatThrownBy(() -> Rules.saturatedAdd(5, -1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("-1");
     }
+
+    @Test
+    void fireTime_ofAnAt_isTheTime_orNowWhenItIsNotLater_andAtMostMaxDelayAhead() {
+        assertThat(Rules.fireTime(100, Due.at(101))).isEqualTo(101);
+        assertThat(Rules.fireTime(100, Due.at(100))).isEqualTo(100);
+        assertThat(Rules.fireTime(100, Due.at(99))).isEqualTo(100);
+        assertThat(Rules.fireTime(100, Due.at(Long.MIN_VALUE))).isEqualTo(100);
+        assertThat(Rules.fireTime(0, Due.at(Limits.MAX_DELAY))).isEqualTo(Limits.MAX_DELAY);
+        assertThat(Rules.fireTime(Long.MAX_VALUE, Due.at(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
+        assertThat(Rules.fireTime(Long.MAX_VALUE - Limits.MAX_DELAY, Due.at(Long.MAX_VALUE)))
+                .isEqualTo(Long.MAX_VALUE);
+        assertThatThrownBy(() -> Rules.fireTime(0, Due.at(Limits.MAX_DELAY + 1)))
+                .isInstanceOfSatisfying(SchedulerException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_DELAY))
+                .hasMessage("at (1000000000000001) is more than 1000000000000000 ms after now (0)");
+        assertThatThrownBy(() -> Rules.fireTime(0, Due.at(Long.MAX_VALUE)))
+                .isInstanceOf(SchedulerException.class);
+    }
+
+    @Test
+    void fireTime_ofADelay_isNowPlusTheDelay_asBefore() {
+        assertThat(Rules.fireTime(7, Due.after(3))).isEqualTo(10);
+        assertThatThrownBy(() -> Rules.fireTime(7, Due.after(-1))).isInstanceOf(SchedulerException.class)
+                .hasMessageContaining("delay");
+        assertThatThrownBy(() -> Rules.fireTime(Long.MAX_VALUE, Due.after(1))).isInstanceOf(SchedulerException.class);
+    }
+
+    @Test
+    void exactlyOneOfDelayAndAt_makesADueTime() {
+        assertThat(Rules.requireDue(5L, null)).isEqualTo(Due.after(5));
+        assertThat(Rules.requireDue(null, 5L)).isEqualTo(Due.at(5));
+        assertThatThrownBy(() -> Rules.requireDue(null, null)).hasMessageEndingWith("got neither");
+        assertThatThrownBy(() -> Rules.requireDue(1L, 2L)).hasMessageEndingWith("got both");
+        assertThat(Rules.editedDue(null, null)).isNull();
+        assertThat(Rules.editedDue(null, 9L)).isEqualTo(Due.at(9));
+        assertThatThrownBy(() -> Rules.editedDue(1L, 2L)).isInstanceOfSatisfying(SchedulerException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST));
+    }
+
+    @Test
+    void clockTimeOf_readsRfc3339WithAnOffset_toTheMillisecond() {
+        assertThat(Rules.clockTimeOf("1970-01-01T00:00:00Z", "at")).isZero();
+        assertThat(Rules.clockTimeOf("2027-03-28T03:30:00+02:00", "at")).isEqualTo(1806197400000L);
+        assertThat(Rules.clockTimeOf("2027-03-28t01:30:00z", "at")).isEqualTo(1806197400000L);
+        assertThat(Rules.clockTimeOf("2027-03-28T01:30:00.123456789Z", "at")).isEqualTo(1806197400123L);
+        assertThat(Rules.clockTimeOf("1969-12-31T23:59:59.999Z", "at")).isEqualTo(-1);
+        assertThat(Rules.clockTimeOf("0000-01-01T00:00:00Z", "at")).isEqualTo(-62167219200000L);
+        assertThat(Rules.clockTimeOf("9999-12-31T23:59:59.999-18:00", "at")).isEqualTo(253402365599999L);
+        assertThat(Rules.clockTimeOf("2024-02-29T12:00:00+05:30", "at")).isEqualTo(1709188200000L);
+    }
+
+    @Test
+    void clockTimeOf_refusesAnythingButStrictRfc3339() {
+        for (String text : new String[] {"2027-03-28T03:30:00", "2027-03-28T03:30+02:00", "2027-03-28 03:30:00Z",
+                "2027-03-28", "03:30:00Z", "2027-3-28T03:30:00Z", "27-03-28T03:30:00Z", "+2027-03-28T03:30:00Z",
+                "2027-03-28T03:30:00+02", "2027-03-28T03:30:00+0200", "2027-03-28T03:30:00+02:00:00",
+                "2027-03-28T03:30:00.Z", "2027-03-28T03:30:00.1234567890Z", "2027-02-29T00:00:00Z",
+                "2027-03-28T24:00:00Z", "2027-06-30T23:59:60Z", "2027-03-28T03:30:00Z[Europe/Berlin]",
+                "2027-03-28T03:30:00+18:01", " 2027-03-28T03:30:00Z", "2027-03-28T03:30:00Z ", ""}) {
+            assertThatThrownBy(() -> Rules.clockTimeOf(text, "at")).as(text)
+                    .isInstanceOfSatisfying(SchedulerException.class,
+                            e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_DELAY))
+                    .hasMessageStartingWith("at must be ");
+        }
+    }
 }

@@ -62,7 +62,7 @@ final class BatchPlan {
     private void decide(BatchOp op) {
         if (op instanceof BatchOp.Add add) {
             Rules.requireValidId(add.id());
-            long fireTime = Rules.fireTimeAfter(now, add.delay(), ErrorCode.INVALID_DELAY, "delay");
+            long fireTime = Rules.fireTime(now, add.due());
             if (current(add.id()) != null) {
                 throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id "
                         + add.id());
@@ -76,15 +76,11 @@ final class BatchPlan {
                     add.payload());
             decided(added, new Mutation.Added(added, createdAtWall), added);
         } else if (op instanceof BatchOp.Edit edit) {
-            if (edit.delay() == null && edit.priority() == null) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST,
-                        "an edit needs a delay, a priority or both");
-            }
-            long fireTime = edit.delay() == null ? 0
-                    : Rules.fireTimeAfter(now, edit.delay(), ErrorCode.INVALID_DELAY, "delay");
+            Rules.requireEditChange(edit.due(), edit.priority());
+            long fireTime = edit.due() == null ? 0 : Rules.fireTime(now, edit.due());
             Timer current = requireCurrent(edit.id(), edit.precondition());
             Rules.requireVersionLeft(current);
-            Timer edited = new Timer(current.id(), edit.delay() == null ? current.fireTime() : fireTime,
+            Timer edited = new Timer(current.id(), edit.due() == null ? current.fireTime() : fireTime,
                     edit.priority() == null ? current.priority() : edit.priority(), current.sequence(),
                     current.version() + 1, current.createdAt(), current.payload());
             decided(edited, new Mutation.Edited(edited.id(), edited.sequence(), edited.fireTime(),

@@ -83,6 +83,15 @@ final class Capacity {
         pendingBytes += timerBytes;
     }
 
+    /**
+     * A schedule's next occurrence came with no reservation: its fired predecessor left room, or stayed in the
+     * budget as a delivery, so the budget may go past its limit by one timer per schedule; never refused.
+     */
+    void addedBeyondLimit(long timerBytes) {
+        pendingBytes += timerBytes;
+        budget.restore(1, timerBytes);
+    }
+
     void removed(Timer timer) {
         removed(1, bytesOf(timer));
     }

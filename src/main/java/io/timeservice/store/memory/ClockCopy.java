@@ -37,7 +37,8 @@ record ClockCopy(RecoveredSnapshot snapshot, long count, long bytes, long delive
         }
         // fired through where the source had: timers it held back at the delivery limit stay due in the copy too
         RecoveredSnapshot snapshot = new RecoveredSnapshot(state.now(), lastSequence, lastSequence, timers,
-                state.settings(), deliveries, List.of(), state.firedThrough(), state.scaledTime());
+                state.settings(), deliveries, List.of(), state.firedThrough(), state.scaledTime(),
+                state.schedules());
         return new ClockCopy(snapshot, timers.size() + deliveries.size(), bytes, deliveries.size());
     }
 

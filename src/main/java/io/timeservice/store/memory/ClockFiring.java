@@ -53,6 +53,8 @@ final class ClockFiring {
     private final ClockDeliveries clockDeliveries;
     private final LongSupplier wallClockMillis;
     private final SchedulerMetrics metrics;
+    /** The clock's schedules, whose occurrences a firing step passes through one fireTime at a time. */
+    private final ClockScheduleCalls scheduleCalls;
     /** Where a system clock asks for firing rounds; set by {@link #fireWith} before serving. */
     private Wakeups wakeups = Wakeups.NONE;
     /**
@@ -65,7 +67,7 @@ final class ClockFiring {
 
     ClockFiring(TimerScheduler scheduler, SchedulerKernel kernel, IndexedTimerHeap heap, DeliveryQueue deliveries,
                 Capacity capacity, ClockDeliveries clockDeliveries, LongSupplier wallClockMillis,
-                SchedulerMetrics metrics) {
+                SchedulerMetrics metrics, ClockScheduleCalls scheduleCalls) {
         this.scheduler = scheduler;
         this.kernel = kernel;
         this.heap = heap;
@@ -74,6 +76,7 @@ final class ClockFiring {
         this.clockDeliveries = clockDeliveries;
         this.wallClockMillis = wallClockMillis;
         this.metrics = metrics;
+        this.scheduleCalls = scheduleCalls;
     }
 
     /** See {@link TimerScheduler#advance(Long, Long, int, Trace)}. */
@@ -167,7 +170,7 @@ final class ClockFiring {
      *                            the clock is at {@code now} already
      */
     Applied<AdvanceResult> advanceIntoQueue(long now, int limit, Trace trace, DeliveryTally tally) {
-        int wanted = FiringOrderWalk.countDue(heap, now, limit);
+        int wanted = wantedDeliveries(now, limit);
         int granted = capacity.budget().reserveDeliveries(wanted);
         try {
             Applied<AdvanceResult> advanced = wanted > 0 && granted == 0 ? passHeldBack(now)
@@ -230,6 +233,13 @@ final class ClockFiring {
             // changes nothing, so nothing to record
             return new Applied<>(new AdvanceResult(now, List.of()), 0, Applied.NO_LEVELS);
         }
+        if (scheduleCalls.schedules().hasOccurrences()) {
+            // successors come due within the step: fired one fireTime at a time, in one record with their firing
+            long wall = wallClockMillis.getAsLong();
+            Applied<Fired> fired = kernel.commit(new Mutation.ScheduledFiring(now, limit, scheduleCalls.nextSequence(),
+                    wall), trace, () -> fireScheduled(now, limit, wall));
+            return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
+        }
         if (complete) {
             Applied<Fired> fired = kernel.commit(new Mutation.Advanced(now), trace, () -> fireDue(now));
             return new Applied<>(fired.value().result(), fired.position(), fired.value().levels());
@@ -288,7 +298,7 @@ final class ClockFiring {
     private int fireDueRound(long now, int maxTimers, DeliveryTally tally) {
         clockDeliveries.settle(now, tally);
         int due = FiringOrderWalk.countDue(heap, now, maxTimers + 1); // one more tells whether all fit the round
-        int wanted = Math.min(due, maxTimers);
+        int wanted = due == 0 ? 0 : wantedDeliveries(now, maxTimers);
         int granted = wanted == 0 ? 0 : capacity.budget().reserveDeliveries(wanted);
         int firedNow = 0;
         try {
@@ -303,7 +313,9 @@ final class ClockFiring {
         } finally {
             capacity.budget().releaseDeliveries(granted - firedNow);
         }
-        boolean heldBack = firedNow < wanted;
+        // held back only while due timers wait for room: a skipped occurrence takes none, a successor may need one
+        int root = heap.peek();
+        boolean heldBack = granted < wanted && root != IndexedTimerHeap.NONE && heap.fireTime(root) <= now;
         if (firedNow > 0) {
             clockDeliveries.changed();
         }
@@ -345,6 +357,21 @@ final class ClockFiring {
         });
         kernel.log().awaitDurable(applied.position());
         return applied.value();
+    }
+
+    /**
+     * How many deliveries a step to {@code now} may need, at most {@code limit}: the timers due, and on a clock with
+     * schedules room for the successors that come due within the step too (each schedule fires at most max-catch-up
+     * per step, and is popped once more when the rest is skipped). Call under the lock.
+     */
+    private int wantedDeliveries(long now, int limit) {
+        int due = FiringOrderWalk.countDue(heap, now, limit);
+        ClockSchedules schedules = scheduleCalls.schedules();
+        if (due == 0 || !schedules.hasOccurrences()) {
+            return due;
+        }
+        long bound = due + (long) schedules.occurrenceCount() * (scheduleCalls.maxCatchUp() + 1L);
+        return (int) Math.min(limit, bound);
     }
 
     /** The clock was deleted: the firing thread forgets it. Call under the lock. */
@@ -397,6 +424,37 @@ final class ClockFiring {
     }
 
     /**
+     * Fires what is due by {@code now}, at most {@code maxPops} timers (fired or skipped), on a clock with schedules:
+     * one fireTime at a time, each occurrence's successor added after its fireTime's timers, so a successor due by
+     * {@code now} fires in its place in the firing order. Moves the clock to {@code now}, or to the last fireTime
+     * reached when {@code maxPops} stopped it. {@link SchedulerRecovery} replays the same steps.
+     */
+    private Fired fireScheduled(long now, int maxPops, long wall) {
+        ClockSchedules schedules = scheduleCalls.schedules();
+        scheduleCalls.live().at(now, wall, -1);
+        schedules.beginStep();
+        FiredCollector fired = new FiredCollector(8);
+        fired.stepAt(now);
+        int popped = 0;
+        long last = kernel.clock().now();
+        while (popped < maxPops) {
+            int root = heap.peek();
+            if (root == IndexedTimerHeap.NONE || heap.fireTime(root) > now) {
+                break;
+            }
+            last = heap.fireTime(root);
+            popped += heap.popDue(last, maxPops - popped, fired);
+            schedules.addSuccessors();
+        }
+        int root = heap.peek();
+        boolean complete = root == IndexedTimerHeap.NONE || heap.fireTime(root) > now;
+        kernel.clock().advanceTo(complete ? now : Math.max(last, kernel.clock().now()));
+        fired.release();
+        metrics.scheduleOccurrences(fired.occurrencesFired, fired.skipped);
+        return new Fired(new AdvanceResult(kernel.clock().now(), fired.timers, complete), fired.levels());
+    }
+
+    /**
      * Fires exactly the first {@code count} timers (all due by {@code now}) and moves the clock to {@code now}, or
      * leaves it where it is when it had passed on ({@link #passHeldBack}).
      */
@@ -416,15 +474,39 @@ final class ClockFiring {
         private final List<Timer> timers;
         private int[] levels;
         private long bytes;
+        /** A scheduled step's target time, or {@link Long#MIN_VALUE} when the clock's schedules play no part. */
+        private long stepNow = Long.MIN_VALUE;
+        private int skipped;
+        private long skippedBytes;
+        private int occurrencesFired;
 
         FiredCollector(int expected) {
             timers = new ArrayList<>(expected);
             levels = new int[expected];
         }
 
+        /** Each popped timer is told to the schedules, for a step to {@code now}. */
+        void stepAt(long now) {
+            stepNow = now;
+        }
+
         @Override
         public void fired(int handle, long fireTime, int priority, long sequence, int levelsMoved) {
             Timer timer = heap.records().timer(handle, fireTime, priority, sequence);
+            if (stepNow != Long.MIN_VALUE) {
+                String owner = scheduleCalls.ownerOf(timer.id());
+                ClockSchedules.Reached reached = scheduleCalls.schedules().reached(timer.id(), fireTime, stepNow,
+                        kernel.clock().isVirtual(), scheduleCalls.maxCatchUp());
+                if (reached == ClockSchedules.Reached.SKIP) {
+                    skipped++;
+                    skippedBytes += Capacity.bytesOf(timer);
+                    return;
+                }
+                if (reached == ClockSchedules.Reached.FIRE) {
+                    timer = timer.ofSchedule(owner);
+                    occurrencesFired++;
+                }
+            }
             if (timers.size() == levels.length) {
                 levels = Arrays.copyOf(levels, Math.max(8, levels.length * 2));
             }
@@ -442,6 +524,9 @@ final class ClockFiring {
                 capacity.firedToDeliveries(bytes);
             } else {
                 capacity.removed(timers.size(), bytes);
+            }
+            if (skipped > 0) {
+                capacity.removed(skipped, skippedBytes);
             }
         }
 

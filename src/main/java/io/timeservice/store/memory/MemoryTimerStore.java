@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.Due;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
@@ -27,8 +28,8 @@ public final class MemoryTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer add(String clock, String id, long delay, int priority, String payload, Trace trace) {
-        return scheduler(clocks, clock).add(id, delay, priority, payload, trace);
+    public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
+        return scheduler(clocks, clock).add(id, due, priority, payload, trace);
     }
 
     @Override
@@ -37,9 +38,9 @@ public final class MemoryTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition,
+    public Timer edit(String clock, String id, Due newDue, Integer newPriority, Precondition precondition,
                       Trace trace) {
-        return scheduler(clocks, clock).edit(id, newDelay, newPriority, precondition, trace);
+        return scheduler(clocks, clock).edit(id, newDue, newPriority, precondition, trace);
     }
 
     @Override

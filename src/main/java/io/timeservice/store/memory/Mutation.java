@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ScaledTime;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 
 /**
@@ -184,5 +185,39 @@ public sealed interface Mutation {
         public Batch {
             parts = List.copyOf(parts);
         }
+    }
+
+    /**
+     * A change of a clock's schedules ({@link ClockSchedules}): each record carries the call's arguments, the
+     * clock's now and wall time, and the sequence its first occurrence timer takes (later ones count on from it), so
+     * replay repeats the call exactly.
+     */
+    sealed interface ScheduleChange extends Mutation {
+    }
+
+    /** A schedule was created or replaced with {@code spec} as given (resolved again against {@code now}). */
+    record SchedulePut(String id, ScheduleSpec spec, long now, long wallMillis, long sequence)
+            implements ScheduleChange {
+    }
+
+    record ScheduleDeleted(String id) implements ScheduleChange {
+    }
+
+    record SchedulePaused(String id) implements ScheduleChange {
+    }
+
+    record ScheduleResumed(String id, long now, long wallMillis, long sequence) implements ScheduleChange {
+    }
+
+    record ScheduleTriggered(String id, long now, long wallMillis, long sequence) implements ScheduleChange {
+    }
+
+    /**
+     * A firing step of a clock with schedules: the due timers by {@code now} in firing order, at most
+     * {@code maxPops} of them (fired or skipped), each occurrence's successor added after each fireTime's timers, its
+     * sequence counting on from {@code firstSequence}. Stands for {@link Advanced} and {@link AdvancedFiring} on such
+     * a clock, in one record, so an occurrence and its successor are never apart.
+     */
+    record ScheduledFiring(long now, int maxPops, long firstSequence, long wallMillis) implements ScheduleChange {
     }
 }

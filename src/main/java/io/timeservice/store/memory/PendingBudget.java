@@ -4,6 +4,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 
 /**
@@ -23,6 +24,8 @@ public final class PendingBudget {
     private final AtomicLong timers = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong deliveries = new AtomicLong();
+    private final AtomicLong schedules = new AtomicLong();
+    private volatile long maxSchedules = Long.MAX_VALUE;
     private volatile long maxDeliveries = Long.MAX_VALUE;
     private final RecentAcks recentAcks = new RecentAcks(RecentAcks.MAX);
 
@@ -91,6 +94,36 @@ public final class PendingBudget {
     /** Counts deliveries recovery rebuilt, whatever the limit. */
     void restoreDeliveries(long count) {
         deliveries.addAndGet(count);
+    }
+
+    /** Bounds the schedules over all clocks: a new one beyond it is refused with {@code schedule_limit}. */
+    public void limitSchedules(long max) {
+        maxSchedules = max;
+    }
+
+    /** Schedules over all clocks. */
+    public long schedules() {
+        return schedules.get();
+    }
+
+    /**
+     * Takes room for one more schedule, or refuses it having taken nothing.
+     *
+     * @throws SchedulerException {@code schedule_limit}
+     */
+    void reserveSchedule() {
+        while (true) {
+            long now = schedules.get();
+            Rules.requireScheduleRoom(now, maxSchedules);
+            if (schedules.compareAndSet(now, now + 1)) {
+                return;
+            }
+        }
+    }
+
+    /** Gives back {@code count} schedules (deleted, or reserved and not used); counts recovered ones when negative. */
+    void releaseSchedules(long count) {
+        schedules.addAndGet(-count);
     }
 
     /** The acknowledgements every clock remembers, bounded over all clocks as the deliveries are. */

@@ -12,12 +12,22 @@ import io.timeservice.model.ScaledTime;
  * @param firedThrough the time up to which every due timer had fired (see {@link SchedulerClock#firedThrough}), at
  *                     most {@code now}
  * @param scaledTime   a scaled clock's time function; null for a clock of another mode
+ * @param schedules    the clock's schedules (format version 8)
  */
 public record RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
                                 ClockSettings settings, List<SavedDelivery> deliveries,
-                                List<RecentAck> recentAcks, long firedThrough, ScaledTime scaledTime) {
+                                List<RecentAck> recentAcks, long firedThrough, ScaledTime scaledTime,
+                                ScheduleImage schedules) {
 
-    /** A snapshot of a clock that is not scaled (every clock before format version 11). */
+    /** A snapshot without schedules (format versions before 8, or a clock that has none). */
+    public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
+                             ClockSettings settings, List<SavedDelivery> deliveries, List<RecentAck> recentAcks,
+                             long firedThrough, ScaledTime scaledTime) {
+        this(now, lastSequence, reservedSequences, timers, settings, deliveries, recentAcks, firedThrough, scaledTime,
+                ScheduleImage.EMPTY);
+    }
+
+    /** A snapshot of a clock that is not scaled (every clock before format version 11), without schedules. */
     public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
                              ClockSettings settings, List<SavedDelivery> deliveries, List<RecentAck> recentAcks,
                              long firedThrough) {

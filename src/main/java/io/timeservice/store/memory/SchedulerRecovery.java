@@ -28,14 +28,19 @@ final class SchedulerRecovery {
     private long lastSequence;
     private long reservedSequences;
     private long pendingBytes;
+    /** The clock's schedules, replayed into this heap through {@link #occurrences}. */
+    private final ClockScheduleCalls schedules;
+    private final ReplayedOccurrences occurrences = new ReplayedOccurrences();
 
     /**
      * @param clocks makes a fresh clock for settings whose mode differs from the current clock's (a snapshot of a
      *               system clock, a reconfigured default clock)
      */
     SchedulerRecovery(IndexedTimerHeap heap, SchedulerClock clock, DeliveryQueue deliveries, ClockSettings settings,
-                      Function<ClockSettings, SchedulerClock> clocks) {
+                      Function<ClockSettings, SchedulerClock> clocks, ClockScheduleCalls schedules) {
         this.heap = heap;
+        this.schedules = schedules;
+        schedules.schedules().useOccurrences(occurrences);
         this.clock = clock;
         this.deliveries = deliveries;
         this.settings = settings;
@@ -75,6 +80,7 @@ final class SchedulerRecovery {
             pendingBytes += bytesOf(added.timer());
         }
         heap.bulkLoad(timers, wallTimes::get);
+        schedules.schedules().restore(snapshot.schedules());
     }
 
     /** Applies one logged mutation. */
@@ -121,6 +127,7 @@ final class SchedulerRecovery {
         } else if (mutation instanceof Mutation.Reset) {
             heap.clear();
             deliveries.clear();
+            schedules.schedules().clear();
             clock = clock.isVirtual() ? new VirtualClock(0) : clock;
             pendingBytes = 0;
         } else if (mutation instanceof Mutation.Batch batch) {
@@ -129,6 +136,8 @@ final class SchedulerRecovery {
             }
         } else if (mutation instanceof Mutation.SequencesReserved reserved) {
             reservedSequences = Math.max(reservedSequences, reserved.upTo());
+        } else if (mutation instanceof Mutation.ScheduleChange change) {
+            replaySchedule(change);
         } else if (!replayDelivery(mutation)) {
             throw new IllegalStateException("journal holds " + mutation + ", a record of several clocks: recover"
                     + " it through Clocks");
@@ -173,6 +182,92 @@ final class SchedulerRecovery {
         return true;
     }
 
+    /** Repeats a schedule call or a scheduled firing step as it ran live ({@link ClockScheduleCalls}, {@link ClockFiring}). */
+    private void replaySchedule(Mutation.ScheduleChange change) {
+        ClockSchedules clockSchedules = schedules.schedules();
+        if (change instanceof Mutation.SchedulePut put) {
+            occurrences.at(put.now(), put.wallMillis(), put.sequence());
+            clockSchedules.put(put.id(), put.spec(), null, put.now());
+        } else if (change instanceof Mutation.ScheduleDeleted deleted) {
+            clockSchedules.delete(deleted.id(), null);
+        } else if (change instanceof Mutation.SchedulePaused paused) {
+            clockSchedules.pause(paused.id(), null);
+        } else if (change instanceof Mutation.ScheduleResumed resumed) {
+            occurrences.at(resumed.now(), resumed.wallMillis(), resumed.sequence());
+            clockSchedules.resume(resumed.id(), null, resumed.now());
+        } else if (change instanceof Mutation.ScheduleTriggered triggered) {
+            occurrences.at(triggered.now(), triggered.wallMillis(), triggered.sequence());
+            clockSchedules.trigger(triggered.id(), triggered.now());
+        } else if (change instanceof Mutation.ScheduledFiring firing) {
+            replayScheduledFiring(firing);
+        }
+    }
+
+    /** {@link ClockFiring}'s scheduled step, root by root: the same timers in the same order, the same successors. */
+    private void replayScheduledFiring(Mutation.ScheduledFiring firing) {
+        ClockSchedules clockSchedules = schedules.schedules();
+        long now = firing.now();
+        occurrences.at(now, firing.wallMillis(), firing.firstSequence());
+        clockSchedules.beginStep();
+        int popped = 0;
+        long last = clock.now();
+        while (popped < firing.maxPops()) {
+            int root = heap.peek();
+            if (root == IndexedTimerHeap.NONE || heap.fireTime(root) > now) {
+                break;
+            }
+            last = heap.fireTime(root);
+            for (; popped < firing.maxPops() && root != IndexedTimerHeap.NONE && heap.fireTime(root) == last;
+                 root = heap.peek()) {
+                Timer timer = heap.timerAt(root);
+                String owner = clockSchedules.ownerOf(timer.id());
+                ClockSchedules.Reached reached = clockSchedules.reached(timer.id(), last, now, clock.isVirtual(),
+                        schedules.maxCatchUp());
+                pendingBytes -= bytesOf(timer);
+                heap.removeRoot();
+                if (reached != ClockSchedules.Reached.SKIP && settings.queues()) {
+                    deliveries.fired(owner == null ? timer : timer.ofSchedule(owner));
+                }
+                popped++;
+            }
+            clockSchedules.addSuccessors();
+        }
+        int root = heap.peek();
+        boolean complete = root == IndexedTimerHeap.NONE || heap.fireTime(root) > now;
+        clock.advanceTo(complete ? now : Math.max(last, clock.now()));
+    }
+
+    /** The heap being rebuilt, as the schedules see it: adds take the sequences their record names, in order. */
+    private final class ReplayedOccurrences implements ClockSchedules.Occurrences {
+        private long now;
+        private long wall;
+        private long nextSequence;
+
+        void at(long clockNow, long wallMillis, long firstSequence) {
+            now = clockNow;
+            wall = wallMillis;
+            nextSequence = firstSequence;
+        }
+
+        @Override
+        public void add(String timerId, long fireTime, int priority, String payload, boolean successor) {
+            if (nextSequence <= lastSequence || heap.find(timerId) != IndexedTimerHeap.NONE) {
+                throw new IllegalStateException("journal adds occurrence " + timerId + " (sequence " + nextSequence
+                        + ") which is pending or not newer than sequence " + lastSequence);
+            }
+            heap.insert(timerId, fireTime, priority, nextSequence, 1, now, wall, payload);
+            lastSequence = nextSequence++;
+            pendingBytes += Limits.bytesOf(timerId, payload);
+        }
+
+        @Override
+        public void remove(String timerId) {
+            int handle = heap.find(timerId);
+            pendingBytes -= bytesOf(heap.timerAt(handle));
+            heap.remove(handle);
+        }
+    }
+
     private String leased(String claim) {
         if (!deliveries.holds(claim)) {
             throw new IllegalStateException("journal names a claim that holds no lease in replay");
@@ -210,7 +305,8 @@ final class SchedulerRecovery {
     SchedulerState state() {
         long now = clock instanceof RunningClock running ? running.latest() : clock.now();
         return new SchedulerState(now, clock.firedThrough(), lastSequence, reservedSequences, heap.image(), 0,
-                settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock));
+                settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock))
+                .withSchedules(schedules.schedules().image());
     }
 
     SchedulerClock clock() {

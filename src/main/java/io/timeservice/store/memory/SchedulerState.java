@@ -22,6 +22,7 @@ public final class SchedulerState {
     private final ClockSettings settings;
     private final List<SavedDelivery> deliveries;
     private final List<RecentAck> recentAcks;
+    private final ScheduleImage schedules;
     /** A scaled clock's time function; null for a clock of another mode. */
     private final ScaledTime scaledTime;
 
@@ -50,6 +51,14 @@ public final class SchedulerState {
     SchedulerState(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
                    long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
                    List<RecentAck> recentAcks, ScaledTime scaledTime) {
+        this(now, firedThrough, lastSequence, reservedSequences, image, copyNanos, settings, deliveries, recentAcks,
+                scaledTime, ScheduleImage.EMPTY);
+    }
+
+    private SchedulerState(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
+                           long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
+                           List<RecentAck> recentAcks, ScaledTime scaledTime, ScheduleImage schedules) {
+        this.schedules = schedules;
         this.now = now;
         this.firedThrough = firedThrough;
         this.lastSequence = lastSequence;
@@ -65,7 +74,18 @@ public final class SchedulerState {
     /** This state, with {@code nanos} as the time its copy held the lock(s). */
     SchedulerState withCopyNanos(long nanos) {
         return new SchedulerState(now, firedThrough, lastSequence, reservedSequences, image, nanos, settings,
-                deliveries, recentAcks, scaledTime);
+                deliveries, recentAcks, scaledTime, schedules);
+    }
+
+    /** This state with the clock's schedules. */
+    SchedulerState withSchedules(ScheduleImage image) {
+        return new SchedulerState(now, firedThrough, lastSequence, reservedSequences, this.image, copyNanos, settings,
+                deliveries, recentAcks, scaledTime, image);
+    }
+
+    /** The clock's schedules; their occurrences are among {@link #timer}s. */
+    public ScheduleImage schedules() {
+        return schedules;
     }
 
     /** A scaled clock's time function (anchor and rate); null for a clock of another mode. */

@@ -13,8 +13,10 @@ import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
@@ -91,6 +93,8 @@ public final class TimerScheduler {
     private final ClockDeliveries clockDeliveries;
     /** Advances' and firing rounds' firing and a system clock's wake-ups, under this scheduler's lock. */
     private final ClockFiring firing;
+    /** The clock's schedules, whose occurrences are timers of this heap, under this scheduler's lock. */
+    private final ClockScheduleCalls schedules;
 
     /** A scheduler without a byte budget. */
     public TimerScheduler(SchedulerClock clock, int arity, int capacity, LongSupplier wallClockMillis,
@@ -121,8 +125,9 @@ public final class TimerScheduler {
         this.metrics = metrics;
         Kernel kernel = new Kernel();
         this.clockDeliveries = new ClockDeliveries(kernel, deliveries, this.capacity, metrics);
+        this.schedules = new ClockScheduleCalls(kernel, heap, this.capacity, sequences, wallClockMillis);
         this.firing = new ClockFiring(this, kernel, heap, deliveries, this.capacity, clockDeliveries, wallClockMillis,
-                metrics);
+                metrics, schedules);
         this.invariantReports = new InvariantReports(lock, heap, () -> this.clock.firedThrough(), wallClockMillis,
                 this::requireServing);
     }
@@ -131,6 +136,15 @@ public final class TimerScheduler {
     public static TimerScheduler withVirtualClock(int arity, int capacity) {
         return new TimerScheduler(new VirtualClock(0), arity, capacity, System::currentTimeMillis,
                 SchedulerMetrics.NONE);
+    }
+
+    /** Lets this clock's schedules read cron with {@code parser}, firing at most {@code maxCatchUp} per step. */
+    public void scheduleWith(CronParser parser, int maxCatchUp) {
+        lock.run(() -> schedules.configure(parser, maxCatchUp));
+    }
+
+    ClockScheduleCalls schedules() {
+        return schedules;
     }
 
     public int arity() {
@@ -147,16 +161,15 @@ public final class TimerScheduler {
 
     // ---- mutations ----
 
-    /**
-     * Adds a timer due at {@code now + delay}, recording the heap's steps into {@code trace}.
-     *
-     * @throws SchedulerException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id} or
-     *                            {@code capacity_exceeded} (too many timers, or too many payload bytes)
-     */
     public Timer add(String id, long delay, int priority, String payload, Trace trace) {
+        return add(id, Due.after(delay), priority, payload, trace);
+    }
+
+    /** See {@link io.timeservice.store.TimerStore#add}: due {@code due}, decided under the lock; steps into trace. */
+    public Timer add(String id, Due due, int priority, String payload, Trace trace) {
         return mutate(Operation.ADD, () -> Rules.requireValidId(id), () -> {
             long now = clock.now();
-            long fireTime = Rules.fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
+            long fireTime = Rules.fireTime(now, due);
             if (heap.find(id) != IndexedTimerHeap.NONE) {
                 throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
             }
@@ -187,6 +200,7 @@ public final class TimerScheduler {
     public Timer cancel(String id, Precondition precondition, Trace trace) {
         return mutate(Operation.CANCEL, () -> { }, () -> {
             int handle = requirePending(id);
+            schedules.requireNotOwned(id);
             Timer cancelled = heap.timerAt(handle);
             if (!precondition.accepts(cancelled.revision())) {
                 throw Rules.preconditionFailed(cancelled);
@@ -200,33 +214,28 @@ public final class TimerScheduler {
         });
     }
 
-    /**
-     * Gives a pending timer a new delay, priority or both if {@code precondition} accepts its current revision,
-     * keeping its sequence and counting one more version. The new fireTime is {@code now + newDelay}, not relative
-     * to the old fireTime.
-     *
-     * @param newDelay    the new delay from now, or {@code null} to keep the fireTime
-     * @param newPriority the new priority, or {@code null} to keep it
-     * @throws SchedulerException {@code invalid_request} (nothing to change), {@code invalid_delay},
-     *                            {@code timer_not_found}, {@code precondition_failed} or
-     *                            {@code version_limit_reached}
-     */
     public Timer edit(String id, Long newDelay, Integer newPriority, Precondition precondition, Trace trace) {
-        return mutate(Operation.EDIT, () -> {
-            if (newDelay == null && newPriority == null) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay, a priority or both");
-            }
-        }, () -> {
-            long fireTime = newDelay == null ? 0
-                    : Rules.fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
+        return edit(id, newDelay == null ? null : Due.after(newDelay), newPriority, precondition, trace);
+    }
+
+    /**
+     * See {@link io.timeservice.store.TimerStore#edit}: a new due time (a delay counts from now), priority or both,
+     * the sequence kept.
+     *
+     * @throws SchedulerException as there, and {@code schedule_owned} for a schedule's occurrence
+     */
+    public Timer edit(String id, Due newDue, Integer newPriority, Precondition precondition, Trace trace) {
+        return mutate(Operation.EDIT, () -> Rules.requireEditChange(newDue, newPriority), () -> {
+            long fireTime = newDue == null ? 0 : Rules.fireTime(clock.now(), newDue);
             int handle = requirePending(id);
+            schedules.requireNotOwned(id);
             Timer current = heap.timerAt(handle);
             if (!precondition.accepts(current.revision())) {
                 throw Rules.preconditionFailed(current);
             }
             Rules.requireVersionLeft(current);
             log.requireWritable();
-            Timer edited = new Timer(id, newDelay == null ? current.fireTime() : fireTime,
+            Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                     newPriority == null ? current.priority() : newPriority, current.sequence(),
                     current.version() + 1, current.createdAt(), current.payload());
             return commit(new Mutation.Edited(id, edited.sequence(), edited.fireTime(), edited.priority(),
@@ -238,15 +247,10 @@ public final class TimerScheduler {
     }
 
     /**
-     * Applies {@code ops} in order, all or nothing, as one journal record waited for once. Every operation is decided
-     * first, under one lock hold, against the state the operations before it would leave (an add then an edit of one
-     * id works, two adds of one id do not; the shared budget is taken for the running total's peak), exactly as the
-     * single call would decide it; if any is refused, nothing changes. Then one {@link Mutation.Batch} record is
-     * appended and every operation applied.
-     *
-     * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
-     * @throws SchedulerException {@code invalid_request} for no or more than {@link Limits#MAX_BATCH_OPS} operations, else
-     *                            the first refused operation's refusal with its {@link SchedulerException#opIndex}
+     * See {@link io.timeservice.store.TimerStore#batch}: every operation decided first, under one lock hold, against
+     * the state the ones before it would leave (the shared budget taken for the running total's peak); then one
+     * {@link Mutation.Batch} record, waited for once, and every operation applied. An edit or cancel of a schedule's
+     * occurrence is {@code schedule_owned}.
      */
     public List<Timer> batch(List<? extends BatchOp> ops) {
         return mutate(Operation.BATCH, () -> {
@@ -255,6 +259,7 @@ public final class TimerScheduler {
             BatchPlan plan = new BatchPlan(heap, capacity, sequences, clock.now(), wallClockMillis.getAsLong(),
                     ops.size());
             try {
+                schedules.requireNoneOwned(ops);
                 plan.decideAll(ops);
                 log.requireWritable();
                 if (plan.adds() > 0 && sequences.reserveNext(log, plan.adds()) != sequences.last() + 1) {
@@ -284,17 +289,9 @@ public final class TimerScheduler {
     }
 
     /**
-     * A bounded advance: moves the clock to {@code to} (or {@code now + by}: exactly one of them is given) and fires
-     * the due timers in firing order, at most {@code limit} of them. When more are due, it fires the first
-     * {@code limit}, moves the clock only to the last fired one's fireTime and answers {@code complete = false}; the
-     * same call again ({@code to}) continues where it stopped. A queueing clock fires only what the delivery limit
-     * has room for; with no room its time moves without firing ({@link ClockFiring#advanceIntoQueue}).
-     *
-     * @throws SchedulerException {@code invalid_request} (both or neither of by and to), {@code invalid_limit},
-     *                            {@code invalid_advance} (by out of range, to before now or more than
-     *                            {@link Limits#MAX_DELAY} after it, or a recording trace that would fire more than
-     *                            {@link Limits#MAX_TRACED_FIRES}), {@code capacity_exceeded} (a queueing clock at
-     *                            {@code to} already, with timers due and no room for deliveries)
+     * A bounded advance, as {@link io.timeservice.store.TimerStore#advance} says: at most {@code limit} fired, the
+     * clock then at the last fired one's fireTime ({@code complete = false}). A queueing clock fires only what the
+     * delivery limit has room for; with no room its time moves without firing ({@link ClockFiring#advanceIntoQueue}).
      */
     public AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
         return firing.advance(by, to, limit, trace);
@@ -400,7 +397,7 @@ public final class TimerScheduler {
 
     /** @throws SchedulerException {@code timer_not_found} */
     public Timer get(String id) {
-        return read(Operation.GET, () -> heap.timerAt(requirePending(id)));
+        return read(Operation.GET, () -> schedules.tagged(heap.timerAt(requirePending(id))));
     }
 
     /**
@@ -517,6 +514,7 @@ public final class TimerScheduler {
             return commit(new Mutation.Reset(), Trace.NONE, () -> {
                 capacity.removedAll(heap.size());
                 heap.clear();
+                schedules.dropAll();
                 clockDeliveries.drop();
                 clock = clock.isVirtual() ? freshClock : clock; // a system clock's time is the wall clock's
                 return null;
@@ -582,7 +580,7 @@ public final class TimerScheduler {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
             SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings,
-                    mode -> SchedulerClock.fresh(mode, wallClockMillis));
+                    mode -> SchedulerClock.fresh(mode, wallClockMillis), schedules);
             recovery.startAfter(firstSequence);
             recovery.load(snapshot);
             return recovery;
@@ -601,6 +599,7 @@ public final class TimerScheduler {
         capacity.recoveredDeliveries(deliveries.size(), deliveries.bytes());
         clockDeliveries.recount(false);
         sequences.recovered(recovery.lastSequence(), recovery.reservedSequences());
+        schedules.recovered();
     }
 
     /**
@@ -624,6 +623,7 @@ public final class TimerScheduler {
             return commit(new Mutation.ClockDeleted(), Trace.NONE, () -> {
                 capacity.removedAll(heap.size());
                 heap.clear();
+                schedules.dropAll();
                 clockDeliveries.drop();
                 deletedClock = name;
                 firing.forget(); // the firing thread must not keep a deleted clock until its old deadline
@@ -709,7 +709,8 @@ public final class TimerScheduler {
     /** This scheduler's state for a snapshot; call holding the lock (between {@link #holdForSnapshot} and release). */
     SchedulerState stateForSnapshot() {
         return new SchedulerState(clock.now(), clock.firedThrough(), sequences.last(), sequences.reserved(),
-                heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock));
+                heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock))
+                .withSchedules(schedules.schedules().image());
     }
 
     /**

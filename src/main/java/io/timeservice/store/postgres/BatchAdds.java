@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 
 import io.timeservice.model.BatchOp;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
@@ -20,7 +19,7 @@ import io.timeservice.model.Timer;
 
 /**
  * A run of consecutive adds of one batch, inserted by one statement instead of one per add (a batch of 100 adds was
- * 100 round trips), each decided exactly as its single add decides it, in order: id syntax, delay range (in Java),
+ * 100 round trips), each decided exactly as its single add decides it, in order: id syntax, due time (in Java),
  * then a duplicate of a pending id or of an earlier add of the run. The adds before the first refused one are
  * inserted; the caller refuses the whole batch, whose transaction then rolls them back.
  *
@@ -66,7 +65,7 @@ final class BatchAdds {
             BatchOp.Add add = adds.get(checked);
             try {
                 Rules.requireValidId(add.id());
-                fireTimes[checked] = Rules.fireTimeAfter(now, add.delay(), ErrorCode.INVALID_DELAY, "delay");
+                fireTimes[checked] = Rules.fireTime(now, add.due());
             } catch (SchedulerException refused) {
                 refusal = refused;
                 break;

@@ -20,7 +20,7 @@ final class DeliverySql {
 
     /** A delivery as the API shows it ({@link io.timeservice.model.Delivery}), from the row {@code d}: 12 columns. */
     static final String VIEW = "d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.state, d.claim,"
-            + " d.lease_until, d.retry_at, d.ready_at, d.dead_reason";
+            + " d.lease_until, d.retry_at, d.ready_at, d.dead_reason, d.schedule";
 
     /**
      * Claims up to {@code max} ready deliveries of one clock, longest-ready first. The inner SELECT is the fence: it
@@ -37,7 +37,8 @@ final class DeliverySql {
                      LIMIT ?
                      FOR UPDATE SKIP LOCKED) picked
              WHERE d.seq = picked.seq
-            RETURNING d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.claim, d.lease_until, d.ready_at""";
+            RETURNING d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.claim, d.lease_until, d.ready_at,
+                      d.schedule""";
 
     /**
      * Moves the due timers of a clock that fires by itself (its now decides: the database's clock, or a scaled
@@ -46,16 +47,19 @@ final class DeliverySql {
      */
     static final String FIRE_DUE = """
             WITH picked AS (
-                SELECT seq FROM timers
+                SELECT seq FROM timers t
                  WHERE clock = ? AND fire_time <= ?
+                   AND (schedule IS NULL
+                        OR NOT EXISTS (SELECT 1 FROM schedules s WHERE s.clock = t.clock AND s.id = t.schedule))
                  ORDER BY fire_time, priority, seq
                  LIMIT ?
                  FOR UPDATE SKIP LOCKED),
             fired AS (
                 DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*)
             INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                    ready_at)
-            SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time
+                                    ready_at, schedule)
+            SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time,
+                   schedule
               FROM fired
             RETURNING fire_time, db_now_ms()""";
 

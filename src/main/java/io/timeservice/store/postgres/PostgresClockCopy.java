@@ -11,7 +11,8 @@ import io.timeservice.model.SchedulerException;
  * Forks of the PostgreSQL store's clocks ({@link io.timeservice.store.ClockStore#copy}): one transaction that locks
  * the source's row ({@code FOR UPDATE}, so no advance, add, claim, ack or nack of it runs meanwhile) and copies the
  * clock row, its timers and its unacknowledged deliveries in one statement (one snapshot), in-flight ones ready again
- * from the source's now with their attempt kept and no claim.
+ * from the source's now with their attempt kept and no claim, and its schedules with their counts (their pending
+ * occurrences are among the timers).
  *
  * <p>Sequences: the {@code timers_seq} and {@code deliveries} keys make a sequence unique over all clocks, so the copy
  * takes fresh ones from the database's sequence, handed out in the source's sequence order: firing order, claim
@@ -38,25 +39,39 @@ public final class PostgresClockCopy {
                   JOIN (SELECT seq, row_number() OVER (ORDER BY seq) AS r FROM fresh) f USING (r)),
             copied_timers AS (
                 INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, created_at_wall,
-                                    payload, bytes)
+                                    payload, bytes, schedule, triggered)
                 SELECT (SELECT dst FROM args), t.id, t.fire_time, t.priority, m.new_seq, t.version, t.created_at, t.created_at_wall,
-                       t.payload, t.bytes
+                       t.payload, t.bytes, t.schedule, t.triggered
                   FROM timers t JOIN mapped m ON m.old_seq = t.seq
                  WHERE t.clock = (SELECT src FROM args)
                 RETURNING bytes),
             copied_deliveries AS (
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                        attempt, claim, lease_until, retry_at, ready_at, done_at, dead_reason)
+                                        attempt, claim, lease_until, retry_at, ready_at, done_at, dead_reason, schedule)
                 SELECT m.new_seq, (SELECT dst FROM args), d.id, d.fire_time, d.priority, d.version, d.created_at, d.payload, d.bytes,
                        CASE WHEN d.state = 'in_flight' THEN 'ready' ELSE d.state END, d.attempt, NULL, NULL,
                        d.retry_at, CASE WHEN d.state = 'in_flight' THEN (SELECT now FROM args) ELSE d.ready_at END, d.done_at,
-                       d.dead_reason
+                       d.dead_reason, d.schedule
                   FROM deliveries d JOIN mapped m ON m.old_seq = d.seq
                  WHERE d.clock = (SELECT src FROM args) AND d.state <> 'acked'
                 RETURNING bytes)
             SELECT (SELECT count(*) FROM copied_timers) + (SELECT count(*) FROM copied_deliveries),
                    (SELECT coalesce(sum(bytes), 0) FROM copied_timers)
                        + (SELECT coalesce(sum(bytes), 0) FROM copied_deliveries)""";
+    /**
+     * Copies the schedules of the clock {@code src} into {@code dst} as they stand (counts, pending occurrence, version)
+     * and counts them in {@code schedule_count}, beyond {@code timeservice.schedules.max} if need be: a fork copies
+     * whole, as a recovered memory store counts what it rebuilt.
+     */
+    private static final String COPY_SCHEDULES = """
+            WITH copied AS (
+                INSERT INTO schedules (clock, id, cron, every_ms, zone, start_ms, end_ms, occurrence_limit, priority,
+                                       payload, catch_up, paused, pending, fired, skipped, triggered, taken, version)
+                SELECT ?, id, cron, every_ms, zone, start_ms, end_ms, occurrence_limit, priority, payload, catch_up,
+                       paused, pending, fired, skipped, triggered, taken, version
+                  FROM schedules WHERE clock = ?
+                RETURNING 1)
+            UPDATE schedule_count SET schedules = schedules + (SELECT count(*) FROM copied)""";
     private static final String COPY_CLOCK = """
             INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, rate_millionths, anchor_wall)
             SELECT ?, mode, now_ms, CASE WHEN mode = 'scaled' THEN clock_now_ms(clocks) ELSE now_ms END, delivery,
@@ -104,6 +119,11 @@ public final class PostgresClockCopy {
                     count = row.getLong(1);
                     bytes = row.getLong(2);
                 }
+            }
+            try (PreparedStatement schedules = connection.prepareStatement(COPY_SCHEDULES)) {
+                schedules.setString(1, name);
+                schedules.setString(2, source);
+                schedules.executeUpdate();
             }
             try {
                 budget.change(connection, count, bytes, count, bytes);

@@ -263,6 +263,7 @@ public final class PostgresClocks {
                     bytes = released.getLong(2);
                 }
             }
+            deleteSchedules(connection, name);
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM clocks WHERE name = ?")) {
                 delete.setString(1, name);
                 delete.executeUpdate();
@@ -270,6 +271,16 @@ public final class PostgresClocks {
             budget.release(connection, timers, bytes);
             return null;
         });
+    }
+
+    /** Deletes the clock's schedules and gives their count back to {@code timeservice.schedules.max}. */
+    static void deleteSchedules(Connection connection, String clock) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement("""
+                WITH gone AS (DELETE FROM schedules WHERE clock = ? RETURNING 1)
+                UPDATE schedule_count SET schedules = schedules - (SELECT count(*) FROM gone)""")) {
+            delete.setString(1, clock);
+            delete.executeUpdate();
+        }
     }
 
     /** Clocks that exist, the default one included. */

@@ -93,7 +93,7 @@ public final class PostgresDeadLetters {
                  ResultSet rows = delete.executeQuery()) {
                 while (rows.next()) {
                     deleted.add(DeliveryRows.viewOf(rows));
-                    bytes += rows.getLong(13);
+                    bytes += rows.getLong(14);
                 }
             }
             deleted.sort(Comparator.comparingLong(Delivery::sequence));

@@ -62,9 +62,12 @@ public final class PostgresDeliveries {
     private final FiringAlarm alarm;
     /** Told of every delivery event after its transaction committed, as the memory store tells of them. */
     private final SchedulerMetrics metrics;
+    /** Fires the clock's schedules' occurrences, with their successors, in the same transaction. */
+    private final ScheduleFiring schedules;
 
     PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups, FiringAlarm alarm,
-                       SchedulerMetrics metrics) {
+                       SchedulerMetrics metrics, ScheduleFiring schedules) {
+        this.schedules = schedules;
         this.jdbc = jdbc;
         this.budget = budget;
         this.wakeups = wakeups;
@@ -86,11 +89,11 @@ public final class PostgresDeliveries {
     public int fireDue(String clock, int limit) {
         long[] lags = jdbc.inTransaction(connection -> {
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR KEY SHARE");
+            List<Long> fired = new ArrayList<>();
             try (PreparedStatement fire = connection.prepareStatement(DeliverySql.FIRE_DUE)) {
                 fire.setString(1, clock);
                 fire.setLong(2, stored.now());
                 fire.setInt(3, limit);
-                List<Long> fired = new ArrayList<>();
                 try (ResultSet rows = fire.executeQuery()) {
                     while (rows.next()) {
                         // fire lag is wall-clock time: a scaled clock's fire times are not
@@ -98,11 +101,14 @@ public final class PostgresDeliveries {
                                 : Math.max(0, rows.getLong(2) - rows.getLong(1)));
                     }
                 }
-                if (!fired.isEmpty()) {
-                    ReadyWakeups.notify(connection, clock);
-                }
-                return fired.stream().mapToLong(Long::longValue).toArray();
             }
+            for (long lag : schedules.fireDueOnSystemClock(connection, clock, stored.now(), limit, budget)) {
+                fired.add(lag);
+            }
+            if (!fired.isEmpty()) {
+                ReadyWakeups.notify(connection, clock);
+            }
+            return fired.stream().mapToLong(Long::longValue).toArray();
         });
         for (long lag : lags) {
             if (lag >= 0) {
@@ -146,7 +152,7 @@ public final class PostgresDeliveries {
                     while (rows.next()) {
                         claimed.add(new ClaimedDelivery(rows.getString(1), rows.getLong(2), rows.getInt(3), rows.getLong(4),
                                 rows.getString(5), rows.getInt(6), rows.getObject(7, UUID.class), rows.getLong(8),
-                                rows.getLong(9)));
+                                rows.getLong(9), rows.getString(10)));
                     }
                 }
                 claimed.sort(READY_ORDER); // RETURNING follows no order

@@ -6,6 +6,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.CronParser;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.SchedulerException;
@@ -35,6 +36,7 @@ public final class PostgresStore implements AutoCloseable {
 
     private final PostgresClocks clocks;
     private final PostgresTimers timers;
+    private final PostgresSchedules schedules;
     private final PostgresDeliveries deliveries;
     private final LeaseReleaser leases;
     private final PostgresDeadLetters deadLetters;
@@ -68,13 +70,15 @@ public final class PostgresStore implements AutoCloseable {
     }
 
     private PostgresStore(Jdbc jdbc, DataSource dataSource, PendingBudgetStripes budget, int maxClocks,
-                          SchedulerMetrics metrics) {
+                          SchedulerMetrics metrics, Schedules schedules) {
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks, alarm);
         this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks);
         this.clockSnapshots = new PostgresClockSnapshots(jdbc, budget, maxClocks);
-        this.timers = new PostgresTimers(jdbc, budget, alarm, metrics);
-        this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics);
+        ScheduleFiring firingOfSchedules = new ScheduleFiring(schedules.parser(), schedules.maxCatchUp());
+        this.timers = new PostgresTimers(jdbc, budget, alarm, metrics, firingOfSchedules);
+        this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics, firingOfSchedules);
+        this.schedules = new PostgresSchedules(jdbc, budget, alarm, firingOfSchedules, schedules.max());
         this.leases = new LeaseReleaser(jdbc, metrics);
         this.deadLetters = new PostgresDeadLetters(jdbc, budget, metrics);
         this.metrics = metrics;
@@ -127,6 +131,17 @@ public final class PostgresStore implements AutoCloseable {
     public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
                                      ClockSettings.Mode defaultClockMode, SchedulerMetrics metrics,
                                      Timeouts timeouts) {
+        return open(dataSource, capacity, capacityBytes, maxClocks, defaultClockMode, metrics, timeouts,
+                Schedules.DEFAULT);
+    }
+
+    /**
+     * Opens the store as {@link #open(DataSource, int, long, int, ClockSettings.Mode, SchedulerMetrics, Timeouts)}
+     * does, its recurring schedules bounded by {@code schedules}.
+     */
+    public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
+                                     ClockSettings.Mode defaultClockMode, SchedulerMetrics metrics,
+                                     Timeouts timeouts, Schedules schedules) {
         if (maxClocks < 1) {
             throw new IllegalArgumentException("maxClocks must be >= 1: " + maxClocks);
         }
@@ -136,7 +151,7 @@ public final class PostgresStore implements AutoCloseable {
             budget.adopt(connection);
             return null;
         });
-        PostgresStore store = new PostgresStore(jdbc, dataSource, budget, maxClocks, metrics);
+        PostgresStore store = new PostgresStore(jdbc, dataSource, budget, maxClocks, metrics, schedules);
         store.clocks.ensureDefault(defaultClockMode);
         return store;
     }
@@ -144,6 +159,24 @@ public final class PostgresStore implements AutoCloseable {
     /** Saved clocks: snapshots and loads. */
     public PostgresClockSnapshots clockSnapshots() {
         return clockSnapshots;
+    }
+
+    /**
+     * What the store's recurring schedules need: the one cron parser (so an expression means the same on every
+     * store), {@code timeservice.schedules.max} and {@code max-catch-up}.
+     */
+    public record Schedules(CronParser parser, long max, int maxCatchUp) {
+
+        /** Interval schedules only (a cron is refused as unparsable), the properties' default bounds. */
+        public static final Schedules DEFAULT = new Schedules(expression -> {
+            throw new SchedulerException(ErrorCode.INVALID_SCHEDULE, "this store was opened without a cron parser: "
+                    + expression);
+        }, 100_000, 1_000);
+    }
+
+    /** Recurring schedules. */
+    public PostgresSchedules schedules() {
+        return schedules;
     }
 
     /** Forks of clocks ({@code copyOf}). */

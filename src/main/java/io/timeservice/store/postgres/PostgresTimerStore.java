@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.Due;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
@@ -28,8 +29,8 @@ public final class PostgresTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer add(String clock, String id, long delay, int priority, String payload, Trace trace) {
-        return timers.add(named(clock), id, delay, priority, payload);
+    public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
+        return timers.add(named(clock), id, due, priority, payload);
     }
 
     @Override
@@ -38,9 +39,9 @@ public final class PostgresTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition,
+    public Timer edit(String clock, String id, Due newDue, Integer newPriority, Precondition precondition,
                       Trace trace) {
-        return timers.edit(named(clock), id, newDelay, newPriority, precondition);
+        return timers.edit(named(clock), id, newDue, newPriority, precondition);
     }
 
     @Override

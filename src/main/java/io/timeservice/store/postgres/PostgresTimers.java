@@ -9,6 +9,7 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.Due;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
@@ -69,8 +70,9 @@ public final class PostgresTimers {
                 DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*),
             queued AS (
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                        ready_at)
-                SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time
+                                        ready_at, schedule)
+                SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time,
+                       schedule
                   FROM fired WHERE ?)
             SELECT""" + " " + TimerRows.COLUMNS + " FROM fired ORDER BY " + TimerRows.FIRING_ORDER;
     /** A preview in one statement (one snapshot): the clock's now, its pending count, the first due timers. */
@@ -112,8 +114,12 @@ public final class PostgresTimers {
     private final FiringAlarm alarm;
     /** Told of the delivery events an advance's retry step causes, after it committed. */
     private final SchedulerMetrics metrics;
+    /** Fires schedules' occurrences, each at its own time, when an advance passes them. */
+    private final ScheduleFiring schedules;
 
-    PostgresTimers(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm, SchedulerMetrics metrics) {
+    PostgresTimers(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm, SchedulerMetrics metrics,
+                   ScheduleFiring schedules) {
+        this.schedules = schedules;
         this.jdbc = jdbc;
         this.budget = budget;
         this.alarm = alarm;
@@ -143,17 +149,23 @@ public final class PostgresTimers {
 
     // ---- changes ----
 
+    /** Adds a timer due at the clock's {@code now + delay}. */
+    public Timer add(String clock, String id, long delay, int priority, String payload) {
+        return add(clock, id, Due.after(delay), priority, payload);
+    }
+
     /**
-     * Adds a timer due at the clock's {@code now + delay}.
+     * Adds a timer due {@code due}, its fireTime decided against the clock's now as read in the same transaction (an
+     * advance, which locks the clock's row, cannot move now in between).
      *
      * @throws SchedulerException {@code clock_not_found}, {@code invalid_id}, {@code invalid_delay},
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
-    public Timer add(String clock, String id, long delay, int priority, String payload) {
+    public Timer add(String clock, String id, Due due, int priority, String payload) {
         SystemFiring firing = new SystemFiring();
         Timer result = jdbc.inTransaction(connection -> {
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
-            Timer added = insert(connection, stored, id, delay, priority, payload);
+            Timer added = insert(connection, stored, id, due, priority, payload);
             firing.saw(stored, added);
             long bytes = Limits.bytesOf(id, payload);
             try {
@@ -182,20 +194,25 @@ public final class PostgresTimers {
         });
     }
 
+    /** An edit with a new delay from the clock's now. */
+    public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition) {
+        return edit(clock, id, newDelay == null ? null : Due.after(newDelay), newPriority, precondition);
+    }
+
     /**
-     * Gives a pending timer a new delay (from the clock's now), priority or both if {@code precondition} accepts its
-     * revision, keeping its sequence and counting one more version.
+     * Gives a pending timer a new due time (a delay counts from the clock's now), priority or both if
+     * {@code precondition} accepts its revision, keeping its sequence and counting one more version.
      *
      * @throws SchedulerException {@code clock_not_found}, {@code invalid_request} (nothing to change),
      *                            {@code invalid_delay}, {@code timer_not_found}, {@code precondition_failed} or
      *                            {@code version_limit_reached}
      */
-    public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition) {
+    public Timer edit(String clock, String id, Due newDue, Integer newPriority, Precondition precondition) {
         SystemFiring firing = new SystemFiring();
         Timer edited = jdbc.inTransaction(connection -> {
             // shared even for a priority-only edit: an advance must not fire it with the order of neither version
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
-            Timer result = update(connection, stored, id, newDelay, newPriority, precondition);
+            Timer result = update(connection, stored, id, newDue, newPriority, precondition);
             firing.saw(stored, result);
             return result;
         });
@@ -367,12 +384,27 @@ public final class PostgresTimers {
                                     LeaseReleaser.Released[] released) throws SQLException {
         String clock = stored.name();
         long now = stored.now();
-        boolean complete = limit == Integer.MAX_VALUE || countDue(connection, clock, target, limit + 1L) <= limit;
-        List<Timer> fired = fire(connection, stored, target, complete ? Long.MAX_VALUE : limit);
-        if (fired.isEmpty() && target == now) {
+        boolean complete;
+        List<Timer> fired;
+        long newNow;
+        ScheduleFiring.Fired throughOccurrences = null;
+        if (schedules.anyOccurrenceDue(connection, clock, target)) {
+            throughOccurrences = schedules.fireThrough(connection, stored, target, limit,
+                    stored.delivery() == ClockSettings.DeliveryMode.QUEUE);
+            fired = throughOccurrences.timers();
+            complete = throughOccurrences.complete();
+            newNow = complete ? target : throughOccurrences.reached();
+        } else {
+            complete = limit == Integer.MAX_VALUE || countDue(connection, clock, target, limit + 1L) <= limit;
+            fired = fire(connection, stored, target, complete ? Long.MAX_VALUE : limit);
+            newNow = complete ? target : fired.isEmpty() ? now : fired.get(fired.size() - 1).fireTime();
+        }
+        if (fired.isEmpty() && newNow == now) {
+            if (throughOccurrences != null) {
+                budget.release(connection, -throughOccurrences.netTimers(), -throughOccurrences.netBytes());
+            }
             return new AdvanceResult(now, List.of());
         }
-        long newNow = complete ? target : fired.get(fired.size() - 1).fireTime();
         try (PreparedStatement move = connection.prepareStatement(
                 "UPDATE clocks SET now_ms = ? WHERE name = ?")) {
             move.setLong(1, newNow);
@@ -386,13 +418,19 @@ public final class PostgresTimers {
             // then leases and retries run on this clock's time too, as in memory: every one due by the new now
             released[0] = LeaseReleaser.releaseDue(connection, stored.at(newNow), Long.MAX_VALUE, false);
         }
+        long releasedTimers = 0;
+        long releasedBytes = 0;
         if (stored.delivery() == ClockSettings.DeliveryMode.RESPONSE) {
-            long bytes = 0;
             for (Timer timer : fired) {
-                bytes += Limits.bytesOf(timer.id(), timer.payload());
+                releasedBytes += Limits.bytesOf(timer.id(), timer.payload());
             }
-            budget.release(connection, fired.size(), bytes);
+            releasedTimers = fired.size();
         }
+        if (throughOccurrences != null) { // skipped occurrences left, successors came: never refused, as in memory
+            releasedTimers -= throughOccurrences.netTimers();
+            releasedBytes -= throughOccurrences.netBytes();
+        }
+        budget.release(connection, releasedTimers, releasedBytes);
         return new AdvanceResult(newNow, fired, complete);
     }
 
@@ -487,8 +525,8 @@ public final class PostgresTimers {
     }
 
     /**
-     * Empties a virtual clock (its pending timers and its deliveries, their budget given back) and sets its now to
-     * 0: the demo's reset. Sequences keep counting.
+     * Empties a virtual clock (its pending timers, schedules and deliveries, their budget given back) and sets its
+     * now to 0: the demo's reset. Sequences keep counting.
      *
      * @throws SchedulerException {@code clock_not_found}
      */
@@ -510,6 +548,7 @@ public final class PostgresTimers {
                     }
                 }
             }
+            PostgresClocks.deleteSchedules(connection, clock);
             try (PreparedStatement restart = connection.prepareStatement(
                     "UPDATE clocks SET now_ms = 0, initial_now = 0 WHERE name = ?")) {
                 restart.setString(1, clock);
@@ -524,9 +563,9 @@ public final class PostgresTimers {
 
     private Timer apply(Connection connection, StoredClock clock, BatchOp op) throws SQLException {
         if (op instanceof BatchOp.Add add) {
-            return insert(connection, clock, add.id(), add.delay(), add.priority(), add.payload());
+            return insert(connection, clock, add.id(), add.due(), add.priority(), add.payload());
         } else if (op instanceof BatchOp.Edit edit) {
-            return update(connection, clock, edit.id(), edit.delay(), edit.priority(), edit.precondition());
+            return update(connection, clock, edit.id(), edit.due(), edit.priority(), edit.precondition());
         } else if (op instanceof BatchOp.Cancel cancel) {
             return delete(connection, clock.name(), cancel.id(), cancel.precondition());
         }
@@ -538,12 +577,12 @@ public final class PostgresTimers {
         return new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
     }
 
-    /** Inserts a new pending timer: id syntax, delay range, duplicate id, in the memory store's order. */
-    private static Timer insert(Connection connection, StoredClock clock, String id, long delay, int priority,
+    /** Inserts a new pending timer: id syntax, due time, duplicate id, in the memory store's order. */
+    private static Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
                                 String payload) throws SQLException {
         Rules.requireValidId(id);
         long now = clock.now();
-        long fireTime = Rules.fireTimeAfter(now, delay, ErrorCode.INVALID_DELAY, "delay");
+        long fireTime = Rules.fireTime(now, due);
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             insert.setString(1, clock.name());
             insert.setString(2, id);
@@ -563,16 +602,13 @@ public final class PostgresTimers {
         }
     }
 
-    private static Timer update(Connection connection, StoredClock clock, String id, Long newDelay,
+    private static Timer update(Connection connection, StoredClock clock, String id, Due newDue,
                                 Integer newPriority, Precondition precondition) throws SQLException {
-        if (newDelay == null && newPriority == null) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay, a priority or both");
-        }
-        long fireTime = newDelay == null ? 0
-                : Rules.fireTimeAfter(clock.now(), newDelay, ErrorCode.INVALID_DELAY, "delay");
+        Rules.requireEditChange(newDue, newPriority);
+        long fireTime = newDue == null ? 0 : Rules.fireTime(clock.now(), newDue);
         Timer current = lockPending(connection, clock.name(), id, precondition);
         Rules.requireVersionLeft(current);
-        Timer edited = new Timer(id, newDelay == null ? current.fireTime() : fireTime,
+        Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                 newPriority == null ? current.priority() : newPriority, current.sequence(), current.version() + 1,
                 current.createdAt(), current.payload());
         try (PreparedStatement update = connection.prepareStatement(EDIT)) {
@@ -595,7 +631,10 @@ public final class PostgresTimers {
         return current;
     }
 
-    /** The pending timer {@code id}, its row locked, if {@code precondition} accepts it. */
+    /**
+     * The pending timer {@code id}, its row locked, if it is a client's (a schedule's occurrence is
+     * {@code schedule_owned}) and {@code precondition} accepts it.
+     */
     private static Timer lockPending(Connection connection, String clock, String id, Precondition precondition)
             throws SQLException {
         Timer current = null;
@@ -612,10 +651,26 @@ public final class PostgresTimers {
             PostgresClocks.require(connection, clock, ""); // a missing clock answers clock_not_found first
             throw timerNotFound(id);
         }
+        if (current.schedule() != null) {
+            throw Rules.scheduleOwned(id, current.schedule());
+        }
         if (!precondition.accepts(current.revision())) {
             throw Rules.preconditionFailed(current);
         }
         return current;
+    }
+
+    /** The pending timer {@code id} of {@code clock} as the transaction sees it (it is there). */
+    static Timer pendingTimer(Connection connection, String clock, String id) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT " + TimerRows.COLUMNS + " FROM timers WHERE clock = ? AND id = ?")) {
+            select.setString(1, clock);
+            select.setString(2, id);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return TimerRows.timerAt(row, 1);
+            }
+        }
     }
 
     private static long countDue(Connection connection, String clock, long now, long upTo) throws SQLException {
@@ -665,8 +720,8 @@ public final class PostgresTimers {
     }
 
     /** The memory store's capacity refusal: too many timers, or too many payload bytes ({@code PendingBudget}). */
-    private static SchedulerException capacityRefusal(boolean timersShort, long pendingBytes, long bytes,
-                                                      String needs, PendingBudgetStripes budget) {
+    static SchedulerException capacityRefusal(boolean timersShort, long pendingBytes, long bytes,
+                                              String needs, PendingBudgetStripes budget) {
         if (timersShort) {
             return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
                     "the queue holds its capacity of " + budget.capacity() + " pending timers");

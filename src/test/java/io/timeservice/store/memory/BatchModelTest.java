@@ -13,6 +13,7 @@ import java.util.Random;
 import java.util.stream.Stream;
 
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
@@ -66,7 +67,7 @@ class BatchModelTest {
                 if (!add.id().matches("[A-Za-z0-9._~:-]{1,128}")) {
                     throw refusal(ErrorCode.INVALID_ID);
                 }
-                requireDelay(add.delay());
+                requireDelay(delayOf(add.due()));
                 if (timers.containsKey(add.id())) {
                     throw refusal(ErrorCode.DUPLICATE_ID);
                 }
@@ -74,20 +75,20 @@ class BatchModelTest {
                         > CAPACITY_BYTES) {
                     throw refusal(ErrorCode.CAPACITY_EXCEEDED);
                 }
-                Timer added = new Timer(add.id(), now + add.delay(), add.priority(), ++lastSequence, 1, now,
+                Timer added = new Timer(add.id(), now + delayOf(add.due()), add.priority(), ++lastSequence, 1, now,
                         add.payload());
                 timers.put(added.id(), added);
                 return added;
             }
             if (op instanceof BatchOp.Edit edit) {
-                if (edit.delay() == null && edit.priority() == null) {
+                if (edit.due() == null && edit.priority() == null) {
                     throw refusal(ErrorCode.INVALID_REQUEST);
                 }
-                if (edit.delay() != null) {
-                    requireDelay(edit.delay());
+                if (edit.due() != null) {
+                    requireDelay(delayOf(edit.due()));
                 }
                 Timer current = requireCurrent(edit.id(), edit.precondition());
-                Timer edited = new Timer(current.id(), edit.delay() == null ? current.fireTime() : now + edit.delay(),
+                Timer edited = new Timer(current.id(), edit.due() == null ? current.fireTime() : now + delayOf(edit.due()),
                         edit.priority() == null ? current.priority() : edit.priority(), current.sequence(),
                         current.version() + 1, current.createdAt(), current.payload());
                 timers.put(edited.id(), edited);
@@ -108,6 +109,11 @@ class BatchModelTest {
                 throw refusal(ErrorCode.PRECONDITION_FAILED);
             }
             return current;
+        }
+
+        /** The operations here are due after a delay (SameAsMemoryStoreTest covers absolute times). */
+        private static long delayOf(Due due) {
+            return ((Due.After) due).delay();
         }
 
         private static void requireDelay(long delay) {
@@ -228,10 +234,10 @@ class BatchModelTest {
 
     private static Timer single(TimerScheduler scheduler, BatchOp op) {
         if (op instanceof BatchOp.Add add) {
-            return scheduler.add(add.id(), add.delay(), add.priority(), add.payload(), Trace.NONE);
+            return scheduler.add(add.id(), add.due(), add.priority(), add.payload(), Trace.NONE);
         }
         if (op instanceof BatchOp.Edit edit) {
-            return scheduler.edit(edit.id(), edit.delay(), edit.priority(), edit.precondition(), Trace.NONE);
+            return scheduler.edit(edit.id(), edit.due(), edit.priority(), edit.precondition(), Trace.NONE);
         }
         BatchOp.Cancel cancel = (BatchOp.Cancel) op;
         return scheduler.cancel(cancel.id(), cancel.precondition(), Trace.NONE);
@@ -253,7 +259,7 @@ class BatchModelTest {
         return switch (kind) {
             case 0 -> new BatchOp.Add(id, delay, random.nextInt(3),
                     random.nextBoolean() ? null : "x".repeat(random.nextInt(20)));
-            case 1 -> new BatchOp.Edit(id, random.nextInt(5) == 0 ? null : delay,
+            case 1 -> new BatchOp.Edit(id, random.nextInt(5) == 0 ? null : Due.after(delay),
                     random.nextBoolean() ? null : random.nextInt(3), precondition);
             default -> new BatchOp.Cancel(id, precondition);
         };
@@ -264,7 +270,7 @@ class BatchModelTest {
         TimerScheduler scheduler = TimerScheduler.withVirtualClock(4, 10);
         scheduler.add("a", 10, 0, null, Trace.NONE);
         List<Timer> results = scheduler.batch(List.of(new BatchOp.Add("b", 5, 0, "1"),
-                new BatchOp.Edit("b", 7L, 2, null), new BatchOp.Cancel("a", null), new BatchOp.Add("a", 1, 0, null)));
+                new BatchOp.Edit("b", Due.after(7), 2, null), new BatchOp.Cancel("a", null), new BatchOp.Add("a", 1, 0, null)));
         assertThat(results).extracting(Timer::id).containsExactly("b", "b", "a", "a");
         assertThat(results.get(1).version()).isEqualTo(2);
         assertThat(results.get(1).fireTime()).isEqualTo(7);

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.Revision;
@@ -56,7 +57,7 @@ class RevisionAndSequenceTest {
         scheduler.add("b", 5, 0, null, Trace.NONE);
 
         Timer once = scheduler.edit("a", 9L, null, Precondition.NONE, Trace.NONE);
-        Timer twice = scheduler.edit("a", null, 3, Precondition.NONE, Trace.NONE);
+        Timer twice = scheduler.edit("a", (Due) null, 3, Precondition.NONE, Trace.NONE);
 
         assertThat(added.version()).isEqualTo(1);
         assertThat(once.version()).isEqualTo(2);

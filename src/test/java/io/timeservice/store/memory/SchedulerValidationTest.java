@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
@@ -76,7 +77,7 @@ class SchedulerValidationTest {
                         Precondition.NONE, Trace.NONE)),
                 refused("edit delay 10^15 + 1", ErrorCode.INVALID_DELAY,
                         s -> s.edit("keep-a", MAX_DELAY + 1, null, Precondition.NONE, Trace.NONE)),
-                refused("edit nothing", ErrorCode.INVALID_REQUEST, s -> s.edit("keep-a", null, null,
+                refused("edit nothing", ErrorCode.INVALID_REQUEST, s -> s.edit("keep-a", (Due) null, null,
                         Precondition.NONE, Trace.NONE)),
                 refused("edit unknown id", ErrorCode.TIMER_NOT_FOUND, s -> s.edit("nope", 1L, null, Precondition.NONE,
                         Trace.NONE)),

@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.Due;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.SchedulerException;
@@ -140,7 +141,7 @@ class TimerSchedulerTest {
         scheduler.add("A", 5, 1, null, Trace.NONE);
         scheduler.add("B", 5, 1, null, Trace.NONE);
 
-        Timer edited = scheduler.edit("B", null, 0, Precondition.NONE, Trace.NONE);
+        Timer edited = scheduler.edit("B", (Due) null, 0, Precondition.NONE, Trace.NONE);
 
         assertThat(edited.fireTime()).isEqualTo(5);
         assertThat(edited.priority()).isZero();
@@ -270,7 +271,7 @@ class TimerSchedulerTest {
         names.add("edit delay down");
         operations.add(() -> scheduler.edit("t11", 0L, null, Precondition.NONE, Trace.NONE));
         names.add("edit priority");
-        operations.add(() -> scheduler.edit("t4", null, -3, Precondition.NONE, Trace.NONE));
+        operations.add(() -> scheduler.edit("t4", (Due) null, -3, Precondition.NONE, Trace.NONE));
         names.add("cancel root");
         operations.add(() -> scheduler.cancel(scheduler.peek().id(), Precondition.NONE, Trace.NONE));
         names.add("cancel middle");

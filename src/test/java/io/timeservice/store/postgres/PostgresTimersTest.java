@@ -8,6 +8,7 @@ import java.util.List;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
@@ -164,7 +165,7 @@ class PostgresTimersTest {
 
         assertThat(edited).isEqualTo(new Timer("e", 125, 0, added.sequence(), 2, 100, "1"));
         assertThat(timers().get(clock, "e")).isEqualTo(edited);
-        assertThat(timers().edit(clock, "e", null, -7, Precondition.NONE))
+        assertThat(timers().edit(clock, "e", (Due) null, -7, Precondition.NONE))
                 .isEqualTo(new Timer("e", 125, -7, added.sequence(), 3, 100, "1"));
     }
 
@@ -173,7 +174,7 @@ class PostgresTimersTest {
         Timer added = timers().add(clock, "e", 50, 0, null);
         Precondition stale = Precondition.ifMatch(new Revision(added.sequence(), 2));
 
-        assertThatThrownBy(() -> timers().edit(clock, "e", null, null, stale))
+        assertThatThrownBy(() -> timers().edit(clock, "e", (Due) null, null, stale))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_REQUEST));
         assertThatThrownBy(() -> timers().edit(clock, "missing", -1L, null, stale))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_DELAY));
@@ -189,7 +190,7 @@ class PostgresTimersTest {
         Timer added = timers().add(clock, "v", 50, 0, null);
         database.execute("UPDATE timers SET version = " + Timer.MAX_VERSION + " WHERE seq = " + added.sequence());
 
-        assertThatThrownBy(() -> timers().edit(clock, "v", null, 1, Precondition.NONE))
+        assertThatThrownBy(() -> timers().edit(clock, "v", (Due) null, 1, Precondition.NONE))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.VERSION_LIMIT_REACHED));
     }
 
@@ -202,7 +203,7 @@ class PostgresTimersTest {
         timers().add(clock, "early", 1, 9, null);
         timers().add(clock, "pending", 11, 0, null);
         // the two ties differ only in sequence: the one added first fires first
-        timers().edit(clock, "tie-second", null, 1, Precondition.NONE);
+        timers().edit(clock, "tie-second", (Due) null, 1, Precondition.NONE);
 
         AdvanceResult result = timers().advance(clock, 10L, null, Integer.MAX_VALUE);
 
@@ -290,7 +291,7 @@ class PostgresTimersTest {
         List<Timer> results = timers().batch(clock, List.of(
                 new BatchOp.Add("A", 5, 0, null),
                 new BatchOp.Add("B", 9, 1, "{\"customer\":7}"),
-                new BatchOp.Edit("A", 12L, null, null),
+                new BatchOp.Edit("A", Due.after(12), null, null),
                 new BatchOp.Cancel("C", Precondition.ifMatch(c.revision())),
                 new BatchOp.Add("C", 1, 0, null)));
 
@@ -337,7 +338,7 @@ class PostgresTimersTest {
         assertThatThrownBy(() -> timers().batch(clock, List.of(
                 new BatchOp.Add("D", 1, 0, null),
                 new BatchOp.Cancel("A", Precondition.NONE),
-                new BatchOp.Edit("A", 1L, null, null))))
+                new BatchOp.Edit("A", Due.after(1), null, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.TIMER_NOT_FOUND))
                 .satisfies(e -> assertThat(((SchedulerException) e).opIndex()).isEqualTo(2))
                 .hasMessageStartingWith("operation 2: ");

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Due;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.Revision;
@@ -25,8 +26,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Differential model test: seeded random operations (adds, gets, conditional edits and cancels, bounded advances,
- * previews and batches of them) run against the memory store's {@link TimerScheduler} and against the PostgreSQL
+ * Differential model test: seeded random operations (adds and edits due after a delay or at an absolute time,
+ * gets, conditional edits and cancels, bounded advances, previews and batches of them) run against the memory store's {@link TimerScheduler} and against the PostgreSQL
  * store, step by step; both must answer alike: the same timers in the same order, or the same refusal code at the
  * same batch index. Ids, fireTimes and priorities come from tiny ranges so they collide and tie constantly, and the
  * capacity is small so it refuses often.
@@ -70,11 +71,12 @@ class SameAsMemoryStoreTest {
                 String what = "seed " + seed + " step " + step;
                 switch (random.nextInt(9)) {
                     case 0, 1 -> {
-                        long delay = delay(random);
+                        Due due = due(random, memory.now());
                         int priority = random.nextInt(3) - 1;
                         String payload = payload(random);
-                        same(what + " add " + id, () -> List.of(memory.add(id, delay, priority, payload, Trace.NONE)),
-                                () -> List.of(postgres.add(clock, id, delay, priority, payload)));
+                        same(what + " add " + id + " " + due,
+                                () -> List.of(memory.add(id, due, priority, payload, Trace.NONE)),
+                                () -> List.of(postgres.add(clock, id, due, priority, payload)));
                     }
                     case 2 -> same(what + " get " + id, () -> List.of(memory.get(id)),
                             () -> List.of(postgres.get(clock, id)));
@@ -87,13 +89,13 @@ class SameAsMemoryStoreTest {
                                         precondition(choice, () -> postgres.get(clock, id)))));
                     }
                     case 4 -> {
-                        Long delay = random.nextInt(4) == 0 ? null : delay(random);
+                        Due due = random.nextInt(4) == 0 ? null : due(random, memory.now());
                         Integer priority = random.nextBoolean() ? null : random.nextInt(3) - 1;
                         int choice = random.nextInt(3);
-                        same(what + " edit " + id,
-                                () -> List.of(memory.edit(id, delay, priority,
+                        same(what + " edit " + id + " " + due,
+                                () -> List.of(memory.edit(id, due, priority,
                                         precondition(choice, () -> memory.get(id)), Trace.NONE)),
-                                () -> List.of(postgres.edit(clock, id, delay, priority,
+                                () -> List.of(postgres.edit(clock, id, due, priority,
                                         precondition(choice, () -> postgres.get(clock, id)))));
                     }
                     case 5 -> {
@@ -121,13 +123,13 @@ class SameAsMemoryStoreTest {
                         for (int i = 0; i < size; i++) {
                             String opId = "t" + random.nextInt(16);
                             int kind = random.nextInt(3);
-                            long delay = delay(random);
+                            Due due = due(random, memory.now());
                             int priority = random.nextInt(3) - 1;
                             String payload = payload(random);
                             int choice = random.nextInt(2); // none or the current revision (decided before the batch)
-                            memoryOps.add(op(kind, opId, delay, priority, payload,
+                            memoryOps.add(op(kind, opId, due, priority, payload,
                                     precondition(choice, () -> memory.get(opId))));
-                            postgresOps.add(op(kind, opId, delay, priority, payload,
+                            postgresOps.add(op(kind, opId, due, priority, payload,
                                     precondition(choice, () -> postgres.get(clock, opId))));
                         }
                         same(what + " batch " + memoryOps, () -> memory.batch(memoryOps),
@@ -142,12 +144,21 @@ class SameAsMemoryStoreTest {
         }
     }
 
-    private static long delay(Random random) {
-        return switch (random.nextInt(12)) {
-            case 0 -> -1;
-            case 1 -> Limits.MAX_DELAY + 1;
-            default -> random.nextInt(10);
-        };
+    /** A delay (two in three), else an absolute time: before now, at it, after it, or too far after it. */
+    private static Due due(Random random, long now) {
+        if (random.nextInt(3) > 0) {
+            return Due.after(switch (random.nextInt(12)) {
+                case 0 -> -1;
+                case 1 -> Limits.MAX_DELAY + 1;
+                default -> random.nextInt(10);
+            });
+        }
+        return Due.at(switch (random.nextInt(12)) {
+            case 0 -> Long.MIN_VALUE;
+            case 1 -> now + Limits.MAX_DELAY + 1;
+            case 2 -> now + Limits.MAX_DELAY;
+            default -> now - 4 + random.nextInt(14);
+        });
     }
 
     private static String payload(Random random) {
@@ -159,11 +170,11 @@ class SameAsMemoryStoreTest {
         };
     }
 
-    private static BatchOp op(int kind, String id, long delay, int priority, String payload,
+    private static BatchOp op(int kind, String id, Due due, int priority, String payload,
                               Precondition precondition) {
         return switch (kind) {
-            case 0 -> new BatchOp.Add(id, delay, priority, payload);
-            case 1 -> new BatchOp.Edit(id, delay, priority, precondition);
+            case 0 -> new BatchOp.Add(id, due, priority, payload);
+            case 1 -> new BatchOp.Edit(id, due, priority, precondition);
             default -> new BatchOp.Cancel(id, precondition);
         };
     }

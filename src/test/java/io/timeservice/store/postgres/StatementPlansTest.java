@@ -109,6 +109,16 @@ class StatementPlansTest {
         CASES.put("PostgresClockSnapshots.INSERT_DELIVERIES", new Case(null, virt, ids("s", 100), longs(100),
                 ints(100), longs(100), new String[100], longs(100), repeat("ready", 100), ints(100), new Long[100],
                 longs(100), new String[100]));
+        long now = System.currentTimeMillis();
+        CASES.put("ScheduleFiring.TAKE_DUE", new Case("timers_firing_order", sys, now, 10_000));
+        CASES.put("ScheduleFiring.FIRST_OCCURRENCE_DUE", new Case(null, sys, now));
+        CASES.put("ScheduleFiring.ANY_DUE", new Case(null, sys, now));
+        CASES.put("ScheduleFiring.DELIVER", new Case(null, null, sys, "o1", now, 0, 1, now, null, 5L, now, "s1"));
+        CASES.put("ScheduleFiring.SCHEDULES_DUE", new Case(null, sys, now, 10_000));
+        CASES.put("ScheduleFiring.TAKE_OCCURRENCES_DUE", new Case(null, sys, "s1", now));
+        CASES.put("ScheduleRows.REMOVE_OCCURRENCE", new Case("timers_pkey", sys, "o1"));
+        CASES.put("ScheduleRows.INSERT_OCCURRENCE", new Case(null, sys, "o1", now, 0, now, null, 5L, "s1",
+                true));
         CASES.put("PostgresFiringLoop.EARLIEST_DUE", new Case("deliveries_leases", null, null));
         CASES.put("PostgresQueueInspector.OVERDUE", new Case("timers_firing_order", virt));
     }

@@ -18,6 +18,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
@@ -216,7 +217,7 @@ class StoreConcurrencyTest {
         store.timers().add("default", "c", 1, 2, null);
 
         Raced<Timer> raced = raceAdvanceWith(store, "b", 2,
-                () -> store.timers().edit("default", "b", null, 5, io.timeservice.model.Precondition.NONE));
+                () -> store.timers().edit("default", "b", (Due) null, 5, io.timeservice.model.Precondition.NONE));
 
         assertThat(raced.change().priority()).isEqualTo(5); // the edit succeeded, so it came first: b is now last
         assertThat(raced.advanced().fired()).extracting(Timer::id).containsExactly("a", "c");

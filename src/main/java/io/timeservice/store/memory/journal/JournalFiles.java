@@ -37,10 +37,13 @@ final class JournalFiles {
      * records of deliveries and clock settings, and snapshots with both; version 5 snapshots keep each clock's
      * recent acknowledgements (segments are as in version 4); version 6 the record of time passed without firing
      * and snapshots with each clock's fired-through time; version 7 clock numbers as longs in records (see
-     * {@link RecordCodec}) and snapshots; version 11 the records of scaled clocks and snapshots with each clock's
-     * scaled time (versions 8 to 10 belong to other features' records).
+     * {@link RecordCodec}) and snapshots; version 8 schedules (records 28 to 33, and a section per clock in
+     * snapshots); version 11 the records of scaled clocks and snapshots with each clock's scaled time (versions 9 and
+     * 10 belong to other features' records).
      */
     static final int FORMAT_VERSION = 11;
+    /** Schedules: their records and each clock's schedule section in snapshots. */
+    static final int SCHEDULES_FORMAT_VERSION = 8;
     /** Scaled clocks: their records, and snapshots with each clock's scaled time. */
     static final int SCALED_FORMAT_VERSION = 11;
     /** Clock numbers as longs; before, as u32. */

@@ -63,6 +63,8 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(JournalWriter.class);
     private static final int INITIAL_BATCH_BYTES = 64 * 1024;
+    /** The largest buffer kept for the next batch: what batches of ordinary records grow to, doubling. */
+    private static final int MAX_KEPT_BUFFER_BYTES = 2 * (BATCH_TARGET_BYTES + RecordCodec.MAX_BODY_BYTES);
 
     private final Path dir;
     private final FsyncPolicy fsync;
@@ -542,7 +544,8 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
             if (writtenBuffer != null) {
                 unflushedBytes -= writtenBuffer.length();
                 writtenBuffer.clear();
-                spare = writtenBuffer;
+                // a buffer grown for a loaded clock's record (up to twice a snapshot document) is not kept for good
+                spare = writtenBuffer.array().length > MAX_KEPT_BUFFER_BYTES ? null : writtenBuffer;
                 written = Math.max(written, upTo);
             }
             if (rotated != 0) {

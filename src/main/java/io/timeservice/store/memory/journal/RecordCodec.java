@@ -56,6 +56,8 @@ import io.timeservice.store.memory.SavedDelivery;
  * count u32 and that many type-1 bodies, count u32 and that many type-22 bodies): the whole clock in one record, up
  * to {@link #MAX_LOAD_BODY_BYTES}.
  *
+ * <p>Format version 8: 28 to 33, a clock's schedule changes ({@link ScheduleRecords}).
+ *
  * <p>Format version 11 (scaled clocks): settings of mode 2 (scaled) end with u64 rate in millionths; 42 a scaled
  * clock created (as 26; its time function is anchored at its createdAtWallMillis and now), 43 a scaled clock's rate
  * changed (wallAnchor, clockAnchor, rate in millionths), inside an 8 or 25.
@@ -292,6 +294,8 @@ final class RecordCodec {
             return null;
         } else if (mutation instanceof Mutation.Added added) {
             return added.timer() == null ? "an add without its timer" : null;
+        } else if (mutation instanceof Mutation.ScheduleChange change) {
+            return ScheduleRecords.refusal(change);
         }
         return mutation instanceof Mutation.Cancelled || mutation instanceof Mutation.Edited
                 || mutation instanceof Mutation.Advanced || mutation instanceof Mutation.Reset
@@ -462,6 +466,8 @@ final class RecordCodec {
         } else if (mutation instanceof Mutation.SequencesReserved reserved) {
             out.putByte(SEQUENCES_RESERVED);
             out.putLong(reserved.upTo());
+        } else if (mutation instanceof Mutation.ScheduleChange change) {
+            ScheduleRecords.encode(change, out);
         } else {
             throw new IllegalArgumentException("unknown mutation " + mutation);
         }
@@ -615,7 +621,12 @@ final class RecordCodec {
                 yield new Mutation.AdvancedFiring(now, count);
             }
             case SEQUENCES_RESERVED -> new Mutation.SequencesReserved(body.getLong());
-            default -> throw new CorruptRecordException("unknown record type " + type);
+            default -> {
+                if (!ScheduleRecords.isScheduleType(type)) {
+                    throw new CorruptRecordException("unknown record type " + type);
+                }
+                yield ScheduleRecords.decode(type, body);
+            }
         };
     }
 
@@ -778,7 +789,7 @@ final class RecordCodec {
         return (int) crc.getValue();
     }
 
-    private static String getString(ByteBuffer body) {
+    static String getString(ByteBuffer body) {
         int length = body.getInt();
         if (length == -1) {
             return null;

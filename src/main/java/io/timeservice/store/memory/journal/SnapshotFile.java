@@ -47,6 +47,7 @@ import io.timeservice.store.memory.SchedulerState;
  *   (version 6) after each clock's now (the default clock's too): u64 firedThrough, the time up to which every due
  *     timer had fired (before version 6: its now),
  *   (version 7) nextNumber and each clock's number as u64 (before: u32),
+ *   (version 8) after each clock's recent acknowledgements: its schedules ({@link ScheduleRecords#writeSection}),
  *   (version 11) at the end of each clock's data (the default clock's too): u8 1 and u64 wallAnchor, u64 clockAnchor
  *     for a scaled clock (its rate is in its settings), u8 0 for any other,
  *   u32 crc32c of every byte before it
@@ -133,6 +134,9 @@ final class SnapshotFile {
             writeText(out, ack.claim());
             writeText(out, ack.id());
         }
+        record.clear();
+        ScheduleRecords.writeSection(state.schedules(), state.deliveries(), record);
+        out.write(record.array(), 0, record.length());
         ScaledTime scaled = state.scaledTime();
         out.writeByte(scaled == null ? 0 : 1);
         if (scaled != null) {
@@ -314,10 +318,15 @@ final class SnapshotFile {
             }
             List<RecentAck> recentAcks = version < JournalFiles.RECENT_ACKS_FORMAT_VERSION ? List.of()
                     : readRecentAcks(in, file);
+            if (version < JournalFiles.SCHEDULES_FORMAT_VERSION) {
+                return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers, settings.settings(),
+                        deliveries, recentAcks, firedThrough);
+            }
+            ScheduleRecords.Section section = ScheduleRecords.readSection(readFrame(in, file, "schedules"), file);
             ScaledTime scaled = version < JournalFiles.SCALED_FORMAT_VERSION ? null
                     : readScaledTime(in, file, settings.settings());
             return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers, settings.settings(),
-                    deliveries, recentAcks, firedThrough, scaled);
+                    section.tag(deliveries), recentAcks, firedThrough, scaled, section.image());
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.Due;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.Clocks;
@@ -30,11 +31,11 @@ class BatchJournalTest {
         try (JournalStore store = open(before)) {
             TimerScheduler main = before.scheduler("default");
             main.add("a", 10, 0, null, Trace.NONE);
-            main.batch(List.of(new BatchOp.Add("b", 5, 1, "{\"n\":1}"), new BatchOp.Edit("b", 7L, null, null),
+            main.batch(List.of(new BatchOp.Add("b", 5, 1, "{\"n\":1}"), new BatchOp.Edit("b", Due.after(7), null, null),
                     new BatchOp.Cancel("a", null), new BatchOp.Add("a", 3, 0, "\"again\"")));
             TimerScheduler ci = before.create("ci", 100).clock().scheduler();
             ci.batch(List.of(new BatchOp.Add("x", 1, 0, null), new BatchOp.Add("y", 2, 0, null)));
-            ci.batch(List.of(new BatchOp.Cancel("x", Precondition.NONE), new BatchOp.Edit("y", null, 4, null)));
+            ci.batch(List.of(new BatchOp.Cancel("x", Precondition.NONE), new BatchOp.Edit("y", (Due) null, 4, null)));
         }
         Clocks after = Clocks.withVirtualClocks(4, 10_000, Long.MAX_VALUE, 100);
         try (JournalStore store = open(after)) {

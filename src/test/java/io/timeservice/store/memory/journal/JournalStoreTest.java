@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
@@ -61,7 +62,7 @@ class JournalStoreTest {
             before.cancel("a", Precondition.NONE, Trace.NONE);
             before.advance(7, Trace.NONE);                     // fires c
             before.add("a", 1, 0, "\"reused\"", Trace.NONE);   // id reused, new sequence 4
-            before.edit("b", null, 9, Precondition.NONE, Trace.NONE);
+            before.edit("b", (Due) null, 9, Precondition.NONE, Trace.NONE);
         }
         TimerScheduler after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {

@@ -1,0 +1,74 @@
+package io.timeservice.model;
+
+import java.util.Locale;
+
+/**
+ * A recurring schedule as a client gives it ({@code PUT /clocks/{clock}/schedules/{id}}): exactly one of
+ * {@code cron} and {@code every}, the rest optional. {@link Rules#requireSchedule} checks the form and
+ * {@link Rules#resolveSchedule} fills in what is implied by the clock's now; a store keeps the resolved spec.
+ *
+ * @param cron     Unix cron (five fields, or six with seconds first, or a macro such as {@code @daily}), or null
+ * @param every    the interval in milliseconds (at least {@value Limits#MIN_EVERY_MILLIS}), or null
+ * @param zone     IANA zone of a cron schedule's local times; null means {@code UTC}; only with {@code cron}
+ * @param start    no occurrence before this clock time (epoch ms); for {@code every}, the first occurrence
+ *                 ({@code start + k * every}, k >= 0); null: a cron schedule starts after now, an interval at
+ *                 {@code now + every}
+ * @param end      no occurrence after this clock time, or null
+ * @param limit    most occurrences in all (fired and skipped, triggered ones not counted), or null
+ * @param priority each occurrence's priority
+ * @param payload  each occurrence's payload text, or null
+ * @param catchUp  what a wall clock does with occurrences missed while firing could not run
+ * @param paused   occurrences that come due are skipped and counted while true
+ */
+public record ScheduleSpec(String cron, Long every, String zone, Long start, Long end, Long limit, int priority,
+                           String payload, CatchUp catchUp, boolean paused) {
+
+    public ScheduleSpec {
+        if (catchUp == null) {
+            catchUp = CatchUp.ALL;
+        }
+    }
+
+    /** The zone of a cron schedule's local times: {@code zone}, or {@code UTC} when none is given. */
+    public String zoneOrUtc() {
+        return zone == null ? "UTC" : zone;
+    }
+
+    /** This spec with {@code paused} set as given (pause and resume change nothing else). */
+    public ScheduleSpec withPaused(boolean pause) {
+        return new ScheduleSpec(cron, every, zone, start, end, limit, priority, payload, catchUp, pause);
+    }
+
+    /** This spec with {@code start} set (an interval schedule's implied start, resolved once at its creation). */
+    public ScheduleSpec withStart(Long newStart) {
+        return new ScheduleSpec(cron, every, zone, newStart, end, limit, priority, payload, catchUp, paused);
+    }
+
+    /**
+     * What a wall clock does with occurrences that came due while the service was down or firing was held back, and
+     * what any clock does beyond {@code timeservice.schedules.max-catch-up} occurrences of one schedule in one step.
+     */
+    public enum CatchUp {
+        /** Each missed occurrence fires, at most max-catch-up per schedule per step; the rest are skipped. */
+        ALL,
+        /** Only the last missed occurrence fires; the ones before it are skipped. */
+        LATEST,
+        /** No missed occurrence fires; all are skipped. */
+        NONE;
+
+        /** The wire form: {@code all}, {@code latest}, {@code none}. */
+        public String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The value of a wire form, or null for an unknown one. */
+        public static CatchUp ofWire(String wire) {
+            for (CatchUp value : values()) {
+                if (value.wire().equals(wire)) {
+                    return value;
+                }
+            }
+            return null;
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package io.timeservice.store.memory.journal;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.timeservice.model.Delivery;
+import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleSpec;
+import io.timeservice.store.memory.Mutation;
+import io.timeservice.store.memory.SavedDelivery;
+import io.timeservice.store.memory.ScheduleImage;
+
+/**
+ * The journal bodies of schedule changes (format version 8), beside {@link RecordCodec}, which hands them here:
+ * 28 schedule put (now, wallMillis, sequence, id, spec), 29 deleted (id), 30 paused (id), 31 resumed (now,
+ * wallMillis, sequence, id), 32 triggered (now, wallMillis, sequence, id), 33 scheduled firing (now, maxPops u32,
+ * firstSequence, wallMillis); each alone or inside a clock's record (8, 25). A spec is cron (string or -1), every,
+ * start, end, limit (each u8 present, then the long when present), zone (string or -1), priority u32, payload
+ * (string or -1), catchUp u8, paused u8.
+ */
+final class ScheduleRecords {
+
+    static final byte PUT = 28;
+    static final byte DELETED = 29;
+    static final byte PAUSED = 30;
+    static final byte RESUMED = 31;
+    static final byte TRIGGERED = 32;
+    static final byte FIRING = 33;
+
+    private ScheduleRecords() {
+    }
+
+    static boolean isScheduleType(byte type) {
+        return type >= PUT && type <= FIRING;
+    }
+
+    /** Why the decoder would refuse {@code change}, or null. */
+    static String refusal(Mutation.ScheduleChange change) {
+        if (change instanceof Mutation.SchedulePut put) {
+            return put.id() == null || put.spec() == null ? "a schedule put without its id or spec" : null;
+        } else if (change instanceof Mutation.ScheduleDeleted deleted) {
+            return deleted.id() == null ? "a schedule deletion without its id" : null;
+        } else if (change instanceof Mutation.SchedulePaused paused) {
+            return paused.id() == null ? "a schedule pause without its id" : null;
+        } else if (change instanceof Mutation.ScheduleResumed resumed) {
+            return resumed.id() == null ? "a schedule resume without its id" : null;
+        } else if (change instanceof Mutation.ScheduleTriggered triggered) {
+            return triggered.id() == null ? "a schedule trigger without its id" : null;
+        }
+        Mutation.ScheduledFiring firing = (Mutation.ScheduledFiring) change;
+        return firing.maxPops() < 1 ? "a scheduled firing of " + firing.maxPops() + " timers" : null;
+    }
+
+    static void encode(Mutation.ScheduleChange change, GrowableBuffer out) {
+        if (change instanceof Mutation.SchedulePut put) {
+            out.putByte(PUT);
+            out.putLong(put.now());
+            out.putLong(put.wallMillis());
+            out.putLong(put.sequence());
+            out.putString(put.id());
+            putSpec(put.spec(), out);
+        } else if (change instanceof Mutation.ScheduleDeleted deleted) {
+            out.putByte(DELETED);
+            out.putString(deleted.id());
+        } else if (change instanceof Mutation.SchedulePaused paused) {
+            out.putByte(PAUSED);
+            out.putString(paused.id());
+        } else if (change instanceof Mutation.ScheduleResumed resumed) {
+            putCall(RESUMED, resumed.now(), resumed.wallMillis(), resumed.sequence(), resumed.id(), out);
+        } else if (change instanceof Mutation.ScheduleTriggered triggered) {
+            putCall(TRIGGERED, triggered.now(), triggered.wallMillis(), triggered.sequence(), triggered.id(), out);
+        } else if (change instanceof Mutation.ScheduledFiring firing) {
+            out.putByte(FIRING);
+            out.putLong(firing.now());
+            out.putInt(firing.maxPops());
+            out.putLong(firing.firstSequence());
+            out.putLong(firing.wallMillis());
+        }
+    }
+
+    /** Decodes the body after its type byte {@code type}. */
+    static Mutation.ScheduleChange decode(byte type, ByteBuffer body) {
+        switch (type) {
+            case PUT -> {
+                long now = body.getLong();
+                long wall = body.getLong();
+                long sequence = body.getLong();
+                String id = required(RecordCodec.getString(body));
+                return new Mutation.SchedulePut(id, getSpec(body), now, wall, sequence);
+            }
+            case DELETED -> {
+                return new Mutation.ScheduleDeleted(required(RecordCodec.getString(body)));
+            }
+            case PAUSED -> {
+                return new Mutation.SchedulePaused(required(RecordCodec.getString(body)));
+            }
+            case RESUMED, TRIGGERED -> {
+                long now = body.getLong();
+                long wall = body.getLong();
+                long sequence = body.getLong();
+                String id = required(RecordCodec.getString(body));
+                return type == RESUMED ? new Mutation.ScheduleResumed(id, now, wall, sequence)
+                        : new Mutation.ScheduleTriggered(id, now, wall, sequence);
+            }
+            default -> {
+                long now = body.getLong();
+                int maxPops = body.getInt();
+                if (maxPops < 1) {
+                    throw new RecordCodec.CorruptRecordException("a scheduled firing of " + maxPops + " timers");
+                }
+                return new Mutation.ScheduledFiring(now, maxPops, body.getLong(), body.getLong());
+            }
+        }
+    }
+
+    /** A snapshot's schedule section, read back: the clock's schedules and the schedule of each delivery by sequence. */
+    record Section(ScheduleImage image, Map<Long, String> deliverySchedules) {
+
+        /** {@code deliveries} with their schedules as the section names them. */
+        List<SavedDelivery> tag(List<SavedDelivery> deliveries) {
+            if (deliverySchedules.isEmpty()) {
+                return deliveries;
+            }
+            List<SavedDelivery> tagged = new ArrayList<>(deliveries.size());
+            for (SavedDelivery saved : deliveries) {
+                Delivery d = saved.delivery();
+                String schedule = deliverySchedules.get(d.sequence());
+                tagged.add(schedule == null ? saved : new SavedDelivery(new Delivery(d.id(), d.fireTime(),
+                        d.priority(), d.sequence(), d.payload(), d.attempt(), d.state(), d.claim(), d.leaseUntil(),
+                        d.retryAt(), d.readyAt(), d.deadReason(), schedule), saved.leaseMillis()));
+            }
+            return tagged;
+        }
+    }
+
+    /**
+     * One frame: u32 scheduleCount, each schedule (id, spec, u8 pending present then the u64 time, fired, skipped,
+     * triggered, taken, version); u32 count of triggered occurrences (timer id, schedule id); u32 count of
+     * deliveries of occurrences (sequence, schedule id).
+     */
+    static void writeSection(ScheduleImage image, List<SavedDelivery> deliveries, GrowableBuffer out) {
+        int frameStart = out.length();
+        out.putInt(0);
+        out.putInt(0);
+        int bodyStart = out.length();
+        out.putInt(image.schedules().size());
+        for (Schedule schedule : image.schedules()) {
+            out.putString(schedule.id());
+            putSpec(schedule.spec(), out);
+            putOptionalLong(schedule.next(), out);
+            out.putLong(schedule.fired());
+            out.putLong(schedule.skipped());
+            out.putLong(schedule.triggered());
+            out.putLong(schedule.taken());
+            out.putLong(schedule.version());
+        }
+        out.putInt(image.triggeredOccurrences().size());
+        for (Map.Entry<String, String> triggered : image.triggeredOccurrences().entrySet()) {
+            out.putString(triggered.getKey());
+            out.putString(triggered.getValue());
+        }
+        List<SavedDelivery> tagged = deliveries.stream().filter(d -> d.delivery().schedule() != null).toList();
+        out.putInt(tagged.size());
+        for (SavedDelivery saved : tagged) {
+            out.putLong(saved.delivery().sequence());
+            out.putString(saved.delivery().schedule());
+        }
+        int bodyLength = out.length() - bodyStart;
+        out.putIntAt(frameStart, bodyLength);
+        out.putIntAt(frameStart + 4, RecordCodec.crc32c(out.array(), bodyStart, bodyLength));
+    }
+
+    static Section readSection(ByteBuffer body, Path file) {
+        try {
+            int count = body.getInt();
+            List<Schedule> schedules = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                String id = required(RecordCodec.getString(body));
+                ScheduleSpec spec = getSpec(body);
+                Long next = getOptionalLong(body);
+                schedules.add(new Schedule(id, spec, next, body.getLong(), body.getLong(), body.getLong(),
+                        body.getLong(), body.getLong()));
+            }
+            Map<String, String> triggered = new HashMap<>();
+            for (int i = body.getInt(); i > 0; i--) {
+                triggered.put(required(RecordCodec.getString(body)), required(RecordCodec.getString(body)));
+            }
+            Map<Long, String> deliveries = new HashMap<>();
+            for (int i = body.getInt(); i > 0; i--) {
+                deliveries.put(body.getLong(), required(RecordCodec.getString(body)));
+            }
+            if (body.hasRemaining()) {
+                throw new RecordCodec.CorruptRecordException(body.remaining() + " bytes left over");
+            }
+            return new Section(new ScheduleImage(schedules, triggered), deliveries);
+        } catch (RuntimeException corrupt) {
+            throw new JournalCorruptedException(file + ": a clock's schedules do not read back: "
+                    + corrupt.getMessage());
+        }
+    }
+
+    private static void putCall(byte type, long now, long wall, long sequence, String id, GrowableBuffer out) {
+        out.putByte(type);
+        out.putLong(now);
+        out.putLong(wall);
+        out.putLong(sequence);
+        out.putString(id);
+    }
+
+    /** A spec as {@link #putSpec} wrote it; also a snapshot's. */
+    static ScheduleSpec getSpec(ByteBuffer body) {
+        String cron = RecordCodec.getString(body);
+        Long every = getOptionalLong(body);
+        Long start = getOptionalLong(body);
+        Long end = getOptionalLong(body);
+        Long limit = getOptionalLong(body);
+        String zone = RecordCodec.getString(body);
+        int priority = body.getInt();
+        String payload = RecordCodec.getString(body);
+        int catchUp = body.get();
+        int paused = body.get();
+        if (catchUp < 0 || catchUp >= ScheduleSpec.CatchUp.values().length || (cron == null) == (every == null)
+                || paused < 0 || paused > 1) {
+            throw new RecordCodec.CorruptRecordException("a schedule spec that does not read back");
+        }
+        return new ScheduleSpec(cron, every, zone, start, end, limit, priority, payload,
+                ScheduleSpec.CatchUp.values()[catchUp], paused == 1);
+    }
+
+    static void putSpec(ScheduleSpec spec, GrowableBuffer out) {
+        out.putString(spec.cron());
+        putOptionalLong(spec.every(), out);
+        putOptionalLong(spec.start(), out);
+        putOptionalLong(spec.end(), out);
+        putOptionalLong(spec.limit(), out);
+        out.putString(spec.zone());
+        out.putInt(spec.priority());
+        out.putString(spec.payload());
+        out.putByte((byte) spec.catchUp().ordinal());
+        out.putByte((byte) (spec.paused() ? 1 : 0));
+    }
+
+    private static void putOptionalLong(Long value, GrowableBuffer out) {
+        out.putByte((byte) (value == null ? 0 : 1));
+        if (value != null) {
+            out.putLong(value);
+        }
+    }
+
+    private static Long getOptionalLong(ByteBuffer body) {
+        int present = body.get();
+        if (present != 0 && present != 1) {
+            throw new RecordCodec.CorruptRecordException("an optional number flagged " + present);
+        }
+        return present == 1 ? body.getLong() : null;
+    }
+
+    private static String required(String id) {
+        if (id == null) {
+            throw new RecordCodec.CorruptRecordException("a schedule record without its id");
+        }
+        return id;
+    }
+}

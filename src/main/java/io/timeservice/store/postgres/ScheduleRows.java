@@ -1,0 +1,186 @@
+package io.timeservice.store.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+
+import io.timeservice.model.CronParser;
+import io.timeservice.model.Limits;
+import io.timeservice.model.Recurrence;
+import io.timeservice.model.Rules;
+import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleSpec;
+
+/**
+ * How a schedule row reads and is written (table {@code schedules}, keyed by (clock, id)), and the occurrence timer
+ * rows it owns. Every statement names the primary key of the row it touches, so each is one index lookup.
+ */
+final class ScheduleRows {
+
+    static final String COLUMNS = "id, cron, every_ms, zone, start_ms, end_ms, occurrence_limit, priority, payload,"
+            + " catch_up, paused, pending, fired, skipped, triggered, taken, version";
+    static final String LOCK = "SELECT " + COLUMNS + " FROM schedules WHERE clock = ? AND id = ? FOR UPDATE";
+    static final String LIST = "SELECT " + COLUMNS + " FROM schedules WHERE clock = ? ORDER BY id";
+    private static final String INSERT = "INSERT INTO schedules (clock, " + COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String UPDATE = """
+            UPDATE schedules SET cron = ?, every_ms = ?, zone = ?, start_ms = ?, end_ms = ?, occurrence_limit = ?,
+                                 priority = ?, payload = ?, catch_up = ?, paused = ?, pending = ?, fired = ?,
+                                 skipped = ?, triggered = ?, taken = ?, version = ?
+             WHERE clock = ? AND id = ?""";
+    /**
+     * An occurrence timer: a new row, or the same schedule's occurrence of that time kept (a triggered one becomes
+     * the scheduled one: one timer per occurrence id); answers whether a row was inserted (a new timer for the
+     * budget), and no row when a client's timer holds the id.
+     */
+    private static final String INSERT_OCCURRENCE = """
+            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, schedule, triggered)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (clock, id) DO UPDATE SET triggered = timers.triggered AND EXCLUDED.triggered
+             WHERE timers.schedule = EXCLUDED.schedule
+            RETURNING xmax = 0""";
+
+    private ScheduleRows() {
+    }
+
+    /** A schedule as locked or read: its spec, compiled times and counts; changed in place, then {@link #write}. */
+    static final class Row {
+        final String id;
+        ScheduleSpec spec;
+        Recurrence times;
+        /** The pending scheduled occurrence's time, or {@link Recurrence#NONE}. */
+        long pending = Recurrence.NONE;
+        long fired;
+        long skipped;
+        long triggered;
+        long taken = Long.MIN_VALUE;
+        long version;
+
+        Row(String id) {
+            this.id = id;
+        }
+
+        Schedule view() {
+            return new Schedule(id, spec, pending == Recurrence.NONE ? null : pending, fired, skipped, triggered, taken,
+                    version);
+        }
+
+        long counted() {
+            return fired - triggered + skipped;
+        }
+
+        String pendingId() {
+            return Schedule.occurrenceId(id, pending);
+        }
+    }
+
+    /** The schedule {@code id} of {@code clock}, its row locked, or null. */
+    static Row lock(Connection connection, String clock, String id, CronParser parser) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(LOCK)) {
+            select.setString(1, clock);
+            select.setString(2, id);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? rowAt(row, parser) : null;
+            }
+        }
+    }
+
+    static Row rowAt(ResultSet row, CronParser parser) throws SQLException {
+        Row read = new Row(row.getString(1));
+        read.spec = new ScheduleSpec(row.getString(2), row.getObject(3, Long.class), row.getString(4),
+                row.getObject(5, Long.class), row.getObject(6, Long.class), row.getObject(7, Long.class),
+                row.getInt(8), row.getString(9), ScheduleSpec.CatchUp.ofWire(row.getString(10)), row.getBoolean(11));
+        read.times = Rules.recurrenceOf(read.spec, parser);
+        Long pending = row.getObject(12, Long.class);
+        read.pending = pending == null ? Recurrence.NONE : pending;
+        read.fired = row.getLong(13);
+        read.skipped = row.getLong(14);
+        read.triggered = row.getLong(15);
+        read.taken = row.getLong(16);
+        read.version = row.getLong(17);
+        return read;
+    }
+
+    /** Inserts {@code row} (a new schedule) or updates it (an existing one), as it is now. */
+    static void write(Connection connection, String clock, Row row, boolean isNew) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(isNew ? INSERT : UPDATE)) {
+            int i = 1;
+            if (isNew) {
+                statement.setString(i++, clock);
+                statement.setString(i++, row.id);
+            }
+            ScheduleSpec spec = row.spec;
+            statement.setString(i++, spec.cron());
+            setLong(statement, i++, spec.every());
+            statement.setString(i++, spec.zone());
+            setLong(statement, i++, spec.start());
+            setLong(statement, i++, spec.end());
+            setLong(statement, i++, spec.limit());
+            statement.setInt(i++, spec.priority());
+            statement.setString(i++, spec.payload());
+            statement.setString(i++, spec.catchUp().wire());
+            statement.setBoolean(i++, spec.paused());
+            setLong(statement, i++, row.pending == Recurrence.NONE ? null : row.pending);
+            statement.setLong(i++, row.fired);
+            statement.setLong(i++, row.skipped);
+            statement.setLong(i++, row.triggered);
+            statement.setLong(i++, row.taken);
+            statement.setLong(i++, row.version);
+            if (!isNew) {
+                statement.setString(i++, clock);
+                statement.setString(i, row.id);
+            }
+            statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Adds the occurrence timer {@code timerId} of schedule {@code row}, created at {@code createdAt}; answers the
+     * bytes a new row holds (for the budget), 0 when the schedule's occurrence was pending already (a triggered one of
+     * the same time becomes the scheduled one, not the other way round), -1 when a client's timer has the id.
+     */
+    static long addOccurrence(Connection connection, String clock, Row row, String timerId, long fireTime,
+                              long createdAt, boolean triggered) throws SQLException {
+        long bytes = Limits.bytesOf(timerId, row.spec.payload());
+        try (PreparedStatement insert = connection.prepareStatement(INSERT_OCCURRENCE)) {
+            insert.setString(1, clock);
+            insert.setString(2, timerId);
+            insert.setLong(3, fireTime);
+            insert.setInt(4, row.spec.priority());
+            insert.setLong(5, createdAt);
+            insert.setString(6, row.spec.payload());
+            insert.setLong(7, bytes);
+            insert.setString(8, row.id);
+            insert.setBoolean(9, triggered);
+            try (ResultSet inserted = insert.executeQuery()) {
+                if (!inserted.next()) {
+                    return -1;
+                }
+                return inserted.getBoolean(1) ? bytes : 0;
+            }
+        }
+    }
+
+    private static final String REMOVE_OCCURRENCE = "DELETE FROM timers WHERE clock = ? AND id = ? RETURNING bytes";
+
+    /** Deletes the occurrence timer {@code timerId}; answers its bytes, or -1 when it was not pending. */
+    static long removeOccurrence(Connection connection, String clock, String timerId) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(REMOVE_OCCURRENCE)) {
+            delete.setString(1, clock);
+            delete.setString(2, timerId);
+            try (ResultSet row = delete.executeQuery()) {
+                return row.next() ? row.getLong(1) : -1;
+            }
+        }
+    }
+
+    private static void setLong(PreparedStatement statement, int index, Long value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.BIGINT);
+        } else {
+            statement.setLong(index, value);
+        }
+    }
+}
