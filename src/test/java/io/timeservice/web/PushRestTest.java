@@ -105,6 +105,21 @@ class PushRestTest extends RestTestSupport {
     }
 
     @Test
+    void aVirtualPushClock_pushesEveryOccurrenceAnAdvancePassesThrough() throws Exception {
+        json(pushClock("virtual", "")).put("/clocks/ticks").then().statusCode(201);
+        json("{\"every\":1000}").put("/clocks/ticks/schedules/tick").then().statusCode(201);
+        json("{\"by\":3000}").post("/clocks/ticks/advance").then().statusCode(200);
+
+        java.util.Set<String> pushed = new java.util.TreeSet<>();
+        for (int i = 0; i < 3; i++) {
+            String body = receiver.next().body();
+            pushed.add(body.substring(body.indexOf("\"id\":\"") + 6, body.indexOf("\",\"fireTime\"")));
+        }
+        assertThat(pushed).containsExactly("tick:1000", "tick:2000", "tick:3000");
+        awaitDeliveries("ticks", "{\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0}");
+    }
+
+    @Test
     void aVirtualPushClock_retriesAtItsOwnTime_deadLettersA410_andARedrivePushesAgain() throws Exception {
         json(pushClock("virtual", "")).put("/clocks/ci").then().statusCode(201);
         receiver.answer(request -> Receiver.Answer.status(request.body().contains("\"attempt\":1") ? 503 : 410));
