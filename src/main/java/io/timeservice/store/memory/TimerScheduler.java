@@ -313,7 +313,7 @@ public final class TimerScheduler {
                 if (heap.fireTime(handle) > dueBy) {
                     break;
                 }
-                timers.add(heap.timerAt(handle));
+                timers.add(schedules.tagged(heap.timerAt(handle)));
             }
             return new QueueListing(clock.now(), heap.size(), timers);
         });
@@ -417,7 +417,7 @@ public final class TimerScheduler {
             if (root == IndexedTimerHeap.NONE) {
                 throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
             }
-            return heap.timerAt(root);
+            return schedules.tagged(heap.timerAt(root));
         });
     }
 
