@@ -30,7 +30,8 @@
 # Installs what is missing: Node.js, npm, wrk, curl, psql, redis-cli (Debian, bench/need.sh), bullmq@6 + ioredis
 # (npm, into a temporary folder). Builds the jar when target/timeservice-*.jar is missing.
 # Usage: bench/postgres-store.sh [rounds=3]
-#   (ADD_COUNT=10000 BATCH_SECONDS=10 DRAIN_COUNT=20000 WARMUP_COUNT=ADD_COUNT/4 WARMUP_SECONDS=5 LATE_RATE=500
+#   (BASE_JAR= (adds targets pg-1-base and pg-2-base: that jar's instances C and D on the same database; its
+#    migrations must be the same) TARGETS="bullmq mem-none mem-always pg-1 pg-2" SCENARIOS="adds batch claims" ADD_COUNT=10000 BATCH_SECONDS=10 DRAIN_COUNT=20000 WARMUP_COUNT=ADD_COUNT/4 WARMUP_SECONDS=5 LATE_RATE=500
 #    LATE_SECONDS=20 LATE_ROUNDS=rounds JAR= JAVA_OPTS=)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +51,8 @@ db=${PG_DB:-timeservice_bench}
 pg_port=${PG_PORT:-5432}
 redis_port=${REDIS_PORT:-6379}
 export REDIS_DB=${REDIS_DB:-9} BULLMQ_PREFIX=${BULLMQ_PREFIX:-tsbench}
-targets="bullmq mem-none mem-always pg-1 pg-2"
+targets=${TARGETS:-bullmq mem-none mem-always pg-1 pg-2}
+scenarios=${SCENARIOS:-adds batch claims}
 
 . bench/need.sh
 need node nodejs; need npm npm; need wrk wrk; need curl curl; need psql postgresql-client; need redis-cli redis-tools
@@ -82,9 +84,9 @@ echo "jar $jar ($(git rev-parse --short HEAD)), bullmq $(node -p "require('$work
 echo "postgresql: synchronous_commit=$(sql 'SHOW synchronous_commit') fsync=$(sql 'SHOW fsync') shared_buffers=$(sql 'SHOW shared_buffers')"
 
 free_port() { node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
-start() { # name port args...: a TimeService in the background, its log in $work/<name>.log
+start() { # name port args...: a TimeService (of $start_jar) in the background, its log in $work/<name>.log
   local name=$1 port=$2; shift 2
-  java ${JAVA_OPTS:--Xms2g -Xmx2g} -jar "$jar" --server.address=127.0.0.1 --server.port="$port" \
+  java ${JAVA_OPTS:--Xms2g -Xmx2g} -jar "${start_jar:-$jar}" --server.address=127.0.0.1 --server.port="$port" \
     --logging.level.root=WARN --timeservice.demo.enabled=true --timeservice.capacity=5000000 \
     --timeservice.deliveries.max=$((drain_count * 4)) "$@" > "$work/$name.log" 2>&1 &
 }
@@ -97,16 +99,28 @@ await_ready() { # port...
 none_port=$(free_port); always_port=$(free_port); a_port=$(free_port); b_port=$(free_port)
 pg=(--timeservice.store=postgresql --timeservice.durability=none --spring.datasource.username=postgres
   --spring.datasource.url="jdbc:postgresql://127.0.0.1:$pg_port/$db")
-start mem-none "$none_port" --timeservice.durability=none
-start mem-always "$always_port" --timeservice.durability=journal --timeservice.fsync=always --timeservice.data-dir="$work/data"
+wanted() { [[ " $targets " == *" $1 "* ]]; }
+memory_ports=()
+if wanted mem-none; then start mem-none "$none_port" --timeservice.durability=none; memory_ports+=("$none_port"); fi
+if wanted mem-always; then
+  start mem-always "$always_port" --timeservice.durability=journal --timeservice.fsync=always --timeservice.data-dir="$work/data"
+  memory_ports+=("$always_port")
+fi
 start pg-a "$a_port" "${pg[@]}"
 await_ready "$a_port" # A migrates the schema before B starts
 start pg-b "$b_port" "${pg[@]}"
-await_ready "$none_port" "$always_port" "$b_port"
+await_ready "${memory_ports[@]}" "$b_port"
+if [ -n "${BASE_JAR:-}" ]; then # the same two instances of another build on the same database, to compare
+  c_port=$(free_port); d_port=$(free_port)
+  start_jar=$BASE_JAR start pg-base-c "$c_port" "${pg[@]}"
+  start_jar=$BASE_JAR start pg-base-d "$d_port" "${pg[@]}"
+  await_ready "$c_port" "$d_port"
+fi
 
 ports_of() { # target: the TimeService ports its clients use, comma-separated (BullMQ: Redis's)
   case $1 in bullmq) echo "$redis_port";; mem-none) echo "$none_port";; mem-always) echo "$always_port";;
-    pg-1) echo "$a_port";; pg-2) echo "$a_port,$b_port";; esac
+    pg-1) echo "$a_port";; pg-2) echo "$a_port,$b_port";; pg-1-base) echo "$c_port";; pg-2-base) echo "$c_port,$d_port";;
+  esac
 }
 json=(-H 'Content-Type: application/json')
 empty() { # target: an empty queue before a run
@@ -212,11 +226,11 @@ JS
   curl -sf -X DELETE "http://127.0.0.1:$a_port/clocks/$clock" >/dev/null
 }
 
-for s in adds batch claims; do for t in $targets; do run "$s" "$t" warm-up > /dev/null; done; done # JIT, pools
+for s in $scenarios; do for t in $targets; do run "$s" "$t" warm-up > /dev/null; done; done # JIT, pools
 (while sleep 5; do echo "LOADAVG $(cut -d' ' -f1 /proc/loadavg)"; done) > "$work/loadavg.txt" &
 for r in $(seq 1 "$rounds"); do
   order=$targets; [ $((r % 2)) = 0 ] && order=$(echo "$targets" | tr ' ' '\n' | tac | tr '\n' ' ')
-  for s in adds batch claims; do for t in $order; do echo "ROUND $r"; run "$s" "$t"; done; done
+  for s in $scenarios; do for t in $order; do echo "ROUND $r"; run "$s" "$t"; done; done
 done | tee "$work/results.txt"
 if [ "$late_seconds" != 0 ]; then
   for r in $(seq 1 "$late_rounds"); do echo "ROUND $r"; lateness "$r"; done | tee -a "$work/results.txt"
@@ -233,15 +247,16 @@ const titles = {adds: "single adds per second", batch: "batched adds (100 per ca
   claims: "claims + acks per second (claim max 100, batch ack)"};
 for (const s of ["adds", "batch", "claims"]) {
   const of = all.filter(x => x.scenario === s);
+  if (!of.length) continue; // not in SCENARIOS
   console.log(`SUMMARY ${titles[s]}: median [min–max] over rounds; ratios per round`);
-  for (const t of targets) {
+  for (const t of targets.filter(t => of.some(x => x.target === t))) {
     const mine = of.filter(x => x.target === t);
     const ratio = base => spread(perRound(of, r => {
       const a = r.find(x => x.target === t), b = r.find(x => x.target === base);
       return a && b ? +(rate(a) / rate(b)).toFixed(2) : NaN;
     }).filter(x => !Number.isNaN(x)));
     console.log(`  ${t}: ${spread(mine.map(rate))}` + (t === "bullmq" ? "" : `; ÷ bullmq ${ratio("bullmq")}`)
-      + (t.startsWith("pg") ? `; ÷ mem-none ${ratio("mem-none")}; ÷ mem-always ${ratio("mem-always")}` : "")
+      + (t.startsWith("pg") ? ["mem-none", "mem-always"].filter(m => targets.includes(m)).map(m => `; ÷ ${m} ${ratio(m)}`).join("") : "")
       + (s === "claims" && t !== "bullmq" ? `; lost ${spread(mine.map(x => Number(x.lost)))}, errors ${spread(mine.map(x => Number(x.errors)))}` : ""));
   }
 }

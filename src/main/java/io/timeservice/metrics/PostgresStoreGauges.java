@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.timeservice.config.StoreAutoConfigurationFilter;
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Schedule;
 import io.timeservice.store.postgres.PostgresFiringLoop;
 import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.StoreSample;
@@ -15,7 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
 /**
- * The queue, delivery and firing gauges of {@link QueueGauges} and {@link DeliveryGauges}, under the same names, on
+ * The queue, delivery, schedule and firing gauges of {@link QueueGauges} and {@link DeliveryGauges}, under the same names, on
  * the PostgreSQL store, plus this instance's clock skew against the database. The counts are the firing loop's last
  * {@link StoreSample} (taken every {@code timeservice.postgresql.sample-period}), so a scrape reads memory and never
  * waits for the database; they read NaN until the first sample. Figures over all clocks, no clock label.
@@ -45,6 +46,14 @@ class PostgresStoreGauges implements MeterBinder {
                     .description("Clocks by mode, default included (timeservice.clocks.max at most over all modes)"
                             + "; sampled by the firing loop")
                     .tag("mode", mode.name().toLowerCase(java.util.Locale.ROOT))
+                    .strongReference(true)
+                    .register(registry);
+        }
+        for (Schedule.State state : Schedule.State.values()) {
+            Gauge.builder("timer.schedules", this, gauges -> gauges.fromSample(sample -> sample.schedules(state)))
+                    .description("Recurring schedules over all clocks, by state (active, paused, done);"
+                            + " timeservice.schedules.max at most; sampled by the firing loop")
+                    .tag("state", state.wire())
                     .strongReference(true)
                     .register(registry);
         }

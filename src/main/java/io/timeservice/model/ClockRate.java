@@ -54,7 +54,7 @@ public record ClockRate(long millionths) {
     }
 
     /** Clock milliseconds that {@code wallMillis} (>= 0) wall-clock milliseconds make, rounded down, saturated. */
-    long clockMillis(long wallMillis) {
+    public long clockMillis(long wallMillis) {
         long whole = millionths / ONE;
         long part = millionths % ONE;
         // wall = q * ONE + r, so wall * part / ONE = q * part + r * part / ONE exactly, and neither product overflows

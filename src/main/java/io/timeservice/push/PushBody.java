@@ -7,8 +7,10 @@ import io.timeservice.model.Delivery;
 /**
  * The JSON a push POSTs: the delivery as a worker's claim shows it, plus its clock ({@code clock}, {@code id},
  * {@code fireTime}, {@code priority}, {@code sequence}, {@code attempt}, {@code payload}, the latter as stored: JSON
- * text or absent as null), and its {@code webhook-id}, {@code <clock>:<sequence>} — stable across retries, unique in
- * the service (a sequence is never reused, and a forked clock's copy has its own clock name).
+ * text or absent as null), then {@code schedule}, the id of the schedule whose occurrence it is (only then: a client's
+ * timer has no such member, so a receiver tells the two apart without parsing the occurrence's id), and its
+ * {@code webhook-id}, {@code <clock>:<sequence>} — stable across retries, unique in the service (a sequence is never
+ * reused, and a forked clock's copy has its own clock name).
  */
 final class PushBody {
 
@@ -29,8 +31,12 @@ final class PushBody {
                 .append(",\"priority\":").append(delivery.priority())
                 .append(",\"sequence\":").append(delivery.sequence())
                 .append(",\"attempt\":").append(delivery.attempt())
-                .append(",\"payload\":").append(delivery.payload() == null ? "null" : delivery.payload())
-                .append('}');
+                .append(",\"payload\":").append(delivery.payload() == null ? "null" : delivery.payload());
+        if (delivery.schedule() != null) {
+            json.append(",\"schedule\":");
+            quote(delivery.schedule(), json);
+        }
+        json.append('}');
         return json.toString().getBytes(StandardCharsets.UTF_8);
     }
 

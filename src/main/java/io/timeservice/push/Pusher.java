@@ -185,7 +185,7 @@ public final class Pusher implements AutoCloseable {
                     return; // each settlement kicks the clock again; claims wait for a chunk while others are out
                 }
                 int max = Math.min(free, Limits.MAX_CLAIM);
-                List<Delivery> claimed = deliveries.claim(clock.name, max, leaseMillis(target), 0);
+                List<Delivery> claimed = deliveries.claim(clock.name, max, leaseMillis(settings), 0);
                 synchronized (clock) {
                     clock.inFlight += claimed.size();
                 }
@@ -227,9 +227,20 @@ public final class Pusher implements AutoCloseable {
         return Math.max(1, target.concurrency() / 8);
     }
 
-    static long leaseMillis(PushTarget target) {
-        return Math.min(Limits.MAX_LEASE_MILLIS, Math.max(Limits.MIN_LEASE_MILLIS,
-                target.timeoutMillis() + LEASE_MARGIN_MILLIS));
+    /**
+     * The lease of a push: the target's timeout plus {@link #LEASE_MARGIN_MILLIS} of wall time, in the clock's own
+     * time (a scaled clock's lease runs at its rate, so at rate 60 a 15 s push holds a 15 min lease), within the
+     * lease bounds. At the fastest rates the bound is shorter in wall time than a slow target: such a push may end
+     * its lease and be pushed again (at least once).
+     */
+    static long leaseMillis(ClockSettings settings) {
+        long lease = clockMillisOf(settings, settings.push().timeoutMillis() + LEASE_MARGIN_MILLIS);
+        return Math.min(Limits.MAX_LEASE_MILLIS, Math.max(Limits.MIN_LEASE_MILLIS, lease));
+    }
+
+    /** Clock milliseconds that {@code wallMillis} make on the clock: the rate's on a scaled clock, else the same. */
+    static long clockMillisOf(ClockSettings settings, long wallMillis) {
+        return settings.isScaled() ? settings.rate().clockMillis(wallMillis) : wallMillis;
     }
 
     private void send(ClockPushes clock, ClockSettings settings, Delivery delivery) {
@@ -310,7 +321,8 @@ public final class Pusher implements AutoCloseable {
                         + " attempt " + delivery.attempt());
             } else {
                 Long wait = outcome.retryAfterMillis() == null ? null
-                        : Math.min(outcome.retryAfterMillis(), answered.settings().retry().maxBackoffMillis());
+                        : Math.min(clockMillisOf(answered.settings(), outcome.retryAfterMillis()),
+                                answered.settings().retry().maxBackoffMillis()); // the target's wall time, ours
                 deliveries.nack(clock.name, delivery.id(), delivery.claim(), wait);
             }
         } catch (SchedulerException lost) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 
 import io.timeservice.model.ClockSnapshot;
+import io.timeservice.model.PushTargetPolicy;
 import io.timeservice.model.Rules;
 import io.timeservice.store.ClockStore;
 import io.timeservice.web.ClocksController.ClockJson;
@@ -28,10 +29,12 @@ class SnapshotController {
 
     private final ClockStore clocks;
     private final SnapshotReader reader;
+    private final PushTargetPolicy targets;
 
-    SnapshotController(ClockStore clocks, SnapshotReader reader) {
+    SnapshotController(ClockStore clocks, SnapshotReader reader, PushTargetPolicy targets) {
         this.clocks = clocks;
         this.reader = reader;
+        this.targets = targets;
     }
 
     @GetMapping(path = "/clocks/{clock}/snapshot", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -47,6 +50,9 @@ class SnapshotController {
     ResponseEntity<ClockJson> load(@PathVariable String clock, HttpServletRequest request) throws IOException {
         Rules.requireValidClockName(clock); // before reading a document for a clock that cannot be
         ClockSnapshot snapshot = reader.read(request.getInputStream());
+        if (snapshot.settings().pushes()) {
+            targets.requireAllowed(snapshot.settings().push()); // PUT /clocks' rule: resolved before the store is asked
+        }
         return ResponseEntity.created(URI.create("/clocks/" + clock))
                 .body(ClocksController.describe(clocks.load(clock, snapshot).clock()));
     }

@@ -8,8 +8,10 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -20,6 +22,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.SnapshotRules;
@@ -165,8 +168,9 @@ class SnapshotReader {
                     case "name" -> read.name = m.string(at);
                     case "mode" -> read.mode = m.choice(at, "virtual", "system", "scaled");
                     case "rate" -> read.rate = m.rate(at);
-                    case "delivery" -> read.delivery = m.choice(at, "response", "queue");
+                    case "delivery" -> read.delivery = m.choice(at, "response", "queue", "push");
                     case "retry" -> read.retry = readRetry(m.child(at));
+                    case "push" -> read.push = readPush(m.child(at));
                     case "now" -> read.now = m.integer(at);
                     case "nextSequence" -> read.nextSequence = m.integer(at);
                     default -> throw Members.unknown(at);
@@ -175,12 +179,39 @@ class SnapshotReader {
             try {
                 read.settings = ClockSettings.of(read.mode == null ? null : ClockSettings.Mode.valueOf(upper(read.mode)),
                         read.delivery == null ? null : ClockSettings.DeliveryMode.valueOf(upper(read.delivery)),
-                        read.retry, read.rate);
+                        read.retry, read.rate, read.push);
             } catch (SchedulerException invalid) {
                 // mode, delivery and rate refused together (ClockSettings' rules): the clock is the member named
                 throw SnapshotRules.refused(members.pointer, invalid.getMessage());
             }
             return read;
+        }
+
+        /**
+         * A push clock's target. A saved document shows {@code secretsCount} in place of the write-only secrets, so
+         * it is taken and ignored: the clock loads unsigned unless the document is given {@code secrets}.
+         */
+        private PushTarget readPush(Members members) {
+            members.object();
+            Push read = new Push();
+            members.each((m, name, at) -> {
+                switch (name) {
+                    case "url" -> read.url = m.string(at);
+                    case "timeout" -> read.timeout = m.integer(at);
+                    case "concurrency" -> read.concurrency = m.integer(at, Integer.MIN_VALUE, Integer.MAX_VALUE);
+                    case "headers" -> read.headers = m.child(at).strings();
+                    case "secrets" -> read.secrets = m.child(at).stringList();
+                    case "secretsCount" -> m.integer(at, 0, PushTarget.MAX_SECRETS);
+                    default -> throw Members.unknown(at);
+                }
+            });
+            try {
+                return new PushTarget(read.url, read.timeout != null ? read.timeout : PushTarget.DEFAULT_TIMEOUT_MILLIS,
+                        read.concurrency != null ? read.concurrency.intValue() : PushTarget.DEFAULT_CONCURRENCY,
+                        read.headers, read.secrets);
+            } catch (SchedulerException invalid) {
+                throw SnapshotRules.refused(members.pointer, invalid.getMessage());
+            }
         }
 
         private RetryPolicy readRetry(Members members) {
@@ -306,8 +337,18 @@ class SnapshotReader {
         }
     }
 
+    /** A push target's members as read. */
+    private static final class Push {
+        String url;
+        Long timeout;
+        Long concurrency;
+        Map<String, String> headers;
+        List<String> secrets;
+    }
+
     /** The clock's members as read. */
     private static final class Clock {
+        PushTarget push;
         String name;
         String mode;
         String delivery;
@@ -410,6 +451,21 @@ class SnapshotReader {
                 throw SnapshotRules.refused(at, "must be between " + min + " and " + max + ": " + value);
             }
             return value;
+        }
+
+        /** The object here, each member's value a string (a push target's headers), in document order. */
+        Map<String, String> strings() {
+            object();
+            Map<String, String> values = new LinkedHashMap<>();
+            each((m, name, at) -> values.put(name, m.string(at)));
+            return values;
+        }
+
+        /** The array here, each element a string (a push target's secrets). */
+        List<String> stringList() {
+            List<String> values = new ArrayList<>();
+            array(i -> values.add(child(pointer + "/" + i).string(pointer + "/" + i)));
+            return values;
         }
 
         /** A scaled clock's rate, exactly as written (at most six decimals). */

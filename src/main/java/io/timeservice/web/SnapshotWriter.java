@@ -2,11 +2,13 @@ package io.timeservice.web;
 
 import java.io.OutputStream;
 import java.math.BigDecimal;
+import java.util.Map;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Timer;
 import tools.jackson.core.JsonEncoding;
@@ -74,8 +76,28 @@ final class SnapshotWriter {
         json.writeNumberProperty("maxBackoff", retry.maxBackoffMillis());
         json.writeNumberProperty("jitter", retry.jitter());
         json.writeEndObject();
+        if (settings.push() != null) {
+            writePush(settings.push(), json);
+        }
         json.writeNumberProperty("now", snapshot.now());
         json.writeNumberProperty("nextSequence", snapshot.nextSequence());
+        json.writeEndObject();
+    }
+
+    /** As {@code GET /clocks/{clock}} shows it: the secrets are write-only, so a document holds only their number. */
+    private static void writePush(PushTarget push, JsonGenerator json) {
+        json.writeName("push");
+        json.writeStartObject();
+        json.writeStringProperty("url", push.url());
+        json.writeNumberProperty("timeout", push.timeoutMillis());
+        json.writeNumberProperty("concurrency", push.concurrency());
+        json.writeName("headers");
+        json.writeStartObject();
+        for (Map.Entry<String, String> header : push.headers().entrySet()) {
+            json.writeStringProperty(header.getKey(), header.getValue());
+        }
+        json.writeEndObject();
+        json.writeNumberProperty("secretsCount", push.secrets().size());
         json.writeEndObject();
     }
 

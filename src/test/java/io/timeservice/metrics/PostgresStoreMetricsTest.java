@@ -27,7 +27,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * shows it ready under the memory store's names, with the skew gauge beside them and the memory-only gauges absent;
  * the {@code firing} component and the alive gauge follow the loop's thread. Known operations over HTTP count
  * exactly as on the memory store ({@link MetricsEndpointTest}): operations by outcome, added and fired timers,
- * delivery events, and lateness and fire lag on the system clock.
+ * delivery events, and lateness and fire lag on the system clock. The schedules' gauge counts by state as on the
+ * memory store ({@link QueueGaugesTest}), from the sample.
  */
 class PostgresStoreMetricsTest {
 
@@ -164,6 +165,30 @@ class PostgresStoreMetricsTest {
         assertThat(after.text()).doesNotContain("mq", "j1", "bad id");
     }
 
+    @Test
+    void schedules_countByStateInTheSample_overAllClocks() throws InterruptedException {
+        json("{\"mode\":\"virtual\",\"now\":0}").put("/clocks/sa").then().statusCode(201);
+        json("{\"mode\":\"virtual\",\"now\":0}").put("/clocks/sb").then().statusCode(201);
+        json("{\"every\":1000}").put("/clocks/sa/schedules/on").then().statusCode(201);
+        json("{\"every\":1000,\"paused\":true}").put("/clocks/sa/schedules/held").then().statusCode(201);
+        json("{\"every\":1000}").put("/clocks/sb/schedules/on").then().statusCode(201);
+        json("{\"every\":1000,\"limit\":1}").put("/clocks/sb/schedules/once").then().statusCode(201);
+        json("{\"by\":1000}").post("/clocks/sb/advance").then().statusCode(200); // once fires its only occurrence
+        RestAssured.given(http).get("/clocks/sb/schedules/once").then().statusCode(200)
+                .body("state", equalTo("done"));
+
+        PrometheusScrape scrape = awaitSchedules(2, 1, 1);
+
+        assertThat(scrape.value("timer_schedules", "state=\"active\"")).isEqualTo(2);
+        assertThat(scrape.value("timer_schedules", "state=\"paused\"")).isEqualTo(1);
+        assertThat(scrape.value("timer_schedules", "state=\"done\"")).isEqualTo(1);
+
+        RestAssured.given(http).post("/clocks/sa/schedules/held/resume").then().statusCode(200);
+        RestAssured.given(http).delete("/clocks/sb").then().statusCode(204); // its schedules go with it
+
+        awaitSchedules(2, 0, 0);
+    }
+
     private RequestSpecification json(String body) {
         return RestAssured.given(http).contentType(ContentType.JSON).body(body);
     }
@@ -212,6 +237,22 @@ class PostgresStoreMetricsTest {
             assertThat(System.nanoTime()).as("a ready delivery on the default clock within 60 s")
                     .isLessThan(deadline);
             Thread.onSpinWait();
+        }
+    }
+
+    /** Scrapes until a sample shows these schedule counts by state; fails after 60 s. */
+    private PrometheusScrape awaitSchedules(int active, int paused, int done) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            PrometheusScrape scrape = scrape();
+            if (scrape.value("timer_schedules", "state=\"active\"") == active
+                    && scrape.value("timer_schedules", "state=\"paused\"") == paused
+                    && scrape.value("timer_schedules", "state=\"done\"") == done) {
+                return scrape;
+            }
+            assertThat(System.nanoTime()).as("a sample with %d active, %d paused and %d done schedules within 60 s",
+                    active, paused, done).isLessThan(deadline);
+            Thread.sleep(20); // polling the scraped gauge
         }
     }
 

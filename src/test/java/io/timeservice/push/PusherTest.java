@@ -19,11 +19,13 @@ import io.timeservice.model.Delivery;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.PushTargetPolicy;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.Clocks;
 import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.MemoryDeliveryStore;
+import io.timeservice.store.memory.MemoryScheduleStore;
 import io.timeservice.store.memory.MemoryTimerStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -300,6 +302,25 @@ class PusherTest {
             pushed.add(body.substring(body.indexOf("\"id\":\"") + 6, body.indexOf("\",\"fireTime\"")));
         }
         assertThat(pushed).isEqualTo(fired);
+    }
+
+    @Test
+    void aSchedulesOccurrence_arrivesNamingItsSchedule_andAClientsTimerNamesNone() throws Exception {
+        pushClock("reports", target("/", 1, List.of()));
+        new MemoryScheduleStore(clocks).put("reports", "nightly", new ScheduleSpec(null, 1_000L, null, 1_000L, null,
+                null, 0, "{\"report\":1}", null, false), null);
+
+        advance("reports", 1_000);
+
+        Receiver.Request occurrence = receiver.next();
+        assertThat(occurrence.body()).startsWith("{\"clock\":\"reports\",\"id\":\"nightly:1000\",\"fireTime\":1000,")
+                .endsWith(",\"payload\":{\"report\":1},\"schedule\":\"nightly\"}");
+        deliveries.next();
+
+        add("reports", "adhoc", 0, null);
+        advance("reports", 0);
+        Receiver.Request timer = receiver.next();
+        assertThat(timer.body()).contains("\"id\":\"adhoc\"").doesNotContain("\"schedule\"");
     }
 
     @Test

@@ -86,6 +86,40 @@ class PushRestTest extends RestTestSupport {
     }
 
     @Test
+    void aScaledPushClock_pushesWhatFires_andRetriesInItsOwnTime() throws Exception {
+        // 100,000 times the wall clock: the timer's clock minute and the clock second of backoff pass in under 1 ms
+        json(pushClock("scaled", "").replace("\"mode\":\"scaled\"", "\"mode\":\"scaled\",\"rate\":100000"))
+                .put("/clocks/fast").then().statusCode(201).body("mode", equalTo("scaled"))
+                .body("delivery", equalTo("push"));
+        receiver.answer(request -> Receiver.Answer.status(request.body().contains("\"attempt\":1") ? 500 : 204));
+        json("{\"id\":\"in-a-minute\",\"delay\":60000}").post("/clocks/fast/timers").then().statusCode(201);
+
+        Receiver.Request first = receiver.next();
+        assertThat(first.header("webhook-id")).startsWith("fast:");
+        assertThat(first.body()).startsWith("{\"clock\":\"fast\",\"id\":\"in-a-minute\",")
+                .contains("\"attempt\":1");
+        Receiver.Request retried = receiver.next();
+        assertThat(retried.header("webhook-id")).isEqualTo(first.header("webhook-id"));
+        assertThat(retried.body()).contains("\"attempt\":2");
+        awaitDeliveries("fast", "{\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0}");
+    }
+
+    @Test
+    void aVirtualPushClock_pushesEveryOccurrenceAnAdvancePassesThrough() throws Exception {
+        json(pushClock("virtual", "")).put("/clocks/ticks").then().statusCode(201);
+        json("{\"every\":1000}").put("/clocks/ticks/schedules/tick").then().statusCode(201);
+        json("{\"by\":3000}").post("/clocks/ticks/advance").then().statusCode(200);
+
+        java.util.Set<String> pushed = new java.util.TreeSet<>();
+        for (int i = 0; i < 3; i++) {
+            String body = receiver.next().body();
+            pushed.add(body.substring(body.indexOf("\"id\":\"") + 6, body.indexOf("\",\"fireTime\"")));
+        }
+        assertThat(pushed).containsExactly("tick:1000", "tick:2000", "tick:3000");
+        awaitDeliveries("ticks", "{\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0}");
+    }
+
+    @Test
     void aVirtualPushClock_retriesAtItsOwnTime_deadLettersA410_andARedrivePushesAgain() throws Exception {
         json(pushClock("virtual", "")).put("/clocks/ci").then().statusCode(201);
         receiver.answer(request -> Receiver.Answer.status(request.body().contains("\"attempt\":1") ? 503 : 410));

@@ -22,7 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class SnapshotRestTest extends RestTestSupport {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    static final JsonMapper JSON = JsonMapper.builder().build();
 
     @AfterEach
     void deleteClocks() {
@@ -71,7 +71,7 @@ class SnapshotRestTest extends RestTestSupport {
         return JSON.readTree(saved.asString());
     }
 
-    private static JsonNode withoutName(JsonNode document) {
+    static ObjectNode withoutName(JsonNode document) {
         ObjectNode copy = (ObjectNode) document.deepCopy();
         ((ObjectNode) copy.get("clock")).remove("name");
         return copy;
@@ -235,6 +235,28 @@ class SnapshotRestTest extends RestTestSupport {
             assertThat(refused.jsonPath().getString("member")).as(bad.getKey().length() > 300
                     ? bad.getKey().substring(0, 300) : bad.getKey()).isEqualTo(bad.getValue());
             given().get("/clocks/fixture").then().statusCode(404);
+        }
+    }
+
+    /** Private targets are not allowed here (the default): a loaded push target meets PUT /clocks' rule. */
+    @Test
+    void aLoadedPushTargetOnLoopback_isRefusedAsNotAllowed_andABadOneAtItsMember_creatingNothing() {
+        String push = "{\"format\":1,\"clock\":{\"delivery\":\"push\",\"push\":{\"url\":\"http://127.0.0.1:9/hooks\"";
+        assertProblem(json(push + "}}}").put("/clocks/hooked/snapshot"), 400, "target_not_allowed");
+        given().get("/clocks/hooked").then().statusCode(404);
+
+        Map<String, String> pointerByDocument = Map.of(
+                push + ",\"timeout\":1}}}", "/clock/push",
+                push + ",\"secrets\":[1]}}}", "/clock/push/secrets/0",
+                push + ",\"headers\":{\"X-A\":2}}}}", "/clock/push/headers/X-A",
+                push + ",\"secretsCount\":-1}}}", "/clock/push/secretsCount",
+                push + ",\"other\":1}}}", "/clock/push/other",
+                "{\"format\":1,\"clock\":{\"delivery\":\"push\"}}", "/clock");
+        for (Map.Entry<String, String> bad : pointerByDocument.entrySet()) {
+            Response refused = json(bad.getKey()).put("/clocks/hooked/snapshot");
+            assertProblem(refused, 400, "invalid_snapshot");
+            assertThat(refused.jsonPath().getString("member")).as(bad.getKey()).isEqualTo(bad.getValue());
+            given().get("/clocks/hooked").then().statusCode(404);
         }
     }
 

@@ -32,7 +32,6 @@ import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics.Operation;
-import io.timeservice.store.SchedulerMetrics.Outcome;
 import io.timeservice.store.SchedulerMetrics;
 
 /**
@@ -76,7 +75,8 @@ public final class TimerScheduler {
     /** Replaced only by {@link #reset}; guarded by the lock. */
     private SchedulerClock clock;
     private final LongSupplier wallClockMillis;
-    private final SchedulerMetrics metrics;
+    /** Times and counts every operation; see {@link MeasuredOperations}. */
+    private final MeasuredOperations operations;
     /** Guarded by the lock, as are the sequences and the fail-stop state. */
     private final Capacity capacity;
     private final Sequences sequences = new Sequences();
@@ -122,7 +122,7 @@ public final class TimerScheduler {
         this.heap = new IndexedTimerHeap(arity);
         this.clock = clock;
         this.wallClockMillis = wallClockMillis;
-        this.metrics = metrics;
+        this.operations = new MeasuredOperations(lock, this::requireServing, () -> log, metrics);
         Kernel kernel = new Kernel();
         this.clockDeliveries = new ClockDeliveries(kernel, deliveries, this.capacity, metrics);
         this.schedules = new ClockScheduleCalls(kernel, heap, this.capacity, sequences, wallClockMillis);
@@ -167,7 +167,7 @@ public final class TimerScheduler {
 
     /** See {@link io.timeservice.store.TimerStore#add}: due {@code due}, decided under the lock; steps into trace. */
     public Timer add(String id, Due due, int priority, String payload, Trace trace) {
-        return mutate(Operation.ADD, () -> Rules.requireValidId(id), () -> {
+        return operations.mutate(Operation.ADD, () -> Rules.requireValidId(id), () -> {
             long now = clock.now();
             long fireTime = Rules.fireTime(now, due);
             if (heap.find(id) != IndexedTimerHeap.NONE) {
@@ -194,7 +194,7 @@ public final class TimerScheduler {
 
     /** See {@link io.timeservice.store.TimerStore#cancel}; {@code schedule_owned} for a schedule's occurrence. */
     public Timer cancel(String id, Precondition precondition, Trace trace) {
-        return mutate(Operation.CANCEL, () -> { }, () -> {
+        return operations.mutate(Operation.CANCEL, () -> { }, () -> {
             int handle = requirePending(id);
             schedules.requireNotOwned(id);
             Timer cancelled = heap.timerAt(handle);
@@ -221,7 +221,7 @@ public final class TimerScheduler {
      * @throws SchedulerException as there, and {@code schedule_owned} for a schedule's occurrence
      */
     public Timer edit(String id, Due newDue, Integer newPriority, Precondition precondition, Trace trace) {
-        return mutate(Operation.EDIT, () -> Rules.requireEditChange(newDue, newPriority), () -> {
+        return operations.mutate(Operation.EDIT, () -> Rules.requireEditChange(newDue, newPriority), () -> {
             long fireTime = newDue == null ? 0 : Rules.fireTime(clock.now(), newDue);
             int handle = requirePending(id);
             schedules.requireNotOwned(id);
@@ -249,7 +249,7 @@ public final class TimerScheduler {
      * occurrence is {@code schedule_owned}.
      */
     public List<Timer> batch(List<? extends BatchOp> ops) {
-        return mutate(Operation.BATCH, () -> {
+        return operations.mutate(Operation.BATCH, () -> {
             Rules.requireBatchSize(ops);
         }, () -> {
             BatchPlan plan = new BatchPlan(heap, capacity, sequences, clock.now(), wallClockMillis.getAsLong(),
@@ -306,7 +306,7 @@ public final class TimerScheduler {
         if (limit < 1) {
             throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
-        return read(Operation.LIST, () -> {
+        return operations.read(Operation.LIST, () -> {
             int[] handles = FiringOrderWalk.firstInOrder(heap, limit);
             List<Timer> timers = new ArrayList<>(handles.length);
             for (int handle : handles) {
@@ -403,7 +403,7 @@ public final class TimerScheduler {
 
     /** @throws SchedulerException {@code timer_not_found} */
     public Timer get(String id) {
-        return read(Operation.GET, () -> schedules.tagged(heap.timerAt(requirePending(id))));
+        return operations.read(Operation.GET, () -> schedules.tagged(heap.timerAt(requirePending(id))));
     }
 
     /**
@@ -412,7 +412,7 @@ public final class TimerScheduler {
      * @throws SchedulerException {@code queue_empty}
      */
     public Timer peek() {
-        return read(Operation.PEEK, () -> {
+        return operations.read(Operation.PEEK, () -> {
             int root = heap.peek();
             if (root == IndexedTimerHeap.NONE) {
                 throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
@@ -796,48 +796,6 @@ public final class TimerScheduler {
         return handle;
     }
 
-    /**
-     * Runs one mutation: {@code validate} outside the lock, {@code underLock} under it, then waits until the log has
-     * it; timed and counted as {@link #measured}.
-     */
-    private <T> T mutate(Operation operation, Runnable validate, Supplier<Applied<T>> underLock) {
-        return measured(operation, validate, true, underLock);
-    }
-
-    /** Runs one read under the lock; timed and counted as {@link #measured}. */
-    private <T> T read(Operation operation, Supplier<T> underLock) {
-        return measured(operation, () -> { }, false, () -> new Applied<>(underLock.get(), 0, Applied.NO_LEVELS));
-    }
-
-    /**
-     * The one shape of every counted operation: {@code validate} outside the lock, {@code underLock} under it after
-     * the fail-stop check, then (a change) the wait until the log has it; the operation, refusals included, and its
-     * sift levels are reported after the lock is released.
-     */
-    private <T> T measured(Operation operation, Runnable validate, boolean durable, Supplier<Applied<T>> underLock) {
-        long start = System.nanoTime();
-        Outcome outcome = Outcome.REJECTED;
-        int[] levels = Applied.NO_LEVELS;
-        try {
-            validate.run();
-            Applied<T> applied = lock.call(() -> {
-                requireServing();
-                return underLock.get();
-            });
-            levels = applied.levels();
-            if (durable) {
-                log.awaitDurable(applied.position());
-            }
-            outcome = Outcome.SUCCESS;
-            return applied.value();
-        } catch (SchedulerException refused) {
-            outcome = Outcome.of(refused.code());
-            throw refused;
-        } finally {
-            report(operation, outcome, start, levels);
-        }
-    }
-
     /** Runs {@code step}, telling the heap's steps to {@code trace} when it records. */
     private <T> T traced(Trace trace, Supplier<T> step) {
         if (!trace.isRecording()) {
@@ -851,25 +809,17 @@ public final class TimerScheduler {
         }
     }
 
-    /** Reports one operation; call after releasing the lock. */
-    private void report(Operation operation, Outcome outcome, long startNanos, int[] siftLevels) {
-        metrics.operation(operation, outcome, System.nanoTime() - startNanos);
-        for (int levels : siftLevels) {
-            metrics.siftLevels(levels);
-        }
-    }
-
     /** The narrow view {@link ClockDeliveries} and {@link ClockFiring} have of this scheduler: each method as its namesake here. */
     private final class Kernel implements SchedulerKernel {
 
         @Override
         public <T> T mutate(Operation operation, Runnable validate, Supplier<Applied<T>> underLock) {
-            return TimerScheduler.this.mutate(operation, validate, underLock);
+            return operations.mutate(operation, validate, underLock);
         }
 
         @Override
         public <T> T read(Operation operation, Supplier<T> underLock) {
-            return TimerScheduler.this.read(operation, underLock);
+            return operations.read(operation, underLock);
         }
 
         @Override

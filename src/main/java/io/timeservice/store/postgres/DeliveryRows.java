@@ -13,6 +13,8 @@ import java.util.UUID;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Delivery.State;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.SchedulerException;
 
 /**
  * What the deliveries' classes ({@link PostgresDeliveries}, {@link LeaseReleaser}, {@link PostgresDeadLetters}) read
@@ -24,17 +26,57 @@ final class DeliveryRows {
     }
 
     /**
-     * The clock a delivery call runs on, read in the call's transaction: a virtual clock's row {@code FOR SHARE}
-     * (read again under the lock: an advance may have committed meanwhile), so no advance of it runs until the call
-     * commits; a system clock's unlocked (claims and acks of one busy clock must not queue on one row), its now the
-     * database's clock.
+     * A delivery call's clock in one round trip: a virtual clock's row locked {@code FOR SHARE} (the lock returns the
+     * row's latest version, so an advance that committed after the statement's snapshot is seen), any other clock's
+     * (system, scaled) read unlocked. A clock's mode never changes, so the two branches never both answer.
+     * Parameters: the clock, twice.
+     */
+    private static final String ON_CLOCK = "WITH virtual_clock AS (" + PostgresClocks.SELECT
+            + " WHERE name = ? AND mode = 'virtual' FOR SHARE) SELECT * FROM virtual_clock UNION ALL "
+            + PostgresClocks.SELECT + " WHERE name = ? AND mode <> 'virtual'";
+
+    /**
+     * The clock a delivery call runs on, read in the call's transaction: a virtual clock's row {@code FOR SHARE}, so
+     * no advance of it runs until the call commits; a system clock's unlocked (claims and acks of one busy clock must
+     * not queue on one row), its now the database's clock. One statement ({@link #ON_CLOCK}).
      *
      * @throws io.timeservice.model.SchedulerException {@code clock_not_found}
      */
     static StoredClock onClock(Connection connection, String clock) throws SQLException {
-        StoredClock stored = PostgresClocks.require(connection, clock, "");
-        return stored.mode() == ClockSettings.Mode.VIRTUAL ? PostgresClocks.require(connection, clock, " FOR SHARE")
-                : stored;
+        StoredClock stored = null;
+        if (clock != null) {
+            try (PreparedStatement select = connection.prepareStatement(ON_CLOCK)) {
+                select.setString(1, clock);
+                select.setString(2, clock);
+                try (ResultSet row = select.executeQuery()) {
+                    stored = row.next() ? PostgresClocks.clockOf(row) : null;
+                }
+            }
+        }
+        return PostgresClocks.found(clock, stored);
+    }
+
+    /**
+     * The clock of a delivery call, once {@code validate} accepted the call's input and the clock is known to queue
+     * its fired timers: the memory store's order of refusals ({@code clock_not_found}, the input, then
+     * {@code clock_not_queued}), decided in the call's transaction, so that the call reads its clock once.
+     */
+    static StoredClock onQueueClock(Connection connection, String clock, Runnable validate) throws SQLException {
+        StoredClock stored = onClock(connection, clock);
+        validate.run();
+        requireQueue(stored);
+        return stored;
+    }
+
+    /**
+     * @throws io.timeservice.model.SchedulerException {@code clock_not_queued} for a clock that returns fired timers
+     *                                                 from advance
+     */
+    static void requireQueue(StoredClock clock) {
+        if (clock.delivery() == ClockSettings.DeliveryMode.RESPONSE) { // queue and push clocks hold deliveries
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
+                    + " (delivery \"response\") and has no deliveries");
+        }
     }
 
     /** The deliveries a statement selecting {@link DeliverySql#VIEW} answers, by sequence (RETURNING follows no order). */

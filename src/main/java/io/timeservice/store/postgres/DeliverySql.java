@@ -83,12 +83,15 @@ final class DeliverySql {
 
     /**
      * {@link #ACK} for many (id, claim) pairs: the held rows locked in sequence order (so two overlapping calls wait
-     * for each other instead of deadlocking), then acknowledged. Parameters: ids, claims, clock, the clock's now.
+     * for each other instead of deadlocking), then acknowledged. The rows are found by their claims only (index
+     * {@code deliveries_claim}; {@code OFFSET 0} keeps the other conditions out of the scan): planned on the clock and
+     * state instead, PostgreSQL read the clock's whole in-flight range ({@code deliveries_leases}) per call.
+     * Parameters: claims, ids, claims again, clock, the clock's now.
      */
     static final String ACK_ALL = """
             WITH held AS (
-                SELECT d.seq FROM deliveries d JOIN unnest(?::text[], ?::uuid[]) AS a(id, claim)
-                       ON d.id = a.id AND d.claim = a.claim
+                SELECT d.seq FROM (SELECT * FROM deliveries WHERE claim = ANY (?::uuid[]) OFFSET 0) d
+                  JOIN unnest(?::text[], ?::uuid[]) AS a(id, claim) ON d.id = a.id AND d.claim = a.claim
                  WHERE d.clock = ? AND d.state = 'in_flight' AND d.lease_until > ?
                  ORDER BY d.seq
                    FOR UPDATE OF d)
@@ -97,10 +100,13 @@ final class DeliverySql {
              WHERE d.seq = h.seq
             RETURNING d.id, d.claim, d.bytes""";
 
-    /** Which of the (id, claim) pairs were acknowledged before with that claim. Parameters: ids, claims, clock. */
+    /**
+     * Which of the (id, claim) pairs were acknowledged before with that claim, found by their claims as in
+     * {@link #ACK_ALL}. Parameters: claims, ids, claims again, clock.
+     */
     static final String ACKED_BEFORE = """
-            SELECT d.id, d.claim FROM deliveries d JOIN unnest(?::text[], ?::uuid[]) AS a(id, claim)
-                   ON d.id = a.id AND d.claim = a.claim
+            SELECT d.id, d.claim FROM (SELECT * FROM deliveries WHERE claim = ANY (?::uuid[]) OFFSET 0) d
+              JOIN unnest(?::text[], ?::uuid[]) AS a(id, claim) ON d.id = a.id AND d.claim = a.claim
              WHERE d.clock = ? AND d.state = 'acked'""";
 
     /** Moves the held delivery's lease end (first parameter) and answers it. */
@@ -138,18 +144,22 @@ final class DeliverySql {
      */
     static final String RETRY = """
             UPDATE deliveries SET state = 'ready', ready_at = retry_at, retry_at = NULL
-             WHERE seq IN (SELECT seq FROM deliveries
-                            WHERE clock = ? AND state = 'waiting' AND retry_at <= ?
-                            ORDER BY retry_at, seq LIMIT ? FOR UPDATE%s)""";
+             WHERE seq = ANY (ARRAY(SELECT seq FROM deliveries
+                                     WHERE clock = ? AND state = 'waiting' AND retry_at <= ?
+                                     ORDER BY retry_at, seq LIMIT ? FOR UPDATE%s))""";
 
     /**
      * Deletes acknowledged deliveries older than the retention, at most a round of them, skipping rows a repeated ack
      * holds. Parameters: retention in ms, limit.
+     *
+     * <p>The picked sequences are an array ({@code = ANY (ARRAY(...))}), found by the primary key: written
+     * {@code seq IN (SELECT ...)}, PostgreSQL joined the subquery to a sequential scan of the whole table at a
+     * million rows ({@code StatementPlansTest}). {@link #RETRY} likewise.
      */
     static final String PURGE_ACKED = """
             DELETE FROM deliveries
-             WHERE seq IN (SELECT seq FROM deliveries WHERE state = 'acked' AND done_at <= db_now_ms() - ?
-                            LIMIT ? FOR UPDATE SKIP LOCKED)""";
+             WHERE seq = ANY (ARRAY(SELECT seq FROM deliveries WHERE state = 'acked' AND done_at <= db_now_ms() - ?
+                                     LIMIT ? FOR UPDATE SKIP LOCKED))""";
 
     /** A page of a clock's dead deliveries in sequence order, after a sequence. Parameters: clock, after, limit. */
     static final String LIST_DEAD = "SELECT " + VIEW + """

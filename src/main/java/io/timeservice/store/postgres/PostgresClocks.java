@@ -308,7 +308,15 @@ public final class PostgresClocks {
      * @throws SchedulerException {@code clock_not_found}, also for a name no clock could have
      */
     static StoredClock require(Connection connection, String name, String lock) throws SQLException {
-        StoredClock clock = name == null ? null : find(connection, name, lock);
+        return found(name, name == null ? null : find(connection, name, lock));
+    }
+
+    /**
+     * The clock a read of {@code name} found.
+     *
+     * @throws SchedulerException {@code clock_not_found} when it found none
+     */
+    static StoredClock found(String name, StoredClock clock) {
         if (clock == null) {
             String shown = Rules.abbreviateClockName(name);
             throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named " + shown);
@@ -325,7 +333,8 @@ public final class PostgresClocks {
         }
     }
 
-    private static StoredClock clockOf(ResultSet row) throws SQLException {
+    /** The clock in a row of {@link #SELECT}'s columns. */
+    static StoredClock clockOf(ResultSet row) throws SQLException {
         RetryPolicy retry = row.getObject(7) == null ? RetryPolicy.DEFAULT // a clock stored without a policy
                 : new RetryPolicy(row.getInt(7), row.getLong(8), row.getDouble(9), row.getLong(10), row.getDouble(11));
         Long rate = row.getObject(12, Long.class);

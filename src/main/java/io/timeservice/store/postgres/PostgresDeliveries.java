@@ -129,11 +129,16 @@ public final class PostgresDeliveries {
      *                            {@code clock_not_found}
      */
     public List<ClaimedDelivery> claim(String clock, int max, long leaseMillis) {
-        Rules.requireClaim(max, leaseMillis, 0);
+        return claimOnce(clock, max, leaseMillis, 0);
+    }
+
+    /** One look of a claim; {@code waitMillis} only to be checked in the memory store's order of refusals. */
+    private List<ClaimedDelivery> claimOnce(String clock, int max, long leaseMillis, long waitMillis) {
         StoredClock[] onClock = new StoredClock[1];
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
         Supplier<List<ClaimedDelivery>> look = () -> jdbc.inTransaction(connection -> {
-            StoredClock stored = DeliveryRows.onClock(connection, clock);
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock,
+                    () -> Rules.requireClaim(max, leaseMillis, waitMillis));
             onClock[0] = stored;
             if (stored.firesByItself()) {
                 released[0] = LeaseReleaser.releaseDue(connection, stored, RELEASE_ON_CLAIM, true);
@@ -192,7 +197,6 @@ public final class PostgresDeliveries {
      *                            0..{@value Limits#MAX_CLAIM_WAIT_MILLIS} ms
      */
     public List<ClaimedDelivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
-        Rules.requireClaim(max, leaseMillis, waitMillis);
         LongPoll.Signal signal = new LongPoll.Signal() {
             @Override
             public long generation() {
@@ -204,7 +208,8 @@ public final class PostgresDeliveries {
                 wakeups.awaitChange(clock, seen, nanos);
             }
         };
-        return LongPoll.claim(waitMillis, signal, () -> waitsEnded, () -> claim(clock, max, leaseMillis));
+        return LongPoll.claim(waitMillis, signal, () -> waitsEnded, () -> claimOnce(clock, max, leaseMillis,
+                waitMillis));
     }
 
     /**
@@ -233,7 +238,7 @@ public final class PostgresDeliveries {
         boolean[] newlyAcked = new boolean[1]; // now, not before: a repeated ack is no new event
         boolean held = jdbc.inTransaction(connection -> {
             newlyAcked[0] = false;
-            StoredClock stored = DeliveryRows.onClock(connection, clock);
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> { });
             if (token == null) {
                 return false;
             }
@@ -272,22 +277,22 @@ public final class PostgresDeliveries {
      * @throws SchedulerException {@code clock_not_found}
      */
     public List<ErrorCode> ackAll(String clock, List<Ack> acks) {
-        String[] ids = new String[acks.size()];
-        UUID[] tokens = new UUID[acks.size()];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = acks.get(i).id();
-            tokens[i] = DeliveryRows.token(acks.get(i).claim());
-        }
         int[] newlyAcked = new int[1]; // now, not before: repeated acks are no new events
         List<ErrorCode> outcomes = jdbc.inTransaction(connection -> {
             newlyAcked[0] = 0;
-            StoredClock stored = DeliveryRows.onClock(connection, clock);
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> Rules.requireAckCount(acks));
+            String[] ids = new String[acks.size()];
+            UUID[] tokens = new UUID[acks.size()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = acks.get(i).id();
+                tokens[i] = DeliveryRows.token(acks.get(i).claim());
+            }
             Set<List<Object>> done = new HashSet<>(); // (id, token) pairs acknowledged now or before
             long bytes = 0;
             int acked = 0;
             try (PreparedStatement ack = connection.prepareStatement(DeliverySql.ACK_ALL)) {
                 bindAcks(connection, ack, stored.name(), ids, tokens);
-                ack.setLong(4, stored.now());
+                ack.setLong(5, stored.now());
                 try (ResultSet rows = ack.executeQuery()) {
                     while (rows.next()) {
                         done.add(List.of(rows.getString(1), rows.getObject(2, UUID.class)));
@@ -321,12 +326,17 @@ public final class PostgresDeliveries {
         return outcomes;
     }
 
-    /** Binds the ids and tokens of {@link DeliverySql#ACK_ALL} or {@link DeliverySql#ACKED_BEFORE} and the clock's name. */
+    /**
+     * Binds the tokens, ids, tokens again and the clock's name of {@link DeliverySql#ACK_ALL} or
+     * {@link DeliverySql#ACKED_BEFORE}.
+     */
     private static void bindAcks(Connection connection, PreparedStatement statement, String clock, String[] ids,
                                  UUID[] tokens) throws SQLException {
-        statement.setArray(1, connection.createArrayOf("text", ids));
-        statement.setArray(2, connection.createArrayOf("uuid", tokens));
-        statement.setString(3, clock);
+        java.sql.Array claims = connection.createArrayOf("uuid", tokens);
+        statement.setArray(1, claims);
+        statement.setArray(2, connection.createArrayOf("text", ids));
+        statement.setArray(3, claims);
+        statement.setString(4, clock);
     }
 
     /**
@@ -339,11 +349,13 @@ public final class PostgresDeliveries {
      *                            RetryPolicy#MAX_BACKOFF_MILLIS} ms, {@code clock_not_found}
      */
     public io.timeservice.model.Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
-        if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
-                    + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
-        }
-        return fail(clock, id, claim, (stored, sequence, attempt) -> {
+        Runnable validate = () -> { // after the clock is found, before it is asked to queue: the memory store's order
+            if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
+                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
+                        + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
+            }
+        };
+        return fail(clock, id, claim, validate, (stored, sequence, attempt) -> {
             long now = stored.now();
             RetryPolicy policy = stored.retry();
             long retryAt = Rules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
@@ -360,9 +372,8 @@ public final class PostgresDeliveries {
      * @throws SchedulerException {@code invalid_request} for a bad reason, {@code clock_not_found}
      */
     public io.timeservice.model.Delivery reject(String clock, String id, String claim, String reason) {
-        Rules.requireDeadReason(reason);
-        return fail(clock, id, claim, (stored, sequence, attempt) -> FailedAttempt.rejected(sequence, attempt,
-                reason));
+        return fail(clock, id, claim, () -> Rules.requireDeadReason(reason),
+                (stored, sequence, attempt) -> FailedAttempt.rejected(sequence, attempt, reason));
     }
 
     /** How a failed attempt of one held delivery ends, decided in its transaction. */
@@ -372,11 +383,12 @@ public final class PostgresDeliveries {
     }
 
     /** A nack or reject of the delivery {@code id} held under {@code claim}: null when the claim is lost. */
-    private io.timeservice.model.Delivery fail(String clock, String id, String claim, Failure failure) {
+    private io.timeservice.model.Delivery fail(String clock, String id, String claim, Runnable validate,
+                                               Failure failure) {
         UUID token = DeliveryRows.token(claim);
         StoredClock[] onClock = new StoredClock[1];
         io.timeservice.model.Delivery failed = jdbc.inTransaction(connection -> {
-            StoredClock stored = DeliveryRows.onClock(connection, clock);
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, validate);
             onClock[0] = stored;
             if (token == null) {
                 return null;
@@ -422,11 +434,10 @@ public final class PostgresDeliveries {
      *                            {@code clock_not_found}
      */
     public io.timeservice.model.Delivery extend(String clock, String id, String claim, long leaseMillis) {
-        Rules.requireLease(leaseMillis);
         UUID token = DeliveryRows.token(claim);
         StoredClock[] onClock = new StoredClock[1];
         io.timeservice.model.Delivery extended = jdbc.inTransaction(connection -> {
-            StoredClock stored = DeliveryRows.onClock(connection, clock);
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> Rules.requireLease(leaseMillis));
             onClock[0] = stored;
             if (token == null) {
                 return null;

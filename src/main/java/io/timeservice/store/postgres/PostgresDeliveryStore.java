@@ -4,11 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.timeservice.model.Ack;
-import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.store.DeliveryStore;
 
@@ -27,9 +25,8 @@ public final class PostgresDeliveryStore implements DeliveryStore {
 
     @Override
     public List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
-        String name = queued(clock);
-        List<ClaimedDelivery> claimed = store.deliveries().claim(name, max, leaseMillis,
-                waitMillis);
+        String name = PostgresTimerStore.named(clock); // the mode and input are checked in its transaction
+        List<ClaimedDelivery> claimed = store.deliveries().claim(name, max, leaseMillis, waitMillis);
         List<Delivery> shown = new ArrayList<>(claimed.size());
         for (ClaimedDelivery delivery : claimed) {
             shown.add(new Delivery(delivery.id(), delivery.fireTime(), delivery.priority(), delivery.sequence(),
@@ -41,20 +38,19 @@ public final class PostgresDeliveryStore implements DeliveryStore {
 
     @Override
     public void ack(String clock, String id, String claim) {
-        if (!store.deliveries().ack(queued(clock), id, claim)) {
+        if (!store.deliveries().ack(PostgresTimerStore.named(clock), id, claim)) {
             throw claimLost(id);
         }
     }
 
     @Override
     public List<ErrorCode> ackAll(String clock, List<Ack> acks) {
-        Rules.requireAckCount(acks);
-        return store.deliveries().ackAll(queued(clock), acks);
+        return store.deliveries().ackAll(PostgresTimerStore.named(clock), acks);
     }
 
     @Override
     public Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
-        return held(id, store.deliveries().nack(queued(clock), id, claim, retryAfterMillis));
+        return held(id, store.deliveries().nack(PostgresTimerStore.named(clock), id, claim, retryAfterMillis));
     }
 
     @Override
@@ -70,7 +66,7 @@ public final class PostgresDeliveryStore implements DeliveryStore {
 
     @Override
     public Delivery extend(String clock, String id, String claim, long leaseMillis) {
-        return held(id, store.deliveries().extend(queued(clock), id, claim, leaseMillis));
+        return held(id, store.deliveries().extend(PostgresTimerStore.named(clock), id, claim, leaseMillis));
     }
 
     @Override
@@ -103,13 +99,13 @@ public final class PostgresDeliveryStore implements DeliveryStore {
         store.deliveries().allowWaits();
     }
 
-    /** The clock's name, once it is known to queue its fired timers. */
+    /**
+     * The clock's name, once it is known to queue its fired timers: for the calls that are not on a worker's path
+     * (claim, ack, nack and extend check it in their own transaction).
+     */
     private String queued(String clock) {
         String name = PostgresTimerStore.named(clock);
-        if (!store.clocks().get(name).queues()) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
-                    + " (delivery \"response\") and has no deliveries");
-        }
+        DeliveryRows.requireQueue(store.clocks().get(name));
         return name;
     }
 

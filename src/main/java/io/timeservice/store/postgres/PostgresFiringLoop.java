@@ -70,7 +70,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
      * with something; the database's now comes back even when none has. {@code OFFSET 0} keeps the subquery from
      * being pulled up, which would run each probe again in the outer WHERE.
      */
-    private static final String EARLIEST_DUE = """
+    static final String EARLIEST_DUE = """
             SELECT now.ms, due.name, due.fire_time, due.lease_until, due.retry_at, due.rate_millionths,
                    due.anchor_wall, due.now_ms
               FROM (SELECT db_now_ms() AS ms) now

@@ -28,12 +28,17 @@ public final class PostgresQueueInspector implements QueueInspector {
         this.arity = arity;
     }
 
-    /** A virtual clock's timers due before its now: an advance left one behind (one index probe). */
+    /**
+     * A virtual clock's timers due before its now: an advance left one behind (one index probe: the front of
+     * {@code timers_firing_order}; without the ORDER BY PostgreSQL read the clock's timers by id).
+     */
     static final String OVERDUE = """
             SELECT t.id, t.fire_time, c.now_ms
-              FROM clocks c JOIN timers t ON t.clock = c.name
-             WHERE c.name = ? AND c.mode = 'virtual' AND t.fire_time < c.now_ms
-             LIMIT 1""";
+              FROM clocks c
+             CROSS JOIN LATERAL (SELECT id, fire_time FROM timers
+                                  WHERE clock = c.name AND fire_time < c.now_ms
+                                  ORDER BY fire_time LIMIT 1) t
+             WHERE c.name = ? AND c.mode = 'virtual'""";
 
     @Override
     public InvariantReport invariants(String clock) {

@@ -102,6 +102,12 @@ public final class PostgresTimers {
              WHERE c.name = ?""";
     private static final String GET = "SELECT " + TimerRows.T_COLUMNS
             + " FROM clocks c LEFT JOIN timers t ON t.clock = c.name AND t.id = ? WHERE c.name = ?";
+    private static final String EDIT = "UPDATE timers SET fire_time = ?, priority = ?, version = ? WHERE seq = ?";
+    private static final String CANCEL = "DELETE FROM timers WHERE seq = ?";
+    /** A reset's deletions: each row's bytes, and whether the budget counted it. */
+    private static final String RESET_TIMERS = "DELETE FROM timers WHERE clock = ? RETURNING bytes, true";
+    private static final String RESET_DELIVERIES =
+            "DELETE FROM deliveries WHERE clock = ? RETURNING bytes, state <> 'acked'";
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
@@ -230,25 +236,50 @@ public final class PostgresTimers {
             Rules.requireBatchSize(ops);
             BatchNeeds needs = new BatchNeeds(ops.size());
             List<Timer> results = new ArrayList<>(ops.size());
-            for (int i = 0; i < ops.size(); i++) {
-                try {
-                    Timer result = apply(connection, stored, ops.get(i));
-                    results.add(result);
-                    if (!(ops.get(i) instanceof BatchOp.Cancel)) {
-                        firing.saw(stored, result);
-                    }
-                    needs.after(ops.get(i), result);
-                } catch (SchedulerException refused) {
-                    // The memory store decides in order, so an earlier operation may have run out of budget first.
-                    // The totals are read unlocked: the batch is refused either way, only which refusal may differ.
-                    SchedulerException earlier = null;
-                    if (needs.peakTimers > 0 || needs.peakBytes > 0) {
-                        long[] totals = budget.totals(connection);
-                        earlier = needs.firstBeyond(budget.capacity() - totals[0],
-                                budget.capacityBytes() - totals[1], totals[1], budget);
-                    }
-                    throw earlier != null ? earlier : refused.atOp(i);
+            int i = 0;
+            while (i < ops.size()) {
+                int end = i;
+                while (end < ops.size() && ops.get(end) instanceof BatchOp.Add) {
+                    end++;
                 }
+                SchedulerException refused;
+                if (end - i > 1) { // consecutive adds: one statement for all of them
+                    List<BatchOp.Add> run = new ArrayList<>(end - i);
+                    for (BatchOp op : ops.subList(i, end)) {
+                        run.add((BatchOp.Add) op);
+                    }
+                    BatchAdds.Outcome outcome = BatchAdds.insert(connection, stored, run);
+                    for (Timer added : outcome.added()) {
+                        results.add(added);
+                        firing.saw(stored, added);
+                        needs.after(ops.get(i++), added);
+                    }
+                    refused = outcome.refusal();
+                    if (refused == null) {
+                        continue;
+                    }
+                } else {
+                    try {
+                        Timer result = apply(connection, stored, ops.get(i));
+                        results.add(result);
+                        if (!(ops.get(i) instanceof BatchOp.Cancel)) {
+                            firing.saw(stored, result);
+                        }
+                        needs.after(ops.get(i++), result);
+                        continue;
+                    } catch (SchedulerException refusal) {
+                        refused = refusal;
+                    }
+                }
+                // The memory store decides in order, so an earlier operation may have run out of budget first.
+                // The totals are read unlocked: the batch is refused either way, only which refusal may differ.
+                SchedulerException earlier = null;
+                if (needs.peakTimers > 0 || needs.peakBytes > 0) {
+                    long[] totals = budget.totals(connection);
+                    earlier = needs.firstBeyond(budget.capacity() - totals[0],
+                            budget.capacityBytes() - totals[1], totals[1], budget);
+                }
+                throw earlier != null ? earlier : refused.atOp(i);
             }
             try {
                 budget.change(connection, needs.peakTimers, needs.peakBytes, needs.netTimers, needs.netBytes);
@@ -359,7 +390,7 @@ public final class PostgresTimers {
         ScheduleFiring.Fired throughOccurrences = null;
         if (schedules.anyOccurrenceDue(connection, clock, target)) {
             throughOccurrences = schedules.fireThrough(connection, stored, target, limit,
-                    stored.delivery() == ClockSettings.DeliveryMode.QUEUE);
+                    stored.delivery() != ClockSettings.DeliveryMode.RESPONSE); // queue and push
             fired = throughOccurrences.timers();
             complete = throughOccurrences.complete();
             newNow = complete ? target : throughOccurrences.reached();
@@ -504,8 +535,7 @@ public final class PostgresTimers {
             PostgresClocks.require(connection, clock, " FOR UPDATE");
             long timers = 0;
             long bytes = 0;
-            for (String sql : new String[] {"DELETE FROM timers WHERE clock = ? RETURNING bytes, true",
-                    "DELETE FROM deliveries WHERE clock = ? RETURNING bytes, state <> 'acked'"}) {
+            for (String sql : new String[] {RESET_TIMERS, RESET_DELIVERIES}) {
                 try (PreparedStatement delete = connection.prepareStatement(sql)) {
                     delete.setString(1, clock);
                     try (ResultSet rows = delete.executeQuery()) {
@@ -542,6 +572,11 @@ public final class PostgresTimers {
         throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch operation may not be null");
     }
 
+    /** The refusal of an add whose id a pending timer (or an earlier add of its batch) has. */
+    static SchedulerException duplicateId(String id) {
+        return new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
+    }
+
     /** Inserts a new pending timer: id syntax, due time, duplicate id, in the memory store's order. */
     private static Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
                                 String payload) throws SQLException {
@@ -560,7 +595,7 @@ public final class PostgresTimers {
             insert.setString(9, id);
             try (ResultSet row = insert.executeQuery()) {
                 if (!row.next()) {
-                    throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
+                    throw duplicateId(id);
                 }
                 return new Timer(id, fireTime, priority, row.getLong(1), 1, now, payload);
             }
@@ -576,8 +611,7 @@ public final class PostgresTimers {
         Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                 newPriority == null ? current.priority() : newPriority, current.sequence(), current.version() + 1,
                 current.createdAt(), current.payload());
-        try (PreparedStatement update = connection.prepareStatement(
-                "UPDATE timers SET fire_time = ?, priority = ?, version = ? WHERE seq = ?")) {
+        try (PreparedStatement update = connection.prepareStatement(EDIT)) {
             update.setLong(1, edited.fireTime());
             update.setInt(2, edited.priority());
             update.setLong(3, edited.version());
@@ -590,7 +624,7 @@ public final class PostgresTimers {
     private static Timer delete(Connection connection, String clock, String id, Precondition precondition)
             throws SQLException {
         Timer current = lockPending(connection, clock, id, precondition);
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM timers WHERE seq = ?")) {
+        try (PreparedStatement delete = connection.prepareStatement(CANCEL)) {
             delete.setLong(1, current.sequence());
             delete.executeUpdate();
         }

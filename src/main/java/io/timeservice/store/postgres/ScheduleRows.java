@@ -163,10 +163,11 @@ final class ScheduleRows {
         }
     }
 
+    private static final String REMOVE_OCCURRENCE = "DELETE FROM timers WHERE clock = ? AND id = ? RETURNING bytes";
+
     /** Deletes the occurrence timer {@code timerId}; answers its bytes, or -1 when it was not pending. */
     static long removeOccurrence(Connection connection, String clock, String timerId) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement(
-                "DELETE FROM timers WHERE clock = ? AND id = ? RETURNING bytes")) {
+        try (PreparedStatement delete = connection.prepareStatement(REMOVE_OCCURRENCE)) {
             delete.setString(1, clock);
             delete.setString(2, timerId);
             try (ResultSet row = delete.executeQuery()) {

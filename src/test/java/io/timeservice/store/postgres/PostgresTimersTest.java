@@ -306,6 +306,32 @@ class PostgresTimersTest {
     }
 
     @Test
+    void batchOfConsecutiveAdds_drawsSequencesInOrder_andRefusesTheFirstDuplicateOrBadAddAtItsIndex() {
+        timers().add(clock, "P", 50, 0, null);
+
+        List<Timer> run = timers().batch(clock, List.of(new BatchOp.Add("z", 3, 0, null),
+                new BatchOp.Add("a", 3, 0, "{}"), new BatchOp.Add("m", 1, 2, null)));
+        assertThat(run).extracting(Timer::id).containsExactly("z", "a", "m");
+        assertThat(run).extracting(Timer::sequence).isSorted().doesNotHaveDuplicates();
+        assertThat(timers().firstN(clock, 10).timers()).extracting(Timer::id).containsExactly("m", "z", "a", "P");
+
+        // an id twice in one run: the second is the duplicate; a pending id; a bad id before a duplicate wins
+        assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("q", 1, 0, null),
+                new BatchOp.Add("r", 1, 0, null), new BatchOp.Add("q", 1, 0, null))))
+                .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.DUPLICATE_ID))
+                .satisfies(e -> assertThat(((SchedulerException) e).opIndex()).isEqualTo(2));
+        assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("q", 1, 0, null),
+                new BatchOp.Add("P", 1, 0, null), new BatchOp.Add("bad id", 1, 0, null))))
+                .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.DUPLICATE_ID))
+                .satisfies(e -> assertThat(((SchedulerException) e).opIndex()).isEqualTo(1));
+        assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("q", 1, 0, null),
+                new BatchOp.Add("bad id", 1, 0, null), new BatchOp.Add("P", 1, 0, null))))
+                .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ID))
+                .satisfies(e -> assertThat(((SchedulerException) e).opIndex()).isEqualTo(1));
+        assertThat(timers().firstN(clock, 10).timers()).extracting(Timer::id).doesNotContain("q", "r");
+    }
+
+    @Test
     void batch_isAllOrNothing_andNamesTheRefusedOperation() {
         timers().add(clock, "A", 5, 0, null);
 

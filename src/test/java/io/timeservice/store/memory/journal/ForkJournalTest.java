@@ -6,12 +6,14 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
@@ -94,6 +96,30 @@ class ForkJournalTest {
             MemoryClockStore clockStore = new MemoryClockStore(after);
             assertThat(withName(clockStore.snapshot("after-the-cut"), "loaded"))
                     .isEqualTo(withName(clockStore.snapshot("loaded"), "loaded"));
+        }
+    }
+
+    /** A loaded push clock keeps its target, secrets added to the document included, in the record and the file. */
+    @Test
+    void restart_afterLoadsOfPushClocks_rebuildsTheirTargets_secretsIncluded() throws IOException {
+        PushTarget target = new PushTarget("https://hooks.example.com/t", 2_000, 4, Map.of("X-Tenant", "acme"),
+                List.of("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));
+        ClockSettings push = new ClockSettings(ClockSettings.Mode.VIRTUAL, ClockSettings.DeliveryMode.PUSH,
+                QUEUE.retry(), null, target);
+        Clocks before = fresh();
+        try (JournalStore store = open(before, NO_SNAPSHOTS)) {
+            ClockSnapshot document = new ClockSnapshot("x", push, 100, 2, List.of(new io.timeservice.model.Timer("t",
+                    500, 0, 1, 1, 0, null)), List.of());
+            before.load("before-the-cut", document);
+            before.snapshotNow();
+            store.writer().awaitSnapshotIdle();
+            before.load("after-the-cut", document);
+        }
+        Clocks after = fresh();
+        try (JournalStore store = open(after, NO_SNAPSHOTS)) {
+            assertSameClocks(after, before);
+            assertThat(after.get("before-the-cut").settings().push()).isEqualTo(target);
+            assertThat(after.get("after-the-cut").settings().push()).isEqualTo(target);
         }
     }
 

@@ -1,0 +1,321 @@
+package io.timeservice.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import io.timeservice.model.ClockSettings;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Every statement of the PostgreSQL store that reads or writes {@code timers} or {@code deliveries} is planned with
+ * an index at 1,000,000 rows in each table (1,000 clocks of 1,000 timers and 1,000 deliveries, 60% of them acked):
+ * {@code EXPLAIN (FORMAT JSON)} with the parameters a call binds must show no sequential scan of either table, and,
+ * where one index is the point of the statement, that index. The statements are found by reflection (every
+ * {@code static final String} of the package's classes that starts as SQL and names one of the tables), so a new
+ * statement without a case here fails {@link #everyStatementOfTheStore_hasAPlanCase}, and a statement written inline
+ * instead of as a named constant fails {@link #noStatementOnTimersOrDeliveries_isWrittenInline}.
+ *
+ * <p>The plans are the custom plans of the first executions; pgjdbc prepares server-side after five, and PostgreSQL
+ * keeps a generic plan only when it costs no more than these.
+ */
+class StatementPlansTest {
+
+    private static final int ROWS = 1_000_000;
+    private static final int CLOCKS = 1_000;
+    /** Scanned whole by design, never on a request's path: the gauges' sample and the invariant report. */
+    private static final Map<String, String> WHOLE_TABLE = Map.of(
+            "StoreSample.SAMPLE", "the gauges' sample, every sample-period on its own thread",
+            "BudgetReconciliation.BUDGET_AND_ROWS", "the invariant report sums every pending row");
+    private static final Pattern STATEMENT = Pattern.compile("(?is)^\\s*(SELECT|WITH|UPDATE|INSERT|DELETE)\\b.*");
+    private static final Pattern TABLES = Pattern.compile("(?i)\\b(FROM|JOIN|UPDATE|INTO|USING)\\s+(ONLY\\s+)?(timers|deliveries)\\b");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private static TestDatabase database;
+
+    /** A statement's parameters as a call binds them, and the index its plan must use (null: any index). */
+    private record Case(String index, Object... parameters) {
+    }
+
+    private static final UUID CLAIM = UUID.randomUUID();
+    private static final Map<String, Case> CASES = new TreeMap<>();
+
+    static {
+        String sys = "c2";   // a system clock (even numbers)
+        String virt = "c1";  // a virtual clock (odd numbers)
+        String[] ids = ids("d", 100);
+        UUID[] claims = new UUID[100];
+        java.util.Arrays.fill(claims, CLAIM);
+        CASES.put("DeliverySql.CLAIM", new Case("deliveries_ready", 30_000L, virt, 100));
+        CASES.put("DeliverySql.FIRE_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis(), 10_000));
+        CASES.put("DeliverySql.ACK", new Case("deliveries_claim", virt, "d1", CLAIM, 0L));
+        CASES.put("DeliverySql.ALREADY_ACKED", new Case("deliveries_claim", virt, "d1", CLAIM));
+        CASES.put("DeliverySql.ACK_ALL", new Case("deliveries_claim", claims, ids, claims, virt, 0L));
+        CASES.put("DeliverySql.ACKED_BEFORE", new Case("deliveries_claim", claims, ids, claims, virt));
+        CASES.put("DeliverySql.EXTEND", new Case("deliveries_claim", 30_000L, virt, "d1", CLAIM, 0L));
+        CASES.put("DeliverySql.NACKED", new Case("deliveries_claim", virt, "d1", CLAIM, 0L));
+        CASES.put("DeliverySql.FAILED", new Case("deliveries_pkey", longs(100), repeat("waiting", 100),
+                ints(100), longs(100), new Long[100], new String[100]));
+        CASES.put("DeliverySql.EXPIRED", new Case("deliveries_leases", sys, 500L, 1_000L));
+        CASES.put("DeliverySql.RETRY", new Case("deliveries_waiting", sys, 500L, 1_000L));
+        CASES.put("DeliverySql.PURGE_ACKED", new Case("deliveries_acked", 300_000L, 10_000));
+        CASES.put("DeliverySql.LIST_DEAD", new Case("deliveries_dead", virt, 0L, 100));
+        CASES.put("DeliverySql.REDRIVE", new Case(null, 0L, virt, "d19", null, null));
+        CASES.put("DeliverySql.DELETE_DEAD", new Case(null, virt, "d19", null, null));
+        CASES.put("DeliverySql.COUNTS", new Case("deliveries_pending_by_clock", virt));
+        CASES.put("DeliverySql.COUNT_IN_STATE", new Case(null, virt, "ready"));
+        CASES.put("BatchAdds.INSERT_RUN", new Case(null, virt, 0L, ids("n", 100), longs(100), ints(100),
+                new String[100], longs(100)));
+        CASES.put("PostgresTimers.LOCK_TIMER", new Case("timers_pkey", virt, "t1"));
+        CASES.put("PostgresTimers.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, virt, "new"));
+        CASES.put("PostgresTimers.COUNT_DUE", new Case("timers_firing_order", virt, 500L, 10_001L));
+        CASES.put("PostgresTimers.FIRE", new Case("timers_firing_order", virt, 500L, 10_000L, true));
+        CASES.put("PostgresTimers.DUE_BY", new Case("timers_firing_order", 500L, 100, virt));
+        CASES.put("PostgresTimers.NEXT_EVENT", new Case(null, sys, sys, sys));
+        CASES.put("PostgresTimers.STATUS", new Case(null, virt));
+        CASES.put("PostgresTimers.GET", new Case("timers_pkey", "t1", virt));
+        CASES.put("PostgresTimers.EDIT", new Case("timers_seq", 9L, 0, 2, 1L));
+        CASES.put("PostgresTimers.CANCEL", new Case("timers_seq", 1L));
+        CASES.put("PostgresTimers.RESET_TIMERS", new Case(null, virt));
+        CASES.put("PostgresTimers.RESET_DELIVERIES", new Case("deliveries_by_clock", virt));
+        CASES.put("PostgresClocks.DELETE_ROWS", new Case("deliveries_by_clock", virt, virt));
+        CASES.put("PostgresClockCopy.COPY", new Case(null, virt, "c5", 0L));
+        CASES.put("PostgresClockSnapshots.ROWS", new Case(null, virt, virt));
+        CASES.put("PostgresClockSnapshots.INSERT_TIMERS", new Case(null, virt, ids("s", 100), longs(100), ints(100),
+                longs(100), ints(100), longs(100), new String[100], longs(100)));
+        CASES.put("PostgresClockSnapshots.INSERT_DELIVERIES", new Case(null, virt, ids("s", 100), longs(100),
+                ints(100), longs(100), new String[100], longs(100), repeat("ready", 100), ints(100), new Long[100],
+                longs(100), new String[100]));
+        long now = System.currentTimeMillis();
+        CASES.put("ScheduleFiring.TAKE_DUE", new Case("timers_firing_order", sys, now, 10_000));
+        CASES.put("ScheduleFiring.FIRST_OCCURRENCE_DUE", new Case(null, sys, now));
+        CASES.put("ScheduleFiring.ANY_DUE", new Case(null, sys, now));
+        CASES.put("ScheduleFiring.DELIVER", new Case(null, null, sys, "o1", now, 0, 1, now, null, 5L, now, "s1"));
+        CASES.put("ScheduleFiring.SCHEDULES_DUE", new Case(null, sys, now, 10_000));
+        CASES.put("ScheduleFiring.TAKE_OCCURRENCES_DUE", new Case(null, sys, "s1", now));
+        CASES.put("ScheduleRows.REMOVE_OCCURRENCE", new Case("timers_pkey", sys, "o1"));
+        CASES.put("ScheduleRows.INSERT_OCCURRENCE", new Case(null, sys, "o1", now, 0, now, null, 5L, "s1",
+                true));
+        CASES.put("PostgresFiringLoop.EARLIEST_DUE", new Case("deliveries_leases", null, null));
+        CASES.put("PostgresQueueInspector.OVERDUE", new Case("timers_firing_order", virt));
+    }
+
+    @BeforeAll
+    static void fillEachTableWithAMillionRows() {
+        database = TestDatabase.create(StatementPlansTest.class, 2);
+        PostgresStore.open(database.dataSource(), 10 * ROWS, Long.MAX_VALUE / 2, 10 * CLOCKS,
+                ClockSettings.Mode.VIRTUAL);
+        database.execute("""
+                INSERT INTO clocks (name, mode, now_ms, initial_now, delivery)
+                SELECT 'c' || n, CASE WHEN n %% 2 = 0 THEN 'system' ELSE 'virtual' END, 0, 0, 'queue'
+                  FROM generate_series(0, %d) AS n""".formatted(CLOCKS - 1));
+        database.execute("""
+                INSERT INTO timers (clock, id, fire_time, priority, seq, created_at, payload, bytes)
+                SELECT 'c' || n %% %d, 't' || n, CASE WHEN n %% 2 = 0 THEN db_now_ms() - 100 + n / 100 ELSE n END, 0, n, 0,
+                       NULL, 5
+                  FROM generate_series(1, %d) AS n"""
+                .formatted(CLOCKS, ROWS));
+        // by n % 20: 12 acked (done_at 10 s past a 5 min retention for the first 10,000: the purge's front),
+        // 4 ready, 2 in flight, 1 waiting, 1 dead
+        database.execute("""
+                INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, bytes, state,
+                                        claim, lease_until, retry_at, ready_at, done_at)
+                SELECT %1$d + n, 'c' || n %% %2$d, 'd' || n, n, 0, 1, 0, 5, s.state,
+                       CASE WHEN s.state IN ('acked', 'in_flight') THEN gen_random_uuid() END,
+                       CASE WHEN s.state = 'in_flight' THEN n END, CASE WHEN s.state = 'waiting' THEN n END, n,
+                       CASE WHEN s.state IN ('acked', 'dead') THEN db_now_ms() - 310000 + n END
+                  FROM generate_series(1, %1$d) AS n,
+                       LATERAL (SELECT CASE WHEN n %% 20 < 12 THEN 'acked' WHEN n %% 20 < 16 THEN 'ready'
+                                            WHEN n %% 20 < 18 THEN 'in_flight' WHEN n %% 20 = 18 THEN 'waiting'
+                                            ELSE 'dead' END AS state) s""".formatted(ROWS, CLOCKS));
+        database.queryLong("SELECT setval('timer_sequence', %d)".formatted(2L * ROWS));
+        database.execute("ANALYZE");
+    }
+
+    @AfterAll
+    static void dropSchema() {
+        database.close();
+    }
+
+    @Test
+    void everyStatementOfTheStore_hasAPlanCase() throws Exception {
+        Map<String, String> statements = statementsOfTheStore();
+
+        assertThat(statements).as("statements found by reflection").hasSizeGreaterThan(30);
+        TreeSet<String> unchecked = new TreeSet<>(statements.keySet());
+        unchecked.removeAll(CASES.keySet());
+        unchecked.removeAll(WHOLE_TABLE.keySet());
+        assertThat(unchecked).as("statements on timers or deliveries with no plan case in this test").isEmpty();
+        TreeSet<String> stale = new TreeSet<>(CASES.keySet());
+        stale.removeAll(statements.keySet());
+        assertThat(stale).as("plan cases of statements that no longer exist").isEmpty();
+    }
+
+    @Test
+    void everyStatementOnTimersOrDeliveries_usesAnIndexAtAMillionRows() throws Exception {
+        List<String> failures = new ArrayList<>();
+        for (Map.Entry<String, String> statement : statementsOfTheStore().entrySet()) {
+            Case planCase = CASES.get(statement.getKey());
+            if (planCase == null) {
+                continue; // whole-table by design, or reported by everyStatementOfTheStore_hasAPlanCase
+            }
+            for (String variant : variants(statement.getValue())) {
+                List<JsonNode> nodes = new ArrayList<>();
+                collect(plan(variant, planCase.parameters()).get(0).get("Plan"), nodes);
+                for (JsonNode node : nodes) {
+                    String relation = node.path("Relation Name").asString("");
+                    if (node.path("Node Type").asString("").equals("Seq Scan")
+                            && (relation.equals("timers") || relation.equals("deliveries"))) {
+                        failures.add(statement.getKey() + ": Seq Scan on " + relation);
+                    }
+                }
+                if (planCase.index() != null && nodes.stream()
+                        .noneMatch(node -> planCase.index().equals(node.path("Index Name").asString("")))) {
+                    failures.add(statement.getKey() + ": does not use " + planCase.index() + ": " + nodes.stream()
+                            .map(node -> node.path("Node Type").asString("") + " " + node.path("Relation Name")
+                                    .asString("") + " " + node.path("Index Name").asString("") + " "
+                                    + node.path("Index Cond").asString("") + node.path("Filter").asString(""))
+                            .toList());
+                }
+            }
+        }
+        assertThat(failures).isEmpty();
+    }
+
+    @Test
+    void noStatementOnTimersOrDeliveries_isWrittenInline() throws IOException {
+        Pattern inline = Pattern.compile("prepareStatement\\(\\s*(\"\"\"(.*?)\"\"\"|\"((?:[^\"\\\\]|\\\\.)*)\")",
+                Pattern.DOTALL);
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> sources = Files.list(Path.of("src/main/java/io/timeservice/store/postgres"))) {
+            for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {
+                Matcher literal = inline.matcher(Files.readString(source));
+                while (literal.find()) {
+                    String text = literal.group(2) != null ? literal.group(2) : literal.group(3);
+                    if (TABLES.matcher(text).find()) {
+                        found.add(source.getFileName() + ": " + text.strip());
+                    }
+                }
+            }
+        }
+        assertThat(found).as("name them as constants, so that this test checks their plans").isEmpty();
+    }
+
+    /** Every SQL constant of the package that names timers or deliveries, as "Class.FIELD" to its text. */
+    private static Map<String, String> statementsOfTheStore() throws IOException, URISyntaxException,
+            ClassNotFoundException, IllegalAccessException {
+        Path classes = Path.of(PostgresStore.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .resolve(PostgresStore.class.getPackageName().replace('.', '/'));
+        Map<String, String> statements = new TreeMap<>();
+        List<Path> files;
+        try (Stream<Path> listed = Files.list(classes)) {
+            files = listed.filter(p -> p.toString().endsWith(".class")).sorted().toList();
+        }
+        for (Path file : files) {
+            String name = file.getFileName().toString().replaceFirst("\\.class$", "");
+            Class<?> type = Class.forName(PostgresStore.class.getPackageName() + "." + name, false,
+                    StatementPlansTest.class.getClassLoader());
+            for (Field field : type.getDeclaredFields()) {
+                int modifiers = field.getModifiers();
+                if (field.getType() == String.class && Modifier.isStatic(modifiers) && Modifier.isFinal(modifiers)) {
+                    field.setAccessible(true);
+                    String sql = (String) field.get(null);
+                    if (sql != null && STATEMENT.matcher(sql).matches() && TABLES.matcher(sql).find()) {
+                        statements.put(type.getSimpleName() + "." + field.getName(), sql);
+                    }
+                }
+            }
+        }
+        return statements;
+    }
+
+    /** A statement with a {@code %s} lock clause in both forms the store runs: with and without SKIP LOCKED. */
+    private static List<String> variants(String sql) {
+        return sql.contains("%s") ? List.of(sql.formatted(" SKIP LOCKED"), sql.formatted("")) : List.of(sql);
+    }
+
+    /** The plan PostgreSQL chooses for {@code sql} with these parameters (not run: EXPLAIN without ANALYZE). */
+    private static JsonNode plan(String sql, Object... parameters) throws SQLException {
+        try (Connection connection = database.dataSource().getConnection();
+             PreparedStatement explain = connection.prepareStatement("EXPLAIN (FORMAT JSON) " + sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                bind(connection, explain, i + 1, parameters[i]);
+            }
+            try (ResultSet row = explain.executeQuery()) {
+                row.next();
+                return JSON.readTree(row.getString(1));
+            }
+        }
+    }
+
+    private static void bind(Connection connection, PreparedStatement statement, int index, Object value)
+            throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.OTHER); // typed by the statement's cast
+        } else if (value instanceof Object[] values) {
+            String type = values instanceof String[] ? "text" : values instanceof UUID[] ? "uuid"
+                    : values instanceof Long[] ? "bigint" : "integer";
+            statement.setArray(index, connection.createArrayOf(type, values));
+        } else {
+            statement.setObject(index, value);
+        }
+    }
+
+    private static void collect(JsonNode node, List<JsonNode> into) {
+        into.add(node);
+        for (JsonNode child : node.path("Plans")) {
+            collect(child, into);
+        }
+    }
+
+    private static String[] ids(String prefix, int count) {
+        String[] ids = new String[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = prefix + (i * 20 + 16); // in flight, by the fill's pattern
+        }
+        return ids;
+    }
+
+    private static String[] repeat(String text, int count) {
+        String[] texts = new String[count];
+        java.util.Arrays.fill(texts, text);
+        return texts;
+    }
+
+    private static Long[] longs(int count) {
+        Long[] values = new Long[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = ROWS + 1L + i * 7919L;
+        }
+        return values;
+    }
+
+    private static Integer[] ints(int count) {
+        Integer[] values = new Integer[count];
+        java.util.Arrays.fill(values, 2);
+        return values;
+    }
+}
