@@ -13,6 +13,7 @@ import io.timeservice.model.OccurrenceStep;
 import io.timeservice.model.Recurrence;
 import io.timeservice.model.Rules;
 import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleProgress;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.ScheduleTimes;
 import io.timeservice.model.SchedulerException;
@@ -68,36 +69,13 @@ final class ClockSchedules {
         this.occurrences = occurrences;
     }
 
-    private static final class Entry {
-        final String id;
-        ScheduleSpec spec;
-        Recurrence times;
-        /** The pending scheduled occurrence's time, or {@link Recurrence#NONE}. */
-        long pending = Recurrence.NONE;
-        long fired;
-        long skipped;
-        long triggered;
-        long taken = Long.MIN_VALUE;
-        long version;
+    private static final class Entry extends ScheduleProgress {
         long stepStamp = -1;
         int stepFires;
         boolean deleted;
 
         Entry(String id) {
-            this.id = id;
-        }
-
-        Schedule view() {
-            return new Schedule(id, spec, pending == Recurrence.NONE ? null : pending, fired, skipped, triggered, taken,
-                    version);
-        }
-
-        long counted() {
-            return fired - triggered + skipped;
-        }
-
-        String pendingId() {
-            return Schedule.occurrenceId(id, pending);
+            super(id);
         }
     }
 

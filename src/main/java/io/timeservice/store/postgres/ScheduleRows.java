@@ -10,7 +10,7 @@ import io.timeservice.model.CronParser;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Recurrence;
 import io.timeservice.model.Rules;
-import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleProgress;
 import io.timeservice.model.ScheduleSpec;
 
 /**
@@ -46,33 +46,10 @@ final class ScheduleRows {
     }
 
     /** A schedule as locked or read: its spec, compiled times and counts; changed in place, then {@link #write}. */
-    static final class Row {
-        final String id;
-        ScheduleSpec spec;
-        Recurrence times;
-        /** The pending scheduled occurrence's time, or {@link Recurrence#NONE}. */
-        long pending = Recurrence.NONE;
-        long fired;
-        long skipped;
-        long triggered;
-        long taken = Long.MIN_VALUE;
-        long version;
+    static final class Row extends ScheduleProgress {
 
         Row(String id) {
-            this.id = id;
-        }
-
-        Schedule view() {
-            return new Schedule(id, spec, pending == Recurrence.NONE ? null : pending, fired, skipped, triggered, taken,
-                    version);
-        }
-
-        long counted() {
-            return fired - triggered + skipped;
-        }
-
-        String pendingId() {
-            return Schedule.occurrenceId(id, pending);
+            super(id);
         }
     }
 
