@@ -46,16 +46,16 @@ final class FiringAlarm {
 
     /**
      * Something comes due {@code millis} after the commit that just happened, by the database's clock: reckoned from
-     * the database's now at the last look plus the monotonic time since. Before any look there is no plan to change.
+     * the database's now at the last look plus the monotonic time since. Before the first sleep there is no such now:
+     * the first look may be under way, its query read before this commit, so it is told as due at once (the loop
+     * looks again instead of sleeping).
      */
     void dueIn(long millis) {
         long at;
         lock.lock();
         try {
-            if (!looked) {
-                return;
-            }
-            at = lookDbMillis + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lookNanos) + millis;
+            // epoch 0: long past, and far enough from overflow for the sleep's arithmetic
+            at = !looked ? 0 : lookDbMillis + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lookNanos) + millis;
         } finally {
             lock.unlock();
         }

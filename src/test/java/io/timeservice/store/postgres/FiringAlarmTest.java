@@ -56,6 +56,15 @@ class FiringAlarmTest {
     }
 
     @Test
+    void dueIn_toldDuringTheFirstLook_isInItsPlan() {
+        alarm.lookStarts(); // the first look: no database now to reckon from yet
+        alarm.dueIn(50);
+
+        // it sleeps ten minutes if the change was dropped
+        assertTimeoutPreemptively(IN_TIME, () -> alarm.sleep(DB_NOW, System.nanoTime(), DB_NOW + TEN_MINUTES));
+    }
+
+    @Test
     void stop_endsTheSleep_andEveryLaterOne() throws Exception {
         alarm.lookStarts();
         CompletableFuture<Void> sleeping = sleepingTenMinutes();

@@ -57,7 +57,7 @@ class PostgresFiringLoopTest {
     void aLocalAddDueSooner_wakesALoopThatPlannedALongSleep() throws Exception {
         store.timers().add("s", "in-an-hour", 3_600_000, 0, null);
         store.startFiring(settings(NEVER_IN_THIS_TEST));
-        awaitSleepingLongerThan(60_000);
+        LoopSleeps.awaitSleepingLongerThan(store, database, 60_000);
 
         store.timers().add("s", "soon", 50, 0, null);
 
@@ -69,7 +69,7 @@ class PostgresFiringLoopTest {
     void aLocalEditDueSooner_wakesTheLoopToo() throws Exception {
         store.timers().add("s", "moved", 3_600_000, 0, null);
         store.startFiring(settings(NEVER_IN_THIS_TEST));
-        awaitSleepingLongerThan(60_000);
+        LoopSleeps.awaitSleepingLongerThan(store, database, 60_000);
 
         store.timers().edit("s", "moved", 50L, null, Precondition.NONE);
 
@@ -81,7 +81,7 @@ class PostgresFiringLoopTest {
         store.timers().add("s", "job", 0, 0, null);
         store.startFiring(settings(NEVER_IN_THIS_TEST));
         Counts.awaitAtLeast(() -> count("ready"), 1, "the job ready");
-        awaitSleepingLongerThan(60_000);
+        LoopSleeps.awaitSleepingLongerThan(store, database, 60_000);
 
         assertThat(store.deliveries().claim("s", 1, 1_000)).hasSize(1); // the shortest lease; the claim tells the loop its end
 
@@ -212,13 +212,7 @@ class PostgresFiringLoopTest {
         store.startFiring(settings(NEVER_IN_THIS_TEST));
         Counts.awaitAtLeast(() -> count("ready"), 1, "the job ready");
         ClaimedDelivery claimed = store.deliveries().claim("s", 1, 3_600_000).get(0);
-        awaitSleepingLongerThan(60_000);
+        LoopSleeps.awaitSleepingLongerThan(store, database, 60_000);
         return claimed;
-    }
-
-    /** Waits until the loop sleeps with a plan at least {@code millis} past the database's now. */
-    private void awaitSleepingLongerThan(long millis) throws InterruptedException {
-        Counts.awaitAtLeast(() -> store.alarm().plannedWake() - database.queryLong("SELECT db_now_ms()") > millis
-                ? 1 : 0, 1, "the loop asleep with a long plan");
     }
 }

@@ -132,7 +132,7 @@ class PostgresScaledClockTest {
         store.timers().add("soak", "in-a-day", 86_400_000, 0, null);
         store.startFiring(new PostgresFiringLoop.Settings(NEVER_IN_THIS_TEST, 10_000, Duration.ofMinutes(5),
                 NEVER_IN_THIS_TEST));
-        awaitSleepingLongerThan(60_000); // frozen: nothing to plan but the slow poll
+        LoopSleeps.awaitSleepingLongerThan(store, database, 60_000); // frozen: nothing to plan but the slow poll
 
         store.clocks().rerate("soak", rate("100000")); // an hour in 36 wall ms, a day in under a second
 
@@ -152,10 +152,5 @@ class PostgresScaledClockTest {
 
     private static ClockRate rate(String rate) {
         return ClockRate.of(new BigDecimal(rate));
-    }
-
-    private void awaitSleepingLongerThan(long millis) throws InterruptedException {
-        Counts.awaitAtLeast(() -> store.alarm().plannedWake() - database.queryLong("SELECT db_now_ms()") > millis
-                ? 1 : 0, 1, "the loop asleep with a long plan");
     }
 }
