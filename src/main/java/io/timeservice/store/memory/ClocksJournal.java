@@ -85,7 +85,7 @@ final class ClocksJournal {
             reserve(weight);
             try {
                 position[0] = journal.append(new Mutation.ClockForked(number, name, original.number(),
-                        createdAtWallMillis, Math.max(taken.lastSequence(), floor)));
+                        createdAtWallMillis, Math.max(taken.lastSequence(), floor), taken.now()));
             } catch (RuntimeException | Error refused) {
                 release(weight);
                 throw refused;
@@ -214,7 +214,12 @@ final class ClocksJournal {
                     throw new IllegalStateException("journal copies clock " + forked.source() + " into "
                             + forked.number() + " (" + forked.name() + "): no such source, or the copy exists");
                 }
-                ClockCopy copy = ClockCopy.of(source.recovery().state(), forked.lastSequence());
+                SchedulerState taken = source.recovery().state();
+                if (forked.copiedAt() > taken.now()) { // a running clock's time no record of its own holds
+                    source.recovery().clock().passTo(forked.copiedAt()); // the source showed it too
+                    taken = taken.showing(forked.copiedAt());
+                }
+                ClockCopy copy = ClockCopy.of(taken, forked.lastSequence());
                 recovering.put(forked.number(), copyOf(forked.number(), forked.name(),
                         forked.createdAtWallMillis(), copy, recoveredAt, wallClockMillis.getAsLong()));
                 nextNumber = Math.max(nextNumber, forked.number() + 1);

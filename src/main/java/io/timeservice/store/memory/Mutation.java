@@ -84,9 +84,16 @@ public sealed interface Mutation {
      * this record (written under the source's lock, so none of its records comes between): its time, settings, timers
      * and deliveries, in-flight ones ready again with their attempt and no claim ({@code ClockCopy}). Its sequences
      * continue after {@code lastSequence}. One record, so a crash leaves the whole copy or none of it.
+     *
+     * <p>{@code copiedAt} is the source's time the copy holds ({@link #UNKNOWN_TIME} in a record written before format
+     * version 12: then the source's time in replay): a clock on the wall clock may show a time no record of its own
+     * holds (it stands still while the wall clock steps back), and the copy must start where the live one did.
      */
-    record ClockForked(long number, String name, long source, long createdAtWallMillis, long lastSequence)
-            implements Mutation {
+    record ClockForked(long number, String name, long source, long createdAtWallMillis, long lastSequence,
+            long copiedAt) implements Mutation {
+
+        /** A {@code copiedAt} an older record does not hold. */
+        public static final long UNKNOWN_TIME = -1;
     }
 
     /**

@@ -53,7 +53,7 @@ import io.timeservice.store.memory.SavedDelivery;
  * <p>Format version 7: clock numbers are longs. A number that fits in u32 is still written as above (types 8 and 12,
  * four bytes fewer per record); a larger one as 25 a record of a clock (number u64, then the record's own body) and
  * 26 clock created with settings (as 12 with number u64). Each record of a clock is read wherever it is.
- * 27 clock forked (number, source, createdAtWallMillis, lastSequence, name).
+ * 27 clock forked (number, source, createdAtWallMillis, lastSequence, name); read, no longer written (see 39).
  *
  * <p>38 clock loaded from a saved clock (number, createdAtWallMillis, name, now, firedThrough, lastSequence, settings,
  * count u32 and that many type-1 bodies, count u32 and that many type-22 bodies): the whole clock in one record, up
@@ -69,6 +69,9 @@ import io.timeservice.store.memory.SavedDelivery;
  * <p>Format version 11 (scaled clocks): settings of mode 2 (scaled) end with u64 rate in millionths; 42 a scaled
  * clock created (as 26; its time function is anchored at its createdAtWallMillis and now), 43 a scaled clock's rate
  * changed (wallAnchor, clockAnchor, rate in millionths), inside an 8 or 25.
+ *
+ * <p>Format version 12: 39 clock forked at (number, source, createdAtWallMillis, lastSequence, copiedAt, name): as 27,
+ * with the source's time the copy holds.
  *
  * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
  * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes. A batch holds at most
@@ -131,6 +134,7 @@ final class RecordCodec {
     private static final byte ON_WIDE_CLOCK = 25;
     private static final byte WIDE_CLOCK_CREATED = 26;
     private static final byte CLOCK_FORKED = 27;
+    private static final byte CLOCK_FORKED_AT = 39;
     private static final byte REJECTED = 34;
     private static final byte CLOCK_LOADED = 38;
     private static final byte SCALED_CLOCK_CREATED = 42;
@@ -367,11 +371,12 @@ final class RecordCodec {
             out.putString(created.name());
             putSettings(created.settings(), out);
         } else if (mutation instanceof Mutation.ClockForked forked) {
-            out.putByte(CLOCK_FORKED);
+            out.putByte(CLOCK_FORKED_AT);
             out.putLong(forked.number());
             out.putLong(forked.source());
             out.putLong(forked.createdAtWallMillis());
             out.putLong(forked.lastSequence());
+            out.putLong(forked.copiedAt());
             out.putString(forked.name());
         } else if (mutation instanceof Mutation.ClockLoaded loaded) {
             RecoveredSnapshot snapshot = loaded.snapshot();
@@ -540,7 +545,7 @@ final class RecordCodec {
                 }
                 yield new Mutation.ClockCreated(number, name, now, wall, firstSequence, settings);
             }
-            case CLOCK_FORKED -> {
+            case CLOCK_FORKED, CLOCK_FORKED_AT -> {
                 if (!outermost) {
                     throw new CorruptRecordException("a clock's record holds a clock's copy");
                 }
@@ -548,8 +553,12 @@ final class RecordCodec {
                 long source = body.getLong();
                 long wall = body.getLong();
                 long lastSequence = body.getLong();
+                long copiedAt = type == CLOCK_FORKED ? Mutation.ClockForked.UNKNOWN_TIME : body.getLong();
+                if (type == CLOCK_FORKED_AT && copiedAt < 0) {
+                    throw new CorruptRecordException("a clock's copy at time " + copiedAt);
+                }
                 yield new Mutation.ClockForked(number, requireString(getString(body), "name"), source, wall,
-                        lastSequence);
+                        lastSequence, copiedAt);
             }
             case CLOCK_LOADED -> {
                 if (!outermost) {

@@ -31,7 +31,7 @@ class RecordCodecTest {
                 new Mutation.Reset(),
                 new Mutation.AdvancedFiring(77, 1000),
                 new Mutation.ClockCreated(3, "ci-1", 5000, 1_700_000_000_000L, 2_000_000),
-                new Mutation.ClockForked(4, "ci-1-variant", 3, 1_700_000_000_001L, 2_000_017),
+                new Mutation.ClockForked(4, "ci-1-variant", 3, 1_700_000_000_001L, 2_000_017, 86_400_000),
                 new Mutation.ClockLoaded(6, "loaded", 1_700_000_000_002L, new RecoveredSnapshot(2030, 17, 17,
                         List.of(new Mutation.Added(new Timer("t", 5000, -1, 12, 2, 100, "{\"n\":1}"), 1_700_000_000_000L),
                                 new Mutation.Added(new Timer("u", 6000, 0, 13, 1, 0, null), 0)),
@@ -103,6 +103,15 @@ class RecordCodecTest {
                 .putLong(6).putLong(7).putInt(name.length).put(name).flip();
         assertThat(RecordCodec.decode(body)).isEqualTo(new Mutation.ClockCreated(2, "ci", 5, 6, 7,
                 ClockSettings.VIRTUAL));
+    }
+
+    @Test
+    void aForkRecordOfAnEarlierVersion_readsWithoutTheSourcesTime() {
+        byte[] name = "variant".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuffer body = ByteBuffer.allocate(1 + 4 * 8 + 4 + name.length).put((byte) 27).putLong(4).putLong(3)
+                .putLong(1_700_000_000_001L).putLong(2_000_017).putInt(name.length).put(name).flip();
+        assertThat(RecordCodec.decode(body)).isEqualTo(new Mutation.ClockForked(4, "variant", 3, 1_700_000_000_001L,
+                2_000_017, Mutation.ClockForked.UNKNOWN_TIME));
     }
 
     @Test
