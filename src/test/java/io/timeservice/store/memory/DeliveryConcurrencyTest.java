@@ -30,7 +30,9 @@ class DeliveryConcurrencyTest {
 
     private static final int TIMERS = 20_000;
     private static final int CLAIMERS = 8;
-    private static final long LEASE = 1_000;
+    /** The quitter's lease, which runs out; the others' are long, so a stalled thread never loses one. */
+    private static final long ABANDONED_LEASE = 1_000;
+    private static final long LEASE = 600_000;
 
     @Test
     void eightClaimers_ackEveryTimerExactlyOnce_andAnAbandonedClaimIsRedelivered() throws Exception {
@@ -61,7 +63,7 @@ class DeliveryConcurrencyTest {
                     start.await();
                     long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
                     while (acked.size() < TIMERS && System.nanoTime() < giveUp) {
-                        for (Delivery d : clock.claim(50, LEASE, 200)) {
+                        for (Delivery d : clock.claim(50, quitter ? ABANDONED_LEASE : LEASE, 200)) {
                             if (held.putIfAbsent(d.sequence(), d.claim()) != null) {
                                 twiceHeld.incrementAndGet();
                             }

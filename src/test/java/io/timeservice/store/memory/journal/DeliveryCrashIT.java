@@ -34,7 +34,12 @@ class DeliveryCrashIT {
 
     private static final int TIMERS = 3_000;
     private static final int WORKERS = 4;
-    private static final long LEASE = 2_000;
+    /**
+     * Long enough that a worker acking its 20 one by one on a loaded machine does not lose a lease before the kill
+     * (an ack refused as claim_lost would count as "in flight at the kill"), short enough that the claims in flight
+     * at the kill come back soon after the restart.
+     */
+    private static final long LEASE = 10_000;
 
     @TempDir
     Path dataDir;
