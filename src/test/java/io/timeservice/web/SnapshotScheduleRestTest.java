@@ -114,6 +114,22 @@ class SnapshotScheduleRestTest extends RestTestSupport {
     }
 
     @Test
+    void aDeliveryOfAnOccurrence_keepsItsSchedule_throughSaveAndLoad() {
+        json("{\"delivery\":\"queue\",\"retry\":{\"jitter\":0}}").put("/clocks/queue").then().statusCode(201);
+        putSchedule("queue", "tick", "{\"every\":1000,\"payload\":{\"t\":1}}");
+        json("{\"by\":2000}").post("/clocks/queue/advance").then().statusCode(200);
+        JsonNode saved = save("queue");
+        assertThat(saved.get("deliveries").valueStream().map(d -> d.get("id").asString() + "/"
+                + d.get("schedule").asString()).toList()).containsExactly("tick:1000/tick", "tick:2000/tick");
+        json(saved.toString()).put("/clocks/queue-loaded/snapshot").then().statusCode(201);
+        assertThat(SnapshotRestTest.withoutName(save("queue-loaded"))).isEqualTo(SnapshotRestTest.withoutName(saved));
+        for (String clock : List.of("queue", "queue-loaded")) {
+            json("{\"max\":10,\"lease\":30000}").post("/clocks/" + clock + "/deliveries/claim").then()
+                    .statusCode(200).body("deliveries.schedule", org.hamcrest.Matchers.equalTo(List.of("tick", "tick")));
+        }
+    }
+
+    @Test
     void aFixtureWithASchedule_writtenByHand_loadsAndFiresItsOccurrences() {
         String fixture = "{\"format\":1,\"clock\":{\"now\":0},\"timers\":[{\"id\":\"tick:10000\",\"fireTime\":10000,"
                 + "\"sequence\":1,\"schedule\":\"tick\"}],\"schedules\":[{\"id\":\"tick\",\"every\":10000,"
