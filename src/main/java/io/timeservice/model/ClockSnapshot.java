@@ -1,6 +1,7 @@
 package io.timeservice.model;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * A clock saved whole, as {@code GET /clocks/{clock}/snapshot} answers it and {@code PUT /clocks/{new}/snapshot}
@@ -16,12 +17,33 @@ import java.util.List;
  * @param name         the clock's name (ignored by a load, which takes the name of its path)
  * @param now          the clock's time; a system clock's is the wall clock's, so a load ignores it
  * @param nextSequence greater than every sequence in the snapshot: the clock's next timer comes after all of them
- * @param timers       pending timers, by sequence; {@code createdAt} in the clock's time
+ * @param timers       pending timers, by sequence; {@code createdAt} in the clock's time; a schedule's occurrence
+ *                     names it ({@link Timer#schedule}): the scheduled one, {@code <id>:<next>}, and any triggered
+ *                     one still pending (of a schedule that may be deleted since)
+ * @param schedules    every schedule, by id: the spec as the API gives it (an interval's start resolved), its
+ *                     counts, {@code taken} and version, and {@link Schedule#next}, the time of its pending
+ *                     occurrence, which is among the timers
  * @param deliveries   ready, waiting and dead deliveries, by sequence: an in-flight one is saved ready from
  *                     {@code now} with its attempt kept and no claim (its lease is the source's worker's)
  */
 public record ClockSnapshot(String name, ClockSettings settings, long now, long nextSequence, List<Timer> timers,
-                            List<Delivery> deliveries) {
+                            List<Schedule> schedules, List<Delivery> deliveries) {
+
+    /** A snapshot of a clock without schedules. */
+    public ClockSnapshot(String name, ClockSettings settings, long now, long nextSequence, List<Timer> timers,
+                         List<Delivery> deliveries) {
+        this(name, settings, now, nextSequence, timers, List.of(), deliveries);
+    }
+
+    /**
+     * Whether {@code timer} is the scheduled pending occurrence of one of {@code schedules} (by id), rather than a
+     * client's timer or a triggered occurrence: it names the schedule and has the id of its {@code next}.
+     */
+    public static boolean isScheduledOccurrence(Timer timer, Map<String, Schedule> schedules) {
+        Schedule owner = timer.schedule() == null ? null : schedules.get(timer.schedule());
+        return owner != null && owner.next() != null
+                && timer.id().equals(Schedule.occurrenceId(owner.id(), owner.next()));
+    }
 
     /** The document format this service writes and reads. */
     public static final int FORMAT = 1;

@@ -10,6 +10,7 @@ import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
 import java.time.temporal.ChronoField;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * The one source of every refusal that does not depend on a store's state: both stores and the web layer call
@@ -267,21 +268,31 @@ public final class Rules {
      * @throws SchedulerException {@code invalid_schedule} naming what is wrong
      */
     public static Recurrence requireSchedule(ScheduleSpec spec, CronParser parser) {
+        return requireSchedule(spec, parser, (member, message) -> invalidSchedule(message));
+    }
+
+    /**
+     * {@link #requireSchedule(ScheduleSpec, CronParser)} with each refusal made by {@code refusal} from the name of
+     * the spec's member it refuses ({@code cron}, {@code every}, {@code zone}, {@code end}, {@code limit}, or the
+     * empty name for the spec as a whole) and its message: a snapshot document names the member's JSON pointer.
+     */
+    public static Recurrence requireSchedule(ScheduleSpec spec, CronParser parser,
+                                             BiFunction<String, String, SchedulerException> refusal) {
         if ((spec.cron() == null) == (spec.every() == null)) {
-            throw invalidSchedule("a schedule needs exactly one of cron and every");
+            throw refusal.apply(spec.cron() == null ? "" : "every", "a schedule needs exactly one of cron and every");
         }
         if (spec.end() != null && spec.start() != null && spec.end() < spec.start()) {
-            throw invalidSchedule("end (" + spec.end() + ") is before start (" + spec.start() + ")");
+            throw refusal.apply("end", "end (" + spec.end() + ") is before start (" + spec.start() + ")");
         }
         if (spec.limit() != null && spec.limit() < 1) {
-            throw invalidSchedule("limit must be at least 1: " + spec.limit());
+            throw refusal.apply("limit", "limit must be at least 1: " + spec.limit());
         }
         if (spec.every() != null) {
             if (spec.zone() != null) {
-                throw invalidSchedule("zone applies to cron only; an every schedule counts milliseconds");
+                throw refusal.apply("zone", "zone applies to cron only; an every schedule counts milliseconds");
             }
             if (spec.every() < Limits.MIN_EVERY_MILLIS || spec.every() > Limits.MAX_DELAY) {
-                throw invalidSchedule("every must be " + Limits.MIN_EVERY_MILLIS + " to " + Limits.MAX_DELAY
+                throw refusal.apply("every", "every must be " + Limits.MIN_EVERY_MILLIS + " to " + Limits.MAX_DELAY
                         + " ms: " + spec.every());
             }
             return null;
@@ -290,13 +301,19 @@ public final class Rules {
         try {
             zone = ZoneId.of(spec.zoneOrUtc());
         } catch (DateTimeException unknown) {
-            throw invalidSchedule("zone must be an IANA time zone name such as Europe/Berlin: "
+            throw refusal.apply("zone", "zone must be an IANA time zone name such as Europe/Berlin: "
                     + abbreviate(spec.zone()));
         }
-        Recurrence times = new ZonedRecurrence(parser.parse(spec.cron()), zone);
+        LocalRecurrence local;
+        try {
+            local = parser.parse(spec.cron());
+        } catch (SchedulerException malformed) {
+            throw refusal.apply("cron", malformed.getMessage());
+        }
+        Recurrence times = new ZonedRecurrence(local, zone);
         // a cron's matches repeat with the calendar, so one that fires at all fires after any time
         if (times.nextAfter(0) == Recurrence.NONE) {
-            throw invalidSchedule("cron " + spec.cron() + " never fires");
+            throw refusal.apply("cron", "cron " + spec.cron() + " never fires");
         }
         return times;
     }

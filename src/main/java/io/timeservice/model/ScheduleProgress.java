@@ -25,6 +25,20 @@ public class ScheduleProgress {
         this.id = id;
     }
 
+    /**
+     * Takes the spec, pending occurrence, counts and version of {@code schedule} (saved, copied or recovered); its
+     * times are the caller's to compile, when it fires.
+     */
+    public void restore(Schedule schedule) {
+        spec = schedule.spec();
+        pending = schedule.next() == null ? Recurrence.NONE : schedule.next();
+        fired = schedule.fired();
+        skipped = schedule.skipped();
+        triggered = schedule.triggered();
+        taken = schedule.taken();
+        version = schedule.version();
+    }
+
     public Schedule view() {
         return new Schedule(id, spec, pending == Recurrence.NONE ? null : pending, fired, skipped, triggered, taken,
                 version);

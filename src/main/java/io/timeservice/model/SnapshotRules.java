@@ -8,10 +8,12 @@ import java.util.Set;
 /**
  * The rules a {@link ClockSnapshot} must keep to be loaded, the same for both stores: every refusal is
  * {@code invalid_snapshot} naming the JSON pointer of the member it refuses ({@link SchedulerException#member}), and
- * {@link #check} reports the first, in document order (clock, then timers, then deliveries, each member in the order
- * the document schema lists them). The rules are the API's own: ids as {@link Rules#requireValidId}, times within
+ * {@link #check} reports the first, in document order (clock, then timers, then schedules, then deliveries, each
+ * member in the order the document schema lists them). The rules are the API's own: ids as {@link Rules#requireValidId}, times within
  * what an add or advance could have made, versions and attempts within their bounds, sequences distinct and below
- * {@code nextSequence}, and deliveries only on a clock that queues them, each in a state a saved clock can hold.
+ * {@code nextSequence}, schedules as {@link Rules#requireSchedule} takes them (through the same code), with counts
+ * and a pending occurrence a clock could hold, and deliveries only on a clock that queues them, each in a state a
+ * saved clock can hold.
  * What depends on the store's state (the name, the capacity, the clock limit) is the store's to refuse.
  */
 public final class SnapshotRules {
@@ -27,7 +29,7 @@ public final class SnapshotRules {
      *
      * @throws SchedulerException {@code invalid_snapshot} with the member's JSON pointer
      */
-    public static void check(ClockSnapshot snapshot) {
+    public static void check(ClockSnapshot snapshot, CronParser parser) {
         long now = snapshot.now();
         require(now >= 0 && now <= Limits.MAX_DELAY, "/clock/now", "now must be between 0 and " + Limits.MAX_DELAY
                 + ": " + now);
@@ -48,7 +50,14 @@ public final class SnapshotRules {
                     "version must be between 1 and " + Timer.MAX_VERSION + ": " + timer.version());
             require(timer.createdAt() >= 0 && timer.createdAt() <= now, at + "createdAt",
                     "createdAt must be between 0 and now (" + now + "): " + timer.createdAt());
+            if (timer.schedule() != null) {
+                requireScheduleId(timer.schedule(), at + "schedule");
+                require(timer.id().equals(Schedule.occurrenceId(timer.schedule(), timer.fireTime())), at + "id",
+                        "an occurrence of schedule " + timer.schedule() + " due at " + timer.fireTime() + " has the id "
+                                + Schedule.occurrenceId(timer.schedule(), timer.fireTime()));
+            }
         }
+        ScheduleSnapshotRules.check(snapshot, parser);
         List<Delivery> deliveries = snapshot.deliveries();
         require(deliveries.isEmpty() || snapshot.settings().queues(), "/deliveries/0", "a clock whose delivery is"
                 + " response (advance answers what fired) holds no deliveries");
@@ -75,6 +84,9 @@ public final class SnapshotRules {
                     "only a dead delivery has a deadReason");
             require(d.deadReason() == null || d.deadReason().length() <= MAX_DEAD_REASON_LENGTH, at + "deadReason",
                     "deadReason must be at most " + MAX_DEAD_REASON_LENGTH + " characters");
+            if (d.schedule() != null) {
+                requireScheduleId(d.schedule(), at + "schedule");
+            }
         }
         requireDistinctSequences(timers, deliveries);
     }
@@ -113,12 +125,20 @@ public final class SnapshotRules {
         }
     }
 
+    static void requireScheduleId(String id, String pointer) {
+        try {
+            Rules.requireValidScheduleId(id);
+        } catch (SchedulerException invalid) {
+            throw new SchedulerException(ErrorCode.INVALID_SNAPSHOT, invalid.getMessage()).atMember(pointer);
+        }
+    }
+
     private static void requireSequence(long sequence, long next, String pointer) {
         require(sequence >= 1 && sequence < next, pointer, "sequence must be between 1 and nextSequence - 1 ("
                 + (next - 1) + "): " + sequence);
     }
 
-    private static void require(boolean kept, String pointer, String message) {
+    static void require(boolean kept, String pointer, String message) {
         if (!kept) {
             throw refused(pointer, message);
         }

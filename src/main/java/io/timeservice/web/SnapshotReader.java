@@ -20,10 +20,14 @@ import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
+import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Rules;
+import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.SnapshotRules;
 import io.timeservice.model.Timer;
@@ -59,13 +63,15 @@ class SnapshotReader {
     /** Reads a payload's tree where the parser stands; the document goes on after it. */
     private final ObjectReader payloads;
     private final StrictJsonConverter json;
+    private final CronParser cronParser;
 
-    SnapshotReader(TimeServiceProperties properties, StrictJsonConverter json) {
+    SnapshotReader(TimeServiceProperties properties, StrictJsonConverter json, CronParser cronParser) {
         TimeServiceProperties.Limits limits = properties.limits();
         this.mapper = StrictJsonConverter.strictMapper(limits.maxBodyBytes(), limits.maxSnapshotBytes().toBytes(),
                 StrictJsonConverter.MAX_NESTING_DEPTH + DOCUMENT_LEVELS);
         this.payloads = mapper.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.json = json;
+        this.cronParser = cronParser;
     }
 
     /**
@@ -88,7 +94,8 @@ class SnapshotReader {
                     : "the body could not be read completely");
         }
         ClockSnapshot snapshot = document.snapshot();
-        SnapshotRules.check(snapshot);
+        SnapshotRules.check(snapshot, cronParser);
+        document.requireStates(snapshot);
         return snapshot;
     }
 
@@ -117,6 +124,7 @@ class SnapshotReader {
         private Clock clock;
         private final List<Timer> timers = new ArrayList<>();
         private final List<Delivery> deliveries = new ArrayList<>();
+        private final List<ReadSchedule> schedules = new ArrayList<>();
         private long largestSequence;
 
         Document(Cursor cursor) {
@@ -152,10 +160,7 @@ class SnapshotReader {
                 case "clock" -> clock = readClock(root.child(at));
                 case "timers" -> root.child(at).array(i -> timers.add(readTimer(root.child(at + "/" + i))));
                 case "deliveries" -> root.child(at).array(i -> deliveries.add(readDelivery(root.child(at + "/" + i))));
-                case "schedules" -> root.child(at).array(i -> {
-                    throw SnapshotRules.refused(at + "/" + i, "this service has no recurring schedules yet: a"
-                            + " snapshot's schedules must be empty");
-                });
+                case "schedules" -> root.child(at).array(i -> schedules.add(readSchedule(root.child(at + "/" + i))));
                 default -> throw Members.unknown(at);
             }
         }
@@ -251,7 +256,7 @@ class SnapshotReader {
             });
             fired.require(members);
             return new Timer(fired.id, fired.fireTime, fired.priority(), fired.sequence, or(value[0], 1),
-                    or(value[1], 0), fired.payload);
+                    or(value[1], 0), fired.payload, fired.schedule);
         }
 
         private Delivery readDelivery(Members members) {
@@ -275,7 +280,7 @@ class SnapshotReader {
             members.require(text[0] != null, "state");
             return new Delivery(fired.id, fired.fireTime, fired.priority(), fired.sequence, fired.payload,
                     or(value[0], 1).intValue(), Delivery.State.valueOf(upper(text[0])), null, 0, or(value[2], 0),
-                    or(value[1], fired.fireTime), text[1]);
+                    or(value[1], fired.fireTime), text[1], fired.schedule);
         }
 
         /** The members a timer and a delivery share: its id, when it is due, its priority, sequence and payload. */
@@ -285,6 +290,7 @@ class SnapshotReader {
             Long priority;
             Long sequence;
             String payload;
+            String schedule;
 
             /** Reads the member {@code name} if it is one of these; false if it is not. */
             boolean read(Members m, String name, String at) {
@@ -294,6 +300,7 @@ class SnapshotReader {
                     case "priority" -> priority = m.integer(at, Integer.MIN_VALUE, Integer.MAX_VALUE);
                     case "sequence" -> sequence = m.integer(at);
                     case "payload" -> payload = payload(m, at);
+                    case "schedule" -> schedule = m.string(at);
                     default -> {
                         return false;
                     }
@@ -310,6 +317,57 @@ class SnapshotReader {
 
             int priority() {
                 return or(priority, 0).intValue();
+            }
+        }
+
+        /**
+         * A schedule: its spec as {@code PUT /clocks/{clock}/schedules/{id}} takes it, then what firing has done.
+         * {@code id} and {@code next} (null once none is left) are required; {@code state} is read and checked
+         * against the rest after the rules ({@link #requireStates}).
+         */
+        private ReadSchedule readSchedule(Members members) {
+            members.object();
+            ReadSchedule read = new ReadSchedule(members.pointer);
+            members.each((m, name, at) -> {
+                switch (name) {
+                    case "id" -> read.id = m.string(at);
+                    case "cron" -> read.cron = m.string(at);
+                    case "every" -> read.every = m.integer(at);
+                    case "zone" -> read.zone = m.string(at);
+                    case "start" -> read.start = m.integer(at);
+                    case "end" -> read.end = m.integer(at);
+                    case "limit" -> read.limit = m.integer(at);
+                    case "priority" -> read.priority = m.integer(at, Integer.MIN_VALUE, Integer.MAX_VALUE);
+                    case "payload" -> read.payload = payload(m, at);
+                    case "catchUp" -> read.catchUp = m.choice(at, "all", "latest", "none");
+                    case "paused" -> read.paused = m.bool(at);
+                    case "next" -> {
+                        read.next = m.nullableInteger(at);
+                        read.nextSeen = true;
+                    }
+                    case "fired" -> read.fired = m.integer(at);
+                    case "skipped" -> read.skipped = m.integer(at);
+                    case "triggered" -> read.triggered = m.integer(at);
+                    case "taken" -> read.taken = m.integer(at);
+                    case "state" -> read.state = m.choice(at, "active", "paused", "done");
+                    case "version" -> read.version = m.integer(at);
+                    default -> throw Members.unknown(at);
+                }
+            });
+            members.require(read.id != null, "id");
+            members.require(read.nextSeen, "next");
+            return read;
+        }
+
+        /** A schedule's {@code state}, where the document gives one, must be what its next and paused make. */
+        void requireStates(ClockSnapshot snapshot) {
+            for (int i = 0; i < schedules.size(); i++) {
+                String given = schedules.get(i).state;
+                String actual = snapshot.schedules().get(i).state().wire();
+                if (given != null && !given.equals(actual)) {
+                    throw SnapshotRules.refused(schedules.get(i).pointer + "/state", "state " + given + " does not"
+                            + " match next and paused, which make it " + actual);
+                }
             }
         }
 
@@ -332,8 +390,49 @@ class SnapshotReader {
                 throw SnapshotRules.refused("/clock", "a snapshot holds its clock: \"clock\": {...}");
             }
             long next = clock.nextSequence != null ? clock.nextSequence : largestSequence + 1;
-            return new ClockSnapshot(clock.name, clock.settings, clock.now == null ? 0 : clock.now, next, timers,
-                    deliveries);
+            long now = clock.now == null ? 0 : clock.now;
+            List<Schedule> read = new ArrayList<>(schedules.size());
+            for (ReadSchedule schedule : schedules) {
+                read.add(schedule.schedule(now));
+            }
+            return new ClockSnapshot(clock.name, clock.settings, now, next, timers, read, deliveries);
+        }
+    }
+
+    /** A schedule's members as read, and where it is. */
+    private static final class ReadSchedule {
+        final String pointer;
+        String id;
+        String cron;
+        Long every;
+        String zone;
+        Long start;
+        Long end;
+        Long limit;
+        Long priority;
+        String payload;
+        String catchUp;
+        boolean paused;
+        Long next;
+        boolean nextSeen;
+        Long fired;
+        Long skipped;
+        Long triggered;
+        Long taken;
+        String state;
+        Long version;
+
+        ReadSchedule(String pointer) {
+            this.pointer = pointer;
+        }
+
+        /** The schedule, an interval's implied start resolved against the clock's {@code now} as a put does. */
+        Schedule schedule(long now) {
+            ScheduleSpec spec = Rules.resolveSchedule(new ScheduleSpec(cron, every, zone, start, end, limit,
+                    or(priority, 0).intValue(), payload, catchUp == null ? ScheduleSpec.CatchUp.ALL
+                    : ScheduleSpec.CatchUp.ofWire(catchUp), paused), now);
+            return new Schedule(id, spec, next, or(fired, 0), or(skipped, 0), or(triggered, 0),
+                    or(taken, Long.MIN_VALUE), or(version, 1));
         }
     }
 
@@ -479,6 +578,24 @@ class SnapshotReader {
             } catch (SchedulerException invalid) {
                 throw SnapshotRules.refused(at, invalid.getMessage());
             }
+        }
+
+        /** An integer, or null for JSON null. */
+        Long nullableInteger(String at) {
+            JsonToken token = cursor.next();
+            if (token == JsonToken.VALUE_NULL) {
+                return null;
+            }
+            cursor.pending = token;
+            return integer(at);
+        }
+
+        boolean bool(String at) {
+            JsonToken token = cursor.next();
+            if (token != JsonToken.VALUE_TRUE && token != JsonToken.VALUE_FALSE) {
+                throw SnapshotRules.refused(at, "must be true or false");
+            }
+            return token == JsonToken.VALUE_TRUE;
         }
 
         double number(String at) {

@@ -10,6 +10,8 @@ import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import tools.jackson.core.JsonEncoding;
 import tools.jackson.core.JsonGenerator;
@@ -21,7 +23,8 @@ import tools.jackson.databind.json.JsonMapper;
  * output stream with Jackson's streaming generator: one timer at a time, so the document is never in memory whole
  * (the generator's buffer goes out as it fills; Tomcat sends it chunked). Payloads are written as the JSON they
  * are. Members a saved clock does not have are left out: a payload that is null, a retryAt except on a waiting
- * delivery, a deadReason except on a dead one.
+ * delivery, a deadReason except on a dead one, a schedule except on an occurrence (timer or delivery), a schedule's
+ * start, end, limit and taken when it has none.
  */
 final class SnapshotWriter {
 
@@ -44,6 +47,9 @@ final class SnapshotWriter {
             json.writeEndArray();
             json.writeName("schedules");
             json.writeStartArray();
+            for (Schedule schedule : snapshot.schedules()) {
+                writeSchedule(schedule, json);
+            }
             json.writeEndArray();
             json.writeName("deliveries");
             json.writeStartArray();
@@ -109,8 +115,56 @@ final class SnapshotWriter {
         json.writeNumberProperty("sequence", timer.sequence());
         json.writeNumberProperty("version", timer.version());
         json.writeNumberProperty("createdAt", timer.createdAt());
+        if (timer.schedule() != null) {
+            json.writeStringProperty("schedule", timer.schedule());
+        }
         writePayload(timer.payload(), json);
         json.writeEndObject();
+    }
+
+    /**
+     * The spec as {@code GET /clocks/{clock}/schedules/{id}} shows it, then what firing has done: {@code next} (null
+     * once none is left), the counts, {@code taken} (left out before the first occurrence fired or skipped), the
+     * state and the version.
+     */
+    private static void writeSchedule(Schedule schedule, JsonGenerator json) {
+        ScheduleSpec spec = schedule.spec();
+        json.writeStartObject();
+        json.writeStringProperty("id", schedule.id());
+        if (spec.cron() != null) {
+            json.writeStringProperty("cron", spec.cron());
+            json.writeStringProperty("zone", spec.zoneOrUtc());
+        } else {
+            json.writeNumberProperty("every", spec.every());
+        }
+        writeOptional("start", spec.start(), json);
+        writeOptional("end", spec.end(), json);
+        writeOptional("limit", spec.limit(), json);
+        json.writeNumberProperty("priority", spec.priority());
+        writePayload(spec.payload(), json);
+        json.writeStringProperty("catchUp", spec.catchUp().wire());
+        json.writeBooleanProperty("paused", spec.paused());
+        json.writeName("next");
+        if (schedule.next() == null) {
+            json.writeNull();
+        } else {
+            json.writeNumber(schedule.next());
+        }
+        json.writeNumberProperty("fired", schedule.fired());
+        json.writeNumberProperty("skipped", schedule.skipped());
+        json.writeNumberProperty("triggered", schedule.triggered());
+        if (schedule.taken() != Long.MIN_VALUE) {
+            json.writeNumberProperty("taken", schedule.taken());
+        }
+        json.writeStringProperty("state", schedule.state().wire());
+        json.writeNumberProperty("version", schedule.version());
+        json.writeEndObject();
+    }
+
+    private static void writeOptional(String name, Long value, JsonGenerator json) {
+        if (value != null) {
+            json.writeNumberProperty(name, value);
+        }
     }
 
     private static void writeDelivery(Delivery delivery, JsonGenerator json) {
@@ -127,6 +181,9 @@ final class SnapshotWriter {
         }
         if (delivery.deadReason() != null) {
             json.writeStringProperty("deadReason", delivery.deadReason());
+        }
+        if (delivery.schedule() != null) {
+            json.writeStringProperty("schedule", delivery.schedule());
         }
         writePayload(delivery.payload(), json);
         json.writeEndObject();

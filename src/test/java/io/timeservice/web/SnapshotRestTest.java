@@ -205,7 +205,7 @@ class SnapshotRestTest extends RestTestSupport {
                 + "\"payload\":\"\\udc00\"}]}", "/timers/0/payload");
         pointerByDocument.put("{\"format\":1,\"clock\":{},\"timers\":[{\"id\":\"t\",\"fireTime\":1,\"sequence\":1,"
                 + "\"payload\":{\"a\":1,\"a\":2}}]}", "/timers/0/payload");
-        pointerByDocument.put("{\"format\":1,\"clock\":{},\"schedules\":[{}]}", "/schedules/0");
+        pointerByDocument.put("{\"format\":1,\"clock\":{},\"schedules\":[{}]}", "/schedules/0/id");
         pointerByDocument.put("{\"format\":1,\"clock\":{},\"deliveries\":[{\"id\":\"d\",\"fireTime\":0,"
                 + "\"sequence\":1,\"state\":\"ready\"}]}", "/deliveries/0");
         pointerByDocument.put("{\"format\":1," + queue + ",\"deliveries\":[{\"id\":\"d\",\"fireTime\":0,"

@@ -99,14 +99,8 @@ final class ClockSchedules {
     void restore(ScheduleImage image) {
         for (Schedule schedule : image.schedules()) {
             Entry entry = new Entry(schedule.id());
-            entry.spec = schedule.spec();
+            entry.restore(schedule);
             entry.times = Rules.recurrenceOf(schedule.spec(), parser);
-            entry.pending = schedule.next() == null ? Recurrence.NONE : schedule.next();
-            entry.fired = schedule.fired();
-            entry.skipped = schedule.skipped();
-            entry.triggered = schedule.triggered();
-            entry.taken = schedule.taken();
-            entry.version = schedule.version();
             byId.put(entry.id, entry);
             if (entry.pending != Recurrence.NONE) {
                 byOccurrence.put(entry.pendingId(), entry);

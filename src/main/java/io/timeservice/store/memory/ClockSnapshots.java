@@ -4,12 +4,15 @@ import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.RandomAccess;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.Schedule;
 import io.timeservice.model.SnapshotSequences;
 import io.timeservice.model.Timer;
 
@@ -47,8 +50,21 @@ final class ClockSnapshots {
             deliveries.add(ClockSnapshot.saved(d, numbering.of(d.sequence()), state.now()));
         }
         deliveries.sort(Comparator.comparingLong(Delivery::sequence));
+        ScheduleImage schedules = state.schedules();
         return new ClockSnapshot(name, state.settings(), state.now(), numbering.next(),
-                new TimersBySequence(state, slotsBySequence, numbering), deliveries);
+                new TimersBySequence(state, slotsBySequence, numbering, owners(schedules)), schedules.schedules(),
+                deliveries);
+    }
+
+    /** Each pending occurrence's timer id to its schedule's id: the scheduled ones and the triggered ones. */
+    private static Map<String, String> owners(ScheduleImage image) {
+        Map<String, String> owners = new HashMap<>(image.triggeredOccurrences());
+        for (Schedule schedule : image.schedules()) {
+            if (schedule.next() != null) {
+                owners.put(Schedule.occurrenceId(schedule.id(), schedule.next()), schedule.id());
+            }
+        }
+        return owners;
     }
 
     /** The heap slots in the order of their timers' sequences, which are distinct. */
@@ -68,18 +84,20 @@ final class ClockSnapshots {
         private final SchedulerState state;
         private final int[] slots;
         private final SnapshotSequences numbering;
+        private final Map<String, String> owners;
 
-        TimersBySequence(SchedulerState state, int[] slots, SnapshotSequences numbering) {
+        TimersBySequence(SchedulerState state, int[] slots, SnapshotSequences numbering, Map<String, String> owners) {
             this.state = state;
             this.slots = slots;
             this.numbering = numbering;
+            this.owners = owners;
         }
 
         @Override
         public Timer get(int index) {
             Timer t = state.timer(slots[index]);
             return new Timer(t.id(), t.fireTime(), t.priority(), numbering.of(t.sequence()), t.version(),
-                    t.createdAt(), t.payload());
+                    t.createdAt(), t.payload(), owners.isEmpty() ? null : owners.get(t.id()));
         }
 
         @Override
@@ -91,26 +109,37 @@ final class ClockSnapshots {
     /**
      * What a new clock loads from {@code snapshot}: its sequences the snapshot's plus {@code floor} (so they follow
      * every sequence a deleted clock reserved), its timers created on the wall clock at {@code createdAtWallMillis},
-     * fired through just before its earliest timer (a queueing clock at its delivery limit may hold due timers).
+     * fired through just before its earliest timer (a queueing clock at its delivery limit may hold due timers),
+     * with its schedules: a timer naming a schedule is its scheduled occurrence when it has the id of the schedule's
+     * {@code next}, else a triggered one.
      */
     static RecoveredSnapshot recovered(ClockSnapshot snapshot, long floor, long createdAtWallMillis) {
         List<Mutation.Added> timers = new ArrayList<>(snapshot.timers().size());
+        Map<String, Schedule> schedules = new HashMap<>();
+        for (Schedule schedule : snapshot.schedules()) {
+            schedules.put(schedule.id(), schedule);
+        }
+        Map<String, String> triggered = new HashMap<>();
         long earliest = Long.MAX_VALUE;
         for (Timer t : snapshot.timers()) {
             timers.add(new Mutation.Added(new Timer(t.id(), t.fireTime(), t.priority(), floor + t.sequence(),
                     t.version(), t.createdAt(), t.payload()), createdAtWallMillis));
             earliest = Math.min(earliest, t.fireTime());
+            if (t.schedule() != null && !ClockSnapshot.isScheduledOccurrence(t, schedules)) {
+                triggered.put(t.id(), t.schedule());
+            }
         }
         List<SavedDelivery> deliveries = new ArrayList<>(snapshot.deliveries().size());
         for (Delivery d : snapshot.deliveries()) {
             deliveries.add(new SavedDelivery(new Delivery(d.id(), d.fireTime(), d.priority(), floor + d.sequence(),
-                    d.payload(), d.attempt(), d.state(), null, 0, d.retryAt(), d.readyAt(), d.deadReason()), 0));
+                    d.payload(), d.attempt(), d.state(), null, 0, d.retryAt(), d.readyAt(), d.deadReason(),
+                    d.schedule()), 0));
         }
         long now = snapshot.settings().isSystem() ? createdAtWallMillis : snapshot.now();
         long firedThrough = snapshot.settings().mode() != ClockSettings.Mode.VIRTUAL ? now
                 : Math.max(0, Math.min(now, earliest == Long.MAX_VALUE ? now : earliest - 1));
         long last = floor + snapshot.nextSequence() - 1;
         return new RecoveredSnapshot(now, last, last, timers, snapshot.settings(), deliveries, List.of(),
-                Math.min(firedThrough, now));
+                Math.min(firedThrough, now), null, new ScheduleImage(snapshot.schedules(), triggered));
     }
 }

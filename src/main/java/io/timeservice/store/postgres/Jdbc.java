@@ -71,11 +71,27 @@ final class Jdbc {
      * anyway.)
      */
     <T> T inTransaction(Work<T> work) {
+        return inTransaction(work, null);
+    }
+
+    /**
+     * {@link #inTransaction} at repeatable read: every statement of {@code work} sees one snapshot of the database
+     * (a reader of several tables that writers change under weaker locks, such as a saved clock's timers and
+     * schedules); a row it locks that changed since is a serialization failure, run again.
+     */
+    <T> T inRepeatableRead(Work<T> work) {
+        return inTransaction(work, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+    }
+
+    private <T> T inTransaction(Work<T> work, String isolation) {
         for (int attempt = 1; ; attempt++) {
             try (Connection connection = dataSource.getConnection()) {
                 connection.setAutoCommit(false);
                 try {
                     try (Statement set = connection.createStatement()) {
+                        if (isolation != null) {
+                            set.execute(isolation); // first in the transaction, as PostgreSQL requires
+                        }
                         set.execute(setTimeouts);
                     }
                     T result = work.run(connection);

@@ -7,25 +7,32 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
+import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Rules;
+import io.timeservice.model.Schedule;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.SnapshotSequences;
 import io.timeservice.model.Timer;
 
 /**
  * Saved clocks on the PostgreSQL store ({@link io.timeservice.store.ClockStore#snapshot} and {@code load}). A save
- * reads the clock row {@code FOR SHARE} (no advance or fork of it meanwhile) and its timers and unacknowledged
- * deliveries in one statement (one snapshot), by sequence, so each row's place is its number in the snapshot. A load
- * is one transaction holding the creation lock, as a fork: the clock row, fresh sequences from the database's
- * sequence in the snapshot's order (sequences are unique over all clocks here), the timers and deliveries inserted
- * a chunk of rows per statement, and the whole clock counted in the pending budget.
+ * reads the clock row {@code FOR SHARE} (no advance or fork of it meanwhile), its timers and unacknowledged
+ * deliveries in one statement, by sequence, so each row's place is its number in the snapshot, and its schedule rows;
+ * the transaction is repeatable read, so both statements see one snapshot. A load is one transaction holding the
+ * creation lock, as a fork: the clock row, fresh sequences from the database's sequence in the snapshot's order
+ * (sequences are unique over all clocks here), the timers and deliveries inserted a chunk of rows per statement (an
+ * occurrence timer is the row a live schedule's is: {@code schedule} set, {@code triggered} unless it is its
+ * schedule's pending one), the schedule rows as they stand, counted in {@code schedule_count} beyond
+ * {@code timeservice.schedules.max} if need be (as a fork counts), and the whole clock counted in the pending budget.
  */
 public final class PostgresClockSnapshots {
 
@@ -35,35 +42,43 @@ public final class PostgresClockSnapshots {
     private static final String ROWS = """
             SELECT * FROM (
                 SELECT false AS delivery, id, fire_time, priority, seq, version, created_at, payload, NULL AS state,
-                       1 AS attempt, NULL::bigint AS retry_at, 0::bigint AS ready_at, NULL AS dead_reason
+                       1 AS attempt, NULL::bigint AS retry_at, 0::bigint AS ready_at, NULL AS dead_reason, schedule
                   FROM timers WHERE clock = ?
                 UNION ALL
                 SELECT true, id, fire_time, priority, seq, version, created_at, payload, state, attempt, retry_at,
-                       ready_at, dead_reason
+                       ready_at, dead_reason, schedule
                   FROM deliveries WHERE clock = ? AND state <> 'acked') rows
              ORDER BY seq""";
     private static final String INSERT_TIMERS = """
-            INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, payload, bytes)
-            SELECT ?, * FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::int[], ?::bigint[], ?::text[],
-                                    ?::bigint[])""";
+            INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, schedule,
+                                triggered)
+            SELECT ?, u.id, u.fire_time, u.priority, u.seq, u.version, u.created_at, u.payload, u.bytes, u.schedule,
+                   coalesce(u.triggered, false)
+              FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[],
+                          ?::text[], ?::boolean[])
+                   AS u (id, fire_time, priority, seq, version, created_at, payload, bytes, schedule, triggered)""";
     private static final String INSERT_DELIVERIES = """
             INSERT INTO deliveries (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, state,
-                                    attempt, retry_at, ready_at, dead_reason, done_at)
+                                    attempt, retry_at, ready_at, dead_reason, done_at, schedule)
             SELECT ?, u.id, u.fire_time, u.priority, u.seq, 1, u.fire_time, u.payload, u.bytes, u.state, u.attempt,
-                   u.retry_at, u.ready_at, u.dead_reason, CASE WHEN u.state = 'dead' THEN db_now_ms() END
+                   u.retry_at, u.ready_at, u.dead_reason, CASE WHEN u.state = 'dead' THEN db_now_ms() END, u.schedule
               FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::int[],
-                          ?::bigint[], ?::bigint[], ?::text[])
+                          ?::bigint[], ?::bigint[], ?::text[], ?::text[])
                    AS u (id, fire_time, priority, seq, payload, bytes, state, attempt, retry_at, ready_at,
-                         dead_reason)""";
+                         dead_reason, schedule)""";
+    /** Counts a load's schedules, beyond {@code timeservice.schedules.max} if need be (as a fork does). */
+    private static final String COUNT_SCHEDULES = "UPDATE schedule_count SET schedules = schedules + ?";
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final int maxClocks;
+    private final CronParser parser;
 
-    PostgresClockSnapshots(Jdbc jdbc, PendingBudgetStripes budget, int maxClocks) {
+    PostgresClockSnapshots(Jdbc jdbc, PendingBudgetStripes budget, int maxClocks, CronParser parser) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.maxClocks = maxClocks;
+        this.parser = parser;
     }
 
     /**
@@ -72,7 +87,7 @@ public final class PostgresClockSnapshots {
      * @throws SchedulerException {@code clock_not_found}
      */
     public ClockSnapshot snapshot(String name) {
-        return jdbc.inTransaction(connection -> {
+        return jdbc.inRepeatableRead(connection -> {
             StoredClock clock = PostgresClocks.require(connection, name, " FOR SHARE");
             List<Timer> timers = new ArrayList<>();
             List<Delivery> deliveries = new ArrayList<>();
@@ -86,18 +101,19 @@ public final class PostgresClockSnapshots {
                         number++;
                         if (!row.getBoolean(1)) {
                             timers.add(new Timer(row.getString(2), row.getLong(3), row.getInt(4), number,
-                                    row.getLong(6), row.getLong(7), row.getString(8)));
+                                    row.getLong(6), row.getLong(7), row.getString(8), row.getString(14)));
                         } else {
                             Delivery stored = new Delivery(row.getString(2), row.getLong(3), row.getInt(4), number,
                                     row.getString(8), row.getInt(10),
                                     StoredClock.ofSql(Delivery.State.class, row.getString(9)), null, 0,
-                                    row.getLong(11), row.getLong(12), row.getString(13));
+                                    row.getLong(11), row.getLong(12), row.getString(13), row.getString(14));
                             deliveries.add(ClockSnapshot.saved(stored, number, clock.now()));
                         }
                     }
                 }
             }
-            return new ClockSnapshot(clock.name(), clock.settings(), clock.now(), number + 1, timers, deliveries);
+            return new ClockSnapshot(clock.name(), clock.settings(), clock.now(), number + 1, timers,
+                    schedules(connection, name), deliveries);
         });
     }
 
@@ -120,8 +136,9 @@ public final class PostgresClockSnapshots {
             PostgresClocks.insert(connection, name, settings, settings.isSystem() ? 0 : snapshot.now());
             long[] fresh = freshSequences(connection, (int) snapshot.count());
             SnapshotSequences numbering = numbering(snapshot);
-            insertTimers(connection, name, snapshot.timers(), fresh, numbering);
+            insertTimers(connection, name, snapshot, fresh, numbering);
             insertDeliveries(connection, name, snapshot.deliveries(), fresh, numbering);
+            insertSchedules(connection, name, snapshot.schedules());
             long count = snapshot.count();
             long bytes = snapshot.bytes();
             try {
@@ -165,14 +182,46 @@ public final class PostgresClockSnapshots {
         return new SnapshotSequences(all);
     }
 
-    private static void insertTimers(Connection connection, String name, List<Timer> timers, long[] fresh,
+    /** The schedules of the clock {@code name}, by id, as their rows stand. */
+    private List<Schedule> schedules(Connection connection, String name) throws SQLException {
+        List<Schedule> schedules = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(ScheduleRows.LIST)) {
+            select.setString(1, name);
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    schedules.add(ScheduleRows.rowAt(row, parser).view());
+                }
+            }
+        }
+        return schedules;
+    }
+
+    private static void insertSchedules(Connection connection, String name, List<Schedule> schedules)
+            throws SQLException {
+        for (Schedule schedule : schedules) {
+            ScheduleRows.write(connection, name, ScheduleRows.Row.of(schedule), true);
+        }
+        if (!schedules.isEmpty()) {
+            try (PreparedStatement count = connection.prepareStatement(COUNT_SCHEDULES)) {
+                count.setLong(1, schedules.size());
+                count.executeUpdate();
+            }
+        }
+    }
+
+    private static void insertTimers(Connection connection, String name, ClockSnapshot snapshot, long[] fresh,
                                      SnapshotSequences numbering) throws SQLException {
+        List<Timer> timers = snapshot.timers();
+        Map<String, Schedule> schedules = new HashMap<>();
+        for (Schedule schedule : snapshot.schedules()) {
+            schedules.put(schedule.id(), schedule);
+        }
         try (PreparedStatement insert = connection.prepareStatement(INSERT_TIMERS)) {
             for (int start = 0; start < timers.size(); start += CHUNK) {
                 List<Timer> chunk = timers.subList(start, Math.min(timers.size(), start + CHUNK));
                 int n = chunk.size();
                 Object[][] columns = {new String[n], new Long[n], new Integer[n], new Long[n], new Integer[n],
-                        new Long[n], new String[n], new Long[n]};
+                        new Long[n], new String[n], new Long[n], new String[n], new Boolean[n]};
                 for (int i = 0; i < n; i++) {
                     Timer t = chunk.get(i);
                     columns[0][i] = t.id();
@@ -183,10 +232,12 @@ public final class PostgresClockSnapshots {
                     columns[5][i] = t.createdAt();
                     columns[6][i] = t.payload();
                     columns[7][i] = Limits.bytesOf(t.id(), t.payload());
+                    columns[8][i] = t.schedule();
+                    columns[9][i] = t.schedule() != null && !ClockSnapshot.isScheduledOccurrence(t, schedules);
                 }
                 insert.setString(1, name);
                 bind(connection, insert, 2, columns, "text", "bigint", "int", "bigint", "int", "bigint", "text",
-                        "bigint");
+                        "bigint", "text", "boolean");
                 insert.executeUpdate();
             }
         }
@@ -199,7 +250,8 @@ public final class PostgresClockSnapshots {
                 List<Delivery> chunk = deliveries.subList(start, Math.min(deliveries.size(), start + CHUNK));
                 int n = chunk.size();
                 Object[][] columns = {new String[n], new Long[n], new Integer[n], new Long[n], new String[n],
-                        new Long[n], new String[n], new Integer[n], new Long[n], new Long[n], new String[n]};
+                        new Long[n], new String[n], new Integer[n], new Long[n], new Long[n], new String[n],
+                        new String[n]};
                 for (int i = 0; i < n; i++) {
                     Delivery d = chunk.get(i);
                     columns[0][i] = d.id();
@@ -213,10 +265,11 @@ public final class PostgresClockSnapshots {
                     columns[8][i] = d.state() == Delivery.State.WAITING ? d.retryAt() : null;
                     columns[9][i] = d.readyAt();
                     columns[10][i] = d.deadReason();
+                    columns[11][i] = d.schedule();
                 }
                 insert.setString(1, name);
                 bind(connection, insert, 2, columns, "text", "bigint", "int", "bigint", "text", "bigint", "text",
-                        "int", "bigint", "bigint", "text");
+                        "int", "bigint", "bigint", "text", "text");
                 insert.executeUpdate();
             }
         }

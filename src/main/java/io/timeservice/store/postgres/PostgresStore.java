@@ -74,7 +74,7 @@ public final class PostgresStore implements AutoCloseable {
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks, alarm);
         this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks);
-        this.clockSnapshots = new PostgresClockSnapshots(jdbc, budget, maxClocks);
+        this.clockSnapshots = new PostgresClockSnapshots(jdbc, budget, maxClocks, schedules.parser());
         ScheduleFiring firingOfSchedules = new ScheduleFiring(schedules.parser(), schedules.maxCatchUp());
         this.timers = new PostgresTimers(jdbc, budget, alarm, metrics, firingOfSchedules);
         this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics, firingOfSchedules);

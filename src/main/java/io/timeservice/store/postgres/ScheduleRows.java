@@ -10,6 +10,7 @@ import io.timeservice.model.CronParser;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Recurrence;
 import io.timeservice.model.Rules;
+import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleProgress;
 import io.timeservice.model.ScheduleSpec;
 
@@ -50,6 +51,13 @@ final class ScheduleRows {
 
         Row(String id) {
             super(id);
+        }
+
+        /** The row of {@code schedule} as a snapshot holds it (its times are not compiled: only to be written). */
+        static Row of(Schedule schedule) {
+            Row row = new Row(schedule.id());
+            row.restore(schedule);
+            return row;
         }
     }
 

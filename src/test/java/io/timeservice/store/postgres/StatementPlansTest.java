@@ -105,10 +105,10 @@ class StatementPlansTest {
         CASES.put("PostgresClockCopy.COPY", new Case(null, virt, "c5", 0L));
         CASES.put("PostgresClockSnapshots.ROWS", new Case(null, virt, virt));
         CASES.put("PostgresClockSnapshots.INSERT_TIMERS", new Case(null, virt, ids("s", 100), longs(100), ints(100),
-                longs(100), ints(100), longs(100), new String[100], longs(100)));
+                longs(100), ints(100), longs(100), new String[100], longs(100), new String[100], new Boolean[100]));
         CASES.put("PostgresClockSnapshots.INSERT_DELIVERIES", new Case(null, virt, ids("s", 100), longs(100),
                 ints(100), longs(100), new String[100], longs(100), repeat("ready", 100), ints(100), new Long[100],
-                longs(100), new String[100]));
+                longs(100), new String[100], new String[100]));
         long now = System.currentTimeMillis();
         CASES.put("ScheduleFiring.TAKE_DUE", new Case("timers_firing_order", sys, now, 10_000));
         CASES.put("ScheduleFiring.FIRST_OCCURRENCE_DUE", new Case(null, sys, now));
@@ -277,7 +277,7 @@ class StatementPlansTest {
             statement.setNull(index, Types.OTHER); // typed by the statement's cast
         } else if (value instanceof Object[] values) {
             String type = values instanceof String[] ? "text" : values instanceof UUID[] ? "uuid"
-                    : values instanceof Long[] ? "bigint" : "integer";
+                    : values instanceof Long[] ? "bigint" : values instanceof Boolean[] ? "boolean" : "integer";
             statement.setArray(index, connection.createArrayOf(type, values));
         } else {
             statement.setObject(index, value);

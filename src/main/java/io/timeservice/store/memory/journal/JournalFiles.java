@@ -40,9 +40,12 @@ final class JournalFiles {
      * {@link RecordCodec}) and snapshots; version 8 schedules (records 28 to 33, and a section per clock in
      * snapshots); version 9 push settings in settings records and snapshot settings frames, and the rejected record
      * (34); version 11 the records of scaled clocks and snapshots with each clock's scaled time (version 10 belongs to
-     * another feature's records); version 12 the fork record with the source's time (39).
+     * another feature's records); version 12 the fork record with the source's time (39); version 13 the loaded
+     * clock's record (38) with its schedules.
      */
-    static final int FORMAT_VERSION = 12;
+    static final int FORMAT_VERSION = 13;
+    /** A loaded clock's record (38) ends with its schedules; one of an earlier version holds none. */
+    static final int LOADED_SCHEDULES_FORMAT_VERSION = 13;
     /** Schedules: their records and each clock's schedule section in snapshots. */
     static final int SCHEDULES_FORMAT_VERSION = 8;
     /** Settings of push clocks (delivery 2 with its target) and the rejected record; no new snapshot section. */

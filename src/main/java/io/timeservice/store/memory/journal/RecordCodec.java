@@ -20,6 +20,7 @@ import io.timeservice.model.Timer;
 import io.timeservice.store.memory.Mutation;
 import io.timeservice.store.memory.RecoveredSnapshot;
 import io.timeservice.store.memory.SavedDelivery;
+import io.timeservice.store.memory.ScheduleImage;
 
 /**
  * The journal's record format, version 1. A record is a frame:
@@ -72,6 +73,9 @@ import io.timeservice.store.memory.SavedDelivery;
  *
  * <p>Format version 12: 39 clock forked at (number, source, createdAtWallMillis, lastSequence, copiedAt, name): as 27,
  * with the source's time the copy holds.
+ *
+ * <p>Format version 13: 38 ends with the loaded clock's schedules, as a snapshot's schedule section holds them
+ * ({@link ScheduleRecords#putSection}); a 38 without them (earlier versions) loads a clock without schedules.
  *
  * <p>Every record the service can accept fits: a payload is at most {@link #MAX_PAYLOAD_BYTES} (the configuration
  * refuses larger limits) and the rest of a record at most {@link #MAX_RECORD_OVERHEAD} bytes. A batch holds at most
@@ -337,6 +341,11 @@ final class RecordCodec {
                 return "a loaded clock's delivery the journal could not read back: " + d;
             }
         }
+        for (io.timeservice.model.Schedule schedule : snapshot.schedules().schedules()) {
+            if (schedule.id() == null || (schedule.spec().cron() == null) == (schedule.spec().every() == null)) {
+                return "a loaded clock's schedule the journal could not read back: " + schedule.id();
+            }
+        }
         return null;
     }
 
@@ -396,6 +405,7 @@ final class RecordCodec {
             for (SavedDelivery saved : snapshot.deliveries()) {
                 putDelivery(saved, out);
             }
+            ScheduleRecords.putSection(snapshot.schedules(), snapshot.deliveries(), out);
         } else if (mutation instanceof Mutation.ClockConfigured configured) {
             out.putByte(CLOCK_CONFIGURED);
             putSettings(configured.settings(), out);
@@ -685,8 +695,14 @@ final class RecordCodec {
         for (int i = 0; i < deliveryCount; i++) {
             deliveries.add(getDelivery(body));
         }
+        ScheduleImage schedules = ScheduleImage.EMPTY;
+        if (body.hasRemaining()) { // format 13 on: the schedules; before, the record ended with the deliveries
+            ScheduleRecords.Section section = ScheduleRecords.getSection(body);
+            schedules = section.image();
+            deliveries = section.tag(deliveries);
+        }
         return new Mutation.ClockLoaded(number, name, wall, new RecoveredSnapshot(now, lastSequence, lastSequence,
-                timers, settings, deliveries, List.of(), firedThrough));
+                timers, settings, deliveries, List.of(), firedThrough, null, schedules));
     }
 
     /** What a batch record may hold: adds, edits and cancels of its clock. */

@@ -137,16 +137,25 @@ final class ScheduleRecords {
         }
     }
 
-    /**
-     * One frame: u32 scheduleCount, each schedule (id, spec, u8 pending present then the u64 time, fired, skipped,
-     * triggered, taken, version); u32 count of triggered occurrences (timer id, schedule id); u32 count of
-     * deliveries of occurrences (sequence, schedule id).
-     */
+    /** One frame of the section ({@link #putSection}): a snapshot file's schedules of one clock. */
     static void writeSection(ScheduleImage image, List<SavedDelivery> deliveries, GrowableBuffer out) {
         int frameStart = out.length();
         out.putInt(0);
         out.putInt(0);
         int bodyStart = out.length();
+        putSection(image, deliveries, out);
+        int bodyLength = out.length() - bodyStart;
+        out.putIntAt(frameStart, bodyLength);
+        out.putIntAt(frameStart + 4, RecordCodec.crc32c(out.array(), bodyStart, bodyLength));
+    }
+
+    /**
+     * The section's fields: u32 scheduleCount, each schedule (id, spec, u8 pending present then the u64 time, fired,
+     * skipped, triggered, taken, version); u32 count of triggered occurrences (timer id, schedule id); u32 count of
+     * deliveries of occurrences (sequence, schedule id). A snapshot file frames them ({@link #writeSection}); a
+     * loaded clock's record 38 ends with them (format version 13).
+     */
+    static void putSection(ScheduleImage image, List<SavedDelivery> deliveries, GrowableBuffer out) {
         out.putInt(image.schedules().size());
         for (Schedule schedule : image.schedules()) {
             out.putString(schedule.id());
@@ -169,38 +178,41 @@ final class ScheduleRecords {
             out.putLong(saved.delivery().sequence());
             out.putString(saved.delivery().schedule());
         }
-        int bodyLength = out.length() - bodyStart;
-        out.putIntAt(frameStart, bodyLength);
-        out.putIntAt(frameStart + 4, RecordCodec.crc32c(out.array(), bodyStart, bodyLength));
     }
 
     static Section readSection(ByteBuffer body, Path file) {
         try {
-            int count = body.getInt();
-            List<Schedule> schedules = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                String id = required(RecordCodec.getString(body));
-                ScheduleSpec spec = getSpec(body);
-                Long next = getOptionalLong(body);
-                schedules.add(new Schedule(id, spec, next, body.getLong(), body.getLong(), body.getLong(),
-                        body.getLong(), body.getLong()));
-            }
-            Map<String, String> triggered = new HashMap<>();
-            for (int i = body.getInt(); i > 0; i--) {
-                triggered.put(required(RecordCodec.getString(body)), required(RecordCodec.getString(body)));
-            }
-            Map<Long, String> deliveries = new HashMap<>();
-            for (int i = body.getInt(); i > 0; i--) {
-                deliveries.put(body.getLong(), required(RecordCodec.getString(body)));
-            }
+            Section section = getSection(body);
             if (body.hasRemaining()) {
                 throw new RecordCodec.CorruptRecordException(body.remaining() + " bytes left over");
             }
-            return new Section(new ScheduleImage(schedules, triggered), deliveries);
+            return section;
         } catch (RuntimeException corrupt) {
             throw new JournalCorruptedException(file + ": a clock's schedules do not read back: "
                     + corrupt.getMessage());
         }
+    }
+
+    /** The fields {@link #putSection} wrote; the body goes on after them. */
+    static Section getSection(ByteBuffer body) {
+        int count = body.getInt();
+        List<Schedule> schedules = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String id = required(RecordCodec.getString(body));
+            ScheduleSpec spec = getSpec(body);
+            Long next = getOptionalLong(body);
+            schedules.add(new Schedule(id, spec, next, body.getLong(), body.getLong(), body.getLong(),
+                    body.getLong(), body.getLong()));
+        }
+        Map<String, String> triggered = new HashMap<>();
+        for (int i = body.getInt(); i > 0; i--) {
+            triggered.put(required(RecordCodec.getString(body)), required(RecordCodec.getString(body)));
+        }
+        Map<Long, String> deliveries = new HashMap<>();
+        for (int i = body.getInt(); i > 0; i--) {
+            deliveries.put(body.getLong(), required(RecordCodec.getString(body)));
+        }
+        return new Section(new ScheduleImage(schedules, triggered), deliveries);
     }
 
     private static void putCall(byte type, long now, long wall, long sequence, String id, GrowableBuffer out) {

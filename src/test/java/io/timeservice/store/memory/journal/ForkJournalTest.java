@@ -126,7 +126,7 @@ class ForkJournalTest {
     /** The snapshot as plain lists (its timers may be a view), named {@code name}. */
     private static ClockSnapshot withName(ClockSnapshot snapshot, String name) {
         return new ClockSnapshot(name, snapshot.settings(), snapshot.now(), snapshot.nextSequence(),
-                List.copyOf(snapshot.timers()), List.copyOf(snapshot.deliveries()));
+                List.copyOf(snapshot.timers()), snapshot.schedules(), List.copyOf(snapshot.deliveries()));
     }
 
     /** Random adds, cancels, edits, advances, claims, acks and nacks on one clock. */

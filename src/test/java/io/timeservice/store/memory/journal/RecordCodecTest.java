@@ -5,16 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScaledTime;
+import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import io.timeservice.store.memory.Mutation;
 import io.timeservice.store.memory.RecoveredSnapshot;
 import io.timeservice.store.memory.SavedDelivery;
+import io.timeservice.store.memory.ScheduleImage;
 import org.junit.jupiter.api.Test;
 
 class RecordCodecTest {
@@ -44,6 +48,7 @@ class RecordCodecTest {
                         List.of(), 1999)),
                 new Mutation.ClockLoaded(1L << 40, "empty", 0, new RecoveredSnapshot(0, 0, 0, List.of(),
                         ClockSettings.VIRTUAL, List.of(), List.of(), 0)),
+                loadedWithSchedules(),
                 new Mutation.OnClock(3, new Mutation.Cancelled("job_47", 3)),
                 new Mutation.OnClock(Integer.MAX_VALUE, new Mutation.AdvancedFiring(5, 2)),
                 new Mutation.OnClock(3, new Mutation.ClockDeleted()),
@@ -94,6 +99,43 @@ class RecordCodecTest {
             assertThat(crc).isEqualTo(RecordCodec.crc32c(buffer.array(), RecordCodec.FRAME_HEADER_BYTES, length));
             assertThat(RecordCodec.decode(frame.slice())).isEqualTo(mutation);
         }
+    }
+
+    /** A loaded clock with a scheduled and a triggered occurrence pending and a delivery of an occurrence. */
+    private static Mutation.ClockLoaded loadedWithSchedules() {
+        Schedule nightly = new Schedule("nightly", new ScheduleSpec("30 2 * * *", null, "Europe/Berlin", null, null, 9L,
+                -1, "{\"job\":1}", ScheduleSpec.CatchUp.LATEST, false), 90_000L, 3, 1, 1, 5_000, 4);
+        Schedule done = new Schedule("done", new ScheduleSpec(null, 1_000L, null, 0L, 10_000L, null, 0, null,
+                ScheduleSpec.CatchUp.ALL, true), null, 10, 1, 0, Long.MIN_VALUE, 1);
+        return new Mutation.ClockLoaded(7, "scheduled", 1_700_000_000_003L, new RecoveredSnapshot(20_000, 5, 5,
+                List.of(new Mutation.Added(new Timer("nightly:90000", 90_000, -1, 3, 1, 100, "{\"job\":1}"), 0),
+                        new Mutation.Added(new Timer("nightly:20000", 20_000, -1, 4, 1, 20_000, "{\"job\":1}"), 0)),
+                QUEUE, List.of(new SavedDelivery(new Delivery("nightly:5000", 5_000, -1, 2, null, 1,
+                        Delivery.State.READY, null, 0, 0, 5_000, null, "nightly"), 0)), List.of(), 20_000, null,
+                new ScheduleImage(List.of(done, nightly), Map.of("nightly:20000", "nightly"))));
+    }
+
+    private static final ClockSettings QUEUE = new ClockSettings(ClockSettings.Mode.VIRTUAL,
+            ClockSettings.DeliveryMode.QUEUE, new RetryPolicy(3, 1000, 2.0, 300_000, 0));
+
+    /** Record 38 as format versions before 13 wrote it: the deliveries last, no schedule section after them. */
+    @Test
+    void aLoadedClocksRecordOfAnEarlierVersion_readsAsAClockWithoutSchedules() {
+        Mutation.ClockLoaded loaded = new Mutation.ClockLoaded(6, "loaded", 1_700_000_000_002L, new RecoveredSnapshot(
+                2030, 17, 17, List.of(new Mutation.Added(new Timer("t", 5000, -1, 12, 2, 100, "{\"n\":1}"), 0)),
+                QUEUE, List.of(new SavedDelivery(new Delivery("d", 1000, 0, 11, null, 2, Delivery.State.WAITING, null,
+                        0, 4000, 1000, null), 0)), List.of(), 1999));
+        GrowableBuffer buffer = RecordCodec.encode(loaded, new GrowableBuffer(4));
+        int sectionBytes = 3 * Integer.BYTES; // no schedules, no triggered occurrences, no deliveries of one
+        ByteBuffer body = ByteBuffer.wrap(buffer.array(), RecordCodec.FRAME_HEADER_BYTES,
+                buffer.length() - RecordCodec.FRAME_HEADER_BYTES - sectionBytes).slice();
+        ByteBuffer section = ByteBuffer.wrap(buffer.array(), buffer.length() - sectionBytes, sectionBytes);
+        assertThat(section.getInt()).isZero();
+        assertThat(section.getInt()).isZero();
+        assertThat(section.getInt()).isZero();
+        Mutation.ClockLoaded old = (Mutation.ClockLoaded) RecordCodec.decode(body);
+        assertThat(old).isEqualTo(loaded);
+        assertThat(old.snapshot().schedules()).isEqualTo(ScheduleImage.EMPTY);
     }
 
     @Test

@@ -21,6 +21,7 @@ import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.MemoryScheduleStore;
 import io.timeservice.store.memory.PendingBudget;
 import io.timeservice.store.memory.TimerScheduler;
@@ -30,7 +31,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Schedules survive restarts: their calls and firing steps are journal records (and a snapshot section) that
  * recovery turns into the same schedules, occurrences and counts; after a restart in the middle of a schedule the
- * same advances fire the same occurrences as on the clock that never stopped, none twice and none lost.
+ * same advances fire the same occurrences as on the clock that never stopped, none twice and none lost; so do a
+ * fork's copy and a loaded clock (its record 38 holds the schedules), from the journal or a snapshot file.
  */
 class ScheduleJournalTest {
 
@@ -43,7 +45,7 @@ class ScheduleJournalTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"journal", "snapshot", "fork"})
+    @ValueSource(strings = {"journal", "snapshot", "fork", "load", "load, then snapshot"})
     void restart_inTheMiddleOfSchedules_rebuildsThem_andTheSameAdvancesFireTheSameOccurrences(String cut)
             throws IOException {
         Clocks before = fresh();
@@ -62,9 +64,19 @@ class ScheduleJournalTest {
             } else if (cut.equals("fork")) {
                 before.fork("copy", "berlin");
                 neverStopped.fork("copy", "berlin");
+            } else if (cut.startsWith("load")) { // a saved clock loaded: one journal record, schedules included
+                for (Clocks clocks : List.of(before, neverStopped)) {
+                    clocks.load("copy", new MemoryClockStore(clocks).snapshot("berlin"));
+                    MemoryScheduleStore schedules = new MemoryScheduleStore(clocks);
+                    assertThat(schedules.list("copy")).isNotEmpty().isEqualTo(schedules.list("berlin"));
+                }
+                if (cut.endsWith("snapshot")) {
+                    before.snapshotNow();
+                    store.writer().awaitSnapshotIdle();
+                }
             }
             for (Clocks clocks : List.of(before, neverStopped)) {
-                drive(clocks, cut.equals("fork") ? "copy" : "berlin", new Random(7), 40);
+                drive(clocks, cut.equals("fork") || cut.startsWith("load") ? "copy" : "berlin", new Random(7), 40);
             }
         }
         Clocks after = fresh();
