@@ -23,10 +23,10 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * SIGKILL right after a fork and a load were acknowledged, and while a large load is still arriving: after a restart
- * on the same data directory, every acknowledged copy is there whole (it saves the same snapshot as what it copied,
- * but for its name), and the load in flight is there whole or not at all, never half; if its 2xx arrived, it is
- * there. The snapshots themselves are the oracle.
+ * SIGKILL right after a fork and loads were acknowledged (schedules among what they copy), and while a large load is
+ * still arriving: after a restart on the same data directory, every acknowledged copy is there whole (it saves the
+ * same snapshot as what it copied, but for its name), and the load in flight is there whole or not at all, never
+ * half; if its 2xx arrived, it is there. The snapshots themselves are the oracle.
  */
 class ForkAndLoadCrashIT {
 
@@ -48,7 +48,9 @@ class ForkAndLoadCrashIT {
             String base = service.baseUrl();
             buildSource(base);
             source = snapshot(base, "src");
+            assertThat(source.get("schedules")).as("the source's schedules, saved").hasSize(2);
             assertThat(send(base, "PUT", "/clocks/loaded/snapshot", fixture.toString()).statusCode()).isEqualTo(201);
+            assertThat(send(base, "PUT", "/clocks/reloaded/snapshot", source.toString()).statusCode()).isEqualTo(201);
             assertThat(send(base, "PUT", "/clocks/copy", "{\"copyOf\":\"src\"}").statusCode()).isEqualTo(201);
             assertThat(service.kill()).isEqualTo(137);
         }
@@ -56,6 +58,7 @@ class ForkAndLoadCrashIT {
             String base = restarted.baseUrl();
             assertThat(withoutName(snapshot(base, "copy"))).isEqualTo(withoutName(source));
             assertThat(withoutName(snapshot(base, "loaded"))).isEqualTo(withoutName(fixture));
+            assertThat(withoutName(snapshot(base, "reloaded"))).isEqualTo(withoutName(source));
 
             CountDownLatch bodySent = new CountDownLatch(1);
             CompletableFuture<HttpResponse<String>> inFlight = client.sendAsync(HttpRequest.newBuilder(
@@ -108,9 +111,14 @@ class ForkAndLoadCrashIT {
                 }), whole.contentLength());
     }
 
-    /** A queueing clock with timers, deliveries ready, in flight and waiting. */
+    /** A queueing clock with timers, two schedules, deliveries ready, in flight and waiting. */
     private void buildSource(String base) throws IOException, InterruptedException {
         assertThat(send(base, "PUT", "/clocks/src", "{\"delivery\":\"queue\",\"retry\":{\"jitter\":0}}")
+                .statusCode()).isEqualTo(201);
+        assertThat(send(base, "PUT", "/clocks/src/schedules/nightly",
+                "{\"cron\":\"30 2 * * *\",\"zone\":\"Europe/Berlin\",\"payload\":{\"job\":\"report\"}}").statusCode())
+                .isEqualTo(201);
+        assertThat(send(base, "PUT", "/clocks/src/schedules/pulse", "{\"every\":1000,\"limit\":5,\"priority\":1}")
                 .statusCode()).isEqualTo(201);
         for (int batch = 0; batch < 5; batch++) {
             StringBuilder ops = new StringBuilder("{\"ops\":[");
