@@ -66,7 +66,7 @@ class ScaledTimeTest {
 
     @Test
     void randomFunctions_matchExactArithmetic_andWallWhenIsTheExactInverse() {
-        long seed = new Random().nextLong();
+        long seed = Long.getLong("seed", 20_261_204L); // fixed, so every run checks the same cases; -Dseed=N for others
         Random random = new Random(seed);
         for (int i = 0; i < 20_000; i++) {
             long millionths = random.nextInt(4) == 0 ? random.nextInt(2_000_000)

@@ -48,7 +48,7 @@ class PostgresScaledClockTest {
 
     @Test
     void theSqlTimeFunction_isTheModelsScaledTime_toTheMillisecond() throws SQLException {
-        long seed = new Random().nextLong();
+        long seed = Long.getLong("seed", 1_796_411_205L); // fixed, so every run checks the same cases; -Dseed=N for others
         Random random = new Random(seed);
         try (Connection connection = database.dataSource().getConnection();
              PreparedStatement at = connection.prepareStatement("SELECT scaled_time_at(?, ?, ?, ?)")) {
