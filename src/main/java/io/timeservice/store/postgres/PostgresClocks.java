@@ -28,7 +28,10 @@ import io.timeservice.model.SchedulerException;
  */
 public final class PostgresClocks {
 
-    /** The advisory lock key that serializes clock creation over every instance. */
+    /**
+     * The advisory lock key that serializes clock creation over every instance of one store: combined with the
+     * {@code clocks} table's OID, so that stores in other schemas of the same database do not wait for each other.
+     */
     static final long CREATION_LOCK = 0x7469_6d65_636c_6bL;
 
     /**
@@ -184,7 +187,8 @@ public final class PostgresClocks {
 
     /** Takes the lock every creation of a clock holds to its transaction's end (names and the clock limit). */
     static void lockCreation(Connection connection) throws SQLException {
-        try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+        try (PreparedStatement lock = connection.prepareStatement(
+                "SELECT pg_advisory_xact_lock(? # 'clocks'::regclass::oid::bigint)")) {
             lock.setLong(1, CREATION_LOCK);
             lock.execute();
         }
