@@ -84,7 +84,7 @@ wait "$workers" || true
 cat "$work/feed.out"; grep '^RESULT' "$work/wrk.out" | sed 's/^RESULT/RESULT op=soak/'
 load "soak end"; size end
 if [ -n "$own_cluster" ]; then # autovacuum's own log lines (log_autovacuum_min_duration = 0) of the two tables
-  grep -A3 -E 'automatic vacuum of table ".*\.(timers|deliveries)"' "${TMPDIR:-/tmp}/timeservice-pg-$pg_port/log" \
-    > "${TMPDIR:-/tmp}/scale-autovacuum.log" || true
+  awk '/automatic vacuum of table ".*\.(timers|deliveries)"/ { p = 1 } p { print } /system usage/ { p = 0 }' \
+    "${TMPDIR:-/tmp}/timeservice-pg-$pg_port/log" > "${TMPDIR:-/tmp}/scale-autovacuum.log" || true
   echo "AUTOVACUUM log: ${TMPDIR:-/tmp}/scale-autovacuum.log"
 fi
