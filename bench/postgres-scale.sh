@@ -29,6 +29,8 @@ need psql postgresql-client
 stop_cluster() { [ -z "$own_cluster" ] || PORT=$pg_port bench/own-cluster.sh stop; }
 trap stop_cluster EXIT
 [ -z "$own_cluster" ] || PORT=$pg_port EXTRA_CONF="${OWN_CLUSTER_CONF:-}" bench/own-cluster.sh start
+# ScaleMeasurement's database (TestDatabase): the own cluster's, else the one given, else PG_PORT's test database
+[ -z "$own_cluster" ] || unset TIMESERVICE_TEST_JDBC_URL
 export TIMESERVICE_TEST_JDBC_URL=${TIMESERVICE_TEST_JDBC_URL:-jdbc:postgresql://127.0.0.1:$pg_port/test?user=postgres}
 load() { echo "LOAD $1 loadavg=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' ,)"; }
 
