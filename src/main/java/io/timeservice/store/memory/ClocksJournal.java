@@ -214,12 +214,12 @@ final class ClocksJournal {
                     throw new IllegalStateException("journal copies clock " + forked.source() + " into "
                             + forked.number() + " (" + forked.name() + "): no such source, or the copy exists");
                 }
-                SchedulerState taken = source.recovery().state();
-                if (forked.copiedAt() > taken.now()) { // a running clock's time no record of its own holds
-                    source.recovery().clock().passTo(forked.copiedAt()); // the source showed it too
-                    taken = taken.showing(forked.copiedAt());
+                if (source.recovery().clock() instanceof RunningClock running) {
+                    // it showed the time the copy took, which no record of its own may hold (never back: a
+                    // record without that time, UNKNOWN_TIME, changes nothing); a virtual clock's is its records'
+                    running.passTo(forked.copiedAt());
                 }
-                ClockCopy copy = ClockCopy.of(taken, forked.lastSequence());
+                ClockCopy copy = ClockCopy.of(source.recovery().state(), forked.lastSequence());
                 recovering.put(forked.number(), copyOf(forked.number(), forked.name(),
                         forked.createdAtWallMillis(), copy, recoveredAt, wallClockMillis.getAsLong()));
                 nextNumber = Math.max(nextNumber, forked.number() + 1);

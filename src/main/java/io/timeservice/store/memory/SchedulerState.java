@@ -77,15 +77,6 @@ public final class SchedulerState {
                 deliveries, recentAcks, scaledTime, schedules);
     }
 
-    /**
-     * This state showing {@code time} as now when that is later: a running clock's time a fork's record holds, which
-     * its journaled records alone may not (see {@link Mutation.ClockForked#copiedAt}).
-     */
-    SchedulerState showing(long time) {
-        return time <= now ? this : new SchedulerState(time, firedThrough, lastSequence, reservedSequences, image,
-                copyNanos, settings, deliveries, recentAcks, scaledTime, schedules);
-    }
-
     /** This state with the clock's schedules. */
     SchedulerState withSchedules(ScheduleImage image) {
         return new SchedulerState(now, firedThrough, lastSequence, reservedSequences, this.image, copyNanos, settings,
