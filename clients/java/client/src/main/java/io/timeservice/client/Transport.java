@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -98,6 +99,18 @@ final class Transport {
                 continue;
             }
             return answer(response);
+        }
+    }
+
+    /** Sends the call; an answer refused with the problem code {@code absent} (e.g. {@code timer_not_found}) is empty. */
+    Optional<JsonNode> find(Call call, String absent) {
+        try {
+            return Optional.of(send(call).body());
+        } catch (TimeServiceException e) {
+            if (absent.equals(e.code())) {
+                return Optional.empty();
+            }
+            throw e;
         }
     }
 
