@@ -20,7 +20,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param timeout     one attempt, connecting included (100 ms to 60 s), or null for the service's 10 s
  * @param concurrency the most requests of this clock in flight at once (1 to 1,000), or null for the service's 16
  * @param headers     static extra headers (at most 32)
- * @param secrets     signing secrets (at most 8), write-only: the service shows only {@link PushTargetInfo#secretsCount()}
+ * @param secrets     signing secrets (at most 8), write-only: the service shows only their number
+ *                    ({@link PushTargetInfo#secretsCount()})
  */
 public record PushTarget(URI url, Duration timeout, Integer concurrency, Map<String, String> headers,
                          List<String> secrets) {

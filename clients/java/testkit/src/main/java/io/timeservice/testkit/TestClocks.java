@@ -65,7 +65,8 @@ public final class TestClocks {
     public ClockClient load(String resource) {
         try (InputStream in = testClass.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalArgumentException("no snapshot resource " + resource + " beside " + testClass.getName());
+                throw new IllegalArgumentException("no snapshot resource " + resource + " beside "
+                        + testClass.getName());
             }
             return load(ClockSnapshot.of(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
         } catch (IOException e) {

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * <p>Parameters it resolves: {@link ClockClient} (a new clock per parameter and test, named after the test with a
  * random suffix; {@link TestClock} sets where it starts and whether it queues, or loads it from a snapshot fixture),
  * {@link TestClocks} (forks, loaded snapshots and more clocks for the test, deleted after it too) and
- * {@link TimeServiceClient} (the run's shared client). A {@code ClockClient} parameter of a {@code @BeforeEach} method gets the same clock as the
- * test's parameter at the same position with the same settings.
+ * {@link TimeServiceClient} (the run's shared client). A {@code ClockClient} parameter of a {@code @BeforeEach}
+ * method gets the same clock as the test's parameter at the same position with the same settings.
  *
  * <p>The service: {@code TIMESERVICE_URL} (environment) or the system property {@code timeservice.url}, with the
  * bearer token of {@code TIMESERVICE_TOKEN} or {@code timeservice.token} when set. Where neither URL is set, one

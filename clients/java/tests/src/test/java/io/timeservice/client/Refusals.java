@@ -12,7 +12,7 @@ final class Refusals {
     private Refusals() {
     }
 
-    /** Asserts that {@code call} is refused with {@code status} and {@code code}, a full RFC 9457 problem; answers it. */
+    /** Asserts that {@code call} is refused with {@code status} and {@code code} in a whole RFC 9457 problem. */
     static TimeServiceException refused(int status, String code, Executable call) {
         TimeServiceException refused = assertThrows(TimeServiceException.class, call);
         assertEquals(status, refused.status(), refused::getMessage);

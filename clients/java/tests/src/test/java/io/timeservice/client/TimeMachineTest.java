@@ -69,7 +69,8 @@ class TimeMachineTest {
     void fork_ontoAnExistingName_orOfAMissingClock_isRefused(TimeServiceClient ts, ClockClient clock,
                                                                ClockClient other) {
         refused(409, "clock_conflict", () -> clock.fork(other.name()));
-        refused(404, "clock_not_found", () -> ts.clock("nothing-" + UUID.randomUUID()).fork("copy-" + UUID.randomUUID()));
+        ClockClient missing = ts.clock("nothing-" + UUID.randomUUID());
+        refused(404, "clock_not_found", () -> missing.fork("copy-" + UUID.randomUUID()));
     }
 
     @Test
@@ -89,7 +90,8 @@ class TimeMachineTest {
         List<Timer> firedThere = loaded.advance(Duration.ofDays(2));
         List<Timer> firedHere = clock.advance(Duration.ofDays(2));
         assertEquals(ids(firedHere), ids(firedThere));
-        assertEquals(firedHere.stream().map(Timer::fireTime).toList(), firedThere.stream().map(Timer::fireTime).toList());
+        assertEquals(firedHere.stream().map(Timer::fireTime).toList(),
+                firedThere.stream().map(Timer::fireTime).toList());
         assertEquals(List.of("reminder", "nightly:1806197400000", "nightly:1806280200000"), ids(firedThere));
         assertEquals("{\"order\":42}", firedThere.get(0).payloadJson());
     }
@@ -97,8 +99,13 @@ class TimeMachineTest {
     @Test
     void loadClock_refusesABadDocument_andAnExistingName(TimeServiceClient ts, ClockClient clock) {
         ClockSnapshot wrongFormat = ClockSnapshot.of("{\"format\": 2, \"clock\": {}}");
+        ClockSnapshot badCron = ClockSnapshot.of("{\"format\": 1, \"clock\": {}, \"schedules\": [{\"id\": \"s\", "
+                + "\"cron\": \"61 * * * *\", \"next\": null}]}");
 
-        refused(400, "invalid_snapshot", () -> ts.loadClock("load-" + UUID.randomUUID(), wrongFormat));
+        assertEquals("/format", refused(400, "invalid_snapshot",
+                () -> ts.loadClock("load-" + UUID.randomUUID(), wrongFormat)).problem().member());
+        assertEquals("/schedules/0/cron", refused(400, "invalid_snapshot",
+                () -> ts.loadClock("load-" + UUID.randomUUID(), badCron)).problem().member());
         refused(409, "clock_conflict", () -> ts.loadClock(clock.name(), clock.snapshot()));
         assertThrows(IllegalArgumentException.class, () -> ClockSnapshot.of("[1]"));
         assertThrows(IllegalArgumentException.class, () -> ClockSnapshot.of("{not json"));
