@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -81,6 +82,20 @@ class ScheduleClientTest {
         assertEquals("tick", occurrence.schedule());
         refused(409, "schedule_owned", () -> clock.cancel("tick:60000"));
         refused(409, "schedule_owned", () -> clock.edit("tick:60000", Duration.ZERO));
+    }
+
+    @Test
+    void onAQueueingClock_anOccurrenceIsADeliveryNamingItsSchedule(@TestClock(queued = true) ClockClient clock) {
+        clock.schedules().put("tick", ScheduleSpec.every(Duration.ofMinutes(1)).withPayload("7"));
+        clock.add("plain", Duration.ofSeconds(90));
+        clock.advance(Duration.ofMinutes(2));
+
+        List<Delivery> claimed = clock.claim(10, Duration.ofSeconds(30), Duration.ZERO);
+
+        assertEquals(List.of("tick:60000", "plain", "tick:120000"), claimed.stream().map(Delivery::id).toList());
+        assertEquals(Arrays.asList("tick", null, "tick"), claimed.stream().map(Delivery::schedule).toList());
+        assertEquals("7", claimed.get(0).payloadJson());
+        clock.ackAll(claimed);
     }
 
     @Test
