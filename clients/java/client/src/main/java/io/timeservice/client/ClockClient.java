@@ -59,31 +59,29 @@ public final class ClockClient {
 
     /** Adds a timer due {@code delay} from now; {@code payloadJson} is any JSON value, or null for none. */
     public Timer add(String id, Duration delay, int priority, String payloadJson) {
-        Transport.Answer answer = transport.send(Transport.Call.once("POST", path + "/timers",
-                addition(id, delay, priority, payloadJson)));
-        return Timer.of(answer.body());
+        return add(addition(id, "delay", Json.millis(delay, "delay"), priority, payloadJson));
     }
 
-    /** Adds a timer due at {@code at} (read against the clock's now first; a time already past is due now). */
+    /**
+     * Adds a timer due at the clock time {@code at}; a time not after the clock's now is due now. The service reads
+     * its now and adds the timer in one step, so a concurrent advance cannot come between.
+     */
     public Timer addAt(String id, Instant at) {
         return addAt(id, at, 0, null);
     }
 
     /** Adds a timer due at {@code at}, with a priority and a payload (JSON, or null for none). */
     public Timer addAt(String id, Instant at, int priority, String payloadJson) {
-        return add(id, until(at), priority, payloadJson);
+        return add(addition(id, "at", at.toEpochMilli(), priority, payloadJson));
+    }
+
+    private Timer add(ObjectNode addition) {
+        return Timer.of(transport.send(Transport.Call.once("POST", path + "/timers", addition)).body());
     }
 
     /** The pending timer, or empty when no timer with that id is pending. */
     public Optional<Timer> get(String id) {
-        try {
-            return Optional.of(Timer.of(transport.send(Transport.Call.get(timer(id))).body()));
-        } catch (TimeServiceException e) {
-            if ("timer_not_found".equals(e.code())) {
-                return Optional.empty();
-            }
-            throw e;
-        }
+        return transport.find(Transport.Call.get(timer(id)), "timer_not_found").map(Timer::of);
     }
 
     /** Gives the timer a new delay from now; it keeps its priority and sequence. */
@@ -119,14 +117,7 @@ public final class ClockClient {
 
     /** The timer that fires next, or empty when none is pending. */
     public Optional<Timer> next() {
-        try {
-            return Optional.of(Timer.of(transport.send(Transport.Call.get(path + "/queue/next")).body()));
-        } catch (TimeServiceException e) {
-            if ("queue_empty".equals(e.code())) {
-                return Optional.empty();
-            }
-            throw e;
-        }
+        return transport.find(Transport.Call.get(path + "/queue/next"), "queue_empty").map(Timer::of);
     }
 
     /** A batch of adds, edits and cancels, applied all or nothing by {@link TimerBatch#commit()}. */
@@ -178,6 +169,40 @@ public final class ClockClient {
      */
     public List<Timer> advanceToNext() {
         return advanceUntilComplete(Json.object().put("next", true));
+    }
+
+    /**
+     * Changes a scaled clock's rate ({@link ClockOptions#scaled}) from its time now on: its time stays continuous and
+     * runs on at {@code rate} clock milliseconds per wall-clock millisecond (0 freezes it). Refused with 409
+     * {@code clock_not_scaled} on another clock. Answers the clock with its new rate.
+     */
+    public ClockInfo changeRate(double rate) {
+        return ClockInfo.of(transport.send(Transport.Call.once("PATCH", path, Json.object().put("rate", rate)))
+                .body());
+    }
+
+    // --- time machine: fork, save, load ----------------------------------------------------------------------------
+
+    /**
+     * Creates the clock {@code newName} as a copy of this one, taken atomically: its time and settings, every timer,
+     * schedule and delivery (an in-flight delivery becomes ready with its attempt kept). The two go on independently
+     * and fire in the same order. Refused with 409 {@code clock_conflict} when {@code newName} exists. Answers a
+     * handle on the copy.
+     */
+    public ClockClient fork(String newName) {
+        transport.send(Transport.Call.once("PUT", "/clocks/" + Transport.segment(newName),
+                Json.object().put("copyOf", name)));
+        return new ClockClient(transport, newName);
+    }
+
+    /** The clock saved as a snapshot document, to load later with {@link TimeServiceClient#loadClock}. */
+    public ClockSnapshot snapshot() {
+        return new ClockSnapshot(transport.send(Transport.Call.get(path + "/snapshot")).body().toString());
+    }
+
+    /** The clock's recurring schedules: cron or interval schedules whose occurrences fire as its timers. */
+    public ScheduleClient schedules() {
+        return new ScheduleClient(transport, path + "/schedules");
     }
 
     // --- deliveries -----------------------------------------------------------------------------------------------
@@ -271,13 +296,9 @@ public final class ClockClient {
 
     // --- shared with the batch ------------------------------------------------------------------------------------
 
-    /** The delay from the clock's now until {@code at}, zero when it is past. */
-    Duration until(Instant at) {
-        return Duration.ofMillis(Math.max(0, at.toEpochMilli() - now().toEpochMilli()));
-    }
-
-    static ObjectNode addition(String id, Duration delay, int priority, String payloadJson) {
-        ObjectNode request = Json.object().put("id", id).put("delay", Json.millis(delay, "delay"));
+    /** An add's body: {@code when} is {@code delay} (milliseconds from now) or {@code at} (a clock time). */
+    static ObjectNode addition(String id, String when, long millis, int priority, String payloadJson) {
+        ObjectNode request = Json.object().put("id", id).put(when, millis);
         if (priority != 0) {
             request.put("priority", priority);
         }

@@ -12,20 +12,31 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * <ul>
  * <li>{@link #virtual(long)}: time is virtual milliseconds and moves only when a client advances it; what fires is
  *     answered by the advance, and, with {@link #queued()}, also becomes deliveries for workers;</li>
- * <li>{@link #system()}: the wall clock; due timers fire by themselves and always become deliveries.</li>
+ * <li>{@link #system()}: the wall clock; due timers fire by themselves and always become deliveries;</li>
+ * <li>{@link #scaled(double, Instant)}: {@code rate} times the wall clock from a given time (a week per minute, or 0
+ *     for a frozen clock, changed later by {@link ClockClient#changeRate}); fires by itself, as a system clock.</li>
  * </ul>
+ *
+ * <p>Any of them can push instead of queueing: {@link #push(PushTarget)} makes the service POST each delivery to
+ * the target.
  */
 public final class ClockOptions {
 
-    private final boolean system;
+    private enum Mode { VIRTUAL, SYSTEM, SCALED }
+
+    private final Mode mode;
     private final long start;
+    private final double rate;
     private final boolean queued;
+    private final PushTarget push;
     private final RetryPolicy retry;
 
-    private ClockOptions(boolean system, long start, boolean queued, RetryPolicy retry) {
-        this.system = system;
+    private ClockOptions(Mode mode, long start, double rate, boolean queued, PushTarget push, RetryPolicy retry) {
+        this.mode = mode;
         this.start = start;
+        this.rate = rate;
         this.queued = queued;
+        this.push = push;
         this.retry = retry;
     }
 
@@ -39,7 +50,7 @@ public final class ClockOptions {
         if (startMillis < 0) {
             throw new IllegalArgumentException("start must be >= 0: " + startMillis);
         }
-        return new ClockOptions(false, startMillis, false, null);
+        return new ClockOptions(Mode.VIRTUAL, startMillis, 0, false, null, null);
     }
 
     /** A virtual clock starting at {@code start} (its milliseconds since the epoch). */
@@ -49,21 +60,39 @@ public final class ClockOptions {
 
     /** A clock on the wall clock (Unix epoch milliseconds): due timers fire by themselves and are queued. */
     public static ClockOptions system() {
-        return new ClockOptions(true, 0, true, null);
+        return new ClockOptions(Mode.SYSTEM, 0, 0, true, null, null);
+    }
+
+    /**
+     * A clock that starts at {@code start} and runs {@code rate} clock milliseconds per wall-clock millisecond (0 to
+     * 100,000 with at most 6 decimal places, as the service checks; 0 is frozen). Due timers fire by themselves and
+     * are queued; an advance is refused with 409 {@code clock_not_virtual}.
+     */
+    public static ClockOptions scaled(double rate, Instant start) {
+        return new ClockOptions(Mode.SCALED, start.toEpochMilli(), rate, true, null, null);
     }
 
     /** These settings, with fired timers becoming deliveries that workers claim ({@link TimerWorker}). */
     public ClockOptions queued() {
-        return new ClockOptions(system, start, true, retry);
+        return new ClockOptions(mode, start, rate, true, null, retry);
+    }
+
+    /**
+     * These settings, with each delivery POSTed to {@code target} by the service (delivery {@code push}). The
+     * service refuses a loopback, private or unresolvable target with 400 {@code target_not_allowed} unless it runs
+     * with {@code timeservice.push.allow-private-targets=true}.
+     */
+    public ClockOptions push(PushTarget target) {
+        return new ClockOptions(mode, start, rate, false, Objects.requireNonNull(target, "target"), retry);
     }
 
     /** These settings, with the given retry policy for deliveries. */
     public ClockOptions retry(RetryPolicy policy) {
-        return new ClockOptions(system, start, queued, Objects.requireNonNull(policy, "policy"));
+        return new ClockOptions(mode, start, rate, queued, push, Objects.requireNonNull(policy, "policy"));
     }
 
     public boolean isSystem() {
-        return system;
+        return mode == Mode.SYSTEM;
     }
 
     public boolean isQueued() {
@@ -72,10 +101,19 @@ public final class ClockOptions {
 
     ObjectNode json() {
         ObjectNode node = Json.object();
-        if (system) {
-            node.put("mode", "system");
-        } else {
+        if (mode != Mode.VIRTUAL) {
+            node.put("mode", mode.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        if (mode == Mode.SCALED) {
+            node.put("rate", rate);
+        }
+        if (mode != Mode.SYSTEM) {
             node.put("now", start);
+        }
+        if (push != null) {
+            node.put("delivery", "push");
+            node.set("push", push.json());
+        } else if (mode == Mode.VIRTUAL) {
             node.put("delivery", queued ? "queue" : "response");
         }
         if (retry != null) {
@@ -86,18 +124,24 @@ public final class ClockOptions {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ClockOptions that && system == that.system && start == that.start
-                && queued == that.queued && Objects.equals(retry, that.retry);
+        return other instanceof ClockOptions that && mode == that.mode && start == that.start
+                && Double.compare(rate, that.rate) == 0 && queued == that.queued && Objects.equals(push, that.push)
+                && Objects.equals(retry, that.retry);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(system, start, queued, retry);
+        return Objects.hash(mode, start, rate, queued, push, retry);
     }
 
     @Override
     public String toString() {
-        return (system ? "system" : "virtual(" + start + ")") + (queued ? ".queued()" : "")
+        String base = switch (mode) {
+            case VIRTUAL -> "virtual(" + start + ")";
+            case SYSTEM -> "system()";
+            case SCALED -> "scaled(" + rate + ", " + Instant.ofEpochMilli(start) + ")";
+        };
+        return base + (queued && mode == Mode.VIRTUAL ? ".queued()" : "") + (push == null ? "" : ".push(" + push + ")")
                 + (retry == null ? "" : ".retry(" + retry + ")");
     }
 }

@@ -21,10 +21,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param readyAt     when it last became ready
  * @param retryAt     when it is ready again while waiting, otherwise null
  * @param deadReason  why it is dead, otherwise null
+ * @param schedule    for an occurrence of a recurring schedule, the schedule's id; otherwise null
  */
 public record Delivery(String id, long sequence, int attempt, Instant fireTime, int priority, String payloadJson,
                        State state, String claim, Instant leaseUntil, Instant readyAt, Instant retryAt,
-                       String deadReason) {
+                       String deadReason, String schedule) {
 
     /** Where a delivery is. */
     public enum State { READY, IN_FLIGHT, WAITING, DEAD }
@@ -39,6 +40,6 @@ public record Delivery(String id, long sequence, int attempt, Instant fireTime, 
                 Json.instant(node, "fireTime"), node.path("priority").asInt(), Json.payload(node),
                 State.valueOf(node.get("state").asText().toUpperCase(java.util.Locale.ROOT)),
                 Json.text(node, "claim"), Json.instant(node, "leaseUntil"), Json.instant(node, "readyAt"),
-                Json.instant(node, "retryAt"), Json.text(node, "deadReason"));
+                Json.instant(node, "retryAt"), Json.text(node, "deadReason"), Json.text(node, "schedule"));
     }
 }

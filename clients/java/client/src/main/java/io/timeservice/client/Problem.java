@@ -12,6 +12,9 @@ package io.timeservice.client;
  * @param instance the request path
  * @param code     the machine-readable code
  * @param op       in answers to a batch, the index of the refused operation; otherwise null
+ * @param member   in answers to a snapshot load, the JSON pointer of the refused member (e.g.
+ *                 {@code /schedules/0/cron}); otherwise null
  */
-public record Problem(String type, String title, int status, String detail, String instance, String code, Integer op) {
+public record Problem(String type, String title, int status, String detail, String instance, String code, Integer op,
+                      String member) {
 }

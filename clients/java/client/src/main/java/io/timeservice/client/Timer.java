@@ -14,9 +14,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param version     1 at the add, plus one per edit
  * @param createdAt   the clock's time of the add
  * @param payloadJson the caller's payload as compact JSON, or null when it has none
+ * @param schedule    for an occurrence of a recurring schedule ({@link ScheduleClient}), the schedule's id; null for
+ *                    a timer a client added
  */
 public record Timer(String id, Instant fireTime, int priority, long sequence, long version, Instant createdAt,
-                    String payloadJson) {
+                    String payloadJson, String schedule) {
 
     /** The strong entity tag of this revision, {@code "<sequence>-<version>"}: pass it as If-Match. */
     public String etag() {
@@ -26,6 +28,6 @@ public record Timer(String id, Instant fireTime, int priority, long sequence, lo
     static Timer of(JsonNode node) {
         return new Timer(node.get("id").asText(), Json.instant(node, "fireTime"), node.path("priority").asInt(),
                 node.get("sequence").asLong(), node.get("version").asLong(), Json.instant(node, "createdAt"),
-                Json.payload(node));
+                Json.payload(node), Json.text(node, "schedule"));
     }
 }

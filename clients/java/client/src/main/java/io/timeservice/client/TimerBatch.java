@@ -1,6 +1,7 @@
 package io.timeservice.client;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -26,7 +27,20 @@ public final class TimerBatch {
     }
 
     public TimerBatch add(String id, Duration delay, int priority, String payloadJson) {
-        ops.add(ClockClient.addition(id, delay, priority, payloadJson).put("op", "add"));
+        return add(ClockClient.addition(id, "delay", Json.millis(delay, "delay"), priority, payloadJson));
+    }
+
+    /** Adds a timer due at the clock time {@code at} (now when it is not after now), as {@link ClockClient#addAt}. */
+    public TimerBatch addAt(String id, Instant at) {
+        return addAt(id, at, 0, null);
+    }
+
+    public TimerBatch addAt(String id, Instant at, int priority, String payloadJson) {
+        return add(ClockClient.addition(id, "at", at.toEpochMilli(), priority, payloadJson));
+    }
+
+    private TimerBatch add(ObjectNode addition) {
+        ops.add(addition.put("op", "add"));
         return this;
     }
 

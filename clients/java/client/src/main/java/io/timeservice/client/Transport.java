@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -101,6 +102,18 @@ final class Transport {
         }
     }
 
+    /** Sends the call; an answer refused with the problem code {@code absent} ({@code timer_not_found}) is empty. */
+    Optional<JsonNode> find(Call call, String absent) {
+        try {
+            return Optional.of(send(call).body());
+        } catch (TimeServiceException e) {
+            if (absent.equals(e.code())) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
     private HttpRequest request(Call call) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + call.path()))
                 .timeout(REQUEST_TIMEOUT.plus(call.extraWait())).header("Accept", "application/json");
@@ -145,12 +158,12 @@ final class Transport {
         if (!body.hasNonNull("code")) {
             String code = status >= 500 ? "internal_error" : "client_error";
             return new Problem("urn:timeservice:problem:" + code, "HTTP " + status, status,
-                    "the answer carried no problem detail", path, code, null);
+                    "the answer carried no problem detail", path, code, null, null);
         }
         JsonNode op = body.get("op");
         return new Problem(body.path("type").asText(null), body.path("title").asText(null), status,
                 body.path("detail").asText(null), body.path("instance").asText(path), body.get("code").asText(),
-                op == null || !op.canConvertToInt() ? null : op.asInt());
+                op == null || !op.canConvertToInt() ? null : op.asInt(), Json.text(body, "member"));
     }
 
     private static void pause(int attempt) {

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
@@ -94,6 +95,23 @@ class RetryTest {
 
         assertEquals(1, requests.get());
         assertEquals("storage_unavailable", refused.code());
+    }
+
+    @Test
+    void snapshot_after503_isRepeated_forkLoadAndScheduleChanges_areNot() {
+        statuses.add(503);
+        assertEquals(Json.parse(CLOCK).toString(), clock.snapshot().json());        // the stub answers its clock
+        assertEquals(2, requests.get());
+
+        for (Runnable change : List.<Runnable>of(() -> clock.fork("d"),
+                () -> clock.schedules().pause("s"), () -> clock.schedules().trigger("s"), () -> clock.changeRate(2),
+                () -> TimeServiceClient.connect(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
+                        .loadClock("d", ClockSnapshot.of("{}")))) {
+            requests.set(0);
+            statuses.add(503);
+            assertEquals("storage_unavailable", assertThrows(TimeServiceException.class, change::run).code());
+            assertEquals(1, requests.get());
+        }
     }
 
     @Test

@@ -21,7 +21,8 @@ import java.util.stream.Stream;
 
 /**
  * A TimeService started from its jar for one test run: {@code java -jar} on a free loopback port, memory only (no
- * journal), stopped by {@link #close()} or, failing that, when the JVM exits.
+ * journal), with push targets on loopback and private addresses allowed (a test's receiver listens on 127.0.0.1),
+ * stopped by {@link #close()} or, failing that, when the JVM exits.
  *
  * <p>The jar is the system property {@code timeservice.jar}, else the environment's {@code TIMESERVICE_JAR}, else
  * the first {@code target/timeservice-<version>.jar} found in the working directory or one of its parents.
@@ -105,7 +106,8 @@ final class LocalTimeService implements AutoCloseable {
                     Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx512m", "-XX:TieredStopAtLevel=1", "-jar", jar.toAbsolutePath().toString(),
                     "--server.port=" + port, "--server.address=127.0.0.1", "--timeservice.durability=none",
-                    "--server.shutdown=immediate", "--spring.main.banner-mode=off"));
+                    "--server.shutdown=immediate", "--spring.main.banner-mode=off",
+                    "--timeservice.push.allow-private-targets=true"));
             command.addAll(List.of(settings));
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).start();

@@ -6,7 +6,6 @@ import java.util.UUID;
 import io.timeservice.client.ClockClient;
 import io.timeservice.client.ClockOptions;
 import io.timeservice.client.TimeServiceClient;
-import io.timeservice.client.TimeServiceException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -23,15 +22,18 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * }</pre>
  *
  * <p>Parameters it resolves: {@link ClockClient} (a new clock per parameter and test, named after the test with a
- * random suffix; {@link TestClock} sets where it starts and whether it queues) and {@link TimeServiceClient} (the
- * run's shared client). A {@code ClockClient} parameter of a {@code @BeforeEach} method gets the same clock as the
- * test's parameter at the same position with the same settings.
+ * random suffix; {@link TestClock} sets where it starts and whether it queues, or loads it from a snapshot fixture),
+ * {@link TestClocks} (forks, loaded snapshots and more clocks for the test, deleted after it too) and
+ * {@link TimeServiceClient} (the run's shared client). A {@code ClockClient} parameter of a {@code @BeforeEach}
+ * method gets the same clock as the test's parameter at the same position with the same settings.
  *
  * <p>The service: {@code TIMESERVICE_URL} (environment) or the system property {@code timeservice.url}, with the
  * bearer token of {@code TIMESERVICE_TOKEN} or {@code timeservice.token} when set. Where neither URL is set, one
  * TimeService is started for the whole test run from its jar (in memory, no journal, on a free loopback port; the
  * jar is {@code -Dtimeservice.jar}, {@code TIMESERVICE_JAR}, or {@code target/timeservice-*.jar} in the working
- * directory or a parent) and stopped when the run ends.
+ * directory or a parent) and stopped when the run ends. That service accepts push targets on loopback and private
+ * addresses ({@code timeservice.push.allow-private-targets}), so a test's push clock can POST to a receiver on
+ * 127.0.0.1.
  */
 public final class TimeServiceExtension implements ParameterResolver {
 
@@ -41,14 +43,20 @@ public final class TimeServiceExtension implements ParameterResolver {
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
         Class<?> type = parameter.getParameter().getType();
-        return type == ClockClient.class || type == TimeServiceClient.class;
+        return type == ClockClient.class || type == TimeServiceClient.class || type == TestClocks.class;
     }
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         TimeServiceClient client = service(context).client();
-        if (parameter.getParameter().getType() == TimeServiceClient.class) {
+        Class<?> type = parameter.getParameter().getType();
+        if (type == TimeServiceClient.class) {
             return client;
+        }
+        TestClocks clocks = context.getStore(NAMESPACE).computeIfAbsent(OwnClocks.class, key -> new OwnClocks(
+                new TestClocks(client, () -> name(context), context.getRequiredTestClass())), OwnClocks.class).clocks();
+        if (type == TestClocks.class) {
+            return clocks;
         }
         TestClock settings = parameter.findAnnotation(TestClock.class).orElse(null);
         ClockOptions options = ClockOptions.virtual(settings == null ? 0 : settings.start());
@@ -56,8 +64,9 @@ public final class TimeServiceExtension implements ParameterResolver {
             options = options.queued();
         }
         ClockOptions chosen = options;
-        return context.getStore(NAMESPACE).computeIfAbsent("clock-" + parameter.getIndex() + "-" + chosen,
-                key -> new OwnClock(client.createClock(name(context), chosen)), OwnClock.class).clock();
+        String snapshot = settings == null ? "" : settings.snapshot();
+        return context.getStore(NAMESPACE).computeIfAbsent("clock-" + parameter.getIndex() + "-" + chosen + snapshot,
+                key -> snapshot.isEmpty() ? clocks.create(chosen) : clocks.load(snapshot), ClockClient.class);
     }
 
     /** The run's service, resolved (or started) once and kept in the root context, which closes it at the end. */
@@ -74,18 +83,12 @@ public final class TimeServiceExtension implements ParameterResolver {
         return "test-" + test.substring(0, Math.min(test.length(), 40)) + "-" + suffix;
     }
 
-    /** The test's clock, deleted when its context closes. */
-    private record OwnClock(ClockClient clock) implements AutoCloseable {
+    /** The test's clocks, deleted when its context closes. */
+    private record OwnClocks(TestClocks clocks) implements AutoCloseable {
 
         @Override
         public void close() {
-            try {
-                clock.delete();
-            } catch (TimeServiceException e) {
-                if (!"clock_not_found".equals(e.code())) {
-                    throw e;
-                }
-            }
+            clocks.deleteAll();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.timeservice.client;
 
+import static io.timeservice.client.Refusals.refused;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -18,7 +19,6 @@ import io.timeservice.testkit.TimeServiceExtension;
 import io.timeservice.testkit.TestClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.function.Executable;
 
 /** Every timer and clock call of the client against a real TimeService, and the refusals each one can meet. */
 @ExtendWith(TimeServiceExtension.class)
@@ -26,16 +26,6 @@ class ClockClientTest {
 
     private static Instant at(long millis) {
         return Instant.ofEpochMilli(millis);
-    }
-
-    private static TimeServiceException refused(int status, String code, Executable call) {
-        TimeServiceException refused = assertThrows(TimeServiceException.class, call);
-        assertEquals(status, refused.status(), refused::getMessage);
-        assertEquals(code, refused.code(), refused::getMessage);
-        assertEquals(status, refused.problem().status());
-        assertEquals("urn:timeservice:problem:" + code, refused.problem().type());
-        assertFalse(refused.detail().isBlank());
-        return refused;
     }
 
     @Test

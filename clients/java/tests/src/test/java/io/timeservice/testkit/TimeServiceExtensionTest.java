@@ -28,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TimeServiceExtensionTest {
 
     private static String earlierClock;
+    private static String laterClock;
     private ClockClient beforeEachClock;
 
     @BeforeEach
@@ -59,6 +60,29 @@ class TimeServiceExtensionTest {
         assertEquals(Instant.EPOCH, clock.now());
         TimeServiceException gone = assertThrows(TimeServiceException.class, () -> ts.clock(earlierClock).info());
         assertEquals("clock_not_found", gone.code());
+    }
+
+    @Test
+    @Order(3)
+    void testClocks_forkAndLoad_forThisTest(ClockClient clock, TestClocks clocks) {
+        clock.add("A", Duration.ofDays(1));
+        ClockClient fork = clocks.fork(clock);
+        ClockClient loaded = clocks.load(clock.snapshot());
+
+        assertEquals(1, fork.info().size());
+        assertEquals(1, loaded.info().size());
+        assertTrue(fork.name().startsWith("test-testClocks_forkAndLoad"), fork.name());
+        earlierClock = fork.name();
+        laterClock = loaded.name();
+    }
+
+    @Test
+    @Order(4)
+    void theEarlierTestsForksAndLoads_areDeleted(TimeServiceClient ts) {
+        for (String name : new String[] {earlierClock, laterClock}) {
+            TimeServiceException gone = assertThrows(TimeServiceException.class, () -> ts.clock(name).info());
+            assertEquals("clock_not_found", gone.code());
+        }
     }
 
     @Test
