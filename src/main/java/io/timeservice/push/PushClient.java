@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
@@ -22,6 +23,7 @@ import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.concurrent.FutureCallback;
@@ -34,6 +36,7 @@ import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
 import org.apache.hc.core5.http2.config.H2Config;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.reactor.IOReactorConfig;
+import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
 /**
@@ -51,6 +54,12 @@ public final class PushClient implements PushSender, AutoCloseable {
     static final int MAX_ANSWER_BYTES = 64 * 1024;
     private static final int MAX_CACHED_URIS = 10_000;
     private static final String USER_AGENT = "TimeService-push/1";
+    /**
+     * Kept-alive connections unused this long are closed (within half as long again): before the 5 s after which
+     * Node.js and Apache httpd close theirs, so a push never leaves on a connection the target is closing. A target
+     * that closes sooner can still race a push, which then retries by the clock's policy.
+     */
+    static final TimeValue MAX_IDLE = TimeValue.ofSeconds(2);
 
     /** Each target's URL parsed once: parsing it per push showed in profiles. Bounded by the push clocks' targets. */
     private final Map<String, URI> uris = new java.util.concurrent.ConcurrentHashMap<>();
@@ -59,6 +68,7 @@ public final class PushClient implements PushSender, AutoCloseable {
     private final CloseableHttpAsyncClient client;
     private final AttemptDeadlines deadlines;
     private final LongSupplier wallClockMillis;
+    private final ScheduledFuture<?> idleClosing;
 
     /**
      * @param maxConnections the most connections open at once, over all targets (each clock's concurrency bounds its
@@ -67,21 +77,32 @@ public final class PushClient implements PushSender, AutoCloseable {
      */
     public PushClient(PushTargetPolicy policy, int ioThreads, int maxConnections, ScheduledExecutorService deadlines,
                       LongSupplier wallClockMillis) {
+        this(policy, ioThreads, maxConnections, deadlines, wallClockMillis, MAX_IDLE);
+    }
+
+    /** @param maxIdle how long a kept-alive connection may wait unused before it is closed (tests shorten it) */
+    PushClient(PushTargetPolicy policy, int ioThreads, int maxConnections, ScheduledExecutorService deadlines,
+               LongSupplier wallClockMillis, TimeValue maxIdle) {
         this.deadlines = new AttemptDeadlines((millis, sweep) -> deadlines.schedule(sweep, millis,
                 TimeUnit.MILLISECONDS), System::nanoTime);
         this.wallClockMillis = wallClockMillis;
+        PoolingAsyncClientConnectionManager connections = PoolingAsyncClientConnectionManagerBuilder.create()
+                .setDnsResolver(new GuardedDnsResolver(policy))
+                .setMaxConnTotal(maxConnections)
+                .setMaxConnPerRoute(maxConnections)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.ofMilliseconds(PushTarget.MAX_TIMEOUT_MILLIS))
+                        .setSocketTimeout(Timeout.ofMilliseconds(PushTarget.MAX_TIMEOUT_MILLIS))
+                        .build())
+                .build();
         this.client = HttpAsyncClients.createMinimal(H2Config.DEFAULT, Http1Config.DEFAULT,
-                IOReactorConfig.custom().setIoThreadCount(ioThreads).build(),
-                PoolingAsyncClientConnectionManagerBuilder.create()
-                        .setDnsResolver(new GuardedDnsResolver(policy))
-                        .setMaxConnTotal(maxConnections)
-                        .setMaxConnPerRoute(maxConnections)
-                        .setDefaultConnectionConfig(ConnectionConfig.custom()
-                                .setConnectTimeout(Timeout.ofMilliseconds(PushTarget.MAX_TIMEOUT_MILLIS))
-                                .setSocketTimeout(Timeout.ofMilliseconds(PushTarget.MAX_TIMEOUT_MILLIS))
-                                .build())
-                        .build());
+                IOReactorConfig.custom().setIoThreadCount(ioThreads).build(), connections);
         client.start();
+        // a connection the target closes for idleness just as a push goes out on it fails that push (seen in the
+        // benchmark against Node.js, which closes after 5 s idle): closing ours sooner leaves the target no such race
+        long look = Math.max(1, maxIdle.toMilliseconds() / 2);
+        this.idleClosing = deadlines.scheduleWithFixedDelay(() -> connections.closeIdle(maxIdle), look, look,
+                TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -176,6 +197,7 @@ public final class PushClient implements PushSender, AutoCloseable {
 
     @Override
     public void close() {
+        idleClosing.cancel(false);
         client.close(CloseMode.IMMEDIATE);
     }
 
