@@ -10,8 +10,10 @@
 #  lateness    a system push clock (concurrency 64) with RATE timers per second coming due for LATE_SECONDS
 #              (bench/delivery-feed.js rate), the receiver's lateness of first attempts: receive time minus fireTime
 #              (whole ms; timers due in the first second left out). Result lines end with the 1-minute load average.
-# One warm-up round first (not reported). Installs what is missing: Node.js, wrk, curl (Debian, bench/need.sh).
-# Usage: bench/push-bench.sh [count=20000] [rounds=3]   (SECONDS_CEILING=10, RATE=1000, LATE_SECONDS=30, JAR=)
+# A warm-up of the ceiling and WARMUPS drains first (default 3, not reported): after one drain, the JIT compilers still
+# took more CPU during the measured drains than the push client did (JFR, 2026-12-06).
+# Installs what is missing: Node.js, wrk, curl (Debian, bench/need.sh).
+# Usage: bench/push-bench.sh [count=20000] [rounds=3]   (SECONDS_CEILING=10, RATE=1000, LATE_SECONDS=30, WARMUPS=3, JAR=)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-20000}
@@ -101,7 +103,8 @@ lateness() { # label round
   curl -sf -X DELETE "$ts/clocks/$clock" >/dev/null
 }
 
-ceiling warmup >/dev/null; drain warmup 0 >/dev/null
+ceiling warmup >/dev/null
+for w in $(seq 1 "${WARMUPS:-3}"); do drain warmup "w$w" >/dev/null; done
 for r in $(seq 1 "$rounds"); do
   if [ $((r % 2)) -eq 1 ]; then ceiling "round$r"; drain "round$r" "$r"; else drain "round$r" "$r"; ceiling "round$r"; fi
 done
