@@ -43,8 +43,7 @@ class PushConfiguration {
                     thread.setDaemon(true);
                     return thread;
                 });
-        // every push schedules its deadline and cancels it when answered: cancelled ones leave the queue at once
-        timers.setRemoveOnCancelPolicy(true);
+        // the pusher's sweep and the client's deadline sweeps: a few tasks, each short
         return timers;
     }
 

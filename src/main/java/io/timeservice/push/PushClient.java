@@ -23,64 +23,86 @@ import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpHeaders;
 import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
+import org.apache.hc.core5.http2.config.H2Config;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.reactor.IOReactorConfig;
+import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
 /**
- * Sends one push attempt without blocking: Apache HttpClient 5's asynchronous client on its own I/O threads, with
- * redirects, automatic retries, cookies and authentication caching off, connections pooled per target and kept alive.
- * Every connection resolves its host through {@link GuardedDnsResolver}, so a target the policy does not allow fails
- * as {@code refused} at connection time. An attempt ends by its answer's status and headers; at most
+ * Sends one push attempt without blocking: Apache HttpClient 5's minimal asynchronous client on its own I/O threads,
+ * connections pooled per target and kept alive. The minimal client has no redirect, retry, cookie or authentication
+ * stage at all: the full client ran its execution chain of such stages for every push although each was switched
+ * off. Every connection resolves its host through {@link GuardedDnsResolver}, so a target the policy does not allow
+ * fails as {@code refused} at connection time. An attempt ends by its answer's status and headers; at most
  * {@value #MAX_ANSWER_BYTES} bytes of the answer's body are read (a longer body closes the connection). Each attempt
- * ends after its target's timeout at the latest, connection included ({@code timeout}).
+ * ends after its target's timeout, connection included ({@code timeout}), at the latest one sweep of
+ * {@link AttemptDeadlines} later.
  */
 public final class PushClient implements PushSender, AutoCloseable {
 
     static final int MAX_ANSWER_BYTES = 64 * 1024;
     private static final int MAX_CACHED_URIS = 10_000;
     private static final String USER_AGENT = "TimeService-push/1";
+    /**
+     * Kept-alive connections unused this long are closed (within half as long again): before the 5 s after which
+     * Node.js and Apache httpd close theirs, so a push never leaves on a connection the target is closing. A target
+     * that closes sooner can still race a push, which then retries by the clock's policy.
+     */
+    static final TimeValue MAX_IDLE = TimeValue.ofSeconds(2);
 
     /** Each target's URL parsed once: parsing it per push showed in profiles. Bounded by the push clocks' targets. */
     private final Map<String, URI> uris = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Each timeout's request settings, made once: at most one per timeout a target may have. */
+    private final Map<Long, RequestConfig> requestConfigs = new java.util.concurrent.ConcurrentHashMap<>();
     private final CloseableHttpAsyncClient client;
-    private final ScheduledExecutorService deadlines;
+    private final AttemptDeadlines deadlines;
     private final LongSupplier wallClockMillis;
+    private final ScheduledFuture<?> idleClosing;
 
     /**
      * @param maxConnections the most connections open at once, over all targets (each clock's concurrency bounds its
      *                       own share)
-     * @param deadlines      ends attempts that take longer than their timeout; its tasks must be quick
+     * @param deadlines      runs the sweeps that end attempts taking longer than their timeout; its tasks must be quick
      */
     public PushClient(PushTargetPolicy policy, int ioThreads, int maxConnections, ScheduledExecutorService deadlines,
                       LongSupplier wallClockMillis) {
-        this.deadlines = deadlines;
+        this(policy, ioThreads, maxConnections, deadlines, wallClockMillis, MAX_IDLE);
+    }
+
+    /** @param maxIdle how long a kept-alive connection may wait unused before it is closed (tests shorten it) */
+    PushClient(PushTargetPolicy policy, int ioThreads, int maxConnections, ScheduledExecutorService deadlines,
+               LongSupplier wallClockMillis, TimeValue maxIdle) {
+        this.deadlines = new AttemptDeadlines((millis, sweep) -> deadlines.schedule(sweep, millis,
+                TimeUnit.MILLISECONDS), System::nanoTime);
         this.wallClockMillis = wallClockMillis;
-        this.client = HttpAsyncClients.custom()
-                .setConnectionManager(PoolingAsyncClientConnectionManagerBuilder.create()
-                        .setDnsResolver(new GuardedDnsResolver(policy))
-                        .setMaxConnTotal(maxConnections)
-                        .setMaxConnPerRoute(maxConnections)
-                        .setDefaultConnectionConfig(ConnectionConfig.custom()
-                                .setConnectTimeout(Timeout.ofMilliseconds(PushTarget.MAX_TIMEOUT_MILLIS))
-                                .setSocketTimeout(Timeout.ofMilliseconds(PushTarget.MAX_TIMEOUT_MILLIS))
-                                .build())
+        PoolingAsyncClientConnectionManager connections = PoolingAsyncClientConnectionManagerBuilder.create()
+                .setDnsResolver(new GuardedDnsResolver(policy))
+                .setMaxConnTotal(maxConnections)
+                .setMaxConnPerRoute(maxConnections)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.ofMilliseconds(PushTarget.MAX_TIMEOUT_MILLIS))
+                        .setSocketTimeout(Timeout.ofMilliseconds(PushTarget.MAX_TIMEOUT_MILLIS))
                         .build())
-                .setIOReactorConfig(IOReactorConfig.custom().setIoThreadCount(ioThreads).build())
-                .disableRedirectHandling()
-                .disableAutomaticRetries()
-                .disableCookieManagement()
-                .disableAuthCaching()
-                .setUserAgent(USER_AGENT)
                 .build();
+        this.client = HttpAsyncClients.createMinimal(H2Config.DEFAULT, Http1Config.DEFAULT,
+                IOReactorConfig.custom().setIoThreadCount(ioThreads).build(), connections);
         client.start();
+        // a connection the target closes for idleness just as a push goes out on it fails that push (seen in the
+        // benchmark against Node.js, which closes after 5 s idle): closing ours sooner leaves the target no such race
+        long look = Math.max(1, maxIdle.toMilliseconds() / 2);
+        this.idleClosing = deadlines.scheduleWithFixedDelay(() -> connections.closeIdle(maxIdle), look, look,
+                TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -95,6 +117,7 @@ public final class PushClient implements PushSender, AutoCloseable {
         }
         AsyncRequestBuilder request = AsyncRequestBuilder.post(uris.computeIfAbsent(target.url(), URI::create))
                 .setEntity(body, ContentType.APPLICATION_JSON)
+                .addHeader(HttpHeaders.USER_AGENT, USER_AGENT)
                 .addHeader("webhook-id", webhookId)
                 .addHeader("webhook-timestamp", Long.toString(timestamp));
         String signature = WebhookSignature.sign(target.secrets(), webhookId, timestamp, body);
@@ -105,10 +128,11 @@ public final class PushClient implements PushSender, AutoCloseable {
             request.addHeader(header.getKey(), header.getValue());
         }
         HttpClientContext context = HttpClientContext.create();
-        context.setRequestConfig(RequestConfig.custom()
-                .setConnectionRequestTimeout(Timeout.ofMilliseconds(target.timeoutMillis()))
-                .setResponseTimeout(Timeout.ofMilliseconds(target.timeoutMillis()))
-                .build());
+        context.setRequestConfig(requestConfigs.computeIfAbsent(target.timeoutMillis(), timeout ->
+                RequestConfig.custom()
+                        .setConnectionRequestTimeout(Timeout.ofMilliseconds(timeout))
+                        .setResponseTimeout(Timeout.ofMilliseconds(timeout))
+                        .build()));
         CompletableFuture<PushOutcome> outcome = new CompletableFuture<>();
         Future<PushOutcome> exchange = client.execute(request.build(), new AnswerConsumer(outcome), context,
                 new FutureCallback<>() {
@@ -128,13 +152,13 @@ public final class PushClient implements PushSender, AutoCloseable {
                                 + target.timeoutMillis() + " ms"));
                     }
                 });
-        ScheduledFuture<?> deadline = deadlines.schedule(() -> {
+        AttemptDeadlines.Entry deadline = deadlines.track(target.timeoutMillis(), () -> {
             if (outcome.complete(PushOutcome.failed(PushOutcome.Kind.TIMEOUT, "no answer within "
                     + target.timeoutMillis() + " ms"))) {
                 exchange.cancel(true);
             }
-        }, target.timeoutMillis(), TimeUnit.MILLISECONDS);
-        outcome.whenComplete((done, never) -> deadline.cancel(false));
+        });
+        outcome.whenComplete((done, never) -> deadline.cancel());
         return outcome;
     }
 
@@ -173,6 +197,7 @@ public final class PushClient implements PushSender, AutoCloseable {
 
     @Override
     public void close() {
+        idleClosing.cancel(false);
         client.close(CloseMode.IMMEDIATE);
     }
 

@@ -16,11 +16,19 @@ import io.timeservice.model.PushTarget;
  * {@code v1,<base64 of HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>")>}, space-separated, so a receiver
  * accepts a request while it knows any one of the secrets (rotation lists two). A {@code whsec_} secret's key is the
  * base64 text after the prefix, decoded; any other secret's key is its UTF-8 bytes ({@link PushTarget#keyOf}).
- * Stateless and thread-safe.
+ * Thread-safe: each thread signs with its own {@link Mac}, initialised with the key of each signature, because
+ * {@code Mac.getInstance} looks the algorithm up in the providers every time (a push signs once per secret).
  */
 public final class WebhookSignature {
 
     private static final String HMAC = "HmacSHA256";
+    private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(() -> {
+        try {
+            return Mac.getInstance(HMAC);
+        } catch (NoSuchAlgorithmException impossible) {
+            throw new IllegalStateException("HmacSHA256 is part of every JDK", impossible);
+        }
+    });
 
     private WebhookSignature() {
     }
@@ -43,13 +51,13 @@ public final class WebhookSignature {
     }
 
     private static byte[] hmac(byte[] key, byte[] prefix, byte[] body) {
+        Mac mac = MACS.get();
         try {
-            Mac mac = Mac.getInstance(HMAC);
-            mac.init(new SecretKeySpec(key, HMAC));
-            mac.update(prefix);
-            return mac.doFinal(body);
-        } catch (NoSuchAlgorithmException | InvalidKeyException impossible) {
-            throw new IllegalStateException("HmacSHA256 is part of every JDK", impossible);
+            mac.init(new SecretKeySpec(key, HMAC)); // also resets whatever a failed signing left in it
+        } catch (InvalidKeyException impossible) {
+            throw new IllegalStateException("HmacSHA256 takes a key of any length", impossible);
         }
+        mac.update(prefix);
+        return mac.doFinal(body);
     }
 }

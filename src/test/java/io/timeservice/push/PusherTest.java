@@ -103,6 +103,8 @@ class PusherTest {
         assertThat(push.path()).isEqualTo("/hooks");
         assertThat(push.header("Content-Type")).startsWith("application/json");
         assertThat(push.header("X-Tenant")).isEqualTo("acme");
+        // the minimal client would add Apache's own if the pusher did not set it
+        assertThat(push.header("User-Agent")).isEqualTo("TimeService-push/1");
         assertThat(push.body()).isEqualTo("{\"clock\":\"billing\",\"id\":\"invoice-42\",\"fireTime\":1000,"
                 + "\"priority\":0,\"sequence\":" + timer.sequence() + ",\"attempt\":1,\"payload\":{\"invoice\":42}}");
         String id = push.header("webhook-id");
