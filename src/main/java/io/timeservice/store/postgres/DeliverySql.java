@@ -82,21 +82,33 @@ final class DeliverySql {
             SELECT 1 FROM deliveries WHERE clock = ? AND id = ? AND claim = ? AND state = 'acked'""";
 
     /**
-     * {@link #ACK} for many (id, claim) pairs: the held rows locked in sequence order (so two overlapping calls wait
-     * for each other instead of deadlocking), then acknowledged. The rows are found by their claims only (index
-     * {@code deliveries_claim}; {@code OFFSET 0} keeps the other conditions out of the scan): planned on the clock and
-     * state instead, PostgreSQL read the clock's whole in-flight range ({@code deliveries_leases}) per call.
+     * {@link #ACK} for many (id, claim) pairs. {@code found}: the pairs' rows of the clock, read unlocked and found by
+     * their claims only (index {@code deliveries_claim}; {@code OFFSET 0} keeps the other conditions out of the scan:
+     * planned on the clock and state instead, PostgreSQL read the clock's whole in-flight range,
+     * {@code deliveries_leases}, per call). {@code held}: those rows locked once, by primary key in sequence order (so
+     * two overlapping calls wait for each other instead of deadlocking), then kept where the locked version is still
+     * in flight under the same claim with its lease not ended: checked outside the locking subquery, whose
+     * {@code OFFSET 0} keeps them from being pushed into it (where they were planned on {@code deliveries_leases}
+     * again). Then acknowledged. Written before as one {@code FOR UPDATE OF} a subquery, PostgreSQL locked every row
+     * twice, first in heap order inside the subquery, then in sequence order.
      * Parameters: claims, ids, claims again, clock, the clock's now.
      */
     static final String ACK_ALL = """
-            WITH held AS (
-                SELECT d.seq FROM (SELECT * FROM deliveries WHERE claim = ANY (?::uuid[]) OFFSET 0) d
+            WITH found AS (
+                SELECT DISTINCT d.seq, d.claim
+                  FROM (SELECT seq, id, claim, clock FROM deliveries WHERE claim = ANY (?::uuid[]) OFFSET 0) d
                   JOIN unnest(?::text[], ?::uuid[]) AS a(id, claim) ON d.id = a.id AND d.claim = a.claim
-                 WHERE d.clock = ? AND d.state = 'in_flight' AND d.lease_until > ?
-                 ORDER BY d.seq
-                   FOR UPDATE OF d)
+                 WHERE d.clock = ?),
+            held AS (
+                SELECT l.seq
+                  FROM (SELECT seq, claim, state, lease_until FROM deliveries
+                         WHERE seq = ANY (ARRAY(SELECT seq FROM found))
+                         ORDER BY seq OFFSET 0
+                           FOR UPDATE) l
+                  JOIN found f ON f.seq = l.seq AND f.claim = l.claim
+                 WHERE l.state = 'in_flight' AND l.lease_until > ?)
             UPDATE deliveries d SET state = 'acked', done_at = db_now_ms(), lease_until = NULL
-              FROM (SELECT DISTINCT seq FROM held) h
+              FROM held h
              WHERE d.seq = h.seq
             RETURNING d.id, d.claim, d.bytes""";
 
