@@ -97,9 +97,9 @@ public final class PostgresFiringLoop implements AutoCloseable {
     /**
      * A look: the database's now, how many passed times it read, and the clocks with something due or coming. System
      * clocks' times are the database's clock, so each kind is read over all of them from one global index of their
-     * rows only ({@code timers_system_due}, {@code deliveries_system_leases}, {@code deliveries_system_retries}, V18):
-     * at most {@code ?} passed times of each kind (the front of the index up to now) and the first time after now,
-     * so the look costs what is due, whatever the number of clocks and rows. Scaled clocks' times are in their own
+     * rows only ({@code timers_system_due}, {@code deliveries_system_leases}, {@code deliveries_system_retries},
+     * V18–V21): at most {@code ?} passed times of each kind (the front of the index up to now) and the first time
+     * after now, so the look costs what is due, whatever the number of clocks and rows. Scaled clocks' times are in their own
      * frame: they are read per clock ({@link #perClock}, found by {@code clocks_scaled}); virtual clocks' never come
      * by themselves. A clock's row is the minimum of each kind over what was read of it. Parameters: the most passed
      * times read per kind, three times. {@code OFFSET 0} keeps the scaled subquery from being pulled up, which would
