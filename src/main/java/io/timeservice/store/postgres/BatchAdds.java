@@ -38,8 +38,8 @@ final class BatchAdds {
      * priorities, payloads and bytes.
      */
     static final String INSERT_RUN = """
-            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes)
-            SELECT ?::text, a.id, a.fire_time, a.priority, ?::bigint, a.payload, a.bytes
+            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, system_clock)
+            SELECT ?::text, a.id, a.fire_time, a.priority, ?::bigint, a.payload, a.bytes, ?::boolean
               FROM unnest(?::text[], ?::bigint[], ?::integer[], ?::text[], ?::bigint[]) WITH ORDINALITY
                    AS a (id, fire_time, priority, payload, bytes, position)
              ORDER BY a.position
@@ -108,11 +108,12 @@ final class BatchAdds {
         try (PreparedStatement insert = connection.prepareStatement(INSERT_RUN)) {
             insert.setString(1, clock.name());
             insert.setLong(2, clock.now());
-            insert.setArray(3, connection.createArrayOf("text", ids));
-            insert.setArray(4, connection.createArrayOf("bigint", times));
-            insert.setArray(5, connection.createArrayOf("integer", priorities));
-            insert.setArray(6, connection.createArrayOf("text", payloads));
-            insert.setArray(7, connection.createArrayOf("bigint", bytes));
+            insert.setBoolean(3, clock.systemClockRows());
+            insert.setArray(4, connection.createArrayOf("text", ids));
+            insert.setArray(5, connection.createArrayOf("bigint", times));
+            insert.setArray(6, connection.createArrayOf("integer", priorities));
+            insert.setArray(7, connection.createArrayOf("text", payloads));
+            insert.setArray(8, connection.createArrayOf("bigint", bytes));
             Map<String, Long> sequences = new HashMap<>(n * 2);
             try (ResultSet rows = insert.executeQuery()) {
                 while (rows.next()) {

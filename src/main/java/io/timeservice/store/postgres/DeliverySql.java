@@ -57,9 +57,9 @@ final class DeliverySql {
             fired AS (
                 DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*)
             INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                    ready_at, schedule)
+                                    ready_at, schedule, system_clock)
             SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time,
-                   schedule
+                   schedule, system_clock
               FROM fired
             RETURNING fire_time, db_now_ms()""";
 

@@ -39,19 +39,20 @@ public final class PostgresClockCopy {
                   JOIN (SELECT seq, row_number() OVER (ORDER BY seq) AS r FROM fresh) f USING (r)),
             copied_timers AS (
                 INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, created_at_wall,
-                                    payload, bytes, schedule, triggered)
+                                    payload, bytes, schedule, triggered, system_clock)
                 SELECT (SELECT dst FROM args), t.id, t.fire_time, t.priority, m.new_seq, t.version, t.created_at, t.created_at_wall,
-                       t.payload, t.bytes, t.schedule, t.triggered
+                       t.payload, t.bytes, t.schedule, t.triggered, t.system_clock
                   FROM timers t JOIN mapped m ON m.old_seq = t.seq
                  WHERE t.clock = (SELECT src FROM args)
                 RETURNING bytes),
             copied_deliveries AS (
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                        attempt, claim, lease_until, retry_at, ready_at, done_at, dead_reason, schedule)
+                                        attempt, claim, lease_until, retry_at, ready_at, done_at, dead_reason, schedule,
+                                        system_clock)
                 SELECT m.new_seq, (SELECT dst FROM args), d.id, d.fire_time, d.priority, d.version, d.created_at, d.payload, d.bytes,
                        CASE WHEN d.state = 'in_flight' THEN 'ready' ELSE d.state END, d.attempt, NULL, NULL,
                        d.retry_at, CASE WHEN d.state = 'in_flight' THEN (SELECT now FROM args) ELSE d.ready_at END, d.done_at,
-                       d.dead_reason, d.schedule
+                       d.dead_reason, d.schedule, d.system_clock
                   FROM deliveries d JOIN mapped m ON m.old_seq = d.seq
                  WHERE d.clock = (SELECT src FROM args) AND d.state <> 'acked'
                 RETURNING bytes)

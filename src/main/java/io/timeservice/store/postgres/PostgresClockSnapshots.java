@@ -51,17 +51,18 @@ public final class PostgresClockSnapshots {
              ORDER BY seq""";
     private static final String INSERT_TIMERS = """
             INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, schedule,
-                                triggered)
+                                triggered, system_clock)
             SELECT ?, u.id, u.fire_time, u.priority, u.seq, u.version, u.created_at, u.payload, u.bytes, u.schedule,
-                   coalesce(u.triggered, false)
+                   coalesce(u.triggered, false), (SELECT mode = 'system' FROM clocks WHERE name = ?)
               FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[],
                           ?::text[], ?::boolean[])
                    AS u (id, fire_time, priority, seq, version, created_at, payload, bytes, schedule, triggered)""";
     private static final String INSERT_DELIVERIES = """
             INSERT INTO deliveries (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, state,
-                                    attempt, retry_at, ready_at, dead_reason, done_at, schedule)
+                                    attempt, retry_at, ready_at, dead_reason, done_at, schedule, system_clock)
             SELECT ?, u.id, u.fire_time, u.priority, u.seq, 1, u.fire_time, u.payload, u.bytes, u.state, u.attempt,
-                   u.retry_at, u.ready_at, u.dead_reason, CASE WHEN u.state = 'dead' THEN db_now_ms() END, u.schedule
+                   u.retry_at, u.ready_at, u.dead_reason, CASE WHEN u.state = 'dead' THEN db_now_ms() END, u.schedule,
+                   (SELECT mode = 'system' FROM clocks WHERE name = ?)
               FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::int[],
                           ?::bigint[], ?::bigint[], ?::text[], ?::text[])
                    AS u (id, fire_time, priority, seq, payload, bytes, state, attempt, retry_at, ready_at,
@@ -236,7 +237,8 @@ public final class PostgresClockSnapshots {
                     columns[9][i] = t.schedule() != null && !ClockSnapshot.isScheduledOccurrence(t, schedules);
                 }
                 insert.setString(1, name);
-                bind(connection, insert, 2, columns, "text", "bigint", "int", "bigint", "int", "bigint", "text",
+                insert.setString(2, name);
+                bind(connection, insert, 3, columns, "text", "bigint", "int", "bigint", "int", "bigint", "text",
                         "bigint", "text", "boolean");
                 insert.executeUpdate();
             }
@@ -268,7 +270,8 @@ public final class PostgresClockSnapshots {
                     columns[11][i] = d.schedule();
                 }
                 insert.setString(1, name);
-                bind(connection, insert, 2, columns, "text", "bigint", "int", "bigint", "text", "bigint", "text",
+                insert.setString(2, name);
+                bind(connection, insert, 3, columns, "text", "bigint", "int", "bigint", "text", "bigint", "text",
                         "int", "bigint", "bigint", "text", "text");
                 insert.executeUpdate();
             }

@@ -1,7 +1,9 @@
 package io.timeservice.store.postgres;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +27,10 @@ import io.timeservice.store.SchedulerMetrics;
  * deliveries older than the retention. Then it sleeps until the next due time it knows of.
  *
  * <p>Every instance runs it over every clock: {@code SKIP LOCKED} gives concurrent loops disjoint rows, so each
- * timer fires once however many loops look. A look reads, in one statement, every clock's earliest timer (system
- * clocks), lease end and retry time (system clocks too) from the indexes' fronts: O(clocks) index probes, no scan of
- * rows; after its rounds it reads the same for the clocks it worked on only. Times are the
+ * timer fires once however many loops look. A look reads, in one statement ({@link #LOOK}), the system clocks' passed
+ * timers, lease ends and retry times (at most a round's worth of each) and the first of each to come, from global
+ * indexes of system clocks' rows only, plus each scaled clock's earliest: O(due + scaled clocks), whatever the number
+ * of clocks and pending rows; after its rounds it reads what comes next on the clocks it worked on only. Times are the
  * database's clock, and the sleep is their distance from the database's now at the look ({@link FiringAlarm}), so
  * instances with skewed wall clocks fire on the same time.
  *
@@ -62,32 +65,81 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private static final long MAX_PAUSE_MILLIS = 1_000;
 
     /**
-     * Per clock (of those named, or of all when the array is null): the earliest pending timer, lease end and retry
-     * time of a clock that fires by itself (system and scaled), each the front of an index range
-     * ({@code timers_firing_order}, {@code deliveries_leases}, {@code deliveries_waiting}): one index probe per value,
-     * none for what a clock cannot have (timers fire by themselves only on those clocks; response clocks have no
-     * deliveries), with a scaled clock's rate and anchor, which turn its times into the database's clock. Only clocks
-     * with something; the database's now comes back even when none has. {@code OFFSET 0} keeps the subquery from
-     * being pulled up, which would run each probe again in the outer WHERE.
+     * Per clock: the earliest pending timer, lease end and retry time of each clock that {@code clocks} (a condition
+     * on the row {@code c}) selects, each the front of an index range ({@code timers_firing_order},
+     * {@code deliveries_leases}, {@code deliveries_waiting}): one index probe per value, with a scaled clock's rate
+     * and anchor, which turn its times into the database's clock. Columns: name, rate, anchor, now, fire time, lease
+     * end, retry time.
      */
-    static final String EARLIEST_DUE = """
-            SELECT now.ms, due.name, due.fire_time, due.lease_until, due.retry_at, due.rate_millionths,
+    private static String perClock(String clocks) {
+        return """
+            SELECT c.name, c.rate_millionths, c.anchor_wall, c.now_ms,
+                   (SELECT min(fire_time) FROM timers WHERE clock = c.name) AS fire_time,
+                   (SELECT min(lease_until) FROM deliveries WHERE clock = c.name AND state = 'in_flight') AS lease_until,
+                   (SELECT min(retry_at) FROM deliveries WHERE clock = c.name AND state = 'waiting') AS retry_at
+              FROM clocks c
+             WHERE\s""" + clocks;
+    }
+
+    /**
+     * One kind of time of the system clocks' {@code rows} (kind 0: timers, 1: lease ends, 2: retry times), from its
+     * global index: the passed ones, at most {@code ?}, and the first to come.
+     */
+    private static String front(int kind, String time, String rows) {
+        return """
+                (SELECT clock, %2$s AS at, %1$d AS kind, true AS passed FROM %3$s
+                    AND %2$s <= (SELECT ms FROM now) ORDER BY %2$s LIMIT ?)
+                UNION ALL
+                (SELECT clock, %2$s, %1$d, false FROM %3$s
+                    AND %2$s > (SELECT ms FROM now) ORDER BY %2$s LIMIT 1)""".formatted(kind, time, rows);
+    }
+
+    /**
+     * A look: the database's now, how many passed times it read, and the clocks with something due or coming. System
+     * clocks' times are the database's clock, so each kind is read over all of them from one global index of their
+     * rows only ({@code timers_system_due}, {@code deliveries_system_leases}, {@code deliveries_system_retries},
+     * V18–V21): at most {@code ?} passed times of each kind (the front of the index up to now) and the first time
+     * after now, so the look costs what is due, whatever the number of clocks and rows. Scaled clocks' times are in their own
+     * frame: they are read per clock ({@link #perClock}, found by {@code clocks_scaled}); virtual clocks' never come
+     * by themselves. A clock's row is the minimum of each kind over what was read of it. Parameters: the most passed
+     * times read per kind, three times. {@code OFFSET 0} keeps the scaled subquery from being pulled up, which would
+     * run each probe again in the outer WHERE.
+     */
+    static final String LOOK = """
+            WITH now AS MATERIALIZED (SELECT db_now_ms() AS ms),
+            fronts AS (
+            """ + front(0, "fire_time", "timers WHERE system_clock") + """
+                UNION ALL
+            """ + front(1, "lease_until", "deliveries WHERE system_clock AND state = 'in_flight'") + """
+                UNION ALL
+            """ + front(2, "retry_at", "deliveries WHERE system_clock AND state = 'waiting'") + """
+            )
+            SELECT now.ms, (SELECT count(*) FROM fronts WHERE passed), due.name, due.fire_time, due.lease_until,
+                   due.retry_at, due.rate_millionths, due.anchor_wall, due.now_ms
+              FROM now
+              LEFT JOIN (
+                SELECT clock AS name, NULL::bigint AS rate_millionths, NULL::bigint AS anchor_wall,
+                       NULL::bigint AS now_ms, min(at) FILTER (WHERE kind = 0) AS fire_time,
+                       min(at) FILTER (WHERE kind = 1) AS lease_until, min(at) FILTER (WHERE kind = 2) AS retry_at
+                  FROM fronts GROUP BY clock
+                UNION ALL
+                SELECT * FROM (""" + perClock("c.mode = 'scaled' OFFSET 0") + """
+            ) scaled
+                 WHERE fire_time IS NOT NULL OR lease_until IS NOT NULL OR retry_at IS NOT NULL) due ON true""";
+
+    /**
+     * What comes next on the clocks named (system or scaled), read per clock ({@link #perClock}) after a look's
+     * rounds: the clocks it worked on, so O(due) as well. The database's now on the first column, 0 on the second,
+     * then as {@link #LOOK}. Parameter: the clocks' names.
+     */
+    static final String NEXT_ON = """
+            SELECT now.ms, 0, due.name, due.fire_time, due.lease_until, due.retry_at, due.rate_millionths,
                    due.anchor_wall, due.now_ms
               FROM (SELECT db_now_ms() AS ms) now
               LEFT JOIN (
-                SELECT * FROM (
-                  SELECT c.name, c.rate_millionths, c.anchor_wall, c.now_ms,
-                         CASE WHEN c.mode <> 'virtual'
-                              THEN (SELECT min(fire_time) FROM timers WHERE clock = c.name) END AS fire_time,
-                         CASE WHEN c.mode <> 'virtual'
-                              THEN (SELECT min(lease_until) FROM deliveries
-                                     WHERE clock = c.name AND state = 'in_flight') END AS lease_until,
-                         CASE WHEN c.mode <> 'virtual'
-                              THEN (SELECT min(retry_at) FROM deliveries
-                                     WHERE clock = c.name AND state = 'waiting') END AS retry_at
-                    FROM clocks c
-                   WHERE ?::text[] IS NULL OR c.name = ANY (?::text[])
-                  OFFSET 0) per_clock
+                SELECT * FROM (""" + perClock("c.name = ANY (?::text[]) AND c.mode <> 'virtual' OFFSET 0")
+            + """
+            ) per_clock
                  WHERE fire_time IS NOT NULL OR lease_until IS NOT NULL OR retry_at IS NOT NULL) due ON true""";
 
     /**
@@ -147,8 +199,11 @@ public final class PostgresFiringLoop implements AutoCloseable {
         }
     }
 
-    /** What {@link #EARLIEST_DUE} read: the database's now and the clocks with something. */
-    private record Read(long dbNowMillis, List<EarliestDue> clocks) {
+    /**
+     * What {@link #LOOK} or {@link #NEXT_ON} read: the database's now, how many passed times of system clocks it read
+     * (0 for {@code NEXT_ON}), and the clocks with something.
+     */
+    private record Read(long dbNowMillis, long passedRead, List<EarliestDue> clocks) {
     }
 
     private final PostgresDeliveries deliveries;
@@ -271,12 +326,17 @@ public final class PostgresFiringLoop implements AutoCloseable {
      */
     private Look look() {
         long lookNanos = System.nanoTime();
-        Read read = earliestDue(null);
+        Read read = read(LOOK, (connection, select) -> {
+            for (int kind = 1; kind <= 3; kind++) {
+                select.setInt(kind, settings.roundSize());
+            }
+        });
         long now = read.dbNowMillis();
         boolean more = false;
         long earliestPassed = Long.MAX_VALUE;
         long wake = now + settings.slowPoll().toMillis(); // epoch milliseconds plus a duration: no overflow
         List<String> worked = new ArrayList<>();
+        long moved = 0;
         for (EarliestDue due : read.clocks()) {
             if (due.any() > now) {
                 wake = Math.min(wake, due.any());
@@ -285,15 +345,24 @@ public final class PostgresFiringLoop implements AutoCloseable {
             earliestPassed = Math.min(earliestPassed, due.any());
             worked.add(due.clock());
             if (orMax(due.fireTime()) <= now) {
-                more |= fire(due.clock()) >= settings.roundSize();
+                int fired = fire(due.clock());
+                moved += fired;
+                more |= fired >= settings.roundSize();
             }
             if (due.release() <= now) {
-                more |= release(due.clock()) >= settings.roundSize();
+                int released = release(due.clock());
+                moved += released;
+                more |= released >= settings.roundSize();
             }
         }
+        // the look read a full window of some kind of passed times: more clocks may be due behind it; look again at
+        // once, unless nothing moved (the window's rows were held by other transactions: the retry below applies)
+        more |= read.passedRead() >= settings.roundSize() && moved > 0;
         if (!worked.isEmpty() && !more) {
             // what comes next on the clocks just worked on (retry times of expired leases among it), read once
-            for (EarliestDue after : earliestDue(worked.toArray(String[]::new)).clocks()) {
+            String[] names = worked.toArray(String[]::new);
+            for (EarliestDue after : read(NEXT_ON, (connection, select) ->
+                    select.setArray(1, connection.createArrayOf("text", names))).clocks()) {
                 // still due: held by another transaction (another loop, an edit); look again soon in case it rolls
                 // back rather than commits
                 wake = Math.min(wake, after.any() <= now ? now + SKIPPED_RETRY_MILLIS : after.any());
@@ -311,28 +380,34 @@ public final class PostgresFiringLoop implements AutoCloseable {
         return new Look(now, lookNanos, wake, more);
     }
 
-    /** {@link #EARLIEST_DUE} for the clocks named, or for all of them ({@code null}). */
-    private Read earliestDue(String[] clocks) {
+    /** Binds a statement's parameters. */
+    @FunctionalInterface
+    private interface Binding {
+        void bind(Connection connection, PreparedStatement statement) throws SQLException;
+    }
+
+    /** Runs {@link #LOOK} or {@link #NEXT_ON} with its parameters bound. */
+    private Read read(String statement, Binding parameters) {
         return jdbc.autocommit(connection -> {
-            try (PreparedStatement select = connection.prepareStatement(EARLIEST_DUE)) {
-                java.sql.Array names = clocks == null ? null : connection.createArrayOf("text", clocks);
-                select.setArray(1, names);
-                select.setArray(2, names);
+            try (PreparedStatement select = connection.prepareStatement(statement)) {
+                parameters.bind(connection, select);
                 List<EarliestDue> due = new ArrayList<>();
                 long dbNow = 0;
+                long passedRead = 0;
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
                         dbNow = rows.getLong(1);
-                        if (rows.getString(2) != null) {
-                            Long rate = rows.getObject(6, Long.class);
+                        passedRead = rows.getLong(2);
+                        if (rows.getString(3) != null) {
+                            Long rate = rows.getObject(7, Long.class);
                             ScaledTime scaled = rate == null ? null
-                                    : new ScaledTime(rows.getLong(7), rows.getLong(8), new ClockRate(rate));
-                            due.add(EarliestDue.of(rows.getString(2), rows.getObject(3, Long.class),
-                                    rows.getObject(4, Long.class), rows.getObject(5, Long.class), scaled));
+                                    : new ScaledTime(rows.getLong(8), rows.getLong(9), new ClockRate(rate));
+                            due.add(EarliestDue.of(rows.getString(3), rows.getObject(4, Long.class),
+                                    rows.getObject(5, Long.class), rows.getObject(6, Long.class), scaled));
                         }
                     }
                 }
-                return new Read(dbNow, due);
+                return new Read(dbNow, passedRead, due);
             }
         });
     }

@@ -54,8 +54,8 @@ public final class PostgresTimers {
      * still refuses the duplicate that raced it in, at the cost of one sequence.
      */
     private static final String INSERT = """
-            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes)
-            SELECT ?::text, ?::text, ?::bigint, ?::integer, ?::bigint, ?::text, ?::bigint
+            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, system_clock)
+            SELECT ?::text, ?::text, ?::bigint, ?::integer, ?::bigint, ?::text, ?::bigint, ?::boolean
              WHERE NOT EXISTS (SELECT 1 FROM timers WHERE clock = ?::text AND id = ?::text)
             ON CONFLICT (clock, id) DO NOTHING
             RETURNING seq""";
@@ -70,9 +70,9 @@ public final class PostgresTimers {
                 DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*),
             queued AS (
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                        ready_at, schedule)
+                                        ready_at, schedule, system_clock)
                 SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time,
-                       schedule
+                       schedule, system_clock
                   FROM fired WHERE ?)
             SELECT""" + " " + TimerRows.COLUMNS + " FROM fired ORDER BY " + TimerRows.FIRING_ORDER;
     /** A preview in one statement (one snapshot): the clock's now, its pending count, the first due timers. */
@@ -591,8 +591,9 @@ public final class PostgresTimers {
             insert.setLong(5, now);
             insert.setString(6, payload);
             insert.setLong(7, Limits.bytesOf(id, payload));
-            insert.setString(8, clock.name());
-            insert.setString(9, id);
+            insert.setBoolean(8, clock.systemClockRows());
+            insert.setString(9, clock.name());
+            insert.setString(10, id);
             try (ResultSet row = insert.executeQuery()) {
                 if (!row.next()) {
                     throw duplicateId(id);

@@ -48,8 +48,9 @@ final class ScheduleFiring {
     private static final String ANY_DUE = "SELECT EXISTS (SELECT 1 FROM timers WHERE clock = ? AND fire_time <= ?)";
     private static final String DELIVER = """
             INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                    ready_at, schedule)
-            VALUES (COALESCE(?, nextval('timer_sequence')), ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?)""";
+                                    ready_at, schedule, system_clock)
+            VALUES (COALESCE(?, nextval('timer_sequence')), ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?,
+                    (SELECT mode = 'system' FROM clocks WHERE name = ?))""";
     /** Schedules of a clock that fires by itself (system, scaled) with an occurrence due by its own now. */
     private static final String SCHEDULES_DUE = """
             SELECT DISTINCT schedule FROM (
@@ -351,6 +352,7 @@ final class ScheduleFiring {
             insert.setLong(9, bytes);
             insert.setLong(10, timer.fireTime());
             insert.setString(11, timer.schedule());
+            insert.setString(12, clock);
             insert.executeUpdate();
         }
     }

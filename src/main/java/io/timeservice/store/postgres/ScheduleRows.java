@@ -37,8 +37,9 @@ final class ScheduleRows {
      * budget), and no row when a client's timer holds the id.
      */
     private static final String INSERT_OCCURRENCE = """
-            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, schedule, triggered)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, schedule, triggered,
+                                system_clock)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT mode = 'system' FROM clocks WHERE name = ?))
             ON CONFLICT (clock, id) DO UPDATE SET triggered = timers.triggered AND EXCLUDED.triggered
              WHERE timers.schedule = EXCLUDED.schedule
             RETURNING xmax = 0""";
@@ -139,6 +140,7 @@ final class ScheduleRows {
             insert.setLong(7, bytes);
             insert.setString(8, row.id);
             insert.setBoolean(9, triggered);
+            insert.setString(10, clock);
             try (ResultSet inserted = insert.executeQuery()) {
                 if (!inserted.next()) {
                     return -1;

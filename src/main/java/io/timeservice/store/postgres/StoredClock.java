@@ -43,6 +43,14 @@ public record StoredClock(String name, ClockSettings.Mode mode, long now, long i
     }
 
     /**
+     * Whether its times are the database's clock (a system clock): the value of its rows' {@code system_clock}
+     * column, which puts them in the firing loop's global indexes (V18).
+     */
+    boolean systemClockRows() {
+        return mode == ClockSettings.Mode.SYSTEM;
+    }
+
+    /**
      * The database's clock (Unix epoch ms) at which this clock, which fires by itself, shows {@code clockTime}: where
      * the firing loop waits for it. {@link Long#MAX_VALUE} for a frozen scaled clock.
      */

@@ -91,10 +91,10 @@ class StatementPlansTest {
         CASES.put("DeliverySql.DELETE_DEAD", new Case(null, virt, "d19", null, null));
         CASES.put("DeliverySql.COUNTS", new Case("deliveries_pending_by_clock", virt));
         CASES.put("DeliverySql.COUNT_IN_STATE", new Case(null, virt, "ready"));
-        CASES.put("BatchAdds.INSERT_RUN", new Case(null, virt, 0L, ids("n", 100), longs(100), ints(100),
+        CASES.put("BatchAdds.INSERT_RUN", new Case(null, virt, 0L, false, ids("n", 100), longs(100), ints(100),
                 new String[100], longs(100)));
         CASES.put("PostgresTimers.LOCK_TIMER", new Case("timers_pkey", virt, "t1"));
-        CASES.put("PostgresTimers.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, virt, "new"));
+        CASES.put("PostgresTimers.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, virt, "new"));
         CASES.put("PostgresTimers.COUNT_DUE", new Case("timers_firing_order", virt, 500L, 10_001L));
         CASES.put("PostgresTimers.FIRE", new Case("timers_firing_order", virt, 500L, 10_000L, true));
         CASES.put("PostgresTimers.DUE_BY", new Case("timers_firing_order", 500L, 100, virt));
@@ -108,22 +108,25 @@ class StatementPlansTest {
         CASES.put("PostgresClocks.DELETE_ROWS", new Case("deliveries_by_clock", virt, virt));
         CASES.put("PostgresClockCopy.COPY", new Case(null, virt, "c5", 0L));
         CASES.put("PostgresClockSnapshots.ROWS", new Case(null, virt, virt));
-        CASES.put("PostgresClockSnapshots.INSERT_TIMERS", new Case(null, virt, ids("s", 100), longs(100), ints(100),
+        CASES.put("PostgresClockSnapshots.INSERT_TIMERS", new Case(null, virt, virt, ids("s", 100), longs(100), ints(100),
                 longs(100), ints(100), longs(100), new String[100], longs(100), new String[100], new Boolean[100]));
-        CASES.put("PostgresClockSnapshots.INSERT_DELIVERIES", new Case(null, virt, ids("s", 100), longs(100),
+        CASES.put("PostgresClockSnapshots.INSERT_DELIVERIES", new Case(null, virt, virt, ids("s", 100), longs(100),
                 ints(100), longs(100), new String[100], longs(100), repeat("ready", 100), ints(100), new Long[100],
                 longs(100), new String[100], new String[100]));
         long now = System.currentTimeMillis();
         CASES.put("ScheduleFiring.TAKE_DUE", new Case("timers_firing_order", sys, now, 10_000));
         CASES.put("ScheduleFiring.FIRST_OCCURRENCE_DUE", new Case(null, sys, now));
         CASES.put("ScheduleFiring.ANY_DUE", new Case(null, sys, now));
-        CASES.put("ScheduleFiring.DELIVER", new Case(null, null, sys, "o1", now, 0, 1, now, null, 5L, now, "s1"));
+        CASES.put("ScheduleFiring.DELIVER", new Case(null, null, sys, "o1", now, 0, 1, now, null, 5L, now, "s1", sys));
         CASES.put("ScheduleFiring.SCHEDULES_DUE", new Case(null, sys, now, 10_000));
         CASES.put("ScheduleFiring.TAKE_OCCURRENCES_DUE", new Case(null, sys, "s1", now));
         CASES.put("ScheduleRows.REMOVE_OCCURRENCE", new Case("timers_pkey", sys, "o1"));
         CASES.put("ScheduleRows.INSERT_OCCURRENCE", new Case(null, sys, "o1", now, 0, now, null, 5L, "s1",
-                true));
-        CASES.put("PostgresFiringLoop.EARLIEST_DUE", new Case("deliveries_leases", null, null));
+                true, sys));
+        CASES.put("PostgresFiringLoop.LOOK", new Case("timers_system_due+deliveries_system_leases"
+                + "+deliveries_system_retries+clocks_scaled", 10_000, 10_000, 10_000));
+        CASES.put("PostgresFiringLoop.NEXT_ON", new Case("timers_firing_order+deliveries_leases+deliveries_waiting",
+                (Object) new String[] {sys, "c4"}));
         CASES.put("PostgresQueueInspector.OVERDUE", new Case("timers_firing_order", virt));
     }
 
@@ -137,20 +140,20 @@ class StatementPlansTest {
                 SELECT 'c' || n, CASE WHEN n %% 2 = 0 THEN 'system' ELSE 'virtual' END, 0, 0, 'queue'
                   FROM generate_series(0, %d) AS n""".formatted(CLOCKS - 1));
         database.execute("""
-                INSERT INTO timers (clock, id, fire_time, priority, seq, created_at, payload, bytes)
+                INSERT INTO timers (clock, id, fire_time, priority, seq, created_at, payload, bytes, system_clock)
                 SELECT 'c' || n %% %d, 't' || n, CASE WHEN n %% 2 = 0 THEN db_now_ms() - 100 + n / 100 ELSE n END, 0, n, 0,
-                       NULL, 5
+                       NULL, 5, n %% 2 = 0
                   FROM generate_series(1, %d) AS n"""
                 .formatted(CLOCKS, ROWS));
         // by n % 20: 12 acked (done_at 10 s past a 5 min retention for the first 10,000: the purge's front),
         // 4 ready, 2 in flight, 1 waiting, 1 dead
         database.execute("""
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, bytes, state,
-                                        claim, lease_until, retry_at, ready_at, done_at)
+                                        claim, lease_until, retry_at, ready_at, done_at, system_clock)
                 SELECT %1$d + n, 'c' || n %% %2$d, 'd' || n, n, 0, 1, 0, 5, s.state,
                        CASE WHEN s.state IN ('acked', 'in_flight') THEN gen_random_uuid() END,
                        CASE WHEN s.state = 'in_flight' THEN n END, CASE WHEN s.state = 'waiting' THEN n END, n,
-                       CASE WHEN s.state IN ('acked', 'dead') THEN db_now_ms() - 310000 + n END
+                       CASE WHEN s.state IN ('acked', 'dead') THEN db_now_ms() - 310000 + n END, n %% 2 = 0
                   FROM generate_series(1, %1$d) AS n,
                        LATERAL (SELECT CASE WHEN n %% 20 < 12 THEN 'acked' WHEN n %% 20 < 16 THEN 'ready'
                                             WHEN n %% 20 < 18 THEN 'in_flight' WHEN n %% 20 = 18 THEN 'waiting'
@@ -212,6 +215,29 @@ class StatementPlansTest {
             }
         }
         assertThat(failures).isEmpty();
+    }
+
+    /**
+     * The firing loop's look finds system clocks' rows by their {@code system_clock} flag (V18); V18's trigger sets
+     * it only for instances older than the flag, at a cost per row, so every insert of this version names it.
+     */
+    @Test
+    void everyInsertIntoTimersOrDeliveries_setsTheSystemClockFlag() throws Exception {
+        Pattern insert = Pattern.compile("(?is)\\bINSERT\\s+INTO\\s+(timers|deliveries)\\s*\\(([^)]*)\\)");
+        List<String> inserts = new ArrayList<>();
+        List<String> withoutFlag = new ArrayList<>();
+        for (Map.Entry<String, String> statement : statementsOfTheStore().entrySet()) {
+            Matcher columns = insert.matcher(statement.getValue());
+            while (columns.find()) {
+                inserts.add(statement.getKey());
+                if (!columns.group(2).contains("system_clock")) {
+                    withoutFlag.add(statement.getKey() + " into " + columns.group(1));
+                }
+            }
+        }
+
+        assertThat(inserts).as("inserts found").hasSizeGreaterThanOrEqualTo(10);
+        assertThat(withoutFlag).isEmpty();
     }
 
     @Test
