@@ -80,6 +80,7 @@ public final class ScheduleClient {
         return pause(id, null);
     }
 
+    /** Pauses the schedule only if its version matches {@code ifMatch} ({@link Schedule#etag()} or {@code *}). */
     public Schedule pause(String id, String ifMatch) {
         return send("POST", schedule(id) + "/pause", null, ifMatch);
     }
@@ -89,6 +90,7 @@ public final class ScheduleClient {
         return resume(id, null);
     }
 
+    /** Resumes the schedule only if its version matches {@code ifMatch} ({@link Schedule#etag()} or {@code *}). */
     public Schedule resume(String id, String ifMatch) {
         return send("POST", schedule(id) + "/resume", null, ifMatch);
     }
