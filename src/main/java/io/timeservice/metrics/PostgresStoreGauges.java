@@ -22,8 +22,9 @@ import org.springframework.stereotype.Component;
  * waits for the database; they read NaN until the first sample. Figures over all clocks, no clock label.
  *
  * <p>Not here: {@code timer_queue_invariants_ok} (no heap), {@code timer_queue_serving} (the memory store's fail-stop;
- * a lost database shows in readiness and recovers by itself). {@code timer_delivery_held_back} counts the queueing
- * clocks with a timer due by their now while the deliveries hold {@code timeservice.deliveries.max} (sampled).
+ * a lost database shows in readiness and recovers by itself). {@code timer_delivery_held_back} counts the clocks
+ * that fire by themselves with a timer due by their now while the deliveries hold {@code timeservice.deliveries.max}
+ * (sampled).
  * New: {@code timer_store_clock_skew_seconds},
  * the database's clock minus this instance's (positive: the database is ahead), measured with each sample; the
  * database's clock decides every due time, so a skew shows only in times this instance reports from its own clock.

@@ -481,9 +481,10 @@ public final class PostgresDeliveries {
     }
 
     /**
-     * The deliveries of {@code clock} by state, read in one statement. {@code firingHeldBack}: the deliveries of all
-     * clocks hold {@code timeservice.deliveries.max} and a timer of this queueing clock is due by its now (its firing
-     * waits for room), read then in a second statement.
+     * The deliveries of {@code clock} by state, read in one statement. {@code firingHeldBack}, as in memory only on a
+     * clock that fires by itself (a virtual clock's advance is bounded or refused instead): the deliveries of all
+     * clocks hold {@code timeservice.deliveries.max} and a timer of this clock is due by its now (its firing waits
+     * for room), read then in a second statement.
      *
      * @throws SchedulerException {@code clock_not_found}
      */
@@ -501,7 +502,7 @@ public final class PostgresDeliveries {
                     allDeliveries = row.getLong(6);
                 }
             }
-            if (!stored.queues() || allDeliveries < budget.maxDeliveries()) {
+            if (!stored.firesByItself() || allDeliveries < budget.maxDeliveries()) {
                 return counts;
             }
             try (PreparedStatement due = connection.prepareStatement(DeliverySql.ANY_DUE)) {

@@ -24,8 +24,9 @@ import io.timeservice.model.Schedule;
  * @param skew                     this instance's clock against the database's, measured with the sample
  * @param activeSchedules          schedules by state as {@link Schedule#state()} derives it: an occurrence pending
  *                                 and not paused, pending and paused, none pending (done)
- * @param heldBackClocks           queueing clocks with a timer due by their now while the deliveries of all clocks
- *                                 hold {@code timeservice.deliveries.max} (their firing waits for room); 0 below it
+ * @param heldBackClocks           clocks that fire by themselves with a timer due by their now while the deliveries
+ *                                 of all clocks hold {@code timeservice.deliveries.max} (their firing waits for
+ *                                 room); 0 below it
  */
 public record StoreSample(long takenAtDbMillis, Map<ClockSettings.Mode, Long> clocksByMode, long pendingTimers, long pendingBytes,
                           long oldestPendingAgeMillis, long oldestPendingVirtualAgeMillis, long ready, long inFlight,
@@ -39,7 +40,7 @@ public record StoreSample(long takenAtDbMillis, Map<ClockSettings.Mode, Long> cl
                    d.ready, d.in_flight, d.waiting, d.dead, db_now_ms() - d.oldest_ready,
                    s.active, s.paused, s.done,
                    CASE WHEN (SELECT coalesce(sum(deliveries), 0) FROM pending_budget) >= ?
-                        THEN (SELECT count(*) FROM clocks c WHERE c.delivery <> 'response' AND EXISTS
+                        THEN (SELECT count(*) FROM clocks c WHERE c.mode <> 'virtual' AND EXISTS
                                 (SELECT 1 FROM timers t WHERE t.clock = c.name AND t.fire_time <= clock_now_ms(c)))
                         ELSE 0 END
               FROM (SELECT count(*) AS pending, coalesce(sum(t.bytes), 0) AS bytes,
