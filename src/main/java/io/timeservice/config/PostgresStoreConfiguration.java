@@ -54,6 +54,7 @@ class PostgresStoreConfiguration {
                 properties.clock().mode(), metrics, postgresql.timeouts(),
                 new PostgresStore.Schedules(cronParser, properties.schedules().max(),
                         properties.schedules().maxCatchUp()));
+        store.limitDeliveries(properties.deliveries().max());
         store.startWakeups(PostgresStore.DEFAULT_SLOW_POLL);
         store.startFiring(new PostgresFiringLoop.Settings(postgresql.slowPoll(), properties.firing().roundSize(),
                 postgresql.ackedRetention(), postgresql.samplePeriod()));

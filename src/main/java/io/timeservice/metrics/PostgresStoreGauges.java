@@ -22,8 +22,10 @@ import org.springframework.stereotype.Component;
  * waits for the database; they read NaN until the first sample. Figures over all clocks, no clock label.
  *
  * <p>Not here: {@code timer_queue_invariants_ok} (no heap), {@code timer_queue_serving} (the memory store's fail-stop;
- * a lost database shows in readiness and recovers by itself), {@code timer_delivery_held_back} and
- * {@code timer_delivery_capacity} (this store sets no delivery limit). New: {@code timer_store_clock_skew_seconds},
+ * a lost database shows in readiness and recovers by itself). {@code timer_delivery_held_back} counts the clocks
+ * that fire by themselves with a timer due by their now while the deliveries hold {@code timeservice.deliveries.max}
+ * (sampled).
+ * New: {@code timer_store_clock_skew_seconds},
  * the database's clock minus this instance's (positive: the database is ahead), measured with each sample; the
  * database's clock decides every due time, so a skew shows only in times this instance reports from its own clock.
  */
@@ -80,6 +82,12 @@ class PostgresStoreGauges implements MeterBinder {
         sampledState(registry, "dead", states, StoreSample::dead);
         sampled(registry, "timer.delivery.oldest.ready.age", "seconds", "Age of the longest-ready delivery of any"
                 + " system clock (0 when none is ready)", sample -> sample.oldestReadyAgeMillis() / 1000.0);
+        sampled(registry, "timer.delivery.held.back", null, "Clocks whose due timers stay pending because the"
+                + " deliveries of all clocks hold timeservice.deliveries.max; they fire once deliveries are"
+                + " acknowledged or deleted", StoreSample::heldBackClocks);
+        Gauge.builder("timer.delivery.capacity", properties, p -> p.deliveries().max())
+                .description("Most deliveries of all clocks together, in every state (timeservice.deliveries.max)")
+                .register(registry);
         sampled(registry, "timer.store.clock.skew", "seconds", "The database's clock minus this instance's"
                 + " (positive: the database is ahead), within half the measuring round trip",
                 sample -> sample.skew().skewMillis() / 1000.0);

@@ -343,6 +343,22 @@ public final class Rules {
         }
     }
 
+    /**
+     * The refusal of an advance of a queueing virtual clock that stands at {@code now} already while timers are due
+     * and the deliveries hold their limit of {@code maxDeliveries}: nothing to change.
+     */
+    public static SchedulerException deliveriesHeldBack(long now, long maxDeliveries) {
+        return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "timers are due by " + now + " and the"
+                + " deliveries hold their limit of " + maxDeliveries + " (timeservice.deliveries.max); acknowledge"
+                + " or delete some before advancing further");
+    }
+
+    /** The refusal of a copy of a clock (a fork, a load) whose {@code copyDeliveries} the delivery limit has no room for. */
+    public static SchedulerException noDeliveryRoomForCopy(long maxDeliveries, long copyDeliveries) {
+        return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the limit of " + maxDeliveries
+                + " deliveries has no room for a copy of " + copyDeliveries);
+    }
+
     /** Refuses a {@code next} count outside 1..{@value Limits#MAX_NEXT_COUNT}: {@code invalid_limit}. */
     public static void requireNextCount(int count) {
         if (count < 1 || count > Limits.MAX_NEXT_COUNT) {

@@ -39,9 +39,14 @@ class PostgresStoreMetricsTest {
     @BeforeEach
     void start() {
         schema = TestDatabase.schemaNameFor(PostgresStoreMetricsTest.class);
+        start("--timeservice.deliveries.max=100000");
+    }
+
+    /** Starts the service on the test's schema, with {@code setting} besides the common ones. */
+    private void start(String setting) {
         service = new SpringApplicationBuilder(TimeServiceApplication.class).run("--server.port=0",
                 "--timeservice.durability=none", "--timeservice.store=postgresql", "--timeservice.clock.mode=system",
-                "--timeservice.postgresql.sample-period=100ms",
+                "--timeservice.postgresql.sample-period=100ms", setting,
                 "--spring.datasource.url=" + TestDatabase.withSchema(TestDatabase.URL, schema),
                 "--spring.flyway.schemas=" + schema);
         int port = ((WebServerApplicationContext) service).getWebServer().getPort();
@@ -74,11 +79,13 @@ class PostgresStoreMetricsTest {
         assertThat(scrape.value("timer_delivery_queue_depth", "state=\"in_flight\"")).isZero();
         assertThat(scrape.value("timer_firing_thread_alive")).isEqualTo(1);
         assertThat(Math.abs(scrape.value("timer_store_clock_skew_seconds"))).isLessThan(5);
-        assertThat(scrape.text()).doesNotContain("timer_queue_invariants_ok", "timer_delivery_held_back",
-                "timer_queue_serving");
+        assertThat(scrape.value("timer_delivery_held_back")).isZero();
+        assertThat(scrape.value("timer_delivery_capacity")).isEqualTo(100_000);
+        assertThat(scrape.text()).doesNotContain("timer_queue_invariants_ok", "timer_queue_serving");
         RestAssured.given(http).get("/actuator/health").then().statusCode(200)
                 .body("components.firing.status", equalTo("UP"))
-                .body("components.firing.details.thread", equalTo("running"));
+                .body("components.firing.details.thread", equalTo("running"))
+                .body("components.firing.details.heldBackClocks", equalTo(0));
 
         service.getBean(PostgresStore.class).firing().close();
 
@@ -86,6 +93,30 @@ class PostgresStoreMetricsTest {
                 .body("components.firing.status", equalTo("DOWN"));
         assertThat(PrometheusScrape.parse(RestAssured.given(http).get("/actuator/prometheus").then().statusCode(200)
                 .extract().asString()).value("timer_firing_thread_alive")).isZero();
+    }
+
+    /**
+     * At {@code timeservice.deliveries.max=1} the loop fires one of two due timers and holds the other back: the
+     * sampled gauge, the delivery counts and the {@code firing} component (still UP) say so, as on the memory store.
+     */
+    @Test
+    void aClockHeldBackByTheDeliveryLimit_showsInTheGauge_theCounts_andTheFiringHealth() throws Exception {
+        service.close();
+        start("--timeservice.deliveries.max=1");
+        for (String id : new String[] {"first", "second"}) {
+            RestAssured.given(http).contentType(ContentType.JSON).body("{\"id\":\"" + id + "\",\"delay\":0}")
+                    .post("/timers").then().statusCode(201);
+        }
+
+        PrometheusScrape scrape = awaitSample(1, 1);
+
+        assertThat(scrape.value("timer_delivery_held_back")).isEqualTo(1);
+        assertThat(scrape.value("timer_delivery_capacity")).isEqualTo(1);
+        RestAssured.given(http).get("/clocks/default").then().statusCode(200)
+                .body("deliveries.ready", equalTo(1)).body("deliveries.firingHeldBack", equalTo(true));
+        RestAssured.given(http).get("/actuator/health").then().statusCode(200)
+                .body("components.firing.status", equalTo("UP"))
+                .body("components.firing.details.heldBackClocks", equalTo(1));
     }
 
     @Test

@@ -2,12 +2,19 @@ package io.timeservice.web;
 
 import static io.timeservice.web.RestTestSupport.assertProblem;
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 
 import io.restassured.RestAssured;
 import io.restassured.builder.RequestSpecBuilder;
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,7 +25,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * {@code timeservice.deliveries.max} bounds the deliveries of all clocks: an advance of a queueing virtual clock
  * fires only what has room ({@code complete: false}); with no room its time still moves ({@code complete: false},
  * nothing fired), so leases end; at its target already it is refused with 429 {@code capacity_exceeded}; it goes on
- * once deliveries are acknowledged.
+ * once deliveries are acknowledged. A system clock keeps what has no room pending, says {@code firingHeldBack}, and
+ * its firing thread fires it once an ack makes room. Run on both stores ({@code DeliveryLimitRestPostgresTest}).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"timeservice.durability=none", "timeservice.deliveries.max=2"})
@@ -30,7 +38,7 @@ class DeliveryLimitRestTest {
     /** The limit is over all clocks: each test's clock goes, with its deliveries, before the next test. */
     @AfterEach
     void deleteClocks() {
-        for (String clock : List.of("full", "held")) {
+        for (String clock : List.of("full", "held", "wall")) {
             given().delete("/clocks/" + clock);
         }
     }
@@ -45,7 +53,9 @@ class DeliveryLimitRestTest {
         json("{\"by\":1}").post("/clocks/full/advance").then().statusCode(200)
                 .body("fired.id", equalTo(List.of("a", "b"))).body("complete", equalTo(false));
         assertProblem(json("{\"to\":1}").post("/clocks/full/advance"), 429, "capacity_exceeded");
-        given().get("/clocks/full").then().body("size", equalTo(1)).body("deliveries.ready", equalTo(2));
+        // held back is a clock that fires by itself: a virtual clock's advance is bounded or refused instead
+        given().get("/clocks/full").then().body("size", equalTo(1)).body("deliveries.ready", equalTo(2))
+                .body("deliveries.firingHeldBack", equalTo(false));
 
         String claim = json("{}").post("/clocks/full/deliveries/claim").jsonPath().getString("deliveries[0].claim");
         json("{\"claim\":\"" + claim + "\"}").post("/clocks/full/deliveries/a/ack").then().statusCode(204);
@@ -73,6 +83,42 @@ class DeliveryLimitRestTest {
                 "claim_lost");
         json("{\"max\":2}").post("/clocks/held/deliveries/claim").then().statusCode(200)
                 .body("deliveries.id", equalTo(List.of("b", "a"))).body("deliveries[1].attempt", equalTo(2));
+    }
+
+    @Test
+    void aSystemClockAtTheLimit_keepsADueTimerPending_saysSo_andFiresItOnceAnAckMakesRoom() {
+        json("{\"mode\":\"system\"}").put("/clocks/wall").then().statusCode(201);
+        for (String id : List.of("a", "b", "c")) {
+            json("{\"id\":\"" + id + "\",\"delay\":0}").post("/clocks/wall/timers").then().statusCode(201);
+        }
+
+        // the firing thread fires what has room and holds the rest back
+        awaitClock("a and b ready, c held back", clock -> clock.getInt("deliveries.ready") == 2
+                && clock.getInt("size") == 1 && clock.getBoolean("deliveries.firingHeldBack"));
+        List<Map<String, Object>> first = json("{\"max\":1}").post("/clocks/wall/deliveries/claim").jsonPath()
+                .getList("deliveries");
+        json("{\"claim\":\"" + first.get(0).get("claim") + "\"}").post("/clocks/wall/deliveries/a/ack").then()
+                .statusCode(204);
+
+        // the ack made room: c fires, in order after b
+        List<Object> claimed = new ArrayList<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (claimed.size() < 2 && System.nanoTime() < deadline) {
+            claimed.addAll(json("{\"max\":2,\"wait\":5000}").post("/clocks/wall/deliveries/claim").jsonPath()
+                    .getList("deliveries.id"));
+        }
+        assertEquals(List.of("b", "c"), claimed);
+        given().get("/clocks/wall").then().body("size", equalTo(0))
+                .body("deliveries.firingHeldBack", equalTo(false));
+    }
+
+    /** Reads the clock {@code wall} until {@code shows} holds, within 20 s. */
+    private void awaitClock(String what, Predicate<JsonPath> shows) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!shows.test(given().get("/clocks/wall").then().statusCode(200).extract().jsonPath())) {
+            assertTrue(System.nanoTime() < deadline, what + " within 20 s");
+            Thread.onSpinWait(); // each read is a request: polling what the service shows
+        }
     }
 
     private RequestSpecification json(String body) {

@@ -200,9 +200,7 @@ final class ClockFiring {
      */
     private Applied<AdvanceResult> passHeldBack(long now) {
         if (now == kernel.clock().now()) {
-            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "timers are due by " + now + " and the"
-                    + " deliveries hold their limit of " + capacity.budget().maxDeliveries()
-                    + " (timeservice.deliveries.max); acknowledge or delete some before advancing further");
+            throw Rules.deliveriesHeldBack(now, capacity.budget().maxDeliveries());
         }
         kernel.log().requireWritable();
         Applied<Void> passed = kernel.commit(new Mutation.Passed(now), () -> {

@@ -196,9 +196,10 @@ public final class PendingBudget {
             refusal = "the queue's " + capacityBytes + " payload bytes have no room for a copy of " + copyBytes;
             bytes.addAndGet(-copyBytes);
         } else if (deliveries.addAndGet(copyDeliveries) > maxDeliveries) {
-            refusal = "the limit of " + maxDeliveries + " deliveries has no room for a copy of " + copyDeliveries;
             deliveries.addAndGet(-copyDeliveries);
             bytes.addAndGet(-copyBytes);
+            timers.addAndGet(-count);
+            throw Rules.noDeliveryRoomForCopy(maxDeliveries, copyDeliveries);
         }
         if (refusal != null) {
             timers.addAndGet(-count);

@@ -7,8 +7,9 @@ import io.timeservice.model.InvariantReport;
 
 /**
  * The PostgreSQL store's invariant: the pending budget ({@code pending_budget}, summed over its stripes) counts
- * exactly the rows it stands for, every pending timer and every unacknowledged delivery, in number and in bytes. A
- * change that gave back a share twice (or never) shows here for good, since nothing recounts the budget.
+ * exactly the rows it stands for, every pending timer and every unacknowledged delivery, in number and in bytes, and
+ * the unacknowledged deliveries alone (the delivery limit's count). A change that gave back a share twice (or never)
+ * shows here for good, since nothing recounts the timers and bytes (the deliveries are recounted at each start).
  *
  * <p>One statement, so one snapshot: the budget and the rows are read as of the same commit. It reads every pending
  * timer and every unacknowledged delivery (O(pending), acknowledged rows skipped by their state), so it is for an
@@ -24,7 +25,9 @@ final class BudgetReconciliation {
                    (SELECT coalesce(sum(bytes), 0) FROM pending_budget),
                    (SELECT count(*) FROM timers) + (SELECT count(*) FROM deliveries WHERE state <> 'acked'),
                    (SELECT coalesce(sum(bytes), 0) FROM timers)
-                       + (SELECT coalesce(sum(bytes), 0) FROM deliveries WHERE state <> 'acked')""";
+                       + (SELECT coalesce(sum(bytes), 0) FROM deliveries WHERE state <> 'acked'),
+                   (SELECT coalesce(sum(deliveries), 0) FROM pending_budget),
+                   (SELECT count(*) FROM deliveries WHERE state <> 'acked')""";
 
     private BudgetReconciliation() {
     }
@@ -39,12 +42,15 @@ final class BudgetReconciliation {
                 long budgetBytes = row.getLong(2);
                 long rows = row.getLong(3);
                 long rowBytes = row.getLong(4);
-                if (budgetTimers == rows && budgetBytes == rowBytes) {
+                long budgetDeliveries = row.getLong(5);
+                long deliveries = row.getLong(6);
+                if (budgetTimers == rows && budgetBytes == rowBytes && budgetDeliveries == deliveries) {
                     return InvariantReport.Check.passed(BUDGET_MATCHES_ROWS);
                 }
                 return InvariantReport.Check.failed(BUDGET_MATCHES_ROWS, "the pending budget counts " + budgetTimers
-                        + " timers and deliveries of " + budgetBytes + " bytes; the tables hold " + rows + " of "
-                        + rowBytes + " bytes (pending timers and unacknowledged deliveries)");
+                        + " timers and deliveries of " + budgetBytes + " bytes, " + budgetDeliveries + " of them"
+                        + " deliveries; the tables hold " + rows + " of " + rowBytes + " bytes, " + deliveries
+                        + " of them deliveries (pending timers and unacknowledged deliveries)");
             }
         });
     }

@@ -201,13 +201,21 @@ final class DeliverySql {
 
     /**
      * A clock's unacknowledged deliveries by state and its longest-ready time, in one statement that reads only that
-     * clock's unacknowledged rows.
+     * clock's unacknowledged rows, and the unacknowledged deliveries of every clock as the budget counts them (the
+     * delivery limit's figure: 16 rows).
      */
     static final String COUNTS = """
             SELECT count(*) FILTER (WHERE state = 'ready'), count(*) FILTER (WHERE state = 'in_flight'),
                    count(*) FILTER (WHERE state = 'waiting'), count(*) FILTER (WHERE state = 'dead'),
-                   min(ready_at) FILTER (WHERE state = 'ready')
+                   min(ready_at) FILTER (WHERE state = 'ready'),
+                   (SELECT coalesce(sum(deliveries), 0) FROM pending_budget)
               FROM deliveries WHERE clock = ? AND state <> 'acked'""";
+
+    /**
+     * Whether a timer of the clock is due by its now: at the delivery limit, its firing is held back. One probe of
+     * the firing order's front. Parameters: clock, the clock's now.
+     */
+    static final String ANY_DUE = "SELECT EXISTS (SELECT 1 FROM timers WHERE clock = ? AND fire_time <= ?)";
 
     /** How many of a clock's deliveries are in one state. Parameters: clock, state. */
     static final String COUNT_IN_STATE = "SELECT count(*) FROM deliveries WHERE clock = ? AND state = ?";

@@ -9,14 +9,17 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The pending budget in the table {@code pending_budget}: timers and payload bytes over every clock (pending timers
- * and unacknowledged deliveries), exact like the memory store's {@code PendingBudget}, but split into
- * {@value #STRIPES} stripes so that concurrent changes from any number of instances rarely wait for one row.
+ * and unacknowledged deliveries), and the unacknowledged deliveries alone ({@code timeservice.deliveries.max}), exact
+ * like the memory store's {@code PendingBudget}, but split into {@value #STRIPES} stripes so that concurrent changes
+ * from any number of instances rarely wait for one row.
  *
- * <p>Each stripe owns an allowance. A change that fits its (randomly chosen) stripe's allowance updates that one
- * row. One that does not locks every stripe in stripe order, decides exactly against the configured capacity, and
- * redistributes what is left over the stripes. Invariant: per stripe {@code timers <= timer_allowance} and
- * {@code bytes <= byte_allowance}, and the allowances sum to the capacity, so the total never exceeds it; a refusal
- * happens only on the exact path, so no add is refused while the budget has room.
+ * <p>Each stripe owns an allowance of each count. A change that fits its (randomly chosen) stripe's allowances
+ * updates that one row. One that does not locks every stripe in stripe order, decides exactly against the configured
+ * limits, and redistributes what is left over the stripes. Invariant: per stripe {@code timers <= timer_allowance},
+ * {@code bytes <= byte_allowance} and {@code deliveries <= delivery_allowance}, and each kind of allowance sums to its
+ * limit, so no total exceeds its limit; a refusal happens only on the exact path, so no change is refused while the
+ * budget has room. A change is checked only in what it grows (a positive peak): firing, which must never be refused
+ * for timers (successors of schedules are not, as in memory), is checked for deliveries only.
  *
  * <p>Deadlock-free: a transaction enters the exact path holding no stripe, and takes them all in stripe order; one
  * holding a stripe waits for nothing but its commit. Two rules make it so:
@@ -45,23 +48,33 @@ final class PendingBudgetStripes {
      */
     private static final String CHANGE_WITHIN_ALLOWANCE = """
             SAVEPOINT budget_stripe;
-            UPDATE pending_budget SET timers = timers + ?, bytes = bytes + ?
-             WHERE stripe = ? AND timers + ? <= timer_allowance AND bytes + ? <= byte_allowance""";
+            UPDATE pending_budget SET timers = timers + ?, bytes = bytes + ?, deliveries = deliveries + ?
+             WHERE stripe = ? AND timers + ? <= timer_allowance AND bytes + ? <= byte_allowance
+               AND deliveries + ? <= delivery_allowance""";
     private static final String GIVE_UP_STRIPE = "ROLLBACK TO SAVEPOINT budget_stripe";
     private static final String RELEASE = """
-            UPDATE pending_budget SET timers = timers + ?, bytes = bytes + ? WHERE stripe = ?""";
+            UPDATE pending_budget SET timers = timers + ?, bytes = bytes + ?, deliveries = deliveries + ?
+             WHERE stripe = ?""";
     private static final String LOCK_ALL = """
-            SELECT stripe, timers, bytes, timer_allowance, byte_allowance FROM pending_budget
-             ORDER BY stripe FOR UPDATE""";
+            SELECT stripe, timers, bytes, deliveries, timer_allowance, byte_allowance, delivery_allowance
+              FROM pending_budget ORDER BY stripe FOR UPDATE""";
     private static final String REDISTRIBUTE = """
-            UPDATE pending_budget p SET timers = v.timers, bytes = v.bytes,
-                   timer_allowance = v.timer_allowance, byte_allowance = v.byte_allowance
-              FROM unnest(?::smallint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[])
-                   AS v (stripe, timers, bytes, timer_allowance, byte_allowance)
+            UPDATE pending_budget p SET timers = v.timers, bytes = v.bytes, deliveries = v.deliveries,
+                   timer_allowance = v.timer_allowance, byte_allowance = v.byte_allowance,
+                   delivery_allowance = v.delivery_allowance
+              FROM unnest(?::smallint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[])
+                   AS v (stripe, timers, bytes, deliveries, timer_allowance, byte_allowance, delivery_allowance)
              WHERE p.stripe = v.stripe""";
+    /**
+     * The unacknowledged deliveries of every clock, counted at start-up while every stripe is locked
+     * ({@link #adopt}): read by the partial index {@code deliveries_pending_by_clock}.
+     */
+    static final String RECOUNT_DELIVERIES = "SELECT count(*) FROM deliveries WHERE state <> 'acked'";
 
     private final long capacity;
     private final long capacityBytes;
+    /** {@code timeservice.deliveries.max}; unbounded until {@link #limitDeliveries} (the memory store's default). */
+    private volatile long maxDeliveries = Long.MAX_VALUE;
 
     /**
      * @param capacity      the most pending timers over all clocks ({@code timeservice.capacity})
@@ -84,24 +97,67 @@ final class PendingBudgetStripes {
         return capacityBytes;
     }
 
+    /**
+     * Bounds the unacknowledged deliveries over every clock; {@link #adopt} then spreads the limit over the stripes.
+     * Every instance must be configured with the same limit, as with the capacity.
+     */
+    void limitDeliveries(long max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("the delivery limit must be >= 1: " + max);
+        }
+        maxDeliveries = max;
+    }
+
+    long maxDeliveries() {
+        return maxDeliveries;
+    }
+
     /** The budget is short: what was available (capacity minus the total) when that was decided exactly. */
     static final class Exceeded extends Exception {
         final long availableTimers;
         final long availableBytes;
         final long pendingBytes;
+        final long availableDeliveries;
 
-        Exceeded(long availableTimers, long availableBytes, long pendingBytes) {
+        Exceeded(long availableTimers, long availableBytes, long pendingBytes, long availableDeliveries) {
             super(null, null, false, false);
             this.availableTimers = availableTimers;
             this.availableBytes = availableBytes;
             this.pendingBytes = pendingBytes;
+            this.availableDeliveries = availableDeliveries;
+        }
+
+        /**
+         * Whether the change's timers and bytes fit and its deliveries did not: the memory store checks the capacity
+         * first, so a change short of both is refused for the capacity.
+         */
+        boolean ofDeliveriesOnly(long peakTimers, long peakBytes, long peakDeliveries) {
+            return peakTimers <= availableTimers && peakBytes <= availableBytes && peakDeliveries > availableDeliveries;
         }
     }
 
-    /** Makes the allowances sum to this instance's capacity; call at start-up. */
+    /**
+     * Makes the allowances sum to this instance's capacity and delivery limit, and recounts the unacknowledged
+     * deliveries while holding every stripe; call at start-up. The recount is exact: a transaction that changed rows
+     * and has not yet changed its stripe is invisible to it and changes the stripe afterwards; one that changed its
+     * stripe holds that row until it commits, so the count, read after every lock is held, sees its rows. It mends
+     * what instances older than the count (V23) fired and acknowledged uncounted during a rolling upgrade.
+     */
     void adopt(Connection connection) throws SQLException {
         Stripes stripes = lockAll(connection);
-        if (stripes.timerAllowance != capacity || stripes.byteAllowance != capacityBytes) {
+        long counted;
+        try (PreparedStatement count = connection.prepareStatement(RECOUNT_DELIVERIES);
+             ResultSet row = count.executeQuery()) {
+            row.next();
+            counted = row.getLong(1);
+        }
+        boolean recounted = counted != stripes.deliveries;
+        if (recounted) {
+            stripes.deliveriesOf[0] += counted - stripes.deliveries;
+            stripes.deliveries = counted;
+        }
+        if (recounted || stripes.timerAllowance != capacity || stripes.byteAllowance != capacityBytes
+                || stripes.deliveryAllowance != maxDeliveries) {
             redistribute(connection, stripes, 0);
         }
     }
@@ -115,17 +171,31 @@ final class PendingBudgetStripes {
      */
     void change(Connection connection, long peakTimers, long peakBytes, long netTimers, long netBytes)
             throws SQLException, Exceeded {
+        change(connection, peakTimers, peakBytes, netTimers, netBytes, 0, 0);
+    }
+
+    /**
+     * As {@link #change(Connection, long, long, long, long)}, also changing the unacknowledged deliveries by
+     * {@code netDeliveries}, if they stay within the delivery limit at {@code peakDeliveries}.
+     *
+     * @throws Exceeded having changed nothing, when a peak does not fit ({@link Exceeded#ofDeliveriesOnly}: the
+     *                  deliveries' alone)
+     */
+    void change(Connection connection, long peakTimers, long peakBytes, long netTimers, long netBytes,
+                long peakDeliveries, long netDeliveries) throws SQLException, Exceeded {
         int stripe = ThreadLocalRandom.current().nextInt(STRIPES);
-        if (peakTimers <= 0 && peakBytes <= 0) {
-            update(connection, RELEASE, netTimers, netBytes, stripe);
+        if (peakTimers <= 0 && peakBytes <= 0 && peakDeliveries <= 0) {
+            update(connection, netTimers, netBytes, netDeliveries, stripe);
             return;
         }
         try (PreparedStatement statement = connection.prepareStatement(CHANGE_WITHIN_ALLOWANCE)) {
             statement.setLong(1, netTimers);
             statement.setLong(2, netBytes);
-            statement.setInt(3, stripe);
-            statement.setLong(4, peakTimers);
-            statement.setLong(5, peakBytes);
+            statement.setLong(3, netDeliveries);
+            statement.setInt(4, stripe);
+            statement.setLong(5, peakTimers);
+            statement.setLong(6, peakBytes);
+            statement.setLong(7, peakDeliveries);
             statement.execute(); // first result: the SAVEPOINT's
             statement.getMoreResults();
             if (statement.getUpdateCount() == 1) {
@@ -138,39 +208,52 @@ final class PendingBudgetStripes {
         Stripes stripes = lockAll(connection);
         long availableTimers = capacity - stripes.timers;
         long availableBytes = capacityBytes - stripes.bytes;
-        if (peakTimers > availableTimers || peakBytes > availableBytes) {
-            throw new Exceeded(availableTimers, availableBytes, stripes.bytes);
+        long availableDeliveries = maxDeliveries - stripes.deliveries;
+        if (peakTimers > 0 && peakTimers > availableTimers || peakBytes > 0 && peakBytes > availableBytes
+                || peakDeliveries > 0 && peakDeliveries > availableDeliveries) {
+            throw new Exceeded(availableTimers, availableBytes, stripes.bytes, availableDeliveries);
         }
         stripes.timersOf[stripe] += netTimers;
         stripes.bytesOf[stripe] += netBytes;
+        stripes.deliveriesOf[stripe] += netDeliveries;
         stripes.timers += netTimers;
         stripes.bytes += netBytes;
+        stripes.deliveries += netDeliveries;
         redistribute(connection, stripes, stripe);
     }
 
     /** Gives back {@code timers} and {@code bytes}; the last statement of the caller's transaction. */
     void release(Connection connection, long timers, long bytes) throws SQLException {
-        if (timers != 0 || bytes != 0) {
-            update(connection, RELEASE, -timers, -bytes, ThreadLocalRandom.current().nextInt(STRIPES));
+        release(connection, timers, bytes, 0);
+    }
+
+    /**
+     * Gives back {@code timers} and {@code bytes}, of which {@code deliveries} were unacknowledged deliveries, in one
+     * statement; the last statement of the caller's transaction.
+     */
+    void release(Connection connection, long timers, long bytes, long deliveries) throws SQLException {
+        if (timers != 0 || bytes != 0 || deliveries != 0) {
+            update(connection, -timers, -bytes, -deliveries, ThreadLocalRandom.current().nextInt(STRIPES));
         }
     }
 
-    /** The timers and bytes counted now over every clock, read without locking. */
+    /** The timers, bytes and unacknowledged deliveries counted now over every clock, read without locking. */
     long[] totals(Connection connection) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(
-                "SELECT coalesce(sum(timers), 0), coalesce(sum(bytes), 0) FROM pending_budget");
+        try (PreparedStatement statement = connection.prepareStatement("SELECT coalesce(sum(timers), 0),"
+                + " coalesce(sum(bytes), 0), coalesce(sum(deliveries), 0) FROM pending_budget");
              ResultSet row = statement.executeQuery()) {
             row.next();
-            return new long[] {row.getLong(1), row.getLong(2)};
+            return new long[] {row.getLong(1), row.getLong(2), row.getLong(3)};
         }
     }
 
-    private static void update(Connection connection, String sql, long timers, long bytes, int stripe)
+    private static void update(Connection connection, long timers, long bytes, long deliveries, int stripe)
             throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+        try (PreparedStatement statement = connection.prepareStatement(RELEASE)) {
             statement.setLong(1, timers);
             statement.setLong(2, bytes);
-            statement.setInt(3, stripe);
+            statement.setLong(3, deliveries);
+            statement.setInt(4, stripe);
             statement.executeUpdate();
         }
     }
@@ -184,10 +267,13 @@ final class PendingBudgetStripes {
                 int stripe = rows.getInt(1);
                 stripes.timersOf[stripe] = rows.getLong(2);
                 stripes.bytesOf[stripe] = rows.getLong(3);
+                stripes.deliveriesOf[stripe] = rows.getLong(4);
                 stripes.timers += rows.getLong(2);
                 stripes.bytes += rows.getLong(3);
-                stripes.timerAllowance += rows.getLong(4);
-                stripes.byteAllowance += rows.getLong(5);
+                stripes.deliveries += rows.getLong(4);
+                stripes.timerAllowance += rows.getLong(5);
+                stripes.byteAllowance += rows.getLong(6);
+                stripes.deliveryAllowance += rows.getLong(7);
             }
         }
         return stripes;
@@ -202,24 +288,23 @@ final class PendingBudgetStripes {
     private void redistribute(Connection connection, Stripes stripes, int favoured) throws SQLException {
         long spareTimers = capacity - stripes.timers;
         long spareBytes = capacityBytes - stripes.bytes;
+        long spareDeliveries = maxDeliveries - stripes.deliveries;
         Short[] ids = new Short[STRIPES];
-        Long[] timers = new Long[STRIPES];
-        Long[] bytes = new Long[STRIPES];
-        Long[] timerAllowances = new Long[STRIPES];
-        Long[] byteAllowances = new Long[STRIPES];
+        Long[][] columns = new Long[6][STRIPES];
         for (int i = 0; i < STRIPES; i++) {
             ids[i] = (short) i;
-            timers[i] = stripes.timersOf[i];
-            bytes[i] = stripes.bytesOf[i];
-            timerAllowances[i] = allowance(stripes.timersOf[i], spareTimers, i == favoured);
-            byteAllowances[i] = allowance(stripes.bytesOf[i], spareBytes, i == favoured);
+            columns[0][i] = stripes.timersOf[i];
+            columns[1][i] = stripes.bytesOf[i];
+            columns[2][i] = stripes.deliveriesOf[i];
+            columns[3][i] = allowance(stripes.timersOf[i], spareTimers, i == favoured);
+            columns[4][i] = allowance(stripes.bytesOf[i], spareBytes, i == favoured);
+            columns[5][i] = allowance(stripes.deliveriesOf[i], spareDeliveries, i == favoured);
         }
         try (PreparedStatement statement = connection.prepareStatement(REDISTRIBUTE)) {
             statement.setArray(1, connection.createArrayOf("int2", ids));
-            statement.setArray(2, connection.createArrayOf("int8", timers));
-            statement.setArray(3, connection.createArrayOf("int8", bytes));
-            statement.setArray(4, connection.createArrayOf("int8", timerAllowances));
-            statement.setArray(5, connection.createArrayOf("int8", byteAllowances));
+            for (int column = 0; column < columns.length; column++) {
+                statement.setArray(column + 2, connection.createArrayOf("int8", columns[column]));
+            }
             statement.executeUpdate();
         }
     }
@@ -232,9 +317,12 @@ final class PendingBudgetStripes {
     private static final class Stripes {
         final long[] timersOf = new long[STRIPES];
         final long[] bytesOf = new long[STRIPES];
+        final long[] deliveriesOf = new long[STRIPES];
         long timers;
         long bytes;
+        long deliveries;
         long timerAllowance;
         long byteAllowance;
+        long deliveryAllowance;
     }
 }

@@ -24,7 +24,8 @@ public final class PostgresClockCopy {
 
     /**
      * Copies the timers and deliveries of the clock {@code src} into {@code dst} with fresh sequences in the same
-     * order, an in-flight delivery ready at {@code now}; answers the count and bytes copied.
+     * order, an in-flight delivery ready at {@code now}; answers the count and bytes copied, and how many of the count
+     * are deliveries.
      */
     private static final String COPY = """
             WITH args AS (SELECT ?::text AS src, ?::text AS dst, ?::bigint AS now),
@@ -58,7 +59,8 @@ public final class PostgresClockCopy {
                 RETURNING bytes)
             SELECT (SELECT count(*) FROM copied_timers) + (SELECT count(*) FROM copied_deliveries),
                    (SELECT coalesce(sum(bytes), 0) FROM copied_timers)
-                       + (SELECT coalesce(sum(bytes), 0) FROM copied_deliveries)""";
+                       + (SELECT coalesce(sum(bytes), 0) FROM copied_deliveries),
+                   (SELECT count(*) FROM copied_deliveries)""";
     /**
      * Copies the schedules of the clock {@code src} into {@code dst} as they stand (counts, pending occurrence, version)
      * and counts them in {@code schedule_count}, beyond {@code timeservice.schedules.max} if need be: a fork copies
@@ -114,6 +116,7 @@ public final class PostgresClockCopy {
             }
             long count;
             long bytes;
+            long deliveries;
             try (PreparedStatement copy = connection.prepareStatement(COPY)) {
                 copy.setString(1, source);
                 copy.setString(2, name);
@@ -122,6 +125,7 @@ public final class PostgresClockCopy {
                     row.next();
                     count = row.getLong(1);
                     bytes = row.getLong(2);
+                    deliveries = row.getLong(3);
                 }
             }
             try (PreparedStatement schedules = connection.prepareStatement(COPY_SCHEDULES)) {
@@ -130,8 +134,11 @@ public final class PostgresClockCopy {
                 schedules.executeUpdate();
             }
             try {
-                budget.change(connection, count, bytes, count, bytes);
+                budget.change(connection, count, bytes, count, bytes, deliveries, deliveries);
             } catch (PendingBudgetStripes.Exceeded exceeded) {
+                if (exceeded.ofDeliveriesOnly(count, bytes, deliveries)) {
+                    throw Rules.noDeliveryRoomForCopy(budget.maxDeliveries(), deliveries);
+                }
                 throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the capacity has room for "
                         + exceeded.availableTimers + " timers and " + exceeded.availableBytes + " bytes, not for a"
                         + " copy of " + count + " timers and deliveries holding " + bytes);

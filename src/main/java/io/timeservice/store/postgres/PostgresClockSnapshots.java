@@ -142,9 +142,13 @@ public final class PostgresClockSnapshots {
             insertSchedules(connection, name, snapshot.schedules());
             long count = snapshot.count();
             long bytes = snapshot.bytes();
+            long deliveries = snapshot.deliveries().size();
             try {
-                budget.change(connection, count, bytes, count, bytes);
+                budget.change(connection, count, bytes, count, bytes, deliveries, deliveries);
             } catch (PendingBudgetStripes.Exceeded exceeded) {
+                if (exceeded.ofDeliveriesOnly(count, bytes, deliveries)) {
+                    throw Rules.noDeliveryRoomForCopy(budget.maxDeliveries(), deliveries);
+                }
                 throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the capacity has room for "
                         + exceeded.availableTimers + " timers and " + exceeded.availableBytes + " bytes, not for a"
                         + " snapshot of " + count + " timers and deliveries holding " + bytes);

@@ -58,15 +58,16 @@ public final class PostgresClocks {
      * row) removes or acknowledges and gives back itself: the budget would drift down for good. Here such a row is
      * either gone before the DELETE reaches it, or the DELETE waits for that transaction and then sees the row as it
      * committed it (acknowledged: not counted), or that transaction finds the row deleted and gives nothing back.
-     * The clock's row is locked first, so nothing is added to it meanwhile. Parameters: the clock, twice.
+     * The clock's row is locked first, so nothing is added to it meanwhile. Answers the count, the bytes, and how
+     * many of the count were deliveries. Parameters: the clock, twice.
      */
     static final String DELETE_ROWS = """
             WITH timers_gone AS (DELETE FROM timers WHERE clock = ? RETURNING bytes),
                  deliveries_gone AS (DELETE FROM deliveries WHERE clock = ? RETURNING bytes, state)
-            SELECT count(*), coalesce(sum(bytes), 0) FROM (
-                SELECT bytes FROM timers_gone
+            SELECT count(*), coalesce(sum(bytes), 0), count(*) FILTER (WHERE delivery) FROM (
+                SELECT bytes, false AS delivery FROM timers_gone
                 UNION ALL
-                SELECT bytes FROM deliveries_gone WHERE state <> 'acked') released""";
+                SELECT bytes, true FROM deliveries_gone WHERE state <> 'acked') released""";
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
@@ -264,6 +265,7 @@ public final class PostgresClocks {
             }
             long timers;
             long bytes;
+            long deliveries;
             try (PreparedStatement delete = connection.prepareStatement(DELETE_ROWS)) {
                 delete.setString(1, name);
                 delete.setString(2, name);
@@ -271,6 +273,7 @@ public final class PostgresClocks {
                     released.next();
                     timers = released.getLong(1);
                     bytes = released.getLong(2);
+                    deliveries = released.getLong(3);
                 }
             }
             deleteSchedules(connection, name);
@@ -278,7 +281,7 @@ public final class PostgresClocks {
                 delete.setString(1, name);
                 delete.executeUpdate();
             }
-            budget.release(connection, timers, bytes);
+            budget.release(connection, timers, bytes, deliveries);
             return null;
         });
     }

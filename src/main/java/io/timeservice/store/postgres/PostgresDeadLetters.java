@@ -98,7 +98,7 @@ public final class PostgresDeadLetters {
             }
             deleted.sort(Comparator.comparingLong(Delivery::sequence));
             requireSome(id, deleted);
-            budget.release(connection, deleted.size(), bytes);
+            budget.release(connection, deleted.size(), bytes, deleted.size());
             return deleted;
         });
         metrics.deliveries(DeliveryEvent.DELETED, gone.size());

@@ -60,6 +60,11 @@ public final class PostgresDeliveries {
     /** Set while the service stops: long polls answer at once ({@link #endWaits}). */
     private volatile boolean waitsEnded;
     private final FiringAlarm alarm;
+    /**
+     * The last firing on this instance found the deliveries at their limit: a firing reads the room first (16 rows,
+     * unlocked) and fires nothing while there is none, rather than fire and roll back each time.
+     */
+    private volatile boolean full;
     /** Told of every delivery event after its transaction committed, as the memory store tells of them. */
     private final SchedulerMetrics metrics;
     /** Fires the clock's schedules' occurrences, with their successors, in the same transaction. */
@@ -76,9 +81,11 @@ public final class PostgresDeliveries {
     }
 
     /**
-     * Fires up to {@code limit} timers of {@code clock} that are due by the database's clock into its ready queue;
-     * returns how many. Instances may run it at once: each moves timers no other is moving. The timers stay counted
-     * in the budget as deliveries. Reports each one's fire lag: the database's now minus its fire time.
+     * Fires up to {@code limit} timers of {@code clock} that are due by the database's clock into its ready queue,
+     * no more than {@code timeservice.deliveries.max} has room for ({@link DeliveryRoom}: at the limit the due timers
+     * stay pending, held back); returns how many. Instances may run it at once: each moves timers no other is moving.
+     * The timers stay counted in the budget as deliveries. Reports each one's fire lag: the database's now minus its
+     * fire time.
      *
      * <p>The clock's row is locked ({@code FOR KEY SHARE}) before any timer: the deliveries' foreign key takes that
      * lock anyway, and taking it last could deadlock with a deletion of the clock, which locks the clock first and
@@ -87,8 +94,28 @@ public final class PostgresDeliveries {
      * @throws SchedulerException {@code clock_not_found}
      */
     public int fireDue(String clock, int limit) {
-        long[] lags = jdbc.inTransaction(connection -> {
+        long[] lags = DeliveryRoom.withinRoom(room -> room == 0 ? heldBack() : fireWithin(clock, Math.min(limit, room)));
+        for (long lag : lags) {
+            if (lag >= 0) {
+                metrics.fireLag(lag);
+            }
+        }
+        return lags.length;
+    }
+
+    /** The deliveries held their limit at the last firing: the next one reads the room first. */
+    private long[] heldBack() {
+        full = true;
+        return new long[0];
+    }
+
+    /** One firing transaction of {@link #fireDue}, firing at most {@code limit}; the fire lags. */
+    private long[] fireWithin(String clock, int limit) {
+        return jdbc.inTransaction(connection -> {
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR KEY SHARE");
+            if (full && budget.totals(connection)[2] >= budget.maxDeliveries()) {
+                return new long[0]; // still no room: nothing fired, nothing to roll back
+            }
             List<Long> fired = new ArrayList<>();
             try (PreparedStatement fire = connection.prepareStatement(DeliverySql.FIRE_DUE)) {
                 fire.setString(1, clock);
@@ -102,20 +129,18 @@ public final class PostgresDeliveries {
                     }
                 }
             }
-            for (long lag : schedules.fireDueOnSystemClock(connection, clock, stored.now(), limit, budget)) {
+            ScheduleFiring.SystemFired occurrences = schedules.fireDueOnSystemClock(connection, clock, stored.now(),
+                    limit);
+            for (long lag : occurrences.lateness()) {
                 fired.add(lag);
             }
             if (!fired.isEmpty()) {
                 ReadyWakeups.notify(connection, clock);
             }
+            DeliveryRoom.count(connection, budget, occurrences.netTimers(), occurrences.netBytes(), fired.size());
+            full = false;
             return fired.stream().mapToLong(Long::longValue).toArray();
         });
-        for (long lag : lags) {
-            if (lag >= 0) {
-                metrics.fireLag(lag);
-            }
-        }
-        return lags.length;
     }
 
     /**
@@ -246,7 +271,7 @@ public final class PostgresDeliveries {
                 bindHeld(ack, 1, stored, id, token);
                 try (ResultSet row = ack.executeQuery()) {
                     if (row.next()) {
-                        budget.release(connection, 1, row.getLong(1));
+                        budget.release(connection, 1, row.getLong(1), 1);
                         newlyAcked[0] = true;
                         return true;
                     }
@@ -311,7 +336,7 @@ public final class PostgresDeliveries {
                     }
                 }
             }
-            budget.release(connection, acked, bytes);
+            budget.release(connection, acked, bytes, acked);
             newlyAcked[0] = acked;
             List<ErrorCode> answers = new ArrayList<>(acks.size());
             for (int i = 0; i < ids.length; i++) {
@@ -456,20 +481,37 @@ public final class PostgresDeliveries {
     }
 
     /**
-     * The deliveries of {@code clock} by state, read in one statement. {@code firingHeldBack} is always false: this
-     * store sets no limit on deliveries that holds firing back.
+     * The deliveries of {@code clock} by state, read in one statement. {@code firingHeldBack}, as in memory only on a
+     * clock that fires by itself (a virtual clock's advance is bounded or refused instead): the deliveries of all
+     * clocks hold {@code timeservice.deliveries.max} and a timer of this clock is due by its now (its firing waits
+     * for room), read then in a second statement.
      *
      * @throws SchedulerException {@code clock_not_found}
      */
     public DeliveryCounts counts(String clock) {
         return jdbc.autocommit(connection -> {
-            PostgresClocks.require(connection, clock, "");
+            StoredClock stored = PostgresClocks.require(connection, clock, "");
+            DeliveryCounts counts;
+            long allDeliveries;
             try (PreparedStatement count = connection.prepareStatement(DeliverySql.COUNTS)) {
                 count.setString(1, clock);
                 try (ResultSet row = count.executeQuery()) {
                     row.next();
-                    return new DeliveryCounts(row.getInt(1), row.getInt(2), row.getInt(3), row.getInt(4),
+                    counts = new DeliveryCounts(row.getInt(1), row.getInt(2), row.getInt(3), row.getInt(4),
                             row.getObject(5, Long.class), false);
+                    allDeliveries = row.getLong(6);
+                }
+            }
+            if (!stored.firesByItself() || allDeliveries < budget.maxDeliveries()) {
+                return counts;
+            }
+            try (PreparedStatement due = connection.prepareStatement(DeliverySql.ANY_DUE)) {
+                due.setString(1, clock);
+                due.setLong(2, stored.now());
+                try (ResultSet row = due.executeQuery()) {
+                    row.next();
+                    return new DeliveryCounts(counts.ready(), counts.inFlight(), counts.waiting(), counts.dead(),
+                            counts.oldestReadyAt(), row.getBoolean(1));
                 }
             }
         });

@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ErrorCode;
@@ -214,6 +215,8 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private final Settings settings;
     /** Told of each firing round as the memory store's firing thread tells of it: an advance. */
     private final SchedulerMetrics metrics;
+    /** {@code timeservice.deliveries.max}, for the sample's held-back clocks. */
+    private final LongSupplier maxDeliveries;
     private final Thread thread;
     /** Takes the gauges' samples on a thread of its own: a sample scans rows, and firing must not wait for it. */
     private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(task -> {
@@ -232,7 +235,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private volatile StoreSample sample;
 
     PostgresFiringLoop(PostgresDeliveries deliveries, LeaseReleaser leases, Jdbc jdbc, ClockSkew skew, FiringAlarm alarm,
-                       Settings settings, SchedulerMetrics metrics) {
+                       Settings settings, SchedulerMetrics metrics, LongSupplier maxDeliveries) {
         this.deliveries = deliveries;
         this.leases = leases;
         this.jdbc = jdbc;
@@ -240,6 +243,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
         this.alarm = alarm;
         this.settings = settings;
         this.metrics = metrics;
+        this.maxDeliveries = maxDeliveries;
         this.thread = new Thread(this::run, "timeservice-postgres-firing");
         thread.setDaemon(true);
     }
@@ -415,7 +419,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
     /** Samples the gauges' figures; a failure keeps the last sample (the looks log the outage). */
     private void takeSample() {
         try {
-            sample = StoreSample.take(jdbc, skew);
+            sample = StoreSample.take(jdbc, skew, maxDeliveries.getAsLong());
         } catch (RuntimeException unavailable) {
             LOG.log(System.Logger.Level.DEBUG, "no gauge sample this period: " + unavailable.getMessage());
         }

@@ -47,6 +47,7 @@ public final class PostgresStore implements AutoCloseable {
     private volatile PostgresFiringLoop firing; // null until startFiring; started under this
 
     private final SchedulerMetrics metrics;
+    private final PendingBudgetStripes budget;
     private final PostgresClockCopy clockCopy;
     private final PostgresClockSnapshots clockSnapshots;
 
@@ -72,6 +73,7 @@ public final class PostgresStore implements AutoCloseable {
     private PostgresStore(Jdbc jdbc, DataSource dataSource, PendingBudgetStripes budget, int maxClocks,
                           SchedulerMetrics metrics, Schedules schedules) {
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
+        this.budget = budget;
         this.clocks = new PostgresClocks(jdbc, budget, maxClocks, alarm);
         this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks);
         this.clockSnapshots = new PostgresClockSnapshots(jdbc, budget, maxClocks, schedules.parser());
@@ -236,10 +238,30 @@ public final class PostgresStore implements AutoCloseable {
      */
     public synchronized PostgresFiringLoop startFiring(PostgresFiringLoop.Settings settings) {
         if (firing == null) {
-            firing = new PostgresFiringLoop(deliveries, leases, jdbc, skew, alarm, settings, metrics);
+            firing = new PostgresFiringLoop(deliveries, leases, jdbc, skew, alarm, settings, metrics,
+                    budget::maxDeliveries);
             firing.start();
         }
         return firing;
+    }
+
+    /**
+     * Bounds the unacknowledged deliveries (ready, in flight, waiting, dead) over every clock:
+     * {@code timeservice.deliveries.max}, unbounded until called. At the limit system clocks keep their due timers
+     * pending (held back) and advances of queueing virtual clocks fire only what has room, as in memory
+     * ({@link DeliveryRoom}). Spreads the limit over the budget's stripes; every instance must be told the same.
+     */
+    public void limitDeliveries(long max) {
+        budget.limitDeliveries(max);
+        jdbc.inTransaction(connection -> {
+            budget.adopt(connection);
+            return null;
+        });
+    }
+
+    /** {@code timeservice.deliveries.max} as {@link #limitDeliveries} set it ({@link Long#MAX_VALUE}: unbounded). */
+    public long maxDeliveries() {
+        return budget.maxDeliveries();
     }
 
     /** The firing loop, null until {@link #startFiring}. */

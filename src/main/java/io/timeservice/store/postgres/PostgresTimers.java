@@ -306,7 +306,7 @@ public final class PostgresTimers {
      */
     public AdvanceResult advance(String clock, Long by, Long to, int limit) {
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
-        AdvanceResult result = jdbc.inTransaction(connection -> {
+        AdvanceResult result = DeliveryRoom.withinRoom(room -> jdbc.inTransaction(connection -> {
             released[0] = LeaseReleaser.Released.NOTHING;
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR UPDATE");
             if ((by == null) == (to == null)) {
@@ -319,8 +319,8 @@ public final class PostgresTimers {
             long now = stored.now();
             long target = by != null ? Rules.fireTimeAfter(now, by, ErrorCode.INVALID_ADVANCE, "by")
                     : requireReachable(now, to);
-            return advanceTo(connection, stored, target, limit, released);
-        });
+            return advanceTo(connection, stored, target, limit, room, released);
+        }));
         released[0].reportTo(metrics);
         return result;
     }
@@ -335,7 +335,7 @@ public final class PostgresTimers {
      */
     public NextAdvance advanceToNext(String clock, int limit) {
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
-        NextAdvance result = jdbc.inTransaction(connection -> {
+        NextAdvance result = DeliveryRoom.withinRoom(room -> jdbc.inTransaction(connection -> {
             released[0] = LeaseReleaser.Released.NOTHING;
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR UPDATE");
             if (limit < 1) {
@@ -357,8 +357,8 @@ public final class PostgresTimers {
             }
             // a timer due at now (delay 0, or left by a bounded advance) is reached where the clock stands
             long target = Math.max(stored.now(), event.at());
-            return new NextAdvance(advanceTo(connection, stored, target, limit, released), event);
-        });
+            return new NextAdvance(advanceTo(connection, stored, target, limit, room, released), event);
+        }));
         released[0].reportTo(metrics);
         return result;
     }
@@ -378,9 +378,15 @@ public final class PostgresTimers {
 
     /**
      * Moves the locked virtual clock {@code stored} to {@code target} and fires what is due there, at most
-     * {@code limit}, then runs its retry step; see {@link #advance}. Call in the transaction that locked its row.
+     * {@code limit}, and on a queueing clock at most {@code room} ({@link DeliveryRoom}: fewer is a bounded advance),
+     * then runs its retry step; see {@link #advance}. With no room at all the time still moves to {@code target}
+     * without firing (only on its time do leases end and retries come due), answering {@code complete = false}, as
+     * in memory. Call in the transaction that locked its row.
+     *
+     * @throws SchedulerException {@code capacity_exceeded} when there is no room and the clock is at {@code target}
+     * @throws DeliveryRoom.Full  when more deliveries were fired than the limit has room for
      */
-    private AdvanceResult advanceTo(Connection connection, StoredClock stored, long target, int limit,
+    private AdvanceResult advanceTo(Connection connection, StoredClock stored, long target, int limit, int room,
                                     LeaseReleaser.Released[] released) throws SQLException {
         String clock = stored.name();
         long now = stored.now();
@@ -388,7 +394,17 @@ public final class PostgresTimers {
         List<Timer> fired;
         long newNow;
         ScheduleFiring.Fired throughOccurrences = null;
-        if (schedules.anyOccurrenceDue(connection, clock, target)) {
+        if (stored.queues()) {
+            limit = Math.min(limit, room);
+        }
+        if (limit == 0) { // held back
+            if (target == now) {
+                throw Rules.deliveriesHeldBack(now, budget.maxDeliveries());
+            }
+            complete = false;
+            fired = List.of();
+            newNow = target;
+        } else if (schedules.anyOccurrenceDue(connection, clock, target)) {
             throughOccurrences = schedules.fireThrough(connection, stored, target, limit,
                     stored.delivery() != ClockSettings.DeliveryMode.RESPONSE); // queue and push
             fired = throughOccurrences.timers();
@@ -430,7 +446,7 @@ public final class PostgresTimers {
             releasedTimers -= throughOccurrences.netTimers();
             releasedBytes -= throughOccurrences.netBytes();
         }
-        budget.release(connection, releasedTimers, releasedBytes);
+        DeliveryRoom.count(connection, budget, -releasedTimers, -releasedBytes, stored.queues() ? fired.size() : 0);
         return new AdvanceResult(newNow, fired, complete);
     }
 
@@ -535,6 +551,7 @@ public final class PostgresTimers {
             PostgresClocks.require(connection, clock, " FOR UPDATE");
             long timers = 0;
             long bytes = 0;
+            long deliveries = 0;
             for (String sql : new String[] {RESET_TIMERS, RESET_DELIVERIES}) {
                 try (PreparedStatement delete = connection.prepareStatement(sql)) {
                     delete.setString(1, clock);
@@ -543,6 +560,7 @@ public final class PostgresTimers {
                             if (rows.getBoolean(2)) {
                                 timers++;
                                 bytes += rows.getLong(1);
+                                deliveries += sql.equals(RESET_DELIVERIES) ? 1 : 0;
                             }
                         }
                     }
@@ -554,7 +572,7 @@ public final class PostgresTimers {
                 restart.setString(1, clock);
                 restart.executeUpdate();
             }
-            budget.release(connection, timers, bytes);
+            budget.release(connection, timers, bytes, deliveries);
             return null;
         });
     }

@@ -138,10 +138,11 @@ final class ScheduleFiring {
     /**
      * Fires the occurrences of a system clock's schedules due by the database's clock, at most {@code limit}
      * schedules' worth, each schedule whose row is free (another loop may hold one); answers each fired
-     * occurrence's lateness. Occurrences of deleted schedules fire as plain timers ({@link DeliverySql#FIRE_DUE}).
+     * occurrence's lateness and the budget change besides the deliveries, which the caller makes. Occurrences of
+     * deleted schedules fire as plain timers ({@link DeliverySql#FIRE_DUE}).
      */
-    long[] fireDueOnSystemClock(Connection connection, String clock, long now, int limit,
-                                PendingBudgetStripes budget) throws SQLException {
+    SystemFired fireDueOnSystemClock(Connection connection, String clock, long now, int limit)
+            throws SQLException {
         List<String> due = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(SCHEDULES_DUE)) {
             select.setString(1, clock);
@@ -210,8 +211,15 @@ final class ScheduleFiring {
             }
         }
         step.writeAll();
-        budget.release(connection, -step.netTimers, -step.netBytes); // successors are never refused, as in memory
-        return lateness.stream().mapToLong(Long::longValue).toArray();
+        return new SystemFired(lateness.stream().mapToLong(Long::longValue).toArray(), step.netTimers,
+                step.netBytes);
+    }
+
+    /**
+     * What a system clock's firing of occurrences did: each delivery's lateness, and the budget change besides them
+     * (successors and skipped occurrences), for the caller's one budget change.
+     */
+    record SystemFired(long[] lateness, long netTimers, long netBytes) {
     }
 
     /** One firing step: the schedules it locked, each one's fires in it, and its budget change. */

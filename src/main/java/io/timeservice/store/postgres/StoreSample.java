@@ -24,18 +24,25 @@ import io.timeservice.model.Schedule;
  * @param skew                     this instance's clock against the database's, measured with the sample
  * @param activeSchedules          schedules by state as {@link Schedule#state()} derives it: an occurrence pending
  *                                 and not paused, pending and paused, none pending (done)
+ * @param heldBackClocks           clocks that fire by themselves with a timer due by their now while the deliveries
+ *                                 of all clocks hold {@code timeservice.deliveries.max} (their firing waits for
+ *                                 room); 0 below it
  */
 public record StoreSample(long takenAtDbMillis, Map<ClockSettings.Mode, Long> clocksByMode, long pendingTimers, long pendingBytes,
                           long oldestPendingAgeMillis, long oldestPendingVirtualAgeMillis, long ready, long inFlight,
                           long waiting, long dead, long oldestReadyAgeMillis, ClockSkew.Measurement skew,
-                          long activeSchedules, long pausedSchedules, long doneSchedules) {
+                          long activeSchedules, long pausedSchedules, long doneSchedules, long heldBackClocks) {
 
     private static final String SAMPLE = """
             SELECT db_now_ms(),
                    (SELECT string_agg(mode || '=' || n, ',') FROM (SELECT mode, count(*) AS n FROM clocks GROUP BY mode) m),
                    t.pending, t.bytes, db_now_ms() - t.oldest_wall, t.oldest_virtual_age,
                    d.ready, d.in_flight, d.waiting, d.dead, db_now_ms() - d.oldest_ready,
-                   s.active, s.paused, s.done
+                   s.active, s.paused, s.done,
+                   CASE WHEN (SELECT coalesce(sum(deliveries), 0) FROM pending_budget) >= ?
+                        THEN (SELECT count(*) FROM clocks c WHERE c.mode <> 'virtual' AND EXISTS
+                                (SELECT 1 FROM timers t WHERE t.clock = c.name AND t.fire_time <= clock_now_ms(c)))
+                        ELSE 0 END
               FROM (SELECT count(*) AS pending, coalesce(sum(t.bytes), 0) AS bytes,
                            min(t.created_at_wall) AS oldest_wall,
                            max(CASE WHEN c.mode = 'virtual' THEN c.now_ms - t.created_at END) AS oldest_virtual_age
@@ -84,17 +91,22 @@ public record StoreSample(long takenAtDbMillis, Map<ClockSettings.Mode, Long> cl
         return Map.copyOf(byMode);
     }
 
-    /** Takes a sample in one statement (one snapshot) and measures the skew. */
-    static StoreSample take(Jdbc jdbc, ClockSkew skew) {
+    /**
+     * Takes a sample in one statement (one snapshot) and measures the skew; {@code maxDeliveries} is
+     * {@code timeservice.deliveries.max}.
+     */
+    static StoreSample take(Jdbc jdbc, ClockSkew skew, long maxDeliveries) {
         ClockSkew.Measurement measured = skew.measure();
         return jdbc.autocommit(connection -> {
-            try (PreparedStatement select = connection.prepareStatement(SAMPLE);
-                 ResultSet row = select.executeQuery()) {
-                row.next();
-                return new StoreSample(row.getLong(1), byMode(row.getString(2)), row.getLong(3), row.getLong(4),
-                        Math.max(0, row.getLong(5)), Math.max(0, row.getLong(6)), row.getLong(7), row.getLong(8),
-                        row.getLong(9), row.getLong(10), Math.max(0, row.getLong(11)), measured, row.getLong(12),
-                        row.getLong(13), row.getLong(14));
+            try (PreparedStatement select = connection.prepareStatement(SAMPLE)) {
+                select.setLong(1, maxDeliveries);
+                try (ResultSet row = select.executeQuery()) {
+                    row.next();
+                    return new StoreSample(row.getLong(1), byMode(row.getString(2)), row.getLong(3), row.getLong(4),
+                            Math.max(0, row.getLong(5)), Math.max(0, row.getLong(6)), row.getLong(7),
+                            row.getLong(8), row.getLong(9), row.getLong(10), Math.max(0, row.getLong(11)), measured,
+                            row.getLong(12), row.getLong(13), row.getLong(14), row.getLong(15));
+                }
             }
         });
     }

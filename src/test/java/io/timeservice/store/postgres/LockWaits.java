@@ -41,4 +41,26 @@ final class LockWaits {
         }
         return blocked[0];
     }
+
+    /**
+     * Waits until {@code count} server processes wait behind the process {@code pid}: for a lock it holds, or for one
+     * that a process behind it holds (the second of two waiters for one row waits for the first's tuple lock).
+     */
+    static void awaitBehind(TestDatabase database, int pid, int count) throws Exception {
+        try (Connection observer = DriverManager.getConnection(database.jdbcUrl());
+             PreparedStatement select = observer.prepareStatement("""
+                     WITH RECURSIVE behind (pid) AS (
+                         SELECT pid FROM pg_stat_activity WHERE ? = ANY (pg_blocking_pids(pid))
+                         UNION
+                         SELECT a.pid FROM pg_stat_activity a JOIN behind b ON b.pid = ANY (pg_blocking_pids(a.pid)))
+                     SELECT count(*) FROM behind""")) {
+            select.setInt(1, pid);
+            Poll.until(count + " server processes waiting behind process " + pid, Duration.ofMinutes(1), () -> {
+                try (ResultSet row = select.executeQuery()) {
+                    row.next();
+                    return row.getInt(1) >= count;
+                }
+            });
+        }
+    }
 }

@@ -49,7 +49,8 @@ class StatementPlansTest {
     /** Scanned whole by design, never on a request's path: the gauges' sample and the invariant report. */
     private static final Map<String, String> WHOLE_TABLE = Map.of(
             "StoreSample.SAMPLE", "the gauges' sample, every sample-period on its own thread",
-            "BudgetReconciliation.BUDGET_AND_ROWS", "the invariant report sums every pending row");
+            "BudgetReconciliation.BUDGET_AND_ROWS", "the invariant report sums every pending row",
+            "PendingBudgetStripes.RECOUNT_DELIVERIES", "the deliveries counted once at each start");
     private static final Pattern STATEMENT = Pattern.compile("(?is)^\\s*(SELECT|WITH|UPDATE|INSERT|DELETE)\\b.*");
     private static final Pattern TABLES = Pattern.compile("(?i)\\b(FROM|JOIN|UPDATE|INTO|USING)\\s+(ONLY\\s+)?(timers|deliveries)\\b");
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -91,6 +92,7 @@ class StatementPlansTest {
         CASES.put("DeliverySql.DELETE_DEAD", new Case(null, virt, "d19", null, null));
         CASES.put("DeliverySql.COUNTS", new Case("deliveries_pending_by_clock", virt));
         CASES.put("DeliverySql.COUNT_IN_STATE", new Case(null, virt, "ready"));
+        CASES.put("DeliverySql.ANY_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis()));
         CASES.put("BatchAdds.INSERT_RUN", new Case(null, virt, 0L, false, ids("n", 100), longs(100), ints(100),
                 new String[100], longs(100)));
         CASES.put("PostgresTimers.LOCK_TIMER", new Case("timers_pkey", virt, "t1"));
