@@ -71,10 +71,7 @@ class PostgresFiringLookTest {
         List<String> found = new ArrayList<>();
         long passedRead;
         try (Connection connection = database.dataSource().getConnection();
-             PreparedStatement look = connection.prepareStatement(PostgresFiringLoop.LOOK)) {
-            for (int kind = 1; kind <= 3; kind++) {
-                look.setInt(kind, 100);
-            }
+             PreparedStatement look = connection.prepareStatement(PostgresFiringLoop.look(100))) {
             try (ResultSet rows = look.executeQuery()) {
                 passedRead = 0;
                 while (rows.next()) {

@@ -63,6 +63,11 @@ class StatementPlansTest {
     private record Case(String index, Object... parameters) {
     }
 
+    /** The global indexes of system clocks' rows that the firing loop's look reads, and the scaled clocks'. */
+    private static final String LOOK_INDEXES = "timers_system_due+deliveries_system_leases+deliveries_system_retries"
+            + "+clocks_scaled";
+    /** The firing loop's window (the default round size), in the look's text. */
+    private static final int WINDOW = 10_000;
     private static final UUID CLAIM = UUID.randomUUID();
     private static final Map<String, Case> CASES = new TreeMap<>();
 
@@ -123,8 +128,7 @@ class StatementPlansTest {
         CASES.put("ScheduleRows.REMOVE_OCCURRENCE", new Case("timers_pkey", sys, "o1"));
         CASES.put("ScheduleRows.INSERT_OCCURRENCE", new Case(null, sys, "o1", now, 0, now, null, 5L, "s1",
                 true, sys));
-        CASES.put("PostgresFiringLoop.LOOK", new Case("timers_system_due+deliveries_system_leases"
-                + "+deliveries_system_retries+clocks_scaled", 10_000, 10_000, 10_000));
+        CASES.put("PostgresFiringLoop.LOOK", new Case(LOOK_INDEXES));
         CASES.put("PostgresFiringLoop.NEXT_ON", new Case("timers_firing_order+deliveries_leases+deliveries_waiting",
                 (Object) new String[] {sys, "c4"}));
         CASES.put("PostgresQueueInspector.OVERDUE", new Case("timers_firing_order", virt));
@@ -190,31 +194,51 @@ class StatementPlansTest {
                 continue; // whole-table by design, or reported by everyStatementOfTheStore_hasAPlanCase
             }
             for (String variant : variants(statement.getValue())) {
-                List<JsonNode> nodes = new ArrayList<>();
-                collect(plan(variant, planCase.parameters()).get(0).get("Plan"), nodes);
-                for (JsonNode node : nodes) {
-                    String relation = node.path("Relation Name").asString("");
-                    if (node.path("Node Type").asString("").equals("Seq Scan")
-                            && (relation.equals("timers") || relation.equals("deliveries"))) {
-                        failures.add(statement.getKey() + ": Seq Scan on " + relation);
-                    }
-                }
-                for (String index : planCase.index() == null ? new String[0] : planCase.index().split("\\+")) {
-                    boolean forbidden = index.startsWith("!");
-                    String name = forbidden ? index.substring(1) : index;
-                    if (forbidden == nodes.stream().anyMatch(node -> name.equals(node.path("Index Name")
-                            .asString("")))) {
-                        failures.add(statement.getKey() + (forbidden ? ": uses " : ": does not use ") + name + ": "
-                                + nodes.stream()
-                                .map(node -> node.path("Node Type").asString("") + " " + node.path("Relation Name")
-                                        .asString("") + " " + node.path("Index Name").asString("") + " "
-                                        + node.path("Index Cond").asString("") + node.path("Filter").asString(""))
-                                .toList());
-                    }
-                }
+                failures.addAll(failures(statement.getKey(), planCase.index(),
+                        plan(variant, planCase.parameters())));
             }
         }
         assertThat(failures).isEmpty();
+    }
+
+    /**
+     * The look runs on a plan PostgreSQL made once for the connection: pgjdbc prepares it on the server from its
+     * fifth execution, and with no parameter PostgreSQL keeps its generic plan (with the window a parameter it
+     * planned each execution again at this size: only custom plans). That cached plan, shown by
+     * {@code EXPLAIN EXECUTE} of pgjdbc's statement on the same connection, reads the global indexes.
+     */
+    @Test
+    void theLook_runsOnOneCachedPlan_thatReadsTheGlobalIndexes() throws SQLException {
+        String look = PostgresFiringLoop.look(WINDOW);
+        try (Connection connection = database.dataSource().getConnection()) {
+            try (PreparedStatement select = connection.prepareStatement(look)) {
+                for (int i = 0; i < 10; i++) {
+                    try (ResultSet rows = select.executeQuery()) {
+                        while (rows.next()) {
+                            rows.getLong(1);
+                        }
+                    }
+                }
+            }
+            String name;
+            try (PreparedStatement prepared = connection.prepareStatement(
+                    "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = ?")) {
+                prepared.setString(1, look);
+                try (ResultSet row = prepared.executeQuery()) {
+                    assertThat(row.next()).as("the look prepared on the server").isTrue();
+                    name = row.getString(1);
+                    assertThat(row.getLong(3)).as("custom plans").isZero();
+                    assertThat(row.getLong(2)).as("executions on the cached generic plan").isGreaterThanOrEqualTo(5);
+                }
+            }
+            try (PreparedStatement explain = connection.prepareStatement(
+                    "EXPLAIN (FORMAT JSON) EXECUTE \"" + name + "\"");
+                 ResultSet row = explain.executeQuery()) {
+                row.next();
+                assertThat(failures("the look's cached plan", LOOK_INDEXES, JSON.readTree(row.getString(1))))
+                        .isEmpty();
+            }
+        }
     }
 
     /**
@@ -287,8 +311,43 @@ class StatementPlansTest {
         return statements;
     }
 
-    /** A statement with a {@code %s} lock clause in both forms the store runs: with and without SKIP LOCKED. */
+    /**
+     * What {@code plan} shows against the case's {@code indexes} (as {@link Case#index}): a sequential scan of
+     * {@code timers} or {@code deliveries}, an index missing, an index forbidden; empty when none.
+     */
+    private static List<String> failures(String statement, String indexes, JsonNode plan) {
+        List<String> failures = new ArrayList<>();
+        List<JsonNode> nodes = new ArrayList<>();
+        collect(plan.get(0).get("Plan"), nodes);
+        for (JsonNode node : nodes) {
+            String relation = node.path("Relation Name").asString("");
+            if (node.path("Node Type").asString("").equals("Seq Scan")
+                    && (relation.equals("timers") || relation.equals("deliveries"))) {
+                failures.add(statement + ": Seq Scan on " + relation);
+            }
+        }
+        for (String index : indexes == null ? new String[0] : indexes.split("\\+")) {
+            boolean forbidden = index.startsWith("!");
+            String name = forbidden ? index.substring(1) : index;
+            if (forbidden == nodes.stream().anyMatch(node -> name.equals(node.path("Index Name").asString("")))) {
+                failures.add(statement + (forbidden ? ": uses " : ": does not use ") + name + ": " + nodes.stream()
+                        .map(node -> node.path("Node Type").asString("") + " " + node.path("Relation Name")
+                                .asString("") + " " + node.path("Index Name").asString("") + " "
+                                + node.path("Index Cond").asString("") + node.path("Filter").asString(""))
+                        .toList());
+            }
+        }
+        return failures;
+    }
+
+    /**
+     * A statement with a {@code %s} lock clause in both forms the store runs: with and without SKIP LOCKED; the look,
+     * with its window ({@code %1$d}) as the loop writes it in.
+     */
     private static List<String> variants(String sql) {
+        if (sql.contains("%1$d")) {
+            return List.of(sql.formatted(WINDOW));
+        }
         return sql.contains("%s") ? List.of(sql.formatted(" SKIP LOCKED"), sql.formatted("")) : List.of(sql);
     }
 
