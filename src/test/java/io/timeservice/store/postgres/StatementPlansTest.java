@@ -28,7 +28,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Every statement of the PostgreSQL store that reads or writes {@code timers} or {@code deliveries} is planned with
@@ -52,7 +51,6 @@ class StatementPlansTest {
             "BudgetReconciliation.BUDGET_AND_ROWS", "the invariant report sums every pending row");
     private static final Pattern STATEMENT = Pattern.compile("(?is)^\\s*(SELECT|WITH|UPDATE|INSERT|DELETE)\\b.*");
     private static final Pattern TABLES = Pattern.compile("(?i)\\b(FROM|JOIN|UPDATE|INTO|USING)\\s+(ONLY\\s+)?(timers|deliveries)\\b");
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private static TestDatabase database;
 
@@ -63,9 +61,8 @@ class StatementPlansTest {
     private record Case(String index, Object... parameters) {
     }
 
-    /** The global indexes of system clocks' rows that the firing loop's look reads, and the scaled clocks'. */
-    private static final String LOOK_INDEXES = "timers_system_due+deliveries_system_leases+deliveries_system_retries"
-            + "+clocks_scaled";
+    /** The indexes the firing loop's look reads: the global ones of system clocks' rows, and the scaled clocks'. */
+    private static final String LOOK_INDEXES = QueryPlans.LOOK_GLOBAL_INDEXES + "+clocks_scaled";
     /** The firing loop's window (the default round size), in the look's text. */
     private static final int WINDOW = 10_000;
     private static final UUID CLAIM = UUID.randomUUID();
@@ -194,7 +191,7 @@ class StatementPlansTest {
                 continue; // whole-table by design, or reported by everyStatementOfTheStore_hasAPlanCase
             }
             for (String variant : variants(statement.getValue())) {
-                failures.addAll(failures(statement.getKey(), planCase.index(),
+                failures.addAll(QueryPlans.failures(statement.getKey(), planCase.index(),
                         plan(variant, planCase.parameters())));
             }
         }
@@ -211,33 +208,12 @@ class StatementPlansTest {
     void theLook_runsOnOneCachedPlan_thatReadsTheGlobalIndexes() throws SQLException {
         String look = PostgresFiringLoop.look(WINDOW);
         try (Connection connection = database.dataSource().getConnection()) {
-            try (PreparedStatement select = connection.prepareStatement(look)) {
-                for (int i = 0; i < 10; i++) {
-                    try (ResultSet rows = select.executeQuery()) {
-                        while (rows.next()) {
-                            rows.getLong(1);
-                        }
-                    }
-                }
-            }
-            String name;
-            try (PreparedStatement prepared = connection.prepareStatement(
-                    "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = ?")) {
-                prepared.setString(1, look);
-                try (ResultSet row = prepared.executeQuery()) {
-                    assertThat(row.next()).as("the look prepared on the server").isTrue();
-                    name = row.getString(1);
-                    assertThat(row.getLong(3)).as("custom plans").isZero();
-                    assertThat(row.getLong(2)).as("executions on the cached generic plan").isGreaterThanOrEqualTo(5);
-                }
-            }
-            try (PreparedStatement explain = connection.prepareStatement(
-                    "EXPLAIN (FORMAT JSON) EXECUTE \"" + name + "\"");
-                 ResultSet row = explain.executeQuery()) {
-                row.next();
-                assertThat(failures("the look's cached plan", LOOK_INDEXES, JSON.readTree(row.getString(1))))
-                        .isEmpty();
-            }
+            QueryPlans.run(connection, look, 10);
+
+            QueryPlans.Cached cached = QueryPlans.cachedPlan(connection, look);
+            assertThat(cached.customPlans()).as("custom plans").isZero();
+            assertThat(cached.genericPlans()).as("executions on the generic plan").isGreaterThanOrEqualTo(5);
+            assertThat(QueryPlans.failures("the look's cached plan", LOOK_INDEXES, cached.plan())).isEmpty();
         }
     }
 
@@ -312,35 +288,6 @@ class StatementPlansTest {
     }
 
     /**
-     * What {@code plan} shows against the case's {@code indexes} (as {@link Case#index}): a sequential scan of
-     * {@code timers} or {@code deliveries}, an index missing, an index forbidden; empty when none.
-     */
-    private static List<String> failures(String statement, String indexes, JsonNode plan) {
-        List<String> failures = new ArrayList<>();
-        List<JsonNode> nodes = new ArrayList<>();
-        collect(plan.get(0).get("Plan"), nodes);
-        for (JsonNode node : nodes) {
-            String relation = node.path("Relation Name").asString("");
-            if (node.path("Node Type").asString("").equals("Seq Scan")
-                    && (relation.equals("timers") || relation.equals("deliveries"))) {
-                failures.add(statement + ": Seq Scan on " + relation);
-            }
-        }
-        for (String index : indexes == null ? new String[0] : indexes.split("\\+")) {
-            boolean forbidden = index.startsWith("!");
-            String name = forbidden ? index.substring(1) : index;
-            if (forbidden == nodes.stream().anyMatch(node -> name.equals(node.path("Index Name").asString("")))) {
-                failures.add(statement + (forbidden ? ": uses " : ": does not use ") + name + ": " + nodes.stream()
-                        .map(node -> node.path("Node Type").asString("") + " " + node.path("Relation Name")
-                                .asString("") + " " + node.path("Index Name").asString("") + " "
-                                + node.path("Index Cond").asString("") + node.path("Filter").asString(""))
-                        .toList());
-            }
-        }
-        return failures;
-    }
-
-    /**
      * A statement with a {@code %s} lock clause in both forms the store runs: with and without SKIP LOCKED; the look,
      * with its window ({@code %1$d}) as the loop writes it in.
      */
@@ -360,7 +307,7 @@ class StatementPlansTest {
             }
             try (ResultSet row = explain.executeQuery()) {
                 row.next();
-                return JSON.readTree(row.getString(1));
+                return QueryPlans.parse(row.getString(1));
             }
         }
     }
@@ -375,13 +322,6 @@ class StatementPlansTest {
             statement.setArray(index, connection.createArrayOf(type, values));
         } else {
             statement.setObject(index, value);
-        }
-    }
-
-    private static void collect(JsonNode node, List<JsonNode> into) {
-        into.add(node);
-        for (JsonNode child : node.path("Plans")) {
-            collect(child, into);
         }
     }
 
