@@ -16,7 +16,9 @@ import io.timeservice.model.Precondition;
 /**
  * The PostgreSQL store's costs at {@code n} pending timers (issue 29, item 3), on the system clock {@code m} of a
  * schema of its own in the test database ({@link TestDatabase}), filled by one {@code INSERT ... SELECT
- * generate_series} (timers due about 11 days ahead, so none fires) and analysed; the pending budget counts them.
+ * generate_series} (timers due about 11 days ahead, so none fires), vacuumed and analysed, then checkpointed, so that
+ * neither autovacuum's first pass over the new rows nor the fill's dirty pages fall into the measurement; the pending
+ * budget counts them.
  * Layouts: {@code one} (every timer on {@code m}) and {@code spread} (over 10,000 system clocks, {@code m} among
  * them). Run after {@code ./mvnw -B -ntp -Pjmh test-compile}; {@code bench/postgres-scale.sh} does both:
  * <pre>
@@ -27,9 +29,10 @@ import io.timeservice.model.Precondition;
  * <li>add: a single add due in an hour (ahead of every pending timer), one transaction; cancelled again untimed;</li>
  * <li>fire: 100 timers due now added untimed (one batch), then one {@link PostgresDeliveries#fireDue} round;</li>
  * <li>claim, ack: a claim of those 100 deliveries, then one batch ack of them;</li>
- * <li>look: the firing loop's look ({@link PostgresFiringLoop#LOOK}, windows of {@value #LOOK_WINDOW} passed times,
- * the default round size), one statement, nothing due; then again after a {@code VACUUM} of both tables
- * (look-vacuumed).</li>
+ * <li>look: the firing loop's look ({@link PostgresFiringLoop#look}, windows of {@value #LOOK_WINDOW} passed times,
+ * the default round size), one statement, nothing due; look-bound: the same with the window a bound parameter, the
+ * form before the loop wrote it into the text (PostgreSQL plans it at each execution when the generic plan costs
+ * more); then both again after a {@code VACUUM} of both tables (look-vacuumed, look-bound-vacuumed).</li>
  * </ul>
  * Prints one RESULT line per operation: p50, p99 and max in ms over its samples, with the fill's time and the
  * timers table's size. No firing loop runs: the measurement makes timers due and fires them itself.
@@ -41,6 +44,8 @@ public final class ScaleMeasurement {
     private static final int ROUNDS = 200;
     private static final String CLOCK = "m";
     private static final int LOOK_WINDOW = 10_000;
+    /** The look with its window as three bound parameters, as the loop ran it before (look-bound). */
+    private static final String BOUND_LOOK = PostgresFiringLoop.LOOK.replace("%1$d", "?");
 
     private ScaleMeasurement() {
     }
@@ -62,11 +67,13 @@ public final class ScaleMeasurement {
                 report("fire", context, rounds[0]);
                 report("claim", context, rounds[1]);
                 report("ack", context, rounds[2]);
-                report("look", context, looks(database));
+                report("look", context, looks(database, PostgresFiringLoop.look(LOOK_WINDOW), 0));
+                report("look-bound", context, looks(database, BOUND_LOOK, 3));
                 // the rounds above leave dead entries at the fronts of the look's indexes, which autovacuum removes
                 // at 10,000 pending (20% of the table) and not at 10,000,000: the look again once they are gone
                 database.execute("VACUUM timers, deliveries");
-                report("look-vacuumed", context, looks(database));
+                report("look-vacuumed", context, looks(database, PostgresFiringLoop.look(LOOK_WINDOW), 0));
+                report("look-bound-vacuumed", context, looks(database, BOUND_LOOK, 3));
             } finally {
                 store.close();
             }
@@ -88,7 +95,8 @@ public final class ScaleMeasurement {
         database.execute("""
                 UPDATE pending_budget SET timers = (SELECT count(*) FROM timers),
                        bytes = (SELECT sum(bytes) FROM timers) WHERE stripe = 0""");
-        database.execute("ANALYZE");
+        database.execute("VACUUM (ANALYZE) clocks, timers, deliveries, pending_budget");
+        database.execute("CHECKPOINT");
     }
 
     private static long[] adds(PostgresStore store) {
@@ -130,11 +138,12 @@ public final class ScaleMeasurement {
         return times;
     }
 
-    private static long[] looks(TestDatabase database) throws SQLException {
+    /** {@link #ROUNDS} executions of {@code sql} on one connection, its {@code windows} parameters bound. */
+    private static long[] looks(TestDatabase database, String sql, int windows) throws SQLException {
         long[] looks = new long[ROUNDS];
         try (Connection connection = database.dataSource().getConnection();
-             PreparedStatement look = connection.prepareStatement(PostgresFiringLoop.LOOK)) {
-            for (int kind = 1; kind <= 3; kind++) {
+             PreparedStatement look = connection.prepareStatement(sql)) {
+            for (int kind = 1; kind <= windows; kind++) {
                 look.setInt(kind, LOOK_WINDOW);
             }
             for (int round = 0; round < ROUNDS; round++) {

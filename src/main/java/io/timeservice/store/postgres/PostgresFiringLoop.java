@@ -84,12 +84,17 @@ public final class PostgresFiringLoop implements AutoCloseable {
 
     /**
      * One kind of time of the system clocks' {@code rows} (kind 0: timers, 1: lease ends, 2: retry times), from its
-     * global index: the passed ones, at most {@code ?}, and the first to come.
+     * global index: the passed ones, at most the window ({@code %1$d} left in the text, {@link #look}), and the first
+     * to come. The look's now is a subquery's on purpose: the planner cannot read it, so it takes a third of the rows
+     * as passed, and on a large table (100,000 rows and up, measured) it reads the front in index order, which stops
+     * at the window however large a backlog grows; on a small one, a bitmap scan of the index and a sort. With
+     * {@code db_now_ms()} here it would estimate from the backlog at the time it plans, and the cached plan
+     * ({@link #LOOK}) could read a whole later backlog: a bitmap scan and a sort at 100,000 rows with none passed.
      */
     private static String front(int kind, String time, String rows) {
         return """
                 (SELECT clock, %2$s AS at, %1$d AS kind, true AS passed FROM %3$s
-                    AND %2$s <= (SELECT ms FROM now) ORDER BY %2$s LIMIT ?)
+                    AND %2$s <= (SELECT ms FROM now) ORDER BY %2$s LIMIT %%1$d)
                 UNION ALL
                 (SELECT clock, %2$s, %1$d, false FROM %3$s
                     AND %2$s > (SELECT ms FROM now) ORDER BY %2$s LIMIT 1)""".formatted(kind, time, rows);
@@ -99,12 +104,18 @@ public final class PostgresFiringLoop implements AutoCloseable {
      * A look: the database's now, how many passed times it read, and the clocks with something due or coming. System
      * clocks' times are the database's clock, so each kind is read over all of them from one global index of their
      * rows only ({@code timers_system_due}, {@code deliveries_system_leases}, {@code deliveries_system_retries},
-     * V18–V21): at most {@code ?} passed times of each kind (the front of the index up to now) and the first time
+     * V18–V21): at most the window's passed times of each kind (the front of the index up to now) and the first time
      * after now, so the look costs what is due, whatever the number of clocks and rows. Scaled clocks' times are in their own
      * frame: they are read per clock ({@link #perClock}, found by {@code clocks_scaled}); virtual clocks' never come
-     * by themselves. A clock's row is the minimum of each kind over what was read of it. Parameters: the most passed
-     * times read per kind, three times. {@code OFFSET 0} keeps the scaled subquery from being pulled up, which would
-     * run each probe again in the outer WHERE.
+     * by themselves. A clock's row is the minimum of each kind over what was read of it. {@code OFFSET 0} keeps the
+     * scaled subquery from being pulled up, which would run each probe again in the outer WHERE.
+     *
+     * <p>The window, the most passed times read per kind, is {@code %1$d} in this text, written in by {@link #look}
+     * when the loop is built: with no parameter, PostgreSQL plans the statement once per connection (pgjdbc prepares
+     * it on the server from its fifth execution) and runs that plan until an {@code ANALYZE} of a table it reads
+     * replaces it. With the window a parameter, the generic plan assumed a tenth of the index read, which at
+     * 10,000,000 rows cost more than a plan for the bound value: PostgreSQL planned every look again (about 1 ms,
+     * against 0.2 ms of execution), and at 10,000 rows it did not.
      */
     static final String LOOK = """
             WITH now AS MATERIALIZED (SELECT db_now_ms() AS ms),
@@ -127,6 +138,11 @@ public final class PostgresFiringLoop implements AutoCloseable {
                 SELECT * FROM (""" + perClock("c.mode = 'scaled' OFFSET 0") + """
             ) scaled
                  WHERE fire_time IS NOT NULL OR lease_until IS NOT NULL OR retry_at IS NOT NULL) due ON true""";
+
+    /** {@link #LOOK} with its window, the most passed times read per kind, in the text: no parameter. */
+    static String look(int window) {
+        return LOOK.formatted(window);
+    }
 
     /**
      * What comes next on the clocks named (system or scaled), read per clock ({@link #perClock}) after a look's
@@ -213,6 +229,8 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private final ClockSkew skew;
     private final FiringAlarm alarm;
     private final Settings settings;
+    /** {@link #LOOK} with the round size as its window. */
+    private final String look;
     /** Told of each firing round as the memory store's firing thread tells of it: an advance. */
     private final SchedulerMetrics metrics;
     /** {@code timeservice.deliveries.max}, for the sample's held-back clocks. */
@@ -242,6 +260,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
         this.skew = skew;
         this.alarm = alarm;
         this.settings = settings;
+        this.look = look(settings.roundSize());
         this.metrics = metrics;
         this.maxDeliveries = maxDeliveries;
         this.thread = new Thread(this::run, "timeservice-postgres-firing");
@@ -330,11 +349,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
      */
     private Look look() {
         long lookNanos = System.nanoTime();
-        Read read = read(LOOK, (connection, select) -> {
-            for (int kind = 1; kind <= 3; kind++) {
-                select.setInt(kind, settings.roundSize());
-            }
-        });
+        Read read = read(look, (connection, select) -> { });
         long now = read.dbNowMillis();
         boolean more = false;
         long earliestPassed = Long.MAX_VALUE;
@@ -390,7 +405,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
         void bind(Connection connection, PreparedStatement statement) throws SQLException;
     }
 
-    /** Runs {@link #LOOK} or {@link #NEXT_ON} with its parameters bound. */
+    /** Runs the look ({@link #look}) or {@link #NEXT_ON} with its parameters bound. */
     private Read read(String statement, Binding parameters) {
         return jdbc.autocommit(connection -> {
             try (PreparedStatement select = connection.prepareStatement(statement)) {

@@ -71,10 +71,7 @@ class PostgresFiringLookTest {
         List<String> found = new ArrayList<>();
         long passedRead;
         try (Connection connection = database.dataSource().getConnection();
-             PreparedStatement look = connection.prepareStatement(PostgresFiringLoop.LOOK)) {
-            for (int kind = 1; kind <= 3; kind++) {
-                look.setInt(kind, 100);
-            }
+             PreparedStatement look = connection.prepareStatement(PostgresFiringLoop.look(100))) {
             try (ResultSet rows = look.executeQuery()) {
                 passedRead = 0;
                 while (rows.next()) {
@@ -121,6 +118,48 @@ class PostgresFiringLookTest {
         Counts.awaitAtLeast(() -> (int) database.queryLong("SELECT count(*) FROM deliveries WHERE state = 'ready'"),
                 clocks * perClock, "every timer ready");
         assertThat(database.queryLong("SELECT count(*) FROM timers")).isZero();
+    }
+
+    /**
+     * The look runs on one plan per connection (it has no parameter): a plan made while the tables were analysed empty
+     * reads them whole, and an {@code ANALYZE} that sees them grown makes the connection plan the look again, on the
+     * global indexes.
+     */
+    @Test
+    void theLooksCachedPlan_madeOnEmptyTables_isMadeAgainOnTheIndexes_afterAnAnalyzeOfTheGrownTables()
+            throws Exception {
+        open(10);
+        store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
+        database.execute("ANALYZE");
+        String look = PostgresFiringLoop.look(100);
+        try (Connection connection = database.dataSource().getConnection()) {
+            QueryPlans.run(connection, look, 6);
+            assertThat(QueryPlans.failures("made on empty tables", QueryPlans.LOOK_GLOBAL_INDEXES,
+                    QueryPlans.cachedPlan(connection, look).plan())).as("sequential scans").isNotEmpty();
+
+            // 100,000 timers and deliveries in an order of their own (n * 7919 mod 100,000), none due
+            database.execute("""
+                    INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, system_clock)
+                    SELECT 's', 't' || n, db_now_ms() + 3600000 + n * 7919 % 100000, 0, 0, NULL, 1, true
+                      FROM generate_series(1, 100000) AS n""");
+            database.execute("""
+                    INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, bytes, state,
+                                            claim, lease_until, retry_at, system_clock)
+                    SELECT nextval('timer_sequence'), 's', 'd' || n, 0, 0, 1, 0, 1, s.state,
+                           CASE WHEN s.state = 'in_flight' THEN gen_random_uuid() END,
+                           CASE WHEN s.state = 'in_flight' THEN db_now_ms() + 3600000 + n * 7919 % 100000 END,
+                           CASE WHEN s.state = 'waiting' THEN db_now_ms() + 3600000 + n * 7919 % 100000 END, true
+                      FROM generate_series(1, 100000) AS n,
+                           LATERAL (SELECT CASE n % 4 WHEN 0 THEN 'in_flight' WHEN 1 THEN 'waiting'
+                                                       ELSE 'ready' END AS state) s""");
+            database.execute("ANALYZE");
+            QueryPlans.run(connection, look, 1);
+
+            QueryPlans.Cached cached = QueryPlans.cachedPlan(connection, look);
+            assertThat(cached.customPlans()).as("custom plans").isZero();
+            assertThat(QueryPlans.failures("made after the ANALYZE", QueryPlans.LOOK_GLOBAL_INDEXES, cached.plan()))
+                    .isEmpty();
+        }
     }
 
     @Test
