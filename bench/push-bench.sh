@@ -4,7 +4,9 @@
 #              (bench/push-receiver.js), on a virtual push clock with concurrency 64: COUNT timers added through
 #              POST /batch, then advances fire them all at once and the pusher drains them; the receiver times the
 #              first to the last push, and the service's CPU time from the first advance to the last push (utime +
-#              stime of its process, /proc, 10 ms ticks) per push, firing included. Against the same receiver's own
+#              stime of its process, /proc, 10 ms ticks) per push, firing included, and of it the JIT compiler threads'
+#              (of_it_jit_us); before the advance, it waits (at most 5 s) until the service is idle, so the compilation
+#              of the adds' code (Jackson, the batch path) is not charged to the pushes. Against the same receiver's own
 #              ceiling: wrk -t2 -c64 POSTing the same body
 #              (bench/push-post.lua) for SECONDS. Rounds alternate which goes first.
 #  lateness    a system push clock (concurrency 64) with RATE timers per second coming due for LATE_SECONDS
@@ -13,7 +15,11 @@
 # A warm-up of the ceiling and WARMUPS drains first (default 3, not reported): after one drain, the JIT compilers still
 # took more CPU during the measured drains than the push client did (JFR, 2026-12-06).
 # Installs what is missing: Node.js, wrk, curl (Debian, bench/need.sh).
-# Usage: bench/push-bench.sh [count=20000] [rounds=3]   (SECONDS_CEILING=10, RATE=1000, LATE_SECONDS=30, WARMUPS=3, JAR=)
+# BASE_JAR=<jar> also starts that build (with BASE_JAVA_OPTS, default JAVA_OPTS) beside JAR, on the next port: every
+# round then drains on both, the two drains' order alternating with the round, so both builds meet the same machine;
+# result lines carry the build (base=, final=). Lateness runs both, one after the other per round.
+# Usage: bench/push-bench.sh [count=20000] [rounds=3]   (SECONDS_CEILING=10, RATE=1000, LATE_SECONDS=30, WARMUPS=3, JAR=,
+#        BASE_JAR=, BASE_JAVA_OPTS=)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-20000}
@@ -33,17 +39,49 @@ if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/ti
 echo "jar $jar ($(git rev-parse --short HEAD)), node $(node -v), $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2), $(nproc) vCPU"
 node bench/push-receiver.js "$rx_port" > "$work/rx.log" 2>&1 &
 rx_pid=$!
-java ${JAVA_OPTS:--Xms2g -Xmx2g} -jar "$jar" --server.address=127.0.0.1 --logging.level.root=WARN \
-  --server.port="$ts_port" --timeservice.durability=none --timeservice.push.allow-private-targets=true \
-  > "$work/ts.log" 2>&1 &
-ts_pid=$!
+service() { # jar port opts log: starts one service in the background
+  java $3 -jar "$1" --server.address=127.0.0.1 --logging.level.root=WARN --server.port="$2" \
+    --timeservice.durability=none --timeservice.push.allow-private-targets=true > "$4" 2>&1 &
+}
+java_opts=${JAVA_OPTS:--Xms2g -Xmx2g}
+service "$jar" "$ts_port" "$java_opts" "$work/ts.log"
+final_pid=$!
+builds="final"
+if [ -n "${BASE_JAR:-}" ]; then
+  echo "base jar $BASE_JAR"
+  service "$BASE_JAR" $((ts_port + 2)) "${BASE_JAVA_OPTS:-$java_opts}" "$work/ts-base.log"
+  base_pid=$!
+  builds="final base"
+fi
+use() { # build: the service the functions below talk to
+  if [ "$1" = base ]; then ts_pid=$base_pid; ts_port_now=$((ts_port + 2)); else ts_pid=$final_pid; ts_port_now=$ts_port; fi
+  ts="http://127.0.0.1:$ts_port_now"; build=$1
+}
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; } # utime + stime, clock ticks
-for _ in $(seq 1 240); do
-  curl -sf "http://127.0.0.1:$ts_port/clock" >/dev/null && curl -sf "http://127.0.0.1:$rx_port/stats" >/dev/null && break
-  sleep 0.5
-done
-ts="http://127.0.0.1:$ts_port"
+jit_ticks() { # the same of the JIT compiler threads alone
+  local t sum=0
+  for t in /proc/"$1"/task/*; do
+    case "$(cat "$t/comm" 2>/dev/null)" in
+      C1\ Compiler*|C2\ Compiler*) sum=$(( sum + $(sed 's/.*) //' "$t/stat" | awk '{print $12 + $13}') )) ;;
+    esac
+  done
+  echo "$sum"
+}
+quiet() { # waits (at most 5 s) until the service spends under 2 ticks in 200 ms: the adds' compilations are done
+  local before
+  for _ in $(seq 1 25); do
+    before=$(cpu_ticks "$ts_pid"); sleep 0.2
+    [ $(( $(cpu_ticks "$ts_pid") - before )) -lt 2 ] && return
+  done
+}
 rx="http://127.0.0.1:$rx_port"
+for b in $builds; do
+  use "$b"
+  for _ in $(seq 1 240); do
+    curl -sf "$ts/clock" >/dev/null && curl -sf "$rx/stats" >/dev/null && break
+    sleep 0.5
+  done
+done
 json() { curl -sf -X "$1" "$ts$2" -H 'Content-Type: application/json' -d "$3"; }
 field() { node -e "const j=JSON.parse(require('fs').readFileSync(0,'utf8'));console.log($1)"; }
 
@@ -62,7 +100,7 @@ drain() { # label round
   json PUT "/clocks/$clock" "{\"delivery\":\"push\",\"push\":{\"url\":\"$rx/hooks\",\"concurrency\":64}}" >/dev/null
   node -e "
     const {httpCaller} = require('./bench/targets.js');
-    const call = httpCaller('$ts_port', 4);
+    const call = httpCaller('$ts_port_now', 4);
     (async () => {
       const all = [];
       for (let b = 0; b < $count / 1000; b++) {
@@ -73,7 +111,8 @@ drain() { # label round
       await Promise.all(all);
     })();"
   curl -sf -X POST "$rx/reset" >/dev/null
-  local ts_cpu0 rx_cpu0; ts_cpu0=$(cpu_ticks "$ts_pid"); rx_cpu0=$(cpu_ticks "$rx_pid")
+  quiet
+  local ts_cpu0 rx_cpu0 jit0; ts_cpu0=$(cpu_ticks "$ts_pid"); rx_cpu0=$(cpu_ticks "$rx_pid"); jit0=$(jit_ticks "$ts_pid")
   json POST "/clocks/$clock/advance?limit=10000" '{"by":1}' > "$work/adv.json"
   while [ "$(field 'j.complete' < "$work/adv.json")" != "true" ]; do
     json POST "/clocks/$clock/advance?limit=10000" '{"by":0}' > "$work/adv.json"
@@ -84,10 +123,11 @@ drain() { # label round
     sleep 0.1
   done
   local ts_cpu=$(( $(cpu_ticks "$ts_pid") - ts_cpu0 )) rx_cpu=$(( $(cpu_ticks "$rx_pid") - rx_cpu0 )) hz
+  local jit=$(( $(jit_ticks "$ts_pid") - jit0 ))
   hz=$(getconf CLK_TCK)
   stats=$(curl -sf "$rx/stats")
   n=$(echo "$stats" | field 'j.count'); ms=$(echo "$stats" | field 'j.lastMs - j.firstMs')
-  echo "RESULT $1 scenario=push pushes=$n ms=$ms pushes_per_s=$(node -e "console.log(Math.round($n * 1000 / Math.max(1, $ms)))") service_cpu_us_per_push=$(( ts_cpu * 1000000 / hz / n )) receiver_cpu_us_per_push=$(( rx_cpu * 1000000 / hz / n )) load1=$(cut -d' ' -f1 /proc/loadavg)"
+  echo "RESULT $1 build=$build scenario=push pushes=$n ms=$ms pushes_per_s=$(node -e "console.log(Math.round($n * 1000 / Math.max(1, $ms)))") service_cpu_us_per_push=$(( ts_cpu * 1000000 / hz / n )) of_it_jit_us=$(( jit * 1000000 / hz / n )) receiver_cpu_us_per_push=$(( rx_cpu * 1000000 / hz / n )) load1=$(cut -d' ' -f1 /proc/loadavg)"
   curl -sf -X DELETE "$ts/clocks/$clock" >/dev/null
 }
 
@@ -96,16 +136,21 @@ lateness() { # label round
   json PUT "/clocks/$clock" "{\"mode\":\"system\",\"push\":{\"url\":\"$rx/hooks\",\"concurrency\":64}}" >/dev/null
   from=$(( $(date +%s%3N) + 3000 ))
   curl -sf -X POST "$rx/reset?from=$from" >/dev/null
-  node bench/delivery-feed.js rate "$ts_port" "$clock" "$rate" "$late_seconds" 2000 "l$2-" | sed "s/^/$1 /"
+  node bench/delivery-feed.js rate "$ts_port_now" "$clock" "$rate" "$late_seconds" 2000 "l$2-" | sed "s/^/$1 /"
   sleep 3
   stats=$(curl -sf "$rx/stats")
-  echo "RESULT $1 scenario=lateness rate=$rate count=$(echo "$stats" | field 'j.lateness.count') p50_ms=$(echo "$stats" | field 'j.lateness.p50') p99_ms=$(echo "$stats" | field 'j.lateness.p99') max_ms=$(echo "$stats" | field 'j.lateness.max') load1=$(cut -d' ' -f1 /proc/loadavg)"
+  echo "RESULT $1 build=$build scenario=lateness rate=$rate count=$(echo "$stats" | field 'j.lateness.count') p50_ms=$(echo "$stats" | field 'j.lateness.p50') p99_ms=$(echo "$stats" | field 'j.lateness.p99') max_ms=$(echo "$stats" | field 'j.lateness.max') load1=$(cut -d' ' -f1 /proc/loadavg)"
   curl -sf -X DELETE "$ts/clocks/$clock" >/dev/null
 }
 
+drains() { # label round: each build's drain, the builds' order alternating with the round
+  local order=$builds
+  [ $((${2#w} % 2)) -eq 0 ] && order=$(echo "$builds" | tr ' ' '\n' | tac | tr '\n' ' ')
+  for b in $order; do use "$b"; drain "$1" "$2"; done
+}
 ceiling warmup >/dev/null
-for w in $(seq 1 "${WARMUPS:-3}"); do drain warmup "w$w" >/dev/null; done
+for w in $(seq 1 "${WARMUPS:-3}"); do drains warmup "w$w" >/dev/null; done
 for r in $(seq 1 "$rounds"); do
-  if [ $((r % 2)) -eq 1 ]; then ceiling "round$r"; drain "round$r" "$r"; else drain "round$r" "$r"; ceiling "round$r"; fi
+  if [ $((r % 2)) -eq 1 ]; then ceiling "round$r"; drains "round$r" "$r"; else drains "round$r" "$r"; ceiling "round$r"; fi
 done
-for r in $(seq 1 "$rounds"); do lateness "round$r" "$r"; done
+for r in $(seq 1 "$rounds"); do for b in $builds; do use "$b"; lateness "round$r" "$r"; done; done
