@@ -185,20 +185,14 @@ public final class Pusher implements AutoCloseable {
                     return; // each settlement kicks the clock again; claims wait for a chunk while others are out
                 }
                 int max = Math.min(free, Limits.MAX_CLAIM);
-                long probeClaim = System.nanoTime();
                 List<Delivery> claimed = deliveries.claim(clock.name, max, leaseMillis(settings), 0);
-                PipeProbe.CLAIM.nanos(probeClaim);
-                PipeProbe.CLAIMED.add(claimed.size());
                 synchronized (clock) {
                     clock.inFlight += claimed.size();
                 }
                 inFlight.addAndGet(claimed.size());
-                PipeProbe.inFlight(claimed.size());
-                long probeSend = System.nanoTime();
                 for (Delivery delivery : claimed) {
                     send(clock, settings, delivery);
                 }
-                PipeProbe.SUBMIT.nanos(probeSend);
                 if (claimed.size() < max) {
                     return;
                 }
@@ -251,19 +245,12 @@ public final class Pusher implements AutoCloseable {
 
     private void send(ClockPushes clock, ClockSettings settings, Delivery delivery) {
         long started = System.nanoTime();
-        Long freed = PipeProbe.FREED.poll();
-        if (freed != null) {
-            PipeProbe.SLOT.add(started - freed);
-        }
         sender.post(settings.push(), PushBody.webhookId(clock.name, delivery), PushBody.of(clock.name, delivery))
                 .whenComplete((outcome, never) -> {
                     PushOutcome ended = outcome != null ? outcome : PushOutcome.failed(PushOutcome.Kind.CONNECT_ERROR,
                             String.valueOf(never));
-                    long probeAnswered = System.nanoTime();
-                    PipeProbe.EXCHANGE.add(probeAnswered - started);
                     metrics.attempt(ended.kind(), System.nanoTime() - started);
-                    PipeProbe.FREED.add(probeAnswered);
-                    clock.answered.add(new Answered(delivery, settings, ended, probeAnswered));
+                    clock.answered.add(new Answered(delivery, settings, ended));
                     settleSoon(clock);
                 });
     }
@@ -302,12 +289,9 @@ public final class Pusher implements AutoCloseable {
                 }
             }
             List<Answered> batch = new java.util.ArrayList<>();
-            long probeSettle = System.nanoTime();
             for (Answered answered; batch.size() < Limits.MAX_CLAIM && (answered = clock.answered.poll()) != null; ) {
                 batch.add(answered);
-                PipeProbe.HOP.add(probeSettle - answered.probeAt());
             }
-            PipeProbe.BATCH.add(batch.size());
             List<io.timeservice.model.Ack> acks = new java.util.ArrayList<>();
             for (Answered answered : batch) {
                 if (answered.outcome().acknowledged()) {
@@ -324,7 +308,6 @@ public final class Pusher implements AutoCloseable {
                             + " acknowledged; their leases end and they are pushed again: " + failed);
                 }
             }
-            PipeProbe.ACK.nanos(probeSettle);
             done(clock, batch.size());
         }
     }
@@ -359,7 +342,6 @@ public final class Pusher implements AutoCloseable {
         synchronized (clock) {
             clock.inFlight -= settled;
         }
-        PipeProbe.inFlight(-settled);
         if (inFlight.addAndGet(-settled) == 0) {
             synchronized (inFlight) {
                 inFlight.notifyAll(); // a stop waiting for the last settlement
@@ -379,7 +361,7 @@ public final class Pusher implements AutoCloseable {
     }
 
     /** A push's answer, waiting to be settled. */
-    private record Answered(Delivery delivery, ClockSettings settings, PushOutcome outcome, long probeAt) {
+    private record Answered(Delivery delivery, ClockSettings settings, PushOutcome outcome) {
     }
 
     /**
