@@ -18,11 +18,14 @@
 # BASE_JAR=<jar> also starts that build (with BASE_JAVA_OPTS, default JAVA_OPTS) beside JAR, on the next port: every
 # round then drains on both, the two drains' order alternating with the round, so both builds meet the same machine;
 # result lines carry the build (base=, final=). Lateness runs both, one after the other per round.
-# Usage: bench/push-bench.sh [count=20000] [rounds=3]   (SECONDS_CEILING=10, RATE=1000, LATE_SECONDS=30, WARMUPS=3, JAR=,
+# COUNT defaults to 200,000: a drain of about 10 s, as long as the ceiling's wrk run, so that both rates cover the same
+# span of a noisy machine (20,000 until 2026-12-06: about 1 s, its start included: 64 connections opened, the first
+# advance's firing).
+# Usage: bench/push-bench.sh [count=200000] [rounds=3]   (SECONDS_CEILING=10, RATE=1000, LATE_SECONDS=30, WARMUPS=3, JAR=,
 #        BASE_JAR=, BASE_JAVA_OPTS=)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-count=${1:-20000}
+count=${1:-200000}
 rounds=${2:-3}
 ceiling_seconds=${SECONDS_CEILING:-10}
 rate=${RATE:-1000}

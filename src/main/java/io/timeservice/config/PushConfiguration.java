@@ -59,7 +59,11 @@ class PushConfiguration {
     Pusher pusher(ClockStore clocks, DeliveryStore deliveries, PushClient client, PushMetrics metrics,
                   TimeServiceProperties properties, ScheduledExecutorService pushTimers, MeterRegistry registry) {
         TimeServiceProperties.Push push = properties.push();
-        Pusher pusher = new Pusher(clocks, deliveries, client, metrics, push.threads(), pushTimers, push.sweep());
+        // the memory store without a journal never waits for I/O: its answers are settled where they arrive
+        boolean neverWaits = properties.store() == StoreAutoConfigurationFilter.Store.MEMORY
+                && properties.durability() == TimeServiceProperties.Durability.NONE;
+        Pusher pusher = new Pusher(clocks, deliveries, client, metrics, push.threads(), pushTimers, push.sweep(),
+                neverWaits);
         MicrometerPushMetrics.inFlightGauge(registry, pusher::inFlight);
         return pusher;
     }

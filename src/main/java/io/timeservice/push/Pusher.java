@@ -43,8 +43,10 @@ import io.timeservice.store.DeliveryStore;
  * count as using a clock, so the memory store's idle clocks still go.
  *
  * <p>Threads: the store's callers only take note ({@link #ready}); claims and settlements (blocking store calls: the
- * journal, JDBC) run on this pusher's small pool; requests run on the client's I/O threads. Nothing here blocks the
- * firing thread or a request thread. A clock's state is guarded by its own monitor.
+ * journal, JDBC) run on this pusher's small pool; requests run on the client's I/O threads. Over a store whose calls
+ * never wait for I/O (the memory store without a journal) an answer is settled, and the slots it frees claimed and
+ * sent into, on the I/O thread that received it: no hand-off to the pool between an answer and the next request.
+ * Nothing here blocks the firing thread or a request thread. A clock's state is guarded by its own monitor.
  */
 public final class Pusher implements AutoCloseable {
 
@@ -71,6 +73,8 @@ public final class Pusher implements AutoCloseable {
     private volatile boolean stopped;
     /** Whether the store tells of every ready change; if not, each sweep looks at every push clock known. */
     private volatile boolean everyReadyTold;
+    /** Whether answers are settled (and freed slots refilled) on the thread that received them. */
+    private final boolean settleOnAnswer;
     private ScheduledFuture<?> sweeping;
 
     /**
@@ -80,6 +84,18 @@ public final class Pusher implements AutoCloseable {
      */
     public Pusher(ClockStore clocks, DeliveryStore deliveries, PushSender sender, PushMetrics metrics, int threads,
                   ScheduledExecutorService sweeps, Duration sweep) {
+        this(clocks, deliveries, sender, metrics, threads, sweeps, sweep, false);
+    }
+
+    /**
+     * @param settleOnAnswer settle answers, and claim and send into the slots they free, on the thread that received
+     *                       them (the client's I/O thread) rather than handing them to this pusher's pool: only for a
+     *                       store whose claims and acknowledgements never wait for I/O (the memory store without a
+     *                       journal), since that thread serves every clock's requests
+     */
+    public Pusher(ClockStore clocks, DeliveryStore deliveries, PushSender sender, PushMetrics metrics, int threads,
+                  ScheduledExecutorService sweeps, Duration sweep, boolean settleOnAnswer) {
+        this.settleOnAnswer = settleOnAnswer;
         this.clocks = clocks;
         this.deliveries = deliveries;
         this.sender = sender;
@@ -100,6 +116,11 @@ public final class Pusher implements AutoCloseable {
         stopped = false;
         everyReadyTold = deliveries.onReady(this::ready);
         sweeping = sweeps.scheduleWithFixedDelay(this::sweep, 0, sweep.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether answers are settled on the thread that received them (a store that never waits for I/O). */
+    public boolean settlesOnAnswer() {
+        return settleOnAnswer;
     }
 
     /** Requests in flight now, over every clock. */
@@ -251,7 +272,11 @@ public final class Pusher implements AutoCloseable {
                             String.valueOf(never));
                     metrics.attempt(ended.kind(), System.nanoTime() - started);
                     clock.answered.add(new Answered(delivery, settings, ended));
-                    settleSoon(clock);
+                    if (settleOnAnswer) {
+                        settleHere(clock);
+                    } else {
+                        settleSoon(clock);
+                    }
                 });
     }
 
@@ -273,6 +298,17 @@ public final class Pusher implements AutoCloseable {
             }
             done(clock, dropped);
         }
+    }
+
+    /** Settles {@code clock}'s answered pushes on this thread, unless a settlement is queued or running. */
+    private void settleHere(ClockPushes clock) {
+        synchronized (clock) {
+            if (clock.settleQueued) {
+                return;
+            }
+            clock.settleQueued = true;
+        }
+        settle(clock);
     }
 
     /**

@@ -13,6 +13,7 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import io.timeservice.TimeServiceApplication;
 import io.timeservice.model.Limits;
+import io.timeservice.push.Pusher;
 import io.timeservice.store.memory.Clocks;
 import io.timeservice.store.memory.journal.JournalStore;
 import io.timeservice.store.postgres.PostgresStore;
@@ -43,6 +44,16 @@ class StoreSelectionTest {
             assertThat(context.getBeanNamesForType(Flyway.class)).isEmpty();
             assertThat(context.getBeanNamesForType(PostgresStore.class)).isEmpty();
             assertThat(context.getBean(Clocks.class).count()).isEqualTo(1);
+            assertThat(context.getBean(Pusher.class).settlesOnAnswer()).as("no call of this store waits for I/O")
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void theMemoryStoreWithItsJournal_settlesPushesOnThePushersPool(@TempDir Path dataDir) {
+        try (ConfigurableApplicationContext context = app().run("--server.port=0", "--timeservice.durability=journal",
+                "--timeservice.data-dir=" + dataDir)) {
+            assertThat(context.getBean(Pusher.class).settlesOnAnswer()).as("an ack writes the journal").isFalse();
         }
     }
 
@@ -59,6 +70,7 @@ class StoreSelectionTest {
             assertThat(migrations.current().getVersion().getVersion()).as("the newest migration in the sources")
                     .isEqualTo(newestMigrationInTheSources());
             PostgresStore store = context.getBean(PostgresStore.class);
+            assertThat(context.getBean(Pusher.class).settlesOnAnswer()).as("an ack is a transaction").isFalse();
             store.timers().add(Limits.DEFAULT_CLOCK, "wired", 5, 0, null);
             assertThat(store.timers().get(Limits.DEFAULT_CLOCK, "wired").fireTime()).isEqualTo(5);
         } finally {

@@ -62,8 +62,13 @@ class PusherTest {
     private void startPusher(PushTargetPolicy policy) {
         client = new PushClient(policy, 1, 100, timeouts, System::currentTimeMillis);
         pusher = new Pusher(new MemoryClockStore(clocks), deliveries, client, (kind, nanos) -> outcomes.add(kind), 2,
-                timeouts, Duration.ofSeconds(1));
+                timeouts, Duration.ofSeconds(1), settleOnAnswer());
         pusher.start();
+    }
+
+    /** Whether the pusher settles on the answering thread (the memory store without a journal) or on its pool. */
+    boolean settleOnAnswer() {
+        return false;
     }
 
     @AfterEach
@@ -124,6 +129,20 @@ class PusherTest {
         assertThat(deliveries.counts("billing")).isEqualTo(new io.timeservice.model.DeliveryCounts(0, 0, 0, 0, null,
                 false));
         assertThat(outcomes).containsExactly(PushOutcome.Kind.SUCCESS);
+    }
+
+    @Test
+    void anAnswer_isSettledOnThePushersPool_orWhereItArrives() throws Exception {
+        pushClock("billing", target("/hooks", 4, List.of()));
+        add("billing", "invoice-42", 1_000, null);
+
+        advance("billing", 1_000);
+
+        assertThat(receiver.next().path()).isEqualTo("/hooks");
+        assertThat(deliveries.next().call()).isEqualTo("ack");
+        assertThat(deliveries.ackingThreads).hasSize(1).allSatisfy(thread -> assertThat(thread)
+                .as("the pool's threads are named timeservice-push-*; the client's I/O threads are Apache's")
+                .matches(settleOnAnswer() ? "(?!timeservice-push-).*" : "timeservice-push-\\d+"));
     }
 
     @Test

@@ -20,6 +20,8 @@ final class SettleRecorder implements DeliveryStore {
 
     private final DeliveryStore store;
     private final BlockingQueue<Settled> settled = new LinkedBlockingQueue<>();
+    /** The names of the threads that acknowledged. */
+    final java.util.Set<String> ackingThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     SettleRecorder(DeliveryStore store) {
         this.store = store;
@@ -47,6 +49,7 @@ final class SettleRecorder implements DeliveryStore {
 
     @Override
     public List<ErrorCode> ackAll(String clock, List<Ack> acks) {
+        ackingThreads.add(Thread.currentThread().getName());
         List<ErrorCode> outcomes = store.ackAll(clock, acks);
         for (int i = 0; i < acks.size(); i++) {
             settled.add(new Settled(outcomes.get(i) == null ? "ack" : "ack:" + outcomes.get(i).code(),
