@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Issue 32: push delivery, over loopback only, side by side in one session.
 #  throughput  pushes per second from TimeService (durability none) to a Node.js receiver that answers 204 at once
-#              (bench/push-receiver.js), on a virtual push clock with concurrency 64: COUNT timers added through
-#              POST /batch, then advances fire them all at once and the pusher drains them; the receiver times the
+#              (bench/push-receiver.js), on a push clock with concurrency 64, in each of MODES (default both):
+#              virtual: COUNT timers added through POST /batch, then advances (limit 10,000, each answering with the
+#              timers it fired) fire them and the pusher drains them; system (scenario=push-system): COUNT timers
+#              added due at one wall-clock time a few seconds ahead, fired by the service's firing thread, as a
+#              production push clock fires; the receiver times the
 #              first to the last push, and the service's CPU time from the first advance to the last push (utime +
 #              stime of its process, /proc, 10 ms ticks) per push, firing included, and of it the JIT compiler threads'
 #              (of_it_jit_us); before the advance, it waits (at most 5 s) until the service is idle, so the compilation
@@ -78,6 +81,7 @@ quiet() { # waits (at most 5 s) until the service spends under 2 ticks in 200 ms
   done
 }
 rx="http://127.0.0.1:$rx_port"
+modes=${MODES:-virtual system}
 for b in $builds; do
   use "$b"
   for _ in $(seq 1 240); do
@@ -98,9 +102,12 @@ ceiling() { # label
   echo "RESULT $1 scenario=ceiling req_per_s=$rps receiver_cpu_us_per_req=$(( rx_cpu * 1000000 / $(getconf CLK_TCK) / reqs ))"
 }
 
-drain() { # label round
-  local clock="push-$2"
-  json PUT "/clocks/$clock" "{\"delivery\":\"push\",\"push\":{\"url\":\"$rx/hooks\",\"concurrency\":64}}" >/dev/null
+drain() { # label round mode: COUNT timers pushed at once from a virtual clock (advanced) or a system clock (due at once)
+  local clock="push-$3-$2" due=1 settings=""
+  [ "$3" = system ] && settings='"mode":"system",'
+  json PUT "/clocks/$clock" "{$settings\"delivery\":\"push\",\"push\":{\"url\":\"$rx/hooks\",\"concurrency\":64}}" >/dev/null
+  # a system clock's timers are all due at one time, far enough ahead for the adds and the wait for idle to end first
+  [ "$3" = system ] && due=$(( $(date +%s%3N) + 3000 + count / 20 ))
   node -e "
     const {httpCaller} = require('./bench/targets.js');
     const call = httpCaller('$ts_port_now', 4);
@@ -108,26 +115,33 @@ drain() { # label round
       const all = [];
       for (let b = 0; b < $count / 1000; b++) {
         const ops = [];
-        for (let i = 0; i < 1000; i++) ops.push({op: 'add', id: 't' + (b * 1000 + i), delay: 1});
+        for (let i = 0; i < 1000; i++) ops.push('$3' === 'system' ? {op: 'add', id: 't' + (b * 1000 + i), at: $due}
+                                                                   : {op: 'add', id: 't' + (b * 1000 + i), delay: 1});
         all.push(call('POST', '/clocks/$clock/batch', {ops}));
       }
       await Promise.all(all);
     })();"
   curl -sf -X POST "$rx/reset" >/dev/null
   quiet
+  if [ "$3" = system ] && [ "$(date +%s%3N)" -ge "$due" ]; then
+    echo "RESULT $1 build=$build scenario=push-system skipped: the adds ended after the due time" >&2; return
+  fi
   local ts_cpu0 rx_cpu0 jit0; ts_cpu0=$(cpu_ticks "$ts_pid"); rx_cpu0=$(cpu_ticks "$rx_pid"); jit0=$(jit_ticks "$ts_pid")
   # nothing but curl and grep runs during the drain: a Node.js process per poll took ~0.4 of a core from the service
-  json POST "/clocks/$clock/advance?limit=10000" '{"by":1}' > "$work/adv.json"
-  until grep -q '"complete":true' "$work/adv.json"; do
-    json POST "/clocks/$clock/advance?limit=10000" '{"by":0}' > "$work/adv.json"
-  done
+  if [ "$3" = virtual ]; then
+    json POST "/clocks/$clock/advance?limit=10000" '{"by":1}' > "$work/adv.json"
+    until grep -q '"complete":true' "$work/adv.json"; do
+      json POST "/clocks/$clock/advance?limit=10000" '{"by":0}' > "$work/adv.json"
+    done
+  fi
   curl -sf "$rx/await?count=$count" >/dev/null
   local ts_cpu=$(( $(cpu_ticks "$ts_pid") - ts_cpu0 )) rx_cpu=$(( $(cpu_ticks "$rx_pid") - rx_cpu0 )) hz
   local jit=$(( $(jit_ticks "$ts_pid") - jit0 ))
   hz=$(getconf CLK_TCK)
   stats=$(curl -sf "$rx/stats")
   n=$(echo "$stats" | field 'j.count'); ms=$(echo "$stats" | field 'j.lastMs - j.firstMs')
-  echo "RESULT $1 build=$build scenario=push pushes=$n ms=$ms pushes_per_s=$(node -e "console.log(Math.round($n * 1000 / Math.max(1, $ms)))") service_cpu_us_per_push=$(( ts_cpu * 1000000 / hz / n )) of_it_jit_us=$(( jit * 1000000 / hz / n )) receiver_cpu_us_per_push=$(( rx_cpu * 1000000 / hz / n )) load1=$(cut -d' ' -f1 /proc/loadavg)"
+  local scenario=push; [ "$3" = system ] && scenario=push-system
+  echo "RESULT $1 build=$build scenario=$scenario pushes=$n ms=$ms pushes_per_s=$(node -e "console.log(Math.round($n * 1000 / Math.max(1, $ms)))") service_cpu_us_per_push=$(( ts_cpu * 1000000 / hz / n )) of_it_jit_us=$(( jit * 1000000 / hz / n )) receiver_cpu_us_per_push=$(( rx_cpu * 1000000 / hz / n )) load1=$(cut -d' ' -f1 /proc/loadavg)"
   curl -sf -X DELETE "$ts/clocks/$clock" >/dev/null
 }
 
@@ -146,7 +160,7 @@ lateness() { # label round
 drains() { # label round: each build's drain, the builds' order alternating with the round
   local order=$builds
   [ $((${2#w} % 2)) -eq 0 ] && order=$(echo "$builds" | tr ' ' '\n' | tac | tr '\n' ' ')
-  for b in $order; do use "$b"; drain "$1" "$2"; done
+  for b in $order; do use "$b"; for m in $modes; do drain "$1" "$2" "$m"; done; done
 }
 ceiling warmup >/dev/null
 for w in $(seq 1 "${WARMUPS:-3}"); do drains warmup "w$w" >/dev/null; done
