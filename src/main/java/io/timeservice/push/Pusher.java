@@ -81,13 +81,6 @@ public final class Pusher implements AutoCloseable {
      * @param threads how many claims and settlements run at once (store calls that may wait for the journal or the
      *                database)
      * @param sweeps  runs the sweep; shared with the client's deadlines is fine (its tasks are short)
-     */
-    public Pusher(ClockStore clocks, DeliveryStore deliveries, PushSender sender, PushMetrics metrics, int threads,
-                  ScheduledExecutorService sweeps, Duration sweep) {
-        this(clocks, deliveries, sender, metrics, threads, sweeps, sweep, false);
-    }
-
-    /**
      * @param settleOnAnswer settle answers, and claim and send into the slots they free, on the thread that received
      *                       them (the client's I/O thread) rather than handing them to this pusher's pool: only for a
      *                       store whose claims and acknowledgements never wait for I/O (the memory store without a
@@ -272,21 +265,24 @@ public final class Pusher implements AutoCloseable {
                             String.valueOf(never));
                     metrics.attempt(ended.kind(), System.nanoTime() - started);
                     clock.answered.add(new Answered(delivery, settings, ended));
-                    if (settleOnAnswer) {
-                        settleHere(clock);
-                    } else {
-                        settleSoon(clock);
-                    }
+                    settleAnswered(clock);
                 });
     }
 
-    /** Runs a settlement of {@code clock}'s answered pushes on the pool, unless one is queued or running. */
-    private void settleSoon(ClockPushes clock) {
+    /**
+     * Settles {@code clock}'s answered pushes, unless a settlement is queued or running: on this thread, the one that
+     * received the answer, when the store never waits for I/O ({@link #settleOnAnswer}), else on the pool.
+     */
+    private void settleAnswered(ClockPushes clock) {
         synchronized (clock) {
             if (clock.settleQueued) {
                 return;
             }
             clock.settleQueued = true;
+        }
+        if (settleOnAnswer) {
+            settle(clock);
+            return;
         }
         try {
             work.execute(() -> settle(clock));
@@ -298,17 +294,6 @@ public final class Pusher implements AutoCloseable {
             }
             done(clock, dropped);
         }
-    }
-
-    /** Settles {@code clock}'s answered pushes on this thread, unless a settlement is queued or running. */
-    private void settleHere(ClockPushes clock) {
-        synchronized (clock) {
-            if (clock.settleQueued) {
-                return;
-            }
-            clock.settleQueued = true;
-        }
-        settle(clock);
     }
 
     /**

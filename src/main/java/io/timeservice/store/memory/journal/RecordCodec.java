@@ -742,7 +742,10 @@ final class RecordCodec {
         return sequences;
     }
 
-    /** A list's count: at least one (as {@link RecordRefusals#countRefusal}), each element at least {@code bytesEach} bytes. */
+    /**
+     * A list's count: at least one (as {@link RecordRefusals#countRefusal}), each element at least {@code bytesEach}
+     * bytes.
+     */
     private static int getCount(ByteBuffer body, String what, int bytesEach) {
         int count = body.getInt();
         String refused = RecordRefusals.countRefusal(count, what);
