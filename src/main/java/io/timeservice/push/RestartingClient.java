@@ -75,11 +75,17 @@ final class RestartingClient implements AutoCloseable {
         LOG.log(System.Logger.Level.WARNING, "the push HTTP client's I/O reactor was " + stale.client().getStatus()
                 + " (an I/O thread died): replaced by a new client; attempts in flight on the old one end as their"
                 + " deadlines say and retry");
-        try {
-            stale.close();
-        } catch (RuntimeException closing) {
-            LOG.log(System.Logger.Level.WARNING, "closing the replaced push HTTP client failed: " + closing);
-        }
+        // closed on a thread of its own: the caller may be one of the stale client's I/O threads, which closing
+        // interrupts
+        Thread closing = new Thread(() -> {
+            try {
+                stale.close();
+            } catch (RuntimeException failed) {
+                LOG.log(System.Logger.Level.WARNING, "closing the replaced push HTTP client failed: " + failed);
+            }
+        }, "timeservice-push-client-closing");
+        closing.setDaemon(true);
+        closing.start();
         restarted.run();
         return fresh;
     }
