@@ -180,7 +180,7 @@ public final class PushClient implements PushSender, AutoCloseable {
 
     /**
      * Sends {@code exchange} on {@code generation}'s client; once more on a new client when that one's reactor turns
-     * out to be down ({@code again}), since nothing was sent then.
+     * out to be down before the exchange had a connection ({@code again}): nothing was sent then.
      */
     private void send(RestartingClient.Generation generation, AsyncRequestBuilder request, long timeoutMillis,
                       PushExchange exchange, boolean again) {
@@ -207,9 +207,8 @@ public final class PushClient implements PushSender, AutoCloseable {
             }
 
             @Override
-            public void cancelled() {
-                exchange.failed(PushOutcome.failed(PushOutcome.Kind.TIMEOUT, "no answer within " + timeoutMillis
-                        + " ms"));
+            public void cancelled() { // by the exchange's own end (then a no-op), or by the client closing
+                exchange.failed(PushOutcome.failed(PushOutcome.Kind.CONNECT_ERROR, "cancelled: the client closed"));
             }
         };
         try {
@@ -221,7 +220,10 @@ public final class PushClient implements PushSender, AutoCloseable {
         }
     }
 
-    /** Whether a failure came from a reactor that is down and the exchange was sent again on a new client. */
+    /**
+     * Whether a failure came from a reactor that is down, before the exchange had a connection, and the exchange was
+     * sent again on a new client.
+     */
     private boolean retriedOnNewClient(RestartingClient.Generation generation, AsyncRequestBuilder request,
                                        long timeoutMillis, PushExchange exchange, boolean again) {
         if (generation.client().getStatus() == IOReactorStatus.ACTIVE) {

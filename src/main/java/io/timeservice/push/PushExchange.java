@@ -49,12 +49,11 @@ final class PushExchange {
         return true;
     }
 
-    /** Starts over on another client (nothing of it was sent); false once it has ended. */
+    /** Starts over on another client; false once it has ended or had a connection (something may have been sent). */
     synchronized boolean restart() {
-        if (ended) {
+        if (ended || connection != null) {
             return false;
         }
-        connection = null;
         pending = null;
         return true;
     }
@@ -67,12 +66,6 @@ final class PushExchange {
     /** Ended otherwise (failure, deadline, an answer cut short): closes its connection first. */
     void failed(PushOutcome failed) {
         end(failed, true);
-    }
-
-    boolean ended() {
-        synchronized (this) {
-            return ended;
-        }
     }
 
     private void end(PushOutcome ending, boolean close) {
