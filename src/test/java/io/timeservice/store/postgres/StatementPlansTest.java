@@ -127,8 +127,8 @@ class StatementPlansTest {
         CASES.put("ScheduleRows.REMOVE_OCCURRENCE", new Case("timers_pkey", sys, "o1"));
         CASES.put("ScheduleRows.INSERT_OCCURRENCE", new Case(null, sys, "o1", now, 0, now, null, 5L, "s1",
                 true, sys));
-        CASES.put("PostgresFiringLoop.LOOK", new Case(LOOK_INDEXES));
-        CASES.put("PostgresFiringLoop.NEXT_ON", new Case("timers_firing_order+deliveries_leases+deliveries_waiting",
+        CASES.put("FiringLookSql.LOOK", new Case(LOOK_INDEXES));
+        CASES.put("FiringLookSql.NEXT_ON", new Case("timers_firing_order+deliveries_leases+deliveries_waiting",
                 (Object) new String[] {sys, "c4"}));
         CASES.put("PostgresQueueInspector.OVERDUE", new Case("timers_firing_order", virt));
     }
@@ -208,7 +208,7 @@ class StatementPlansTest {
      */
     @Test
     void theLook_runsOnOneCachedPlan_thatReadsTheGlobalIndexes() throws SQLException {
-        String look = PostgresFiringLoop.look(WINDOW);
+        String look = FiringLookSql.look(WINDOW);
         try (Connection connection = database.dataSource().getConnection()) {
             QueryPlans.run(connection, look, 10);
 
