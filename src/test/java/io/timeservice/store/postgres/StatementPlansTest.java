@@ -109,7 +109,7 @@ class StatementPlansTest {
         CASES.put("PostgresTimers.CANCEL", new Case("timers_seq", 1L));
         CASES.put("PostgresTimers.RESET_TIMERS", new Case(null, virt));
         CASES.put("PostgresTimers.RESET_DELIVERIES", new Case("deliveries_by_clock", virt));
-        CASES.put("PostgresClocks.DELETE_ROWS", new Case("deliveries_by_clock", virt, virt));
+        CASES.put("ClockSql.DELETE_ROWS", new Case("deliveries_by_clock", virt, virt));
         CASES.put("PostgresClockCopy.COPY", new Case(null, virt, "c5", 0L));
         CASES.put("PostgresClockSnapshots.ROWS", new Case(null, virt, virt));
         CASES.put("PostgresClockSnapshots.INSERT_TIMERS", new Case(null, virt, virt, ids("s", 100), longs(100), ints(100),
