@@ -53,10 +53,11 @@ import org.apache.hc.core5.util.Timeout;
  *
  * <p>A target may be hostile. An answer's status line and each header line are read up to {@value #MAX_LINE_BYTES}
  * bytes, at most {@value #MAX_HEADERS} header fields (so a head holds at most 65 lines of that length), and at most
- * {@value #MAX_ANSWER_BYTES} bytes of its body; past a bound the attempt ends as {@code protocol_error} and its
- * connection is closed. Each attempt ends at its target's timeout over the whole exchange, the wait for a connection,
+ * {@value #MAX_ANSWER_BYTES} bytes of its body; past a bound of the head the attempt ends as {@code protocol_error},
+ * past the body's its status decides, and either way its connection is closed. Each attempt ends at its target's timeout over the whole exchange, the wait for a connection,
  * connecting, the head and {@code 1xx} answers included, at the latest one sweep of {@link AttemptDeadlines} later:
- * its connection is then closed at once, never handed back to the pool ({@link PushExchange}). An attempt's future
+ * its connection is then closed at once, never handed back to the pool ({@link PushExchange}); a connection
+ * still being opened then is closed as soon as it is open, before a byte is sent. An attempt's future
  * completes only after that, so a caller that counts attempts in flight (the pusher's {@code concurrency}) counts every
  * request still open at the target. An I/O thread that dies is noticed and the client replaced
  * ({@link RestartingClient}).
@@ -185,10 +186,7 @@ public final class PushClient implements PushSender, AutoCloseable {
     private void send(RestartingClient.Generation generation, AsyncRequestBuilder request, long timeoutMillis,
                       PushExchange exchange, boolean again) {
         HttpClientContext context = HttpClientContext.create();
-        context.setRequestConfig(requestConfigs.computeIfAbsent(timeoutMillis, timeout -> RequestConfig.custom()
-                .setConnectionRequestTimeout(Timeout.ofMilliseconds(timeout))
-                .setResponseTimeout(Timeout.ofMilliseconds(timeout))
-                .build()));
+        context.setRequestConfig(requestConfigs.computeIfAbsent(timeoutMillis, PushClient::requestConfig));
         context.setAttribute(ExchangeConnections.EXCHANGE, exchange);
         AnswerConsumer answer = new AnswerConsumer();
         FutureCallback<PushOutcome> ended = new FutureCallback<>() {
@@ -207,17 +205,29 @@ public final class PushClient implements PushSender, AutoCloseable {
             }
 
             @Override
-            public void cancelled() { // by the exchange's own end (then a no-op), or by the client closing
+            public void cancelled() { // by the client closing
                 exchange.failed(PushOutcome.failed(PushOutcome.Kind.CONNECT_ERROR, "cancelled: the client closed"));
             }
         };
         try {
-            java.util.concurrent.Future<PushOutcome> underWay = generation.client().execute(request.build(), answer,
-                    context, ended);
-            exchange.pending(() -> underWay.cancel(true));
+            generation.client().execute(request.build(), answer, context, ended);
         } catch (RuntimeException refused) { // a client closed by a restart meanwhile
             ended.failed(refused);
         }
+    }
+
+    /**
+     * The waits of an attempt: for a pooled connection, to connect, between bytes of the answer. An attempt that ends
+     * (its deadline) while it waits or connects does not cancel them ({@link PushExchange}); these bounds end them.
+     */
+    @SuppressWarnings("deprecation") // the per-request connect timeout: the minimal client's lease reads it
+    private static RequestConfig requestConfig(long timeoutMillis) {
+        Timeout timeout = Timeout.ofMilliseconds(timeoutMillis);
+        return RequestConfig.custom()
+                .setConnectionRequestTimeout(timeout)
+                .setConnectTimeout(timeout)
+                .setResponseTimeout(timeout)
+                .build();
     }
 
     /**
