@@ -216,6 +216,95 @@ public abstract class ScheduleStoreContract extends StoreContract {
         assertRefused(() -> schedules().get("nowhere", "s"), ErrorCode.CLOCK_NOT_FOUND, "no clock is named nowhere");
     }
 
+    private static final long BERLIN_START = at("2027-03-27T22:00:00Z");
+
+    private static long at(String instant) {
+        return java.time.Instant.parse(instant).toEpochMilli();
+    }
+
+    private static ScheduleSpec cron(String expression, String payload) {
+        return new ScheduleSpec(expression, null, "Europe/Berlin", null, null, null, 0, payload,
+                ScheduleSpec.CatchUp.ALL, false);
+    }
+
+    @Test
+    void aCronSchedule_acrossSpringForward_firesEachOccurrenceOnce_atTheMovedTimes() {
+        clocks().create("berlin", BERLIN_START, ClockSettings.VIRTUAL);
+        Schedule half = schedules().put("berlin", "half", cron("*/30 * * * *", "{\"job\":\"half\"}"), null)
+                .schedule();
+        assertThat(half.next()).isEqualTo(at("2027-03-27T22:30:00Z"));
+        assertThat(schedules().put("berlin", "nightly", cron("30 2 * * *", null), null).schedule().next())
+                .isEqualTo(at("2027-03-28T01:30:00Z"));
+
+        List<Timer> fired = timers().advance("berlin", null, at("2027-03-28T02:00:00Z"), Integer.MAX_VALUE,
+                Trace.NONE).fired();
+
+        // half-hourly: 23:30 and 00:00 ... 03:00 local; 02:00 and 02:30 are moved onto 03:00 and 03:30 and fire once
+        assertThat(fired).extracting(Timer::id).containsExactly(
+                "half:" + at("2027-03-27T22:30:00Z"), "half:" + at("2027-03-27T23:00:00Z"),
+                "half:" + at("2027-03-27T23:30:00Z"), "half:" + at("2027-03-28T00:00:00Z"),
+                "half:" + at("2027-03-28T00:30:00Z"), "half:" + at("2027-03-28T01:00:00Z"),
+                "nightly:" + at("2027-03-28T01:30:00Z"), "half:" + at("2027-03-28T01:30:00Z"),
+                "half:" + at("2027-03-28T02:00:00Z"));
+        assertThat(fired.get(0).schedule()).isEqualTo("half");
+        assertThat(fired.get(0).payload()).isEqualTo("{\"job\":\"half\"}");
+        assertThat(fired.get(0).fireTime()).isEqualTo(at("2027-03-27T22:30:00Z"));
+        Schedule after = schedules().get("berlin", "half");
+        assertThat(after.fired()).isEqualTo(8);
+        assertThat(after.next()).isEqualTo(at("2027-03-28T02:30:00Z"));
+        assertThat(timers().get("berlin", "half:" + at("2027-03-28T02:30:00Z")).schedule()).isEqualTo("half");
+    }
+
+    @Test
+    void aCopyOfTheClock_holdsItsSchedulesWithTheirCountsAndPendingOccurrence_andTheyRunApart() {
+        clocks().create("berlin", BERLIN_START, ClockSettings.VIRTUAL);
+        schedules().put("berlin", "tick", every(60_000), null);
+        timers().advance("berlin", 60_000L, null, Integer.MAX_VALUE, Trace.NONE);
+
+        clocks().copy("variant", "berlin");
+
+        Schedule copied = schedules().get("variant", "tick");
+        assertThat(copied.fired()).isEqualTo(1);
+        assertThat(copied.next()).isEqualTo(BERLIN_START + 120_000);
+        assertThat(timers().get("variant", "tick:" + (BERLIN_START + 120_000)).schedule()).isEqualTo("tick");
+        schedules().pause("berlin", "tick", null);
+        assertThat(timers().advance("variant", 60_000L, null, Integer.MAX_VALUE, Trace.NONE).fired())
+                .extracting(Timer::id).containsExactly("tick:" + (BERLIN_START + 120_000));
+        Schedule ran = schedules().get("variant", "tick");
+        assertThat(ran.fired()).isEqualTo(2);
+        assertThat(ran.state()).isEqualTo(Schedule.State.ACTIVE);
+        assertThat(schedules().get("berlin", "tick").state()).isEqualTo(Schedule.State.PAUSED);
+    }
+
+    private static ScheduleSpec spec(String cron, Long every, String zone, Long start, Long end, Long limit) {
+        return new ScheduleSpec(cron, every, zone, start, end, limit, 0, null, ScheduleSpec.CatchUp.ALL, false);
+    }
+
+    private void badSpec(ScheduleSpec spec, String message) {
+        assertRefused(() -> schedules().put(null, "s", spec, null), ErrorCode.INVALID_SCHEDULE, message);
+    }
+
+    @Test
+    void badSpecs_areInvalidSchedule_withOneText_andChangeNothing() {
+        badSpec(spec(null, null, null, null, null, null), "a schedule needs exactly one of cron and every");
+        badSpec(spec("* * * * *", 1000L, null, null, null, null), "a schedule needs exactly one of cron and every");
+        badSpec(spec(null, 1000L, "UTC", null, null, null),
+                "zone applies to cron only; an every schedule counts milliseconds");
+        badSpec(spec("* * * *", null, null, null, null, null), "cron has five fields (minute hour day-of-month"
+                + " month day-of-week) or six (seconds first), got 4: * * * *");
+        badSpec(spec("0 0 30 2 *", null, null, null, null, null), "cron 0 0 30 2 * never fires");
+        badSpec(spec("* * * * *", null, "Mars/Olympus", null, null, null),
+                "zone must be an IANA time zone name such as Europe/Berlin: Mars/Olympus");
+        badSpec(spec(null, 1000L, null, 5000L, 4000L, null), "end (4000) is before start (5000)");
+        badSpec(spec(null, 1000L, null, null, null, 0L), "limit must be at least 1: 0");
+        String tooLong = "x".repeat(Limits.MAX_SCHEDULE_ID_LENGTH + 1);
+        assertRefused(() -> schedules().put(null, tooLong, every(1_000), null), ErrorCode.INVALID_ID,
+                "a schedule id must be 1 to " + Limits.MAX_SCHEDULE_ID_LENGTH
+                        + " characters long, got " + (Limits.MAX_SCHEDULE_ID_LENGTH + 1));
+        assertThat(schedules().list(null)).isEmpty();
+        assertThat(timers().status(null).size()).isZero();
+    }
+
     // ---- the random walk against the memory store as reference ----
 
     /**
@@ -246,7 +335,8 @@ public abstract class ScheduleStoreContract extends StoreContract {
                         ScheduleSpec spec = randomSpec(random);
                         Long ifMatch = random.nextInt(4) == 0 ? (long) (1 + random.nextInt(3)) : null;
                         same(what + " put " + id + " " + spec + " ifMatch " + ifMatch,
-                                () -> put(memory, clock, id, spec, ifMatch), () -> put(store, clock, id, spec, ifMatch));
+                                () -> put(memory, clock, id, spec, ifMatch),
+                                () -> put(store, clock, id, spec, ifMatch));
                     }
                     case 2 -> same(what + " pause " + id,
                             () -> List.of(shown(memory.schedules().pause(clock, id, null))),

@@ -53,7 +53,8 @@ public final class PostgresContractStores implements AfterAllCallback {
             // the rows the migrations seed (the budget's stripes, the schedule count): kept aside, put back
             if (database.queryLong("SELECT count(*) FROM " + table) > 0) {
                 database.execute("CREATE TABLE fresh_" + table + " AS SELECT * FROM " + table);
-                statements.append(" INSERT INTO ").append(table).append(" SELECT * FROM fresh_").append(table).append(';');
+                statements.append(" INSERT INTO ").append(table).append(" SELECT * FROM fresh_").append(table)
+                        .append(';');
             }
         }
         for (String sequence : sequences) {
