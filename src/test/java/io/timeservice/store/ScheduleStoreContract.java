@@ -86,13 +86,17 @@ public abstract class ScheduleStoreContract extends StoreContract {
         schedules().put(null, "s", every(1_000), null);
         advance(1_000);
 
-        Schedule.Put replaced = schedules().put(null, "s", spec(1_000, 0L, null, null, false), 1L);
+        ScheduleSpec prioritized = new ScheduleSpec(null, 1_000L, null, 0L, null, null, 3, "{\"s\":1}",
+                ScheduleSpec.CatchUp.ALL, false);
+        Schedule.Put replaced = schedules().put(null, "s", prioritized, 1L);
 
         assertThat(replaced.created()).isFalse();
         assertThat(replaced.schedule().version()).isEqualTo(2);
         assertThat(replaced.schedule().fired()).isEqualTo(1);
         assertThat(replaced.schedule().next()).isEqualTo(2_000);
+        assertThat(replaced.schedule().spec().priority()).isEqualTo(3);
         assertThat(pending()).containsExactly("s:2000");
+        assertThat(timers().get(null, "s:2000").priority()).isEqualTo(3);
         assertRefused(() -> schedules().put(null, "s", every(2_000), 1L), ErrorCode.PRECONDITION_FAILED,
                 "schedule s is at version 2, which the precondition does not name");
         assertRefused(() -> schedules().put(null, "new", every(2_000), 1L), ErrorCode.PRECONDITION_FAILED,
@@ -182,6 +186,9 @@ public abstract class ScheduleStoreContract extends StoreContract {
         assertThat(schedules().next(null, "s", 10)).isEmpty();
         assertRefused(() -> schedules().next(null, "s", 0), ErrorCode.INVALID_LIMIT,
                 "count must be 1 to " + Limits.MAX_NEXT_COUNT + ": 0");
+        assertRefused(() -> schedules().next(null, "s", Limits.MAX_NEXT_COUNT + 1), ErrorCode.INVALID_LIMIT,
+                "count must be 1 to " + Limits.MAX_NEXT_COUNT + ": " + (Limits.MAX_NEXT_COUNT + 1));
+        assertThat(schedules().get(null, "s").state()).isEqualTo(Schedule.State.DONE);
         assertRefused(() -> schedules().next(null, "x", 1), ErrorCode.SCHEDULE_NOT_FOUND,
                 "no schedule x on this clock");
     }
@@ -213,6 +220,15 @@ public abstract class ScheduleStoreContract extends StoreContract {
                 "timer s:1000 is an occurrence of schedule s; change the schedule instead");
         assertRefused(() -> timers().edit(null, "s:1000", 5L, null, Precondition.NONE, Trace.NONE),
                 ErrorCode.SCHEDULE_OWNED, "timer s:1000 is an occurrence of schedule s; change the schedule instead");
+        SchedulerException inBatch = assertRefused(() -> timers().batch(null, List.of(
+                        new io.timeservice.model.BatchOp.Cancel("s:1000", Precondition.NONE))),
+                ErrorCode.SCHEDULE_OWNED,
+                "operation 0: timer s:1000 is an occurrence of schedule s; change the schedule instead");
+        assertThat(inBatch.opIndex()).isZero();
+        assertRefused(() -> timers().add(null, "s:1000", 1, 0, null, Trace.NONE), ErrorCode.DUPLICATE_ID,
+                "a pending timer already has id s:1000");
+        schedules().delete(null, "s", null);
+        assertRefused(() -> timers().get(null, "s:1000"), ErrorCode.TIMER_NOT_FOUND, "no pending timer has id s:1000");
         assertRefused(() -> schedules().get("nowhere", "s"), ErrorCode.CLOCK_NOT_FOUND, "no clock is named nowhere");
     }
 
