@@ -48,6 +48,13 @@ public final class UnixCronParser implements CronParser {
         if (expression == null || expression.isBlank() || expression.length() > MAX_LENGTH) {
             throw invalid("cron must be 1 to " + MAX_LENGTH + " characters of five or six fields, or a macro");
         }
+        for (int i = 0; i < expression.length(); i++) {
+            char c = expression.charAt(i);
+            if (c < ' ' || c > '~') { // named by code point, never echoed: a NUL or escape sequence stays out of answers
+                throw invalid(String.format("cron holds U+%04X at index %d; it is printable ASCII, its fields"
+                        + " separated by spaces", (int) c, i));
+            }
+        }
         String trimmed = expression.trim();
         String text = trimmed.startsWith("@") ? MACROS.get(trimmed.toLowerCase(Locale.ROOT)) : trimmed;
         if (text == null) {

@@ -50,11 +50,16 @@ public final class Limits {
      */
     public static final long MISSED_AFTER_MILLIS = 60_000;
     /**
-     * Most skipped occurrences of one schedule that one step counts one by one (a cron's times must be walked); past
-     * it the step moves the schedule on to its first occurrence after now without counting the rest. Bounds the time
-     * under the clock's lock of, say, a secondly cron advanced across years.
+     * Most skipped occurrences of one schedule that one step counts; past it the step moves the schedule on to its
+     * first occurrence after the clock's new now without counting the rest. An interval's skips are counted by
+     * arithmetic, in O(1) up to this bound; a cron's are found one by one, up to {@link #MAX_WALKED_SKIPS}.
      */
     public static final int MAX_COUNTED_SKIPS = 1_000_000;
+    /**
+     * Most skipped occurrences of one cron schedule that one step counts, each found by a step of the cron engine
+     * (some microseconds): bounds the time under the clock's lock of, say, a secondly cron advanced across years.
+     */
+    public static final int MAX_WALKED_SKIPS = 10_000;
 
     private Limits() {
     }

@@ -4,21 +4,23 @@ package io.timeservice.model;
  * What a firing step does when it reaches a schedule's scheduled occurrence: the store-neutral decision both stores
  * take, so an occurrence fires, is skipped and is followed alike on either. It fires unless the schedule is paused,
  * the step has fired {@code maxCatchUp} of the schedule's occurrences already, or (on a wall clock) {@code catchUp}
- * leaves a missed one out ({@link ScheduleTimes#firesOnWallClock}). Beyond the bound every later occurrence due by
- * the step's now is skipped too, counted one by one up to {@link Limits#MAX_COUNTED_SKIPS}, and the schedule moves on
- * to its first occurrence after now. A paused schedule's occurrences are each reached (and skipped) at their own
- * time, so each counts against a bounded advance's limit.
+ * leaves a missed one out ({@link ScheduleTimes#firesOnWallClock}). Once the step has fired its bound and the
+ * successor is due by the step's target too, the schedule's catch-up is {@code spent}: the step adds no successor
+ * then but, once it knows where the clock stops (its target, or short of it when its limit stopped it), calls
+ * {@link #skipThrough} for that time, which skips and counts every occurrence up to it and moves the schedule on to
+ * its first occurrence after it. A paused schedule's occurrences are each reached (and skipped) at their own time, so
+ * each counts against a bounded advance's limit.
  *
- * @param fires       whether the occurrence fires (else it is skipped and counted)
- * @param next        the schedule's next pending occurrence, or {@link Recurrence#NONE}
- * @param skippedMore occurrences after this one skipped by the same step
- * @param taken       the last occurrence fired or skipped: this one, or the last one skipped after it
+ * @param fires whether the occurrence fires (else it is skipped and counted)
+ * @param next  the schedule's next pending occurrence, or {@link Recurrence#NONE} (when {@code spent}: the successor,
+ *              which {@link #skipThrough} replaces)
+ * @param spent whether the step fired its bound of the schedule with the successor due by the step's target
  */
-public record OccurrenceStep(boolean fires, long next, long skippedMore, long taken) {
+public record OccurrenceStep(boolean fires, long next, boolean spent) {
 
     /**
      * The step for the occurrence at {@code time} of a schedule that has used up {@code counted} occurrences
-     * (this one not included) and fired {@code stepFires} of them in this step, the step's clock at {@code now}.
+     * (this one not included) and fired {@code stepFires} of them in this step, the step's target at {@code now}.
      */
     public static OccurrenceStep reach(ScheduleSpec spec, Recurrence times, long time, long now, long counted,
                                        int stepFires, int maxCatchUp, boolean virtual) {
@@ -26,24 +28,39 @@ public record OccurrenceStep(boolean fires, long next, long skippedMore, long ta
         boolean fires = !spec.paused() && stepFires < maxCatchUp
                 && (virtual || ScheduleTimes.firesOnWallClock(spec.catchUp(), time, successor, now));
         int fired = stepFires + (fires ? 1 : 0);
-        long used = counted + 1;
-        long skippedMore = 0;
-        long taken = time;
-        if (successor != Recurrence.NONE && successor <= now && fired >= maxCatchUp) {
-            long next = successor;
-            for (int skipped = 0; next != Recurrence.NONE && next <= now; skipped++) {
-                skippedMore++;
-                used++;
-                taken = next;
-                if (skipped == Limits.MAX_COUNTED_SKIPS) {
-                    return new OccurrenceStep(fires, ScheduleTimes.firstAfter(spec, times, now, next, used),
-                            skippedMore, taken);
-                }
-                next = ScheduleTimes.successor(spec, times, next, used);
-            }
-            successor = next;
+        boolean spent = successor != Recurrence.NONE && successor <= now && fired >= maxCatchUp;
+        return new OccurrenceStep(fires, successor, spent);
+    }
+
+    /**
+     * After a step that spent a schedule's catch-up at occurrence {@code time} ({@code used} occurrences used up,
+     * that one included) stopped the clock at {@code through}: the occurrences after {@code time} up to
+     * {@code through} are skipped. Costs O(1) for an interval, one recurrence step per skip counted for a cron.
+     *
+     * @return the skipped ones' count (at most {@link Limits#MAX_COUNTED_SKIPS}, a cron's at most
+     *         {@link Limits#MAX_WALKED_SKIPS}; the rest up to {@code through} are passed without counting), the last
+     *         one counted and the schedule's next occurrence, after {@code through}
+     */
+    public static Skipped skipThrough(ScheduleSpec spec, Recurrence times, long time, long through, long used) {
+        long max = times.countsInO1() ? Limits.MAX_COUNTED_SKIPS : Limits.MAX_WALKED_SKIPS;
+        if (spec.limit() != null) {
+            max = Math.min(max, Math.max(0, spec.limit() - used));
         }
-        return new OccurrenceStep(fires, successor, skippedMore, taken);
+        long last = spec.end() == null ? through : Math.min(through, spec.end());
+        Recurrence.Span span = last > time ? times.count(time, last, max) : new Recurrence.Span(0, time);
+        long taken = span.count() == 0 ? time : span.last();
+        long next = ScheduleTimes.firstAfter(spec, times, through, taken, used + span.count());
+        return new Skipped(span.count(), taken, next);
+    }
+
+    /**
+     * What {@link #skipThrough} skipped.
+     *
+     * @param count occurrences skipped and counted
+     * @param taken the last occurrence fired or skipped
+     * @param next  the schedule's next pending occurrence, or {@link Recurrence#NONE}
+     */
+    public record Skipped(long count, long taken, long next) {
     }
 
     /**

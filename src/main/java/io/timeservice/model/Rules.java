@@ -1,6 +1,5 @@
 package io.timeservice.model;
 
-import java.time.DateTimeException;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.chrono.IsoChronology;
@@ -169,15 +168,31 @@ public final class Rules {
 
     /**
      * The clock time (Unix epoch milliseconds) an RFC 3339 date-time names, fractions of a second below the
-     * millisecond cut off. Refused with {@code invalid_delay} naming {@code member} when the text is not such a
-     * date-time (no offset, no seconds, a day the month lacks, ...).
+     * millisecond cut off (toward the past), a fraction of any length read. Refused with {@code invalid_delay} naming
+     * {@code member} when the text is not such a date-time (no offset, no seconds, a day the month lacks, ...).
      */
     public static long clockTimeOf(String text, String member) {
         try {
-            return OffsetDateTime.parse(text, RFC_3339).toInstant().toEpochMilli();
+            return OffsetDateTime.parse(withNineFractionDigits(text), RFC_3339).toInstant().toEpochMilli();
         } catch (DateTimeParseException malformed) {
             throw invalidClockTime(member, "\"" + abbreviate(text) + "\"");
         }
+    }
+
+    /**
+     * {@code text} with the digits of its fraction past the ninth dropped: RFC 3339 allows any number, java.time
+     * reads nine, and every digit past the third is cut off anyway.
+     */
+    private static String withNineFractionDigits(String text) {
+        int point = "yyyy-mm-ddThh:mm:ss".length();
+        int digits = 0;
+        if (text.length() > point && text.charAt(point) == '.') {
+            while (point + 1 + digits < text.length() && text.charAt(point + 1 + digits) >= '0'
+                    && text.charAt(point + 1 + digits) <= '9') {
+                digits++;
+            }
+        }
+        return digits <= 9 ? text : text.substring(0, point + 10) + text.substring(point + 1 + digits);
     }
 
     /** The refusal of a clock-time member that holds {@code got}: {@code invalid_delay}, as its sibling delay's. */
@@ -297,12 +312,9 @@ public final class Rules {
             }
             return null;
         }
-        ZoneId zone;
-        try {
-            zone = ZoneId.of(spec.zoneOrUtc());
-        } catch (DateTimeException unknown) {
-            throw refusal.apply("zone", "zone must be an IANA time zone name such as Europe/Berlin: "
-                    + abbreviate(spec.zone()));
+        ZoneId zone = IanaZones.zoneOf(spec.zoneOrUtc());
+        if (zone == null) {
+            throw refusal.apply("zone", IanaZones.refusal(abbreviate(spec.zone())));
         }
         LocalRecurrence local;
         try {
@@ -332,7 +344,7 @@ public final class Rules {
     /** The raw times of a resolved spec: its cron in its zone, or {@code start + k * every}. */
     public static Recurrence recurrenceOf(ScheduleSpec resolved, CronParser parser) {
         return resolved.every() != null ? Recurrence.every(resolved.start(), resolved.every())
-                : new ZonedRecurrence(parser.parse(resolved.cron()), ZoneId.of(resolved.zoneOrUtc()));
+                : new ZonedRecurrence(parser.parse(resolved.cron()), IanaZones.zoneOf(resolved.zoneOrUtc()));
     }
 
     /** Refuses a new schedule when the store holds {@code count} of its most {@code maxSchedules}. */

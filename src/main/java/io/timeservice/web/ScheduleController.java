@@ -81,8 +81,7 @@ class ScheduleController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     TimesJson next(@ClockVariable String clock, @PathVariable String id,
                    @RequestParam(required = false) String count) {
-        int n = count == null ? Limits.DEFAULT_NEXT_COUNT : (int) Math.max(Integer.MIN_VALUE,
-                Math.min(Integer.MAX_VALUE, IntegerParameter.parse("count", count)));
+        int n = LimitParameter.parse("count", count, Limits.DEFAULT_NEXT_COUNT, Limits.MAX_NEXT_COUNT);
         return new TimesJson(schedules.next(clock, id, n));
     }
 

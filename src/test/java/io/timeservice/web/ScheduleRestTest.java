@@ -159,6 +159,50 @@ class ScheduleRestTest extends RestTestSupport {
         given().get("/schedules").then().body("schedules", equalTo(List.of()));
     }
 
+    @Test
+    void zones_areIanaNames_andNoOffsets() {
+        for (String zone : new String[] {"GMT+5", "+05:00", "Z", "SystemV/AST4", "UTC+01:00", "UT"}) {
+            Response refused = json("{\"cron\":\"0 0 * * *\",\"zone\":\"" + zone + "\"}").put("/schedules/z");
+            assertProblem(refused, 400, "invalid_schedule");
+            org.assertj.core.api.Assertions.assertThat(refused.jsonPath().getString("detail")).as(zone)
+                    .contains("must be an IANA time zone name");
+        }
+        for (String zone : new String[] {"EST", "MST", "HST", "ROC", "Etc/GMT+5", "US/Eastern", "UTC"}) {
+            json("{\"cron\":\"0 0 * * *\",\"zone\":\"" + zone + "\"}").put("/schedules/z").then()
+                    .statusCode(org.hamcrest.Matchers.oneOf(200, 201)).body("zone", equalTo(zone));
+        }
+        // EST is IANA's link to America/Panama: midnight there is 05:00Z
+        json("{\"now\":0}").put("/clocks/est").then().statusCode(201);
+        json("{\"cron\":\"0 0 * * *\",\"zone\":\"EST\"}").put("/clocks/est/schedules/z").then().statusCode(201)
+                .body("next", equalTo(5 * 3_600_000));
+        Response newer = json("{\"cron\":\"0 0 * * *\",\"zone\":\"America/Not_Yet\"}").put("/schedules/z");
+        assertProblem(newer, 400, "invalid_schedule");
+        org.assertj.core.api.Assertions.assertThat(newer.jsonPath().getString("detail"))
+                .contains("is not in this service's time-zone data (the JDK's, IANA tzdata 20");
+    }
+
+    @Test
+    void aCronWithControlCharacters_isRefused_andNotEchoed() {
+        for (String cron : new String[] {"0 0 * * *\\u0000", "0\\u0000 0 * * *", "0 0 * * *\\u001b[31m",
+            "0\\t0 * * *", "0 0 * * *\\n", "0 0 * * \\u00e9"}) {
+            Response refused = json("{\"cron\":\"" + cron + "\"}").put("/schedules/c");
+            assertProblem(refused, 400, "invalid_schedule");
+            org.assertj.core.api.Assertions.assertThat(refused.asString()).as(cron)
+                    .doesNotContain("\u0000", "\\u0000", "\u001b", "\\u001b", "\\t", "\\n", "\u00e9", "\\u00e9")
+                    .contains("cron holds U+");
+        }
+        given().get("/schedules").then().body("schedules", equalTo(List.of()));
+    }
+
+    @Test
+    void nextWithACountOutOfRange_isInvalidLimit() {
+        json("{\"every\":1000}").put("/schedules/n").then().statusCode(201);
+        for (String count : new String[] {"-1", "0", "1001", "x", "99999999999"}) {
+            assertProblem(given().get("/schedules/n/next?count=" + count), 400, "invalid_limit");
+        }
+        given().get("/schedules/n/next?count=2").then().statusCode(200).body("times.size()", equalTo(2));
+    }
+
     private static org.assertj.core.api.ListAssert<String> assertThat(List<String> list) {
         return org.assertj.core.api.Assertions.assertThat(list);
     }

@@ -440,13 +440,15 @@ final class ClockFiring {
             }
             last = heap.fireTime(root);
             popped += heap.popDue(last, maxPops - popped, fired);
-            schedules.addSuccessors();
+            schedules.addSuccessors(last);
         }
         int root = heap.peek();
         boolean complete = root == IndexedTimerHeap.NONE || heap.fireTime(root) > now;
         kernel.clock().advanceTo(complete ? now : Math.max(last, kernel.clock().now()));
+        long skippedAtEnd = schedules.endStep(complete ? now : last); // where the firing reached
         fired.release();
-        metrics.scheduleOccurrences(fired.occurrencesFired, fired.skipped);
+        metrics.scheduleOccurrences(fired.occurrencesFired, (int) Math.min(Integer.MAX_VALUE,
+                fired.skipped + skippedAtEnd));
         return new Fired(new AdvanceResult(kernel.clock().now(), fired.timers, complete), fired.levels());
     }
 

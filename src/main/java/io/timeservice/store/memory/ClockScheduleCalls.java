@@ -296,6 +296,11 @@ final class ClockScheduleCalls {
         }
 
         @Override
+        public void createdAt(long clockTime) {
+            now = clockTime;
+        }
+
+        @Override
         public void add(String timerId, long fireTime, int priority, String payload, boolean successor) {
             long sequence = sequences.reserveNext(kernel.log());
             heap.insert(timerId, fireTime, priority, sequence, 1, now, wall, payload);

@@ -26,7 +26,7 @@ import io.timeservice.model.SchedulerException;
  *
  * <p>The occurrences themselves are timers in the clock's heap, reached through {@link Occurrences}; a firing step
  * tells {@link #reached} each popped timer and afterwards calls {@link #addSuccessors}, since the heap must not
- * change while it pops.
+ * change while it pops, and {@link #endStep} once it stops.
  *
  * <p>Not thread-safe: call every method under the clock's lock. Every refusal is thrown before anything changes.
  */
@@ -40,6 +40,9 @@ final class ClockSchedules {
          * (beyond the limit when the predecessor stays as a delivery: by one timer per schedule at most).
          */
         void add(String timerId, long fireTime, int priority, String payload, boolean successor);
+
+        /** The clock time the successors added from here on were created at: when their predecessor fired. */
+        void createdAt(long clockTime);
 
         /** Removes a pending occurrence timer (it is pending: the schedules track it). */
         void remove(String timerId);
@@ -61,6 +64,8 @@ final class ClockSchedules {
     private final Map<String, Entry> byOccurrence = new HashMap<>();
     /** Successors found by {@link #reached}, added by {@link #addSuccessors}. */
     private final List<Entry> successorsDue = new ArrayList<>();
+    /** Schedules whose catch-up the step spent ({@link OccurrenceStep#spent}), moved on by {@link #endStep}. */
+    private final List<Entry> spent = new ArrayList<>();
     /** Counts firing steps; an entry's {@code stepFires} counts only in the step its stamp names. */
     private long step;
 
@@ -121,6 +126,7 @@ final class ClockSchedules {
         byId.clear();
         byOccurrence.clear();
         successorsDue.clear();
+        spent.clear();
     }
 
     /** Pending occurrences, scheduled and triggered. */
@@ -279,24 +285,59 @@ final class ClockSchedules {
         } else {
             entry.skipped++;
         }
-        entry.skipped += step.skippedMore();
-        entry.taken = step.taken();
-        entry.pending = step.next();
-        if (entry.pending != Recurrence.NONE) {
-            successorsDue.add(entry);
+        entry.taken = time;
+        if (step.spent()) {
+            // the rest due by where the step stops are skipped once it knows that time (endStep): none is added now
+            entry.pending = Recurrence.NONE;
+            spent.add(entry);
+        } else {
+            entry.pending = step.next();
+            if (entry.pending != Recurrence.NONE) {
+                successorsDue.add(entry);
+            }
         }
-        boolean fires = step.fires();
-        return fires ? Reached.FIRE : Reached.SKIP;
+        return step.fires() ? Reached.FIRE : Reached.SKIP;
     }
 
-    /** Adds the successors {@link #reached} found, as pending occurrences. Call after each pop of the heap. */
-    void addSuccessors() {
+    /**
+     * Adds the successors {@link #reached} found, as pending occurrences created at {@code firedAt}, the fireTime
+     * whose timers were just popped. Call after each pop of the heap.
+     */
+    void addSuccessors(long firedAt) {
+        occurrences.createdAt(firedAt);
         for (Entry entry : successorsDue) {
-            String timerId = entry.pendingId();
-            occurrences.add(timerId, entry.pending, entry.spec.priority(), entry.spec.payload(), true);
-            byOccurrence.put(timerId, entry);
+            addPending(entry);
         }
         successorsDue.clear();
+    }
+
+    /**
+     * The step stopped the clock at {@code through}: each schedule whose catch-up it spent skips its occurrences up
+     * to there ({@link OccurrenceStep#skipThrough}) and gets its next one, created at the time its last one fired.
+     * Returns how many it skipped. Call once, after the step's last pop.
+     */
+    long endStep(long through) {
+        long skippedNow = 0;
+        for (Entry entry : spent) {
+            OccurrenceStep.Skipped skipped = OccurrenceStep.skipThrough(entry.spec, entry.times, entry.taken,
+                    through, entry.counted());
+            occurrences.createdAt(entry.taken);
+            entry.skipped += skipped.count();
+            skippedNow += skipped.count();
+            entry.taken = skipped.taken();
+            entry.pending = skipped.next();
+            if (entry.pending != Recurrence.NONE) {
+                addPending(entry);
+            }
+        }
+        spent.clear();
+        return skippedNow;
+    }
+
+    private void addPending(Entry entry) {
+        String timerId = entry.pendingId();
+        occurrences.add(timerId, entry.pending, entry.spec.priority(), entry.spec.payload(), true);
+        byOccurrence.put(timerId, entry);
     }
 
     /** Makes {@code first} the entry's pending occurrence under {@code spec}: the old one goes, the new one comes. */

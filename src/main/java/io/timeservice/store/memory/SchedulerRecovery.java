@@ -232,11 +232,12 @@ final class SchedulerRecovery {
                 }
                 popped++;
             }
-            clockSchedules.addSuccessors();
+            clockSchedules.addSuccessors(last);
         }
         int root = heap.peek();
         boolean complete = root == IndexedTimerHeap.NONE || heap.fireTime(root) > now;
         clock.advanceTo(complete ? now : Math.max(last, clock.now()));
+        clockSchedules.endStep(complete ? now : last);
     }
 
     /** The heap being rebuilt, as the schedules see it: adds take the sequences their record names, in order. */
@@ -249,6 +250,11 @@ final class SchedulerRecovery {
             now = clockNow;
             wall = wallMillis;
             nextSequence = firstSequence;
+        }
+
+        @Override
+        public void createdAt(long clockTime) {
+            now = clockTime;
         }
 
         @Override

@@ -205,9 +205,8 @@ public final class PostgresSchedules {
     }
 
     /**
-     * Makes {@code first} the row's pending occurrence under {@code spec}: the new timer in, the old one out (kept
-     * when it is the same occurrence with the same priority and payload). Answers the budget change, timers and
-     * bytes.
+     * Makes {@code first} the row's pending occurrence under {@code spec}: the old timer out, the new one in, created
+     * now, even when it is the same occurrence (as on the memory store). Answers the budget change, timers and bytes.
      */
     private static long[] replacePending(Connection connection, StoredClock stored, ScheduleRows.Row row, long first,
                                          ScheduleSpec spec, long now) throws SQLException {
@@ -216,10 +215,6 @@ public final class PostgresSchedules {
         String newId = first == Recurrence.NONE ? null : Schedule.occurrenceId(row.id, first);
         long timers = 0;
         long bytes = 0;
-        if (oldId != null && oldId.equals(newId) && spec.priority() == row.spec.priority()
-                && java.util.Objects.equals(spec.payload(), row.spec.payload())) {
-            return new long[] {0, 0};
-        }
         if (oldId != null) {
             long released = ScheduleRows.removeOccurrence(connection, clock, oldId);
             if (released >= 0) {

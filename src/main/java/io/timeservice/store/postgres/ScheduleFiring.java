@@ -24,8 +24,8 @@ import io.timeservice.model.Timer;
  * occurrence's timer id {@code <schedule>:<time>} is the timers' primary key, so no occurrence is created or fired
  * twice, by any number of instances. The decisions are the memory store's ({@code ClockSchedules}): fire or skip by
  * pause, {@code timeservice.schedules.max-catch-up} per schedule per step and, on a wall clock, {@code catchUp}
- * ({@link io.timeservice.model.OccurrenceStep}); the rest due by the step's now skipped and counted, moving on to the first
- * occurrence after it.
+ * ({@link io.timeservice.model.OccurrenceStep}); the rest due by where the step stops (its target, or the last time it
+ * reached when its limit stopped it) skipped and counted, moving on to the first occurrence after that.
  *
  * <p>Lock order, the same as every schedule call's: the clock's row, then the schedule's row, then its occurrence
  * timer rows. A virtual clock's advance holds its clock's row exclusively, so its steps meet no other change of the
@@ -90,7 +90,7 @@ final class ScheduleFiring {
             for (Taken row : round) {
                 Timer timer = row.timer();
                 reached = timer.fireTime();
-                boolean fires = timer.schedule() == null || step.reached(row, target);
+                boolean fires = timer.schedule() == null || step.reached(row);
                 if (fires) {
                     fired.add(timer);
                     if (queue) {
@@ -102,8 +102,9 @@ final class ScheduleFiring {
                 }
             }
         }
-        step.writeAll();
         boolean complete = !anyDue(connection, stored.name(), target);
+        step.endStep(complete ? target : reached);
+        step.writeAll();
         return new Fired(fired, complete, reached, step.netTimers, step.netBytes);
     }
 
@@ -156,7 +157,7 @@ final class ScheduleFiring {
             for (Taken occurrence : taken) {
                 Timer timer = occurrence.timer();
                 boolean scheduled = step.isScheduled(row, occurrence);
-                if (step.reached(occurrence, now)) {
+                if (step.reached(occurrence)) {
                     deliver(connection, clock, timer, timer.sequence(), occurrence.bytes());
                     lateness.add(Math.max(0, now - timer.fireTime()));
                 } else {
@@ -202,6 +203,8 @@ final class ScheduleFiring {
         final boolean virtual;
         final Map<String, ScheduleRows.Row> locked = new LinkedHashMap<>();
         final Map<String, Integer> fires = new HashMap<>();
+        /** Rows whose catch-up a virtual clock's step spent, moved on by {@link #endStep}. */
+        final List<ScheduleRows.Row> spent = new ArrayList<>();
         long netTimers;
         long netBytes;
 
@@ -226,11 +229,11 @@ final class ScheduleFiring {
         }
 
         /**
-         * An occurrence timer was taken by a step that reaches {@code at} (an advance's target; its successor is
-         * created then, as in the memory store): whether it fires. A triggered one (or one whose schedule is gone) fires; the scheduled one fires or is
-         * skipped, and on a virtual clock its successor is added at once.
+         * An occurrence timer was taken by the step: whether it fires. A triggered one (or one whose schedule is
+         * gone) fires; the scheduled one fires or is skipped, and on a virtual clock its successor is added at once,
+         * created at the fired one's time.
          */
-        boolean reached(Taken taken, long at) throws SQLException {
+        boolean reached(Taken taken) throws SQLException {
             ScheduleRows.Row row = schedule(taken.timer().schedule());
             if (!isScheduled(row, taken)) {
                 if (row != null) {
@@ -241,12 +244,16 @@ final class ScheduleFiring {
             }
             boolean fires = reachScheduled(row, taken.timer().fireTime());
             if (virtual) {
-                addSuccessor(row, at);
+                addSuccessor(row, taken.timer().fireTime()); // created when its predecessor fired
             }
             return fires;
         }
 
-        /** The scheduled occurrence at {@code time} is reached: fire or skip, count, and move pending on. */
+        /**
+         * The scheduled occurrence at {@code time} is reached: fire or skip, count, and move pending on. When the
+         * step spent the schedule's catch-up, a virtual clock's step moves it on in {@link #endStep}, once it knows
+         * where the clock stops; a system clock's step stops at its now.
+         */
         boolean reachScheduled(ScheduleRows.Row row, long time) {
             int stepFires = fires.getOrDefault(row.id, 0);
             OccurrenceStep step = OccurrenceStep.reach(row.spec, row.times, time, now, row.counted(), stepFires,
@@ -257,10 +264,35 @@ final class ScheduleFiring {
             } else {
                 row.skipped++;
             }
-            row.skipped += step.skippedMore();
-            row.taken = step.taken();
+            row.taken = time;
             row.pending = step.next();
+            if (step.spent()) {
+                if (virtual) {
+                    row.pending = Recurrence.NONE;
+                    spent.add(row);
+                } else {
+                    skipThrough(row, now);
+                }
+            }
             return step.fires();
+        }
+
+        /** The step stopped the clock at {@code through}: the schedules whose catch-up it spent skip up to there. */
+        void endStep(long through) throws SQLException {
+            for (ScheduleRows.Row row : spent) {
+                long firedAt = row.taken;
+                skipThrough(row, through);
+                addSuccessor(row, firedAt);
+            }
+            spent.clear();
+        }
+
+        private void skipThrough(ScheduleRows.Row row, long through) {
+            OccurrenceStep.Skipped skipped = OccurrenceStep.skipThrough(row.spec, row.times, row.taken, through,
+                    row.counted());
+            row.skipped += skipped.count();
+            row.taken = skipped.taken();
+            row.pending = skipped.next();
         }
 
         /** Adds the row's pending occurrence as a timer, created at {@code createdAt}. */

@@ -43,6 +43,10 @@ class ClockSchedulesTest {
         }
 
         @Override
+        public void createdAt(long clockTime) {
+        }
+
+        @Override
         public void remove(String timerId) {
             assertThat(pending.remove(timerId)).as("removed " + timerId).isNotNull();
         }
@@ -80,8 +84,9 @@ class ClockSchedulesTest {
                     fired.add(timer.getKey());
                 }
             }
-            schedules.addSuccessors();
+            schedules.addSuccessors(first);
         }
+        schedules.endStep(to);
         now = to;
         return fired;
     }
