@@ -62,8 +62,9 @@ class PushConfiguration {
         // the memory store without a journal never waits for I/O: its answers are settled where they arrive
         boolean neverWaits = properties.store() == StoreAutoConfigurationFilter.Store.MEMORY
                 && properties.durability() == TimeServiceProperties.Durability.NONE;
+        // ... and forgets its sequences at a restart: webhook-ids then carry the start's tag, never to repeat
         Pusher pusher = new Pusher(clocks, deliveries, client, metrics, push.threads(), pushTimers, push.sweep(),
-                neverWaits);
+                neverWaits, neverWaits ? Pusher.newInstance() : null);
         MicrometerPushMetrics.inFlightGauge(registry, pusher::inFlight);
         return pusher;
     }

@@ -40,7 +40,7 @@ class WebhookReceiverExampleTest {
         try (PushClient client = new PushClient(new PushTargetPolicy(true, List.of(), InetAddress::getAllByName), 1,
                 10, timers, System::currentTimeMillis);
              Pusher pusher = new Pusher(new MemoryClockStore(clocks), deliveries, client, PushMetrics.NONE, 1, timers,
-                     Duration.ofSeconds(1), false)) {
+                     Duration.ofSeconds(1), false, null)) {
             pusher.start();
             new MemoryClockStore(clocks).create("docs", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL,
                     ClockSettings.DeliveryMode.PUSH, RetryPolicy.DEFAULT, null,

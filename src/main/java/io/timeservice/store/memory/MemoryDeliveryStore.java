@@ -6,6 +6,7 @@ import io.timeservice.model.Ack;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.store.DeliveryStore;
 
@@ -35,6 +36,16 @@ public final class MemoryDeliveryStore implements DeliveryStore {
     @Override
     public List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
         return scheduler(clock).claim(max, leaseMillis, waitMillis);
+    }
+
+    @Override
+    public List<Delivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
+        Clocks.Clock named = clocks.get(clock);
+        if (named.number() != incarnation) {
+            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "the clock " + Rules.abbreviateClockName(clock)
+                    + " was deleted and created again");
+        }
+        return named.scheduler().claim(max, leaseMillis, 0);
     }
 
     @Override

@@ -43,7 +43,7 @@ public final class PostgresClocks {
                    created_at, (settings #>> '{retry,maxAttempts}')::int, (settings #>> '{retry,initialBackoff}')::bigint,
                    (settings #>> '{retry,multiplier}')::float8, (settings #>> '{retry,maxBackoff}')::bigint,
                    (settings #>> '{retry,jitter}')::float8, rate_millionths, anchor_wall, now_ms, push_url,
-                   push_timeout, push_concurrency, push_header_names, push_header_values, push_secrets
+                   push_timeout, push_concurrency, push_header_names, push_header_values, push_secrets, incarnation
               FROM clocks""";
     /** The settings column for a retry policy: the API's member names and units (milliseconds). */
     private static final String SETTINGS = """
@@ -348,7 +348,7 @@ public final class PostgresClocks {
         ScaledTime scaled = rate == null ? null : new ScaledTime(row.getLong(13), row.getLong(14), new ClockRate(rate));
         return new StoredClock(row.getString(1), StoredClock.ofSql(ClockSettings.Mode.class, row.getString(2)),
                 row.getLong(3), row.getLong(4), StoredClock.ofSql(ClockSettings.DeliveryMode.class, row.getString(5)), retry,
-                row.getLong(6), scaled, pushOf(row));
+                row.getLong(6), scaled, pushOf(row), row.getLong(21));
     }
 
     /** The push target in columns 15 to 20, or null for a clock without one. */
