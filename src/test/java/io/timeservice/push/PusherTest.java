@@ -393,6 +393,20 @@ class PusherTest {
         assertThat(receiver.nextWithin(0)).as("nothing reached the receiver").isNull();
     }
 
+    /** Issue 41 item 11: a target's own User-Agent is sent instead of the pusher's, as one field. */
+    @Test
+    void aTargetsUserAgent_replacesThePushers() throws Exception {
+        pushClock("agent", new PushTarget(receiver.url("/"), 2_000, 1, Map.of("user-agent", "acme-bot/2"), List.of()));
+        add("agent", "a", 0, null);
+        advance("agent", 0);
+
+        Receiver.Request push = receiver.next();
+        List<String> agents = push.headers().entrySet().stream()
+                .filter(header -> header.getKey().equalsIgnoreCase("User-Agent"))
+                .flatMap(header -> header.getValue().stream()).toList();
+        assertThat(agents).containsExactly("acme-bot/2");
+    }
+
     /** A push clock to /old, signed with the old secret, that pushed one delivery (its settings just read), deleted. */
     private void pushedOnceThenDeleted(String name) throws InterruptedException {
         pushClock(name, target("/old", 4, List.of(OLD_SECRET)));

@@ -221,7 +221,11 @@ class PushRestTest extends RestTestSupport {
             "{\"push\":{\"url\":\"" + url + "\",\"headers\":{\"Host\":\"x\"}}}",
             "{\"push\":{\"url\":\"" + url + "\",\"secrets\":[\"whsec_!!\"]}}",
             "{\"push\":{\"url\":\"" + url + "\",\"secret\":[]}}",
-            "{\"push\":{\"url\":\"" + url + "\",\"timeout\":\"1000\"}}"}) {
+            "{\"push\":{\"url\":\"" + url + "\",\"timeout\":\"1000\"}}",
+            // issue 41 item 11: a null secret, a port no connection can use, an IPv4 host tools read differently
+            "{\"push\":{\"url\":\"" + url + "\",\"secrets\":[null]}}",
+            "{\"push\":{\"url\":\"http://127.0.0.1:70000/\"}}",
+            "{\"push\":{\"url\":\"http://0177.0.0.1:" + receiver.port() + "/\"}}"}) {
             assertProblem(json(body).put("/clocks/bad"), 400, "invalid_request");
         }
         assertProblem(given().get("/clocks/bad"), 404, "clock_not_found");
