@@ -4,9 +4,9 @@ import java.util.concurrent.ScheduledExecutorService;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.timeservice.metrics.MicrometerPushMetrics;
-import io.timeservice.model.PushTargetPolicy;
 import io.timeservice.push.PushClient;
 import io.timeservice.push.PushMetrics;
+import io.timeservice.push.PushTargetPolicy;
 import io.timeservice.push.Pusher;
 import io.timeservice.store.ClockStore;
 import io.timeservice.store.DeliveryStore;

@@ -14,7 +14,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.PushTarget;
-import io.timeservice.model.PushTargetPolicy;
 import org.apache.hc.client5.http.async.methods.AbstractBinResponseConsumer;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;

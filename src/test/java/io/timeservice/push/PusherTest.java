@@ -17,7 +17,6 @@ import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.PushTarget;
-import io.timeservice.model.PushTargetPolicy;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;

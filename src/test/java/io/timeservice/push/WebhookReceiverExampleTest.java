@@ -16,7 +16,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import com.sun.net.httpserver.HttpServer;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.PushTarget;
-import io.timeservice.model.PushTargetPolicy;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.Clocks;
