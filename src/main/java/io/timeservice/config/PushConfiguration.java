@@ -4,9 +4,9 @@ import java.util.concurrent.ScheduledExecutorService;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.timeservice.metrics.MicrometerPushMetrics;
-import io.timeservice.model.PushTargetPolicy;
 import io.timeservice.push.PushClient;
 import io.timeservice.push.PushMetrics;
+import io.timeservice.push.PushTargetPolicy;
 import io.timeservice.push.Pusher;
 import io.timeservice.store.ClockStore;
 import io.timeservice.store.DeliveryStore;
@@ -62,8 +62,9 @@ class PushConfiguration {
         // the memory store without a journal never waits for I/O: its answers are settled where they arrive
         boolean neverWaits = properties.store() == StoreAutoConfigurationFilter.Store.MEMORY
                 && properties.durability() == TimeServiceProperties.Durability.NONE;
+        // ... and forgets its sequences at a restart: webhook-ids then carry the start's tag, never to repeat
         Pusher pusher = new Pusher(clocks, deliveries, client, metrics, push.threads(), pushTimers, push.sweep(),
-                neverWaits);
+                neverWaits, neverWaits ? Pusher.newInstance() : null);
         MicrometerPushMetrics.inFlightGauge(registry, pusher::inFlight);
         return pusher;
     }

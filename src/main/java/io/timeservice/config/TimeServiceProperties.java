@@ -158,7 +158,7 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                     "timeservice.push.shutdown-grace must be between 0 and 1m, got " + shutdownGrace);
             for (String host : allowedHosts) {
                 try {
-                    new io.timeservice.model.PushTargetPolicy(false, List.of(host), h -> new java.net.InetAddress[0]);
+                    new io.timeservice.push.PushTargetPolicy(false, List.of(host), h -> new java.net.InetAddress[0]);
                 } catch (IllegalArgumentException bad) {
                     throw new IllegalArgumentException("timeservice.push.allowed-hosts: " + bad.getMessage());
                 }

@@ -51,7 +51,7 @@ public enum ErrorCode {
     SCHEDULE_OWNED,
     /**
      * A push target whose host is, or resolves to, an address the service may not reach (loopback, private,
-     * link-local, ...), or does not resolve at all (400): see {@link PushTargetPolicy}.
+     * link-local, ...), or does not resolve at all (400): see {@link PushTargetGuard}.
      */
     TARGET_NOT_ALLOWED,
     /**

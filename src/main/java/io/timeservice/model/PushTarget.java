@@ -12,7 +12,9 @@ import java.util.TreeMap;
  * so a pusher may keep what it read.
  *
  * @param url           an absolute {@code http} or {@code https} URL with a host, at most {@value #MAX_URL_LENGTH}
- *                      characters
+ *                      characters; kept in its ASCII form (RFC 3986: a character beyond ASCII in the path, query
+ *                      or port is percent-encoded as UTF-8), its port 1 to 65535 when it has one, and an IPv4 host
+ *                      only in the dotted-decimal form everyone reads alike
  * @param timeoutMillis how long one attempt may take, connection included, {@value #MIN_TIMEOUT_MILLIS} to
  *                      {@value #MAX_TIMEOUT_MILLIS} ms
  * @param concurrency   the most requests of this clock in flight at once, 1 to {@value #MAX_CONCURRENCY}
@@ -24,6 +26,7 @@ public record PushTarget(String url, long timeoutMillis, int concurrency, Map<St
                          List<String> secrets) {
 
     public static final int MAX_URL_LENGTH = 2_048;
+    public static final int MAX_PORT = 65_535;
     public static final long MIN_TIMEOUT_MILLIS = 100;
     public static final long MAX_TIMEOUT_MILLIS = 60_000;
     public static final long DEFAULT_TIMEOUT_MILLIS = 10_000;
@@ -40,12 +43,13 @@ public record PushTarget(String url, long timeoutMillis, int concurrency, Map<St
             "transfer-encoding", "connection");
 
     public PushTarget {
-        url = requireUrl(url).toString();
+        url = requireUrl(url);
         require(timeoutMillis >= MIN_TIMEOUT_MILLIS && timeoutMillis <= MAX_TIMEOUT_MILLIS, "push.timeout must be "
                 + MIN_TIMEOUT_MILLIS + " to " + MAX_TIMEOUT_MILLIS + " ms: " + timeoutMillis);
         require(concurrency >= 1 && concurrency <= MAX_CONCURRENCY, "push.concurrency must be 1 to "
                 + MAX_CONCURRENCY + ": " + concurrency);
         headers = requireHeaders(headers == null ? Map.of() : headers);
+        require(secrets == null || secrets.stream().noneMatch(java.util.Objects::isNull), "each of push.secrets must be a string, not null");
         secrets = List.copyOf(secrets == null ? List.of() : secrets);
         require(secrets.size() <= MAX_SECRETS, "push.secrets holds at most " + MAX_SECRETS + ": " + secrets.size());
         for (String secret : secrets) {
@@ -71,7 +75,8 @@ public record PushTarget(String url, long timeoutMillis, int concurrency, Map<St
                 + headers.size() + " headers, " + secrets.size() + " secrets)";
     }
 
-    private static URI requireUrl(String url) {
+    /** The URL checked and in its ASCII form. */
+    private static String requireUrl(String url) {
         require(url != null && !url.isEmpty(), "push.url is required");
         require(url.length() <= MAX_URL_LENGTH, "push.url must be at most " + MAX_URL_LENGTH + " characters: "
                 + url.length());
@@ -85,8 +90,38 @@ public record PushTarget(String url, long timeoutMillis, int concurrency, Map<St
         require(scheme.equals("http") || scheme.equals("https"), "push.url must be http or https: "
                 + Rules.abbreviate(url));
         require(uri.getHost() != null && uri.getRawUserInfo() == null && uri.getRawFragment() == null,
-                "push.url needs a host and no user info or fragment: " + Rules.abbreviate(url));
-        return uri;
+                "push.url needs a host (an internationalized name in its ASCII form) and no user info or fragment: "
+                        + Rules.abbreviate(url));
+        require(uri.getPort() == -1 || (uri.getPort() >= 1 && uri.getPort() <= MAX_PORT), "push.url's port must be 1"
+                + " to " + MAX_PORT + ": " + uri.getPort());
+        requireUnambiguousHost(uri.getHost());
+        String ascii = uri.toASCIIString(); // RFC 3986: what is sent, never raw Latin-1 or '?'
+        require(ascii.length() <= MAX_URL_LENGTH, "push.url must be at most " + MAX_URL_LENGTH + " characters once"
+                + " percent-encoded: " + ascii.length());
+        return ascii;
+    }
+
+    /**
+     * Refuses an IPv4 host in a form that tools read differently: octal ({@code 0177.0.0.1}, loopback to most, 177.0.0.1
+     * to Java), hexadecimal, or short ({@code 127.1}, {@code 2130706433}). A host whose last label is a number is an
+     * IPv4 address (the WHATWG URL standard's rule, which browsers and curl follow), and then only four decimal numbers
+     * of 0 to 255 without leading zeros are taken.
+     */
+    private static void requireUnambiguousHost(String host) {
+        if (host.startsWith("[")) {
+            return; // an IPv6 literal: one reading only
+        }
+        String[] labels = (host.endsWith(".") ? host.substring(0, host.length() - 1) : host).split("\\.", -1);
+        String last = labels[labels.length - 1];
+        if (!last.matches("[0-9]+|0[xX][0-9a-fA-F]*")) {
+            return; // a name
+        }
+        boolean dottedDecimal = labels.length == 4 && !host.endsWith(".");
+        for (String label : labels) {
+            dottedDecimal &= label.matches("0|[1-9][0-9]{0,2}") && Integer.parseInt(label) <= 255;
+        }
+        require(dottedDecimal, "push.url's host " + Rules.abbreviate(host) + " is an IPv4 address in a form tools read"
+                + " differently (octal, hexadecimal or short): write it as four decimal numbers without leading zeros");
     }
 
     private static Map<String, String> requireHeaders(Map<String, String> headers) {

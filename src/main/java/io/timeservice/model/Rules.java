@@ -416,6 +416,12 @@ public final class Rules {
                 + " and fires by itself; only a virtual clock can be advanced");
     }
 
+    /** The refusal of a claim for an incarnation of {@code clock} that was deleted and created again since. */
+    public static SchedulerException clockRecreated(String clock) {
+        return new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "the clock " + abbreviateClockName(clock)
+                + " was deleted and created again");
+    }
+
     /** The refusal of an ack, nack, extend or reject whose claim holds no lease on a delivery of {@code id}. */
     public static SchedulerException claimLost(String id) {
         return new SchedulerException(ErrorCode.CLAIM_LOST, "the claim does not hold a lease on a delivery of "

@@ -6,7 +6,6 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.timeservice.model.PushTargetPolicy;
 import org.apache.hc.client5.http.DnsResolver;
 
 /**

@@ -10,15 +10,17 @@ import io.timeservice.model.Delivery;
  * text or absent as null), then {@code schedule}, the id of the schedule whose occurrence it is (only then: a client's
  * timer has no such member, so a receiver tells the two apart without parsing the occurrence's id), and its
  * {@code webhook-id}, {@code <clock>:<sequence>} — stable across retries, unique in the service (a sequence is never
- * reused, and a forked clock's copy has its own clock name).
+ * reused, and a forked clock's copy has its own clock name) — or, over a store that forgets its sequences at a restart
+ * (the memory store without a journal), {@code <clock>:<sequence>:<instance>}, the tag of the service's start.
  */
 final class PushBody {
 
     private PushBody() {
     }
 
-    static String webhookId(String clock, Delivery delivery) {
-        return clock + ":" + delivery.sequence();
+    /** The delivery's webhook-id; {@code instance} is the start's tag, or null where sequences outlive a restart. */
+    static String webhookId(String clock, Delivery delivery, String instance) {
+        return instance == null ? clock + ":" + delivery.sequence() : clock + ":" + delivery.sequence() + ":" + instance;
     }
 
     static byte[] of(String clock, Delivery delivery) {

@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
@@ -16,7 +13,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.PushTarget;
-import io.timeservice.model.PushTargetPolicy;
 import org.apache.hc.client5.http.async.methods.AbstractBinResponseConsumer;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -168,7 +164,7 @@ public final class PushClient implements PushSender, AutoCloseable {
             request.addHeader("webhook-signature", signature);
         }
         for (Map.Entry<String, String> header : target.headers().entrySet()) {
-            request.addHeader(header.getKey(), header.getValue());
+            request.setHeader(header.getKey(), header.getValue()); // a User-Agent of the target's replaces ours
         }
         PushExchange exchange = new PushExchange();
         String late = "no answer within " + target.timeoutMillis() + " ms";
@@ -283,7 +279,7 @@ public final class PushClient implements PushSender, AutoCloseable {
 
     /**
      * What a 429 or 503 asks for in {@code Retry-After}, in milliseconds from {@code nowMillis}: delay-seconds or an
-     * HTTP date (RFC 9110); null when absent or unreadable.
+     * HTTP date in any of its three forms ({@link HttpDates}, RFC 9110); null when absent or unreadable.
      */
     static Long retryAfterMillis(String value, long nowMillis) {
         if (value == null || value.isBlank()) {
@@ -293,12 +289,8 @@ public final class PushClient implements PushSender, AutoCloseable {
         if (trimmed.chars().allMatch(Character::isDigit)) {
             return trimmed.length() > 12 ? Long.MAX_VALUE : Long.parseLong(trimmed) * 1000;
         }
-        try {
-            long at = ZonedDateTime.parse(trimmed, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
-            return Math.max(0, at - nowMillis);
-        } catch (DateTimeParseException unreadable) {
-            return null;
-        }
+        java.time.Instant at = HttpDates.parse(trimmed, java.time.Instant.ofEpochMilli(nowMillis));
+        return at == null ? null : Math.max(0, at.toEpochMilli() - nowMillis);
     }
 
     @Override

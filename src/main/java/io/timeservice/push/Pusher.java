@@ -56,7 +56,10 @@ public final class Pusher implements AutoCloseable {
     public static final long LEASE_MARGIN_MILLIS = 5_000;
     /** Every this many sweeps look at every clock, not just the push clocks known. */
     static final int FULL_SWEEPS = 30;
-    /** How long a clock's settings are trusted before they are read again (a clock deleted and made again). */
+    /**
+     * How long a clock's settings are trusted before they are read again (a scaled clock's rate). A clock deleted and
+     * made again does not wait for it: the claim names the incarnation read, and the store refuses another.
+     */
     private static final long SETTINGS_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int LIST_PAGE = 1_000;
 
@@ -76,6 +79,8 @@ public final class Pusher implements AutoCloseable {
     /** Whether answers are settled (and freed slots refilled) on the thread that received them. */
     private final boolean settleOnAnswer;
     private ScheduledFuture<?> sweeping;
+    /** The tag of this start in every webhook-id, or null; see the constructor. */
+    private final String instance;
 
     /**
      * @param threads how many claims and settlements run at once (store calls that may wait for the journal or the
@@ -85,10 +90,15 @@ public final class Pusher implements AutoCloseable {
      *                       them (the client's I/O thread) rather than handing them to this pusher's pool: only for a
      *                       store whose claims and acknowledgements never wait for I/O (the memory store without a
      *                       journal), since that thread serves every clock's requests
+     * @param instance       for a store that forgets its sequences at a restart (the memory store without a
+     *                       journal): a tag of this start, unique among starts ({@link #newInstance}), that every
+     *                       {@code webhook-id} carries so that none repeats after a restart; null for a store that
+     *                       keeps them
      */
     public Pusher(ClockStore clocks, DeliveryStore deliveries, PushSender sender, PushMetrics metrics, int threads,
-                  ScheduledExecutorService sweeps, Duration sweep, boolean settleOnAnswer) {
+                  ScheduledExecutorService sweeps, Duration sweep, boolean settleOnAnswer, String instance) {
         this.settleOnAnswer = settleOnAnswer;
+        this.instance = instance;
         this.clocks = clocks;
         this.deliveries = deliveries;
         this.sender = sender;
@@ -102,6 +112,11 @@ public final class Pusher implements AutoCloseable {
                     thread.setDaemon(true);
                     return thread;
                 });
+    }
+
+    /** A tag for this start of the service: 64 random bits in base 36, so no two starts share one. */
+    public static String newInstance() {
+        return Long.toUnsignedString(new java.security.SecureRandom().nextLong(), 36);
     }
 
     /** Starts listening for ready deliveries and sweeping; looks at every clock once now. */
@@ -147,7 +162,8 @@ public final class Pusher implements AutoCloseable {
                 }
             }
             for (ClockPushes clock : byClock.values()) {
-                if (clock.settings != null && clock.settings.pushes()) {
+                ClockSettings settings = clock.settings();
+                if (settings != null && settings.pushes()) {
                     if (!everyReadyTold) {
                         kick(clock); // a lost notification; where none is lost, a look would keep idle clocks alive
                     }
@@ -181,14 +197,20 @@ public final class Pusher implements AutoCloseable {
         }
     }
 
-    /** Claims and sends what is ready for {@code clock}, as far as its concurrency allows. */
+    /**
+     * Claims and sends what is ready for {@code clock}, as far as its concurrency allows. Claims only from the
+     * incarnation whose settings were read ({@link DeliveryStore#claimOf}): a clock deleted and created again under
+     * the name (with another target or secret, or as a queue clock) refuses it, and its settings are read again.
+     */
     private void round(ClockPushes clock) {
         try {
+            boolean readAgain = false;
             while (!stopped) {
-                ClockSettings settings = clock.settings(clocks);
-                if (settings == null || !settings.pushes()) {
+                ClockView read = clock.read(clocks);
+                if (read == null || !read.settings().pushes()) {
                     return;
                 }
+                ClockSettings settings = read.settings();
                 PushTarget target = settings.push();
                 int free;
                 synchronized (clock) {
@@ -199,7 +221,17 @@ public final class Pusher implements AutoCloseable {
                     return; // each settlement kicks the clock again; claims wait for a chunk while others are out
                 }
                 int max = Math.min(free, Limits.MAX_CLAIM);
-                List<Delivery> claimed = deliveries.claim(clock.name, max, leaseMillis(settings), 0);
+                List<Delivery> claimed;
+                try {
+                    claimed = deliveries.claimOf(clock.name, read.incarnation(), max, leaseMillis(settings));
+                } catch (SchedulerException refused) {
+                    if (refused.code() != ErrorCode.CLOCK_NOT_FOUND || readAgain) {
+                        throw refused;
+                    }
+                    clock.forget(); // deleted, maybe made again: its settings are read again, once per round
+                    readAgain = true;
+                    continue;
+                }
                 synchronized (clock) {
                     clock.inFlight += claimed.size();
                 }
@@ -259,7 +291,7 @@ public final class Pusher implements AutoCloseable {
 
     private void send(ClockPushes clock, ClockSettings settings, Delivery delivery) {
         long started = System.nanoTime();
-        sender.post(settings.push(), PushBody.webhookId(clock.name, delivery), PushBody.of(clock.name, delivery))
+        sender.post(settings.push(), PushBody.webhookId(clock.name, delivery, instance), PushBody.of(clock.name, delivery))
                 .whenComplete((outcome, never) -> {
                     PushOutcome ended = outcome != null ? outcome : PushOutcome.failed(PushOutcome.Kind.CONNECT_ERROR,
                             String.valueOf(never));
@@ -416,7 +448,10 @@ public final class Pusher implements AutoCloseable {
         work.shutdownNow();
     }
 
-    /** One clock's pushes: its settings as last read, and how many of its requests are out. */
+    /**
+     * One clock name's pushes: the clock as last read, and how many of its requests are out (those of a clock deleted
+     * since count until they settle; their settlements find their claims lost).
+     */
     private static final class ClockPushes {
         final String name;
         /** Guarded by this. */
@@ -429,33 +464,43 @@ public final class Pusher implements AutoCloseable {
         boolean settleQueued;
         /** Answers not yet settled, in the order they came. */
         final java.util.Queue<Answered> answered = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        volatile ClockSettings settings;
+        /** The clock as last read (its settings and incarnation); null when not read or gone. */
+        volatile ClockView view;
         volatile long settingsReadAt;
 
         ClockPushes(String name) {
             this.name = name;
         }
 
-        /** The clock's settings, read again once they are older than the TTL; null when it no longer exists. */
-        ClockSettings settings(ClockStore clocks) {
+        /**
+         * The clock (settings and incarnation), read again once older than the TTL (a scaled clock's rate changes);
+         * null when it no longer exists.
+         */
+        ClockView read(ClockStore clocks) {
             long now = System.nanoTime();
-            if (settings == null || now - settingsReadAt > SETTINGS_TTL_NANOS) {
+            if (view == null || now - settingsReadAt > SETTINGS_TTL_NANOS) {
                 try {
-                    settings = clocks.get(name).settings();
+                    view = clocks.get(name);
                 } catch (SchedulerException refused) {
                     if (refused.code() != ErrorCode.CLOCK_NOT_FOUND) {
                         throw refused;
                     }
-                    settings = null;
+                    view = null;
                 }
                 settingsReadAt = now;
             }
-            return settings;
+            return view;
+        }
+
+        /** The settings as last read, or null. */
+        ClockSettings settings() {
+            ClockView read = view;
+            return read == null ? null : read.settings();
         }
 
         /** Read lately and not a push clock: a signal of it (a queue clock's ready deliveries) needs no round. */
         boolean knownNotToPush() {
-            ClockSettings read = settings;
+            ClockSettings read = settings();
             return read != null && !read.pushes() && System.nanoTime() - settingsReadAt <= SETTINGS_TTL_NANOS;
         }
 
@@ -464,7 +509,7 @@ public final class Pusher implements AutoCloseable {
         }
 
         void forget() {
-            settings = null;
+            view = null;
             settingsReadAt = 0;
         }
     }

@@ -29,6 +29,16 @@ public interface DeliveryStore {
     List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis);
 
     /**
+     * Claims as {@link #claim} does, without waiting, from the clock {@code clock} only while it is the incarnation
+     * {@code incarnation} ({@link io.timeservice.model.ClockView#incarnation}): the pusher's claim, so that deliveries
+     * of a clock deleted and created again under its name are never sent with the settings read of the one before.
+     *
+     * @throws SchedulerException {@code clock_not_found} also when the clock of that name is another incarnation;
+     *                            otherwise as {@link #claim}
+     */
+    List<Delivery> claimOf(String clock, long incarnation, int max, long leaseMillis);
+
+    /**
      * Acknowledges the delivery {@code id} leased by {@code claim}: it leaves the queue for good. Acknowledging a
      * recently acknowledged claim again succeeds and changes nothing.
      *

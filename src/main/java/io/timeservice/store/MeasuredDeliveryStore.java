@@ -31,6 +31,11 @@ public final class MeasuredDeliveryStore implements DeliveryStore {
     }
 
     @Override
+    public List<Delivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
+        return store.claimOf(clock, incarnation, max, leaseMillis);
+    }
+
+    @Override
     public void ack(String clock, String id, String claim) {
         MeasuredCall.measure(metrics, Operation.ACK, () -> store.ack(clock, id, claim));
     }

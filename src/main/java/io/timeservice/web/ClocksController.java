@@ -10,7 +10,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.PushTarget;
-import io.timeservice.model.PushTargetPolicy;
+import io.timeservice.model.PushTargetGuard;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.SchedulerException;
@@ -42,9 +42,9 @@ class ClocksController {
     static final int MAX_LIST_LIMIT = 1000;
 
     private final ClockStore clocks;
-    private final PushTargetPolicy targets;
+    private final PushTargetGuard targets;
 
-    ClocksController(ClockStore clocks, PushTargetPolicy targets) {
+    ClocksController(ClockStore clocks, PushTargetGuard targets) {
         this.clocks = clocks;
         this.targets = targets;
     }

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 
 import io.timeservice.model.ClockSnapshot;
-import io.timeservice.model.PushTargetPolicy;
+import io.timeservice.model.PushTargetGuard;
 import io.timeservice.model.Rules;
 import io.timeservice.store.ClockStore;
 import io.timeservice.web.ClocksController.ClockJson;
@@ -29,9 +29,9 @@ class SnapshotController {
 
     private final ClockStore clocks;
     private final SnapshotReader reader;
-    private final PushTargetPolicy targets;
+    private final PushTargetGuard targets;
 
-    SnapshotController(ClockStore clocks, SnapshotReader reader, PushTargetPolicy targets) {
+    SnapshotController(ClockStore clocks, SnapshotReader reader, PushTargetGuard targets) {
         this.clocks = clocks;
         this.reader = reader;
         this.targets = targets;

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
-import io.timeservice.model.PushTargetPolicy;
+import io.timeservice.push.PushTargetPolicy;
 import io.timeservice.push.PushClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

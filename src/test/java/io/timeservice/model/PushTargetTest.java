@@ -27,6 +27,59 @@ class PushTargetTest {
         assertRefused(() -> new PushTarget(url, 1_000, 1, Map.of(), List.of()), "push.url");
     }
 
+    /** Issue 41 item 11: no port beyond 65535 (or 0), which no connection can use. */
+    @ParameterizedTest
+    @ValueSource(strings = {"http://a.example:65536/", "http://a.example:70000/", "http://a.example:0/",
+        "http://127.0.0.1:99999999/"})
+    void aPortOutOf1To65535_isRefused(String url) {
+        assertRefused(() -> new PushTarget(url, 1_000, 1, Map.of(), List.of()), "port");
+    }
+
+    @Test
+    void thePorts1And65535_andNone_areTaken() {
+        new PushTarget("http://a.example:1/", 1_000, 1, Map.of(), List.of());
+        new PushTarget("http://a.example:65535/", 1_000, 1, Map.of(), List.of());
+        new PushTarget("http://a.example/", 1_000, 1, Map.of(), List.of());
+    }
+
+    /** Issue 41 item 11: 0177.0.0.1 is loopback to most tools and 177.0.0.1 to Java: no such host is taken. */
+    @ParameterizedTest
+    @ValueSource(strings = {"http://0177.0.0.1/", "http://2130706433/", "http://127.000.0.1/", "http://0.0.0.0177/",
+        "http://017700000001/", "http://1.2.3.256/", "http://a.0177/", "http://1.2.3/"})
+    void anIpv4HostInAnOctalHexOrShortForm_isRefused(String url) {
+        assertRefused(() -> new PushTarget(url, 1_000, 1, Map.of(), List.of()), "push.url");
+    }
+
+    @Test
+    void aDottedDecimalIpv4Host_andNamesWithDigits_areTaken() {
+        assertThat(new PushTarget("http://127.0.0.1:8080/", 1_000, 1, Map.of(), List.of()).host())
+                .isEqualTo("127.0.0.1");
+        new PushTarget("http://0.0.0.0/", 1_000, 1, Map.of(), List.of()); // the policy judges the address itself
+        new PushTarget("http://10.255.0.9/", 1_000, 1, Map.of(), List.of());
+        new PushTarget("http://1password.example/", 1_000, 1, Map.of(), List.of());
+        new PushTarget("http://[::1]:80/", 1_000, 1, Map.of(), List.of());
+    }
+
+    /** Issue 41 item 11: characters beyond ASCII are sent percent-encoded (RFC 3986), never as Latin-1 or '?'. */
+    @Test
+    void aUrlBeyondAscii_isKeptPercentEncodedAsUtf8() {
+        assertThat(new PushTarget("https://a.example/h\u00fcks?t=\u00e9&e=\uD83D\uDE00", 1_000, 1, Map.of(), List.of())
+                .url()).isEqualTo("https://a.example/h%C3%BCks?t=%C3%A9&e=%F0%9F%98%80");
+        assertThat(new PushTarget("https://a.example/h%C3%BCks", 1_000, 1, Map.of(), List.of()).url())
+                .isEqualTo("https://a.example/h%C3%BCks");
+        assertRefused(() -> new PushTarget("https://a.example/" + "\u00fc".repeat(400), 1_000, 1, Map.of(), List.of()),
+                "percent-encoded");
+        assertRefused(() -> new PushTarget("https://b\u00fccher.example/", 1_000, 1, Map.of(), List.of()),
+                "push.url");
+    }
+
+    /** Issue 41 item 11: a null among the secrets is a refusal, not a NullPointerException. */
+    @Test
+    void aNullSecret_isRefused() {
+        assertRefused(() -> new PushTarget("https://a.example/", 1_000, 1, Map.of(),
+                java.util.Arrays.asList("whsec_AQID", null)), "push.secrets");
+    }
+
     @Test
     void theTimeoutAndConcurrency_haveTheirRanges() {
         new PushTarget("https://a.example/", 100, 1, Map.of(), List.of());

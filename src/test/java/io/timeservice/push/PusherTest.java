@@ -17,7 +17,6 @@ import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.PushTarget;
-import io.timeservice.model.PushTargetPolicy;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
@@ -60,9 +59,13 @@ class PusherTest {
     }
 
     private void startPusher(PushTargetPolicy policy) {
+        startPusher(policy, null);
+    }
+
+    private void startPusher(PushTargetPolicy policy, String instance) {
         client = new PushClient(policy, 1, 100, timeouts, System::currentTimeMillis);
         pusher = new Pusher(new MemoryClockStore(clocks), deliveries, client, (kind, nanos) -> outcomes.add(kind), 2,
-                timeouts, Duration.ofSeconds(1), settleOnAnswer());
+                timeouts, Duration.ofSeconds(1), settleOnAnswer(), instance);
         pusher.start();
     }
 
@@ -406,6 +409,95 @@ class PusherTest {
         assertThat(deliveries.next().after().attempt()).isEqualTo(3);
         assertThat(outcomes).containsExactly(PushOutcome.Kind.REFUSED, PushOutcome.Kind.REFUSED);
         assertThat(receiver.nextWithin(0)).as("nothing reached the receiver").isNull();
+    }
+
+    /** Issue 41 item 11: a target's own User-Agent is sent instead of the pusher's, as one field. */
+    @Test
+    void aTargetsUserAgent_replacesThePushers() throws Exception {
+        pushClock("agent", new PushTarget(receiver.url("/"), 2_000, 1, Map.of("user-agent", "acme-bot/2"), List.of()));
+        add("agent", "a", 0, null);
+        advance("agent", 0);
+
+        Receiver.Request push = receiver.next();
+        List<String> agents = push.headers().entrySet().stream()
+                .filter(header -> header.getKey().equalsIgnoreCase("User-Agent"))
+                .flatMap(header -> header.getValue().stream()).toList();
+        assertThat(agents).containsExactly("acme-bot/2");
+    }
+
+    /** A push clock to /old, signed with the old secret, that pushed one delivery (its settings just read), deleted. */
+    private void pushedOnceThenDeleted(String name) throws InterruptedException {
+        pushClock(name, target("/old", 4, List.of(OLD_SECRET)));
+        add(name, "a", 0, null);
+        advance(name, 0);
+        assertThat(receiver.next().path()).isEqualTo("/old");
+        assertThat(deliveries.next().call()).isEqualTo("ack");
+        new MemoryClockStore(clocks).delete(name);
+    }
+
+    /**
+     * Issue 41 item 10: a push clock deleted and created again under its name with another target and secret pushes
+     * the new clock's deliveries to the new target, signed with the new secret, though the pusher read the old
+     * settings a moment before (within the time it trusts them).
+     */
+    @Test
+    void aClockMadeAgainUnderItsName_pushesToItsOwnTarget_signedWithItsOwnSecret() throws Exception {
+        pushedOnceThenDeleted("recycled");
+        pushClock("recycled", target("/new", 4, List.of(SECRET)));
+        add("recycled", "b", 0, null);
+        advance("recycled", 0);
+
+        Receiver.Request push = receiver.next();
+        assertThat(push.path()).isEqualTo("/new");
+        assertThat(push.body()).contains("\"id\":\"b\"");
+        String id = push.header("webhook-id");
+        String timestamp = push.header("webhook-timestamp");
+        String signature = push.header("webhook-signature");
+        assertThat(StandardWebhooks.verify(SECRET, id, timestamp, push.body(), signature)).isTrue();
+        assertThat(StandardWebhooks.verify(OLD_SECRET, id, timestamp, push.body(), signature)).isFalse();
+        assertThat(deliveries.next().call()).isEqualTo("ack");
+        assertThat(receiver.nextWithin(0)).isNull();
+    }
+
+    /**
+     * Issue 41 item 10: a push clock made again as a queue clock keeps its deliveries for its workers: the pusher's
+     * claim names the clock it read, which is gone, and reading again it finds a clock that does not push.
+     */
+    @Test
+    void aPushClockMadeAgainAsAQueueClock_keepsItsDeliveriesForItsWorkers() throws Exception {
+        pushedOnceThenDeleted("recycled");
+        new MemoryClockStore(clocks).create("recycled", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL,
+                ClockSettings.DeliveryMode.QUEUE, RETRY, null, null));
+        add("recycled", "b", 0, null);
+        advance("recycled", 0);
+
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+                .until(() -> deliveries.refusedClaims.contains("recycled: clock_not_found"));
+        List<Delivery> claimed = deliveries.claim("recycled", 10, 30_000, 0);
+        assertThat(claimed).extracting(Delivery::id).containsExactly("b");
+        assertThat(receiver.nextWithin(0)).as("the old target got nothing more").isNull();
+    }
+
+    /**
+     * Issue 41 item 11: over a store that forgets its sequences at a restart, each start's pusher tags its
+     * webhook-ids with its instance, so the same clock, timer and sequence after a restart is another id.
+     */
+    @Test
+    void webhookIds_carryTheInstanceOfTheStart_whereSequencesDoNotOutliveARestart() throws Exception {
+        pusher.close();
+        client.close();
+        String first = Pusher.newInstance();
+        String second = Pusher.newInstance();
+        assertThat(first).matches("[0-9a-z]{1,13}").isNotEqualTo(second);
+        startPusher(new PushTargetPolicy(true, List.of(), InetAddress::getAllByName), first);
+        pushClock("tagged", target("/", 1, List.of(SECRET)));
+        Timer timer = add("tagged", "a", 0, null);
+        advance("tagged", 0);
+
+        Receiver.Request push = receiver.next();
+        assertThat(push.header("webhook-id")).isEqualTo("tagged:" + timer.sequence() + ":" + first);
+        assertThat(StandardWebhooks.verify(SECRET, push.header("webhook-id"), push.header("webhook-timestamp"),
+                push.body(), push.header("webhook-signature"))).isTrue();
     }
 
     private static void await(CountDownLatch latch) {

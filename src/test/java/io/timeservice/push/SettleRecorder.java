@@ -20,6 +20,8 @@ final class SettleRecorder implements DeliveryStore {
 
     private final DeliveryStore store;
     private final BlockingQueue<Settled> settled = new LinkedBlockingQueue<>();
+    /** Each claim the store refused: the clock's name and the code. */
+    final java.util.Queue<String> refusedClaims = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** The names of the threads that acknowledged. */
     final java.util.Set<String> ackingThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -39,6 +41,16 @@ final class SettleRecorder implements DeliveryStore {
     @Override
     public List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
         return store.claim(clock, max, leaseMillis, waitMillis);
+    }
+
+    @Override
+    public List<Delivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
+        try {
+            return store.claimOf(clock, incarnation, max, leaseMillis);
+        } catch (io.timeservice.model.SchedulerException refused) {
+            refusedClaims.add(clock + ": " + refused.code().code());
+            throw refused;
+        }
     }
 
     @Override

@@ -16,7 +16,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import com.sun.net.httpserver.HttpServer;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.PushTarget;
-import io.timeservice.model.PushTargetPolicy;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.Clocks;
@@ -40,7 +39,7 @@ class WebhookReceiverExampleTest {
         try (PushClient client = new PushClient(new PushTargetPolicy(true, List.of(), InetAddress::getAllByName), 1,
                 10, timers, System::currentTimeMillis);
              Pusher pusher = new Pusher(new MemoryClockStore(clocks), deliveries, client, PushMetrics.NONE, 1, timers,
-                     Duration.ofSeconds(1), false)) {
+                     Duration.ofSeconds(1), false, null)) {
             pusher.start();
             new MemoryClockStore(clocks).create("docs", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL,
                     ClockSettings.DeliveryMode.PUSH, RetryPolicy.DEFAULT, null,

@@ -17,6 +17,7 @@ import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.PushTarget;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.SchedulerException;
@@ -318,6 +319,48 @@ public abstract class DeliveryStoreContract extends StoreContract {
     }
 
     /** One store as the walk drives it, with the claim tokens it handed out, numbered in order. */
+    private static final ClockSettings PUSH = new ClockSettings(ClockSettings.Mode.VIRTUAL,
+            ClockSettings.DeliveryMode.PUSH, RetryPolicy.DEFAULT, null,
+            new PushTarget("http://127.0.0.1:9/old", 1_000, 4, Map.of(), List.of("old-secret")));
+
+    /**
+     * Issue 41 item 10 at the port: a clock deleted and created again under its name is another incarnation; a claim
+     * naming the one before is refused and claims nothing, so the new clock's deliveries are never sent with the
+     * settings read of the old one.
+     */
+    @Test
+    void aClaimNamingTheIncarnationBefore_isRefused_andTheNewClocksDeliveriesStay() {
+        clocks().create("recycled", 0, PUSH);
+        long before = clocks().get("recycled").incarnation();
+        assertThat(clocks().get("recycled").incarnation()).as("the same clock, read again").isEqualTo(before);
+        clocks().delete("recycled");
+        clocks().create("recycled", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL,
+                ClockSettings.DeliveryMode.QUEUE, RetryPolicy.DEFAULT, null, null));
+        long after = clocks().get("recycled").incarnation();
+        assertThat(after).isNotEqualTo(before);
+        timers().add("recycled", "b", 0, 0, null, Trace.NONE);
+        timers().advance("recycled", 0L, null, 100, Trace.NONE);
+
+        assertRefused(() -> deliveries().claimOf("recycled", before, 10, 30_000), ErrorCode.CLOCK_NOT_FOUND,
+                "the clock recycled was deleted and created again");
+        assertThat(deliveries().counts("recycled").ready()).as("nothing was claimed").isEqualTo(1);
+        assertThat(deliveries().claimOf("recycled", after, 10, 30_000)).extracting(Delivery::id).containsExactly("b");
+    }
+
+    @Test
+    void aClockMadeAgainAsPush_withTheSameSettings_isStillAnotherIncarnation() {
+        clocks().create("recycled", 0, PUSH);
+        long first = clocks().get("recycled").incarnation();
+        clocks().delete("recycled");
+        clocks().create("recycled", 0, PUSH);
+        clocks().create("other", 0, PUSH);
+
+        assertThat(List.of(first, clocks().get("recycled").incarnation(), clocks().get("other").incarnation()))
+                .doesNotHaveDuplicates();
+        assertRefused(() -> deliveries().claimOf("recycled", first, 10, 30_000), ErrorCode.CLOCK_NOT_FOUND,
+                "the clock recycled was deleted and created again");
+    }
+
     private static final class Side {
         final Stores stores;
         final List<String> claims = new ArrayList<>();

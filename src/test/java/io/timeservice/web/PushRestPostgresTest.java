@@ -10,4 +10,9 @@ class PushRestPostgresTest extends PushRestTest {
     static void postgresStore(DynamicPropertyRegistry registry) {
         PostgresRestDatabase.register(registry);
     }
+
+    @Override
+    boolean forgetsSequencesAtRestart() {
+        return false; // sequences are the database's: unique for good, also over a clock made again
+    }
 }

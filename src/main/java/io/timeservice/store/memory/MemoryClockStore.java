@@ -64,6 +64,6 @@ public final class MemoryClockStore implements ClockStore {
         QueueStatus status = clock.scheduler().status();
         ClockSettings settings = clock.settings();
         return new ClockView(clock.name(), status, settings, clock.createdAtWallMillis(), clocks.deletesAt(clock),
-                settings.queues() ? clock.scheduler().deliveryCounts() : null);
+                settings.queues() ? clock.scheduler().deliveryCounts() : null, clock.number());
     }
 }

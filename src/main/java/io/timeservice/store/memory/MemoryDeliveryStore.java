@@ -38,6 +38,15 @@ public final class MemoryDeliveryStore implements DeliveryStore {
     }
 
     @Override
+    public List<Delivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
+        Clocks.Clock named = clocks.get(clock);
+        if (named.number() != incarnation) {
+            throw Rules.clockRecreated(clock);
+        }
+        return named.scheduler().claim(max, leaseMillis, 0);
+    }
+
+    @Override
     public void ack(String clock, String id, String claim) {
         scheduler(clock).ack(id, claim);
     }

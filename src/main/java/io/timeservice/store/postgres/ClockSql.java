@@ -12,14 +12,14 @@ final class ClockSql {
 
     /**
      * A clock's columns; its retry policy's members are null when {@code settings} holds none (the default), its
-     * rate and anchor null unless it is scaled.
+     * rate and anchor null unless it is scaled; the last its incarnation (V24).
      */
     static final String SELECT = """
             SELECT name, mode, clock_now_ms(clocks), initial_now, delivery,
                    created_at, (settings #>> '{retry,maxAttempts}')::int, (settings #>> '{retry,initialBackoff}')::bigint,
                    (settings #>> '{retry,multiplier}')::float8, (settings #>> '{retry,maxBackoff}')::bigint,
                    (settings #>> '{retry,jitter}')::float8, rate_millionths, anchor_wall, now_ms, push_url,
-                   push_timeout, push_concurrency, push_header_names, push_header_values, push_secrets
+                   push_timeout, push_concurrency, push_header_names, push_header_values, push_secrets, incarnation
               FROM clocks""";
 
     /** The clock named, with a row-lock clause (or "") appended by the caller. Parameter: the name. */

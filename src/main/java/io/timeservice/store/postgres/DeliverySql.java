@@ -28,17 +28,30 @@ final class DeliverySql {
      * locks what it returns, skipping rows another claim holds; the UPDATE then marks exactly those rows.
      * Parameters: lease end, clock, max.
      */
-    static final String CLAIM = """
+    static final String CLAIM = claim("");
+
+    /**
+     * {@link #CLAIM} of the pusher: only while the clock's row is the incarnation it read the settings of, judged in
+     * the statement's own snapshot (a clock deleted and made again since, and its deliveries fired, between the
+     * transaction's read of the clock and this statement, yields nothing). Parameters: lease end, clock, incarnation,
+     * max.
+     */
+    static final String CLAIM_OF = claim(" AND EXISTS (SELECT 1 FROM clocks c WHERE c.name = deliveries.clock"
+            + " AND c.incarnation = ?)");
+
+    private static String claim(String condition) {
+        return """
             UPDATE deliveries d
                SET state = 'in_flight', claim = gen_random_uuid(), lease_until = ?
               FROM (SELECT seq FROM deliveries
-                     WHERE clock = ? AND state = 'ready'
+                     WHERE clock = ? AND state = 'ready'%s
                      ORDER BY ready_at, fire_time, priority, seq
                      LIMIT ?
                      FOR UPDATE SKIP LOCKED) picked
              WHERE d.seq = picked.seq
             RETURNING d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.claim, d.lease_until, d.ready_at,
-                      d.schedule""";
+                      d.schedule""".formatted(condition);
+    }
 
     /**
      * Moves the due timers of a clock that fires by itself (its now decides: the database's clock, or a scaled

@@ -296,7 +296,7 @@ public final class PostgresClocks {
         ScaledTime scaled = rate == null ? null : new ScaledTime(row.getLong(13), row.getLong(14), new ClockRate(rate));
         return new StoredClock(row.getString(1), StoredClock.ofSql(ClockSettings.Mode.class, row.getString(2)),
                 row.getLong(3), row.getLong(4), StoredClock.ofSql(ClockSettings.DeliveryMode.class, row.getString(5)), retry,
-                row.getLong(6), scaled, pushOf(row));
+                row.getLong(6), scaled, pushOf(row), row.getLong(21));
     }
 
     /** The push target in columns 15 to 20, or null for a clock without one. */

@@ -154,24 +154,46 @@ public final class PostgresDeliveries {
      *                            {@code clock_not_found}
      */
     public List<ClaimedDelivery> claim(String clock, int max, long leaseMillis) {
-        return claimOnce(clock, max, leaseMillis, 0);
+        return claimOnce(clock, null, max, leaseMillis, 0);
     }
 
-    /** One look of a claim; {@code waitMillis} only to be checked in the memory store's order of refusals. */
-    private List<ClaimedDelivery> claimOnce(String clock, int max, long leaseMillis, long waitMillis) {
+    /**
+     * Claims as {@link #claim(String, int, long)} does, only while the clock named {@code clock} is the row of
+     * {@code incarnation} (read in the claim's transaction, so its deliveries are that clock's): the pusher's claim.
+     *
+     * @throws SchedulerException {@code clock_not_found} also for another incarnation
+     */
+    public List<ClaimedDelivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
+        return claimOnce(clock, incarnation, max, leaseMillis, 0);
+    }
+
+    /**
+     * One look of a claim, from {@code incarnation} only when it is not null; {@code waitMillis} only to be checked in
+     * the memory store's order of refusals.
+     */
+    private List<ClaimedDelivery> claimOnce(String clock, Long incarnation, int max, long leaseMillis,
+                                            long waitMillis) {
         StoredClock[] onClock = new StoredClock[1];
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
         Supplier<List<ClaimedDelivery>> look = () -> jdbc.inTransaction(connection -> {
             StoredClock stored = DeliveryRows.onQueueClock(connection, clock,
                     () -> Rules.requireClaim(max, leaseMillis, waitMillis));
+            if (incarnation != null && stored.incarnation() != incarnation) {
+                throw Rules.clockRecreated(clock);
+            }
             onClock[0] = stored;
             if (stored.firesByItself()) {
                 released[0] = LeaseReleaser.releaseDue(connection, stored, RELEASE_ON_CLAIM, true);
             }
-            try (PreparedStatement claim = connection.prepareStatement(DeliverySql.CLAIM)) {
-                claim.setLong(1, Rules.saturatedAdd(stored.now(), leaseMillis));
-                claim.setString(2, clock);
-                claim.setInt(3, max);
+            try (PreparedStatement claim = connection.prepareStatement(incarnation == null ? DeliverySql.CLAIM
+                    : DeliverySql.CLAIM_OF)) {
+                int at = 1;
+                claim.setLong(at++, Rules.saturatedAdd(stored.now(), leaseMillis));
+                claim.setString(at++, clock);
+                if (incarnation != null) {
+                    claim.setLong(at++, incarnation);
+                }
+                claim.setInt(at, max);
                 List<ClaimedDelivery> claimed = new ArrayList<>(max);
                 try (ResultSet rows = claim.executeQuery()) {
                     while (rows.next()) {
@@ -233,7 +255,7 @@ public final class PostgresDeliveries {
                 wakeups.awaitChange(clock, seen, nanos);
             }
         };
-        return LongPoll.claim(waitMillis, signal, () -> waitsEnded, () -> claimOnce(clock, max, leaseMillis,
+        return LongPoll.claim(waitMillis, signal, () -> waitsEnded, () -> claimOnce(clock, null, max, leaseMillis,
                 waitMillis));
     }
 

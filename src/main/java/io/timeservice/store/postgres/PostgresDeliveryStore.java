@@ -26,7 +26,15 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     @Override
     public List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
         String name = PostgresTimerStore.named(clock); // the mode and input are checked in its transaction
-        List<ClaimedDelivery> claimed = store.deliveries().claim(name, max, leaseMillis, waitMillis);
+        return shown(store.deliveries().claim(name, max, leaseMillis, waitMillis));
+    }
+
+    @Override
+    public List<Delivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
+        return shown(store.deliveries().claimOf(PostgresTimerStore.named(clock), incarnation, max, leaseMillis));
+    }
+
+    private static List<Delivery> shown(List<ClaimedDelivery> claimed) {
         List<Delivery> shown = new ArrayList<>(claimed.size());
         for (ClaimedDelivery delivery : claimed) {
             shown.add(new Delivery(delivery.id(), delivery.fireTime(), delivery.priority(), delivery.sequence(),

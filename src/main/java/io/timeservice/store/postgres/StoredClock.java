@@ -17,19 +17,22 @@ import io.timeservice.model.ScaledTime;
  * @param createdAt  the database's clock at the creation (Unix epoch ms)
  * @param scaledTime a scaled clock's time as a function of the database's clock; null for the other modes
  * @param push       a push clock's target (the {@code push_*} columns), else null
+ * @param incarnation which clock of this name the row is ({@code clocks.incarnation}, V24): unique over every clock
+ *                    the database ever held, so a clock deleted and created again under its name has another
  */
 public record StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow, ClockSettings.DeliveryMode delivery, RetryPolicy retry,
-                          long createdAt, ScaledTime scaledTime, PushTarget push) {
+                          long createdAt, ScaledTime scaledTime, PushTarget push, long incarnation) {
 
-    /** A clock that is not scaled and does not push. */
+    /** A clock that is not scaled and does not push, of an incarnation not read. */
     public StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow,
                        ClockSettings.DeliveryMode delivery, RetryPolicy retry, long createdAt) {
-        this(name, mode, now, initialNow, delivery, retry, createdAt, null, null);
+        this(name, mode, now, initialNow, delivery, retry, createdAt, null, null, 0);
     }
 
     /** This clock at {@code newNow}: what an advance leaves (within its transaction). */
     StoredClock at(long newNow) {
-        return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt, scaledTime, push);
+        return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt, scaledTime, push,
+                incarnation);
     }
 
     /** Whether fired timers become deliveries (queued for workers, or pushed). */

@@ -1,4 +1,4 @@
-package io.timeservice.model;
+package io.timeservice.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,9 @@ import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
 
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.PushTarget;
+import io.timeservice.model.SchedulerException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -41,7 +44,18 @@ class PushTargetPolicyTest {
         "::ffff:127.0.0.1", "::ffff:10.1.2.3", "::ffff:169.254.169.254", // IPv4-mapped
         "::127.0.0.1", "::10.0.0.1", // IPv4-compatible
         "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", // NAT64 of loopback and metadata
-        "2002:7f00:1::1", "2002:a9fe:a9fe::1" // 6to4 of loopback and metadata
+        "2002:7f00:1::1", "2002:a9fe:a9fe::1", // 6to4 of loopback and metadata
+        // issue 41 item 11: the rest of the IANA special-purpose registries
+        "192.0.2.1", "198.51.100.7", "203.0.113.9", // documentation
+        "192.88.99.1", // deprecated 6to4 relay anycast
+        "::ffff:0:7f00:1", "::ffff:0:808:808", // IPv4-translated
+        "100::1", "100::ffff:ffff:ffff:ffff", // discard-only
+        "2001::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2", // Teredo
+        "2001:2::1", "2001:1ff::1", // benchmarking, the rest of the IETF protocol assignments
+        "2001:db8::1", "2001:db8:ffff::1", "3fff::1", // documentation
+        "64:ff9b:1::808:808", // local-use NAT64
+        "5f00::1", // SRv6 SIDs
+        "4000::1", "1::1", "e000::1" // outside global unicast 2000::/3
     })
     void anAddressThatIsNotPublic_isRefusedAtPut(String address) {
         String host = address.contains(":") ? "[" + address + "]" : address;
@@ -50,10 +64,33 @@ class PushTargetPolicyTest {
                         refused -> assertThat(refused.code()).isEqualTo(ErrorCode.TARGET_NOT_ALLOWED));
     }
 
+    /** The refusal names the block of the registry and its RFC. */
+    @Test
+    void aRefusal_namesTheBlockAndItsRfc() {
+        assertThatThrownBy(() -> STRICT.requireAllowed(target("http://[2001:db8::1]/hook")))
+                .hasMessageContaining("documentation (2001:db8::/32, RFC 3849)");
+        assertThatThrownBy(() -> STRICT.requireAllowed(target("http://[2002:a9fe:a9fe::1]/hook")))
+                .hasMessageContaining("link local (the cloud metadata address 169.254.169.254) (169.254.0.0/16");
+    }
+
+    /** The table: every row parses, the most specific rows come before the blocks holding them. */
+    @Test
+    void theTable_ordersEveryRowBeforeTheBlocksHoldingIt() {
+        java.util.List<SpecialAddresses.Row> table = SpecialAddresses.TABLE;
+        for (int i = 0; i < table.size(); i++) {
+            for (int j = i + 1; j < table.size(); j++) {
+                SpecialAddresses.Cidr earlier = table.get(i).range();
+                SpecialAddresses.Cidr later = table.get(j).range();
+                boolean laterInsideEarlier = earlier.contains(later.prefix()) && later.bits() > earlier.bits();
+                assertThat(laterInsideEarlier).as(later + " is shadowed by " + earlier).isFalse();
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"93.184.216.34", "8.8.8.8", "100.63.255.255", "100.128.0.1", "172.15.0.1", "172.32.0.1",
         "192.169.0.1", "169.253.0.1", "2606:2800:220:1:248:1893:25c8:1946", "2001:4860:4860::8888",
-        "::ffff:8.8.8.8", "64:ff9b::808:808"})
+        "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2001:200::1", "2600::1", "3ffe::1"})
     void aPublicAddress_isAllowed(String address) throws UnknownHostException {
         assertThat(PushTargetPolicy.isPublic(InetAddress.getByName(address))).isTrue();
         String host = address.contains(":") ? "[" + address + "]" : address;
