@@ -8,16 +8,38 @@ import org.junit.jupiter.api.Test;
 class RulesTest {
 
     @Test
-    void saturatedAdd_addsExactlyBelowTheEnd_andStopsAtLongMaxValue() {
+    void saturatedAdd_addsExactlyBelowTheEnd_andStopsAtTheEndOfTime() {
+        long end = Limits.MAX_TIME;
         assertThat(Rules.saturatedAdd(0, 0)).isZero();
         assertThat(Rules.saturatedAdd(1, 1)).isEqualTo(2);
         assertThat(Rules.saturatedAdd(1_000_000_000_000_000L, Limits.MAX_LEASE_MILLIS))
                 .isEqualTo(1_000_000_000_000_000L + Limits.MAX_LEASE_MILLIS);
-        assertThat(Rules.saturatedAdd(Long.MAX_VALUE - 10, 10)).isEqualTo(Long.MAX_VALUE);
-        assertThat(Rules.saturatedAdd(Long.MAX_VALUE - 10, 11)).isEqualTo(Long.MAX_VALUE);
-        assertThat(Rules.saturatedAdd(Long.MAX_VALUE - 10_000_000, Limits.MAX_LEASE_MILLIS)).isEqualTo(Long.MAX_VALUE);
+        assertThat(Rules.saturatedAdd(end - 10, 10)).isEqualTo(end);
+        assertThat(Rules.saturatedAdd(end - 10, 9)).isEqualTo(end - 1);
+        assertThat(Rules.saturatedAdd(end - 10, 11)).isEqualTo(end);
+        assertThat(Rules.saturatedAdd(end - 10_000_000, Limits.MAX_LEASE_MILLIS)).isEqualTo(end);
+        assertThat(Rules.saturatedAdd(end, Long.MAX_VALUE)).isEqualTo(end);
+        // a time past the end (none the service makes) neither wraps nor moves back
         assertThat(Rules.saturatedAdd(Long.MAX_VALUE, Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
         assertThat(Rules.saturatedAdd(Long.MIN_VALUE, Long.MAX_VALUE)).isEqualTo(-1);
+    }
+
+    @Test
+    void timesPastTheEndOfTime_areRefused_notWrapped() {
+        long end = Limits.MAX_TIME;
+        assertThat(Rules.fireTimeAfter(end - 5, 5, ErrorCode.INVALID_DELAY, "delay")).isEqualTo(end);
+        assertThatThrownBy(() -> Rules.fireTimeAfter(end - 5, 6, ErrorCode.INVALID_DELAY, "delay"))
+                .isInstanceOf(SchedulerException.class).hasMessageContaining("end of time");
+        assertThat(Rules.fireTime(end - 5, Due.at(end))).isEqualTo(end);
+        assertThatThrownBy(() -> Rules.fireTime(end - 5, Due.at(end + 1))).isInstanceOf(SchedulerException.class);
+        assertThatThrownBy(() -> Rules.fireTime(end - 5, Due.at(Long.MAX_VALUE)))
+                .isInstanceOf(SchedulerException.class);
+        assertThat(Rules.advanceTarget(end - 5, end)).isEqualTo(end);
+        assertThatThrownBy(() -> Rules.advanceTarget(end - 5, end + 1)).isInstanceOf(SchedulerException.class)
+                .hasMessageContaining("end of time");
+        Rules.requireClockNow(end);
+        assertThatThrownBy(() -> Rules.requireClockNow(end + 1)).isInstanceOf(SchedulerException.class);
+        assertThatThrownBy(() -> Rules.requireClockNow(-1)).isInstanceOf(SchedulerException.class);
     }
 
     @Test
@@ -33,9 +55,9 @@ class RulesTest {
         assertThat(Rules.fireTime(100, Due.at(99))).isEqualTo(100);
         assertThat(Rules.fireTime(100, Due.at(Long.MIN_VALUE))).isEqualTo(100);
         assertThat(Rules.fireTime(0, Due.at(Limits.MAX_DELAY))).isEqualTo(Limits.MAX_DELAY);
-        assertThat(Rules.fireTime(Long.MAX_VALUE, Due.at(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
-        assertThat(Rules.fireTime(Long.MAX_VALUE - Limits.MAX_DELAY, Due.at(Long.MAX_VALUE)))
-                .isEqualTo(Long.MAX_VALUE);
+        assertThat(Rules.fireTime(Limits.MAX_TIME, Due.at(Limits.MAX_TIME))).isEqualTo(Limits.MAX_TIME);
+        assertThat(Rules.fireTime(Limits.MAX_TIME - Limits.MAX_DELAY, Due.at(Limits.MAX_TIME)))
+                .isEqualTo(Limits.MAX_TIME);
         assertThatThrownBy(() -> Rules.fireTime(0, Due.at(Limits.MAX_DELAY + 1)))
                 .isInstanceOfSatisfying(SchedulerException.class,
                         e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_DELAY))
