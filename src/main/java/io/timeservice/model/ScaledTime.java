@@ -3,8 +3,8 @@ package io.timeservice.model;
 /**
  * A scaled clock's time as a function of the wall clock: from the anchor ({@code wallAnchor}, {@code clockAnchor}) on,
  * the clock shows {@code clockAnchor + (wall - wallAnchor) * rate}, rounded down and saturated at the end of time
- * ({@link Limits#MAX_TIME}): a clock left running stops there, with a time its snapshot document holds. A rate change anchors a new function where the old one stands, so the clock's time is
- * continuous across it. Both stores compute a scaled clock's time only through this record, so they agree to the
+ * ({@link Limits#MAX_TIME}): a clock left running stops there, with a time its snapshot document holds. A rate change
+ * anchors a new function where the old one stands, so the clock's time is continuous across it. Both stores compute a scaled clock's time only through this record, so they agree to the
  * millisecond; each keeps the latest reading on top (never going back when the wall clock steps back).
  *
  * @param wallAnchor  wall-clock epoch milliseconds of the anchor (the creation or the last rate change)

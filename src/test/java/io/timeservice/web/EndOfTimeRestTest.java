@@ -183,6 +183,40 @@ class EndOfTimeRestTest extends RestTestSupport {
         assertRoundTrip("yearly", END);
     }
 
+    // ---- 49.1 and 49.7: the load's bounds are the API's, and its refusals name the numbers sent
+
+    @Test
+    void documentsPastTheEndOfTime_orWithCountsThatWouldOverflow_areRefusedNamingTheSentNumbers() {
+        String occurrence = "{\"id\":\"s:5000\",\"fireTime\":5000,\"sequence\":1,\"schedule\":\"s\"}";
+        String head = "{\"format\":1,\"clock\":{\"now\":1000},\"timers\":[" + occurrence + "],\"schedules\":[";
+        String every = "{\"id\":\"s\",\"every\":4000,\"start\":1000,\"next\":5000,\"limit\":2";
+        Map<String, String> pointerByDocument = new java.util.LinkedHashMap<>();
+        pointerByDocument.put(head + every + ",\"fired\":9223372036854775807,\"skipped\":1}]}", "/schedules/0/fired");
+        pointerByDocument.put(head + every + ",\"fired\":1,\"skipped\":9223372036854775807}]}",
+                "/schedules/0/skipped");
+        pointerByDocument.put(head + "{\"id\":\"s\",\"every\":4000,\"start\":-9223372036854775808,\"next\":5000}]}",
+                "/schedules/0/start");
+        pointerByDocument.put(head + every + ",\"end\":9223372036854775807}]}", "/schedules/0/end");
+        pointerByDocument.put("{\"format\":1,\"clock\":{\"now\":" + (END + 1) + "}}", "/clock/now");
+        pointerByDocument.put("{\"format\":1,\"clock\":{\"now\":" + END + "},\"timers\":[{\"id\":\"t\",\"fireTime\":"
+                + (END + 1) + ",\"sequence\":1}]}", "/timers/0/fireTime");
+        pointerByDocument.put("{\"format\":1,\"clock\":{\"delivery\":\"queue\"},\"deliveries\":[{\"id\":\"d\","
+                + "\"fireTime\":0,\"sequence\":1,\"state\":\"waiting\",\"attempt\":2,\"retryAt\":" + (END + 1)
+                + "}]}", "/deliveries/0/retryAt");
+        for (Map.Entry<String, String> bad : pointerByDocument.entrySet()) {
+            Response refused = json(bad.getKey()).put("/clocks/fixture/snapshot");
+            assertProblem(refused, 400, "invalid_snapshot");
+            assertThat(refused.jsonPath().getString("member")).as(bad.getKey()).isEqualTo(bad.getValue());
+            assertThat(refused.jsonPath().getString("detail")).as(bad.getKey())
+                    .doesNotContain("-9223372036854775808 ", "used -", "-2 ");
+            given().get("/clocks/fixture").then().statusCode(404);
+        }
+        // the largest a clock holds loads
+        json("{\"format\":1,\"clock\":{\"now\":" + END + "},\"timers\":[{\"id\":\"t\",\"fireTime\":" + END
+                + ",\"sequence\":1}]}").put("/clocks/fixture/snapshot").then().statusCode(201);
+        assertRoundTrip("fixture", END);
+    }
+
     // ----
 
     private Response next(String clock) {
@@ -216,7 +250,8 @@ class EndOfTimeRestTest extends RestTestSupport {
         JsonNode saved = save(clock);
         assertThat(saved.at("/clock/now").asLong()).isEqualTo(now);
         json(saved.toString()).put("/clocks/" + clock + "-loaded/snapshot").then().statusCode(201);
-        assertThat(SnapshotRestTest.withoutName(save(clock + "-loaded"))).isEqualTo(SnapshotRestTest.withoutName(saved));
+        assertThat(SnapshotRestTest.withoutName(save(clock + "-loaded")))
+                .isEqualTo(SnapshotRestTest.withoutName(saved));
         json("{\"copyOf\":\"" + clock + "\"}").put("/clocks/" + clock + "-forked").then().statusCode(201);
         JsonNode forked = save(clock + "-forked");
         json(forked.toString()).put("/clocks/" + clock + "-forked-loaded/snapshot").then().statusCode(201);

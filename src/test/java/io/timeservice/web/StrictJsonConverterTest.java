@@ -74,7 +74,8 @@ class StrictJsonConverterTest {
 
     @Test
     void payloadNumbers_keepTheirText() {
-        AddTimer add = read(AddTimer.class, "{\"id\":\"N\",\"delay\":1,\"payload\":[1e400, 0.1 ,-0.0,123456789012345678901]}");
+        AddTimer add = read(AddTimer.class,
+                "{\"id\":\"N\",\"delay\":1,\"payload\":[1e400, 0.1 ,-0.0,123456789012345678901]}");
         assertThat(json.payloadText(add.payload())).isEqualTo("[1e400,0.1,-0.0,123456789012345678901]");
         assertThat(json.payloadText(read(AddTimer.class, "{\"id\":\"N\",\"delay\":1,\"payload\":null}").payload()))
                 .isNull();
