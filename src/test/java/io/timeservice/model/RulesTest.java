@@ -3,6 +3,8 @@ package io.timeservice.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 class RulesTest {
@@ -40,6 +42,33 @@ class RulesTest {
         Rules.requireClockNow(end);
         assertThatThrownBy(() -> Rules.requireClockNow(end + 1)).isInstanceOf(SchedulerException.class);
         assertThatThrownBy(() -> Rules.requireClockNow(-1)).isInstanceOf(SchedulerException.class);
+    }
+
+    @Test
+    void cronTimes_stopAtTheEndOfTime_withoutOverflow_andStartOrEndPastItIsRefused() {
+        CronParser parser = new io.timeservice.cron.UnixCronParser();
+        ScheduleSpec yearly = new ScheduleSpec("0 0 1 1 *", null, null, null, null, null, 0, null,
+                ScheduleSpec.CatchUp.ALL, false);
+        Recurrence times = Rules.requireSchedule(yearly, parser);
+        long lastNewYear = java.time.Instant.parse("+287396-01-01T00:00:00Z").toEpochMilli();
+        assertThat(times.nextAfter(lastNewYear - 1)).isEqualTo(lastNewYear);
+        assertThat(ScheduleTimes.successor(yearly, times, lastNewYear, 0)).isEqualTo(Recurrence.NONE);
+        // recovery of a journal written before the end of time existed: none, not an ArithmeticException
+        assertThat(times.nextAfter(Limits.MAX_TIME)).isEqualTo(Recurrence.NONE);
+        assertThat(times.nextAfter(Long.MAX_VALUE - 1_000)).isEqualTo(Recurrence.NONE);
+        for (ScheduleSpec bad : List.of(yearly.withStart(Long.MIN_VALUE), yearly.withStart(Limits.MAX_TIME + 1),
+                new ScheduleSpec("0 0 1 1 *", null, null, null, -1L, null, 0, null, ScheduleSpec.CatchUp.ALL, false))) {
+            assertThatThrownBy(() -> Rules.requireSchedule(bad, parser)).isInstanceOfSatisfying(
+                    SchedulerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_SCHEDULE));
+        }
+        ScheduleSpec far = yearly.withStart(2 * Limits.MAX_DELAY);
+        assertThatThrownBy(() -> ScheduleTimes.firstOnPut(far, times, 0, Long.MIN_VALUE, 0))
+                .hasMessageContaining("more than " + Limits.MAX_DELAY);
+        long start = Limits.MAX_DELAY - 366L * 86_400_000; // its first New Year lies within 10^15 of now, 0
+        assertThat(ScheduleTimes.firstOnPut(yearly.withStart(start), times, 0, Long.MIN_VALUE, 0))
+                .isBetween(start, Limits.MAX_DELAY);
+        assertThatThrownBy(() -> ScheduleTimes.firstOnPut(yearly.withStart(Limits.MAX_DELAY), times, 0,
+                Long.MIN_VALUE, 0)).hasMessageContaining("the first occurrence");
     }
 
     @Test
