@@ -9,6 +9,16 @@ public final class Limits {
 
     /** Largest delay or advance accepted: 10^15 ms, about 31,700 years. */
     public static final long MAX_DELAY = 1_000_000_000_000_000L;
+    /**
+     * The end of time: the latest time a clock shows and the latest any time it holds may be (a timer's fireTime, a
+     * schedule's start, end and occurrences, a lease's end, a retry's time), 2^53 - 1 ms, in the year 287,396: the
+     * largest integer every JSON client reads exactly (JavaScript's {@code Number.MAX_SAFE_INTEGER}). A time a client
+     * names past it is refused (a clock's now, a delay, an at, an advance, a schedule's start or end); a time the
+     * service computes past it saturates there (a lease's end, a retry's time, a scaled clock's time); a schedule has
+     * no occurrence past it. So every clock the service can reach saves a document its load takes, and no sum of such
+     * a time and a bounded duration comes near {@link Long#MAX_VALUE}: no time wraps, none is out of java.time's range.
+     */
+    public static final long MAX_TIME = (1L << 53) - 1;
     /** Longest timer id; a clock name is at most {@link #MAX_CLOCK_NAME_LENGTH}. */
     public static final int MAX_ID_LENGTH = 128;
     public static final int MAX_CLOCK_NAME_LENGTH = 64;

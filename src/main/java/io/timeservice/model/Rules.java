@@ -101,22 +101,56 @@ public final class Rules {
                 : name.substring(0, Limits.MAX_CLOCK_NAME_LENGTH) + "...";
     }
 
-    /** {@code now + delay}, refused with {@code code} when the delay is out of range or the sum overflows. */
+    /**
+     * {@code now + delay}, refused with {@code code} when the delay is out of range or the sum passes the end of time
+     * ({@link Limits#MAX_TIME}).
+     */
     public static long fireTimeAfter(long now, long delay, ErrorCode code, String name) {
         if (delay < 0 || delay > Limits.MAX_DELAY) {
             throw new SchedulerException(code, name + " must be between 0 and " + Limits.MAX_DELAY + ": " + delay);
         }
-        if (now > Long.MAX_VALUE - delay) {
-            throw new SchedulerException(code, "now (" + now + ") + " + name + " (" + delay
-                    + ") does not fit a signed 64-bit integer");
+        if (now > Limits.MAX_TIME - delay) {
+            throw new SchedulerException(code, "now (" + now + ") + " + name + " (" + delay + ") passes the end of"
+                    + " time, " + Limits.MAX_TIME);
         }
         return now + delay;
     }
 
     /**
+     * Refuses a clock time a client names for a clock's {@code now} outside 0..{@link Limits#MAX_TIME}:
+     * {@code invalid_request}.
+     */
+    public static void requireClockNow(long now) {
+        if (now < 0 || now > Limits.MAX_TIME) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now must be between 0 and " + Limits.MAX_TIME
+                    + ": " + now);
+        }
+    }
+
+    /**
+     * {@code to} as a virtual clock's new time: not before {@code now}, at most {@link Limits#MAX_DELAY} after it and
+     * not past the end of time; else {@code invalid_advance}.
+     */
+    public static long advanceTarget(long now, long to) {
+        if (to < now) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
+                    + "); the clock never goes back");
+        }
+        if (to - now > Limits.MAX_DELAY) { // to >= now >= 0: the difference cannot overflow
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is more than " + Limits.MAX_DELAY
+                    + " after now (" + now + ")");
+        }
+        if (to > Limits.MAX_TIME) {
+            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is after the end of time, "
+                    + Limits.MAX_TIME);
+        }
+        return to;
+    }
+
+    /**
      * The fireTime of a timer due {@code due}, the clock's time being {@code now}: {@code now + delay}, or the
      * {@code at} time, raised to now when it lies before now. Either is refused with {@code invalid_delay} when it
-     * lies more than {@link Limits#MAX_DELAY} after now.
+     * lies more than {@link Limits#MAX_DELAY} after now or after the end of time ({@link Limits#MAX_TIME}).
      */
     public static long fireTime(long now, Due due) {
         if (due instanceof Due.After after) {
@@ -129,6 +163,10 @@ public final class Rules {
         if (at - now > Limits.MAX_DELAY) { // at > now >= 0: the difference cannot overflow
             throw new SchedulerException(ErrorCode.INVALID_DELAY, "at (" + at + ") is more than " + Limits.MAX_DELAY
                     + " ms after now (" + now + ")");
+        }
+        if (at > Limits.MAX_TIME) {
+            throw new SchedulerException(ErrorCode.INVALID_DELAY, "at (" + at + ") is after the end of time, "
+                    + Limits.MAX_TIME);
         }
         return at;
     }
@@ -201,15 +239,16 @@ public final class Rules {
     }
 
     /**
-     * {@code time + millis}, or {@link Long#MAX_VALUE} when the sum would pass it: a lease end, retry time or other
-     * deadline that lies beyond the largest time a clock can show never wraps into the past. A clock that reaches
-     * {@link Long#MAX_VALUE} sees such a deadline as come. {@code millis} must not be negative.
+     * {@code time + millis}, or the end of time ({@link Limits#MAX_TIME}) when the sum would pass it: a lease end,
+     * retry time or other deadline the service computes never lies past the latest time a clock can show, so a clock
+     * that reaches the end of time sees it come, {@code advance {"next": true}} finds it, and a saved document holds
+     * it. {@code millis} must not be negative; a {@code time} past the end of time (none the service makes) stays.
      */
     public static long saturatedAdd(long time, long millis) {
         if (millis < 0) {
             throw new IllegalArgumentException("millis must be >= 0: " + millis);
         }
-        return time > Long.MAX_VALUE - millis ? Long.MAX_VALUE : time + millis;
+        return time > Limits.MAX_TIME - millis ? Math.max(time, Limits.MAX_TIME) : time + millis;
     }
 
     public static SchedulerException preconditionFailed(Timer current) {
@@ -275,8 +314,9 @@ public final class Rules {
     }
 
     /**
-     * Checks a schedule's form and compiles its times: exactly one of cron and every, every at least
-     * {@value Limits#MIN_EVERY_MILLIS} ms, a zone only with cron and a known IANA one, end not before start, a
+     * Checks a schedule's form and compiles its times: exactly one of cron and every, start and end clock times
+     * (0 to {@link Limits#MAX_TIME}), every at least {@value Limits#MIN_EVERY_MILLIS} ms, a zone only with cron and a
+     * known IANA one, end not before start, a
      * positive limit, a cron that parses and fires at least once. Call with the spec as given, before
      * {@link #resolveSchedule}.
      *
@@ -288,13 +328,20 @@ public final class Rules {
 
     /**
      * {@link #requireSchedule(ScheduleSpec, CronParser)} with each refusal made by {@code refusal} from the name of
-     * the spec's member it refuses ({@code cron}, {@code every}, {@code zone}, {@code end}, {@code limit}, or the
+     * the spec's member it refuses ({@code cron}, {@code every}, {@code zone}, {@code start}, {@code end},
+     * {@code limit}, or the
      * empty name for the spec as a whole) and its message: a snapshot document names the member's JSON pointer.
      */
     public static Recurrence requireSchedule(ScheduleSpec spec, CronParser parser,
                                              BiFunction<String, String, SchedulerException> refusal) {
         if ((spec.cron() == null) == (spec.every() == null)) {
             throw refusal.apply(spec.cron() == null ? "" : "every", "a schedule needs exactly one of cron and every");
+        }
+        if (spec.start() != null && (spec.start() < 0 || spec.start() > Limits.MAX_TIME)) {
+            throw refusal.apply("start", "start must be between 0 and " + Limits.MAX_TIME + ": " + spec.start());
+        }
+        if (spec.end() != null && (spec.end() < 0 || spec.end() > Limits.MAX_TIME)) {
+            throw refusal.apply("end", "end must be between 0 and " + Limits.MAX_TIME + ": " + spec.end());
         }
         if (spec.end() != null && spec.start() != null && spec.end() < spec.start()) {
             throw refusal.apply("end", "end (" + spec.end() + ") is before start (" + spec.start() + ")");
@@ -332,7 +379,7 @@ public final class Rules {
 
     /**
      * The spec a store keeps, given the clock's {@code now}: an interval schedule without start starts at
-     * {@code now + every}.
+     * {@code now + every}, saturated at the end of time ({@link #saturatedAdd}).
      */
     public static ScheduleSpec resolveSchedule(ScheduleSpec spec, long now) {
         if (spec.every() != null && spec.start() == null) {

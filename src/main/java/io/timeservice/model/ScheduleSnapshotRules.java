@@ -38,15 +38,19 @@ final class ScheduleSnapshotRules {
             Rules.requireSchedule(s.spec(), parser, (member, message) ->
                     SnapshotRules.refused(member.isEmpty() ? at : at + "/" + member, message));
             ScheduleSpec spec = s.spec();
-            SnapshotRules.require(s.next() == null || s.next() >= 0 && s.next() <= Rules.saturatedAdd(now,
-                    Limits.MAX_DELAY), at + "/next", "next must be null or between 0 and now + " + Limits.MAX_DELAY
-                    + ": " + s.next());
+            long latest = Rules.saturatedAdd(now, Limits.MAX_DELAY);
+            SnapshotRules.require(s.next() == null || s.next() >= 0 && s.next() <= latest, at + "/next",
+                    "next must be null or between 0 and " + latest + " (now + " + Limits.MAX_DELAY + ", at most the"
+                    + " end of time): " + s.next());
             SnapshotRules.require(s.next() == null || spec.start() == null || s.next() >= spec.start(), at + "/next",
                     "next (" + s.next() + ") is before the schedule's start (" + spec.start() + ")");
             SnapshotRules.require(s.next() == null || spec.end() == null || s.next() <= spec.end(), at + "/next",
                     "next (" + s.next() + ") is after the schedule's end (" + spec.end() + ")");
-            SnapshotRules.require(s.fired() >= 0, at + "/fired", "fired must be at least 0: " + s.fired());
-            SnapshotRules.require(s.skipped() >= 0, at + "/skipped", "skipped must be at least 0: " + s.skipped());
+            // each scheduled occurrence has its own time, 0 to the end of time: so no count passes it, nor overflows
+            SnapshotRules.require(s.fired() >= 0 && s.fired() <= Limits.MAX_TIME, at + "/fired",
+                    "fired must be between 0 and " + Limits.MAX_TIME + ": " + s.fired());
+            SnapshotRules.require(s.skipped() >= 0 && s.skipped() <= Limits.MAX_TIME, at + "/skipped",
+                    "skipped must be between 0 and " + Limits.MAX_TIME + ": " + s.skipped());
             SnapshotRules.require(s.triggered() >= 0 && s.triggered() <= s.fired(), at + "/triggered",
                     "triggered must be between 0 and fired (" + s.fired() + "): " + s.triggered());
             SnapshotRules.require(s.taken() == Long.MIN_VALUE || s.taken() >= 0 && s.taken() <= now, at + "/taken",
@@ -55,8 +59,7 @@ final class ScheduleSnapshotRules {
                     at + "/next", "next (" + s.next() + ") must come after taken (" + s.taken() + ")");
             SnapshotRules.require(s.version() >= 1, at + "/version", "version must be at least 1: " + s.version());
             if (spec.limit() != null) {
-                // counted() may overflow only on counts no clock makes; fired and skipped are each non-negative here
-                long counted = s.counted();
+                long counted = s.counted(); // fired and skipped are each 0 to MAX_TIME here: no overflow
                 SnapshotRules.require(counted >= 0 && counted <= spec.limit(), at + "/limit", "the schedule has"
                         + " used " + counted + " occurrences (fired - triggered + skipped), over its limit "
                         + spec.limit());

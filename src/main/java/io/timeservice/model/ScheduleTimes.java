@@ -25,14 +25,37 @@ public final class ScheduleTimes {
         return within(spec, times.nextAfter(after), counted);
     }
 
+    /**
+     * {@link #firstAfter} for a put at {@code now} of the resolved spec {@code spec}, refused as an {@code at} is
+     * when its start or first occurrence lies more than {@link Limits#MAX_DELAY} after now: so a schedule's pending
+     * occurrence, like every timer, is due at most that long after the clock's time (the snapshot load's rule).
+     *
+     * @throws SchedulerException {@code invalid_schedule}
+     */
+    public static long firstOnPut(ScheduleSpec spec, Recurrence times, long now, long taken, long counted) {
+        if (spec.start() != null && spec.start() - now > Limits.MAX_DELAY) { // start and now are clock times
+            throw new SchedulerException(ErrorCode.INVALID_SCHEDULE, "start (" + spec.start() + ") is more than "
+                    + Limits.MAX_DELAY + " ms after now (" + now + ")");
+        }
+        long first = firstAfter(spec, times, now, taken, counted);
+        if (first != Recurrence.NONE && first - now > Limits.MAX_DELAY) {
+            throw new SchedulerException(ErrorCode.INVALID_SCHEDULE, "the first occurrence (" + first
+                    + ") is more than " + Limits.MAX_DELAY + " ms after now (" + now + ")");
+        }
+        return first;
+    }
+
     /** The occurrence after {@code time}, given {@code counted} occurrences used up; {@link Recurrence#NONE} at the end. */
     public static long successor(ScheduleSpec spec, Recurrence times, long time, long counted) {
         return within(spec, times.nextAfter(time), counted);
     }
 
-    /** {@code time}, or {@link Recurrence#NONE} when it lies past end or the limit is used up. */
+    /**
+     * {@code time}, or {@link Recurrence#NONE} when it lies past end or the end of time ({@link Limits#MAX_TIME}) or
+     * the limit is used up.
+     */
     private static long within(ScheduleSpec spec, long time, long counted) {
-        if (time == Recurrence.NONE || spec.end() != null && time > spec.end()
+        if (time == Recurrence.NONE || time > Limits.MAX_TIME || spec.end() != null && time > spec.end()
                 || spec.limit() != null && counted >= spec.limit()) {
             return Recurrence.NONE;
         }

@@ -31,7 +31,7 @@ public final class SnapshotRules {
      */
     public static void check(ClockSnapshot snapshot, CronParser parser) {
         long now = snapshot.now();
-        require(now >= 0 && now <= Limits.MAX_DELAY, "/clock/now", "now must be between 0 and " + Limits.MAX_DELAY
+        require(now >= 0 && now <= Limits.MAX_TIME, "/clock/now", "now must be between 0 and " + Limits.MAX_TIME
                 + ": " + now);
         long next = snapshot.nextSequence();
         require(next >= 1, "/clock/nextSequence", "nextSequence must be at least 1: " + next);
@@ -44,7 +44,8 @@ public final class SnapshotRules {
             requireId(timer.id(), at + "id");
             require(ids.add(timer.id()), at + "id", "timer id " + timer.id() + " is pending twice");
             require(timer.fireTime() >= 0 && timer.fireTime() <= latestFireTime, at + "fireTime",
-                    "fireTime must be between 0 and now + " + Limits.MAX_DELAY + ": " + timer.fireTime());
+                    "fireTime must be between 0 and " + latestFireTime + " (now + " + Limits.MAX_DELAY
+                            + ", at most the end of time): " + timer.fireTime());
             requireSequence(timer.sequence(), next, at + "sequence");
             require(timer.version() >= 1 && timer.version() <= Timer.MAX_VERSION, at + "version",
                     "version must be between 1 and " + Timer.MAX_VERSION + ": " + timer.version());
@@ -79,7 +80,8 @@ public final class SnapshotRules {
             boolean waiting = d.state() == Delivery.State.WAITING;
             require(waiting == (d.retryAt() != 0), at + "retryAt", waiting
                     ? "a waiting delivery needs its retryAt" : "only a waiting delivery has a retryAt");
-            require(!waiting || d.retryAt() > 0, at + "retryAt", "retryAt must be positive: " + d.retryAt());
+            require(!waiting || d.retryAt() > 0 && d.retryAt() <= Limits.MAX_TIME, at + "retryAt",
+                    "retryAt must be between 1 and the end of time, " + Limits.MAX_TIME + ": " + d.retryAt());
             require(d.deadReason() == null || d.state() == Delivery.State.DEAD, at + "deadReason",
                     "only a dead delivery has a deadReason");
             require(d.deadReason() == null || d.deadReason().length() <= MAX_DEAD_REASON_LENGTH, at + "deadReason",

@@ -40,8 +40,15 @@ public final class ZonedRecurrence implements Recurrence {
         this.rules = zone.getRules();
     }
 
+    /**
+     * {@inheritDoc} None after the end of time ({@link Limits#MAX_TIME}): a match lies at most a 400-year calendar
+     * cycle after {@code after}, so every instant computed here stays far within a long of milliseconds.
+     */
     @Override
     public long nextAfter(long after) {
+        if (after >= Limits.MAX_TIME) {
+            return NONE;
+        }
         Instant afterInstant = Instant.ofEpochMilli(after);
         LocalDateTime from = LocalDateTime.ofInstant(afterInstant, zone);
         ZoneOffsetTransition previous = rules.previousTransition(afterInstant.plusMillis(1));

@@ -2,7 +2,6 @@ package io.timeservice.web;
 
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.Reader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -81,12 +80,12 @@ class SnapshotReader {
      *                            body that is not UTF-8 or could not be read; {@code payload_too_large} past the limit
      */
     ClockSnapshot read(InputStream body) {
-        Reader text = new InputStreamReader(body, StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+        RecordingReader text = new RecordingReader(new InputStreamReader(body, StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)));
         Document document;
         // the document's repeated members are refused by Members (naming them); a payload's by the tree reader
         try (JsonParser parser = payloads.without(StreamReadFeature.STRICT_DUPLICATE_DETECTION).createParser(text)) {
-            document = new Document(new Cursor(parser));
+            document = new Document(new Cursor(parser, text));
             document.read();
         } catch (JacksonIOException unreadable) {
             throw new SchedulerException(ErrorCode.INVALID_REQUEST, unreadable.getCause()
@@ -99,15 +98,17 @@ class SnapshotReader {
         return snapshot;
     }
 
-    /** The parser, and the token an array read ahead for its element. */
+    /** The parser, the text it reads, and the token an array read ahead for its element. */
     private static final class Cursor {
         final JsonParser parser;
+        final RecordingReader text;
         /** Where the parser is, for a refusal of malformed JSON. */
         String at = "";
         private JsonToken pending;
 
-        Cursor(JsonParser parser) {
+        Cursor(JsonParser parser, RecordingReader text) {
             this.parser = parser;
+            this.text = text;
         }
 
         JsonToken next() {
@@ -372,10 +373,8 @@ class SnapshotReader {
         }
 
         private String payload(Members members, String at) {
-            JsonNode node = members.tree();
             try {
-                LoneSurrogates.refuse(node);
-                return json.payloadText(node);
+                return json.payloadText(members.payload());
             } catch (SchedulerException invalid) {
                 throw SnapshotRules.refused(at, invalid.getMessage());
             }
@@ -628,10 +627,20 @@ class SnapshotReader {
                     + LoneSurrogates.abbreviate(value, 32) + "\"");
         }
 
-        /** The value here as a tree (a payload), read with the strict mapper. */
-        JsonNode tree() {
+        /**
+         * The payload here: read as a tree with the strict mapper and checked for lone surrogates, then kept as its
+         * text as sent ({@link RawPayloads}); a null payload as null.
+         */
+        JsonNode payload() {
             cursor.next();
-            return payloads.readTree(cursor.parser);
+            cursor.text.pin(cursor.parser.currentTokenLocation().getCharOffset());
+            JsonNode tree = payloads.readTree(cursor.parser);
+            LoneSurrogates.refuse(tree);
+            if (tree == null || tree.isNull()) {
+                return tree;
+            }
+            String sent = cursor.text.text(cursor.parser.currentLocation().getCharOffset());
+            return RawPayloads.raw(RawPayloads.compact(sent, 0, sent.length()));
         }
 
         void require(boolean present, String member) {

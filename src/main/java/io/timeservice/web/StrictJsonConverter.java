@@ -116,11 +116,13 @@ class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
 
     @Override
     protected JsonRequest readInternal(Class<? extends JsonRequest> type, HttpInputMessage input) throws IOException {
-        JsonNode body = parse(readBody(input));
+        String text = text(readBody(input));
+        JsonNode body = parse(text);
         LoneSurrogates.refuse(body);   // first: later refusals echo names, and a lone surrogate breaks any answer
         if (!body.isObject()) {
             throw invalidRequest("the body must be a JSON object");
         }
+        RawPayloads.keep(text, body, mapper);
         try {
             return mapper.treeToValue(body, type);
         } catch (JacksonException e) {
@@ -166,12 +168,16 @@ class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
         throw new UnsupportedOperationException("request bodies are only read");
     }
 
-    /** The payload as compact JSON text, or {@code null} for an absent or null payload. */
+    /**
+     * The payload as compact JSON text, or {@code null} for an absent or null payload: as the client sent it, without
+     * the whitespace outside its strings, when a body's reader kept its text ({@link RawPayloads}).
+     */
     String payloadText(JsonNode payload) {
         if (payload == null || payload.isNull()) {
             return null;
         }
-        String text = mapper.writeValueAsString(payload);
+        String raw = RawPayloads.text(payload);
+        String text = raw != null ? raw : mapper.writeValueAsString(payload);
         int bytes = text.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > maxPayloadBytes) {
             throw new SchedulerException(ErrorCode.PAYLOAD_TOO_LARGE, "payload is " + bytes
@@ -186,13 +192,16 @@ class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
      * decoder. Always text, because Jackson's byte and character parsers word some refusals differently (a lone
      * surrogate escaped in a member name, for one), and the problems name what {@link LoneSurrogates} finds.
      */
-    private JsonNode parse(byte[] bytes) {
+    private static String text(byte[] bytes) {
         if (bytes.length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
             throw invalidRequest("the body starts with a byte order mark; send JSON without one");
         }
+        return isAscii(bytes) ? new String(bytes, StandardCharsets.ISO_8859_1) : strictUtf8(bytes);
+    }
+
+    private JsonNode parse(String text) {
         try {
-            JsonNode tree = mapper.readTree(isAscii(bytes) ? new String(bytes, StandardCharsets.ISO_8859_1)
-                    : strictUtf8(bytes));
+            JsonNode tree = mapper.readTree(text);
             return tree == null ? mapper.missingNode() : tree;
         } catch (StreamConstraintsException e) {
             throw invalidRequest("the body is not valid JSON: " + withoutInternals(e.getOriginalMessage())

@@ -3,21 +3,72 @@ package io.timeservice.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 class RulesTest {
 
     @Test
-    void saturatedAdd_addsExactlyBelowTheEnd_andStopsAtLongMaxValue() {
+    void saturatedAdd_addsExactlyBelowTheEnd_andStopsAtTheEndOfTime() {
+        long end = Limits.MAX_TIME;
         assertThat(Rules.saturatedAdd(0, 0)).isZero();
         assertThat(Rules.saturatedAdd(1, 1)).isEqualTo(2);
         assertThat(Rules.saturatedAdd(1_000_000_000_000_000L, Limits.MAX_LEASE_MILLIS))
                 .isEqualTo(1_000_000_000_000_000L + Limits.MAX_LEASE_MILLIS);
-        assertThat(Rules.saturatedAdd(Long.MAX_VALUE - 10, 10)).isEqualTo(Long.MAX_VALUE);
-        assertThat(Rules.saturatedAdd(Long.MAX_VALUE - 10, 11)).isEqualTo(Long.MAX_VALUE);
-        assertThat(Rules.saturatedAdd(Long.MAX_VALUE - 10_000_000, Limits.MAX_LEASE_MILLIS)).isEqualTo(Long.MAX_VALUE);
+        assertThat(Rules.saturatedAdd(end - 10, 10)).isEqualTo(end);
+        assertThat(Rules.saturatedAdd(end - 10, 9)).isEqualTo(end - 1);
+        assertThat(Rules.saturatedAdd(end - 10, 11)).isEqualTo(end);
+        assertThat(Rules.saturatedAdd(end - 10_000_000, Limits.MAX_LEASE_MILLIS)).isEqualTo(end);
+        assertThat(Rules.saturatedAdd(end, Long.MAX_VALUE)).isEqualTo(end);
+        // a time past the end (none the service makes) neither wraps nor moves back
         assertThat(Rules.saturatedAdd(Long.MAX_VALUE, Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
         assertThat(Rules.saturatedAdd(Long.MIN_VALUE, Long.MAX_VALUE)).isEqualTo(-1);
+    }
+
+    @Test
+    void timesPastTheEndOfTime_areRefused_notWrapped() {
+        long end = Limits.MAX_TIME;
+        assertThat(Rules.fireTimeAfter(end - 5, 5, ErrorCode.INVALID_DELAY, "delay")).isEqualTo(end);
+        assertThatThrownBy(() -> Rules.fireTimeAfter(end - 5, 6, ErrorCode.INVALID_DELAY, "delay"))
+                .isInstanceOf(SchedulerException.class).hasMessageContaining("end of time");
+        assertThat(Rules.fireTime(end - 5, Due.at(end))).isEqualTo(end);
+        assertThatThrownBy(() -> Rules.fireTime(end - 5, Due.at(end + 1))).isInstanceOf(SchedulerException.class);
+        assertThatThrownBy(() -> Rules.fireTime(end - 5, Due.at(Long.MAX_VALUE)))
+                .isInstanceOf(SchedulerException.class);
+        assertThat(Rules.advanceTarget(end - 5, end)).isEqualTo(end);
+        assertThatThrownBy(() -> Rules.advanceTarget(end - 5, end + 1)).isInstanceOf(SchedulerException.class)
+                .hasMessageContaining("end of time");
+        Rules.requireClockNow(end);
+        assertThatThrownBy(() -> Rules.requireClockNow(end + 1)).isInstanceOf(SchedulerException.class);
+        assertThatThrownBy(() -> Rules.requireClockNow(-1)).isInstanceOf(SchedulerException.class);
+    }
+
+    @Test
+    void cronTimes_stopAtTheEndOfTime_withoutOverflow_andStartOrEndPastItIsRefused() {
+        CronParser parser = new io.timeservice.cron.UnixCronParser();
+        ScheduleSpec yearly = new ScheduleSpec("0 0 1 1 *", null, null, null, null, null, 0, null,
+                ScheduleSpec.CatchUp.ALL, false);
+        Recurrence times = Rules.requireSchedule(yearly, parser);
+        long lastNewYear = java.time.Instant.parse("+287396-01-01T00:00:00Z").toEpochMilli();
+        assertThat(times.nextAfter(lastNewYear - 1)).isEqualTo(lastNewYear);
+        assertThat(ScheduleTimes.successor(yearly, times, lastNewYear, 0)).isEqualTo(Recurrence.NONE);
+        // recovery of a journal written before the end of time existed: none, not an ArithmeticException
+        assertThat(times.nextAfter(Limits.MAX_TIME)).isEqualTo(Recurrence.NONE);
+        assertThat(times.nextAfter(Long.MAX_VALUE - 1_000)).isEqualTo(Recurrence.NONE);
+        for (ScheduleSpec bad : List.of(yearly.withStart(Long.MIN_VALUE), yearly.withStart(Limits.MAX_TIME + 1),
+                new ScheduleSpec("0 0 1 1 *", null, null, null, -1L, null, 0, null, ScheduleSpec.CatchUp.ALL, false))) {
+            assertThatThrownBy(() -> Rules.requireSchedule(bad, parser)).isInstanceOfSatisfying(
+                    SchedulerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_SCHEDULE));
+        }
+        ScheduleSpec far = yearly.withStart(2 * Limits.MAX_DELAY);
+        assertThatThrownBy(() -> ScheduleTimes.firstOnPut(far, times, 0, Long.MIN_VALUE, 0))
+                .hasMessageContaining("more than " + Limits.MAX_DELAY);
+        long start = Limits.MAX_DELAY - 366L * 86_400_000; // its first New Year lies within 10^15 of now, 0
+        assertThat(ScheduleTimes.firstOnPut(yearly.withStart(start), times, 0, Long.MIN_VALUE, 0))
+                .isBetween(start, Limits.MAX_DELAY);
+        assertThatThrownBy(() -> ScheduleTimes.firstOnPut(yearly.withStart(Limits.MAX_DELAY), times, 0,
+                Long.MIN_VALUE, 0)).hasMessageContaining("the first occurrence");
     }
 
     @Test
@@ -33,9 +84,9 @@ class RulesTest {
         assertThat(Rules.fireTime(100, Due.at(99))).isEqualTo(100);
         assertThat(Rules.fireTime(100, Due.at(Long.MIN_VALUE))).isEqualTo(100);
         assertThat(Rules.fireTime(0, Due.at(Limits.MAX_DELAY))).isEqualTo(Limits.MAX_DELAY);
-        assertThat(Rules.fireTime(Long.MAX_VALUE, Due.at(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
-        assertThat(Rules.fireTime(Long.MAX_VALUE - Limits.MAX_DELAY, Due.at(Long.MAX_VALUE)))
-                .isEqualTo(Long.MAX_VALUE);
+        assertThat(Rules.fireTime(Limits.MAX_TIME, Due.at(Limits.MAX_TIME))).isEqualTo(Limits.MAX_TIME);
+        assertThat(Rules.fireTime(Limits.MAX_TIME - Limits.MAX_DELAY, Due.at(Limits.MAX_TIME)))
+                .isEqualTo(Limits.MAX_TIME);
         assertThatThrownBy(() -> Rules.fireTime(0, Due.at(Limits.MAX_DELAY + 1)))
                 .isInstanceOfSatisfying(SchedulerException.class,
                         e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_DELAY))

@@ -51,17 +51,21 @@ class ScaledTimeTest {
     }
 
     @Test
-    void nearLongMaxValue_theTimeSaturates_andNeverWraps() {
+    void nearTheEndOfTime_theTimeSaturates_andNeverWraps() {
+        long end = Limits.MAX_TIME;
         ClockRate fastest = new ClockRate(ClockRate.MAX * 1_000_000);
-        ScaledTime nearTheEnd = new ScaledTime(WALL, Long.MAX_VALUE - 1_000, fastest);
-        assertThat(nearTheEnd.at(WALL)).isEqualTo(Long.MAX_VALUE - 1_000);
-        assertThat(nearTheEnd.at(WALL + 1)).isEqualTo(Long.MAX_VALUE);
-        assertThat(nearTheEnd.at(Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
-        assertThat(nearTheEnd.wallWhen(Long.MAX_VALUE)).isEqualTo(WALL + 1);
+        ScaledTime nearTheEnd = new ScaledTime(WALL, end - 1_000, fastest);
+        assertThat(nearTheEnd.at(WALL)).isEqualTo(end - 1_000);
+        assertThat(nearTheEnd.at(WALL + 1)).isEqualTo(end);
+        assertThat(nearTheEnd.at(Long.MAX_VALUE)).isEqualTo(end);
+        assertThat(nearTheEnd.wallWhen(end)).isEqualTo(WALL + 1);
+        assertThat(nearTheEnd.wallWhen(end + 1)).as("past the end of time: never").isEqualTo(Long.MAX_VALUE);
         ScaledTime early = new ScaledTime(Long.MIN_VALUE + 5, 0, fastest);
-        assertThat(early.at(Long.MAX_VALUE)).as("a wall span past 2^63 - 1").isEqualTo(Long.MAX_VALUE);
+        assertThat(early.at(Long.MAX_VALUE)).as("a wall span past 2^63 - 1").isEqualTo(end);
         ScaledTime slowest = new ScaledTime(Long.MAX_VALUE - 10, 0, new ClockRate(1));
         assertThat(slowest.wallWhen(1_000)).as("a wall time past 2^63 - 1").isEqualTo(Long.MAX_VALUE);
+        ScaledTime pastTheEnd = new ScaledTime(WALL, Long.MAX_VALUE - 5, fastest); // no clock is: it stays
+        assertThat(pastTheEnd.at(WALL + 1_000)).isEqualTo(Long.MAX_VALUE - 5);
     }
 
     @Test
@@ -72,12 +76,12 @@ class ScaledTimeTest {
             long millionths = random.nextInt(4) == 0 ? random.nextInt(2_000_000)
                     : (long) (random.nextDouble() * ClockRate.MAX * 1_000_000);
             long anchorClock = random.nextBoolean() ? random.nextLong(Limits.MAX_DELAY)
-                    : Long.MAX_VALUE - random.nextLong(1L << 40);
+                    : Limits.MAX_TIME - random.nextLong(1L << 40);
             long elapsed = random.nextBoolean() ? random.nextLong(1L << 36) : random.nextLong(Long.MAX_VALUE - WALL);
             ScaledTime time = new ScaledTime(WALL, anchorClock, new ClockRate(millionths));
             BigInteger exact = BigInteger.valueOf(anchorClock).add(BigInteger.valueOf(elapsed)
                     .multiply(BigInteger.valueOf(millionths)).divide(BigInteger.valueOf(1_000_000)));
-            long expected = exact.bitLength() < 64 ? exact.longValue() : Long.MAX_VALUE;
+            long expected = exact.min(BigInteger.valueOf(Limits.MAX_TIME)).longValue();
             long shown = time.at(WALL + elapsed);
             assertThat(shown).as("seed %d, rate %d millionths, anchor %d, elapsed %d", seed, millionths,
                     anchorClock, elapsed).isEqualTo(expected);

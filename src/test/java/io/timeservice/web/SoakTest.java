@@ -194,7 +194,7 @@ class SoakTest {
      */
     private static Set<String> drain(HttpProbe http) {
         long now = http.get("/clock").json().path("now").asLong();
-        long to = now + Math.min(1_000_000_000_000_000L, Long.MAX_VALUE - now);
+        long to = now + Math.min(1_000_000_000_000_000L, io.timeservice.model.Limits.MAX_TIME - now);
         Set<String> ids = new HashSet<>();
         boolean complete = false;
         while (!complete) {

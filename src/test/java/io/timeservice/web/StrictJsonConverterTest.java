@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Random;
@@ -74,10 +73,10 @@ class StrictJsonConverterTest {
     }
 
     @Test
-    void payloadNumbers_keepTheirValue() {
-        AddTimer add = read(AddTimer.class, "{\"id\":\"N\",\"delay\":1,\"payload\":[1e400,0.1,123456789012345678901]}");
-        assertThat(add.payload().get(0).decimalValue()).isEqualByComparingTo(new BigDecimal("1e400"));
-        assertThat(json.payloadText(add.payload())).isEqualTo("[1E+400,0.1,123456789012345678901]");
+    void payloadNumbers_keepTheirText() {
+        AddTimer add = read(AddTimer.class,
+                "{\"id\":\"N\",\"delay\":1,\"payload\":[1e400, 0.1 ,-0.0,123456789012345678901]}");
+        assertThat(json.payloadText(add.payload())).isEqualTo("[1e400,0.1,-0.0,123456789012345678901]");
         assertThat(json.payloadText(read(AddTimer.class, "{\"id\":\"N\",\"delay\":1,\"payload\":null}").payload()))
                 .isNull();
     }

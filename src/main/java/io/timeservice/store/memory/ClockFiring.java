@@ -90,7 +90,7 @@ final class ClockFiring {
         }, () -> {
             SchedulerClock clock = requireVirtual();
             long now = by != null ? Rules.fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
-                    : requireReachable(clock.now(), to);
+                    : Rules.advanceTarget(clock.now(), to);
             return advanceTo(now, limit, trace, tally);
         });
         metrics.advanced(result.fired().size());
@@ -144,19 +144,6 @@ final class ClockFiring {
             throw Rules.clockNotVirtual(kernel.settings().mode());
         }
         return clock;
-    }
-
-    /** {@code to} as the clock's new time: not before {@code now}, at most {@link Limits#MAX_DELAY} after it. */
-    private static long requireReachable(long now, long to) {
-        if (to < now) {
-            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
-                    + "); the clock never goes back");
-        }
-        if (to - now > Limits.MAX_DELAY) {
-            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is more than " + Limits.MAX_DELAY
-                    + " after now (" + now + ")");
-        }
-        return to;
     }
 
     /**

@@ -172,7 +172,7 @@ final class ClockSchedules {
         Recurrence times = Rules.recurrenceOf(resolved, parser);
         Entry entry = current != null ? current : new Entry(id);
         long counted = entry.counted();
-        long first = ScheduleTimes.firstAfter(resolved, times, now, entry.taken, counted);
+        long first = ScheduleTimes.firstOnPut(resolved, times, now, entry.taken, counted);
         replacePending(entry, first, resolved);
         entry.spec = resolved;
         entry.times = times;
@@ -371,7 +371,7 @@ final class ClockSchedules {
                 throw Rules.schedulePreconditionFailed(current.view());
             }
             ScheduleSpec resolved = resolve(current, putSpec, put.now());
-            long first = ScheduleTimes.firstAfter(resolved, Rules.recurrenceOf(resolved, parser), put.now(),
+            long first = ScheduleTimes.firstOnPut(resolved, Rules.recurrenceOf(resolved, parser), put.now(),
                     current == null ? Long.MIN_VALUE : current.taken, current == null ? 0 : current.counted());
             return first == Recurrence.NONE ? null : Schedule.occurrenceId(put.id(), first);
         } else if (call instanceof Mutation.ScheduleResumed resumed) {

@@ -255,10 +255,7 @@ public final class Clocks {
      */
     public Created create(String name, long now, ClockSettings settings) {
         Rules.requireValidClockName(name);
-        if (now < 0 || now > Limits.MAX_DELAY) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now must be between 0 and "
-                    + Limits.MAX_DELAY + ": " + now);
-        }
+        Rules.requireClockNow(now);
         synchronized (registry) {
             Clock existing = byName.get(name);
             if (existing != null) {

@@ -100,9 +100,10 @@ public final class PostgresClocks {
         RetryPolicy retry = settings.retry();
         Long rate = settings.rate() == null ? null : settings.rate().millionths();
         Rules.requireValidClockName(name);
-        if (now < 0 || now > Limits.MAX_DELAY || (mode == ClockSettings.Mode.SYSTEM && now != 0)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now must be between 0 and "
-                    + Limits.MAX_DELAY + " (a system clock's is the database's clock): " + now);
+        Rules.requireClockNow(now);
+        if (mode == ClockSettings.Mode.SYSTEM && now != 0) {
+            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a system clock's now is the database's clock,"
+                    + " not " + now);
         }
         return jdbc.inTransaction(connection -> {
             StoredClock existing = find(connection, name, "");

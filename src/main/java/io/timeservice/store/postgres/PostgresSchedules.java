@@ -69,7 +69,7 @@ public final class PostgresSchedules {
             ScheduleSpec resolved = OccurrenceStep.resolvePut(current == null ? null : current.spec, spec, now);
             ScheduleRows.Row row = current != null ? current : new ScheduleRows.Row(id);
             Recurrence times = Rules.recurrenceOf(resolved, firing.parser());
-            long first = ScheduleTimes.firstAfter(resolved, times, now, row.taken, row.counted());
+            long first = ScheduleTimes.firstOnPut(resolved, times, now, row.taken, row.counted());
             long[] change = replacePending(connection, stored, row, first, resolved, now);
             row.spec = resolved;
             row.times = times;

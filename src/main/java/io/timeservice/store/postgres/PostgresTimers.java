@@ -318,7 +318,7 @@ public final class PostgresTimers {
             requireVirtual(stored);
             long now = stored.now();
             long target = by != null ? Rules.fireTimeAfter(now, by, ErrorCode.INVALID_ADVANCE, "by")
-                    : requireReachable(now, to);
+                    : Rules.advanceTarget(now, to);
             return advanceTo(connection, stored, target, limit, room, released);
         }));
         released[0].reportTo(metrics);
@@ -717,18 +717,6 @@ public final class PostgresTimers {
             }
             return fired;
         }
-    }
-
-    private static long requireReachable(long now, long to) {
-        if (to < now) {
-            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
-                    + "); the clock never goes back");
-        }
-        if (to - now > Limits.MAX_DELAY) {
-            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is more than "
-                    + Limits.MAX_DELAY + " after now (" + now + ")");
-        }
-        return to;
     }
 
     private static SchedulerException timerNotFound(String id) {

@@ -120,14 +120,14 @@ class ScaledClockFiringTest {
     }
 
     @Test
-    void nearLongMaxValue_theClockSaturates_andStillFiresWhatIsDue() {
+    void nearTheEndOfTime_theClockSaturates_andStillFiresWhatIsDue() {
         TimerScheduler clock = scaled("end", Limits.MAX_DELAY, "100000");
         long start = test.wall.get();
         clock.add("last", Limits.MAX_DELAY, 0, null, Trace.NONE); // due at 2 * 10^15
-        test.wall.set(start + Long.MAX_VALUE / 100_000); // far past 2^63 - 1 clock milliseconds
-        assertThat(clock.now()).isEqualTo(Long.MAX_VALUE);
+        test.wall.set(start + Long.MAX_VALUE / 100_000); // far past the end of time, 2^53 - 1 clock milliseconds
+        assertThat(clock.now()).isEqualTo(Limits.MAX_TIME);
         assertThat(loop.fireDue()).isEqualTo(1);
-        assertThat(clock.add("at-the-end", 0, 0, null, Trace.NONE).fireTime()).isEqualTo(Long.MAX_VALUE);
+        assertThat(clock.add("at-the-end", 0, 0, null, Trace.NONE).fireTime()).isEqualTo(Limits.MAX_TIME);
         assertRefused(() -> clock.add("beyond", 1, 0, null, Trace.NONE), ErrorCode.INVALID_DELAY);
         assertThat(loop.fireDue()).isEqualTo(1);
         assertThat(claimIds(clock)).containsExactly("last", "at-the-end");

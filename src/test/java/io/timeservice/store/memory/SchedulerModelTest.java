@@ -83,7 +83,7 @@ class SchedulerModelTest {
         }
 
         private long fireTimeAfter(long delay, ErrorCode code) {
-            if (delay < 0 || delay > Limits.MAX_DELAY || now > Long.MAX_VALUE - delay) {
+            if (delay < 0 || delay > Limits.MAX_DELAY || now > Limits.MAX_TIME - delay) {
                 throw refuse(code);
             }
             return now + delay;

@@ -192,10 +192,10 @@ class SchedulerValidationTest {
         assertThat(scheduler.advance(MAX_DELAY, Trace.NONE).fired()).extracting(Timer::id).containsExactly("max");
     }
 
-    /** Advances cannot reach Long.MAX_VALUE (10^15 per call), so start the clock there instead. */
+    /** Near the end of time (Limits.MAX_TIME): a fireTime past it is refused, as one past 2^63 - 1 once was. */
     @Test
-    void add_nowPlusDelayOverflowingLong_rejectedAndNothingChanges() {
-        long start = Long.MAX_VALUE - 10;
+    void add_nowPlusDelayPastTheEndOfTime_rejectedAndNothingChanges() {
+        long start = Limits.MAX_TIME - 10;
         TimerScheduler scheduler = new TimerScheduler(new VirtualClock(start), 2, 100, () -> 0L,
                 SchedulerMetrics.NONE);
 
@@ -205,7 +205,7 @@ class SchedulerValidationTest {
         SchedulerException editOverflow = catchThrowableOfType(SchedulerException.class,
                 () -> scheduler.edit("edge", 11L, null, Precondition.NONE, Trace.NONE));
 
-        assertThat(lastRepresentable.fireTime()).isEqualTo(Long.MAX_VALUE);
+        assertThat(lastRepresentable.fireTime()).isEqualTo(Limits.MAX_TIME);
         assertThat(overflow.code()).isEqualTo(ErrorCode.INVALID_DELAY);
         assertThat(editOverflow.code()).isEqualTo(ErrorCode.INVALID_DELAY);
         assertThat(scheduler.get("edge")).isEqualTo(lastRepresentable);
@@ -214,8 +214,8 @@ class SchedulerValidationTest {
     }
 
     @Test
-    void advance_pastLongMaxValue_rejectedAndClockUnchanged_butReachingItExactlyFires() {
-        long start = Long.MAX_VALUE - 10;
+    void advance_pastTheEndOfTime_rejectedAndClockUnchanged_butReachingItExactlyFires() {
+        long start = Limits.MAX_TIME - 10;
         TimerScheduler scheduler = new TimerScheduler(new VirtualClock(start), 4, 100, () -> 0L,
                 SchedulerMetrics.NONE);
         scheduler.add("last", 10, 0, null, Trace.NONE);
@@ -227,11 +227,11 @@ class SchedulerValidationTest {
         assertThat(scheduler.now()).isEqualTo(start);
         assertThat(scheduler.status().size()).isEqualTo(1);
         AdvanceResult result = scheduler.advance(10, Trace.NONE);
-        assertThat(result.now()).isEqualTo(Long.MAX_VALUE);
+        assertThat(result.now()).isEqualTo(Limits.MAX_TIME);
         assertThat(result.fired()).extracting(Timer::id).containsExactly("last");
         assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.advance(1, Trace.NONE)).code())
                 .isEqualTo(ErrorCode.INVALID_ADVANCE);
-        assertThat(scheduler.advance(0, Trace.NONE).now()).isEqualTo(Long.MAX_VALUE);
+        assertThat(scheduler.advance(0, Trace.NONE).now()).isEqualTo(Limits.MAX_TIME);
     }
 
     @Test

@@ -277,25 +277,25 @@ class PostgresDeliveriesTest extends QueueClockTest {
      */
     @Test
     void nearTheEndOfTime_leaseEndsAndRetryTimesSaturate_insteadOfWrappingIntoThePast() {
-        database.execute("UPDATE clocks SET now_ms = " + (Long.MAX_VALUE - 10_000_000) + " WHERE name = '" + clock
+        database.execute("UPDATE clocks SET now_ms = " + (Limits.MAX_TIME - 10_000_000) + " WHERE name = '" + clock
                 + "'");
         fired("a", "0", "b", "0");
 
         ClaimedDelivery a = deliveries().claim(clock, 1, Limits.MAX_LEASE_MILLIS).get(0);
-        assertThat(a.leaseUntil()).isEqualTo(Long.MAX_VALUE);
+        assertThat(a.leaseUntil()).isEqualTo(Limits.MAX_TIME);
         assertThat(deliveries().ack(clock, "a", token(a))).isTrue();
         ClaimedDelivery b = deliveries().claim(clock, 1, 1_000).get(0);
         assertThat(deliveries().extend(clock, "b", token(b), Limits.MAX_LEASE_MILLIS).leaseUntil())
-                .isEqualTo(Long.MAX_VALUE);
+                .isEqualTo(Limits.MAX_TIME);
         io.timeservice.model.Delivery nacked = deliveries().nack(clock, "b", token(b), RetryPolicy.MAX_BACKOFF_MILLIS);
         assertThat(nacked.state()).isEqualTo(State.WAITING);
-        assertThat(nacked.retryAt()).isEqualTo(Long.MAX_VALUE);
+        assertThat(nacked.retryAt()).isEqualTo(Limits.MAX_TIME);
 
-        store.timers().advance(clock, null, Long.MAX_VALUE, Integer.MAX_VALUE); // its retry time comes at the end
+        store.timers().advance(clock, null, Limits.MAX_TIME, Integer.MAX_VALUE); // its retry time comes at the end
         ClaimedDelivery again = deliveries().claim(clock, 1, 1_000).get(0);
         assertThat(again.attempt()).isEqualTo(2);
-        assertThat(again.readyAt()).isEqualTo(Long.MAX_VALUE);
-        assertThat(again.leaseUntil()).isEqualTo(Long.MAX_VALUE);
+        assertThat(again.readyAt()).isEqualTo(Limits.MAX_TIME);
+        assertThat(again.leaseUntil()).isEqualTo(Limits.MAX_TIME);
     }
 
     @Test

@@ -57,6 +57,8 @@ class PostgresScaledClockTest {
                 long clockAnchor = switch (i % 4) {
                     case 0 -> Long.MAX_VALUE - random.nextInt(1_000_000);
                     case 1 -> 0;
+                    case 2 -> i % 8 == 2 ? Limits.MAX_TIME - random.nextInt(1_000_000)
+                            : random.nextLong(Limits.MAX_DELAY);
                     default -> random.nextLong(Limits.MAX_DELAY);
                 };
                 long millionths = i % 5 == 0 ? 0 : random.nextLong(ClockRate.MAX * 1_000_000 + 1);
