@@ -32,6 +32,8 @@ import io.timeservice.model.SchedulerException;
  */
 final class ClockSchedules {
 
+    private static final System.Logger LOG = System.getLogger(ClockSchedules.class.getName());
+
     /** The clock's heap, as the schedules use it: their pending occurrences are timers there. */
     interface Occurrences {
         /**
@@ -43,6 +45,9 @@ final class ClockSchedules {
 
         /** Removes a pending occurrence timer (it is pending: the schedules track it). */
         void remove(String timerId);
+
+        /** Whether a timer with id {@code timerId} is pending, whoever's it is. */
+        boolean isPending(String timerId);
     }
 
     /** What a firing step does with a timer it popped. */
@@ -289,9 +294,23 @@ final class ClockSchedules {
         return fires ? Reached.FIRE : Reached.SKIP;
     }
 
-    /** Adds the successors {@link #reached} found, as pending occurrences. Call after each pop of the heap. */
+    /**
+     * Adds the successors {@link #reached} found, as pending occurrences. Call after each pop of the heap. A successor
+     * whose id a pending timer holds already (a client's timer that an older version let in, a journal or snapshot
+     * it wrote) is skipped and counted, and the schedule moves on to the next one
+     * ({@link io.timeservice.model.ScheduleProgress#skipHeldOccurrence}): never two timers with one id. Replay does
+     * the same, so such a journal recovers.
+     */
     void addSuccessors() {
         for (Entry entry : successorsDue) {
+            while (entry.pending != Recurrence.NONE && occurrences.isPending(entry.pendingId())) {
+                LOG.log(System.Logger.Level.WARNING, "schedule " + entry.id + ": occurrence " + entry.pendingId()
+                        + " is skipped, a pending timer has its id already (a client's timer from an older version)");
+                entry.skipHeldOccurrence();
+            }
+            if (entry.pending == Recurrence.NONE) {
+                continue;
+            }
             String timerId = entry.pendingId();
             occurrences.add(timerId, entry.pending, entry.spec.priority(), entry.spec.payload(), true);
             byOccurrence.put(timerId, entry);

@@ -595,12 +595,19 @@ public final class PostgresTimers {
         return new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
     }
 
-    /** Inserts a new pending timer: id syntax, due time, duplicate id, in the memory store's order. */
+    /**
+     * Inserts a new pending timer: id syntax, due time, an id of the form of an existing schedule's occurrences
+     * ({@code schedule_owned}), duplicate id, in the memory store's order.
+     */
     private static Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
                                 String payload) throws SQLException {
         Rules.requireValidId(id);
         long now = clock.now();
         long fireTime = Rules.fireTime(now, due);
+        String owner = Rules.occurrenceFormOwner(id);
+        if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
+            throw Rules.scheduleReserved(id, owner);
+        }
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             insert.setString(1, clock.name());
             insert.setString(2, id);

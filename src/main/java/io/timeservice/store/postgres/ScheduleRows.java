@@ -62,6 +62,20 @@ final class ScheduleRows {
         }
     }
 
+    private static final String EXISTS = "SELECT EXISTS (SELECT 1 FROM schedules WHERE clock = ? AND id = ?)";
+
+    /** Whether {@code clock} holds the schedule {@code id}, in any state (one primary-key probe). */
+    static boolean exists(Connection connection, String clock, String id) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(EXISTS)) {
+            select.setString(1, clock);
+            select.setString(2, id);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getBoolean(1);
+            }
+        }
+    }
+
     /** The schedule {@code id} of {@code clock}, its row locked, or null. */
     static Row lock(Connection connection, String clock, String id, CronParser parser) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(LOCK)) {
