@@ -184,6 +184,13 @@ final class RandomHistory {
             return "t" + random.nextInt(12);
         }
         String schedule = pick(SCHEDULES);
+        if (kind < 8) { // one of the schedule's coming occurrences, as GET .../next lists them
+            Response next = call("GET", "/clocks/" + clock + "/schedules/" + schedule + "/next?count=5", null);
+            List<Long> times = next.statusCode() == 200 ? next.jsonPath().getList("times", Long.class) : null;
+            if (times != null && !times.isEmpty()) {
+                return schedule + ":" + times.get(random.nextInt(times.size()));
+            }
+        }
         long now = nowOf("/clocks/" + clock);
         long time = kind < 8 ? (now / 1000 + 1 + random.nextInt(30)) * 1000 : now / 60_000 * 60_000 + 60_000L
                 * (1 + random.nextInt(10));

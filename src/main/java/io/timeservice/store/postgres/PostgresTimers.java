@@ -421,10 +421,12 @@ public final class PostgresTimers {
             }
             return new AdvanceResult(now, List.of());
         }
-        try (PreparedStatement move = connection.prepareStatement(
-                "UPDATE clocks SET now_ms = ? WHERE name = ?")) {
+        // held back, the time moves without firing: fired_through stays where firing stopped, as in memory
+        try (PreparedStatement move = connection.prepareStatement("UPDATE clocks SET now_ms = ?,"
+                + " fired_through = CASE WHEN ? THEN COALESCE(fired_through, now_ms) END WHERE name = ?")) {
             move.setLong(1, newNow);
-            move.setString(2, clock);
+            move.setBoolean(2, limit == 0);
+            move.setString(3, clock);
             move.executeUpdate();
         }
         if (stored.queues()) {
@@ -568,7 +570,7 @@ public final class PostgresTimers {
             }
             PostgresClocks.deleteSchedules(connection, clock);
             try (PreparedStatement restart = connection.prepareStatement(
-                    "UPDATE clocks SET now_ms = 0, initial_now = 0 WHERE name = ?")) {
+                    "UPDATE clocks SET now_ms = 0, initial_now = 0, fired_through = NULL WHERE name = ?")) {
                 restart.setString(1, clock);
                 restart.executeUpdate();
             }
