@@ -29,7 +29,7 @@ import io.timeservice.model.Precondition;
  * <li>add: a single add due in an hour (ahead of every pending timer), one transaction; cancelled again untimed;</li>
  * <li>fire: 100 timers due now added untimed (one batch), then one {@link PostgresDeliveries#fireDue} round;</li>
  * <li>claim, ack: a claim of those 100 deliveries, then one batch ack of them;</li>
- * <li>look: the firing loop's look ({@link PostgresFiringLoop#look}, windows of {@value #LOOK_WINDOW} passed times,
+ * <li>look: the firing loop's look ({@link FiringLookSql#look}, windows of {@value #LOOK_WINDOW} passed times,
  * the default round size), one statement, nothing due; look-bound: the same with the window a bound parameter, the
  * form before the loop wrote it into the text (PostgreSQL plans it at each execution when the generic plan costs
  * more); then both again after a {@code VACUUM} of both tables (look-vacuumed, look-bound-vacuumed).</li>
@@ -45,7 +45,7 @@ public final class ScaleMeasurement {
     private static final String CLOCK = "m";
     private static final int LOOK_WINDOW = 10_000;
     /** The look with its window as three bound parameters, as the loop ran it before (look-bound). */
-    private static final String BOUND_LOOK = PostgresFiringLoop.LOOK.replace("%1$d", "?");
+    private static final String BOUND_LOOK = FiringLookSql.LOOK.replace("%1$d", "?");
 
     private ScaleMeasurement() {
     }
@@ -67,12 +67,12 @@ public final class ScaleMeasurement {
                 report("fire", context, rounds[0]);
                 report("claim", context, rounds[1]);
                 report("ack", context, rounds[2]);
-                report("look", context, looks(database, PostgresFiringLoop.look(LOOK_WINDOW), 0));
+                report("look", context, looks(database, FiringLookSql.look(LOOK_WINDOW), 0));
                 report("look-bound", context, looks(database, BOUND_LOOK, 3));
                 // the rounds above leave dead entries at the fronts of the look's indexes, which autovacuum removes
                 // at 10,000 pending (20% of the table) and not at 10,000,000: the look again once they are gone
                 database.execute("VACUUM timers, deliveries");
-                report("look-vacuumed", context, looks(database, PostgresFiringLoop.look(LOOK_WINDOW), 0));
+                report("look-vacuumed", context, looks(database, FiringLookSql.look(LOOK_WINDOW), 0));
                 report("look-bound-vacuumed", context, looks(database, BOUND_LOOK, 3));
             } finally {
                 store.close();

@@ -31,9 +31,9 @@ final class DeliveryRows {
      * (system, scaled) read unlocked. A clock's mode never changes, so the two branches never both answer.
      * Parameters: the clock, twice.
      */
-    private static final String ON_CLOCK = "WITH virtual_clock AS (" + PostgresClocks.SELECT
+    private static final String ON_CLOCK = "WITH virtual_clock AS (" + ClockSql.SELECT
             + " WHERE name = ? AND mode = 'virtual' FOR SHARE) SELECT * FROM virtual_clock UNION ALL "
-            + PostgresClocks.SELECT + " WHERE name = ? AND mode <> 'virtual'";
+            + ClockSql.SELECT + " WHERE name = ? AND mode <> 'virtual'";
 
     /**
      * The clock a delivery call runs on, read in the call's transaction: a virtual clock's row {@code FOR SHARE}, so

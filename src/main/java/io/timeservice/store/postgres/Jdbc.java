@@ -1,6 +1,8 @@
 package io.timeservice.store.postgres;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
@@ -35,6 +37,18 @@ final class Jdbc {
     @FunctionalInterface
     interface Work<T> {
         T run(Connection connection) throws SQLException;
+    }
+
+    /** Sets a statement's parameters. */
+    @FunctionalInterface
+    interface Parameters {
+        void bind(PreparedStatement statement) throws SQLException;
+    }
+
+    /** Reads what a query's one row answers. */
+    @FunctionalInterface
+    interface Value<T> {
+        T of(ResultSet row) throws SQLException;
     }
 
     /** lock_not_available: a row lock was not granted within lock_timeout. */
@@ -118,6 +132,21 @@ final class Jdbc {
             return work.run(connection);
         } catch (SQLException failure) {
             throw translate(failure);
+        }
+    }
+
+    /**
+     * Runs {@code query}, which answers exactly one row (a count, an aggregate, an {@code EXISTS}), with
+     * {@code parameters} bound, on the caller's connection, and answers what {@code value} reads of the row.
+     */
+    static <T> T queryOne(Connection connection, String query, Parameters parameters, Value<T> value)
+            throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(query)) {
+            parameters.bind(select);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return value.of(row);
+            }
         }
     }
 

@@ -13,9 +13,9 @@ import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
 
 /**
- * The deliveries' maintenance on the PostgreSQL store: the retry step (leases that ended become waiting or dead,
- * waiting deliveries whose retry time came become ready) and the purge of acknowledged rows past their retention.
- * The firing loop runs both for system clocks; a claim on a system clock runs the retry step first, and an advance
+ * The deliveries' retry step on the PostgreSQL store: leases that ended become waiting or dead, waiting deliveries
+ * whose retry time came become ready (the purge of acknowledged rows is {@link AckedRowPurge}'s). The firing loop
+ * runs it for system clocks; a claim on a system clock runs the retry step first, and an advance
  * runs it for its virtual clock in its own transaction ({@link #releaseDue(Connection, StoredClock, long, boolean)}).
  *
  * <p>Thread-safe and safe across instances: the statements take the rows they move {@code FOR UPDATE SKIP LOCKED},
@@ -90,17 +90,6 @@ public final class LeaseReleaser {
             }
             return expired.isEmpty() && ready == 0 ? Released.NOTHING : new Released(expired.size(), died, ready);
         }
-    }
-
-    /** Deletes up to {@code limit} deliveries acknowledged more than {@code olderThanMillis} ago; returns how many. */
-    public int purgeAcked(long olderThanMillis, int limit) {
-        return jdbc.autocommit(connection -> {
-            try (PreparedStatement purge = connection.prepareStatement(DeliverySql.PURGE_ACKED)) {
-                purge.setLong(1, olderThanMillis);
-                purge.setInt(2, limit);
-                return purge.executeUpdate();
-            }
-        });
     }
 
     /**

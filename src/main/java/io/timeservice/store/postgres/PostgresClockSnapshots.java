@@ -193,7 +193,7 @@ public final class PostgresClockSnapshots {
     /** The schedules of the clock {@code name}, by id, as their rows stand. */
     private List<Schedule> schedules(Connection connection, String name) throws SQLException {
         List<Schedule> schedules = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(ScheduleRows.LIST)) {
+        try (PreparedStatement select = connection.prepareStatement(ScheduleSql.LIST)) {
             select.setString(1, name);
             try (ResultSet row = select.executeQuery()) {
                 while (row.next()) {

@@ -24,7 +24,8 @@ import io.timeservice.model.SchedulerException;
  * The clocks of the PostgreSQL store (table {@code clocks}): create, read, list and delete, with the memory store's
  * refusals ({@link Rules}). The clock {@value Limits#DEFAULT_CLOCK} always exists and cannot be deleted. Thread-safe and
  * safe across instances: creation is serialized by a transaction-level advisory lock (so the clock limit holds
- * when instances race), deletion locks the clock's row, so no add or advance of it runs meanwhile.
+ * when instances race), deletion locks the clock's row, so no add or advance of it runs meanwhile. The statements
+ * are {@link ClockSql}'s.
  */
 public final class PostgresClocks {
 
@@ -33,41 +34,6 @@ public final class PostgresClocks {
      * {@code clocks} table's OID, so that stores in other schemas of the same database do not wait for each other.
      */
     static final long CREATION_LOCK = 0x7469_6d65_636c_6bL;
-
-    /**
-     * A clock's columns; its retry policy's members are null when {@code settings} holds none (the default), its
-     * rate and anchor null unless it is scaled.
-     */
-    static final String SELECT = """
-            SELECT name, mode, clock_now_ms(clocks), initial_now, delivery,
-                   created_at, (settings #>> '{retry,maxAttempts}')::int, (settings #>> '{retry,initialBackoff}')::bigint,
-                   (settings #>> '{retry,multiplier}')::float8, (settings #>> '{retry,maxBackoff}')::bigint,
-                   (settings #>> '{retry,jitter}')::float8, rate_millionths, anchor_wall, now_ms, push_url,
-                   push_timeout, push_concurrency, push_header_names, push_header_values, push_secrets
-              FROM clocks""";
-    /** The settings column for a retry policy: the API's member names and units (milliseconds). */
-    private static final String SETTINGS = """
-            jsonb_build_object('retry', jsonb_build_object('maxAttempts', ?::int, 'initialBackoff', ?::bigint,
-                                                           'multiplier', ?::float8, 'maxBackoff', ?::bigint,
-                                                           'jitter', ?::float8))""";
-
-    /**
-     * Deletes a clock's timers and deliveries and answers what the budget counted of them: the pending timers and the
-     * unacknowledged deliveries that this statement removed, each as it was when removed. Counting before deleting
-     * would also count rows that a concurrent cancel, dead-letter delete or ack (none of which locks a system clock's
-     * row) removes or acknowledges and gives back itself: the budget would drift down for good. Here such a row is
-     * either gone before the DELETE reaches it, or the DELETE waits for that transaction and then sees the row as it
-     * committed it (acknowledged: not counted), or that transaction finds the row deleted and gives nothing back.
-     * The clock's row is locked first, so nothing is added to it meanwhile. Answers the count, the bytes, and how
-     * many of the count were deliveries. Parameters: the clock, twice.
-     */
-    static final String DELETE_ROWS = """
-            WITH timers_gone AS (DELETE FROM timers WHERE clock = ? RETURNING bytes),
-                 deliveries_gone AS (DELETE FROM deliveries WHERE clock = ? RETURNING bytes, state)
-            SELECT count(*), coalesce(sum(bytes), 0), count(*) FILTER (WHERE delivery) FROM (
-                SELECT bytes, false AS delivery FROM timers_gone
-                UNION ALL
-                SELECT bytes, true FROM deliveries_gone WHERE state <> 'acked') released""";
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
@@ -89,9 +55,7 @@ public final class PostgresClocks {
     /** Creates the default clock in {@code mode} unless it exists (as it was created, whatever mode it has). */
     void ensureDefault(ClockSettings.Mode mode) {
         jdbc.inTransaction(connection -> {
-            try (PreparedStatement insert = connection.prepareStatement("""
-                    INSERT INTO clocks (name, mode, now_ms, initial_now, delivery) VALUES (?, ?, 0, 0, ?)
-                    ON CONFLICT (name) DO NOTHING""")) {
+            try (PreparedStatement insert = connection.prepareStatement(ClockSql.INSERT_DEFAULT)) {
                 insert.setString(1, Limits.DEFAULT_CLOCK);
                 insert.setString(2, StoredClock.sql(mode));
                 insert.setString(3, StoredClock.sql(defaultDelivery(mode)));
@@ -163,11 +127,7 @@ public final class PostgresClocks {
     /** Inserts the row of a new clock; call within the transaction that decided it may (holding the creation lock). */
     static void insert(Connection connection, String name, ClockSettings settings, long now) throws SQLException {
         Long rate = settings.rate() == null ? null : settings.rate().millionths();
-        try (PreparedStatement insert = connection.prepareStatement(
-                "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, rate_millionths,"
-                        + " anchor_wall, push_url, push_timeout, push_concurrency, push_header_names,"
-                        + " push_header_values, push_secrets) VALUES (?, ?, ?, ?, ?, " + SETTINGS + ", ?,"
-                        + " CASE WHEN ?::bigint IS NULL THEN NULL ELSE db_now_ms() END, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement insert = connection.prepareStatement(ClockSql.INSERT)) {
             RetryPolicy retry = settings.retry();
             insert.setString(1, name);
             insert.setString(2, StoredClock.sql(settings.mode()));
@@ -191,8 +151,7 @@ public final class PostgresClocks {
      * document's timers due before its now stay pending ({@link io.timeservice.model.ClockSnapshot#firedThrough}).
      */
     static void firedThrough(Connection connection, String name, long firedThrough) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(
-                "UPDATE clocks SET fired_through = ? WHERE name = ?")) {
+        try (PreparedStatement update = connection.prepareStatement(ClockSql.FIRED_THROUGH)) {
             update.setLong(1, firedThrough);
             update.setString(2, name);
             update.executeUpdate();
@@ -201,8 +160,7 @@ public final class PostgresClocks {
 
     /** Takes the lock every creation of a clock holds to its transaction's end (names and the clock limit). */
     static void lockCreation(Connection connection) throws SQLException {
-        try (PreparedStatement lock = connection.prepareStatement(
-                "SELECT pg_advisory_xact_lock(? # 'clocks'::regclass::oid::bigint)")) {
+        try (PreparedStatement lock = connection.prepareStatement(ClockSql.LOCK_CREATION)) {
             lock.setLong(1, CREATION_LOCK);
             lock.execute();
         }
@@ -222,9 +180,7 @@ public final class PostgresClocks {
                 throw new SchedulerException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has a"
                         + " rate to change; this one is " + StoredClock.sql(stored.mode()));
             }
-            try (PreparedStatement update = connection.prepareStatement("""
-                    UPDATE clocks SET now_ms = clock_now_ms(clocks), anchor_wall = db_now_ms(), rate_millionths = ?
-                     WHERE name = ?""")) {
+            try (PreparedStatement update = connection.prepareStatement(ClockSql.RERATE)) {
                 update.setLong(1, rate.millionths());
                 update.setString(2, name);
                 update.executeUpdate();
@@ -248,8 +204,7 @@ public final class PostgresClocks {
             throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
         return jdbc.autocommit(connection -> {
-            try (PreparedStatement select = connection.prepareStatement(SELECT
-                    + " WHERE name COLLATE \"C\" > coalesce(?, '') ORDER BY name COLLATE \"C\" LIMIT ?")) {
+            try (PreparedStatement select = connection.prepareStatement(ClockSql.LIST)) {
                 select.setString(1, after);
                 select.setInt(2, limit);
                 List<StoredClock> page = new ArrayList<>();
@@ -265,7 +220,7 @@ public final class PostgresClocks {
 
     /**
      * Deletes the clock {@code name} with every timer and delivery it holds, giving back exactly the share of the
-     * budget that the deletion removed ({@link #DELETE_ROWS}).
+     * budget that the deletion removed ({@link ClockSql#DELETE_ROWS}).
      *
      * @throws SchedulerException {@code clock_not_found}, {@code clock_undeletable} for the default clock
      */
@@ -279,7 +234,7 @@ public final class PostgresClocks {
             long timers;
             long bytes;
             long deliveries;
-            try (PreparedStatement delete = connection.prepareStatement(DELETE_ROWS)) {
+            try (PreparedStatement delete = connection.prepareStatement(ClockSql.DELETE_ROWS)) {
                 delete.setString(1, name);
                 delete.setString(2, name);
                 try (ResultSet released = delete.executeQuery()) {
@@ -290,7 +245,7 @@ public final class PostgresClocks {
                 }
             }
             deleteSchedules(connection, name);
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM clocks WHERE name = ?")) {
+            try (PreparedStatement delete = connection.prepareStatement(ClockSql.DELETE)) {
                 delete.setString(1, name);
                 delete.executeUpdate();
             }
@@ -301,9 +256,7 @@ public final class PostgresClocks {
 
     /** Deletes the clock's schedules and gives their count back to {@code timeservice.schedules.max}. */
     static void deleteSchedules(Connection connection, String clock) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement("""
-                WITH gone AS (DELETE FROM schedules WHERE clock = ? RETURNING 1)
-                UPDATE schedule_count SET schedules = schedules - (SELECT count(*) FROM gone)""")) {
+        try (PreparedStatement delete = connection.prepareStatement(ClockSql.DELETE_SCHEDULES)) {
             delete.setString(1, clock);
             delete.executeUpdate();
         }
@@ -315,11 +268,7 @@ public final class PostgresClocks {
     }
 
     static int count(Connection connection) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT count(*) FROM clocks");
-             ResultSet row = select.executeQuery()) {
-            row.next();
-            return row.getInt(1);
-        }
+        return Jdbc.queryOne(connection, ClockSql.COUNT, select -> { }, row -> row.getInt(1));
     }
 
     /**
@@ -345,7 +294,7 @@ public final class PostgresClocks {
     }
 
     static StoredClock find(Connection connection, String name, String lock) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(SELECT + " WHERE name = ?" + lock)) {
+        try (PreparedStatement select = connection.prepareStatement(ClockSql.FIND + lock)) {
             select.setString(1, name);
             try (ResultSet row = select.executeQuery()) {
                 return row.next() ? clockOf(row) : null;
@@ -353,7 +302,7 @@ public final class PostgresClocks {
         }
     }
 
-    /** The clock in a row of {@link #SELECT}'s columns. */
+    /** The clock in a row of {@link ClockSql#SELECT}'s columns. */
     static StoredClock clockOf(ResultSet row) throws SQLException {
         RetryPolicy retry = row.getObject(7) == null ? RetryPolicy.DEFAULT // a clock stored without a policy
                 : new RetryPolicy(row.getInt(7), row.getLong(8), row.getDouble(9), row.getLong(10), row.getDouble(11));

@@ -7,8 +7,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
@@ -28,10 +26,11 @@ import io.timeservice.store.SchedulerMetrics;
  * deliveries older than the retention. Then it sleeps until the next due time it knows of.
  *
  * <p>Every instance runs it over every clock: {@code SKIP LOCKED} gives concurrent loops disjoint rows, so each
- * timer fires once however many loops look. A look reads, in one statement ({@link #LOOK}), the system clocks' passed
- * timers, lease ends and retry times (at most a round's worth of each) and the first of each to come, from global
- * indexes of system clocks' rows only, plus each scaled clock's earliest: O(due + scaled clocks), whatever the number
- * of clocks and pending rows; after its rounds it reads what comes next on the clocks it worked on only. Times are the
+ * timer fires once however many loops look. A look reads, in one statement ({@link FiringLookSql#LOOK}), the system
+ * clocks' passed timers, lease ends and retry times (at most a round's worth of each) and the first of each to come,
+ * from global indexes of system clocks' rows only, plus each scaled clock's earliest: O(due + scaled clocks), whatever
+ * the number of clocks and pending rows; after its rounds it reads what comes next on the clocks it worked on only
+ * ({@link FiringLookSql#NEXT_ON}). Times are the
  * database's clock, and the sleep is their distance from the database's now at the look ({@link FiringAlarm}), so
  * instances with skewed wall clocks fire on the same time.
  *
@@ -46,17 +45,13 @@ import io.timeservice.store.SchedulerMetrics;
  * never end the thread: the first one of an outage is logged, later ones are not until a look succeeds again, and
  * looks are retried after a pause that doubles up to a second.
  *
- * <p>A second thread samples the gauges' figures ({@link StoreSample}) every sample period, off the firing path.
+ * <p>The loop runs the purge of acknowledged rows ({@link AckedRowPurge}) in its looks; a second thread samples the
+ * gauges' figures ({@link StoreSampler}) every sample period, off the firing path.
  */
 public final class PostgresFiringLoop implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(PostgresFiringLoop.class.getName());
 
-    /**
-     * Acknowledged deliveries past their retention are purged (one round per look) every slow poll, or every
-     * retention if that is shorter, but not more often than this.
-     */
-    private static final long MIN_PURGE_EVERY_MILLIS = 100;
     /**
      * A clock still due after its rounds (which were not full) had rows held by another transaction (another
      * instance's loop, an edit, an ack): looked at again this soon, in case that transaction rolls back.
@@ -64,100 +59,6 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private static final long SKIPPED_RETRY_MILLIS = 100;
     private static final long FIRST_PAUSE_MILLIS = 50;
     private static final long MAX_PAUSE_MILLIS = 1_000;
-
-    /**
-     * Per clock: the earliest pending timer, lease end and retry time of each clock that {@code clocks} (a condition
-     * on the row {@code c}) selects, each the front of an index range ({@code timers_firing_order},
-     * {@code deliveries_leases}, {@code deliveries_waiting}): one index probe per value, with a scaled clock's rate
-     * and anchor, which turn its times into the database's clock. Columns: name, rate, anchor, now, fire time, lease
-     * end, retry time.
-     */
-    private static String perClock(String clocks) {
-        return """
-            SELECT c.name, c.rate_millionths, c.anchor_wall, c.now_ms,
-                   (SELECT min(fire_time) FROM timers WHERE clock = c.name) AS fire_time,
-                   (SELECT min(lease_until) FROM deliveries WHERE clock = c.name AND state = 'in_flight') AS lease_until,
-                   (SELECT min(retry_at) FROM deliveries WHERE clock = c.name AND state = 'waiting') AS retry_at
-              FROM clocks c
-             WHERE\s""" + clocks;
-    }
-
-    /**
-     * One kind of time of the system clocks' {@code rows} (kind 0: timers, 1: lease ends, 2: retry times), from its
-     * global index: the passed ones, at most the window ({@code %1$d} left in the text, {@link #look}), and the first
-     * to come. The look's now is a subquery's on purpose: the planner cannot read it, so it takes a third of the rows
-     * as passed, and on a large table (100,000 rows and up, measured) it reads the front in index order, which stops
-     * at the window however large a backlog grows; on a small one, a bitmap scan of the index and a sort. With
-     * {@code db_now_ms()} here it would estimate from the backlog at the time it plans, and the cached plan
-     * ({@link #LOOK}) could read a whole later backlog: a bitmap scan and a sort at 100,000 rows with none passed.
-     */
-    private static String front(int kind, String time, String rows) {
-        return """
-                (SELECT clock, %2$s AS at, %1$d AS kind, true AS passed FROM %3$s
-                    AND %2$s <= (SELECT ms FROM now) ORDER BY %2$s LIMIT %%1$d)
-                UNION ALL
-                (SELECT clock, %2$s, %1$d, false FROM %3$s
-                    AND %2$s > (SELECT ms FROM now) ORDER BY %2$s LIMIT 1)""".formatted(kind, time, rows);
-    }
-
-    /**
-     * A look: the database's now, how many passed times it read, and the clocks with something due or coming. System
-     * clocks' times are the database's clock, so each kind is read over all of them from one global index of their
-     * rows only ({@code timers_system_due}, {@code deliveries_system_leases}, {@code deliveries_system_retries},
-     * V18–V21): at most the window's passed times of each kind (the front of the index up to now) and the first time
-     * after now, so the look costs what is due, whatever the number of clocks and rows. Scaled clocks' times are in their own
-     * frame: they are read per clock ({@link #perClock}, found by {@code clocks_scaled}); virtual clocks' never come
-     * by themselves. A clock's row is the minimum of each kind over what was read of it. {@code OFFSET 0} keeps the
-     * scaled subquery from being pulled up, which would run each probe again in the outer WHERE.
-     *
-     * <p>The window, the most passed times read per kind, is {@code %1$d} in this text, written in by {@link #look}
-     * when the loop is built: with no parameter, PostgreSQL plans the statement once per connection (pgjdbc prepares
-     * it on the server from its fifth execution) and runs that plan until an {@code ANALYZE} of a table it reads
-     * replaces it. With the window a parameter, the generic plan assumed a tenth of the index read, which at
-     * 10,000,000 rows cost more than a plan for the bound value: PostgreSQL planned every look again (about 1 ms,
-     * against 0.2 ms of execution), and at 10,000 rows it did not.
-     */
-    static final String LOOK = """
-            WITH now AS MATERIALIZED (SELECT db_now_ms() AS ms),
-            fronts AS (
-            """ + front(0, "fire_time", "timers WHERE system_clock") + """
-                UNION ALL
-            """ + front(1, "lease_until", "deliveries WHERE system_clock AND state = 'in_flight'") + """
-                UNION ALL
-            """ + front(2, "retry_at", "deliveries WHERE system_clock AND state = 'waiting'") + """
-            )
-            SELECT now.ms, (SELECT count(*) FROM fronts WHERE passed), due.name, due.fire_time, due.lease_until,
-                   due.retry_at, due.rate_millionths, due.anchor_wall, due.now_ms
-              FROM now
-              LEFT JOIN (
-                SELECT clock AS name, NULL::bigint AS rate_millionths, NULL::bigint AS anchor_wall,
-                       NULL::bigint AS now_ms, min(at) FILTER (WHERE kind = 0) AS fire_time,
-                       min(at) FILTER (WHERE kind = 1) AS lease_until, min(at) FILTER (WHERE kind = 2) AS retry_at
-                  FROM fronts GROUP BY clock
-                UNION ALL
-                SELECT * FROM (""" + perClock("c.mode = 'scaled' OFFSET 0") + """
-            ) scaled
-                 WHERE fire_time IS NOT NULL OR lease_until IS NOT NULL OR retry_at IS NOT NULL) due ON true""";
-
-    /** {@link #LOOK} with its window, the most passed times read per kind, in the text: no parameter. */
-    static String look(int window) {
-        return LOOK.formatted(window);
-    }
-
-    /**
-     * What comes next on the clocks named (system or scaled), read per clock ({@link #perClock}) after a look's
-     * rounds: the clocks it worked on, so O(due) as well. The database's now on the first column, 0 on the second,
-     * then as {@link #LOOK}. Parameter: the clocks' names.
-     */
-    static final String NEXT_ON = """
-            SELECT now.ms, 0, due.name, due.fire_time, due.lease_until, due.retry_at, due.rate_millionths,
-                   due.anchor_wall, due.now_ms
-              FROM (SELECT db_now_ms() AS ms) now
-              LEFT JOIN (
-                SELECT * FROM (""" + perClock("c.name = ANY (?::text[]) AND c.mode <> 'virtual' OFFSET 0")
-            + """
-            ) per_clock
-                 WHERE fire_time IS NOT NULL OR lease_until IS NOT NULL OR retry_at IS NOT NULL) due ON true""";
 
     /**
      * The loop's settings.
@@ -217,8 +118,8 @@ public final class PostgresFiringLoop implements AutoCloseable {
     }
 
     /**
-     * What {@link #LOOK} or {@link #NEXT_ON} read: the database's now, how many passed times of system clocks it read
-     * (0 for {@code NEXT_ON}), and the clocks with something.
+     * What {@link FiringLookSql#LOOK} or {@link FiringLookSql#NEXT_ON} read: the database's now, how many passed times
+     * of system clocks it read (0 for {@code NEXT_ON}), and the clocks with something.
      */
     private record Read(long dbNowMillis, long passedRead, List<EarliestDue> clocks) {
     }
@@ -226,51 +127,41 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private final PostgresDeliveries deliveries;
     private final LeaseReleaser leases;
     private final Jdbc jdbc;
-    private final ClockSkew skew;
     private final FiringAlarm alarm;
     private final Settings settings;
-    /** {@link #LOOK} with the round size as its window. */
+    /** {@link FiringLookSql#LOOK} with the round size as its window. */
     private final String look;
     /** Told of each firing round as the memory store's firing thread tells of it: an advance. */
     private final SchedulerMetrics metrics;
-    /** {@code timeservice.deliveries.max}, for the sample's held-back clocks. */
-    private final LongSupplier maxDeliveries;
     private final Thread thread;
-    /** Takes the gauges' samples on a thread of its own: a sample scans rows, and firing must not wait for it. */
-    private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(task -> {
-        Thread sampling = new Thread(task, "timeservice-postgres-sample");
-        sampling.setDaemon(true);
-        return sampling;
-    });
+    private final StoreSampler sampler;
     private volatile boolean stopped;
-    // Written by the loop's thread only.
-    private long nextPurge = Long.MIN_VALUE;
+    // Used by the loop's thread only.
+    private final AckedRowPurge purge;
     private long pauseMillis = FIRST_PAUSE_MILLIS;
     private volatile boolean failing;
     private final AtomicLong failedLooks = new AtomicLong();
     private volatile long lagMillis;
     private volatile long lastLookWallMillis;
-    private volatile StoreSample sample;
 
     PostgresFiringLoop(PostgresDeliveries deliveries, LeaseReleaser leases, Jdbc jdbc, ClockSkew skew, FiringAlarm alarm,
                        Settings settings, SchedulerMetrics metrics, LongSupplier maxDeliveries) {
         this.deliveries = deliveries;
         this.leases = leases;
         this.jdbc = jdbc;
-        this.skew = skew;
         this.alarm = alarm;
         this.settings = settings;
-        this.look = look(settings.roundSize());
+        this.look = FiringLookSql.look(settings.roundSize());
         this.metrics = metrics;
-        this.maxDeliveries = maxDeliveries;
+        this.sampler = StoreSampler.of(jdbc, skew, maxDeliveries, settings.samplePeriod());
+        this.purge = AckedRowPurge.of(jdbc, settings);
         this.thread = new Thread(this::run, "timeservice-postgres-firing");
         thread.setDaemon(true);
     }
 
     void start() {
         thread.start();
-        sampler.scheduleWithFixedDelay(this::takeSample, 0, settings.samplePeriod().toMillis(),
-                TimeUnit.MILLISECONDS);
+        sampler.start();
     }
 
     /** Stops the thread and waits for it to finish its look. */
@@ -278,10 +169,9 @@ public final class PostgresFiringLoop implements AutoCloseable {
     public void close() {
         stopped = true;
         alarm.stop();
-        sampler.shutdownNow();
+        sampler.close();
         try {
             thread.join(TimeUnit.SECONDS.toMillis(10));
-            sampler.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }
@@ -317,7 +207,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
 
     /** The gauges' last sample, null until the first was taken. */
     public StoreSample sample() {
-        return sample;
+        return sampler.sample();
     }
 
     private void run() {
@@ -380,7 +270,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
         if (!worked.isEmpty() && !more) {
             // what comes next on the clocks just worked on (retry times of expired leases among it), read once
             String[] names = worked.toArray(String[]::new);
-            for (EarliestDue after : read(NEXT_ON, (connection, select) ->
+            for (EarliestDue after : read(FiringLookSql.NEXT_ON, (connection, select) ->
                     select.setArray(1, connection.createArrayOf("text", names))).clocks()) {
                 // still due: held by another transaction (another loop, an edit); look again soon in case it rolls
                 // back rather than commits
@@ -388,13 +278,8 @@ public final class PostgresFiringLoop implements AutoCloseable {
             }
         }
         lagMillis = earliestPassed == Long.MAX_VALUE ? 0 : now - earliestPassed;
-        if (now >= nextPurge) {
-            int purged = leases.purgeAcked(settings.ackedRetention().toMillis(), settings.roundSize());
-            nextPurge = purged >= settings.roundSize() ? now : now + Math.max(MIN_PURGE_EVERY_MILLIS,
-                    Math.min(settings.slowPoll().toMillis(), settings.ackedRetention().toMillis()));
-            more |= purged >= settings.roundSize();
-        }
-        wake = Math.min(wake, nextPurge);
+        more |= purge.purgeIfDue(now);
+        wake = Math.min(wake, purge.nextPurgeMillis());
         lastLookWallMillis = System.currentTimeMillis();
         return new Look(now, lookNanos, wake, more);
     }
@@ -405,7 +290,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
         void bind(Connection connection, PreparedStatement statement) throws SQLException;
     }
 
-    /** Runs the look ({@link #look}) or {@link #NEXT_ON} with its parameters bound. */
+    /** Runs the look ({@link #look}) or {@link FiringLookSql#NEXT_ON} with its parameters bound. */
     private Read read(String statement, Binding parameters) {
         return jdbc.autocommit(connection -> {
             try (PreparedStatement select = connection.prepareStatement(statement)) {
@@ -429,15 +314,6 @@ public final class PostgresFiringLoop implements AutoCloseable {
                 return new Read(dbNow, passedRead, due);
             }
         });
-    }
-
-    /** Samples the gauges' figures; a failure keeps the last sample (the looks log the outage). */
-    private void takeSample() {
-        try {
-            sample = StoreSample.take(jdbc, skew, maxDeliveries.getAsLong());
-        } catch (RuntimeException unavailable) {
-            LOG.log(System.Logger.Level.DEBUG, "no gauge sample this period: " + unavailable.getMessage());
-        }
     }
 
     /**

@@ -27,12 +27,6 @@ import io.timeservice.model.Timer;
  */
 public final class PostgresSchedules {
 
-    private static final String GET = "SELECT " + ScheduleRows.COLUMNS
-            + " FROM schedules WHERE clock = ? AND id = ?";
-    private static final String COUNT_ONE_MORE =
-            "UPDATE schedule_count SET schedules = schedules + 1 WHERE schedules < ?";
-    static final String COUNT_FEWER = "UPDATE schedule_count SET schedules = schedules - ?";
-
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final FiringAlarm alarm;
@@ -99,7 +93,7 @@ public final class PostgresSchedules {
         return jdbc.autocommit(connection -> {
             PostgresClocks.require(connection, clock, "");
             List<Schedule> all = new ArrayList<>();
-            try (PreparedStatement select = connection.prepareStatement(ScheduleRows.LIST)) {
+            try (PreparedStatement select = connection.prepareStatement(ScheduleSql.LIST)) {
                 select.setString(1, clock);
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
@@ -119,8 +113,7 @@ public final class PostgresSchedules {
             Schedule was = row.view();
             long released = row.pending == Recurrence.NONE ? -1
                     : ScheduleRows.removeOccurrence(connection, clock, row.pendingId());
-            try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM schedules WHERE clock = ? AND id = ?")) {
+            try (PreparedStatement delete = connection.prepareStatement(ScheduleSql.DELETE)) {
                 delete.setString(1, clock);
                 delete.setString(2, id);
                 delete.executeUpdate();
@@ -262,14 +255,14 @@ public final class PostgresSchedules {
     }
 
     private static void countFewer(Connection connection) throws SQLException {
-        try (PreparedStatement count = connection.prepareStatement(COUNT_FEWER)) {
+        try (PreparedStatement count = connection.prepareStatement(ScheduleSql.COUNT_FEWER)) {
             count.setLong(1, 1);
             count.executeUpdate();
         }
     }
 
     private void countOneMore(Connection connection) throws SQLException {
-        try (PreparedStatement count = connection.prepareStatement(COUNT_ONE_MORE)) {
+        try (PreparedStatement count = connection.prepareStatement(ScheduleSql.COUNT_ONE_MORE)) {
             count.setLong(1, maxSchedules);
             if (count.executeUpdate() == 0) {
                 Rules.requireScheduleRoom(maxSchedules, maxSchedules);
@@ -278,7 +271,7 @@ public final class PostgresSchedules {
     }
 
     private ScheduleRows.Row read(Connection connection, String clock, String id) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(GET)) {
+        try (PreparedStatement select = connection.prepareStatement(ScheduleSql.GET)) {
             select.setString(1, clock);
             select.setString(2, id);
             try (ResultSet row = select.executeQuery()) {

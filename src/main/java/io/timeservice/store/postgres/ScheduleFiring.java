@@ -36,34 +36,6 @@ final class ScheduleFiring {
 
     private static final System.Logger LOG = System.getLogger(ScheduleFiring.class.getName());
 
-    /** Fires the first due timers of a virtual clock up to a horizon: deletes and returns them, with bytes and kind. */
-    private static final String TAKE_DUE = """
-            WITH picked AS (
-                SELECT seq FROM timers WHERE clock = ? AND fire_time <= ?
-                 ORDER BY fire_time, priority, seq LIMIT ?),
-            taken AS (
-                DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*)
-            SELECT""" + " " + TimerRows.COLUMNS + ", bytes, triggered FROM taken ORDER BY " + TimerRows.FIRING_ORDER;
-    /** The earliest occurrence timer of the clock due by a time, read from the firing-order index's due range. */
-    private static final String FIRST_OCCURRENCE_DUE =
-            "SELECT min(fire_time) FROM timers WHERE clock = ? AND fire_time <= ? AND schedule IS NOT NULL";
-    private static final String ANY_DUE = "SELECT EXISTS (SELECT 1 FROM timers WHERE clock = ? AND fire_time <= ?)";
-    private static final String DELIVER = """
-            INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                    ready_at, schedule, system_clock)
-            VALUES (COALESCE(?, nextval('timer_sequence')), ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?,
-                    (SELECT mode = 'system' FROM clocks WHERE name = ?))""";
-    /** Schedules of a clock that fires by itself (system, scaled) with an occurrence due by its own now. */
-    private static final String SCHEDULES_DUE = """
-            SELECT DISTINCT schedule FROM (
-                SELECT schedule FROM timers
-                 WHERE clock = ? AND fire_time <= ? AND schedule IS NOT NULL
-                 ORDER BY fire_time LIMIT ?) due""";
-    private static final String LOCK_IF_FREE = "SELECT " + ScheduleRows.COLUMNS
-            + " FROM schedules WHERE clock = ? AND id = ? FOR UPDATE SKIP LOCKED";
-    private static final String TAKE_OCCURRENCES_DUE = "DELETE FROM timers WHERE clock = ? AND schedule = ?"
-            + " AND fire_time <= ? RETURNING " + TimerRows.COLUMNS + ", bytes, triggered";
-
     private final CronParser parser;
     private final int maxCatchUp;
 
@@ -103,7 +75,7 @@ final class ScheduleFiring {
         while (taken < limit) {
             long horizon = Math.min(target, firstOccurrenceDue(connection, stored.name(), target));
             List<Taken> round = new ArrayList<>();
-            try (PreparedStatement take = connection.prepareStatement(TAKE_DUE)) {
+            try (PreparedStatement take = connection.prepareStatement(ScheduleSql.TAKE_DUE)) {
                 take.setString(1, stored.name());
                 take.setLong(2, horizon);
                 take.setInt(3, limit - taken);
@@ -146,7 +118,7 @@ final class ScheduleFiring {
     SystemFired fireDueOnSystemClock(Connection connection, String clock, long now, int limit)
             throws SQLException {
         List<String> due = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(SCHEDULES_DUE)) {
+        try (PreparedStatement select = connection.prepareStatement(ScheduleSql.SCHEDULES_DUE)) {
             select.setString(1, clock);
             select.setLong(2, now);
             select.setInt(3, limit);
@@ -160,7 +132,7 @@ final class ScheduleFiring {
         List<Long> lateness = new ArrayList<>();
         for (String scheduleId : due) {
             ScheduleRows.Row row;
-            try (PreparedStatement lock = connection.prepareStatement(LOCK_IF_FREE)) {
+            try (PreparedStatement lock = connection.prepareStatement(ScheduleSql.LOCK_IF_FREE)) {
                 lock.setString(1, clock);
                 lock.setString(2, scheduleId);
                 try (ResultSet locked = lock.executeQuery()) {
@@ -172,7 +144,7 @@ final class ScheduleFiring {
             }
             step.locked.put(scheduleId, row);
             List<Taken> taken = new ArrayList<>();
-            try (PreparedStatement take = connection.prepareStatement(TAKE_OCCURRENCES_DUE)) {
+            try (PreparedStatement take = connection.prepareStatement(ScheduleSql.TAKE_OCCURRENCES_DUE)) {
                 take.setString(1, clock);
                 take.setString(2, scheduleId);
                 take.setLong(3, now);
@@ -331,32 +303,28 @@ final class ScheduleFiring {
     }
 
     private static long firstOccurrenceDue(Connection connection, String clock, long target) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(FIRST_OCCURRENCE_DUE)) {
-            select.setString(1, clock);
-            select.setLong(2, target);
-            try (ResultSet row = select.executeQuery()) {
-                row.next();
-                long first = row.getLong(1);
-                return row.wasNull() ? Long.MAX_VALUE : first;
-            }
-        }
+        return Jdbc.queryOne(connection, ScheduleSql.FIRST_OCCURRENCE_DUE, dueBy(clock, target), row -> {
+            long first = row.getLong(1);
+            return row.wasNull() ? Long.MAX_VALUE : first;
+        });
     }
 
     private static boolean anyDue(Connection connection, String clock, long target) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(ANY_DUE)) {
+        return Jdbc.queryOne(connection, ScheduleSql.ANY_DUE, dueBy(clock, target), row -> row.getBoolean(1));
+    }
+
+    /** The parameters of a question on the clock's timers due by {@code target}. */
+    private static Jdbc.Parameters dueBy(String clock, long target) {
+        return select -> {
             select.setString(1, clock);
             select.setLong(2, target);
-            try (ResultSet row = select.executeQuery()) {
-                row.next();
-                return row.getBoolean(1);
-            }
-        }
+        };
     }
 
     /** The ready delivery of a fired timer; {@code sequence} null draws a new one (an occurrence without a row). */
     private static void deliver(Connection connection, String clock, Timer timer, Long sequence, long bytes)
             throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(DELIVER)) {
+        try (PreparedStatement insert = connection.prepareStatement(ScheduleSql.DELIVER)) {
             if (sequence == null) {
                 insert.setNull(1, java.sql.Types.BIGINT);
             } else {

@@ -16,33 +16,10 @@ import io.timeservice.model.ScheduleSpec;
 
 /**
  * How a schedule row reads and is written (table {@code schedules}, keyed by (clock, id)), and the occurrence timer
- * rows it owns. Every statement names the primary key of the row it touches, so each is one index lookup.
+ * rows it owns. Every statement ({@link ScheduleSql}) names the primary key of the row it touches, so each is one
+ * index lookup.
  */
 final class ScheduleRows {
-
-    static final String COLUMNS = "id, cron, every_ms, zone, start_ms, end_ms, occurrence_limit, priority, payload,"
-            + " catch_up, paused, pending, fired, skipped, triggered, taken, version";
-    static final String LOCK = "SELECT " + COLUMNS + " FROM schedules WHERE clock = ? AND id = ? FOR UPDATE";
-    static final String LIST = "SELECT " + COLUMNS + " FROM schedules WHERE clock = ? ORDER BY id";
-    private static final String INSERT = "INSERT INTO schedules (clock, " + COLUMNS
-            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String UPDATE = """
-            UPDATE schedules SET cron = ?, every_ms = ?, zone = ?, start_ms = ?, end_ms = ?, occurrence_limit = ?,
-                                 priority = ?, payload = ?, catch_up = ?, paused = ?, pending = ?, fired = ?,
-                                 skipped = ?, triggered = ?, taken = ?, version = ?
-             WHERE clock = ? AND id = ?""";
-    /**
-     * An occurrence timer: a new row, or the same schedule's occurrence of that time kept (a triggered one becomes
-     * the scheduled one: one timer per occurrence id); answers whether a row was inserted (a new timer for the
-     * budget), and no row when a client's timer holds the id.
-     */
-    private static final String INSERT_OCCURRENCE = """
-            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, schedule, triggered,
-                                system_clock)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT mode = 'system' FROM clocks WHERE name = ?))
-            ON CONFLICT (clock, id) DO UPDATE SET triggered = timers.triggered AND EXCLUDED.triggered
-             WHERE timers.schedule = EXCLUDED.schedule
-            RETURNING xmax = 0""";
 
     private ScheduleRows() {
     }
@@ -62,23 +39,17 @@ final class ScheduleRows {
         }
     }
 
-    private static final String EXISTS = "SELECT EXISTS (SELECT 1 FROM schedules WHERE clock = ? AND id = ?)";
-
     /** Whether {@code clock} holds the schedule {@code id}, in any state (one primary-key probe). */
     static boolean exists(Connection connection, String clock, String id) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(EXISTS)) {
+        return Jdbc.queryOne(connection, ScheduleSql.EXISTS, select -> {
             select.setString(1, clock);
             select.setString(2, id);
-            try (ResultSet row = select.executeQuery()) {
-                row.next();
-                return row.getBoolean(1);
-            }
-        }
+        }, row -> row.getBoolean(1));
     }
 
     /** The schedule {@code id} of {@code clock}, its row locked, or null. */
     static Row lock(Connection connection, String clock, String id, CronParser parser) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(LOCK)) {
+        try (PreparedStatement select = connection.prepareStatement(ScheduleSql.LOCK)) {
             select.setString(1, clock);
             select.setString(2, id);
             try (ResultSet row = select.executeQuery()) {
@@ -105,7 +76,7 @@ final class ScheduleRows {
 
     /** Inserts {@code row} (a new schedule) or updates it (an existing one), as it is now. */
     static void write(Connection connection, String clock, Row row, boolean isNew) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(isNew ? INSERT : UPDATE)) {
+        try (PreparedStatement statement = connection.prepareStatement(isNew ? ScheduleSql.INSERT : ScheduleSql.UPDATE)) {
             int i = 1;
             if (isNew) {
                 statement.setString(i++, clock);
@@ -144,7 +115,7 @@ final class ScheduleRows {
     static long addOccurrence(Connection connection, String clock, Row row, String timerId, long fireTime,
                               long createdAt, boolean triggered) throws SQLException {
         long bytes = Limits.bytesOf(timerId, row.spec.payload());
-        try (PreparedStatement insert = connection.prepareStatement(INSERT_OCCURRENCE)) {
+        try (PreparedStatement insert = connection.prepareStatement(ScheduleSql.INSERT_OCCURRENCE)) {
             insert.setString(1, clock);
             insert.setString(2, timerId);
             insert.setLong(3, fireTime);
@@ -164,11 +135,10 @@ final class ScheduleRows {
         }
     }
 
-    private static final String REMOVE_OCCURRENCE = "DELETE FROM timers WHERE clock = ? AND id = ? RETURNING bytes";
 
     /** Deletes the occurrence timer {@code timerId}; answers its bytes, or -1 when it was not pending. */
     static long removeOccurrence(Connection connection, String clock, String timerId) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement(REMOVE_OCCURRENCE)) {
+        try (PreparedStatement delete = connection.prepareStatement(ScheduleSql.REMOVE_OCCURRENCE)) {
             delete.setString(1, clock);
             delete.setString(2, timerId);
             try (ResultSet row = delete.executeQuery()) {

@@ -64,7 +64,7 @@ class DeliveryIndexesTest {
 
     @Test
     void deletingOrResettingAClock_readsOnlyItsRows() throws SQLException {
-        for (String sql : Map.of("deletion", PostgresClocks.DELETE_ROWS,
+        for (String sql : Map.of("deletion", ClockSql.DELETE_ROWS,
                 "reset", "DELETE FROM deliveries WHERE clock = ? RETURNING bytes, state <> 'acked'",
                 "the foreign key's cascade", "DELETE FROM ONLY deliveries WHERE clock = ?").values()) {
             assertThat(plan(sql, "'q'", "'q'")).as(sql).doesNotContain("Seq Scan on deliveries")

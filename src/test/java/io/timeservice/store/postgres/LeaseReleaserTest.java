@@ -9,8 +9,8 @@ import io.timeservice.model.RetryPolicy;
 import org.junit.jupiter.api.Test;
 
 /**
- * The deliveries' maintenance on a real PostgreSQL ({@link LeaseReleaser}): leases that ended become waiting or dead,
- * waiting deliveries become ready at their retry time, acknowledged rows are purged.
+ * The deliveries' retry step on a real PostgreSQL ({@link LeaseReleaser}): leases that ended become waiting or dead,
+ * waiting deliveries become ready at their retry time.
  */
 class LeaseReleaserTest extends QueueClockTest {
 
@@ -26,16 +26,6 @@ class LeaseReleaserTest extends QueueClockTest {
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(again.readyAt()).isEqualTo(claimed.leaseUntil() + 60_000); // ready since its retry time
         assertThat(again.claim()).isNotEqualTo(claimed.claim());
-    }
-
-    @Test
-    void purgeAcked_deletesOnlyAcknowledgedOnes() {
-        fired("a", "0", "b", "0");
-        ClaimedDelivery a = deliveries().claim(clock, 1, 30_000).get(0);
-        deliveries().ack(clock, a.id(), token(a));
-
-        assertThat(store.leases().purgeAcked(0, 100)).isEqualTo(1);
-        assertThat(deliveries().count(clock, "ready")).isEqualTo(1);
     }
 
     @Test

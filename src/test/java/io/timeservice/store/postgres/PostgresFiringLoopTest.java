@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The PostgreSQL store's firing loop against a real database: system clocks' timers become ready deliveries by
  * themselves, a local change due sooner wakes a loop that planned a long sleep, leases expire into retries, and two
- * loops on one schema fire each timer once. Most tests set a slow poll of 10 minutes, so only a due time the loop
+ * loops on one schema fire each timer once. The look's statements, the purge and the sampler have tests of their own
+ * ({@code FiringLookSqlTest}, {@code AckedRowPurgeTest}, {@code StoreSamplerTest}). Most tests set a slow poll of 10 minutes, so only a due time the loop
  * knew of, or a wake-up by a change on its own instance, can explain firing within the 60 s every wait allows.
  */
 class PostgresFiringLoopTest {
@@ -133,37 +134,6 @@ class PostgresFiringLoopTest {
         } finally {
             other.close();
         }
-    }
-
-    @Test
-    void acknowledgedDeliveries_arePurgedAfterTheRetention() throws Exception {
-        store.timers().add("s", "done", 0, 0, null);
-        store.startFiring(new PostgresFiringLoop.Settings(NEVER_IN_THIS_TEST, 100, Duration.ZERO,
-                NEVER_IN_THIS_TEST));
-        Counts.awaitAtLeast(() -> count("ready"), 1, "ready");
-        ClaimedDelivery claimed = store.deliveries().claim("s", 1, 30_000).get(0);
-        assertThat(store.deliveries().ack("s", "done", claimed.claim().toString())).isTrue();
-
-        Counts.awaitAtLeast(() -> count("acked") == 0 ? 1 : 0, 1, "the acked delivery purged");
-    }
-
-    @Test
-    void theSample_countsWhatIsPending_andReady_andMeasuresTheSkew() throws Exception {
-        store.timers().add("s", "later", 3_600_000, 0, null);
-        store.timers().add("s", "now", 0, 0, null);
-        store.clocks().create("v", ClockSettings.Mode.VIRTUAL, 0, null);
-        store.timers().add("v", "virtual", 10, 0, "{\"x\":1}");
-        PostgresFiringLoop loop = store.startFiring(new PostgresFiringLoop.Settings(NEVER_IN_THIS_TEST, 100,
-                Duration.ofMinutes(5), Duration.ofMillis(100)));
-
-        Counts.awaitAtLeast(() -> loop.sample() != null && loop.sample().ready() == 1 ? 1 : 0, 1,
-                "a sample that saw the ready delivery");
-        StoreSample sample = loop.sample();
-        assertThat(sample.clocks()).isEqualTo(3); // default, s, v
-        assertThat(sample.pendingTimers()).isEqualTo(2);
-        assertThat(sample.pendingBytes()).isEqualTo("later".length() + "virtual".length() + "{\"x\":1}".length());
-        assertThat(sample.inFlight() + sample.waiting() + sample.dead()).isZero();
-        assertThat(Math.abs(sample.skew().skewMillis())).isLessThanOrEqualTo(sample.skew().roundTripMillis() + 50);
     }
 
     /**

@@ -109,7 +109,7 @@ class StatementPlansTest {
         CASES.put("PostgresTimers.CANCEL", new Case("timers_seq", 1L));
         CASES.put("PostgresTimers.RESET_TIMERS", new Case(null, virt));
         CASES.put("PostgresTimers.RESET_DELIVERIES", new Case("deliveries_by_clock", virt));
-        CASES.put("PostgresClocks.DELETE_ROWS", new Case("deliveries_by_clock", virt, virt));
+        CASES.put("ClockSql.DELETE_ROWS", new Case("deliveries_by_clock", virt, virt));
         CASES.put("PostgresClockCopy.COPY", new Case(null, virt, "c5", 0L));
         CASES.put("PostgresClockSnapshots.ROWS", new Case(null, virt, virt));
         CASES.put("PostgresClockSnapshots.INSERT_TIMERS", new Case(null, virt, virt, ids("s", 100), longs(100), ints(100),
@@ -118,17 +118,17 @@ class StatementPlansTest {
                 ints(100), longs(100), new String[100], longs(100), repeat("ready", 100), ints(100), new Long[100],
                 longs(100), new String[100], new String[100]));
         long now = System.currentTimeMillis();
-        CASES.put("ScheduleFiring.TAKE_DUE", new Case("timers_firing_order", sys, now, 10_000));
-        CASES.put("ScheduleFiring.FIRST_OCCURRENCE_DUE", new Case(null, sys, now));
-        CASES.put("ScheduleFiring.ANY_DUE", new Case(null, sys, now));
-        CASES.put("ScheduleFiring.DELIVER", new Case(null, null, sys, "o1", now, 0, 1, now, null, 5L, now, "s1", sys));
-        CASES.put("ScheduleFiring.SCHEDULES_DUE", new Case(null, sys, now, 10_000));
-        CASES.put("ScheduleFiring.TAKE_OCCURRENCES_DUE", new Case(null, sys, "s1", now));
-        CASES.put("ScheduleRows.REMOVE_OCCURRENCE", new Case("timers_pkey", sys, "o1"));
-        CASES.put("ScheduleRows.INSERT_OCCURRENCE", new Case(null, sys, "o1", now, 0, now, null, 5L, "s1",
+        CASES.put("ScheduleSql.TAKE_DUE", new Case("timers_firing_order", sys, now, 10_000));
+        CASES.put("ScheduleSql.FIRST_OCCURRENCE_DUE", new Case(null, sys, now));
+        CASES.put("ScheduleSql.ANY_DUE", new Case(null, sys, now));
+        CASES.put("ScheduleSql.DELIVER", new Case(null, null, sys, "o1", now, 0, 1, now, null, 5L, now, "s1", sys));
+        CASES.put("ScheduleSql.SCHEDULES_DUE", new Case(null, sys, now, 10_000));
+        CASES.put("ScheduleSql.TAKE_OCCURRENCES_DUE", new Case(null, sys, "s1", now));
+        CASES.put("ScheduleSql.REMOVE_OCCURRENCE", new Case("timers_pkey", sys, "o1"));
+        CASES.put("ScheduleSql.INSERT_OCCURRENCE", new Case(null, sys, "o1", now, 0, now, null, 5L, "s1",
                 true, sys));
-        CASES.put("PostgresFiringLoop.LOOK", new Case(LOOK_INDEXES));
-        CASES.put("PostgresFiringLoop.NEXT_ON", new Case("timers_firing_order+deliveries_leases+deliveries_waiting",
+        CASES.put("FiringLookSql.LOOK", new Case(LOOK_INDEXES));
+        CASES.put("FiringLookSql.NEXT_ON", new Case("timers_firing_order+deliveries_leases+deliveries_waiting",
                 (Object) new String[] {sys, "c4"}));
         CASES.put("PostgresQueueInspector.OVERDUE", new Case("timers_firing_order", virt));
     }
@@ -208,7 +208,7 @@ class StatementPlansTest {
      */
     @Test
     void theLook_runsOnOneCachedPlan_thatReadsTheGlobalIndexes() throws SQLException {
-        String look = PostgresFiringLoop.look(WINDOW);
+        String look = FiringLookSql.look(WINDOW);
         try (Connection connection = database.dataSource().getConnection()) {
             QueryPlans.run(connection, look, 10);
 

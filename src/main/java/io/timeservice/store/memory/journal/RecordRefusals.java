@@ -66,7 +66,7 @@ final class RecordRefusals {
                 return "a batch holds 1 to " + RecordCodec.MAX_BATCH_PARTS + " records, not " + batch.parts().size();
             }
             for (Mutation part : batch.parts()) {
-                if (!RecordCodec.isBatchPart(part)) {
+                if (!TimerRecords.isBatchPart(part)) {
                     return "a batch cannot hold " + part;
                 }
             }
@@ -96,7 +96,7 @@ final class RecordRefusals {
         }
         for (SavedDelivery saved : snapshot.deliveries()) {
             Delivery d = saved.delivery();
-            if (!RecordCodec.readable(d.state().ordinal(), d.attempt(), d.claim(), d.id())) {
+            if (!DeliveryRecords.readable(d.state().ordinal(), d.attempt(), d.claim(), d.id())) {
                 return "a loaded clock's delivery the journal could not read back: " + d;
             }
         }

@@ -16,26 +16,14 @@ import io.timeservice.store.memory.ScheduleImage;
 
 /**
  * The journal bodies of schedule changes (format version 8), beside {@link RecordCodec}, which hands them here:
- * 28 schedule put (now, wallMillis, sequence, id, spec), 29 deleted (id), 30 paused (id), 31 resumed (now,
- * wallMillis, sequence, id), 32 triggered (now, wallMillis, sequence, id), 33 scheduled firing (now, maxPops u32,
- * firstSequence, wallMillis); each alone or inside a clock's record (8, 25). A spec is cron (string or -1), every,
- * start, end, limit (each u8 present, then the long when present), zone (string or -1), priority u32, payload
- * (string or -1), catchUp u8, paused u8.
+ * schedule put, deleted, paused, resumed, triggered and a scheduled firing (fields and versions in {@link RecordTag});
+ * each alone or inside a clock's record (8, 25). A spec is cron (string or -1), every, start, end, limit (each u8
+ * present, then the long when present), zone (string or -1), priority u32, payload (string or -1), catchUp u8,
+ * paused u8.
  */
 final class ScheduleRecords {
 
-    static final byte PUT = 28;
-    static final byte DELETED = 29;
-    static final byte PAUSED = 30;
-    static final byte RESUMED = 31;
-    static final byte TRIGGERED = 32;
-    static final byte FIRING = 33;
-
     private ScheduleRecords() {
-    }
-
-    static boolean isScheduleType(byte type) {
-        return type >= PUT && type <= FIRING;
     }
 
     /** Why the decoder would refuse {@code change}, or null. */
@@ -57,24 +45,26 @@ final class ScheduleRecords {
 
     static void encode(Mutation.ScheduleChange change, GrowableBuffer out) {
         if (change instanceof Mutation.SchedulePut put) {
-            out.putByte(PUT);
+            out.putByte(RecordTag.SCHEDULE_PUT.code);
             out.putLong(put.now());
             out.putLong(put.wallMillis());
             out.putLong(put.sequence());
             out.putString(put.id());
             putSpec(put.spec(), out);
         } else if (change instanceof Mutation.ScheduleDeleted deleted) {
-            out.putByte(DELETED);
+            out.putByte(RecordTag.SCHEDULE_DELETED.code);
             out.putString(deleted.id());
         } else if (change instanceof Mutation.SchedulePaused paused) {
-            out.putByte(PAUSED);
+            out.putByte(RecordTag.SCHEDULE_PAUSED.code);
             out.putString(paused.id());
         } else if (change instanceof Mutation.ScheduleResumed resumed) {
-            putCall(RESUMED, resumed.now(), resumed.wallMillis(), resumed.sequence(), resumed.id(), out);
+            putCall(RecordTag.SCHEDULE_RESUMED, resumed.now(), resumed.wallMillis(), resumed.sequence(), resumed.id(),
+                    out);
         } else if (change instanceof Mutation.ScheduleTriggered triggered) {
-            putCall(TRIGGERED, triggered.now(), triggered.wallMillis(), triggered.sequence(), triggered.id(), out);
+            putCall(RecordTag.SCHEDULE_TRIGGERED, triggered.now(), triggered.wallMillis(), triggered.sequence(),
+                    triggered.id(), out);
         } else if (change instanceof Mutation.ScheduledFiring firing) {
-            out.putByte(FIRING);
+            out.putByte(RecordTag.SCHEDULED_FIRING.code);
             out.putLong(firing.now());
             out.putInt(firing.maxPops());
             out.putLong(firing.firstSequence());
@@ -82,31 +72,31 @@ final class ScheduleRecords {
         }
     }
 
-    /** Decodes the body after its type byte {@code type}. */
-    static Mutation.ScheduleChange decode(byte type, ByteBuffer body) {
-        switch (type) {
-            case PUT -> {
+    /** Decodes the body after its tag {@code tag}, one of this family's. */
+    static Mutation.ScheduleChange decode(RecordTag tag, ByteBuffer body) {
+        switch (tag) {
+            case SCHEDULE_PUT -> {
                 long now = body.getLong();
                 long wall = body.getLong();
                 long sequence = body.getLong();
                 String id = required(RecordCodec.getString(body));
                 return new Mutation.SchedulePut(id, getSpec(body), now, wall, sequence);
             }
-            case DELETED -> {
+            case SCHEDULE_DELETED -> {
                 return new Mutation.ScheduleDeleted(required(RecordCodec.getString(body)));
             }
-            case PAUSED -> {
+            case SCHEDULE_PAUSED -> {
                 return new Mutation.SchedulePaused(required(RecordCodec.getString(body)));
             }
-            case RESUMED, TRIGGERED -> {
+            case SCHEDULE_RESUMED, SCHEDULE_TRIGGERED -> {
                 long now = body.getLong();
                 long wall = body.getLong();
                 long sequence = body.getLong();
                 String id = required(RecordCodec.getString(body));
-                return type == RESUMED ? new Mutation.ScheduleResumed(id, now, wall, sequence)
+                return tag == RecordTag.SCHEDULE_RESUMED ? new Mutation.ScheduleResumed(id, now, wall, sequence)
                         : new Mutation.ScheduleTriggered(id, now, wall, sequence);
             }
-            default -> {
+            case SCHEDULED_FIRING -> {
                 long now = body.getLong();
                 int maxPops = body.getInt();
                 if (maxPops < 1) {
@@ -114,6 +104,7 @@ final class ScheduleRecords {
                 }
                 return new Mutation.ScheduledFiring(now, maxPops, body.getLong(), body.getLong());
             }
+            default -> throw new IllegalArgumentException("not a schedule record: " + tag);
         }
     }
 
@@ -215,8 +206,8 @@ final class ScheduleRecords {
         return new Section(new ScheduleImage(schedules, triggered), deliveries);
     }
 
-    private static void putCall(byte type, long now, long wall, long sequence, String id, GrowableBuffer out) {
-        out.putByte(type);
+    private static void putCall(RecordTag tag, long now, long wall, long sequence, String id, GrowableBuffer out) {
+        out.putByte(tag.code);
         out.putLong(now);
         out.putLong(wall);
         out.putLong(sequence);

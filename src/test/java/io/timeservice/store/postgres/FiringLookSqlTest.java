@@ -18,12 +18,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The firing loop's look (issue 29): it reads system clocks' passed times from global indexes of their rows only
- * ({@code system_clock}, V18), so what it finds is what is due, however many idle and virtual clocks there are; a
- * full window of passed times is followed at once by the rest; and V18 marks the rows an existing database holds,
- * and those that instances older than it insert.
+ * The firing loop's look ({@link FiringLookSql}, issue 29): it reads system clocks' passed times from global indexes
+ * of their rows only ({@code system_clock}, V18), so what it finds is what is due, however many idle and virtual
+ * clocks there are; a full window of passed times is followed at once by the rest; and V18 marks the rows an existing
+ * database holds, and those that instances older than it insert.
  */
-class PostgresFiringLookTest {
+class FiringLookSqlTest {
 
     private static final Duration NEVER_IN_THIS_TEST = Duration.ofMinutes(10);
     private static final int IDLE_CLOCKS = 2_000;
@@ -71,7 +71,7 @@ class PostgresFiringLookTest {
         List<String> found = new ArrayList<>();
         long passedRead;
         try (Connection connection = database.dataSource().getConnection();
-             PreparedStatement look = connection.prepareStatement(PostgresFiringLoop.look(100))) {
+             PreparedStatement look = connection.prepareStatement(FiringLookSql.look(100))) {
             try (ResultSet rows = look.executeQuery()) {
                 passedRead = 0;
                 while (rows.next()) {
@@ -131,7 +131,7 @@ class PostgresFiringLookTest {
         open(10);
         store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
         database.execute("ANALYZE");
-        String look = PostgresFiringLoop.look(100);
+        String look = FiringLookSql.look(100);
         try (Connection connection = database.dataSource().getConnection()) {
             QueryPlans.run(connection, look, 6);
             assertThat(QueryPlans.failures("made on empty tables", QueryPlans.LOOK_GLOBAL_INDEXES,
@@ -164,7 +164,7 @@ class PostgresFiringLookTest {
 
     @Test
     void v18_marksTheRowsOfSystemClocks_inAnExistingDatabase() throws Exception {
-        String schema = TestDatabase.schemaNameFor(PostgresFiringLookTest.class);
+        String schema = TestDatabase.schemaNameFor(FiringLookSqlTest.class);
         try {
             migrate(schema, "17");
             flagsAfterV18(schema);
@@ -210,7 +210,7 @@ class PostgresFiringLookTest {
     }
 
     private void open(int maxClocks) {
-        database = TestDatabase.create(PostgresFiringLookTest.class, 4);
+        database = TestDatabase.create(FiringLookSqlTest.class, 4);
         store = PostgresStore.open(database.dataSource(), 100_000, 100_000_000, maxClocks,
                 ClockSettings.Mode.VIRTUAL);
     }

@@ -1,0 +1,143 @@
+package io.timeservice.store.memory.journal;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.PushTarget;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScaledTime;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.store.memory.Mutation;
+
+/**
+ * The journal bodies of a clock's settings, beside {@link RecordCodec}, which hands them here: settings changed
+ * (13) and a scaled clock's rate changed (43), each alone or inside a clock's record; and the settings' fields, which
+ * a clock's creation and a loaded clock's record hold too. Settings are u8 mode (0 virtual, 1 system, 2 scaled), u8
+ * delivery (0 response, 1 queue, 2 push), u32 maxAttempts, u64 initialBackoff, f64 multiplier, u64 maxBackoff, f64
+ * jitter; then, for mode scaled, u64 rate in millionths; then, for delivery push, the push target: url string, u64
+ * timeout, u32 concurrency, u32 header count and that many name and value strings, u32 secret count and that many
+ * strings.
+ */
+final class SettingsRecords {
+
+    private SettingsRecords() {
+    }
+
+    /** Writes {@code mutation}'s body when it is of this family; whether it was. */
+    static boolean encode(Mutation mutation, GrowableBuffer out) {
+        if (mutation instanceof Mutation.ClockConfigured configured) {
+            out.putByte(RecordTag.CLOCK_CONFIGURED.code);
+            putSettings(configured.settings(), out);
+        } else if (mutation instanceof Mutation.RateChanged changed) {
+            out.putByte(RecordTag.RATE_CHANGED.code);
+            out.putLong(changed.time().wallAnchor());
+            out.putLong(changed.time().clockAnchor());
+            out.putLong(changed.time().rate().millionths());
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /** Decodes the body after its tag {@code tag}, one of this family's. */
+    static Mutation decode(RecordTag tag, ByteBuffer body) {
+        return switch (tag) {
+            case CLOCK_CONFIGURED -> new Mutation.ClockConfigured(getSettings(body));
+            case RATE_CHANGED -> {
+                long wallAnchor = body.getLong();
+                long clockAnchor = body.getLong();
+                yield new Mutation.RateChanged(scaledTime(wallAnchor, clockAnchor, body.getLong()));
+            }
+            default -> throw new IllegalArgumentException("not a settings record: " + tag);
+        };
+    }
+
+    static void putSettings(ClockSettings settings, GrowableBuffer out) {
+        RetryPolicy retry = settings.retry();
+        out.putByte((byte) settings.mode().ordinal());
+        out.putByte((byte) settings.delivery().ordinal());
+        out.putInt(retry.maxAttempts());
+        out.putLong(retry.initialBackoffMillis());
+        out.putLong(Double.doubleToLongBits(retry.multiplier()));
+        out.putLong(retry.maxBackoffMillis());
+        out.putLong(Double.doubleToLongBits(retry.jitter()));
+        if (settings.isScaled()) {
+            out.putLong(settings.rate().millionths());
+        }
+        PushTarget push = settings.push();
+        if (push != null) {
+            out.putString(push.url());
+            out.putLong(push.timeoutMillis());
+            out.putInt(push.concurrency());
+            out.putInt(push.headers().size());
+            for (Map.Entry<String, String> header : push.headers().entrySet()) {
+                out.putString(header.getKey());
+                out.putString(header.getValue());
+            }
+            out.putInt(push.secrets().size());
+            for (String secret : push.secrets()) {
+                out.putString(secret);
+            }
+        }
+    }
+
+    static ClockSettings getSettings(ByteBuffer body) {
+        int mode = body.get();
+        int delivery = body.get();
+        if (mode < 0 || mode >= ClockSettings.Mode.values().length || delivery < 0
+                || delivery >= ClockSettings.DeliveryMode.values().length) {
+            throw new RecordCodec.CorruptRecordException("clock settings of mode " + mode + " and delivery "
+                    + delivery);
+        }
+        try {
+            RetryPolicy retry = new RetryPolicy(body.getInt(), body.getLong(), Double.longBitsToDouble(body.getLong()),
+                    body.getLong(), Double.longBitsToDouble(body.getLong()));
+            ClockSettings.Mode decoded = ClockSettings.Mode.values()[mode];
+            ClockRate rate = decoded == ClockSettings.Mode.SCALED ? new ClockRate(body.getLong()) : null;
+            ClockSettings.DeliveryMode deliveryMode = ClockSettings.DeliveryMode.values()[delivery];
+            return new ClockSettings(decoded, deliveryMode, retry, rate,
+                    deliveryMode == ClockSettings.DeliveryMode.PUSH ? getPushTarget(body) : null);
+        } catch (SchedulerException invalid) {
+            throw new RecordCodec.CorruptRecordException("clock settings that do not validate: "
+                    + invalid.getMessage());
+        }
+    }
+
+    private static PushTarget getPushTarget(ByteBuffer body) {
+        String url = RecordCodec.requireString(RecordCodec.getString(body), "push url");
+        long timeout = body.getLong();
+        int concurrency = body.getInt();
+        int headerCount = body.getInt();
+        if (headerCount < 0 || headerCount > PushTarget.MAX_HEADERS) {
+            throw new RecordCodec.CorruptRecordException("a push target with " + headerCount + " headers");
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 0; i < headerCount; i++) {
+            headers.put(RecordCodec.requireString(RecordCodec.getString(body), "header name"),
+                    RecordCodec.requireString(RecordCodec.getString(body), "header"));
+        }
+        int secretCount = body.getInt();
+        if (secretCount < 0 || secretCount > PushTarget.MAX_SECRETS) {
+            throw new RecordCodec.CorruptRecordException("a push target with " + secretCount + " secrets");
+        }
+        List<String> secrets = new ArrayList<>(secretCount);
+        for (int i = 0; i < secretCount; i++) {
+            secrets.add(RecordCodec.requireString(RecordCodec.getString(body), "secret"));
+        }
+        return new PushTarget(url, timeout, concurrency, headers, secrets);
+    }
+
+    private static ScaledTime scaledTime(long wallAnchor, long clockAnchor, long millionths) {
+        try {
+            return new ScaledTime(wallAnchor, clockAnchor, new ClockRate(millionths));
+        } catch (SchedulerException | IllegalArgumentException invalid) {
+            throw new RecordCodec.CorruptRecordException("a scaled time that does not validate: "
+                    + invalid.getMessage());
+        }
+    }
+}
