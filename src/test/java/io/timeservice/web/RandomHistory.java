@@ -187,8 +187,8 @@ final class RandomHistory {
         if (kind < 8) { // one of the schedule's coming occurrences, as GET .../next lists them
             Response next = call("GET", "/clocks/" + clock + "/schedules/" + schedule + "/next?count=5", null);
             List<Long> times = next.statusCode() == 200 ? next.jsonPath().getList("times", Long.class) : null;
-            if (times != null && !times.isEmpty()) {
-                return schedule + ":" + times.get(random.nextInt(times.size()));
+            if (times != null && times.size() > 1) { // a later one than the pending: that one is a duplicate
+                return schedule + ":" + times.get(1 + random.nextInt(times.size() - 1));
             }
         }
         long now = nowOf("/clocks/" + clock);
