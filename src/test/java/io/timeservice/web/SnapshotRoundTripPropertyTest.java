@@ -20,9 +20,19 @@ class SnapshotRoundTripPropertyTest extends RestTestSupport {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    /**
+     * Deletes every clock but {@code default} without the contract check: a failed history may leave a clock whose
+     * listing breaks the contract, which must not spill into the next test class sharing the service.
+     */
     @AfterEach
     void deleteClocks() {
-        deleteClocksButDefault();
+        RequestSpecification plain = new RequestSpecBuilder().setPort(port).build();
+        for (String name : RestAssured.given().spec(plain).queryParam("limit", 1000).get("/clocks").jsonPath()
+                .getList("clocks.name", String.class)) {
+            if (!name.equals("default")) {
+                RestAssured.given().spec(plain).delete("/clocks/" + name);
+            }
+        }
     }
 
     @Test
