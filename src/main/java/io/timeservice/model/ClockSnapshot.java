@@ -61,6 +61,24 @@ public record ClockSnapshot(String name, ClockSettings settings, long now, long 
                         null, 0, d.retryAt(), d.readyAt(), d.deadReason(), d.schedule());
     }
 
+    /**
+     * The time up to which every due timer of the loaded clock counts as fired, which the no-overdue invariant checks
+     * against: a virtual clock's document may hold timers due before its {@code now} (an advance of a queueing clock
+     * whose deliveries held their limit moved its time without firing them), which stay pending, overdue, and fire on
+     * the next advance, so it is just before the earliest of them (never after {@code now}); a clock that fires by
+     * itself has fired through its now. The same on both stores.
+     */
+    public long firedThrough() {
+        if (settings.mode() != ClockSettings.Mode.VIRTUAL) {
+            return now;
+        }
+        long earliest = Long.MAX_VALUE;
+        for (Timer timer : timers) {
+            earliest = Math.min(earliest, timer.fireTime());
+        }
+        return earliest == Long.MAX_VALUE ? now : Math.max(0, Math.min(now, earliest - 1));
+    }
+
     /** Timers and deliveries together: what the snapshot weighs against the capacity. */
     public long count() {
         return (long) timers.size() + deliveries.size();

@@ -436,6 +436,37 @@ public final class Rules {
                 + " is an occurrence of schedule " + scheduleId + "; change the schedule instead");
     }
 
+    /**
+     * The schedule whose occurrence ids have the form of {@code timerId} ({@code <schedule id>:<digits>}, the digits
+     * an optional minus and at most 19 digits, as {@link Schedule#occurrenceId} writes a time), or null for an id of
+     * no such form. While that schedule exists on a clock the id is its own: a client may not add a timer with it.
+     */
+    public static String occurrenceFormOwner(String timerId) {
+        int colon = timerId == null ? -1 : timerId.lastIndexOf(':');
+        if (colon < 1 || colon > Limits.MAX_SCHEDULE_ID_LENGTH) {
+            return null;
+        }
+        int first = colon + 1 < timerId.length() && timerId.charAt(colon + 1) == '-' ? colon + 2 : colon + 1;
+        int digits = timerId.length() - first;
+        if (digits < 1 || digits > 19) {
+            return null;
+        }
+        for (int i = first; i < timerId.length(); i++) {
+            char c = timerId.charAt(i);
+            if (c < '0' || c > '9') {
+                return null;
+            }
+        }
+        return timerId.substring(0, colon);
+    }
+
+    /** The refusal of a client's add of a timer id of the form of schedule {@code scheduleId}'s occurrences. */
+    public static SchedulerException scheduleReserved(String timerId, String scheduleId) {
+        return new SchedulerException(ErrorCode.SCHEDULE_OWNED, "timer id " + abbreviate(timerId) + " has the form"
+                + " of schedule " + scheduleId + "'s occurrences (" + scheduleId + ":<time>), which are the"
+                + " schedule's while it exists; choose another id");
+    }
+
     public static SchedulerException schedulePreconditionFailed(Schedule current) {
         return new SchedulerException(ErrorCode.PRECONDITION_FAILED, "schedule " + current.id()
                 + " is at version " + current.version() + ", which the precondition does not name");

@@ -13,7 +13,9 @@ import java.util.Set;
  * ones among the fired, no more used than the limit, no occurrence left once it is used up), and a pending
  * occurrence ({@code next}) within the schedule's start and end, after the last one taken, and among the timers: the
  * timer {@code <id>:<next>} naming the schedule. The timers' own {@code schedule} members are checked with the
- * timers; a timer naming a schedule the document does not hold is a triggered occurrence of a deleted one.
+ * timers; a timer naming a schedule the document does not hold is a triggered occurrence of a deleted one. A timer
+ * without {@code schedule} whose id has the form {@code <id>:<digits>} of a schedule the document holds is refused
+ * at its pointer: such ids are the schedule's ({@link Rules#occurrenceFormOwner}), as a client's add is refused.
  */
 final class ScheduleSnapshotRules {
 
@@ -72,6 +74,14 @@ final class ScheduleSnapshotRules {
                         + " occurrence " + pending + " is not among the timers (as a timer with \"schedule\": \""
                         + s.id() + "\")");
             }
+        }
+        List<Timer> timers = snapshot.timers();
+        for (int i = 0; ids.size() > 0 && i < timers.size(); i++) {
+            Timer timer = timers.get(i);
+            String owner = timer.schedule() == null ? Rules.occurrenceFormOwner(timer.id()) : null;
+            SnapshotRules.require(owner == null || !ids.contains(owner), "/timers/" + i, "timer " + timer.id()
+                    + " has the form of schedule " + owner + "'s occurrences, which are the schedule's while it"
+                    + " exists, but is not one (no \"schedule\": \"" + owner + "\")");
         }
     }
 }

@@ -117,7 +117,7 @@ class ScheduleRestTest extends RestTestSupport {
         assertProblem(given().delete("/timers/s:1000"), 409, "schedule_owned");
         assertProblem(json("{\"ops\":[{\"op\":\"cancel\",\"id\":\"s:1000\"}]}").post("/batch"), 409,
                 "schedule_owned");
-        assertProblem(json("{\"id\":\"s:1000\",\"delay\":1}").post("/timers"), 409, "duplicate_id");
+        assertProblem(json("{\"id\":\"s:1000\",\"delay\":1}").post("/timers"), 409, "schedule_owned");
         given().delete("/schedules/s").then().statusCode(204);
         given().get("/timers/s:1000").then().statusCode(404);
         assertProblem(given().get("/schedules/s"), 404, "schedule_not_found");

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.ErrorCode;
@@ -25,6 +26,8 @@ final class BatchPlan {
     private final Sequences sequences;
     private final long now;
     private final long createdAtWall;
+    /** Refuses an add's id that a schedule of the clock owns by its form ({@code schedule_owned}). */
+    private final Consumer<String> requireNotReserved;
     /** The timers the batch changed so far, by id; a null value: cancelled by the batch. */
     private final Map<String, Timer> changed = new HashMap<>();
     private final List<Mutation> mutations;
@@ -37,12 +40,13 @@ final class BatchPlan {
     private boolean applied;
 
     BatchPlan(IndexedTimerHeap heap, Capacity capacity, Sequences sequences, long now, long createdAtWall,
-              int size) {
+              int size, Consumer<String> requireNotReserved) {
         this.heap = heap;
         this.capacity = capacity;
         this.sequences = sequences;
         this.now = now;
         this.createdAtWall = createdAtWall;
+        this.requireNotReserved = requireNotReserved;
         this.mutations = new ArrayList<>(size);
         this.results = new ArrayList<>(size);
     }
@@ -63,6 +67,7 @@ final class BatchPlan {
         if (op instanceof BatchOp.Add add) {
             Rules.requireValidId(add.id());
             long fireTime = Rules.fireTime(now, add.due());
+            requireNotReserved.accept(add.id());
             if (current(add.id()) != null) {
                 throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id "
                         + add.id());

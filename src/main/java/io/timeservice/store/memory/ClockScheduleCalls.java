@@ -193,6 +193,19 @@ final class ClockScheduleCalls {
     }
 
     /**
+     * Refuses a client's add of a timer id of the form {@code <schedule>:<digits>} while that schedule exists on the
+     * clock (in any state): such ids are the schedule's occurrences; call under the lock.
+     *
+     * @throws SchedulerException {@code schedule_owned}
+     */
+    void requireNotReserved(String timerId) {
+        String owner = schedules.size() == 0 ? null : Rules.occurrenceFormOwner(timerId);
+        if (owner != null && schedules.contains(owner)) {
+            throw Rules.scheduleReserved(timerId, owner);
+        }
+    }
+
+    /**
      * Refuses a batch that edits or cancels a schedule's occurrence, naming the first such operation; call under the
      * lock.
      */
@@ -320,6 +333,11 @@ final class ClockScheduleCalls {
             Timer timer = heap.timerAt(handle);
             heap.remove(handle);
             capacity.removed(timer);
+        }
+
+        @Override
+        public boolean isPending(String timerId) {
+            return heap.find(timerId) != IndexedTimerHeap.NONE;
         }
     }
 }

@@ -32,6 +32,8 @@ import io.timeservice.model.SchedulerException;
  */
 final class ClockSchedules {
 
+    private static final System.Logger LOG = System.getLogger(ClockSchedules.class.getName());
+
     /** The clock's heap, as the schedules use it: their pending occurrences are timers there. */
     interface Occurrences {
         /**
@@ -46,6 +48,9 @@ final class ClockSchedules {
 
         /** Removes a pending occurrence timer (it is pending: the schedules track it). */
         void remove(String timerId);
+
+        /** Whether a timer with id {@code timerId} is pending, whoever's it is. */
+        boolean isPending(String timerId);
     }
 
     /** What a firing step does with a timer it popped. */
@@ -301,12 +306,15 @@ final class ClockSchedules {
 
     /**
      * Adds the successors {@link #reached} found, as pending occurrences created at {@code firedAt}, the fireTime
-     * whose timers were just popped. Call after each pop of the heap.
+     * whose timers were just popped. Call after each pop of the heap. A successor whose id a pending timer holds
+     * already (a client's timer that an older version let in, a journal or snapshot it wrote) is skipped and counted,
+     * and the schedule moves on to the next one ({@link io.timeservice.model.ScheduleProgress#skipHeldOccurrence}):
+     * never two timers with one id. Replay does the same, so such a journal recovers.
      */
     void addSuccessors(long firedAt) {
         occurrences.createdAt(firedAt);
         for (Entry entry : successorsDue) {
-            addPending(entry);
+            addSuccessor(entry);
         }
         successorsDue.clear();
     }
@@ -326,12 +334,22 @@ final class ClockSchedules {
             skippedNow += skipped.count();
             entry.taken = skipped.taken();
             entry.pending = skipped.next();
-            if (entry.pending != Recurrence.NONE) {
-                addPending(entry);
-            }
+            addSuccessor(entry);
         }
         spent.clear();
         return skippedNow;
+    }
+
+    /** Adds the entry's pending occurrence, skipping (and counting) those whose id a pending timer holds already. */
+    private void addSuccessor(Entry entry) {
+        while (entry.pending != Recurrence.NONE && occurrences.isPending(entry.pendingId())) {
+            LOG.log(System.Logger.Level.WARNING, "schedule " + entry.id + ": occurrence " + entry.pendingId()
+                    + " is skipped, a pending timer has its id already (a client's timer from an older version)");
+            entry.skipHeldOccurrence();
+        }
+        if (entry.pending != Recurrence.NONE) {
+            addPending(entry);
+        }
     }
 
     private void addPending(Entry entry) {

@@ -120,11 +120,9 @@ final class ClockSnapshots {
             schedules.put(schedule.id(), schedule);
         }
         Map<String, String> triggered = new HashMap<>();
-        long earliest = Long.MAX_VALUE;
         for (Timer t : snapshot.timers()) {
             timers.add(new Mutation.Added(new Timer(t.id(), t.fireTime(), t.priority(), floor + t.sequence(),
                     t.version(), t.createdAt(), t.payload()), createdAtWallMillis));
-            earliest = Math.min(earliest, t.fireTime());
             if (t.schedule() != null && !ClockSnapshot.isScheduledOccurrence(t, schedules)) {
                 triggered.put(t.id(), t.schedule());
             }
@@ -136,8 +134,7 @@ final class ClockSnapshots {
                     d.schedule()), 0));
         }
         long now = snapshot.settings().isSystem() ? createdAtWallMillis : snapshot.now();
-        long firedThrough = snapshot.settings().mode() != ClockSettings.Mode.VIRTUAL ? now
-                : Math.max(0, Math.min(now, earliest == Long.MAX_VALUE ? now : earliest - 1));
+        long firedThrough = snapshot.settings().mode() != ClockSettings.Mode.VIRTUAL ? now : snapshot.firedThrough();
         long last = floor + snapshot.nextSequence() - 1;
         return new RecoveredSnapshot(now, last, last, timers, snapshot.settings(), deliveries, List.of(),
                 Math.min(firedThrough, now), null, new ScheduleImage(snapshot.schedules(), triggered));

@@ -274,6 +274,11 @@ final class SchedulerRecovery {
             pendingBytes -= bytesOf(heap.timerAt(handle));
             heap.remove(handle);
         }
+
+        @Override
+        public boolean isPending(String timerId) {
+            return heap.find(timerId) != IndexedTimerHeap.NONE;
+        }
     }
 
     private String leased(String claim) {

@@ -170,6 +170,7 @@ public final class TimerScheduler {
         return operations.mutate(Operation.ADD, () -> Rules.requireValidId(id), () -> {
             long now = clock.now();
             long fireTime = Rules.fireTime(now, due);
+            schedules.requireNotReserved(id);
             if (heap.find(id) != IndexedTimerHeap.NONE) {
                 throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
             }
@@ -246,14 +247,14 @@ public final class TimerScheduler {
      * See {@link io.timeservice.store.TimerStore#batch}: every operation decided first, under one lock hold, against
      * the state the ones before it would leave (the shared budget taken for the running total's peak); then one
      * {@link Mutation.Batch} record, waited for once, and every operation applied. An edit or cancel of a schedule's
-     * occurrence is {@code schedule_owned}.
+     * occurrence is {@code schedule_owned}, and so is an add of an id of the form of a schedule's occurrences.
      */
     public List<Timer> batch(List<? extends BatchOp> ops) {
         return operations.mutate(Operation.BATCH, () -> {
             Rules.requireBatchSize(ops);
         }, () -> {
             BatchPlan plan = new BatchPlan(heap, capacity, sequences, clock.now(), wallClockMillis.getAsLong(),
-                    ops.size());
+                    ops.size(), schedules::requireNotReserved);
             try {
                 schedules.requireNoneOwned(ops);
                 plan.decideAll(ops);

@@ -20,8 +20,9 @@ import io.timeservice.model.Timer;
 /**
  * A run of consecutive adds of one batch, inserted by one statement instead of one per add (a batch of 100 adds was
  * 100 round trips), each decided exactly as its single add decides it, in order: id syntax, due time (in Java),
- * then a duplicate of a pending id or of an earlier add of the run. The adds before the first refused one are
- * inserted; the caller refuses the whole batch, whose transaction then rolls them back.
+ * an id of the form of an existing schedule's occurrences, then a duplicate of a pending id or of an earlier add of
+ * the run. The adds before the first refused one are inserted; the caller refuses the whole batch, whose transaction
+ * then rolls them back.
  *
  * <p>Sequences are drawn in the run's order: the SELECT is sorted by position, and PostgreSQL evaluates a volatile
  * target expression (the column default's {@code nextval}) after the sort. Call on the batch's transaction only,
@@ -66,6 +67,10 @@ final class BatchAdds {
             try {
                 Rules.requireValidId(add.id());
                 fireTimes[checked] = Rules.fireTime(now, add.due());
+                String owner = Rules.occurrenceFormOwner(add.id());
+                if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
+                    throw Rules.scheduleReserved(add.id(), owner);
+                }
             } catch (SchedulerException refused) {
                 refusal = refused;
                 break;

@@ -60,6 +60,12 @@ final class ClockSql {
     static final String LOCK_CREATION = "SELECT pg_advisory_xact_lock(? # 'clocks'::regclass::oid::bigint)";
 
     /**
+     * The time up to which a new virtual clock has fired every due timer, before its now (a loaded document's timers
+     * due before its now stay pending). Parameters: the time, name.
+     */
+    static final String FIRED_THROUGH = "UPDATE clocks SET fired_through = ? WHERE name = ?";
+
+    /**
      * A scaled clock's new rate, anchored at the database's clock now and the clock's time there. Parameters: rate
      * in millionths, name.
      */

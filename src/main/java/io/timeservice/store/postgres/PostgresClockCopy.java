@@ -78,10 +78,10 @@ public final class PostgresClockCopy {
     private static final String COPY_CLOCK = """
             INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, rate_millionths, anchor_wall,
                                 push_url, push_timeout, push_concurrency, push_header_names, push_header_values,
-                                push_secrets)
+                                push_secrets, fired_through)
             SELECT ?, mode, now_ms, CASE WHEN mode = 'scaled' THEN clock_now_ms(clocks) ELSE now_ms END, delivery,
                    settings, rate_millionths, anchor_wall, push_url, push_timeout, push_concurrency,
-                   push_header_names, push_header_values, push_secrets
+                   push_header_names, push_header_values, push_secrets, fired_through
               FROM clocks WHERE name = ?""";
 
     private final Jdbc jdbc;

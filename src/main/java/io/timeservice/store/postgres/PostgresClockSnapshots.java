@@ -135,6 +135,9 @@ public final class PostgresClockSnapshots {
             Rules.requireClockRoom(PostgresClocks.count(connection), maxClocks);
             ClockSettings settings = snapshot.settings();
             PostgresClocks.insert(connection, name, settings, settings.isSystem() ? 0 : snapshot.now());
+            if (snapshot.firedThrough() < snapshot.now()) {
+                PostgresClocks.firedThrough(connection, name, snapshot.firedThrough());
+            }
             long[] fresh = freshSequences(connection, (int) snapshot.count());
             SnapshotSequences numbering = numbering(snapshot);
             insertTimers(connection, name, snapshot, fresh, numbering);

@@ -145,6 +145,18 @@ public final class PostgresClocks {
         }
     }
 
+    /**
+     * Sets the time up to which the new virtual clock {@code name} has fired every due timer, before its now: a loaded
+     * document's timers due before its now stay pending ({@link io.timeservice.model.ClockSnapshot#firedThrough}).
+     */
+    static void firedThrough(Connection connection, String name, long firedThrough) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(ClockSql.FIRED_THROUGH)) {
+            update.setLong(1, firedThrough);
+            update.setString(2, name);
+            update.executeUpdate();
+        }
+    }
+
     /** Takes the lock every creation of a clock holds to its transaction's end (names and the clock limit). */
     static void lockCreation(Connection connection) throws SQLException {
         try (PreparedStatement lock = connection.prepareStatement(ClockSql.LOCK_CREATION)) {

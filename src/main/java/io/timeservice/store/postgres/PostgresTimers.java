@@ -419,10 +419,12 @@ public final class PostgresTimers {
             }
             return new AdvanceResult(now, List.of());
         }
-        try (PreparedStatement move = connection.prepareStatement(
-                "UPDATE clocks SET now_ms = ? WHERE name = ?")) {
+        // held back, the time moves without firing: fired_through stays where firing stopped, as in memory
+        try (PreparedStatement move = connection.prepareStatement("UPDATE clocks SET now_ms = ?,"
+                + " fired_through = CASE WHEN ? THEN COALESCE(fired_through, now_ms) END WHERE name = ?")) {
             move.setLong(1, newNow);
-            move.setString(2, clock);
+            move.setBoolean(2, limit == 0);
+            move.setString(3, clock);
             move.executeUpdate();
         }
         if (stored.queues()) {
@@ -566,7 +568,7 @@ public final class PostgresTimers {
             }
             PostgresClocks.deleteSchedules(connection, clock);
             try (PreparedStatement restart = connection.prepareStatement(
-                    "UPDATE clocks SET now_ms = 0, initial_now = 0 WHERE name = ?")) {
+                    "UPDATE clocks SET now_ms = 0, initial_now = 0, fired_through = NULL WHERE name = ?")) {
                 restart.setString(1, clock);
                 restart.executeUpdate();
             }
@@ -593,12 +595,19 @@ public final class PostgresTimers {
         return new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
     }
 
-    /** Inserts a new pending timer: id syntax, due time, duplicate id, in the memory store's order. */
+    /**
+     * Inserts a new pending timer: id syntax, due time, an id of the form of an existing schedule's occurrences
+     * ({@code schedule_owned}), duplicate id, in the memory store's order.
+     */
     private static Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
                                 String payload) throws SQLException {
         Rules.requireValidId(id);
         long now = clock.now();
         long fireTime = Rules.fireTime(now, due);
+        String owner = Rules.occurrenceFormOwner(id);
+        if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
+            throw Rules.scheduleReserved(id, owner);
+        }
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             insert.setString(1, clock.name());
             insert.setString(2, id);

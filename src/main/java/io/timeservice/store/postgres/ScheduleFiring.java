@@ -34,6 +34,8 @@ import io.timeservice.model.Timer;
  */
 final class ScheduleFiring {
 
+    private static final System.Logger LOG = System.getLogger(ScheduleFiring.class.getName());
+
     private final CronParser parser;
     private final int maxCatchUp;
 
@@ -295,16 +297,26 @@ final class ScheduleFiring {
             row.pending = skipped.next();
         }
 
-        /** Adds the row's pending occurrence as a timer, created at {@code createdAt}. */
+        /**
+         * Adds the row's pending occurrence as a timer, created at {@code createdAt}. An occurrence whose id a
+         * client's timer holds (one an older version let in) is skipped and counted, and the schedule moves on to
+         * the next one, as in memory ({@link io.timeservice.model.ScheduleProgress#skipHeldOccurrence}): the
+         * schedule never sticks with a {@code next} that has no timer.
+         */
         void addSuccessor(ScheduleRows.Row row, long createdAt) throws SQLException {
-            if (row.pending == Recurrence.NONE) {
-                return;
-            }
-            long bytes = ScheduleRows.addOccurrence(connection, clock, row, row.pendingId(), row.pending, createdAt,
-                    false);
-            if (bytes > 0) {
-                netTimers++;
-                netBytes += bytes;
+            while (row.pending != Recurrence.NONE) {
+                long bytes = ScheduleRows.addOccurrence(connection, clock, row, row.pendingId(), row.pending,
+                        createdAt, false);
+                if (bytes >= 0) {
+                    if (bytes > 0) {
+                        netTimers++;
+                        netBytes += bytes;
+                    }
+                    return;
+                }
+                LOG.log(System.Logger.Level.WARNING, "schedule " + row.id + " of clock " + clock + ": occurrence "
+                        + row.pendingId() + " is skipped, a client's timer has its id (let in by an older version)");
+                row.skipHeldOccurrence();
             }
         }
 

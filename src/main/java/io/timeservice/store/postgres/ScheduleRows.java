@@ -39,6 +39,14 @@ final class ScheduleRows {
         }
     }
 
+    /** Whether {@code clock} holds the schedule {@code id}, in any state (one primary-key probe). */
+    static boolean exists(Connection connection, String clock, String id) throws SQLException {
+        return Jdbc.queryOne(connection, ScheduleSql.EXISTS, select -> {
+            select.setString(1, clock);
+            select.setString(2, id);
+        }, row -> row.getBoolean(1));
+    }
+
     /** The schedule {@code id} of {@code clock}, its row locked, or null. */
     static Row lock(Connection connection, String clock, String id, CronParser parser) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(ScheduleSql.LOCK)) {

@@ -72,6 +72,8 @@ final class ScheduleSql {
                 SELECT schedule FROM timers
                  WHERE clock = ? AND fire_time <= ? AND schedule IS NOT NULL
                  ORDER BY fire_time LIMIT ?) due""";
+    /** Whether a clock holds a schedule, in any state (one primary-key probe). Parameters: clock, id. */
+    static final String EXISTS = "SELECT EXISTS (SELECT 1 FROM schedules WHERE clock = ? AND id = ?)";
     static final String LOCK_IF_FREE = "SELECT " + COLUMNS
             + " FROM schedules WHERE clock = ? AND id = ? FOR UPDATE SKIP LOCKED";
     static final String TAKE_OCCURRENCES_DUE = "DELETE FROM timers WHERE clock = ? AND schedule = ?"

@@ -50,6 +50,11 @@ class ClockSchedulesTest {
         public void remove(String timerId) {
             assertThat(pending.remove(timerId)).as("removed " + timerId).isNotNull();
         }
+
+        @Override
+        public boolean isPending(String timerId) {
+            return pending.containsKey(timerId);
+        }
     }
 
     private Schedule put(String id, ScheduleSpec spec) {
