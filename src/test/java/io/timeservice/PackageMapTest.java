@@ -43,7 +43,7 @@ class PackageMapTest {
         MAY_IMPORT.put("web", Set.of("store", "model", "config"));
         MAY_IMPORT.put("security", Set.of("web", "model", "config"));
         MAY_IMPORT.put("push", Set.of("store", "model"));
-        MAY_IMPORT.put("metrics", Set.of("model", "store", "store.memory", "store.postgres", "push", "config"));
+        MAY_IMPORT.put("metrics", Set.of("model", "store", "store.memory", "store.postgres", "push"));
         MAY_IMPORT.put("config", Set.of("model", "cron", "store", "store.memory", "store.postgres", "push", "metrics",
                 "security"));
     }

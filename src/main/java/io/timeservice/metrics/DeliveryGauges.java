@@ -6,14 +6,11 @@ import java.util.function.ToIntFunction;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.timeservice.config.StoreAutoConfigurationFilter;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.store.memory.Clocks;
 import io.timeservice.store.memory.FiringLoop;
 import io.timeservice.store.memory.TimerScheduler;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.stereotype.Component;
 
 /**
  * Delivery and firing-thread gauges over every clock, read at scrape time from each clock's
@@ -36,16 +33,14 @@ import org.springframework.stereotype.Component;
  * registered under a counter's name. The gauges read through this binder hold it strongly (as {@link QueueGauges}
  * does: Micrometer holds a gauge's object weakly by default).
  */
-@Component
-@ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "memory", matchIfMissing = true)
-class DeliveryGauges implements MeterBinder {
+public class DeliveryGauges implements MeterBinder {
 
     private final Clocks clocks;
     private final FiringLoop firing;
     private final LongSupplier wallClockMillis;
 
     @Autowired
-    DeliveryGauges(Clocks clocks, FiringLoop firing) {
+    public DeliveryGauges(Clocks clocks, FiringLoop firing) {
         this(clocks, firing, System::currentTimeMillis);
     }
 

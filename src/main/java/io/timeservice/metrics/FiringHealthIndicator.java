@@ -1,12 +1,9 @@
 package io.timeservice.metrics;
 
-import io.timeservice.config.StoreAutoConfigurationFilter;
 import io.timeservice.store.memory.Clocks;
 import io.timeservice.store.memory.FiringLoop;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.stereotype.Component;
 
 /**
  * The {@code firing} health component: UP while the thread that fires system clocks runs, with its lag (wall now
@@ -22,14 +19,12 @@ import org.springframework.stereotype.Component;
  * the operator's decision (the TimeServiceFiringStopped alert), so it is not in liveness either. Reads no scheduler
  * lock: the delivery counts are each clock's volatile snapshot.
  */
-@Component
-@ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "memory", matchIfMissing = true)
-class FiringHealthIndicator implements HealthIndicator {
+public class FiringHealthIndicator implements HealthIndicator {
 
     private final Clocks clocks;
     private final FiringLoop firing;
 
-    FiringHealthIndicator(Clocks clocks, FiringLoop firing) {
+    public FiringHealthIndicator(Clocks clocks, FiringLoop firing) {
         this.clocks = clocks;
         this.firing = firing;
     }

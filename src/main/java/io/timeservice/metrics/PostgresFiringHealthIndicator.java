@@ -1,13 +1,10 @@
 package io.timeservice.metrics;
 
-import io.timeservice.config.StoreAutoConfigurationFilter;
 import io.timeservice.store.postgres.PostgresFiringLoop;
 import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.StoreSample;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.stereotype.Component;
 
 /**
  * The {@code firing} health component on the PostgreSQL store: UP while this instance's firing loop runs, with how
@@ -18,13 +15,11 @@ import org.springframework.stereotype.Component;
  * readiness or liveness, for the reasons {@link FiringHealthIndicator} gives. Reads volatile fields only, never the
  * database.
  */
-@Component("firingHealthIndicator")
-@ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "postgresql")
-class PostgresFiringHealthIndicator implements HealthIndicator {
+public class PostgresFiringHealthIndicator implements HealthIndicator {
 
     private final PostgresStore store;
 
-    PostgresFiringHealthIndicator(PostgresStore store) {
+    public PostgresFiringHealthIndicator(PostgresStore store) {
         this.store = store;
     }
 

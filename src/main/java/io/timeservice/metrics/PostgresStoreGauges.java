@@ -5,15 +5,11 @@ import java.util.function.ToDoubleFunction;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.timeservice.config.StoreAutoConfigurationFilter;
-import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Schedule;
 import io.timeservice.store.postgres.PostgresFiringLoop;
 import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.StoreSample;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.stereotype.Component;
 
 /**
  * The queue, delivery, schedule and firing gauges of {@link QueueGauges} and {@link DeliveryGauges}, under the same names, on
@@ -29,16 +25,18 @@ import org.springframework.stereotype.Component;
  * the database's clock minus this instance's (positive: the database is ahead), measured with each sample; the
  * database's clock decides every due time, so a skew shows only in times this instance reports from its own clock.
  */
-@Component
-@ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "postgresql")
-class PostgresStoreGauges implements MeterBinder {
+public class PostgresStoreGauges implements MeterBinder {
 
     private final PostgresStore store;
-    private final TimeServiceProperties properties;
+    private final Capacities capacities;
 
-    PostgresStoreGauges(PostgresStore store, TimeServiceProperties properties) {
+    /** The configured bounds the gauges report beside the sampled figures. */
+    public record Capacities(int timers, long timerBytes, long deliveries) {
+    }
+
+    public PostgresStoreGauges(PostgresStore store, Capacities capacities) {
         this.store = store;
-        this.properties = properties;
+        this.capacities = capacities;
     }
 
     @Override
@@ -67,11 +65,11 @@ class PostgresStoreGauges implements MeterBinder {
                 sample -> sample.oldestPendingVirtualAgeMillis() / 1000.0);
         sampled(registry, "timer.queue.payload", "bytes", "Id + payload characters the pending timers of all clocks"
                 + " hold, against timer_queue_capacity_bytes", StoreSample::pendingBytes);
-        Gauge.builder("timer.queue.capacity", properties, p -> p.capacity())
+        Gauge.builder("timer.queue.capacity", capacities, Capacities::timers)
                 .description("Most pending timers and unacknowledged deliveries over all clocks"
                         + " (timeservice.capacity); an add beyond it gets capacity_exceeded")
                 .register(registry);
-        Gauge.builder("timer.queue.capacity.bytes", properties, p -> p.capacityBytes().toBytes())
+        Gauge.builder("timer.queue.capacity.bytes", capacities, Capacities::timerBytes)
                 .description("Most id + payload bytes all pending timers may hold (timeservice.capacity-bytes)")
                 .register(registry);
         String states = "Deliveries of all clocks by state; ready: claimable now, in_flight: claimed with a lease"
@@ -85,7 +83,7 @@ class PostgresStoreGauges implements MeterBinder {
         sampled(registry, "timer.delivery.held.back", null, "Clocks whose due timers stay pending because the"
                 + " deliveries of all clocks hold timeservice.deliveries.max; they fire once deliveries are"
                 + " acknowledged or deleted", StoreSample::heldBackClocks);
-        Gauge.builder("timer.delivery.capacity", properties, p -> p.deliveries().max())
+        Gauge.builder("timer.delivery.capacity", capacities, Capacities::deliveries)
                 .description("Most deliveries of all clocks together, in every state (timeservice.deliveries.max)")
                 .register(registry);
         sampled(registry, "timer.store.clock.skew", "seconds", "The database's clock minus this instance's"

@@ -1,19 +1,14 @@
 package io.timeservice.metrics;
 
-import io.timeservice.config.StoreAutoConfigurationFilter;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.stereotype.Component;
 
 /**
  * The {@code timerQueue} health component on the PostgreSQL store, where no heap lives in this instance: always UP.
  * The queues are the database's rows, so whether they can be served is the {@code store} component's answer (also in
  * the readiness group); this component exists so that the readiness group names the same components on both stores.
  */
-@Component("timerQueueHealthIndicator")
-@ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "postgresql")
-class PostgresTimerQueueHealthIndicator implements HealthIndicator {
+public class PostgresTimerQueueHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {

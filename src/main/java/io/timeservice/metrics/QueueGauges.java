@@ -7,7 +7,6 @@ import java.util.function.ToDoubleFunction;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.timeservice.config.StoreAutoConfigurationFilter;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.QueueStatus;
@@ -17,8 +16,6 @@ import io.timeservice.store.memory.Clocks;
 import io.timeservice.store.memory.MemoryScheduleStore;
 import io.timeservice.store.memory.TimerScheduler;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.stereotype.Component;
 
 /**
  * Queue gauges over every clock, read at scrape time from each clock's {@link TimerScheduler#status()}, which is
@@ -40,15 +37,13 @@ import org.springframework.stereotype.Component;
  * The gauges read through this binder hold it strongly: Micrometer holds a gauge's object weakly by default, and a
  * binder nothing else holds would be collected and its gauges read NaN.
  */
-@Component
-@ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "memory", matchIfMissing = true)
-class QueueGauges implements MeterBinder {
+public class QueueGauges implements MeterBinder {
 
     private final Clocks clocks;
     private final LongSupplier wallClockMillis;
 
     @Autowired
-    QueueGauges(Clocks clocks) {
+    public QueueGauges(Clocks clocks) {
         this(clocks, System::currentTimeMillis);
     }
 

@@ -1,16 +1,13 @@
 package io.timeservice.metrics;
 
-import io.timeservice.config.StoreAutoConfigurationFilter;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.store.memory.Clocks;
 import io.timeservice.store.memory.TimerScheduler;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.stereotype.Component;
 
 /**
  * The {@code timerQueue} health component: UP while the heap's four invariants hold, DOWN naming the broken one,
@@ -22,13 +19,11 @@ import org.springframework.stereotype.Component;
  * new O(n) walk (on a copy of the heap) starts at most once per {@code timeservice.invariants.min-check-interval},
  * so a probe never costs more than any other reader.
  */
-@Component
-@ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "memory", matchIfMissing = true)
-class TimerQueueHealthIndicator implements HealthIndicator {
+public class TimerQueueHealthIndicator implements HealthIndicator {
 
     private final Clocks clocks;
 
-    TimerQueueHealthIndicator(Clocks clocks) {
+    public TimerQueueHealthIndicator(Clocks clocks) {
         this.clocks = clocks;
     }
 
