@@ -74,6 +74,23 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                 + " with the largest id and payload (" + largestTimer + " bytes), got " + capacityBytes);
         require(!fsyncInterval.isNegative() && !fsyncInterval.isZero(),
                 "timeservice.fsync-interval must be positive, got " + fsyncInterval);
+        if (limits.maxSnapshotBytes() == null) {
+            limits = limits.withMaxSnapshotBytes(DataSize.ofBytes(defaultMaxSnapshotBytes(capacity, schedules.max(),
+                    deliveries.max(), limits)));
+        }
+    }
+
+    /**
+     * The default of {@code timeservice.limits.max-snapshot-bytes}: the largest document of a clock that holds the
+     * capacity in timers and every schedule and delivery the service may hold, each at its largest
+     * ({@link io.timeservice.model.SnapshotSizes}), so that every clock the service holds saves and loads back; at
+     * least 64 MB, and at most 256 MB, what one journal record takes (past it the save refuses, saying so).
+     */
+    static long defaultMaxSnapshotBytes(int capacity, long schedules, long deliveries, Limits limits) {
+        long largest = io.timeservice.model.SnapshotSizes.largestDocument(capacity, schedules, deliveries,
+                limits.maxPayloadBytes(), limits.maxBodyBytes());
+        return Math.min(io.timeservice.model.Limits.MAX_SNAPSHOT_BYTES,
+                Math.max(io.timeservice.model.Limits.DEFAULT_MAX_SNAPSHOT_BYTES, largest));
     }
 
     public enum Durability { NONE, JOURNAL }
@@ -308,14 +325,15 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
      * @param maxPayloadBytes largest timer payload, as compact JSON in UTF-8; larger gets 413
      * @param bodyReadTimeout the longest a request body may take to arrive, however it is paced; slower gets 400
      * @param maxSnapshotBytes largest snapshot document {@code PUT /clocks/{clock}/snapshot} reads (its own limit,
-     *                         in place of max-body-bytes); larger gets 413
+     *                         in place of max-body-bytes); larger gets 413, and a save of a larger one is refused
+     *                         the same way; unset, it follows the capacity ({@link #defaultMaxSnapshotBytes})
      */
     public record Limits(@DefaultValue("65536") int maxBodyBytes, @DefaultValue("16384") int maxPayloadBytes,
                          @DefaultValue("30s") Duration bodyReadTimeout,
-                         @DefaultValue("64MB") DataSize maxSnapshotBytes) {
+                         DataSize maxSnapshotBytes) {
 
         public Limits {
-            require(maxSnapshotBytes.toBytes() >= 1024
+            require(maxSnapshotBytes == null || maxSnapshotBytes.toBytes() >= 1024
                             && maxSnapshotBytes.toBytes() <= io.timeservice.model.Limits.MAX_SNAPSHOT_BYTES,
                     "timeservice.limits.max-snapshot-bytes must be between 1KB and "
                             + io.timeservice.model.Limits.MAX_SNAPSHOT_BYTES / (1024 * 1024) + "MB (a loaded clock is"
@@ -329,6 +347,10 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
             require(maxPayloadBytes >= 0 && maxPayloadBytes < maxBodyBytes,
                     "timeservice.limits.max-payload-bytes must be between 0 and max-body-bytes, got "
                             + maxPayloadBytes);
+        }
+
+        Limits withMaxSnapshotBytes(DataSize size) {
+            return new Limits(maxBodyBytes, maxPayloadBytes, bodyReadTimeout, size);
         }
     }
 

@@ -12,7 +12,8 @@ import java.util.Map;
  * its deleted clocks'). A loaded document may number with gaps; any order-preserving numbering loads alike.
  *
  * <p>The lists may be views that build each element when read (the memory store's, over a copy of its arrays); each
- * is read once, in order, by whoever writes the document.
+ * is read in order by whoever writes the document: a save reads it twice, to measure the document (a load reads at
+ * most {@code max-snapshot-bytes}) and to write it.
  *
  * @param name         the clock's name (ignored by a load, which takes the name of its path)
  * @param now          the clock's time; a system clock's is the wall clock's, so a load ignores it

@@ -43,7 +43,10 @@ public final class Limits {
      */
     public static final int MAX_DEAD_LETTERS_PER_CALL = 100_000;
 
-    /** The default of {@code timeservice.limits.max-snapshot-bytes}: the largest snapshot document a load reads. */
+    /**
+     * The least default of {@code timeservice.limits.max-snapshot-bytes}, the largest snapshot document a load reads;
+     * unset, it follows the capacity (up to {@link #MAX_SNAPSHOT_BYTES}, see {@link SnapshotSizes}).
+     */
     public static final int DEFAULT_MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
     /** The most {@code timeservice.limits.max-snapshot-bytes} may be: a loaded clock is one journal record. */
     public static final int MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;

@@ -3,9 +3,11 @@ package io.timeservice.web;
 import java.io.IOException;
 import java.net.URI;
 
+import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.PushTargetGuard;
 import io.timeservice.model.Rules;
+import io.timeservice.model.SnapshotSizes;
 import io.timeservice.store.ClockStore;
 import io.timeservice.web.ClocksController.ClockJson;
 import jakarta.servlet.http.HttpServletRequest;
@@ -30,16 +32,26 @@ class SnapshotController {
     private final ClockStore clocks;
     private final SnapshotReader reader;
     private final PushTargetGuard targets;
+    private final long maxSnapshotBytes;
 
-    SnapshotController(ClockStore clocks, SnapshotReader reader, PushTargetGuard targets) {
+    SnapshotController(ClockStore clocks, SnapshotReader reader, PushTargetGuard targets,
+                       TimeServiceProperties properties) {
         this.clocks = clocks;
         this.reader = reader;
         this.targets = targets;
+        this.maxSnapshotBytes = properties.limits().maxSnapshotBytes().toBytes();
     }
 
+    /**
+     * Refused (404, or 413 for a document a load would refuse as too large) before a byte of the answer is written:
+     * the document is measured first, so every document a save answers loads back (as far as its size goes).
+     */
     @GetMapping(path = "/clocks/{clock}/snapshot", produces = MediaType.APPLICATION_JSON_VALUE)
     void save(@PathVariable String clock, HttpServletResponse response) throws IOException {
-        ClockSnapshot snapshot = clocks.snapshot(clock); // refused (404) before a byte of the answer is written
+        ClockSnapshot snapshot = clocks.snapshot(clock);
+        if (SnapshotWriter.isLargerThan(snapshot, maxSnapshotBytes)) {
+            throw SnapshotSizes.tooLargeToLoad(clock, maxSnapshotBytes);
+        }
         response.setStatus(HttpServletResponse.SC_OK);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         SnapshotWriter.write(snapshot, response.getOutputStream());

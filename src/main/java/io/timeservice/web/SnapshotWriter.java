@@ -34,6 +34,47 @@ final class SnapshotWriter {
     private SnapshotWriter() {
     }
 
+    /**
+     * Whether the document of {@code snapshot} is more than {@code limit} bytes: writes it to no stream but a count,
+     * and stops as soon as the count is over. O(document) in time, nothing in memory.
+     */
+    static boolean isLargerThan(ClockSnapshot snapshot, long limit) {
+        try {
+            write(snapshot, new OutputStream() {
+
+                private long count;
+
+                @Override
+                public void write(int b) {
+                    add(1);
+                }
+
+                @Override
+                public void write(byte[] bytes, int offset, int length) {
+                    add(length);
+                }
+
+                private void add(long bytes) {
+                    count += bytes;
+                    if (count > limit) {
+                        throw new OverLimit();
+                    }
+                }
+            });
+            return false;
+        } catch (OverLimit over) {
+            return true;
+        }
+    }
+
+    /** Stops a count that went over its limit; no stack trace, it is a result. */
+    private static final class OverLimit extends RuntimeException {
+
+        OverLimit() {
+            super(null, null, false, false);
+        }
+    }
+
     static void write(ClockSnapshot snapshot, OutputStream out) {
         try (JsonGenerator json = JSON.createGenerator(out, JsonEncoding.UTF8)) {
             json.writeStartObject();

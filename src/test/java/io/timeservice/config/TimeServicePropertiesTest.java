@@ -104,8 +104,30 @@ class TimeServicePropertiesTest {
     }
 
     @Test
-    void snapshotLimit_is64MB_andEndsWhereALoadedClocksJournalRecordEnds() {
-        assertThat(bind(new StandardEnvironment()).limits().maxSnapshotBytes().toBytes()).isEqualTo(64L << 20);
+    void snapshotLimit_unset_followsTheCapacity_from64MBTo256MB() {
+        // the defaults: a million timers with their largest payloads are far beyond one journal record
+        assertThat(bind(new StandardEnvironment()).limits().maxSnapshotBytes().toBytes()).isEqualTo(256L << 20);
+        // a small service: every clock it can hold is far below the least default
+        StandardEnvironment small = new StandardEnvironment();
+        small.getPropertySources().addFirst(new MapPropertySource("test", Map.of("timeservice.capacity", "1000",
+                "timeservice.schedules.max", "10", "timeservice.deliveries.max", "100")));
+        assertThat(bind(small).limits().maxSnapshotBytes().toBytes()).isEqualTo(64L << 20);
+        // in between: the largest document of a clock holding all it may hold
+        StandardEnvironment between = new StandardEnvironment();
+        between.getPropertySources().addFirst(new MapPropertySource("test", Map.of("timeservice.capacity", "6000",
+                "timeservice.schedules.max", "10", "timeservice.deliveries.max", "100")));
+        long largest = io.timeservice.model.SnapshotSizes.largestDocument(6000, 10, 100, 16384, 65536);
+        assertThat(largest).isBetween(64L << 20, 256L << 20);
+        assertThat(bind(between).limits().maxSnapshotBytes().toBytes()).isEqualTo(largest);
+        // set, it is kept
+        StandardEnvironment set = new StandardEnvironment();
+        set.getPropertySources().addFirst(new MapPropertySource("test", Map.of("timeservice.capacity", "6000",
+                "timeservice.limits.max-snapshot-bytes", "1MB")));
+        assertThat(bind(set).limits().maxSnapshotBytes().toBytes()).isEqualTo(1L << 20);
+    }
+
+    @Test
+    void snapshotLimit_endsWhereALoadedClocksJournalRecordEnds() {
         StandardEnvironment largest = new StandardEnvironment();
         largest.getPropertySources().addFirst(new MapPropertySource("test", Map.of(
                 "timeservice.limits.max-snapshot-bytes", "256MB")));

@@ -1,6 +1,7 @@
 package io.timeservice.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
 
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -9,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 
+import io.restassured.response.Response;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.TestPropertySource;
@@ -16,7 +18,8 @@ import org.springframework.test.context.TestPropertySource;
 /**
  * A snapshot has its own body limit, {@code timeservice.limits.max-snapshot-bytes}, in place of
  * {@code max-body-bytes}: here 4 KiB against 64 KiB, so a document between them is refused (413), declared or chunked,
- * and one below it loads.
+ * and one below it loads; a save whose document is over it is refused the same way, so that what a save answers
+ * loads back.
  */
 @TestPropertySource(properties = "timeservice.limits.max-snapshot-bytes=4KB")
 class SnapshotLimitRestTest extends RestTestSupport {
@@ -56,5 +59,25 @@ class SnapshotLimitRestTest extends RestTestSupport {
         json(small).put("/clocks/small/snapshot").then().statusCode(201);
         // every other body keeps max-body-bytes (64 KiB): the same text as a batch is refused for what it says
         assertProblem(json(large).post("/batch"), 400, "invalid_request");
+    }
+
+    @Test
+    void aSave_whoseDocumentALoadWouldRefuse_isRefused413_beforeAByteOfIt_andOneUnderTheLimitLoadsBack() {
+        for (int i = 0; i < 20; i++) {
+            add("timer-" + i, 1_000 + i);
+        }
+        String saved = given().get("/clocks/default/snapshot").then().statusCode(200).extract().asString();
+        assertThat(saved.length()).isLessThan(4096);
+        json(saved).put("/clocks/copy/snapshot").then().statusCode(201);
+        assertThat(given().get("/clocks/copy/snapshot").then().statusCode(200).extract().asString())
+                .isEqualTo(saved.replace("\"name\":\"default\"", "\"name\":\"copy\""));
+
+        for (int i = 20; i < 60; i++) {
+            add("timer-" + i, 1_000 + i);
+        }
+        Response tooLarge = given().get("/clocks/default/snapshot");
+        assertProblem(tooLarge, 413, "payload_too_large");
+        assertThat(tooLarge.jsonPath().getString("detail")).contains("max-snapshot-bytes (4096 bytes)");
+        given().get("/clocks/default").then().statusCode(200).body("size", equalTo(60));
     }
 }

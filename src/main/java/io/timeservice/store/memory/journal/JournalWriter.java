@@ -62,9 +62,14 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
             + RecordCodec.MAX_ANY_BODY_BYTES;
 
     private static final Logger log = LoggerFactory.getLogger(JournalWriter.class);
-    private static final int INITIAL_BATCH_BYTES = 64 * 1024;
-    /** The largest buffer kept for the next batch: what batches of ordinary records grow to, doubling. */
-    private static final int MAX_KEPT_BUFFER_BYTES = 2 * (BATCH_TARGET_BYTES + RecordCodec.MAX_BODY_BYTES);
+    static final int INITIAL_BATCH_BYTES = 64 * 1024;
+    /**
+     * The largest buffer kept for the next batch: a batch frame closes at {@link #BATCH_TARGET_BYTES}, so batches of
+     * ordinary records stay below it. A buffer grown past it (by a large record: a loaded clock's, up to twice a
+     * snapshot document, or a batch of large payloads; or by a backlog) is replaced by a new one of
+     * {@link #INITIAL_BATCH_BYTES} once written, so that no grown buffer outlives the record that grew it.
+     */
+    static final int MAX_KEPT_BUFFER_BYTES = 2 * BATCH_TARGET_BYTES;
 
     private final Path dir;
     private final FsyncPolicy fsync;
@@ -511,6 +516,16 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         segmentForced = segmentPosition;
     }
 
+    /** Test hook: the capacities of the batch buffer and of the spare one (0 while the flusher holds it). */
+    int[] bufferCapacities() {
+        lock.lock();
+        try {
+            return new int[] {batch.array().length, spare == null ? 0 : spare.array().length};
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** A cleared buffer for the next batch. Call only while holding the lock. */
     private GrowableBuffer takeSpare() {
         GrowableBuffer next = spare != null ? spare : new GrowableBuffer(INITIAL_BATCH_BYTES);
@@ -544,8 +559,8 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
             if (writtenBuffer != null) {
                 unflushedBytes -= writtenBuffer.length();
                 writtenBuffer.clear();
-                // a buffer grown for a loaded clock's record (up to twice a snapshot document) is not kept for good
-                spare = writtenBuffer.array().length > MAX_KEPT_BUFFER_BYTES ? null : writtenBuffer;
+                spare = writtenBuffer.array().length > MAX_KEPT_BUFFER_BYTES
+                        ? new GrowableBuffer(INITIAL_BATCH_BYTES) : writtenBuffer;
                 written = Math.max(written, upTo);
             }
             if (rotated != 0) {

@@ -186,6 +186,25 @@ class JournalWriterTest {
                 .containsExactly(advanced(1), advanced(2));
     }
 
+    @Test
+    void buffersGrownByALargeRecord_areBackToTheDefaultSize_onceItIsWritten() throws IOException {
+        writer = writer(FsyncPolicy.ALWAYS, 1 << 30);
+        writer.awaitDurable(writer.append(advanced(1)));
+        assertThat(writer.bufferCapacities()).containsExactly(JournalWriter.INITIAL_BATCH_BYTES,
+                JournalWriter.INITIAL_BATCH_BYTES);
+        // a record larger than any batch of ordinary records (4 MiB), as a loaded clock's is
+        Mutation large = new Mutation.Added(new Timer("big", 1, 0, 1, 1, 0, "x".repeat(4 << 20)), 0);
+        writer.awaitDurable(writer.append(large));
+
+        assertThat(writer.bufferCapacities()).containsExactly(JournalWriter.INITIAL_BATCH_BYTES,
+                JournalWriter.INITIAL_BATCH_BYTES);
+        writer.awaitDurable(writer.append(advanced(2)));
+        writer.close();
+        writer = null;
+        assertThat(JournalRecovery.recover(dir, warning -> { }).mutations())
+                .containsExactly(advanced(1), large, advanced(2));
+    }
+
     private JournalWriter writer(FsyncPolicy fsync, long maxUnflushedBytes) throws IOException {
         return new JournalWriter(dir, 1, fsync, Duration.ofSeconds(1), 4, NO_SNAPSHOTS,
                 JournalWriter.DEFAULT_SEGMENT_BYTES, maxUnflushedBytes);

@@ -27,6 +27,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * {@link TimeServiceClient} (the run's shared client). A {@code ClockClient} parameter of a {@code @BeforeEach}
  * method gets the same clock as the test's parameter at the same position with the same settings.
  *
+ * <p>JUnit: the project's own JUnit Jupiter, 5.8 or later (5.x or 6.x); the kit brings none ({@code provided}) and
+ * uses only the extension API that 5.8 has.
+ *
  * <p>The service: {@code TIMESERVICE_URL} (environment) or the system property {@code timeservice.url}, with the
  * bearer token of {@code TIMESERVICE_TOKEN} or {@code timeservice.token} when set. Where neither URL is set, one
  * TimeService is started for the whole test run from its jar (in memory, no journal, on a free loopback port; the
@@ -53,7 +56,7 @@ public final class TimeServiceExtension implements ParameterResolver {
         if (type == TimeServiceClient.class) {
             return client;
         }
-        TestClocks clocks = context.getStore(NAMESPACE).computeIfAbsent(OwnClocks.class, key -> new OwnClocks(
+        TestClocks clocks = context.getStore(NAMESPACE).getOrComputeIfAbsent(OwnClocks.class, key -> new OwnClocks(
                 new TestClocks(client, () -> name(context), context.getRequiredTestClass())), OwnClocks.class).clocks();
         if (type == TestClocks.class) {
             return clocks;
@@ -65,13 +68,14 @@ public final class TimeServiceExtension implements ParameterResolver {
         }
         ClockOptions chosen = options;
         String snapshot = settings == null ? "" : settings.snapshot();
-        return context.getStore(NAMESPACE).computeIfAbsent("clock-" + parameter.getIndex() + "-" + chosen + snapshot,
-                key -> snapshot.isEmpty() ? clocks.create(chosen) : clocks.load(snapshot), ClockClient.class);
+        String key = "clock-" + parameter.getIndex() + "-" + chosen + snapshot;
+        return context.getStore(NAMESPACE).getOrComputeIfAbsent(key,
+                k -> snapshot.isEmpty() ? clocks.create(chosen) : clocks.load(snapshot), ClockClient.class);
     }
 
     /** The run's service, resolved (or started) once and kept in the root context, which closes it at the end. */
     private static Service service(ExtensionContext context) {
-        return context.getRoot().getStore(NAMESPACE).computeIfAbsent(Service.class, key -> Service.resolve(),
+        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Service.class, key -> Service.resolve(),
                 Service.class);
     }
 
@@ -84,7 +88,7 @@ public final class TimeServiceExtension implements ParameterResolver {
     }
 
     /** The test's clocks, deleted when its context closes. */
-    private record OwnClocks(TestClocks clocks) implements AutoCloseable {
+    private record OwnClocks(TestClocks clocks) implements StoredResource {
 
         @Override
         public void close() {
@@ -93,7 +97,7 @@ public final class TimeServiceExtension implements ParameterResolver {
     }
 
     /** The service the run tests against, and the one it started, if any. */
-    private record Service(TimeServiceClient client, LocalTimeService started) implements AutoCloseable {
+    private record Service(TimeServiceClient client, LocalTimeService started) implements StoredResource {
 
         static Service resolve() {
             String url = setting("TIMESERVICE_URL", "timeservice.url");
@@ -113,6 +117,18 @@ public final class TimeServiceExtension implements ParameterResolver {
                 started.close();
             }
         }
+    }
+
+    /**
+     * A value of the extension's store that JUnit closes with the store's context, on every JUnit Jupiter the kit
+     * supports: up to 5.12 JUnit closes a {@code CloseableResource} (deprecated since 5.13), from 5.13 an
+     * {@code AutoCloseable}, and a value that is both only once, as {@code AutoCloseable}.
+     */
+    @SuppressWarnings("deprecation")
+    private interface StoredResource extends AutoCloseable, ExtensionContext.Store.CloseableResource {
+
+        @Override
+        void close();
     }
 
     /** The system property, else the environment variable; null when neither is set or both are blank. */

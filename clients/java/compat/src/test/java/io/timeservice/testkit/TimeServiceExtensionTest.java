@@ -22,7 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** What the extension promises: a fresh virtual clock per test, deleted after it, on the run's one service. */
+/**
+ * What the extension promises: a fresh virtual clock per test, deleted after it, on the run's one service. Run by each
+ * project under compat/, on the JUnit that project declares.
+ */
 @ExtendWith(TimeServiceExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TimeServiceExtensionTest {
