@@ -83,8 +83,8 @@ class PushCrashIT {
             try (ServiceProcess service = ServiceProcess.startWithJournal(dataDir,
                     "--timeservice.push.allow-private-targets=true")) {
                 ServiceApi api = new ServiceApi(service.baseUrl());
-                Awaitility.await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
-                        assertThat(api.deliveryCounts("hooks").toString())
+                Awaitility.await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
+                        .untilAsserted(() -> assertThat(api.deliveryCounts("hooks").toString())
                                 .contains("\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0"));
                 assertThat(api.expect(200, "GET", "/clocks/hooks", null).get("size").asInt()).isZero();
             }
