@@ -49,10 +49,10 @@ class PushConfiguration {
 
     @Bean(destroyMethod = "close")
     PushClient pushClient(PushTargetPolicy policy, TimeServiceProperties properties,
-                          ScheduledExecutorService pushTimers) {
+                          ScheduledExecutorService pushTimers, PushMetrics metrics) {
         TimeServiceProperties.Push push = properties.push();
         return new PushClient(policy, push.ioThreads(), push.maxConnections(), pushTimers,
-                System::currentTimeMillis);
+                System::currentTimeMillis, metrics);
     }
 
     @Bean(destroyMethod = "close")

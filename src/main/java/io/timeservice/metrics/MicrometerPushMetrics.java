@@ -24,6 +24,7 @@ public final class MicrometerPushMetrics implements PushMetrics {
 
     private final Map<PushOutcome.Kind, Counter> attempts = new EnumMap<>(PushOutcome.Kind.class);
     private final Timer duration;
+    private final Counter restarts;
 
     public MicrometerPushMetrics(MeterRegistry registry) {
         for (PushOutcome.Kind kind : PushOutcome.Kind.values()) {
@@ -35,6 +36,9 @@ public final class MicrometerPushMetrics implements PushMetrics {
         duration = Timer.builder("timer.push.duration")
                 .description("How long one push attempt took, from sending to its answer or failure")
                 .serviceLevelObjectives(MicrometerSchedulerMetrics.DELIVERY_BUCKETS)
+                .register(registry);
+        restarts = Counter.builder("timer.push.client.restarts")
+                .description("Times the push HTTP client was replaced because its I/O reactor was down")
                 .register(registry);
     }
 
@@ -49,5 +53,10 @@ public final class MicrometerPushMetrics implements PushMetrics {
     public void attempt(PushOutcome.Kind outcome, long nanos) {
         attempts.get(outcome).increment();
         duration.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void clientRestarted() {
+        restarts.increment();
     }
 }

@@ -396,4 +396,61 @@ public final class Rules {
                     + MAX_DEAD_REASON_LENGTH + " characters");
         }
     }
+
+    /** The refusal of an advance on a clock that fires by itself ({@code mode} system or scaled). */
+    public static SchedulerException clockNotVirtual(ClockSettings.Mode mode) {
+        return new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the "
+                + (mode == ClockSettings.Mode.SCALED ? "wall clock scaled by its rate" : "system clock")
+                + " and fires by itself; only a virtual clock can be advanced");
+    }
+
+    /** The refusal of an ack, nack, extend or reject whose claim holds no lease on a delivery of {@code id}. */
+    public static SchedulerException claimLost(String id) {
+        return new SchedulerException(ErrorCode.CLAIM_LOST, "the claim does not hold a lease on a delivery of "
+                + abbreviate(id) + " (wrong or expired; the delivery may have gone to another worker)");
+    }
+
+    /** The refusal of a redrive or deletion of dead deliveries of {@code id} (and {@code sequence}, if given). */
+    public static SchedulerException deadDeliveryNotFound(String id, Long sequence) {
+        return new SchedulerException(ErrorCode.DELIVERY_NOT_FOUND, "no dead delivery has id " + abbreviate(id)
+                + (sequence == null ? "" : " and sequence " + sequence));
+    }
+
+    /** The refusal of a delivery call on a clock that returns fired timers from advance (delivery "response"). */
+    public static SchedulerException clockNotQueued() {
+        return new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
+                + " (delivery \"response\"); create a clock with delivery \"queue\" to claim deliveries");
+    }
+
+    /**
+     * The refusal of a create of the existing clock {@code name} with other settings or another now (a system
+     * clock's now is the store's clock, so only its settings count).
+     */
+    public static SchedulerException clockConflict(String name, ClockSettings existing, long existingNow,
+                                                   ClockSettings asked, long askedNow) {
+        if (!existing.equals(asked)) {
+            return new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists with other settings: "
+                    + describe(existing));
+        }
+        return new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created at now="
+                + existingNow + ", not " + askedNow);
+    }
+
+    private static String describe(ClockSettings settings) {
+        return "mode " + settings.mode().name().toLowerCase(java.util.Locale.ROOT)
+                + (settings.rate() == null ? "" : " at rate " + settings.rate().millionths() + " millionths")
+                + ", delivery " + settings.delivery().name().toLowerCase(java.util.Locale.ROOT) + ", "
+                + settings.retry() + (settings.push() == null ? "" : ", " + settings.push());
+    }
+
+    /**
+     * The refusal of a copy of a clock (a fork, a load) of {@code count} timers and deliveries holding {@code bytes}
+     * that the capacity ({@code capacity} timers, {@code capacityBytes} bytes) has no room for: the timers first.
+     */
+    public static SchedulerException noRoomForCopy(long capacity, long count, long capacityBytes, long bytes,
+                                                   boolean timersExceed) {
+        return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, timersExceed
+                ? "the queue's capacity of " + capacity + " pending timers has no room for a copy of " + count
+                : "the queue's " + capacityBytes + " payload bytes have no room for a copy of " + bytes);
+    }
 }

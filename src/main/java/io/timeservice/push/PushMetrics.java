@@ -9,5 +9,9 @@ public interface PushMetrics {
     /** One finished attempt: how it ended, and how long it took from sending to its end. */
     void attempt(PushOutcome.Kind outcome, long nanos);
 
+    /** The HTTP client was replaced because its I/O reactor was down (an I/O thread died). */
+    default void clientRestarted() {
+    }
+
     PushMetrics NONE = (outcome, nanos) -> { };
 }

@@ -14,7 +14,9 @@ public record PushOutcome(Kind kind, int status, Long retryAfterMillis, String d
 
     /** The values of {@code timer_push_attempts_total}'s {@code outcome} tag. */
     public enum Kind {
-        SUCCESS, HTTP_4XX, HTTP_5XX, TIMEOUT, CONNECT_ERROR, REFUSED;
+        SUCCESS, HTTP_4XX, HTTP_5XX, TIMEOUT, CONNECT_ERROR, REFUSED,
+        /** An answer that breaks HTTP/1.1 or the client's bounds on an answer's head (its connection is closed). */
+        PROTOCOL_ERROR;
 
         public String tag() {
             return name().toLowerCase(Locale.ROOT);

@@ -221,12 +221,16 @@ class MetricsEndpointTest {
                 .body("components.timerQueue.details.arity", equalTo(4))
                 .body("components.firing.status", equalTo("UP"))
                 .body("components.firing.details.thread", equalTo("running"))
-                .body("components.firing.details.heldBackClocks", equalTo(0));
+                .body("components.firing.details.heldBackClocks", equalTo(0))
+                .body("components.pushClient.status", equalTo("UP"))
+                .body("components.pushClient.details.ioReactor", equalTo("ACTIVE"))
+                .body("components.pushClient.details.restarts", equalTo(0));
         // the firing thread's health is outside readiness: with it stopped, every request still works
         given().get("/actuator/health/readiness").then()
                 .statusCode(200)
                 .body("components.timerQueue.status", equalTo("UP"))
-                .body("components.firing", nullValue());
+                .body("components.firing", nullValue())
+                .body("components.pushClient", nullValue());
     }
 
     private static void add(String id, long delay, int expectedStatus) {

@@ -37,7 +37,7 @@ class PushClientTest {
     void aKeptAliveConnection_unusedLongerThanMaxIdle_isClosedByTheClient() throws Exception {
         try (KeepAliveTarget target = new KeepAliveTarget();
              PushClient client = new PushClient(new PushTargetPolicy(true, List.of(), InetAddress::getAllByName), 1,
-                     10, timers, System::currentTimeMillis, TimeValue.ofMilliseconds(200))) {
+                     10, timers, System::currentTimeMillis, PushMetrics.NONE, TimeValue.ofMilliseconds(200))) {
             PushOutcome outcome = client.post(new PushTarget(target.url(), 2_000, 1, Map.of(), List.of()), "c:1",
                     "{}".getBytes(StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS);
 

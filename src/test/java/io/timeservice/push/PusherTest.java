@@ -309,6 +309,25 @@ class PusherTest {
     }
 
     @Test
+    void aSilentTargetWithShortTimeouts_neverHoldsMoreThanTheClocksConcurrency() throws Exception {
+        try (HostileTarget silent = new HostileTarget(HostileTarget.Mode.SILENT, 0, 1 << 20, 15_000)) {
+            pushClock("silent", new PushTarget(silent.url(), 100, 3, Map.of(), List.of()));
+            for (int i = 0; i < 30; i++) {
+                add("silent", "t" + i, 0, null);
+            }
+            advance("silent", 0);
+
+            for (int i = 0; i < 30; i++) {
+                assertThat(deliveries.next().call()).isEqualTo("nack");
+            }
+            // a slot is freed only once its connection is closed: the target never sees a fourth request open (the
+            // fix's absence showed 27)
+            assertThat(silent.mostOpen()).isLessThanOrEqualTo(3);
+            assertThat(outcomes).hasSize(30).containsOnly(PushOutcome.Kind.TIMEOUT);
+        }
+    }
+
+    @Test
     void firstAttempts_leaveInFiringOrder() throws Exception {
         pushClock("ordered", target("/", 1, List.of()));
         java.util.Random random = new java.util.Random(32);

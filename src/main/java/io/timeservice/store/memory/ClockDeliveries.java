@@ -395,8 +395,7 @@ final class ClockDeliveries {
 
     private void requireQueue() {
         if (!kernel.settings().queues()) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
-                    + " (delivery \"response\"); create a clock with delivery \"queue\" to claim deliveries");
+            throw Rules.clockNotQueued();
         }
     }
 
@@ -404,8 +403,7 @@ final class ClockDeliveries {
         requireQueue();
         List<Delivery> dead = id == null ? List.of() : deliveries.deadOf(id, sequence);
         if (dead.isEmpty()) {
-            throw new SchedulerException(ErrorCode.DELIVERY_NOT_FOUND, "no dead delivery has id " + Rules.abbreviate(id)
-                    + (sequence == null ? "" : " and sequence " + sequence));
+            throw Rules.deadDeliveryNotFound(id, sequence);
         }
         List<Long> sequences = new ArrayList<>(dead.size());
         for (Delivery delivery : dead) {

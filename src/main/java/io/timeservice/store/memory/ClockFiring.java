@@ -141,9 +141,7 @@ final class ClockFiring {
     private SchedulerClock requireVirtual() {
         SchedulerClock clock = kernel.clock();
         if (!clock.isVirtual()) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the "
-                    + (kernel.settings().isScaled() ? "wall clock scaled by its rate" : "system clock")
-                    + " and fires by itself; only a virtual clock can be advanced");
+            throw Rules.clockNotVirtual(kernel.settings().mode());
         }
         return clock;
     }

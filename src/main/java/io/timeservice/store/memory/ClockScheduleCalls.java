@@ -225,7 +225,7 @@ final class ClockScheduleCalls {
 
     /**
      * Journals {@code record} and applies it, having taken first what the occurrence {@code adds} (or none) needs:
-     * its id free of client timers, room in the budget, a schedule slot for a new schedule and its sequence reserved
+     * its id free of client timers, a schedule slot for a new schedule, room in the budget and its sequence reserved
      * on disk. A refusal gives all of it back and changes nothing.
      */
     private <T> Applied<T> journaled(Mutation record, String adds, String payload, boolean isNew,
@@ -234,13 +234,14 @@ final class ClockScheduleCalls {
             throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + adds
                     + ", the schedule's occurrence");
         }
-        long bytes = adds == null ? -1 : capacity.reserve(adds, payload);
+        long bytes = -1;
         boolean slot = false;
         try {
-            if (isNew) {
+            if (isNew) { // the schedule limit before the capacity, as the PostgreSQL store decides them
                 capacity.budget().reserveSchedule();
                 slot = true;
             }
+            bytes = adds == null ? -1 : capacity.reserve(adds, payload);
             kernel.log().requireWritable();
             if (adds != null) {
                 sequences.reserveNext(kernel.log());

@@ -262,13 +262,8 @@ public final class Clocks {
         synchronized (registry) {
             Clock existing = byName.get(name);
             if (existing != null) {
-                if (!existing.settings().equals(settings)) {
-                    throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists with other"
-                            + " settings: " + describe(existing.settings()));
-                }
-                if (!settings.isSystem() && existing.initialNow() != now) {
-                    throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created at now="
-                            + existing.initialNow() + ", not " + now);
+                if (!existing.settings().equals(settings) || (!settings.isSystem() && existing.initialNow() != now)) {
+                    throw Rules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
                 }
                 used(existing);
                 return new Created(existing, false);
@@ -548,11 +543,6 @@ public final class Clocks {
         return scheduler;
     }
 
-    private static String describe(ClockSettings settings) {
-        return "mode " + settings.mode().name().toLowerCase(java.util.Locale.ROOT) + ", delivery "
-                + settings.delivery().name().toLowerCase(java.util.Locale.ROOT) + ", " + settings.retry();
-    }
-
     /** Ends the long polls of every clock, now and later ({@link TimerScheduler#endWaits}): the service stops. */
     public void endWaits() {
         letWait(false);
@@ -601,6 +591,5 @@ public final class Clocks {
             defaultClock.settings = settings;
         }
     }
-
 
 }

@@ -10,7 +10,6 @@ import java.util.TreeSet;
 
 import io.timeservice.model.Delivery.State;
 import io.timeservice.model.Delivery;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Rules;
@@ -228,9 +227,7 @@ final class DeliveryQueue {
             return null;
         }
         if (entry == null || !entry.timer.id().equals(id) || entry.leaseUntil <= now) {
-            throw new SchedulerException(ErrorCode.CLAIM_LOST, "the claim does not hold a lease on a delivery of "
-                    + Rules.abbreviate(id) + " (wrong or expired; the delivery may have gone to another"
-                    + " worker)");
+            throw Rules.claimLost(id);
         }
         return entry.view();
     }

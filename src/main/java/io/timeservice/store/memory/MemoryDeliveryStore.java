@@ -6,7 +6,7 @@ import io.timeservice.model.Ack;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Rules;
 import io.timeservice.store.DeliveryStore;
 
 /** The memory store's delivery queues: each call goes to its clock's {@link TimerScheduler}. */
@@ -72,8 +72,7 @@ public final class MemoryDeliveryStore implements DeliveryStore {
     public DeliveryCounts counts(String clock) {
         TimerScheduler scheduler = scheduler(clock);
         if (!scheduler.settings().queues()) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
-                    + " (delivery \"response\") and has no deliveries");
+            throw Rules.clockNotQueued();
         }
         return scheduler.deliveryCounts();
     }

@@ -189,11 +189,11 @@ public final class PendingBudget {
      * @throws SchedulerException {@code capacity_exceeded}, having taken nothing
      */
     void reserveCopy(long count, long copyBytes, long copyDeliveries) {
-        String refusal = null;
+        SchedulerException refusal = null;
         if (timers.addAndGet(count) > capacity) {
-            refusal = "the queue's capacity of " + capacity + " pending timers has no room for a copy of " + count;
+            refusal = Rules.noRoomForCopy(capacity, count, capacityBytes, copyBytes, true);
         } else if (bytes.addAndGet(copyBytes) > capacityBytes) {
-            refusal = "the queue's " + capacityBytes + " payload bytes have no room for a copy of " + copyBytes;
+            refusal = Rules.noRoomForCopy(capacity, count, capacityBytes, copyBytes, false);
             bytes.addAndGet(-copyBytes);
         } else if (deliveries.addAndGet(copyDeliveries) > maxDeliveries) {
             deliveries.addAndGet(-copyDeliveries);
@@ -203,7 +203,7 @@ public final class PendingBudget {
         }
         if (refusal != null) {
             timers.addAndGet(-count);
-            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, refusal);
+            throw refusal;
         }
     }
 

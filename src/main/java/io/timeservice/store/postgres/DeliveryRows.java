@@ -13,8 +13,7 @@ import java.util.UUID;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Delivery.State;
-import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Rules;
 
 /**
  * What the deliveries' classes ({@link PostgresDeliveries}, {@link LeaseReleaser}, {@link PostgresDeadLetters}) read
@@ -74,8 +73,7 @@ final class DeliveryRows {
      */
     static void requireQueue(StoredClock clock) {
         if (clock.delivery() == ClockSettings.DeliveryMode.RESPONSE) { // queue and push clocks hold deliveries
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
-                    + " (delivery \"response\") and has no deliveries");
+            throw Rules.clockNotQueued();
         }
     }
 

@@ -149,9 +149,8 @@ public final class PostgresClockSnapshots {
                 if (exceeded.ofDeliveriesOnly(count, bytes, deliveries)) {
                     throw Rules.noDeliveryRoomForCopy(budget.maxDeliveries(), deliveries);
                 }
-                throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the capacity has room for "
-                        + exceeded.availableTimers + " timers and " + exceeded.availableBytes + " bytes, not for a"
-                        + " snapshot of " + count + " timers and deliveries holding " + bytes);
+                throw Rules.noRoomForCopy(budget.capacity(), count, budget.capacityBytes(), bytes,
+                        count > exceeded.availableTimers);
             }
             return PostgresClocks.require(connection, name, "");
         });

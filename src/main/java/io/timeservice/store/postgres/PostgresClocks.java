@@ -112,9 +112,7 @@ public final class PostgresClocks {
             }
             if (existing != null) {
                 if (existing.initialNow() != now || !existing.settings().equals(settings)) {
-                    throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created as "
-                            + describe(existing.settings(), existing.initialNow()) + ", not "
-                            + describe(settings, now));
+                    throw Rules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
                 }
                 return new Created(existing, false);
             }
@@ -346,9 +344,4 @@ public final class PostgresClocks {
                 : ClockSettings.DeliveryMode.QUEUE;
     }
 
-    private static String describe(ClockSettings settings, long now) {
-        return StoredClock.sql(settings.mode()) + (settings.rate() == null ? "" : " at rate " + settings.rate())
-                + " at now=" + now + " with delivery " + StoredClock.sql(settings.delivery()) + " and "
-                + settings.retry() + (settings.push() == null ? "" : " and " + settings.push());
-    }
 }

@@ -69,7 +69,7 @@ public final class PostgresDeadLetters {
             StoredClock stored = DeliveryRows.onClock(connection, clock);
             try (PreparedStatement redrive = deadOfId(connection, DeliverySql.REDRIVE, 2, clock, id, sequence)) {
                 redrive.setLong(1, stored.now());
-                List<Delivery> redriven = requireSome(id, DeliveryRows.viewsOf(redrive));
+                List<Delivery> redriven = requireSome(id, sequence, DeliveryRows.viewsOf(redrive));
                 ReadyWakeups.notify(connection, clock);
                 return redriven;
             }
@@ -97,7 +97,7 @@ public final class PostgresDeadLetters {
                 }
             }
             deleted.sort(Comparator.comparingLong(Delivery::sequence));
-            requireSome(id, deleted);
+            requireSome(id, sequence, deleted);
             budget.release(connection, deleted.size(), bytes, deleted.size());
             return deleted;
         });
@@ -116,10 +116,9 @@ public final class PostgresDeadLetters {
         return statement;
     }
 
-    private static List<Delivery> requireSome(String id, List<Delivery> found) {
+    private static List<Delivery> requireSome(String id, Long sequence, List<Delivery> found) {
         if (found.isEmpty()) {
-            throw new SchedulerException(ErrorCode.DELIVERY_NOT_FOUND, "no dead delivery has id "
-                    + Rules.abbreviate(id));
+            throw Rules.deadDeliveryNotFound(id, sequence);
         }
         return found;
     }

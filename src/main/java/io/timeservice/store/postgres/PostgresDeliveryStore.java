@@ -7,7 +7,7 @@ import io.timeservice.model.Ack;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Rules;
 import io.timeservice.store.DeliveryStore;
 
 /**
@@ -39,7 +39,7 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     @Override
     public void ack(String clock, String id, String claim) {
         if (!store.deliveries().ack(PostgresTimerStore.named(clock), id, claim)) {
-            throw claimLost(id);
+            throw Rules.claimLost(id);
         }
     }
 
@@ -112,13 +112,9 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     /** What a nack or extend left: the delivery, or {@code claim_lost} when the claim held none. */
     private static Delivery held(String id, Delivery changed) {
         if (changed == null) {
-            throw claimLost(id);
+            throw Rules.claimLost(id);
         }
         return changed;
     }
 
-    private static SchedulerException claimLost(String id) {
-        return new SchedulerException(ErrorCode.CLAIM_LOST, "the claim on delivery " + id
-                + " is lost: wrong, expired, or the delivery was acked or nacked");
-    }
 }

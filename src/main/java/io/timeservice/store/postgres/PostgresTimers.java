@@ -370,9 +370,7 @@ public final class PostgresTimers {
 
     private static void requireVirtual(StoredClock stored) {
         if (stored.firesByItself()) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "clock " + stored.name() + " is a "
-                    + StoredClock.sql(stored.mode()) + " clock: it follows the database's clock and cannot be"
-                    + " advanced");
+            throw Rules.clockNotVirtual(stored.mode());
         }
     }
 

@@ -111,7 +111,7 @@ class BatchModelTest {
             return current;
         }
 
-        /** The operations here are due after a delay (SameAsMemoryStoreTest covers absolute times). */
+        /** The operations here are due after a delay (TimerStoreContract's random walk covers absolute times). */
         private static long delayOf(Due due) {
             return ((Due.After) due).delay();
         }

@@ -1,0 +1,592 @@
+package io.timeservice.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.function.Function;
+
+import io.timeservice.model.Ack;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
+import io.timeservice.model.QueueStatus;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.SchedulerException;
+import io.timeservice.model.Trace;
+import io.timeservice.store.memory.MemoryContractStores;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The contract of {@link DeliveryStore}, run against every store on a virtual queueing clock {@value #Q} (time moved
+ * by advances only): claims and their order, acks, nacks, extends, lease expiry, retries by the clock's policy, dead
+ * letters with their paging, redrive and deletion, the delivery limit, and the order and text of every refusal. The
+ * last case runs seeded random operations against a memory store as the reference.
+ */
+public abstract class DeliveryStoreContract extends StoreContract {
+
+    static final String Q = "q";
+    /** Three attempts, backoffs of 400 ms doubling to 3 s, no jitter: retry times the cases can name. */
+    private static final RetryPolicy THREE = new RetryPolicy(3, 400, 2.0, 3_000, 0.0);
+    private static final ClockSettings QUEUE = new ClockSettings(ClockSettings.Mode.VIRTUAL,
+            ClockSettings.DeliveryMode.QUEUE, THREE);
+    private static final String LOST = "the claim does not hold a lease on a delivery of %s (wrong or expired;"
+            + " the delivery may have gone to another worker)";
+
+    @BeforeEach
+    void queueClock() {
+        clocks().create(Q, 1_000, QUEUE);
+    }
+
+    /** Adds the timers, each due after {@code delay}, and fires them. */
+    private void fired(long delay, String... ids) {
+        for (String id : ids) {
+            timers().add(Q, id, delay, 0, "{\"id\":\"" + id + "\"}", Trace.NONE);
+        }
+        timers().advance(Q, delay, null, Integer.MAX_VALUE, Trace.NONE);
+    }
+
+    private void advance(long by) {
+        timers().advance(Q, by, null, Integer.MAX_VALUE, Trace.NONE);
+    }
+
+    @Test
+    void claim_leasesTheReadyDeliveries_inFiringOrder_eachWithItsOwnClaim() {
+        timers().add(Q, "b", 10, 0, null, Trace.NONE);
+        timers().add(Q, "a", 10, -1, null, Trace.NONE);
+        timers().add(Q, "c", 20, 0, "[1]", Trace.NONE);
+        advance(20);
+        assertThat(deliveries().counts(Q)).isEqualTo(new DeliveryCounts(3, 0, 0, 0, 1_010L, false));
+
+        List<Delivery> claimed = deliveries().claim(Q, 2, 5_000, 0);
+
+        assertThat(claimed).extracting(Delivery::id, Delivery::attempt, Delivery::state, Delivery::leaseUntil,
+                Delivery::readyAt).containsExactly(tuple("a", 1, Delivery.State.IN_FLIGHT, 6_020L, 1_010L),
+                tuple("b", 1, Delivery.State.IN_FLIGHT, 6_020L, 1_010L));
+        assertThat(claimed.get(0).claim()).isNotEqualTo(claimed.get(1).claim());
+        assertThat(deliveries().counts(Q)).isEqualTo(new DeliveryCounts(1, 2, 0, 0, 1_020L, false));
+        Delivery c = deliveries().claim(Q, 10, 5_000, 0).get(0);
+        assertThat(c.id()).isEqualTo("c");
+        assertThat(c.payload()).isEqualTo("[1]");
+        assertThat(c.fireTime()).isEqualTo(1_020);
+        assertThat(deliveries().claim(Q, 10, 5_000, 0)).isEmpty();
+    }
+
+    @Test
+    void ack_removesTheDeliveryForGood_andAgainWithTheSameClaimChangesNothing() {
+        fired(5, "a", "b");
+        List<Delivery> claimed = deliveries().claim(Q, 2, 1_000, 0);
+        Delivery a = claimed.get(0);
+
+        deliveries().ack(Q, "a", a.claim());
+        deliveries().ack(Q, "a", a.claim());
+
+        assertThat(deliveries().counts(Q).inFlight()).isEqualTo(1);
+        assertThat(deliveries().counts(Q).total()).isEqualTo(1);
+        assertRefused(() -> deliveries().ack(Q, "b", a.claim()), ErrorCode.CLAIM_LOST, LOST.formatted("b"));
+        assertRefused(() -> deliveries().ack(Q, "b", "not-a-claim"), ErrorCode.CLAIM_LOST, LOST.formatted("b"));
+        assertRefused(() -> deliveries().ack(Q, "b", UUID.randomUUID().toString()), ErrorCode.CLAIM_LOST,
+                LOST.formatted("b"));
+        assertThat(deliveries().ackAll(Q, List.of(new Ack("b", claimed.get(1).claim()), new Ack("a", a.claim()),
+                new Ack("b", "nothing"), new Ack("a", claimed.get(1).claim()))))
+                .containsExactly(null, null, ErrorCode.CLAIM_LOST, ErrorCode.CLAIM_LOST);
+        assertThat(deliveries().counts(Q).total()).isZero();
+        assertRefused(() -> deliveries().ackAll(Q, List.of()), ErrorCode.INVALID_REQUEST,
+                "one call acknowledges 1 to " + Limits.MAX_CLAIM + " deliveries, got 0");
+    }
+
+    @Test
+    void anExpiredLease_makesTheDeliveryReadyAgain_andItsClaimLost() {
+        fired(5, "a");
+        Delivery first = deliveries().claim(Q, 1, 1_000, 0).get(0);
+
+        advance(999);
+        assertThat(deliveries().counts(Q).inFlight()).isEqualTo(1);
+        advance(1);
+
+        assertThat(deliveries().counts(Q).inFlight()).isZero();
+        assertRefused(() -> deliveries().ack(Q, "a", first.claim()), ErrorCode.CLAIM_LOST, LOST.formatted("a"));
+        assertRefused(() -> deliveries().extend(Q, "a", first.claim(), 1_000), ErrorCode.CLAIM_LOST,
+                LOST.formatted("a"));
+        assertRefused(() -> deliveries().nack(Q, "a", first.claim(), null), ErrorCode.CLAIM_LOST,
+                LOST.formatted("a"));
+        advance(400);   // the first retry's backoff
+        Delivery again = deliveries().claim(Q, 1, 1_000, 0).get(0);
+        assertThat(again.attempt()).isEqualTo(2);
+        assertThat(again.claim()).isNotEqualTo(first.claim());
+    }
+
+    @Test
+    void extend_movesTheLeaseEnd_fromNow() {
+        fired(5, "a");
+        Delivery claimed = deliveries().claim(Q, 1, 1_000, 0).get(0);
+        advance(500);
+
+        Delivery extended = deliveries().extend(Q, "a", claimed.claim(), 2_000);
+
+        assertThat(extended.leaseUntil()).isEqualTo(1_005 + 500 + 2_000);
+        assertThat(extended.claim()).isEqualTo(claimed.claim());
+        advance(1_999);
+        deliveries().ack(Q, "a", claimed.claim());
+        assertRefused(() -> deliveries().extend(Q, "a", claimed.claim(), Limits.MIN_LEASE_MILLIS - 1),
+                ErrorCode.INVALID_REQUEST, "lease must be " + Limits.MIN_LEASE_MILLIS + " to "
+                        + Limits.MAX_LEASE_MILLIS + " ms: " + (Limits.MIN_LEASE_MILLIS - 1));
+    }
+
+    @Test
+    void nack_retriesAfterTheBackoff_orTheGivenDelay_untilTheLastAttemptGoesDead() {
+        fired(5, "a");
+        Delivery first = deliveries().claim(Q, 1, 1_000, 0).get(0);
+
+        Delivery waiting = deliveries().nack(Q, "a", first.claim(), null);
+        assertThat(waiting.state()).isEqualTo(Delivery.State.WAITING);
+        assertThat(waiting.attempt()).isEqualTo(2);
+        assertThat(waiting.retryAt()).isEqualTo(1_005 + 400);
+        assertThat(deliveries().claim(Q, 1, 1_000, 0)).isEmpty();
+        advance(400);
+
+        Delivery second = deliveries().claim(Q, 1, 1_000, 0).get(0);
+        assertThat(second.attempt()).isEqualTo(2);
+        Delivery now = deliveries().nack(Q, "a", second.claim(), 0L);
+        assertThat(now.state()).isEqualTo(Delivery.State.READY);
+        assertThat(now.attempt()).isEqualTo(3);
+
+        Delivery third = deliveries().claim(Q, 1, 1_000, 0).get(0);
+        Delivery dead = deliveries().nack(Q, "a", third.claim(), null);
+        assertThat(dead.state()).isEqualTo(Delivery.State.DEAD);
+        assertThat(dead.deadReason()).isEqualTo("nacked on attempt 3 of 3");
+        assertThat(deliveries().counts(Q)).isEqualTo(new DeliveryCounts(0, 0, 0, 1, null, false));
+        assertRefused(() -> deliveries().nack(Q, "a", third.claim(), null), ErrorCode.CLAIM_LOST,
+                LOST.formatted("a"));
+    }
+
+    @Test
+    void nack_isRefused_forARetryAfterOutOfRange() {
+        fired(5, "a");
+        Delivery claimed = deliveries().claim(Q, 1, 1_000, 0).get(0);
+
+        assertRefused(() -> deliveries().nack(Q, "a", claimed.claim(), -1L), ErrorCode.INVALID_REQUEST,
+                "retryAfter must be 0 to " + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: -1");
+        assertThat(deliveries().counts(Q).inFlight()).isEqualTo(1);
+    }
+
+    @Test
+    void reject_sendsTheDeliveryToTheDeadLettersAtOnce_withItsReason() {
+        fired(5, "a");
+        Delivery claimed = deliveries().claim(Q, 1, 1_000, 0).get(0);
+
+        assertRefused(() -> deliveries().reject(Q, "a", claimed.claim(), ""), ErrorCode.INVALID_REQUEST,
+                "a dead delivery's reason must be 1 to 256 characters");
+        Delivery dead = deliveries().reject(Q, "a", claimed.claim(), "gone");
+
+        assertThat(dead.state()).isEqualTo(Delivery.State.DEAD);
+        assertThat(dead.deadReason()).isEqualTo("gone");
+        assertThat(dead.attempt()).isEqualTo(1);
+        assertThat(deliveries().dead(Q, 10, 0)).containsExactly(dead);
+        assertRefused(() -> deliveries().reject(Q, "a", claimed.claim(), "gone"), ErrorCode.CLAIM_LOST,
+                LOST.formatted("a"));
+    }
+
+    @Test
+    void deadLetters_pageBySequence_andRedriveOrDeleteByIdOrSequence() {
+        fired(5, "a", "b", "c");
+        timers().add(Q, "a", 1, 0, null, Trace.NONE);
+        advance(1);
+        List<Delivery> claimed = deliveries().claim(Q, 4, 1_000, 0);
+        for (Delivery d : claimed) {
+            deliveries().reject(Q, d.id(), d.claim(), "no");
+        }
+        List<Delivery> all = deliveries().dead(Q, 10, 0);
+        assertThat(all).extracting(Delivery::id).containsExactly("a", "b", "c", "a");
+        assertThat(deliveries().dead(Q, 2, 0)).isEqualTo(all.subList(0, 2));
+        assertThat(deliveries().dead(Q, 2, all.get(1).sequence())).isEqualTo(all.subList(2, 4));
+        assertThat(deliveries().dead(Q, 2, all.get(3).sequence())).isEmpty();
+
+        List<Delivery> redriven = deliveries().redrive(Q, "a", all.get(3).sequence());
+        assertThat(redriven).extracting(Delivery::id, Delivery::sequence, Delivery::attempt, Delivery::state,
+                Delivery::readyAt).containsExactly(tuple("a", all.get(3).sequence(), 1, Delivery.State.READY, 1_006L));
+        assertThat(deliveries().redrive(Q, "a", null)).extracting(Delivery::sequence)
+                .containsExactly(all.get(0).sequence());
+        assertRefused(() -> deliveries().redrive(Q, "a", null), ErrorCode.DELIVERY_NOT_FOUND,
+                "no dead delivery has id a");
+        assertRefused(() -> deliveries().deleteDead(Q, "b", 999L), ErrorCode.DELIVERY_NOT_FOUND,
+                "no dead delivery has id b and sequence 999");
+        deliveries().deleteDead(Q, "b", null);
+        assertThat(deliveries().dead(Q, 10, 0)).extracting(Delivery::id).containsExactly("c");
+        assertThat(deliveries().counts(Q)).isEqualTo(new DeliveryCounts(2, 0, 0, 1, 1_006L, false));
+    }
+
+    @Test
+    void refusals_comeInOrder_anUnknownClock_thenTheInput_thenAClockThatDoesNotQueue() {
+        clocks().create("answers", 0, ClockSettings.VIRTUAL);
+        for (String clock : new String[] {"nowhere", "answers"}) {
+            boolean missing = clock.equals("nowhere");
+            refusal(() -> deliveries().claim(clock, 0, 1_000, 0), missing, ErrorCode.INVALID_LIMIT,
+                    "max must be 1 to " + Limits.MAX_CLAIM + ": 0");
+            refusal(() -> deliveries().claim(clock, 1, 1_000, -1), missing, ErrorCode.INVALID_REQUEST,
+                    "wait must be 0 to " + Limits.MAX_CLAIM_WAIT_MILLIS + " ms: -1");
+            refusal(() -> deliveries().ackAll(clock, List.of()), missing, ErrorCode.INVALID_REQUEST,
+                    "one call acknowledges 1 to " + Limits.MAX_CLAIM + " deliveries, got 0");
+            refusal(() -> deliveries().extend(clock, "a", "c", -5), missing, ErrorCode.INVALID_REQUEST,
+                    "lease must be " + Limits.MIN_LEASE_MILLIS + " to " + Limits.MAX_LEASE_MILLIS + " ms: -5");
+            refusal(() -> deliveries().nack(clock, "a", "c", -5L), missing, ErrorCode.INVALID_REQUEST,
+                    "retryAfter must be 0 to " + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: -5");
+            String notQueued = "this clock returns fired timers from advance (delivery \"response\"); create a"
+                    + " clock with delivery \"queue\" to claim deliveries";
+            refusal(() -> deliveries().claim(clock, 1, 1_000, 0), missing, ErrorCode.CLOCK_NOT_QUEUED, notQueued);
+            refusal(() -> deliveries().ack(clock, "a", "not a token"), missing, ErrorCode.CLOCK_NOT_QUEUED,
+                    notQueued);
+            refusal(() -> deliveries().dead(clock, 10, 0), missing, ErrorCode.CLOCK_NOT_QUEUED, notQueued);
+            refusal(() -> deliveries().redrive(clock, "a", null), missing, ErrorCode.CLOCK_NOT_QUEUED, notQueued);
+            refusal(() -> deliveries().counts(clock), missing, ErrorCode.CLOCK_NOT_QUEUED, notQueued);
+        }
+    }
+
+    private static void refusal(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, boolean missingClock,
+                                ErrorCode code, String message) {
+        if (missingClock) {
+            assertRefused(call, ErrorCode.CLOCK_NOT_FOUND, "no clock is named nowhere");
+        } else {
+            assertRefused(call, code, message);
+        }
+    }
+
+    @Test
+    void theDeliveryLimit_holdsDueTimersPending_untilThereIsRoom() {
+        reopen(Stores.Limits.ROOMY.withMaxDeliveries(2));
+        clocks().create(Q, 1_000, QUEUE);
+        for (String id : List.of("a", "b", "c")) {
+            timers().add(Q, id, 5, 0, null, Trace.NONE);
+        }
+
+        var result = timers().advance(Q, 10L, null, Integer.MAX_VALUE, Trace.NONE);
+
+        assertThat(result.now()).isEqualTo(1_005);
+        assertThat(result.complete()).isFalse();
+        assertThat(deliveries().counts(Q).ready()).isEqualTo(2);
+        assertThat(timers().firstN(Q, 10).timers()).extracting(io.timeservice.model.Timer::id).containsExactly("c");
+        Delivery a = deliveries().claim(Q, 1, 1_000, 0).get(0);
+        deliveries().ack(Q, a.id(), a.claim());
+        timers().advance(Q, 5L, null, Integer.MAX_VALUE, Trace.NONE);
+        assertThat(deliveries().counts(Q).ready()).isEqualTo(2);
+        assertThat(timers().status(Q).size()).isZero();
+    }
+
+    // ---- the random walk against the memory store as reference ----
+
+    private static final int IDS = 8;
+    /** Three attempts, backoffs of 400 ms doubling to 3 s, spread by ±50%. */
+    private static final ClockSettings JITTERED = new ClockSettings(ClockSettings.Mode.VIRTUAL,
+            ClockSettings.DeliveryMode.QUEUE, new RetryPolicy(3, 400, 2.0, 3_000, 0.5));
+
+    /**
+     * Seeded random operations on a virtual queue clock with a jittered retry policy of three attempts, step by step
+     * against a memory store: adds (ids from a small set, so an id is scheduled again after it fired and a pending
+     * one is refused), advances by small steps and now and then long ones that end leases (some to a time, some
+     * bounded), claims (random max and lease, sometimes out of range), acks with the right claim, a stale one, a
+     * made-up one, text that is no token, or the right claim with another id, batch acks mixing these (a claim
+     * named twice too), nacks with and without retryAfter, extends, dead-letter pages, redrives and deletions of
+     * dead deliveries (by id, by sequence, of nothing dead). After every step: the outcome (answer, or refusal code
+     * and text), the clock's status, the pending timers, the counts, the dead letters and every unacknowledged
+     * delivery as the store holds it.
+     *
+     * <p>Deliveries are compared as the API shows them ({@code web.DeliveryJson}): the lease end only in flight,
+     * the retry time only while waiting, the reason only when dead. Claim tokens differ by design (each store's are
+     * numbered in the order handed out, and each store is sent its own token of a number). Sequences are compared
+     * as they are: a retry's jitter is a hash of the sequence, and both stores start at 1 with one writer and a
+     * capacity the run never reaches. Replay a failure with the seed in its name; the message names the step.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4})
+    void randomDeliveryOperations_answerAsTheMemoryStoreDoes(long seed) {
+        reopen(Stores.Limits.ROOMY.withCapacity(100_000, 10_000_000));
+        try (Stores reference = MemoryContractStores.open(Stores.Limits.ROOMY.withCapacity(100_000, 10_000_000))) {
+            reference.clocks().create(Q, 1_000, JITTERED);
+            clocks().create(Q, 1_000, JITTERED);
+            new Walk(new Random(seed), new Side(reference), new Side(stores())).steps("seed " + seed);
+        }
+    }
+
+    /** One store as the walk drives it, with the claim tokens it handed out, numbered in order. */
+    private static final class Side {
+        final Stores stores;
+        final List<String> claims = new ArrayList<>();
+        final Map<String, Integer> numbers = new HashMap<>();
+
+        Side(Stores stores) {
+            this.stores = stores;
+        }
+
+        String numbered(String claim) {
+            if (claim == null) {
+                return "-";
+            }
+            return "#" + numbers.computeIfAbsent(claim, token -> {
+                claims.add(token);
+                return claims.size() - 1;
+            });
+        }
+
+        /** The delivery as the API shows it, its claim by number. */
+        String shown(Delivery d) {
+            String shown = d.id() + " fire=" + d.fireTime() + " prio=" + d.priority() + " seq=" + d.sequence()
+                    + " payload=" + d.payload() + " attempt=" + d.attempt() + " ready=" + d.readyAt() + " " + d.state();
+            return shown + switch (d.state()) {
+                case IN_FLIGHT -> " claim=" + numbered(d.claim()) + " lease=" + d.leaseUntil();
+                case WAITING -> " retry=" + d.retryAt();
+                case DEAD -> " reason=" + d.deadReason();
+                case READY -> "";
+            };
+        }
+
+        List<String> shown(List<Delivery> deliveries) {
+            return deliveries.stream().map(this::shown).toList();
+        }
+    }
+
+    /** What a claim-bearing call names: a claim both stores handed out under one number, or text of the walk's. */
+    private record ClaimChoice(int number, String text) {
+        String on(Side side) {
+            return number >= 0 ? side.claims.get(number) : text;
+        }
+
+        @Override
+        public String toString() {
+            return number >= 0 ? "claim #" + number : "claim " + text;
+        }
+    }
+
+    private record Refused(String code, String message) {
+    }
+
+    private static final class Walk {
+        private final Random random;
+        private final Side memory;
+        private final Side store;
+        /** The id each claim number was handed out for (the same on both stores, or a step failed). */
+        private final List<String> claimedIds = new ArrayList<>();
+        private String what;
+
+        Walk(Random random, Side memory, Side store) {
+            this.random = random;
+            this.memory = memory;
+            this.store = store;
+        }
+
+        void steps(String seed) {
+            for (int step = 0; step < 400; step++) {
+                what = seed + " step " + step;
+                switch (random.nextInt(20)) {
+                    case 0, 1, 2, 3 -> add();
+                    case 4, 5, 6 -> advance();
+                    case 7, 8, 9 -> claim();
+                    case 10, 11 -> ack();
+                    case 12 -> ackAll();
+                    case 13, 14 -> nack();
+                    case 15 -> extend();
+                    case 16 -> deadPage();
+                    case 17, 18 -> redrive();
+                    default -> deleteDead();
+                }
+                sameState();
+            }
+        }
+
+        private void add() {
+            String id = "t" + random.nextInt(IDS);
+            long delay = random.nextInt(2_000);
+            int priority = random.nextInt(3) - 1;
+            String payload = random.nextBoolean() ? null : "{\"n\":" + random.nextInt(100) + "}";
+            same("add " + id + " in " + delay, side -> side.stores.timers().add(Q, id, delay, priority, payload,
+                    Trace.NONE));
+        }
+
+        private void advance() {
+            long amount = random.nextInt(5) == 0 ? 1_000 + random.nextInt(3_000) : random.nextInt(800);
+            boolean byGiven = random.nextBoolean();
+            long now = memory.stores.timers().status(Q).now();
+            Long by = byGiven ? amount : null;
+            Long to = byGiven ? null : now + amount;
+            int limit = random.nextInt(3) == 0 ? 1 + random.nextInt(2) : Integer.MAX_VALUE;
+            same("advance by " + by + " to " + to + " limit " + limit,
+                    side -> side.stores.timers().advance(Q, by, to, limit, Trace.NONE));
+        }
+
+        private void claim() {
+            int max = random.nextInt(12) == 0 ? 0 : 1 + random.nextInt(4);
+            long lease = random.nextInt(12) == 0 ? Limits.MIN_LEASE_MILLIS - 1
+                    : Limits.MIN_LEASE_MILLIS + random.nextInt(3_000);
+            List<String> claimed = same("claim " + max + " for " + lease, side -> side.shown(
+                    side.stores.deliveries().claim(Q, max, lease, 0)));
+            if (claimed != null) {
+                for (String shown : claimed) {
+                    claimedIds.add(shown.substring(0, shown.indexOf(' ')));
+                }
+            }
+        }
+
+        private void ack() {
+            ClaimChoice claim = claimChoice();
+            String id = idFor(claim);
+            same("ack " + id + " " + claim, side -> {
+                side.stores.deliveries().ack(Q, id, claim.on(side));
+                return "acked";
+            });
+        }
+
+        private void ackAll() {
+            int size = random.nextInt(10) == 0 ? 0 : 1 + random.nextInt(4);
+            List<ClaimChoice> claims = new ArrayList<>();
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < size; i++) {
+                boolean repeat = i > 0 && random.nextInt(4) == 0; // a claim named twice, with its id or another
+                ClaimChoice claim = repeat ? claims.get(random.nextInt(i)) : claimChoice();
+                claims.add(claim);
+                ids.add(idFor(claim));
+            }
+            same("ackAll " + ids + " " + claims, side -> {
+                List<Ack> acks = new ArrayList<>();
+                for (int i = 0; i < claims.size(); i++) {
+                    acks.add(new Ack(ids.get(i), claims.get(i).on(side)));
+                }
+                return side.stores.deliveries().ackAll(Q, acks);
+            });
+        }
+
+        private void nack() {
+            ClaimChoice claim = claimChoice();
+            String id = idFor(claim);
+            Long retryAfter = switch (random.nextInt(8)) {
+                case 0, 1, 2, 3 -> null;
+                case 4 -> 0L;
+                case 5 -> random.nextInt(10) == 0 ? -1L : (long) random.nextInt(1_500);
+                default -> (long) random.nextInt(1_500);
+            };
+            same("nack " + id + " " + claim + " retryAfter " + retryAfter,
+                    side -> side.shown(side.stores.deliveries().nack(Q, id, claim.on(side), retryAfter)));
+        }
+
+        private void extend() {
+            ClaimChoice claim = claimChoice();
+            String id = idFor(claim);
+            long lease = random.nextInt(12) == 0 ? Limits.MIN_LEASE_MILLIS - 1
+                    : Limits.MIN_LEASE_MILLIS + random.nextInt(3_000);
+            same("extend " + id + " " + claim + " for " + lease,
+                    side -> side.shown(side.stores.deliveries().extend(Q, id, claim.on(side), lease)));
+        }
+
+        private void deadPage() {
+            int limit = random.nextInt(8) == 0 ? 0 : 1 + random.nextInt(3);
+            long after = random.nextBoolean() ? 0 : random.nextInt(40);
+            same("dead " + limit + " after " + after,
+                    side -> side.shown(side.stores.deliveries().dead(Q, limit, after)));
+        }
+
+        private void redrive() {
+            String id = deadId();
+            Long sequence = deadSequence(id);
+            same("redrive " + id + " seq " + sequence,
+                    side -> side.shown(side.stores.deliveries().redrive(Q, id, sequence)));
+        }
+
+        private void deleteDead() {
+            String id = deadId();
+            Long sequence = deadSequence(id);
+            same("deleteDead " + id + " seq " + sequence, side -> {
+                side.stores.deliveries().deleteDead(Q, id, sequence);
+                return "deleted";
+            });
+        }
+
+        /** Mostly a claim that holds a lease now, else any handed out (mostly stale), a made-up token or no token. */
+        private ClaimChoice claimChoice() {
+            int handedOut = memory.claims.size();
+            int kind = random.nextInt(10);
+            if (handedOut == 0 || kind == 0) {
+                return new ClaimChoice(-1, UUID.nameUUIDFromBytes(Long.toString(random.nextLong()).getBytes())
+                        .toString());
+            }
+            if (kind == 1) {
+                return new ClaimChoice(-1, "not-a-claim");
+            }
+            if (kind <= 3) {
+                return new ClaimChoice(random.nextInt(handedOut), null);
+            }
+            List<Integer> held = memory.stores.unacknowledged(Q).stream()
+                    .filter(d -> d.state() == Delivery.State.IN_FLIGHT).map(d -> memory.numbers.get(d.claim()))
+                    .toList();
+            return new ClaimChoice(held.isEmpty() ? handedOut - 1 : held.get(random.nextInt(held.size())), null);
+        }
+
+        /** The id the claim was handed out for, now and then another one. */
+        private String idFor(ClaimChoice claim) {
+            if (claim.number() < 0 || random.nextInt(8) == 0) {
+                return "t" + random.nextInt(IDS);
+            }
+            return claimedIds.get(claim.number());
+        }
+
+        /** The id of a dead delivery (read from the memory store), now and then any id. */
+        private String deadId() {
+            List<Delivery> dead = memory.stores.deliveries().dead(Q, 100, 0);
+            if (dead.isEmpty() || random.nextInt(6) == 0) {
+                return "t" + random.nextInt(IDS);
+            }
+            return dead.get(random.nextInt(dead.size())).id();
+        }
+
+        /** None (every dead delivery of the id), one of its dead sequences, or one no dead delivery has. */
+        private Long deadSequence(String id) {
+            int kind = random.nextInt(4);
+            if (kind <= 1) {
+                return null;
+            }
+            List<Long> sequences = memory.stores.deliveries().dead(Q, 100, 0).stream()
+                    .filter(d -> d.id().equals(id)).map(Delivery::sequence).toList();
+            if (kind == 3 || sequences.isEmpty()) {
+                return 1_000L + random.nextInt(10);
+            }
+            return sequences.get(random.nextInt(sequences.size()));
+        }
+
+        /** Both stores answer alike, or refuse alike; returns the answer (null when refused). */
+        @SuppressWarnings("unchecked")
+        private <T> T same(String call, Function<Side, T> operation) {
+            Object expected = outcome(memory, operation);
+            Object actual = outcome(store, operation);
+            assertThat(actual).as(what + " " + call).isEqualTo(expected);
+            return expected instanceof Refused ? null : (T) expected;
+        }
+
+        /** The clock, the pending timers and every unacknowledged delivery are alike on both stores. */
+        private void sameState() {
+            same("status", side -> {
+                QueueStatus status = side.stores.timers().status(Q);
+                return "now=" + status.now() + " size=" + status.size() + " next=" + status.nextFireTime()
+                        + " oldest=" + status.oldestCreatedAt();
+            });
+            same("pending timers", side -> side.stores.timers().firstN(Q, 100).timers());
+            same("counts", side -> side.stores.deliveries().counts(Q));
+            same("dead letters", side -> side.shown(side.stores.deliveries().dead(Q, 100, 0)));
+            same("deliveries", side -> side.shown(side.stores.unacknowledged(Q)));
+        }
+    }
+
+    private static Object outcome(Side side, Function<Side, ?> operation) {
+        try {
+            return operation.apply(side);
+        } catch (SchedulerException refused) {
+            return new Refused(refused.code().name(), refused.getMessage());
+        }
+    }
+}

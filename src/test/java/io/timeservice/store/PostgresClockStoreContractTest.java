@@ -1,0 +1,16 @@
+package io.timeservice.store;
+
+import io.timeservice.store.postgres.PostgresContractStores;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** {@link ClockStoreContract} on the PostgreSQL store, every case on this class's schema, emptied before it. */
+class PostgresClockStoreContractTest extends ClockStoreContract {
+
+    @RegisterExtension
+    static final PostgresContractStores DATABASE = new PostgresContractStores(PostgresClockStoreContractTest.class);
+
+    @Override
+    protected Stores open(Stores.Limits limits) {
+        return DATABASE.open(limits);
+    }
+}

@@ -1,0 +1,74 @@
+package io.timeservice.store.memory;
+
+import java.util.List;
+
+import io.timeservice.model.Delivery;
+import io.timeservice.store.ClockStore;
+import io.timeservice.store.DeliveryStore;
+import io.timeservice.store.ScheduleStore;
+import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.Stores;
+import io.timeservice.store.TimerStore;
+
+/**
+ * The memory store for the contract suites: a fresh registry of virtual clocks per case, wired as
+ * {@code MemoryStoreConfiguration} wires it (no journal), its wall clock stopped at 0.
+ */
+public final class MemoryContractStores implements Stores {
+
+    private final Clocks clocks;
+    private final TimerStore timers;
+    private final DeliveryStore deliveries;
+    private final ClockStore clockStore;
+    private final ScheduleStore schedules;
+
+    private MemoryContractStores(Clocks clocks) {
+        this.clocks = clocks;
+        this.timers = new MemoryTimerStore(clocks);
+        this.deliveries = new MemoryDeliveryStore(clocks);
+        this.clockStore = new MemoryClockStore(clocks);
+        this.schedules = new MemoryScheduleStore(clocks);
+    }
+
+    public static Stores open(Limits limits) {
+        PendingBudget budget = new PendingBudget(limits.capacity(), limits.capacityBytes());
+        budget.limitSchedules(limits.maxSchedules());
+        if (limits.maxDeliveries() != Long.MAX_VALUE) {
+            budget.limitDeliveries(limits.maxDeliveries());
+        }
+        return new MemoryContractStores(new Clocks((clock, shared) -> {
+            TimerScheduler scheduler = new TimerScheduler(clock, 4, shared, () -> 0L, SchedulerMetrics.NONE);
+            scheduler.scheduleWith(Stores.CRON, limits.maxCatchUp());
+            return scheduler;
+        }, budget, limits.maxClocks(), () -> 0L));
+    }
+
+    @Override
+    public TimerStore timers() {
+        return timers;
+    }
+
+    @Override
+    public DeliveryStore deliveries() {
+        return deliveries;
+    }
+
+    @Override
+    public ClockStore clocks() {
+        return clockStore;
+    }
+
+    @Override
+    public ScheduleStore schedules() {
+        return schedules;
+    }
+
+    @Override
+    public List<Delivery> unacknowledged(String clock) {
+        return clocks.scheduler(clock).allDeliveries();
+    }
+
+    @Override
+    public void close() {
+    }
+}
