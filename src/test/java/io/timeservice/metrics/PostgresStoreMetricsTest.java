@@ -1,11 +1,12 @@
 package io.timeservice.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import io.restassured.RestAssured;
 import io.restassured.builder.RequestSpecBuilder;
@@ -262,44 +263,25 @@ class PostgresStoreMetricsTest {
 
     /** Polls the default clock's delivery counts until one is ready; fails after 60 s. */
     private void awaitReadyOnTheDefaultClock() {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (RestAssured.given(http).get("/deliveries").then().statusCode(200).extract().<Integer>path("ready")
-                == 0) {
-            assertThat(System.nanoTime()).as("a ready delivery on the default clock within 60 s")
-                    .isLessThan(deadline);
-            Thread.onSpinWait();
-        }
+        await("a ready delivery on the default clock").atMost(Duration.ofSeconds(60))
+                .until(() -> RestAssured.given(http).get("/deliveries").then().statusCode(200).extract()
+                        .<Integer>path("ready") > 0);
     }
 
     /** Scrapes until a sample shows these schedule counts by state; fails after 60 s. */
-    private PrometheusScrape awaitSchedules(int active, int paused, int done) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            PrometheusScrape scrape = scrape();
-            if (scrape.value("timer_schedules", "state=\"active\"") == active
-                    && scrape.value("timer_schedules", "state=\"paused\"") == paused
-                    && scrape.value("timer_schedules", "state=\"done\"") == done) {
-                return scrape;
-            }
-            assertThat(System.nanoTime()).as("a sample with %d active, %d paused and %d done schedules within 60 s",
-                    active, paused, done).isLessThan(deadline);
-            Thread.sleep(20); // polling the scraped gauge
-        }
+    private PrometheusScrape awaitSchedules(int active, int paused, int done) {
+        return await("a sample with " + active + " active, " + paused + " paused and " + done + " done schedules")
+                .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(this::scrape,
+                        scrape -> scrape.value("timer_schedules", "state=\"active\"") == active
+                                && scrape.value("timer_schedules", "state=\"paused\"") == paused
+                                && scrape.value("timer_schedules", "state=\"done\"") == done);
     }
 
     /** Scrapes until a sample shows {@code ready} ready deliveries and {@code pending} timers; fails after 60 s. */
-    private PrometheusScrape awaitSample(int ready, int pending) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            PrometheusScrape scrape = PrometheusScrape.parse(RestAssured.given(http).get("/actuator/prometheus")
-                    .then().statusCode(200).extract().asString());
-            if (scrape.value("timer_delivery_queue_depth", "state=\"ready\"") == ready
-                    && scrape.value("timer_queue_depth") == pending) {
-                return scrape;
-            }
-            assertThat(System.nanoTime()).as("a sample with %d ready and %d pending within 60 s", ready, pending)
-                    .isLessThan(deadline);
-            Thread.sleep(20); // polling the scraped gauge
-        }
+    private PrometheusScrape awaitSample(int ready, int pending) {
+        return await("a sample with " + ready + " ready and " + pending + " pending").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(20)).until(this::scrape,
+                        scrape -> scrape.value("timer_delivery_queue_depth", "state=\"ready\"") == ready
+                                && scrape.value("timer_queue_depth") == pending);
     }
 }

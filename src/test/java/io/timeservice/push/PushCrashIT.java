@@ -3,6 +3,7 @@ package io.timeservice.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.timeservice.ServiceApi;
 import io.timeservice.ServiceProcess;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,14 +83,9 @@ class PushCrashIT {
             try (ServiceProcess service = ServiceProcess.startWithJournal(dataDir,
                     "--timeservice.push.allow-private-targets=true")) {
                 ServiceApi api = new ServiceApi(service.baseUrl());
-                long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-                String counts;
-                do {
-                    Thread.sleep(100); // polling an observable state, not synchronising
-                    counts = api.deliveryCounts("hooks").toString();
-                } while (!counts.contains("\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0")
-                        && System.nanoTime() < giveUp);
-                assertThat(counts).contains("\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0");
+                Awaitility.await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
+                        .untilAsserted(() -> assertThat(api.deliveryCounts("hooks").toString())
+                                .contains("\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0"));
                 assertThat(api.expect(200, "GET", "/clocks/hooks", null).get("size").asInt()).isZero();
             }
         }

@@ -1,5 +1,6 @@
 package io.timeservice.web;
 
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasKey;
@@ -119,11 +120,8 @@ class DeliveriesRestTest extends RestTestSupport {
         json("{\"id\":\"now\",\"delay\":0,\"payload\":{\"job\":7}}").post("/clocks/sys/timers").then().statusCode(201);
 
         // the firing thread fires it at its due time; a long poll answers as soon as it is ready
-        List<Map<String, Object>> claimed = List.of();
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (claimed.isEmpty() && System.nanoTime() < deadline) {
-            claimed = claim("/clocks/sys", "{\"wait\":5000}");
-        }
+        List<Map<String, Object>> claimed = await("the timer delivered").atMost(Duration.ofSeconds(10))
+                .until(() -> claim("/clocks/sys", "{\"wait\":5000}"), deliveries -> !deliveries.isEmpty());
         assertEquals(1, claimed.size(), "the timer was delivered within 10 s");
         Map<String, Object> delivery = claimed.get(0);
         assertEquals("now", delivery.get("id"));

@@ -1,9 +1,9 @@
 package io.timeservice.web;
 
 import static io.timeservice.web.RestTestSupport.assertProblem;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,11 +102,11 @@ class DeliveryLimitRestTest {
 
         // the ack made room: c fires, in order after b
         List<Object> claimed = new ArrayList<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (claimed.size() < 2 && System.nanoTime() < deadline) {
+        await("b and c delivered").atMost(Duration.ofSeconds(20)).pollInSameThread().until(() -> {
             claimed.addAll(json("{\"max\":2,\"wait\":5000}").post("/clocks/wall/deliveries/claim").jsonPath()
                     .getList("deliveries.id"));
-        }
+            return claimed.size() >= 2;
+        });
         assertEquals(List.of("b", "c"), claimed);
         given().get("/clocks/wall").then().body("size", equalTo(0))
                 .body("deliveries.firingHeldBack", equalTo(false));
@@ -114,11 +114,8 @@ class DeliveryLimitRestTest {
 
     /** Reads the clock {@code wall} until {@code shows} holds, within 20 s. */
     private void awaitClock(String what, Predicate<JsonPath> shows) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!shows.test(given().get("/clocks/wall").then().statusCode(200).extract().jsonPath())) {
-            assertTrue(System.nanoTime() < deadline, what + " within 20 s");
-            Thread.onSpinWait(); // each read is a request: polling what the service shows
-        }
+        await(what).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+                .until(() -> shows.test(given().get("/clocks/wall").then().statusCode(200).extract().jsonPath()));
     }
 
     private RequestSpecification json(String body) {

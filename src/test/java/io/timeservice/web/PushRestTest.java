@@ -1,6 +1,7 @@
 package io.timeservice.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
@@ -232,18 +233,12 @@ class PushRestTest extends RestTestSupport {
     }
 
     /** Polls the clock's counts until they are {@code expected} (ready, inFlight, waiting, dead), within 20 s. */
-    void awaitDeliveries(String clock, String expected) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        String seen;
-        do {
+    void awaitDeliveries(String clock, String expected) {
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
             var counts = given().get("/clocks/" + clock + "/deliveries").jsonPath();
-            seen = "{\"ready\":" + counts.getInt("ready") + ",\"inFlight\":" + counts.getInt("inFlight")
+            String seen = "{\"ready\":" + counts.getInt("ready") + ",\"inFlight\":" + counts.getInt("inFlight")
                     + ",\"waiting\":" + counts.getInt("waiting") + ",\"dead\":" + counts.getInt("dead") + "}";
-            if (seen.equals(expected)) {
-                return;
-            }
-            Thread.sleep(20); // polling an observable state, not synchronising
-        } while (System.nanoTime() < deadline);
-        assertThat(seen).as("deliveries of " + clock).isEqualTo(expected);
+            assertThat(seen).as("deliveries of " + clock).isEqualTo(expected);
+        });
     }
 }

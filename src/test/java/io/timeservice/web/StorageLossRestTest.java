@@ -1,5 +1,6 @@
 package io.timeservice.web;
 
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
@@ -84,12 +85,8 @@ class StorageLossRestTest {
 
     /** Readiness asks the database each time (each answer waits up to the pool's 500 ms): bounded by RECOVERY. */
     private void awaitReadinessUp() {
-        long deadline = System.nanoTime() + RECOVERY.toNanos();
-        while (RestAssured.given(actuator).get("/actuator/health/readiness").statusCode() != 200) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("readiness still DOWN " + RECOVERY + " after the database came back");
-            }
-        }
+        await("readiness UP after the database came back").atMost(RECOVERY).pollInterval(Duration.ofMillis(20))
+                .until(() -> RestAssured.given(actuator).get("/actuator/health/readiness").statusCode() == 200);
     }
 
     private static void admin(String sql) {

@@ -1,6 +1,7 @@
 package io.timeservice.web;
 
 import static io.timeservice.web.RestTestSupport.assertProblem;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,13 +42,11 @@ class SystemDefaultClockRestTest {
 
         given().contentType(ContentType.JSON).body("{\"id\":\"ping\",\"delay\":0}").post("/timers").then()
                 .statusCode(201);
-        List<Map<String, Object>> claimed = List.of();
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (claimed.isEmpty() && System.nanoTime() < deadline) {
+        List<Map<String, Object>> claimed = await("delivered").atMost(Duration.ofSeconds(10)).until(() -> {
             Response claim = given().contentType(ContentType.JSON).body("{\"wait\":5000}").post("/deliveries/claim");
             claim.then().statusCode(200);
-            claimed = claim.jsonPath().getList("deliveries");
-        }
+            return claim.jsonPath().<Map<String, Object>>getList("deliveries");
+        }, deliveries -> !deliveries.isEmpty());
 
         assertEquals(1, claimed.size(), "delivered within 10 s");
         assertEquals("ping", claimed.get(0).get("id"));

@@ -1,10 +1,11 @@
 package io.timeservice.store.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
@@ -167,13 +168,13 @@ class FiringLoopTest {
                 added.add(clock.add("t" + delay, delay, 0, null, Trace.NONE));
             }
             List<Delivery> delivered = new ArrayList<>();
-            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (delivered.size() < added.size() && System.nanoTime() < giveUp) {
+            await("every timer delivered").atMost(Duration.ofSeconds(30)).pollInSameThread().until(() -> {
                 for (Delivery d : clock.claim(100, 60_000, 5_000)) {
                     assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(d.fireTime());
                     delivered.add(d);
                 }
-            }
+                return delivered.size() >= added.size();
+            });
             assertThat(delivered).extracting(Delivery::id)
                     .containsExactlyElementsOf(added.stream().map(Timer::id).toList());
             assertThat(thread.isAlive()).isTrue();

@@ -1,11 +1,13 @@
 package io.timeservice.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -148,11 +150,9 @@ class PendingBudgetStripesTest {
     private void awaitWaitingForLocks(List<Long> pids) throws InterruptedException {
         String waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid IN ("
                 + String.join(",", pids.stream().map(String::valueOf).toList()) + ")";
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (database.queryLong(waiting) < pids.size()) {
-            assertThat(System.nanoTime()).as("the changes did not all wait within 30 s").isLessThan(deadline);
-            Thread.sleep(5); // polling the database's own report of the waits
-        }
+        await("every change waiting for a lock").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(5)) // polling the database's own report of the waits
+                .until(() -> database.queryLong(waiting) >= pids.size());
     }
 
     @FunctionalInterface

@@ -3,6 +3,7 @@ package io.timeservice.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
+import static org.awaitility.Awaitility.await;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -255,13 +256,11 @@ class PostgresDeliveriesTest extends QueueClockTest {
             var pool = java.util.concurrent.Executors.newSingleThreadExecutor();
             try {
                 var claim = pool.submit(() -> deliveries().claim(clock, 1, 1_000));
-                long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-                while (database.queryLong("SELECT count(*) FROM pg_stat_activity WHERE " + advancer
-                        + " = ANY(pg_blocking_pids(pid))") == 0) {
-                    assertThat(System.nanoTime()).as("the claim waits for the clock's row").isLessThan(deadline);
-                    assertThat(claim.isDone()).as("the claim did not run past the advance").isFalse();
-                    Thread.onSpinWait();
-                }
+                await("the claim waits for the clock's row").atMost(java.time.Duration.ofSeconds(20))
+                        .pollInterval(java.time.Duration.ofMillis(5))
+                        .failFast("the claim ran past the advance", claim::isDone)
+                        .until(() -> database.queryLong("SELECT count(*) FROM pg_stat_activity WHERE " + advancer
+                                + " = ANY(pg_blocking_pids(pid))") > 0);
                 advancing.commit();
                 assertThat(claim.get(20, java.util.concurrent.TimeUnit.SECONDS).get(0).leaseUntil())
                         .isEqualTo(5001 + 1_000);

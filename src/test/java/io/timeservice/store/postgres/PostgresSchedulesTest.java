@@ -225,6 +225,8 @@ class PostgresSchedulesTest {
         for (String id : List.of("a", "b", "c")) {
             schedules().put(clock, id, every(1000), null);
         }
+        assertThatThrownBy(() -> schedules().put(clock, "d", every(1000), null))
+                .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.SCHEDULE_LIMIT));
     }
 
     @Test

@@ -258,6 +258,8 @@ class PostgresTimersTest {
         for (int i = 0; i < CAPACITY; i++) {
             timers().add(clock, "u" + i, 1, 0, null);
         }
+        assertThatThrownBy(() -> timers().add(clock, "over", 1, 0, null))
+                .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CAPACITY_EXCEEDED));
     }
 
     @Test

@@ -1,12 +1,13 @@
 package io.timeservice.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -52,14 +53,9 @@ class PushTwoInstancesIT {
                     ops.setLength(0);
                 }
             }
-            long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-            String counts;
-            do {
-                Thread.sleep(100); // polling an observable state, not synchronising
-                counts = instances.get(1).deliveryCounts("hooks").toString();
-            } while (!counts.contains("\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0")
-                    && System.nanoTime() < giveUp);
-            assertThat(counts).contains("\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0");
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+                    assertThat(instances.get(1).deliveryCounts("hooks").toString())
+                            .contains("\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0"));
             assertThat(instances.get(0).expect(200, "GET", "/clocks/hooks", null).get("size").asInt()).isZero();
 
             assertThat(received).hasSize(TIMERS);

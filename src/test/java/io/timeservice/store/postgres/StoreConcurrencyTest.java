@@ -1,11 +1,13 @@
 package io.timeservice.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -267,13 +269,10 @@ class StoreConcurrencyTest {
 
     /** Waits until another backend waits for a lock the backend {@code holderPid} holds (or waits for first). */
     private void awaitBlockedBy(long holderPid) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (database.queryLong("SELECT count(*) FROM pg_stat_activity WHERE " + holderPid
-                + " = ANY(pg_blocking_pids(pid))") == 0) {
-            assertThat(System.nanoTime()).as("nothing waited for a lock of %d within 30 s", holderPid)
-                    .isLessThan(deadline);
-            Thread.sleep(5); // polling the database's own report of the wait
-        }
+        await("a backend waiting for a lock of " + holderPid).atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(5)) // polling the database's own report of the wait
+                .until(() -> database.queryLong("SELECT count(*) FROM pg_stat_activity WHERE " + holderPid
+                        + " = ANY(pg_blocking_pids(pid))") > 0);
     }
 
     private static long queryLong(Connection connection, String sql) throws SQLException {

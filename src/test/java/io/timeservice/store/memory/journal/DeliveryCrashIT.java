@@ -1,10 +1,12 @@
 package io.timeservice.store.memory.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -111,8 +113,7 @@ class DeliveryCrashIT {
         accountedFor.addAll(unknown);
         try (ServiceProcess service = ServiceProcess.startWithJournal(dataDir)) {
             ServiceApi api = new ServiceApi(service.baseUrl());
-            long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-            while (accountedFor.size() < TIMERS && System.nanoTime() < giveUp) {
+            await("every timer accounted for").atMost(Duration.ofMinutes(2)).pollInSameThread().until(() -> {
                 // a long lease: acking a hundred one by one on a busy machine may take longer than LEASE
                 for (JsonNode d : api.claim("work", 100, 60_000, 1_000)) {
                     String id = d.get("id").asString();
@@ -121,7 +122,8 @@ class DeliveryCrashIT {
                     assertThat(api.send("POST", "/clocks/work/deliveries/" + id + "/ack", "{\"claim\":\""
                             + d.get("claim").asString() + "\"}").statusCode()).isEqualTo(204);
                 }
-            }
+                return accountedFor.size() >= TIMERS;
+            });
             JsonNode counts = api.deliveryCounts("work");
             assertThat(counts.toString()).contains("\"ready\":0", "\"inFlight\":0", "\"dead\":0");
         }

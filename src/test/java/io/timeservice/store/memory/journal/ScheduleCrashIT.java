@@ -1,16 +1,17 @@
 package io.timeservice.store.memory.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 
 import io.timeservice.ServiceApi;
 import io.timeservice.ServiceProcess;
@@ -103,13 +104,13 @@ class ScheduleCrashIT {
             api.createClock("live", "system", "queue");
             start = api.expect(201, "PUT", "/clocks/live/schedules/beat", "{\"every\":" + every + "}")
                     .get("start").asLong();
-            long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-            while (ackedBefore.size() < 3 && System.nanoTime() < giveUp) {
+            await("three occurrences acknowledged").atMost(Duration.ofMinutes(2)).pollInSameThread().until(() -> {
                 for (JsonNode delivery : api.claim("live", 1, 2_000, 5_000)) {
                     assertThat(api.ackAll("live", List.of(delivery))).containsExactly("acked");
                     ackedBefore.add(occurrence(delivery));
                 }
-            }
+                return ackedBefore.size() >= 3;
+            });
             assertThat(ackedBefore).as("three occurrences acknowledged within two minutes").hasSize(3);
             assertThat(service.kill()).isEqualTo(137);
         }
@@ -118,8 +119,7 @@ class ScheduleCrashIT {
         Map<Long, Integer> deliveredAfter = new HashMap<>();
         try (ServiceProcess service = ServiceProcess.startWithJournal(liveDataDir)) {
             ServiceApi api = new ServiceApi(service.baseUrl());
-            long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-            while (!deliveredAfter.containsKey(target) && System.nanoTime() < giveUp) {
+            await("three occurrences beyond the kill").atMost(Duration.ofMinutes(2)).pollInSameThread().until(() -> {
                 List<JsonNode> claimed = api.claim("live", 100, 60_000, 5_000);
                 for (JsonNode delivery : claimed) {
                     deliveredAfter.merge(occurrence(delivery), 1, Integer::sum);
@@ -127,7 +127,8 @@ class ScheduleCrashIT {
                 if (!claimed.isEmpty()) {
                     assertThat(api.ackAll("live", claimed)).containsOnly("acked");
                 }
-            }
+                return deliveredAfter.containsKey(target);
+            });
         }
         assertThat(deliveredAfter.keySet()).as("acknowledged occurrences delivered again")
                 .doesNotContainAnyElementsOf(ackedBefore);
