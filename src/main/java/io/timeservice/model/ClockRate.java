@@ -49,10 +49,6 @@ public record ClockRate(long millionths) {
         return millionths / (double) ONE;
     }
 
-    public boolean isFrozen() {
-        return millionths == 0;
-    }
-
     /** Clock milliseconds that {@code wallMillis} (>= 0) wall-clock milliseconds make, rounded down, saturated. */
     public long clockMillis(long wallMillis) {
         long whole = millionths / ONE;

@@ -3,7 +3,6 @@ package io.timeservice.model;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.zone.ZoneOffsetTransition;
 import java.time.zone.ZoneRules;
@@ -81,12 +80,5 @@ public final class ZonedRecurrence implements Recurrence {
 
     private boolean inGap(LocalDateTime time) {
         return rules.getValidOffsets(time).isEmpty();
-    }
-
-    /** The zone's local time at {@code instant} (epoch ms). */
-    public LocalDateTime localTimeOf(long instant) {
-        Instant at = Instant.ofEpochMilli(instant);
-        ZoneOffset offset = rules.getOffset(at);
-        return LocalDateTime.ofInstant(at, offset);
     }
 }

@@ -65,10 +65,6 @@ public final class PushTargetPolicy implements PushTargetGuard {
         }
     }
 
-    public boolean allowsPrivate() {
-        return allowPrivate;
-    }
-
     public Resolver resolver() {
         return resolver;
     }

@@ -225,8 +225,9 @@ public abstract class ScheduleStoreContract extends StoreContract {
                 ErrorCode.SCHEDULE_OWNED,
                 "operation 0: timer s:1000 is an occurrence of schedule s; change the schedule instead");
         assertThat(inBatch.opIndex()).isZero();
-        assertRefused(() -> timers().add(null, "s:1000", 1, 0, null, Trace.NONE), ErrorCode.DUPLICATE_ID,
-                "a pending timer already has id s:1000");
+        assertRefused(() -> timers().add(null, "s:1000", 1, 0, null, Trace.NONE), ErrorCode.SCHEDULE_OWNED,
+                "timer id s:1000 has the form of schedule s's occurrences (s:<time>), which are the schedule's while"
+                        + " it exists; choose another id");
         schedules().delete(null, "s", null);
         assertRefused(() -> timers().get(null, "s:1000"), ErrorCode.TIMER_NOT_FOUND, "no pending timer has id s:1000");
         assertRefused(() -> schedules().get("nowhere", "s"), ErrorCode.CLOCK_NOT_FOUND, "no clock is named nowhere");
@@ -310,7 +311,9 @@ public abstract class ScheduleStoreContract extends StoreContract {
                 + " month day-of-week) or six (seconds first), got 4: * * * *");
         badSpec(spec("0 0 30 2 *", null, null, null, null, null), "cron 0 0 30 2 * never fires");
         badSpec(spec("* * * * *", null, "Mars/Olympus", null, null, null),
-                "zone must be an IANA time zone name such as Europe/Berlin: Mars/Olympus");
+                "zone Mars/Olympus is not in this service's time-zone data (the JDK's, IANA tzdata "
+                        + io.timeservice.model.IanaZones.dataVersion() + "): a misspelling, or a zone newer than that data,"
+                        + " which a JDK with newer data (or its TZUpdater) brings");
         badSpec(spec(null, 1000L, null, 5000L, 4000L, null), "end (4000) is before start (5000)");
         badSpec(spec(null, 1000L, null, null, null, 0L), "limit must be at least 1: 0");
         String tooLong = "x".repeat(Limits.MAX_SCHEDULE_ID_LENGTH + 1);

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import io.timeservice.model.Limits;
 
 /**
  * A seeded random history of public REST calls on a few virtual clocks of its own (names {@code h<seed>-<n>}): timers
@@ -26,8 +27,8 @@ import io.restassured.specification.RequestSpecification;
  */
 final class RandomHistory {
 
-    /** Off until the time bounds of issue 49 item 1 and issue 41 items 2 and 13 are in (see the lead's merge). */
-    static final boolean FAR_TIMES = Boolean.getBoolean("timeservice.history.farTimes");
+    /** On by default since the one end of time (issue 49 item 1); {@code -Dtimeservice.history.farTimes=false} to leave out. */
+    static final boolean FAR_TIMES = !"false".equals(System.getProperty("timeservice.history.farTimes"));
 
     private static final String[] CRONS = {"* * * * *", "*/2 * * * *", "30 * * * *", "*/10 * * * * *",
         "0 0 * * *", "15,45 * * * * *"};
@@ -62,7 +63,8 @@ final class RandomHistory {
 
     /** Makes two clocks (one answering advances, one queueing deliveries), then {@code steps} random calls. */
     RandomHistory run(int steps) {
-        long start = random.nextBoolean() ? 0 : 1806184800000L;
+        long start = farTimes && random.nextInt(4) == 0 ? Limits.MAX_TIME - 3_600_000L * random.nextInt(3)
+                : random.nextBoolean() ? 0 : 1806184800000L;
         newClock("{\"now\":" + start + "}");
         newClock("{\"now\":" + start + ",\"delivery\":\"queue\"}");
         for (int i = 0; i < steps; i++) {
@@ -121,7 +123,12 @@ final class RandomHistory {
         } else if (form == 1) {
             body = "{\"to\":" + (nowOf(base) + smallTime()) + "}";
         } else if (farTimes && random.nextInt(20) == 0) {
-            body = random.nextBoolean() ? "{\"by\":1000000000000000}" : "{\"to\":" + Long.MAX_VALUE + "}";
+            body = switch (random.nextInt(4)) {
+                case 0 -> "{\"by\":1000000000000000}";
+                case 1 -> "{\"to\":" + Limits.MAX_TIME + "}";
+                case 2 -> "{\"by\":" + (Limits.MAX_TIME - nowOf(base)) + "}";
+                default -> "{\"to\":" + Long.MAX_VALUE + "}";
+            };
         } else {
             body = "{\"by\":" + smallTime() + "}";
         }
@@ -152,7 +159,12 @@ final class RandomHistory {
         String id = timerId(clock);
         StringBuilder body = new StringBuilder("{\"id\":\"" + id + "\"");
         if (farTimes && random.nextInt(15) == 0) {
-            body.append(random.nextBoolean() ? ",\"delay\":1000000000000000" : ",\"at\":" + Long.MAX_VALUE);
+            body.append(switch (random.nextInt(4)) {
+                case 0 -> ",\"delay\":1000000000000000";
+                case 1 -> ",\"at\":" + Limits.MAX_TIME;
+                case 2 -> ",\"delay\":" + (Limits.MAX_TIME - nowOf("/clocks/" + clock));
+                default -> ",\"at\":" + Long.MAX_VALUE;
+            });
         } else if (random.nextInt(4) == 0) {
             body.append(",\"at\":").append(nowOf("/clocks/" + clock) + random.nextInt(20_000));
         } else {

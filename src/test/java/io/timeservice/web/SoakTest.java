@@ -40,6 +40,8 @@ class SoakTest {
     private static final int FAR_OFF_TIMERS_PER_CLIENT = 150;
     private static final long FAR_OFF = 1_000_000_000L;
     private static final long HEAP_SLACK_BYTES = 64L << 20;
+    /** A clock of the test's own: the default clock is shared with the other suites of the cached context. */
+    private static final String CLOCK = "/clocks/soak-" + SEED;
 
     @LocalServerPort
     int port;
@@ -55,6 +57,7 @@ class SoakTest {
     void thirtyTwoClients_twentyThousandRequests_recordsAddUp_andTheHeapReturnsAfterADrain() throws Exception {
         String prefix = "soak" + SEED;
         HttpProbe http = new HttpProbe(port);
+        assertThat(http.json("PUT", CLOCK, "{}").status()).isIn(200, 201);
         drain(http);   // start from an empty queue so that the drain at the end releases the arrays
         long heapBefore = usedHeapAfterGc();
 
@@ -78,7 +81,7 @@ class SoakTest {
         assertThat(statuses.keySet()).as(context).allMatch(status -> status < 500);
         assertThat(statuses.values().stream().mapToInt(AtomicInteger::get).sum()).as(context)
                 .isEqualTo(CLIENTS * REQUESTS_PER_CLIENT);
-        assertThat(http.get("/queue/invariants").json().path("ok").asBoolean()).as(context).isTrue();
+        assertThat(http.get(CLOCK + "/queue/invariants").json().path("ok").asBoolean()).as(context).isTrue();
 
         // every acknowledged id is fired, cancelled or pending: exactly one of them, exactly once
         List<String> ourFired = fired.stream().filter(id -> id.startsWith(prefix)).toList();
@@ -92,17 +95,17 @@ class SoakTest {
         pending.removeAll(firedSet);
         pending.removeAll(cancelled);
         for (String id : pending) {
-            assertThat(http.get("/timers/" + id).status()).as(context + " pending " + id).isEqualTo(200);
+            assertThat(http.get(CLOCK + "/timers/" + id).status()).as(context + " pending " + id).isEqualTo(200);
         }
-        int queued = http.get("/queue").json().path("size").asInt();
+        int queued = http.get(CLOCK + "/queue").json().path("size").asInt();
         assertThat(queued).as(context).isEqualTo(pending.size());
         assertThat(added.size()).as(context).isGreaterThan(CLIENTS * FAR_OFF_TIMERS_PER_CLIENT);
 
         // drain: the last advance fires exactly the pending ones, and the queue is empty
         Set<String> drained = drain(http);
         assertThat(drained).as(context).isEqualTo(pending);
-        assertThat(http.get("/queue").json().path("size").asInt()).isZero();
-        assertThat(http.get("/queue/invariants").json().path("ok").asBoolean()).isTrue();
+        assertThat(http.get(CLOCK + "/queue").json().path("size").asInt()).isZero();
+        assertThat(http.get(CLOCK + "/queue/invariants").json().path("ok").asBoolean()).isTrue();
 
         long heapAfter = usedHeapAfterGc();
         assertThat(heapAfter).as(context + " heap before " + heapBefore + " after " + heapAfter)
@@ -128,7 +131,7 @@ class SoakTest {
                     long delay = n < FAR_OFF_TIMERS_PER_CLIENT ? FAR_OFF + random.nextInt(1000) : random.nextInt(1500);
                     String payload = random.nextInt(4) == 0 ? ",\"payload\":{\"client\":" + client + ",\"pad\":\""
                             + "p".repeat(random.nextInt(200)) + "\"}" : "";
-                    HttpProbe.Reply reply = http.json("POST", "/timers", "{\"id\":\"" + id + "\",\"delay\":" + delay
+                    HttpProbe.Reply reply = http.json("POST", CLOCK + "/timers", "{\"id\":\"" + id + "\",\"delay\":" + delay
                             + ",\"priority\":" + (random.nextInt(11) - 5) + payload + "}");
                     if (expect(where + " add", reply, 201)) {
                         added.add(id);
@@ -136,32 +139,33 @@ class SoakTest {
                         tags.put(id, reply.headers().get("etag").get(0));
                     }
                 } else if (dice < 50 && !mine.isEmpty()) {
-                    expect(where + " get", http.get("/timers/" + pick(random, mine)), 200, 404);
+                    expect(where + " get", http.get(CLOCK + "/timers/" + pick(random, mine)), 200, 404);
                 } else if (dice < 65 && !mine.isEmpty()) {
                     String id = pick(random, mine);
                     Map<String, String> headers = random.nextBoolean() && tags.containsKey(id)
                             ? Map.of("Content-Type", "application/json", "If-Match", tags.get(id))
                             : Map.of("Content-Type", "application/json");
-                    HttpProbe.Reply reply = http.send("PATCH", "/timers/" + id, headers,
+                    HttpProbe.Reply reply = http.send("PATCH", CLOCK + "/timers/" + id, headers,
                             ("{\"delay\":" + random.nextInt(1500) + "}").getBytes());
                     if (expect(where + " edit", reply, 200, 404, 412) && reply.status() == 200) {
                         tags.put(id, reply.headers().get("etag").get(0));
                     }
                 } else if (dice < 77 && !mine.isEmpty()) {
                     String id = mine.remove(random.nextInt(mine.size()));
-                    HttpProbe.Reply reply = http.send("DELETE", "/timers/" + id, Map.of(), null);
+                    HttpProbe.Reply reply = http.send("DELETE", CLOCK + "/timers/" + id, Map.of(), null);
                     if (expect(where + " cancel", reply, 204, 404)) {
                         (reply.status() == 204 ? cancelled : cancelFoundNothing).add(id);
                     }
                 } else if (dice < 87) {
-                    HttpProbe.Reply reply = http.json("POST", "/clock/advance", "{\"by\":" + random.nextInt(25) + "}");
+                    HttpProbe.Reply reply = http.json("POST", CLOCK + "/advance", "{\"by\":" + random.nextInt(25) + "}");
                     if (expect(where + " advance", reply, 200)) {
                         for (JsonNode timer : reply.json().path("fired")) {
                             fired.add(timer.path("id").asString());
                         }
                     }
                 } else {
-                    String path = new String[] {"/queue", "/timers?limit=50", "/queue/next", "/clock", "/queue/heap"}
+                    String path = new String[] {CLOCK + "/queue", CLOCK + "/timers?limit=50", CLOCK + "/queue/next", CLOCK,
+                        CLOCK + "/queue/heap"}
                             [random.nextInt(5)];
                     expect(where + " read " + path, http.get(path), 200, 404);
                 }
@@ -193,19 +197,19 @@ class SoakTest {
      * limit (an advance fires at most 1,000 timers by default), so each repeat continues where the last stopped.
      */
     private static Set<String> drain(HttpProbe http) {
-        long now = http.get("/clock").json().path("now").asLong();
+        long now = http.get(CLOCK).json().path("now").asLong();
         long to = now + Math.min(1_000_000_000_000_000L, io.timeservice.model.Limits.MAX_TIME - now);
         Set<String> ids = new HashSet<>();
         boolean complete = false;
         while (!complete) {
-            HttpProbe.Reply reply = http.json("POST", "/clock/advance", "{\"to\":" + to + "}");
+            HttpProbe.Reply reply = http.json("POST", CLOCK + "/advance", "{\"to\":" + to + "}");
             assertThat(reply.status()).as(reply.text()).isEqualTo(200);
             for (JsonNode timer : reply.json().path("fired")) {
                 assertThat(ids.add(timer.path("id").asString())).as("fired once").isTrue();
             }
             complete = reply.json().path("complete").asBoolean();
         }
-        assertThat(http.get("/queue").json().path("size").asInt()).isZero();
+        assertThat(http.get(CLOCK + "/queue").json().path("size").asInt()).isZero();
         return ids;
     }
 

@@ -85,10 +85,6 @@ final class DeliveryQueue {
     /** What one {@link #settle} moved. */
     record Settled(int expired, int died, int readied) {
         static final Settled NOTHING = new Settled(0, 0, 0);
-
-        boolean changedAnything() {
-            return expired + died + readied > 0;
-        }
     }
 
     RetryPolicy policy() {

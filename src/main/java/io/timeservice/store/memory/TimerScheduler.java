@@ -735,11 +735,6 @@ public final class TimerScheduler {
         });
     }
 
-    /** Whether the clock is deleted; call holding the lock (between hold and release for a snapshot). */
-    boolean deletedWhileHeld() {
-        return deletedClock != null;
-    }
-
     // ---- helpers; call only while holding the lock unless said otherwise ----
 
     /**

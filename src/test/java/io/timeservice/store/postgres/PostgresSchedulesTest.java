@@ -238,7 +238,7 @@ class PostgresSchedulesTest {
         assertThatThrownBy(() -> store.timers().cancel(clock, "s:1000", Precondition.NONE))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.SCHEDULE_OWNED));
         assertThatThrownBy(() -> store.timers().add(clock, "s:1000", 1, 0, null))
-                .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.DUPLICATE_ID));
+                .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.SCHEDULE_OWNED));
         assertThat(store.timers().get(clock, "s:1000").version()).isEqualTo(1);
     }
 
