@@ -27,7 +27,7 @@ import io.timeservice.model.Limits;
  */
 final class RandomHistory {
 
-    /** On by default since the one end of time (issue 49 item 1); {@code -Dtimeservice.history.farTimes=false} to leave out. */
+    /** On since the one end of time (issue 49 item 1); {@code -Dtimeservice.history.farTimes=false} leaves them out. */
     static final boolean FAR_TIMES = !"false".equals(System.getProperty("timeservice.history.farTimes"));
 
     private static final String[] CRONS = {"* * * * *", "*/2 * * * *", "30 * * * *", "*/10 * * * * *",
@@ -158,7 +158,10 @@ final class RandomHistory {
     private String timerBody(String clock) {
         String id = timerId(clock);
         StringBuilder body = new StringBuilder("{\"id\":\"" + id + "\"");
-        if (farTimes && random.nextInt(15) == 0) {
+        long aimed = occurrenceTime(id);
+        if (aimed >= 0 && random.nextBoolean()) { // due with the occurrence it names: pending as its predecessor fires
+            body.append(",\"at\":").append(aimed);
+        } else if (farTimes && random.nextInt(15) == 0) {
             body.append(switch (random.nextInt(4)) {
                 case 0 -> ",\"delay\":1000000000000000";
                 case 1 -> ",\"at\":" + Limits.MAX_TIME;
@@ -187,6 +190,19 @@ final class RandomHistory {
             return "{\"op\":\"edit\",\"id\":\"" + someTimerId(clock) + "\",\"delay\":" + delay() + "}";
         }
         return "{\"op\":\"cancel\",\"id\":\"" + someTimerId(clock) + "\"}";
+    }
+
+    /** The time an id of a schedule's form {@code <schedule>:<digits>} names, or -1 for any other id. */
+    private static long occurrenceTime(String id) {
+        int colon = id.indexOf(':');
+        if (colon < 0 || !List.of(SCHEDULES).contains(id.substring(0, colon))) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(id.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** A plain id, or one of a schedule's form: often a coming occurrence's time, to aim at collisions. */

@@ -113,6 +113,22 @@ class SnapshotScheduleRestTest extends RestTestSupport {
         return given().get("/clocks/" + clock + "/schedules").then().statusCode(200).extract().asString();
     }
 
+    /** Found by SnapshotRoundTripPropertyTest (seed 1 of 150 calls): a replace may lower the limit below the used. */
+    @Test
+    void aScheduleReplacedWithALimitBelowWhatItUsed_isDone_andItsClockSavesADocumentThatLoads() {
+        json("{\"now\":0}").put("/clocks/lowered").then().statusCode(201);
+        putSchedule("lowered", "u", "{\"every\":1000}");
+        json("{\"by\":5000}").post("/clocks/lowered/advance").then().statusCode(200);   // 5 fired
+        json("{\"every\":1000,\"limit\":2}").put("/clocks/lowered/schedules/u").then().statusCode(200)
+                .body("state", org.hamcrest.Matchers.equalTo("done"))
+                .body("next", org.hamcrest.Matchers.nullValue());
+        JsonNode saved = save("lowered");
+        json(saved.toString()).put("/clocks/lowered-loaded/snapshot").then().statusCode(201);
+        assertThat(SnapshotRestTest.withoutName(save("lowered-loaded")))
+                .isEqualTo(SnapshotRestTest.withoutName(saved));
+        assertThat(advance("lowered-loaded", "{\"by\":10000}")).isEmpty();
+    }
+
     @Test
     void aDeliveryOfAnOccurrence_keepsItsSchedule_throughSaveAndLoad() {
         json("{\"delivery\":\"queue\",\"retry\":{\"jitter\":0}}").put("/clocks/queue").then().statusCode(201);
@@ -168,7 +184,8 @@ class SnapshotScheduleRestTest extends RestTestSupport {
         pointerByDocument.put(head + every + ",\"fired\":-1}]}", "/schedules/0/fired");
         pointerByDocument.put(head + every + ",\"skipped\":-1}]}", "/schedules/0/skipped");
         pointerByDocument.put(head + every + ",\"fired\":1,\"triggered\":2}]}", "/schedules/0/triggered");
-        pointerByDocument.put(head + every + ",\"limit\":2,\"fired\":3}]}", "/schedules/0/limit");
+        // more used than the limit is a done schedule's (a replace lowered it): with an occurrence pending, refused
+        pointerByDocument.put(head + every + ",\"limit\":2,\"fired\":3}]}", "/schedules/0/next");
         pointerByDocument.put(head + every + ",\"limit\":2,\"fired\":1,\"skipped\":1}]}", "/schedules/0/next");
         pointerByDocument.put(head + every + ",\"taken\":5000}]}", "/schedules/0/taken");
         pointerByDocument.put(head + every + ",\"version\":0}]}", "/schedules/0/version");

@@ -4,20 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 
-import io.timeservice.cron.UnixCronParser;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.ScheduleSpec.CatchUp;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.memory.Clocks;
 import io.timeservice.store.memory.MemoryScheduleStore;
-import io.timeservice.store.memory.PendingBudget;
 import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EndOfTimeJournalTest {
 
-    private static final long NO_SNAPSHOTS = Long.MAX_VALUE;
     /** The last New Year before the end of time (2^53 - 1 ms is in October of the year 287,396). */
     private static final long LAST_NEW_YEAR = Instant.parse("+287396-01-01T00:00:00Z").toEpochMilli();
 
@@ -39,8 +34,8 @@ class EndOfTimeJournalTest {
 
     @Test
     void aYearlyCronFiringAtTheEndOfTime_restartsFromItsJournal_andFromASnapshot() throws IOException {
-        Clocks before = fresh();
-        try (JournalStore store = open(before)) {
+        Clocks before = ScheduleJournals.fresh();
+        try (JournalStore store = ScheduleJournals.open(dir, before)) {
             before.create("end", LAST_NEW_YEAR - 400L * 86_400_000, ClockSettings.VIRTUAL);
             new MemoryScheduleStore(before).put("end", "ny", new ScheduleSpec("0 0 1 1 *", null, null, null, null,
                     null, 0, null, CatchUp.ALL, false), null);
@@ -54,8 +49,8 @@ class EndOfTimeJournalTest {
         }
         assertRestartsAsBefore(before);
 
-        Clocks again = fresh();
-        try (JournalStore store = open(again)) {
+        Clocks again = ScheduleJournals.fresh();
+        try (JournalStore store = ScheduleJournals.open(dir, again)) {
             again.snapshotNow();
             store.writer().awaitSnapshotIdle();
         }
@@ -63,8 +58,8 @@ class EndOfTimeJournalTest {
     }
 
     private void assertRestartsAsBefore(Clocks before) throws IOException {
-        Clocks after = fresh();
-        try (JournalStore ignored = open(after)) {
+        Clocks after = ScheduleJournals.fresh();
+        try (JournalStore ignored = ScheduleJournals.open(dir, after)) {
             Schedule schedule = new MemoryScheduleStore(after).get("end", "ny");
             assertThat(schedule).isEqualTo(new MemoryScheduleStore(before).get("end", "ny"));
             assertThat(schedule.state()).isEqualTo(Schedule.State.DONE);
@@ -72,20 +67,5 @@ class EndOfTimeJournalTest {
             assertThat(after.scheduler("end").now()).isEqualTo(Limits.MAX_TIME);
             assertThat(after.scheduler("end").firstN(10)).isEqualTo(before.scheduler("end").firstN(10));
         }
-    }
-
-    private static Clocks fresh() {
-        UnixCronParser parser = new UnixCronParser();
-        return new Clocks((clock, budget) -> {
-            TimerScheduler scheduler = new TimerScheduler(clock, 4, budget, System::currentTimeMillis,
-                    SchedulerMetrics.NONE);
-            scheduler.scheduleWith(parser, 1_000);
-            return scheduler;
-        }, new PendingBudget(10_000, Long.MAX_VALUE), 100, System::currentTimeMillis);
-    }
-
-    private JournalStore open(Clocks clocks) throws IOException {
-        return JournalStore.open(dir, clocks, FsyncPolicy.NEVER, Duration.ofMillis(5), 1, NO_SNAPSHOTS,
-                JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }
 }

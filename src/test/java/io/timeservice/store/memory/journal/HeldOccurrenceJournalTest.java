@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
-import io.timeservice.cron.UnixCronParser;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Schedule;
@@ -15,12 +13,10 @@ import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.ScheduleSpec.CatchUp;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.memory.Clocks;
 import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.MemoryScheduleStore;
 import io.timeservice.store.memory.Mutation;
-import io.timeservice.store.memory.PendingBudget;
 import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,8 +40,8 @@ class HeldOccurrenceJournalTest {
     @Test
     void aJournalWhoseClientTimerHoldsAnOccurrenceId_recovers_theClientTimerStays_theOccurrenceIsSkipped()
             throws IOException {
-        Clocks first = fresh();
-        try (JournalStore store = open(first)) {
+        Clocks first = ScheduleJournals.fresh();
+        try (JournalStore store = ScheduleJournals.open(dir, first)) {
             Clocks.Clock clock = first.create("c", NOW, ClockSettings.VIRTUAL).clock();
             new MemoryScheduleStore(first).put("c", "b", cron("30 * * * *"), null);
             long last = first.scheduler("c").get("b:" + (NOW + 1_800_000)).sequence();
@@ -55,9 +51,9 @@ class HeldOccurrenceJournalTest {
                     new Mutation.OnClock(clock.number(), new Mutation.Added(client, NOW))));
         }
 
-        Clocks second = fresh();
+        Clocks second = ScheduleJournals.fresh();
         Snapshot stateBeforeStop;
-        try (JournalStore store = open(second)) {
+        try (JournalStore store = ScheduleJournals.open(dir, second)) {
             TimerScheduler c = second.scheduler("c");
             assertThat(c.get("b:" + HELD).payload()).isEqualTo("{\"mine\":true}");
             for (int i = 0; i < 3; i++) { // the old version's steps: next, next, next (each journaled)
@@ -75,8 +71,8 @@ class HeldOccurrenceJournalTest {
                     new MemoryScheduleStore(second).list("c"));
         }
 
-        Clocks third = fresh();
-        try (JournalStore store = open(third)) {
+        Clocks third = ScheduleJournals.fresh();
+        try (JournalStore store = ScheduleJournals.open(dir, third)) {
             assertThat(new Snapshot(new MemoryClockStore(third).snapshot("c").timers(),
                     new MemoryScheduleStore(third).list("c"))).isEqualTo(stateBeforeStop);
             assertThat(third.scheduler("c").checkInvariants().ok()).isTrue();
@@ -88,20 +84,5 @@ class HeldOccurrenceJournalTest {
 
     private static ScheduleSpec cron(String cron) {
         return new ScheduleSpec(cron, null, "UTC", null, null, null, 0, null, CatchUp.ALL, false);
-    }
-
-    private static Clocks fresh() {
-        UnixCronParser parser = new UnixCronParser();
-        return new Clocks((clock, budget) -> {
-            TimerScheduler scheduler = new TimerScheduler(clock, 4, budget, System::currentTimeMillis,
-                    SchedulerMetrics.NONE);
-            scheduler.scheduleWith(parser, 1_000);
-            return scheduler;
-        }, new PendingBudget(10_000, Long.MAX_VALUE), 100, System::currentTimeMillis);
-    }
-
-    private JournalStore open(Clocks clocks) throws IOException {
-        return JournalStore.open(dir, clocks, FsyncPolicy.NEVER, Duration.ofMillis(5), 1, Long.MAX_VALUE,
-                JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }
 }

@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import io.timeservice.cron.UnixCronParser;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.RetryPolicy;
@@ -19,11 +17,9 @@ import io.timeservice.model.ScheduleSpec.CatchUp;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.memory.Clocks;
 import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.MemoryScheduleStore;
-import io.timeservice.store.memory.PendingBudget;
 import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -36,7 +32,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ScheduleJournalTest {
 
-    private static final long NO_SNAPSHOTS = Long.MAX_VALUE;
     private static final long START = Instant.parse("2027-03-27T22:00:00Z").toEpochMilli();
     private static final ClockSettings QUEUE = new ClockSettings(ClockSettings.Mode.VIRTUAL,
             ClockSettings.DeliveryMode.QUEUE, new RetryPolicy(3, 400, 2.0, 3_000, 0.5));
@@ -48,9 +43,9 @@ class ScheduleJournalTest {
     @ValueSource(strings = {"journal", "snapshot", "fork", "load", "load, then snapshot"})
     void restart_inTheMiddleOfSchedules_rebuildsThem_andTheSameAdvancesFireTheSameOccurrences(String cut)
             throws IOException {
-        Clocks before = fresh();
-        Clocks neverStopped = fresh(); // no journal: the same calls on a clock that never restarts
-        try (JournalStore store = open(before)) {
+        Clocks before = ScheduleJournals.fresh();
+        Clocks neverStopped = ScheduleJournals.fresh(); // no journal: the same calls on a clock that never restarts
+        try (JournalStore store = ScheduleJournals.open(dir, before)) {
             for (Clocks clocks : List.of(before, neverStopped)) {
                 clocks.create("berlin", START, ClockSettings.VIRTUAL);
                 clocks.create("queue", START, QUEUE);
@@ -79,8 +74,8 @@ class ScheduleJournalTest {
                 drive(clocks, cut.equals("fork") || cut.startsWith("load") ? "copy" : "berlin", new Random(7), 40);
             }
         }
-        Clocks after = fresh();
-        try (JournalStore store = open(after)) {
+        Clocks after = ScheduleJournals.fresh();
+        try (JournalStore store = ScheduleJournals.open(dir, after)) {
             for (Clocks.Clock clock : before.list(100, null)) {
                 assertSameSchedules(after, before, clock.name());
             }
@@ -167,20 +162,5 @@ class ScheduleJournalTest {
             ownersBefore.add(before.scheduler(clock).get(timer.id()).schedule());
         }
         assertThat(owners).as(clock).isEqualTo(ownersBefore);
-    }
-
-    private static Clocks fresh() {
-        UnixCronParser parser = new UnixCronParser();
-        return new Clocks((clock, budget) -> {
-            TimerScheduler scheduler = new TimerScheduler(clock, 4, budget, System::currentTimeMillis,
-                    SchedulerMetrics.NONE);
-            scheduler.scheduleWith(parser, 1_000);
-            return scheduler;
-        }, new PendingBudget(10_000, Long.MAX_VALUE), 100, System::currentTimeMillis);
-    }
-
-    private JournalStore open(Clocks clocks) throws IOException {
-        return JournalStore.open(dir, clocks, FsyncPolicy.NEVER, Duration.ofMillis(5), 1, NO_SNAPSHOTS,
-                JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }
 }
