@@ -103,11 +103,11 @@ public final class ScaleMeasurement {
         long[] adds = new long[ADDS];
         for (int i = 0; i < ADDS; i++) {
             long start = System.nanoTime();
-            store.timers().add(CLOCK, "a" + i, 3_600_000, 0, null);
+            store.timerChanges().add(CLOCK, "a" + i, 3_600_000, 0, null);
             adds[i] = System.nanoTime() - start;
         }
         for (int i = 0; i < ADDS; i++) {
-            store.timers().cancel(CLOCK, "a" + i, Precondition.NONE);
+            store.timerChanges().cancel(CLOCK, "a" + i, Precondition.NONE);
         }
         return adds;
     }
@@ -120,7 +120,7 @@ public final class ScaleMeasurement {
             for (int i = 0; i < 100; i++) {
                 due.add(new BatchOp.Add("f" + round + "-" + i, 0, 0, null));
             }
-            store.timers().batch(CLOCK, due);
+            store.timerChanges().batch(CLOCK, due);
             long start = System.nanoTime();
             int fired = store.deliveries().fireDue(CLOCK, 10_000);
             times[0][round] = System.nanoTime() - start;

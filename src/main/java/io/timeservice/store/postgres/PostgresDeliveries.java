@@ -112,7 +112,7 @@ public final class PostgresDeliveries {
     /** One firing transaction of {@link #fireDue}, firing at most {@code limit}; the fire lags. */
     private long[] fireWithin(String clock, int limit) {
         return jdbc.inTransaction(connection -> {
-            StoredClock stored = PostgresClocks.require(connection, clock, " FOR KEY SHARE");
+            StoredClock stored = ClockRows.require(connection, clock, " FOR KEY SHARE");
             if (full && budget.totals(connection)[2] >= budget.maxDeliveries()) {
                 return new long[0]; // still no room: nothing fired, nothing to roll back
             }
@@ -512,7 +512,7 @@ public final class PostgresDeliveries {
      */
     public DeliveryCounts counts(String clock) {
         return jdbc.autocommit(connection -> {
-            StoredClock stored = PostgresClocks.require(connection, clock, "");
+            StoredClock stored = ClockRows.require(connection, clock, "");
             DeliveryCounts counts;
             long allDeliveries;
             try (PreparedStatement count = connection.prepareStatement(DeliverySql.COUNTS)) {

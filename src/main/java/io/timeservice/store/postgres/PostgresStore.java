@@ -34,8 +34,10 @@ public final class PostgresStore implements AutoCloseable {
     /** How often a long-polling claim looks again when no notification comes (none lost, none listened for). */
     public static final Duration DEFAULT_SLOW_POLL = Duration.ofSeconds(1);
 
-    private final PostgresClocks clocks;
-    private final PostgresTimers timers;
+    private final PostgresClockRegistry clocks;
+    private final PostgresTimerReads timerReads;
+    private final PostgresTimerChanges timerChanges;
+    private final PostgresClockFiring clockFiring;
     private final PostgresSchedules schedules;
     private final PostgresDeliveries deliveries;
     private final LeaseReleaser leases;
@@ -74,11 +76,13 @@ public final class PostgresStore implements AutoCloseable {
                           SchedulerMetrics metrics, Schedules schedules) {
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
         this.budget = budget;
-        this.clocks = new PostgresClocks(jdbc, budget, maxClocks, alarm);
+        this.clocks = new PostgresClockRegistry(jdbc, budget, maxClocks, alarm);
         this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks);
         this.clockSnapshots = new PostgresClockSnapshots(jdbc, budget, maxClocks, schedules.parser());
         ScheduleFiring firingOfSchedules = new ScheduleFiring(schedules.parser(), schedules.maxCatchUp());
-        this.timers = new PostgresTimers(jdbc, budget, alarm, metrics, firingOfSchedules);
+        this.timerReads = new PostgresTimerReads(jdbc);
+        this.timerChanges = new PostgresTimerChanges(jdbc, budget, alarm);
+        this.clockFiring = new PostgresClockFiring(jdbc, budget, metrics, firingOfSchedules);
         this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics, firingOfSchedules);
         this.schedules = new PostgresSchedules(jdbc, budget, alarm, firingOfSchedules, schedules.max());
         this.leases = new LeaseReleaser(jdbc, metrics);
@@ -186,12 +190,23 @@ public final class PostgresStore implements AutoCloseable {
         return clockCopy;
     }
 
-    public PostgresClocks clocks() {
+    public PostgresClockRegistry clocks() {
         return clocks;
     }
 
-    public PostgresTimers timers() {
-        return timers;
+    /** Reads of pending timers: one timer, the front of a clock's queue, a clock at a glance. */
+    public PostgresTimerReads timerReads() {
+        return timerReads;
+    }
+
+    /** Changes of pending timers: add, edit, cancel, batches, a clock's reset. */
+    public PostgresTimerChanges timerChanges() {
+        return timerChanges;
+    }
+
+    /** Advances of virtual clocks and the firing of their due timers. */
+    public PostgresClockFiring clockFiring() {
+        return clockFiring;
     }
 
     public PostgresDeliveries deliveries() {

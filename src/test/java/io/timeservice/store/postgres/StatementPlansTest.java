@@ -96,26 +96,28 @@ class StatementPlansTest {
         CASES.put("DeliverySql.COUNTS", new Case("deliveries_pending_by_clock", virt));
         CASES.put("DeliverySql.COUNT_IN_STATE", new Case(null, virt, "ready"));
         CASES.put("DeliverySql.ANY_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis()));
-        CASES.put("BatchAdds.INSERT_RUN", new Case(null, virt, 0L, false, ids("n", 100), longs(100), ints(100),
+        CASES.put("TimerSql.GET", new Case("timers_pkey", "t1", virt));
+        CASES.put("TimerSql.PENDING", new Case("timers_pkey", virt, "t1"));
+        CASES.put("TimerSql.DUE_BY", new Case("timers_firing_order", 500L, 100, virt));
+        CASES.put("TimerSql.STATUS", new Case(null, virt));
+        CASES.put("TimerSql.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, virt, "new"));
+        CASES.put("TimerSql.INSERT_RUN", new Case(null, virt, 0L, false, ids("n", 100), longs(100), ints(100),
                 new String[100], longs(100)));
-        CASES.put("PostgresTimers.LOCK_TIMER", new Case("timers_pkey", virt, "t1"));
-        CASES.put("PostgresTimers.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, virt, "new"));
-        CASES.put("PostgresTimers.COUNT_DUE", new Case("timers_firing_order", virt, 500L, 10_001L));
-        CASES.put("PostgresTimers.FIRE", new Case("timers_firing_order", virt, 500L, 10_000L, true));
-        CASES.put("PostgresTimers.DUE_BY", new Case("timers_firing_order", 500L, 100, virt));
-        CASES.put("PostgresTimers.NEXT_EVENT", new Case(null, sys, sys, sys));
-        CASES.put("PostgresTimers.STATUS", new Case(null, virt));
-        CASES.put("PostgresTimers.GET", new Case("timers_pkey", "t1", virt));
-        CASES.put("PostgresTimers.EDIT", new Case("timers_seq", 9L, 0, 2, 1L));
-        CASES.put("PostgresTimers.CANCEL", new Case("timers_seq", 1L));
-        CASES.put("PostgresTimers.RESET_TIMERS", new Case(null, virt));
-        CASES.put("PostgresTimers.RESET_DELIVERIES", new Case("deliveries_by_clock", virt));
+        CASES.put("TimerSql.LOCK", new Case("timers_pkey", virt, "t1"));
+        CASES.put("TimerSql.EDIT", new Case("timers_seq", 9L, 0, 2, 1L));
+        CASES.put("TimerSql.CANCEL", new Case("timers_seq", 1L));
+        CASES.put("FiringSql.COUNT_DUE", new Case("timers_firing_order", virt, 500L, 10_001L));
+        CASES.put("FiringSql.FIRE", new Case("timers_firing_order", virt, 500L, 10_000L, true));
+        CASES.put("FiringSql.NEXT_EVENT", new Case(null, sys, sys, sys));
+        CASES.put("FiringSql.OVERDUE", new Case("timers_firing_order", virt));
+        CASES.put("ClockSql.RESET_TIMERS", new Case(null, virt));
+        CASES.put("ClockSql.RESET_DELIVERIES", new Case("deliveries_by_clock", virt));
         CASES.put("ClockSql.DELETE_ROWS", new Case("deliveries_by_clock", virt, virt));
-        CASES.put("PostgresClockCopy.COPY", new Case(null, virt, "c5", 0L));
-        CASES.put("PostgresClockSnapshots.ROWS", new Case(null, virt, virt));
-        CASES.put("PostgresClockSnapshots.INSERT_TIMERS", new Case(null, virt, virt, ids("s", 100), longs(100), ints(100),
+        CASES.put("ClockSql.COPY_ROWS", new Case(null, virt, "c5", 0L));
+        CASES.put("ClockSql.SAVED_ROWS", new Case(null, virt, virt));
+        CASES.put("ClockSql.LOAD_TIMERS", new Case(null, virt, virt, ids("s", 100), longs(100), ints(100),
                 longs(100), ints(100), longs(100), new String[100], longs(100), new String[100], new Boolean[100]));
-        CASES.put("PostgresClockSnapshots.INSERT_DELIVERIES", new Case(null, virt, virt, ids("s", 100), longs(100),
+        CASES.put("ClockSql.LOAD_DELIVERIES", new Case(null, virt, virt, ids("s", 100), longs(100),
                 ints(100), longs(100), new String[100], longs(100), repeat("ready", 100), ints(100), new Long[100],
                 longs(100), new String[100], new String[100]));
         long now = System.currentTimeMillis();
@@ -131,7 +133,6 @@ class StatementPlansTest {
         CASES.put("FiringLookSql.LOOK", new Case(LOOK_INDEXES));
         CASES.put("FiringLookSql.NEXT_ON", new Case("timers_firing_order+deliveries_leases+deliveries_waiting",
                 (Object) new String[] {sys, "c4"}));
-        CASES.put("PostgresQueueInspector.OVERDUE", new Case("timers_firing_order", virt));
     }
 
     @BeforeAll
