@@ -289,24 +289,18 @@ public final class PostgresDeliveries {
             if (token == null) {
                 return false;
             }
-            try (PreparedStatement ack = connection.prepareStatement(DeliverySql.ACK)) {
-                bindHeld(ack, 1, stored, id, token);
-                try (ResultSet row = ack.executeQuery()) {
-                    if (row.next()) {
-                        budget.release(connection, 1, row.getLong(1), 1);
-                        newlyAcked[0] = true;
-                        return true;
-                    }
-                }
+            Long bytes = Jdbc.queryFirst(connection, DeliverySql.ACK, ack -> bindHeld(ack, 1, stored, id, token),
+                    row -> row.getLong(1));
+            if (bytes != null) {
+                budget.release(connection, 1, bytes, 1);
+                newlyAcked[0] = true;
+                return true;
             }
-            try (PreparedStatement acked = connection.prepareStatement(DeliverySql.ALREADY_ACKED)) {
+            return Jdbc.queryFirst(connection, DeliverySql.ALREADY_ACKED, acked -> {
                 acked.setString(1, clock);
                 acked.setString(2, id);
                 acked.setObject(3, token);
-                try (ResultSet row = acked.executeQuery()) {
-                    return row.next();
-                }
-            }
+            }, row -> true) != null;
         });
         if (newlyAcked[0]) {
             metrics.deliveries(DeliveryEvent.ACKED, 1);
@@ -440,20 +434,13 @@ public final class PostgresDeliveries {
             if (token == null) {
                 return null;
             }
-            long sequence;
-            int attempt;
-            try (PreparedStatement held = connection.prepareStatement(DeliverySql.NACKED)) {
-                bindHeld(held, 1, stored, id, token);
-                try (ResultSet row = held.executeQuery()) {
-                    if (!row.next()) {
-                        return null;
-                    }
-                    sequence = row.getLong(1);
-                    attempt = row.getInt(2);
-                }
+            FailedAttempt attempt = Jdbc.queryFirst(connection, DeliverySql.NACKED,
+                    held -> bindHeld(held, 1, stored, id, token),
+                    row -> failure.of(stored, row.getLong(1), row.getInt(2)));
+            if (attempt == null) {
+                return null;
             }
-            io.timeservice.model.Delivery after = FailedAttempt.apply(connection,
-                    List.of(failure.of(stored, sequence, attempt))).get(0);
+            io.timeservice.model.Delivery after = FailedAttempt.apply(connection, List.of(attempt)).get(0);
             if (after.state() == io.timeservice.model.Delivery.State.READY) {
                 ReadyWakeups.notify(connection, clock); // claims waiting on any instance take it now, as in memory
             }
@@ -513,44 +500,32 @@ public final class PostgresDeliveries {
     public DeliveryCounts counts(String clock) {
         return jdbc.autocommit(connection -> {
             StoredClock stored = ClockRows.require(connection, clock, "");
-            DeliveryCounts counts;
-            long allDeliveries;
-            try (PreparedStatement count = connection.prepareStatement(DeliverySql.COUNTS)) {
-                count.setString(1, clock);
-                try (ResultSet row = count.executeQuery()) {
-                    row.next();
-                    counts = new DeliveryCounts(row.getInt(1), row.getInt(2), row.getInt(3), row.getInt(4),
-                            row.getObject(5, Long.class), false);
-                    allDeliveries = row.getLong(6);
-                }
-            }
-            if (!stored.firesByItself() || allDeliveries < budget.maxDeliveries()) {
+            CountsRow read = Jdbc.queryOne(connection, DeliverySql.COUNTS, count -> count.setString(1, clock),
+                    row -> new CountsRow(new DeliveryCounts(row.getInt(1), row.getInt(2), row.getInt(3),
+                            row.getInt(4), row.getObject(5, Long.class), false), row.getLong(6)));
+            DeliveryCounts counts = read.counts();
+            if (!stored.firesByItself() || read.allDeliveries() < budget.maxDeliveries()) {
                 return counts;
             }
-            try (PreparedStatement due = connection.prepareStatement(DeliverySql.ANY_DUE)) {
+            boolean heldBack = Jdbc.queryOne(connection, DeliverySql.ANY_DUE, due -> {
                 due.setString(1, clock);
                 due.setLong(2, stored.now());
-                try (ResultSet row = due.executeQuery()) {
-                    row.next();
-                    return new DeliveryCounts(counts.ready(), counts.inFlight(), counts.waiting(), counts.dead(),
-                            counts.oldestReadyAt(), row.getBoolean(1));
-                }
-            }
+            }, row -> row.getBoolean(1));
+            return new DeliveryCounts(counts.ready(), counts.inFlight(), counts.waiting(), counts.dead(),
+                    counts.oldestReadyAt(), heldBack);
         });
+    }
+
+    /** A row of {@link DeliverySql#COUNTS}: the clock's counts, and the unacknowledged deliveries of every clock. */
+    private record CountsRow(DeliveryCounts counts, long allDeliveries) {
     }
 
     /** How many deliveries of {@code clock} are in {@code state} (ready, in_flight, waiting, dead, acked). */
     public int count(String clock, String state) {
-        return jdbc.autocommit(connection -> {
-            try (PreparedStatement count = connection.prepareStatement(DeliverySql.COUNT_IN_STATE)) {
-                count.setString(1, clock);
-                count.setString(2, state);
-                try (ResultSet row = count.executeQuery()) {
-                    row.next();
-                    return row.getInt(1);
-                }
-            }
-        });
+        return jdbc.autocommit(connection -> Jdbc.queryOne(connection, DeliverySql.COUNT_IN_STATE, count -> {
+            count.setString(1, clock);
+            count.setString(2, state);
+        }, row -> row.getInt(1)));
     }
 
     /** Binds {@link DeliverySql#HELD}'s four parameters from {@code first}: the clock, id, token and the clock's now. */

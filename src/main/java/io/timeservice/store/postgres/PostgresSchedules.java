@@ -266,14 +266,12 @@ public final class PostgresSchedules {
     }
 
     private ScheduleRows.Row read(Connection connection, String clock, String id) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(ScheduleSql.GET)) {
+        ScheduleRows.Row row = Jdbc.queryFirst(connection, ScheduleSql.GET, select -> {
             select.setString(1, clock);
             select.setString(2, id);
-            try (ResultSet row = select.executeQuery()) {
-                if (row.next()) {
-                    return ScheduleRows.rowAt(row, firing.parser());
-                }
-            }
+        }, found -> ScheduleRows.rowAt(found, firing.parser()));
+        if (row != null) {
+            return row;
         }
         ClockRows.require(connection, clock, "");
         throw Rules.scheduleNotFound(id);

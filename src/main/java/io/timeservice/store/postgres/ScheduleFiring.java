@@ -132,16 +132,12 @@ final class ScheduleFiring {
         Step step = new Step(connection, clock, now, false);
         List<Long> lateness = new ArrayList<>();
         for (String scheduleId : due) {
-            ScheduleRows.Row row;
-            try (PreparedStatement lock = connection.prepareStatement(ScheduleSql.LOCK_IF_FREE)) {
+            ScheduleRows.Row row = Jdbc.queryFirst(connection, ScheduleSql.LOCK_IF_FREE, lock -> {
                 lock.setString(1, clock);
                 lock.setString(2, scheduleId);
-                try (ResultSet locked = lock.executeQuery()) {
-                    if (!locked.next()) {
-                        continue;
-                    }
-                    row = ScheduleRows.rowAt(locked, parser);
-                }
+            }, locked -> ScheduleRows.rowAt(locked, parser));
+            if (row == null) {
+                continue;
             }
             step.locked.put(scheduleId, row);
             List<Taken> taken = new ArrayList<>();

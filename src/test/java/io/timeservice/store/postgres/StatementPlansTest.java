@@ -47,9 +47,9 @@ class StatementPlansTest {
     private static final int CLOCKS = 1_000;
     /** Scanned whole by design, never on a request's path: the gauges' sample and the invariant report. */
     private static final Map<String, String> WHOLE_TABLE = Map.of(
-            "StoreSample.SAMPLE", "the gauges' sample, every sample-period on its own thread",
-            "BudgetReconciliation.BUDGET_AND_ROWS", "the invariant report sums every pending row",
-            "PendingBudgetStripes.RECOUNT_DELIVERIES", "the deliveries counted once at each start");
+            "StoreSql.SAMPLE", "the gauges' sample, every sample-period on its own thread",
+            "StoreSql.BUDGET_AND_ROWS", "the invariant report sums every pending row",
+            "StoreSql.RECOUNT_DELIVERIES", "the deliveries counted once at each start");
     private static final Pattern STATEMENT = Pattern.compile("(?is)^\\s*(SELECT|WITH|UPDATE|INSERT|DELETE)\\b.*");
     private static final Pattern TABLES = Pattern.compile("(?i)\\b(FROM|JOIN|UPDATE|INTO|USING)\\s+(ONLY\\s+)?(timers|deliveries)\\b");
 
