@@ -2,12 +2,6 @@ package io.timeservice.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,7 +15,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import io.timeservice.model.ClockSettings;
 import org.junit.jupiter.api.AfterAll;
@@ -34,9 +27,9 @@ import tools.jackson.databind.JsonNode;
  * an index at 1,000,000 rows in each table (1,000 clocks of 1,000 timers and 1,000 deliveries, 60% of them acked):
  * {@code EXPLAIN (FORMAT JSON)} with the parameters a call binds must show no sequential scan of either table, and,
  * where one index is the point of the statement, that index. The statements are found by reflection (every
- * {@code static final String} of the package's classes that starts as SQL and names one of the tables), so a new
- * statement without a case here fails {@link #everyStatementOfTheStore_hasAPlanCase}, and a statement written inline
- * instead of as a named constant fails {@link #noStatementOnTimersOrDeliveries_isWrittenInline}.
+ * {@code static final String} of the package's classes that starts as SQL and names one of the tables,
+ * {@link StoreStatements#named}), so a new statement without a case here fails
+ * {@link #everyStatementOfTheStore_hasAPlanCase}; {@link NamedStatementsTest} keeps every statement a named constant.
  *
  * <p>The plans are the custom plans of the first executions; pgjdbc prepares server-side after five, and PostgreSQL
  * keeps a generic plan only when it costs no more than these.
@@ -50,7 +43,6 @@ class StatementPlansTest {
             "StoreSql.SAMPLE", "the gauges' sample, every sample-period on its own thread",
             "StoreSql.BUDGET_AND_ROWS", "the invariant report sums every pending row",
             "StoreSql.RECOUNT_DELIVERIES", "the deliveries counted once at each start");
-    private static final Pattern STATEMENT = Pattern.compile("(?is)^\\s*(SELECT|WITH|UPDATE|INSERT|DELETE)\\b.*");
     private static final Pattern TABLES = Pattern.compile("(?i)\\b(FROM|JOIN|UPDATE|INTO|USING)\\s+(ONLY\\s+)?(timers|deliveries)\\b");
 
     private static TestDatabase database;
@@ -174,7 +166,7 @@ class StatementPlansTest {
 
     @Test
     void everyStatementOfTheStore_hasAPlanCase() throws Exception {
-        Map<String, String> statements = statementsOfTheStore();
+        Map<String, String> statements = StoreStatements.named(TABLES);
 
         assertThat(statements).as("statements found by reflection").hasSizeGreaterThan(30);
         TreeSet<String> unchecked = new TreeSet<>(statements.keySet());
@@ -189,7 +181,7 @@ class StatementPlansTest {
     @Test
     void everyStatementOnTimersOrDeliveries_usesAnIndexAtAMillionRows() throws Exception {
         List<String> failures = new ArrayList<>();
-        for (Map.Entry<String, String> statement : statementsOfTheStore().entrySet()) {
+        for (Map.Entry<String, String> statement : StoreStatements.named(TABLES).entrySet()) {
             Case planCase = CASES.get(statement.getKey());
             if (planCase == null) {
                 continue; // whole-table by design, or reported by everyStatementOfTheStore_hasAPlanCase
@@ -230,7 +222,7 @@ class StatementPlansTest {
         Pattern insert = Pattern.compile("(?is)\\bINSERT\\s+INTO\\s+(timers|deliveries)\\s*\\(([^)]*)\\)");
         List<String> inserts = new ArrayList<>();
         List<String> withoutFlag = new ArrayList<>();
-        for (Map.Entry<String, String> statement : statementsOfTheStore().entrySet()) {
+        for (Map.Entry<String, String> statement : StoreStatements.named(TABLES).entrySet()) {
             Matcher columns = insert.matcher(statement.getValue());
             while (columns.find()) {
                 inserts.add(statement.getKey());
@@ -242,53 +234,6 @@ class StatementPlansTest {
 
         assertThat(inserts).as("inserts found").hasSizeGreaterThanOrEqualTo(10);
         assertThat(withoutFlag).isEmpty();
-    }
-
-    @Test
-    void noStatementOnTimersOrDeliveries_isWrittenInline() throws IOException {
-        Pattern inline = Pattern.compile("prepareStatement\\(\\s*(\"\"\"(.*?)\"\"\"|\"((?:[^\"\\\\]|\\\\.)*)\")",
-                Pattern.DOTALL);
-        List<String> found = new ArrayList<>();
-        try (Stream<Path> sources = Files.list(Path.of("src/main/java/io/timeservice/store/postgres"))) {
-            for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {
-                Matcher literal = inline.matcher(Files.readString(source));
-                while (literal.find()) {
-                    String text = literal.group(2) != null ? literal.group(2) : literal.group(3);
-                    if (TABLES.matcher(text).find()) {
-                        found.add(source.getFileName() + ": " + text.strip());
-                    }
-                }
-            }
-        }
-        assertThat(found).as("name them as constants, so that this test checks their plans").isEmpty();
-    }
-
-    /** Every SQL constant of the package that names timers or deliveries, as "Class.FIELD" to its text. */
-    private static Map<String, String> statementsOfTheStore() throws IOException, URISyntaxException,
-            ClassNotFoundException, IllegalAccessException {
-        Path classes = Path.of(PostgresStore.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .resolve(PostgresStore.class.getPackageName().replace('.', '/'));
-        Map<String, String> statements = new TreeMap<>();
-        List<Path> files;
-        try (Stream<Path> listed = Files.list(classes)) {
-            files = listed.filter(p -> p.toString().endsWith(".class")).sorted().toList();
-        }
-        for (Path file : files) {
-            String name = file.getFileName().toString().replaceFirst("\\.class$", "");
-            Class<?> type = Class.forName(PostgresStore.class.getPackageName() + "." + name, false,
-                    StatementPlansTest.class.getClassLoader());
-            for (Field field : type.getDeclaredFields()) {
-                int modifiers = field.getModifiers();
-                if (field.getType() == String.class && Modifier.isStatic(modifiers) && Modifier.isFinal(modifiers)) {
-                    field.setAccessible(true);
-                    String sql = (String) field.get(null);
-                    if (sql != null && STATEMENT.matcher(sql).matches() && TABLES.matcher(sql).find()) {
-                        statements.put(type.getSimpleName() + "." + field.getName(), sql);
-                    }
-                }
-            }
-        }
-        return statements;
     }
 
     /**
