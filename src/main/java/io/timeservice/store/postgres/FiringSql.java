@@ -1,12 +1,12 @@
 package io.timeservice.store.postgres;
 
 /**
- * The statements of a virtual clock's advance ({@link PostgresClockFiring}), kept as SQL to be reviewed as SQL: how
- * many timers are due, firing the first of them (into the answer, or into the ready queue of a queueing clock), the
- * clock's next event, and moving its time; and the check that an advance left nothing behind
- * ({@link PostgresQueueInspector}). Every statement runs in the advance's transaction, which holds the clock's row
- * {@code FOR UPDATE}. The firing of schedules' occurrences is {@link ScheduleSql}'s, the firing of clocks that fire
- * by themselves {@link DeliverySql#FIRE_DUE}, the firing loop's look {@link FiringLookSql}'s.
+ * The statements of firing ({@link PostgresClockFiring}), kept as SQL to be reviewed as SQL: a firing round of a
+ * clock that fires by itself ({@link #FIRE_DUE}); a virtual clock's advance, in the transaction that holds its row
+ * {@code FOR UPDATE}: how many timers are due, firing the first of them (into the answer, or into the ready queue of
+ * a queueing clock), the clock's next event, moving its time; and the check that an advance left nothing behind
+ * ({@link PostgresQueueInspector}). The firing of schedules' occurrences is {@link ScheduleSql}'s, the firing loop's
+ * look {@link FiringLookSql}'s.
  */
 final class FiringSql {
 
@@ -37,6 +37,29 @@ final class FiringSql {
                        schedule, system_clock
                   FROM fired WHERE ?)
             SELECT""" + " " + TimerRows.COLUMNS + " FROM fired ORDER BY " + TimerRows.FIRING_ORDER;
+
+    /**
+     * Moves the due timers of a clock that fires by itself (its now decides: the database's clock, or a scaled
+     * clock's function of it) into its ready queue, in firing order; a first attempt is ready from its fire time on,
+     * as in memory. Parameters: clock, the clock's now, limit.
+     */
+    static final String FIRE_DUE = """
+            WITH picked AS (
+                SELECT seq FROM timers t
+                 WHERE clock = ? AND fire_time <= ?
+                   AND (schedule IS NULL
+                        OR NOT EXISTS (SELECT 1 FROM schedules s WHERE s.clock = t.clock AND s.id = t.schedule))
+                 ORDER BY fire_time, priority, seq
+                 LIMIT ?
+                 FOR UPDATE SKIP LOCKED),
+            fired AS (
+                DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*)
+            INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
+                                    ready_at, schedule, system_clock)
+            SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time,
+                   schedule, system_clock
+              FROM fired
+            RETURNING fire_time, db_now_ms()""";
 
     /**
      * A clock's earliest pending timer, lease end and retry (null for none of a kind), read by their indexes.

@@ -19,18 +19,19 @@ import io.timeservice.model.Timer;
 import io.timeservice.store.SchedulerMetrics;
 
 /**
- * How a virtual clock of the PostgreSQL store moves and fires its due timers: a bounded advance, an advance to its
- * next event, and the firing of what is due there (into the answer, or into the ready queue of a queueing clock
- * within {@code timeservice.deliveries.max}, then its retry step), with the memory store's semantics and refusals
- * (the {@code TimerStore} port's contract). Schedules' occurrences fire each at its own time ({@link ScheduleFiring});
- * clocks that fire by themselves are fired by the firing loop ({@link PostgresDeliveries#fireDue}). The statements
- * are {@link FiringSql}'s.
+ * How the PostgreSQL store's clocks fire their due timers: a virtual clock's bounded advance, its advance to its next
+ * event, and the firing of what is due there (into the answer, or into the ready queue of a queueing clock, then its
+ * retry step), with the memory store's semantics and refusals (the {@code TimerStore} port's contract); and the
+ * firing round of a clock that fires by itself, which the firing loop runs ({@link #fireDue}). Either fires within
+ * {@code timeservice.deliveries.max} ({@link DeliveryRoom}); schedules' occurrences fire each at its own time
+ * ({@link ScheduleFiring}). The statements are {@link FiringSql}'s.
  *
  * <p>Thread-safe and safe across instances: an advance is one READ COMMITTED transaction that locks its clock's row
  * ({@code FOR UPDATE}) first, which every change of its timers shares ({@link PostgresTimerChanges}), so two
- * instances never advance one clock at once and the count of the due timers and their firing see one set. The
- * pending budget is changed as the last statement. Costs: O(k log n) for k fired timers, read from the front of the
- * clock's firing-order index.
+ * instances never advance one clock at once and the count of the due timers and their firing see one set; a firing
+ * round takes the due timers {@code FOR UPDATE SKIP LOCKED}, so instances fire disjoint timers. The pending budget
+ * is changed as the last statement. Costs: O(k log n) for k fired timers, read from the front of the clock's
+ * firing-order index.
  */
 public final class PostgresClockFiring {
 
@@ -38,8 +39,13 @@ public final class PostgresClockFiring {
     private final PendingBudgetStripes budget;
     /** Told of the delivery events an advance's retry step causes, after it committed. */
     private final SchedulerMetrics metrics;
-    /** Fires schedules' occurrences, each at its own time, when an advance passes them. */
+    /** Fires schedules' occurrences, each at its own time, when an advance or a firing round passes them. */
     private final ScheduleFiring schedules;
+    /**
+     * The last firing round on this instance found the deliveries at their limit: a round reads the room first (16
+     * rows, unlocked) and fires nothing while there is none, rather than fire and roll back each time.
+     */
+    private volatile boolean full;
 
     PostgresClockFiring(Jdbc jdbc, PendingBudgetStripes budget, SchedulerMetrics metrics, ScheduleFiring schedules) {
         this.jdbc = jdbc;
@@ -197,6 +203,69 @@ public final class PostgresClockFiring {
         }
         DeliveryRoom.count(connection, budget, -releasedTimers, -releasedBytes, stored.queues() ? fired.size() : 0);
         return new AdvanceResult(newNow, fired, complete);
+    }
+
+    /**
+     * Fires up to {@code limit} timers of {@code clock} that are due by the database's clock into its ready queue,
+     * no more than {@code timeservice.deliveries.max} has room for ({@link DeliveryRoom}: at the limit the due timers
+     * stay pending, held back); returns how many. Instances may run it at once: each moves timers no other is moving.
+     * The timers stay counted in the budget as deliveries. Reports each one's fire lag: the database's now minus its
+     * fire time.
+     *
+     * <p>The clock's row is locked ({@code FOR KEY SHARE}) before any timer: the deliveries' foreign key takes that
+     * lock anyway, and taking it last could deadlock with a deletion of the clock, which locks the clock first and
+     * then its timers.
+     *
+     * @throws SchedulerException {@code clock_not_found}
+     */
+    public int fireDue(String clock, int limit) {
+        long[] lags = DeliveryRoom.withinRoom(room -> room == 0 ? heldBack() : fireWithin(clock, Math.min(limit, room)));
+        for (long lag : lags) {
+            if (lag >= 0) {
+                metrics.fireLag(lag);
+            }
+        }
+        return lags.length;
+    }
+
+    /** The deliveries held their limit at the last firing: the next one reads the room first. */
+    private long[] heldBack() {
+        full = true;
+        return new long[0];
+    }
+
+    /** One firing transaction of {@link #fireDue}, firing at most {@code limit}; the fire lags. */
+    private long[] fireWithin(String clock, int limit) {
+        return jdbc.inTransaction(connection -> {
+            StoredClock stored = ClockRows.require(connection, clock, " FOR KEY SHARE");
+            if (full && budget.totals(connection)[2] >= budget.maxDeliveries()) {
+                return new long[0]; // still no room: nothing fired, nothing to roll back
+            }
+            List<Long> fired = new ArrayList<>();
+            try (PreparedStatement fire = connection.prepareStatement(FiringSql.FIRE_DUE)) {
+                fire.setString(1, clock);
+                fire.setLong(2, stored.now());
+                fire.setInt(3, limit);
+                try (ResultSet rows = fire.executeQuery()) {
+                    while (rows.next()) {
+                        // fire lag is wall-clock time: a scaled clock's fire times are not
+                        fired.add(stored.mode() != ClockSettings.Mode.SYSTEM ? -1
+                                : Math.max(0, rows.getLong(2) - rows.getLong(1)));
+                    }
+                }
+            }
+            ScheduleFiring.SystemFired occurrences = schedules.fireDueOnSystemClock(connection, clock, stored.now(),
+                    limit);
+            for (long lag : occurrences.lateness()) {
+                fired.add(lag);
+            }
+            if (!fired.isEmpty()) {
+                ReadyWakeups.notify(connection, clock);
+            }
+            DeliveryRoom.count(connection, budget, occurrences.netTimers(), occurrences.netBytes(), fired.size());
+            full = false;
+            return fired.stream().mapToLong(Long::longValue).toArray();
+        });
     }
 
     /** How many timers of the clock are due by {@code now}, counted up to {@code upTo}. */

@@ -26,11 +26,11 @@ import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
 import io.timeservice.store.SchedulerMetrics;
 
 /**
- * Deliveries on the PostgreSQL store (table {@code deliveries}), with the memory store's semantics: firing due timers
- * of system clocks into the ready queue, claiming longest-ready first (first attempts in firing order) with leases,
- * ack, nack and extend checked against the claim's token, retries by the clock's retry policy ({@link RetryPolicy},
- * kept in {@code clocks.settings}), counts. Lease expiry, due retries and the purge are {@link LeaseReleaser}'s, dead
- * letters {@link PostgresDeadLetters}'; the statements are in {@link DeliverySql}.
+ * Deliveries on the PostgreSQL store (table {@code deliveries}), with the memory store's semantics: claiming
+ * longest-ready first (first attempts in firing order) with leases, ack, nack and extend checked against the claim's
+ * token, retries by the clock's retry policy ({@link RetryPolicy}, kept in {@code clocks.settings}), counts. Firing
+ * due timers into the ready queue is {@link PostgresClockFiring}'s, lease expiry, due retries and the purge are
+ * {@link LeaseReleaser}'s, dead letters {@link PostgresDeadLetters}'; the statements are in {@link DeliverySql}.
  *
  * <p>Time is the clock's own, as in memory: a virtual clock's {@code now_ms} (leases and retries of a virtual clock end
  * only by advancing it, which runs the retry step in its transaction), the database's clock ({@code db_now_ms()}) for
@@ -60,87 +60,16 @@ public final class PostgresDeliveries {
     /** Set while the service stops: long polls answer at once ({@link #endWaits}). */
     private volatile boolean waitsEnded;
     private final FiringAlarm alarm;
-    /**
-     * The last firing on this instance found the deliveries at their limit: a firing reads the room first (16 rows,
-     * unlocked) and fires nothing while there is none, rather than fire and roll back each time.
-     */
-    private volatile boolean full;
     /** Told of every delivery event after its transaction committed, as the memory store tells of them. */
     private final SchedulerMetrics metrics;
-    /** Fires the clock's schedules' occurrences, with their successors, in the same transaction. */
-    private final ScheduleFiring schedules;
 
     PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups, FiringAlarm alarm,
-                       SchedulerMetrics metrics, ScheduleFiring schedules) {
-        this.schedules = schedules;
+                       SchedulerMetrics metrics) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.wakeups = wakeups;
         this.alarm = alarm;
         this.metrics = metrics;
-    }
-
-    /**
-     * Fires up to {@code limit} timers of {@code clock} that are due by the database's clock into its ready queue,
-     * no more than {@code timeservice.deliveries.max} has room for ({@link DeliveryRoom}: at the limit the due timers
-     * stay pending, held back); returns how many. Instances may run it at once: each moves timers no other is moving.
-     * The timers stay counted in the budget as deliveries. Reports each one's fire lag: the database's now minus its
-     * fire time.
-     *
-     * <p>The clock's row is locked ({@code FOR KEY SHARE}) before any timer: the deliveries' foreign key takes that
-     * lock anyway, and taking it last could deadlock with a deletion of the clock, which locks the clock first and
-     * then its timers.
-     *
-     * @throws SchedulerException {@code clock_not_found}
-     */
-    public int fireDue(String clock, int limit) {
-        long[] lags = DeliveryRoom.withinRoom(room -> room == 0 ? heldBack() : fireWithin(clock, Math.min(limit, room)));
-        for (long lag : lags) {
-            if (lag >= 0) {
-                metrics.fireLag(lag);
-            }
-        }
-        return lags.length;
-    }
-
-    /** The deliveries held their limit at the last firing: the next one reads the room first. */
-    private long[] heldBack() {
-        full = true;
-        return new long[0];
-    }
-
-    /** One firing transaction of {@link #fireDue}, firing at most {@code limit}; the fire lags. */
-    private long[] fireWithin(String clock, int limit) {
-        return jdbc.inTransaction(connection -> {
-            StoredClock stored = ClockRows.require(connection, clock, " FOR KEY SHARE");
-            if (full && budget.totals(connection)[2] >= budget.maxDeliveries()) {
-                return new long[0]; // still no room: nothing fired, nothing to roll back
-            }
-            List<Long> fired = new ArrayList<>();
-            try (PreparedStatement fire = connection.prepareStatement(DeliverySql.FIRE_DUE)) {
-                fire.setString(1, clock);
-                fire.setLong(2, stored.now());
-                fire.setInt(3, limit);
-                try (ResultSet rows = fire.executeQuery()) {
-                    while (rows.next()) {
-                        // fire lag is wall-clock time: a scaled clock's fire times are not
-                        fired.add(stored.mode() != ClockSettings.Mode.SYSTEM ? -1
-                                : Math.max(0, rows.getLong(2) - rows.getLong(1)));
-                    }
-                }
-            }
-            ScheduleFiring.SystemFired occurrences = schedules.fireDueOnSystemClock(connection, clock, stored.now(),
-                    limit);
-            for (long lag : occurrences.lateness()) {
-                fired.add(lag);
-            }
-            if (!fired.isEmpty()) {
-                ReadyWakeups.notify(connection, clock);
-            }
-            DeliveryRoom.count(connection, budget, occurrences.netTimers(), occurrences.netBytes(), fired.size());
-            full = false;
-            return fired.stream().mapToLong(Long::longValue).toArray();
-        });
     }
 
     /**

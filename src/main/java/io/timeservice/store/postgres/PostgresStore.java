@@ -83,7 +83,7 @@ public final class PostgresStore implements AutoCloseable {
         this.timerReads = new PostgresTimerReads(jdbc);
         this.timerChanges = new PostgresTimerChanges(jdbc, budget, alarm);
         this.clockFiring = new PostgresClockFiring(jdbc, budget, metrics, firingOfSchedules);
-        this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics, firingOfSchedules);
+        this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics);
         this.schedules = new PostgresSchedules(jdbc, budget, alarm, firingOfSchedules, schedules.max());
         this.leases = new LeaseReleaser(jdbc, metrics);
         this.deadLetters = new PostgresDeadLetters(jdbc, budget, metrics);
@@ -204,7 +204,7 @@ public final class PostgresStore implements AutoCloseable {
         return timerChanges;
     }
 
-    /** Advances of virtual clocks and the firing of their due timers. */
+    /** Advances of virtual clocks, firing rounds of the clocks that fire by themselves. */
     public PostgresClockFiring clockFiring() {
         return clockFiring;
     }
@@ -253,7 +253,7 @@ public final class PostgresStore implements AutoCloseable {
      */
     public synchronized PostgresFiringLoop startFiring(PostgresFiringLoop.Settings settings) {
         if (firing == null) {
-            firing = new PostgresFiringLoop(deliveries, leases, jdbc, skew, alarm, settings, metrics,
+            firing = new PostgresFiringLoop(clockFiring, leases, jdbc, skew, alarm, settings, metrics,
                     budget::maxDeliveries);
             firing.start();
         }

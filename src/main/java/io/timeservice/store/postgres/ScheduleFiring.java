@@ -114,7 +114,7 @@ final class ScheduleFiring {
      * Fires the occurrences of a system clock's schedules due by the database's clock, at most {@code limit}
      * schedules' worth, each schedule whose row is free (another loop may hold one); answers each fired
      * occurrence's lateness and the budget change besides the deliveries, which the caller makes. Occurrences of
-     * deleted schedules fire as plain timers ({@link DeliverySql#FIRE_DUE}).
+     * deleted schedules fire as plain timers ({@link FiringSql#FIRE_DUE}).
      */
     SystemFired fireDueOnSystemClock(Connection connection, String clock, long now, int limit)
             throws SQLException {

@@ -83,7 +83,7 @@ class AckedRowPurgeTest {
             store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
             store.timerChanges().add("s", "done", 0, 0, null);
             store.timerChanges().add("s", "open", 0, 0, null);
-            assertThat(store.deliveries().fireDue("s", 10)).isEqualTo(2);
+            assertThat(store.clockFiring().fireDue("s", 10)).isEqualTo(2);
             ClaimedDelivery done = store.deliveries().claim("s", 1, 30_000).get(0);
             assertThat(store.deliveries().ack("s", done.id(), done.claim().toString())).isTrue();
 

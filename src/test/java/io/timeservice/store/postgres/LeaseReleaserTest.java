@@ -35,7 +35,7 @@ class LeaseReleaserTest extends QueueClockTest {
         for (String id : new String[] {"x", "y", "z"}) {
             store.timerChanges().add(system, id, 0, 0, null);
         }
-        assertThat(deliveries().fireDue(system, 100)).isEqualTo(3);
+        assertThat(store.clockFiring().fireDue(system, 100)).isEqualTo(3);
         List<ClaimedDelivery> claimed = deliveries().claim(system, 3, 30_000);
         assertThat(claimed).extracting(ClaimedDelivery::id).containsExactly("x", "y", "z");
         deliveries().nack(system, "y", token(claimed.get(1)), null);              // waiting a minute

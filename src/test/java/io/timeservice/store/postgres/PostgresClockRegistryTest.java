@@ -171,7 +171,7 @@ class PostgresClockRegistryTest {
     void delete_racingAnAckOnASystemClock_givesTheDeliveryBackOnce_andTheBudgetMatchesTheRows() throws Exception {
         store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
         store.timerChanges().add("s", "a", 0, 0, null);
-        assertThat(store.deliveries().fireDue("s", 10)).isEqualTo(1);
+        assertThat(store.clockFiring().fireDue("s", 10)).isEqualTo(1);
         ClaimedDelivery claimed = store.deliveries().claim("s", 1, 600_000).get(0);
         ExecutorService calls = Executors.newFixedThreadPool(2);
         try (Connection budgetHolder = DriverManager.getConnection(database.jdbcUrl())) {

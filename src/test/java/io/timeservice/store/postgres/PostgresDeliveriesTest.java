@@ -141,7 +141,7 @@ class PostgresDeliveriesTest extends QueueClockTest {
     void anUnknownClock_isClockNotFound_notAnEmptyClaimOrALostOne() {
         String token = UUID.randomUUID().toString();
         List<Runnable> calls = List.of(() -> deliveries().claim("nope", 1, 30_000),
-                () -> deliveries().fireDue("nope", 10), () -> store.leases().releaseDue("nope", 10),
+                () -> store.clockFiring().fireDue("nope", 10), () -> store.leases().releaseDue("nope", 10),
                 () -> deliveries().ack("nope", "a", token), () -> deliveries().ack("nope", "a", "not-a-token"),
                 () -> deliveries().nack("nope", "a", token, null),
                 () -> deliveries().extend("nope", "a", token, 1_000));
@@ -316,7 +316,7 @@ class PostgresDeliveriesTest extends QueueClockTest {
         store.timerChanges().add(system, "now", 0, 0, null);
         store.timerChanges().add(system, "later", 3_600_000, 0, null);
 
-        assertThat(deliveries().fireDue(system, 100)).isEqualTo(1);
+        assertThat(store.clockFiring().fireDue(system, 100)).isEqualTo(1);
         long before = database.queryLong("SELECT db_now_ms()");
         List<ClaimedDelivery> claimed = deliveries().claim(system, 10, 30_000);
         long after = database.queryLong("SELECT db_now_ms()");
@@ -365,7 +365,7 @@ class PostgresDeliveriesTest extends QueueClockTest {
         store.timerChanges().add(system, "late", 0, 0, null);
         database.execute("UPDATE timers SET fire_time = db_now_ms() - 5000 WHERE clock = '" + system + "'");
 
-        assertThat(reporting.deliveries().fireDue(system, 100)).isEqualTo(1);
+        assertThat(reporting.clockFiring().fireDue(system, 100)).isEqualTo(1);
         List<ClaimedDelivery> claimed = reporting.deliveries().claim(system, 10, 30_000);
         long claimedAt = claimed.get(0).leaseUntil() - 30_000;
 

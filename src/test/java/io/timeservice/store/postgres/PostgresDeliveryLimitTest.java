@@ -74,8 +74,8 @@ class PostgresDeliveryLimitTest {
             store.timerChanges().add(clock, id, 0, 0, null);
         }
 
-        assertThat(store.deliveries().fireDue(clock, 100)).isEqualTo(LIMIT);
-        assertThat(store.deliveries().fireDue(clock, 100)).as("held back: nothing more fires").isZero();
+        assertThat(store.clockFiring().fireDue(clock, 100)).isEqualTo(LIMIT);
+        assertThat(store.clockFiring().fireDue(clock, 100)).as("held back: nothing more fires").isZero();
         assertThat(store.timerReads().firstN(clock, 10).timers()).extracting(t -> t.id()).containsExactly("d", "e");
         assertThat(store.deliveries().counts(clock).ready()).isEqualTo(LIMIT);
         assertThat(store.deliveries().counts(clock).firingHeldBack()).isTrue();
@@ -83,12 +83,12 @@ class PostgresDeliveryLimitTest {
         ClaimedDelivery claimed = store.deliveries().claim(clock, 1, 30_000).get(0);
         assertThat(store.deliveries().ack(clock, claimed.id(), claimed.claim().toString())).isTrue();
 
-        assertThat(store.deliveries().fireDue(clock, 100)).as("one ack, room for one").isEqualTo(1);
+        assertThat(store.clockFiring().fireDue(clock, 100)).as("one ack, room for one").isEqualTo(1);
         assertThat(store.timerReads().firstN(clock, 10).timers()).extracting(t -> t.id()).containsExactly("e");
         assertThat(store.deliveries().counts(clock).firingHeldBack()).isTrue();
         claimed = store.deliveries().claim(clock, 1, 30_000).get(0);
         store.deliveries().ack(clock, claimed.id(), claimed.claim().toString());
-        assertThat(store.deliveries().fireDue(clock, 100)).isEqualTo(1);
+        assertThat(store.clockFiring().fireDue(clock, 100)).isEqualTo(1);
         assertThat(store.timerReads().firstN(clock, 10).timers()).isEmpty();
         assertThat(store.deliveries().counts(clock).firingHeldBack()).as("nothing due is held back").isFalse();
     }
@@ -160,7 +160,7 @@ class PostgresDeliveryLimitTest {
             }
             List<Future<Integer>> firings = new ArrayList<>();
             for (String clock : List.of(one, two)) {
-                firings.add(pool.submit(() -> store.deliveries().fireDue(clock, 100)));
+                firings.add(pool.submit(() -> store.clockFiring().fireDue(clock, 100)));
             }
             LockWaits.awaitBehind(database, LockWaits.backendPid(holder), 2);
             holder.commit();

@@ -144,7 +144,7 @@ class PostgresFiringLoopTest {
     @Test
     void aClockDeletedBetweenTheLookAndItsSteps_isSkipped_andTheLookDoesNotFail() throws Exception {
         store.timerChanges().add("s", "held", 0, 0, null);
-        assertThat(store.deliveries().fireDue("s", 10)).isEqualTo(1);
+        assertThat(store.clockFiring().fireDue("s", 10)).isEqualTo(1);
         store.deliveries().claim("s", 1, 3_600_000);
         database.execute("UPDATE deliveries SET lease_until = db_now_ms() - 1000 WHERE clock = 's'");
         store.timerChanges().add("s", "due", 0, 0, null);

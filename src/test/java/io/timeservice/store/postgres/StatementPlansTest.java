@@ -69,7 +69,7 @@ class StatementPlansTest {
         java.util.Arrays.fill(claims, CLAIM);
         CASES.put("DeliverySql.CLAIM", new Case("deliveries_ready", 30_000L, virt, 100));
         CASES.put("DeliverySql.CLAIM_OF", new Case("deliveries_ready", 30_000L, virt, 1L, 100));
-        CASES.put("DeliverySql.FIRE_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis(), 10_000));
+        CASES.put("FiringSql.FIRE_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis(), 10_000));
         CASES.put("DeliverySql.ACK", new Case("deliveries_claim", virt, "d1", CLAIM, 0L));
         CASES.put("DeliverySql.ALREADY_ACKED", new Case("deliveries_claim", virt, "d1", CLAIM));
         // found by their claims, locked by primary key: never by the clock's whole in-flight range
