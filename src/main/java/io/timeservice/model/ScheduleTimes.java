@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * When a schedule's occurrences fall, with start, end and limit applied: the store-neutral arithmetic both stores
  * call, so that the pending occurrence, {@code next} and every catch-up decision agree whichever store answers.
- * Pure functions of their arguments; the recurrence comes from {@link Rules#recurrenceOf}.
+ * Pure functions of their arguments; the recurrence comes from {@link ScheduleRules#recurrenceOf}.
  */
 public final class ScheduleTimes {
 
@@ -67,7 +67,7 @@ public final class ScheduleTimes {
      * and limit applied; empty when none is pending.
      */
     public static List<Long> upcoming(Schedule schedule, Recurrence times, int count) {
-        Rules.requireNextCount(count);
+        ScheduleRules.requireNextCount(count);
         List<Long> upcoming = new ArrayList<>(Math.min(count, 16));
         if (schedule.next() == null) {
             return upcoming;

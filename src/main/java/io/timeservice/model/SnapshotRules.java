@@ -9,9 +9,9 @@ import java.util.Set;
  * The rules a {@link ClockSnapshot} must keep to be loaded, the same for both stores: every refusal is
  * {@code invalid_snapshot} naming the JSON pointer of the member it refuses ({@link SchedulerException#member}), and
  * {@link #check} reports the first, in document order (clock, then timers, then schedules, then deliveries, each
- * member in the order the document schema lists them). The rules are the API's own: ids as {@link Rules#requireValidId}, times within
+ * member in the order the document schema lists them). The rules are the API's own: ids as {@link TimerRules#requireValidId}, times within
  * what an add or advance could have made, versions and attempts within their bounds, sequences distinct and below
- * {@code nextSequence}, schedules as {@link Rules#requireSchedule} takes them (through the same code), with counts
+ * {@code nextSequence}, schedules as {@link ScheduleRules#requireSchedule} takes them (through the same code), with counts
  * and a pending occurrence a clock could hold, and deliveries only on a clock that queues them, each in a state a
  * saved clock can hold.
  * What depends on the store's state (the name, the capacity, the clock limit) is the store's to refuse.
@@ -36,7 +36,7 @@ public final class SnapshotRules {
         long next = snapshot.nextSequence();
         require(next >= 1, "/clock/nextSequence", "nextSequence must be at least 1: " + next);
         Set<String> ids = new HashSet<>();
-        long latestFireTime = Rules.saturatedAdd(now, Limits.MAX_DELAY);
+        long latestFireTime = TimeRules.saturatedAdd(now, Limits.MAX_DELAY);
         List<Timer> timers = snapshot.timers();
         for (int i = 0; i < timers.size(); i++) {
             Timer timer = timers.get(i);
@@ -121,7 +121,7 @@ public final class SnapshotRules {
 
     private static void requireId(String id, String pointer) {
         try {
-            Rules.requireValidId(id);
+            TimerRules.requireValidId(id);
         } catch (SchedulerException invalid) {
             throw new SchedulerException(ErrorCode.INVALID_SNAPSHOT, invalid.getMessage()).atMember(pointer);
         }
@@ -129,7 +129,7 @@ public final class SnapshotRules {
 
     static void requireScheduleId(String id, String pointer) {
         try {
-            Rules.requireValidScheduleId(id);
+            ScheduleRules.requireValidScheduleId(id);
         } catch (SchedulerException invalid) {
             throw new SchedulerException(ErrorCode.INVALID_SNAPSHOT, invalid.getMessage()).atMember(pointer);
         }

@@ -65,7 +65,7 @@ public final class SnapshotSizes {
      */
     public static SchedulerException tooLargeToLoad(String clock, long maxSnapshotBytes) {
         return new SchedulerException(ErrorCode.PAYLOAD_TOO_LARGE, "the snapshot document of clock "
-                + Rules.abbreviateClockName(clock) + " is over timeservice.limits.max-snapshot-bytes ("
+                + ClockRules.abbreviateClockName(clock) + " is over timeservice.limits.max-snapshot-bytes ("
                 + maxSnapshotBytes + " bytes), the most a load reads, so it could not be loaded back: raise that limit"
                 + " (at most " + Limits.MAX_SNAPSHOT_BYTES + ") on the saving and the loading service, or fork the"
                 + " clock (PUT /clocks/{new} with copyOf) instead");

@@ -24,7 +24,7 @@ public interface DeliveryStore {
      * becomes ready or the wait ends (a long poll), holding no lock or connection.
      *
      * @throws SchedulerException {@code invalid_limit}, {@code invalid_request} (lease or wait out of range), in
-     *                            the order {@link io.timeservice.model.Rules#requireClaim} checks them
+     *                            the order {@link io.timeservice.model.DeliveryRules#requireClaim} checks them
      */
     List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis);
 
@@ -62,7 +62,7 @@ public interface DeliveryStore {
      * target answered 410 Gone). Returns it as it is now: dead, with {@code reason}.
      *
      * @throws SchedulerException {@code claim_lost}, {@code invalid_request} for a reason that
-     *                            {@link io.timeservice.model.Rules#requireDeadReason} refuses
+     *                            {@link io.timeservice.model.DeliveryRules#requireDeadReason} refuses
      */
     Delivery reject(String clock, String id, String claim, String reason);
 

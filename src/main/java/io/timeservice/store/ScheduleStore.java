@@ -11,7 +11,7 @@ import io.timeservice.model.Timer;
  * The recurring schedules of a store's clocks: the port both stores implement and the web layer calls. Every call
  * names its clock ({@code null} for the default one; a missing clock is {@code clock_not_found} before anything
  * else), and refusals are {@link SchedulerException}s with the same codes and texts on every store (the form checks
- * from {@link io.timeservice.model.Rules}, the times from {@link io.timeservice.model.ScheduleTimes}); a refused
+ * from {@link io.timeservice.model.ScheduleRules}, the times from {@link io.timeservice.model.ScheduleTimes}); a refused
  * call changes nothing.
  *
  * <p>Each occurrence is a timer with id {@code <schedule id>:<time>}, fireTime = its time, the schedule's priority

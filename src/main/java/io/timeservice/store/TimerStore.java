@@ -18,15 +18,16 @@ import io.timeservice.model.Trace;
  * The timers of a store's clocks: the port both stores implement and the web layer calls. Every call names its
  * clock, {@code null} for the default one; a clock that does not exist is refused with {@code clock_not_found}
  * before anything else about the clock is decided. Every refusal is a {@link SchedulerException} whose code and
- * message are the same on every store (the form checks come from {@link io.timeservice.model.Rules}), and a refused
- * call changes nothing. A store that keeps no trace leaves {@code trace} empty. Timers fire in one order: fireTime,
- * then priority, then sequence ({@link Timer#compareFiringOrder}).
+ * message are the same on every store (they come from the rulebook: {@link io.timeservice.model.TimerRules},
+ * {@link io.timeservice.model.TimeRules}), and a refused call changes nothing. A store that keeps no trace leaves
+ * {@code trace} empty. Timers fire in one order: fireTime, then priority, then sequence
+ * ({@link Timer#compareFiringOrder}).
  */
 public interface TimerStore {
 
     /**
-     * Adds a timer due {@code due}: its fireTime ({@link io.timeservice.model.Rules#fireTime}) is decided against the
-     * clock's now in the same atomic step that adds it.
+     * Adds a timer due {@code due}: its fireTime ({@link io.timeservice.model.TimeRules#fireTime}) is decided against
+     * the clock's now in the same atomic step that adds it.
      *
      * @throws SchedulerException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id},
      *                            {@code payload_too_large} or {@code capacity_exceeded} (too many timers, or too many

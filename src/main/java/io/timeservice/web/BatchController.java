@@ -10,9 +10,9 @@ import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.store.TimerStore;
 import io.timeservice.web.JsonRequest.Batch;
 import org.springframework.http.MediaType;
@@ -109,13 +109,13 @@ class BatchController {
         String kind = op.isString() ? op.asString() : null;
         if ("add".equals(kind)) {
             AddOp add = json.bindMember(node, AddOp.class);
-            Due due = Rules.requireDue(add.delay(), ClockTimeMember.read("at", add.at()));
+            Due due = TimerRules.requireDue(add.delay(), ClockTimeMember.read("at", add.at()));
             batch.add(new BatchOp.Add(add.id(), due, add.priority() == null ? 0 : add.priority(),
                     json.payloadText(add.payload())));
             ifMatches.add(null);
         } else if ("edit".equals(kind)) {
             EditOp edit = json.bindMember(node, EditOp.class);
-            Due due = Rules.editedDue(edit.delay(), ClockTimeMember.read("at", edit.at()));
+            Due due = TimerRules.editedDue(edit.delay(), ClockTimeMember.read("at", edit.at()));
             batch.add(new BatchOp.Edit(edit.id(), due, edit.priority(), EntityTags.precondition(edit.ifMatch())));
             ifMatches.add(edit.ifMatch());
         } else if ("cancel".equals(kind)) {

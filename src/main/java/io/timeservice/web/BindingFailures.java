@@ -7,8 +7,8 @@ import java.util.Map;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimeRules;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.exc.PropertyBindingException;
@@ -31,7 +31,7 @@ final class BindingFailures {
             Map.entry("id", new Rule(ErrorCode.INVALID_ID, "a JSON string")),
             Map.entry("delay", new Rule(ErrorCode.INVALID_DELAY, "a JSON integer from 0 to "
                     + Limits.MAX_DELAY)),
-            Map.entry("at", new Rule(ErrorCode.INVALID_DELAY, Rules.CLOCK_TIME_FORM)),
+            Map.entry("at", new Rule(ErrorCode.INVALID_DELAY, TimeRules.CLOCK_TIME_FORM)),
             Map.entry("by", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer from 0 to "
                     + Limits.MAX_DELAY)),
             Map.entry("to", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer, not before now")),

@@ -24,8 +24,8 @@ import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
 import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.SnapshotRules;
@@ -427,7 +427,7 @@ class SnapshotReader {
 
         /** The schedule, an interval's implied start resolved against the clock's {@code now} as a put does. */
         Schedule schedule(long now) {
-            ScheduleSpec spec = Rules.resolveSchedule(new ScheduleSpec(cron, every, zone, start, end, limit,
+            ScheduleSpec spec = ScheduleRules.resolveSchedule(new ScheduleSpec(cron, every, zone, start, end, limit,
                     or(priority, 0).intValue(), payload, catchUp == null ? ScheduleSpec.CatchUp.ALL
                     : ScheduleSpec.CatchUp.ofWire(catchUp), paused), now);
             return new Schedule(id, spec, next, or(fired, 0), or(skipped, 0), or(triggered, 0),

@@ -9,9 +9,9 @@ import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.QueueListing;
-import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.model.Trace;
 import io.timeservice.model.TraceStep;
 import io.timeservice.store.TimerStore;
@@ -50,7 +50,7 @@ class TimerController {
                                   @TraceFlag boolean trace) {
         String payload = json.payloadText(body.payload());
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Due due = Rules.requireDue(body.delay(), ClockTimeMember.read("at", body.at()));
+        Due due = TimerRules.requireDue(body.delay(), ClockTimeMember.read("at", body.at()));
         Timer timer = timers.add(clock, body.id(), due, body.priority() == null ? 0 : body.priority(), payload,
                 Trace.into(steps));
         return ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/timers/" + timer.id()))
@@ -71,7 +71,7 @@ class TimerController {
                                    @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                    @TraceFlag boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Due due = Rules.editedDue(body.delay(), ClockTimeMember.read("at", body.at()));
+        Due due = TimerRules.editedDue(body.delay(), ClockTimeMember.read("at", body.at()));
         Timer timer = requiringAnyRevision(id, ifMatch, () -> timers.edit(clock, id, due, body.priority(),
                 EntityTags.precondition(ifMatch), Trace.into(steps)));
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer, steps));

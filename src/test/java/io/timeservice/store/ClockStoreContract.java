@@ -81,6 +81,7 @@ public abstract class ClockStoreContract extends StoreContract {
         assertThat(clocks().list(10, null)).extracting(ClockView::name).containsExactly("a", "b", "c", "default");
         assertThat(clocks().list(2, null)).extracting(ClockView::name).containsExactly("a", "b");
         assertThat(clocks().list(2, "b")).extracting(ClockView::name).containsExactly("c", "default");
+        assertRefused(() -> clocks().list(0, null), ErrorCode.INVALID_LIMIT, "limit must be >= 1: 0");
         assertThat(clocks().list(2, "default")).isEmpty();
     }
 

@@ -194,6 +194,7 @@ public abstract class DeliveryStoreContract extends StoreContract {
         assertThat(dead.deadReason()).isEqualTo("gone");
         assertThat(dead.attempt()).isEqualTo(1);
         assertThat(deliveries().dead(Q, 10, 0)).containsExactly(dead);
+        assertRefused(() -> deliveries().dead(Q, 0, 0), ErrorCode.INVALID_LIMIT, "limit must be >= 1: 0");
         assertRefused(() -> deliveries().reject(Q, "a", claimed.claim(), "gone"), ErrorCode.CLAIM_LOST,
                 LOST.formatted("a"));
     }

@@ -176,7 +176,7 @@ public abstract class TimerStoreContract extends StoreContract {
                 "to (9) is before now (10); the clock never goes back");
         assertRefused(() -> timers().advance(null, null, 11 + Limits.MAX_DELAY, 1, Trace.NONE),
                 ErrorCode.INVALID_ADVANCE, "to (" + (11 + Limits.MAX_DELAY) + ") is more than " + Limits.MAX_DELAY
-                        + " after now (10)");
+                        + " ms after now (10)");
         assertRefused(() -> timers().advance(null, -1L, null, 1, Trace.NONE), ErrorCode.INVALID_ADVANCE,
                 "by must be between 0 and " + Limits.MAX_DELAY + ": -1");
         assertRefused(() -> timers().advance("wall", 1L, null, 1, Trace.NONE), ErrorCode.CLOCK_NOT_VIRTUAL,
@@ -368,6 +368,42 @@ public abstract class TimerStoreContract extends StoreContract {
                 ErrorCode.CAPACITY_EXCEEDED, "operation 1: the queue holds its capacity of 2 pending timers");
         assertThat(inBatch.opIndex()).isEqualTo(1);
         assertThat(timers().status(null).size()).isEqualTo(1);
+    }
+
+    /**
+     * A batch beyond the payload bytes is refused with the batch's text on both stores, whether the operation that
+     * goes beyond adds a timer to the running peak (once "this timer needs" on the memory store) or only bytes (once
+     * without "more" on PostgreSQL).
+     */
+    @Test
+    void aBatchBeyondThePayloadBytes_isRefusedWithOneText_atTheOperationThatGoesBeyond() {
+        reopen(Stores.Limits.ROOMY.withCapacity(3, 10));
+        timers().add(null, "a", 1, 0, null, Trace.NONE);
+        String sevenDigits = "\"1234567\"";
+
+        assertRefused(() -> timers().batch(null, List.of(new BatchOp.Add("c", Due.after(1), 0, sevenDigits))),
+                ErrorCode.CAPACITY_EXCEEDED, "operation 0: the pending timers hold 1 of the queue's 10 payload bytes"
+                        + " (capacity-bytes: id and payload characters); the batch needs 10 more");
+        assertRefused(() -> timers().batch(null, List.of(new BatchOp.Add("x", Due.after(1), 0, null),
+                        new BatchOp.Cancel("x", Precondition.NONE), new BatchOp.Add("y", Due.after(1), 0, sevenDigits))),
+                ErrorCode.CAPACITY_EXCEEDED, "operation 2: the pending timers hold 2 of the queue's 10 payload bytes"
+                        + " (capacity-bytes: id and payload characters); the batch needs 9 more");
+        assertThat(timers().firstN(null, 10).timers()).extracting(Timer::id).containsExactly("a");
+    }
+
+    @Test
+    void anAdvanceWithoutExactlyOneOfByAndTo_andLimitsBelowOne_areRefusedWithOneText() {
+        timers().add(null, "a", 1, 0, null, Trace.NONE);
+
+        assertRefused(() -> timers().advance(null, null, null, 1, Trace.NONE), ErrorCode.INVALID_REQUEST,
+                "an advance needs exactly one of by and to");
+        assertRefused(() -> timers().advance(null, 1L, 1L, 1, Trace.NONE), ErrorCode.INVALID_REQUEST,
+                "an advance needs exactly one of by and to");
+        assertRefused(() -> timers().advance(null, 1L, null, 0, Trace.NONE), ErrorCode.INVALID_LIMIT,
+                "limit must be >= 1: 0");
+        assertRefused(() -> timers().dueBy(null, 5, 0), ErrorCode.INVALID_LIMIT, "limit must be >= 1: 0");
+        assertThat(timers().status(null).now()).isZero();
+        assertThat(timers().firstN(null, 10).timers()).extracting(Timer::id).containsExactly("a");
     }
 
     @Test

@@ -84,7 +84,7 @@ class StrictJsonConverterTest {
     @Test
     void missingAndUnknownMembers_areInvalidRequest_whateverTheirName() {
         assertRefused(AddTimer.class, "{\"delay\":1}", ErrorCode.INVALID_REQUEST, "member \"id\" is required");
-        // delay and at are each optional here, as an advance's by and to; "exactly one of them" is Rules'
+        // delay and at are each optional here, as an advance's by and to; "exactly one of them" is TimerRules'
         assertThat(read(AddTimer.class, "{\"id\":\"N\"}")).isEqualTo(new AddTimer("N", null, null, null, null));
         assertRefused(AddTimer.class, "{\"id\":\"N\",\"at\":null}", ErrorCode.INVALID_DELAY, "at must be");
         // an advance's by and to are each optional here; "exactly one of them" is the scheduler's (ClocksRestTest)

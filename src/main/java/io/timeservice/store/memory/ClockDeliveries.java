@@ -11,12 +11,13 @@ import java.util.function.Function;
 import io.timeservice.model.Ack;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.store.LongPoll;
 import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
 import io.timeservice.store.SchedulerMetrics.Operation;
@@ -91,7 +92,7 @@ final class ClockDeliveries {
      *                            {@code clock_not_queued}
      */
     List<Delivery> claim(int max, long leaseMillis, long waitMillis) {
-        Rules.requireClaim(max, leaseMillis, waitMillis);
+        DeliveryRules.requireClaim(max, leaseMillis, waitMillis);
         return LongPoll.claim(waitMillis, readySignal, () -> waitsEnded, () -> claimReady(max, leaseMillis));
     }
 
@@ -175,7 +176,7 @@ final class ClockDeliveries {
      *                            {@code clock_not_queued}
      */
     List<ErrorCode> ackAll(List<Ack> acks) {
-        Rules.requireAckCount(acks);
+        DeliveryRules.requireAckCount(acks);
         return deliveryCall(Operation.ACK, tally -> {
             requireQueue();
             long now = kernel.clock().now();
@@ -224,15 +225,12 @@ final class ClockDeliveries {
      *                            {@code invalid_request} for a retryAfter out of range; {@code clock_not_queued}
      */
     Delivery nack(String id, String claim, Long retryAfterMillis) {
-        if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
-                    + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
-        }
+        DeliveryRules.requireRetryAfter(retryAfterMillis);
         return deliveryCall(Operation.NACK, tally -> {
             requireQueue();
             long now = kernel.clock().now();
             Delivery leased = deliveries.requireClaim(id, claim, now, false);
-            long retryAt = Rules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
+            long retryAt = TimeRules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
                     : kernel.settings().retry().backoffMillis(leased.sequence(), leased.attempt() + 1));
             kernel.log().requireWritable();
             Applied<Delivery> nacked = kernel.commit(new Mutation.Nacked(claim, now, retryAt), () -> {
@@ -255,7 +253,7 @@ final class ClockDeliveries {
      *                            {@code clock_not_queued}
      */
     Delivery reject(String id, String claim, String reason) {
-        Rules.requireDeadReason(reason);
+        DeliveryRules.requireDeadReason(reason);
         return deliveryCall(Operation.NACK, tally -> {
             requireQueue();
             deliveries.requireClaim(id, claim, kernel.clock().now(), false);
@@ -278,7 +276,7 @@ final class ClockDeliveries {
      *                            range, {@code clock_not_queued}
      */
     Delivery extend(String id, String claim, long leaseMillis) {
-        Rules.requireLease(leaseMillis);
+        DeliveryRules.requireLease(leaseMillis);
         return kernel.mutate(Operation.EXTEND, () -> {
             requireQueue();
             long now = kernel.clock().now();
@@ -306,9 +304,7 @@ final class ClockDeliveries {
 
     /** Up to {@code limit} dead deliveries in sequence order, after {@code afterSequence} (0: from the first). */
     List<Delivery> deadDeliveries(int limit, long afterSequence) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return kernel.read(Operation.DEAD_LETTERS, () -> {
             requireQueue();
             return deliveries.deadPage(limit, afterSequence);
@@ -395,7 +391,7 @@ final class ClockDeliveries {
 
     private void requireQueue() {
         if (!kernel.settings().queues()) {
-            throw Rules.clockNotQueued();
+            throw DeliveryRules.clockNotQueued();
         }
     }
 
@@ -403,7 +399,7 @@ final class ClockDeliveries {
         requireQueue();
         List<Delivery> dead = id == null ? List.of() : deliveries.deadOf(id, sequence);
         if (dead.isEmpty()) {
-            throw Rules.deadDeliveryNotFound(id, sequence);
+            throw DeliveryRules.deadDeliveryNotFound(id, sequence);
         }
         List<Long> sequences = new ArrayList<>(dead.size());
         for (Delivery delivery : dead) {

@@ -3,21 +3,22 @@ package io.timeservice.store.memory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
-import io.timeservice.model.Rules;
 import io.timeservice.model.ScaledTime;
 import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics.Operation;
 import io.timeservice.store.SchedulerMetrics.Outcome;
@@ -83,14 +84,12 @@ final class ClockFiring {
     AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
         DeliveryTally tally = new DeliveryTally();
         AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> {
-            if ((by == null) == (to == null)) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
-            }
-            requireAdvanceLimit(limit);
+            ClockRules.requireAdvanceForm(by, to);
+            TimerRules.requireLimit(limit);
         }, () -> {
             SchedulerClock clock = requireVirtual();
-            long now = by != null ? Rules.fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
-                    : Rules.advanceTarget(clock.now(), to);
+            long now = by != null ? TimeRules.fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
+                    : TimeRules.advanceTarget(clock.now(), to);
             return advanceTo(now, limit, trace, tally);
         });
         metrics.advanced(result.fired().size());
@@ -109,7 +108,7 @@ final class ClockFiring {
     NextAdvance advanceToNext(int limit, Trace trace) {
         DeliveryTally tally = new DeliveryTally();
         NextEvent[] event = new NextEvent[1];
-        AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> requireAdvanceLimit(limit), () -> {
+        AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> TimerRules.requireLimit(limit), () -> {
             SchedulerClock clock = requireVirtual();
             int root = heap.peek();
             event[0] = NextEvent.earliest(root == IndexedTimerHeap.NONE ? Long.MAX_VALUE : heap.fireTime(root),
@@ -131,17 +130,11 @@ final class ClockFiring {
                 : advanceWithin(now, limit, trace);
     }
 
-    private static void requireAdvanceLimit(int limit) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
-    }
-
     /** The clock, refused unless it is virtual (a clock on the wall clock fires by itself); call holding the lock. */
     private SchedulerClock requireVirtual() {
         SchedulerClock clock = kernel.clock();
         if (!clock.isVirtual()) {
-            throw Rules.clockNotVirtual(kernel.settings().mode());
+            throw ClockRules.clockNotVirtual(kernel.settings().mode());
         }
         return clock;
     }
@@ -185,7 +178,7 @@ final class ClockFiring {
      */
     private Applied<AdvanceResult> passHeldBack(long now) {
         if (now == kernel.clock().now()) {
-            throw Rules.deliveriesHeldBack(now, capacity.budget().maxDeliveries());
+            throw ClockRules.deliveriesHeldBack(now, capacity.budget().maxDeliveries());
         }
         kernel.log().requireWritable();
         Applied<Void> passed = kernel.commit(new Mutation.Passed(now), () -> {
@@ -206,9 +199,7 @@ final class ClockFiring {
     private Applied<AdvanceResult> advanceWithin(long now, int limit, Trace trace, boolean complete) {
         if (trace.isRecording() && limit > Limits.MAX_TRACED_FIRES
                 && FiringOrderWalk.countDue(heap, now, Limits.MAX_TRACED_FIRES + 1) > Limits.MAX_TRACED_FIRES) {
-            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
-                    + Limits.MAX_TRACED_FIRES + " timers, and advancing to " + now + " would fire more; advance"
-                    + " in smaller steps, with a lower limit or without trace");
+            throw ClockRules.tracedAdvanceTooLarge(now);
         }
         kernel.log().requireWritable();
         int root = heap.peek();
@@ -325,8 +316,7 @@ final class ClockFiring {
     ClockSettings rerate(ClockRate next, Consumer<ClockSettings> settled) {
         Applied<ClockSettings> applied = kernel.serving(() -> {
             if (!(kernel.clock() instanceof ScaledClock scaled)) {
-                throw new SchedulerException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has"
-                        + " a rate to change; this one is " + kernel.settings().mode().name().toLowerCase(Locale.ROOT));
+                throw ClockRules.clockNotScaled(kernel.settings().mode());
             }
             kernel.log().requireWritable();
             ScaledTime time = scaled.rerated(next);

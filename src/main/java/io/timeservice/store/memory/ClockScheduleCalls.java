@@ -5,9 +5,8 @@ import java.util.function.LongSupplier;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.CronParser;
-import io.timeservice.model.ErrorCode;
-import io.timeservice.model.Rules;
 import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
@@ -31,9 +30,7 @@ final class ClockScheduleCalls {
     private final LongSupplier wallClockMillis;
     private final ClockSchedules schedules;
     /** Reads cron; set by {@link #configure} before serving (refuses cron until then). */
-    private volatile CronParser parser = expression -> {
-        throw new SchedulerException(ErrorCode.INVALID_SCHEDULE, "this clock reads no cron");
-    };
+    private volatile CronParser parser = ScheduleRules.NO_CRON;
     private final LiveOccurrences live = new LiveOccurrences();
     /** {@code timeservice.schedules.max-catch-up}: occurrences of one schedule one step fires at most. */
     private int maxCatchUp = 1_000;
@@ -74,8 +71,8 @@ final class ClockScheduleCalls {
 
     Schedule.Put put(String id, ScheduleSpec spec, Long ifMatch) {
         return kernel.mutate(Operation.SCHEDULE, () -> {
-            Rules.requireValidScheduleId(id);
-            Rules.requireSchedule(spec, parser); // outside the lock: the parser is set before serving
+            ScheduleRules.requireValidScheduleId(id);
+            ScheduleRules.requireSchedule(spec, parser); // outside the lock: the parser is set before serving
         }, () -> {
             long now = kernel.clock().now();
             boolean isNew = !schedules.contains(id);
@@ -102,7 +99,7 @@ final class ClockScheduleCalls {
         return kernel.mutate(Operation.SCHEDULE, () -> {
             Schedule current = schedules.get(id);
             if (ifMatch != null && ifMatch != current.version()) {
-                throw Rules.schedulePreconditionFailed(current);
+                throw ScheduleRules.schedulePreconditionFailed(current);
             }
             kernel.log().requireWritable();
             return kernel.commit(new Mutation.ScheduleDeleted(id), () -> {
@@ -117,7 +114,7 @@ final class ClockScheduleCalls {
         return kernel.mutate(Operation.SCHEDULE, () -> {
             Schedule current = schedules.get(id);
             if (ifMatch != null && ifMatch != current.version()) {
-                throw Rules.schedulePreconditionFailed(current);
+                throw ScheduleRules.schedulePreconditionFailed(current);
             }
             if (current.spec().paused()) {
                 return new Applied<>(current, 0, Applied.NO_LEVELS);
@@ -188,7 +185,7 @@ final class ClockScheduleCalls {
     void requireNotOwned(String timerId) {
         String owner = timerId == null ? null : schedules.ownerOf(timerId);
         if (owner != null) {
-            throw Rules.scheduleOwned(timerId, owner);
+            throw ScheduleRules.scheduleOwned(timerId, owner);
         }
     }
 
@@ -199,9 +196,9 @@ final class ClockScheduleCalls {
      * @throws SchedulerException {@code schedule_owned}
      */
     void requireNotReserved(String timerId) {
-        String owner = schedules.size() == 0 ? null : Rules.occurrenceFormOwner(timerId);
+        String owner = schedules.size() == 0 ? null : ScheduleRules.occurrenceFormOwner(timerId);
         if (owner != null && schedules.contains(owner)) {
-            throw Rules.scheduleReserved(timerId, owner);
+            throw ScheduleRules.scheduleReserved(timerId, owner);
         }
     }
 
@@ -244,8 +241,7 @@ final class ClockScheduleCalls {
     private <T> Applied<T> journaled(Mutation record, String adds, String payload, boolean isNew,
                                      java.util.function.Supplier<T> apply) {
         if (adds != null && heap.find(adds) != IndexedTimerHeap.NONE && !adds.equals(ownPending(record))) {
-            throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + adds
-                    + ", the schedule's occurrence");
+            throw ScheduleRules.occurrenceIdTaken(adds);
         }
         long bytes = -1;
         boolean slot = false;

@@ -10,12 +10,12 @@ import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimerRules;
 import io.timeservice.store.SchedulerMetrics;
 
 /**
@@ -210,8 +210,7 @@ public final class Clocks {
         Clock clock = name == null ? null : byName.get(name);
         if (clock == null) {
             // a malformed name names no clock either: 404 like any other unknown name
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named "
-                    + Rules.abbreviateClockName(name));
+            throw ClockRules.clockNotFound(name);
         }
         used(clock);
         return clock;
@@ -224,9 +223,7 @@ public final class Clocks {
 
     /** Up to {@code limit} clocks by name, starting after {@code after} (null: from the first). */
     public List<Clock> list(int limit, String after) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         List<Clock> page = new ArrayList<>(Math.min(limit, 128));
         for (Clock clock : (after == null ? byName : byName.tailMap(after, false)).values()) {
             if (page.size() == limit) {
@@ -254,18 +251,18 @@ public final class Clocks {
      * @throws SchedulerException as {@link #create(String, long)}; {@code clock_conflict} also for other settings
      */
     public Created create(String name, long now, ClockSettings settings) {
-        Rules.requireValidClockName(name);
-        Rules.requireClockNow(now);
+        ClockRules.requireValidClockName(name);
+        ClockRules.requireClockNow(now);
         synchronized (registry) {
             Clock existing = byName.get(name);
             if (existing != null) {
                 if (!existing.settings().equals(settings) || (!settings.isSystem() && existing.initialNow() != now)) {
-                    throw Rules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
+                    throw ClockRules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
                 }
                 used(existing);
                 return new Created(existing, false);
             }
-            Rules.requireClockRoom(count, maxClocks);
+            ClockRules.requireClockRoom(count, maxClocks);
             long createdAt = wallClockMillis.getAsLong();
             long initialNow = settings.isSystem() ? 0 : now;
             ClocksJournal.Numbered numbered = clocksJournal.created(name, initialNow, createdAt, settings);
@@ -288,13 +285,13 @@ public final class Clocks {
      *                            {@code storage_unavailable}
      */
     public Created fork(String name, String source) {
-        Rules.requireValidClockName(name);
+        ClockRules.requireValidClockName(name);
         synchronized (registry) {
             Clock original = get(source);
             if (byName.containsKey(name)) {
-                throw Rules.copyNameTaken(name, source);
+                throw ClockRules.copyNameTaken(name, source);
             }
-            Rules.requireClockRoom(count, maxClocks);
+            ClockRules.requireClockRoom(count, maxClocks);
             long createdAt = wallClockMillis.getAsLong();
             return register(name, createdAt, clocksJournal.forked(name, original, createdAt));
         }
@@ -328,13 +325,12 @@ public final class Clocks {
      *                            {@code capacity_exceeded}, {@code storage_unavailable}
      */
     public Created load(String name, ClockSnapshot snapshot) {
-        Rules.requireValidClockName(name);
+        ClockRules.requireValidClockName(name);
         synchronized (registry) {
             if (byName.containsKey(name)) {
-                throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists; a snapshot loads"
-                        + " into a new name");
+                throw ClockRules.loadNameTaken(name);
             }
-            Rules.requireClockRoom(count, maxClocks);
+            ClockRules.requireClockRoom(count, maxClocks);
             long createdAt = wallClockMillis.getAsLong();
             return register(name, createdAt, clocksJournal.loaded(name, snapshot, createdAt));
         }
@@ -389,8 +385,7 @@ public final class Clocks {
         synchronized (registry) {
             Clock clock = get(name);
             if (clock == defaultClock) {
-                throw new SchedulerException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + DEFAULT
-                        + " always exists and cannot be deleted");
+                throw ClockRules.defaultClockUndeletable();
             }
             remove(clock);
         }

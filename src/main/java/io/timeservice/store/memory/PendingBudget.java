@@ -2,10 +2,11 @@ package io.timeservice.store.memory;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.Limits;
-import io.timeservice.model.Rules;
+import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimerRules;
 
 /**
  * The pending-timer budget every clock draws from: {@code timeservice.capacity} timers and
@@ -114,7 +115,7 @@ public final class PendingBudget {
     void reserveSchedule() {
         while (true) {
             long now = schedules.get();
-            Rules.requireScheduleRoom(now, maxSchedules);
+            ScheduleRules.requireScheduleRoom(now, maxSchedules);
             if (schedules.compareAndSet(now, now + 1)) {
                 return;
             }
@@ -147,18 +148,21 @@ public final class PendingBudget {
      * @throws SchedulerException {@code capacity_exceeded}, having taken nothing
      */
     void reserve(long timerBytes) {
+        reserve(timerBytes, false);
+    }
+
+    /** {@link #reserve(long)}, the bytes refused as a {@code batch}'s (its running total's) when it is one. */
+    private void reserve(long timerBytes, boolean batch) {
         if (timers.incrementAndGet() > capacity) {
             timers.decrementAndGet();
-            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
-                    "the queue holds its capacity of " + capacity + " pending timers");
+            throw TimerRules.noTimerRoom(capacity);
         }
         long after = bytes.addAndGet(timerBytes);
         if (after > capacityBytes) {
             bytes.addAndGet(-timerBytes);
             timers.decrementAndGet();
-            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold "
-                    + (after - timerBytes) + " of the queue's " + capacityBytes + " payload bytes (capacity-bytes:"
-                    + " id and payload characters); this timer needs " + timerBytes);
+            throw batch ? TimerRules.noBatchPayloadRoom(after - timerBytes, capacityBytes, timerBytes)
+                    : TimerRules.noPayloadRoom(after - timerBytes, capacityBytes, timerBytes);
         }
     }
 
@@ -170,15 +174,13 @@ public final class PendingBudget {
      */
     void reserve(int count, long timerBytes) {
         if (count == 1) {
-            reserve(timerBytes);
+            reserve(timerBytes, true);
             return;
         }
         long after = bytes.addAndGet(timerBytes);
         if (after > capacityBytes) {
             bytes.addAndGet(-timerBytes);
-            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold "
-                    + (after - timerBytes) + " of the queue's " + capacityBytes + " payload bytes (capacity-bytes:"
-                    + " id and payload characters); the batch needs " + timerBytes + " more");
+            throw TimerRules.noBatchPayloadRoom(after - timerBytes, capacityBytes, timerBytes);
         }
     }
 
@@ -191,15 +193,15 @@ public final class PendingBudget {
     void reserveCopy(long count, long copyBytes, long copyDeliveries) {
         SchedulerException refusal = null;
         if (timers.addAndGet(count) > capacity) {
-            refusal = Rules.noRoomForCopy(capacity, count, capacityBytes, copyBytes, true);
+            refusal = ClockRules.noRoomForCopy(capacity, count, capacityBytes, copyBytes, true);
         } else if (bytes.addAndGet(copyBytes) > capacityBytes) {
-            refusal = Rules.noRoomForCopy(capacity, count, capacityBytes, copyBytes, false);
+            refusal = ClockRules.noRoomForCopy(capacity, count, capacityBytes, copyBytes, false);
             bytes.addAndGet(-copyBytes);
         } else if (deliveries.addAndGet(copyDeliveries) > maxDeliveries) {
             deliveries.addAndGet(-copyDeliveries);
             bytes.addAndGet(-copyBytes);
             timers.addAndGet(-count);
-            throw Rules.noDeliveryRoomForCopy(maxDeliveries, copyDeliveries);
+            throw ClockRules.noDeliveryRoomForCopy(maxDeliveries, copyDeliveries);
         }
         if (refusal != null) {
             timers.addAndGet(-count);

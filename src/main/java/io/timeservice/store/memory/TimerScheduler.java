@@ -12,6 +12,7 @@ import io.timeservice.model.Ack;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
@@ -27,9 +28,10 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics.Operation;
 import io.timeservice.store.SchedulerMetrics;
@@ -167,12 +169,12 @@ public final class TimerScheduler {
 
     /** See {@link io.timeservice.store.TimerStore#add}: due {@code due}, decided under the lock; steps into trace. */
     public Timer add(String id, Due due, int priority, String payload, Trace trace) {
-        return operations.mutate(Operation.ADD, () -> Rules.requireValidId(id), () -> {
+        return operations.mutate(Operation.ADD, () -> TimerRules.requireValidId(id), () -> {
             long now = clock.now();
-            long fireTime = Rules.fireTime(now, due);
+            long fireTime = TimeRules.fireTime(now, due);
             schedules.requireNotReserved(id);
             if (heap.find(id) != IndexedTimerHeap.NONE) {
-                throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
+                throw TimerRules.duplicateId(id);
             }
             long bytes = capacity.reserve(id, payload); // the last refusal; given back if anything after it throws
             try {
@@ -200,7 +202,7 @@ public final class TimerScheduler {
             schedules.requireNotOwned(id);
             Timer cancelled = heap.timerAt(handle);
             if (!precondition.accepts(cancelled.revision())) {
-                throw Rules.preconditionFailed(cancelled);
+                throw TimerRules.preconditionFailed(cancelled);
             }
             log.requireWritable();
             return commit(new Mutation.Cancelled(id, cancelled.sequence()), trace, () -> {
@@ -222,15 +224,15 @@ public final class TimerScheduler {
      * @throws SchedulerException as there, and {@code schedule_owned} for a schedule's occurrence
      */
     public Timer edit(String id, Due newDue, Integer newPriority, Precondition precondition, Trace trace) {
-        return operations.mutate(Operation.EDIT, () -> Rules.requireEditChange(newDue, newPriority), () -> {
-            long fireTime = newDue == null ? 0 : Rules.fireTime(clock.now(), newDue);
+        return operations.mutate(Operation.EDIT, () -> TimerRules.requireEditChange(newDue, newPriority), () -> {
+            long fireTime = newDue == null ? 0 : TimeRules.fireTime(clock.now(), newDue);
             int handle = requirePending(id);
             schedules.requireNotOwned(id);
             Timer current = heap.timerAt(handle);
             if (!precondition.accepts(current.revision())) {
-                throw Rules.preconditionFailed(current);
+                throw TimerRules.preconditionFailed(current);
             }
-            Rules.requireVersionLeft(current);
+            TimerRules.requireVersionLeft(current);
             log.requireWritable();
             Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                     newPriority == null ? current.priority() : newPriority, current.sequence(),
@@ -251,7 +253,7 @@ public final class TimerScheduler {
      */
     public List<Timer> batch(List<? extends BatchOp> ops) {
         return operations.mutate(Operation.BATCH, () -> {
-            Rules.requireBatchSize(ops);
+            TimerRules.requireBatchSize(ops);
         }, () -> {
             BatchPlan plan = new BatchPlan(heap, capacity, sequences, clock.now(), wallClockMillis.getAsLong(),
                     ops.size(), schedules::requireNotReserved);
@@ -304,9 +306,7 @@ public final class TimerScheduler {
      * what an advance to {@code dueBy} would fire.
      */
     public QueueListing dueBy(long dueBy, int limit) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return operations.read(Operation.LIST, () -> {
             int[] handles = FiringOrderWalk.firstInOrder(heap, limit);
             List<Timer> timers = new ArrayList<>(handles.length);
@@ -416,7 +416,7 @@ public final class TimerScheduler {
         return operations.read(Operation.PEEK, () -> {
             int root = heap.peek();
             if (root == IndexedTimerHeap.NONE) {
-                throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
+                throw TimerRules.queueEmpty();
             }
             return schedules.tagged(heap.timerAt(root));
         });
@@ -503,9 +503,7 @@ public final class TimerScheduler {
      * shows (an id mapped to another slot than the one it sits in, or to null when the index lacks it).
      */
     public HeapView heapView(int limit) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return invariantReports.view(limit);
     }
 
@@ -779,7 +777,7 @@ public final class TimerScheduler {
     /** Refuses every call once the scheduler has stopped (fail-stop). Call first in every call under the lock. */
     private void requireServing() {
         if (deletedClock != null) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "clock " + deletedClock + " was deleted");
+            throw ClockRules.clockDeleted(deletedClock);
         }
         failStop.requireServing(log);
     }
@@ -787,7 +785,7 @@ public final class TimerScheduler {
     private int requirePending(String id) {
         int handle = id == null ? IndexedTimerHeap.NONE : heap.find(id);
         if (handle == IndexedTimerHeap.NONE) {
-            throw new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id " + Rules.abbreviate(id));
+            throw TimerRules.timerNotFound(id);
         }
         return handle;
     }

@@ -11,9 +11,9 @@ import java.util.Locale;
 import java.util.UUID;
 
 import io.timeservice.model.ClockSettings;
-import io.timeservice.model.Delivery;
 import io.timeservice.model.Delivery.State;
-import io.timeservice.model.Rules;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryRules;
 
 /**
  * What the deliveries' classes ({@link PostgresDeliveries}, {@link LeaseReleaser}, {@link PostgresDeadLetters}) read
@@ -73,7 +73,7 @@ final class DeliveryRows {
      */
     static void requireQueue(StoredClock clock) {
         if (clock.delivery() == ClockSettings.DeliveryMode.RESPONSE) { // queue and push clocks hold deliveries
-            throw Rules.clockNotQueued();
+            throw DeliveryRules.clockNotQueued();
         }
     }
 

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.timeservice.model.Delivery.State;
-import io.timeservice.model.Rules;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.model.TimeRules;
 import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
+import io.timeservice.store.SchedulerMetrics;
 
 /**
  * The deliveries' retry step on the PostgreSQL store: leases that ended become waiting or dead, waiting deliveries
@@ -69,7 +69,7 @@ public final class LeaseReleaser {
                     int attempt = rows.getInt(2);
                     long leaseUntil = rows.getLong(3);
                     expired.add(FailedAttempt.expired(sequence, attempt, clock.retry(),
-                            Rules.saturatedAdd(leaseUntil, clock.retry().backoffMillis(sequence, attempt + 1))));
+                            TimeRules.saturatedAdd(leaseUntil, clock.retry().backoffMillis(sequence, attempt + 1))));
                 }
             }
         }

@@ -11,13 +11,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.Rules;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.SnapshotSequences;
@@ -125,14 +124,13 @@ public final class PostgresClockSnapshots {
      *                            {@code capacity_exceeded}
      */
     public StoredClock load(String name, ClockSnapshot snapshot) {
-        Rules.requireValidClockName(name);
+        ClockRules.requireValidClockName(name);
         return jdbc.inTransaction(connection -> {
             PostgresClocks.lockCreation(connection);
             if (PostgresClocks.find(connection, name, "") != null) {
-                throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists; a snapshot loads"
-                        + " into a new name");
+                throw ClockRules.loadNameTaken(name);
             }
-            Rules.requireClockRoom(PostgresClocks.count(connection), maxClocks);
+            ClockRules.requireClockRoom(PostgresClocks.count(connection), maxClocks);
             ClockSettings settings = snapshot.settings();
             PostgresClocks.insert(connection, name, settings, settings.isSystem() ? 0 : snapshot.now());
             if (snapshot.firedThrough() < snapshot.now()) {
@@ -150,9 +148,9 @@ public final class PostgresClockSnapshots {
                 budget.change(connection, count, bytes, count, bytes, deliveries, deliveries);
             } catch (PendingBudgetStripes.Exceeded exceeded) {
                 if (exceeded.ofDeliveriesOnly(count, bytes, deliveries)) {
-                    throw Rules.noDeliveryRoomForCopy(budget.maxDeliveries(), deliveries);
+                    throw ClockRules.noDeliveryRoomForCopy(budget.maxDeliveries(), deliveries);
                 }
-                throw Rules.noRoomForCopy(budget.capacity(), count, budget.capacityBytes(), bytes,
+                throw ClockRules.noRoomForCopy(budget.capacity(), count, budget.capacityBytes(), bytes,
                         count > exceeded.availableTimers);
             }
             return PostgresClocks.require(connection, name, "");

@@ -11,18 +11,18 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
 import io.timeservice.model.ScaledTime;
 import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimerRules;
 
 /**
  * The clocks of the PostgreSQL store (table {@code clocks}): create, read, list and delete, with the memory store's
- * refusals ({@link Rules}). The clock {@value Limits#DEFAULT_CLOCK} always exists and cannot be deleted. Thread-safe and
+ * refusals ({@link ClockRules}). The clock {@value Limits#DEFAULT_CLOCK} always exists and cannot be deleted. Thread-safe and
  * safe across instances: creation is serialized by a transaction-level advisory lock (so the clock limit holds
  * when instances race), deletion locks the clock's row, so no add or advance of it runs meanwhile. The statements
  * are {@link ClockSql}'s.
@@ -99,11 +99,10 @@ public final class PostgresClocks {
         ClockSettings.DeliveryMode delivery = settings.delivery();
         RetryPolicy retry = settings.retry();
         Long rate = settings.rate() == null ? null : settings.rate().millionths();
-        Rules.requireValidClockName(name);
-        Rules.requireClockNow(now);
+        ClockRules.requireValidClockName(name);
+        ClockRules.requireClockNow(now);
         if (mode == ClockSettings.Mode.SYSTEM && now != 0) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a system clock's now is the database's clock,"
-                    + " not " + now);
+            throw ClockRules.systemClockNow(now);
         }
         return jdbc.inTransaction(connection -> {
             StoredClock existing = find(connection, name, "");
@@ -113,11 +112,11 @@ public final class PostgresClocks {
             }
             if (existing != null) {
                 if (existing.initialNow() != now || !existing.settings().equals(settings)) {
-                    throw Rules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
+                    throw ClockRules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
                 }
                 return new Created(existing, false);
             }
-            Rules.requireClockRoom(count(connection), maxClocks);
+            ClockRules.requireClockRoom(count(connection), maxClocks);
             insert(connection, name, settings, now);
             return new Created(find(connection, name, ""), true);
         });
@@ -176,8 +175,7 @@ public final class PostgresClocks {
         StoredClock rerated = jdbc.inTransaction(connection -> {
             StoredClock stored = require(connection, name, " FOR UPDATE");
             if (stored.mode() != ClockSettings.Mode.SCALED) {
-                throw new SchedulerException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has a"
-                        + " rate to change; this one is " + StoredClock.sql(stored.mode()));
+                throw ClockRules.clockNotScaled(stored.mode());
             }
             try (PreparedStatement update = connection.prepareStatement(ClockSql.RERATE)) {
                 update.setLong(1, rate.millionths());
@@ -199,9 +197,7 @@ public final class PostgresClocks {
 
     /** Up to {@code limit} clocks by name, starting after {@code after} (null: from the first). */
     public List<StoredClock> list(int limit, String after) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return jdbc.autocommit(connection -> {
             try (PreparedStatement select = connection.prepareStatement(ClockSql.LIST)) {
                 select.setString(1, after);
@@ -227,8 +223,7 @@ public final class PostgresClocks {
         jdbc.inTransaction(connection -> {
             require(connection, name, " FOR UPDATE");
             if (Limits.DEFAULT_CLOCK.equals(name)) {
-                throw new SchedulerException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + Limits.DEFAULT_CLOCK
-                        + " always exists and cannot be deleted");
+                throw ClockRules.defaultClockUndeletable();
             }
             long timers;
             long bytes;
@@ -286,8 +281,7 @@ public final class PostgresClocks {
      */
     static StoredClock found(String name, StoredClock clock) {
         if (clock == null) {
-            String shown = Rules.abbreviateClockName(name);
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named " + shown);
+            throw ClockRules.clockNotFound(name);
         }
         return clock;
     }

@@ -9,11 +9,11 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.timeservice.model.Delivery;
-import io.timeservice.model.ErrorCode;
-import io.timeservice.model.Rules;
+import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.SchedulerException;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.model.TimerRules;
 import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
+import io.timeservice.store.SchedulerMetrics;
 
 /**
  * The dead letters of the PostgreSQL store: deliveries whose last attempt failed, listed page by page, redriven
@@ -41,9 +41,7 @@ public final class PostgresDeadLetters {
      *                            {@code clock_not_found}
      */
     public List<Delivery> dead(String clock, int limit, Long afterSequence) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return jdbc.autocommit(connection -> {
             try (PreparedStatement list = connection.prepareStatement(DeliverySql.LIST_DEAD)) {
                 list.setString(1, clock);
@@ -118,7 +116,7 @@ public final class PostgresDeadLetters {
 
     private static List<Delivery> requireSome(String id, Long sequence, List<Delivery> found) {
         if (found.isEmpty()) {
-            throw Rules.deadDeliveryNotFound(id, sequence);
+            throw DeliveryRules.deadDeliveryNotFound(id, sequence);
         }
         return found;
     }

@@ -13,13 +13,15 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 import io.timeservice.model.Ack;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.store.LongPoll;
 import io.timeservice.store.MeasuredCall;
 import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
@@ -35,7 +37,7 @@ import io.timeservice.store.SchedulerMetrics;
  * <p>Time is the clock's own, as in memory: a virtual clock's {@code now_ms} (leases and retries of a virtual clock end
  * only by advancing it, which runs the retry step in its transaction), the database's clock ({@code db_now_ms()}) for
  * a system clock, so instances with skewed clocks agree. A lease end or retry time past {@link Long#MAX_VALUE}
- * saturates there ({@link Rules#saturatedAdd}), as in memory. Every call reads its clock first, in its transaction; a
+ * saturates there ({@link TimeRules#saturatedAdd}), as in memory. Every call reads its clock first, in its transaction; a
  * virtual clock's row is read {@code FOR SHARE}, so no advance of it runs until the call commits (the memory store's
  * lock), and locked before any delivery row (the store's lock order: clock, then timers and deliveries). A system
  * clock's row is not locked: claims and acks of one busy clock must not queue on one row.
@@ -177,9 +179,9 @@ public final class PostgresDeliveries {
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
         Supplier<List<ClaimedDelivery>> look = () -> jdbc.inTransaction(connection -> {
             StoredClock stored = DeliveryRows.onQueueClock(connection, clock,
-                    () -> Rules.requireClaim(max, leaseMillis, waitMillis));
+                    () -> DeliveryRules.requireClaim(max, leaseMillis, waitMillis));
             if (incarnation != null && stored.incarnation() != incarnation) {
-                throw Rules.clockRecreated(clock);
+                throw ClockRules.clockRecreated(clock);
             }
             onClock[0] = stored;
             if (stored.firesByItself()) {
@@ -188,7 +190,7 @@ public final class PostgresDeliveries {
             try (PreparedStatement claim = connection.prepareStatement(incarnation == null ? DeliverySql.CLAIM
                     : DeliverySql.CLAIM_OF)) {
                 int at = 1;
-                claim.setLong(at++, Rules.saturatedAdd(stored.now(), leaseMillis));
+                claim.setLong(at++, TimeRules.saturatedAdd(stored.now(), leaseMillis));
                 claim.setString(at++, clock);
                 if (incarnation != null) {
                     claim.setLong(at++, incarnation);
@@ -327,7 +329,7 @@ public final class PostgresDeliveries {
         int[] newlyAcked = new int[1]; // now, not before: repeated acks are no new events
         List<ErrorCode> outcomes = jdbc.inTransaction(connection -> {
             newlyAcked[0] = 0;
-            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> Rules.requireAckCount(acks));
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> DeliveryRules.requireAckCount(acks));
             String[] ids = new String[acks.size()];
             UUID[] tokens = new UUID[acks.size()];
             for (int i = 0; i < ids.length; i++) {
@@ -397,15 +399,12 @@ public final class PostgresDeliveries {
      */
     public io.timeservice.model.Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
         Runnable validate = () -> { // after the clock is found, before it is asked to queue: the memory store's order
-            if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
-                        + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
-            }
+            DeliveryRules.requireRetryAfter(retryAfterMillis);
         };
         return fail(clock, id, claim, validate, (stored, sequence, attempt) -> {
             long now = stored.now();
             RetryPolicy policy = stored.retry();
-            long retryAt = Rules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
+            long retryAt = TimeRules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
                     : policy.backoffMillis(sequence, attempt + 1));
             return FailedAttempt.nacked(sequence, attempt, policy, now, retryAt);
         });
@@ -419,7 +418,7 @@ public final class PostgresDeliveries {
      * @throws SchedulerException {@code invalid_request} for a bad reason, {@code clock_not_found}
      */
     public io.timeservice.model.Delivery reject(String clock, String id, String claim, String reason) {
-        return fail(clock, id, claim, () -> Rules.requireDeadReason(reason),
+        return fail(clock, id, claim, () -> DeliveryRules.requireDeadReason(reason),
                 (stored, sequence, attempt) -> FailedAttempt.rejected(sequence, attempt, reason));
     }
 
@@ -484,13 +483,13 @@ public final class PostgresDeliveries {
         UUID token = DeliveryRows.token(claim);
         StoredClock[] onClock = new StoredClock[1];
         io.timeservice.model.Delivery extended = jdbc.inTransaction(connection -> {
-            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> Rules.requireLease(leaseMillis));
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> DeliveryRules.requireLease(leaseMillis));
             onClock[0] = stored;
             if (token == null) {
                 return null;
             }
             try (PreparedStatement extend = connection.prepareStatement(DeliverySql.EXTEND)) {
-                extend.setLong(1, Rules.saturatedAdd(stored.now(), leaseMillis));
+                extend.setLong(1, TimeRules.saturatedAdd(stored.now(), leaseMillis));
                 bindHeld(extend, 2, stored, id, token);
                 List<io.timeservice.model.Delivery> views = DeliveryRows.viewsOf(extend);
                 return views.isEmpty() ? null : views.get(0);

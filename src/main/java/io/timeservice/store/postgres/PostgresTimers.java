@@ -9,8 +9,9 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
-import io.timeservice.model.Due;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
@@ -18,9 +19,11 @@ import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
-import io.timeservice.model.Rules;
+import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.store.SchedulerMetrics;
 
 /**
@@ -171,8 +174,7 @@ public final class PostgresTimers {
             try {
                 budget.change(connection, 1, bytes, 1, bytes);
             } catch (PendingBudgetStripes.Exceeded exceeded) {
-                throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes,
-                        "this timer needs ", budget);
+                throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes, false, budget);
             }
             return added;
         });
@@ -233,7 +235,7 @@ public final class PostgresTimers {
         SystemFiring firing = new SystemFiring();
         List<Timer> applied = jdbc.inTransaction(connection -> {
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
-            Rules.requireBatchSize(ops);
+            TimerRules.requireBatchSize(ops);
             BatchNeeds needs = new BatchNeeds(ops.size());
             List<Timer> results = new ArrayList<>(ops.size());
             int i = 0;
@@ -309,16 +311,12 @@ public final class PostgresTimers {
         AdvanceResult result = DeliveryRoom.withinRoom(room -> jdbc.inTransaction(connection -> {
             released[0] = LeaseReleaser.Released.NOTHING;
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR UPDATE");
-            if ((by == null) == (to == null)) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
-            }
-            if (limit < 1) {
-                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-            }
+            ClockRules.requireAdvanceForm(by, to);
+            TimerRules.requireLimit(limit);
             requireVirtual(stored);
             long now = stored.now();
-            long target = by != null ? Rules.fireTimeAfter(now, by, ErrorCode.INVALID_ADVANCE, "by")
-                    : Rules.advanceTarget(now, to);
+            long target = by != null ? TimeRules.fireTimeAfter(now, by, ErrorCode.INVALID_ADVANCE, "by")
+                    : TimeRules.advanceTarget(now, to);
             return advanceTo(connection, stored, target, limit, room, released);
         }));
         released[0].reportTo(metrics);
@@ -338,9 +336,7 @@ public final class PostgresTimers {
         NextAdvance result = DeliveryRoom.withinRoom(room -> jdbc.inTransaction(connection -> {
             released[0] = LeaseReleaser.Released.NOTHING;
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR UPDATE");
-            if (limit < 1) {
-                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-            }
+            TimerRules.requireLimit(limit);
             requireVirtual(stored);
             NextEvent event;
             try (PreparedStatement select = connection.prepareStatement(NEXT_EVENT)) {
@@ -370,7 +366,7 @@ public final class PostgresTimers {
 
     private static void requireVirtual(StoredClock stored) {
         if (stored.firesByItself()) {
-            throw Rules.clockNotVirtual(stored.mode());
+            throw ClockRules.clockNotVirtual(stored.mode());
         }
     }
 
@@ -397,7 +393,7 @@ public final class PostgresTimers {
         }
         if (limit == 0) { // held back
             if (target == now) {
-                throw Rules.deliveriesHeldBack(now, budget.maxDeliveries());
+                throw ClockRules.deliveriesHeldBack(now, budget.maxDeliveries());
             }
             complete = false;
             fired = List.of();
@@ -463,7 +459,7 @@ public final class PostgresTimers {
                         PostgresClocks.require(connection, clock, ""); // throws clock_not_found
                     }
                     if (row.getString(1) == null) {
-                        throw timerNotFound(id);
+                        throw TimerRules.timerNotFound(id);
                     }
                     return TimerRows.timerAt(row, 1);
                 }
@@ -481,7 +477,7 @@ public final class PostgresTimers {
         return jdbc.autocommit(connection -> {
             if (limit < 1) {
                 PostgresClocks.require(connection, clock, "");
-                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+                TimerRules.requireLimit(limit);
             }
             try (PreparedStatement select = connection.prepareStatement(DUE_BY)) {
                 select.setLong(1, dueBy);
@@ -514,7 +510,7 @@ public final class PostgresTimers {
     public Timer peek(String clock) {
         List<Timer> first = firstN(clock, 1).timers();
         if (first.isEmpty()) {
-            throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
+            throw TimerRules.queueEmpty();
         }
         return first.get(0);
     }
@@ -587,12 +583,7 @@ public final class PostgresTimers {
         } else if (op instanceof BatchOp.Cancel cancel) {
             return delete(connection, clock.name(), cancel.id(), cancel.precondition());
         }
-        throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch operation may not be null");
-    }
-
-    /** The refusal of an add whose id a pending timer (or an earlier add of its batch) has. */
-    static SchedulerException duplicateId(String id) {
-        return new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
+        throw TimerRules.nullBatchOp();
     }
 
     /**
@@ -601,12 +592,12 @@ public final class PostgresTimers {
      */
     private static Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
                                 String payload) throws SQLException {
-        Rules.requireValidId(id);
+        TimerRules.requireValidId(id);
         long now = clock.now();
-        long fireTime = Rules.fireTime(now, due);
-        String owner = Rules.occurrenceFormOwner(id);
+        long fireTime = TimeRules.fireTime(now, due);
+        String owner = ScheduleRules.occurrenceFormOwner(id);
         if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
-            throw Rules.scheduleReserved(id, owner);
+            throw ScheduleRules.scheduleReserved(id, owner);
         }
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             insert.setString(1, clock.name());
@@ -621,7 +612,7 @@ public final class PostgresTimers {
             insert.setString(10, id);
             try (ResultSet row = insert.executeQuery()) {
                 if (!row.next()) {
-                    throw duplicateId(id);
+                    throw TimerRules.duplicateId(id);
                 }
                 return new Timer(id, fireTime, priority, row.getLong(1), 1, now, payload);
             }
@@ -630,10 +621,10 @@ public final class PostgresTimers {
 
     private static Timer update(Connection connection, StoredClock clock, String id, Due newDue,
                                 Integer newPriority, Precondition precondition) throws SQLException {
-        Rules.requireEditChange(newDue, newPriority);
-        long fireTime = newDue == null ? 0 : Rules.fireTime(clock.now(), newDue);
+        TimerRules.requireEditChange(newDue, newPriority);
+        long fireTime = newDue == null ? 0 : TimeRules.fireTime(clock.now(), newDue);
         Timer current = lockPending(connection, clock.name(), id, precondition);
-        Rules.requireVersionLeft(current);
+        TimerRules.requireVersionLeft(current);
         Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                 newPriority == null ? current.priority() : newPriority, current.sequence(), current.version() + 1,
                 current.createdAt(), current.payload());
@@ -675,13 +666,13 @@ public final class PostgresTimers {
         }
         if (current == null) {
             PostgresClocks.require(connection, clock, ""); // a missing clock answers clock_not_found first
-            throw timerNotFound(id);
+            throw TimerRules.timerNotFound(id);
         }
         if (current.schedule() != null) {
-            throw Rules.scheduleOwned(id, current.schedule());
+            throw ScheduleRules.scheduleOwned(id, current.schedule());
         }
         if (!precondition.accepts(current.revision())) {
-            throw Rules.preconditionFailed(current);
+            throw TimerRules.preconditionFailed(current);
         }
         return current;
     }
@@ -728,21 +719,18 @@ public final class PostgresTimers {
         }
     }
 
-    private static SchedulerException timerNotFound(String id) {
-        return new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id "
-                + Rules.abbreviate(id));
-    }
 
-    /** The memory store's capacity refusal: too many timers, or too many payload bytes ({@code PendingBudget}). */
-    static SchedulerException capacityRefusal(boolean timersShort, long pendingBytes, long bytes,
-                                              String needs, PendingBudgetStripes budget) {
+    /**
+     * The capacity refusal (as the memory store's {@code PendingBudget} words it): too many timers, or too many payload
+     * bytes for a timer that needs {@code bytes}, or for a {@code batch} that needs {@code bytes} more.
+     */
+    static SchedulerException capacityRefusal(boolean timersShort, long pendingBytes, long bytes, boolean batch,
+                                              PendingBudgetStripes budget) {
         if (timersShort) {
-            return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
-                    "the queue holds its capacity of " + budget.capacity() + " pending timers");
+            return TimerRules.noTimerRoom(budget.capacity());
         }
-        return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold " + pendingBytes
-                + " of the queue's " + budget.capacityBytes() + " payload bytes (capacity-bytes: id and payload"
-                + " characters); " + needs + bytes);
+        return batch ? TimerRules.noBatchPayloadRoom(pendingBytes, budget.capacityBytes(), bytes)
+                : TimerRules.noPayloadRoom(pendingBytes, budget.capacityBytes(), bytes);
     }
 
     /**
@@ -788,11 +776,11 @@ public final class PostgresTimers {
             long peakBytesBefore = 0;
             for (int i = 0; i < count; i++) {
                 if (timersAfter[i] > availableTimers) {
-                    return capacityRefusal(true, 0, 0, "", budget).atOp(i);
+                    return capacityRefusal(true, 0, 0, true, budget).atOp(i);
                 }
                 if (bytesAfter[i] > availableBytes) {
                     return capacityRefusal(false, pendingBytes + peakBytesBefore, bytesAfter[i] - peakBytesBefore,
-                            "the batch needs ", budget).atOp(i);
+                            true, budget).atOp(i);
                 }
                 peakBytesBefore = Math.max(peakBytesBefore, bytesAfter[i]);
             }

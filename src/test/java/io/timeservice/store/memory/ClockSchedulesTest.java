@@ -12,10 +12,10 @@ import java.util.Map;
 
 import io.timeservice.cron.UnixCronParser;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.Rules;
 import io.timeservice.model.Schedule;
-import io.timeservice.model.ScheduleSpec;
+import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec.CatchUp;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.SchedulerException;
 import org.junit.jupiter.api.Test;
 
@@ -58,7 +58,7 @@ class ClockSchedulesTest {
     }
 
     private Schedule put(String id, ScheduleSpec spec) {
-        Rules.requireSchedule(spec, parser);
+        ScheduleRules.requireSchedule(spec, parser);
         return schedules.put(id, spec, null, now).schedule();
     }
 
