@@ -15,7 +15,7 @@ public final class ClockRules {
     /** A clock name follows the id rules, 1 to {@value Limits#MAX_CLOCK_NAME_LENGTH} characters. */
     public static void requireValidClockName(String name) {
         if (name != null && name.length() > Limits.MAX_CLOCK_NAME_LENGTH) {
-            throw new SchedulerException(ErrorCode.INVALID_ID, "a clock name must be 1 to "
+            throw new ProblemException(ErrorCode.INVALID_ID, "a clock name must be 1 to "
                     + Limits.MAX_CLOCK_NAME_LENGTH + " characters long, got " + name.length());
         }
         TimerRules.requireValidId(name);
@@ -28,26 +28,26 @@ public final class ClockRules {
     }
 
     /** The refusal of a call on a clock {@code name} that does not exist (a malformed name names none either). */
-    public static SchedulerException clockNotFound(String name) {
-        return new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named " + abbreviateClockName(name));
+    public static ProblemException clockNotFound(String name) {
+        return new ProblemException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named " + abbreviateClockName(name));
     }
 
     /** The refusal of a call that reached clock {@code name} as it was being deleted. */
-    public static SchedulerException clockDeleted(String name) {
-        return new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "clock " + abbreviateClockName(name)
+    public static ProblemException clockDeleted(String name) {
+        return new ProblemException(ErrorCode.CLOCK_NOT_FOUND, "clock " + abbreviateClockName(name)
                 + " was deleted");
     }
 
     /** The refusal of a deletion of the default clock. */
-    public static SchedulerException defaultClockUndeletable() {
-        return new SchedulerException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + Limits.DEFAULT_CLOCK
+    public static ProblemException defaultClockUndeletable() {
+        return new ProblemException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + Limits.DEFAULT_CLOCK
                 + " always exists and cannot be deleted");
     }
 
     /** Refuses a new clock when the store holds {@code count} of its most {@code maxClocks}. */
     public static void requireClockRoom(int count, int maxClocks) {
         if (count >= maxClocks) {
-            throw new SchedulerException(ErrorCode.CLOCK_LIMIT, "the service holds its limit of " + maxClocks
+            throw new ProblemException(ErrorCode.CLOCK_LIMIT, "the service holds its limit of " + maxClocks
                     + " clocks (timeservice.clocks.max); delete one first");
         }
     }
@@ -58,7 +58,7 @@ public final class ClockRules {
      */
     public static void requireClockNow(long now) {
         if (now < 0 || now > Limits.MAX_TIME) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now must be between 0 and " + Limits.MAX_TIME
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "now must be between 0 and " + Limits.MAX_TIME
                     + ": " + now);
         }
     }
@@ -67,20 +67,20 @@ public final class ClockRules {
      * The refusal of a system clock created at a {@code now} other than 0 (its time is the store's clock), where the
      * store refuses it rather than ignoring it.
      */
-    public static SchedulerException systemClockNow(long now) {
-        return new SchedulerException(ErrorCode.INVALID_REQUEST, "a system clock's now is the database's clock,"
+    public static ProblemException systemClockNow(long now) {
+        return new ProblemException(ErrorCode.INVALID_REQUEST, "a system clock's now is the database's clock,"
                 + " not " + now);
     }
 
     /** The refusal of a copy ({@code copyOf}) under a name a clock has already. */
-    public static SchedulerException copyNameTaken(String name, String source) {
-        return new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists; a copy of "
+    public static ProblemException copyNameTaken(String name, String source) {
+        return new ProblemException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists; a copy of "
                 + abbreviateClockName(source) + " needs a new name");
     }
 
     /** The refusal of a load of a saved clock under a name a clock has already. */
-    public static SchedulerException loadNameTaken(String name) {
-        return new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists; a snapshot loads"
+    public static ProblemException loadNameTaken(String name) {
+        return new ProblemException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists; a snapshot loads"
                 + " into a new name");
     }
 
@@ -88,13 +88,13 @@ public final class ClockRules {
      * The refusal of a create of the existing clock {@code name} with other settings or another now (a system
      * clock's now is the store's clock, so only its settings count).
      */
-    public static SchedulerException clockConflict(String name, ClockSettings existing, long existingNow,
+    public static ProblemException clockConflict(String name, ClockSettings existing, long existingNow,
                                                    ClockSettings asked, long askedNow) {
         if (!existing.equals(asked)) {
-            return new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists with other settings: "
+            return new ProblemException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists with other settings: "
                     + describe(existing));
         }
-        return new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created at now="
+        return new ProblemException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists, created at now="
                 + existingNow + ", not " + askedNow);
     }
 
@@ -112,13 +112,13 @@ public final class ClockRules {
     /** Refuses an advance that names neither or both of {@code by} and {@code to}: {@code invalid_request}. */
     public static void requireAdvanceForm(Long by, Long to) {
         if ((by == null) == (to == null)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
         }
     }
 
     /** The refusal of an advance on a clock that fires by itself ({@code mode} system or scaled). */
-    public static SchedulerException clockNotVirtual(ClockSettings.Mode mode) {
-        return new SchedulerException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the "
+    public static ProblemException clockNotVirtual(ClockSettings.Mode mode) {
+        return new ProblemException(ErrorCode.CLOCK_NOT_VIRTUAL, "this clock runs on the "
                 + (mode == ClockSettings.Mode.SCALED ? "wall clock scaled by its rate" : "system clock")
                 + " and fires by itself; only a virtual clock can be advanced");
     }
@@ -127,21 +127,21 @@ public final class ClockRules {
      * The refusal of a traced advance to {@code to} that would fire more than {@link Limits#MAX_TRACED_FIRES}
      * timers: {@code invalid_advance}.
      */
-    public static SchedulerException tracedAdvanceTooLarge(long to) {
-        return new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
+    public static ProblemException tracedAdvanceTooLarge(long to) {
+        return new ProblemException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
                 + Limits.MAX_TRACED_FIRES + " timers, and advancing to " + to + " would fire more; advance"
                 + " in smaller steps, with a lower limit or without trace");
     }
 
     /** The refusal of a rate change of a clock of {@code mode} other than scaled. */
-    public static SchedulerException clockNotScaled(ClockSettings.Mode mode) {
-        return new SchedulerException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has a"
+    public static ProblemException clockNotScaled(ClockSettings.Mode mode) {
+        return new ProblemException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has a"
                 + " rate to change; this one is " + lowerCase(mode));
     }
 
     /** The refusal of a claim for an incarnation of {@code clock} that was deleted and created again since. */
-    public static SchedulerException clockRecreated(String clock) {
-        return new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "the clock " + abbreviateClockName(clock)
+    public static ProblemException clockRecreated(String clock) {
+        return new ProblemException(ErrorCode.CLOCK_NOT_FOUND, "the clock " + abbreviateClockName(clock)
                 + " was deleted and created again");
     }
 
@@ -149,8 +149,8 @@ public final class ClockRules {
      * The refusal of an advance of a queueing virtual clock that stands at {@code now} already while timers are due
      * and the deliveries hold their limit of {@code maxDeliveries}: nothing to change.
      */
-    public static SchedulerException deliveriesHeldBack(long now, long maxDeliveries) {
-        return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "timers are due by " + now + " and the"
+    public static ProblemException deliveriesHeldBack(long now, long maxDeliveries) {
+        return new ProblemException(ErrorCode.CAPACITY_EXCEEDED, "timers are due by " + now + " and the"
                 + " deliveries hold their limit of " + maxDeliveries + " (timeservice.deliveries.max); acknowledge"
                 + " or delete some before advancing further");
     }
@@ -159,16 +159,16 @@ public final class ClockRules {
      * The refusal of a copy of a clock (a fork, a load) of {@code count} timers and deliveries holding {@code bytes}
      * that the capacity ({@code capacity} timers, {@code capacityBytes} bytes) has no room for: the timers first.
      */
-    public static SchedulerException noRoomForCopy(long capacity, long count, long capacityBytes, long bytes,
+    public static ProblemException noRoomForCopy(long capacity, long count, long capacityBytes, long bytes,
                                                    boolean timersExceed) {
-        return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, timersExceed
+        return new ProblemException(ErrorCode.CAPACITY_EXCEEDED, timersExceed
                 ? "the queue's capacity of " + capacity + " pending timers has no room for a copy of " + count
                 : "the queue's " + capacityBytes + " payload bytes have no room for a copy of " + bytes);
     }
 
     /** The refusal of a copy of a clock (a fork, a load) whose {@code copyDeliveries} the delivery limit has no room for. */
-    public static SchedulerException noDeliveryRoomForCopy(long maxDeliveries, long copyDeliveries) {
-        return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the limit of " + maxDeliveries
+    public static ProblemException noDeliveryRoomForCopy(long maxDeliveries, long copyDeliveries) {
+        return new ProblemException(ErrorCode.CAPACITY_EXCEEDED, "the limit of " + maxDeliveries
                 + " deliveries has no room for a copy of " + copyDeliveries);
     }
 }

@@ -18,7 +18,7 @@ public final class DeliveryRules {
     /** Refuses a batch of acks that is empty or larger than one claim: {@code invalid_request}. */
     public static void requireAckCount(List<Ack> acks) {
         if (acks == null || acks.isEmpty() || acks.size() > Limits.MAX_CLAIM) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "one call acknowledges 1 to " + Limits.MAX_CLAIM
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "one call acknowledges 1 to " + Limits.MAX_CLAIM
                     + " deliveries, got " + (acks == null ? 0 : acks.size()));
         }
     }
@@ -29,11 +29,11 @@ public final class DeliveryRules {
      */
     public static void requireClaim(int max, long leaseMillis, long waitMillis) {
         if (max < 1 || max > Limits.MAX_CLAIM) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "max must be 1 to " + Limits.MAX_CLAIM + ": " + max);
+            throw new ProblemException(ErrorCode.INVALID_LIMIT, "max must be 1 to " + Limits.MAX_CLAIM + ": " + max);
         }
         requireLease(leaseMillis);
         if (waitMillis < 0 || waitMillis > Limits.MAX_CLAIM_WAIT_MILLIS) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "wait must be 0 to "
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "wait must be 0 to "
                     + Limits.MAX_CLAIM_WAIT_MILLIS + " ms: " + waitMillis);
         }
     }
@@ -41,7 +41,7 @@ public final class DeliveryRules {
     /** Refuses a lease outside {@value Limits#MIN_LEASE_MILLIS}..{@value Limits#MAX_LEASE_MILLIS} ms. */
     public static void requireLease(long leaseMillis) {
         if (leaseMillis < Limits.MIN_LEASE_MILLIS || leaseMillis > Limits.MAX_LEASE_MILLIS) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "lease must be " + Limits.MIN_LEASE_MILLIS
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "lease must be " + Limits.MIN_LEASE_MILLIS
                     + " to " + Limits.MAX_LEASE_MILLIS + " ms: " + leaseMillis);
         }
     }
@@ -52,34 +52,34 @@ public final class DeliveryRules {
      */
     public static void requireRetryAfter(Long retryAfterMillis) {
         if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
                     + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
         }
     }
 
-    /** @throws SchedulerException {@code invalid_request} for no reason or one over {@value #MAX_DEAD_REASON_LENGTH} characters */
+    /** @throws ProblemException {@code invalid_request} for no reason or one over {@value #MAX_DEAD_REASON_LENGTH} characters */
     public static void requireDeadReason(String reason) {
         if (reason == null || reason.isEmpty() || reason.length() > MAX_DEAD_REASON_LENGTH) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a dead delivery's reason must be 1 to "
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a dead delivery's reason must be 1 to "
                     + MAX_DEAD_REASON_LENGTH + " characters");
         }
     }
 
     /** The refusal of an ack, nack, extend or reject whose claim holds no lease on a delivery of {@code id}. */
-    public static SchedulerException claimLost(String id) {
-        return new SchedulerException(ErrorCode.CLAIM_LOST, "the claim does not hold a lease on a delivery of "
+    public static ProblemException claimLost(String id) {
+        return new ProblemException(ErrorCode.CLAIM_LOST, "the claim does not hold a lease on a delivery of "
                 + TimerRules.abbreviate(id) + " (wrong or expired; the delivery may have gone to another worker)");
     }
 
     /** The refusal of a redrive or deletion of dead deliveries of {@code id} (and {@code sequence}, if given). */
-    public static SchedulerException deadDeliveryNotFound(String id, Long sequence) {
-        return new SchedulerException(ErrorCode.DELIVERY_NOT_FOUND, "no dead delivery has id "
+    public static ProblemException deadDeliveryNotFound(String id, Long sequence) {
+        return new ProblemException(ErrorCode.DELIVERY_NOT_FOUND, "no dead delivery has id "
                 + TimerRules.abbreviate(id) + (sequence == null ? "" : " and sequence " + sequence));
     }
 
     /** The refusal of a delivery call on a clock that returns fired timers from advance (delivery "response"). */
-    public static SchedulerException clockNotQueued() {
-        return new SchedulerException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
+    public static ProblemException clockNotQueued() {
+        return new ProblemException(ErrorCode.CLOCK_NOT_QUEUED, "this clock returns fired timers from advance"
                 + " (delivery \"response\"); create a clock with delivery \"queue\" to claim deliveries");
     }
 }

@@ -84,7 +84,7 @@ public record PushTarget(String url, long timeoutMillis, int concurrency, Map<St
         try {
             uri = new URI(url);
         } catch (URISyntaxException bad) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "push.url is not a URL: " + bad.getMessage());
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "push.url is not a URL: " + bad.getMessage());
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         require(scheme.equals("http") || scheme.equals("https"), "push.url must be http or https: "
@@ -151,7 +151,7 @@ public record PushTarget(String url, long timeoutMillis, int concurrency, Map<St
                 byte[] key = java.util.Base64.getDecoder().decode(secret.substring(SECRET_PREFIX.length()));
                 require(key.length >= 1, "a whsec_ secret needs a key after its prefix");
             } catch (IllegalArgumentException notBase64) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a whsec_ secret's key must be base64: "
+                throw new ProblemException(ErrorCode.INVALID_REQUEST, "a whsec_ secret's key must be base64: "
                         + notBase64.getMessage());
             }
         }
@@ -191,7 +191,7 @@ public record PushTarget(String url, long timeoutMillis, int concurrency, Map<St
 
     private static void require(boolean valid, String message) {
         if (!valid) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, message);
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, message);
         }
     }
 }

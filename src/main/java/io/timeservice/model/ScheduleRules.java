@@ -12,7 +12,7 @@ public final class ScheduleRules {
 
     /** The cron parser of a store opened without one: every cron is refused, {@code invalid_schedule}. */
     public static final CronParser NO_CRON = expression -> {
-        throw new SchedulerException(ErrorCode.INVALID_SCHEDULE, "this store was opened without a cron parser: "
+        throw new ProblemException(ErrorCode.INVALID_SCHEDULE, "this store was opened without a cron parser: "
                 + expression);
     };
 
@@ -22,7 +22,7 @@ public final class ScheduleRules {
     /** A schedule id: the timer id characters, 1 to {@value Limits#MAX_SCHEDULE_ID_LENGTH} long. */
     public static void requireValidScheduleId(String id) {
         if (id != null && id.length() > Limits.MAX_SCHEDULE_ID_LENGTH) {
-            throw new SchedulerException(ErrorCode.INVALID_ID, "a schedule id must be 1 to "
+            throw new ProblemException(ErrorCode.INVALID_ID, "a schedule id must be 1 to "
                     + Limits.MAX_SCHEDULE_ID_LENGTH + " characters long, got " + id.length());
         }
         TimerRules.requireValidId(id);
@@ -35,7 +35,7 @@ public final class ScheduleRules {
      * positive limit, a cron that parses and fires at least once. Call with the spec as given, before
      * {@link #resolveSchedule}.
      *
-     * @throws SchedulerException {@code invalid_schedule} naming what is wrong
+     * @throws ProblemException {@code invalid_schedule} naming what is wrong
      */
     public static Recurrence requireSchedule(ScheduleSpec spec, CronParser parser) {
         return requireSchedule(spec, parser, (member, message) -> invalidSchedule(message));
@@ -48,7 +48,7 @@ public final class ScheduleRules {
      * empty name for the spec as a whole) and its message: a snapshot document names the member's JSON pointer.
      */
     public static Recurrence requireSchedule(ScheduleSpec spec, CronParser parser,
-                                             BiFunction<String, String, SchedulerException> refusal) {
+                                             BiFunction<String, String, ProblemException> refusal) {
         if ((spec.cron() == null) == (spec.every() == null)) {
             throw refusal.apply(spec.cron() == null ? "" : "every", "a schedule needs exactly one of cron and every");
         }
@@ -81,7 +81,7 @@ public final class ScheduleRules {
         LocalRecurrence local;
         try {
             local = parser.parse(spec.cron());
-        } catch (SchedulerException malformed) {
+        } catch (ProblemException malformed) {
             throw refusal.apply("cron", malformed.getMessage());
         }
         Recurrence times = new ZonedRecurrence(local, zone);
@@ -112,7 +112,7 @@ public final class ScheduleRules {
     /** Refuses a new schedule when the store holds {@code count} of its most {@code maxSchedules}. */
     public static void requireScheduleRoom(long count, long maxSchedules) {
         if (count >= maxSchedules) {
-            throw new SchedulerException(ErrorCode.SCHEDULE_LIMIT, "the service holds its limit of " + maxSchedules
+            throw new ProblemException(ErrorCode.SCHEDULE_LIMIT, "the service holds its limit of " + maxSchedules
                     + " schedules (timeservice.schedules.max); delete one first");
         }
     }
@@ -120,19 +120,19 @@ public final class ScheduleRules {
     /** Refuses a {@code next} count outside 1..{@value Limits#MAX_NEXT_COUNT}: {@code invalid_limit}. */
     public static void requireNextCount(int count) {
         if (count < 1 || count > Limits.MAX_NEXT_COUNT) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "count must be 1 to " + Limits.MAX_NEXT_COUNT
+            throw new ProblemException(ErrorCode.INVALID_LIMIT, "count must be 1 to " + Limits.MAX_NEXT_COUNT
                     + ": " + count);
         }
     }
 
-    public static SchedulerException scheduleNotFound(String id) {
-        return new SchedulerException(ErrorCode.SCHEDULE_NOT_FOUND, "no schedule " + TimerRules.abbreviate(id)
+    public static ProblemException scheduleNotFound(String id) {
+        return new ProblemException(ErrorCode.SCHEDULE_NOT_FOUND, "no schedule " + TimerRules.abbreviate(id)
                 + " on this clock");
     }
 
     /** The refusal of a timer-API change to a schedule's occurrence. */
-    public static SchedulerException scheduleOwned(String timerId, String scheduleId) {
-        return new SchedulerException(ErrorCode.SCHEDULE_OWNED, "timer " + TimerRules.abbreviate(timerId)
+    public static ProblemException scheduleOwned(String timerId, String scheduleId) {
+        return new ProblemException(ErrorCode.SCHEDULE_OWNED, "timer " + TimerRules.abbreviate(timerId)
                 + " is an occurrence of schedule " + scheduleId + "; change the schedule instead");
     }
 
@@ -161,8 +161,8 @@ public final class ScheduleRules {
     }
 
     /** The refusal of a client's add of a timer id of the form of schedule {@code scheduleId}'s occurrences. */
-    public static SchedulerException scheduleReserved(String timerId, String scheduleId) {
-        return new SchedulerException(ErrorCode.SCHEDULE_OWNED, "timer id " + TimerRules.abbreviate(timerId)
+    public static ProblemException scheduleReserved(String timerId, String scheduleId) {
+        return new ProblemException(ErrorCode.SCHEDULE_OWNED, "timer id " + TimerRules.abbreviate(timerId)
                 + " has the form of schedule " + scheduleId + "'s occurrences (" + scheduleId + ":<time>), which are"
                 + " the schedule's while it exists; choose another id");
     }
@@ -171,23 +171,23 @@ public final class ScheduleRules {
      * The refusal of a schedule's occurrence (its first, or the one a replace or a trigger adds) whose id
      * {@code timerId} a pending timer has already.
      */
-    public static SchedulerException occurrenceIdTaken(String timerId) {
-        return new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + timerId
+    public static ProblemException occurrenceIdTaken(String timerId) {
+        return new ProblemException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + timerId
                 + ", the schedule's occurrence");
     }
 
-    public static SchedulerException schedulePreconditionFailed(Schedule current) {
-        return new SchedulerException(ErrorCode.PRECONDITION_FAILED, "schedule " + current.id()
+    public static ProblemException schedulePreconditionFailed(Schedule current) {
+        return new ProblemException(ErrorCode.PRECONDITION_FAILED, "schedule " + current.id()
                 + " is at version " + current.version() + ", which the precondition does not name");
     }
 
     /** The refusal of a put whose If-Match names {@code ifMatch} of schedule {@code id}, which does not exist. */
-    public static SchedulerException noScheduleToMatch(String id, long ifMatch) {
-        return new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match names version " + ifMatch
+    public static ProblemException noScheduleToMatch(String id, long ifMatch) {
+        return new ProblemException(ErrorCode.PRECONDITION_FAILED, "If-Match names version " + ifMatch
                 + " of schedule " + id + ", which does not exist");
     }
 
-    private static SchedulerException invalidSchedule(String message) {
-        return new SchedulerException(ErrorCode.INVALID_SCHEDULE, message);
+    private static ProblemException invalidSchedule(String message) {
+        return new ProblemException(ErrorCode.INVALID_SCHEDULE, message);
     }
 }

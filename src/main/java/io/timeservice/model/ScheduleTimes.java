@@ -30,16 +30,16 @@ public final class ScheduleTimes {
      * when its start or first occurrence lies more than {@link Limits#MAX_DELAY} after now: so a schedule's pending
      * occurrence, like every timer, is due at most that long after the clock's time (the snapshot load's rule).
      *
-     * @throws SchedulerException {@code invalid_schedule}
+     * @throws ProblemException {@code invalid_schedule}
      */
     public static long firstOnPut(ScheduleSpec spec, Recurrence times, long now, long taken, long counted) {
         if (spec.start() != null && spec.start() - now > Limits.MAX_DELAY) { // start and now are clock times
-            throw new SchedulerException(ErrorCode.INVALID_SCHEDULE, "start (" + spec.start() + ") is more than "
+            throw new ProblemException(ErrorCode.INVALID_SCHEDULE, "start (" + spec.start() + ") is more than "
                     + Limits.MAX_DELAY + " ms after now (" + now + ")");
         }
         long first = firstAfter(spec, times, now, taken, counted);
         if (first != Recurrence.NONE && first - now > Limits.MAX_DELAY) {
-            throw new SchedulerException(ErrorCode.INVALID_SCHEDULE, "the first occurrence (" + first
+            throw new ProblemException(ErrorCode.INVALID_SCHEDULE, "the first occurrence (" + first
                     + ") is more than " + Limits.MAX_DELAY + " ms after now (" + now + ")");
         }
         return first;

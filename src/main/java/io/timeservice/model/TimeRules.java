@@ -47,10 +47,10 @@ public final class TimeRules {
      */
     public static long fireTimeAfter(long now, long delay, ErrorCode code, String name) {
         if (delay < 0 || delay > Limits.MAX_DELAY) {
-            throw new SchedulerException(code, name + " must be between 0 and " + Limits.MAX_DELAY + ": " + delay);
+            throw new ProblemException(code, name + " must be between 0 and " + Limits.MAX_DELAY + ": " + delay);
         }
         if (now > Limits.MAX_TIME - delay) {
-            throw new SchedulerException(code, "now (" + now + ") + " + name + " (" + delay + ") passes the end of"
+            throw new ProblemException(code, "now (" + now + ") + " + name + " (" + delay + ") passes the end of"
                     + " time, " + Limits.MAX_TIME);
         }
         return now + delay;
@@ -62,7 +62,7 @@ public final class TimeRules {
      */
     public static long advanceTarget(long now, long to) {
         if (to < now) {
-            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
+            throw new ProblemException(ErrorCode.INVALID_ADVANCE, "to (" + to + ") is before now (" + now
                     + "); the clock never goes back");
         }
         return requireWithinReach(now, to, "to", ErrorCode.INVALID_ADVANCE);
@@ -87,11 +87,11 @@ public final class TimeRules {
      */
     private static long requireWithinReach(long now, long time, String member, ErrorCode code) {
         if (time - now > Limits.MAX_DELAY) { // time >= now >= 0: the difference cannot overflow
-            throw new SchedulerException(code, member + " (" + time + ") is more than " + Limits.MAX_DELAY
+            throw new ProblemException(code, member + " (" + time + ") is more than " + Limits.MAX_DELAY
                     + " ms after now (" + now + ")");
         }
         if (time > Limits.MAX_TIME) {
-            throw new SchedulerException(code, member + " (" + time + ") is after the end of time, "
+            throw new ProblemException(code, member + " (" + time + ") is after the end of time, "
                     + Limits.MAX_TIME);
         }
         return time;
@@ -127,8 +127,8 @@ public final class TimeRules {
     }
 
     /** The refusal of a clock-time member that holds {@code got}: {@code invalid_delay}, as its sibling delay's. */
-    public static SchedulerException invalidClockTime(String member, String got) {
-        return new SchedulerException(ErrorCode.INVALID_DELAY, member + " must be " + CLOCK_TIME_FORM + ", got " + got);
+    public static ProblemException invalidClockTime(String member, String got) {
+        return new ProblemException(ErrorCode.INVALID_DELAY, member + " must be " + CLOCK_TIME_FORM + ", got " + got);
     }
 
     /**

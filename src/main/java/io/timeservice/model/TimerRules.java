@@ -16,7 +16,7 @@ public final class TimerRules {
     /** Validates an id's form. */
     public static void requireValidId(String id) {
         if (id == null || id.isEmpty() || id.length() > Limits.MAX_ID_LENGTH) {
-            throw new SchedulerException(ErrorCode.INVALID_ID, "id must be 1 to " + Limits.MAX_ID_LENGTH
+            throw new ProblemException(ErrorCode.INVALID_ID, "id must be 1 to " + Limits.MAX_ID_LENGTH
                     + " characters long" + (id == null ? "" : ", got " + id.length()));
         }
         for (int i = 0; i < id.length(); i++) {
@@ -24,13 +24,13 @@ public final class TimerRules {
             boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
                     || c == '.' || c == '_' || c == '-' || c == '~' || c == ':';
             if (!allowed) {
-                throw new SchedulerException(ErrorCode.INVALID_ID, "id may contain only A-Z a-z 0-9 . _ - ~ :"
+                throw new ProblemException(ErrorCode.INVALID_ID, "id may contain only A-Z a-z 0-9 . _ - ~ :"
                         + ", found U+" + String.format("%04X", (int) c) + " at position " + i);
             }
         }
         if (id.equals(".") || id.equals("..")) {
             // dot-segments: a URL path normalizes /timers/.. away, so such a timer could never be read or changed
-            throw new SchedulerException(ErrorCode.INVALID_ID, "id may not be \"" + id
+            throw new ProblemException(ErrorCode.INVALID_ID, "id may not be \"" + id
                     + "\": a URL path segment cannot carry it as itself");
         }
     }
@@ -51,7 +51,7 @@ public final class TimerRules {
      */
     public static Due requireDue(Long delay, Long at) {
         if ((delay == null) == (at == null)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a timer needs exactly one of delay and at, got "
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a timer needs exactly one of delay and at, got "
                     + (delay == null ? "neither" : "both"));
         }
         return delay != null ? Due.after(delay) : Due.at(at);
@@ -60,7 +60,7 @@ public final class TimerRules {
     /** The new due time of an edit: at most one of the two members, null for neither (the fireTime stays). */
     public static Due editedDue(Long delay, Long at) {
         if (delay != null && at != null) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit takes at most one of delay and at,"
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "an edit takes at most one of delay and at,"
                     + " got both");
         }
         return delay != null ? Due.after(delay) : at != null ? Due.at(at) : null;
@@ -69,13 +69,13 @@ public final class TimerRules {
     /** Refuses an edit that changes nothing: {@code invalid_request}. */
     public static void requireEditChange(Due newDue, Integer newPriority) {
         if (newDue == null && newPriority == null) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an edit needs a delay or an at, a priority,"
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "an edit needs a delay or an at, a priority,"
                     + " or both");
         }
     }
 
-    public static SchedulerException preconditionFailed(Timer current) {
-        return new SchedulerException(ErrorCode.PRECONDITION_FAILED, "timer " + current.id()
+    public static ProblemException preconditionFailed(Timer current) {
+        return new ProblemException(ErrorCode.PRECONDITION_FAILED, "timer " + current.id()
                 + " is at revision " + current.sequence() + "-" + current.version()
                 + ", which the precondition does not name");
     }
@@ -83,7 +83,7 @@ public final class TimerRules {
     /** Versions count in an int: an edit past {@link Timer#MAX_VERSION} is refused, never wrapped. */
     public static void requireVersionLeft(Timer current) {
         if (current.version() >= Timer.MAX_VERSION) {
-            throw new SchedulerException(ErrorCode.VERSION_LIMIT_REACHED, "timer " + current.id() + " is at version "
+            throw new ProblemException(ErrorCode.VERSION_LIMIT_REACHED, "timer " + current.id() + " is at version "
                     + current.version() + ", the most a timer can count; cancel it and add it again to change it");
         }
     }
@@ -91,14 +91,14 @@ public final class TimerRules {
     /** Refuses a batch that is empty or longer than {@link Limits#MAX_BATCH_OPS}: {@code invalid_request}. */
     public static void requireBatchSize(List<?> ops) {
         if (ops == null || ops.isEmpty() || ops.size() > Limits.MAX_BATCH_OPS) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch holds 1 to " + Limits.MAX_BATCH_OPS
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a batch holds 1 to " + Limits.MAX_BATCH_OPS
                     + " operations, got " + (ops == null ? 0 : ops.size()));
         }
     }
 
     /** The refusal of a batch operation that is null: {@code invalid_request}. */
-    public static SchedulerException nullBatchOp() {
-        return new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch operation may not be null");
+    public static ProblemException nullBatchOp() {
+        return new ProblemException(ErrorCode.INVALID_REQUEST, "a batch operation may not be null");
     }
 
     /**
@@ -107,28 +107,28 @@ public final class TimerRules {
      */
     public static void requireLimit(int limit) {
         if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+            throw new ProblemException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
         }
     }
 
     /** The refusal of an add whose id a pending timer (or an earlier add of its batch) has. */
-    public static SchedulerException duplicateId(String id) {
-        return new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
+    public static ProblemException duplicateId(String id) {
+        return new ProblemException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
     }
 
     /** The refusal of a read or change of a timer {@code id} that is not pending. */
-    public static SchedulerException timerNotFound(String id) {
-        return new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id " + abbreviate(id));
+    public static ProblemException timerNotFound(String id) {
+        return new ProblemException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id " + abbreviate(id));
     }
 
     /** The refusal of a peek at the first timer of a clock that holds none. */
-    public static SchedulerException queueEmpty() {
-        return new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
+    public static ProblemException queueEmpty() {
+        return new ProblemException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
     }
 
     /** The refusal of one more pending timer when the store holds its {@code capacity} of them. */
-    public static SchedulerException noTimerRoom(long capacity) {
-        return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the queue holds its capacity of " + capacity
+    public static ProblemException noTimerRoom(long capacity) {
+        return new ProblemException(ErrorCode.CAPACITY_EXCEEDED, "the queue holds its capacity of " + capacity
                 + " pending timers");
     }
 
@@ -136,7 +136,7 @@ public final class TimerRules {
      * The refusal of a timer (an add, a schedule's occurrence) of {@code needs} id and payload characters when the
      * pending timers hold {@code pendingBytes} of the {@code capacityBytes} the store has room for.
      */
-    public static SchedulerException noPayloadRoom(long pendingBytes, long capacityBytes, long needs) {
+    public static ProblemException noPayloadRoom(long pendingBytes, long capacityBytes, long needs) {
         return noBytes(pendingBytes, capacityBytes, "this timer needs " + needs);
     }
 
@@ -144,12 +144,12 @@ public final class TimerRules {
      * The refusal of a batch whose running total needs {@code needs} more bytes than it took already, when the
      * pending timers (with what the batch took) hold {@code pendingBytes} of {@code capacityBytes}.
      */
-    public static SchedulerException noBatchPayloadRoom(long pendingBytes, long capacityBytes, long needs) {
+    public static ProblemException noBatchPayloadRoom(long pendingBytes, long capacityBytes, long needs) {
         return noBytes(pendingBytes, capacityBytes, "the batch needs " + needs + " more");
     }
 
-    private static SchedulerException noBytes(long pendingBytes, long capacityBytes, String needs) {
-        return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold " + pendingBytes
+    private static ProblemException noBytes(long pendingBytes, long capacityBytes, String needs) {
+        return new ProblemException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold " + pendingBytes
                 + " of the queue's " + capacityBytes + " payload bytes (capacity-bytes: id and payload characters); "
                 + needs);
     }

@@ -8,9 +8,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.PushTargetGuard;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.TimerRules;
 import io.timeservice.push.SpecialAddresses.Cidr;
 
@@ -73,7 +73,7 @@ public final class PushTargetPolicy implements PushTargetGuard {
      * Refuses a target whose host does not resolve or resolves to an address this policy does not allow; resolves on
      * the caller's thread.
      *
-     * @throws SchedulerException {@code target_not_allowed}
+     * @throws ProblemException {@code target_not_allowed}
      */
     @Override
     public void requireAllowed(PushTarget target) {
@@ -82,12 +82,12 @@ public final class PushTargetPolicy implements PushTargetGuard {
         try {
             addresses = resolver.resolve(host);
         } catch (UnknownHostException unknown) {
-            throw new SchedulerException(ErrorCode.TARGET_NOT_ALLOWED, "push.url's host " + TimerRules.abbreviate(host)
+            throw new ProblemException(ErrorCode.TARGET_NOT_ALLOWED, "push.url's host " + TimerRules.abbreviate(host)
                     + " does not resolve");
         }
         String refused = refusal(host, addresses);
         if (refused != null) {
-            throw new SchedulerException(ErrorCode.TARGET_NOT_ALLOWED, refused);
+            throw new ProblemException(ErrorCode.TARGET_NOT_ALLOWED, refused);
         }
     }
 

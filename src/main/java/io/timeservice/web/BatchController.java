@@ -10,7 +10,7 @@ import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
 import io.timeservice.store.TimerStore;
@@ -72,18 +72,18 @@ class BatchController {
         for (int i = 0; i < ops.size(); i++) {
             try {
                 bind(ops.get(i), batch, ifMatches);
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 throw refused.atOp(i);
             }
         }
         List<Timer> timers;
         try {
             timers = this.timers.batch(clock, batch);
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             int index = refused.opIndex();
             if (refused.code() == ErrorCode.TIMER_NOT_FOUND && index >= 0
                     && EntityTags.isAnyRevision(ifMatches.get(index))) {
-                throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "ifMatch * needs a current timer, and no"
+                throw new ProblemException(ErrorCode.PRECONDITION_FAILED, "ifMatch * needs a current timer, and no"
                         + " pending timer has id " + LoneSurrogates.abbreviate(batch.get(index).id(),
                         Limits.MAX_ID_LENGTH)).atOp(index);
             }

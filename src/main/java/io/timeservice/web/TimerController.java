@@ -8,8 +8,8 @@ import java.util.function.Supplier;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
 import io.timeservice.model.Trace;
@@ -105,9 +105,9 @@ class TimerController {
     private static Timer requiringAnyRevision(String id, String ifMatch, Supplier<Timer> change) {
         try {
             return change.get();
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             if (refused.code() == ErrorCode.TIMER_NOT_FOUND && EntityTags.isAnyRevision(ifMatch)) {
-                throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match: * needs a current timer, and"
+                throw new ProblemException(ErrorCode.PRECONDITION_FAILED, "If-Match: * needs a current timer, and"
                         + " no pending timer has id " + LoneSurrogates.abbreviate(id, Limits.MAX_ID_LENGTH));
             }
             throw refused;

@@ -31,17 +31,17 @@ class TimeRulesTest {
         long end = Limits.MAX_TIME;
         assertThat(TimeRules.fireTimeAfter(end - 5, 5, ErrorCode.INVALID_DELAY, "delay")).isEqualTo(end);
         assertThatThrownBy(() -> TimeRules.fireTimeAfter(end - 5, 6, ErrorCode.INVALID_DELAY, "delay"))
-                .isInstanceOf(SchedulerException.class).hasMessageContaining("end of time");
+                .isInstanceOf(ProblemException.class).hasMessageContaining("end of time");
         assertThat(TimeRules.fireTime(end - 5, Due.at(end))).isEqualTo(end);
-        assertThatThrownBy(() -> TimeRules.fireTime(end - 5, Due.at(end + 1))).isInstanceOf(SchedulerException.class);
+        assertThatThrownBy(() -> TimeRules.fireTime(end - 5, Due.at(end + 1))).isInstanceOf(ProblemException.class);
         assertThatThrownBy(() -> TimeRules.fireTime(end - 5, Due.at(Long.MAX_VALUE)))
-                .isInstanceOf(SchedulerException.class);
+                .isInstanceOf(ProblemException.class);
         assertThat(TimeRules.advanceTarget(end - 5, end)).isEqualTo(end);
-        assertThatThrownBy(() -> TimeRules.advanceTarget(end - 5, end + 1)).isInstanceOf(SchedulerException.class)
+        assertThatThrownBy(() -> TimeRules.advanceTarget(end - 5, end + 1)).isInstanceOf(ProblemException.class)
                 .hasMessageContaining("end of time");
         ClockRules.requireClockNow(end);
-        assertThatThrownBy(() -> ClockRules.requireClockNow(end + 1)).isInstanceOf(SchedulerException.class);
-        assertThatThrownBy(() -> ClockRules.requireClockNow(-1)).isInstanceOf(SchedulerException.class);
+        assertThatThrownBy(() -> ClockRules.requireClockNow(end + 1)).isInstanceOf(ProblemException.class);
+        assertThatThrownBy(() -> ClockRules.requireClockNow(-1)).isInstanceOf(ProblemException.class);
     }
 
     @Test
@@ -59,7 +59,7 @@ class TimeRulesTest {
         for (ScheduleSpec bad : List.of(yearly.withStart(Long.MIN_VALUE), yearly.withStart(Limits.MAX_TIME + 1),
                 new ScheduleSpec("0 0 1 1 *", null, null, null, -1L, null, 0, null, ScheduleSpec.CatchUp.ALL, false))) {
             assertThatThrownBy(() -> ScheduleRules.requireSchedule(bad, parser)).isInstanceOfSatisfying(
-                    SchedulerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_SCHEDULE));
+                    ProblemException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_SCHEDULE));
         }
         ScheduleSpec far = yearly.withStart(2 * Limits.MAX_DELAY);
         assertThatThrownBy(() -> ScheduleTimes.firstOnPut(far, times, 0, Long.MIN_VALUE, 0))
@@ -88,11 +88,11 @@ class TimeRulesTest {
         assertThat(TimeRules.fireTime(Limits.MAX_TIME - Limits.MAX_DELAY, Due.at(Limits.MAX_TIME)))
                 .isEqualTo(Limits.MAX_TIME);
         assertThatThrownBy(() -> TimeRules.fireTime(0, Due.at(Limits.MAX_DELAY + 1)))
-                .isInstanceOfSatisfying(SchedulerException.class,
+                .isInstanceOfSatisfying(ProblemException.class,
                         e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_DELAY))
                 .hasMessage("at (1000000000000001) is more than 1000000000000000 ms after now (0)");
         assertThatThrownBy(() -> TimeRules.fireTime(0, Due.at(Long.MAX_VALUE)))
-                .isInstanceOf(SchedulerException.class);
+                .isInstanceOf(ProblemException.class);
     }
 
     /** An advance's {@code to} and a timer's {@code at} pass one bound check: the same texts, each its own code. */
@@ -100,11 +100,11 @@ class TimeRulesTest {
     void advanceTarget_andAnAt_areRefusedByOneCheck_withTheirMemberAndCode() {
         long now = 7;
         long tooFar = now + Limits.MAX_DELAY + 1;
-        assertThatThrownBy(() -> TimeRules.advanceTarget(now, tooFar)).isInstanceOfSatisfying(SchedulerException.class,
+        assertThatThrownBy(() -> TimeRules.advanceTarget(now, tooFar)).isInstanceOfSatisfying(ProblemException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ADVANCE))
                 .hasMessage("to (" + tooFar + ") is more than " + Limits.MAX_DELAY + " ms after now (7)");
         assertThatThrownBy(() -> TimeRules.fireTime(now, Due.at(tooFar))).isInstanceOfSatisfying(
-                SchedulerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_DELAY))
+                ProblemException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_DELAY))
                 .hasMessage("at (" + tooFar + ") is more than " + Limits.MAX_DELAY + " ms after now (7)");
         long end = Limits.MAX_TIME;
         assertThatThrownBy(() -> TimeRules.advanceTarget(end - 1, end + 1))
@@ -117,9 +117,9 @@ class TimeRulesTest {
     @Test
     void fireTime_ofADelay_isNowPlusTheDelay_asBefore() {
         assertThat(TimeRules.fireTime(7, Due.after(3))).isEqualTo(10);
-        assertThatThrownBy(() -> TimeRules.fireTime(7, Due.after(-1))).isInstanceOf(SchedulerException.class)
+        assertThatThrownBy(() -> TimeRules.fireTime(7, Due.after(-1))).isInstanceOf(ProblemException.class)
                 .hasMessageContaining("delay");
-        assertThatThrownBy(() -> TimeRules.fireTime(Long.MAX_VALUE, Due.after(1))).isInstanceOf(SchedulerException.class);
+        assertThatThrownBy(() -> TimeRules.fireTime(Long.MAX_VALUE, Due.after(1))).isInstanceOf(ProblemException.class);
     }
 
     @Test
@@ -130,7 +130,7 @@ class TimeRulesTest {
         assertThatThrownBy(() -> TimerRules.requireDue(1L, 2L)).hasMessageEndingWith("got both");
         assertThat(TimerRules.editedDue(null, null)).isNull();
         assertThat(TimerRules.editedDue(null, 9L)).isEqualTo(Due.at(9));
-        assertThatThrownBy(() -> TimerRules.editedDue(1L, 2L)).isInstanceOfSatisfying(SchedulerException.class,
+        assertThatThrownBy(() -> TimerRules.editedDue(1L, 2L)).isInstanceOfSatisfying(ProblemException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST));
     }
 
@@ -163,7 +163,7 @@ class TimeRulesTest {
                 "2027-03-28T24:00:00Z", "2027-06-30T23:59:60Z", "2027-03-28T03:30:00Z[Europe/Berlin]",
                 "2027-03-28T03:30:00+18:01", " 2027-03-28T03:30:00Z", "2027-03-28T03:30:00Z ", ""}) {
             assertThatThrownBy(() -> TimeRules.clockTimeOf(text, "at")).as(text)
-                    .isInstanceOfSatisfying(SchedulerException.class,
+                    .isInstanceOfSatisfying(ProblemException.class,
                             e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_DELAY))
                     .hasMessageStartingWith("at must be ");
         }

@@ -15,8 +15,8 @@ import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
@@ -178,7 +178,7 @@ public abstract class ClockStoreContract extends StoreContract {
             }
             return timers().advance(clock, (long) random.nextInt(200), null, 1 + random.nextInt(3), Trace.NONE)
                     .fired().stream().map(t -> t.id() + "@" + t.fireTime()).toList().toString();
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             return refused.code() + ": " + refused.getMessage();
         }
     }

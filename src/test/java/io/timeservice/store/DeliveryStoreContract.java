@@ -17,10 +17,10 @@ import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.MemoryContractStores;
 import org.junit.jupiter.api.BeforeEach;
@@ -629,7 +629,7 @@ public abstract class DeliveryStoreContract extends StoreContract {
     private static Object outcome(Side side, Function<Side, ?> operation) {
         try {
             return operation.apply(side);
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             return new Refused(refused.code().name(), refused.getMessage());
         }
     }

@@ -12,9 +12,9 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleSpec;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.MemoryContractStores;
@@ -254,7 +254,7 @@ public abstract class ScheduleStoreContract extends StoreContract {
                 "timer s:1000 is an occurrence of schedule s; change the schedule instead");
         assertRefused(() -> timers().edit(null, "s:1000", 5L, null, Precondition.NONE, Trace.NONE),
                 ErrorCode.SCHEDULE_OWNED, "timer s:1000 is an occurrence of schedule s; change the schedule instead");
-        SchedulerException inBatch = assertRefused(() -> timers().batch(null, List.of(
+        ProblemException inBatch = assertRefused(() -> timers().batch(null, List.of(
                         new io.timeservice.model.BatchOp.Cancel("s:1000", Precondition.NONE))),
                 ErrorCode.SCHEDULE_OWNED,
                 "operation 0: timer s:1000 is an occurrence of schedule s; change the schedule instead");
@@ -453,7 +453,7 @@ public abstract class ScheduleStoreContract extends StoreContract {
         }
         try {
             state.add("peek " + shown(stores.timers().peek(clock)));
-        } catch (SchedulerException empty) {
+        } catch (ProblemException empty) {
             state.add("peek " + empty.code());
         }
         return state;
@@ -488,7 +488,7 @@ public abstract class ScheduleStoreContract extends StoreContract {
     private static Object outcome(Supplier<List<String>> call) {
         try {
             return call.get();
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             return "refused " + refused.code() + ": " + refused.getMessage();
         }
     }

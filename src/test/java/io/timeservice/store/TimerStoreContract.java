@@ -17,11 +17,11 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Revision;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.MemoryContractStores;
@@ -332,7 +332,7 @@ public abstract class TimerStoreContract extends StoreContract {
     void batch_isAllOrNothing_andNamesTheRefusedOperation() {
         timers().add(null, "a", 10, 0, null, Trace.NONE);
 
-        SchedulerException refused = assertRefused(() -> timers().batch(null, List.of(
+        ProblemException refused = assertRefused(() -> timers().batch(null, List.of(
                         new BatchOp.Add("b", Due.after(5), 0, null),
                         new BatchOp.Cancel("a", Precondition.NONE),
                         new BatchOp.Cancel("a", Precondition.NONE))),
@@ -363,7 +363,7 @@ public abstract class TimerStoreContract extends StoreContract {
         assertRefused(() -> timers().add(null, "c", 1, 0, "\"1234567\"", Trace.NONE), ErrorCode.CAPACITY_EXCEEDED,
                 "the pending timers hold 1 of the queue's 10 payload bytes (capacity-bytes: id and payload"
                         + " characters); this timer needs 10");
-        SchedulerException inBatch = assertRefused(() -> timers().batch(null, List.of(
+        ProblemException inBatch = assertRefused(() -> timers().batch(null, List.of(
                         new BatchOp.Add("c", Due.after(1), 0, null), new BatchOp.Add("d", Due.after(1), 0, null))),
                 ErrorCode.CAPACITY_EXCEEDED, "operation 1: the queue holds its capacity of 2 pending timers");
         assertThat(inBatch.opIndex()).isEqualTo(1);
@@ -561,7 +561,7 @@ public abstract class TimerStoreContract extends StoreContract {
         Revision revision;
         try {
             revision = current.get().revision();
-        } catch (SchedulerException absent) {
+        } catch (ProblemException absent) {
             return Precondition.NONE;
         }
         return Precondition.ifMatch(choice == 1 ? revision
@@ -601,7 +601,7 @@ public abstract class TimerStoreContract extends StoreContract {
                         + " created=" + t.createdAt() + " payload=" + t.payload() + " seqRank=" + sequenceRank);
             }
             return shown;
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             // the revision a precondition names holds a sequence, compared by order only as the answers' are
             return refused.code() + " at " + refused.opIndex() + ": "
                     + refused.getMessage().replaceAll("revision \\d+-", "revision ?-");

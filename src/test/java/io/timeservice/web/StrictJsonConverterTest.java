@@ -10,7 +10,7 @@ import java.util.Random;
 
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.web.JsonRequest.Ack;
 import io.timeservice.web.JsonRequest.AddTimer;
 import io.timeservice.web.JsonRequest.Advance;
@@ -227,7 +227,7 @@ class StrictJsonConverterTest {
 
     private void assertRefused(Class<? extends JsonRequest> type, String body, ErrorCode code, String detailPart) {
         assertThatThrownBy(() -> read(type, body)).as(body)
-                .isInstanceOfSatisfying(SchedulerException.class, e -> {
+                .isInstanceOfSatisfying(ProblemException.class, e -> {
                     assertThat(e.code()).as(body).isEqualTo(code);
                     assertThat(e.getMessage()).contains(detailPart).doesNotContain("`", "jackson", "Exception");
                 });

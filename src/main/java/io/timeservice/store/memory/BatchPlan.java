@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.Precondition;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
@@ -56,7 +56,7 @@ final class BatchPlan {
         for (int i = 0; i < ops.size(); i++) {
             try {
                 decide(ops.get(i));
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 throw refused.atOp(i);
             }
         }

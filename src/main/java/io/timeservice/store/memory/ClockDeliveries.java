@@ -14,7 +14,7 @@ import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
@@ -88,7 +88,7 @@ final class ClockDeliveries {
      * order), each with its own claim token. With {@code waitMillis > 0} and nothing ready, waits until something
      * becomes ready or the wait ends (a long poll), outside the lock.
      *
-     * @throws SchedulerException {@code invalid_limit}, {@code invalid_request} (lease or wait out of range),
+     * @throws ProblemException {@code invalid_limit}, {@code invalid_request} (lease or wait out of range),
      *                            {@code clock_not_queued}
      */
     List<Delivery> claim(int max, long leaseMillis, long waitMillis) {
@@ -144,7 +144,7 @@ final class ClockDeliveries {
      * Acknowledges the delivery {@code id} leased by {@code claim}: it leaves the queue for good. Acknowledging a
      * recently acknowledged claim again succeeds and changes nothing.
      *
-     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code clock_not_queued}
+     * @throws ProblemException {@code claim_lost} (see {@link #nack}), {@code clock_not_queued}
      */
     void ack(String id, String claim) {
         deliveryCall(Operation.ACK, tally -> {
@@ -172,7 +172,7 @@ final class ClockDeliveries {
      * {@link ErrorCode#CLAIM_LOST} for each whose claim holds no lease, which changes nothing; a claim named twice
      * counts once.
      *
-     * @throws SchedulerException {@code invalid_request} for no or more than {@link Limits#MAX_CLAIM} acks,
+     * @throws ProblemException {@code invalid_request} for no or more than {@link Limits#MAX_CLAIM} acks,
      *                            {@code clock_not_queued}
      */
     List<ErrorCode> ackAll(List<Ack> acks) {
@@ -190,7 +190,7 @@ final class ClockDeliveries {
                         accepted.add(ack.claim()); // a set: a claim named twice counts once
                     }
                     outcomes.add(null);
-                } catch (SchedulerException lost) {
+                } catch (ProblemException lost) {
                     outcomes.add(lost.code());
                 }
             }
@@ -220,7 +220,7 @@ final class ClockDeliveries {
      * Gives the delivery {@code id} leased by {@code claim} back: ready again after {@code retryAfterMillis} (null:
      * the clock's backoff) with one more attempt, or dead if this was its last attempt. Returns it as it is now.
      *
-     * @throws SchedulerException {@code claim_lost}: the claim holds no lease on a delivery of {@code id} (wrong
+     * @throws ProblemException {@code claim_lost}: the claim holds no lease on a delivery of {@code id} (wrong
      *                            token, expired lease, acknowledged, or redelivered since), and nothing changed;
      *                            {@code invalid_request} for a retryAfter out of range; {@code clock_not_queued}
      */
@@ -249,7 +249,7 @@ final class ClockDeliveries {
     /**
      * Sends the delivery {@code id} leased by {@code claim} to the dead letters at once with {@code reason}.
      *
-     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a bad reason,
+     * @throws ProblemException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a bad reason,
      *                            {@code clock_not_queued}
      */
     Delivery reject(String id, String claim, String reason) {
@@ -272,7 +272,7 @@ final class ClockDeliveries {
     /**
      * The lease {@code claim} holds on the delivery {@code id} ends {@code leaseMillis} from now instead.
      *
-     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a lease out of
+     * @throws ProblemException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a lease out of
      *                            range, {@code clock_not_queued}
      */
     Delivery extend(String id, String claim, long leaseMillis) {
@@ -315,7 +315,7 @@ final class ClockDeliveries {
      * Makes the dead deliveries of {@code id} (only the one with {@code sequence} when it is not null) ready again,
      * from attempt 1. Returns them as they are now.
      *
-     * @throws SchedulerException {@code delivery_not_found}, {@code clock_not_queued}
+     * @throws ProblemException {@code delivery_not_found}, {@code clock_not_queued}
      */
     List<Delivery> redrive(String id, Long sequence) {
         return deliveryCall(Operation.DEAD_LETTERS, tally -> {
@@ -336,7 +336,7 @@ final class ClockDeliveries {
      * Deletes the dead deliveries of {@code id} (only the one with {@code sequence} when it is not null). Returns
      * them as they were.
      *
-     * @throws SchedulerException {@code delivery_not_found}, {@code clock_not_queued}
+     * @throws ProblemException {@code delivery_not_found}, {@code clock_not_queued}
      */
     List<Delivery> deleteDead(String id, Long sequence) {
         return deliveryCall(Operation.DEAD_LETTERS, tally -> {

@@ -14,8 +14,8 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScaledTime;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
@@ -102,7 +102,7 @@ final class ClockFiring {
      * {@link NextEvent#earliest}) and advances there as {@link #advance} with {@code to} does, finding and reaching
      * the event under one hold of the lock. With nothing pending nothing changes and the event is null.
      *
-     * @throws SchedulerException {@code invalid_limit}, {@code clock_not_virtual}, {@code invalid_advance} (a
+     * @throws ProblemException {@code invalid_limit}, {@code clock_not_virtual}, {@code invalid_advance} (a
      *                            recording trace that would fire too many), {@code capacity_exceeded}
      */
     NextAdvance advanceToNext(int limit, Trace trace) {
@@ -144,7 +144,7 @@ final class ClockFiring {
      * limit has room for (a bounded advance, {@code complete = false}, when that is fewer than are due). With no room
      * at all, the time still moves to {@code now} without firing ({@link #passHeldBack}).
      *
-     * @throws SchedulerException {@code capacity_exceeded} when timers are due, the deliveries hold their limit and
+     * @throws ProblemException {@code capacity_exceeded} when timers are due, the deliveries hold their limit and
      *                            the clock is at {@code now} already
      */
     Applied<AdvanceResult> advanceIntoQueue(long now, int limit, Trace trace, DeliveryTally tally) {
@@ -174,7 +174,7 @@ final class ClockFiring {
      * there is room; {@link SchedulerClock#firedThrough} stays where firing stopped. Answers {@code complete = false}:
      * the same call again goes on.
      *
-     * @throws SchedulerException {@code capacity_exceeded} when the clock is at {@code now} already: nothing to change
+     * @throws ProblemException {@code capacity_exceeded} when the clock is at {@code now} already: nothing to change
      */
     private Applied<AdvanceResult> passHeldBack(long now) {
         if (now == kernel.clock().now()) {
@@ -246,7 +246,7 @@ final class ClockFiring {
                     int firedNow = fireDueRound(now, maxTimers, tally);
                     refusedRounds = 0;
                     return firedNow;
-                } catch (SchedulerException refused) {
+                } catch (ProblemException refused) {
                     // journal back-pressure refused a step (each step is all or nothing): without a new wake-up this
                     // clock would never get another round, so it asks for one after a backoff (in wall time)
                     long retryAt = wallClockMillis.getAsLong() + Math.min(REFUSED_RETRY_MAX_MILLIS,
@@ -258,7 +258,7 @@ final class ClockFiring {
                 }
             });
             return fired;
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             outcome = Outcome.of(refused.code());
             throw refused;
         } finally {
@@ -311,7 +311,7 @@ final class ClockFiring {
      * again at the new rate (an earlier one told before only costs a round that finds nothing due). Hands the new
      * settings to {@code settled} under the lock and answers them once the journal holds the change.
      *
-     * @throws SchedulerException {@code clock_not_scaled}, {@code storage_unavailable}
+     * @throws ProblemException {@code clock_not_scaled}, {@code storage_unavailable}
      */
     ClockSettings rerate(ClockRate next, Consumer<ClockSettings> settled) {
         Applied<ClockSettings> applied = kernel.serving(() -> {

@@ -5,10 +5,10 @@ import java.util.function.LongSupplier;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.CronParser;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.SchedulerMetrics.Operation;
 
@@ -180,7 +180,7 @@ final class ClockScheduleCalls {
     /**
      * Refuses a timer-API change of a schedule's occurrence; call under the lock.
      *
-     * @throws SchedulerException {@code schedule_owned}
+     * @throws ProblemException {@code schedule_owned}
      */
     void requireNotOwned(String timerId) {
         String owner = timerId == null ? null : schedules.ownerOf(timerId);
@@ -193,7 +193,7 @@ final class ClockScheduleCalls {
      * Refuses a client's add of a timer id of the form {@code <schedule>:<digits>} while that schedule exists on the
      * clock (in any state): such ids are the schedule's occurrences; call under the lock.
      *
-     * @throws SchedulerException {@code schedule_owned}
+     * @throws ProblemException {@code schedule_owned}
      */
     void requireNotReserved(String timerId) {
         String owner = schedules.size() == 0 ? null : ScheduleRules.occurrenceFormOwner(timerId);
@@ -215,7 +215,7 @@ final class ClockScheduleCalls {
                     : ops.get(i) instanceof BatchOp.Cancel cancel ? cancel.id() : null;
             try {
                 requireNotOwned(id);
-            } catch (SchedulerException owned) {
+            } catch (ProblemException owned) {
                 throw owned.atOp(i);
             }
         }

@@ -14,7 +14,7 @@ import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Limits;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.TimerRules;
 import io.timeservice.store.SchedulerMetrics;
 
@@ -204,7 +204,7 @@ public final class Clocks {
     /**
      * The clock named {@code name}.
      *
-     * @throws SchedulerException {@code clock_not_found} (also for a name no clock could have)
+     * @throws ProblemException {@code clock_not_found} (also for a name no clock could have)
      */
     public Clock get(String name) {
         Clock clock = name == null ? null : byName.get(name);
@@ -237,7 +237,7 @@ public final class Clocks {
     /**
      * Creates the clock {@code name} at {@code now}, or finds it with the same {@code now} already there.
      *
-     * @throws SchedulerException {@code invalid_id}, {@code invalid_request} (now out of range), {@code clock_conflict}
+     * @throws ProblemException {@code invalid_id}, {@code invalid_request} (now out of range), {@code clock_conflict}
      *                            (exists with another now), {@code clock_limit}, {@code storage_unavailable}
      */
     public Created create(String name, long now) {
@@ -248,7 +248,7 @@ public final class Clocks {
      * Creates the clock {@code name} with {@code settings}, at {@code now} when it is virtual (a system clock's time
      * is the wall clock's, and {@code now} is ignored), or finds it with the same settings (and now) already there.
      *
-     * @throws SchedulerException as {@link #create(String, long)}; {@code clock_conflict} also for other settings
+     * @throws ProblemException as {@link #create(String, long)}; {@code clock_conflict} also for other settings
      */
     public Created create(String name, long now, ClockSettings settings) {
         ClockRules.requireValidClockName(name);
@@ -280,7 +280,7 @@ public final class Clocks {
      * and journaled there as one {@link Mutation.ClockForked} record ({@link ClockCopy} says what is copied); the
      * copy is built after the source's lock is released. The copy counts in full against the shared budget.
      *
-     * @throws SchedulerException {@code invalid_id}, {@code clock_not_found} (no source), {@code clock_conflict}
+     * @throws ProblemException {@code invalid_id}, {@code clock_not_found} (no source), {@code clock_conflict}
      *                            ({@code name} exists), {@code clock_limit}, {@code capacity_exceeded},
      *                            {@code storage_unavailable}
      */
@@ -321,7 +321,7 @@ public final class Clocks {
      * {@link io.timeservice.model.SnapshotRules} already), journaled as one {@link Mutation.ClockLoaded} record. It
      * counts in full against the shared budget.
      *
-     * @throws SchedulerException {@code invalid_id}, {@code clock_conflict} ({@code name} exists), {@code clock_limit},
+     * @throws ProblemException {@code invalid_id}, {@code clock_conflict} ({@code name} exists), {@code clock_limit},
      *                            {@code capacity_exceeded}, {@code storage_unavailable}
      */
     public Created load(String name, ClockSnapshot snapshot) {
@@ -354,7 +354,7 @@ public final class Clocks {
      * and what comes due fires at the new rate. Journaled; under the registry monitor, so a concurrent {@link #create}
      * compares its settings with the old rate or the new one, never in between.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code clock_not_scaled}, {@code storage_unavailable}
+     * @throws ProblemException {@code clock_not_found}, {@code clock_not_scaled}, {@code storage_unavailable}
      */
     public Clock rerate(String name, ClockRate rate) {
         synchronized (registry) {
@@ -379,7 +379,7 @@ public final class Clocks {
     /**
      * Deletes the clock {@code name} and every timer it holds.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code clock_undeletable} for the default clock
+     * @throws ProblemException {@code clock_not_found}, {@code clock_undeletable} for the default clock
      */
     public void delete(String name) {
         synchronized (registry) {
@@ -448,7 +448,7 @@ public final class Clocks {
                 try {
                     remove(clock);
                     deleted++;
-                } catch (SchedulerException refused) {
+                } catch (ProblemException refused) {
                     LOG.log(System.Logger.Level.WARNING, "could not delete idle clock " + clock.name() + ": "
                             + refused.getMessage());
                     return deleted;

@@ -12,8 +12,8 @@ import io.timeservice.model.Delivery.State;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 
@@ -216,7 +216,7 @@ final class DeliveryQueue {
      * The in-flight delivery {@code id} whose lease {@code claim} names and has not ended by {@code now}; null when
      * {@code allowAcked} and that claim was acknowledged already (a repeated ack).
      *
-     * @throws SchedulerException {@code claim_lost}: no such lease (wrong token, another id, expired, or settled)
+     * @throws ProblemException {@code claim_lost}: no such lease (wrong token, another id, expired, or settled)
      */
     Delivery requireClaim(String id, String claim, long now, boolean allowAcked) {
         Entry entry = claim == null ? null : byClaim.get(claim);

@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.timeservice.model.ClockRules;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScheduleRules;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.TimerRules;
 
 /**
@@ -110,7 +110,7 @@ public final class PendingBudget {
     /**
      * Takes room for one more schedule, or refuses it having taken nothing.
      *
-     * @throws SchedulerException {@code schedule_limit}
+     * @throws ProblemException {@code schedule_limit}
      */
     void reserveSchedule() {
         while (true) {
@@ -145,7 +145,7 @@ public final class PendingBudget {
     /**
      * Takes one timer of {@code timerBytes} from the budget.
      *
-     * @throws SchedulerException {@code capacity_exceeded}, having taken nothing
+     * @throws ProblemException {@code capacity_exceeded}, having taken nothing
      */
     void reserve(long timerBytes) {
         reserve(timerBytes, false);
@@ -170,7 +170,7 @@ public final class PendingBudget {
      * Takes {@code count} timers (0 or 1) and {@code timerBytes} more from the budget: a batch takes what its running
      * total needs beyond what it took already.
      *
-     * @throws SchedulerException {@code capacity_exceeded}, having taken nothing
+     * @throws ProblemException {@code capacity_exceeded}, having taken nothing
      */
     void reserve(int count, long timerBytes) {
         if (count == 1) {
@@ -188,10 +188,10 @@ public final class PendingBudget {
      * Takes room for the copy of a clock: {@code count} timers and deliveries holding {@code copyBytes}, of which
      * {@code copyDeliveries} are deliveries; a copy counts in full.
      *
-     * @throws SchedulerException {@code capacity_exceeded}, having taken nothing
+     * @throws ProblemException {@code capacity_exceeded}, having taken nothing
      */
     void reserveCopy(long count, long copyBytes, long copyDeliveries) {
-        SchedulerException refusal = null;
+        ProblemException refusal = null;
         if (timers.addAndGet(count) > capacity) {
             refusal = ClockRules.noRoomForCopy(capacity, count, capacityBytes, copyBytes, true);
         } else if (bytes.addAndGet(copyBytes) > capacityBytes) {

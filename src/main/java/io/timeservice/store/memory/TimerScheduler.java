@@ -25,10 +25,10 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
@@ -44,7 +44,7 @@ import io.timeservice.store.SchedulerMetrics;
  * <p>Thread-safe: every public method does its whole read or mutation under one {@link CombiningLock}, so each is
  * atomic and they are linearizable in the order they run (possibly on another caller's thread). The heap itself
  * knows nothing about threads (concurrency belongs outside the heap). Arguments are validated before anything
- * changes, and a refused call throws {@link SchedulerException} with the state untouched. Metrics are reported
+ * changes, and a refused call throws {@link ProblemException} with the state untouched. Metrics are reported
  * after the lock is released.
  *
  * <p>Cost: add, cancel and edit O(log n) plus an expected O(1) id lookup; advance O(k log n) for k fired timers;
@@ -221,7 +221,7 @@ public final class TimerScheduler {
      * See {@link io.timeservice.store.TimerStore#edit}: a new due time (a delay counts from now), priority or both,
      * the sequence kept.
      *
-     * @throws SchedulerException as there, and {@code schedule_owned} for a schedule's occurrence
+     * @throws ProblemException as there, and {@code schedule_owned} for a schedule's occurrence
      */
     public Timer edit(String id, Due newDue, Integer newPriority, Precondition precondition, Trace trace) {
         return operations.mutate(Operation.EDIT, () -> TimerRules.requireEditChange(newDue, newPriority), () -> {
@@ -279,7 +279,7 @@ public final class TimerScheduler {
      * Moves the clock to {@code now + by} and fires every timer whose fireTime is at or before the new now, in
      * firing order. {@code by = 0} fires the timers due exactly now.
      *
-     * @throws SchedulerException {@code invalid_advance} for a negative or too large {@code by}, or with a
+     * @throws ProblemException {@code invalid_advance} for a negative or too large {@code by}, or with a
      *                            recording {@code trace} when the advance would fire more than
      *                            {@link Limits#MAX_TRACED_FIRES}
      */
@@ -402,7 +402,7 @@ public final class TimerScheduler {
 
     // ---- reads ----
 
-    /** @throws SchedulerException {@code timer_not_found} */
+    /** @throws ProblemException {@code timer_not_found} */
     public Timer get(String id) {
         return operations.read(Operation.GET, () -> schedules.tagged(heap.timerAt(requirePending(id))));
     }
@@ -410,7 +410,7 @@ public final class TimerScheduler {
     /**
      * The next timer to fire, without removing it. O(1).
      *
-     * @throws SchedulerException {@code queue_empty}
+     * @throws ProblemException {@code queue_empty}
      */
     public Timer peek() {
         return operations.read(Operation.PEEK, () -> {

@@ -13,8 +13,8 @@ import java.util.Set;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScheduleRules;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
@@ -56,14 +56,14 @@ final class BatchAdds {
      * What a run decided: the timers added before the first refused add, in order, and that add's refusal (null when
      * every add was accepted; its index in the run is {@code added.size()}).
      */
-    record Outcome(List<Timer> added, SchedulerException refusal) {
+    record Outcome(List<Timer> added, ProblemException refusal) {
     }
 
     static Outcome insert(Connection connection, StoredClock clock, List<BatchOp.Add> adds) throws SQLException {
         long now = clock.now();
         int checked = 0;
         long[] fireTimes = new long[adds.size()];
-        SchedulerException refusal = null;
+        ProblemException refusal = null;
         for (; checked < adds.size(); checked++) {
             BatchOp.Add add = adds.get(checked);
             try {
@@ -73,7 +73,7 @@ final class BatchAdds {
                 if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
                     throw ScheduleRules.scheduleReserved(add.id(), owner);
                 }
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 refusal = refused;
                 break;
             }

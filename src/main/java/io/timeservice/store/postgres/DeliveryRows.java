@@ -39,7 +39,7 @@ final class DeliveryRows {
      * no advance of it runs until the call commits; a system clock's unlocked (claims and acks of one busy clock must
      * not queue on one row), its now the database's clock. One statement ({@link #ON_CLOCK}).
      *
-     * @throws io.timeservice.model.SchedulerException {@code clock_not_found}
+     * @throws io.timeservice.model.ProblemException {@code clock_not_found}
      */
     static StoredClock onClock(Connection connection, String clock) throws SQLException {
         StoredClock stored = null;
@@ -68,7 +68,7 @@ final class DeliveryRows {
     }
 
     /**
-     * @throws io.timeservice.model.SchedulerException {@code clock_not_queued} for a clock that returns fired timers
+     * @throws io.timeservice.model.ProblemException {@code clock_not_queued} for a clock that returns fired timers
      *                                                 from advance
      */
     static void requireQueue(StoredClock clock) {

@@ -39,7 +39,7 @@ public final class LeaseReleaser {
      * then waiting ones whose retry time has come become ready. Returns what moved, and reports it. Instances may
      * run it at once (SKIP LOCKED). An advance runs it for its virtual clock by itself.
      *
-     * @throws io.timeservice.model.SchedulerException {@code clock_not_found}
+     * @throws io.timeservice.model.ProblemException {@code clock_not_found}
      */
     public Released releaseDue(String clock, int limit) {
         Released released = jdbc.inTransaction(connection -> releaseDue(connection,

@@ -4,7 +4,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 
 import io.timeservice.model.ClockRules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 
 /**
  * Forks of the PostgreSQL store's clocks ({@link io.timeservice.store.ClockStore#copy}): one transaction that locks
@@ -96,7 +96,7 @@ public final class PostgresClockCopy {
     /**
      * Creates the clock {@code name} as a copy of {@code source}, in one transaction; returns the copy.
      *
-     * @throws SchedulerException {@code invalid_id}, {@code clock_not_found} (no source), {@code clock_conflict}
+     * @throws ProblemException {@code invalid_id}, {@code clock_not_found} (no source), {@code clock_conflict}
      *                            ({@code name} exists), {@code clock_limit}, {@code capacity_exceeded}
      */
     public StoredClock copy(String name, String source) {

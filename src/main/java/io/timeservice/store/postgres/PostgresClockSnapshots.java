@@ -17,8 +17,8 @@ import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Schedule;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.SnapshotSequences;
 import io.timeservice.model.Timer;
 
@@ -84,7 +84,7 @@ public final class PostgresClockSnapshots {
     /**
      * The clock {@code name} saved whole, in one transaction.
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public ClockSnapshot snapshot(String name) {
         return jdbc.inRepeatableRead(connection -> {
@@ -120,7 +120,7 @@ public final class PostgresClockSnapshots {
     /**
      * Creates the clock {@code name} from {@code snapshot} in one transaction; returns it.
      *
-     * @throws SchedulerException {@code invalid_id}, {@code clock_conflict} ({@code name} exists), {@code clock_limit},
+     * @throws ProblemException {@code invalid_id}, {@code clock_conflict} ({@code name} exists), {@code clock_limit},
      *                            {@code capacity_exceeded}
      */
     public StoredClock load(String name, ClockSnapshot snapshot) {

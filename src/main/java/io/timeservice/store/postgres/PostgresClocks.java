@@ -14,10 +14,10 @@ import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScaledTime;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.TimerRules;
 
 /**
@@ -70,7 +70,7 @@ public final class PostgresClocks {
      *
      * @param now      a virtual clock's start; must be 0 for a system clock (whose now is the database's)
      * @param delivery what fired timers become; {@code null}: response for virtual clocks, queue for system ones
-     * @throws SchedulerException {@code invalid_id}, {@code invalid_request} (now out of range),
+     * @throws ProblemException {@code invalid_id}, {@code invalid_request} (now out of range),
      *                            {@code clock_conflict}, {@code clock_limit}, {@code storage_unavailable}
      */
     public Created create(String name, ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery) {
@@ -81,7 +81,7 @@ public final class PostgresClocks {
      * Creates the clock {@code name} with the retry policy {@code retry}, or finds it with the same settings (the
      * same policy too) already there.
      *
-     * @throws SchedulerException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
+     * @throws ProblemException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
      */
     public Created create(String name, ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery,
                           RetryPolicy retry) {
@@ -92,7 +92,7 @@ public final class PostgresClocks {
      * Creates the clock {@code name} with {@code settings} (a scaled clock runs from {@code now} at the database's
      * clock now), or finds it with the same settings (and now) already there.
      *
-     * @throws SchedulerException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
+     * @throws ProblemException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
      */
     public Created create(String name, long now, ClockSettings settings) {
         ClockSettings.Mode mode = settings.mode();
@@ -169,7 +169,7 @@ public final class PostgresClocks {
      * function is anchored at the database's clock now and the clock's time there, so the time is continuous; this
      * instance's firing loop looks again at once.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code clock_not_scaled}
+     * @throws ProblemException {@code clock_not_found}, {@code clock_not_scaled}
      */
     public StoredClock rerate(String name, ClockRate rate) {
         StoredClock rerated = jdbc.inTransaction(connection -> {
@@ -190,7 +190,7 @@ public final class PostgresClocks {
         return rerated;
     }
 
-    /** @throws SchedulerException {@code clock_not_found} */
+    /** @throws ProblemException {@code clock_not_found} */
     public StoredClock get(String name) {
         return jdbc.autocommit(connection -> require(connection, name, ""));
     }
@@ -217,7 +217,7 @@ public final class PostgresClocks {
      * Deletes the clock {@code name} with every timer and delivery it holds, giving back exactly the share of the
      * budget that the deletion removed ({@link ClockSql#DELETE_ROWS}).
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code clock_undeletable} for the default clock
+     * @throws ProblemException {@code clock_not_found}, {@code clock_undeletable} for the default clock
      */
     public void delete(String name) {
         jdbc.inTransaction(connection -> {
@@ -268,7 +268,7 @@ public final class PostgresClocks {
     /**
      * The clock {@code name}, read with {@code lock} (a row-lock clause or ""), on the caller's transaction.
      *
-     * @throws SchedulerException {@code clock_not_found}, also for a name no clock could have
+     * @throws ProblemException {@code clock_not_found}, also for a name no clock could have
      */
     static StoredClock require(Connection connection, String name, String lock) throws SQLException {
         return found(name, name == null ? null : find(connection, name, lock));
@@ -277,7 +277,7 @@ public final class PostgresClocks {
     /**
      * The clock a read of {@code name} found.
      *
-     * @throws SchedulerException {@code clock_not_found} when it found none
+     * @throws ProblemException {@code clock_not_found} when it found none
      */
     static StoredClock found(String name, StoredClock clock) {
         if (clock == null) {

@@ -19,8 +19,8 @@ import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.store.LongPoll;
 import io.timeservice.store.MeasuredCall;
@@ -93,7 +93,7 @@ public final class PostgresDeliveries {
      * lock anyway, and taking it last could deadlock with a deletion of the clock, which locks the clock first and
      * then its timers.
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public int fireDue(String clock, int limit) {
         long[] lags = DeliveryRoom.withinRoom(room -> room == 0 ? heldBack() : fireWithin(clock, Math.min(limit, room)));
@@ -151,7 +151,7 @@ public final class PostgresDeliveries {
      * first runs the retry step, as the memory store's claim does; a virtual clock's retry step ran with the advance
      * that brought its now.
      *
-     * @throws SchedulerException {@code invalid_limit} for max outside 1..{@value Limits#MAX_CLAIM},
+     * @throws ProblemException {@code invalid_limit} for max outside 1..{@value Limits#MAX_CLAIM},
      *                            {@code invalid_request} for a lease outside the memory store's range,
      *                            {@code clock_not_found}
      */
@@ -163,7 +163,7 @@ public final class PostgresDeliveries {
      * Claims as {@link #claim(String, int, long)} does, only while the clock named {@code clock} is the row of
      * {@code incarnation} (read in the claim's transaction, so its deliveries are that clock's): the pusher's claim.
      *
-     * @throws SchedulerException {@code clock_not_found} also for another incarnation
+     * @throws ProblemException {@code clock_not_found} also for another incarnation
      */
     public List<ClaimedDelivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
         return claimOnce(clock, incarnation, max, leaseMillis, 0);
@@ -242,7 +242,7 @@ public final class PostgresDeliveries {
      * else by the slow poll), then claims again; answers what it got, or nothing when the wait ends empty. Holds
      * no connection while it waits.
      *
-     * @throws SchedulerException as {@link #claim(String, int, long)}; {@code invalid_request} for a wait outside
+     * @throws ProblemException as {@link #claim(String, int, long)}; {@code invalid_request} for a wait outside
      *                            0..{@value Limits#MAX_CLAIM_WAIT_MILLIS} ms
      */
     public List<ClaimedDelivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
@@ -280,7 +280,7 @@ public final class PostgresDeliveries {
      * for the same claim.
      *
      * @return false when the claim is lost (wrong, its lease ended, or the delivery was nacked): nothing changed
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public boolean ack(String clock, String id, String claim) {
         UUID token = DeliveryRows.token(claim);
@@ -323,7 +323,7 @@ public final class PostgresDeliveries {
      * in sequence order (so two overlapping calls wait for each other instead of deadlocking) and marks them acked;
      * one reads which of the rest were acknowledged before; the budget is given back once, last.
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public List<ErrorCode> ackAll(String clock, List<Ack> acks) {
         int[] newlyAcked = new int[1]; // now, not before: repeated acks are no new events
@@ -394,7 +394,7 @@ public final class PostgresDeliveries {
      * the policy's backoff for that attempt), at once when that is now.
      *
      * @return the delivery as the nack left it; null when the claim is lost (nothing changed)
-     * @throws SchedulerException {@code invalid_request} for a retryAfter outside 0..{@value
+     * @throws ProblemException {@code invalid_request} for a retryAfter outside 0..{@value
      *                            RetryPolicy#MAX_BACKOFF_MILLIS} ms, {@code clock_not_found}
      */
     public io.timeservice.model.Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
@@ -415,7 +415,7 @@ public final class PostgresDeliveries {
      * memory store does.
      *
      * @return the delivery, dead; null when the claim is lost (nothing changed)
-     * @throws SchedulerException {@code invalid_request} for a bad reason, {@code clock_not_found}
+     * @throws ProblemException {@code invalid_request} for a bad reason, {@code clock_not_found}
      */
     public io.timeservice.model.Delivery reject(String clock, String id, String claim, String reason) {
         return fail(clock, id, claim, () -> DeliveryRules.requireDeadReason(reason),
@@ -476,7 +476,7 @@ public final class PostgresDeliveries {
      * now.
      *
      * @return the delivery with its new lease; null when the claim is lost (nothing changed)
-     * @throws SchedulerException {@code invalid_request} for a lease outside the memory store's range,
+     * @throws ProblemException {@code invalid_request} for a lease outside the memory store's range,
      *                            {@code clock_not_found}
      */
     public io.timeservice.model.Delivery extend(String clock, String id, String claim, long leaseMillis) {
@@ -507,7 +507,7 @@ public final class PostgresDeliveries {
      * clocks hold {@code timeservice.deliveries.max} and a timer of this clock is due by its now (its firing waits
      * for room), read then in a second statement.
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public DeliveryCounts counts(String clock) {
         return jdbc.autocommit(connection -> {

@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.timeservice.model.OccurrenceStep;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Recurrence;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.ScheduleTimes;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 
 /**
@@ -81,7 +81,7 @@ public final class PostgresSchedules {
         return put;
     }
 
-    /** @throws SchedulerException {@code clock_not_found}, {@code schedule_not_found} */
+    /** @throws ProblemException {@code clock_not_found}, {@code schedule_not_found} */
     public Schedule get(String clock, String id) {
         return jdbc.autocommit(connection -> read(connection, clock, id).view());
     }

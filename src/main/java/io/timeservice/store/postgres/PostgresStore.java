@@ -9,8 +9,8 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.InvariantReport;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScheduleRules;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.store.MeasuredDeliveryStore;
 import io.timeservice.store.MeasuredTimerStore;
 import io.timeservice.store.SchedulerMetrics;
@@ -96,7 +96,7 @@ public final class PostgresStore implements AutoCloseable {
     public boolean reachable() {
         try {
             return jdbc.autocommit(connection -> connection.isValid(2));
-        } catch (SchedulerException unavailable) {
+        } catch (ProblemException unavailable) {
             if (unavailable.code() != ErrorCode.STORAGE_UNAVAILABLE) {
                 throw unavailable;
             }

@@ -17,10 +17,10 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.ScheduleRules;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
@@ -161,7 +161,7 @@ public final class PostgresTimers {
      * Adds a timer due {@code due}, its fireTime decided against the clock's now as read in the same transaction (an
      * advance, which locks the clock's row, cannot move now in between).
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code invalid_id}, {@code invalid_delay},
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_id}, {@code invalid_delay},
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
     public Timer add(String clock, String id, Due due, int priority, String payload) {
@@ -185,7 +185,7 @@ public final class PostgresTimers {
     /**
      * Cancels a pending timer if {@code precondition} accepts its revision; returns it as it was.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code timer_not_found} or {@code precondition_failed}
+     * @throws ProblemException {@code clock_not_found}, {@code timer_not_found} or {@code precondition_failed}
      */
     public Timer cancel(String clock, String id, Precondition precondition) {
         return jdbc.inTransaction(connection -> {
@@ -205,7 +205,7 @@ public final class PostgresTimers {
      * Gives a pending timer a new due time (a delay counts from the clock's now), priority or both if
      * {@code precondition} accepts its revision, keeping its sequence and counting one more version.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code invalid_request} (nothing to change),
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_request} (nothing to change),
      *                            {@code invalid_delay}, {@code timer_not_found}, {@code precondition_failed} or
      *                            {@code version_limit_reached}
      */
@@ -227,7 +227,7 @@ public final class PostgresTimers {
      * before it leave, exactly as its single call would be; the budget is checked for the running total's peak.
      *
      * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
-     * @throws SchedulerException {@code clock_not_found}; {@code invalid_request} for no or more than
+     * @throws ProblemException {@code clock_not_found}; {@code invalid_request} for no or more than
      *                            {@link Limits#MAX_BATCH_OPS} operations; else the first refused
      *                            operation's refusal with its index
      */
@@ -244,7 +244,7 @@ public final class PostgresTimers {
                 while (end < ops.size() && ops.get(end) instanceof BatchOp.Add) {
                     end++;
                 }
-                SchedulerException refused;
+                ProblemException refused;
                 if (end - i > 1) { // consecutive adds: one statement for all of them
                     List<BatchOp.Add> run = new ArrayList<>(end - i);
                     for (BatchOp op : ops.subList(i, end)) {
@@ -269,13 +269,13 @@ public final class PostgresTimers {
                         }
                         needs.after(ops.get(i++), result);
                         continue;
-                    } catch (SchedulerException refusal) {
+                    } catch (ProblemException refusal) {
                         refused = refusal;
                     }
                 }
                 // The memory store decides in order, so an earlier operation may have run out of budget first.
                 // The totals are read unlocked: the batch is refused either way, only which refusal may differ.
-                SchedulerException earlier = null;
+                ProblemException earlier = null;
                 if (needs.peakTimers > 0 || needs.peakBytes > 0) {
                     long[] totals = budget.totals(connection);
                     earlier = needs.firstBeyond(budget.capacity() - totals[0],
@@ -303,7 +303,7 @@ public final class PostgresTimers {
      * become ready deliveries, and then the clock's retry step runs at its new now (leases that ended, retries that
      * came due: {@link LeaseReleaser#releaseDue(String, int)}), all in the same transaction.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code invalid_request} (both or neither of by and to),
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_request} (both or neither of by and to),
      *                            {@code invalid_limit}, {@code invalid_advance} (out of range, or a system clock)
      */
     public AdvanceResult advance(String clock, Long by, Long to, int limit) {
@@ -329,7 +329,7 @@ public final class PostgresTimers {
      * transaction holding the clock's row, so no other change slips between finding the event and reaching it.
      * With nothing pending nothing changes and the event is null.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code invalid_limit}, {@code clock_not_virtual}
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_limit}, {@code clock_not_virtual}
      */
     public NextAdvance advanceToNext(String clock, int limit) {
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
@@ -377,7 +377,7 @@ public final class PostgresTimers {
      * without firing (only on its time do leases end and retries come due), answering {@code complete = false}, as
      * in memory. Call in the transaction that locked its row.
      *
-     * @throws SchedulerException {@code capacity_exceeded} when there is no room and the clock is at {@code target}
+     * @throws ProblemException {@code capacity_exceeded} when there is no room and the clock is at {@code target}
      * @throws DeliveryRoom.Full  when more deliveries were fired than the limit has room for
      */
     private AdvanceResult advanceTo(Connection connection, StoredClock stored, long target, int limit, int room,
@@ -448,7 +448,7 @@ public final class PostgresTimers {
 
     // ---- reads ----
 
-    /** @throws SchedulerException {@code clock_not_found} or {@code timer_not_found} */
+    /** @throws ProblemException {@code clock_not_found} or {@code timer_not_found} */
     public Timer get(String clock, String id) {
         return jdbc.autocommit(connection -> {
             try (PreparedStatement select = connection.prepareStatement(GET)) {
@@ -471,7 +471,7 @@ public final class PostgresTimers {
      * The pending timers due at or before {@code dueBy}, at most {@code limit}, in firing order, with the clock's now
      * and its pending count, read in one snapshot; changes nothing.
      *
-     * @throws SchedulerException {@code clock_not_found} or {@code invalid_limit}
+     * @throws ProblemException {@code clock_not_found} or {@code invalid_limit}
      */
     public QueueListing dueBy(String clock, long dueBy, int limit) {
         return jdbc.autocommit(connection -> {
@@ -506,7 +506,7 @@ public final class PostgresTimers {
         return dueBy(clock, Long.MAX_VALUE, limit);
     }
 
-    /** The next timer to fire. @throws SchedulerException {@code clock_not_found} or {@code queue_empty} */
+    /** The next timer to fire. @throws ProblemException {@code clock_not_found} or {@code queue_empty} */
     public Timer peek(String clock) {
         List<Timer> first = firstN(clock, 1).timers();
         if (first.isEmpty()) {
@@ -519,7 +519,7 @@ public final class PostgresTimers {
      * The clock at a glance (now, pending count, next fire time, the oldest pending timer's creation) in one
      * snapshot. O(n) in the clock's pending timers, unlike the memory store's O(1).
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public QueueStatus status(String clock) {
         return jdbc.autocommit(connection -> {
@@ -540,7 +540,7 @@ public final class PostgresTimers {
      * Empties a virtual clock (its pending timers, schedules and deliveries, their budget given back) and sets its
      * now to 0: the demo's reset. Sequences keep counting.
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public void reset(String clock) {
         jdbc.inTransaction(connection -> {
@@ -724,7 +724,7 @@ public final class PostgresTimers {
      * The capacity refusal (as the memory store's {@code PendingBudget} words it): too many timers, or too many payload
      * bytes for a timer that needs {@code bytes}, or for a {@code batch} that needs {@code bytes} more.
      */
-    static SchedulerException capacityRefusal(boolean timersShort, long pendingBytes, long bytes, boolean batch,
+    static ProblemException capacityRefusal(boolean timersShort, long pendingBytes, long bytes, boolean batch,
                                               PendingBudgetStripes budget) {
         if (timersShort) {
             return TimerRules.noTimerRoom(budget.capacity());
@@ -771,7 +771,7 @@ public final class PostgresTimers {
          * The refusal of the first operation whose running total goes beyond what was available (capacity minus
          * the pending total, {@code pendingBytes} of them bytes), at its index; null when none does.
          */
-        SchedulerException firstBeyond(long availableTimers, long availableBytes, long pendingBytes,
+        ProblemException firstBeyond(long availableTimers, long availableBytes, long pendingBytes,
                                        PendingBudgetStripes budget) {
             long peakBytesBefore = 0;
             for (int i = 0; i < count; i++) {
