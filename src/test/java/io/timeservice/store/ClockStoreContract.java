@@ -12,6 +12,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
@@ -70,6 +71,45 @@ public abstract class ClockStoreContract extends StoreContract {
         assertRefused(() -> clocks().get("d"), ErrorCode.CLOCK_NOT_FOUND, "no clock is named d");
         clocks().delete("c");
         assertThat(clocks().create("d", 0, QUEUE).created()).isTrue();
+    }
+
+    @Test
+    void theCapacity_countsTheTimersOfEveryClock_andADeletedClockGivesItsTimersBack() {
+        reopen(Stores.Limits.ROOMY.withCapacity(3, 10_000).withMaxClocks(2));
+        clocks().create("one", 0, ClockSettings.VIRTUAL);
+        assertRefused(() -> clocks().create("two", 0, ClockSettings.VIRTUAL), ErrorCode.CLOCK_LIMIT,
+                "the service holds its limit of 2 clocks (timeservice.clocks.max); delete one first");
+        timers().add(null, "a", 5, 0, null, Trace.NONE);
+        timers().add("one", "b", 5, 0, null, Trace.NONE);
+        timers().add("one", "c", 5, 0, null, Trace.NONE);
+
+        assertRefused(() -> timers().add(null, "d", 5, 0, null, Trace.NONE), ErrorCode.CAPACITY_EXCEEDED,
+                "the queue holds its capacity of 3 pending timers");
+        clocks().delete("one");
+        clocks().create("two", 0, ClockSettings.VIRTUAL);
+        timers().add(null, "d", 5, 0, null, Trace.NONE);
+        timers().add("two", "e", 5, 0, null, Trace.NONE);
+
+        assertThat(timers().status(null).size()).isEqualTo(2);
+        assertRefused(() -> timers().add("two", "f", 5, 0, null, Trace.NONE), ErrorCode.CAPACITY_EXCEEDED,
+                "the queue holds its capacity of 3 pending timers");
+    }
+
+    @Test
+    void aQueueingClock_showsItsDeliveryCounts_andAClockThatAnswersFromAdvanceNone() {
+        DeliveryCounts none = new DeliveryCounts(0, 0, 0, 0, null, false);
+        assertThat(clocks().create("q", 0, QUEUE).clock().deliveries()).isEqualTo(none);
+        clocks().create("plain", 0, ClockSettings.VIRTUAL);
+        timers().add("q", "a", 0, 0, null, Trace.NONE);
+        timers().advance("q", 0L, null, 10, Trace.NONE);
+
+        assertThat(clocks().get("q").deliveries()).isEqualTo(new DeliveryCounts(1, 0, 0, 0, 0L, false));
+        assertThat(clocks().get("plain").deliveries()).isNull();
+        assertThat(clocks().list(10, null)).extracting(ClockView::name, view -> view.settings().delivery(),
+                        ClockView::deliveries)
+                .containsExactly(tuple("default", ClockSettings.DeliveryMode.RESPONSE, null),
+                        tuple("plain", ClockSettings.DeliveryMode.RESPONSE, null),
+                        tuple("q", ClockSettings.DeliveryMode.QUEUE, new DeliveryCounts(1, 0, 0, 0, 0L, false)));
     }
 
     @Test

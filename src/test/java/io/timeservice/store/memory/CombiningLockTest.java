@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class CombiningLockTest {
@@ -119,9 +121,9 @@ class CombiningLockTest {
             })), "waiter-" + i);
             threads.add(waiter);
             waiter.start();
-            while (lock.queued() < i + 1) {   // the next one starts only after this one has queued
-                Thread.onSpinWait();
-            }
+            int queued = i + 1;   // the next one starts only after this one has queued
+            Awaitility.await("waiter " + i + " queued").atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(1)).until(() -> lock.queued() >= queued);
         }
         release.countDown();
         holder.join(60_000);

@@ -2,6 +2,7 @@ package io.timeservice.store.memory.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -106,9 +107,9 @@ class JournalWriterFailureTest {
         });
         closer.start();
         // close() must wait for the flusher (WAITING in join); the defect returned at once (TERMINATED)
-        while (closer.getState() != Thread.State.WAITING && closer.getState() != Thread.State.TERMINATED) {
-            Thread.onSpinWait();
-        }
+        await("close() waiting or returned").atMost(Duration.ofSeconds(50)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(1)).until(() -> closer.getState() == Thread.State.WAITING
+                        || closer.getState() == Thread.State.TERMINATED);
         Thread.State whileFlusherHeld = closer.getState();
         release.countDown();
         closer.join();

@@ -2,6 +2,7 @@ package io.timeservice.store.memory.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -119,9 +120,9 @@ class JournalWriterTest {
         });
         waiter.start();
         // A spinning waiter never reaches WAITING, and returns from park thousands of times.
-        while (waiter.getState() != Thread.State.WAITING && writer.parkReturns.sum() < 10_000) {
-            Thread.onSpinWait();
-        }
+        await("the waiter parked, or spun").atMost(Duration.ofSeconds(50)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> waiter.getState() == Thread.State.WAITING || writer.parkReturns.sum() >= 10_000);
         long parkReturnsWhileWaiting = writer.parkReturns.sum();
         releaseFlusher.countDown();
         waiter.join();
