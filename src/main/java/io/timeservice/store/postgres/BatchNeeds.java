@@ -2,7 +2,7 @@ package io.timeservice.store.postgres;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.Limits;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 
 /**
@@ -46,16 +46,16 @@ final class BatchNeeds {
      * The refusal of the first operation whose running total goes beyond what was available (capacity minus the
      * pending total, {@code pendingBytes} of them bytes), at its index; null when none does.
      */
-    SchedulerException firstBeyond(long availableTimers, long availableBytes, long pendingBytes,
-                                   PendingBudgetStripes budget) {
+    ProblemException firstBeyond(long availableTimers, long availableBytes, long pendingBytes,
+                                 PendingBudgetStripes budget) {
         long peakBytesBefore = 0;
         for (int i = 0; i < count; i++) {
             if (timersAfter[i] > availableTimers) {
-                return PostgresTimerChanges.capacityRefusal(true, 0, 0, "", budget).atOp(i);
+                return PostgresTimerChanges.capacityRefusal(true, 0, 0, true, budget).atOp(i);
             }
             if (bytesAfter[i] > availableBytes) {
                 return PostgresTimerChanges.capacityRefusal(false, pendingBytes + peakBytesBefore,
-                        bytesAfter[i] - peakBytesBefore, "the batch needs ", budget).atOp(i);
+                        bytesAfter[i] - peakBytesBefore, true, budget).atOp(i);
             }
             peakBytesBefore = Math.max(peakBytesBefore, bytesAfter[i]);
         }

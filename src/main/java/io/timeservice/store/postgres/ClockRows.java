@@ -10,13 +10,12 @@ import java.util.List;
 import java.util.Map;
 
 import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
-import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
 import io.timeservice.model.ScaledTime;
-import io.timeservice.model.SchedulerException;
 
 /**
  * How a clock row reads and is written (table {@code clocks}), on the caller's transaction: the clock a call runs
@@ -38,7 +37,7 @@ final class ClockRows {
     /**
      * The clock {@code name}, read with {@code lock} (a row-lock clause or ""), on the caller's transaction.
      *
-     * @throws SchedulerException {@code clock_not_found}, also for a name no clock could have
+     * @throws ProblemException {@code clock_not_found}, also for a name no clock could have
      */
     static StoredClock require(Connection connection, String name, String lock) throws SQLException {
         return found(name, name == null ? null : find(connection, name, lock));
@@ -47,12 +46,11 @@ final class ClockRows {
     /**
      * The clock a read of {@code name} found.
      *
-     * @throws SchedulerException {@code clock_not_found} when it found none
+     * @throws ProblemException {@code clock_not_found} when it found none
      */
     static StoredClock found(String name, StoredClock clock) {
         if (clock == null) {
-            String shown = Rules.abbreviateClockName(name);
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named " + shown);
+            throw ClockRules.clockNotFound(name);
         }
         return clock;
     }

@@ -8,14 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.store.SchedulerMetrics;
 
 /**
@@ -62,7 +64,7 @@ public final class PostgresClockFiring {
      * become ready deliveries, and then the clock's retry step runs at its new now (leases that ended, retries that
      * came due: {@link LeaseReleaser#releaseDue(String, int)}), all in the same transaction.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code invalid_request} (both or neither of by and to),
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_request} (both or neither of by and to),
      *                            {@code invalid_limit}, {@code invalid_advance} (out of range, or a system clock)
      */
     public AdvanceResult advance(String clock, Long by, Long to, int limit) {
@@ -70,16 +72,12 @@ public final class PostgresClockFiring {
         AdvanceResult result = DeliveryRoom.withinRoom(room -> jdbc.inTransaction(connection -> {
             released[0] = LeaseReleaser.Released.NOTHING;
             StoredClock stored = ClockRows.require(connection, clock, " FOR UPDATE");
-            if ((by == null) == (to == null)) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
-            }
-            if (limit < 1) {
-                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-            }
+            ClockRules.requireAdvanceForm(by, to);
+            TimerRules.requireLimit(limit);
             requireVirtual(stored);
             long now = stored.now();
-            long target = by != null ? Rules.fireTimeAfter(now, by, ErrorCode.INVALID_ADVANCE, "by")
-                    : Rules.advanceTarget(now, to);
+            long target = by != null ? TimeRules.fireTimeAfter(now, by, ErrorCode.INVALID_ADVANCE, "by")
+                    : TimeRules.advanceTarget(now, to);
             return advanceTo(connection, stored, target, limit, room, released);
         }));
         released[0].reportTo(metrics);
@@ -92,16 +90,14 @@ public final class PostgresClockFiring {
      * transaction holding the clock's row, so no other change slips between finding the event and reaching it.
      * With nothing pending nothing changes and the event is null.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code invalid_limit}, {@code clock_not_virtual}
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_limit}, {@code clock_not_virtual}
      */
     public NextAdvance advanceToNext(String clock, int limit) {
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
         NextAdvance result = DeliveryRoom.withinRoom(room -> jdbc.inTransaction(connection -> {
             released[0] = LeaseReleaser.Released.NOTHING;
             StoredClock stored = ClockRows.require(connection, clock, " FOR UPDATE");
-            if (limit < 1) {
-                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-            }
+            TimerRules.requireLimit(limit);
             requireVirtual(stored);
             NextEvent event = Jdbc.queryOne(connection, FiringSql.NEXT_EVENT, select -> {
                 select.setString(1, clock);
@@ -126,7 +122,7 @@ public final class PostgresClockFiring {
 
     private static void requireVirtual(StoredClock stored) {
         if (stored.firesByItself()) {
-            throw Rules.clockNotVirtual(stored.mode());
+            throw ClockRules.clockNotVirtual(stored.mode());
         }
     }
 
@@ -137,7 +133,7 @@ public final class PostgresClockFiring {
      * without firing (only on its time do leases end and retries come due), answering {@code complete = false}, as
      * in memory. Call in the transaction that locked its row.
      *
-     * @throws SchedulerException {@code capacity_exceeded} when there is no room and the clock is at {@code target}
+     * @throws ProblemException {@code capacity_exceeded} when there is no room and the clock is at {@code target}
      * @throws DeliveryRoom.Full  when more deliveries were fired than the limit has room for
      */
     private AdvanceResult advanceTo(Connection connection, StoredClock stored, long target, int limit, int room,
@@ -153,7 +149,7 @@ public final class PostgresClockFiring {
         }
         if (limit == 0) { // held back
             if (target == now) {
-                throw Rules.deliveriesHeldBack(now, budget.maxDeliveries());
+                throw ClockRules.deliveriesHeldBack(now, budget.maxDeliveries());
             }
             complete = false;
             fired = List.of();
@@ -216,7 +212,7 @@ public final class PostgresClockFiring {
      * lock anyway, and taking it last could deadlock with a deletion of the clock, which locks the clock first and
      * then its timers.
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public int fireDue(String clock, int limit) {
         long[] lags = DeliveryRoom.withinRoom(room -> room == 0 ? heldBack() : fireWithin(clock, Math.min(limit, room)));

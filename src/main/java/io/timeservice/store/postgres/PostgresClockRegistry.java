@@ -6,16 +6,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimerRules;
 
 /**
  * The registry of the PostgreSQL store's clocks (table {@code clocks}), the twin of the memory store's: create, read,
- * list, change the rate of and delete clocks, with the memory store's refusals ({@link Rules}). The clock {@value Limits#DEFAULT_CLOCK} always exists and cannot be deleted. Thread-safe and
+ * list, change the rate of and delete clocks, with the memory store's refusals ({@link ClockRules}). The clock {@value Limits#DEFAULT_CLOCK} always exists and cannot be deleted. Thread-safe and
  * safe across instances: creation is serialized by a transaction-level advisory lock (so the clock limit holds
  * when instances race), deletion locks the clock's row, so no add or advance of it runs meanwhile. A clock's row is
  * read and written by {@link ClockRows}; the statements are {@link ClockSql}'s.
@@ -57,7 +57,7 @@ public final class PostgresClockRegistry {
      *
      * @param now      a virtual clock's start; must be 0 for a system clock (whose now is the database's)
      * @param delivery what fired timers become; {@code null}: response for virtual clocks, queue for system ones
-     * @throws SchedulerException {@code invalid_id}, {@code invalid_request} (now out of range),
+     * @throws ProblemException {@code invalid_id}, {@code invalid_request} (now out of range),
      *                            {@code clock_conflict}, {@code clock_limit}, {@code storage_unavailable}
      */
     public Created create(String name, ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery) {
@@ -68,7 +68,7 @@ public final class PostgresClockRegistry {
      * Creates the clock {@code name} with the retry policy {@code retry}, or finds it with the same settings (the
      * same policy too) already there.
      *
-     * @throws SchedulerException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
+     * @throws ProblemException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
      */
     public Created create(String name, ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery,
                           RetryPolicy retry) {
@@ -79,18 +79,17 @@ public final class PostgresClockRegistry {
      * Creates the clock {@code name} with {@code settings} (a scaled clock runs from {@code now} at the database's
      * clock now), or finds it with the same settings (and now) already there.
      *
-     * @throws SchedulerException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
+     * @throws ProblemException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
      */
     public Created create(String name, long now, ClockSettings settings) {
         ClockSettings.Mode mode = settings.mode();
         ClockSettings.DeliveryMode delivery = settings.delivery();
         RetryPolicy retry = settings.retry();
         Long rate = settings.rate() == null ? null : settings.rate().millionths();
-        Rules.requireValidClockName(name);
-        Rules.requireClockNow(now);
+        ClockRules.requireValidClockName(name);
+        ClockRules.requireClockNow(now);
         if (mode == ClockSettings.Mode.SYSTEM && now != 0) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a system clock's now is the database's clock,"
-                    + " not " + now);
+            throw ClockRules.systemClockNow(now);
         }
         return jdbc.inTransaction(connection -> {
             StoredClock existing = ClockRows.find(connection, name, "");
@@ -100,11 +99,11 @@ public final class PostgresClockRegistry {
             }
             if (existing != null) {
                 if (existing.initialNow() != now || !existing.settings().equals(settings)) {
-                    throw Rules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
+                    throw ClockRules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
                 }
                 return new Created(existing, false);
             }
-            Rules.requireClockRoom(ClockRows.count(connection), maxClocks);
+            ClockRules.requireClockRoom(ClockRows.count(connection), maxClocks);
             ClockRows.insert(connection, name, settings, now);
             return new Created(ClockRows.find(connection, name, ""), true);
         });
@@ -115,14 +114,13 @@ public final class PostgresClockRegistry {
      * function is anchored at the database's clock now and the clock's time there, so the time is continuous; this
      * instance's firing loop looks again at once.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code clock_not_scaled}
+     * @throws ProblemException {@code clock_not_found}, {@code clock_not_scaled}
      */
     public StoredClock rerate(String name, ClockRate rate) {
         StoredClock rerated = jdbc.inTransaction(connection -> {
             StoredClock stored = ClockRows.require(connection, name, " FOR UPDATE");
             if (stored.mode() != ClockSettings.Mode.SCALED) {
-                throw new SchedulerException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has a"
-                        + " rate to change; this one is " + StoredClock.sql(stored.mode()));
+                throw ClockRules.clockNotScaled(stored.mode());
             }
             try (PreparedStatement update = connection.prepareStatement(ClockSql.RERATE)) {
                 update.setLong(1, rate.millionths());
@@ -137,16 +135,14 @@ public final class PostgresClockRegistry {
         return rerated;
     }
 
-    /** @throws SchedulerException {@code clock_not_found} */
+    /** @throws ProblemException {@code clock_not_found} */
     public StoredClock get(String name) {
         return jdbc.autocommit(connection -> ClockRows.require(connection, name, ""));
     }
 
     /** Up to {@code limit} clocks by name, starting after {@code after} (null: from the first). */
     public List<StoredClock> list(int limit, String after) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return jdbc.autocommit(connection -> {
             try (PreparedStatement select = connection.prepareStatement(ClockSql.LIST)) {
                 select.setString(1, after);
@@ -166,14 +162,13 @@ public final class PostgresClockRegistry {
      * Deletes the clock {@code name} with every timer and delivery it holds, giving back exactly the share of the
      * budget that the deletion removed ({@link ClockSql#DELETE_ROWS}).
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code clock_undeletable} for the default clock
+     * @throws ProblemException {@code clock_not_found}, {@code clock_undeletable} for the default clock
      */
     public void delete(String name) {
         jdbc.inTransaction(connection -> {
             ClockRows.require(connection, name, " FOR UPDATE");
             if (Limits.DEFAULT_CLOCK.equals(name)) {
-                throw new SchedulerException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + Limits.DEFAULT_CLOCK
-                        + " always exists and cannot be deleted");
+                throw ClockRules.defaultClockUndeletable();
             }
             long[] released = Jdbc.queryOne(connection, ClockSql.DELETE_ROWS, delete -> {
                 delete.setString(1, name);

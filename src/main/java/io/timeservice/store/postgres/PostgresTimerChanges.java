@@ -9,12 +9,13 @@ import java.util.List;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.ScheduleRules;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 
 /**
  * The changes of the PostgreSQL store's pending timers (table {@code timers}): add, edit, cancel, atomic batches of
@@ -78,7 +79,7 @@ public final class PostgresTimerChanges {
      * Adds a timer due {@code due}, its fireTime decided against the clock's now as read in the same transaction (an
      * advance, which locks the clock's row, cannot move now in between).
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code invalid_id}, {@code invalid_delay},
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_id}, {@code invalid_delay},
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
     public Timer add(String clock, String id, Due due, int priority, String payload) {
@@ -91,8 +92,7 @@ public final class PostgresTimerChanges {
             try {
                 budget.change(connection, 1, bytes, 1, bytes);
             } catch (PendingBudgetStripes.Exceeded exceeded) {
-                throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes,
-                        "this timer needs ", budget);
+                throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes, false, budget);
             }
             return added;
         });
@@ -103,7 +103,7 @@ public final class PostgresTimerChanges {
     /**
      * Cancels a pending timer if {@code precondition} accepts its revision; returns it as it was.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code timer_not_found} or {@code precondition_failed}
+     * @throws ProblemException {@code clock_not_found}, {@code timer_not_found} or {@code precondition_failed}
      */
     public Timer cancel(String clock, String id, Precondition precondition) {
         return jdbc.inTransaction(connection -> {
@@ -123,7 +123,7 @@ public final class PostgresTimerChanges {
      * Gives a pending timer a new due time (a delay counts from the clock's now), priority or both if
      * {@code precondition} accepts its revision, keeping its sequence and counting one more version.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code invalid_request} (nothing to change),
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_request} (nothing to change),
      *                            {@code invalid_delay}, {@code timer_not_found}, {@code precondition_failed} or
      *                            {@code version_limit_reached}
      */
@@ -146,7 +146,7 @@ public final class PostgresTimerChanges {
      * ({@link BatchNeeds}).
      *
      * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
-     * @throws SchedulerException {@code clock_not_found}; {@code invalid_request} for no or more than
+     * @throws ProblemException {@code clock_not_found}; {@code invalid_request} for no or more than
      *                            {@link Limits#MAX_BATCH_OPS} operations; else the first refused
      *                            operation's refusal with its index
      */
@@ -154,7 +154,7 @@ public final class PostgresTimerChanges {
         SystemFiring firing = new SystemFiring();
         List<Timer> applied = jdbc.inTransaction(connection -> {
             StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE");
-            Rules.requireBatchSize(ops);
+            TimerRules.requireBatchSize(ops);
             BatchNeeds needs = new BatchNeeds(ops.size());
             List<Timer> results = new ArrayList<>(ops.size());
             int i = 0;
@@ -163,7 +163,7 @@ public final class PostgresTimerChanges {
                 while (end < ops.size() && ops.get(end) instanceof BatchOp.Add) {
                     end++;
                 }
-                SchedulerException refused;
+                ProblemException refused;
                 if (end - i > 1) { // consecutive adds: one statement for all of them
                     List<BatchOp.Add> run = new ArrayList<>(end - i);
                     for (BatchOp op : ops.subList(i, end)) {
@@ -188,13 +188,13 @@ public final class PostgresTimerChanges {
                         }
                         needs.after(ops.get(i++), result);
                         continue;
-                    } catch (SchedulerException refusal) {
+                    } catch (ProblemException refusal) {
                         refused = refusal;
                     }
                 }
                 // The memory store decides in order, so an earlier operation may have run out of budget first.
                 // The totals are read unlocked: the batch is refused either way, only which refusal may differ.
-                SchedulerException earlier = null;
+                ProblemException earlier = null;
                 if (needs.peakTimers > 0 || needs.peakBytes > 0) {
                     long[] totals = budget.totals(connection);
                     earlier = needs.firstBeyond(budget.capacity() - totals[0],
@@ -218,7 +218,7 @@ public final class PostgresTimerChanges {
      * Empties a virtual clock (its pending timers, schedules and deliveries, their budget given back) and sets its
      * now to 0: the demo's reset. Sequences keep counting.
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public void reset(String clock) {
         jdbc.inTransaction(connection -> {
@@ -260,7 +260,7 @@ public final class PostgresTimerChanges {
         } else if (op instanceof BatchOp.Cancel cancel) {
             return delete(connection, clock.name(), cancel.id(), cancel.precondition());
         }
-        throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch operation may not be null");
+        throw TimerRules.nullBatchOp();
     }
 
     /**
@@ -269,12 +269,12 @@ public final class PostgresTimerChanges {
      */
     private static Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
                                 String payload) throws SQLException {
-        Rules.requireValidId(id);
+        TimerRules.requireValidId(id);
         long now = clock.now();
-        long fireTime = Rules.fireTime(now, due);
-        String owner = Rules.occurrenceFormOwner(id);
+        long fireTime = TimeRules.fireTime(now, due);
+        String owner = ScheduleRules.occurrenceFormOwner(id);
         if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
-            throw Rules.scheduleReserved(id, owner);
+            throw ScheduleRules.scheduleReserved(id, owner);
         }
         Long sequence = Jdbc.queryFirst(connection, TimerSql.INSERT, insert -> {
             insert.setString(1, clock.name());
@@ -289,17 +289,17 @@ public final class PostgresTimerChanges {
             insert.setString(10, id);
         }, row -> row.getLong(1));
         if (sequence == null) {
-            throw duplicateId(id);
+            throw TimerRules.duplicateId(id);
         }
         return new Timer(id, fireTime, priority, sequence, 1, now, payload);
     }
 
     private static Timer update(Connection connection, StoredClock clock, String id, Due newDue,
                                 Integer newPriority, Precondition precondition) throws SQLException {
-        Rules.requireEditChange(newDue, newPriority);
-        long fireTime = newDue == null ? 0 : Rules.fireTime(clock.now(), newDue);
+        TimerRules.requireEditChange(newDue, newPriority);
+        long fireTime = newDue == null ? 0 : TimeRules.fireTime(clock.now(), newDue);
         Timer current = lockPending(connection, clock.name(), id, precondition);
-        Rules.requireVersionLeft(current);
+        TimerRules.requireVersionLeft(current);
         Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                 newPriority == null ? current.priority() : newPriority, current.sequence(), current.version() + 1,
                 current.createdAt(), current.payload());
@@ -335,31 +335,27 @@ public final class PostgresTimerChanges {
         }, row -> TimerRows.timerAt(row, 1));
         if (current == null) {
             ClockRows.require(connection, clock, ""); // a missing clock answers clock_not_found first
-            throw PostgresTimerReads.timerNotFound(id);
+            throw TimerRules.timerNotFound(id);
         }
         if (current.schedule() != null) {
-            throw Rules.scheduleOwned(id, current.schedule());
+            throw ScheduleRules.scheduleOwned(id, current.schedule());
         }
         if (!precondition.accepts(current.revision())) {
-            throw Rules.preconditionFailed(current);
+            throw TimerRules.preconditionFailed(current);
         }
         return current;
     }
 
-    /** The refusal of an add whose id a pending timer (or an earlier add of its batch) has. */
-    static SchedulerException duplicateId(String id) {
-        return new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
-    }
-
-    /** The memory store's capacity refusal: too many timers, or too many payload bytes ({@code PendingBudget}). */
-    static SchedulerException capacityRefusal(boolean timersShort, long pendingBytes, long bytes,
-                                              String needs, PendingBudgetStripes budget) {
+    /**
+     * The capacity refusal (as the memory store's {@code PendingBudget} words it): too many timers, or too many payload
+     * bytes for a timer that needs {@code bytes}, or for a {@code batch} that needs {@code bytes} more.
+     */
+    static ProblemException capacityRefusal(boolean timersShort, long pendingBytes, long bytes, boolean batch,
+                                            PendingBudgetStripes budget) {
         if (timersShort) {
-            return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
-                    "the queue holds its capacity of " + budget.capacity() + " pending timers");
+            return TimerRules.noTimerRoom(budget.capacity());
         }
-        return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold " + pendingBytes
-                + " of the queue's " + budget.capacityBytes() + " payload bytes (capacity-bytes: id and payload"
-                + " characters); " + needs + bytes);
+        return batch ? TimerRules.noBatchPayloadRoom(pendingBytes, budget.capacityBytes(), bytes)
+                : TimerRules.noPayloadRoom(pendingBytes, budget.capacityBytes(), bytes);
     }
 }

@@ -7,12 +7,11 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 
 /**
  * The reads of the PostgreSQL store's pending timers (table {@code timers}): one timer, the front of a clock's queue
@@ -32,7 +31,7 @@ public final class PostgresTimerReads {
         this.jdbc = jdbc;
     }
 
-    /** @throws SchedulerException {@code clock_not_found} or {@code timer_not_found} */
+    /** @throws ProblemException {@code clock_not_found} or {@code timer_not_found} */
     public Timer get(String clock, String id) {
         return jdbc.autocommit(connection -> {
             try (PreparedStatement select = connection.prepareStatement(TimerSql.GET)) {
@@ -43,7 +42,7 @@ public final class PostgresTimerReads {
                         ClockRows.require(connection, clock, ""); // throws clock_not_found
                     }
                     if (row.getString(1) == null) {
-                        throw timerNotFound(id);
+                        throw TimerRules.timerNotFound(id);
                     }
                     return TimerRows.timerAt(row, 1);
                 }
@@ -55,13 +54,13 @@ public final class PostgresTimerReads {
      * The pending timers due at or before {@code dueBy}, at most {@code limit}, in firing order, with the clock's now
      * and its pending count, read in one snapshot; changes nothing.
      *
-     * @throws SchedulerException {@code clock_not_found} or {@code invalid_limit}
+     * @throws ProblemException {@code clock_not_found} or {@code invalid_limit}
      */
     public QueueListing dueBy(String clock, long dueBy, int limit) {
         return jdbc.autocommit(connection -> {
             if (limit < 1) {
                 ClockRows.require(connection, clock, "");
-                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+                TimerRules.requireLimit(limit);
             }
             try (PreparedStatement select = connection.prepareStatement(TimerSql.DUE_BY)) {
                 select.setLong(1, dueBy);
@@ -90,11 +89,11 @@ public final class PostgresTimerReads {
         return dueBy(clock, Long.MAX_VALUE, limit);
     }
 
-    /** The next timer to fire. @throws SchedulerException {@code clock_not_found} or {@code queue_empty} */
+    /** The next timer to fire. @throws ProblemException {@code clock_not_found} or {@code queue_empty} */
     public Timer peek(String clock) {
         List<Timer> first = firstN(clock, 1).timers();
         if (first.isEmpty()) {
-            throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
+            throw TimerRules.queueEmpty();
         }
         return first.get(0);
     }
@@ -103,7 +102,7 @@ public final class PostgresTimerReads {
      * The clock at a glance (now, pending count, next fire time, the oldest pending timer's creation) in one
      * snapshot. O(n) in the clock's pending timers, unlike the memory store's O(1).
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public QueueStatus status(String clock) {
         return jdbc.autocommit(connection -> {
@@ -123,10 +122,5 @@ public final class PostgresTimerReads {
             select.setString(1, clock);
             select.setString(2, id);
         }, row -> TimerRows.timerAt(row, 1));
-    }
-
-    /** The refusal of a call on a timer that is not pending. */
-    static SchedulerException timerNotFound(String id) {
-        return new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id " + Rules.abbreviate(id));
     }
 }

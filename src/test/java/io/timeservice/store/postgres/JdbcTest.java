@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,7 +88,7 @@ class JdbcTest {
             // waits (up to 5 s) until the backend is gone, so the next statement meets a closed connection
             TestDatabase.admin("SELECT pg_terminate_backend(" + pid + ", 5000)");
             return Jdbc.queryOne(connection, "SELECT 1", select -> { }, row -> row.getInt(1));
-        })).isInstanceOfSatisfying(SchedulerException.class,
+        })).isInstanceOfSatisfying(ProblemException.class,
                 unavailable -> assertThat(unavailable.code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE));
     }
 
