@@ -83,11 +83,8 @@ public final class PostgresTimerChanges {
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
     public Timer add(String clock, String id, Due due, int priority, String payload) {
-        SystemFiring firing = new SystemFiring();
-        Timer result = jdbc.inTransaction(connection -> {
-            StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE");
+        return onSharedClock(clock, (connection, stored) -> {
             Timer added = insert(connection, stored, id, due, priority, payload);
-            firing.saw(stored, added);
             long bytes = Limits.bytesOf(id, payload);
             try {
                 budget.change(connection, 1, bytes, 1, bytes);
@@ -96,8 +93,6 @@ public final class PostgresTimerChanges {
             }
             return added;
         });
-        firing.tell(alarm);
-        return result;
     }
 
     /**
@@ -128,16 +123,32 @@ public final class PostgresTimerChanges {
      *                            {@code version_limit_reached}
      */
     public Timer edit(String clock, String id, Due newDue, Integer newPriority, Precondition precondition) {
+        // the clock shared even for a priority-only edit: an advance must not fire it with the order of neither
+        // version; the firing loop told of it too: its row may have been locked when the loop fired
+        return onSharedClock(clock, (connection, stored) -> update(connection, stored, id, newDue, newPriority,
+                precondition));
+    }
+
+    /** One change of one timer, on the caller's transaction, its clock's row shared. */
+    @FunctionalInterface
+    private interface Change {
+        Timer apply(Connection connection, StoredClock stored) throws SQLException;
+    }
+
+    /**
+     * Runs {@code change} in one transaction that first shares the clock's row ({@code FOR SHARE}), then tells this
+     * instance's firing loop when the changed timer is due, if its clock fires by itself.
+     */
+    private Timer onSharedClock(String clock, Change change) {
         SystemFiring firing = new SystemFiring();
-        Timer edited = jdbc.inTransaction(connection -> {
-            // shared even for a priority-only edit: an advance must not fire it with the order of neither version
+        Timer changed = jdbc.inTransaction(connection -> {
             StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE");
-            Timer result = update(connection, stored, id, newDue, newPriority, precondition);
+            Timer result = change.apply(connection, stored);
             firing.saw(stored, result);
             return result;
         });
-        firing.tell(alarm); // a priority-only edit too: its row may have been locked when the loop fired
-        return edited;
+        firing.tell(alarm);
+        return changed;
     }
 
     /**
