@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The package map (README and docs/DESIGN.md), as a rule: each package imports only the project packages its row
  * names. The model imports nothing of the project; the two stores never import each other; the web layer reaches the
- * stores only through the ports in {@code store} (and reports through {@code SchedulerMetrics}, never through the
+ * stores only through the ports in {@code store} (and reports through {@code StoreMetrics}, never through the
  * Micrometer adapter in metrics).
  */
 class PackageMapTest {

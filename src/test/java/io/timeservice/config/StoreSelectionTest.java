@@ -14,7 +14,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.timeservice.TimeServiceApplication;
 import io.timeservice.model.Limits;
 import io.timeservice.push.Pusher;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.journal.JournalStore;
 import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.TestDatabase;
@@ -43,7 +43,7 @@ class StoreSelectionTest {
             assertThat(context.getBeanNamesForType(DataSource.class)).isEmpty();
             assertThat(context.getBeanNamesForType(Flyway.class)).isEmpty();
             assertThat(context.getBeanNamesForType(PostgresStore.class)).isEmpty();
-            assertThat(context.getBean(Clocks.class).count()).isEqualTo(1);
+            assertThat(context.getBean(ClockRegistry.class).count()).isEqualTo(1);
             assertThat(context.getBean(Pusher.class).settlesOnAnswer()).as("no call of this store waits for I/O")
                     .isTrue();
         }

@@ -15,7 +15,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 /**
  * {@code timeservice.clocks.idle-ttl}: every answer about a virtual clock says when it will be deleted. The deletion
- * itself runs on a fake wall clock in {@code ClocksIdleTtlTest}; here the sweep (once a minute) finds no clock idle
+ * itself runs on a fake wall clock in {@code ClockRegistryIdleTtlTest}; here the sweep (once a minute) finds no clock idle
  * for an hour.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

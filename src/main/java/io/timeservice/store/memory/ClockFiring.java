@@ -19,9 +19,9 @@ import io.timeservice.model.ScaledTime;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics.Operation;
-import io.timeservice.store.SchedulerMetrics.Outcome;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.StoreMetrics.Outcome;
+import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.memory.ClockDeliveries.DeliveryTally;
 
 /**
@@ -30,7 +30,7 @@ import io.timeservice.store.memory.ClockDeliveries.DeliveryTally;
  * thread for.
  *
  * <p>Not thread-safe by itself: call every method under the scheduler's lock, except {@link #advance} and
- * {@link #fireRound}, which take it through the {@link SchedulerKernel}.
+ * {@link #fireRound}, which take it through the {@link ClockKernel}.
  */
 final class ClockFiring {
 
@@ -45,29 +45,29 @@ final class ClockFiring {
 
 
     /** The scheduler this clock is, as the firing thread knows it. */
-    private final TimerScheduler scheduler;
-    private final SchedulerKernel kernel;
+    private final MemoryClock scheduler;
+    private final ClockKernel kernel;
     private final IndexedTimerHeap heap;
     private final DeliveryQueue deliveries;
     private final Capacity capacity;
     private final ClockDeliveries clockDeliveries;
     private final LongSupplier wallClockMillis;
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
     /** The clock's schedules, whose occurrences a firing step passes through one fireTime at a time. */
     private final ClockScheduleCalls scheduleCalls;
     /** Where a system clock asks for firing rounds; set by {@link #fireWith} before serving. */
     private Wakeups wakeups = Wakeups.NONE;
     /**
      * The earliest deadline told to {@link #wakeups} and not yet taken by a firing round, in wall-clock time (which a
-     * scaled clock's deadlines are turned into, {@link SchedulerClock#wallTimeOf}).
+     * scaled clock's deadlines are turned into, {@link TimeSource#wallTimeOf}).
      */
     private long toldDeadline = Long.MAX_VALUE;
     /** Firing rounds refused in a row (journal back-pressure); sets the backoff of the next try. */
     private int refusedRounds;
 
-    ClockFiring(TimerScheduler scheduler, SchedulerKernel kernel, IndexedTimerHeap heap, DeliveryQueue deliveries,
+    ClockFiring(MemoryClock scheduler, ClockKernel kernel, IndexedTimerHeap heap, DeliveryQueue deliveries,
                 Capacity capacity, ClockDeliveries clockDeliveries, LongSupplier wallClockMillis,
-                SchedulerMetrics metrics, ClockScheduleCalls scheduleCalls) {
+                StoreMetrics metrics, ClockScheduleCalls scheduleCalls) {
         this.scheduler = scheduler;
         this.kernel = kernel;
         this.heap = heap;
@@ -79,7 +79,7 @@ final class ClockFiring {
         this.scheduleCalls = scheduleCalls;
     }
 
-    /** See {@link TimerScheduler#advance(Long, Long, int, Trace)}. */
+    /** See {@link MemoryClock#advance(Long, Long, int, Trace)}. */
     AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
         DeliveryTally tally = new DeliveryTally();
         AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> {
@@ -88,7 +88,7 @@ final class ClockFiring {
             }
             requireAdvanceLimit(limit);
         }, () -> {
-            SchedulerClock clock = requireVirtual();
+            TimeSource clock = requireVirtual();
             long now = by != null ? Rules.fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
                     : Rules.advanceTarget(clock.now(), to);
             return advanceTo(now, limit, trace, tally);
@@ -110,7 +110,7 @@ final class ClockFiring {
         DeliveryTally tally = new DeliveryTally();
         NextEvent[] event = new NextEvent[1];
         AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> requireAdvanceLimit(limit), () -> {
-            SchedulerClock clock = requireVirtual();
+            TimeSource clock = requireVirtual();
             int root = heap.peek();
             event[0] = NextEvent.earliest(root == IndexedTimerHeap.NONE ? Long.MAX_VALUE : heap.fireTime(root),
                     deliveries.nextLeaseEnd(), deliveries.nextRetryAt());
@@ -138,8 +138,8 @@ final class ClockFiring {
     }
 
     /** The clock, refused unless it is virtual (a clock on the wall clock fires by itself); call holding the lock. */
-    private SchedulerClock requireVirtual() {
-        SchedulerClock clock = kernel.clock();
+    private TimeSource requireVirtual() {
+        TimeSource clock = kernel.clock();
         if (!clock.isVirtual()) {
             throw Rules.clockNotVirtual(kernel.settings().mode());
         }
@@ -178,7 +178,7 @@ final class ClockFiring {
      * The deliveries hold their limit, so nothing due can fire; the clock's time still moves to {@code now}, since
      * only on its time do leases end and retries come due (else a clock whose workers hold leases past its next due
      * timer could never move again). The due timers stay pending, overdue, and fire in order on a later advance once
-     * there is room; {@link SchedulerClock#firedThrough} stays where firing stopped. Answers {@code complete = false}:
+     * there is room; {@link TimeSource#firedThrough} stays where firing stopped. Answers {@code complete = false}:
      * the same call again goes on.
      *
      * @throws SchedulerException {@code capacity_exceeded} when the clock is at {@code now} already: nothing to change
@@ -195,7 +195,7 @@ final class ClockFiring {
         return new Applied<>(new AdvanceResult(now, List.of(), false), passed.position(), Applied.NO_LEVELS);
     }
 
-    /** Fires what is due by {@code now}, at most {@code limit}, as one record; see {@link TimerScheduler#advance}. */
+    /** Fires what is due by {@code now}, at most {@code limit}, as one record; see {@link MemoryClock#advance}. */
     Applied<AdvanceResult> advanceWithin(long now, int limit, Trace trace) {
         // unbounded (the library's advance(by)): no count, fire whatever is due
         boolean complete = limit == Integer.MAX_VALUE || FiringOrderWalk.countDue(heap, now, limit + 1) <= limit;
@@ -410,7 +410,7 @@ final class ClockFiring {
      * Fires what is due by {@code now}, at most {@code maxPops} timers (fired or skipped), on a clock with schedules:
      * one fireTime at a time, each occurrence's successor added after its fireTime's timers, so a successor due by
      * {@code now} fires in its place in the firing order. Moves the clock to {@code now}, or to the last fireTime
-     * reached when {@code maxPops} stopped it. {@link SchedulerRecovery} replays the same steps.
+     * reached when {@code maxPops} stopped it. {@link ClockRecovery} replays the same steps.
      */
     private Fired fireScheduled(long now, int maxPops, long wall) {
         ClockSchedules schedules = scheduleCalls.schedules();

@@ -12,7 +12,7 @@ import io.timeservice.model.SchedulerException;
  */
 final class FailStop {
 
-    private static final System.Logger LOG = System.getLogger(TimerScheduler.class.getName());
+    private static final System.Logger LOG = System.getLogger(MemoryClock.class.getName());
 
     /** Why the scheduler stopped serving, or {@code null} while it serves; never cleared. */
     private String stoppedBecause;

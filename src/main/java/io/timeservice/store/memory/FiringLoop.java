@@ -39,18 +39,18 @@ public final class FiringLoop implements Wakeups {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition told = lock.newCondition();
     // Guarded by lock: each scheduler's earliest deadline, and the same by time (ties by an arrival number).
-    private final Map<TimerScheduler, Wake> byScheduler = new HashMap<>();
+    private final Map<MemoryClock, Wake> byScheduler = new HashMap<>();
     private final TreeSet<Wake> byTime = new TreeSet<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at)
             : Long.compare(a.order, b.order));
     private long nextOrder;
     /** Guarded by lock: clocks whose last round was refused, with the wall time of the first refusal in a row. */
-    private final Map<TimerScheduler, Long> refusing = new HashMap<>();
+    private final Map<MemoryClock, Long> refusing = new HashMap<>();
     private volatile boolean running;
     private volatile Thread thread;
     /** Wall-clock time the thread last finished a look; for health. */
     private volatile long lastLookWallMillis;
 
-    private record Wake(TimerScheduler scheduler, long at, long order) {
+    private record Wake(MemoryClock scheduler, long at, long order) {
     }
 
     /**
@@ -67,7 +67,7 @@ public final class FiringLoop implements Wakeups {
     }
 
     @Override
-    public void wakeAt(TimerScheduler scheduler, long at) {
+    public void wakeAt(MemoryClock scheduler, long at) {
         lock.lock();
         try {
             Wake current = byScheduler.get(scheduler);
@@ -89,7 +89,7 @@ public final class FiringLoop implements Wakeups {
     }
 
     @Override
-    public void forget(TimerScheduler scheduler) {
+    public void forget(MemoryClock scheduler) {
         lock.lock();
         try {
             Wake current = byScheduler.remove(scheduler);
@@ -191,7 +191,7 @@ public final class FiringLoop implements Wakeups {
     public int fireDue() {
         int fired = 0;
         long now = wallMillis.getAsLong();
-        for (TimerScheduler scheduler : takeDue(now)) {
+        for (MemoryClock scheduler : takeDue(now)) {
             try {
                 fired += scheduler.fireRound(roundSize);
                 refused(scheduler, false, now);
@@ -216,7 +216,7 @@ public final class FiringLoop implements Wakeups {
     }
 
     /** Notes whether {@code scheduler}'s round at {@code now} was refused; true when a refusal starts. */
-    private boolean refused(TimerScheduler scheduler, boolean refused, long now) {
+    private boolean refused(MemoryClock scheduler, boolean refused, long now) {
         lock.lock();
         try {
             if (!refused) {
@@ -239,10 +239,10 @@ public final class FiringLoop implements Wakeups {
         }
     }
 
-    private List<TimerScheduler> takeDue(long now) {
+    private List<MemoryClock> takeDue(long now) {
         lock.lock();
         try {
-            List<TimerScheduler> due = new ArrayList<>();
+            List<MemoryClock> due = new ArrayList<>();
             while (!byTime.isEmpty() && byTime.first().at <= now) {
                 Wake wake = byTime.pollFirst();
                 byScheduler.remove(wake.scheduler);

@@ -44,7 +44,7 @@ import io.timeservice.model.Timer;
  * algorithm runs either way, except that a traced {@link #popDue} sifts its holes one after another instead of a
  * level's holes in lockstep, which writes the same array (their subtrees are disjoint).
  *
- * <p>Not thread-safe: {@link TimerScheduler} owns one and calls it only while holding its lock.
+ * <p>Not thread-safe: {@link MemoryClock} owns one and calls it only while holding its lock.
  */
 final class IndexedTimerHeap {
 

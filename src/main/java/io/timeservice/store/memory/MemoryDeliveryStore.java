@@ -9,12 +9,12 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Rules;
 import io.timeservice.store.DeliveryStore;
 
-/** The memory store's delivery queues: each call goes to its clock's {@link TimerScheduler}. */
+/** The memory store's delivery queues: each call goes to its clock's {@link MemoryClock}. */
 public final class MemoryDeliveryStore implements DeliveryStore {
 
-    private final Clocks clocks;
+    private final ClockRegistry clocks;
 
-    public MemoryDeliveryStore(Clocks clocks) {
+    public MemoryDeliveryStore(ClockRegistry clocks) {
         this.clocks = clocks;
     }
 
@@ -28,7 +28,7 @@ public final class MemoryDeliveryStore implements DeliveryStore {
         clocks.allowWaits();
     }
 
-    private TimerScheduler scheduler(String clock) {
+    private MemoryClock scheduler(String clock) {
         return MemoryTimerStore.scheduler(clocks, clock);
     }
 
@@ -39,7 +39,7 @@ public final class MemoryDeliveryStore implements DeliveryStore {
 
     @Override
     public List<Delivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
-        Clocks.Clock named = clocks.get(clock);
+        ClockRegistry.Clock named = clocks.get(clock);
         if (named.number() != incarnation) {
             throw Rules.clockRecreated(clock);
         }
@@ -79,7 +79,7 @@ public final class MemoryDeliveryStore implements DeliveryStore {
 
     @Override
     public DeliveryCounts counts(String clock) {
-        TimerScheduler scheduler = scheduler(clock);
+        MemoryClock scheduler = scheduler(clock);
         if (!scheduler.settings().queues()) {
             throw Rules.clockNotQueued();
         }

@@ -88,13 +88,13 @@ public interface MutationLog {
      * Starts a snapshot of {@code state}, the scheduler's state right after the last appended mutation. Called under
      * the scheduler lock: implementations must start a new log segment here and do the writing elsewhere.
      */
-    default void snapshot(SchedulerState state) {
+    default void snapshot(ClockImage state) {
         snapshot(ClocksState.of(state));
     }
 
     /**
-     * Starts a snapshot of every clock at one cut ({@link Clocks} holds every clock's lock meanwhile): as
-     * {@link #snapshot(SchedulerState)}, for several clocks.
+     * Starts a snapshot of every clock at one cut ({@link ClockRegistry} holds every clock's lock meanwhile): as
+     * {@link #snapshot(ClockImage)}, for several clocks.
      */
     default void snapshot(ClocksState state) {
     }

@@ -9,7 +9,7 @@ import io.timeservice.model.ScaledTime;
  * The snapshot half of what recovery reads from the journal's snapshot file: the clock, the last sequence issued,
  * the highest sequence reserved on disk and every pending timer.
  *
- * @param firedThrough the time up to which every due timer had fired (see {@link SchedulerClock#firedThrough}), at
+ * @param firedThrough the time up to which every due timer had fired (see {@link TimeSource#firedThrough}), at
  *                     most {@code now}
  * @param scaledTime   a scaled clock's time function; null for a clock of another mode
  * @param schedules    the clock's schedules (format version 8)

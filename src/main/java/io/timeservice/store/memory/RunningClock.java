@@ -10,7 +10,7 @@ package io.timeservice.store.memory;
  *
  * <p>Not thread-safe: the scheduler calls it only while holding its lock.
  */
-abstract class RunningClock implements SchedulerClock {
+abstract class RunningClock implements TimeSource {
 
     private long latest;
     private long firedThrough;

@@ -41,7 +41,7 @@ public final class ScaledClock extends RunningClock {
     }
 
     /** {@code clock}'s time function when it is scaled; null otherwise (what a snapshot or copy keeps of it). */
-    static ScaledTime timeOf(SchedulerClock clock) {
+    static ScaledTime timeOf(TimeSource clock) {
         return clock instanceof ScaledClock scaled ? scaled.time : null;
     }
 

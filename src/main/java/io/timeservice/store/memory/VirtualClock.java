@@ -7,7 +7,7 @@ package io.timeservice.store.memory;
  * end and retries come due) while the due timers wait, and {@link #firedThrough} stays where firing stopped, so the
  * "no timer is overdue" invariant holds against it.
  */
-public final class VirtualClock implements SchedulerClock {
+public final class VirtualClock implements TimeSource {
 
     private long now;
     /** Every timer due by this time has fired; never after {@link #now}. */

@@ -12,12 +12,12 @@ public interface Wakeups {
     Wakeups NONE = (scheduler, wallMillis) -> {
     };
 
-    void wakeAt(TimerScheduler scheduler, long wallMillis);
+    void wakeAt(MemoryClock scheduler, long wallMillis);
 
     /**
      * Forgets {@code scheduler}: its clock was deleted, so it needs no round again and must not be kept reachable
      * until its old deadline. Called under that scheduler's lock, as {@link #wakeAt}.
      */
-    default void forget(TimerScheduler scheduler) {
+    default void forget(MemoryClock scheduler) {
     }
 }

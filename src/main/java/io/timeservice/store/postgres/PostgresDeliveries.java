@@ -22,8 +22,8 @@ import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.store.LongPoll;
 import io.timeservice.store.MeasuredCall;
-import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics.DeliveryEvent;
+import io.timeservice.store.StoreMetrics;
 
 /**
  * Deliveries on the PostgreSQL store (table {@code deliveries}), with the memory store's semantics: firing due timers
@@ -66,12 +66,12 @@ public final class PostgresDeliveries {
      */
     private volatile boolean full;
     /** Told of every delivery event after its transaction committed, as the memory store tells of them. */
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
     /** Fires the clock's schedules' occurrences, with their successors, in the same transaction. */
     private final ScheduleFiring schedules;
 
     PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups, FiringAlarm alarm,
-                       SchedulerMetrics metrics, ScheduleFiring schedules) {
+                       StoreMetrics metrics, ScheduleFiring schedules) {
         this.schedules = schedules;
         this.jdbc = jdbc;
         this.budget = budget;
@@ -207,7 +207,7 @@ public final class PostgresDeliveries {
             }
         });
         // timed per look, as the memory store times a claim: a long poll's wait is no latency
-        List<ClaimedDelivery> leased = MeasuredCall.measure(metrics, SchedulerMetrics.Operation.CLAIM, look);
+        List<ClaimedDelivery> leased = MeasuredCall.measure(metrics, StoreMetrics.Operation.CLAIM, look);
         if (onClock[0].firesByItself() && !leased.isEmpty()) {
             // the firing loop releases the leases when they expire
             alarm.dueAt(onClock[0].dbTimeOf(leased.get(0).leaseUntil()));

@@ -21,7 +21,7 @@ import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 
 /**
  * Timers on the PostgreSQL store's clocks (table {@code timers}): add, read, edit, cancel, atomic batches, bounded
@@ -113,11 +113,11 @@ public final class PostgresTimers {
     private final PendingBudgetStripes budget;
     private final FiringAlarm alarm;
     /** Told of the delivery events an advance's retry step causes, after it committed. */
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
     /** Fires schedules' occurrences, each at its own time, when an advance passes them. */
     private final ScheduleFiring schedules;
 
-    PostgresTimers(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm, SchedulerMetrics metrics,
+    PostgresTimers(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm, StoreMetrics metrics,
                    ScheduleFiring schedules) {
         this.schedules = schedules;
         this.jdbc = jdbc;

@@ -15,7 +15,7 @@ public final class BrokenHeaps {
      * due before {@code now}: no public operation can leave an overdue timer behind, a recovery bug could. Goes
      * through {@code bulkLoad}, which trusts its input, so the heap itself stays well formed.
      */
-    public static void loadOverdueTimers(TimerScheduler scheduler, long now, List<Timer> timers) {
+    public static void loadOverdueTimers(MemoryClock scheduler, long now, List<Timer> timers) {
         scheduler.reset(new VirtualClock(now));
         HeapCorruption.onHeap(scheduler, heap -> heap.bulkLoad(timers, timer -> 0L));
     }

@@ -19,12 +19,12 @@ final class CoreTestSupport {
     private CoreTestSupport() {
     }
 
-    static TimerScheduler scheduler(int arity) {
-        return TimerScheduler.withVirtualClock(arity, LARGE_CAPACITY);
+    static MemoryClock scheduler(int arity) {
+        return MemoryClock.withVirtualClock(arity, LARGE_CAPACITY);
     }
 
     /** The ids in heap-array order (slot 0 first), read from the public heap view. */
-    static List<String> layout(TimerScheduler scheduler) {
+    static List<String> layout(MemoryClock scheduler) {
         int size = scheduler.status().size();
         if (size == 0) {
             return List.of();
@@ -37,7 +37,7 @@ final class CoreTestSupport {
     }
 
     /** Every pending timer, in firing order. */
-    static List<Timer> pending(TimerScheduler scheduler) {
+    static List<Timer> pending(MemoryClock scheduler) {
         return scheduler.firstN(Integer.MAX_VALUE).timers();
     }
 
@@ -45,7 +45,7 @@ final class CoreTestSupport {
         return timers.stream().map(Timer::id).toList();
     }
 
-    static void assertInvariantsHold(TimerScheduler scheduler, String context) {
+    static void assertInvariantsHold(MemoryClock scheduler, String context) {
         InvariantReport report = scheduler.checkInvariants();
         assertThat(report.ok())
                 .as("invariants after %s: %s", context, report.firstFailure())

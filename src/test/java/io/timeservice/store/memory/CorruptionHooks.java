@@ -8,7 +8,7 @@ public final class CorruptionHooks {
     }
 
     /** Swaps two array cells without updating the index, as a sift that forgot the lockstep rule would. */
-    public static void swapCellsWithoutIndex(TimerScheduler scheduler, int a, int b) {
+    public static void swapCellsWithoutIndex(MemoryClock scheduler, int a, int b) {
         HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, a, b));
     }
 }

@@ -12,7 +12,7 @@ final class HeapCorruption {
     }
 
     /** Runs {@code action} on {@code scheduler}'s heap under its lock: to break the heap or read its arrays. */
-    static void onHeap(TimerScheduler scheduler, Consumer<IndexedTimerHeap> action) {
+    static void onHeap(MemoryClock scheduler, Consumer<IndexedTimerHeap> action) {
         CombiningLock lock = (CombiningLock) CoreTestSupport.field(scheduler, "lock");
         IndexedTimerHeap heap = (IndexedTimerHeap) CoreTestSupport.field(scheduler, "heap");
         lock.run(() -> action.accept(heap));

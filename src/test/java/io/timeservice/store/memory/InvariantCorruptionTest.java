@@ -12,7 +12,7 @@ import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,8 +26,8 @@ class InvariantCorruptionTest {
     }
 
     /** Binary heap t1..t7 due at 1..7: t_k in slot k-1. */
-    private static TimerScheduler ascending() {
-        TimerScheduler scheduler = scheduler(2);
+    private static MemoryClock ascending() {
+        MemoryClock scheduler = scheduler(2);
         for (int i = 1; i <= 7; i++) {
             scheduler.add("t" + i, i, 0, null, Trace.NONE);
         }
@@ -37,7 +37,7 @@ class InvariantCorruptionTest {
 
     @Test
     void swapRootWithChild_reportsIndexMismatchHeapOrderAndRoot() {
-        TimerScheduler scheduler = ascending();
+        MemoryClock scheduler = ascending();
 
         HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
 
@@ -55,7 +55,7 @@ class InvariantCorruptionTest {
 
     @Test
     void swapSiblings_reportsOnlyTheIndexMismatch() {
-        TimerScheduler scheduler = ascending();
+        MemoryClock scheduler = ascending();
 
         // t2 <-> t3, both under t1
         HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 1, 2));
@@ -72,7 +72,7 @@ class InvariantCorruptionTest {
 
     @Test
     void swapParentAndChildWithEqualFireTimes_reportsHeapOrderBrokenOnTheTieBreak() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         for (int i = 0; i < 7; i++) {
             scheduler.add("s" + i, 5, 0, null, Trace.NONE); // equal fireTime and priority: order is by sequence alone
         }
@@ -88,7 +88,7 @@ class InvariantCorruptionTest {
 
     @Test
     void corruptedHeap_isReportedByTheHeapViewToo() {
-        TimerScheduler scheduler = ascending();
+        MemoryClock scheduler = ascending();
 
         HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 2, 6));
 
@@ -104,7 +104,7 @@ class InvariantCorruptionTest {
      */
     @Test
     void corruptedIndex_showsInTheHeapViewsIndex() {
-        TimerScheduler scheduler = ascending();
+        MemoryClock scheduler = ascending();
 
         HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 2, 6));
 
@@ -116,7 +116,7 @@ class InvariantCorruptionTest {
 
     @Test
     void idMissingFromTheIndex_showsAsNullInTheHeapViewsIndex() {
-        TimerScheduler scheduler = ascending();
+        MemoryClock scheduler = ascending();
 
         HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.dropIndexEntry(heap, "t5"));
 
@@ -128,7 +128,7 @@ class InvariantCorruptionTest {
 
     @Test
     void swapThenSwapBack_reportsHealthyAgain() {
-        TimerScheduler scheduler = ascending();
+        MemoryClock scheduler = ascending();
 
         HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 3, 5));
         assertThat(scheduler.checkInvariants().ok()).isFalse();
@@ -141,7 +141,7 @@ class InvariantCorruptionTest {
     @Test
     void clockMovedPastAPendingTimerWithoutFiring_reportsNoOverdueBroken() {
         long[] now = {0};
-        SchedulerClock jumpingClock = new SchedulerClock() {
+        TimeSource jumpingClock = new TimeSource() {
             @Override
             public long now() {
                 return now[0];
@@ -157,7 +157,7 @@ class InvariantCorruptionTest {
                 now[0] = time;
             }
         };
-        TimerScheduler scheduler = new TimerScheduler(jumpingClock, 4, 10, () -> 0L, SchedulerMetrics.NONE);
+        MemoryClock scheduler = new MemoryClock(jumpingClock, 4, 10, () -> 0L, StoreMetrics.NONE);
         scheduler.add("due-at-3", 3, 0, null, Trace.NONE);
         assertThat(scheduler.checkInvariants().ok()).isTrue();
 

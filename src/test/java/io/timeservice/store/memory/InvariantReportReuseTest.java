@@ -11,14 +11,14 @@ import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The invariant report is reused while the queue does not change, and a large queue is walked at most once per
- * interval by {@link TimerScheduler#invariants()} and {@link TimerScheduler#heapView}. A walk copies the whole heap
+ * interval by {@link MemoryClock#invariants()} and {@link MemoryClock#heapView}. A walk copies the whole heap
  * under the lock (~80 MB at 1,000,000 timers), so "no walk" is observed as the very same report instance coming
  * back. Time is an injected nano clock; the wall clock counts its reads, so each walk has its own checkedAt.
  */
@@ -29,8 +29,8 @@ class InvariantReportReuseTest {
 
     private final long[] nanos = {1_000_000_000L};
     private final long[] wallReads = {0};
-    private final TimerScheduler scheduler = new TimerScheduler(new VirtualClock(0), 4, 1000,
-            () -> 1_700_000_000_000L + ++wallReads[0], SchedulerMetrics.NONE);
+    private final MemoryClock scheduler = new MemoryClock(new VirtualClock(0), 4, 1000,
+            () -> 1_700_000_000_000L + ++wallReads[0], StoreMetrics.NONE);
 
     private void addTimers(int count) {
         int from = scheduler.status().size();
@@ -65,7 +65,7 @@ class InvariantReportReuseTest {
         assertThat(after.current()).isTrue();
     }
 
-    private static java.util.Map<String, Consumer<TimerScheduler>> changes() {
+    private static java.util.Map<String, Consumer<MemoryClock>> changes() {
         return java.util.Map.of(
                 "add", s -> s.add("new", 5, 0, null, Trace.NONE),
                 "cancel", s -> s.cancel("t3", Precondition.NONE, Trace.NONE),

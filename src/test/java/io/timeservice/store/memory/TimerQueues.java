@@ -48,7 +48,7 @@ final class TimerQueues {
         };
     }
 
-    /** The service's own heap, used exactly as {@link TimerScheduler} uses it, minus the lock and the metrics. */
+    /** The service's own heap, used exactly as {@link MemoryClock} uses it, minus the lock and the metrics. */
     static final class OurHeap implements TimerQueueUnderTest {
         final IndexedTimerHeap heap;
         private long sequence;
@@ -110,7 +110,7 @@ final class TimerQueues {
             return id;
         }
 
-        /** As {@link TimerScheduler}'s advance fires: one {@link IndexedTimerHeap#popDue} call. */
+        /** As {@link MemoryClock}'s advance fires: one {@link IndexedTimerHeap#popDue} call. */
         @Override
         public int drain(long now, String[] into) {
             drained = into;
@@ -123,7 +123,7 @@ final class TimerQueues {
         }
 
         /**
-         * The root's id, as the other designs answer: two loads. {@link TimerScheduler#peek} also builds a {@link Timer}
+         * The root's id, as the other designs answer: two loads. {@link MemoryClock#peek} also builds a {@link Timer}
          * from the root's record (an allocation and a few loads more).
          */
         @Override

@@ -26,7 +26,7 @@ class TraceReplayTest {
     @CsvSource({"2, 1", "4, 2", "8, 3", "2, 42", "4, 43", "8, 44"})
     void randomOperations_traceReplaysToTheNewArray(int arity, long seed) {
         Random random = new Random(seed);
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(arity, 10_000);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(arity, 10_000);
         List<String> pending = new ArrayList<>();
         for (int step = 0; step < 500; step++) {
             List<String> before = slots(scheduler);
@@ -97,7 +97,7 @@ class TraceReplayTest {
         }
     }
 
-    private static List<String> slots(TimerScheduler scheduler) {
+    private static List<String> slots(MemoryClock scheduler) {
         return scheduler.heapView(Integer.MAX_VALUE).slots().stream().map(HeapView.Cell::id).toList();
     }
 }

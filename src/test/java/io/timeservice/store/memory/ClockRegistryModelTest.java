@@ -27,12 +27,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Model test of {@link Clocks}: seeded random operations over a few clock names (create, delete, re-create, add,
+ * Model test of {@link ClockRegistry}: seeded random operations over a few clock names (create, delete, re-create, add,
  * cancel, edit, advance) against a plain reference model per clock. Results must agree step by step, refusals
  * included, the shared capacity must count every clock, and no revision a deleted clock issued may ever match a
  * timer of a clock re-created under its name.
  */
-class ClocksModelTest {
+class ClockRegistryModelTest {
 
     private static final int CAPACITY = 40;
     private static final String[] NAMES = {"default", "a", "b", "c"};
@@ -55,7 +55,7 @@ class ClocksModelTest {
     @ValueSource(longs = {1, 2, 3, 4, 5, 6})
     void randomOperationsAgreeWithAModelPerClock(long seed) {
         Random random = new Random(seed);
-        Clocks clocks = Clocks.withVirtualClocks(4, CAPACITY, Long.MAX_VALUE, 4);
+        ClockRegistry clocks = ClockRegistry.withVirtualClocks(4, CAPACITY, Long.MAX_VALUE, 4);
         Map<String, ModelClock> model = new TreeMap<>();
         model.put(Limits.DEFAULT_CLOCK, new ModelClock(0));
         /** Every revision any clock ever issued, by clock name: none may name a later timer of that name. */
@@ -68,7 +68,7 @@ class ClocksModelTest {
             if (op < 5) {
                 long now = random.nextInt(3) * 10L;
                 if (clock == null) {
-                    Clocks.Created created = clocks.create(name, now);
+                    ClockRegistry.Created created = clocks.create(name, now);
                     assertThat(created.created()).as(context).isTrue();
                     model.put(name, new ModelClock(now));
                 } else if (clock.initialNow == now) {
@@ -88,7 +88,7 @@ class ClocksModelTest {
             } else if (clock == null) {
                 assertRefused(() -> clocks.scheduler(name), ErrorCode.CLOCK_NOT_FOUND, context);
             } else if (op < 50) {
-                TimerScheduler scheduler = clocks.scheduler(name);
+                MemoryClock scheduler = clocks.scheduler(name);
                 String id = "t" + random.nextInt(12);
                 long delay = random.nextInt(20);
                 int priority = random.nextInt(3);
@@ -108,7 +108,7 @@ class ClocksModelTest {
                     clock.pending.put(id, added);
                 }
             } else if (op < 65) {
-                TimerScheduler scheduler = clocks.scheduler(name);
+                MemoryClock scheduler = clocks.scheduler(name);
                 String id = "t" + random.nextInt(12);
                 Timer expected = clock.pending.remove(id);
                 if (expected == null) {
@@ -119,7 +119,7 @@ class ClocksModelTest {
                 }
             } else if (op < 75) {
                 // an old revision from any earlier life of this clock name never matches
-                TimerScheduler scheduler = clocks.scheduler(name);
+                MemoryClock scheduler = clocks.scheduler(name);
                 String id = "t" + random.nextInt(12);
                 Timer current = clock.pending.get(id);
                 if (current != null) {
@@ -134,7 +134,7 @@ class ClocksModelTest {
                 }
             } else if (op < 85) {
                 // bounded advance to an absolute time, and the preview of it first
-                TimerScheduler scheduler = clocks.scheduler(name);
+                MemoryClock scheduler = clocks.scheduler(name);
                 long to = clock.now + random.nextInt(15);
                 int limit = 1 + random.nextInt(4);
                 List<Timer> due = new ArrayList<>();
@@ -155,7 +155,7 @@ class ClocksModelTest {
                 clock.now = newNow;
                 firing.forEach(timer -> clock.pending.remove(timer.id()));
             } else {
-                TimerScheduler scheduler = clocks.scheduler(name);
+                MemoryClock scheduler = clocks.scheduler(name);
                 long by = random.nextInt(15);
                 List<Timer> due = new ArrayList<>();
                 long newNow = clock.now + by;
@@ -172,7 +172,7 @@ class ClocksModelTest {
                 due.forEach(timer -> clock.pending.remove(timer.id()));
             }
             assertThat(clocks.budget().timers()).as(context).isEqualTo(totalPending(model));
-            assertThat(clocks.list(10, null).stream().map(Clocks.Clock::name).toList()).as(context)
+            assertThat(clocks.list(10, null).stream().map(ClockRegistry.Clock::name).toList()).as(context)
                     .containsExactlyElementsOf(model.keySet());
             for (Map.Entry<String, ModelClock> each : model.entrySet()) {
                 QueueStatus status = clocks.scheduler(each.getKey()).status();
@@ -184,8 +184,8 @@ class ClocksModelTest {
 
     @Test
     void aDeletedClockRefusesCallsThroughAnOldReferenceAndGivesItsCapacityBack() {
-        Clocks clocks = Clocks.withVirtualClocks(4, 3, Long.MAX_VALUE, 10);
-        TimerScheduler a = clocks.create("a", 5).clock().scheduler();
+        ClockRegistry clocks = ClockRegistry.withVirtualClocks(4, 3, Long.MAX_VALUE, 10);
+        MemoryClock a = clocks.create("a", 5).clock().scheduler();
         a.add("x", 1, 0, null, Trace.NONE);
         a.add("y", 1, 0, null, Trace.NONE);
         clocks.defaultScheduler().add("z", 1, 0, null, Trace.NONE);
@@ -200,7 +200,7 @@ class ClocksModelTest {
 
     @Test
     void namesFollowTheIdRulesUpToSixtyFourCharactersAndTheLimitCountsTheDefaultClock() {
-        Clocks clocks = Clocks.withVirtualClocks(4, 10, Long.MAX_VALUE, 2);
+        ClockRegistry clocks = ClockRegistry.withVirtualClocks(4, 10, Long.MAX_VALUE, 2);
         assertRefused(() -> clocks.create("x".repeat(65), 0), ErrorCode.INVALID_ID, "65 characters");
         assertRefused(() -> clocks.create("..", 0), ErrorCode.INVALID_ID, "dot segment");
         assertRefused(() -> clocks.create("a b", 0), ErrorCode.INVALID_ID, "space");

@@ -31,8 +31,8 @@ import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics.Operation;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.StoreMetrics;
 
 /**
  * The timer service's state: a clock, an {@link IndexedTimerHeap}, its {@link Capacity} in timers and bytes and the
@@ -63,17 +63,17 @@ import io.timeservice.store.SchedulerMetrics;
  *
  * <p>Jobs kept apart, under this lock: {@link ClockFiring} fires (advances, a system clock's rounds and wake-ups),
  * {@link ClockDeliveries} serves a queueing clock's deliveries, {@link BatchPlan} decides a batch; they reach this
- * scheduler only through its {@link SchedulerKernel}.
+ * scheduler only through its {@link ClockKernel}.
  */
-public final class TimerScheduler {
+public final class MemoryClock {
 
-    private static final System.Logger LOG = System.getLogger(TimerScheduler.class.getName());
+    private static final System.Logger LOG = System.getLogger(MemoryClock.class.getName());
 
     private final CombiningLock lock = new CombiningLock();
     private final IndexedTimerHeap heap;
     private final InvariantReports invariantReports;
     /** Replaced only by {@link #reset}; guarded by the lock. */
-    private SchedulerClock clock;
+    private TimeSource clock;
     private final LongSupplier wallClockMillis;
     /** Times and counts every operation; see {@link MeasuredOperations}. */
     private final MeasuredOperations operations;
@@ -97,8 +97,8 @@ public final class TimerScheduler {
     private final ClockScheduleCalls schedules;
 
     /** A scheduler without a byte budget. */
-    public TimerScheduler(SchedulerClock clock, int arity, int capacity, LongSupplier wallClockMillis,
-                          SchedulerMetrics metrics) {
+    public MemoryClock(TimeSource clock, int arity, int capacity, LongSupplier wallClockMillis,
+                          StoreMetrics metrics) {
         this(clock, arity, capacity, Long.MAX_VALUE, wallClockMillis, metrics);
     }
 
@@ -106,14 +106,14 @@ public final class TimerScheduler {
      * @param capacity      the most pending timers
      * @param capacityBytes the most {@link #bytesOf payload bytes} all pending timers may hold together
      */
-    public TimerScheduler(SchedulerClock clock, int arity, int capacity, long capacityBytes,
-                          LongSupplier wallClockMillis, SchedulerMetrics metrics) {
+    public MemoryClock(TimeSource clock, int arity, int capacity, long capacityBytes,
+                          LongSupplier wallClockMillis, StoreMetrics metrics) {
         this(clock, arity, new PendingBudget(capacity, capacityBytes), wallClockMillis, metrics);
     }
 
     /** A scheduler whose pending timers count against {@code budget}, which other schedulers may share. */
-    public TimerScheduler(SchedulerClock clock, int arity, PendingBudget budget, LongSupplier wallClockMillis,
-                          SchedulerMetrics metrics) {
+    public MemoryClock(TimeSource clock, int arity, PendingBudget budget, LongSupplier wallClockMillis,
+                          StoreMetrics metrics) {
         if (arity != 2 && arity != 4 && arity != 8) {
             throw new IllegalArgumentException("arity must be 2, 4 or 8: " + arity);
         }
@@ -133,9 +133,9 @@ public final class TimerScheduler {
     }
 
     /** A scheduler on a fresh virtual clock at 0, without metrics: for tests and embedding. */
-    public static TimerScheduler withVirtualClock(int arity, int capacity) {
-        return new TimerScheduler(new VirtualClock(0), arity, capacity, System::currentTimeMillis,
-                SchedulerMetrics.NONE);
+    public static MemoryClock withVirtualClock(int arity, int capacity) {
+        return new MemoryClock(new VirtualClock(0), arity, capacity, System::currentTimeMillis,
+                StoreMetrics.NONE);
     }
 
     /** Lets this clock's schedules read cron with {@code parser}, firing at most {@code maxCatchUp} per step. */
@@ -514,7 +514,7 @@ public final class TimerScheduler {
      * issued before the reset can match a timer created after it. Destructive: the web layer allows it only for
      * the demo queue.
      */
-    public void reset(SchedulerClock freshClock) {
+    public void reset(TimeSource freshClock) {
         long position = lock.call(() -> {
             requireServing();
             log.requireWritable();
@@ -562,14 +562,14 @@ public final class TimerScheduler {
 
     /**
      * Rebuilds the state a log describes: loads {@code snapshot} (if any) with an O(n) bottom-up heapify, then
-     * replays {@code journal} in order (see {@link SchedulerRecovery}). Call only on a fresh, empty scheduler, before
+     * replays {@code journal} in order (see {@link ClockRecovery}). Call only on a fresh, empty scheduler, before
      * {@link #attachLog}.
      *
      * @throws IllegalStateException when a record does not fit the state it is applied to (a journal that does not
      *                               belong to this snapshot)
      */
     public void recover(RecoveredSnapshot snapshot, Iterable<Mutation> journal) {
-        SchedulerRecovery recovery = beginRecovery(snapshot, 0);
+        ClockRecovery recovery = beginRecovery(snapshot, 0);
         for (Mutation mutation : journal) {
             recovery.replay(mutation);
         }
@@ -577,17 +577,17 @@ public final class TimerScheduler {
     }
 
     /**
-     * Starts recovering a fresh scheduler of a {@link Clocks} registry, whose records arrive one by one among other
+     * Starts recovering a fresh scheduler of a {@link ClockRegistry}, whose records arrive one by one among other
      * clocks' records: the caller replays them into the returned recovery, on one thread, then calls
      * {@link #finishRecovery}. Nothing is served in between.
      */
-    SchedulerRecovery beginRecovery(RecoveredSnapshot snapshot, long firstSequence) {
+    ClockRecovery beginRecovery(RecoveredSnapshot snapshot, long firstSequence) {
         return lock.call(() -> {
             if (heap.size() != 0 || deliveries.size() != 0 || sequences.last() != 0 || log != MutationLog.NONE) {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
-            SchedulerRecovery recovery = new SchedulerRecovery(heap, clock, deliveries, settings,
-                    mode -> SchedulerClock.fresh(mode, wallClockMillis), schedules);
+            ClockRecovery recovery = new ClockRecovery(heap, clock, deliveries, settings,
+                    mode -> TimeSource.fresh(mode, wallClockMillis), schedules);
             recovery.startAfter(firstSequence);
             recovery.load(snapshot);
             return recovery;
@@ -595,11 +595,11 @@ public final class TimerScheduler {
     }
 
     /** Takes over what {@code recovery} (from {@link #beginRecovery}) rebuilt. */
-    void finishRecovery(SchedulerRecovery recovery) {
+    void finishRecovery(ClockRecovery recovery) {
         lock.run(() -> takeOver(recovery));
     }
 
-    private void takeOver(SchedulerRecovery recovery) {
+    private void takeOver(ClockRecovery recovery) {
         clock = recovery.clock();
         settings = recovery.settings();
         capacity.recovered(heap.size(), recovery.pendingBytes());
@@ -646,7 +646,7 @@ public final class TimerScheduler {
      * Sets a fresh scheduler's settings and the clock they call for: before serving, when a clock is created or
      * recovered.
      */
-    void configure(ClockSettings clockSettings, SchedulerClock schedulerClock) {
+    void configure(ClockSettings clockSettings, TimeSource schedulerClock) {
         lock.run(() -> {
             settings = clockSettings;
             deliveries.policy(clockSettings.retry());
@@ -675,7 +675,7 @@ public final class TimerScheduler {
             log.requireWritable();
             return commit(new Mutation.ClockConfigured(next), Trace.NONE, () -> {
                 if (next.mode() != settings.mode()) {
-                    clock = SchedulerClock.fresh(next, wallClockMillis);
+                    clock = TimeSource.fresh(next, wallClockMillis);
                 }
                 settings = next;
                 deliveries.policy(next.retry());
@@ -714,8 +714,8 @@ public final class TimerScheduler {
     }
 
     /** This scheduler's state for a snapshot; call holding the lock (between {@link #holdForSnapshot} and release). */
-    SchedulerState stateForSnapshot() {
-        return new SchedulerState(clock.now(), clock.firedThrough(), sequences.last(), sequences.reserved(),
+    ClockImage stateForSnapshot() {
+        return new ClockImage(clock.now(), clock.firedThrough(), sequences.last(), sequences.reserved(),
                 heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock))
                 .withSchedules(schedules.schedules().image());
     }
@@ -724,11 +724,11 @@ public final class TimerScheduler {
      * Takes the state under the lock in array copies ({@link #stateForSnapshot}) and hands it with its O(1) budget
      * weight to {@code whileHeld} there (which may journal it: no change comes between); the rest is built unlocked.
      */
-    SchedulerState copied(BiConsumer<SchedulerState, ClockCopy.Weight> whileHeld) {
+    ClockImage copied(BiConsumer<ClockImage, ClockCopy.Weight> whileHeld) {
         return lock.call(() -> {
             requireServing();
             long start = System.nanoTime();
-            SchedulerState state = stateForSnapshot();
+            ClockImage state = stateForSnapshot();
             whileHeld.accept(state, new ClockCopy.Weight((long) state.size() + state.deliveries().size(),
                     capacity.pendingBytes() + deliveries.bytes(), state.deliveries().size()));
             return state.withCopyNanos(System.nanoTime() - start);
@@ -768,7 +768,7 @@ public final class TimerScheduler {
         try {
             if (log.wantsSnapshot(heap.size() + deliveries.size())) {
                 long start = System.nanoTime();
-                SchedulerState state = stateForSnapshot();
+                ClockImage state = stateForSnapshot();
                 log.snapshot(state.withCopyNanos(System.nanoTime() - start));
             }
         } catch (Throwable e) {
@@ -806,7 +806,7 @@ public final class TimerScheduler {
     }
 
     /** The narrow view {@link ClockDeliveries} and {@link ClockFiring} have of this scheduler: each method as its namesake here. */
-    private final class Kernel implements SchedulerKernel {
+    private final class Kernel implements ClockKernel {
 
         @Override
         public <T> T mutate(Operation operation, Runnable validate, Supplier<Applied<T>> underLock) {
@@ -828,11 +828,11 @@ public final class TimerScheduler {
 
         @Override
         public <T> Applied<T> commit(Mutation mutation, Trace trace, Supplier<T> apply) {
-            return TimerScheduler.this.commit(mutation, trace, apply);
+            return MemoryClock.this.commit(mutation, trace, apply);
         }
 
         @Override
-        public SchedulerClock clock() {
+        public TimeSource clock() {
             return clock;
         }
 

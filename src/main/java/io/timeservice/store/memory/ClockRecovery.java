@@ -16,14 +16,14 @@ import io.timeservice.model.Timer;
  * meet: one that does not fit (a journal that does not belong to the snapshot) throws
  * {@link IllegalStateException}. Records nothing, traces nothing, reports no metrics.
  *
- * <p>Not thread-safe: {@link TimerScheduler#recover} runs it under its lock and then takes over the results.
+ * <p>Not thread-safe: {@link MemoryClock#recover} runs it under its lock and then takes over the results.
  */
-final class SchedulerRecovery {
+final class ClockRecovery {
 
     private final IndexedTimerHeap heap;
     private final DeliveryQueue deliveries;
-    private final Function<ClockSettings, SchedulerClock> clocks;
-    private SchedulerClock clock;
+    private final Function<ClockSettings, TimeSource> clocks;
+    private TimeSource clock;
     private ClockSettings settings;
     private long lastSequence;
     private long reservedSequences;
@@ -36,8 +36,8 @@ final class SchedulerRecovery {
      * @param clocks makes a fresh clock for settings whose mode differs from the current clock's (a snapshot of a
      *               system clock, a reconfigured default clock)
      */
-    SchedulerRecovery(IndexedTimerHeap heap, SchedulerClock clock, DeliveryQueue deliveries, ClockSettings settings,
-                      Function<ClockSettings, SchedulerClock> clocks, ClockScheduleCalls schedules) {
+    ClockRecovery(IndexedTimerHeap heap, TimeSource clock, DeliveryQueue deliveries, ClockSettings settings,
+                      Function<ClockSettings, TimeSource> clocks, ClockScheduleCalls schedules) {
         this.heap = heap;
         this.schedules = schedules;
         schedules.schedules().useOccurrences(occurrences);
@@ -140,7 +140,7 @@ final class SchedulerRecovery {
             replaySchedule(change);
         } else if (!replayDelivery(mutation)) {
             throw new IllegalStateException("journal holds " + mutation + ", a record of several clocks: recover"
-                    + " it through Clocks");
+                    + " it through ClockRegistry");
         }
         heap.takeLevelsMoved();
     }
@@ -315,14 +315,14 @@ final class SchedulerRecovery {
     }
 
     /** The state rebuilt so far, as a snapshot would take it live: what a fork recorded at this point copies. */
-    SchedulerState state() {
+    ClockImage state() {
         long now = clock instanceof RunningClock running ? running.latest() : clock.now();
-        return new SchedulerState(now, clock.firedThrough(), lastSequence, reservedSequences, heap.image(), 0,
+        return new ClockImage(now, clock.firedThrough(), lastSequence, reservedSequences, heap.image(), 0,
                 settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock))
                 .withSchedules(schedules.schedules().image());
     }
 
-    SchedulerClock clock() {
+    TimeSource clock() {
         return clock;
     }
 

@@ -11,7 +11,7 @@ import io.timeservice.model.Timer;
  * without it. Timers are visited in heap-array order; recovery rebuilds the heap with a bottom-up heapify, so the
  * order does not matter.
  */
-public final class SchedulerState {
+public final class ClockImage {
 
     private final long now;
     private final long firedThrough;
@@ -26,36 +26,36 @@ public final class SchedulerState {
     /** A scaled clock's time function; null for a clock of another mode. */
     private final ScaledTime scaledTime;
 
-    SchedulerState(long now, long lastSequence, HeapImage image, long copyNanos) {
+    ClockImage(long now, long lastSequence, HeapImage image, long copyNanos) {
         this(now, lastSequence, lastSequence, image, copyNanos);
     }
 
-    SchedulerState(long now, long lastSequence, long reservedSequences, HeapImage image,
+    ClockImage(long now, long lastSequence, long reservedSequences, HeapImage image,
                    long copyNanos) {
         this(now, lastSequence, reservedSequences, image, copyNanos, ClockSettings.VIRTUAL, List.of(), List.of());
     }
 
-    SchedulerState(long now, long lastSequence, long reservedSequences, HeapImage image,
+    ClockImage(long now, long lastSequence, long reservedSequences, HeapImage image,
                    long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
                    List<RecentAck> recentAcks) {
         this(now, now, lastSequence, reservedSequences, image, copyNanos, settings, deliveries, recentAcks);
     }
 
-    SchedulerState(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
+    ClockImage(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
                    long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
                    List<RecentAck> recentAcks) {
         this(now, firedThrough, lastSequence, reservedSequences, image, copyNanos, settings, deliveries, recentAcks,
                 null);
     }
 
-    SchedulerState(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
+    ClockImage(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
                    long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
                    List<RecentAck> recentAcks, ScaledTime scaledTime) {
         this(now, firedThrough, lastSequence, reservedSequences, image, copyNanos, settings, deliveries, recentAcks,
                 scaledTime, ScheduleImage.EMPTY);
     }
 
-    private SchedulerState(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
+    private ClockImage(long now, long firedThrough, long lastSequence, long reservedSequences, HeapImage image,
                            long copyNanos, ClockSettings settings, List<SavedDelivery> deliveries,
                            List<RecentAck> recentAcks, ScaledTime scaledTime, ScheduleImage schedules) {
         this.schedules = schedules;
@@ -72,14 +72,14 @@ public final class SchedulerState {
     }
 
     /** This state, with {@code nanos} as the time its copy held the lock(s). */
-    SchedulerState withCopyNanos(long nanos) {
-        return new SchedulerState(now, firedThrough, lastSequence, reservedSequences, image, nanos, settings,
+    ClockImage withCopyNanos(long nanos) {
+        return new ClockImage(now, firedThrough, lastSequence, reservedSequences, image, nanos, settings,
                 deliveries, recentAcks, scaledTime, schedules);
     }
 
     /** This state with the clock's schedules. */
-    SchedulerState withSchedules(ScheduleImage image) {
-        return new SchedulerState(now, firedThrough, lastSequence, reservedSequences, this.image, copyNanos, settings,
+    ClockImage withSchedules(ScheduleImage image) {
+        return new ClockImage(now, firedThrough, lastSequence, reservedSequences, this.image, copyNanos, settings,
                 deliveries, recentAcks, scaledTime, image);
     }
 
@@ -116,7 +116,7 @@ public final class SchedulerState {
         return now;
     }
 
-    /** The time up to which every due timer had fired (see {@link SchedulerClock#firedThrough}); at most now. */
+    /** The time up to which every due timer had fired (see {@link TimeSource#firedThrough}); at most now. */
     public long firedThrough() {
         return firedThrough;
     }

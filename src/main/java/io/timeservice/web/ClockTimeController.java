@@ -21,7 +21,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** The virtual clock: read it, or advance it and fire every timer that becomes due. */
 @RestController
-class ClockController {
+class ClockTimeController {
 
     /** An advance fires at most this many timers unless its {@code limit} says otherwise ... */
     static final int DEFAULT_ADVANCE_LIMIT = 1000;
@@ -30,7 +30,7 @@ class ClockController {
 
     private final TimerStore timers;
 
-    ClockController(TimerStore timers) {
+    ClockTimeController(TimerStore timers) {
         this.timers = timers;
     }
 
@@ -54,7 +54,7 @@ class ClockController {
             }
             NextAdvance next = timers.advanceToNext(clock, max, Trace.into(steps));
             return AdvanceJson.of(next.result(), steps,
-                    next.event() == null ? null : ClocksController.lowerCase(next.event().kind()));
+                    next.event() == null ? null : ClockResourceController.lowerCase(next.event().kind()));
         }
         return AdvanceJson.of(timers.advance(clock, body.by(), body.to(), max, Trace.into(steps)), steps, null);
     }

@@ -24,12 +24,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Seed 000's firing semantics through the public API: tie-break, edit, delay 0, invariants after every call. */
-class TimerSchedulerTest {
+class MemoryClockTest {
 
     @ParameterizedTest(name = "arity {0}")
     @ValueSource(ints = {2, 4, 8})
     void add_equalDelays_fireInInsertionOrder(int arity) {
-        TimerScheduler scheduler = scheduler(arity);
+        MemoryClock scheduler = scheduler(arity);
         scheduler.add("A", 5, 0, null, Trace.NONE);
         scheduler.add("B", 5, 0, null, Trace.NONE);
         scheduler.add("C", 5, 0, null, Trace.NONE);
@@ -44,7 +44,7 @@ class TimerSchedulerTest {
     @ParameterizedTest(name = "arity {0}")
     @ValueSource(ints = {2, 4, 8})
     void add_equalDeadlinesInReverseAlphabeticalOrder_fireInInsertionOrderNotByName(int arity) {
-        TimerScheduler scheduler = scheduler(arity);
+        MemoryClock scheduler = scheduler(arity);
         for (String id : List.of("C", "B", "A", "Z", "M")) {
             scheduler.add(id, 5, 0, null, Trace.NONE);
         }
@@ -55,7 +55,7 @@ class TimerSchedulerTest {
     @ParameterizedTest(name = "arity {0}")
     @ValueSource(ints = {2, 4, 8})
     void add_sameFireTimeReachedFromDifferentNows_earlierAddFiresFirst(int arity) {
-        TimerScheduler scheduler = scheduler(arity);
+        MemoryClock scheduler = scheduler(arity);
         scheduler.add("late-added-first", 9, 0, null, Trace.NONE);
         scheduler.advance(4, Trace.NONE);
         scheduler.add("second", 5, 0, null, Trace.NONE);
@@ -66,7 +66,7 @@ class TimerSchedulerTest {
     @ParameterizedTest(name = "arity {0}")
     @ValueSource(ints = {2, 4, 8})
     void add_equalFireTimes_lowerPriorityNumberFiresFirstThenSequence(int arity) {
-        TimerScheduler scheduler = scheduler(arity);
+        MemoryClock scheduler = scheduler(arity);
         scheduler.add("p2-first", 3, 2, null, Trace.NONE);
         scheduler.add("p1", 3, 1, null, Trace.NONE);
         scheduler.add("p2-second", 3, 2, null, Trace.NONE);
@@ -78,7 +78,7 @@ class TimerSchedulerTest {
 
     @Test
     void edit_laterDeadline_timerLeavesRootAndNewRootIsTrueMinimum() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         for (int i = 1; i <= 7; i++) {
             scheduler.add("t" + i, i, 0, null, Trace.NONE);
         }
@@ -97,7 +97,7 @@ class TimerSchedulerTest {
 
     @Test
     void edit_earlierDeadline_timerLeavesLastSlotAndBecomesRoot() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         for (int i = 1; i <= 7; i++) {
             scheduler.add("t" + i, i + 1, 0, null, Trace.NONE);
         }
@@ -119,7 +119,7 @@ class TimerSchedulerTest {
     @ParameterizedTest(name = "arity {0}")
     @ValueSource(ints = {2, 4, 8})
     void edit_upAndDownAcrossInnerSlots_rootAlwaysTrueMinimum(int arity) {
-        TimerScheduler scheduler = scheduler(arity);
+        MemoryClock scheduler = scheduler(arity);
         for (int i = 0; i < 40; i++) {
             scheduler.add("t" + i, 100 + (i * 37) % 50, i % 3, null, Trace.NONE);
         }
@@ -137,7 +137,7 @@ class TimerSchedulerTest {
 
     @Test
     void edit_priorityOnly_keepsFireTimeAndReordersTies() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         scheduler.add("A", 5, 1, null, Trace.NONE);
         scheduler.add("B", 5, 1, null, Trace.NONE);
 
@@ -150,7 +150,7 @@ class TimerSchedulerTest {
 
     @Test
     void edit_sameKey_keepsSlotAndCountsAVersion() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         for (int i = 1; i <= 5; i++) {
             scheduler.add("t" + i, i, 0, null, Trace.NONE);
         }
@@ -164,7 +164,7 @@ class TimerSchedulerTest {
 
     @Test
     void edit_atVirtualTime4WithDelay2_firesAt6EvenIfItWasDueAt10() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         scheduler.add("A", 10, 0, null, Trace.NONE);
         scheduler.advance(4, Trace.NONE);
 
@@ -180,7 +180,7 @@ class TimerSchedulerTest {
 
     @Test
     void edit_newDelayCountsFromNowNotFromOldFireTime_evenWhenThatIsLater() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         scheduler.add("A", 5, 0, null, Trace.NONE);
         scheduler.advance(4, Trace.NONE);
 
@@ -190,7 +190,7 @@ class TimerSchedulerTest {
     @ParameterizedTest(name = "arity {0}")
     @ValueSource(ints = {2, 4, 8})
     void add_delayZero_isDueNowAndFiresOnAdvanceZero(int arity) {
-        TimerScheduler scheduler = scheduler(arity);
+        MemoryClock scheduler = scheduler(arity);
         scheduler.advance(3, Trace.NONE);
         scheduler.add("later", 1, 0, null, Trace.NONE);
 
@@ -207,7 +207,7 @@ class TimerSchedulerTest {
 
     @Test
     void edit_delayZero_isDueNowAndFiresOnAdvanceZero() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         scheduler.add("A", 50, 0, null, Trace.NONE);
         scheduler.advance(7, Trace.NONE);
 
@@ -218,7 +218,7 @@ class TimerSchedulerTest {
 
     @Test
     void advance_firesEverythingAtOrBeforeNewNowAndNothingLater() {
-        TimerScheduler scheduler = scheduler(4);
+        MemoryClock scheduler = scheduler(4);
         scheduler.add("at5", 5, 0, null, Trace.NONE);
         scheduler.add("at6", 6, 0, null, Trace.NONE);
         scheduler.add("at4", 4, 0, null, Trace.NONE);
@@ -232,7 +232,7 @@ class TimerSchedulerTest {
 
     @Test
     void peek_returnsRootWithoutRemovingIt() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         scheduler.add("B", 2, 0, null, Trace.NONE);
         scheduler.add("A", 1, 0, null, Trace.NONE);
 
@@ -243,7 +243,7 @@ class TimerSchedulerTest {
 
     @Test
     void everyPublicOperation_leavesTheFourInvariantsHolding() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         assertThat(scheduler.checkInvariants().checks()).extracting(InvariantReport.Check::name)
                 .containsExactly(InvariantReport.ROOT_IS_EARLIEST, InvariantReport.INDEX_MATCHES_HEAP,
                         InvariantReport.HEAP_ORDER, InvariantReport.NO_OVERDUE);
@@ -300,7 +300,7 @@ class TimerSchedulerTest {
     }
 
     /** Nothing pending fires before the root: compares peek against a sort of every pending timer. */
-    private static void assertRootIsTrueMinimum(TimerScheduler scheduler) {
+    private static void assertRootIsTrueMinimum(MemoryClock scheduler) {
         List<Timer> all = new ArrayList<>();
         for (String id : layout(scheduler)) {
             all.add(scheduler.get(id));

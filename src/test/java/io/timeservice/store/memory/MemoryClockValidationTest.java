@@ -20,7 +20,7 @@ import io.timeservice.model.Revision;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,13 +32,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Refused calls: each is refused with the documented code, names the offending value, and changes nothing (status,
  * layout, pending timers, invariants and the sequence the next accepted add receives all stay as they were).
  */
-class SchedulerValidationTest {
+class MemoryClockValidationTest {
 
     private static final long MAX_DELAY = Limits.MAX_DELAY;
 
     /** Three pending timers and a clock at 2, so that "unchanged" has something to compare. */
-    private static TimerScheduler populated() {
-        TimerScheduler scheduler = scheduler(2);
+    private static MemoryClock populated() {
+        MemoryClock scheduler = scheduler(2);
         scheduler.add("keep-a", 10, 1, "pa", Trace.NONE);
         scheduler.add("keep-b", 5, 0, "pb", Trace.NONE);
         scheduler.add("keep-c", 7, 2, null, Trace.NONE);
@@ -48,7 +48,7 @@ class SchedulerValidationTest {
 
     /** Everything observable about the scheduler, for before/after comparison. */
     private record Snapshot(QueueStatus status, List<String> layout, List<Timer> pending, long now) {
-        static Snapshot of(TimerScheduler scheduler) {
+        static Snapshot of(MemoryClock scheduler) {
             return new Snapshot(scheduler.status(), CoreTestSupport.layout(scheduler),
                     CoreTestSupport.pending(scheduler),
                     scheduler.now());
@@ -97,14 +97,14 @@ class SchedulerValidationTest {
                 refused("heapView 0", ErrorCode.INVALID_LIMIT, s -> s.heapView(0)));
     }
 
-    private static Arguments refused(String name, ErrorCode code, Consumer<TimerScheduler> call) {
+    private static Arguments refused(String name, ErrorCode code, Consumer<MemoryClock> call) {
         return Arguments.of(name, code, call);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("refusedCalls")
-    void refusedCall_throwsItsCodeAndMutatesNothing(String name, ErrorCode code, Consumer<TimerScheduler> call) {
-        TimerScheduler scheduler = populated();
+    void refusedCall_throwsItsCodeAndMutatesNothing(String name, ErrorCode code, Consumer<MemoryClock> call) {
+        MemoryClock scheduler = populated();
         Snapshot before = Snapshot.of(scheduler);
         long lastSequence = before.pending().stream().mapToLong(Timer::sequence).max().orElseThrow();
 
@@ -120,7 +120,7 @@ class SchedulerValidationTest {
 
     @Test
     void add_idOf128AllowedCharacters_isAccepted() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         String allowed = "azAZ09._-~:";
         String id = (allowed.repeat(12) + "x".repeat(128)).substring(0, 128);
 
@@ -131,7 +131,7 @@ class SchedulerValidationTest {
 
     @Test
     void add_idsWithDotsThatAreNotDotSegments_areAccepted() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
 
         for (String id : List.of("...", ".a", "a.", "..a", "a..", ".~", "-.")) {
             assertThat(scheduler.add(id, 1, 0, null, Trace.NONE).id()).isEqualTo(id);
@@ -141,7 +141,7 @@ class SchedulerValidationTest {
     @ParameterizedTest(name = "id \"{0}\"")
     @ValueSource(strings = {"a#", "a?b", "a%20", "a+b", "a*", "[a]", "a\tb", "a,b", "a;b", "\u00fc", "a@b"})
     void add_idWithIllegalCharacter_rejectedNamingThePosition(String id) {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
 
         SchedulerException refused = catchThrowableOfType(SchedulerException.class,
                 () -> scheduler.add(id, 1, 0, null, Trace.NONE));
@@ -154,7 +154,7 @@ class SchedulerValidationTest {
 
     @Test
     void add_idTooLong_messageCarriesTheLength() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
 
         assertThatThrownBy(() -> scheduler.add("y".repeat(129), 1, 0, null, Trace.NONE))
                 .isInstanceOf(SchedulerException.class).hasMessageContaining("129");
@@ -162,7 +162,7 @@ class SchedulerValidationTest {
 
     @Test
     void add_negativeDelay_messageCarriesTheValue() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
 
         assertThatThrownBy(() -> scheduler.add("a", -42, 0, null, Trace.NONE))
                 .isInstanceOf(SchedulerException.class).hasMessageContaining("-42");
@@ -170,7 +170,7 @@ class SchedulerValidationTest {
 
     @Test
     void add_duplicateId_leavesOriginalUntouched() {
-        TimerScheduler scheduler = populated();
+        MemoryClock scheduler = populated();
         Timer original = scheduler.get("keep-c");
 
         SchedulerException refused = catchThrowableOfType(SchedulerException.class,
@@ -183,7 +183,7 @@ class SchedulerValidationTest {
 
     @Test
     void add_delayExactly10To15_isAcceptedAndOneMoreIsNot() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
 
         assertThat(scheduler.add("max", MAX_DELAY, 0, null, Trace.NONE).fireTime()).isEqualTo(MAX_DELAY);
         assertThat(catchThrowableOfType(SchedulerException.class,
@@ -196,8 +196,8 @@ class SchedulerValidationTest {
     @Test
     void add_nowPlusDelayPastTheEndOfTime_rejectedAndNothingChanges() {
         long start = Limits.MAX_TIME - 10;
-        TimerScheduler scheduler = new TimerScheduler(new VirtualClock(start), 2, 100, () -> 0L,
-                SchedulerMetrics.NONE);
+        MemoryClock scheduler = new MemoryClock(new VirtualClock(start), 2, 100, () -> 0L,
+                StoreMetrics.NONE);
 
         Timer lastRepresentable = scheduler.add("edge", 10, 0, null, Trace.NONE);
         SchedulerException overflow = catchThrowableOfType(SchedulerException.class,
@@ -216,8 +216,8 @@ class SchedulerValidationTest {
     @Test
     void advance_pastTheEndOfTime_rejectedAndClockUnchanged_butReachingItExactlyFires() {
         long start = Limits.MAX_TIME - 10;
-        TimerScheduler scheduler = new TimerScheduler(new VirtualClock(start), 4, 100, () -> 0L,
-                SchedulerMetrics.NONE);
+        MemoryClock scheduler = new MemoryClock(new VirtualClock(start), 4, 100, () -> 0L,
+                StoreMetrics.NONE);
         scheduler.add("last", 10, 0, null, Trace.NONE);
 
         SchedulerException overflow = catchThrowableOfType(SchedulerException.class, () -> scheduler.advance(11,
@@ -236,7 +236,7 @@ class SchedulerValidationTest {
 
     @Test
     void advance_exactly10To15_isAccepted() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
 
         assertThat(scheduler.advance(MAX_DELAY, Trace.NONE).now()).isEqualTo(MAX_DELAY);
         assertThat(scheduler.advance(1, Trace.NONE).now()).isEqualTo(MAX_DELAY + 1);
@@ -244,7 +244,7 @@ class SchedulerValidationTest {
 
     @Test
     void peek_onEmptyQueue_refusedAsQueueEmpty() {
-        TimerScheduler scheduler = scheduler(8);
+        MemoryClock scheduler = scheduler(8);
 
         assertThat(catchThrowableOfType(SchedulerException.class, scheduler::peek).code())
                 .isEqualTo(ErrorCode.QUEUE_EMPTY);
@@ -252,7 +252,7 @@ class SchedulerValidationTest {
 
     @Test
     void add_beyondCapacity_refusedWithoutConsumingASequence() {
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(2, 3);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(2, 3);
         scheduler.add("a", 1, 0, null, Trace.NONE);
         scheduler.add("b", 1, 0, null, Trace.NONE);
         Timer c = scheduler.add("c", 1, 0, null, Trace.NONE);
@@ -269,10 +269,10 @@ class SchedulerValidationTest {
     @Test
     void constructor_unsupportedArityOrCapacity_rejected() {
         List<Executable> invalid = List.of(
-                () -> TimerScheduler.withVirtualClock(3, 10),
-                () -> TimerScheduler.withVirtualClock(1, 10),
-                () -> TimerScheduler.withVirtualClock(16, 10),
-                () -> TimerScheduler.withVirtualClock(2, 0));
+                () -> MemoryClock.withVirtualClock(3, 10),
+                () -> MemoryClock.withVirtualClock(1, 10),
+                () -> MemoryClock.withVirtualClock(16, 10),
+                () -> MemoryClock.withVirtualClock(2, 0));
         for (Executable call : invalid) {
             assertThatThrownBy(call::execute).isInstanceOf(IllegalArgumentException.class);
         }

@@ -10,18 +10,18 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
-import io.timeservice.store.SchedulerMetrics.Operation;
-import io.timeservice.store.SchedulerMetrics.Outcome;
+import io.timeservice.store.StoreMetrics.DeliveryEvent;
+import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.StoreMetrics.Outcome;
 import org.junit.jupiter.api.Test;
 
 /** The scheduler's delivery callbacks as Micrometer meters and as the Prometheus text a scrape returns. */
-class MicrometerSchedulerMetricsTest {
+class MicrometerStoreMetricsTest {
 
     @Test
     void deliveryEvents_countByEvent_withTheEventTagOnly() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        MicrometerSchedulerMetrics metrics = new MicrometerSchedulerMetrics(registry);
+        MicrometerStoreMetrics metrics = new MicrometerStoreMetrics(registry);
 
         metrics.deliveries(DeliveryEvent.CLAIMED, 3);
         metrics.deliveries(DeliveryEvent.CLAIMED, 2);
@@ -37,7 +37,7 @@ class MicrometerSchedulerMetricsTest {
     @Test
     void latenessAndFireLag_areRecordedInSeconds_intoTheirSloBuckets() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        MicrometerSchedulerMetrics metrics = new MicrometerSchedulerMetrics(registry);
+        MicrometerStoreMetrics metrics = new MicrometerStoreMetrics(registry);
 
         metrics.deliveryLateness(3);
         metrics.deliveryLateness(1_500);
@@ -57,7 +57,7 @@ class MicrometerSchedulerMetricsTest {
     @Test
     void prometheusScrape_namesTheDeliveryMetrics_withHistogramBucketsFrom1MsTo60s() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        MicrometerSchedulerMetrics metrics = new MicrometerSchedulerMetrics(registry);
+        MicrometerStoreMetrics metrics = new MicrometerStoreMetrics(registry);
 
         metrics.deliveries(DeliveryEvent.ACKED, 4);
         metrics.deliveryLateness(20);
@@ -89,7 +89,7 @@ class MicrometerSchedulerMetricsTest {
     @Test
     void noDeliveryMeter_carriesAnyTagButEvent() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        new MicrometerSchedulerMetrics(registry);
+        new MicrometerStoreMetrics(registry);
 
         List<Meter> delivery = registry.getMeters().stream()
                 .filter(meter -> Arrays.asList("timer.deliveries", "timer.delivery.lateness", "timer.fire.lag")

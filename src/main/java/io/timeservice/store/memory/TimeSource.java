@@ -13,13 +13,13 @@ import io.timeservice.model.ScaledTime;
  *
  * <p>Not thread-safe: the scheduler calls it only while holding its lock.
  */
-public interface SchedulerClock {
+public interface TimeSource {
 
     /**
      * A fresh clock for {@code settings}: virtual from {@code now}, the wall clock's time, or scaled from {@code now}
      * at wall time {@code wallAnchor}.
      */
-    static SchedulerClock of(ClockSettings settings, long now, long wallAnchor, LongSupplier wallMillis) {
+    static TimeSource of(ClockSettings settings, long now, long wallAnchor, LongSupplier wallMillis) {
         return switch (settings.mode()) {
             case VIRTUAL -> new VirtualClock(now);
             case SYSTEM -> new SystemClock(wallMillis);
@@ -28,7 +28,7 @@ public interface SchedulerClock {
     }
 
     /** A fresh clock for {@code settings} whose time starts again: the wall clock's, or 0 (a scaled one from now). */
-    static SchedulerClock fresh(ClockSettings settings, LongSupplier wallMillis) {
+    static TimeSource fresh(ClockSettings settings, LongSupplier wallMillis) {
         return of(settings, 0, wallMillis.getAsLong(), wallMillis);
     }
 

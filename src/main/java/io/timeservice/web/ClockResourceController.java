@@ -36,7 +36,7 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code /clocks/{clock}/} is served by the timer, clock and queue controllers, parameterized by clock.
  */
 @RestController
-class ClocksController {
+class ClockResourceController {
 
     static final int DEFAULT_LIST_LIMIT = 100;
     static final int MAX_LIST_LIMIT = 1000;
@@ -44,7 +44,7 @@ class ClocksController {
     private final ClockStore clocks;
     private final PushTargetGuard targets;
 
-    ClocksController(ClockStore clocks, PushTargetGuard targets) {
+    ClockResourceController(ClockStore clocks, PushTargetGuard targets) {
         this.clocks = clocks;
         this.targets = targets;
     }
@@ -101,7 +101,7 @@ class ClocksController {
     @GetMapping(path = "/clocks", produces = MediaType.APPLICATION_JSON_VALUE)
     ClockListJson list(@RequestParam(required = false) String limit, @RequestParam(required = false) String after) {
         List<ClockView> page = clocks.list(LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT), after);
-        return new ClockListJson(page.stream().map(ClocksController::describe).toList());
+        return new ClockListJson(page.stream().map(ClockResourceController::describe).toList());
     }
 
     /** The settings a body asks for, each absent one at its default. */

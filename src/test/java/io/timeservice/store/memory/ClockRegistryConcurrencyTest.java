@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * order and only its own clock's timers; the clock's time is the sum of its advances; sequences a clock issued are
  * unique; the shared budget counts every clock's pending timers; the invariants hold.
  */
-class ClocksConcurrencyTest {
+class ClockRegistryConcurrencyTest {
 
     static final int CLOCKS = 8;
     static final int THREADS = 16;
@@ -49,13 +49,13 @@ class ClocksConcurrencyTest {
 
     @Test
     void sixteenThreadsOnEightClocks_everyClockAgreesWithItsModel() throws Exception {
-        Clocks clocks = Clocks.withVirtualClocks(4, 1_000_000, Long.MAX_VALUE, 100);
+        ClockRegistry clocks = ClockRegistry.withVirtualClocks(4, 1_000_000, Long.MAX_VALUE, 100);
         List<Map<String, ClockLog>> logs = drive(clocks, 42);
         checkAgainstModel(clocks, logs);
     }
 
     /** Runs the sixteen workers on clocks c0..c7 of {@code clocks} (created here) and returns their logs. */
-    static List<Map<String, ClockLog>> drive(Clocks clocks, long seed) throws Exception {
+    static List<Map<String, ClockLog>> drive(ClockRegistry clocks, long seed) throws Exception {
         for (int c = 0; c < CLOCKS; c++) {
             clocks.create("c" + c, 0);
         }
@@ -69,7 +69,7 @@ class ClocksConcurrencyTest {
                 start.await(30, TimeUnit.SECONDS);
                 for (int n = 0; n < OPERATIONS_PER_THREAD; n++) {
                     String name = "c" + random.nextInt(CLOCKS);
-                    TimerScheduler scheduler = clocks.scheduler(name);
+                    MemoryClock scheduler = clocks.scheduler(name);
                     ClockLog log = byClock.computeIfAbsent(name, k -> ClockLog.empty());
                     int choice = random.nextInt(20);
                     // ids name the clock, so a timer fired by another clock would show
@@ -109,11 +109,11 @@ class ClocksConcurrencyTest {
         }
     }
 
-    static void checkAgainstModel(Clocks clocks, List<Map<String, ClockLog>> logs) {
+    static void checkAgainstModel(ClockRegistry clocks, List<Map<String, ClockLog>> logs) {
         long totalPending = 0;
         for (int c = 0; c < CLOCKS; c++) {
             String name = "c" + c;
-            TimerScheduler scheduler = clocks.scheduler(name);
+            MemoryClock scheduler = clocks.scheduler(name);
             Map<Long, Timer> added = new HashMap<>();
             Set<Long> ended = new HashSet<>();
             long advancedBy = 0;

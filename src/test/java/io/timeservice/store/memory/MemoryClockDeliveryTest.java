@@ -17,12 +17,12 @@ import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
 
 /** Deliveries of a queueing virtual clock: claims, leases, acks, nacks, retries and dead letters on the clock's time. */
-class TimerSchedulerDeliveryTest {
+class MemoryClockDeliveryTest {
 
     private static final long LEASE = 1_000;
 
     private final DeliveryTestClocks test = new DeliveryTestClocks();
-    private final TimerScheduler queue = test.create("q", DeliveryTestClocks.VIRTUAL_QUEUE);
+    private final MemoryClock queue = test.create("q", DeliveryTestClocks.VIRTUAL_QUEUE);
 
     @Test
     void firedTimers_areClaimedInFiringOrder_fireTimeThenPriorityThenSequence() {
@@ -236,7 +236,7 @@ class TimerSchedulerDeliveryTest {
     @Test
     void deliveriesCountInTheCapacity_andTheDeliveryLimitHoldsAdvancesBack() {
         DeliveryTestClocks small = new DeliveryTestClocks(3, 2);
-        TimerScheduler scheduler = small.create("q", DeliveryTestClocks.VIRTUAL_QUEUE);
+        MemoryClock scheduler = small.create("q", DeliveryTestClocks.VIRTUAL_QUEUE);
         for (int i = 0; i < 3; i++) {
             scheduler.add("t" + i, 0, 0, null, Trace.NONE);
         }
@@ -255,7 +255,7 @@ class TimerSchedulerDeliveryTest {
     @Test
     void anAdvanceTheDeliveryLimitHoldsBack_stillMovesTime_soLeasesEndAndTheDeliveryIsClaimedAgain() {
         DeliveryTestClocks small = new DeliveryTestClocks(100, 2);
-        TimerScheduler scheduler = small.create("q", DeliveryTestClocks.VIRTUAL_QUEUE);
+        MemoryClock scheduler = small.create("q", DeliveryTestClocks.VIRTUAL_QUEUE);
         for (String id : List.of("a", "b", "c")) {
             scheduler.add(id, 1, 0, null, Trace.NONE);
         }
@@ -292,7 +292,7 @@ class TimerSchedulerDeliveryTest {
     @Test
     void aBoundedAdvanceAfterTimePassed_firesTheOverdueInOrder_andLeavesTheClockWhereItIs() {
         DeliveryTestClocks small = new DeliveryTestClocks(100, 1);
-        TimerScheduler scheduler = small.create("q", DeliveryTestClocks.VIRTUAL_QUEUE);
+        MemoryClock scheduler = small.create("q", DeliveryTestClocks.VIRTUAL_QUEUE);
         scheduler.add("a", 1, 0, null, Trace.NONE);
         scheduler.add("b", 2, 0, null, Trace.NONE);
         scheduler.add("c", 3, 0, null, Trace.NONE);
@@ -311,10 +311,10 @@ class TimerSchedulerDeliveryTest {
 
     @Test
     void aResponseClock_refusesDeliveryCalls_andASystemClock_refusesAdvance() {
-        TimerScheduler plain = test.clocks.defaultScheduler();
+        MemoryClock plain = test.clocks.defaultScheduler();
         assertThatThrownBy(() -> plain.claim(1, LEASE, 0)).hasFieldOrPropertyWithValue("code",
                 ErrorCode.CLOCK_NOT_QUEUED);
-        TimerScheduler system = test.create("sys", DeliveryTestClocks.SYSTEM_QUEUE);
+        MemoryClock system = test.create("sys", DeliveryTestClocks.SYSTEM_QUEUE);
         assertThatThrownBy(() -> system.advance(1, Trace.NONE)).hasFieldOrPropertyWithValue("code",
                 ErrorCode.CLOCK_NOT_VIRTUAL);
     }

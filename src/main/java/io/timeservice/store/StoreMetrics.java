@@ -6,9 +6,9 @@ import io.timeservice.model.ErrorCode;
  * What the scheduler reports about itself, so the core needs no metrics library. Called after the scheduler lock
  * is released; implementations must be thread-safe and cheap. Every method has a no-op default.
  */
-public interface SchedulerMetrics {
+public interface StoreMetrics {
 
-    SchedulerMetrics NONE = new SchedulerMetrics() {
+    StoreMetrics NONE = new StoreMetrics() {
     };
 
     enum Operation {

@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Afterwards every successfully added timer is exactly one of fired, cancelled or still pending; nothing fired
  * twice or was both fired and cancelled; each advance fired in firing order; the invariants hold.
  */
-class SchedulerConcurrencyTest {
+class MemoryClockConcurrencyTest {
 
     private static final int THREADS = 4;
     private static final int OPERATIONS_PER_THREAD = 2500;
@@ -46,7 +46,7 @@ class SchedulerConcurrencyTest {
     @ParameterizedTest(name = "arity {0}")
     @ValueSource(ints = {2, 4, 8})
     void concurrentAddCancelEditAdvance_everyTimerEndsExactlyOnce(int arity) throws Exception {
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(arity, 1_000_000);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(arity, 1_000_000);
         CyclicBarrier start = new CyclicBarrier(THREADS);
         // Ids added so far by any thread, so that cancels and edits race with fires and with each other.
         AtomicReferenceArray<String> addedIds = new AtomicReferenceArray<>(THREADS * OPERATIONS_PER_THREAD);

@@ -28,7 +28,7 @@ import io.timeservice.model.Revision;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -46,7 +46,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>To replay a failure, run the one parameterized case with the seed and arity in its name and message.
  */
-class SchedulerModelTest {
+class MemoryClockModelTest {
 
     private static final int CAPACITY = 4300; // past 4096, so the handle arrays grow beyond the release size
     private static final int BURST = 4400;
@@ -213,7 +213,7 @@ class SchedulerModelTest {
         final Random random;
         final Model model = new Model();
         final AtomicLong wall = new AtomicLong(WALL_OFFSET);
-        final TimerScheduler scheduler;
+        final MemoryClock scheduler;
         int step;
         String operation = "";
         int fires;
@@ -223,8 +223,8 @@ class SchedulerModelTest {
             this.seed = seed;
             this.arity = arity;
             this.random = new Random(seed * 31 + arity);
-            this.scheduler = new TimerScheduler(new VirtualClock(0), arity, CAPACITY, wall::get,
-                    SchedulerMetrics.NONE);
+            this.scheduler = new MemoryClock(new VirtualClock(0), arity, CAPACITY, wall::get,
+                    StoreMetrics.NONE);
         }
 
         /** Runs one operation on both, compares, and checks invariants; any failure names seed, arity and step. */

@@ -11,7 +11,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import org.springframework.stereotype.Component;
 
 /**
@@ -31,7 +31,7 @@ import org.springframework.stereotype.Component;
  * objective is written in (the lateness alert's 1 s is a bound, so its p99 test is exact, not interpolated).
  */
 @Component
-public class MicrometerSchedulerMetrics implements SchedulerMetrics {
+public class MicrometerStoreMetrics implements StoreMetrics {
 
     /** Bucket bounds of the delivery lateness and fire lag histograms: 1 ms to 60 s, about 1-2.5-5 per decade. */
     static final Duration[] DELIVERY_BUCKETS = {
@@ -54,7 +54,7 @@ public class MicrometerSchedulerMetrics implements SchedulerMetrics {
     private final Timer deliveryLateness;
     private final Timer fireLag;
 
-    public MicrometerSchedulerMetrics(MeterRegistry registry) {
+    public MicrometerStoreMetrics(MeterRegistry registry) {
         for (Operation operation : Operation.values()) {
             Map<Outcome, Timer> byOutcome = new EnumMap<>(Outcome.class);
             for (Outcome outcome : Outcome.values()) {

@@ -4,14 +4,14 @@ import java.util.function.Supplier;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics.Operation;
+import io.timeservice.store.StoreMetrics.Operation;
 
 /**
- * What {@link ClockDeliveries} and {@link ClockFiring} use of their {@link TimerScheduler}: its call shapes, its
+ * What {@link ClockDeliveries} and {@link ClockFiring} use of their {@link MemoryClock}: its call shapes, its
  * journal-first commit and the state it guards. The first three take the scheduler's lock; call every other method
  * only while holding it.
  */
-interface SchedulerKernel {
+interface ClockKernel {
 
     /**
      * Runs {@code validate} outside the lock, then {@code underLock} as a counted mutation: under the lock after the
@@ -38,7 +38,7 @@ interface SchedulerKernel {
         return commit(mutation, Trace.NONE, apply);
     }
 
-    SchedulerClock clock();
+    TimeSource clock();
 
     ClockSettings settings();
 

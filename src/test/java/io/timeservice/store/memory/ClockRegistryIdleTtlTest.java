@@ -11,29 +11,29 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The idle TTL on a fake wall clock: the sweep is called directly, never waited for. */
-class ClocksIdleTtlTest {
+class ClockRegistryIdleTtlTest {
 
     private static final Duration TTL = Duration.ofSeconds(60);
 
     private final AtomicLong wall = new AtomicLong(1_000);
     private final RecordingLog journal = new RecordingLog();
-    private Clocks clocks;
+    private ClockRegistry clocks;
 
     @BeforeEach
     void clocksOnAFakeWallClock() {
-        clocks = new Clocks((clock, budget) -> new TimerScheduler(clock, 4, budget, wall::get, SchedulerMetrics.NONE),
+        clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget, wall::get, StoreMetrics.NONE),
                 new PendingBudget(100, Long.MAX_VALUE), 10, wall::get);
         clocks.attachLog(journal);
     }
 
     @Test
     void off_byDefault_noClockCarriesADeadlineAndNoneIsDeleted() {
-        Clocks.Clock ci = clocks.create("ci", 0).clock();
+        ClockRegistry.Clock ci = clocks.create("ci", 0).clock();
         wall.addAndGet(Duration.ofDays(3650).toMillis());
 
         assertThat(clocks.deletesAt(ci)).isNull();
@@ -44,7 +44,7 @@ class ClocksIdleTtlTest {
     @Test
     void idleClock_isDeletedWithItsTimersAtItsDeadline_throughTheJournaledDelete() {
         clocks.deleteIdleAfter(TTL);
-        Clocks.Clock ci = clocks.create("ci", 0).clock();
+        ClockRegistry.Clock ci = clocks.create("ci", 0).clock();
         ci.scheduler().add("t", 5, 0, null, Trace.NONE);
         long deadline = 1_000 + TTL.toMillis();
         assertThat(clocks.deletesAt(ci)).isEqualTo(deadline);
@@ -68,7 +68,7 @@ class ClocksIdleTtlTest {
         clocks.deleteIdleAfter(TTL);
         clocks.create("read", 0);
         clocks.create("put-again", 0);
-        Clocks.Clock untouched = clocks.create("untouched", 0).clock();
+        ClockRegistry.Clock untouched = clocks.create("untouched", 0).clock();
 
         wall.set(31_000);
         clocks.scheduler("read").status();    // a read under /clocks/read/
@@ -78,7 +78,7 @@ class ClocksIdleTtlTest {
         clocks.list(100, null);               // listing addresses no clock
 
         assertThat(clocks.deleteIdle()).isEqualTo(1);
-        assertThat(clocks.all()).extracting(Clocks.Clock::name)
+        assertThat(clocks.all()).extracting(ClockRegistry.Clock::name)
                 .containsExactly("default", "put-again", "read");
         assertThat(clocks.deletesAt(clocks.get("read"))).isEqualTo(61_000 + TTL.toMillis());
     }

@@ -16,10 +16,10 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 
 /**
- * Every clock of the memory store, virtual and system, by name: each its own {@link TimerScheduler} (own heap,
+ * Every clock of the memory store, virtual and system, by name: each its own {@link MemoryClock} (own heap,
  * lock and sequence counter), so operations on different clocks never wait for each other. The clock {@value #DEFAULT} always exists
  * and cannot be deleted; the API's paths without a clock address it.
  *
@@ -50,14 +50,14 @@ import io.timeservice.store.SchedulerMetrics;
  * counts as used at recovery. A call that arrives while its clock is being deleted for idleness answers
  * {@code clock_not_found}, as with a concurrent {@code DELETE}.
  */
-public final class Clocks {
+public final class ClockRegistry {
 
     public static final String DEFAULT = Limits.DEFAULT_CLOCK;
     public static final int DEFAULT_MAX_CLOCKS = 10_000;
 
-    private static final System.Logger LOG = System.getLogger(Clocks.class.getName());
+    private static final System.Logger LOG = System.getLogger(ClockRegistry.class.getName());
 
-    private final BiFunction<SchedulerClock, PendingBudget, TimerScheduler> factory;
+    private final BiFunction<TimeSource, PendingBudget, MemoryClock> factory;
     private final PendingBudget budget;
     private final int maxClocks;
     private final LongSupplier wallClockMillis;
@@ -81,7 +81,7 @@ public final class Clocks {
      * @param factory   makes a fresh scheduler on a clock, counting against the shared budget
      * @param maxClocks the most clocks, the default one included
      */
-    public Clocks(BiFunction<SchedulerClock, PendingBudget, TimerScheduler> factory, PendingBudget budget,
+    public ClockRegistry(BiFunction<TimeSource, PendingBudget, MemoryClock> factory, PendingBudget budget,
                   int maxClocks, LongSupplier wallClockMillis) {
         if (maxClocks < 1) {
             throw new IllegalArgumentException("maxClocks must be >= 1: " + maxClocks);
@@ -96,10 +96,10 @@ public final class Clocks {
         this.clocksJournal = new ClocksJournal(this, budget, wallClockMillis);
     }
 
-    /** Clocks of virtual schedulers without metrics, for tests and embedding. */
-    public static Clocks withVirtualClocks(int arity, int capacity, long capacityBytes, int maxClocks) {
-        return new Clocks((clock, budget) -> new TimerScheduler(clock, arity, budget, System::currentTimeMillis,
-                SchedulerMetrics.NONE), new PendingBudget(capacity, capacityBytes), maxClocks,
+    /** A registry of virtual clocks without metrics, for tests and embedding. */
+    public static ClockRegistry withVirtualClocks(int arity, int capacity, long capacityBytes, int maxClocks) {
+        return new ClockRegistry((clock, budget) -> new MemoryClock(clock, arity, budget, System::currentTimeMillis,
+                StoreMetrics.NONE), new PendingBudget(capacity, capacityBytes), maxClocks,
                 System::currentTimeMillis);
     }
 
@@ -113,11 +113,11 @@ public final class Clocks {
         private final String name;
         private final long initialNow;
         private final long createdAtWallMillis;
-        private final TimerScheduler scheduler;
+        private final MemoryClock scheduler;
         private volatile ClockSettings settings;
         private volatile long lastUsedWallMillis;
 
-        Clock(long number, String name, long initialNow, long createdAtWallMillis, TimerScheduler scheduler,
+        Clock(long number, String name, long initialNow, long createdAtWallMillis, MemoryClock scheduler,
               long lastUsedWallMillis, ClockSettings settings) {
             this.number = number;
             this.name = name;
@@ -149,7 +149,7 @@ public final class Clocks {
             return createdAtWallMillis;
         }
 
-        public TimerScheduler scheduler() {
+        public MemoryClock scheduler() {
             return scheduler;
         }
 
@@ -187,7 +187,7 @@ public final class Clocks {
         return maxClocks;
     }
 
-    public TimerScheduler defaultScheduler() {
+    public MemoryClock defaultScheduler() {
         return defaultClock.scheduler();
     }
 
@@ -218,7 +218,7 @@ public final class Clocks {
     }
 
     /** The scheduler of the clock named {@code name}; see {@link #get}. */
-    public TimerScheduler scheduler(String name) {
+    public MemoryClock scheduler(String name) {
         return get(name).scheduler();
     }
 
@@ -518,8 +518,8 @@ public final class Clocks {
         count = byName.size();
     }
 
-    private TimerScheduler newScheduler(long now, long createdAt, long firstSequence, ClockSettings settings) {
-        TimerScheduler scheduler = configured(now, createdAt, settings);
+    private MemoryClock newScheduler(long now, long createdAt, long firstSequence, ClockSettings settings) {
+        MemoryClock scheduler = configured(now, createdAt, settings);
         scheduler.startSequencesAfter(firstSequence);
         return scheduler;
     }
@@ -528,19 +528,19 @@ public final class Clocks {
      * A fresh scheduler with {@code settings}: on a system clock, on a virtual one at {@code now}, or on a scaled one
      * at {@code now} (its anchor replaced by a snapshot's or copy's time function when it has one).
      */
-    TimerScheduler configured(long now, ClockSettings settings) {
+    MemoryClock configured(long now, ClockSettings settings) {
         return configured(now, wallClockMillis.getAsLong(), settings);
     }
 
     /** As {@link #configured(long, ClockSettings)}; a scaled clock runs from {@code now} at {@code wallAnchor}. */
-    TimerScheduler configured(long now, long wallAnchor, ClockSettings settings) {
-        SchedulerClock clock = SchedulerClock.of(settings, now, wallAnchor, wallClockMillis);
-        TimerScheduler scheduler = factory.apply(clock, budget);
+    MemoryClock configured(long now, long wallAnchor, ClockSettings settings) {
+        TimeSource clock = TimeSource.of(settings, now, wallAnchor, wallClockMillis);
+        MemoryClock scheduler = factory.apply(clock, budget);
         scheduler.configure(settings, clock);
         return scheduler;
     }
 
-    /** Ends the long polls of every clock, now and later ({@link TimerScheduler#endWaits}): the service stops. */
+    /** Ends the long polls of every clock, now and later ({@link MemoryClock#endWaits}): the service stops. */
     public void endWaits() {
         letWait(false);
     }
