@@ -9,7 +9,7 @@ import io.timeservice.model.Limits;
 
 /**
  * What a fork copies of a clock: its time, settings, every pending timer (id, priority, payload, version, sequence)
- * and every delivery, as a {@link RecoveredSnapshot} a fresh scheduler loads. An in-flight delivery is ready again in
+ * and every delivery, as a {@link RecoveredSnapshot} a fresh clock loads. An in-flight delivery is ready again in
  * the copy from the copy's time on, with its attempt kept: its lease and claim token belong to the source's
  * worker. Recent acknowledgements are not copied (they name the source's claims). Both the live fork and the
  * recovery of its journal record ({@link Mutation.ClockForked}) build the copy here, so they agree; a live fork

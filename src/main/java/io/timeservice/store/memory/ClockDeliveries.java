@@ -26,15 +26,15 @@ import io.timeservice.store.StoreMetrics;
  * One queueing clock's deliveries (see {@link DeliveryQueue}): claim, ack, nack, extend, dead letters and their
  * redrive, the settling of ended leases and due retries, and the delivery events each call reports.
  *
- * <p>Thread-safety and all-or-nothing as {@link MemoryClock}'s, whose lock guards this state too: every call runs
- * through the scheduler's {@link ClockKernel} (its lock, fail-stop check, journal-first commit and durable
+ * <p>Thread-safety and all-or-nothing as every job of a {@link MemoryClock}: every call runs through the clock's
+ * {@link ClockKernel} (its lock, which guards this state too, fail-stop check, journal-first commit and durable
  * wait), so a delivery call and a timer operation of one clock never interleave. Only the long poll's wait, the
  * claim tokens' random draw and the metrics happen outside the lock. The counts gauges read are a volatile snapshot.
  */
 final class ClockDeliveries {
 
     private final ClockKernel kernel;
-    /** The scheduler's queue; guarded by its lock. */
+    /** The clock's queue; guarded by its lock. */
     private final DeliveryQueue deliveries;
     private final Capacity capacity;
     private final StoreMetrics metrics;

@@ -29,7 +29,7 @@ import io.timeservice.store.memory.ClockDeliveries.DeliveryTally;
  * a queueing clock within the delivery limit), a system clock's firing rounds, and the wake-ups it asks the firing
  * thread for.
  *
- * <p>Not thread-safe by itself: call every method under the scheduler's lock, except {@link #advance} and
+ * <p>Not thread-safe by itself: call every method under the clock's lock, except {@link #advance} and
  * {@link #fireRound}, which take it through the {@link ClockKernel}.
  */
 final class ClockFiring {
@@ -44,7 +44,7 @@ final class ClockFiring {
     static final long REFUSED_RETRY_MAX_MILLIS = 1_000;
 
 
-    /** The scheduler this clock is, as the firing thread knows it. */
+    /** This clock as the firing thread knows it: its key in {@link Wakeups}. */
     private final MemoryClock scheduler;
     private final ClockKernel kernel;
     private final IndexedTimerHeap heap;

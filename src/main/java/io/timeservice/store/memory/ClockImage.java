@@ -7,7 +7,7 @@ import io.timeservice.model.ScaledTime;
 import io.timeservice.model.Timer;
 
 /**
- * A copy of the whole scheduler state, taken under the lock in one array copy per field and read afterwards
+ * A copy of the whole clock state, taken under the lock in one array copy per field and read afterwards
  * without it. Timers are visited in heap-array order; recovery rebuilds the heap with a bottom-up heapify, so the
  * order does not matter.
  */
@@ -107,7 +107,7 @@ public final class ClockImage {
         return recentAcks;
     }
 
-    /** How long taking this copy held the scheduler lock: the pause a snapshot costs every operation. */
+    /** How long taking this copy held the clock's lock: the pause a snapshot costs every operation. */
     public long copyNanos() {
         return copyNanos;
     }

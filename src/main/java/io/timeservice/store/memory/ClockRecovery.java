@@ -11,12 +11,13 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.Timer;
 
 /**
- * Rebuilds a scheduler's state from what its log kept: a {@link RecoveredSnapshot} loaded with an O(n) bottom-up
+ * Rebuilds a clock's state from what its log kept: a {@link RecoveredSnapshot} loaded with an O(n) bottom-up
  * heapify, then each journal record applied as it was applied live. Records are checked against the state they
  * meet: one that does not fit (a journal that does not belong to the snapshot) throws
  * {@link IllegalStateException}. Records nothing, traces nothing, reports no metrics.
  *
- * <p>Not thread-safe: {@link MemoryClock#recover} runs it under its lock and then takes over the results.
+ * <p>Not thread-safe: {@link ClockLifecycle#beginRecovery} makes it under the clock's lock, one thread replays into
+ * it, and {@link ClockLifecycle#finishRecovery} takes over the results.
  */
 final class ClockRecovery {
 

@@ -78,7 +78,7 @@ public final class ClockRegistry {
     private boolean waitsEnded;
 
     /**
-     * @param factory   makes a fresh scheduler on a clock, counting against the shared budget
+     * @param factory   makes a fresh clock on a time source, counting against the shared budget
      * @param maxClocks the most clocks, the default one included
      */
     public ClockRegistry(BiFunction<TimeSource, PendingBudget, MemoryClock> factory, PendingBudget budget,
@@ -105,7 +105,7 @@ public final class ClockRegistry {
 
     /**
      * A clock: its compact number (tags its journal records), name, the {@code now} it was created with, when it
-     * was created (wall-clock epoch milliseconds; 0 for the default clock), its scheduler, and when a call last
+     * was created (wall-clock epoch milliseconds; 0 for the default clock), its {@link MemoryClock}, and when a call last
      * addressed it (wall clock, for the idle TTL; not journaled: a restart counts as a use).
      */
     public static final class Clock {
@@ -217,7 +217,7 @@ public final class ClockRegistry {
         return clock;
     }
 
-    /** The scheduler of the clock named {@code name}; see {@link #get}. */
+    /** The {@link MemoryClock} named {@code name}; see {@link #get}. */
     public MemoryClock scheduler(String name) {
         return get(name).scheduler();
     }
@@ -525,7 +525,7 @@ public final class ClockRegistry {
     }
 
     /**
-     * A fresh scheduler with {@code settings}: on a system clock, on a virtual one at {@code now}, or on a scaled one
+     * A fresh clock with {@code settings}: on a system clock, on a virtual one at {@code now}, or on a scaled one
      * at {@code now} (its anchor replaced by a snapshot's or copy's time function when it has one).
      */
     MemoryClock configured(long now, ClockSettings settings) {

@@ -13,7 +13,7 @@ import java.util.List;
  */
 public record ClocksState(ClockImage defaultClock, List<Clock> clocks, long sequenceFloor, long nextNumber) {
 
-    /** A snapshot of one scheduler alone (no other clock). */
+    /** A snapshot of one clock alone (no other clock). */
     public static ClocksState of(ClockImage single) {
         return new ClocksState(single, List.of(), 0, 1);
     }

@@ -38,7 +38,7 @@ public final class FiringLoop implements Wakeups {
     private final int roundSize;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition told = lock.newCondition();
-    // Guarded by lock: each scheduler's earliest deadline, and the same by time (ties by an arrival number).
+    // Guarded by lock: each clock's earliest deadline, and the same by time (ties by an arrival number).
     private final Map<MemoryClock, Wake> byScheduler = new HashMap<>();
     private final TreeSet<Wake> byTime = new TreeSet<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at)
             : Long.compare(a.order, b.order));

@@ -10,7 +10,7 @@ import io.timeservice.model.InvariantReport;
  * timer, the id index and the recorded slots match the heap array (and the oldest-pending tree matches a recount),
  * heap order holds at every slot, and no timer is overdue. O(n); reads the heap, never changes it.
  *
- * <p>Not thread-safe: run it on a heap nobody else changes meanwhile (the scheduler checks a {@link
+ * <p>Not thread-safe: run it on a heap nobody else changes meanwhile (the clock checks a {@link
  * IndexedTimerHeap#copy copy}).
  */
 final class HeapInvariants {

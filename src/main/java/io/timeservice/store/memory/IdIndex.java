@@ -8,7 +8,7 @@ import java.util.function.IntConsumer;
  *
  * <p>Ids come from clients, so the hash must be one they cannot aim: with {@link String#hashCode} ids that share a
  * hash code are trivial to make ("Aa" and "BB" collide, and so does every string of such blocks), and n of them
- * form one probe run that makes every add and cancel O(n) under the scheduler lock. {@link #hash} is therefore
+ * form one probe run that makes every add and cancel O(n) under the clock's lock. {@link #hash} is therefore
  * SipHash-1-3 (the keyed hash Rust's {@code HashMap} uses against this attack) of the id's UTF-16LE bytes, keyed
  * with 128 random bits drawn once per process. Unlike {@code String.hashCode} it is not cached in the String, so a
  * lookup reads the id's characters before its bucket. Hashes are never written to disk: snapshots and the journal

@@ -540,7 +540,7 @@ final class IndexedTimerHeap {
     }
 
     /**
-     * Copies the heap in one array copy per field: O(n) but only memory bandwidth, so the scheduler lock is held
+     * Copies the heap in one array copy per field: O(n) but only memory bandwidth, so the clock's lock is held
      * briefly. The copy is read later, without the lock, to write a snapshot.
      */
     HeapImage image() {

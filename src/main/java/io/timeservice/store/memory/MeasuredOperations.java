@@ -15,9 +15,9 @@ import io.timeservice.store.StoreMetrics.Outcome;
 final class MeasuredOperations {
 
     private final CombiningLock lock;
-    /** The scheduler's fail-stop and deleted-clock check; called under the lock. */
+    /** The clock's fail-stop and deleted-clock check; called under the lock. */
     private final Runnable requireServing;
-    /** The scheduler's log, which {@link MemoryClock#attachLog} sets after construction. */
+    /** The clock's log, which {@link ClockKernel#attachLog} sets after construction. */
     private final Supplier<MutationLog> log;
     private final StoreMetrics metrics;
 

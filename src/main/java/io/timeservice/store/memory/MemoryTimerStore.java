@@ -22,7 +22,7 @@ public final class MemoryTimerStore implements TimerStore {
         this.clocks = clocks;
     }
 
-    /** The scheduler of the clock named {@code clock}, or of {@code default} for null. */
+    /** The {@link MemoryClock} named {@code clock}, or {@code default} for null. */
     static MemoryClock scheduler(ClockRegistry clocks, String clock) {
         return clock == null ? clocks.defaultScheduler() : clocks.scheduler(clock);
     }

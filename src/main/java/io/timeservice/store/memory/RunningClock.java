@@ -8,7 +8,7 @@ package io.timeservice.store.memory;
  * firing thread has fired: the "no timer is overdue" invariant holds against it, since between two firing rounds
  * such a clock's timers may be due but not yet fired.
  *
- * <p>Not thread-safe: the scheduler calls it only while holding its lock.
+ * <p>Not thread-safe: its {@code MemoryClock} calls it only while holding its lock.
  */
 abstract class RunningClock implements TimeSource {
 

@@ -11,7 +11,7 @@ import io.timeservice.model.ScaledTime;
  * deadline of this clock into the wall time it comes at. {@link #follow} takes a new function anchored where the
  * clock stands ({@link #rerated}), so its time is continuous across a rate change.
  *
- * <p>Not thread-safe: the scheduler calls it only while holding its lock.
+ * <p>Not thread-safe: its {@code MemoryClock} calls it only while holding its lock.
  */
 public final class ScaledClock extends RunningClock {
 

@@ -5,7 +5,7 @@ import java.util.function.LongSupplier;
 /**
  * Real time: Unix epoch milliseconds from the wall clock, never moving back ({@link RunningClock}).
  *
- * <p>Not thread-safe: the scheduler calls it only while holding its lock.
+ * <p>Not thread-safe: its {@code MemoryClock} calls it only while holding its lock.
  */
 public final class SystemClock extends RunningClock {
 

@@ -7,11 +7,11 @@ import io.timeservice.model.ScaledTime;
 
 
 /**
- * The scheduler's notion of "now", in milliseconds: a {@link VirtualClock}, moved by explicit advances, or a
+ * The clock's notion of "now", in milliseconds: a {@link VirtualClock}, moved by explicit advances, or a
  * {@link SystemClock}, the wall clock, or a {@link ScaledClock}, a multiple of it; a firing thread fires the due
  * timers of the last two.
  *
- * <p>Not thread-safe: the scheduler calls it only while holding its lock.
+ * <p>Not thread-safe: its {@code MemoryClock} calls it only while holding its lock.
  */
 public interface TimeSource {
 

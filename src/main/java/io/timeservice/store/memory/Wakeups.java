@@ -2,10 +2,10 @@ package io.timeservice.store.memory;
 
 
 /**
- * Where a system clock's scheduler says when it next needs a firing round: its earliest due timer, lease end or
- * retry. Called under that scheduler's lock, only with a time earlier than the one it said before (or after the
- * firing thread took its previous one), so the implementation keeps the earliest time per scheduler and must not
- * call back into any scheduler.
+ * Where a running (system or scaled) clock says when it next needs a firing round: its earliest due timer, lease end or
+ * retry. Called under that clock's lock, only with a time earlier than the one it said before (or after the
+ * firing thread took its previous one), so the implementation keeps the earliest time per clock and must not
+ * call back into any clock.
  */
 public interface Wakeups {
 
@@ -16,7 +16,7 @@ public interface Wakeups {
 
     /**
      * Forgets {@code scheduler}: its clock was deleted, so it needs no round again and must not be kept reachable
-     * until its old deadline. Called under that scheduler's lock, as {@link #wakeAt}.
+     * until its old deadline. Called under that clock's lock, as {@link #wakeAt}.
      */
     default void forget(MemoryClock scheduler) {
     }

@@ -13,9 +13,8 @@ final class HeapCorruption {
 
     /** Runs {@code action} on {@code scheduler}'s heap under its lock: to break the heap or read its arrays. */
     static void onHeap(MemoryClock scheduler, Consumer<IndexedTimerHeap> action) {
-        CombiningLock lock = (CombiningLock) CoreTestSupport.field(scheduler, "lock");
-        IndexedTimerHeap heap = (IndexedTimerHeap) CoreTestSupport.field(scheduler, "heap");
-        lock.run(() -> action.accept(heap));
+        ClockKernel kernel = (ClockKernel) CoreTestSupport.field(scheduler, "kernel");
+        kernel.lock().run(() -> action.accept(kernel.heap()));
     }
 
     /** Swaps two array cells without telling the index, as a buggy sift would. */
