@@ -5,7 +5,7 @@ import io.timeservice.metrics.FiringHealthIndicator;
 import io.timeservice.metrics.QueueGauges;
 import io.timeservice.metrics.TimerQueueHealthIndicator;
 import io.timeservice.store.memory.ClockRegistry;
-import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

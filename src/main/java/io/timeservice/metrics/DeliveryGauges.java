@@ -8,8 +8,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.store.memory.ClockRegistry;
-import io.timeservice.store.memory.FiringLoop;
 import io.timeservice.store.memory.MemoryClock;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**

@@ -1,7 +1,7 @@
 package io.timeservice.metrics;
 
 import io.timeservice.store.memory.ClockRegistry;
-import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 

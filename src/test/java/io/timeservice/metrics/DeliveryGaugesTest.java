@@ -12,9 +12,9 @@ import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.memory.ClockRegistry;
-import io.timeservice.store.memory.FiringLoop;
-import io.timeservice.store.memory.PendingBudget;
 import io.timeservice.store.memory.MemoryClock;
+import io.timeservice.store.memory.PendingBudget;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.junit.jupiter.api.Test;
 
 /**

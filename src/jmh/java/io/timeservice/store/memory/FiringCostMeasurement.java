@@ -14,6 +14,7 @@ import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.time.FiringLoop;
 
 /**
  * The firing thread's cost at {@code n} pending timers (issue 16), on one system clock whose wall clock the

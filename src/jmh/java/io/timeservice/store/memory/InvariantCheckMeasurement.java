@@ -1,5 +1,8 @@
 package io.timeservice.store.memory;
 
+import io.timeservice.store.memory.heap.HeapInvariants;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
+
 
 
 /**

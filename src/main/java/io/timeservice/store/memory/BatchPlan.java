@@ -12,6 +12,7 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
 
 /**
  * A batch being decided, then applied: what each operation would see ({@link #current}), its records and results

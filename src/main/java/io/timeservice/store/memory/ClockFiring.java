@@ -23,6 +23,12 @@ import io.timeservice.store.StoreMetrics.Operation;
 import io.timeservice.store.StoreMetrics.Outcome;
 import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.memory.ClockDeliveries.DeliveryTally;
+import io.timeservice.store.memory.heap.FiringOrderWalk;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
+import io.timeservice.store.memory.time.FiringRounds;
+import io.timeservice.store.memory.time.ScaledClock;
+import io.timeservice.store.memory.time.TimeSource;
+import io.timeservice.store.memory.time.Wakeups;
 
 /**
  * How one clock's due timers fire: an advance (its checks, and its firing into its answer, or into the ready queue of
@@ -32,7 +38,7 @@ import io.timeservice.store.memory.ClockDeliveries.DeliveryTally;
  * <p>Not thread-safe by itself: call every method under the clock's lock, except {@link #advance} and
  * {@link #fireRound}, which take it through the {@link ClockKernel}.
  */
-final class ClockFiring {
+final class ClockFiring implements FiringRounds {
 
     /** While the deliveries hold their limit, a system clock with due timers looks again this often. */
     static final long HELD_BACK_RETRY_MILLIS = 250;
@@ -44,8 +50,6 @@ final class ClockFiring {
     static final long REFUSED_RETRY_MAX_MILLIS = 1_000;
 
 
-    /** This clock as the firing thread knows it: its key in {@link Wakeups}. */
-    private final MemoryClock scheduler;
     private final ClockKernel kernel;
     private final IndexedTimerHeap heap;
     private final DeliveryQueue deliveries;
@@ -65,10 +69,9 @@ final class ClockFiring {
     /** Firing rounds refused in a row (journal back-pressure); sets the backoff of the next try. */
     private int refusedRounds;
 
-    ClockFiring(MemoryClock scheduler, ClockKernel kernel, IndexedTimerHeap heap, DeliveryQueue deliveries,
-                Capacity capacity, ClockDeliveries clockDeliveries, LongSupplier wallClockMillis,
-                StoreMetrics metrics, ClockScheduleCalls scheduleCalls) {
-        this.scheduler = scheduler;
+    ClockFiring(ClockKernel kernel, IndexedTimerHeap heap, DeliveryQueue deliveries, Capacity capacity,
+                ClockDeliveries clockDeliveries, LongSupplier wallClockMillis, StoreMetrics metrics,
+                ClockScheduleCalls scheduleCalls) {
         this.kernel = kernel;
         this.heap = heap;
         this.deliveries = deliveries;
@@ -242,7 +245,8 @@ final class ClockFiring {
      * {@code storage_unavailable}) changes nothing, asks for another after a backoff that doubles up to
      * {@link #REFUSED_RETRY_MAX_MILLIS}, and throws, so that the firing thread shows it in health and metrics.
      */
-    int fireRound(int maxTimers) {
+    @Override
+    public int fireRound(int maxTimers) {
         DeliveryTally tally = new DeliveryTally();
         long start = System.nanoTime();
         Outcome outcome = Outcome.SUCCESS;
@@ -262,7 +266,7 @@ final class ClockFiring {
                             REFUSED_RETRY_MILLIS << Math.min(refusedRounds, 20));
                     refusedRounds++;
                     toldDeadline = retryAt;
-                    wakeups.wakeAt(scheduler, retryAt);
+                    wakeups.wakeAt(this, retryAt);
                     throw refused;
                 }
             });
@@ -309,7 +313,7 @@ final class ClockFiring {
         }
         if (next != Long.MAX_VALUE) { // a frozen scaled clock waits for a rate change (or a new deadline)
             toldDeadline = next;
-            wakeups.wakeAt(scheduler, next);
+            wakeups.wakeAt(this, next);
         }
         return firedNow;
     }
@@ -360,7 +364,7 @@ final class ClockFiring {
     /** The clock was deleted: the firing thread forgets it. Call under the lock. */
     void forget() {
         toldDeadline = Long.MAX_VALUE;
-        wakeups.forget(scheduler);
+        wakeups.forget(this);
     }
 
 
@@ -372,7 +376,7 @@ final class ClockFiring {
         long next = kernel.clock().wallTimeOf(nextDeadline(!clockDeliveries.counts().firingHeldBack()));
         if (next < toldDeadline) {
             toldDeadline = next;
-            wakeups.wakeAt(scheduler, next);
+            wakeups.wakeAt(this, next);
         }
     }
 
@@ -393,7 +397,7 @@ final class ClockFiring {
         if (!kernel.clock().isVirtual()) {
             // at once: whatever came due while the service was down fires now (catch-up)
             toldDeadline = Long.MIN_VALUE;
-            firing.wakeAt(scheduler, Long.MIN_VALUE);
+            firing.wakeAt(this, Long.MIN_VALUE);
         }
     }
 

@@ -5,6 +5,8 @@ import java.util.List;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ScaledTime;
 import io.timeservice.model.Timer;
+import io.timeservice.store.memory.heap.HeapImage;
+import io.timeservice.store.memory.time.TimeSource;
 
 /**
  * A copy of the whole clock state, taken under the lock in one array copy per field and read afterwards

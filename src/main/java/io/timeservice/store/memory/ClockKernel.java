@@ -9,8 +9,13 @@ import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
-import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.heap.HeapListener;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
+import io.timeservice.store.memory.heap.TraceRecorder;
+import io.timeservice.store.memory.time.ScaledClock;
+import io.timeservice.store.memory.time.TimeSource;
 
 /**
  * One memory clock's lock and the state it guards: an {@link IndexedTimerHeap} with its {@link Capacity} in timers

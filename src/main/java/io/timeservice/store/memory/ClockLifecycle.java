@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.store.memory.time.TimeSource;
 
 /**
  * One memory clock's life apart from its timers and deliveries: the settings it starts with or is given at start-up,

@@ -9,6 +9,11 @@ import java.util.function.Function;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Timer;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
+import io.timeservice.store.memory.time.RunningClock;
+import io.timeservice.store.memory.time.ScaledClock;
+import io.timeservice.store.memory.time.TimeSource;
+import io.timeservice.store.memory.time.VirtualClock;
 
 /**
  * Rebuilds a clock's state from what its log kept: a {@link RecoveredSnapshot} loaded with an O(n) bottom-up

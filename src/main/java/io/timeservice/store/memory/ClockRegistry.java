@@ -17,6 +17,9 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.Rules;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.time.TimeSource;
+import io.timeservice.store.memory.time.VirtualClock;
+import io.timeservice.store.memory.time.Wakeups;
 
 /**
  * Every clock of the memory store, virtual and system, by name: each its own {@link MemoryClock} (own heap,

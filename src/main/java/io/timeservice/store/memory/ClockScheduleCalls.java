@@ -12,6 +12,7 @@ import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
 
 /**
  * One clock's schedule calls ({@link io.timeservice.store.ScheduleStore}'s contract), each decided under the clock's

@@ -11,6 +11,7 @@ import java.util.function.LongSupplier;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.store.memory.ClockRegistry.Clock;
+import io.timeservice.store.memory.time.RunningClock;
 
 /**
  * The journal side of the {@link ClockRegistry}: the one journal every clock appends to (each through a view that

@@ -9,6 +9,8 @@ import java.util.function.LongSupplier;
 
 import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
+import io.timeservice.store.memory.heap.HeapInvariants;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
 
 /**
  * The clock's invariant reports: walks a copy of the heap (taken under the clock's lock, checked without it,

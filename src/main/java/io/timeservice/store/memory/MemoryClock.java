@@ -26,6 +26,10 @@ import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
+import io.timeservice.store.memory.time.TimeSource;
+import io.timeservice.store.memory.time.VirtualClock;
+import io.timeservice.store.memory.time.Wakeups;
 
 /**
  * One clock of the memory store: its time, its pending timers in an {@link IndexedTimerHeap}, its deliveries and
@@ -84,7 +88,7 @@ public final class MemoryClock {
         this.clockDeliveries = new ClockDeliveries(kernel, kernel.deliveries(), kernel.capacity(), metrics);
         this.schedules = new ClockScheduleCalls(kernel, heap, kernel.capacity(), kernel.sequences(),
                 wallClockMillis);
-        this.firing = new ClockFiring(this, kernel, heap, kernel.deliveries(), kernel.capacity(), clockDeliveries,
+        this.firing = new ClockFiring(kernel, heap, kernel.deliveries(), kernel.capacity(), clockDeliveries,
                 wallClockMillis, metrics, schedules);
         kernel.attach(schedules, firing);
         this.changes = new TimerChanges(kernel, wallClockMillis, schedules, clockDeliveries);

@@ -12,6 +12,7 @@ import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.TimerStore;
+import io.timeservice.store.memory.time.VirtualClock;
 
 /** The memory store's timers: each call goes to its clock's {@link MemoryClock}. */
 public final class MemoryTimerStore implements TimerStore {

@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ScaledTime;
+import io.timeservice.store.memory.time.TimeSource;
 
 /**
  * The snapshot half of what recovery reads from the journal's snapshot file: the clock, the last sequence issued,

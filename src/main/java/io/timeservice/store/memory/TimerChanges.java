@@ -12,6 +12,8 @@ import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
+import io.timeservice.store.memory.time.TimeSource;
 
 /**
  * One memory clock's timer changes ({@link io.timeservice.store.TimerStore}'s add, cancel, edit and batch, and the

@@ -13,6 +13,8 @@ import io.timeservice.model.QueueStatus;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.memory.heap.FiringOrderWalk;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
 
 /**
  * One memory clock's reads of its timers, changing nothing: a timer by id, the next one, the pending ones in firing

@@ -3,6 +3,7 @@ package io.timeservice.store.memory;
 import java.util.List;
 
 import io.timeservice.model.Timer;
+import io.timeservice.store.memory.time.VirtualClock;
 
 /** Puts a scheduler into a state that breaks an invariant, for tests that show what a failure looks like. */
 public final class BrokenHeaps {
@@ -17,6 +18,6 @@ public final class BrokenHeaps {
      */
     public static void loadOverdueTimers(MemoryClock scheduler, long now, List<Timer> timers) {
         scheduler.reset(new VirtualClock(now));
-        HeapCorruption.onHeap(scheduler, heap -> heap.bulkLoad(timers, timer -> 0L));
+        CoreTestSupport.onHeap(scheduler, heap -> heap.bulkLoad(timers, timer -> 0L));
     }
 }

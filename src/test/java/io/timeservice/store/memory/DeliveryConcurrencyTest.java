@@ -19,6 +19,7 @@ import io.timeservice.model.Delivery;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.junit.jupiter.api.Test;
 
 /**

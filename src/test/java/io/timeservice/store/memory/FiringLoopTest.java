@@ -14,6 +14,7 @@ import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -13,6 +13,8 @@ import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.heap.HeapCorruption;
+import io.timeservice.store.memory.time.TimeSource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,7 +41,7 @@ class InvariantCorruptionTest {
     void swapRootWithChild_reportsIndexMismatchHeapOrderAndRoot() {
         MemoryClock scheduler = ascending();
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
 
         InvariantReport report = scheduler.checkInvariants();
         Map<String, InvariantReport.Check> checks = byName(report);
@@ -58,7 +60,7 @@ class InvariantCorruptionTest {
         MemoryClock scheduler = ascending();
 
         // t2 <-> t3, both under t1
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 1, 2));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 1, 2));
 
         InvariantReport report = scheduler.checkInvariants();
         Map<String, InvariantReport.Check> checks = byName(report);
@@ -77,7 +79,7 @@ class InvariantCorruptionTest {
             scheduler.add("s" + i, 5, 0, null, Trace.NONE); // equal fireTime and priority: order is by sequence alone
         }
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 1, 3)); // s1 <-> s3
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 1, 3)); // s1 <-> s3
 
         Map<String, InvariantReport.Check> checks = byName(scheduler.checkInvariants());
         assertThat(checks.get(InvariantReport.HEAP_ORDER).ok()).isFalse();
@@ -90,7 +92,7 @@ class InvariantCorruptionTest {
     void corruptedHeap_isReportedByTheHeapViewToo() {
         MemoryClock scheduler = ascending();
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 2, 6));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 2, 6));
 
         HeapView view = scheduler.heapView(7);
         assertThat(view.invariants().ok()).isFalse();
@@ -106,7 +108,7 @@ class InvariantCorruptionTest {
     void corruptedIndex_showsInTheHeapViewsIndex() {
         MemoryClock scheduler = ascending();
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 2, 6));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 2, 6));
 
         HeapView view = scheduler.heapView(7);
         assertThat(view.slots().get(2).id()).isEqualTo("t7");
@@ -118,7 +120,7 @@ class InvariantCorruptionTest {
     void idMissingFromTheIndex_showsAsNullInTheHeapViewsIndex() {
         MemoryClock scheduler = ascending();
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.dropIndexEntry(heap, "t5"));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.dropIndexEntry(heap, "t5"));
 
         HeapView view = scheduler.heapView(7);
         assertThat(view.slots().get(4).id()).isEqualTo("t5");
@@ -130,9 +132,9 @@ class InvariantCorruptionTest {
     void swapThenSwapBack_reportsHealthyAgain() {
         MemoryClock scheduler = ascending();
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 3, 5));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 3, 5));
         assertThat(scheduler.checkInvariants().ok()).isFalse();
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 3, 5));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 3, 5));
 
         assertThat(scheduler.checkInvariants().ok()).isTrue();
     }

@@ -12,6 +12,8 @@ import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.heap.HeapCorruption;
+import io.timeservice.store.memory.time.VirtualClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -72,7 +74,7 @@ class InvariantReportReuseTest {
                 "edit", s -> s.edit("t3", 1L, null, Precondition.NONE, Trace.NONE),
                 "advance without firing", s -> s.advance(1, Trace.NONE),
                 "advance firing", s -> s.advance(101, Trace.NONE),
-                "corruption", s -> HeapCorruption.onHeap(s, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1)));
+                "corruption", s -> CoreTestSupport.onHeap(s, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1)));
     }
 
     @Test
@@ -80,7 +82,7 @@ class InvariantReportReuseTest {
         addTimers(7);
         assertThat(scheduler.invariants().ok()).isTrue();
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
 
         assertThat(scheduler.invariants().ok()).isFalse();
     }
@@ -138,7 +140,7 @@ class InvariantReportReuseTest {
         scheduler.limitInvariantChecks(INTERVAL, RATE_LIMITED_ABOVE, () -> nanos[0]);
         addTimers(RATE_LIMITED_ABOVE + 1);
         InvariantReport walked = scheduler.invariants();
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
 
         assertThat(scheduler.invariants().ok()).as("held back by the bound").isTrue();
         InvariantReport exact = scheduler.checkInvariants();

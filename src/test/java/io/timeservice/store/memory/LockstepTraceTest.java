@@ -18,6 +18,10 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.model.TraceStep;
+import io.timeservice.store.memory.heap.HeapInvariants;
+import io.timeservice.store.memory.heap.HeapListener;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
+import io.timeservice.store.memory.heap.TraceRecorder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -177,7 +181,7 @@ class LockstepTraceTest {
 
     private static IndexedTimerHeap heapOf(MemoryClock scheduler) {
         IndexedTimerHeap[] heap = new IndexedTimerHeap[1];
-        HeapCorruption.onHeap(scheduler, h -> heap[0] = h); // read-only: only captures the reference
+        CoreTestSupport.onHeap(scheduler, h -> heap[0] = h); // read-only: only captures the reference
         return heap[0];
     }
 

@@ -1,7 +1,7 @@
 package io.timeservice.store.memory;
 
-import static io.timeservice.store.memory.CoreTestSupport.arrayLength;
-import static io.timeservice.store.memory.CoreTestSupport.field;
+import static io.timeservice.store.memory.heap.HeapTestSupport.arrayLength;
+import static io.timeservice.store.memory.heap.HeapTestSupport.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -29,6 +29,9 @@ import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.heap.HeapTestSupport;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
+import io.timeservice.store.memory.time.VirtualClock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -396,9 +399,9 @@ class MemoryClockModelTest {
             both("drain advance", () -> scheduler.advance(by, Trace.NONE), () -> model.advance(by));
             assertThat(scheduler.status().size()).isZero();
             IndexedTimerHeap[] heap = new IndexedTimerHeap[1];
-            HeapCorruption.onHeap(scheduler, h -> heap[0] = h); // read-only: captures the heap to look at its arrays
-            assertThat(heap[0].records().capacity()).as("handle arrays released after draining").isEqualTo(16);
-            assertThat(heap[0].slotCapacity()).as("slot arrays released after draining").isEqualTo(16);
+            CoreTestSupport.onHeap(scheduler, h -> heap[0] = h); // read-only: captures the heap to look at its arrays
+            assertThat(HeapTestSupport.handleCapacity(heap[0])).as("handle arrays released after draining").isEqualTo(16);
+            assertThat(HeapTestSupport.slotCapacity(heap[0])).as("slot arrays released after draining").isEqualTo(16);
             assertThat(arrayLength(field(heap[0].records(), "index"), "buckets")).as("index released after draining")
                     .isEqualTo(16);
         }

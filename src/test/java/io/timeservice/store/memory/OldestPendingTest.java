@@ -14,6 +14,7 @@ import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.time.VirtualClock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

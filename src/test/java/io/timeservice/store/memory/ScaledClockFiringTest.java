@@ -13,6 +13,7 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -20,9 +20,9 @@ import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.memory.ClockRegistry;
-import io.timeservice.store.memory.FiringLoop;
-import io.timeservice.store.memory.PendingBudget;
 import io.timeservice.store.memory.MemoryClock;
+import io.timeservice.store.memory.PendingBudget;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
