@@ -82,7 +82,9 @@ class MemoryStoreConfiguration {
         return new IdleClockSweeper(clocks, Math.max(1_000, Math.min(ttl.toMillis() / 10, 60_000)));
     }
 
-    /** Runs {@link ClockRegistry#deleteIdle} at a fixed delay; not an Executor bean, which would displace Boot's own. */
+    /**
+     * Runs {@link ClockRegistry#deleteIdle} at a fixed delay; not an Executor bean, which would displace Boot's own.
+     */
     static final class IdleClockSweeper implements AutoCloseable {
 
         private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(task -> {
@@ -112,7 +114,8 @@ class MemoryStoreConfiguration {
      * clock its configured mode first, and stops before the journal closes.
      */
     @Bean(destroyMethod = "stop")
-    FiringLoop firingLoop(ClockRegistry clocks, TimeServiceProperties properties, ObjectProvider<JournalStore> journal) {
+    FiringLoop firingLoop(ClockRegistry clocks, TimeServiceProperties properties,
+                          ObjectProvider<JournalStore> journal) {
         journal.getIfAvailable();
         clocks.configureDefault(ClockSettings.of(properties.clock().mode(), null, null));
         FiringLoop loop = new FiringLoop(System::currentTimeMillis, properties.firing().maxSleep().toMillis(),

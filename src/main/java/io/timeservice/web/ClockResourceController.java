@@ -32,8 +32,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The clocks resource: create (idempotent PUT), read, list by name, change a scaled clock's rate (PATCH) and delete
- * clocks, virtual, system or scaled. Everything under
- * {@code /clocks/{clock}/} is served by the timer, clock and queue controllers, parameterized by clock.
+ * clocks, virtual, system or scaled. What lies under {@code /clocks/{clock}/} is served by the other controllers
+ * (timers, batch, queue, deliveries, schedules, snapshot), parameterized by clock; a clock's time (read, advance) by
+ * {@link ClockTimeController}.
  */
 @RestController
 class ClockResourceController {

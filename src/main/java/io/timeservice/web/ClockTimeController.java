@@ -19,7 +19,11 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The virtual clock: read it, or advance it and fire every timer that becomes due. */
+/**
+ * A clock's time: read the default clock's ({@code GET /clock}), or advance a virtual clock and fire every timer that
+ * becomes due ({@code POST /clock/advance}, {@code POST /clocks/{clock}/advance}). The clock as a resource (create,
+ * read, change, delete, list) is {@link ClockResourceController}'s.
+ */
 @RestController
 class ClockTimeController {
 

@@ -30,8 +30,8 @@ class DeliveryGaugesTest {
 
     private final AtomicLong wall = new AtomicLong(START);
     private final PendingBudget budget = new PendingBudget(100, Long.MAX_VALUE);
-    private final ClockRegistry clocks = new ClockRegistry((clock, shared) -> new MemoryClock(clock, 4, shared, wall::get,
-            StoreMetrics.NONE), budget, 10, wall::get);
+    private final ClockRegistry clocks = new ClockRegistry((clock, shared) -> new MemoryClock(clock, 4, shared,
+            wall::get, StoreMetrics.NONE), budget, 10, wall::get);
     private final FiringLoop firing = new FiringLoop(wall::get, 1_000, 100);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 class QueueGaugesTest {
 
     private final AtomicLong wall = new AtomicLong(10_000);
-    private final ClockRegistry clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget, wall::get,
-            StoreMetrics.NONE), new PendingBudget(100, Long.MAX_VALUE), 10, wall::get);
+    private final ClockRegistry clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget,
+            wall::get, StoreMetrics.NONE), new PendingBudget(100, Long.MAX_VALUE), 10, wall::get);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     QueueGaugesTest() {

@@ -29,8 +29,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *       clocks here skip.</li>
  *   <li>{@code lockHeldBuildingTheCopy}: the design before, for comparison: the copy's lists built under the lock
  *       as well ({@link ClockCopy#of}, one timer object and one record per timer).</li>
- *   <li>{@code fork}: {@link ClockRegistry#fork} whole: the locked copy, the lists, the new clock's heap (bulk load), its
- *       id index; the copy is deleted after each, untimed.</li>
+ *   <li>{@code fork}: {@link ClockRegistry#fork} whole: the locked copy, the lists, the new clock's heap (bulk load),
+ *       its id index; the copy is deleted after each, untimed.</li>
  *   <li>{@code snapshot}: {@link MemoryClockStore#snapshot} and reading every timer of it in order, as the snapshot
  *       writer does (the JSON itself: {@code io.timeservice.web.SnapshotWriterBenchmark}).</li>
  * </ul>

@@ -58,8 +58,9 @@ final class ClockLifecycle {
             int timers = kernel.heap().size();
             int deliveries = kernel.deliveries().size();
             if (next.mode() != settings.mode() && (timers > 0 || deliveries > 0)) {
-                throw new IllegalStateException("the default clock is " + settings.mode().name().toLowerCase(Locale.ROOT)
-                        + " and holds " + timers + " timers and " + deliveries + " deliveries; it can"
+                throw new IllegalStateException("the default clock is "
+                        + settings.mode().name().toLowerCase(Locale.ROOT) + " and holds " + timers + " timers and "
+                        + deliveries + " deliveries; it can"
                         + " become " + next.mode().name().toLowerCase(Locale.ROOT) + " (timeservice.clock.mode)"
                         + " only while empty. Start with the old mode and drain it, or start on a new data-dir");
             }

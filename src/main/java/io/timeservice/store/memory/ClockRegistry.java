@@ -108,8 +108,8 @@ public final class ClockRegistry {
 
     /**
      * A clock: its compact number (tags its journal records), name, the {@code now} it was created with, when it
-     * was created (wall-clock epoch milliseconds; 0 for the default clock), its {@link MemoryClock}, and when a call last
-     * addressed it (wall clock, for the idle TTL; not journaled: a restart counts as a use).
+     * was created (wall-clock epoch milliseconds; 0 for the default clock), its {@link MemoryClock}, and when a call
+     * last addressed it (wall clock, for the idle TTL; not journaled: a restart counts as a use).
      */
     public static final class Clock {
         private final long number;

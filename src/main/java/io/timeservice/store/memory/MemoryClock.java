@@ -253,7 +253,7 @@ public final class MemoryClock {
         return kernel.lock().call(kernel::stoppedBecause);
     }
 
-    /** The four invariants of the current state; never rate-bounded (start-up, tests). See {@link TimerReads#invariants}. */
+    /** The four invariants of the current state, never rate-bounded: see {@link TimerReads#invariants}. */
     public InvariantReport checkInvariants() {
         return reads.invariants(false);
     }

@@ -37,8 +37,9 @@ class DeliveryConcurrencyTest {
 
     @Test
     void eightClaimers_ackEveryTimerExactlyOnce_andAnAbandonedClaimIsRedelivered() throws Exception {
-        ClockRegistry clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget, System::currentTimeMillis,
-                StoreMetrics.NONE), new PendingBudget(TIMERS, Long.MAX_VALUE), 10, System::currentTimeMillis);
+        ClockRegistry clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget,
+                System::currentTimeMillis, StoreMetrics.NONE), new PendingBudget(TIMERS, Long.MAX_VALUE), 10,
+                System::currentTimeMillis);
         ClockSettings settings = new ClockSettings(ClockSettings.Mode.SYSTEM, ClockSettings.DeliveryMode.QUEUE,
                 new RetryPolicy(10, 0, 1.0, 0, 0.0));
         MemoryClock clock = clocks.create("work", 0, settings).clock().scheduler();

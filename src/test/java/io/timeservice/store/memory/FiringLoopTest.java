@@ -157,8 +157,9 @@ class FiringLoopTest {
     @Test
     void theThread_deliversTimersAfterTheirDueTime_onTheRealClock() throws Exception {
         DeliveryTestClocks real = new DeliveryTestClocks();
-        ClockRegistry clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget, System::currentTimeMillis,
-                StoreMetrics.NONE), new PendingBudget(1000, Long.MAX_VALUE), 10, System::currentTimeMillis);
+        ClockRegistry clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget,
+                System::currentTimeMillis, StoreMetrics.NONE), new PendingBudget(1000, Long.MAX_VALUE), 10,
+                System::currentTimeMillis);
         MemoryClock clock = clocks.create("real", 0, DeliveryTestClocks.SYSTEM_QUEUE).clock().scheduler();
         FiringLoop thread = new FiringLoop(System::currentTimeMillis, 1_000, 10_000);
         clocks.fireWith(thread);

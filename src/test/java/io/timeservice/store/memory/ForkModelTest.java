@@ -31,8 +31,8 @@ class ForkModelTest {
     private static final ClockSettings QUEUE = new ClockSettings(ClockSettings.Mode.VIRTUAL,
             ClockSettings.DeliveryMode.QUEUE, new RetryPolicy(3, 400, 2.0, 3_000, 0.5));
 
-    private final ClockRegistry clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget, () -> 0L,
-            io.timeservice.store.StoreMetrics.NONE), new PendingBudget(100_000, 100_000_000), 10, () -> 0L);
+    private final ClockRegistry clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget,
+            () -> 0L, io.timeservice.store.StoreMetrics.NONE), new PendingBudget(100_000, 100_000_000), 10, () -> 0L);
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5})

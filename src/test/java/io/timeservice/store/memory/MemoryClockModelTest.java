@@ -400,7 +400,8 @@ class MemoryClockModelTest {
             assertThat(scheduler.status().size()).isZero();
             IndexedTimerHeap[] heap = new IndexedTimerHeap[1];
             CoreTestSupport.onHeap(scheduler, h -> heap[0] = h); // read-only: captures the heap to look at its arrays
-            assertThat(HeapTestSupport.handleCapacity(heap[0])).as("handle arrays released after draining").isEqualTo(16);
+            assertThat(HeapTestSupport.handleCapacity(heap[0])).as("handle arrays released after draining")
+                    .isEqualTo(16);
             assertThat(HeapTestSupport.slotCapacity(heap[0])).as("slot arrays released after draining").isEqualTo(16);
             assertThat(arrayLength(field(heap[0].records(), "index"), "buckets")).as("index released after draining")
                     .isEqualTo(16);

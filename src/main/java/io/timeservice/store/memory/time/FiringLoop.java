@@ -102,7 +102,7 @@ public final class FiringLoop implements Wakeups {
         }
     }
 
-    /** Clocks the thread keeps a wake-up for (none of a deleted clock); as {@link #refusingClocks}, a count to watch. */
+    /** Clocks the thread keeps a wake-up for: a deleted clock's is forgotten. */
     public int clocksWaiting() {
         lock.lock();
         try {

@@ -211,7 +211,8 @@ class ClocksJournalTest {
     private static void assertSameClocks(ClockRegistry after, ClockRegistry before) {
         List<ClockRegistry.Clock> expected = before.list(100, null);
         List<ClockRegistry.Clock> actual = after.list(100, null);
-        assertThat(actual).extracting(ClockRegistry.Clock::name, ClockRegistry.Clock::initialNow, ClockRegistry.Clock::createdAtWallMillis)
+        assertThat(actual).extracting(ClockRegistry.Clock::name, ClockRegistry.Clock::initialNow,
+                        ClockRegistry.Clock::createdAtWallMillis)
                 .containsExactlyElementsOf(expected.stream().map(clock -> org.assertj.core.groups.Tuple.tuple(
                         clock.name(), clock.initialNow(), clock.createdAtWallMillis())).toList());
         Map<String, QueueListing> listings = new HashMap<>();

@@ -44,7 +44,8 @@ class ScheduleJournalTest {
     void restart_inTheMiddleOfSchedules_rebuildsThem_andTheSameAdvancesFireTheSameOccurrences(String cut)
             throws IOException {
         ClockRegistry before = ScheduleJournals.fresh();
-        ClockRegistry neverStopped = ScheduleJournals.fresh(); // no journal: the same calls on a clock that never restarts
+        // no journal: the same calls on a clock that never restarts
+        ClockRegistry neverStopped = ScheduleJournals.fresh();
         try (JournalStore store = ScheduleJournals.open(dir, before)) {
             for (ClockRegistry clocks : List.of(before, neverStopped)) {
                 clocks.create("berlin", START, ClockSettings.VIRTUAL);
