@@ -12,8 +12,12 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.timeservice.TimeServiceApplication;
+import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Limits;
+import io.timeservice.model.Trace;
 import io.timeservice.push.Pusher;
+import io.timeservice.store.ClockStore;
+import io.timeservice.store.TimerStore;
 import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.journal.JournalStore;
 import io.timeservice.store.postgres.PostgresStore;
@@ -28,7 +32,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * {@code timeservice.store} decides whether the database exists for the service at all: the memory store (the
  * default) starts with no database configured and without Boot's DataSource or Flyway; the PostgreSQL store gets
- * a pooled DataSource from {@code spring.datasource.*} and its schema migrated by Flyway before it opens.
+ * a pooled DataSource from {@code spring.datasource.*} and its schema migrated by Flyway before it opens, and its
+ * limits from the properties.
  */
 class StoreSelectionTest {
 
@@ -73,6 +78,37 @@ class StoreSelectionTest {
             assertThat(context.getBean(Pusher.class).settlesOnAnswer()).as("an ack is a transaction").isFalse();
             store.timers().add(Limits.DEFAULT_CLOCK, "wired", 5, 0, null);
             assertThat(store.timers().get(Limits.DEFAULT_CLOCK, "wired").fireTime()).isEqualTo(5);
+        } finally {
+            TestDatabase.dropSchema(schema);
+        }
+    }
+
+    /**
+     * The limits reach the PostgreSQL store as configured (the contract suites open it with theirs): the clock limit,
+     * the capacity in timers and in payload bytes, each refusal naming the configured number.
+     */
+    @Test
+    void thePostgresqlStore_takesItsLimitsFromTheProperties() {
+        String schema = TestDatabase.schemaNameFor(StoreSelectionTest.class) + "_limits";
+        try (ConfigurableApplicationContext context = app().run("--server.port=0", "--timeservice.durability=none",
+                "--timeservice.store=postgresql", "--spring.datasource.url="
+                        + TestDatabase.withSchema(TestDatabase.URL, schema),
+                "--spring.flyway.schemas=" + schema, "--timeservice.clocks.max=2", "--timeservice.capacity=3",
+                "--timeservice.capacity-bytes=2000", "--timeservice.limits.max-payload-bytes=1000")) {
+            ClockStore clocks = context.getBean(ClockStore.class);
+            TimerStore timers = context.getBean(TimerStore.class);
+            String payload = "\"" + "x".repeat(898) + "\"";
+
+            clocks.create("one", 0, ClockSettings.VIRTUAL);
+            assertThatThrownBy(() -> clocks.create("two", 0, ClockSettings.VIRTUAL))
+                    .hasMessage("the service holds its limit of 2 clocks (timeservice.clocks.max); delete one first");
+            timers.add(null, "a", 5, 0, payload, Trace.NONE);
+            timers.add("one", "b", 5, 0, payload, Trace.NONE);
+            assertThatThrownBy(() -> timers.add(null, "c", 5, 0, payload, Trace.NONE))
+                    .hasMessageContaining("hold 1802 of the queue's 2000 payload bytes");
+            timers.add(null, "c", 5, 0, null, Trace.NONE);
+            assertThatThrownBy(() -> timers.add(null, "d", 5, 0, null, Trace.NONE))
+                    .hasMessage("the queue holds its capacity of 3 pending timers");
         } finally {
             TestDatabase.dropSchema(schema);
         }

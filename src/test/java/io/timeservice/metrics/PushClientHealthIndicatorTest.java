@@ -1,14 +1,16 @@
 package io.timeservice.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
-import io.timeservice.push.PushTargetPolicy;
 import io.timeservice.push.PushClient;
+import io.timeservice.push.PushTargetPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
@@ -30,6 +32,9 @@ class PushClientHealthIndicatorTest {
 
     @Test
     void up_whileTheReactorIsActive_andDown_onceItIsNot() {
+        // start() only asks the library to start its I/O thread: the reactor reads INACTIVE until that thread runs
+        assertThat(client.reactorStatus()).isIn("INACTIVE", "ACTIVE");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "ACTIVE".equals(client.reactorStatus()));
         Health active = indicator.health();
         assertThat(active.getStatus()).isEqualTo(Status.UP);
         assertThat(active.getDetails()).containsEntry("ioReactor", "ACTIVE").containsEntry("restarts", 0L)

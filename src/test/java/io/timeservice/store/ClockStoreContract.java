@@ -12,11 +12,12 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
@@ -73,6 +74,45 @@ public abstract class ClockStoreContract extends StoreContract {
     }
 
     @Test
+    void theCapacity_countsTheTimersOfEveryClock_andADeletedClockGivesItsTimersBack() {
+        reopen(Stores.Limits.ROOMY.withCapacity(3, 10_000).withMaxClocks(2));
+        clocks().create("one", 0, ClockSettings.VIRTUAL);
+        assertRefused(() -> clocks().create("two", 0, ClockSettings.VIRTUAL), ErrorCode.CLOCK_LIMIT,
+                "the service holds its limit of 2 clocks (timeservice.clocks.max); delete one first");
+        timers().add(null, "a", 5, 0, null, Trace.NONE);
+        timers().add("one", "b", 5, 0, null, Trace.NONE);
+        timers().add("one", "c", 5, 0, null, Trace.NONE);
+
+        assertRefused(() -> timers().add(null, "d", 5, 0, null, Trace.NONE), ErrorCode.CAPACITY_EXCEEDED,
+                "the queue holds its capacity of 3 pending timers");
+        clocks().delete("one");
+        clocks().create("two", 0, ClockSettings.VIRTUAL);
+        timers().add(null, "d", 5, 0, null, Trace.NONE);
+        timers().add("two", "e", 5, 0, null, Trace.NONE);
+
+        assertThat(timers().status(null).size()).isEqualTo(2);
+        assertRefused(() -> timers().add("two", "f", 5, 0, null, Trace.NONE), ErrorCode.CAPACITY_EXCEEDED,
+                "the queue holds its capacity of 3 pending timers");
+    }
+
+    @Test
+    void aQueueingClock_showsItsDeliveryCounts_andAClockThatAnswersFromAdvanceNone() {
+        DeliveryCounts none = new DeliveryCounts(0, 0, 0, 0, null, false);
+        assertThat(clocks().create("q", 0, QUEUE).clock().deliveries()).isEqualTo(none);
+        clocks().create("plain", 0, ClockSettings.VIRTUAL);
+        timers().add("q", "a", 0, 0, null, Trace.NONE);
+        timers().advance("q", 0L, null, 10, Trace.NONE);
+
+        assertThat(clocks().get("q").deliveries()).isEqualTo(new DeliveryCounts(1, 0, 0, 0, 0L, false));
+        assertThat(clocks().get("plain").deliveries()).isNull();
+        assertThat(clocks().list(10, null)).extracting(ClockView::name, view -> view.settings().delivery(),
+                        ClockView::deliveries)
+                .containsExactly(tuple("default", ClockSettings.DeliveryMode.RESPONSE, null),
+                        tuple("plain", ClockSettings.DeliveryMode.RESPONSE, null),
+                        tuple("q", ClockSettings.DeliveryMode.QUEUE, new DeliveryCounts(1, 0, 0, 0, 0L, false)));
+    }
+
+    @Test
     void list_pagesByName_theDefaultClockIncluded() {
         for (String name : List.of("b", "a", "c")) {
             clocks().create(name, 0, ClockSettings.VIRTUAL);
@@ -81,6 +121,7 @@ public abstract class ClockStoreContract extends StoreContract {
         assertThat(clocks().list(10, null)).extracting(ClockView::name).containsExactly("a", "b", "c", "default");
         assertThat(clocks().list(2, null)).extracting(ClockView::name).containsExactly("a", "b");
         assertThat(clocks().list(2, "b")).extracting(ClockView::name).containsExactly("c", "default");
+        assertRefused(() -> clocks().list(0, null), ErrorCode.INVALID_LIMIT, "limit must be >= 1: 0");
         assertThat(clocks().list(2, "default")).isEmpty();
     }
 
@@ -177,7 +218,7 @@ public abstract class ClockStoreContract extends StoreContract {
             }
             return timers().advance(clock, (long) random.nextInt(200), null, 1 + random.nextInt(3), Trace.NONE)
                     .fired().stream().map(t -> t.id() + "@" + t.fireTime()).toList().toString();
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             return refused.code() + ": " + refused.getMessage();
         }
     }

@@ -3,12 +3,15 @@ package io.timeservice.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import io.timeservice.model.Ack;
@@ -17,10 +20,10 @@ import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.MemoryContractStores;
 import org.junit.jupiter.api.BeforeEach;
@@ -194,6 +197,7 @@ public abstract class DeliveryStoreContract extends StoreContract {
         assertThat(dead.deadReason()).isEqualTo("gone");
         assertThat(dead.attempt()).isEqualTo(1);
         assertThat(deliveries().dead(Q, 10, 0)).containsExactly(dead);
+        assertRefused(() -> deliveries().dead(Q, 0, 0), ErrorCode.INVALID_LIMIT, "limit must be >= 1: 0");
         assertRefused(() -> deliveries().reject(Q, "a", claimed.claim(), "gone"), ErrorCode.CLAIM_LOST,
                 LOST.formatted("a"));
     }
@@ -213,9 +217,12 @@ public abstract class DeliveryStoreContract extends StoreContract {
         assertThat(deliveries().dead(Q, 2, all.get(1).sequence())).isEqualTo(all.subList(2, 4));
         assertThat(deliveries().dead(Q, 2, all.get(3).sequence())).isEmpty();
 
+        assertRefused(() -> deliveries().redrive(Q, "a", all.get(3).sequence() + 1_000), ErrorCode.DELIVERY_NOT_FOUND,
+                "no dead delivery has id a and sequence " + (all.get(3).sequence() + 1_000));
         List<Delivery> redriven = deliveries().redrive(Q, "a", all.get(3).sequence());
         assertThat(redriven).extracting(Delivery::id, Delivery::sequence, Delivery::attempt, Delivery::state,
                 Delivery::readyAt).containsExactly(tuple("a", all.get(3).sequence(), 1, Delivery.State.READY, 1_006L));
+        assertThat(redriven.get(0).deadReason()).as("ready again: no reason to be dead").isNull();
         assertThat(deliveries().redrive(Q, "a", null)).extracting(Delivery::sequence)
                 .containsExactly(all.get(0).sequence());
         assertRefused(() -> deliveries().redrive(Q, "a", null), ErrorCode.DELIVERY_NOT_FOUND,
@@ -223,6 +230,8 @@ public abstract class DeliveryStoreContract extends StoreContract {
         assertRefused(() -> deliveries().deleteDead(Q, "b", 999L), ErrorCode.DELIVERY_NOT_FOUND,
                 "no dead delivery has id b and sequence 999");
         deliveries().deleteDead(Q, "b", null);
+        assertRefused(() -> deliveries().deleteDead(Q, "b", null), ErrorCode.DELIVERY_NOT_FOUND,
+                "no dead delivery has id b");
         assertThat(deliveries().dead(Q, 10, 0)).extracting(Delivery::id).containsExactly("c");
         assertThat(deliveries().counts(Q)).isEqualTo(new DeliveryCounts(2, 0, 0, 1, 1_006L, false));
     }
@@ -250,7 +259,131 @@ public abstract class DeliveryStoreContract extends StoreContract {
             refusal(() -> deliveries().dead(clock, 10, 0), missing, ErrorCode.CLOCK_NOT_QUEUED, notQueued);
             refusal(() -> deliveries().redrive(clock, "a", null), missing, ErrorCode.CLOCK_NOT_QUEUED, notQueued);
             refusal(() -> deliveries().counts(clock), missing, ErrorCode.CLOCK_NOT_QUEUED, notQueued);
+            refusal(() -> deliveries().ackAll(clock, List.of(new Ack("a", "c"))), missing,
+                    ErrorCode.CLOCK_NOT_QUEUED, notQueued);
+            refusal(() -> deliveries().nack(clock, "a", "c", null), missing, ErrorCode.CLOCK_NOT_QUEUED, notQueued);
+            refusal(() -> deliveries().extend(clock, "a", "c", 1_000), missing, ErrorCode.CLOCK_NOT_QUEUED,
+                    notQueued);
+            refusal(() -> deliveries().deleteDead(clock, "a", null), missing, ErrorCode.CLOCK_NOT_QUEUED,
+                    notQueued);
         }
+    }
+
+    @Test
+    void aClaimsInput_isCheckedMaxFirst_thenTheLease_thenTheWait_andARefusalChangesNothing() {
+        fired(5, "a");
+        Delivery claimed = deliveries().claim(Q, 1, 1_000, 0).get(0);
+        timers().add(Q, "b", 0, 0, null, Trace.NONE);
+        advance(0);
+        DeliveryCounts before = deliveries().counts(Q);
+        String max = "max must be 1 to " + Limits.MAX_CLAIM + ": ";
+        String lease = "lease must be " + Limits.MIN_LEASE_MILLIS + " to " + Limits.MAX_LEASE_MILLIS + " ms: ";
+        String wait = "wait must be 0 to " + Limits.MAX_CLAIM_WAIT_MILLIS + " ms: ";
+
+        assertRefused(() -> deliveries().claim(Q, 0, 1_000, -1), ErrorCode.INVALID_LIMIT, max + 0);
+        assertRefused(() -> deliveries().claim(Q, Limits.MAX_CLAIM + 1, Limits.MIN_LEASE_MILLIS - 1,
+                Limits.MAX_CLAIM_WAIT_MILLIS + 1), ErrorCode.INVALID_LIMIT, max + (Limits.MAX_CLAIM + 1));
+        assertRefused(() -> deliveries().claim(Q, 1, Limits.MIN_LEASE_MILLIS - 1, -1), ErrorCode.INVALID_REQUEST,
+                lease + (Limits.MIN_LEASE_MILLIS - 1));
+        assertRefused(() -> deliveries().claim(Q, 1, Limits.MAX_LEASE_MILLIS + 1, 0), ErrorCode.INVALID_REQUEST,
+                lease + (Limits.MAX_LEASE_MILLIS + 1));
+        assertRefused(() -> deliveries().claim(Q, 1, 1_000, Limits.MAX_CLAIM_WAIT_MILLIS + 1),
+                ErrorCode.INVALID_REQUEST, wait + (Limits.MAX_CLAIM_WAIT_MILLIS + 1));
+        assertRefused(() -> deliveries().extend(Q, "a", claimed.claim(), Limits.MAX_LEASE_MILLIS + 1),
+                ErrorCode.INVALID_REQUEST, lease + (Limits.MAX_LEASE_MILLIS + 1));
+        assertRefused(() -> deliveries().nack(Q, "a", claimed.claim(), RetryPolicy.MAX_BACKOFF_MILLIS + 1),
+                ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to " + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: "
+                        + (RetryPolicy.MAX_BACKOFF_MILLIS + 1));
+
+        assertThat(deliveries().counts(Q)).isEqualTo(before);
+        assertThat(deliveries().claim(Q, 1, Limits.MAX_LEASE_MILLIS, Limits.MAX_CLAIM_WAIT_MILLIS))
+                .extracting(Delivery::id).containsExactly("b");
+        deliveries().ack(Q, "a", claimed.claim());
+    }
+
+    @Test
+    void aLeaseThatEndsOnTheLastAttempt_sendsTheDeliveryToTheDeadLetters_withItsReason() {
+        fired(5, "a");
+
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            List<Delivery> claimed = deliveries().claim(Q, 10, 1_000, 0);
+            assertThat(claimed).extracting(Delivery::id, Delivery::attempt).as("attempt %d", attempt)
+                    .containsExactly(tuple("a", attempt));
+            advance(1_000);   // the lease ends
+            assertRefused(() -> deliveries().ack(Q, "a", claimed.get(0).claim()), ErrorCode.CLAIM_LOST,
+                    LOST.formatted("a"));
+            advance(800);     // the backoff: 400 ms, then 800 ms
+        }
+
+        assertThat(deliveries().claim(Q, 10, 1_000, 0)).isEmpty();
+        assertThat(deliveries().counts(Q)).isEqualTo(new DeliveryCounts(0, 0, 0, 1, null, false));
+        assertThat(deliveries().dead(Q, 10, 0)).extracting(Delivery::id, Delivery::attempt, Delivery::state,
+                        Delivery::payload, Delivery::deadReason)
+                .containsExactly(tuple("a", 3, Delivery.State.DEAD, "{\"id\":\"a\"}",
+                        "lease expired on attempt 3 of 3"));
+    }
+
+    @Test
+    void theDeliveriesOfTwoClocks_stayApart_eachRetriedByItsOwnPolicy() {
+        clocks().create("once", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL, ClockSettings.DeliveryMode.QUEUE,
+                new RetryPolicy(1, 400, 2.0, 3_000, 0.0)));
+        fired(0, "same");
+        timers().add("once", "same", 0, 0, null, Trace.NONE);
+        timers().advance("once", 0L, null, 10, Trace.NONE);
+
+        Delivery onQ = deliveries().claim(Q, 10, 1_000, 0).get(0);
+        Delivery onOnce = deliveries().claim("once", 10, 1_000, 0).get(0);
+        assertThat(deliveries().claim(Q, 10, 1_000, 0)).isEmpty();
+        assertRefused(() -> deliveries().ack("once", "same", onQ.claim()), ErrorCode.CLAIM_LOST,
+                LOST.formatted("same"));
+
+        assertThat(deliveries().extend(Q, "same", onQ.claim(), 5_000).leaseUntil()).isEqualTo(6_000);
+        Delivery waiting = deliveries().nack(Q, "same", onQ.claim(), 2_000L);
+        assertThat(waiting).extracting(Delivery::state, Delivery::attempt, Delivery::retryAt)
+                .containsExactly(Delivery.State.WAITING, 2, 3_000L);
+        Delivery dead = deliveries().nack("once", "same", onOnce.claim(), null);
+        assertThat(dead).extracting(Delivery::state, Delivery::deadReason)
+                .containsExactly(Delivery.State.DEAD, "nacked on attempt 1 of 1");
+        assertThat(deliveries().dead(Q, 10, 0)).isEmpty();
+        assertThat(deliveries().dead("once", 10, 0)).extracting(Delivery::id).containsExactly("same");
+        assertRefused(() -> deliveries().redrive(Q, "same", null), ErrorCode.DELIVERY_NOT_FOUND,
+                "no dead delivery has id same");
+        assertThat(deliveries().redrive("once", "same", null)).extracting(Delivery::state, Delivery::attempt)
+                .containsExactly(tuple(Delivery.State.READY, 1));
+        assertThat(deliveries().claim(Q, 10, 1_000, 0)).as("not before its retry time").isEmpty();
+        advance(2_000);
+        Delivery again = deliveries().claim(Q, 10, 1_000, 0).get(0);
+        assertThat(again.attempt()).isEqualTo(2);
+        assertThat(again.claim()).isNotEqualTo(onQ.claim());
+    }
+
+    // ---- long polls: a claim that waits ----
+
+    @Test
+    void aLongPoll_isAnsweredWhenADeliveryBecomesReady_beforeItsWaitEnds() throws Exception {
+        timers().add(Q, "soon", 10, 0, null, Trace.NONE);
+        long start = System.nanoTime();
+        CompletableFuture<List<Delivery>> poll = CompletableFuture.supplyAsync(
+                () -> deliveries().claim(Q, 1, 1_000, Limits.MAX_CLAIM_WAIT_MILLIS));
+
+        advance(10);
+
+        assertThat(poll.get(Limits.MAX_CLAIM_WAIT_MILLIS - 5_000, TimeUnit.MILLISECONDS)).extracting(Delivery::id)
+                .containsExactly("soon");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("answered before its wait ended")
+                .isLessThan(Duration.ofMillis(Limits.MAX_CLAIM_WAIT_MILLIS));
+    }
+
+    @Test
+    void aLongPoll_answersEmpty_whenItsWaitEnds() {
+        timers().add(Q, "later", 10, 0, null, Trace.NONE);
+        long start = System.nanoTime();
+
+        assertThat(deliveries().claim(Q, 1, 1_000, 300)).isEmpty();
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("waited its 300 ms")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(300));
+        assertThat(deliveries().counts(Q).ready()).isZero();
     }
 
     private static void refusal(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, boolean missingClock,
@@ -628,7 +761,7 @@ public abstract class DeliveryStoreContract extends StoreContract {
     private static Object outcome(Side side, Function<Side, ?> operation) {
         try {
             return operation.apply(side);
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             return new Refused(refused.code().name(), refused.getMessage());
         }
     }

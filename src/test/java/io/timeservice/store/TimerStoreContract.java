@@ -17,11 +17,11 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Revision;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.MemoryContractStores;
@@ -176,7 +176,7 @@ public abstract class TimerStoreContract extends StoreContract {
                 "to (9) is before now (10); the clock never goes back");
         assertRefused(() -> timers().advance(null, null, 11 + Limits.MAX_DELAY, 1, Trace.NONE),
                 ErrorCode.INVALID_ADVANCE, "to (" + (11 + Limits.MAX_DELAY) + ") is more than " + Limits.MAX_DELAY
-                        + " after now (10)");
+                        + " ms after now (10)");
         assertRefused(() -> timers().advance(null, -1L, null, 1, Trace.NONE), ErrorCode.INVALID_ADVANCE,
                 "by must be between 0 and " + Limits.MAX_DELAY + ": -1");
         assertRefused(() -> timers().advance("wall", 1L, null, 1, Trace.NONE), ErrorCode.CLOCK_NOT_VIRTUAL,
@@ -317,22 +317,31 @@ public abstract class TimerStoreContract extends StoreContract {
                 new BatchOp.Add("b", Due.after(5), 0, "\"b\""),
                 new BatchOp.Edit("b", Due.after(7), 3, Precondition.NONE),
                 new BatchOp.Cancel("a", Precondition.ifMatch(a.revision())),
-                new BatchOp.Add("a", Due.after(1), 0, null)));
+                new BatchOp.Add("a", Due.after(1), 0, null),
+                new BatchOp.Edit("b", null, -3, ANY_REVISION)));
 
-        assertThat(results).extracting(Timer::id).containsExactly("b", "b", "a", "a");
+        assertThat(results).extracting(Timer::id).containsExactly("b", "b", "a", "a", "b");
+        assertThat(results.get(0).version()).isEqualTo(1);
+        assertThat(results.get(0).payload()).isEqualTo("\"b\"");
         assertThat(results.get(1).fireTime()).isEqualTo(7);
         assertThat(results.get(1).version()).isEqualTo(2);
+        assertThat(results.get(1).sequence()).isEqualTo(results.get(0).sequence());
         assertThat(results.get(2)).isEqualTo(a);
-        assertThat(timers().firstN(null, 10).timers()).extracting(Timer::id, Timer::fireTime)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 1L),
-                        org.assertj.core.groups.Tuple.tuple("b", 7L));
+        assertThat(results.get(3).sequence()).as("the batch's second add takes the next sequence")
+                .isEqualTo(results.get(0).sequence() + 1);
+        assertThat(results.get(4).priority()).isEqualTo(-3);
+        assertThat(results.get(4).version()).isEqualTo(3);
+        assertThat(timers().firstN(null, 10).timers()).extracting(Timer::id, Timer::fireTime, Timer::priority)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 1L, 0),
+                        org.assertj.core.groups.Tuple.tuple("b", 7L, -3));
+        assertThat(timers().get(null, "b").payload()).isEqualTo("\"b\"");
     }
 
     @Test
     void batch_isAllOrNothing_andNamesTheRefusedOperation() {
         timers().add(null, "a", 10, 0, null, Trace.NONE);
 
-        SchedulerException refused = assertRefused(() -> timers().batch(null, List.of(
+        ProblemException refused = assertRefused(() -> timers().batch(null, List.of(
                         new BatchOp.Add("b", Due.after(5), 0, null),
                         new BatchOp.Cancel("a", Precondition.NONE),
                         new BatchOp.Cancel("a", Precondition.NONE))),
@@ -363,11 +372,47 @@ public abstract class TimerStoreContract extends StoreContract {
         assertRefused(() -> timers().add(null, "c", 1, 0, "\"1234567\"", Trace.NONE), ErrorCode.CAPACITY_EXCEEDED,
                 "the pending timers hold 1 of the queue's 10 payload bytes (capacity-bytes: id and payload"
                         + " characters); this timer needs 10");
-        SchedulerException inBatch = assertRefused(() -> timers().batch(null, List.of(
+        ProblemException inBatch = assertRefused(() -> timers().batch(null, List.of(
                         new BatchOp.Add("c", Due.after(1), 0, null), new BatchOp.Add("d", Due.after(1), 0, null))),
                 ErrorCode.CAPACITY_EXCEEDED, "operation 1: the queue holds its capacity of 2 pending timers");
         assertThat(inBatch.opIndex()).isEqualTo(1);
         assertThat(timers().status(null).size()).isEqualTo(1);
+    }
+
+    /**
+     * A batch beyond the payload bytes is refused with the batch's text on both stores, whether the operation that
+     * goes beyond adds a timer to the running peak (once "this timer needs" on the memory store) or only bytes (once
+     * without "more" on PostgreSQL).
+     */
+    @Test
+    void aBatchBeyondThePayloadBytes_isRefusedWithOneText_atTheOperationThatGoesBeyond() {
+        reopen(Stores.Limits.ROOMY.withCapacity(3, 10));
+        timers().add(null, "a", 1, 0, null, Trace.NONE);
+        String sevenDigits = "\"1234567\"";
+
+        assertRefused(() -> timers().batch(null, List.of(new BatchOp.Add("c", Due.after(1), 0, sevenDigits))),
+                ErrorCode.CAPACITY_EXCEEDED, "operation 0: the pending timers hold 1 of the queue's 10 payload bytes"
+                        + " (capacity-bytes: id and payload characters); the batch needs 10 more");
+        assertRefused(() -> timers().batch(null, List.of(new BatchOp.Add("x", Due.after(1), 0, null),
+                        new BatchOp.Cancel("x", Precondition.NONE), new BatchOp.Add("y", Due.after(1), 0, sevenDigits))),
+                ErrorCode.CAPACITY_EXCEEDED, "operation 2: the pending timers hold 2 of the queue's 10 payload bytes"
+                        + " (capacity-bytes: id and payload characters); the batch needs 9 more");
+        assertThat(timers().firstN(null, 10).timers()).extracting(Timer::id).containsExactly("a");
+    }
+
+    @Test
+    void anAdvanceWithoutExactlyOneOfByAndTo_andLimitsBelowOne_areRefusedWithOneText() {
+        timers().add(null, "a", 1, 0, null, Trace.NONE);
+
+        assertRefused(() -> timers().advance(null, null, null, 1, Trace.NONE), ErrorCode.INVALID_REQUEST,
+                "an advance needs exactly one of by and to");
+        assertRefused(() -> timers().advance(null, 1L, 1L, 1, Trace.NONE), ErrorCode.INVALID_REQUEST,
+                "an advance needs exactly one of by and to");
+        assertRefused(() -> timers().advance(null, 1L, null, 0, Trace.NONE), ErrorCode.INVALID_LIMIT,
+                "limit must be >= 1: 0");
+        assertRefused(() -> timers().dueBy(null, 5, 0), ErrorCode.INVALID_LIMIT, "limit must be >= 1: 0");
+        assertThat(timers().status(null).now()).isZero();
+        assertThat(timers().firstN(null, 10).timers()).extracting(Timer::id).containsExactly("a");
     }
 
     @Test
@@ -380,6 +425,254 @@ public abstract class TimerStoreContract extends StoreContract {
         assertThat(timers().status(null).now()).isZero();
         assertThat(timers().status(null).size()).isZero();
         assertThat(timers().add(null, "a", 1, 0, null, Trace.NONE).fireTime()).isEqualTo(1);
+    }
+
+    // ---- batches: every refusal at its operation, the largest batch, named clocks ----
+
+    /** What {@code If-Match: *} asks: any current revision. */
+    private static final Precondition ANY_REVISION = revision -> true;
+    /** What an {@code If-Match} of weak or malformed tags asks: a revision no timer has. */
+    private static final Precondition NO_REVISION = revision -> false;
+
+    /** One refused batch: its operations (given A, B and C pending), the refusal and its index and text. */
+    private record RefusedBatch(List<BatchOp> ops, ErrorCode code, int index, String text) {
+    }
+
+    @Test
+    void batch_isRefusedAtItsFirstRefusedOperation_withThatOperationsText_andChangesNothing() {
+        Timer a = timers().add(null, "A", 5, 0, null, Trace.NONE);
+        timers().add(null, "B", 3, 1, null, Trace.NONE);
+        timers().add(null, "C", 8, 0, null, Trace.NONE);
+        timers().advance(null, 1L, null, 10, Trace.NONE);
+        BatchOp addN = new BatchOp.Add("N", Due.after(1), 0, null);
+        String stale = "timer A is at revision " + a.sequence() + "-1, which the precondition does not name";
+        List<RefusedBatch> cases = List.of(
+                new RefusedBatch(List.of(addN, new BatchOp.Add("N", Due.after(2), 0, null)), ErrorCode.DUPLICATE_ID,
+                        1, "a pending timer already has id N"),
+                new RefusedBatch(List.of(new BatchOp.Cancel("A", Precondition.NONE),
+                        new BatchOp.Add("B", Due.after(2), 0, null)), ErrorCode.DUPLICATE_ID, 1,
+                        "a pending timer already has id B"),
+                new RefusedBatch(List.of(new BatchOp.Cancel("A", Precondition.NONE),
+                        new BatchOp.Edit("A", Due.after(2), null, Precondition.NONE)), ErrorCode.TIMER_NOT_FOUND, 1,
+                        "no pending timer has id A"),
+                new RefusedBatch(List.of(addN, new BatchOp.Cancel("zz", Precondition.NONE)),
+                        ErrorCode.TIMER_NOT_FOUND, 1, "no pending timer has id zz"),
+                new RefusedBatch(List.of(new BatchOp.Cancel("A", Precondition.ifMatch(
+                        new Revision(a.sequence(), 9)))), ErrorCode.PRECONDITION_FAILED, 0, stale),
+                new RefusedBatch(List.of(new BatchOp.Edit("B", null, 2, Precondition.NONE),
+                        new BatchOp.Edit("A", Due.after(1), null, NO_REVISION)), ErrorCode.PRECONDITION_FAILED, 1,
+                        stale),
+                new RefusedBatch(List.of(addN, new BatchOp.Add("M", Due.after(-1), 0, null)),
+                        ErrorCode.INVALID_DELAY, 1, "delay must be between 0 and " + Limits.MAX_DELAY + ": -1"),
+                new RefusedBatch(List.of(new BatchOp.Edit("A", Due.after(Limits.MAX_DELAY + 1), null,
+                        Precondition.NONE)), ErrorCode.INVALID_DELAY, 0, "delay must be between 0 and "
+                        + Limits.MAX_DELAY + ": " + (Limits.MAX_DELAY + 1)),
+                new RefusedBatch(List.of(addN, new BatchOp.Edit("A", Due.at(2 + Limits.MAX_DELAY), null,
+                        Precondition.NONE)), ErrorCode.INVALID_DELAY, 1, "at (" + (2 + Limits.MAX_DELAY)
+                        + ") is more than " + Limits.MAX_DELAY + " ms after now (1)"),
+                new RefusedBatch(List.of(addN, new BatchOp.Edit("A", null, null, Precondition.NONE)),
+                        ErrorCode.INVALID_REQUEST, 1, "an edit needs a delay or an at, a priority, or both"),
+                new RefusedBatch(List.of(addN, new BatchOp.Add("a b", Due.after(1), 0, null)), ErrorCode.INVALID_ID,
+                        1, "id may contain only A-Z a-z 0-9 . _ - ~ :, found U+0020 at position 1"));
+        List<Timer> before = timers().firstN(null, 10).timers();
+
+        for (RefusedBatch refused : cases) {
+            ProblemException refusal = assertRefused(() -> timers().batch(null, refused.ops()), refused.code(),
+                    "operation " + refused.index() + ": " + refused.text());
+            assertThat(refusal.opIndex()).as(refused.text()).isEqualTo(refused.index());
+            assertThat(timers().firstN(null, 10).timers()).as("after " + refused.text()).isEqualTo(before);
+        }
+        assertThat(timers().status(null).now()).isEqualTo(1);
+        Timer n = timers().batch(null, List.of(addN)).get(0);
+        assertThat(timers().add(null, "after", 1, 0, null, Trace.NONE).sequence()).as("the next add, the next sequence")
+                .isEqualTo(n.sequence() + 1);
+    }
+
+    @Test
+    void batch_ofTheMostOperations_isOneBatch() {
+        List<BatchOp> ops = new ArrayList<>();
+        for (int i = 0; i < Limits.MAX_BATCH_OPS; i++) {
+            ops.add(new BatchOp.Add("t" + i, Due.after(i), 0, null));
+        }
+
+        assertThat(timers().batch(null, ops)).hasSize(Limits.MAX_BATCH_OPS);
+
+        assertThat(timers().status(null).size()).isEqualTo(Limits.MAX_BATCH_OPS);
+        assertThat(timers().peek(null).id()).isEqualTo("t0");
+    }
+
+    @Test
+    void batch_onANamedClock_changesOnlyThatClock() {
+        timers().add(null, "A", 5, 0, null, Trace.NONE);
+        clocks().create("other", 0, ClockSettings.VIRTUAL);
+
+        List<Timer> results = timers().batch("other", List.of(new BatchOp.Add("A", Due.after(1), 0, null),
+                new BatchOp.Add("X", Due.after(2), 0, null)));
+
+        assertThat(results).extracting(Timer::id).containsExactly("A", "X");
+        assertThat(timers().status("other").size()).isEqualTo(2);
+        assertThat(timers().firstN(null, 10).timers()).extracting(Timer::id).containsExactly("A");
+        assertRefused(() -> timers().get(null, "X"), ErrorCode.TIMER_NOT_FOUND, "no pending timer has id X");
+        assertRefused(() -> timers().batch("nowhere", List.of(new BatchOp.Cancel("A", Precondition.NONE))),
+                ErrorCode.CLOCK_NOT_FOUND, "no clock is named nowhere");
+    }
+
+    @Test
+    void theCapacity_countsABatchsAddsAsAWhole_anEarlierCancelMakingRoomForALaterAdd() {
+        reopen(Stores.Limits.ROOMY.withCapacity(5, 10_000));
+        for (int i = 0; i < 4; i++) {
+            timers().add(null, "t" + i, 1, 0, null, Trace.NONE);
+        }
+        List<Timer> before = timers().firstN(null, 10).timers();
+
+        ProblemException refused = assertRefused(() -> timers().batch(null, List.of(
+                        new BatchOp.Add("a", Due.after(1), 0, null),
+                        new BatchOp.Edit("t0", Due.after(9), null, Precondition.NONE),
+                        new BatchOp.Add("b", Due.after(1), 0, null))),
+                ErrorCode.CAPACITY_EXCEEDED, "operation 2: the queue holds its capacity of 5 pending timers");
+        assertThat(refused.opIndex()).isEqualTo(2);
+        assertThat(timers().firstN(null, 10).timers()).isEqualTo(before);
+
+        assertThat(timers().batch(null, List.of(new BatchOp.Add("a", Due.after(1), 0, null),
+                new BatchOp.Cancel("t0", Precondition.NONE), new BatchOp.Add("b", Due.after(1), 0, null))))
+                .hasSize(3);
+        assertThat(timers().status(null).size()).isEqualTo(5);
+    }
+
+    @Test
+    void theByteBudget_countsIdAndPayloadCharacters_andACancelGivesThemBack() {
+        reopen(Stores.Limits.ROOMY.withCapacity(100, 2_000));
+        String payload = "\"" + "x".repeat(898) + "\"";   // 900 characters; each timer counts 901 with its id
+        timers().add(null, "a", 5, 0, payload, Trace.NONE);
+        timers().add(null, "b", 5, 0, payload, Trace.NONE);
+        List<Timer> before = timers().firstN(null, 10).timers();
+
+        assertRefused(() -> timers().add(null, "c", 5, 0, payload, Trace.NONE), ErrorCode.CAPACITY_EXCEEDED,
+                "the pending timers hold 1802 of the queue's 2000 payload bytes (capacity-bytes: id and payload"
+                        + " characters); this timer needs 901");
+        assertThat(timers().firstN(null, 10).timers()).isEqualTo(before);
+        assertThat(timers().add(null, "small", 5, 0, "1", Trace.NONE).payload()).as("room for a small one")
+                .isEqualTo("1");
+        timers().cancel(null, "a", Precondition.NONE, Trace.NONE);
+        assertThat(timers().add(null, "c", 5, 0, payload, Trace.NONE).payload()).isEqualTo(payload);
+    }
+
+    // ---- revisions: one timer of an id, never the next one ----
+
+    @Test
+    void aRevision_namesOneTimerOfItsId_neverTheNextTimerOfTheId() {
+        Timer cancelled = timers().add(null, "A", 5, 0, null, Trace.NONE);
+        timers().cancel(null, "A", Precondition.NONE, Trace.NONE);
+        Timer again = timers().add(null, "A", 5, 0, null, Trace.NONE);
+        Timer fired = timers().add(null, "F", 1, 0, null, Trace.NONE);
+        timers().advance(null, 1L, null, 10, Trace.NONE);
+        timers().add(null, "F", 5, 0, null, Trace.NONE);
+
+        assertThat(again.revision()).isNotEqualTo(cancelled.revision());
+        String namesNot = "timer A is at revision " + again.sequence() + "-1, which the precondition does not name";
+        assertRefused(() -> timers().edit(null, "A", 1L, null, Precondition.ifMatch(cancelled.revision()),
+                Trace.NONE), ErrorCode.PRECONDITION_FAILED, namesNot);
+        assertRefused(() -> timers().cancel(null, "A", Precondition.ifMatch(cancelled.revision()), Trace.NONE),
+                ErrorCode.PRECONDITION_FAILED, namesNot);
+        assertThat(timers().get(null, "A")).isEqualTo(again);
+        assertThat(catchRefusal(() -> timers().cancel(null, "F", Precondition.ifMatch(fired.revision()),
+                Trace.NONE))).isEqualTo(ErrorCode.PRECONDITION_FAILED);
+
+        Timer beforeReset = timers().get(null, "A");
+        timers().reset();
+        timers().add(null, "A", 1, 0, null, Trace.NONE);
+        assertThat(catchRefusal(() -> timers().cancel(null, "A", Precondition.ifMatch(beforeReset.revision()),
+                Trace.NONE))).as("sequences keep counting over a reset").isEqualTo(ErrorCode.PRECONDITION_FAILED);
+        assertThat(timers().status(null).size()).isEqualTo(1);
+    }
+
+    @Test
+    void aPrecondition_acceptsAnyOfTheRevisionsItNames_andOnAMissingTimerTheTimerIsNotFound() {
+        Timer added = timers().add(null, "A", 5, 0, null, Trace.NONE);
+        Revision stale = new Revision(added.sequence() + 1_000, 1);
+        assertThat(timers().peek(null)).as("every read of the timer names one revision").isEqualTo(added);
+
+        Timer edited = timers().edit(null, "A", 7L, null, java.util.Set.of(stale, added.revision())::contains,
+                Trace.NONE);
+        assertThat(edited.version()).isEqualTo(2);
+        assertThat(timers().edit(null, "A", 8L, null, ANY_REVISION, Trace.NONE).version()).isEqualTo(3);
+
+        for (Precondition precondition : List.of(ANY_REVISION, NO_REVISION, Precondition.ifMatch(stale))) {
+            assertRefused(() -> timers().edit(null, "nope", 1L, null, precondition, Trace.NONE),
+                    ErrorCode.TIMER_NOT_FOUND, "no pending timer has id nope");
+            assertRefused(() -> timers().cancel(null, "nope", precondition, Trace.NONE), ErrorCode.TIMER_NOT_FOUND,
+                    "no pending timer has id nope");
+        }
+        assertThat(timers().cancel(null, "A", ANY_REVISION, Trace.NONE).version()).isEqualTo(3);
+    }
+
+    private static ErrorCode catchRefusal(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+        ProblemException refused = org.assertj.core.api.Assertions.catchThrowableOfType(ProblemException.class,
+                call);
+        return refused == null ? null : refused.code();
+    }
+
+    // ---- absolute times (Due.at) ----
+
+    @Test
+    void add_atAClockTime_isDueThen_atOrBeforeNowIsDueNow_andMoreThanTheLongestDelayAheadIsRefused() {
+        timers().advance(null, 50L, null, 10, Trace.NONE);
+
+        Timer later = timers().add(null, "later", Due.at(70), -1, null, Trace.NONE);
+        assertThat(later.fireTime()).isEqualTo(70);
+        assertThat(later.createdAt()).isEqualTo(50);
+        assertThat(later.priority()).isEqualTo(-1);
+        for (long at : new long[] {10, -1, Long.MIN_VALUE, 50}) {
+            assertThat(timers().add(null, "at" + (at == Long.MIN_VALUE ? "min" : at), Due.at(at), 0, null,
+                    Trace.NONE).fireTime()).as("at %d", at).isEqualTo(50);
+        }
+        assertThat(timers().add(null, "last", Due.at(50 + Limits.MAX_DELAY), 0, null, Trace.NONE).fireTime())
+                .isEqualTo(50 + Limits.MAX_DELAY);
+        assertRefused(() -> timers().add(null, "over", Due.at(51 + Limits.MAX_DELAY), 0, null, Trace.NONE),
+                ErrorCode.INVALID_DELAY, "at (" + (51 + Limits.MAX_DELAY) + ") is more than " + Limits.MAX_DELAY
+                        + " ms after now (50)");
+
+        assertThat(timers().advance(null, 0L, null, 10, Trace.NONE).fired()).extracting(Timer::id)
+                .containsExactly("at10", "at-1", "atmin", "at50");
+        assertThat(timers().advance(null, 20L, null, 10, Trace.NONE).fired()).extracting(Timer::id)
+                .containsExactly("later");
+    }
+
+    @Test
+    void edit_toAClockTime_keepsTheSequence_countsAVersion_andBeforeNowIsNow() {
+        Timer added = timers().add(null, "A", 5, 0, null, Trace.NONE);
+        timers().advance(null, 2L, null, 10, Trace.NONE);
+
+        Timer edited = timers().edit(null, "A", Due.at(40), null, Precondition.NONE, Trace.NONE);
+        assertThat(edited.fireTime()).isEqualTo(40);
+        assertThat(edited.sequence()).isEqualTo(added.sequence());
+        assertThat(edited.version()).isEqualTo(2);
+        Timer early = timers().edit(null, "A", Due.at(0), 3, Precondition.NONE, Trace.NONE);
+        assertThat(early.fireTime()).isEqualTo(2);
+        assertThat(early.priority()).isEqualTo(3);
+        assertThat(early.version()).isEqualTo(3);
+    }
+
+    @Test
+    void clockTimes_areReadOnTheClockNamed_virtualOrSystem_andInABatch() {
+        clocks().create("c", 1_000, ClockSettings.VIRTUAL);
+        assertThat(timers().add("c", "A", Due.at(1_500), 0, null, Trace.NONE).fireTime()).isEqualTo(1_500);
+        assertThat(timers().edit("c", "A", Due.at(10), null, Precondition.NONE, Trace.NONE).fireTime())
+                .isEqualTo(1_000);
+        assertRefused(() -> timers().get(null, "A"), ErrorCode.TIMER_NOT_FOUND, "no pending timer has id A");
+
+        clocks().create("wall", 0, ClockSettings.SYSTEM);
+        long y2099 = java.time.Instant.parse("2099-01-01T00:00:00Z").toEpochMilli();
+        assertThat(timers().add("wall", "y2099", Due.at(y2099), 0, null, Trace.NONE).fireTime()).isEqualTo(y2099);
+        Timer past = timers().add("wall", "past", Due.at(-1), 0, null, Trace.NONE);
+        assertThat(past.fireTime()).as("a time before the wall clock's now is due now").isEqualTo(past.createdAt());
+
+        timers().add(null, "A", 5, 0, null, Trace.NONE);
+        timers().advance(null, 1L, null, 10, Trace.NONE);
+        assertThat(timers().batch(null, List.of(new BatchOp.Add("B", Due.at(30), 0, null),
+                new BatchOp.Edit("A", Due.at(0), null, Precondition.NONE), new BatchOp.Add("C", Due.at(9), 0, null))))
+                .extracting(Timer::id, Timer::fireTime).containsExactly(org.assertj.core.groups.Tuple.tuple("B", 30L),
+                        org.assertj.core.groups.Tuple.tuple("A", 1L), org.assertj.core.groups.Tuple.tuple("C", 9L));
     }
 
     // ---- the random walk against the memory store as reference ----
@@ -525,7 +818,7 @@ public abstract class TimerStoreContract extends StoreContract {
         Revision revision;
         try {
             revision = current.get().revision();
-        } catch (SchedulerException absent) {
+        } catch (ProblemException absent) {
             return Precondition.NONE;
         }
         return Precondition.ifMatch(choice == 1 ? revision
@@ -565,7 +858,7 @@ public abstract class TimerStoreContract extends StoreContract {
                         + " created=" + t.createdAt() + " payload=" + t.payload() + " seqRank=" + sequenceRank);
             }
             return shown;
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             // the revision a precondition names holds a sequence, compared by order only as the answers' are
             return refused.code() + " at " + refused.opIndex() + ": "
                     + refused.getMessage().replaceAll("revision \\d+-", "revision ?-");

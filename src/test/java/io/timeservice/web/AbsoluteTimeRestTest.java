@@ -13,7 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Timers due at an absolute clock time ({@code at}, epoch milliseconds or an RFC 3339 date-time) instead of a delay:
  * adds, edits and batch operations, on the default clock and on named virtual and system clocks. The refusals of a
- * malformed {@code at} are cases of {@link StrictInputRestTest} and {@link BatchRestTest}'s kind, here too.
+ * malformed {@code at} are cases of {@link StrictInputRestTest} and {@link BatchRestTest}'s kind, here too. The
+ * web layer reads an {@code at}, the same on both stores; the store's part (a time at, before or too far after the
+ * clock's now, on a virtual, system or named clock, in a batch) is a case of {@code store.TimerStoreContract}.
  */
 class AbsoluteTimeRestTest extends RestTestSupport {
 

@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
-/** A batch counts its adds against the capacity as a whole: the add that overflows is named, nothing changes. */
+/**
+ * A batch counts its adds against the capacity as a whole: the add that overflows is named, nothing changes. Both
+ * stores: {@code store.TimerStoreContract}; the property reaching the PostgreSQL store: {@code StoreSelectionTest}.
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"timeservice.capacity=5", "timeservice.demo.enabled=true"})   // CapacityLimitTest's context
 class BatchCapacityRestTest {
@@ -48,6 +51,7 @@ class BatchCapacityRestTest {
     }
 
     private HttpProbe.Reply batch(String ops) {
-        return http.send("POST", "/batch", Map.of("Content-Type", "application/json"), ("{\"ops\":" + ops + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return http.send("POST", "/batch", Map.of("Content-Type", "application/json"),
+                ("{\"ops\":" + ops + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 }

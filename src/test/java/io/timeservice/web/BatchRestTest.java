@@ -20,7 +20,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * {@code POST /batch} and {@code POST /clocks/{clock}/batch}: every operation kind, every refusal with the index of
  * the refused operation, strict binding inside a batch, and a refused batch changes nothing a client can observe
- * (the queue, the clock, versions, the sequence counter).
+ * (the queue, the clock, versions, the sequence counter). The HTTP layer is the same on both stores; what the store
+ * decides (each refusal at its operation, the order of a batch, the largest batch, a named clock) is a case of
+ * {@code store.TimerStoreContract}, run on both.
  */
 class BatchRestTest extends RestTestSupport {
 

@@ -5,7 +5,10 @@ import static org.hamcrest.Matchers.equalTo;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 
-/** {@code timeservice.clocks.max} and the one capacity that every clock shares. */
+/**
+ * {@code timeservice.clocks.max} and the one capacity that every clock shares. Both stores:
+ * {@code store.ClockStoreContract}; the properties reaching the PostgreSQL store: {@code StoreSelectionTest}.
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"timeservice.clocks.max=2", "timeservice.capacity=3", "timeservice.demo.enabled=true"})
 class ClockLimitsRestTest extends RestTestSupport {

@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
-/** Entity tags {@code "<sequence>-<version>"} and If-Match on PATCH and DELETE. */
+/**
+ * Entity tags {@code "<sequence>-<version>"} and If-Match on PATCH and DELETE. The tags are read and written by the
+ * web layer, the same on both stores; what the store decides of a precondition (one revision per timer of an id, over
+ * a cancel, a firing and a reset; several named; on a missing timer) is a case of {@code store.TimerStoreContract}.
+ */
 class ConditionalRequestRestTest extends RestTestSupport {
 
     @Test

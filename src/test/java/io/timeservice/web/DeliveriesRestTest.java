@@ -27,7 +27,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Clock settings and the delivery calls over HTTP, every answer checked against openapi.yaml. Timing runs on
  * queueing virtual clocks (fire by advancing; leases and retries end by advancing), except for one system clock,
- * whose timer the service's firing thread fires by itself.
+ * whose timer the service's firing thread fires by itself. The store's part runs on both stores in
+ * {@code store.DeliveryStoreContract} and {@code store.ClockStoreContract} (claims, acks, nacks, extends, leases,
+ * retries, dead letters, long polls, the order of refusals, settings and counts); a system clock firing into its
+ * queue on PostgreSQL: {@code SystemDefaultClockRestPostgresTest}, {@code store.postgres.PostgresFiringLoopTest}.
  */
 class DeliveriesRestTest extends RestTestSupport {
 
@@ -409,7 +412,7 @@ class DeliveriesRestTest extends RestTestSupport {
                 Arguments.of("claim", "{\"wait\":-1}", "invalid_request"),
                 Arguments.of("claim", "{\"wait\":30001}", "invalid_request"),
                 Arguments.of("claim", "{\"wait\":null}", "invalid_request"),
-                // a bad max and a bad wait or lease together: max first, on both stores (issue 34, item 15)
+                // a bad max and a bad wait or lease together: max first (issue 34, item 15; DeliveryStoreContract)
                 Arguments.of("claim", "{\"max\":0,\"wait\":-1}", "invalid_limit"),
                 Arguments.of("claim", "{\"max\":1001,\"lease\":999,\"wait\":30001}", "invalid_limit"),
                 Arguments.of("claim", "{\"lease\":999,\"wait\":-1}", "invalid_request"),

@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
-/** The byte budget over HTTP: an add beyond it is 429 naming the budget and changes nothing; a cancel frees room. */
+/**
+ * The byte budget over HTTP: an add beyond it is 429 naming the budget and changes nothing; a cancel frees room. Both
+ * stores: {@code store.TimerStoreContract}; the property reaching the PostgreSQL store: {@code StoreSelectionTest}.
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"timeservice.limits.max-payload-bytes=1000", "timeservice.capacity-bytes=2000",
                 "timeservice.demo.enabled=true"})

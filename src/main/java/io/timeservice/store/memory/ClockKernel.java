@@ -3,11 +3,10 @@ package io.timeservice.store.memory;
 import java.util.Locale;
 import java.util.function.Supplier;
 
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimerRules;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics.Operation;
 import io.timeservice.store.StoreMetrics;
@@ -152,7 +151,7 @@ final class ClockKernel {
     /** Refuses every call once the clock was deleted or has stopped (fail-stop). Call first in every call. */
     void requireServing() {
         if (deletedClock != null) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "clock " + deletedClock + " was deleted");
+            throw ClockRules.clockDeleted(deletedClock);
         }
         failStop.requireServing(log);
     }
@@ -161,7 +160,7 @@ final class ClockKernel {
     int requirePending(String id) {
         int handle = id == null ? IndexedTimerHeap.NONE : heap.find(id);
         if (handle == IndexedTimerHeap.NONE) {
-            throw new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id " + Rules.abbreviate(id));
+            throw TimerRules.timerNotFound(id);
         }
         return handle;
     }

@@ -2,10 +2,10 @@ package io.timeservice.store.memory;
 
 import java.util.function.Supplier;
 
-import io.timeservice.model.SchedulerException;
-import io.timeservice.store.StoreMetrics;
+import io.timeservice.model.ProblemException;
 import io.timeservice.store.StoreMetrics.Operation;
 import io.timeservice.store.StoreMetrics.Outcome;
+import io.timeservice.store.StoreMetrics;
 
 /**
  * The one shape of every counted operation of a {@link MemoryClock}: {@code validate} outside the lock, the work
@@ -55,7 +55,7 @@ final class MeasuredOperations {
             }
             outcome = Outcome.SUCCESS;
             return applied.value();
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             outcome = Outcome.of(refused.code());
             throw refused;
         } finally {

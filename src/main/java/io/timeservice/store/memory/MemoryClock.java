@@ -20,9 +20,9 @@ import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
@@ -47,7 +47,7 @@ import io.timeservice.store.memory.time.Wakeups;
  *
  * <p>Thread-safe: every public method does its whole read or mutation under the one lock, so each is atomic and
  * they are linearizable in the order they run. Arguments are validated before anything changes, and a refused call
- * throws {@link SchedulerException} with the state untouched. Firing order is (fireTime, priority, sequence)
+ * throws {@link ProblemException} with the state untouched. Firing order is (fireTime, priority, sequence)
  * ascending.
  */
 public final class MemoryClock {
@@ -164,7 +164,7 @@ public final class MemoryClock {
      * Moves the clock to {@code now + by} and fires every timer whose fireTime is at or before the new now, in
      * firing order. {@code by = 0} fires the timers due exactly now.
      *
-     * @throws SchedulerException {@code invalid_advance} for a negative or too large {@code by}, or with a
+     * @throws ProblemException {@code invalid_advance} for a negative or too large {@code by}, or with a
      *                            recording {@code trace} when the advance would fire more than
      *                            {@link Limits#MAX_TRACED_FIRES}
      */

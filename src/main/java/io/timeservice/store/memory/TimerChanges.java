@@ -5,11 +5,11 @@ import java.util.function.LongSupplier;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Precondition;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics.Operation;
 import io.timeservice.store.memory.heap.IndexedTimerHeap;
@@ -51,12 +51,12 @@ final class TimerChanges {
 
     /** See {@link io.timeservice.store.TimerStore#add}: due {@code due}, decided under the lock; steps into trace. */
     Timer add(String id, Due due, int priority, String payload, Trace trace) {
-        return kernel.mutate(Operation.ADD, () -> Rules.requireValidId(id), () -> {
+        return kernel.mutate(Operation.ADD, () -> TimerRules.requireValidId(id), () -> {
             long now = kernel.clock().now();
-            long fireTime = Rules.fireTime(now, due);
+            long fireTime = TimeRules.fireTime(now, due);
             schedules.requireNotReserved(id);
             if (heap.find(id) != IndexedTimerHeap.NONE) {
-                throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
+                throw TimerRules.duplicateId(id);
             }
             long bytes = capacity.reserve(id, payload); // the last refusal; given back if anything after it throws
             try {
@@ -85,7 +85,7 @@ final class TimerChanges {
             schedules.requireNotOwned(id);
             Timer cancelled = heap.timerAt(handle);
             if (!precondition.accepts(cancelled.revision())) {
-                throw Rules.preconditionFailed(cancelled);
+                throw TimerRules.preconditionFailed(cancelled);
             }
             kernel.log().requireWritable();
             return kernel.commit(new Mutation.Cancelled(id, cancelled.sequence()), trace, () -> {
@@ -100,18 +100,18 @@ final class TimerChanges {
      * See {@link io.timeservice.store.TimerStore#edit}: a new due time (a delay counts from now), priority or both,
      * the sequence kept.
      *
-     * @throws SchedulerException as there, and {@code schedule_owned} for a schedule's occurrence
+     * @throws ProblemException as there, and {@code schedule_owned} for a schedule's occurrence
      */
     Timer edit(String id, Due newDue, Integer newPriority, Precondition precondition, Trace trace) {
-        return kernel.mutate(Operation.EDIT, () -> Rules.requireEditChange(newDue, newPriority), () -> {
-            long fireTime = newDue == null ? 0 : Rules.fireTime(kernel.clock().now(), newDue);
+        return kernel.mutate(Operation.EDIT, () -> TimerRules.requireEditChange(newDue, newPriority), () -> {
+            long fireTime = newDue == null ? 0 : TimeRules.fireTime(kernel.clock().now(), newDue);
             int handle = kernel.requirePending(id);
             schedules.requireNotOwned(id);
             Timer current = heap.timerAt(handle);
             if (!precondition.accepts(current.revision())) {
-                throw Rules.preconditionFailed(current);
+                throw TimerRules.preconditionFailed(current);
             }
-            Rules.requireVersionLeft(current);
+            TimerRules.requireVersionLeft(current);
             kernel.log().requireWritable();
             Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                     newPriority == null ? current.priority() : newPriority, current.sequence(),
@@ -132,7 +132,7 @@ final class TimerChanges {
      */
     List<Timer> batch(List<? extends BatchOp> ops) {
         return kernel.mutate(Operation.BATCH, () -> {
-            Rules.requireBatchSize(ops);
+            TimerRules.requireBatchSize(ops);
         }, () -> {
             BatchPlan plan = new BatchPlan(heap, capacity, sequences, kernel.clock().now(),
                     wallClockMillis.getAsLong(), ops.size(), schedules::requireNotReserved);

@@ -5,13 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.store.StoreMetrics.Operation;
 import io.timeservice.store.memory.heap.FiringOrderWalk;
 import io.timeservice.store.memory.heap.IndexedTimerHeap;
@@ -42,7 +42,7 @@ final class TimerReads {
                 wallClockMillis, kernel::requireServing);
     }
 
-    /** @throws SchedulerException {@code timer_not_found} */
+    /** @throws ProblemException {@code timer_not_found} */
     Timer get(String id) {
         return kernel.read(Operation.GET, () -> schedules.tagged(heap.timerAt(kernel.requirePending(id))));
     }
@@ -50,13 +50,13 @@ final class TimerReads {
     /**
      * The next timer to fire, without removing it. O(1).
      *
-     * @throws SchedulerException {@code queue_empty}
+     * @throws ProblemException {@code queue_empty}
      */
     Timer peek() {
         return kernel.read(Operation.PEEK, () -> {
             int root = heap.peek();
             if (root == IndexedTimerHeap.NONE) {
-                throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
+                throw TimerRules.queueEmpty();
             }
             return schedules.tagged(heap.timerAt(root));
         });
@@ -67,9 +67,7 @@ final class TimerReads {
      * what an advance to {@code dueBy} would fire.
      */
     QueueListing dueBy(long dueBy, int limit) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return kernel.read(Operation.LIST, () -> {
             int[] handles = FiringOrderWalk.firstInOrder(heap, limit);
             List<Timer> timers = new ArrayList<>(handles.length);
@@ -122,9 +120,7 @@ final class TimerReads {
      * to another slot than the one it sits in, or to null when the index lacks it).
      */
     HeapView heapView(int limit) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return invariantReports.view(limit);
     }
 }

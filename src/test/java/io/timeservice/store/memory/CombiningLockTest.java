@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -18,7 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class CombiningLockTest {
@@ -74,9 +76,9 @@ class CombiningLockTest {
                         try {
                             lock.call(() -> {
                                 counter++;
-                                throw new SchedulerException(ErrorCode.INVALID_REQUEST, expected);
+                                throw new ProblemException(ErrorCode.INVALID_REQUEST, expected);
                             });
-                        } catch (SchedulerException refused) {
+                        } catch (ProblemException refused) {
                             if (refused.getMessage().equals(expected)) {
                                 own++;
                             }
@@ -119,9 +121,9 @@ class CombiningLockTest {
             })), "waiter-" + i);
             threads.add(waiter);
             waiter.start();
-            while (lock.queued() < i + 1) {   // the next one starts only after this one has queued
-                Thread.onSpinWait();
-            }
+            int queued = i + 1;   // the next one starts only after this one has queued
+            Awaitility.await("waiter " + i + " queued").atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(1)).until(() -> lock.queued() >= queued);
         }
         release.countDown();
         holder.join(60_000);

@@ -15,9 +15,9 @@ import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Revision;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
@@ -109,7 +109,7 @@ class MemoryClockValidationTest {
         Snapshot before = Snapshot.of(scheduler);
         long lastSequence = before.pending().stream().mapToLong(Timer::sequence).max().orElseThrow();
 
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class, () -> call.accept(scheduler));
+        ProblemException refused = catchThrowableOfType(ProblemException.class, () -> call.accept(scheduler));
 
         assertThat(refused).as(name).isNotNull();
         assertThat(refused.code()).as(name).isEqualTo(code);
@@ -144,7 +144,7 @@ class MemoryClockValidationTest {
     void add_idWithIllegalCharacter_rejectedNamingThePosition(String id) {
         MemoryClock scheduler = scheduler(2);
 
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class,
+        ProblemException refused = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.add(id, 1, 0, null, Trace.NONE));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.INVALID_ID);
@@ -158,7 +158,7 @@ class MemoryClockValidationTest {
         MemoryClock scheduler = scheduler(2);
 
         assertThatThrownBy(() -> scheduler.add("y".repeat(129), 1, 0, null, Trace.NONE))
-                .isInstanceOf(SchedulerException.class).hasMessageContaining("129");
+                .isInstanceOf(ProblemException.class).hasMessageContaining("129");
     }
 
     @Test
@@ -166,7 +166,7 @@ class MemoryClockValidationTest {
         MemoryClock scheduler = scheduler(2);
 
         assertThatThrownBy(() -> scheduler.add("a", -42, 0, null, Trace.NONE))
-                .isInstanceOf(SchedulerException.class).hasMessageContaining("-42");
+                .isInstanceOf(ProblemException.class).hasMessageContaining("-42");
     }
 
     @Test
@@ -174,7 +174,7 @@ class MemoryClockValidationTest {
         MemoryClock scheduler = populated();
         Timer original = scheduler.get("keep-c");
 
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class,
+        ProblemException refused = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.add("keep-c", 1, -5, "replacement", Trace.NONE));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.DUPLICATE_ID);
@@ -187,7 +187,7 @@ class MemoryClockValidationTest {
         MemoryClock scheduler = scheduler(2);
 
         assertThat(scheduler.add("max", MAX_DELAY, 0, null, Trace.NONE).fireTime()).isEqualTo(MAX_DELAY);
-        assertThat(catchThrowableOfType(SchedulerException.class,
+        assertThat(catchThrowableOfType(ProblemException.class,
                 () -> scheduler.add("over", MAX_DELAY + 1, 0, null,
                         Trace.NONE)).code()).isEqualTo(ErrorCode.INVALID_DELAY);
         assertThat(scheduler.advance(MAX_DELAY, Trace.NONE).fired()).extracting(Timer::id).containsExactly("max");
@@ -201,9 +201,9 @@ class MemoryClockValidationTest {
                 StoreMetrics.NONE);
 
         Timer lastRepresentable = scheduler.add("edge", 10, 0, null, Trace.NONE);
-        SchedulerException overflow = catchThrowableOfType(SchedulerException.class,
+        ProblemException overflow = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.add("over", 11, 0, null, Trace.NONE));
-        SchedulerException editOverflow = catchThrowableOfType(SchedulerException.class,
+        ProblemException editOverflow = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.edit("edge", 11L, null, Precondition.NONE, Trace.NONE));
 
         assertThat(lastRepresentable.fireTime()).isEqualTo(Limits.MAX_TIME);
@@ -221,7 +221,7 @@ class MemoryClockValidationTest {
                 StoreMetrics.NONE);
         scheduler.add("last", 10, 0, null, Trace.NONE);
 
-        SchedulerException overflow = catchThrowableOfType(SchedulerException.class, () -> scheduler.advance(11,
+        ProblemException overflow = catchThrowableOfType(ProblemException.class, () -> scheduler.advance(11,
                 Trace.NONE));
 
         assertThat(overflow.code()).isEqualTo(ErrorCode.INVALID_ADVANCE);
@@ -230,7 +230,7 @@ class MemoryClockValidationTest {
         AdvanceResult result = scheduler.advance(10, Trace.NONE);
         assertThat(result.now()).isEqualTo(Limits.MAX_TIME);
         assertThat(result.fired()).extracting(Timer::id).containsExactly("last");
-        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.advance(1, Trace.NONE)).code())
+        assertThat(catchThrowableOfType(ProblemException.class, () -> scheduler.advance(1, Trace.NONE)).code())
                 .isEqualTo(ErrorCode.INVALID_ADVANCE);
         assertThat(scheduler.advance(0, Trace.NONE).now()).isEqualTo(Limits.MAX_TIME);
     }
@@ -247,7 +247,7 @@ class MemoryClockValidationTest {
     void peek_onEmptyQueue_refusedAsQueueEmpty() {
         MemoryClock scheduler = scheduler(8);
 
-        assertThat(catchThrowableOfType(SchedulerException.class, scheduler::peek).code())
+        assertThat(catchThrowableOfType(ProblemException.class, scheduler::peek).code())
                 .isEqualTo(ErrorCode.QUEUE_EMPTY);
     }
 
@@ -258,7 +258,7 @@ class MemoryClockValidationTest {
         scheduler.add("b", 1, 0, null, Trace.NONE);
         Timer c = scheduler.add("c", 1, 0, null, Trace.NONE);
 
-        SchedulerException full = catchThrowableOfType(SchedulerException.class,
+        ProblemException full = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.add("d", 1, 0, null, Trace.NONE));
 
         assertThat(full.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);

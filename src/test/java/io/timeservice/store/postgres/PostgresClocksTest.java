@@ -15,10 +15,9 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
-import io.timeservice.store.memory.ClockRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,7 +40,7 @@ class PostgresClocksTest {
     }
 
     private static ErrorCode codeOf(Throwable thrown) {
-        return ((SchedulerException) thrown).code();
+        return ((ProblemException) thrown).code();
     }
 
     @Test

@@ -10,7 +10,7 @@ public interface FiringRounds {
      * Fires at most {@code maxTimers} due timers of this clock, under its lock, and asks for the next round; returns
      * how many fired.
      *
-     * @throws io.timeservice.model.SchedulerException {@code storage_unavailable} when the journal holds the round
+     * @throws io.timeservice.model.ProblemException {@code storage_unavailable} when the journal holds the round
      *                                                 back or has stopped, {@code clock_not_found} once deleted
      */
     int fireRound(int maxTimers);

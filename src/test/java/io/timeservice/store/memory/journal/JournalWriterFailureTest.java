@@ -2,6 +2,7 @@ package io.timeservice.store.memory.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,7 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.store.memory.Mutation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -106,9 +107,9 @@ class JournalWriterFailureTest {
         });
         closer.start();
         // close() must wait for the flusher (WAITING in join); the defect returned at once (TERMINATED)
-        while (closer.getState() != Thread.State.WAITING && closer.getState() != Thread.State.TERMINATED) {
-            Thread.onSpinWait();
-        }
+        await("close() waiting or returned").atMost(Duration.ofSeconds(50)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(1)).until(() -> closer.getState() == Thread.State.WAITING
+                        || closer.getState() == Thread.State.TERMINATED);
         Thread.State whileFlusherHeld = closer.getState();
         release.countDown();
         closer.join();
@@ -133,7 +134,7 @@ class JournalWriterFailureTest {
     }
 
     private static void assertUnavailable(Runnable call) {
-        assertThatThrownBy(call::run).isInstanceOf(SchedulerException.class)
-                .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
+        assertThatThrownBy(call::run).isInstanceOf(ProblemException.class)
+                .extracting(e -> ((ProblemException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
     }
 }

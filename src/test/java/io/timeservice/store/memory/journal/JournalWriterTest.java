@@ -2,6 +2,7 @@ package io.timeservice.store.memory.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,11 +12,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.Mutation;
 import io.timeservice.store.memory.MemoryClock;
+import io.timeservice.store.memory.Mutation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -119,9 +120,9 @@ class JournalWriterTest {
         });
         waiter.start();
         // A spinning waiter never reaches WAITING, and returns from park thousands of times.
-        while (waiter.getState() != Thread.State.WAITING && writer.parkReturns.sum() < 10_000) {
-            Thread.onSpinWait();
-        }
+        await("the waiter parked, or spun").atMost(Duration.ofSeconds(50)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> waiter.getState() == Thread.State.WAITING || writer.parkReturns.sum() >= 10_000);
         long parkReturnsWhileWaiting = writer.parkReturns.sum();
         releaseFlusher.countDown();
         waiter.join();
@@ -142,12 +143,12 @@ class JournalWriterTest {
             store.writer().beforeWrite = this::holdFlusher; // the disk stalls
             String payload = "\"" + "p".repeat(500) + "\"";
             int accepted = 1;
-            SchedulerException refused = null;
+            ProblemException refused = null;
             while (refused == null) {
                 try {
                     scheduler.add("t" + accepted, 10, 0, payload, Trace.NONE);
                     accepted++;
-                } catch (SchedulerException e) {
+                } catch (ProblemException e) {
                     refused = e;
                 }
                 assertThat(accepted).as("adds accepted while the disk stalls").isLessThan(100);
@@ -223,7 +224,7 @@ class JournalWriterTest {
     }
 
     private static void assertUnavailable(Runnable call) {
-        assertThatThrownBy(call::run).isInstanceOf(SchedulerException.class)
-                .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
+        assertThatThrownBy(call::run).isInstanceOf(ProblemException.class)
+                .extracting(e -> ((ProblemException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
     }
 }

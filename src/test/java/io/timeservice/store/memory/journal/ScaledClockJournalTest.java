@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.memory.ClockRegistry;
@@ -132,7 +132,7 @@ class ScaledClockJournalTest {
                         }
                     }
                 }
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 // duplicates, lost claims: refused calls change nothing
             }
         }

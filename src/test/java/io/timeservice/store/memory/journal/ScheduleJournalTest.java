@@ -11,16 +11,16 @@ import java.util.Random;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.ScheduleSpec.CatchUp;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.MemoryScheduleStore;
-import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -140,7 +140,7 @@ class ScheduleJournalTest {
                 } else {
                     scheduler.advanceToNext(1 + random.nextInt(3), Trace.NONE);
                 }
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 // refusals change nothing; the comparison after restart checks that
             }
         }
