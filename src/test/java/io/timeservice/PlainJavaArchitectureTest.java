@@ -11,7 +11,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.timeservice.model.Timer;
 import io.timeservice.store.TimerStore;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.postgres.PostgresStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The model, the store ports and both stores are plain Java: no Spring, Micrometer, Jackson or Jakarta types anywhere
  * in them (the PostgreSQL store speaks JDBC only). Spring wires them in {@code config}; metrics reach Micrometer
- * through the {@code SchedulerMetrics} port.
+ * through the {@code StoreMetrics} port.
  */
 class PlainJavaArchitectureTest {
 
@@ -58,7 +58,7 @@ class PlainJavaArchitectureTest {
     void theRulesSeeTheApplicationClassesOnly() {
         assertThat(MAIN.contain(Timer.class)).isTrue();
         assertThat(MAIN.contain(TimerStore.class)).isTrue();
-        assertThat(MAIN.contain(TimerScheduler.class)).isTrue();
+        assertThat(MAIN.contain(MemoryClock.class)).isTrue();
         assertThat(MAIN.contain(PostgresStore.class)).isTrue();
         assertThat(MAIN.contain(PlainJavaArchitectureTest.class)).as("test classes are not part of the rule").isFalse();
     }

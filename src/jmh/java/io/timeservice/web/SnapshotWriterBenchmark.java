@@ -4,9 +4,9 @@ import java.io.OutputStream;
 import java.util.concurrent.TimeUnit;
 
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.MemoryClockStore;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -43,8 +43,8 @@ public class SnapshotWriterBenchmark {
 
     @Setup(Level.Trial)
     public void fill() {
-        Clocks clocks = Clocks.withVirtualClocks(4, n + 10, Long.MAX_VALUE, 10);
-        TimerScheduler source = clocks.create("source", 0).clock().scheduler();
+        ClockRegistry clocks = ClockRegistry.withVirtualClocks(4, n + 10, Long.MAX_VALUE, 10);
+        MemoryClock source = clocks.create("source", 0).clock().scheduler();
         for (int i = 0; i < n; i++) {
             source.add("timer-" + i, 1 + (i * 7919L) % 3_600_000, i % 4, "{\"n\":" + i + "}", Trace.NONE);
         }

@@ -12,19 +12,19 @@ import io.timeservice.store.ClockStore;
 import io.timeservice.store.DeliveryStore;
 import io.timeservice.store.QueueInspector;
 import io.timeservice.store.ScheduleStore;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.TimerStore;
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.MemoryDeliveryStore;
 import io.timeservice.store.memory.MemoryQueueInspector;
 import io.timeservice.store.memory.MemoryScheduleStore;
 import io.timeservice.store.memory.MemoryTimerStore;
 import io.timeservice.store.memory.PendingBudget;
-import io.timeservice.store.memory.TimerScheduler;
 import io.timeservice.store.memory.journal.JournalMetrics;
 import io.timeservice.store.memory.journal.JournalStore;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.health.contributor.Health;
@@ -34,7 +34,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The whole memory store, with {@code timeservice.store=memory} (the default) only: every clock's heap
- * ({@link Clocks}), the firing thread of the system clocks, the idle-clock sweeper, and, unless
+ * ({@link ClockRegistry}), the firing thread of the system clocks, the idle-clock sweeper, and, unless
  * {@code timeservice.durability=none}, the journal that recovers them at start-up and records every mutation; the
  * store ports the controllers use, and the heap views. The web server starts only after all exist, and stops
  * (gracefully) before the journal is closed, so no acknowledged request misses the journal.
@@ -48,12 +48,12 @@ class MemoryStoreConfiguration {
 
     /** Every virtual clock; the capacity is one budget over all of them. */
     @Bean
-    Clocks clocks(TimeServiceProperties properties, SchedulerMetrics metrics, CronParser cronParser) {
+    ClockRegistry clocks(TimeServiceProperties properties, StoreMetrics metrics, CronParser cronParser) {
         PendingBudget budget = deliveryLimited(new PendingBudget(properties.capacity(),
                 properties.capacityBytes().toBytes()), properties.deliveries().max());
         budget.limitSchedules(properties.schedules().max());
-        return new Clocks((clock, shared) -> {
-            TimerScheduler scheduler = new TimerScheduler(clock, properties.heap().arity(), shared,
+        return new ClockRegistry((clock, shared) -> {
+            MemoryClock scheduler = new MemoryClock(clock, properties.heap().arity(), shared,
                     System::currentTimeMillis, metrics);
             scheduler.scheduleWith(cronParser, properties.schedules().maxCatchUp()); // before recovery reads any
             scheduler.limitInvariantChecks(properties.invariants().minCheckInterval(),
@@ -74,7 +74,7 @@ class MemoryStoreConfiguration {
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "timeservice.clocks.idle-ttl")
-    IdleClockSweeper idleClockSweeper(Clocks clocks, TimeServiceProperties properties,
+    IdleClockSweeper idleClockSweeper(ClockRegistry clocks, TimeServiceProperties properties,
                                       ObjectProvider<JournalStore> journal) {
         journal.getIfAvailable();
         Duration ttl = properties.clocks().idleTtl();
@@ -82,7 +82,9 @@ class MemoryStoreConfiguration {
         return new IdleClockSweeper(clocks, Math.max(1_000, Math.min(ttl.toMillis() / 10, 60_000)));
     }
 
-    /** Runs {@link Clocks#deleteIdle} at a fixed delay; not an Executor bean, which would displace Boot's own. */
+    /**
+     * Runs {@link ClockRegistry#deleteIdle} at a fixed delay; not an Executor bean, which would displace Boot's own.
+     */
     static final class IdleClockSweeper implements AutoCloseable {
 
         private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(task -> {
@@ -91,7 +93,7 @@ class MemoryStoreConfiguration {
             return thread;
         });
 
-        IdleClockSweeper(Clocks clocks, long periodMillis) {
+        IdleClockSweeper(ClockRegistry clocks, long periodMillis) {
             executor.scheduleWithFixedDelay(() -> {
                 try {
                     clocks.deleteIdle();
@@ -112,7 +114,8 @@ class MemoryStoreConfiguration {
      * clock its configured mode first, and stops before the journal closes.
      */
     @Bean(destroyMethod = "stop")
-    FiringLoop firingLoop(Clocks clocks, TimeServiceProperties properties, ObjectProvider<JournalStore> journal) {
+    FiringLoop firingLoop(ClockRegistry clocks, TimeServiceProperties properties,
+                          ObjectProvider<JournalStore> journal) {
         journal.getIfAvailable();
         clocks.configureDefault(ClockSettings.of(properties.clock().mode(), null, null));
         FiringLoop loop = new FiringLoop(System::currentTimeMillis, properties.firing().maxSleep().toMillis(),
@@ -122,16 +125,16 @@ class MemoryStoreConfiguration {
         return loop;
     }
 
-    /** The {@code default} clock's scheduler, which the paths without a clock address. */
+    /** The {@code default} clock, which the paths without a clock address. */
     @Bean
-    TimerScheduler timerScheduler(Clocks clocks) {
+    MemoryClock defaultMemoryClock(ClockRegistry clocks) {
         return clocks.defaultScheduler();
     }
 
     /** The memory store's journal, unless {@code timeservice.durability=none}. */
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "timeservice.durability", havingValue = "journal", matchIfMissing = true)
-    JournalStore journalStore(Clocks clocks, TimeServiceProperties properties, JournalMetrics metrics)
+    JournalStore journalStore(ClockRegistry clocks, TimeServiceProperties properties, JournalMetrics metrics)
             throws IOException {
         JournalStore store = JournalStore.open(properties.dataDir(), clocks, properties.fsync(),
                 properties.fsyncInterval(), properties.snapshot().multiple(),
@@ -149,27 +152,27 @@ class MemoryStoreConfiguration {
     }
 
     @Bean
-    ClockStore clockStore(Clocks clocks) {
+    ClockStore clockStore(ClockRegistry clocks) {
         return new MemoryClockStore(clocks);
     }
 
     @Bean
-    TimerStore timerStore(Clocks clocks) {
+    TimerStore timerStore(ClockRegistry clocks) {
         return new MemoryTimerStore(clocks);
     }
 
     @Bean
-    ScheduleStore scheduleStore(Clocks clocks) {
+    ScheduleStore scheduleStore(ClockRegistry clocks) {
         return new MemoryScheduleStore(clocks);
     }
 
     @Bean
-    DeliveryStore deliveryStore(Clocks clocks) {
+    DeliveryStore deliveryStore(ClockRegistry clocks) {
         return new MemoryDeliveryStore(clocks);
     }
 
     @Bean
-    QueueInspector queueInspector(Clocks clocks) {
+    QueueInspector queueInspector(ClockRegistry clocks) {
         return new MemoryQueueInspector(clocks);
     }
 }

@@ -4,8 +4,8 @@ import io.timeservice.metrics.DeliveryGauges;
 import io.timeservice.metrics.FiringHealthIndicator;
 import io.timeservice.metrics.QueueGauges;
 import io.timeservice.metrics.TimerQueueHealthIndicator;
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,24 +20,24 @@ import org.springframework.context.annotation.Configuration;
 class MemoryStoreMetricsConfiguration {
 
     @Bean
-    QueueGauges queueGauges(Clocks clocks) {
+    QueueGauges queueGauges(ClockRegistry clocks) {
         return new QueueGauges(clocks);
     }
 
     @Bean
-    DeliveryGauges deliveryGauges(Clocks clocks, FiringLoop firing) {
+    DeliveryGauges deliveryGauges(ClockRegistry clocks, FiringLoop firing) {
         return new DeliveryGauges(clocks, firing);
     }
 
     /** The {@code timerQueue} health component (the bean's name makes the component's). */
     @Bean
-    TimerQueueHealthIndicator timerQueueHealthIndicator(Clocks clocks) {
+    TimerQueueHealthIndicator timerQueueHealthIndicator(ClockRegistry clocks) {
         return new TimerQueueHealthIndicator(clocks);
     }
 
     /** The {@code firing} health component. */
     @Bean
-    FiringHealthIndicator firingHealthIndicator(Clocks clocks, FiringLoop firing) {
+    FiringHealthIndicator firingHealthIndicator(ClockRegistry clocks, FiringLoop firing) {
         return new FiringHealthIndicator(clocks, firing);
     }
 }

@@ -9,7 +9,7 @@ import io.timeservice.store.MeasuredDeliveryStore;
 import io.timeservice.store.MeasuredTimerStore;
 import io.timeservice.store.QueueInspector;
 import io.timeservice.store.ScheduleStore;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.TimerStore;
 import io.timeservice.store.postgres.PostgresClockStore;
 import io.timeservice.store.postgres.PostgresDeliveryStore;
@@ -46,7 +46,7 @@ class PostgresStoreConfiguration {
     /** Opened after Flyway has migrated the schema: Boot orders beans marked so after the database's initializers. */
     @Bean
     @DependsOnDatabaseInitialization
-    PostgresStore postgresStore(DataSource dataSource, TimeServiceProperties properties, SchedulerMetrics metrics,
+    PostgresStore postgresStore(DataSource dataSource, TimeServiceProperties properties, StoreMetrics metrics,
                                 CronParser cronParser) {
         TimeServiceProperties.Postgresql postgresql = properties.postgresql();
         PostgresStore store = PostgresStore.open(dataSource, properties.capacity(),
@@ -80,7 +80,7 @@ class PostgresStoreConfiguration {
 
     /** Timed and counted as the memory store's scheduler times and counts its calls (the same meters). */
     @Bean
-    TimerStore timerStore(PostgresStore store, SchedulerMetrics metrics) {
+    TimerStore timerStore(PostgresStore store, StoreMetrics metrics) {
         return new MeasuredTimerStore(new PostgresTimerStore(store), metrics);
     }
 
@@ -90,7 +90,7 @@ class PostgresStoreConfiguration {
     }
 
     @Bean
-    DeliveryStore deliveryStore(PostgresStore store, SchedulerMetrics metrics) {
+    DeliveryStore deliveryStore(PostgresStore store, StoreMetrics metrics) {
         return new MeasuredDeliveryStore(new PostgresDeliveryStore(store), metrics);
     }
 

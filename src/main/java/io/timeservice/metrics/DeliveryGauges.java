@@ -7,14 +7,14 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.timeservice.model.DeliveryCounts;
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.FiringLoop;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Delivery and firing-thread gauges over every clock, read at scrape time from each clock's
- * {@link TimerScheduler#deliveryCounts()} (a volatile read, no scheduler lock): a scrape costs O(clocks) and never
+ * {@link MemoryClock#deliveryCounts()} (a volatile read, no scheduler lock): a scrape costs O(clocks) and never
  * waits for a busy clock. No clock label (the number of clocks is unbounded); per-clock figures are in
  * {@code GET /clocks/{clock}}.
  *
@@ -35,16 +35,16 @@ import org.springframework.beans.factory.annotation.Autowired;
  */
 public class DeliveryGauges implements MeterBinder {
 
-    private final Clocks clocks;
+    private final ClockRegistry clocks;
     private final FiringLoop firing;
     private final LongSupplier wallClockMillis;
 
     @Autowired
-    public DeliveryGauges(Clocks clocks, FiringLoop firing) {
+    public DeliveryGauges(ClockRegistry clocks, FiringLoop firing) {
         this(clocks, firing, System::currentTimeMillis);
     }
 
-    DeliveryGauges(Clocks clocks, FiringLoop firing, LongSupplier wallClockMillis) {
+    DeliveryGauges(ClockRegistry clocks, FiringLoop firing, LongSupplier wallClockMillis) {
         this.clocks = clocks;
         this.firing = firing;
         this.wallClockMillis = wallClockMillis;
@@ -97,7 +97,7 @@ public class DeliveryGauges implements MeterBinder {
 
     private double sum(ToIntFunction<DeliveryCounts> count) {
         long sum = 0;
-        for (Clocks.Clock clock : clocks.all()) {
+        for (ClockRegistry.Clock clock : clocks.all()) {
             sum += count.applyAsInt(clock.scheduler().deliveryCounts());
         }
         return sum;
@@ -106,7 +106,7 @@ public class DeliveryGauges implements MeterBinder {
     private double oldestReadyAgeSeconds() {
         long now = wallClockMillis.getAsLong();
         long oldestAge = 0;
-        for (Clocks.Clock clock : clocks.all()) {
+        for (ClockRegistry.Clock clock : clocks.all()) {
             Long readyAt = clock.scheduler().deliveryCounts().oldestReadyAt();
             if (readyAt != null && clock.settings().isSystem()) {
                 oldestAge = Math.max(oldestAge, now - readyAt);

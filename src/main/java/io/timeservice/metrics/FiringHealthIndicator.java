@@ -1,7 +1,7 @@
 package io.timeservice.metrics;
 
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -21,10 +21,10 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  */
 public class FiringHealthIndicator implements HealthIndicator {
 
-    private final Clocks clocks;
+    private final ClockRegistry clocks;
     private final FiringLoop firing;
 
-    public FiringHealthIndicator(Clocks clocks, FiringLoop firing) {
+    public FiringHealthIndicator(ClockRegistry clocks, FiringLoop firing) {
         this.clocks = clocks;
         this.firing = firing;
     }
@@ -49,7 +49,7 @@ public class FiringHealthIndicator implements HealthIndicator {
                     .build();
         }
         int heldBack = 0;
-        for (Clocks.Clock clock : clocks.all()) {
+        for (ClockRegistry.Clock clock : clocks.all()) {
             if (clock.scheduler().deliveryCounts().firingHeldBack()) {
                 heldBack++;
             }

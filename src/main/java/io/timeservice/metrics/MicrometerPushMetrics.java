@@ -35,7 +35,7 @@ public final class MicrometerPushMetrics implements PushMetrics {
         }
         duration = Timer.builder("timer.push.duration")
                 .description("How long one push attempt took, from sending to its answer or failure")
-                .serviceLevelObjectives(MicrometerSchedulerMetrics.DELIVERY_BUCKETS)
+                .serviceLevelObjectives(MicrometerStoreMetrics.DELIVERY_BUCKETS)
                 .register(registry);
         restarts = Counter.builder("timer.push.client.restarts")
                 .description("Times the push HTTP client was replaced because its I/O reactor was down")

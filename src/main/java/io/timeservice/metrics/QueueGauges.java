@@ -12,13 +12,13 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Schedule;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.MemoryScheduleStore;
-import io.timeservice.store.memory.TimerScheduler;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * Queue gauges over every clock, read at scrape time from each clock's {@link TimerScheduler#status()}, which is
+ * Queue gauges over every clock, read at scrape time from each clock's {@link MemoryClock#status()}, which is
  * O(1): a scrape never walks a heap, and costs O(clocks). No gauge has a clock label (the number of clocks is
  * unbounded); per-clock figures are in {@code GET /clocks/{clock}}. Prometheus names: {@code timer_clocks{mode}} (clocks
  * that exist by mode, {@code default} included; a few modes, so a bounded label), {@code timer_queue_depth} (pending timers over all clocks),
@@ -31,7 +31,7 @@ import org.springframework.beans.factory.annotation.Autowired;
  * configured limits, shared by all clocks), {@code timer_queue_payload_bytes} (id + payload bytes held over all
  * clocks, against the byte limit), {@code timer_queue_serving} (0 once any clock's scheduler stopped after a failure,
  * fail-stop) and {@code timer_queue_invariants_ok} (0 while any clock's last invariant report has a broken rule). The
- * invariant gauge reads {@link TimerScheduler#invariants()}, the report health and {@code GET /queue/invariants}
+ * invariant gauge reads {@link MemoryClock#invariants()}, the report health and {@code GET /queue/invariants}
  * share, so a scrape walks a heap only when it changed since the last walk, and within the same rate limit as every
  * other reader. Gauges a stopped scheduler cannot answer read NaN. A clock deleted during a scrape is left out.
  * The gauges read through this binder hold it strongly: Micrometer holds a gauge's object weakly by default, and a
@@ -39,22 +39,22 @@ import org.springframework.beans.factory.annotation.Autowired;
  */
 public class QueueGauges implements MeterBinder {
 
-    private final Clocks clocks;
+    private final ClockRegistry clocks;
     private final LongSupplier wallClockMillis;
 
     @Autowired
-    public QueueGauges(Clocks clocks) {
+    public QueueGauges(ClockRegistry clocks) {
         this(clocks, System::currentTimeMillis);
     }
 
-    QueueGauges(Clocks clocks, LongSupplier wallClockMillis) {
+    QueueGauges(ClockRegistry clocks, LongSupplier wallClockMillis) {
         this.clocks = clocks;
         this.wallClockMillis = wallClockMillis;
     }
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        TimerScheduler anyClock = clocks.defaultScheduler(); // the limits are the shared budget's
+        MemoryClock anyClock = clocks.defaultScheduler(); // the limits are the shared budget's
         for (ClockSettings.Mode mode : ClockSettings.Mode.values()) {
             Gauge.builder("timer.clocks", this, gauges -> gauges.clocksIn(mode))
                     .description("Clocks by mode, default included (timeservice.clocks.max at most over all modes)")
@@ -87,14 +87,14 @@ public class QueueGauges implements MeterBinder {
                 .baseUnit("seconds")
                 .strongReference(true)
                 .register(registry);
-        Gauge.builder("timer.queue.capacity", anyClock, TimerScheduler::capacity)
+        Gauge.builder("timer.queue.capacity", anyClock, MemoryClock::capacity)
                 .description("Most pending timers over all clocks (timeservice.capacity); an add beyond it gets"
                         + " capacity_exceeded")
                 .register(registry);
-        Gauge.builder("timer.queue.capacity.bytes", anyClock, TimerScheduler::capacityBytes)
+        Gauge.builder("timer.queue.capacity.bytes", anyClock, MemoryClock::capacityBytes)
                 .description("Most id + payload bytes all pending timers may hold (timeservice.capacity-bytes)")
                 .register(registry);
-        Gauge.builder("timer.queue.payload", this, gauges -> gauges.overClocks(TimerScheduler::pendingBytes,
+        Gauge.builder("timer.queue.payload", this, gauges -> gauges.overClocks(MemoryClock::pendingBytes,
                         Double::sum))
                 .description("Id + payload bytes the pending timers of all clocks hold, against"
                         + " timer_queue_capacity_bytes")
@@ -118,7 +118,7 @@ public class QueueGauges implements MeterBinder {
     /** Clocks of {@code mode} that exist: O(clocks), from each clock's settings (no lock taken). */
     private double clocksIn(ClockSettings.Mode mode) {
         int count = 0;
-        for (Clocks.Clock clock : clocks.all()) {
+        for (ClockRegistry.Clock clock : clocks.all()) {
             if (clock.settings().mode() == mode) {
                 count++;
             }
@@ -130,9 +130,9 @@ public class QueueGauges implements MeterBinder {
      * {@code value} of every clock, combined; a clock deleted meanwhile is skipped, and a stopped scheduler (which
      * answers nothing) makes the whole value NaN.
      */
-    private double overClocks(ToDoubleFunction<TimerScheduler> value, DoubleBinaryOperator combine) {
+    private double overClocks(ToDoubleFunction<MemoryClock> value, DoubleBinaryOperator combine) {
         double combined = Double.NaN;
-        for (Clocks.Clock clock : clocks.all()) {
+        for (ClockRegistry.Clock clock : clocks.all()) {
             double one;
             try {
                 one = value.applyAsDouble(clock.scheduler());
@@ -147,12 +147,12 @@ public class QueueGauges implements MeterBinder {
         return combined; // never NaN by emptiness: the default clock always exists
     }
 
-    private double oldestAgeSeconds(TimerScheduler scheduler) {
+    private double oldestAgeSeconds(MemoryClock scheduler) {
         Long created = scheduler.status().oldestCreatedAtWallMillis();
         return created == null ? 0 : Math.max(0, wallClockMillis.getAsLong() - created) / 1000.0;
     }
 
-    private static double oldestAgeVirtualSeconds(TimerScheduler scheduler) {
+    private static double oldestAgeVirtualSeconds(MemoryClock scheduler) {
         QueueStatus status = scheduler.status();
         Long created = status.oldestCreatedAt();
         return created == null ? 0 : (status.now() - created) / 1000.0;

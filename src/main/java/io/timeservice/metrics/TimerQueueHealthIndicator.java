@@ -4,8 +4,8 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueStatus;
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -14,22 +14,22 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * and DOWN with {@code stopped} once the scheduler has stopped serving after a failure (fail-stop, until restart).
  * Part of the {@code readiness} group, so a load balancer routes away from a stopped service.
  *
- * <p>Every clock is checked. The invariant report comes from {@link TimerScheduler#invariants()}, the one mechanism every reader shares: it
+ * <p>Every clock is checked. The invariant report comes from {@link MemoryClock#invariants()}, the one mechanism every reader shares: it
  * is reused while the queue does not change, and above {@code timeservice.invariants.rate-limited-above} timers a
  * new O(n) walk (on a copy of the heap) starts at most once per {@code timeservice.invariants.min-check-interval},
  * so a probe never costs more than any other reader.
  */
 public class TimerQueueHealthIndicator implements HealthIndicator {
 
-    private final Clocks clocks;
+    private final ClockRegistry clocks;
 
-    public TimerQueueHealthIndicator(Clocks clocks) {
+    public TimerQueueHealthIndicator(ClockRegistry clocks) {
         this.clocks = clocks;
     }
 
     @Override
     public Health health() {
-        TimerScheduler main = clocks.defaultScheduler();
+        MemoryClock main = clocks.defaultScheduler();
         try {
             String stopped = main.stoppedBecause();
             return stopped == null ? serving() : stopped(stopped);
@@ -49,8 +49,8 @@ public class TimerQueueHealthIndicator implements HealthIndicator {
         long size = 0;
         long payloadBytes = 0;
         long oldestCheck = Long.MAX_VALUE;
-        for (Clocks.Clock clock : clocks.all()) {
-            TimerScheduler scheduler = clock.scheduler();
+        for (ClockRegistry.Clock clock : clocks.all()) {
+            MemoryClock scheduler = clock.scheduler();
             InvariantReport report;
             QueueStatus status;
             try {

@@ -3,8 +3,8 @@ package io.timeservice.store;
 import java.util.function.Supplier;
 
 import io.timeservice.model.ProblemException;
-import io.timeservice.store.SchedulerMetrics.Operation;
-import io.timeservice.store.SchedulerMetrics.Outcome;
+import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.StoreMetrics.Outcome;
 
 /**
  * Times one store call and reports it as the memory store's scheduler does: the whole call, its outcome from the
@@ -15,7 +15,7 @@ public final class MeasuredCall {
     private MeasuredCall() {
     }
 
-    public static <T> T measure(SchedulerMetrics metrics, Operation operation, Supplier<T> call) {
+    public static <T> T measure(StoreMetrics metrics, Operation operation, Supplier<T> call) {
         long start = System.nanoTime();
         Outcome outcome = Outcome.REJECTED;
         try {
@@ -30,7 +30,7 @@ public final class MeasuredCall {
         }
     }
 
-    public static void measure(SchedulerMetrics metrics, Operation operation, Runnable call) {
+    public static void measure(StoreMetrics metrics, Operation operation, Runnable call) {
         measure(metrics, operation, () -> {
             call.run();
             return null;

@@ -6,10 +6,10 @@ import io.timeservice.model.Ack;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.store.SchedulerMetrics.Operation;
+import io.timeservice.store.StoreMetrics.Operation;
 
 /**
- * Reports every call of a delivery store to {@link SchedulerMetrics} under the operation the memory store's
+ * Reports every call of a delivery store to {@link StoreMetrics} under the operation the memory store's
  * scheduler reports it as. The delivery events themselves are reported where they happen
  * (the store), since only the store knows, e.g., whether an ack was new or a repeat; so are
  * claims, timed per look.
@@ -17,9 +17,9 @@ import io.timeservice.store.SchedulerMetrics.Operation;
 public final class MeasuredDeliveryStore implements DeliveryStore {
 
     private final DeliveryStore store;
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
 
-    public MeasuredDeliveryStore(DeliveryStore store, SchedulerMetrics metrics) {
+    public MeasuredDeliveryStore(DeliveryStore store, StoreMetrics metrics) {
         this.store = store;
         this.metrics = metrics;
     }

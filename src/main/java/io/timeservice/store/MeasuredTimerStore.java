@@ -11,19 +11,19 @@ import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics.Operation;
+import io.timeservice.store.StoreMetrics.Operation;
 
 /**
- * Reports every call of a timer store to {@link SchedulerMetrics} under the operation the memory store's scheduler
+ * Reports every call of a timer store to {@link StoreMetrics} under the operation the memory store's scheduler
  * reports it as (and an advance's fired count), so the operation meters mean the same on the PostgreSQL store.
  * {@code status} and {@code reset} are not operations there either.
  */
 public final class MeasuredTimerStore implements TimerStore {
 
     private final TimerStore store;
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
 
-    public MeasuredTimerStore(TimerStore store, SchedulerMetrics metrics) {
+    public MeasuredTimerStore(TimerStore store, StoreMetrics metrics) {
         this.store = store;
         this.metrics = metrics;
     }

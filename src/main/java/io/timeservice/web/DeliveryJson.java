@@ -22,7 +22,8 @@ record DeliveryJson(String clock, String id, long fireTime, int priority, long s
     static DeliveryJson of(String clock, Delivery delivery) {
         boolean inFlight = delivery.state() == Delivery.State.IN_FLIGHT;
         return new DeliveryJson(clock == null ? Limits.DEFAULT_CLOCK : clock, delivery.id(), delivery.fireTime(),
-                delivery.priority(), delivery.sequence(), delivery.payload(), delivery.attempt(), ClocksController.lowerCase(delivery.state()),
+                delivery.priority(), delivery.sequence(), delivery.payload(), delivery.attempt(),
+                ClockResourceController.lowerCase(delivery.state()),
                 inFlight ? delivery.claim() : null, inFlight ? delivery.leaseUntil() : null,
                 delivery.state() == Delivery.State.WAITING ? delivery.retryAt() : null, delivery.readyAt(),
                 delivery.state() == Delivery.State.DEAD ? delivery.deadReason() : null, delivery.schedule());

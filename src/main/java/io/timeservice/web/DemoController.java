@@ -29,14 +29,14 @@ class DemoController {
 
     /** Empties the queue and restarts the virtual clock at 0. Sequences keep counting. */
     @PostMapping(path = "/demo/reset", produces = MediaType.APPLICATION_JSON_VALUE)
-    ClockController.ClockJson reset() {
+    ClockTimeController.ClockJson reset() {
         if (!enabled) {
             throw new ApiProblem(ProblemType.DEMO_DISABLED,
                     "scenarios are off on this service; start it with timeservice.demo.enabled=true "
                             + "(or the demo profile) to use them, never on a production queue");
         }
         timers.reset();
-        return new ClockController.ClockJson(0);
+        return new ClockTimeController.ClockJson(0);
     }
 
     record DemoJson(boolean enabled) {

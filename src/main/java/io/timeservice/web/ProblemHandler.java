@@ -1,7 +1,7 @@
 package io.timeservice.web;
 
 import io.timeservice.model.ProblemException;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -26,9 +26,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
 
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
 
-    ProblemHandler(SchedulerMetrics metrics) {
+    ProblemHandler(StoreMetrics metrics) {
         this.metrics = metrics;
     }
 

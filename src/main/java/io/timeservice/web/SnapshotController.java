@@ -9,7 +9,7 @@ import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.PushTargetGuard;
 import io.timeservice.model.SnapshotSizes;
 import io.timeservice.store.ClockStore;
-import io.timeservice.web.ClocksController.ClockJson;
+import io.timeservice.web.ClockResourceController.ClockJson;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.MediaType;
@@ -66,6 +66,6 @@ class SnapshotController {
             targets.requireAllowed(snapshot.settings().push()); // PUT /clocks' rule: resolved before the store is asked
         }
         return ResponseEntity.created(URI.create("/clocks/" + clock))
-                .body(ClocksController.describe(clocks.load(clock, snapshot).clock()));
+                .body(ClockResourceController.describe(clocks.load(clock, snapshot).clock()));
     }
 }

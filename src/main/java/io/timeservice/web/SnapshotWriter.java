@@ -108,13 +108,13 @@ final class SnapshotWriter {
         json.writeName("clock");
         json.writeStartObject();
         json.writeStringProperty("name", snapshot.name());
-        json.writeStringProperty("mode", ClocksController.lowerCase(settings.mode()));
+        json.writeStringProperty("mode", ClockResourceController.lowerCase(settings.mode()));
         if (settings.rate() != null) {
             json.writeName("rate");
             json.writeNumber(BigDecimal.valueOf(settings.rate().millionths(), ClockRate.MAX_SCALE).stripTrailingZeros()
                     .toPlainString());
         }
-        json.writeStringProperty("delivery", ClocksController.lowerCase(settings.delivery()));
+        json.writeStringProperty("delivery", ClockResourceController.lowerCase(settings.delivery()));
         json.writeName("retry");
         json.writeStartObject();
         json.writeNumberProperty("maxAttempts", retry.maxAttempts());
@@ -215,7 +215,7 @@ final class SnapshotWriter {
         json.writeNumberProperty("priority", delivery.priority());
         json.writeNumberProperty("sequence", delivery.sequence());
         json.writeNumberProperty("attempt", delivery.attempt());
-        json.writeStringProperty("state", ClocksController.lowerCase(delivery.state()));
+        json.writeStringProperty("state", ClockResourceController.lowerCase(delivery.state()));
         json.writeNumberProperty("readyAt", delivery.readyAt());
         if (delivery.state() == Delivery.State.WAITING) {
             json.writeNumberProperty("retryAt", delivery.retryAt());

@@ -18,7 +18,7 @@ import io.timeservice.model.Trace;
 import io.timeservice.push.Pusher;
 import io.timeservice.store.ClockStore;
 import io.timeservice.store.TimerStore;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.journal.JournalStore;
 import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.TestDatabase;
@@ -48,7 +48,7 @@ class StoreSelectionTest {
             assertThat(context.getBeanNamesForType(DataSource.class)).isEmpty();
             assertThat(context.getBeanNamesForType(Flyway.class)).isEmpty();
             assertThat(context.getBeanNamesForType(PostgresStore.class)).isEmpty();
-            assertThat(context.getBean(Clocks.class).count()).isEqualTo(1);
+            assertThat(context.getBean(ClockRegistry.class).count()).isEqualTo(1);
             assertThat(context.getBean(Pusher.class).settlesOnAnswer()).as("no call of this store waits for I/O")
                     .isTrue();
         }

@@ -5,7 +5,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.CorruptionHooks;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -23,7 +23,7 @@ class ClockHealthDownTest {
     int port;
 
     @Autowired
-    Clocks clocks;
+    ClockRegistry clocks;
 
     @Test
     void health_isDownAndNamesTheClock_whenAnotherClocksHeapBreaks() {

@@ -10,11 +10,11 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.PendingBudget;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,8 +30,8 @@ class DeliveryGaugesTest {
 
     private final AtomicLong wall = new AtomicLong(START);
     private final PendingBudget budget = new PendingBudget(100, Long.MAX_VALUE);
-    private final Clocks clocks = new Clocks((clock, shared) -> new TimerScheduler(clock, 4, shared, wall::get,
-            SchedulerMetrics.NONE), budget, 10, wall::get);
+    private final ClockRegistry clocks = new ClockRegistry((clock, shared) -> new MemoryClock(clock, 4, shared,
+            wall::get, StoreMetrics.NONE), budget, 10, wall::get);
     private final FiringLoop firing = new FiringLoop(wall::get, 1_000, 100);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -43,8 +43,8 @@ class DeliveryGaugesTest {
 
     @Test
     void gauges_countEveryClocksDeliveriesByState_andAgeOnlySystemClocksReadyOnes() {
-        TimerScheduler system = clocks.create("real", 0, ClockSettings.SYSTEM).clock().scheduler();
-        TimerScheduler virtual = clocks.create("ci", 0, ONE_ATTEMPT).clock().scheduler();
+        MemoryClock system = clocks.create("real", 0, ClockSettings.SYSTEM).clock().scheduler();
+        MemoryClock virtual = clocks.create("ci", 0, ONE_ATTEMPT).clock().scheduler();
         system.add("a", 500, 0, null, Trace.NONE);
         system.add("b", 1_000, 0, null, Trace.NONE);
         system.add("later", 60_000, 0, null, Trace.NONE);
@@ -82,7 +82,7 @@ class DeliveryGaugesTest {
     @Test
     void heldBack_countsTheClocksThatCannotFire_whileTheDeliveriesHoldTheirLimit() {
         budget.limitDeliveries(4);
-        TimerScheduler system = clocks.create("real", 0, ClockSettings.SYSTEM).clock().scheduler();
+        MemoryClock system = clocks.create("real", 0, ClockSettings.SYSTEM).clock().scheduler();
         for (int i = 0; i < 6; i++) {
             system.add("t" + i, 0, 0, null, Trace.NONE);
         }

@@ -6,11 +6,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.PendingBudget;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -20,8 +20,8 @@ class FiringHealthIndicatorTest {
 
     private final AtomicLong wall = new AtomicLong(1_700_000_000_000L);
     private final PendingBudget budget = new PendingBudget(100, Long.MAX_VALUE);
-    private final Clocks clocks = new Clocks((clock, shared) -> new TimerScheduler(clock, 4, shared, wall::get,
-            SchedulerMetrics.NONE), budget, 10, wall::get);
+    private final ClockRegistry clocks = new ClockRegistry((clock, shared) -> new MemoryClock(clock, 4, shared,
+            wall::get, StoreMetrics.NONE), budget, 10, wall::get);
     private final FiringLoop firing = new FiringLoop(wall::get, 1_000, 100);
     private final FiringHealthIndicator indicator = new FiringHealthIndicator(clocks, firing);
 
@@ -46,7 +46,7 @@ class FiringHealthIndicatorTest {
     @Test
     void up_butSaysSo_whileTheDeliveryLimitHoldsAClockBack() throws InterruptedException {
         budget.limitDeliveries(2);
-        TimerScheduler system = clocks.create("real", 0, ClockSettings.SYSTEM).clock().scheduler();
+        MemoryClock system = clocks.create("real", 0, ClockSettings.SYSTEM).clock().scheduler();
         for (String id : new String[] {"a", "b", "c"}) {
             system.add(id, 0, 0, null, Trace.NONE);
         }

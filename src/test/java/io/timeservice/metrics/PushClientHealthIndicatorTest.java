@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
-import io.timeservice.push.PushTargetPolicy;
 import io.timeservice.push.PushClient;
+import io.timeservice.push.PushTargetPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;

@@ -8,19 +8,19 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.CorruptionHooks;
 import io.timeservice.store.memory.PendingBudget;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 
 /** The queue gauges over several clocks, on a fake wall clock: totals, the largest age, any broken heap. */
 class QueueGaugesTest {
 
     private final AtomicLong wall = new AtomicLong(10_000);
-    private final Clocks clocks = new Clocks((clock, budget) -> new TimerScheduler(clock, 4, budget, wall::get,
-            SchedulerMetrics.NONE), new PendingBudget(100, Long.MAX_VALUE), 10, wall::get);
+    private final ClockRegistry clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget,
+            wall::get, StoreMetrics.NONE), new PendingBudget(100, Long.MAX_VALUE), 10, wall::get);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     QueueGaugesTest() {
@@ -29,8 +29,8 @@ class QueueGaugesTest {
 
     @Test
     void gauges_areTotalsAndMaximaOverEveryClock_withoutAClockLabel() {
-        TimerScheduler first = clocks.create("ci-1", 0).clock().scheduler();
-        TimerScheduler second = clocks.create("ci-2", 1_000).clock().scheduler();
+        MemoryClock first = clocks.create("ci-1", 0).clock().scheduler();
+        MemoryClock second = clocks.create("ci-2", 1_000).clock().scheduler();
         first.add("a", 100, 0, "{\"k\":1}", Trace.NONE);       // wall 10 s
         first.advance(50, Trace.NONE);                          // virtual age 50 ms
         wall.set(40_000);
@@ -66,7 +66,7 @@ class QueueGaugesTest {
 
     @Test
     void invariantsOk_isZero_whenAnyClocksHeapIsBroken() {
-        TimerScheduler broken = clocks.create("broken", 0).clock().scheduler();
+        MemoryClock broken = clocks.create("broken", 0).clock().scheduler();
         clocks.create("fine", 0).clock().scheduler().add("x", 5, 0, null, Trace.NONE);
         for (String id : new String[] {"a", "b", "c"}) {
             broken.add(id, 5, 0, null, Trace.NONE);

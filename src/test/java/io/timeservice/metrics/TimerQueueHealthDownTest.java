@@ -8,7 +8,7 @@ import static org.hamcrest.Matchers.equalTo;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.timeservice.store.memory.CorruptionHooks;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -25,7 +25,7 @@ class TimerQueueHealthDownTest {
     int port;
 
     @Autowired
-    TimerScheduler scheduler;
+    MemoryClock scheduler;
 
     @Test
     void health_isDownAndNamesTheBrokenInvariant_whenTheIndexNoLongerMatchesTheHeap() {

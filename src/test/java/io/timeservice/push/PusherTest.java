@@ -21,7 +21,7 @@ import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.MemoryDeliveryStore;
 import io.timeservice.store.memory.MemoryScheduleStore;
@@ -42,7 +42,7 @@ class PusherTest {
     /** Three attempts, 1 s then 2 s of backoff, at most 5 s, no jitter: every retry time is known. */
     private static final RetryPolicy RETRY = new RetryPolicy(3, 1_000, 2.0, 5_000, 0);
 
-    private final Clocks clocks = Clocks.withVirtualClocks(4, 10_000, 1 << 24, 100);
+    private final ClockRegistry clocks = ClockRegistry.withVirtualClocks(4, 10_000, 1 << 24, 100);
     private final MemoryTimerStore timers = new MemoryTimerStore(clocks);
     private final SettleRecorder deliveries = new SettleRecorder(new MemoryDeliveryStore(clocks));
     private final ConcurrentLinkedQueue<PushOutcome.Kind> outcomes = new ConcurrentLinkedQueue<>();

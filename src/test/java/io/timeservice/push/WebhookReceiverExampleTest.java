@@ -18,7 +18,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.MemoryDeliveryStore;
 import io.timeservice.store.memory.MemoryTimerStore;
@@ -33,7 +33,7 @@ class WebhookReceiverExampleTest {
     void theExampleReceiver_acceptsARealPush_andRefusesAForgedOne() throws Exception {
         HttpServer receiver = WebhookReceiverExample.start(0, SECRET);
         ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
-        Clocks clocks = Clocks.withVirtualClocks(4, 1_000, 1 << 20, 10);
+        ClockRegistry clocks = ClockRegistry.withVirtualClocks(4, 1_000, 1 << 20, 10);
         SettleRecorder deliveries = new SettleRecorder(new MemoryDeliveryStore(clocks));
         String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/timers";
         try (PushClient client = new PushClient(new PushTargetPolicy(true, List.of(), InetAddress::getAllByName), 1,

@@ -15,8 +15,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 /**
  * {@code timeservice.clocks.idle-ttl}: every answer about a virtual clock says when it will be deleted. The deletion
- * itself runs on a fake wall clock in {@code ClocksIdleTtlTest}; here the sweep (once a minute) finds no clock idle
- * for an hour.
+ * itself runs on a fake wall clock in {@code ClockRegistryIdleTtlTest}; here the sweep (once a minute) finds no clock
+ * idle for an hour.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"timeservice.clocks.idle-ttl=1h", "timeservice.demo.enabled=true"})

@@ -8,7 +8,7 @@ import io.restassured.builder.RequestSpecBuilder;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import io.timeservice.store.memory.RecordingLog;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -31,7 +31,7 @@ class FailStopRestTest {
     int port;
 
     @Autowired
-    TimerScheduler scheduler;
+    MemoryClock scheduler;
 
     @Test
     void afterAJournalFailure_everyQueueCallIs503_andReadinessIsDown() {

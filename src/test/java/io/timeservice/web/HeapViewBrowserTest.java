@@ -14,7 +14,7 @@ import java.util.Map;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.BrokenHeaps;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,7 +47,7 @@ class HeapViewBrowserTest extends DemoServiceTestBase {
     private static ChromeDriver driver;
 
     @Autowired
-    TimerScheduler scheduler;
+    MemoryClock scheduler;
 
     /** Clocks a test created: removed after it, so the shared service keeps only {@code default}. */
     private final List<String> createdClocks = new ArrayList<>();

@@ -15,7 +15,7 @@ import io.restassured.path.json.JsonPath;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.CorruptionHooks;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,7 +25,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 class QueueHeapApiTest extends DemoServiceTestBase {
 
     @Autowired
-    TimerScheduler scheduler;
+    MemoryClock scheduler;
 
     @Test
     void heap_withoutLimit_showsTheFirst63SlotsAndCountsAll() {

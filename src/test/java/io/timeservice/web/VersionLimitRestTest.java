@@ -12,7 +12,7 @@ import io.restassured.specification.RequestSpecification;
 import io.timeservice.model.Timer;
 import io.timeservice.store.memory.Mutation;
 import io.timeservice.store.memory.RecoveredSnapshot;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -34,7 +34,7 @@ class VersionLimitRestTest {
     int port;
 
     @Autowired
-    TimerScheduler scheduler;
+    MemoryClock scheduler;
 
     @Test
     void anEditAtTheMaximumVersion_isRefusedWith409_andChangesNothing() {

@@ -25,12 +25,12 @@ import org.openjdk.jmh.infra.Blackhole;
  * each): how long the source's lock is held, and how long the whole copy takes. Milliseconds per operation.
  * <ul>
  *   <li>{@code lockHeld}: what a fork and a snapshot do under the source's lock now: copy the heap's key arrays and
- *       records ({@link TimerScheduler#copied}); the fork also appends its record there, which the journal-less
+ *       records ({@link MemoryClock#copied}); the fork also appends its record there, which the journal-less
  *       clocks here skip.</li>
  *   <li>{@code lockHeldBuildingTheCopy}: the design before, for comparison: the copy's lists built under the lock
  *       as well ({@link ClockCopy#of}, one timer object and one record per timer).</li>
- *   <li>{@code fork}: {@link Clocks#fork} whole: the locked copy, the lists, the new clock's heap (bulk load), its
- *       id index; the copy is deleted after each, untimed.</li>
+ *   <li>{@code fork}: {@link ClockRegistry#fork} whole: the locked copy, the lists, the new clock's heap (bulk load),
+ *       its id index; the copy is deleted after each, untimed.</li>
  *   <li>{@code snapshot}: {@link MemoryClockStore#snapshot} and reading every timer of it in order, as the snapshot
  *       writer does (the JSON itself: {@code io.timeservice.web.SnapshotWriterBenchmark}).</li>
  * </ul>
@@ -50,13 +50,13 @@ public class ClockCopyBenchmark {
     @Param({"1000000"})
     int n;
 
-    private Clocks clocks;
-    private TimerScheduler source;
+    private ClockRegistry clocks;
+    private MemoryClock source;
     private MemoryClockStore store;
 
     @Setup(Level.Trial)
     public void fill() {
-        clocks = Clocks.withVirtualClocks(4, 3 * n + 10, Long.MAX_VALUE, 10);
+        clocks = ClockRegistry.withVirtualClocks(4, 3 * n + 10, Long.MAX_VALUE, 10);
         source = clocks.create("source", 0).clock().scheduler();
         for (int i = 0; i < n; i++) {
             source.add("timer-" + i, 1 + (i * 7919L) % 3_600_000, i % 4, "{\"n\":" + i + "}", Trace.NONE);
@@ -72,17 +72,17 @@ public class ClockCopyBenchmark {
     }
 
     @Benchmark
-    public SchedulerState lockHeld() {
+    public ClockImage lockHeld() {
         return source.copied((state, weight) -> { });
     }
 
     @Benchmark
-    public SchedulerState lockHeldBuildingTheCopy(Blackhole hole) {
+    public ClockImage lockHeldBuildingTheCopy(Blackhole hole) {
         return source.copied((state, weight) -> hole.consume(ClockCopy.of(state, state.lastSequence())));
     }
 
     @Benchmark
-    public Clocks.Clock fork() {
+    public ClockRegistry.Clock fork() {
         return clocks.fork("copy", "source").clock();
     }
 

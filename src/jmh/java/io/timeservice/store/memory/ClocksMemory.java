@@ -7,7 +7,7 @@ import org.openjdk.jol.info.GraphStats;
 import org.openjdk.jol.vm.VM;
 
 /**
- * What an idle clock costs (issue 15): {@code n} clocks in one {@link Clocks} registry (names {@code ci-<n>}, no
+ * What an idle clock costs (issue 15): {@code n} clocks in one {@link ClockRegistry} (names {@code ci-<n>}, no
  * journal), first empty, then with 10 timers each (distinct id strings of 9-10 characters, no payload). Two
  * measurements per step, which should agree:
  * <ul>
@@ -33,7 +33,7 @@ public final class ClocksMemory {
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         System.out.println(VM.current().details());
-        Clocks clocks = Clocks.withVirtualClocks(4, n * TIMERS_PER_CLOCK + 1, Long.MAX_VALUE, n + 1);
+        ClockRegistry clocks = ClockRegistry.withVirtualClocks(4, n * TIMERS_PER_CLOCK + 1, Long.MAX_VALUE, n + 1);
         long heapBefore = usedAfterGc();
         long jolBefore = GraphStats.parseInstance(clocks).totalSize();
         for (int c = 0; c < n; c++) {
@@ -44,7 +44,7 @@ public final class ClocksMemory {
         System.out.println(org.openjdk.jol.info.GraphLayout.parseInstance(clocks.get("ci-00000")).toFootprint());
         long jolEmpty = GraphStats.parseInstance(clocks).totalSize();
         for (int c = 0; c < n; c++) {
-            TimerScheduler scheduler = clocks.scheduler(String.format("ci-%05d", c));
+            MemoryClock scheduler = clocks.scheduler(String.format("ci-%05d", c));
             for (int t = 0; t < TIMERS_PER_CLOCK; t++) {
                 scheduler.add("t-" + c + "-" + t, 1_000 + t * 997L, t % 4, null, Trace.NONE);
             }

@@ -13,7 +13,8 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.time.FiringLoop;
 
 /**
  * The firing thread's cost at {@code n} pending timers (issue 16), on one system clock whose wall clock the
@@ -66,15 +67,15 @@ public final class FiringCostMeasurement {
     private static final class Bench {
         final AtomicLong wall = new AtomicLong(1_700_000_000_000L);
         final FiringLoop loop = new FiringLoop(wall::get, 1_000, 10_000);
-        final TimerScheduler clock;
+        final MemoryClock clock;
         final SplittableRandom random = new SplittableRandom(16);
         private long nextId;
 
         Bench(int n, boolean served) {
             PendingBudget budget = new PendingBudget(n + 2 * BLOCK + 20_000, Long.MAX_VALUE);
             budget.limitDeliveries(n);
-            Clocks clocks = new Clocks((c, shared) -> new TimerScheduler(c, 4, shared, wall::get,
-                    SchedulerMetrics.NONE), budget, 10, wall::get);
+            ClockRegistry clocks = new ClockRegistry((c, shared) -> new MemoryClock(c, 4, shared, wall::get,
+                    StoreMetrics.NONE), budget, 10, wall::get);
             if (served) {
                 clocks.fireWith(loop);
             }

@@ -1,9 +1,12 @@
 package io.timeservice.store.memory;
 
+import io.timeservice.store.memory.heap.HeapInvariants;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
+
 
 
 /**
- * What an invariant check costs the scheduler lock at {@code n} pending timers: {@link TimerScheduler} holds the
+ * What an invariant check costs the scheduler lock at {@code n} pending timers: {@link MemoryClock} holds the
  * lock only for {@link IndexedTimerHeap#copy()} and walks the copy without it; before, it held the lock for the
  * whole walk. Prints both per round. Run after {@code ./mvnw -B -ntp -Pjmh test-compile}:
  * <pre>

@@ -44,11 +44,11 @@ public class ScheduleFiringBenchmark {
     @Param({"every", "cron", "plainTimers"})
     public String kind;
 
-    private TimerScheduler scheduler;
+    private MemoryClock scheduler;
 
     @Setup(Level.Trial)
     public void fill() {
-        scheduler = TimerScheduler.withVirtualClock(4, 4 * N);
+        scheduler = MemoryClock.withVirtualClock(4, 4 * N);
         scheduler.scheduleWith(new UnixCronParser(), 1_000);
         for (int i = 0; i < N; i++) {
             String id = "s" + i;

@@ -24,7 +24,7 @@ public final class ScheduleMemory {
         // one kind per JVM: a scheduler of an earlier kind could stay reachable from a dead local's stack slot
         for (String kind : args.length > 0 ? args : new String[] {"every"}) {
             long before = usedAfterGc();
-            TimerScheduler scheduler = TimerScheduler.withVirtualClock(4, 4 * N);
+            MemoryClock scheduler = MemoryClock.withVirtualClock(4, 4 * N);
             scheduler.scheduleWith(new UnixCronParser(), 1_000);
             for (int i = 0; i < N; i++) {
                 String id = "s" + i;

@@ -6,8 +6,8 @@ import java.util.List;
 import io.timeservice.model.Trace;
 
 /**
- * How long a snapshot holds the scheduler lock: the time {@link TimerScheduler} spends copying the heap's arrays
- * ({@link SchedulerState#copyNanos()}) for a snapshot of {@code n} pending timers. Run after
+ * How long a snapshot holds the scheduler lock: the time {@link MemoryClock} spends copying the heap's arrays
+ * ({@link ClockImage#copyNanos()}) for a snapshot of {@code n} pending timers. Run after
  * {@code ./mvnw -B -ntp -Pjmh test-compile}:
  * <pre>
  * java -Xms3g -Xmx3g -cp target/classes:target/test-classes io.timeservice.store.memory.SnapshotPauseMeasurement 1000000 7
@@ -40,12 +40,12 @@ public final class SnapshotPauseMeasurement {
             }
 
             @Override
-            public void snapshot(SchedulerState state) {
+            public void snapshot(ClockImage state) {
                 pauses.add(state.copyNanos());
                 snapshotNow[0] = false;
             }
         };
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(4, n + rounds);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(4, n + rounds);
         scheduler.attachLog(log);
         for (int i = 0; i < n; i++) {
             scheduler.add("timer-" + i, 1 + (i * 7919L) % 3_600_000, i % 4, null, Trace.NONE);

@@ -1,7 +1,7 @@
 package io.timeservice.store.memory;
 
 /**
- * What an operation under a scheduler's lock hands back: its result, its log position (0: nothing to wait for) and
+ * What an operation under a clock's lock hands back: its result, its log position (0: nothing to wait for) and
  * the levels each of its heap sifts moved.
  */
 record Applied<T>(T value, long position, int[] levels) {

@@ -12,12 +12,13 @@ import io.timeservice.model.ProblemException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
 
 /**
  * A batch being decided, then applied: what each operation would see ({@link #current}), its records and results
  * in order, the adds' sequences (after {@code sequences.last()}) and what it took from the budget.
  *
- * <p>Not thread-safe: use only under the scheduler's lock, within one {@link TimerScheduler#batch} call.
+ * <p>Not thread-safe: use only under the clock's lock, within one {@link TimerChanges#batch} call.
  */
 final class BatchPlan {
 

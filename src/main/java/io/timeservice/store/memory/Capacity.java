@@ -5,13 +5,13 @@ import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 
 /**
- * How much the queue may hold, in pending timers and in payload bytes, and how many payload bytes this scheduler's
+ * How much the queue may hold, in pending timers and in payload bytes, and how many payload bytes this clock's
  * pending timers hold now. The limits are a {@link PendingBudget} that every clock of a registry shares; this
- * scheduler reserves from it in an add's decide step and gives back on cancel, fire, reset and clock deletion. A
+ * clock reserves from it in an add's decide step and gives back on cancel, fire, reset and clock deletion. A
  * timer's bytes are {@link #bytesOf}: O(1), so every add, cancel and fire keeps the totals in counters.
  *
- * <p>Invariant: {@code 0 <= pendingBytes}, the sum of {@link #bytesOf} over this scheduler's pending timers, all of
- * them counted in the shared budget. Not thread-safe: the scheduler calls it only while holding its lock.
+ * <p>Invariant: {@code 0 <= pendingBytes}, the sum of {@link #bytesOf} over this clock's pending timers, all of
+ * them counted in the shared budget. Not thread-safe: the clock calls it only while holding its lock.
  */
 final class Capacity {
 
@@ -119,7 +119,7 @@ final class Capacity {
         budget.releaseDeliveries(count);
     }
 
-    /** Every one of this scheduler's {@code count} pending timers is gone (reset, clock deletion). */
+    /** Every one of this clock's {@code count} pending timers is gone (reset, clock deletion). */
     void removedAll(int count) {
         removed(count, pendingBytes);
     }

@@ -9,18 +9,18 @@ import io.timeservice.model.Limits;
 
 /**
  * What a fork copies of a clock: its time, settings, every pending timer (id, priority, payload, version, sequence)
- * and every delivery, as a {@link RecoveredSnapshot} a fresh scheduler loads. An in-flight delivery is ready again in
+ * and every delivery, as a {@link RecoveredSnapshot} a fresh clock loads. An in-flight delivery is ready again in
  * the copy from the copy's time on, with its attempt kept: its lease and claim token belong to the source's
  * worker. Recent acknowledgements are not copied (they name the source's claims). Both the live fork and the
  * recovery of its journal record ({@link Mutation.ClockForked}) build the copy here, so they agree; a live fork
- * builds it from a {@link SchedulerState} taken under the source's lock (array copies), after releasing the lock.
+ * builds it from a {@link ClockImage} taken under the source's lock (array copies), after releasing the lock.
  *
  * <p>Also the copy's weight against the shared budget: it counts in full, timers and deliveries.
  */
 record ClockCopy(RecoveredSnapshot snapshot, long count, long bytes, long deliveries) {
 
     /** The copy of {@code state}, its sequences continuing after {@code lastSequence}. O(n), needs no lock. */
-    static ClockCopy of(SchedulerState state, long lastSequence) {
+    static ClockCopy of(ClockImage state, long lastSequence) {
         List<Mutation.Added> timers = new ArrayList<>(state.size());
         long bytes = 0;
         for (int i = 0; i < state.size(); i++) {

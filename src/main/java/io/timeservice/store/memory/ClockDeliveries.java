@@ -19,26 +19,26 @@ import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
 import io.timeservice.store.LongPoll;
-import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
-import io.timeservice.store.SchedulerMetrics.Operation;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics.DeliveryEvent;
+import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.StoreMetrics;
 
 /**
  * One queueing clock's deliveries (see {@link DeliveryQueue}): claim, ack, nack, extend, dead letters and their
  * redrive, the settling of ended leases and due retries, and the delivery events each call reports.
  *
- * <p>Thread-safety and all-or-nothing as {@link TimerScheduler}'s, whose lock guards this state too: every call runs
- * through the scheduler's {@link SchedulerKernel} (its lock, fail-stop check, journal-first commit and durable
+ * <p>Thread-safety and all-or-nothing as every job of a {@link MemoryClock}: every call runs through the clock's
+ * {@link ClockKernel} (its lock, which guards this state too, fail-stop check, journal-first commit and durable
  * wait), so a delivery call and a timer operation of one clock never interleave. Only the long poll's wait, the
  * claim tokens' random draw and the metrics happen outside the lock. The counts gauges read are a volatile snapshot.
  */
 final class ClockDeliveries {
 
-    private final SchedulerKernel kernel;
-    /** The scheduler's queue; guarded by its lock. */
+    private final ClockKernel kernel;
+    /** The clock's queue; guarded by its lock. */
     private final DeliveryQueue deliveries;
     private final Capacity capacity;
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
     private final ReadySignal readySignal = new ReadySignal();
     /** Told whenever deliveries are ready after a change (a pusher takes note); runs under the lock. */
     private volatile Runnable readyHook = () -> { };
@@ -47,7 +47,7 @@ final class ClockDeliveries {
     /** Delivery counts for gauges, written under the lock, read without it. */
     private volatile DeliveryCounts counts = DeliveryCounts.NONE;
 
-    ClockDeliveries(SchedulerKernel kernel, DeliveryQueue deliveries, Capacity capacity, SchedulerMetrics metrics) {
+    ClockDeliveries(ClockKernel kernel, DeliveryQueue deliveries, Capacity capacity, StoreMetrics metrics) {
         this.kernel = kernel;
         this.deliveries = deliveries;
         this.capacity = capacity;
@@ -453,7 +453,7 @@ final class ClockDeliveries {
             }
         }
 
-        void reportTo(SchedulerMetrics metrics) {
+        void reportTo(StoreMetrics metrics) {
             for (DeliveryEvent event : DeliveryEvent.values()) {
                 if (counts[event.ordinal()] > 0) {
                     metrics.deliveries(event, counts[event.ordinal()]);

@@ -20,20 +20,26 @@ import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics.Operation;
-import io.timeservice.store.SchedulerMetrics.Outcome;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.StoreMetrics.Outcome;
+import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.memory.ClockDeliveries.DeliveryTally;
+import io.timeservice.store.memory.heap.FiringOrderWalk;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
+import io.timeservice.store.memory.time.FiringRounds;
+import io.timeservice.store.memory.time.ScaledClock;
+import io.timeservice.store.memory.time.TimeSource;
+import io.timeservice.store.memory.time.Wakeups;
 
 /**
  * How one clock's due timers fire: an advance (its checks, and its firing into its answer, or into the ready queue of
  * a queueing clock within the delivery limit), a system clock's firing rounds, and the wake-ups it asks the firing
  * thread for.
  *
- * <p>Not thread-safe by itself: call every method under the scheduler's lock, except {@link #advance} and
- * {@link #fireRound}, which take it through the {@link SchedulerKernel}.
+ * <p>Not thread-safe by itself: call every method under the clock's lock, except {@link #advance} and
+ * {@link #fireRound}, which take it through the {@link ClockKernel}.
  */
-final class ClockFiring {
+final class ClockFiring implements FiringRounds {
 
     /** While the deliveries hold their limit, a system clock with due timers looks again this often. */
     static final long HELD_BACK_RETRY_MILLIS = 250;
@@ -45,31 +51,28 @@ final class ClockFiring {
     static final long REFUSED_RETRY_MAX_MILLIS = 1_000;
 
 
-    /** The scheduler this clock is, as the firing thread knows it. */
-    private final TimerScheduler scheduler;
-    private final SchedulerKernel kernel;
+    private final ClockKernel kernel;
     private final IndexedTimerHeap heap;
     private final DeliveryQueue deliveries;
     private final Capacity capacity;
     private final ClockDeliveries clockDeliveries;
     private final LongSupplier wallClockMillis;
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
     /** The clock's schedules, whose occurrences a firing step passes through one fireTime at a time. */
     private final ClockScheduleCalls scheduleCalls;
     /** Where a system clock asks for firing rounds; set by {@link #fireWith} before serving. */
     private Wakeups wakeups = Wakeups.NONE;
     /**
      * The earliest deadline told to {@link #wakeups} and not yet taken by a firing round, in wall-clock time (which a
-     * scaled clock's deadlines are turned into, {@link SchedulerClock#wallTimeOf}).
+     * scaled clock's deadlines are turned into, {@link TimeSource#wallTimeOf}).
      */
     private long toldDeadline = Long.MAX_VALUE;
     /** Firing rounds refused in a row (journal back-pressure); sets the backoff of the next try. */
     private int refusedRounds;
 
-    ClockFiring(TimerScheduler scheduler, SchedulerKernel kernel, IndexedTimerHeap heap, DeliveryQueue deliveries,
-                Capacity capacity, ClockDeliveries clockDeliveries, LongSupplier wallClockMillis,
-                SchedulerMetrics metrics, ClockScheduleCalls scheduleCalls) {
-        this.scheduler = scheduler;
+    ClockFiring(ClockKernel kernel, IndexedTimerHeap heap, DeliveryQueue deliveries, Capacity capacity,
+                ClockDeliveries clockDeliveries, LongSupplier wallClockMillis, StoreMetrics metrics,
+                ClockScheduleCalls scheduleCalls) {
         this.kernel = kernel;
         this.heap = heap;
         this.deliveries = deliveries;
@@ -80,14 +83,14 @@ final class ClockFiring {
         this.scheduleCalls = scheduleCalls;
     }
 
-    /** See {@link TimerScheduler#advance(Long, Long, int, Trace)}. */
+    /** See {@link MemoryClock#advance(Long, Long, int, Trace)}. */
     AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
         DeliveryTally tally = new DeliveryTally();
         AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> {
             ClockRules.requireAdvanceForm(by, to);
             TimerRules.requireLimit(limit);
         }, () -> {
-            SchedulerClock clock = requireVirtual();
+            TimeSource clock = requireVirtual();
             long now = by != null ? TimeRules.fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
                     : TimeRules.advanceTarget(clock.now(), to);
             return advanceTo(now, limit, trace, tally);
@@ -109,7 +112,7 @@ final class ClockFiring {
         DeliveryTally tally = new DeliveryTally();
         NextEvent[] event = new NextEvent[1];
         AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> TimerRules.requireLimit(limit), () -> {
-            SchedulerClock clock = requireVirtual();
+            TimeSource clock = requireVirtual();
             int root = heap.peek();
             event[0] = NextEvent.earliest(root == IndexedTimerHeap.NONE ? Long.MAX_VALUE : heap.fireTime(root),
                     deliveries.nextLeaseEnd(), deliveries.nextRetryAt());
@@ -131,8 +134,8 @@ final class ClockFiring {
     }
 
     /** The clock, refused unless it is virtual (a clock on the wall clock fires by itself); call holding the lock. */
-    private SchedulerClock requireVirtual() {
-        SchedulerClock clock = kernel.clock();
+    private TimeSource requireVirtual() {
+        TimeSource clock = kernel.clock();
         if (!clock.isVirtual()) {
             throw ClockRules.clockNotVirtual(kernel.settings().mode());
         }
@@ -171,7 +174,7 @@ final class ClockFiring {
      * The deliveries hold their limit, so nothing due can fire; the clock's time still moves to {@code now}, since
      * only on its time do leases end and retries come due (else a clock whose workers hold leases past its next due
      * timer could never move again). The due timers stay pending, overdue, and fire in order on a later advance once
-     * there is room; {@link SchedulerClock#firedThrough} stays where firing stopped. Answers {@code complete = false}:
+     * there is room; {@link TimeSource#firedThrough} stays where firing stopped. Answers {@code complete = false}:
      * the same call again goes on.
      *
      * @throws ProblemException {@code capacity_exceeded} when the clock is at {@code now} already: nothing to change
@@ -188,7 +191,7 @@ final class ClockFiring {
         return new Applied<>(new AdvanceResult(now, List.of(), false), passed.position(), Applied.NO_LEVELS);
     }
 
-    /** Fires what is due by {@code now}, at most {@code limit}, as one record; see {@link TimerScheduler#advance}. */
+    /** Fires what is due by {@code now}, at most {@code limit}, as one record; see {@link MemoryClock#advance}. */
     Applied<AdvanceResult> advanceWithin(long now, int limit, Trace trace) {
         // unbounded (the library's advance(by)): no count, fire whatever is due
         boolean complete = limit == Integer.MAX_VALUE || FiringOrderWalk.countDue(heap, now, limit + 1) <= limit;
@@ -233,7 +236,8 @@ final class ClockFiring {
      * {@code storage_unavailable}) changes nothing, asks for another after a backoff that doubles up to
      * {@link #REFUSED_RETRY_MAX_MILLIS}, and throws, so that the firing thread shows it in health and metrics.
      */
-    int fireRound(int maxTimers) {
+    @Override
+    public int fireRound(int maxTimers) {
         DeliveryTally tally = new DeliveryTally();
         long start = System.nanoTime();
         Outcome outcome = Outcome.SUCCESS;
@@ -253,7 +257,7 @@ final class ClockFiring {
                             REFUSED_RETRY_MILLIS << Math.min(refusedRounds, 20));
                     refusedRounds++;
                     toldDeadline = retryAt;
-                    wakeups.wakeAt(scheduler, retryAt);
+                    wakeups.wakeAt(this, retryAt);
                     throw refused;
                 }
             });
@@ -300,7 +304,7 @@ final class ClockFiring {
         }
         if (next != Long.MAX_VALUE) { // a frozen scaled clock waits for a rate change (or a new deadline)
             toldDeadline = next;
-            wakeups.wakeAt(scheduler, next);
+            wakeups.wakeAt(this, next);
         }
         return firedNow;
     }
@@ -350,7 +354,7 @@ final class ClockFiring {
     /** The clock was deleted: the firing thread forgets it. Call under the lock. */
     void forget() {
         toldDeadline = Long.MAX_VALUE;
-        wakeups.forget(scheduler);
+        wakeups.forget(this);
     }
 
 
@@ -362,7 +366,7 @@ final class ClockFiring {
         long next = kernel.clock().wallTimeOf(nextDeadline(!clockDeliveries.counts().firingHeldBack()));
         if (next < toldDeadline) {
             toldDeadline = next;
-            wakeups.wakeAt(scheduler, next);
+            wakeups.wakeAt(this, next);
         }
     }
 
@@ -383,7 +387,7 @@ final class ClockFiring {
         if (!kernel.clock().isVirtual()) {
             // at once: whatever came due while the service was down fires now (catch-up)
             toldDeadline = Long.MIN_VALUE;
-            firing.wakeAt(scheduler, Long.MIN_VALUE);
+            firing.wakeAt(this, Long.MIN_VALUE);
         }
     }
 
@@ -400,7 +404,7 @@ final class ClockFiring {
      * Fires what is due by {@code now}, at most {@code maxPops} timers (fired or skipped), on a clock with schedules:
      * one fireTime at a time, each occurrence's successor added after its fireTime's timers, so a successor due by
      * {@code now} fires in its place in the firing order. Moves the clock to {@code now}, or to the last fireTime
-     * reached when {@code maxPops} stopped it. {@link SchedulerRecovery} replays the same steps.
+     * reached when {@code maxPops} stopped it. {@link ClockRecovery} replays the same steps.
      */
     private Fired fireScheduled(long now, int maxPops, long wall) {
         ClockSchedules schedules = scheduleCalls.schedules();

@@ -10,7 +10,8 @@ import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
-import io.timeservice.store.SchedulerMetrics.Operation;
+import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
 
 /**
  * One clock's schedule calls ({@link io.timeservice.store.ScheduleStore}'s contract), each decided under the clock's
@@ -18,12 +19,12 @@ import io.timeservice.store.SchedulerMetrics.Operation;
  * heap. A call that adds an occurrence takes its room and checks its id before the record is written, so applying it
  * never refuses.
  *
- * <p>Not thread-safe by itself: every public-facing method takes the lock through the {@link SchedulerKernel};
+ * <p>Not thread-safe by itself: every public-facing method takes the lock through the {@link ClockKernel};
  * {@link #live}'s methods are for the firing step, under the lock.
  */
 final class ClockScheduleCalls {
 
-    private final SchedulerKernel kernel;
+    private final ClockKernel kernel;
     private final IndexedTimerHeap heap;
     private final Capacity capacity;
     private final Sequences sequences;
@@ -35,7 +36,7 @@ final class ClockScheduleCalls {
     /** {@code timeservice.schedules.max-catch-up}: occurrences of one schedule one step fires at most. */
     private int maxCatchUp = 1_000;
 
-    ClockScheduleCalls(SchedulerKernel kernel, IndexedTimerHeap heap, Capacity capacity, Sequences sequences,
+    ClockScheduleCalls(ClockKernel kernel, IndexedTimerHeap heap, Capacity capacity, Sequences sequences,
                        LongSupplier wallClockMillis) {
         this.kernel = kernel;
         this.heap = heap;

@@ -30,7 +30,7 @@ final class ClockSnapshots {
      * {@code state} as a snapshot of the clock {@code name}. Sorting the sequences takes O(n log n) here; the timers
      * are a view that builds each one as it is read, so a million timers are never all objects at once.
      */
-    static ClockSnapshot of(String name, SchedulerState state) {
+    static ClockSnapshot of(String name, ClockImage state) {
         int size = state.size();
         List<SavedDelivery> saved = state.deliveries();
         long[] timerSequences = new long[size];
@@ -81,12 +81,12 @@ final class ClockSnapshots {
     /** The timers of a state, by sequence, in the snapshot's numbering; each built when read. */
     private static final class TimersBySequence extends AbstractList<Timer> implements RandomAccess {
 
-        private final SchedulerState state;
+        private final ClockImage state;
         private final int[] slots;
         private final SnapshotSequences numbering;
         private final Map<String, String> owners;
 
-        TimersBySequence(SchedulerState state, int[] slots, SnapshotSequences numbering, Map<String, String> owners) {
+        TimersBySequence(ClockImage state, int[] slots, SnapshotSequences numbering, Map<String, String> owners) {
             this.state = state;
             this.slots = slots;
             this.numbering = numbering;

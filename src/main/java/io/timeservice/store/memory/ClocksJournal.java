@@ -10,22 +10,23 @@ import java.util.function.LongSupplier;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
-import io.timeservice.store.memory.Clocks.Clock;
+import io.timeservice.store.memory.ClockRegistry.Clock;
+import io.timeservice.store.memory.time.RunningClock;
 
 /**
- * The journal side of the {@link Clocks} registry: the one journal every clock appends to (each through a view that
+ * The journal side of the {@link ClockRegistry}: the one journal every clock appends to (each through a view that
  * tags its records with the clock's number), the numbering and sequence floor it records, the recovery of every
  * clock from a snapshot and the records after it, and the snapshot cut across every clock (see the registry's class
  * comment for the journal, snapshot and sequence rules).
  *
  * <p>Thread-safety: guarded by the registry's monitor; the registry calls every method holding it, and the
- * background snapshot takes it through {@link Clocks#snapshotNow}.
+ * background snapshot takes it through {@link ClockRegistry#snapshotNow}.
  */
 final class ClocksJournal {
 
     private static final System.Logger LOG = System.getLogger(ClocksJournal.class.getName());
 
-    private final Clocks registry;
+    private final ClockRegistry registry;
     private final PendingBudget budget;
     private final LongSupplier wallClockMillis;
     private final AtomicBoolean snapshotQueued = new AtomicBoolean();
@@ -35,7 +36,7 @@ final class ClocksJournal {
     private long sequenceFloor;
     private MutationLog journal = MutationLog.NONE;
 
-    ClocksJournal(Clocks registry, PendingBudget budget, LongSupplier wallClockMillis) {
+    ClocksJournal(ClockRegistry registry, PendingBudget budget, LongSupplier wallClockMillis) {
         this.registry = registry;
         this.budget = budget;
         this.wallClockMillis = wallClockMillis;
@@ -81,7 +82,7 @@ final class ClocksJournal {
         long[] position = new long[1];
         ClockCopy.Weight[] reserved = new ClockCopy.Weight[1];
         long floor = sequenceFloor;
-        SchedulerState state = original.scheduler().copied((taken, weight) -> {
+        ClockImage state = original.scheduler().copied((taken, weight) -> {
             reserve(weight);
             try {
                 position[0] = journal.append(new Mutation.ClockForked(number, name, original.number(),
@@ -256,7 +257,7 @@ final class ClocksJournal {
         registry.recovered(recovered);
     }
 
-    private record Recovering(Clock clock, SchedulerRecovery recovery) {
+    private record Recovering(Clock clock, ClockRecovery recovery) {
     }
 
     /** Journals into {@code log} from now on. Call once, holding the registry monitor, after {@link #recover}. */
@@ -284,10 +285,10 @@ final class ClocksJournal {
                 clock.scheduler().holdForSnapshot();
                 held++;
             }
-            SchedulerState defaultState = null;
+            ClockImage defaultState = null;
             List<ClocksState.Clock> others = new ArrayList<>(clocks.size() - 1);
             for (Clock clock : clocks) {
-                SchedulerState state = clock.scheduler().stateForSnapshot();
+                ClockImage state = clock.scheduler().stateForSnapshot();
                 if (clock == registry.defaultClock()) {
                     defaultState = state;
                 } else {

@@ -11,15 +11,15 @@ import java.util.List;
  * @param sequenceFloor every clock created after this cut starts its sequences after this
  * @param nextNumber    the number the next clock created gets
  */
-public record ClocksState(SchedulerState defaultClock, List<Clock> clocks, long sequenceFloor, long nextNumber) {
+public record ClocksState(ClockImage defaultClock, List<Clock> clocks, long sequenceFloor, long nextNumber) {
 
-    /** A snapshot of one scheduler alone (no other clock). */
-    public static ClocksState of(SchedulerState single) {
+    /** A snapshot of one clock alone (no other clock). */
+    public static ClocksState of(ClockImage single) {
         return new ClocksState(single, List.of(), 0, 1);
     }
 
     /** One clock besides the default one: its number, name, settings and state. */
-    public record Clock(long number, String name, long initialNow, long createdAtWallMillis, SchedulerState state) {
+    public record Clock(long number, String name, long initialNow, long createdAtWallMillis, ClockImage state) {
     }
 
     /** How long taking the cut held the locks: the pause a snapshot costs every operation. */

@@ -9,7 +9,7 @@ import java.util.function.Supplier;
  * Mutual exclusion by flat combining: the thread that holds the lock also runs the actions other threads queued
  * meanwhile, then wakes their threads with the results.
  *
- * <p>Why not a plain lock: the scheduler's work under its lock takes about a microsecond, but with dozens of request
+ * <p>Why not a plain lock: the clock's work under its lock takes about a microsecond, but with dozens of request
  * threads on two cores a {@link ReentrantLock} hands the lock from one parked thread to the next, and each hand-off
  * waits until the woken thread gets a CPU (JFR: parks of ~200 ms per add at 64 threads, docs/BENCHMARKS.md). Here a
  * queued action runs as soon as the holder reaches it; waiting threads are woken together, and none of them has to

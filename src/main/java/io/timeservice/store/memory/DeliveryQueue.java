@@ -33,7 +33,7 @@ import io.timeservice.model.Timer;
  *
  * <p>Deterministic: every method's effect follows from the state and its arguments alone (a retry's jitter is a hash,
  * claim tokens and times come in as arguments), so recovery replays a journal of these calls to exactly the state
- * the live service had. Not thread-safe: the scheduler calls it only while holding its lock, and only after it has
+ * the live service had. Not thread-safe: the clock calls it only while holding its lock, and only after it has
  * decided that the call cannot be refused (the {@code require} methods decide, the others apply).
  */
 final class DeliveryQueue {

@@ -4,17 +4,17 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 
 /**
- * Whether the scheduler still serves. It stops for good when the mutation log reports failure or when applying a
+ * Whether the clock still serves. It stops for good when the mutation log reports failure or when applying a
  * change that the journal has already recorded throws (memory may then differ from what recovery rebuilds); from
  * then on every call, reads included, is refused with {@code storage_unavailable}, and only a restart recovers.
  *
- * <p>Not thread-safe: the scheduler calls it only while holding its lock.
+ * <p>Not thread-safe: the clock calls it only while holding its lock.
  */
 final class FailStop {
 
-    private static final System.Logger LOG = System.getLogger(TimerScheduler.class.getName());
+    private static final System.Logger LOG = System.getLogger(MemoryClock.class.getName());
 
-    /** Why the scheduler stopped serving, or {@code null} while it serves; never cleared. */
+    /** Why the clock stopped serving, or {@code null} while it serves; never cleared. */
     private String stoppedBecause;
 
     /** Refuses the call once stopped. Call first in every call under the lock. */
@@ -27,7 +27,7 @@ final class FailStop {
         }
     }
 
-    /** Why the scheduler stopped serving, or {@code null} while it serves. */
+    /** Why the clock stopped serving, or {@code null} while it serves. */
     String stoppedBecause(MutationLog log) {
         noticeFailure(log);
         return stoppedBecause;

@@ -9,9 +9,11 @@ import java.util.function.LongSupplier;
 
 import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
+import io.timeservice.store.memory.heap.HeapInvariants;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
 
 /**
- * The scheduler's invariant reports: walks a copy of the heap (taken under the scheduler's lock, checked without it,
+ * The clock's invariant reports: walks a copy of the heap (taken under the clock's lock, checked without it,
  * one walk at a time), keeps the last report while the queue does not change, and bounds how often a large queue is
  * walked.
  *
@@ -20,21 +22,21 @@ import io.timeservice.model.InvariantReport;
  * With a limit set ({@link #limit}), a bounded request on a queue above the size limit that comes sooner than the
  * interval after the last walk gets the last report, marked not {@link InvariantReport#current()}.
  *
- * <p>Thread-safe: the last report is guarded by the scheduler's lock, and {@code checking} lets one walk run at a
+ * <p>Thread-safe: the last report is guarded by the clock's lock, and {@code checking} lets one walk run at a
  * time, so concurrent callers never hold more than one copy between them.
  */
 final class InvariantReports {
 
     private final CombiningLock lock;
     private final IndexedTimerHeap heap;
-    /** The scheduler clock's now; call holding the lock (the clock is replaced on reset). */
+    /** The clock's now; call holding the lock (the clock is replaced on reset). */
     private final LongSupplier now;
     private final LongSupplier wallClockMillis;
-    /** Throws if the scheduler no longer serves; call holding the lock. */
+    /** Throws if the clock no longer serves; call holding the lock. */
     private final Runnable requireServing;
     /** Held while a walk runs on its copy of the heap: one copy at a time. */
     private final Object checking = new Object();
-    /** The last walk's report and the state it describes; guarded by the scheduler's lock. */
+    /** The last walk's report and the state it describes; guarded by the clock's lock. */
     private LastCheck lastCheck;
     private volatile CheckLimit checkLimit = CheckLimit.NONE;
 

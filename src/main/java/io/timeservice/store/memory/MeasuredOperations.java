@@ -3,26 +3,26 @@ package io.timeservice.store.memory;
 import java.util.function.Supplier;
 
 import io.timeservice.model.ProblemException;
-import io.timeservice.store.SchedulerMetrics.Operation;
-import io.timeservice.store.SchedulerMetrics.Outcome;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.StoreMetrics.Outcome;
+import io.timeservice.store.StoreMetrics;
 
 /**
- * The one shape of every counted operation of a {@link TimerScheduler}: {@code validate} outside the lock, the work
+ * The one shape of every counted operation of a {@link MemoryClock}: {@code validate} outside the lock, the work
  * under it after the serving check, then (a change) the wait until the log has it. The operation, refusals included,
  * and its sift levels are reported after the lock is released, so the metrics never lengthen a hold of the lock.
  */
 final class MeasuredOperations {
 
     private final CombiningLock lock;
-    /** The scheduler's fail-stop and deleted-clock check; called under the lock. */
+    /** The clock's fail-stop and deleted-clock check; called under the lock. */
     private final Runnable requireServing;
-    /** The scheduler's log, which {@link TimerScheduler#attachLog} sets after construction. */
+    /** The clock's log, which {@link ClockKernel#attachLog} sets after construction. */
     private final Supplier<MutationLog> log;
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
 
     MeasuredOperations(CombiningLock lock, Runnable requireServing, Supplier<MutationLog> log,
-                       SchedulerMetrics metrics) {
+                       StoreMetrics metrics) {
         this.lock = lock;
         this.requireServing = requireServing;
         this.log = log;

@@ -9,18 +9,18 @@ import io.timeservice.model.ClockView;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.store.ClockStore;
 
-/** The memory store's clocks: {@link Clocks} as it is. */
+/** The memory store's clocks: {@link ClockRegistry} as it is. */
 public final class MemoryClockStore implements ClockStore {
 
-    private final Clocks clocks;
+    private final ClockRegistry clocks;
 
-    public MemoryClockStore(Clocks clocks) {
+    public MemoryClockStore(ClockRegistry clocks) {
         this.clocks = clocks;
     }
 
     @Override
     public ClockView.Created create(String name, long now, ClockSettings settings) {
-        Clocks.Created created = clocks.create(name, now, settings);
+        ClockRegistry.Created created = clocks.create(name, now, settings);
         return new ClockView.Created(view(created.clock()), created.created());
     }
 
@@ -31,7 +31,7 @@ public final class MemoryClockStore implements ClockStore {
 
     @Override
     public ClockSnapshot snapshot(String name) {
-        Clocks.Clock clock = clocks.get(name);
+        ClockRegistry.Clock clock = clocks.get(name);
         return ClockSnapshots.of(clock.name(), clock.scheduler().copied((state, weight) -> { }));
     }
 
@@ -60,7 +60,7 @@ public final class MemoryClockStore implements ClockStore {
         clocks.delete(name);
     }
 
-    private ClockView view(Clocks.Clock clock) {
+    private ClockView view(ClockRegistry.Clock clock) {
         QueueStatus status = clock.scheduler().status();
         ClockSettings settings = clock.settings();
         return new ClockView(clock.name(), status, settings, clock.createdAtWallMillis(), clocks.deletesAt(clock),

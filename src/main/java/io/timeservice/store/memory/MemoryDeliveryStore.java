@@ -10,12 +10,12 @@ import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.store.DeliveryStore;
 
-/** The memory store's delivery queues: each call goes to its clock's {@link TimerScheduler}. */
+/** The memory store's delivery queues: each call goes to its clock's {@link MemoryClock}. */
 public final class MemoryDeliveryStore implements DeliveryStore {
 
-    private final Clocks clocks;
+    private final ClockRegistry clocks;
 
-    public MemoryDeliveryStore(Clocks clocks) {
+    public MemoryDeliveryStore(ClockRegistry clocks) {
         this.clocks = clocks;
     }
 
@@ -29,7 +29,7 @@ public final class MemoryDeliveryStore implements DeliveryStore {
         clocks.allowWaits();
     }
 
-    private TimerScheduler scheduler(String clock) {
+    private MemoryClock scheduler(String clock) {
         return MemoryTimerStore.scheduler(clocks, clock);
     }
 
@@ -40,7 +40,7 @@ public final class MemoryDeliveryStore implements DeliveryStore {
 
     @Override
     public List<Delivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
-        Clocks.Clock named = clocks.get(clock);
+        ClockRegistry.Clock named = clocks.get(clock);
         if (named.number() != incarnation) {
             throw ClockRules.clockRecreated(clock);
         }
@@ -80,7 +80,7 @@ public final class MemoryDeliveryStore implements DeliveryStore {
 
     @Override
     public DeliveryCounts counts(String clock) {
-        TimerScheduler scheduler = scheduler(clock);
+        MemoryClock scheduler = scheduler(clock);
         if (!scheduler.settings().queues()) {
             throw DeliveryRules.clockNotQueued();
         }

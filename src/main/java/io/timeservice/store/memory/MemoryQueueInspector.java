@@ -7,9 +7,9 @@ import io.timeservice.store.QueueInspector;
 /** The memory store's {@link QueueInspector}: each clock's own heap, read under its lock. */
 public final class MemoryQueueInspector implements QueueInspector {
 
-    private final Clocks clocks;
+    private final ClockRegistry clocks;
 
-    public MemoryQueueInspector(Clocks clocks) {
+    public MemoryQueueInspector(ClockRegistry clocks) {
         this.clocks = clocks;
     }
 
@@ -23,7 +23,7 @@ public final class MemoryQueueInspector implements QueueInspector {
         return scheduler(clock).heapView(limit);
     }
 
-    private TimerScheduler scheduler(String clock) {
+    private MemoryClock scheduler(String clock) {
         return clock == null ? clocks.defaultScheduler() : clocks.scheduler(clock);
     }
 }

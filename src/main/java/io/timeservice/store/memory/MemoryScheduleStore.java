@@ -10,16 +10,16 @@ import io.timeservice.store.ScheduleStore;
 /** The memory store's schedules: each call goes to its clock's {@link ClockScheduleCalls}. */
 public final class MemoryScheduleStore implements ScheduleStore {
 
-    private final Clocks clocks;
+    private final ClockRegistry clocks;
 
-    public MemoryScheduleStore(Clocks clocks) {
+    public MemoryScheduleStore(ClockRegistry clocks) {
         this.clocks = clocks;
     }
 
     /** Schedules in {@code state} over every clock (a clock deleted meanwhile is left out): O(schedules). */
     public long count(Schedule.State state) {
         long count = 0;
-        for (Clocks.Clock clock : clocks.all()) {
+        for (ClockRegistry.Clock clock : clocks.all()) {
             try {
                 count += clock.scheduler().schedules().countByState()[state.ordinal()];
             } catch (io.timeservice.model.ProblemException gone) {

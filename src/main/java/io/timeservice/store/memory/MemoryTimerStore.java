@@ -12,18 +12,19 @@ import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.TimerStore;
+import io.timeservice.store.memory.time.VirtualClock;
 
-/** The memory store's timers: each call goes to its clock's {@link TimerScheduler}. */
+/** The memory store's timers: each call goes to its clock's {@link MemoryClock}. */
 public final class MemoryTimerStore implements TimerStore {
 
-    private final Clocks clocks;
+    private final ClockRegistry clocks;
 
-    public MemoryTimerStore(Clocks clocks) {
+    public MemoryTimerStore(ClockRegistry clocks) {
         this.clocks = clocks;
     }
 
-    /** The scheduler of the clock named {@code clock}, or of {@code default} for null. */
-    static TimerScheduler scheduler(Clocks clocks, String clock) {
+    /** The {@link MemoryClock} named {@code clock}, or {@code default} for null. */
+    static MemoryClock scheduler(ClockRegistry clocks, String clock) {
         return clock == null ? clocks.defaultScheduler() : clocks.scheduler(clock);
     }
 

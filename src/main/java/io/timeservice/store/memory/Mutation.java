@@ -8,7 +8,7 @@ import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 
 /**
- * One accepted change of scheduler state, as a {@link MutationLog} records it and recovery replays it. Replaying
+ * One accepted change of clock state, as a {@link MutationLog} records it and recovery replays it. Replaying
  * the mutations in log order on the state they started from reproduces the state exactly: every record carries
  * absolute values (a fireTime, not a delay; the clock's new time, not an increment), and an advance's fired timers
  * follow from the state it is applied to.

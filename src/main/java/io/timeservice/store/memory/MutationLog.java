@@ -3,9 +3,9 @@ package io.timeservice.store.memory;
 import io.timeservice.model.ProblemException;
 
 /**
- * Where the scheduler records accepted mutations so that they survive a restart (a write-ahead journal).
+ * Where the clock records accepted mutations so that they survive a restart (a write-ahead journal).
  *
- * <p>The scheduler calls {@link #append} while holding its lock, after it has decided that a mutation is accepted
+ * <p>The clock calls {@link #append} while holding its lock, after it has decided that a mutation is accepted
  * and before it applies it, so the log's order is the order in which mutations are applied; then it releases the
  * lock and calls {@link #awaitDurable} before returning to its caller. Appending must therefore be cheap (buffer in
  * memory); waiting for the disk happens outside the lock, where concurrent callers can share one flush (group
@@ -13,7 +13,7 @@ import io.timeservice.model.ProblemException;
  */
 public interface MutationLog {
 
-    /** The log of a scheduler that keeps nothing. */
+    /** The log of a clock that keeps nothing. */
     MutationLog NONE = new MutationLog() {
         @Override
         public long append(Mutation mutation) {
@@ -27,7 +27,7 @@ public interface MutationLog {
 
     /**
      * Refuses mutations up front when the log can no longer record them (for example after a disk failure), so that
-     * nothing is applied that could not be made durable. Called under the scheduler lock before a mutation.
+     * nothing is applied that could not be made durable. Called under the clock's lock before a mutation.
      *
      * @throws ProblemException {@code storage_unavailable}
      */
@@ -35,15 +35,15 @@ public interface MutationLog {
     }
 
     /**
-     * Records {@code mutation} and returns its position. Called under the scheduler lock, before the mutation is
+     * Records {@code mutation} and returns its position. Called under the clock's lock, before the mutation is
      * applied. All or nothing: either the mutation is recorded, or this throws and nothing of it is recorded (the
-     * scheduler then leaves its state untouched).
+     * clock then leaves its state untouched).
      */
     long append(Mutation mutation);
 
     /**
      * Records {@code mutation} and returns once it is forced to disk, whatever the log's fsync policy. Called under
-     * the scheduler lock, rarely (sequence reservations), so waiting there is acceptable.
+     * the clock's lock, rarely (sequence reservations), so waiting there is acceptable.
      *
      * @throws ProblemException {@code storage_unavailable} if it cannot be forced (it may still reach the disk)
      */
@@ -53,8 +53,8 @@ public interface MutationLog {
 
     /**
      * Whether the log has stopped recording for good (a write or fsync failed): records it accepted may be lost, so
-     * the state in memory may differ from what recovery would rebuild, and the scheduler stops serving. Called
-     * under the scheduler lock on every call, so it must be cheap.
+     * the state in memory may differ from what recovery would rebuild, and the clock stops serving. Called
+     * under the clock's lock on every call, so it must be cheap.
      */
     default boolean failed() {
         return false;
@@ -63,7 +63,7 @@ public interface MutationLog {
     /**
      * The position of the last mutation appended so far (0: none). A call that answers "done before" without a change
      * of its own (a repeated ack) waits for it, so that it never confirms a change that is not yet durable. Called
-     * under the scheduler lock.
+     * under the clock's lock.
      */
     default long lastAppended() {
         return 0;
@@ -78,23 +78,23 @@ public interface MutationLog {
 
     /**
      * Whether the log has grown enough, relative to a live state of {@code size} timers, that a snapshot should
-     * replace it. Called under the scheduler lock after a mutation.
+     * replace it. Called under the clock's lock after a mutation.
      */
     default boolean wantsSnapshot(int size) {
         return false;
     }
 
     /**
-     * Starts a snapshot of {@code state}, the scheduler's state right after the last appended mutation. Called under
-     * the scheduler lock: implementations must start a new log segment here and do the writing elsewhere.
+     * Starts a snapshot of {@code state}, the clock's state right after the last appended mutation. Called under
+     * the clock's lock: implementations must start a new log segment here and do the writing elsewhere.
      */
-    default void snapshot(SchedulerState state) {
+    default void snapshot(ClockImage state) {
         snapshot(ClocksState.of(state));
     }
 
     /**
-     * Starts a snapshot of every clock at one cut ({@link Clocks} holds every clock's lock meanwhile): as
-     * {@link #snapshot(SchedulerState)}, for several clocks.
+     * Starts a snapshot of every clock at one cut ({@link ClockRegistry} holds every clock's lock meanwhile): as
+     * {@link #snapshot(ClockImage)}, for several clocks.
      */
     default void snapshot(ClocksState state) {
     }

@@ -12,7 +12,7 @@ import io.timeservice.model.TimerRules;
  * The pending-timer budget every clock draws from: {@code timeservice.capacity} timers and
  * {@code timeservice.capacity-bytes} {@link Limits#bytesOf payload bytes} over all clocks together.
  *
- * <p>Thread-safe without a lock: two atomic counters. A scheduler reserves in the decide step of an add, before it
+ * <p>Thread-safe without a lock: two atomic counters. A clock reserves in the decide step of an add, before it
  * changes anything, and gives the reservation back if the add fails after all; it releases on cancel, fire, reset
  * and clock deletion. A reservation that fails takes back what it took, so near the limit an add may be refused
  * while another one that will itself fail still holds its share: refusals are exact only when the adds that race

@@ -5,7 +5,7 @@ import io.timeservice.store.LongPoll;
 /**
  * Wakes long-polling claimers when a clock's ready queue gains deliveries. A claimer reads {@link #generation}
  * before it looks at the queue and then waits for it to change, so a delivery that became ready in between is never
- * missed. Waits run on the monotonic clock ({@link Object#wait(long, int)}), outside the scheduler lock.
+ * missed. Waits run on the monotonic clock ({@link Object#wait(long, int)}), outside the clock's lock.
  */
 final class ReadySignal implements LongPoll.Signal {
 

@@ -4,12 +4,13 @@ import java.util.List;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ScaledTime;
+import io.timeservice.store.memory.time.TimeSource;
 
 /**
  * The snapshot half of what recovery reads from the journal's snapshot file: the clock, the last sequence issued,
  * the highest sequence reserved on disk and every pending timer.
  *
- * @param firedThrough the time up to which every due timer had fired (see {@link SchedulerClock#firedThrough}), at
+ * @param firedThrough the time up to which every due timer had fired (see {@link TimeSource#firedThrough}), at
  *                     most {@code now}
  * @param scaledTime   a scaled clock's time function; null for a clock of another mode
  * @param schedules    the clock's schedules (format version 8)

@@ -8,7 +8,7 @@ package io.timeservice.store.memory;
  * crash that loses the adds' own records cannot make it issue their sequences again (an entity tag names one timer
  * forever). One forced write per {@value #RESERVATION} adds and per start-up.
  *
- * <p>Invariant: {@code last <= reserved}. Not thread-safe: the scheduler calls it only while holding its lock.
+ * <p>Invariant: {@code last <= reserved}. Not thread-safe: the clock calls it only while holding its lock.
  */
 final class Sequences {
 

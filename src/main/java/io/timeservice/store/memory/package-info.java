@@ -1,9 +1,11 @@
 /**
- * The memory store, the embedded default: one {@link io.timeservice.store.memory.TimerScheduler} per clock (a lock
- * around an indexed d-ary min-heap whose id index moves in lockstep with the array), the registry of clocks
- * ({@link io.timeservice.store.memory.Clocks}), the delivery queues, the firing thread of the system and scaled
- * clocks, and the adapters to the store ports. Durability is the journal in the sub-package {@code journal}.
- * Imports {@code model} and {@code store} only; no Spring, Micrometer or Jackson (checked by
+ * The memory store, the embedded default: one {@link io.timeservice.store.memory.MemoryClock} per clock, whose
+ * {@link io.timeservice.store.memory.ClockKernel} holds the one lock around the clock's heap (sub-package
+ * {@code heap}) and time source (sub-package {@code time}, which also holds the firing thread of the system and
+ * scaled clocks), with one class per job under that lock (timer changes and reads, firing, deliveries, schedules,
+ * lifecycle); the registry of clocks ({@link io.timeservice.store.memory.ClockRegistry}) and the adapters to the
+ * store ports. Durability is the journal in the sub-package {@code journal}. Imports {@code model}, {@code store}
+ * and its sub-packages {@code heap} and {@code time}; no Spring, Micrometer or Jackson (checked by
  * {@code PlainJavaArchitectureTest}).
  */
 package io.timeservice.store.memory;

@@ -9,8 +9,8 @@ import java.util.List;
 
 import io.timeservice.model.Delivery.State;
 import io.timeservice.model.TimeRules;
-import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics.DeliveryEvent;
+import io.timeservice.store.StoreMetrics;
 
 /**
  * The deliveries' retry step on the PostgreSQL store: leases that ended become waiting or dead, waiting deliveries
@@ -26,9 +26,9 @@ public final class LeaseReleaser {
 
     private final Jdbc jdbc;
     /** Told of the moves after their transaction committed, as the memory store tells of them. */
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
 
-    LeaseReleaser(Jdbc jdbc, SchedulerMetrics metrics) {
+    LeaseReleaser(Jdbc jdbc, StoreMetrics metrics) {
         this.jdbc = jdbc;
         this.metrics = metrics;
     }
@@ -101,13 +101,13 @@ public final class LeaseReleaser {
         static final Released NOTHING = new Released(0, 0, 0);
 
         /** Reports the events; call after the transaction that moved them committed. */
-        void reportTo(SchedulerMetrics metrics) {
+        void reportTo(StoreMetrics metrics) {
             report(metrics, DeliveryEvent.EXPIRED, expired);
             report(metrics, DeliveryEvent.DEAD, died);
             report(metrics, DeliveryEvent.REDELIVERED, readied);
         }
 
-        private static void report(SchedulerMetrics metrics, DeliveryEvent event, int count) {
+        private static void report(StoreMetrics metrics, DeliveryEvent event, int count) {
             if (count > 0) {
                 metrics.deliveries(event, count);
             }

@@ -18,7 +18,7 @@ import io.timeservice.model.ProblemException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 
 /**
  * How the PostgreSQL store's clocks fire their due timers: a virtual clock's bounded advance, its advance to its next
@@ -40,7 +40,7 @@ public final class PostgresClockFiring {
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     /** Told of the delivery events an advance's retry step causes, after it committed. */
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
     /** Fires schedules' occurrences, each at its own time, when an advance or a firing round passes them. */
     private final ScheduleFiring schedules;
     /**
@@ -49,7 +49,7 @@ public final class PostgresClockFiring {
      */
     private volatile boolean full;
 
-    PostgresClockFiring(Jdbc jdbc, PendingBudgetStripes budget, SchedulerMetrics metrics, ScheduleFiring schedules) {
+    PostgresClockFiring(Jdbc jdbc, PendingBudgetStripes budget, StoreMetrics metrics, ScheduleFiring schedules) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.metrics = metrics;

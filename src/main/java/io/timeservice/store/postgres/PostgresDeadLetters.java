@@ -12,8 +12,8 @@ import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.TimerRules;
-import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics.DeliveryEvent;
+import io.timeservice.store.StoreMetrics;
 
 /**
  * The dead letters of the PostgreSQL store: deliveries whose last attempt failed, listed page by page, redriven
@@ -25,9 +25,9 @@ public final class PostgresDeadLetters {
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     /** Told of redrives and deletions after their transaction committed. */
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
 
-    PostgresDeadLetters(Jdbc jdbc, PendingBudgetStripes budget, SchedulerMetrics metrics) {
+    PostgresDeadLetters(Jdbc jdbc, PendingBudgetStripes budget, StoreMetrics metrics) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.metrics = metrics;

@@ -24,8 +24,8 @@ import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.TimeRules;
 import io.timeservice.store.LongPoll;
 import io.timeservice.store.MeasuredCall;
-import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics.DeliveryEvent;
+import io.timeservice.store.StoreMetrics;
 
 /**
  * Deliveries on the PostgreSQL store (table {@code deliveries}), with the memory store's semantics: claiming
@@ -63,10 +63,10 @@ public final class PostgresDeliveries {
     private volatile boolean waitsEnded;
     private final FiringAlarm alarm;
     /** Told of every delivery event after its transaction committed, as the memory store tells of them. */
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
 
     PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups, FiringAlarm alarm,
-                       SchedulerMetrics metrics) {
+                       StoreMetrics metrics) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.wakeups = wakeups;
@@ -138,7 +138,7 @@ public final class PostgresDeliveries {
             }
         });
         // timed per look, as the memory store times a claim: a long poll's wait is no latency
-        List<ClaimedDelivery> leased = MeasuredCall.measure(metrics, SchedulerMetrics.Operation.CLAIM, look);
+        List<ClaimedDelivery> leased = MeasuredCall.measure(metrics, StoreMetrics.Operation.CLAIM, look);
         if (onClock[0].firesByItself() && !leased.isEmpty()) {
             // the firing loop releases the leases when they expire
             alarm.dueAt(onClock[0].dbTimeOf(leased.get(0).leaseUntil()));

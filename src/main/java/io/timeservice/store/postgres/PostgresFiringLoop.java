@@ -16,7 +16,7 @@ import io.timeservice.model.ClockRate;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScaledTime;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 
 /**
  * The thread per instance that makes time pass on the PostgreSQL store: it fires the due timers of every system
@@ -132,7 +132,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
     /** {@link FiringLookSql#LOOK} with the round size as its window. */
     private final String look;
     /** Told of each firing round as the memory store's firing thread tells of it: an advance. */
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
     private final Thread thread;
     private final StoreSampler sampler;
     private volatile boolean stopped;
@@ -145,7 +145,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private volatile long lastLookWallMillis;
 
     PostgresFiringLoop(PostgresClockFiring firing, LeaseReleaser leases, Jdbc jdbc, ClockSkew skew, FiringAlarm alarm,
-                       Settings settings, SchedulerMetrics metrics, LongSupplier maxDeliveries) {
+                       Settings settings, StoreMetrics metrics, LongSupplier maxDeliveries) {
         this.firing = firing;
         this.leases = leases;
         this.jdbc = jdbc;
@@ -324,7 +324,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
         return unlessDeleted(() -> {
             long start = System.nanoTime();
             int fired = firing.fireDue(clock, settings.roundSize());
-            metrics.operation(SchedulerMetrics.Operation.ADVANCE, SchedulerMetrics.Outcome.SUCCESS,
+            metrics.operation(StoreMetrics.Operation.ADVANCE, StoreMetrics.Outcome.SUCCESS,
                     System.nanoTime() - start);
             metrics.advanced(fired);
             return fired;

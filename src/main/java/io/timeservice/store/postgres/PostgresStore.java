@@ -13,7 +13,7 @@ import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScheduleRules;
 import io.timeservice.store.MeasuredDeliveryStore;
 import io.timeservice.store.MeasuredTimerStore;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 
 /**
  * The PostgreSQL store ({@code timeservice.store=postgresql}, issue 18) on a {@link DataSource} whose schema
@@ -49,7 +49,7 @@ public final class PostgresStore implements AutoCloseable {
     private final FiringAlarm alarm = new FiringAlarm();
     private volatile PostgresFiringLoop firing; // null until startFiring; started under this
 
-    private final SchedulerMetrics metrics;
+    private final StoreMetrics metrics;
     private final PendingBudgetStripes budget;
     private final PostgresClockCopy clockCopy;
     private final PostgresClockSnapshots clockSnapshots;
@@ -74,7 +74,7 @@ public final class PostgresStore implements AutoCloseable {
     }
 
     private PostgresStore(Jdbc jdbc, DataSource dataSource, PendingBudgetStripes budget, int maxClocks,
-                          SchedulerMetrics metrics, Schedules schedules) {
+                          StoreMetrics metrics, Schedules schedules) {
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
         this.budget = budget;
         this.clocks = new PostgresClockRegistry(jdbc, budget, maxClocks, alarm);
@@ -118,7 +118,7 @@ public final class PostgresStore implements AutoCloseable {
      */
     public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
                                      ClockSettings.Mode defaultClockMode) {
-        return open(dataSource, capacity, capacityBytes, maxClocks, defaultClockMode, SchedulerMetrics.NONE);
+        return open(dataSource, capacity, capacityBytes, maxClocks, defaultClockMode, StoreMetrics.NONE);
     }
 
     /**
@@ -127,27 +127,27 @@ public final class PostgresStore implements AutoCloseable {
      * themselves are timed at the store boundary, {@link MeasuredTimerStore}, {@link MeasuredDeliveryStore}).
      */
     public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
-                                     ClockSettings.Mode defaultClockMode, SchedulerMetrics metrics) {
+                                     ClockSettings.Mode defaultClockMode, StoreMetrics metrics) {
         return open(dataSource, capacity, capacityBytes, maxClocks, defaultClockMode, metrics, Timeouts.DEFAULT);
     }
 
     /**
-     * Opens the store as {@link #open(DataSource, int, long, int, ClockSettings.Mode, SchedulerMetrics)} does, its
+     * Opens the store as {@link #open(DataSource, int, long, int, ClockSettings.Mode, StoreMetrics)} does, its
      * transactions bounded by {@code timeouts}.
      */
     public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
-                                     ClockSettings.Mode defaultClockMode, SchedulerMetrics metrics,
+                                     ClockSettings.Mode defaultClockMode, StoreMetrics metrics,
                                      Timeouts timeouts) {
         return open(dataSource, capacity, capacityBytes, maxClocks, defaultClockMode, metrics, timeouts,
                 Schedules.DEFAULT);
     }
 
     /**
-     * Opens the store as {@link #open(DataSource, int, long, int, ClockSettings.Mode, SchedulerMetrics, Timeouts)}
+     * Opens the store as {@link #open(DataSource, int, long, int, ClockSettings.Mode, StoreMetrics, Timeouts)}
      * does, its recurring schedules bounded by {@code schedules}.
      */
     public static PostgresStore open(DataSource dataSource, int capacity, long capacityBytes, int maxClocks,
-                                     ClockSettings.Mode defaultClockMode, SchedulerMetrics metrics,
+                                     ClockSettings.Mode defaultClockMode, StoreMetrics metrics,
                                      Timeouts timeouts, Schedules schedules) {
         if (maxClocks < 1) {
             throw new IllegalArgumentException("maxClocks must be >= 1: " + maxClocks);

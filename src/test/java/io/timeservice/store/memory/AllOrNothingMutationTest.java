@@ -16,6 +16,7 @@ import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.model.TraceStep;
+import io.timeservice.store.memory.time.VirtualClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -30,7 +31,7 @@ class AllOrNothingMutationTest {
     private static final int ARITY = 4;
 
     private final RecordingLog log = new RecordingLog();
-    private final TimerScheduler scheduler = CoreTestSupport.scheduler(ARITY);
+    private final MemoryClock scheduler = CoreTestSupport.scheduler(ARITY);
 
     /** One kind of mutation, run against the queue that {@link #populate} builds. */
     enum Change {
@@ -43,10 +44,10 @@ class AllOrNothingMutationTest {
         ADVANCE(s -> s.advance(4, Trace.NONE), (s, trace) -> s.advance(4, Trace.into(trace))),
         RESET(s -> s.reset(new VirtualClock(0)), null);
 
-        final Consumer<TimerScheduler> plain;
-        final java.util.function.BiConsumer<TimerScheduler, List<TraceStep>> traced;
+        final Consumer<MemoryClock> plain;
+        final java.util.function.BiConsumer<MemoryClock, List<TraceStep>> traced;
 
-        Change(Consumer<TimerScheduler> plain, java.util.function.BiConsumer<TimerScheduler, List<TraceStep>> traced) {
+        Change(Consumer<MemoryClock> plain, java.util.function.BiConsumer<MemoryClock, List<TraceStep>> traced) {
             this.plain = plain;
             this.traced = traced;
         }
@@ -78,7 +79,7 @@ class AllOrNothingMutationTest {
         populate();
         // The same queue built the same way (a restart would jump sequences past their reservation), where the
         // change goes through.
-        TimerScheduler reference = CoreTestSupport.scheduler(ARITY);
+        MemoryClock reference = CoreTestSupport.scheduler(ARITY);
         populate(reference, new RecordingLog());
         change.traced.accept(reference, null);
 
@@ -90,7 +91,7 @@ class AllOrNothingMutationTest {
 
         assertEveryCallIsRefused(scheduler);
         assertThat(scheduler.stoppedBecause()).contains("failed after its journal record was written");
-        TimerScheduler restarted = log.recover(ARITY);
+        MemoryClock restarted = log.recover(ARITY);
         assertThat(Served.of(restarted)).isEqualTo(Served.of(reference));
         CoreTestSupport.assertInvariantsHold(restarted, "recovery after a failed apply");
     }
@@ -164,14 +165,14 @@ class AllOrNothingMutationTest {
         populate(scheduler, log);
     }
 
-    private static void populate(TimerScheduler target, RecordingLog targetLog) {
+    private static void populate(MemoryClock target, RecordingLog targetLog) {
         target.attachLog(targetLog);
         for (int i = 0; i < 10; i++) {
             target.add("t" + i, i + 1, i % 3, i % 2 == 0 ? null : "{\"n\":" + i + "}", Trace.NONE);
         }
     }
 
-    private static void assertEveryCallIsRefused(TimerScheduler stopped) {
+    private static void assertEveryCallIsRefused(MemoryClock stopped) {
         List<Runnable> calls = List.of(
                 () -> stopped.get("t1"), stopped::peek, () -> stopped.firstN(10), stopped::status, stopped::now,
                 stopped::checkInvariants, () -> stopped.heapView(10), stopped::pendingBytes,
@@ -190,7 +191,7 @@ class AllOrNothingMutationTest {
     /** What a scheduler serves: every pending timer in firing order, the status and the next sequence. */
     private record Served(List<Timer> pending, QueueStatus status, long pendingBytes) {
 
-        static Served of(TimerScheduler scheduler) {
+        static Served of(MemoryClock scheduler) {
             return new Served(CoreTestSupport.pending(scheduler), scheduler.status(), scheduler.pendingBytes());
         }
     }

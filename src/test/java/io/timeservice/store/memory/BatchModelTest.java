@@ -21,7 +21,8 @@ import io.timeservice.model.ProblemException;
 import io.timeservice.model.Revision;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.time.VirtualClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -138,8 +139,8 @@ class BatchModelTest {
     void randomBatchesAndSingleCalls_matchTheModel_andFailedBatchesChangeNothing(long seed) {
         Random random = new Random(seed);
         PendingBudget budget = new PendingBudget(CAPACITY, CAPACITY_BYTES);
-        TimerScheduler scheduler = new TimerScheduler(new VirtualClock(0), 4, budget, () -> WALL,
-                SchedulerMetrics.NONE);
+        MemoryClock scheduler = new MemoryClock(new VirtualClock(0), 4, budget, () -> WALL,
+                StoreMetrics.NONE);
         RecordingLog log = new RecordingLog();
         scheduler.attachLog(log);
         Model model = new Model();
@@ -226,13 +227,13 @@ class BatchModelTest {
         Timer next = scheduler.add("next-one", 5, 0, null, Trace.NONE);
         assertThat(next.sequence()).isEqualTo(model.lastSequence + 1);
 
-        TimerScheduler recovered = log.recover(4);
+        MemoryClock recovered = log.recover(4);
         assertThat(CoreTestSupport.pending(recovered)).isEqualTo(CoreTestSupport.pending(scheduler));
         assertThat(recovered.now()).isEqualTo(scheduler.now());
         assertThat(recovered.add("after", 1, 0, null, Trace.NONE).sequence()).isGreaterThan(next.sequence());
     }
 
-    private static Timer single(TimerScheduler scheduler, BatchOp op) {
+    private static Timer single(MemoryClock scheduler, BatchOp op) {
         if (op instanceof BatchOp.Add add) {
             return scheduler.add(add.id(), add.due(), add.priority(), add.payload(), Trace.NONE);
         }
@@ -267,7 +268,7 @@ class BatchModelTest {
 
     @Test
     void addThenEdit_cancelThenAdd_ofOneId_work_andTwoAddsAreADuplicate() {
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(4, 10);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(4, 10);
         scheduler.add("a", 10, 0, null, Trace.NONE);
         List<Timer> results = scheduler.batch(List.of(new BatchOp.Add("b", 5, 0, "1"),
                 new BatchOp.Edit("b", Due.after(7), 2, null), new BatchOp.Cancel("a", null), new BatchOp.Add("a", 1, 0, null)));
@@ -287,7 +288,7 @@ class BatchModelTest {
 
     @Test
     void capacity_isCountedOverTheWholeBatch_andACancelMakesRoomForALaterAdd() {
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(2, 2);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(2, 2);
         scheduler.add("a", 10, 0, null, Trace.NONE);
         ProblemException refused = catchThrowableOfType(ProblemException.class, () -> scheduler.batch(List.of(
                 new BatchOp.Add("b", 1, 0, null), new BatchOp.Add("c", 1, 0, null))));
@@ -300,7 +301,7 @@ class BatchModelTest {
 
     @Test
     void sizeOutsideOneToAThousand_isAnInvalidRequestWithoutIndex() {
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(2, 2000);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(2, 2000);
         assertThatThrownBy(() -> scheduler.batch(List.of()))
                 .isInstanceOfSatisfying(ProblemException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST);
@@ -316,7 +317,7 @@ class BatchModelTest {
 
     @Test
     void aFailureAfterTheAppend_stopsTheScheduler_andAnAppendThatThrows_changesNothing() {
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(2, 10);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(2, 10);
         RecordingLog log = new RecordingLog();
         scheduler.attachLog(log);
         scheduler.add("a", 1, 0, null, Trace.NONE);
@@ -330,7 +331,7 @@ class BatchModelTest {
 
     @Test
     void orderOfFiring_isSortedBySequenceWithinTheBatch() {
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(2, 10);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(2, 10);
         scheduler.batch(List.of(new BatchOp.Add("z", 1, 0, null), new BatchOp.Add("y", 1, 0, null)));
         assertThat(CoreTestSupport.pending(scheduler)).extracting(Timer::id).containsExactly("z", "y");
         assertThat(CoreTestSupport.pending(scheduler)).isSortedAccordingTo(Comparator.comparingLong(Timer::sequence));

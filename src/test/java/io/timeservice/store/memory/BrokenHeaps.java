@@ -3,6 +3,7 @@ package io.timeservice.store.memory;
 import java.util.List;
 
 import io.timeservice.model.Timer;
+import io.timeservice.store.memory.time.VirtualClock;
 
 /** Puts a scheduler into a state that breaks an invariant, for tests that show what a failure looks like. */
 public final class BrokenHeaps {
@@ -15,8 +16,8 @@ public final class BrokenHeaps {
      * due before {@code now}: no public operation can leave an overdue timer behind, a recovery bug could. Goes
      * through {@code bulkLoad}, which trusts its input, so the heap itself stays well formed.
      */
-    public static void loadOverdueTimers(TimerScheduler scheduler, long now, List<Timer> timers) {
+    public static void loadOverdueTimers(MemoryClock scheduler, long now, List<Timer> timers) {
         scheduler.reset(new VirtualClock(now));
-        HeapCorruption.onHeap(scheduler, heap -> heap.bulkLoad(timers, timer -> 0L));
+        CoreTestSupport.onHeap(scheduler, heap -> heap.bulkLoad(timers, timer -> 0L));
     }
 }

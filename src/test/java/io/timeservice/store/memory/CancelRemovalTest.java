@@ -34,8 +34,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CancelRemovalTest {
 
     /** Seven timers t1..t7 due at 1..7, inserted ascending: in a binary heap, t_k sits in slot k-1. */
-    private static TimerScheduler ascendingBinaryHeap() {
-        TimerScheduler scheduler = scheduler(2);
+    private static MemoryClock ascendingBinaryHeap() {
+        MemoryClock scheduler = scheduler(2);
         for (int i = 1; i <= 7; i++) {
             scheduler.add("t" + i, i, 0, null, Trace.NONE);
         }
@@ -45,7 +45,7 @@ class CancelRemovalTest {
 
     @Test
     void cancel_root_lastEntryFillsTheRootAndNextTrueMinimumRises() {
-        TimerScheduler scheduler = ascendingBinaryHeap();
+        MemoryClock scheduler = ascendingBinaryHeap();
 
         Timer cancelled = scheduler.cancel("t1", Precondition.NONE, Trace.NONE);
 
@@ -58,7 +58,7 @@ class CancelRemovalTest {
 
     @Test
     void cancel_middleSlot_keepsIndexConsistent() {
-        TimerScheduler scheduler = ascendingBinaryHeap();
+        MemoryClock scheduler = ascendingBinaryHeap();
         List<TraceStep> trace = new ArrayList<>();
 
         scheduler.cancel("t2", Precondition.NONE, Trace.into(trace));
@@ -78,7 +78,7 @@ class CancelRemovalTest {
 
     @Test
     void cancel_lastSlot_movesNothingElse() {
-        TimerScheduler scheduler = ascendingBinaryHeap();
+        MemoryClock scheduler = ascendingBinaryHeap();
         List<TraceStep> trace = new ArrayList<>();
 
         scheduler.cancel("t7", Precondition.NONE, Trace.into(trace));
@@ -94,7 +94,7 @@ class CancelRemovalTest {
      */
     @Test
     void cancel_middleSlotWhoseReplacementPrecedesItsNewParent_siftsReplacementUp() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         for (int fireTime : new int[] {1, 10, 2, 11, 12, 3, 4}) {
             scheduler.add("f" + fireTime, fireTime, 0, null, Trace.NONE);
         }
@@ -118,7 +118,7 @@ class CancelRemovalTest {
     @MethodSource("aritiesAndPositions")
     void cancel_anySlotOfShuffledHeap_remainingTimersFireInSortedOrder(int arity, String position) {
         Random random = new Random(arity * 31L + position.hashCode());
-        TimerScheduler scheduler = scheduler(arity);
+        MemoryClock scheduler = scheduler(arity);
         List<Integer> fireTimes = new ArrayList<>();
         for (int i = 0; i < 60; i++) {
             fireTimes.add(1 + random.nextInt(15)); // many ties
@@ -156,7 +156,7 @@ class CancelRemovalTest {
     }
 
     /** Every id in the heap view leads, by get, to a timer that sits in that very slot. */
-    private static void assertEveryIdFindsItsOwnTimer(TimerScheduler scheduler) {
+    private static void assertEveryIdFindsItsOwnTimer(MemoryClock scheduler) {
         int size = scheduler.status().size();
         for (HeapView.Cell cell : scheduler.heapView(Math.max(size, 1)).slots()) {
             Timer timer = scheduler.get(cell.id());

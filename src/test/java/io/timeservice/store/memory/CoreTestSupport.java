@@ -2,13 +2,15 @@ package io.timeservice.store.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Timer;
+import io.timeservice.store.memory.heap.HeapTestSupport;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
 
 /** Small helpers shared by the core tests. Plain static methods; no state. */
 final class CoreTestSupport {
@@ -19,12 +21,12 @@ final class CoreTestSupport {
     private CoreTestSupport() {
     }
 
-    static TimerScheduler scheduler(int arity) {
-        return TimerScheduler.withVirtualClock(arity, LARGE_CAPACITY);
+    static MemoryClock scheduler(int arity) {
+        return MemoryClock.withVirtualClock(arity, LARGE_CAPACITY);
     }
 
     /** The ids in heap-array order (slot 0 first), read from the public heap view. */
-    static List<String> layout(TimerScheduler scheduler) {
+    static List<String> layout(MemoryClock scheduler) {
         int size = scheduler.status().size();
         if (size == 0) {
             return List.of();
@@ -37,7 +39,7 @@ final class CoreTestSupport {
     }
 
     /** Every pending timer, in firing order. */
-    static List<Timer> pending(TimerScheduler scheduler) {
+    static List<Timer> pending(MemoryClock scheduler) {
         return scheduler.firstN(Integer.MAX_VALUE).timers();
     }
 
@@ -45,7 +47,7 @@ final class CoreTestSupport {
         return timers.stream().map(Timer::id).toList();
     }
 
-    static void assertInvariantsHold(TimerScheduler scheduler, String context) {
+    static void assertInvariantsHold(MemoryClock scheduler, String context) {
         InvariantReport report = scheduler.checkInvariants();
         assertThat(report.ok())
                 .as("invariants after %s: %s", context, report.firstFailure())
@@ -57,24 +59,9 @@ final class CoreTestSupport {
         return heap.slotOf(handle);
     }
 
-    /** Length of a private array field of the heap, to see growth and release. */
-    static int arrayLength(Object owner, String fieldName) {
-        try {
-            Field field = owner.getClass().getDeclaredField(fieldName);
-            field.setAccessible(true);
-            return java.lang.reflect.Array.getLength(field.get(owner));
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(owner.getClass().getSimpleName() + " has no array field " + fieldName, e);
-        }
-    }
-
-    static Object field(Object owner, String fieldName) {
-        try {
-            Field field = owner.getClass().getDeclaredField(fieldName);
-            field.setAccessible(true);
-            return field.get(owner);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(owner.getClass().getSimpleName() + " has no field " + fieldName, e);
-        }
+    /** Runs {@code action} on {@code scheduler}'s heap under its lock: to break the heap or read its arrays. */
+    static void onHeap(MemoryClock scheduler, Consumer<IndexedTimerHeap> action) {
+        ClockKernel kernel = (ClockKernel) HeapTestSupport.field(scheduler, "kernel");
+        kernel.lock().run(() -> action.accept(kernel.heap()));
     }
 }

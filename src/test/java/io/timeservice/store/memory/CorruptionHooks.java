@@ -1,5 +1,7 @@
 package io.timeservice.store.memory;
 
+import io.timeservice.store.memory.heap.HeapCorruption;
+
 
 /** Lets tests outside the core package break a heap on purpose, to prove that the checks notice. */
 public final class CorruptionHooks {
@@ -8,7 +10,7 @@ public final class CorruptionHooks {
     }
 
     /** Swaps two array cells without updating the index, as a sift that forgot the lockstep rule would. */
-    public static void swapCellsWithoutIndex(TimerScheduler scheduler, int a, int b) {
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, a, b));
+    public static void swapCellsWithoutIndex(MemoryClock scheduler, int a, int b) {
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, a, b));
     }
 }

@@ -26,7 +26,7 @@ class DeadLetterCallLimitTest {
             ClockSettings.DeliveryMode.QUEUE, new RetryPolicy(1, 0, 1.0, 0, 0.0));
 
     private final DeliveryTestClocks test = new DeliveryTestClocks(2 * DEAD, 2 * DEAD);
-    private final TimerScheduler queue = test.create("hot", ONE_ATTEMPT);
+    private final MemoryClock queue = test.create("hot", ONE_ATTEMPT);
 
     @Test
     void aHotIdsDeadLetters_goInCallsOfAtMostTheLimit_lowestSequencesFirst() {

@@ -18,7 +18,8 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,11 +37,12 @@ class DeliveryConcurrencyTest {
 
     @Test
     void eightClaimers_ackEveryTimerExactlyOnce_andAnAbandonedClaimIsRedelivered() throws Exception {
-        Clocks clocks = new Clocks((clock, budget) -> new TimerScheduler(clock, 4, budget, System::currentTimeMillis,
-                SchedulerMetrics.NONE), new PendingBudget(TIMERS, Long.MAX_VALUE), 10, System::currentTimeMillis);
+        ClockRegistry clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget,
+                System::currentTimeMillis, StoreMetrics.NONE), new PendingBudget(TIMERS, Long.MAX_VALUE), 10,
+                System::currentTimeMillis);
         ClockSettings settings = new ClockSettings(ClockSettings.Mode.SYSTEM, ClockSettings.DeliveryMode.QUEUE,
                 new RetryPolicy(10, 0, 1.0, 0, 0.0));
-        TimerScheduler clock = clocks.create("work", 0, settings).clock().scheduler();
+        MemoryClock clock = clocks.create("work", 0, settings).clock().scheduler();
         FiringLoop firing = new FiringLoop(System::currentTimeMillis, 1_000, 1_000);
         clocks.fireWith(firing);
         firing.start();

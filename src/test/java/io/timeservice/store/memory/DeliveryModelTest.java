@@ -52,7 +52,7 @@ class DeliveryModelTest {
     }
 
     private void run(Random random, int steps) {
-        TimerScheduler clock = new DeliveryTestClocks().create("m", SETTINGS);
+        MemoryClock clock = new DeliveryTestClocks().create("m", SETTINGS);
         List<Ref> model = new ArrayList<>();
         List<String> staleClaims = new ArrayList<>();
         long now = 0;
@@ -192,7 +192,7 @@ class DeliveryModelTest {
         return Math.min(wait, 100);
     }
 
-    private static void assertSame(TimerScheduler clock, List<Ref> model, int step) {
+    private static void assertSame(MemoryClock clock, List<Ref> model, int step) {
         List<Delivery> actual = clock.allDeliveries();
         List<Ref> expected = model.stream().sorted(Comparator.comparingLong(r -> r.timer.sequence())).toList();
         assertThat(actual).as("step %d", step).hasSameSizeAs(expected);

@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 
 /** Clocks on a wall clock the test moves by hand, so real-time behaviour runs deterministically. */
 final class DeliveryTestClocks {
@@ -16,12 +16,12 @@ final class DeliveryTestClocks {
             ClockSettings.DeliveryMode.QUEUE, QUICK_RETRIES);
 
     final AtomicLong wall = new AtomicLong(1_700_000_000_000L);
-    final Clocks clocks;
+    final ClockRegistry clocks;
 
     DeliveryTestClocks(int capacity, long maxDeliveries) {
         PendingBudget budget = new PendingBudget(capacity, Long.MAX_VALUE);
         budget.limitDeliveries(maxDeliveries);
-        clocks = new Clocks((clock, shared) -> new TimerScheduler(clock, 4, shared, wall::get, SchedulerMetrics.NONE),
+        clocks = new ClockRegistry((clock, shared) -> new MemoryClock(clock, 4, shared, wall::get, StoreMetrics.NONE),
                 budget, 100, wall::get);
     }
 
@@ -29,7 +29,7 @@ final class DeliveryTestClocks {
         this(100_000, 100_000);
     }
 
-    TimerScheduler create(String name, ClockSettings settings) {
+    MemoryClock create(String name, ClockSettings settings) {
         return clocks.create(name, 0, settings).clock().scheduler();
     }
 }

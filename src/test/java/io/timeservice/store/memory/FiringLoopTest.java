@@ -13,7 +13,8 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +30,7 @@ class FiringLoopTest {
 
     @Test
     void firesExactlyWhatIsDue_inFiringOrder_atItsDueTime() {
-        TimerScheduler clock = systemClock("a");
+        MemoryClock clock = systemClock("a");
         clock.add("later", 200, 0, null, Trace.NONE);
         clock.add("low", 100, 9, null, Trace.NONE);
         clock.add("high", 100, 1, null, Trace.NONE);
@@ -49,7 +50,7 @@ class FiringLoopTest {
 
     @Test
     void aNewEarlierTimer_movesTheWakeUpForward() {
-        TimerScheduler clock = systemClock("a");
+        MemoryClock clock = systemClock("a");
         long start = test.wall.get();
         clock.add("far", 60_000, 0, null, Trace.NONE);
         assertThat(loop.nextDeadline()).isEqualTo(start + 60_000);
@@ -59,8 +60,8 @@ class FiringLoopTest {
 
     @Test
     void theEarliestOfSeveralClocks_isTheWakeUp_andEachFiresItsOwn() {
-        TimerScheduler a = systemClock("a");
-        TimerScheduler b = systemClock("b");
+        MemoryClock a = systemClock("a");
+        MemoryClock b = systemClock("b");
         long start = test.wall.get();
         a.add("a1", 300, 0, null, Trace.NONE);
         b.add("b1", 100, 0, null, Trace.NONE);
@@ -73,7 +74,7 @@ class FiringLoopTest {
 
     @Test
     void aWallClockStepBack_firesNothingEarly_andAStepForwardFiresWhatBecameDue() {
-        TimerScheduler clock = systemClock("a");
+        MemoryClock clock = systemClock("a");
         long start = test.wall.get();
         clock.add("t", 1_000, 0, null, Trace.NONE);
         test.wall.set(start - 3_600_000); // NTP steps back an hour
@@ -89,7 +90,7 @@ class FiringLoopTest {
 
     @Test
     void timersDueWhileNothingRan_fireAtOnce_whenFiringStarts() {
-        TimerScheduler clock = test.create("a", DeliveryTestClocks.SYSTEM_QUEUE);
+        MemoryClock clock = test.create("a", DeliveryTestClocks.SYSTEM_QUEUE);
         clock.add("t", 10, 0, null, Trace.NONE);
         test.wall.addAndGet(60_000); // down for a minute
         test.clocks.fireWith(loop);
@@ -100,7 +101,7 @@ class FiringLoopTest {
 
     @Test
     void leasesAndRetries_ofASystemClock_runOnTheWallClock() {
-        TimerScheduler clock = systemClock("a");
+        MemoryClock clock = systemClock("a");
         long start = test.wall.get();
         clock.add("t", 0, 0, null, Trace.NONE);
         loop.fireDue();
@@ -121,7 +122,7 @@ class FiringLoopTest {
     void atTheDeliveryLimit_dueTimersStayPending_andFireOnceThereIsRoom() {
         DeliveryTestClocks small = new DeliveryTestClocks(100, 2);
         FiringLoop smallLoop = new FiringLoop(small.wall::get, 1_000, 10_000);
-        TimerScheduler clock = small.create("a", DeliveryTestClocks.SYSTEM_QUEUE);
+        MemoryClock clock = small.create("a", DeliveryTestClocks.SYSTEM_QUEUE);
         small.clocks.fireWith(smallLoop);
         for (int i = 0; i < 3; i++) {
             clock.add("t" + i, 0, 0, null, Trace.NONE);
@@ -141,7 +142,7 @@ class FiringLoopTest {
     @Test
     void aRoundFiresAtMostItsSize_andTheRestFollowsAtOnce() {
         FiringLoop smallRounds = new FiringLoop(test.wall::get, 1_000, 3);
-        TimerScheduler clock = test.create("a", DeliveryTestClocks.SYSTEM_QUEUE);
+        MemoryClock clock = test.create("a", DeliveryTestClocks.SYSTEM_QUEUE);
         test.clocks.fireWith(smallRounds);
         for (int i = 0; i < 7; i++) {
             clock.add("t" + i, 0, 0, null, Trace.NONE);
@@ -156,9 +157,10 @@ class FiringLoopTest {
     @Test
     void theThread_deliversTimersAfterTheirDueTime_onTheRealClock() throws Exception {
         DeliveryTestClocks real = new DeliveryTestClocks();
-        Clocks clocks = new Clocks((clock, budget) -> new TimerScheduler(clock, 4, budget, System::currentTimeMillis,
-                SchedulerMetrics.NONE), new PendingBudget(1000, Long.MAX_VALUE), 10, System::currentTimeMillis);
-        TimerScheduler clock = clocks.create("real", 0, DeliveryTestClocks.SYSTEM_QUEUE).clock().scheduler();
+        ClockRegistry clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget,
+                System::currentTimeMillis, StoreMetrics.NONE), new PendingBudget(1000, Long.MAX_VALUE), 10,
+                System::currentTimeMillis);
+        MemoryClock clock = clocks.create("real", 0, DeliveryTestClocks.SYSTEM_QUEUE).clock().scheduler();
         FiringLoop thread = new FiringLoop(System::currentTimeMillis, 1_000, 10_000);
         clocks.fireWith(thread);
         thread.start();
@@ -189,7 +191,7 @@ class FiringLoopTest {
     void aRoundRefusedByJournalBackPressure_isTriedAgainWithBackoff_andShowsInLagAndRefusedClocks() {
         PressureLog journal = new PressureLog();
         test.clocks.attachLog(journal);
-        TimerScheduler clock = systemClock("a");
+        MemoryClock clock = systemClock("a");
         long start = test.wall.get();
         clock.add("t", 100, 0, null, Trace.NONE);
         journal.pressed = true;
@@ -214,7 +216,7 @@ class FiringLoopTest {
 
     @Test
     void aDeletedSystemClock_isForgottenByTheFiringThread_notKeptUntilItsOldDeadline() {
-        TimerScheduler clock = systemClock("a");
+        MemoryClock clock = systemClock("a");
         clock.add("far", Limits.MAX_DELAY, 0, null, Trace.NONE);
         assertThat(loop.clocksWaiting()).isEqualTo(1);
         test.clocks.delete("a");
@@ -244,14 +246,14 @@ class FiringLoopTest {
         }
     }
 
-    private TimerScheduler systemClock(String name) {
-        TimerScheduler clock = test.create(name, DeliveryTestClocks.SYSTEM_QUEUE);
+    private MemoryClock systemClock(String name) {
+        MemoryClock clock = test.create(name, DeliveryTestClocks.SYSTEM_QUEUE);
         test.clocks.fireWith(loop);
         loop.fireDue(); // the catch-up round every clock gets when firing starts
         return clock;
     }
 
-    private static List<String> claimIds(TimerScheduler clock) {
+    private static List<String> claimIds(MemoryClock clock) {
         return clock.claim(100, LEASE, 0).stream().map(Delivery::id).toList();
     }
 }

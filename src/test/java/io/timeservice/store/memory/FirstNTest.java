@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class FirstNTest {
 
     /** A copy of every pending timer, gathered by id and sorted here, independently of firstN. */
-    private static List<Timer> sortedCopy(TimerScheduler scheduler) {
+    private static List<Timer> sortedCopy(MemoryClock scheduler) {
         List<Timer> copy = new ArrayList<>();
         for (String id : layout(scheduler)) {
             copy.add(scheduler.get(id));
@@ -38,7 +38,7 @@ class FirstNTest {
     @ParameterizedTest(name = "arity {0}")
     @ValueSource(ints = {2, 4, 8})
     void firstN_everyLimit_returnsPrefixOfSortedCopyWithoutMutating(int arity) {
-        TimerScheduler scheduler = scheduler(arity);
+        MemoryClock scheduler = scheduler(arity);
         Random random = new Random(7 * arity);
         for (int i = 0; i < 120; i++) {
             scheduler.add("n" + i, random.nextInt(10), random.nextInt(3), null, Trace.NONE);
@@ -68,7 +68,7 @@ class FirstNTest {
 
     @Test
     void firstN_largerThanSize_returnsEverythingInFiringOrder() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         scheduler.add("c", 3, 0, null, Trace.NONE);
         scheduler.add("a", 1, 0, null, Trace.NONE);
         scheduler.add("b", 1, 1, null, Trace.NONE);
@@ -91,7 +91,7 @@ class FirstNTest {
     void firstN_doesNotFollowArrayOrder() {
         // Array order of a binary heap over fireTimes 1..7 inserted as 1,5,2,6,7,3,4 is [1,5,2,6,7,3,4];
         // firing order is 1..7. A listing that copied the first cells would return 1,5,2.
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         for (int fireTime : new int[] {1, 5, 2, 6, 7, 3, 4}) {
             scheduler.add("f" + fireTime, fireTime, 0, null, Trace.NONE);
         }
@@ -103,7 +103,7 @@ class FirstNTest {
     @ParameterizedTest(name = "limit {0}")
     @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
     void firstN_limitBelowOne_refusedAsInvalidLimit(int limit) {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         scheduler.add("a", 1, 0, null, Trace.NONE);
 
         ProblemException refused = catchThrowableOfType(ProblemException.class, () -> scheduler.firstN(limit));

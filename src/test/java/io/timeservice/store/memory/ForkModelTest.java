@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A fork ({@link Clocks#fork}) is the source as it stood: seeded random operations run on a clock, then it is
+ * A fork ({@link ClockRegistry#fork}) is the source as it stood: seeded random operations run on a clock, then it is
  * forked, then the same random operations run on the source and on the copy, and every answer (fired timers with
  * their sequences, claims, nacks, dead letters, refusals) and the state after each step must be the same in both.
  * Claim tokens differ by design: each side acks, nacks and extends with its own token of the same claim. To
@@ -31,13 +31,13 @@ class ForkModelTest {
     private static final ClockSettings QUEUE = new ClockSettings(ClockSettings.Mode.VIRTUAL,
             ClockSettings.DeliveryMode.QUEUE, new RetryPolicy(3, 400, 2.0, 3_000, 0.5));
 
-    private final Clocks clocks = new Clocks((clock, budget) -> new TimerScheduler(clock, 4, budget, () -> 0L,
-            io.timeservice.store.SchedulerMetrics.NONE), new PendingBudget(100_000, 100_000_000), 10, () -> 0L);
+    private final ClockRegistry clocks = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget,
+            () -> 0L, io.timeservice.store.StoreMetrics.NONE), new PendingBudget(100_000, 100_000_000), 10, () -> 0L);
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5})
     void afterAFork_theSameOperations_fireAndDeliverAlikeOnSourceAndCopy(long seed) {
-        TimerScheduler source = clocks.create("source", 100, QUEUE).clock().scheduler();
+        MemoryClock source = clocks.create("source", 100, QUEUE).clock().scheduler();
         Side before = new Side(source);
         Random warmUp = new Random(seed);
         for (int step = 0; step < 300; step++) {
@@ -45,7 +45,7 @@ class ForkModelTest {
         }
         before.settleInFlight(); // an in-flight delivery is ready in the copy but leased in the source
 
-        TimerScheduler copy = clocks.fork("copy", "source").clock().scheduler();
+        MemoryClock copy = clocks.fork("copy", "source").clock().scheduler();
 
         Side original = new Side(source);
         Side forked = new Side(copy);
@@ -81,10 +81,10 @@ class ForkModelTest {
 
     /** One clock driven by random operations; answers are written without claim tokens, so both sides compare. */
     private static final class Side {
-        final TimerScheduler scheduler;
+        final MemoryClock scheduler;
         final List<Delivery> held = new ArrayList<>();
 
-        Side(TimerScheduler scheduler) {
+        Side(MemoryClock scheduler) {
             this.scheduler = scheduler;
         }
 
@@ -144,7 +144,7 @@ class ForkModelTest {
 
     @Test
     void aFork_makesInFlightDeliveriesReady_withTheirAttempt_andNoClaim_andLeavesTheSourceAlone() {
-        TimerScheduler source = clocks.create("source", 0, QUEUE).clock().scheduler();
+        MemoryClock source = clocks.create("source", 0, QUEUE).clock().scheduler();
         source.add("a", 10, 0, "{\"p\":1}", Trace.NONE);
         source.add("b", 10, 1, null, Trace.NONE);
         source.add("later", 500, 0, null, Trace.NONE);
@@ -153,8 +153,8 @@ class ForkModelTest {
         source.advance(1_100, Trace.NONE);                       // a's lease ends: it waits, b is ready
         source.claim(1, 1_000, 0);                              // b in flight (a waits for its retry)
 
-        Clocks.Created created = clocks.fork("copy", "source");
-        TimerScheduler copy = created.clock().scheduler();
+        ClockRegistry.Created created = clocks.fork("copy", "source");
+        MemoryClock copy = created.clock().scheduler();
 
         assertThat(created.created()).isTrue();
         assertThat(copy.now()).isEqualTo(1_110);
@@ -173,9 +173,9 @@ class ForkModelTest {
 
     @Test
     void aFork_isRefused_forAMissingSource_anExistingName_andAtTheClockAndCapacityLimits() {
-        Clocks small = new Clocks((clock, budget) -> new TimerScheduler(clock, 4, budget, () -> 0L,
-                io.timeservice.store.SchedulerMetrics.NONE), new PendingBudget(5, 100_000), 3, () -> 0L);
-        TimerScheduler source = small.create("s", 0, ClockSettings.VIRTUAL).clock().scheduler();
+        ClockRegistry small = new ClockRegistry((clock, budget) -> new MemoryClock(clock, 4, budget, () -> 0L,
+                io.timeservice.store.StoreMetrics.NONE), new PendingBudget(5, 100_000), 3, () -> 0L);
+        MemoryClock source = small.create("s", 0, ClockSettings.VIRTUAL).clock().scheduler();
         source.add("x", 1, 0, null, Trace.NONE);
         source.add("y", 1, 0, null, Trace.NONE);
         source.add("z", 1, 0, null, Trace.NONE);

@@ -12,7 +12,9 @@ import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.heap.HeapCorruption;
+import io.timeservice.store.memory.time.TimeSource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,8 +28,8 @@ class InvariantCorruptionTest {
     }
 
     /** Binary heap t1..t7 due at 1..7: t_k in slot k-1. */
-    private static TimerScheduler ascending() {
-        TimerScheduler scheduler = scheduler(2);
+    private static MemoryClock ascending() {
+        MemoryClock scheduler = scheduler(2);
         for (int i = 1; i <= 7; i++) {
             scheduler.add("t" + i, i, 0, null, Trace.NONE);
         }
@@ -37,9 +39,9 @@ class InvariantCorruptionTest {
 
     @Test
     void swapRootWithChild_reportsIndexMismatchHeapOrderAndRoot() {
-        TimerScheduler scheduler = ascending();
+        MemoryClock scheduler = ascending();
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
 
         InvariantReport report = scheduler.checkInvariants();
         Map<String, InvariantReport.Check> checks = byName(report);
@@ -55,10 +57,10 @@ class InvariantCorruptionTest {
 
     @Test
     void swapSiblings_reportsOnlyTheIndexMismatch() {
-        TimerScheduler scheduler = ascending();
+        MemoryClock scheduler = ascending();
 
         // t2 <-> t3, both under t1
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 1, 2));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 1, 2));
 
         InvariantReport report = scheduler.checkInvariants();
         Map<String, InvariantReport.Check> checks = byName(report);
@@ -72,12 +74,12 @@ class InvariantCorruptionTest {
 
     @Test
     void swapParentAndChildWithEqualFireTimes_reportsHeapOrderBrokenOnTheTieBreak() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         for (int i = 0; i < 7; i++) {
             scheduler.add("s" + i, 5, 0, null, Trace.NONE); // equal fireTime and priority: order is by sequence alone
         }
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 1, 3)); // s1 <-> s3
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 1, 3)); // s1 <-> s3
 
         Map<String, InvariantReport.Check> checks = byName(scheduler.checkInvariants());
         assertThat(checks.get(InvariantReport.HEAP_ORDER).ok()).isFalse();
@@ -88,9 +90,9 @@ class InvariantCorruptionTest {
 
     @Test
     void corruptedHeap_isReportedByTheHeapViewToo() {
-        TimerScheduler scheduler = ascending();
+        MemoryClock scheduler = ascending();
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 2, 6));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 2, 6));
 
         HeapView view = scheduler.heapView(7);
         assertThat(view.invariants().ok()).isFalse();
@@ -104,9 +106,9 @@ class InvariantCorruptionTest {
      */
     @Test
     void corruptedIndex_showsInTheHeapViewsIndex() {
-        TimerScheduler scheduler = ascending();
+        MemoryClock scheduler = ascending();
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 2, 6));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 2, 6));
 
         HeapView view = scheduler.heapView(7);
         assertThat(view.slots().get(2).id()).isEqualTo("t7");
@@ -116,9 +118,9 @@ class InvariantCorruptionTest {
 
     @Test
     void idMissingFromTheIndex_showsAsNullInTheHeapViewsIndex() {
-        TimerScheduler scheduler = ascending();
+        MemoryClock scheduler = ascending();
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.dropIndexEntry(heap, "t5"));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.dropIndexEntry(heap, "t5"));
 
         HeapView view = scheduler.heapView(7);
         assertThat(view.slots().get(4).id()).isEqualTo("t5");
@@ -128,11 +130,11 @@ class InvariantCorruptionTest {
 
     @Test
     void swapThenSwapBack_reportsHealthyAgain() {
-        TimerScheduler scheduler = ascending();
+        MemoryClock scheduler = ascending();
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 3, 5));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 3, 5));
         assertThat(scheduler.checkInvariants().ok()).isFalse();
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 3, 5));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 3, 5));
 
         assertThat(scheduler.checkInvariants().ok()).isTrue();
     }
@@ -141,7 +143,7 @@ class InvariantCorruptionTest {
     @Test
     void clockMovedPastAPendingTimerWithoutFiring_reportsNoOverdueBroken() {
         long[] now = {0};
-        SchedulerClock jumpingClock = new SchedulerClock() {
+        TimeSource jumpingClock = new TimeSource() {
             @Override
             public long now() {
                 return now[0];
@@ -157,7 +159,7 @@ class InvariantCorruptionTest {
                 now[0] = time;
             }
         };
-        TimerScheduler scheduler = new TimerScheduler(jumpingClock, 4, 10, () -> 0L, SchedulerMetrics.NONE);
+        MemoryClock scheduler = new MemoryClock(jumpingClock, 4, 10, () -> 0L, StoreMetrics.NONE);
         scheduler.add("due-at-3", 3, 0, null, Trace.NONE);
         assertThat(scheduler.checkInvariants().ok()).isTrue();
 

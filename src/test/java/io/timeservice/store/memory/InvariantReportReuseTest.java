@@ -11,14 +11,16 @@ import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.heap.HeapCorruption;
+import io.timeservice.store.memory.time.VirtualClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The invariant report is reused while the queue does not change, and a large queue is walked at most once per
- * interval by {@link TimerScheduler#invariants()} and {@link TimerScheduler#heapView}. A walk copies the whole heap
+ * interval by {@link MemoryClock#invariants()} and {@link MemoryClock#heapView}. A walk copies the whole heap
  * under the lock (~80 MB at 1,000,000 timers), so "no walk" is observed as the very same report instance coming
  * back. Time is an injected nano clock; the wall clock counts its reads, so each walk has its own checkedAt.
  */
@@ -29,8 +31,8 @@ class InvariantReportReuseTest {
 
     private final long[] nanos = {1_000_000_000L};
     private final long[] wallReads = {0};
-    private final TimerScheduler scheduler = new TimerScheduler(new VirtualClock(0), 4, 1000,
-            () -> 1_700_000_000_000L + ++wallReads[0], SchedulerMetrics.NONE);
+    private final MemoryClock scheduler = new MemoryClock(new VirtualClock(0), 4, 1000,
+            () -> 1_700_000_000_000L + ++wallReads[0], StoreMetrics.NONE);
 
     private void addTimers(int count) {
         int from = scheduler.status().size();
@@ -65,14 +67,14 @@ class InvariantReportReuseTest {
         assertThat(after.current()).isTrue();
     }
 
-    private static java.util.Map<String, Consumer<TimerScheduler>> changes() {
+    private static java.util.Map<String, Consumer<MemoryClock>> changes() {
         return java.util.Map.of(
                 "add", s -> s.add("new", 5, 0, null, Trace.NONE),
                 "cancel", s -> s.cancel("t3", Precondition.NONE, Trace.NONE),
                 "edit", s -> s.edit("t3", 1L, null, Precondition.NONE, Trace.NONE),
                 "advance without firing", s -> s.advance(1, Trace.NONE),
                 "advance firing", s -> s.advance(101, Trace.NONE),
-                "corruption", s -> HeapCorruption.onHeap(s, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1)));
+                "corruption", s -> CoreTestSupport.onHeap(s, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1)));
     }
 
     @Test
@@ -80,7 +82,7 @@ class InvariantReportReuseTest {
         addTimers(7);
         assertThat(scheduler.invariants().ok()).isTrue();
 
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
 
         assertThat(scheduler.invariants().ok()).isFalse();
     }
@@ -138,7 +140,7 @@ class InvariantReportReuseTest {
         scheduler.limitInvariantChecks(INTERVAL, RATE_LIMITED_ABOVE, () -> nanos[0]);
         addTimers(RATE_LIMITED_ABOVE + 1);
         InvariantReport walked = scheduler.invariants();
-        HeapCorruption.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
+        CoreTestSupport.onHeap(scheduler, heap -> HeapCorruption.swapCellsWithoutIndex(heap, 0, 1));
 
         assertThat(scheduler.invariants().ok()).as("held back by the bound").isTrue();
         InvariantReport exact = scheduler.checkInvariants();

@@ -18,6 +18,10 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.model.TraceStep;
+import io.timeservice.store.memory.heap.HeapInvariants;
+import io.timeservice.store.memory.heap.HeapListener;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
+import io.timeservice.store.memory.heap.TraceRecorder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -175,9 +179,9 @@ class LockstepTraceTest {
         return ids;
     }
 
-    private static IndexedTimerHeap heapOf(TimerScheduler scheduler) {
+    private static IndexedTimerHeap heapOf(MemoryClock scheduler) {
         IndexedTimerHeap[] heap = new IndexedTimerHeap[1];
-        HeapCorruption.onHeap(scheduler, h -> heap[0] = h); // read-only: only captures the reference
+        CoreTestSupport.onHeap(scheduler, h -> heap[0] = h); // read-only: only captures the reference
         return heap[0];
     }
 
@@ -186,7 +190,7 @@ class LockstepTraceTest {
     void everyTracedWrite_keepsArrayCellAndRecordedSlotInLockstep_andReplayReproducesTheArray(int arity) {
         long seed = 4242L + arity;
         Random random = new Random(seed);
-        TimerScheduler scheduler = scheduler(arity);
+        MemoryClock scheduler = scheduler(arity);
         IndexedTimerHeap heap = heapOf(scheduler);
         Set<String> pending = new HashSet<>();
         Set<String> seenOps = new HashSet<>();
@@ -270,7 +274,7 @@ class LockstepTraceTest {
 
     @Test
     void cancelMiddle_traceShowsLastEntryMovingIntoTheHole() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         for (int i = 1; i <= 7; i++) {
             scheduler.add("t" + i, i, 0, null, Trace.NONE);
         }
@@ -295,11 +299,11 @@ class LockstepTraceTest {
      */
     @Test
     void cancel_replacementStaysPutOrRises_plainReplayOfTraceGivesTheFinalArray() {
-        TimerScheduler staysPut = scheduler(2);
+        MemoryClock staysPut = scheduler(2);
         for (int i = 1; i <= 7; i++) {
             staysPut.add("t" + i, i, 0, null, Trace.NONE);
         }
-        TimerScheduler rises = scheduler(2);
+        MemoryClock rises = scheduler(2);
         for (int fireTime : new int[] {1, 10, 2, 11, 12, 3, 4}) {
             rises.add("f" + fireTime, fireTime, 0, null, Trace.NONE);
         }
@@ -309,7 +313,7 @@ class LockstepTraceTest {
         assertPlainReplayMatches(staysPut, "t1"); // root: t7 fills the root and sinks
     }
 
-    private static void assertPlainReplayMatches(TimerScheduler scheduler, String cancelledId) {
+    private static void assertPlainReplayMatches(MemoryClock scheduler, String cancelledId) {
         List<String> cells = new ArrayList<>(CoreTestSupport.layout(scheduler));
         List<TraceStep> trace = new ArrayList<>();
 
@@ -333,7 +337,7 @@ class LockstepTraceTest {
 
     @Test
     void untracedOperations_recordNothingIntoAnEarlierTrace() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         List<TraceStep> trace = new ArrayList<>();
         scheduler.add("a", 5, 0, null, Trace.into(trace));
         int recorded = trace.size();

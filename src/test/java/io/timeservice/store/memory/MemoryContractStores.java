@@ -6,7 +6,7 @@ import io.timeservice.model.Delivery;
 import io.timeservice.store.ClockStore;
 import io.timeservice.store.DeliveryStore;
 import io.timeservice.store.ScheduleStore;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.Stores;
 import io.timeservice.store.TimerStore;
 
@@ -16,13 +16,13 @@ import io.timeservice.store.TimerStore;
  */
 public final class MemoryContractStores implements Stores {
 
-    private final Clocks clocks;
+    private final ClockRegistry clocks;
     private final TimerStore timers;
     private final DeliveryStore deliveries;
     private final ClockStore clockStore;
     private final ScheduleStore schedules;
 
-    private MemoryContractStores(Clocks clocks) {
+    private MemoryContractStores(ClockRegistry clocks) {
         this.clocks = clocks;
         this.timers = new MemoryTimerStore(clocks);
         this.deliveries = new MemoryDeliveryStore(clocks);
@@ -36,8 +36,8 @@ public final class MemoryContractStores implements Stores {
         if (limits.maxDeliveries() != Long.MAX_VALUE) {
             budget.limitDeliveries(limits.maxDeliveries());
         }
-        return new MemoryContractStores(new Clocks((clock, shared) -> {
-            TimerScheduler scheduler = new TimerScheduler(clock, 4, shared, () -> 0L, SchedulerMetrics.NONE);
+        return new MemoryContractStores(new ClockRegistry((clock, shared) -> {
+            MemoryClock scheduler = new MemoryClock(clock, 4, shared, () -> 0L, StoreMetrics.NONE);
             scheduler.scheduleWith(Stores.CRON, limits.maxCatchUp());
             return scheduler;
         }, budget, limits.maxClocks(), () -> 0L));

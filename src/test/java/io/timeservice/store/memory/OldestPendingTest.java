@@ -13,7 +13,8 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.time.VirtualClock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,11 +30,11 @@ class OldestPendingTest {
      */
     private final AtomicLong wall = new AtomicLong(1_000_000);
 
-    private TimerScheduler schedulerWithWallClock(int arity) {
-        return new TimerScheduler(new VirtualClock(0), arity, 1000, wall::get, SchedulerMetrics.NONE);
+    private MemoryClock schedulerWithWallClock(int arity) {
+        return new MemoryClock(new VirtualClock(0), arity, 1000, wall::get, StoreMetrics.NONE);
     }
 
-    private void advance(TimerScheduler scheduler, long by) {
+    private void advance(MemoryClock scheduler, long by) {
         scheduler.advance(by, Trace.NONE);
         wall.addAndGet(1000 * by);
     }
@@ -41,7 +42,7 @@ class OldestPendingTest {
     @ParameterizedTest(name = "arity {0}")
     @ValueSource(ints = {2, 4, 8})
     void oldestCreatedAt_followsCreationOrderThroughCancelsOfOldestMiddleAndNewest(int arity) {
-        TimerScheduler scheduler = schedulerWithWallClock(arity);
+        MemoryClock scheduler = schedulerWithWallClock(arity);
         assertThat(scheduler.status().oldestCreatedAt()).isNull();
         // Created at 0, 1, 2, 3, 4; the later ones fire earlier, so firing order and age disagree.
         for (int i = 0; i < 5; i++) {
@@ -68,7 +69,7 @@ class OldestPendingTest {
     @ParameterizedTest(name = "arity {0}")
     @ValueSource(ints = {2, 4, 8})
     void oldestCreatedAt_movesOnWhenTheOldestFires(int arity) {
-        TimerScheduler scheduler = schedulerWithWallClock(arity);
+        MemoryClock scheduler = schedulerWithWallClock(arity);
         scheduler.add("old-fires-at-3", 3, 0, null, Trace.NONE);
         advance(scheduler, 1);
         scheduler.add("mid-fires-at-100", 99, 0, null, Trace.NONE);
@@ -87,7 +88,7 @@ class OldestPendingTest {
     @ParameterizedTest(name = "arity {0}")
     @ValueSource(ints = {2, 4, 8})
     void oldestCreatedAt_matchesMinimumCreationTimeThroughRandomChurn(int arity) {
-        TimerScheduler scheduler = schedulerWithWallClock(arity);
+        MemoryClock scheduler = schedulerWithWallClock(arity);
         Random random = new Random(42 + arity);
         Map<String, Long> createdAt = new LinkedHashMap<>();
         for (int step = 0; step < 1500; step++) {
@@ -117,13 +118,13 @@ class OldestPendingTest {
     @ParameterizedTest(name = "arity {0}")
     @ValueSource(ints = {2, 4, 8})
     void oldestCreatedAtWallMillis_isRoundedDownToTheSecond(int arity) {
-        TimerScheduler scheduler = schedulerWithWallClock(arity);
+        MemoryClock scheduler = schedulerWithWallClock(arity);
         wall.set(1_700_000_123_999L);
         scheduler.add("a", 10, 0, null, Trace.NONE);
         assertThat(scheduler.status().oldestCreatedAtWallMillis()).isEqualTo(1_700_000_123_000L);
     }
 
-    private void assertOldest(TimerScheduler scheduler, long expectedCreatedAt) {
+    private void assertOldest(MemoryClock scheduler, long expectedCreatedAt) {
         QueueStatus status = scheduler.status();
         assertThat(status.oldestCreatedAt()).isEqualTo(expectedCreatedAt);
         assertThat(status.oldestCreatedAtWallMillis()).isEqualTo(1_000_000 + 1000 * expectedCreatedAt);

@@ -15,7 +15,8 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.time.VirtualClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,13 +31,13 @@ class PayloadBudgetTest {
 
     private final RecordingLog log = new RecordingLog();
 
-    private static TimerScheduler scheduler(long capacityBytes) {
-        return new TimerScheduler(new VirtualClock(0), 4, 1_000, capacityBytes, () -> 0L, SchedulerMetrics.NONE);
+    private static MemoryClock scheduler(long capacityBytes) {
+        return new MemoryClock(new VirtualClock(0), 4, 1_000, capacityBytes, () -> 0L, StoreMetrics.NONE);
     }
 
     @Test
     void addBeyondTheBudget_isCapacityExceededNamingTheByteBudget_andChangesNothing() {
-        TimerScheduler scheduler = scheduler(BUDGET);
+        MemoryClock scheduler = scheduler(BUDGET);
         scheduler.attachLog(log);
         scheduler.add("a", 5, 0, "x".repeat(59), Trace.NONE);   // 60 bytes
         scheduler.add("b", 5, 0, "y".repeat(38), Trace.NONE);   // 39: 99 in all
@@ -58,7 +59,7 @@ class PayloadBudgetTest {
 
     @Test
     void cancelFireAndResetGiveBytesBack_editsKeepThem() {
-        TimerScheduler scheduler = scheduler(BUDGET);
+        MemoryClock scheduler = scheduler(BUDGET);
         scheduler.add("a", 5, 0, "1234", Trace.NONE);     // 5
         scheduler.add("bb", 10, 0, "12345", Trace.NONE);  // 7
         scheduler.add("ccc", 20, 0, null, Trace.NONE);    // 3
@@ -77,7 +78,7 @@ class PayloadBudgetTest {
 
     @Test
     void recovery_restoresTheBudgetFromSnapshotAndJournal() {
-        TimerScheduler scheduler = scheduler(BUDGET);
+        MemoryClock scheduler = scheduler(BUDGET);
         scheduler.attachLog(log);
         scheduler.add("a", 5, 0, "1234", Trace.NONE);
         scheduler.add("bb", 10, 0, "12345", Trace.NONE);
@@ -85,7 +86,7 @@ class PayloadBudgetTest {
         scheduler.cancel("bb", Precondition.NONE, Trace.NONE);
         scheduler.advance(5, Trace.NONE);
 
-        TimerScheduler fromJournal = scheduler(BUDGET);
+        MemoryClock fromJournal = scheduler(BUDGET);
         fromJournal.recover(null, log.records());
         assertThat(fromJournal.pendingBytes()).isEqualTo(scheduler.pendingBytes()).isEqualTo(4);
 
@@ -93,7 +94,7 @@ class PayloadBudgetTest {
         for (Timer timer : CoreTestSupport.pending(scheduler)) {
             snapshot.add(new Mutation.Added(timer, 0));
         }
-        TimerScheduler fromSnapshot = scheduler(BUDGET);
+        MemoryClock fromSnapshot = scheduler(BUDGET);
         fromSnapshot.recover(new RecoveredSnapshot(scheduler.now(), 3, snapshot),
                 List.of(new Mutation.Added(new Timer("dd", 30, 0, 4, 1, 5, "12"), 0)));
         assertThat(fromSnapshot.pendingBytes()).isEqualTo(8);
@@ -107,7 +108,7 @@ class PayloadBudgetTest {
     void randomOperations_keepTheCountEqualToThePendingTimers(long seed) {
         Random random = new Random(seed);
         long budget = 2_000;
-        TimerScheduler scheduler = scheduler(budget);
+        MemoryClock scheduler = scheduler(budget);
         scheduler.attachLog(log);
         Map<String, Long> model = new HashMap<>();   // id -> bytes
         for (int step = 0; step < 3_000; step++) {
@@ -146,7 +147,7 @@ class PayloadBudgetTest {
             assertThat(scheduler.pendingBytes()).as(context)
                     .isEqualTo(model.values().stream().mapToLong(Long::longValue).sum());
         }
-        TimerScheduler recovered = scheduler(budget);
+        MemoryClock recovered = scheduler(budget);
         recovered.recover(null, log.records());
         assertThat(recovered.pendingBytes()).isEqualTo(scheduler.pendingBytes());
     }

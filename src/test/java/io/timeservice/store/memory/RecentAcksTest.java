@@ -26,9 +26,9 @@ class RecentAcksTest {
         int clocks = RecentAcks.MAX / 10_000 + 1;
         Delivery first = null;
         Delivery last = null;
-        List<TimerScheduler> queues = new ArrayList<>();
+        List<MemoryClock> queues = new ArrayList<>();
         for (int c = 0; c < clocks; c++) {
-            TimerScheduler queue = test.create("q" + c, DeliveryTestClocks.VIRTUAL_QUEUE);
+            MemoryClock queue = test.create("q" + c, DeliveryTestClocks.VIRTUAL_QUEUE);
             queues.add(queue);
             for (int i = 0; i < 10_000; i++) {
                 queue.add("t" + i, 1, 0, null, Trace.NONE);
@@ -43,7 +43,7 @@ class RecentAcksTest {
         }
 
         int remembered = 0;
-        for (TimerScheduler queue : queues) {
+        for (MemoryClock queue : queues) {
             queue.holdForSnapshot();
             try {
                 remembered += queue.stateForSnapshot().recentAcks().size();

@@ -58,7 +58,7 @@ public final class RecordingLog implements MutationLog {
     }
 
     @Override
-    public void snapshot(SchedulerState state) {
+    public void snapshot(ClockImage state) {
         Error error = snapshotError;
         if (error != null) {
             throw error;
@@ -98,8 +98,8 @@ public final class RecordingLog implements MutationLog {
     }
 
     /** A fresh scheduler rebuilt from what this log recorded: what a restart would serve. */
-    public TimerScheduler recover(int arity) {
-        TimerScheduler recovered = TimerScheduler.withVirtualClock(arity, CoreTestSupport.LARGE_CAPACITY);
+    public MemoryClock recover(int arity) {
+        MemoryClock recovered = MemoryClock.withVirtualClock(arity, CoreTestSupport.LARGE_CAPACITY);
         recovered.recover(null, records());
         return recovered;
     }

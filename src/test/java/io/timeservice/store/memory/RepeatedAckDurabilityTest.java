@@ -21,7 +21,7 @@ class RepeatedAckDurabilityTest {
     private static final long LEASE = 1_000;
 
     private final RecordingLog journal = new RecordingLog();
-    private TimerScheduler queue;
+    private MemoryClock queue;
     private List<Delivery> claimed;
 
     @BeforeEach

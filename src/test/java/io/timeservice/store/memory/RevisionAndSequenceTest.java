@@ -23,7 +23,7 @@ class RevisionAndSequenceTest {
 
     @Test
     void add_sequenceStrictlyIncreasesWithEveryAcceptedAdd() {
-        TimerScheduler scheduler = scheduler(4);
+        MemoryClock scheduler = scheduler(4);
         List<Long> sequences = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             sequences.add(scheduler.add("s" + i, i % 4, 0, null, Trace.NONE).sequence());
@@ -39,7 +39,7 @@ class RevisionAndSequenceTest {
 
     @Test
     void rejectedAdds_doNotConsumeASequence() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         Timer first = scheduler.add("a", 1, 0, null, Trace.NONE);
 
         catchThrowableOfType(ProblemException.class, () -> scheduler.add("a", 1, 0, null, Trace.NONE));
@@ -52,7 +52,7 @@ class RevisionAndSequenceTest {
 
     @Test
     void edit_keepsSequenceAndCountsVersionsFromOne() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         Timer added = scheduler.add("a", 5, 0, null, Trace.NONE);
         scheduler.add("b", 5, 0, null, Trace.NONE);
 
@@ -69,7 +69,7 @@ class RevisionAndSequenceTest {
 
     @Test
     void edit_keptSequenceStillBreaksTiesByArrival() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         scheduler.add("first", 9, 0, null, Trace.NONE);
         scheduler.add("second", 5, 0, null, Trace.NONE);
 
@@ -80,7 +80,7 @@ class RevisionAndSequenceTest {
 
     @Test
     void cancel_withCurrentRevision_cancels() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         Timer timer = scheduler.edit(scheduler.add("a", 5, 0, null, Trace.NONE).id(), 6L, null, Precondition.NONE,
                 Trace.NONE);
 
@@ -92,7 +92,7 @@ class RevisionAndSequenceTest {
 
     @Test
     void cancel_withRevisionBeforeAnEdit_preconditionFailedAndTimerUnchanged() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         Timer original = scheduler.add("a", 5, 0, null, Trace.NONE);
         Timer edited = scheduler.edit("a", 6L, null, Precondition.NONE, Trace.NONE);
 
@@ -106,7 +106,7 @@ class RevisionAndSequenceTest {
 
     @Test
     void edit_withStaleRevision_preconditionFailedAndTimerUnchanged() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         Timer original = scheduler.add("a", 5, 0, null, Trace.NONE);
         scheduler.add("b", 7, 0, null, Trace.NONE);
         Timer edited = scheduler.edit("a", 8L, null, Precondition.ifMatch(original.revision()), Trace.NONE);
@@ -124,7 +124,7 @@ class RevisionAndSequenceTest {
 
     @Test
     void idReusedAfterCancel_getsNewSequenceSoTheOldRevisionFails() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         Timer old = scheduler.add("job", 5, 0, null, Trace.NONE);
         scheduler.add("other", 5, 0, null, Trace.NONE);
         scheduler.cancel("job", Precondition.ifMatch(old.revision()), Trace.NONE);
@@ -147,7 +147,7 @@ class RevisionAndSequenceTest {
 
     @Test
     void idReusedAfterFiring_getsNewSequence() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         Timer old = scheduler.add("job", 1, 0, null, Trace.NONE);
         scheduler.advance(1, Trace.NONE);
 
@@ -161,7 +161,7 @@ class RevisionAndSequenceTest {
 
     @Test
     void edit_countsUpToTheMaximumVersion_thenIsRefusedAsVersionLimitReached_andChangesNothing() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
         scheduler.recover(new RecoveredSnapshot(0, 2, List.of(
                 new Mutation.Added(new Timer("old", 5, 0, 1, Timer.MAX_VERSION - 1, 0, null), 0),
                 new Mutation.Added(new Timer("other", 7, 0, 2, 1, 0, null), 0))), List.of());
@@ -191,7 +191,7 @@ class RevisionAndSequenceTest {
 
     @Test
     void revisionPrecondition_onUnknownId_isNotFoundRatherThanPreconditionFailed() {
-        TimerScheduler scheduler = scheduler(2);
+        MemoryClock scheduler = scheduler(2);
 
         assertThat(catchThrowableOfType(ProblemException.class,
                 () -> scheduler.cancel("ghost", Precondition.ifMatch(new Revision(1, 1)),

@@ -23,7 +23,7 @@ class SaturatedTimesTest {
             RetryPolicy.MAX_BACKOFF_MILLIS, 0.0);
 
     private final DeliveryTestClocks test = new DeliveryTestClocks();
-    private final TimerScheduler queue = test.create("end", new ClockSettings(ClockSettings.Mode.VIRTUAL,
+    private final MemoryClock queue = test.create("end", new ClockSettings(ClockSettings.Mode.VIRTUAL,
             ClockSettings.DeliveryMode.QUEUE, WEEK_BACKOFF));
 
     SaturatedTimesTest() {

@@ -13,6 +13,7 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.Trace;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +31,7 @@ class ScaledClockFiringTest {
 
     @Test
     void atRate60_aTimerDueInAnHour_firesAfterAWallMinute_inFiringOrder() {
-        TimerScheduler clock = scaled("soak", 1_000, "60");
+        MemoryClock clock = scaled("soak", 1_000, "60");
         long start = test.wall.get();
         assertThat(clock.now()).isEqualTo(1_000);
         clock.add("later", 7_200_000, 0, null, Trace.NONE);
@@ -53,7 +54,7 @@ class ScaledClockFiringTest {
 
     @Test
     void leasesAndRetries_runInTheClocksOwnTime() {
-        TimerScheduler clock = scaled("soak", 0, "60");
+        MemoryClock clock = scaled("soak", 0, "60");
         long start = test.wall.get();
         clock.add("t", 0, 0, null, Trace.NONE);
         loop.fireDue();
@@ -71,7 +72,7 @@ class ScaledClockFiringTest {
 
     @Test
     void aRateChange_isContinuous_andMovesTheWakeUp() {
-        TimerScheduler clock = scaled("soak", 0, "10");
+        MemoryClock clock = scaled("soak", 0, "10");
         long start = test.wall.get();
         clock.add("t", 100_000, 0, null, Trace.NONE);
         assertThat(loop.nextDeadline()).isEqualTo(start + 10_000);
@@ -98,7 +99,7 @@ class ScaledClockFiringTest {
 
     @Test
     void rateZero_freezesTheClock_untilTheNextRateChange() {
-        TimerScheduler clock = scaled("soak", 0, "1000");
+        MemoryClock clock = scaled("soak", 0, "1000");
         long start = test.wall.get();
         clock.add("t", 10_000, 0, null, Trace.NONE);
         test.wall.set(start + 5);
@@ -121,7 +122,7 @@ class ScaledClockFiringTest {
 
     @Test
     void nearTheEndOfTime_theClockSaturates_andStillFiresWhatIsDue() {
-        TimerScheduler clock = scaled("end", Limits.MAX_DELAY, "100000");
+        MemoryClock clock = scaled("end", Limits.MAX_DELAY, "100000");
         long start = test.wall.get();
         clock.add("last", Limits.MAX_DELAY, 0, null, Trace.NONE); // due at 2 * 10^15
         test.wall.set(start + Long.MAX_VALUE / 100_000); // far past the end of time, 2^53 - 1 clock milliseconds
@@ -135,7 +136,7 @@ class ScaledClockFiringTest {
 
     @Test
     void aWallClockStepBack_neverMovesTheClockBack() {
-        TimerScheduler clock = scaled("soak", 0, "2");
+        MemoryClock clock = scaled("soak", 0, "2");
         long start = test.wall.get();
         test.wall.set(start + 1_000);
         assertThat(clock.now()).isEqualTo(2_000);
@@ -149,7 +150,7 @@ class ScaledClockFiringTest {
 
     @Test
     void aScaledClock_refusesAdvance_andOthersRefuseARateChange() {
-        TimerScheduler clock = scaled("soak", 0, "60");
+        MemoryClock clock = scaled("soak", 0, "60");
         assertRefused(() -> clock.advance(1_000, Trace.NONE), ErrorCode.CLOCK_NOT_VIRTUAL);
         assertRefused(() -> clock.advanceToNext(10, Trace.NONE), ErrorCode.CLOCK_NOT_VIRTUAL);
         test.create("virtual", DeliveryTestClocks.VIRTUAL_QUEUE);
@@ -173,11 +174,11 @@ class ScaledClockFiringTest {
 
     @Test
     void aForkOfAScaledClock_runsOnTheSameFunction() {
-        TimerScheduler source = scaled("soak", 0, "60");
+        MemoryClock source = scaled("soak", 0, "60");
         long start = test.wall.get();
         test.wall.set(start + 500);
         source.add("t", 60_000, 0, null, Trace.NONE);
-        TimerScheduler copy = test.clocks.fork("copy", "soak").clock().scheduler();
+        MemoryClock copy = test.clocks.fork("copy", "soak").clock().scheduler();
         assertThat(copy.settings()).isEqualTo(source.settings());
         test.wall.set(start + 1_500);
         assertThat(copy.now()).isEqualTo(source.now()).isEqualTo(90_000);
@@ -186,8 +187,8 @@ class ScaledClockFiringTest {
         assertThat(claimIds(source)).containsExactly("t");
     }
 
-    private TimerScheduler scaled(String name, long now, String rate) {
-        TimerScheduler clock = test.clocks.create(name, now, settings(rate)).clock().scheduler();
+    private MemoryClock scaled(String name, long now, String rate) {
+        MemoryClock clock = test.clocks.create(name, now, settings(rate)).clock().scheduler();
         test.clocks.fireWith(loop);
         loop.fireDue(); // the catch-up round every clock gets when firing starts
         return clock;
@@ -201,7 +202,7 @@ class ScaledClockFiringTest {
         return ClockRate.of(new BigDecimal(rate));
     }
 
-    private static List<String> claimIds(TimerScheduler clock) {
+    private static List<String> claimIds(MemoryClock clock) {
         return clock.claim(100, TEN_HOURS, 0).stream().map(Delivery::id).toList();
     }
 

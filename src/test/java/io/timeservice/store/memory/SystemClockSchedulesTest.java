@@ -18,7 +18,7 @@ class SystemClockSchedulesTest {
     private static final long TEN_MINUTES = 600_000;
 
     private final DeliveryTestClocks test = new DeliveryTestClocks();
-    private final TimerScheduler jobs = test.create("jobs", DeliveryTestClocks.SYSTEM_QUEUE);
+    private final MemoryClock jobs = test.create("jobs", DeliveryTestClocks.SYSTEM_QUEUE);
     private final MemoryScheduleStore schedules = new MemoryScheduleStore(test.clocks);
 
     @Test

@@ -1,7 +1,6 @@
 package io.timeservice.store.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +11,7 @@ import io.timeservice.model.HeapView;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.Trace;
 import io.timeservice.model.TraceStep;
+import io.timeservice.store.memory.heap.HeapTraceReplay;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -26,7 +26,7 @@ class TraceReplayTest {
     @CsvSource({"2, 1", "4, 2", "8, 3", "2, 42", "4, 43", "8, 44"})
     void randomOperations_traceReplaysToTheNewArray(int arity, long seed) {
         Random random = new Random(seed);
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(arity, 10_000);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(arity, 10_000);
         List<String> pending = new ArrayList<>();
         for (int step = 0; step < 500; step++) {
             List<String> before = slots(scheduler);
@@ -52,52 +52,11 @@ class TraceReplayTest {
                 what = "advance";
             }
             String context = "seed " + seed + ", step " + step + " (" + what + "), trace " + trace;
-            assertEquals(slots(scheduler), replay(before, trace, context), context);
+            assertEquals(slots(scheduler), HeapTraceReplay.replay(before, trace, context), context);
         }
     }
 
-    /** Applies the steps to a copy of {@code before}, checking each step's precondition. */
-    static List<String> replay(List<String> before, List<TraceStep> trace, String context) {
-        List<String> cells = new ArrayList<>(before);
-        for (TraceStep step : trace) {
-            switch (step.op()) {
-                case "remove", "lift" -> {
-                    assertEquals(step.id(), cells.get(step.from()), context + ": " + step);
-                    cells.set(step.from(), null);
-                }
-                case "move" -> {
-                    assertEquals(step.id(), cells.get(step.from()), context + ": " + step);
-                    grow(cells, step.to());
-                    assertNull(cells.get(step.to()), context + ": move into a slot that is not a hole: " + step);
-                    cells.set(step.from(), null);
-                    cells.set(step.to(), step.id());
-                }
-                case "place" -> {
-                    grow(cells, step.to());
-                    assertNull(cells.get(step.to()), context + ": place into a slot that is not a hole: " + step);
-                    cells.set(step.to(), step.id());
-                }
-                case "compare" -> {
-                    assertNull(step.from() < cells.size() ? cells.get(step.from()) : null,
-                            context + ": the sifting timer's slot is a hole: " + step);
-                    assertEquals(step.otherId(), cells.get(step.to()), context + ": " + step);
-                }
-                default -> throw new AssertionError(context + ": unknown op " + step);
-            }
-        }
-        while (!cells.isEmpty() && cells.get(cells.size() - 1) == null) {
-            cells.remove(cells.size() - 1);
-        }
-        return cells;
-    }
-
-    private static void grow(List<String> cells, int slot) {
-        while (cells.size() <= slot) {
-            cells.add(null);
-        }
-    }
-
-    private static List<String> slots(TimerScheduler scheduler) {
+    private static List<String> slots(MemoryClock scheduler) {
         return scheduler.heapView(Integer.MAX_VALUE).slots().stream().map(HeapView.Cell::id).toList();
     }
 }

@@ -19,7 +19,7 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Timer;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,7 +43,7 @@ class LockTimeoutTest {
     void openStore() {
         database = TestDatabase.create(LockTimeoutTest.class, POOL);
         store = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 10, ClockSettings.Mode.VIRTUAL,
-                SchedulerMetrics.NONE, SHORT);
+                StoreMetrics.NONE, SHORT);
         store.clocks().create("busy", ClockSettings.Mode.VIRTUAL, 0, null, RetryPolicy.DEFAULT);
         callers = Executors.newFixedThreadPool(3 * POOL);
     }

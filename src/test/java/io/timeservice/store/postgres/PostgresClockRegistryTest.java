@@ -18,7 +18,6 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Timer;
-import io.timeservice.store.memory.Clocks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@ import io.timeservice.model.Delivery;
 import io.timeservice.store.ClockStore;
 import io.timeservice.store.DeliveryStore;
 import io.timeservice.store.ScheduleStore;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.Stores;
 import io.timeservice.store.TimerStore;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -86,7 +86,7 @@ public final class PostgresContractStores implements AfterAllCallback {
         }
         database.execute(empty);
         PostgresStore store = PostgresStore.open(database.dataSource(), limits.capacity(), limits.capacityBytes(),
-                limits.maxClocks(), ClockSettings.Mode.VIRTUAL, SchedulerMetrics.NONE, PostgresStore.Timeouts.DEFAULT,
+                limits.maxClocks(), ClockSettings.Mode.VIRTUAL, StoreMetrics.NONE, PostgresStore.Timeouts.DEFAULT,
                 new PostgresStore.Schedules(Stores.CRON, limits.maxSchedules(), limits.maxCatchUp()));
         if (limits.maxDeliveries() != Long.MAX_VALUE) {
             store.limitDeliveries(limits.maxDeliveries());

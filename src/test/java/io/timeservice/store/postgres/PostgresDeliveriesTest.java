@@ -18,7 +18,7 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -372,18 +372,18 @@ class PostgresDeliveriesTest extends QueueClockTest {
         assertThat(recorded.fireLags).singleElement().satisfies(lag -> assertThat(lag).isBetween(5_000L, 65_000L));
         assertThat(recorded.latenesses).containsExactly(claimedAt - claimed.get(0).readyAt());
         assertThat(recorded.latenesses.get(0)).isBetween(recorded.fireLags.get(0), 65_000L);
-        assertThat(recorded.events).containsExactly(entry(SchedulerMetrics.DeliveryEvent.CLAIMED, 1));
+        assertThat(recorded.events).containsExactly(entry(StoreMetrics.DeliveryEvent.CLAIMED, 1));
 
         database.execute("UPDATE deliveries SET lease_until = db_now_ms() - 1000 WHERE clock = '" + system + "'");
         assertThat(reporting.deliveries().claim(system, 10, 30_000)).isEmpty();   // waits a minute after its lease
-        assertThat(recorded.events).containsOnly(entry(SchedulerMetrics.DeliveryEvent.CLAIMED, 1),
-                entry(SchedulerMetrics.DeliveryEvent.EXPIRED, 1));
+        assertThat(recorded.events).containsOnly(entry(StoreMetrics.DeliveryEvent.CLAIMED, 1),
+                entry(StoreMetrics.DeliveryEvent.EXPIRED, 1));
         assertThat(recorded.latenesses).hasSize(1);
         store.clocks().delete(system);
     }
 
     /** What a store reported: delivery events summed, and each fire lag and lateness. */
-    private static final class RecordingMetrics implements SchedulerMetrics {
+    private static final class RecordingMetrics implements StoreMetrics {
         final Map<DeliveryEvent, Integer> events = new EnumMap<>(DeliveryEvent.class);
         final List<Long> fireLags = new ArrayList<>();
         final List<Long> latenesses = new ArrayList<>();

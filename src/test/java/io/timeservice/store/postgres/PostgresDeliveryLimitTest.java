@@ -19,7 +19,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,7 +47,7 @@ class PostgresDeliveryLimitTest {
         database = TestDatabase.create(getClass(), 6);
         // a lock wait the concurrent test drives must outlast a loaded machine's scheduling, not the 2 s default
         store = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 100, ClockSettings.Mode.VIRTUAL,
-                SchedulerMetrics.NONE, new PostgresStore.Timeouts(Duration.ofMinutes(1), Duration.ofMinutes(1)));
+                StoreMetrics.NONE, new PostgresStore.Timeouts(Duration.ofMinutes(1), Duration.ofMinutes(1)));
         store.limitDeliveries(LIMIT);
     }
 

@@ -18,7 +18,7 @@ import io.timeservice.model.ProblemException;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,7 +46,7 @@ class PostgresSchedulesTest {
     static void openStore() {
         database = TestDatabase.create(PostgresSchedulesTest.class, 4);
         store = PostgresStore.open(database.dataSource(), CAPACITY, 10_000, 1_000, ClockSettings.Mode.VIRTUAL,
-                SchedulerMetrics.NONE, PostgresStore.Timeouts.DEFAULT,
+                StoreMetrics.NONE, PostgresStore.Timeouts.DEFAULT,
                 new PostgresStore.Schedules(PostgresStore.Schedules.DEFAULT.parser(), MAX_SCHEDULES, MAX_CATCH_UP));
         clocks = new FreshClocks(store, "s");
     }

@@ -15,7 +15,7 @@ import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScheduleSpec;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,7 +38,7 @@ class PostgresSnapshotSchedulesTest {
     static void openStore() {
         database = TestDatabase.create(PostgresSnapshotSchedulesTest.class, 4);
         store = PostgresStore.open(database.dataSource(), CAPACITY, 10_000, 1_000, ClockSettings.Mode.VIRTUAL,
-                SchedulerMetrics.NONE, PostgresStore.Timeouts.DEFAULT, PostgresStore.Schedules.DEFAULT);
+                StoreMetrics.NONE, PostgresStore.Timeouts.DEFAULT, PostgresStore.Schedules.DEFAULT);
         clocks = new FreshClocks(store, "snap");
     }
 

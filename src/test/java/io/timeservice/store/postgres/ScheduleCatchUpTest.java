@@ -15,13 +15,13 @@ import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.ScheduleStore;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.TimerStore;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.MemoryScheduleStore;
 import io.timeservice.store.memory.MemoryTimerStore;
 import io.timeservice.store.memory.PendingBudget;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,7 +45,7 @@ class ScheduleCatchUpTest {
     static void openStore() {
         database = TestDatabase.create(ScheduleCatchUpTest.class, 2);
         postgres = PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 100_000, ClockSettings.Mode.VIRTUAL,
-                SchedulerMetrics.NONE, PostgresStore.Timeouts.DEFAULT,
+                StoreMetrics.NONE, PostgresStore.Timeouts.DEFAULT,
                 new PostgresStore.Schedules(new UnixCronParser(), 100, MAX_CATCH_UP));
     }
 
@@ -71,8 +71,8 @@ class ScheduleCatchUpTest {
         if (store.equals("memory")) {
             PendingBudget budget = new PendingBudget(100_000, 100_000_000);
             budget.limitSchedules(100);
-            Clocks memory = new Clocks((virtual, shared) -> {
-                TimerScheduler scheduler = new TimerScheduler(virtual, 4, shared, () -> 0L, SchedulerMetrics.NONE);
+            ClockRegistry memory = new ClockRegistry((virtual, shared) -> {
+                MemoryClock scheduler = new MemoryClock(virtual, 4, shared, () -> 0L, StoreMetrics.NONE);
                 scheduler.scheduleWith(new UnixCronParser(), MAX_CATCH_UP);
                 return scheduler;
             }, budget, 10, () -> 0L);

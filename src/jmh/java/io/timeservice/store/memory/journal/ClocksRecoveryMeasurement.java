@@ -9,15 +9,15 @@ import java.time.Duration;
 import java.util.stream.Stream;
 
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 
 /**
  * Recovery of many clocks (issue 15), one measurement per JVM, as a restarted service recovers: {@code build}
  * writes two data directories with {@link JournalStore}, {@code clocks} clocks of {@code timers} pending timers each
  * (ids {@code t-<n>}, delays spread over an hour, priorities 0-3, 16-byte payloads, no fsync), {@code snapshot}
  * ending in a snapshot of every clock and {@code journal-only} with journal segments only. {@code recover} opens one
- * of them on fresh {@link Clocks} in a fresh JVM and prints the time {@link JournalStore#open} took (reading,
+ * of them on fresh {@link ClockRegistry} in a fresh JVM and prints the time {@link JournalStore#open} took (reading,
  * replaying, the invariant check of every clock, the writer attached) and the used heap it added, after a full GC.
  * Run after {@code ./mvnw -B -ntp -o -Pjmh test-compile} (classpath: {@code dependency:build-classpath}, see
  * docs/BENCHMARKS.md):
@@ -55,10 +55,10 @@ public final class ClocksRecoveryMeasurement {
 
     private static void build(Path dir, int clockCount, int timersPerClock, boolean endWithSnapshot)
             throws IOException {
-        Clocks clocks = fresh(clockCount, timersPerClock);
+        ClockRegistry clocks = fresh(clockCount, timersPerClock);
         try (JournalStore store = open(dir, clocks)) {
             for (int c = 0; c < clockCount; c++) {
-                TimerScheduler scheduler = clocks.create(String.format("ci-%04d", c), 0).clock().scheduler();
+                MemoryClock scheduler = clocks.create(String.format("ci-%04d", c), 0).clock().scheduler();
                 for (int t = 0; t < timersPerClock; t++) {
                     scheduler.add("t-" + t, 1 + (t * 7919L + c) % 3_600_000, t % 4, "{\"run\":\"ci-" + c + "\"}",
                             Trace.NONE);
@@ -76,7 +76,7 @@ public final class ClocksRecoveryMeasurement {
 
     private static void recover(String label, Path dir) throws IOException {
         long before = usedAfterGc();
-        Clocks clocks = Clocks.withVirtualClocks(4, 100_000_000, Long.MAX_VALUE, 1_000_000);
+        ClockRegistry clocks = ClockRegistry.withVirtualClocks(4, 100_000_000, Long.MAX_VALUE, 1_000_000);
         long start = System.nanoTime();
         JournalStore store = open(dir, clocks);
         long millis = (System.nanoTime() - start) / 1_000_000;
@@ -87,11 +87,11 @@ public final class ClocksRecoveryMeasurement {
                 retained >> 20, clocks.count(), pending);
     }
 
-    private static Clocks fresh(int clockCount, int timersPerClock) {
-        return Clocks.withVirtualClocks(4, clockCount * timersPerClock + 1_000, Long.MAX_VALUE, clockCount + 1);
+    private static ClockRegistry fresh(int clockCount, int timersPerClock) {
+        return ClockRegistry.withVirtualClocks(4, clockCount * timersPerClock + 1_000, Long.MAX_VALUE, clockCount + 1);
     }
 
-    private static JournalStore open(Path dir, Clocks clocks) throws IOException {
+    private static JournalStore open(Path dir, ClockRegistry clocks) throws IOException {
         return JournalStore.open(dir, clocks, FsyncPolicy.NEVER, Duration.ofMillis(5), 1, Long.MAX_VALUE,
                 JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }

@@ -12,8 +12,8 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import io.timeservice.model.InvariantReport;
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,8 +37,8 @@ public final class JournalStore implements AutoCloseable {
         this.writer = writer;
     }
 
-    /** As {@link #open(Path, TimerScheduler, FsyncPolicy, Duration, int, long, long, long)} with default sizes. */
-    public static JournalStore open(Path dir, TimerScheduler scheduler, FsyncPolicy fsync, Duration fsyncInterval,
+    /** As {@link #open(Path, MemoryClock, FsyncPolicy, Duration, int, long, long, long)} with default sizes. */
+    public static JournalStore open(Path dir, MemoryClock scheduler, FsyncPolicy fsync, Duration fsyncInterval,
                                     int snapshotMultiple, long snapshotMinBytes) throws IOException {
         return open(dir, scheduler, fsync, fsyncInterval, snapshotMultiple, snapshotMinBytes,
                 JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
@@ -53,7 +53,7 @@ public final class JournalStore implements AutoCloseable {
      * @throws IllegalStateException      when another process (or this one) already owns the directory
      * @throws JournalCorruptedException  when the directory holds damage that recovery must not guess about
      */
-    public static JournalStore open(Path dir, TimerScheduler scheduler, FsyncPolicy fsync, Duration fsyncInterval,
+    public static JournalStore open(Path dir, MemoryClock scheduler, FsyncPolicy fsync, Duration fsyncInterval,
                                     int snapshotMultiple, long snapshotMinBytes, long segmentBytes,
                                     long maxUnflushedBytes) throws IOException {
         return open(dir, new Owner() {
@@ -76,18 +76,18 @@ public final class JournalStore implements AutoCloseable {
     }
 
     /**
-     * As {@link #open(Path, TimerScheduler, FsyncPolicy, Duration, int, long, long, long)} for every clock of
+     * As {@link #open(Path, MemoryClock, FsyncPolicy, Duration, int, long, long, long)} for every clock of
      * {@code clocks} (fresh): recovers each from the one journal, checks each clock's invariants, and attaches the
      * writer to all of them.
      */
-    public static JournalStore open(Path dir, Clocks clocks, FsyncPolicy fsync, Duration fsyncInterval,
+    public static JournalStore open(Path dir, ClockRegistry clocks, FsyncPolicy fsync, Duration fsyncInterval,
                                     int snapshotMultiple, long snapshotMinBytes, long segmentBytes,
                                     long maxUnflushedBytes) throws IOException {
         return open(dir, new Owner() {
             @Override
             public void recover(JournalRecovery.Plan plan) {
                 clocks.recover(plan.clocksSnapshot(), plan);
-                for (Clocks.Clock clock : clocks.list(Integer.MAX_VALUE, null)) {
+                for (ClockRegistry.Clock clock : clocks.list(Integer.MAX_VALUE, null)) {
                     requireInvariants(clock.scheduler(), "recovered clock " + clock.name());
                 }
             }
@@ -142,7 +142,7 @@ public final class JournalStore implements AutoCloseable {
         }
     }
 
-    private static void requireInvariants(TimerScheduler scheduler, String what) {
+    private static void requireInvariants(MemoryClock scheduler, String what) {
         InvariantReport invariants = scheduler.checkInvariants();
         if (!invariants.ok()) {
             throw new JournalCorruptedException(what + " breaks " + invariants.firstFailure().name() + ": "

@@ -28,7 +28,7 @@ import io.timeservice.store.memory.RecentAck;
 import io.timeservice.store.memory.RecoveredClocks;
 import io.timeservice.store.memory.RecoveredSnapshot;
 import io.timeservice.store.memory.SavedDelivery;
-import io.timeservice.store.memory.SchedulerState;
+import io.timeservice.store.memory.ClockImage;
 
 /**
  * A snapshot file, format version 11 (version 1, still read, lacks {@code reservedSequences}; versions 1 and 2 lack
@@ -64,7 +64,7 @@ final class SnapshotFile {
     }
 
     /** Writes {@code state} as the snapshot that starts segment {@code segment}; returns the bytes written. */
-    static long write(Path dir, long segment, SchedulerState state) throws IOException {
+    static long write(Path dir, long segment, ClockImage state) throws IOException {
         return write(dir, segment, ClocksState.of(state));
     }
 
@@ -108,7 +108,7 @@ final class SnapshotFile {
      *
      * @throws JournalCorruptedException when the file is truncated, fails its checksum or has an unknown version
      */
-    private static void writeClock(DataOutputStream out, SchedulerState state, GrowableBuffer record)
+    private static void writeClock(DataOutputStream out, ClockImage state, GrowableBuffer record)
             throws IOException {
         out.writeLong(state.now());
         out.writeLong(state.firedThrough());

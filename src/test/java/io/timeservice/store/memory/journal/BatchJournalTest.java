@@ -13,9 +13,9 @@ import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.Mutation;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,17 +27,17 @@ class BatchJournalTest {
 
     @Test
     void restart_replaysBatchesInOrder_onTheDefaultClockAndAnother() throws IOException {
-        Clocks before = Clocks.withVirtualClocks(4, 10_000, Long.MAX_VALUE, 100);
+        ClockRegistry before = ClockRegistry.withVirtualClocks(4, 10_000, Long.MAX_VALUE, 100);
         try (JournalStore store = open(before)) {
-            TimerScheduler main = before.scheduler("default");
+            MemoryClock main = before.scheduler("default");
             main.add("a", 10, 0, null, Trace.NONE);
             main.batch(List.of(new BatchOp.Add("b", 5, 1, "{\"n\":1}"), new BatchOp.Edit("b", Due.after(7), null, null),
                     new BatchOp.Cancel("a", null), new BatchOp.Add("a", 3, 0, "\"again\"")));
-            TimerScheduler ci = before.create("ci", 100).clock().scheduler();
+            MemoryClock ci = before.create("ci", 100).clock().scheduler();
             ci.batch(List.of(new BatchOp.Add("x", 1, 0, null), new BatchOp.Add("y", 2, 0, null)));
             ci.batch(List.of(new BatchOp.Cancel("x", Precondition.NONE), new BatchOp.Edit("y", (Due) null, 4, null)));
         }
-        Clocks after = Clocks.withVirtualClocks(4, 10_000, Long.MAX_VALUE, 100);
+        ClockRegistry after = ClockRegistry.withVirtualClocks(4, 10_000, Long.MAX_VALUE, 100);
         try (JournalStore store = open(after)) {
             for (String clock : List.of("default", "ci")) {
                 assertThat(after.scheduler(clock).firstN(100)).as(clock)
@@ -51,7 +51,7 @@ class BatchJournalTest {
 
     @Test
     void tornBatchRecord_isWhollyAbsent() throws IOException {
-        TimerScheduler before = TimerScheduler.withVirtualClock(4, 1_000);
+        MemoryClock before = MemoryClock.withVirtualClock(4, 1_000);
         try (JournalStore store = JournalStore.open(dir, before, FsyncPolicy.ALWAYS, Duration.ofSeconds(1), 1,
                 Long.MAX_VALUE)) {
             before.add("kept", 5, 0, null, Trace.NONE);
@@ -71,14 +71,14 @@ class BatchJournalTest {
         assertThat(result.mutations()).noneMatch(Mutation.Batch.class::isInstance);
         assertThat(warnings).isNotEmpty();
 
-        TimerScheduler after = TimerScheduler.withVirtualClock(4, 1_000);
+        MemoryClock after = MemoryClock.withVirtualClock(4, 1_000);
         try (JournalStore store = JournalStore.open(dir, after, FsyncPolicy.ALWAYS, Duration.ofSeconds(1), 1,
                 Long.MAX_VALUE)) {
             assertThat(after.firstN(100).timers()).extracting(t -> t.id()).containsExactly("kept");
         }
     }
 
-    private JournalStore open(Clocks clocks) throws IOException {
+    private JournalStore open(ClockRegistry clocks) throws IOException {
         return JournalStore.open(dir, clocks, FsyncPolicy.ALWAYS, Duration.ofMillis(5), 1, Long.MAX_VALUE,
                 JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }

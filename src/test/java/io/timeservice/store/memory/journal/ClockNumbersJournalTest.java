@@ -14,7 +14,7 @@ import java.util.zip.CRC32C;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.Mutation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,16 +34,16 @@ class ClockNumbersJournalTest {
     @Test
     void aClockNumberedPast2To31_survivesJournalAndSnapshotRecovery_andNumberingGoesOn() throws IOException {
         writeVersion5Snapshot(PAST_INT);
-        Clocks first = fresh();
+        ClockRegistry first = fresh();
         try (JournalStore store = open(first)) {
             assertThat(first.get("old").number()).isEqualTo(7);
             assertThat(first.scheduler("old").now()).isEqualTo(10);
-            Clocks.Clock big = first.create("big", 0).clock();
+            ClockRegistry.Clock big = first.create("big", 0).clock();
             assertThat(big.number()).isEqualTo(PAST_INT);
             big.scheduler().add("t", 5, 0, "{\"n\":1}", Trace.NONE);
         }
 
-        Clocks replayed = fresh();
+        ClockRegistry replayed = fresh();
         try (JournalStore store = open(replayed)) {
             assertThat(replayed.get("big").number()).isEqualTo(PAST_INT);
             assertThat(replayed.scheduler("big").get("t").payload()).isEqualTo("{\"n\":1}");
@@ -51,7 +51,7 @@ class ClockNumbersJournalTest {
             store.writer().awaitSnapshotIdle();
         }
 
-        Clocks fromSnapshot = fresh();
+        ClockRegistry fromSnapshot = fresh();
         try (JournalStore store = open(fromSnapshot)) {
             assertThat(fromSnapshot.get("big").number()).isEqualTo(PAST_INT);
             assertThat(fromSnapshot.get("old").number()).isEqualTo(7);
@@ -114,11 +114,11 @@ class ClockNumbersJournalTest {
         out.writeInt(0);                    // recent acks
     }
 
-    private static Clocks fresh() {
-        return Clocks.withVirtualClocks(4, 10_000, Long.MAX_VALUE, 100);
+    private static ClockRegistry fresh() {
+        return ClockRegistry.withVirtualClocks(4, 10_000, Long.MAX_VALUE, 100);
     }
 
-    private JournalStore open(Clocks clocks) throws IOException {
+    private JournalStore open(ClockRegistry clocks) throws IOException {
         return JournalStore.open(dir, clocks, FsyncPolicy.NEVER, Duration.ofMillis(5), 1, Long.MAX_VALUE,
                 JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }

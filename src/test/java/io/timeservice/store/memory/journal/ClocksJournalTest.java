@@ -14,8 +14,8 @@ import java.util.Random;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,11 +29,11 @@ class ClocksJournalTest {
 
     @Test
     void restart_recreatesEveryClockWithItsTimersTimeAndSettings() throws IOException {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
             drive(before, new Random(3), 600);
         }
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertSameClocks(after, before);
         }
@@ -41,7 +41,7 @@ class ClocksJournalTest {
 
     @Test
     void restart_afterASnapshotOfEveryClock_replaysTheSegmentsAfterIt() throws IOException {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
             drive(before, new Random(5), 300);
             before.snapshotNow();
@@ -50,7 +50,7 @@ class ClocksJournalTest {
             before.create("late", 42).clock().scheduler().add("x", 1, 0, "{}", Trace.NONE);
         }
         assertThat(JournalFiles.snapshotNumbers(dir)).hasSize(1);
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertSameClocks(after, before);
         }
@@ -58,14 +58,14 @@ class ClocksJournalTest {
 
     @Test
     void snapshotsStartOnTheirOwn_whenTheJournalGrows_andRecoveryMatches() throws IOException {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         try (JournalStore store = open(before, 1)) {
             drive(before, new Random(8), 800);
             before.snapshotNow(); // waits for a background one still holding the registry, then takes its own
             store.writer().awaitSnapshotIdle();
         }
         assertThat(JournalFiles.snapshotNumbers(dir)).isNotEmpty();
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertSameClocks(after, before);
         }
@@ -73,7 +73,7 @@ class ClocksJournalTest {
 
     @Test
     void aClockDeletedAndCreatedAgain_continuesSequencesPastTheDeletedOnesReservation() throws IOException {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         long oldSequence;
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
             oldSequence = before.create("ci", 0).clock().scheduler().add("t", 5, 0, null, Trace.NONE).sequence();
@@ -83,15 +83,15 @@ class ClocksJournalTest {
             // the deleted clock reserved 1..1,000,000 on disk, so the new one starts after it
             assertThat(newSequence).isGreaterThan(oldSequence + 999_999);
         }
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
-            TimerScheduler ci = after.scheduler("ci");
+            MemoryClock ci = after.scheduler("ci");
             assertThat(ci.get("t").sequence()).isGreaterThan(oldSequence + 999_999);
             after.delete("ci");
             after.snapshotNow();
             store.writer().awaitSnapshotIdle();
         }
-        Clocks third = fresh();
+        ClockRegistry third = fresh();
         try (JournalStore store = open(third, NO_SNAPSHOTS)) {
             assertThatThrownBy(() -> third.scheduler("ci")).hasMessageContaining("no clock is named ci");
             long again = third.create("ci", 0).clock().scheduler().add("t", 5, 0, null, Trace.NONE).sequence();
@@ -100,19 +100,19 @@ class ClocksJournalTest {
     }
 
     @Test
-    void aJournalWithClocks_isRefusedByTheSingleSchedulerRecovery() throws IOException {
-        Clocks before = fresh();
+    void aJournalWithClocks_isRefusedByOneClocksRecovery() throws IOException {
+        ClockRegistry before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
             before.create("a", 0).clock().scheduler().add("t", 5, 0, null, Trace.NONE);
         }
-        TimerScheduler single = TimerScheduler.withVirtualClock(4, 100);
+        MemoryClock single = MemoryClock.withVirtualClock(4, 100);
         assertThatThrownBy(() -> JournalStore.open(dir, single, FsyncPolicy.NEVER, Duration.ofMillis(5), 4,
-                NO_SNAPSHOTS)).hasMessageContaining("recover it through Clocks");
+                NO_SNAPSHOTS)).hasMessageContaining("recover it through ClockRegistry");
     }
 
     @Test
     void concurrentClocksWithSnapshotsOnTheirOwn_recoverToWhatTheyShowed() throws Exception {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         try (JournalStore store = open(before, 4096)) {
             for (int c = 0; c < 4; c++) {
                 before.create("c" + c, 0);
@@ -125,7 +125,7 @@ class ClocksJournalTest {
                     Random random = new Random(100 + thread);
                     start.await();
                     for (int n = 0; n < 1500; n++) {
-                        TimerScheduler scheduler = before.scheduler("c" + random.nextInt(4));
+                        MemoryClock scheduler = before.scheduler("c" + random.nextInt(4));
                         try {
                             int op = random.nextInt(10);
                             if (op < 5) {
@@ -168,14 +168,14 @@ class ClocksJournalTest {
             store.writer().awaitSnapshotIdle();
             before.scheduler("c0").add("after-the-last-snapshot", 1, 0, null, Trace.NONE);
         }
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertSameClocks(after, before);
         }
     }
 
     /** Random operations over four clock names: create, delete, add, cancel, edit, advance. */
-    private static void drive(Clocks clocks, Random random, int steps) {
+    private static void drive(ClockRegistry clocks, Random random, int steps) {
         String[] names = {"default", "a", "b", "c"};
         for (int i = 0; i < steps; i++) {
             String name = names[random.nextInt(names.length)];
@@ -186,7 +186,7 @@ class ClocksJournalTest {
                 } else if (op < 9) {
                     clocks.delete(name);
                 } else {
-                    TimerScheduler scheduler = clocks.scheduler(name);
+                    MemoryClock scheduler = clocks.scheduler(name);
                     String id = "t" + random.nextInt(10);
                     if (op < 55) {
                         scheduler.add(id, random.nextInt(50), random.nextInt(3), "{\"i\":" + i + "}", Trace.NONE);
@@ -208,17 +208,18 @@ class ClocksJournalTest {
         }
     }
 
-    private static void assertSameClocks(Clocks after, Clocks before) {
-        List<Clocks.Clock> expected = before.list(100, null);
-        List<Clocks.Clock> actual = after.list(100, null);
-        assertThat(actual).extracting(Clocks.Clock::name, Clocks.Clock::initialNow, Clocks.Clock::createdAtWallMillis)
+    private static void assertSameClocks(ClockRegistry after, ClockRegistry before) {
+        List<ClockRegistry.Clock> expected = before.list(100, null);
+        List<ClockRegistry.Clock> actual = after.list(100, null);
+        assertThat(actual).extracting(ClockRegistry.Clock::name, ClockRegistry.Clock::initialNow,
+                        ClockRegistry.Clock::createdAtWallMillis)
                 .containsExactlyElementsOf(expected.stream().map(clock -> org.assertj.core.groups.Tuple.tuple(
                         clock.name(), clock.initialNow(), clock.createdAtWallMillis())).toList());
         Map<String, QueueListing> listings = new HashMap<>();
-        for (Clocks.Clock clock : expected) {
+        for (ClockRegistry.Clock clock : expected) {
             listings.put(clock.name(), clock.scheduler().firstN(1000));
         }
-        for (Clocks.Clock clock : actual) {
+        for (ClockRegistry.Clock clock : actual) {
             assertThat(clock.scheduler().firstN(1000)).as(clock.name()).isEqualTo(listings.get(clock.name()));
             assertThat(clock.scheduler().status()).as(clock.name())
                     .isEqualTo(before.scheduler(clock.name()).status());
@@ -227,11 +228,11 @@ class ClocksJournalTest {
         assertThat(after.budget().bytes()).isEqualTo(before.budget().bytes());
     }
 
-    private Clocks fresh() {
-        return Clocks.withVirtualClocks(4, 10_000, Long.MAX_VALUE, 100);
+    private ClockRegistry fresh() {
+        return ClockRegistry.withVirtualClocks(4, 10_000, Long.MAX_VALUE, 100);
     }
 
-    private JournalStore open(Clocks clocks, long snapshotMinBytes) throws IOException {
+    private JournalStore open(ClockRegistry clocks, long snapshotMinBytes) throws IOException {
         return JournalStore.open(dir, clocks, FsyncPolicy.NEVER, Duration.ofMillis(5), 1, snapshotMinBytes,
                 JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }

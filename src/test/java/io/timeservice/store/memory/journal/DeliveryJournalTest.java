@@ -18,11 +18,11 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.PendingBudget;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,14 +46,14 @@ class DeliveryJournalTest {
 
     @Test
     void restart_replaysEveryDeliveryChange_toTheSameState() throws IOException {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         List<List<Delivery>> expected;
         try (JournalStore store = open(before)) {
             start(before);
             drive(before, new Random(11), 1_500);
             expected = deliveriesOf(before);
         }
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after)) {
             assertSameDeliveries(deliveriesOf(after), expected, wall.get());
             assertSamePending(after, before);
@@ -62,7 +62,7 @@ class DeliveryJournalTest {
 
     @Test
     void restart_fromASnapshotTakenAmidDeliveries_andTheRecordsAfterIt() throws IOException {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         List<List<Delivery>> expected;
         try (JournalStore store = open(before)) {
             start(before);
@@ -73,7 +73,7 @@ class DeliveryJournalTest {
             expected = deliveriesOf(before);
         }
         assertThat(JournalFiles.snapshotNumbers(dir)).hasSize(1);
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after)) {
             assertSameDeliveries(deliveriesOf(after), expected, wall.get());
             assertSamePending(after, before);
@@ -82,12 +82,12 @@ class DeliveryJournalTest {
 
     @Test
     void aClaimInFlightAtTheCrash_canStillBeAcked_andComesBackAFullLeaseAfterTheRestart() throws IOException {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         Delivery acked;
         Delivery abandoned;
         try (JournalStore store = open(before)) {
             start(before);
-            TimerScheduler sys = before.scheduler("sys");
+            MemoryClock sys = before.scheduler("sys");
             sys.add("a", 0, 0, null, Trace.NONE);
             sys.add("b", 0, 0, null, Trace.NONE);
             firing(before).fireDue();
@@ -97,9 +97,9 @@ class DeliveryJournalTest {
         }
         wall.addAndGet(8_000); // down for 8 of the lease's 10 seconds
         long restart = wall.get();
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after)) {
-            TimerScheduler sys = after.scheduler("sys");
+            MemoryClock sys = after.scheduler("sys");
             assertThat(sys.allDeliveries()).allSatisfy(d -> assertThat(d.leaseUntil()).isEqualTo(restart + 10_000));
             sys.ack("a", acked.claim());
             FiringLoop loop = firing(after);
@@ -112,7 +112,7 @@ class DeliveryJournalTest {
             assertThat(again.sequence()).isEqualTo(abandoned.sequence());
             assertThat(again.attempt()).isEqualTo(2);
         }
-        Clocks third = fresh();
+        ClockRegistry third = fresh();
         try (JournalStore store = open(third)) {
             // the renewal was journaled: a second recovery replays the same lease ends
             assertThat(third.scheduler("sys").allDeliveries()).singleElement()
@@ -122,11 +122,11 @@ class DeliveryJournalTest {
 
     @Test
     void aRepeatedAck_succeedsAfterARestartFromASnapshot_asBeforeIt() throws IOException {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         List<Delivery> claimed;
         try (JournalStore store = open(before)) {
             start(before);
-            TimerScheduler virt = before.scheduler("virt");
+            MemoryClock virt = before.scheduler("virt");
             virt.add("a", 1, 0, null, Trace.NONE);
             virt.add("b", 1, 0, null, Trace.NONE);
             virt.advance(1, Trace.NONE);
@@ -137,9 +137,9 @@ class DeliveryJournalTest {
             store.writer().awaitSnapshotIdle();
         }
         assertThat(JournalFiles.snapshotNumbers(dir)).hasSize(1);
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after)) {
-            TimerScheduler virt = after.scheduler("virt");
+            MemoryClock virt = after.scheduler("virt");
             virt.ack("b", claimed.get(1).claim()); // answered from the recent acks the snapshot kept
             assertThat(virt.ackAll(List.of(new Ack("a", claimed.get(0).claim()))))
                     .containsExactly((ErrorCode) null);
@@ -151,10 +151,10 @@ class DeliveryJournalTest {
 
     @Test
     void timePassedWhileTheDeliveryLimitHeldFiringBack_isKeptByTheSnapshot_andReplayedAfterIt() throws IOException {
-        Clocks before = fresh(2);
+        ClockRegistry before = fresh(2);
         try (JournalStore store = open(before)) {
             before.create("virt", 0, VIRTUAL_QUEUE);
-            TimerScheduler virt = before.scheduler("virt");
+            MemoryClock virt = before.scheduler("virt");
             for (String id : List.of("a", "b", "c", "d")) {
                 virt.add(id, 1, 0, null, Trace.NONE);
             }
@@ -165,9 +165,9 @@ class DeliveryJournalTest {
             virt.advance(null, 7_000L, Integer.MAX_VALUE, Trace.NONE);      // and again, after the snapshot
         }
         assertThat(JournalFiles.snapshotNumbers(dir)).hasSize(1);
-        Clocks after = fresh(2);
+        ClockRegistry after = fresh(2);
         try (JournalStore store = open(after)) {
-            TimerScheduler virt = after.scheduler("virt");
+            MemoryClock virt = after.scheduler("virt");
             assertThat(virt.now()).isEqualTo(7_000);
             assertThat(virt.checkInvariants().ok()).as("c and d wait behind what fired: not overdue").isTrue();
             for (Delivery d : virt.claim(2, 1_000, 0)) {
@@ -180,23 +180,23 @@ class DeliveryJournalTest {
     }
 
     /** Creates the two queueing clocks on a fresh service, then lets the firing thread's logic look at them. */
-    private void start(Clocks clocks) {
+    private void start(ClockRegistry clocks) {
         clocks.create("virt", 0, VIRTUAL_QUEUE);
         clocks.create("sys", 0, SYSTEM_QUEUE);
     }
 
-    private FiringLoop firing(Clocks clocks) {
+    private FiringLoop firing(ClockRegistry clocks) {
         FiringLoop loop = new FiringLoop(wall::get, 1_000, 10_000);
         clocks.fireWith(loop);
         return loop;
     }
 
     /** Random adds, time steps, firing rounds and every delivery call, on both clocks. */
-    private void drive(Clocks clocks, Random random, int steps) {
+    private void drive(ClockRegistry clocks, Random random, int steps) {
         FiringLoop loop = firing(clocks);
         int next = 0;
         for (int step = 0; step < steps; step++) {
-            TimerScheduler clock = clocks.scheduler(random.nextBoolean() ? "virt" : "sys");
+            MemoryClock clock = clocks.scheduler(random.nextBoolean() ? "virt" : "sys");
             int action = random.nextInt(10);
             try {
                 switch (action) {
@@ -244,13 +244,13 @@ class DeliveryJournalTest {
         }
     }
 
-    private static Delivery anyInFlight(TimerScheduler clock, Random random) {
+    private static Delivery anyInFlight(MemoryClock clock, Random random) {
         List<Delivery> inFlight = clock.allDeliveries().stream()
                 .filter(d -> d.state() == Delivery.State.IN_FLIGHT).toList();
         return inFlight.isEmpty() ? null : inFlight.get(random.nextInt(inFlight.size()));
     }
 
-    private static List<List<Delivery>> deliveriesOf(Clocks clocks) {
+    private static List<List<Delivery>> deliveriesOf(ClockRegistry clocks) {
         List<List<Delivery>> all = new ArrayList<>();
         all.add(clocks.scheduler("virt").allDeliveries());
         all.add(clocks.scheduler("sys").allDeliveries());
@@ -277,7 +277,7 @@ class DeliveryJournalTest {
         }
     }
 
-    private static void assertSamePending(Clocks after, Clocks before) {
+    private static void assertSamePending(ClockRegistry after, ClockRegistry before) {
         for (String name : List.of("virt", "sys")) {
             assertThat(after.scheduler(name).firstN(1_000).timers())
                     .isEqualTo(before.scheduler(name).firstN(1_000).timers());
@@ -287,18 +287,18 @@ class DeliveryJournalTest {
         assertThat(after.budget().deliveries()).isEqualTo(before.budget().deliveries());
     }
 
-    private Clocks fresh() {
+    private ClockRegistry fresh() {
         return fresh(10_000);
     }
 
-    private Clocks fresh(long maxDeliveries) {
+    private ClockRegistry fresh(long maxDeliveries) {
         PendingBudget budget = new PendingBudget(10_000, Long.MAX_VALUE);
         budget.limitDeliveries(maxDeliveries);
-        return new Clocks((clock, shared) -> new TimerScheduler(clock, 4, shared, wall::get, SchedulerMetrics.NONE),
+        return new ClockRegistry((clock, shared) -> new MemoryClock(clock, 4, shared, wall::get, StoreMetrics.NONE),
                 budget, 10, wall::get);
     }
 
-    private JournalStore open(Clocks clocks) throws IOException {
+    private JournalStore open(ClockRegistry clocks) throws IOException {
         return JournalStore.open(dir, clocks, FsyncPolicy.NEVER, Duration.ofMillis(5), 1, Long.MAX_VALUE,
                 JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }

@@ -12,9 +12,9 @@ import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.ScheduleSpec.CatchUp;
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.MemoryScheduleStore;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,12 +34,12 @@ class EndOfTimeJournalTest {
 
     @Test
     void aYearlyCronFiringAtTheEndOfTime_restartsFromItsJournal_andFromASnapshot() throws IOException {
-        Clocks before = ScheduleJournals.fresh();
+        ClockRegistry before = ScheduleJournals.fresh();
         try (JournalStore store = ScheduleJournals.open(dir, before)) {
             before.create("end", LAST_NEW_YEAR - 400L * 86_400_000, ClockSettings.VIRTUAL);
             new MemoryScheduleStore(before).put("end", "ny", new ScheduleSpec("0 0 1 1 *", null, null, null, null,
                     null, 0, null, CatchUp.ALL, false), null);
-            TimerScheduler scheduler = before.scheduler("end");
+            MemoryClock scheduler = before.scheduler("end");
             scheduler.advanceToNext(10, Trace.NONE);
             assertThat(scheduler.advanceToNext(10, Trace.NONE).result().fired()).extracting("id")
                     .containsExactly("ny:" + LAST_NEW_YEAR);
@@ -49,7 +49,7 @@ class EndOfTimeJournalTest {
         }
         assertRestartsAsBefore(before);
 
-        Clocks again = ScheduleJournals.fresh();
+        ClockRegistry again = ScheduleJournals.fresh();
         try (JournalStore store = ScheduleJournals.open(dir, again)) {
             again.snapshotNow();
             store.writer().awaitSnapshotIdle();
@@ -57,8 +57,8 @@ class EndOfTimeJournalTest {
         assertRestartsAsBefore(before);
     }
 
-    private void assertRestartsAsBefore(Clocks before) throws IOException {
-        Clocks after = ScheduleJournals.fresh();
+    private void assertRestartsAsBefore(ClockRegistry before) throws IOException {
+        ClockRegistry after = ScheduleJournals.fresh();
         try (JournalStore ignored = ScheduleJournals.open(dir, after)) {
             Schedule schedule = new MemoryScheduleStore(after).get("end", "ny");
             assertThat(schedule).isEqualTo(new MemoryScheduleStore(before).get("end", "ny"));

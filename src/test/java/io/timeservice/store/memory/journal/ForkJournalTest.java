@@ -17,9 +17,9 @@ import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.MemoryClockStore;
-import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +39,7 @@ class ForkJournalTest {
 
     @Test
     void restart_afterForks_rebuildsTheCopiesAndWhatHappenedToThemSince() throws IOException {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
             before.create("q", 50, QUEUE);
             drive(before.scheduler("q"), new Random(1), 300);
@@ -49,7 +49,7 @@ class ForkJournalTest {
             drive(before.scheduler("q"), new Random(3), 200);
             drive(before.scheduler("copy"), new Random(4), 200);
         }
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertSameClocks(after, before);
         }
@@ -57,7 +57,7 @@ class ForkJournalTest {
 
     @Test
     void restart_rightAfterAFork_withASnapshotBeforeIt_rebuildsTheCopy() throws IOException {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
             before.create("q", 0, QUEUE);
             drive(before.scheduler("q"), new Random(5), 300);
@@ -67,7 +67,7 @@ class ForkJournalTest {
             before.fork("copy", "q");
             before.scheduler("copy").add("new", 1, 0, null, Trace.NONE); // its sequence follows the source's
         }
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertSameClocks(after, before);
         }
@@ -75,7 +75,7 @@ class ForkJournalTest {
 
     @Test
     void restart_afterLoads_rebuildsTheLoadedClocksAndWhatHappenedToThemSince() throws IOException {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
             MemoryClockStore clockStore = new MemoryClockStore(before);
             before.create("q", 50, QUEUE);
@@ -90,7 +90,7 @@ class ForkJournalTest {
             before.load("after-the-cut", clockStore.snapshot("loaded"));
             drive(before.scheduler("q"), new Random(9), 100);
         }
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertSameClocks(after, before);
             MemoryClockStore clockStore = new MemoryClockStore(after);
@@ -106,7 +106,7 @@ class ForkJournalTest {
                 List.of("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));
         ClockSettings push = new ClockSettings(ClockSettings.Mode.VIRTUAL, ClockSettings.DeliveryMode.PUSH,
                 QUEUE.retry(), null, target);
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
             ClockSnapshot document = new ClockSnapshot("x", push, 100, 2, List.of(new io.timeservice.model.Timer("t",
                     500, 0, 1, 1, 0, null)), List.of());
@@ -115,7 +115,7 @@ class ForkJournalTest {
             store.writer().awaitSnapshotIdle();
             before.load("after-the-cut", document);
         }
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertSameClocks(after, before);
             assertThat(after.get("before-the-cut").settings().push()).isEqualTo(target);
@@ -130,7 +130,7 @@ class ForkJournalTest {
     }
 
     /** Random adds, cancels, edits, advances, claims, acks and nacks on one clock. */
-    private static void drive(TimerScheduler scheduler, Random random, int steps) {
+    private static void drive(MemoryClock scheduler, Random random, int steps) {
         List<Delivery> held = new java.util.ArrayList<>();
         boolean queues = scheduler.settings().queues();
         for (int i = 0; i < steps; i++) {
@@ -164,14 +164,14 @@ class ForkJournalTest {
         }
     }
 
-    private static void assertSameClocks(Clocks after, Clocks before) {
-        List<Clocks.Clock> expected = before.list(100, null);
-        List<Clocks.Clock> actual = after.list(100, null);
-        assertThat(actual).extracting(Clocks.Clock::name).containsExactlyElementsOf(
-                expected.stream().map(Clocks.Clock::name).toList());
-        for (Clocks.Clock clock : actual) {
-            TimerScheduler was = before.scheduler(clock.name());
-            TimerScheduler is = clock.scheduler();
+    private static void assertSameClocks(ClockRegistry after, ClockRegistry before) {
+        List<ClockRegistry.Clock> expected = before.list(100, null);
+        List<ClockRegistry.Clock> actual = after.list(100, null);
+        assertThat(actual).extracting(ClockRegistry.Clock::name).containsExactlyElementsOf(
+                expected.stream().map(ClockRegistry.Clock::name).toList());
+        for (ClockRegistry.Clock clock : actual) {
+            MemoryClock was = before.scheduler(clock.name());
+            MemoryClock is = clock.scheduler();
             assertThat(clock.settings()).as(clock.name()).isEqualTo(before.get(clock.name()).settings());
             assertThat(clock.initialNow()).as(clock.name()).isEqualTo(before.get(clock.name()).initialNow());
             assertThat(is.firstN(1000)).as(clock.name()).isEqualTo(was.firstN(1000));
@@ -185,11 +185,11 @@ class ForkJournalTest {
         assertThat(after.budget().deliveries()).isEqualTo(before.budget().deliveries());
     }
 
-    private Clocks fresh() {
-        return Clocks.withVirtualClocks(4, 10_000, Long.MAX_VALUE, 100);
+    private ClockRegistry fresh() {
+        return ClockRegistry.withVirtualClocks(4, 10_000, Long.MAX_VALUE, 100);
     }
 
-    private JournalStore open(Clocks clocks, long snapshotMinBytes) throws IOException {
+    private JournalStore open(ClockRegistry clocks, long snapshotMinBytes) throws IOException {
         return JournalStore.open(dir, clocks, FsyncPolicy.NEVER, Duration.ofMillis(5), 1, snapshotMinBytes,
                 JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }

@@ -13,11 +13,11 @@ import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.ScheduleSpec.CatchUp;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.MemoryScheduleStore;
 import io.timeservice.store.memory.Mutation;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,9 +40,9 @@ class HeldOccurrenceJournalTest {
     @Test
     void aJournalWhoseClientTimerHoldsAnOccurrenceId_recovers_theClientTimerStays_theOccurrenceIsSkipped()
             throws IOException {
-        Clocks first = ScheduleJournals.fresh();
+        ClockRegistry first = ScheduleJournals.fresh();
         try (JournalStore store = ScheduleJournals.open(dir, first)) {
-            Clocks.Clock clock = first.create("c", NOW, ClockSettings.VIRTUAL).clock();
+            ClockRegistry.Clock clock = first.create("c", NOW, ClockSettings.VIRTUAL).clock();
             new MemoryScheduleStore(first).put("c", "b", cron("30 * * * *"), null);
             long last = first.scheduler("c").get("b:" + (NOW + 1_800_000)).sequence();
             // what the old version journaled for the accepted POST /timers {"id":"b:HELD","delay":86400000}
@@ -51,10 +51,10 @@ class HeldOccurrenceJournalTest {
                     new Mutation.OnClock(clock.number(), new Mutation.Added(client, NOW))));
         }
 
-        Clocks second = ScheduleJournals.fresh();
+        ClockRegistry second = ScheduleJournals.fresh();
         Snapshot stateBeforeStop;
         try (JournalStore store = ScheduleJournals.open(dir, second)) {
-            TimerScheduler c = second.scheduler("c");
+            MemoryClock c = second.scheduler("c");
             assertThat(c.get("b:" + HELD).payload()).isEqualTo("{\"mine\":true}");
             for (int i = 0; i < 3; i++) { // the old version's steps: next, next, next (each journaled)
                 c.advanceToNext(Integer.MAX_VALUE, Trace.NONE);
@@ -71,7 +71,7 @@ class HeldOccurrenceJournalTest {
                     new MemoryScheduleStore(second).list("c"));
         }
 
-        Clocks third = ScheduleJournals.fresh();
+        ClockRegistry third = ScheduleJournals.fresh();
         try (JournalStore store = ScheduleJournals.open(dir, third)) {
             assertThat(new Snapshot(new MemoryClockStore(third).snapshot("c").timers(),
                     new MemoryScheduleStore(third).list("c"))).isEqualTo(stateBeforeStop);

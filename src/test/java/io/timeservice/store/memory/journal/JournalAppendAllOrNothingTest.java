@@ -10,7 +10,7 @@ import java.time.Duration;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.Mutation;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +25,7 @@ class JournalAppendAllOrNothingTest {
 
     @Test
     void appendThatThrowsWhileEncoding_leavesNoPartialFrame_andLaterRecordsRecover() throws IOException {
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(4, 100);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(4, 100);
         Timer kept;
         try (JournalStore store = open(scheduler)) {
             scheduler.add("before", 5, 0, "{\"a\":1}", Trace.NONE);
@@ -37,14 +37,14 @@ class JournalAppendAllOrNothingTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("over the journal's limit");
             kept = scheduler.add("after", 7, 1, null, Trace.NONE);
         }
-        TimerScheduler recovered = TimerScheduler.withVirtualClock(4, 100);
+        MemoryClock recovered = MemoryClock.withVirtualClock(4, 100);
         try (JournalStore store = open(recovered)) {
             assertThat(recovered.firstN(10).timers()).extracting(Timer::id).containsExactly("before", "after");
             assertThat(recovered.get("after")).isEqualTo(kept);
         }
     }
 
-    private JournalStore open(TimerScheduler scheduler) throws IOException {
+    private JournalStore open(MemoryClock scheduler) throws IOException {
         return JournalStore.open(dir, scheduler, FsyncPolicy.ALWAYS, Duration.ofSeconds(1), 4, Long.MAX_VALUE);
     }
 }

@@ -11,7 +11,7 @@ import java.util.concurrent.CountDownLatch;
 
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.Mutation;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,7 +58,7 @@ class JournalMetricsTest {
 
     @Test
     void snapshot_reportsItsDurationAndTheLockPause() throws IOException {
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(4, 1_000);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(4, 1_000);
         try (JournalStore store = JournalStore.open(dir, scheduler, FsyncPolicy.ALWAYS, Duration.ofSeconds(1), 1, 1)) {
             store.writer().reportTo(recording);
             for (int i = 0; i < 50; i++) {

@@ -22,8 +22,8 @@ import io.timeservice.model.ProblemException;
 import io.timeservice.model.Revision;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
+import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.Mutation;
-import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +42,7 @@ class JournalRecoveryTest {
 
     @Test
     void segmentsRollAtTheConfiguredSize_andRecoveryReadsSeveralAfterASnapshotInOrder() throws IOException {
-        TimerScheduler before = fresh();
+        MemoryClock before = fresh();
         String payload = "\"" + "p".repeat(300) + "\"";
         try (JournalStore store = open(before, FsyncPolicy.ALWAYS, 10_000, 4096)) {
             for (int i = 0; i < 40; i++) {
@@ -66,7 +66,7 @@ class JournalRecoveryTest {
         for (long segment : segments) {
             assertThat(Files.size(JournalFiles.segment(dir, segment))).isLessThan(4096 + 2_000);
         }
-        TimerScheduler after = fresh();
+        MemoryClock after = fresh();
         try (JournalStore store = open(after, FsyncPolicy.ALWAYS, NO_SNAPSHOTS, 4096)) {
             assertThat(after.firstN(1000)).isEqualTo(before.firstN(1000));
             assertThat(after.now()).isEqualTo(10);
@@ -80,7 +80,7 @@ class JournalRecoveryTest {
         byte[] header = JournalFiles.segmentHeader(2).array();
         for (int length = 0; length <= header.length; length++) {
             Path data = Files.createDirectory(dir.resolve((underTemporaryName ? "tmp-" : "cut-") + length));
-            TimerScheduler first = fresh();
+            MemoryClock first = fresh();
             try (JournalStore store = open(data, first, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
                 first.add("a", 5, 0, null, Trace.NONE);
             }
@@ -89,7 +89,7 @@ class JournalRecoveryTest {
             Files.write(underTemporaryName ? JournalFiles.segmentTemp(data, 2) : JournalFiles.segment(data, 2), torn);
 
             for (int start = 1; start <= 3; start++) {
-                TimerScheduler restarted = fresh();
+                MemoryClock restarted = fresh();
                 try (JournalStore store = open(data, restarted, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
                     assertThat(restarted.status().size()).as("header cut at %d, start %d", length, start)
                             .isEqualTo(start);
@@ -111,7 +111,7 @@ class JournalRecoveryTest {
         earlier.close();
 
         for (int start = 1; start <= 2; start++) {
-            TimerScheduler restarted = fresh();
+            MemoryClock restarted = fresh();
             try (JournalStore store = open(dir, restarted, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
                 assertThat(restarted.now()).as("start %d", start).isEqualTo(3);
             }
@@ -159,7 +159,7 @@ class JournalRecoveryTest {
 
     @Test
     void lostTailUnderFsyncNever_neverHandsASequenceOutTwice() throws IOException {
-        TimerScheduler before = fresh();
+        MemoryClock before = fresh();
         Timer a;
         try (JournalStore store = open(dir, before, FsyncPolicy.NEVER, NO_SNAPSHOTS)) {
             a = before.add("a", 50, 0, null, Trace.NONE);
@@ -170,7 +170,7 @@ class JournalRecoveryTest {
                 + RecordCodec.FRAME_HEADER_BYTES + 9;
         truncate(segment(), reservationEnd);
 
-        TimerScheduler after = fresh();
+        MemoryClock after = fresh();
         try (JournalStore store = open(dir, after, FsyncPolicy.NEVER, NO_SNAPSHOTS)) {
             assertThat(after.status().size()).isZero();
             Timer again = after.add("a", 50, 0, null, Trace.NONE);
@@ -184,7 +184,7 @@ class JournalRecoveryTest {
 
     @Test
     void lostTailAfterASnapshot_neverHandsASequenceOutTwice_theSnapshotCarriesTheReservation() throws IOException {
-        TimerScheduler before = fresh();
+        MemoryClock before = fresh();
         try (JournalStore store = open(dir, before, FsyncPolicy.NEVER, 1)) {
             for (int i = 0; i < 30; i++) {
                 before.add("s" + i, 100, 0, null, Trace.NONE);
@@ -197,7 +197,7 @@ class JournalRecoveryTest {
                 truncate(JournalFiles.segment(dir, segment), JournalFiles.SEGMENT_HEADER_BYTES);
             }
         }
-        TimerScheduler after = fresh();
+        MemoryClock after = fresh();
         try (JournalStore store = open(dir, after, FsyncPolicy.NEVER, NO_SNAPSHOTS)) {
             long highestBefore = before.get("s29").sequence();
             assertThat(after.add("new", 1, 0, null, Trace.NONE).sequence()).isGreaterThan(highestBefore);
@@ -221,12 +221,12 @@ class JournalRecoveryTest {
         Files.write(segment(), Arrays.copyOf(legacy.array(), legacy.length()));
 
         assertThat(JournalRecovery.recover(dir, warning -> { }).mutations()).isEqualTo(written);
-        TimerScheduler first = fresh();
+        MemoryClock first = fresh();
         try (JournalStore store = open(dir, first, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
             assertThat(first.get("b").revision()).isEqualTo(new Revision(2, 2));
             first.add("c", 5, 0, null, Trace.NONE);
         }
-        TimerScheduler second = fresh();
+        MemoryClock second = fresh();
         try (JournalStore store = open(dir, second, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
             assertThat(second.firstN(10)).isEqualTo(first.firstN(10));
         }
@@ -235,12 +235,12 @@ class JournalRecoveryTest {
     @Test
     void largestPayloadTheServiceAccepts_survivesARestart() throws IOException {
         String payload = "\"" + "x".repeat(JournalWriter.MAX_PAYLOAD_BYTES - 3) + "\"";
-        TimerScheduler before = fresh();
+        MemoryClock before = fresh();
         try (JournalStore store = open(dir, before, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
             before.add("i".repeat(Limits.MAX_ID_LENGTH), 5, 0, payload, Trace.NONE);
             before.add("small", 6, 0, null, Trace.NONE);
         }
-        TimerScheduler after = fresh();
+        MemoryClock after = fresh();
         try (JournalStore store = open(dir, after, FsyncPolicy.ALWAYS, NO_SNAPSHOTS)) {
             assertThat(after.firstN(2)).isEqualTo(before.firstN(2));
         }
@@ -344,17 +344,17 @@ class JournalRecoveryTest {
         return new Mutation.Advanced(now);
     }
 
-    private static TimerScheduler fresh() {
-        return TimerScheduler.withVirtualClock(4, 1_000_000);
+    private static MemoryClock fresh() {
+        return MemoryClock.withVirtualClock(4, 1_000_000);
     }
 
-    private JournalStore open(TimerScheduler scheduler, FsyncPolicy fsync, long snapshotMinBytes, long segmentBytes)
+    private JournalStore open(MemoryClock scheduler, FsyncPolicy fsync, long snapshotMinBytes, long segmentBytes)
             throws IOException {
         return JournalStore.open(dir, scheduler, fsync, Duration.ofMillis(5), 1, snapshotMinBytes, segmentBytes,
                 JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }
 
-    private static JournalStore open(Path data, TimerScheduler scheduler, FsyncPolicy fsync, long snapshotMinBytes)
+    private static JournalStore open(Path data, MemoryClock scheduler, FsyncPolicy fsync, long snapshotMinBytes)
             throws IOException {
         return JournalStore.open(data, scheduler, fsync, Duration.ofSeconds(1), 1, snapshotMinBytes);
     }

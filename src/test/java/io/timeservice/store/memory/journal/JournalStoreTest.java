@@ -26,7 +26,7 @@ import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +42,7 @@ class JournalStoreTest {
 
     @Test
     void emptyDirectory_recoversAnEmptySchedulerAndStartsSegmentOne() throws IOException {
-        TimerScheduler scheduler = fresh();
+        MemoryClock scheduler = fresh();
         try (JournalStore store = open(scheduler, NO_SNAPSHOTS)) {
             assertThat(scheduler.status().size()).isZero();
             assertThat(scheduler.now()).isZero();
@@ -53,7 +53,7 @@ class JournalStoreTest {
     @ParameterizedTest
     @EnumSource(FsyncPolicy.class)
     void restart_restoresTimersClockSequencesVersionsAndPayloads(FsyncPolicy fsync) throws IOException {
-        TimerScheduler before = fresh();
+        MemoryClock before = fresh();
         try (JournalStore store = JournalStore.open(dir, before, fsync, Duration.ofMillis(5), 4, NO_SNAPSHOTS)) {
             before.add("a", 10, 0, "{\"n\":1}", Trace.NONE);
             before.add("b", 20, 5, null, Trace.NONE);
@@ -64,7 +64,7 @@ class JournalStoreTest {
             before.add("a", 1, 0, "\"reused\"", Trace.NONE);   // id reused, new sequence 4
             before.edit("b", (Due) null, 9, Precondition.NONE, Trace.NONE);
         }
-        TimerScheduler after = fresh();
+        MemoryClock after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertThat(after.firstN(100)).isEqualTo(before.firstN(100));
             assertThat(after.status()).isEqualTo(before.status());
@@ -77,8 +77,8 @@ class JournalStoreTest {
     void recoveredScheduler_firesTheSameTimersInTheSameOrder_asOneThatNeverStopped() throws IOException {
         long seed = 7;
         Random random = new Random(seed);
-        TimerScheduler reference = fresh();
-        TimerScheduler[] durable = {fresh()};
+        MemoryClock reference = fresh();
+        MemoryClock[] durable = {fresh()};
         JournalStore store = open(durable[0], 2_000);
         int restarts = 0;
         for (int step = 0; step < 3_000; step++) {
@@ -116,7 +116,7 @@ class JournalStoreTest {
 
     @Test
     void snapshot_replacesOldSegments_andRecoveryUsesIt() throws IOException {
-        TimerScheduler before = fresh();
+        MemoryClock before = fresh();
         JournalWriter writer;
         try (JournalStore store = open(before, 1)) {
             writer = store.writer();
@@ -129,7 +129,7 @@ class JournalStoreTest {
         List<Long> snapshots = JournalFiles.snapshotNumbers(dir);
         assertThat(snapshots).isNotEmpty();
         assertThat(JournalFiles.segmentNumbers(dir)).allMatch(segment -> segment >= snapshots.get(0));
-        TimerScheduler after = fresh();
+        MemoryClock after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertThat(after.firstN(1000)).isEqualTo(before.firstN(1000));
             assertThat(after.now()).isEqualTo(10);
@@ -139,7 +139,7 @@ class JournalStoreTest {
 
     @Test
     void tornTail_isTruncatedWithAWarningNamingTheOffset() throws IOException {
-        TimerScheduler before = fresh();
+        MemoryClock before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
             before.add("a", 5, 0, null, Trace.NONE);
             before.add("b", 6, 0, null, Trace.NONE);
@@ -159,7 +159,7 @@ class JournalStoreTest {
 
     @Test
     void flippedBitInTheLastRecord_isATornTail() throws IOException {
-        TimerScheduler before = fresh();
+        MemoryClock before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
             before.add("a", 5, 0, null, Trace.NONE);
             before.add("b", 6, 0, null, Trace.NONE);
@@ -174,7 +174,7 @@ class JournalStoreTest {
 
     @Test
     void flippedBitInTheMiddle_stopsStartUpWithAClearError() throws IOException {
-        TimerScheduler before = fresh();
+        MemoryClock before = fresh();
         try (JournalStore store = open(before, NO_SNAPSHOTS)) {
             before.add("a", 5, 0, "{\"x\":\"some payload bytes\"}", Trace.NONE);
             before.add("b", 6, 0, null, Trace.NONE);
@@ -214,7 +214,7 @@ class JournalStoreTest {
 
     @Test
     void damagedSnapshot_stopsStartUp() throws IOException {
-        TimerScheduler before = fresh();
+        MemoryClock before = fresh();
         try (JournalStore store = open(before, 1)) {
             for (int i = 0; i < 50; i++) {
                 before.add("s" + i, i, 0, null, Trace.NONE);
@@ -230,7 +230,7 @@ class JournalStoreTest {
 
     @Test
     void missingSegment_stopsStartUp() throws IOException {
-        TimerScheduler scheduler = fresh();
+        MemoryClock scheduler = fresh();
         open(scheduler, NO_SNAPSHOTS).close();
         open(fresh(), NO_SNAPSHOTS).close();       // segments 1 and 2
         open(fresh(), NO_SNAPSHOTS).close();       // and 3
@@ -252,7 +252,7 @@ class JournalStoreTest {
 
     @Test
     void closedJournal_refusesMutationsWithoutApplyingThem() throws IOException {
-        TimerScheduler scheduler = fresh();
+        MemoryClock scheduler = fresh();
         JournalStore store = open(scheduler, NO_SNAPSHOTS);
         scheduler.add("kept", 5, 0, null, Trace.NONE);
         store.close();
@@ -265,7 +265,7 @@ class JournalStoreTest {
     @ParameterizedTest
     @ValueSource(ints = {1, 8})
     void concurrentAddsUnderFsyncAlways_allSurviveARestart(int threads) throws Exception {
-        TimerScheduler scheduler = fresh();
+        MemoryClock scheduler = fresh();
         int perThread = 300;
         try (JournalStore store = open(scheduler, NO_SNAPSHOTS)) {
             ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -286,7 +286,7 @@ class JournalStoreTest {
             }
             pool.shutdown();
         }
-        TimerScheduler after = fresh();
+        MemoryClock after = fresh();
         try (JournalStore store = open(after, NO_SNAPSHOTS)) {
             assertThat(after.status().size()).isEqualTo(threads * perThread);
             QueueListing listing = after.firstN(1000);
@@ -294,11 +294,11 @@ class JournalStoreTest {
         }
     }
 
-    private TimerScheduler fresh() {
-        return TimerScheduler.withVirtualClock(4, 1_000_000);
+    private MemoryClock fresh() {
+        return MemoryClock.withVirtualClock(4, 1_000_000);
     }
 
-    private JournalStore open(TimerScheduler scheduler, long snapshotMinBytes) throws IOException {
+    private JournalStore open(MemoryClock scheduler, long snapshotMinBytes) throws IOException {
         return JournalStore.open(dir, scheduler, FsyncPolicy.ALWAYS, Duration.ofSeconds(1), 1, snapshotMinBytes);
     }
 

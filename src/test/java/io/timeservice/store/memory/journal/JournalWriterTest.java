@@ -15,8 +15,8 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
+import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.Mutation;
-import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -88,7 +88,7 @@ class JournalWriterTest {
 
     @Test
     void appendAfterClose_isRefusedWithNothingRecorded_andWaitersForEarlierRecordsReturn() throws IOException {
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(4, 100);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(4, 100);
         JournalStore store = JournalStore.open(dir, scheduler, FsyncPolicy.ALWAYS, Duration.ofSeconds(1), 4,
                 NO_SNAPSHOTS);
         JournalWriter closed = store.writer();
@@ -134,7 +134,7 @@ class JournalWriterTest {
 
     @Test
     void unwrittenBytesOverTheLimit_refuseChangesBeforeTheyApply_untilTheDiskCatchesUp() throws IOException {
-        TimerScheduler scheduler = TimerScheduler.withVirtualClock(4, 10_000);
+        MemoryClock scheduler = MemoryClock.withVirtualClock(4, 10_000);
         JournalStore store = JournalStore.open(dir, scheduler, FsyncPolicy.NEVER, Duration.ofSeconds(1), 4,
                 NO_SNAPSHOTS, JournalWriter.DEFAULT_SEGMENT_BYTES, 4096);
         try {
@@ -165,7 +165,7 @@ class JournalWriterTest {
             releaseFlusher.countDown();
             store.close();
         }
-        TimerScheduler after = TimerScheduler.withVirtualClock(4, 10_000);
+        MemoryClock after = MemoryClock.withVirtualClock(4, 10_000);
         try (JournalStore reopened = JournalStore.open(dir, after, FsyncPolicy.NEVER, Duration.ofSeconds(1), 4,
                 NO_SNAPSHOTS)) {
             assertThat(after.status().size()).isEqualTo(scheduler.status().size());

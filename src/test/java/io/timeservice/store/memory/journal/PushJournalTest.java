@@ -14,10 +14,10 @@ import io.timeservice.model.Delivery;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.PendingBudget;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.MemoryClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,7 +40,7 @@ class PushJournalTest {
     @Test
     void restart_keepsThePushTarget_andTheRejectedDelivery_fromRecords() throws IOException {
         List<Delivery> expected;
-        Clocks clocks = fresh();
+        ClockRegistry clocks = fresh();
         try (JournalStore store = open(clocks)) {
             expected = pushAndReject(clocks);
         }
@@ -50,7 +50,7 @@ class PushJournalTest {
     @Test
     void restart_keepsThePushTarget_andTheRejectedDelivery_fromASnapshot() throws IOException {
         List<Delivery> expected;
-        Clocks clocks = fresh();
+        ClockRegistry clocks = fresh();
         try (JournalStore store = open(clocks)) {
             expected = pushAndReject(clocks);
             clocks.snapshotNow();
@@ -60,9 +60,9 @@ class PushJournalTest {
         assertRecovered(expected);
     }
 
-    private List<Delivery> pushAndReject(Clocks clocks) {
+    private List<Delivery> pushAndReject(ClockRegistry clocks) {
         clocks.create("hooks", 0, PUSH);
-        TimerScheduler hooks = clocks.scheduler("hooks");
+        MemoryClock hooks = clocks.scheduler("hooks");
         hooks.add("gone", 0, 0, "{\"n\":1}", Trace.NONE);
         hooks.add("kept", 0, 0, null, Trace.NONE);
         hooks.advance(0L, null, 10, Trace.NONE);
@@ -73,7 +73,7 @@ class PushJournalTest {
     }
 
     private void assertRecovered(List<Delivery> expected) throws IOException {
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after)) {
             assertThat(after.get("hooks").settings()).isEqualTo(PUSH);
             assertThat(after.get("hooks").settings().push().secrets()).containsExactly(
@@ -84,12 +84,12 @@ class PushJournalTest {
         }
     }
 
-    private Clocks fresh() {
-        return new Clocks((clock, shared) -> new TimerScheduler(clock, 4, shared, wall::get, SchedulerMetrics.NONE),
+    private ClockRegistry fresh() {
+        return new ClockRegistry((clock, shared) -> new MemoryClock(clock, 4, shared, wall::get, StoreMetrics.NONE),
                 new PendingBudget(10_000, Long.MAX_VALUE), 10, wall::get);
     }
 
-    private JournalStore open(Clocks clocks) throws IOException {
+    private JournalStore open(ClockRegistry clocks) throws IOException {
         return JournalStore.open(dir, clocks, FsyncPolicy.NEVER, Duration.ofMillis(5), 1, Long.MAX_VALUE,
                 JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }

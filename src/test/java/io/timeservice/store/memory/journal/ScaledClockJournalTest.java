@@ -17,12 +17,12 @@ import io.timeservice.model.Delivery;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
-import io.timeservice.store.SchedulerMetrics;
-import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.PendingBudget;
-import io.timeservice.store.memory.TimerScheduler;
+import io.timeservice.store.memory.time.FiringLoop;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -63,7 +63,7 @@ class ScaledClockJournalTest {
     @ParameterizedTest(name = "snapshot between: {0}, seed {1}")
     @MethodSource("histories")
     void restart_continuesTheSameFunctionOfTheWallClock(boolean snapshotBetween, long seed) throws IOException {
-        Clocks before = fresh();
+        ClockRegistry before = fresh();
         try (JournalStore store = open(before)) {
             before.create("soak", 1_000, settings("60"));
             FiringLoop loop = firing(before);
@@ -80,12 +80,12 @@ class ScaledClockJournalTest {
         // a read that no record kept (a GET, a refused call) is not durable, as on a system clock; what was journaled
         // is. So compare from a wall time at which the function itself stands at or past every reading.
         wall.set(latestWall);
-        Clocks after = fresh();
+        ClockRegistry after = fresh();
         try (JournalStore store = open(after)) {
             for (String name : List.of("soak", "variant", "loaded")) {
                 String context = name + ", seed " + seed;
-                TimerScheduler was = before.scheduler(name);
-                TimerScheduler is = after.scheduler(name);
+                MemoryClock was = before.scheduler(name);
+                MemoryClock is = after.scheduler(name);
                 assertThat(after.get(name).settings()).as(context).isEqualTo(before.get(name).settings());
                 assertThat(is.now()).as(context).isEqualTo(was.now());
                 assertThat(is.firstN(1_000)).as(context).isEqualTo(was.firstN(1_000));
@@ -97,7 +97,7 @@ class ScaledClockJournalTest {
             }
             after.rerate("soak", ClockRate.of(BigDecimal.ONE)); // and it journals on
         }
-        Clocks third = fresh();
+        ClockRegistry third = fresh();
         try (JournalStore store = open(third)) {
             assertThat(third.get("soak").settings().rate()).isEqualTo(ClockRate.of(BigDecimal.ONE));
             assertThat(third.scheduler("soak").now()).isEqualTo(after.scheduler("soak").now());
@@ -105,10 +105,10 @@ class ScaledClockJournalTest {
     }
 
     /** Random adds, wall-clock steps with firing rounds, rate changes, claims, acks and nacks. */
-    private void drive(Clocks clocks, FiringLoop loop, Random random, int steps) {
+    private void drive(ClockRegistry clocks, FiringLoop loop, Random random, int steps) {
         for (int step = 0; step < steps; step++) {
             String name = clocks.count() > 2 && random.nextBoolean() ? "variant" : "soak";
-            TimerScheduler clock = clocks.scheduler(name);
+            MemoryClock clock = clocks.scheduler(name);
             try {
                 switch (random.nextInt(8)) {
                     case 0, 1 -> clock.add("t" + random.nextInt(30), random.nextInt(600_000), random.nextInt(3),
@@ -142,18 +142,18 @@ class ScaledClockJournalTest {
         return ClockSettings.of(ClockSettings.Mode.SCALED, null, RETRIES, ClockRate.of(new BigDecimal(rate)));
     }
 
-    private FiringLoop firing(Clocks clocks) {
+    private FiringLoop firing(ClockRegistry clocks) {
         FiringLoop loop = new FiringLoop(wall::get, 1_000, 10_000);
         clocks.fireWith(loop);
         return loop;
     }
 
-    private Clocks fresh() {
-        return new Clocks((clock, shared) -> new TimerScheduler(clock, 4, shared, wall::get, SchedulerMetrics.NONE),
+    private ClockRegistry fresh() {
+        return new ClockRegistry((clock, shared) -> new MemoryClock(clock, 4, shared, wall::get, StoreMetrics.NONE),
                 new PendingBudget(10_000, Long.MAX_VALUE), 10, wall::get);
     }
 
-    private JournalStore open(Clocks clocks) throws IOException {
+    private JournalStore open(ClockRegistry clocks) throws IOException {
         return JournalStore.open(dir, clocks, FsyncPolicy.NEVER, Duration.ofMillis(5), 1, NO_SNAPSHOTS,
                 JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }

@@ -17,10 +17,10 @@ import io.timeservice.model.ScheduleSpec.CatchUp;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import io.timeservice.store.memory.Clocks;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.MemoryScheduleStore;
-import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -43,10 +43,11 @@ class ScheduleJournalTest {
     @ValueSource(strings = {"journal", "snapshot", "fork", "load", "load, then snapshot"})
     void restart_inTheMiddleOfSchedules_rebuildsThem_andTheSameAdvancesFireTheSameOccurrences(String cut)
             throws IOException {
-        Clocks before = ScheduleJournals.fresh();
-        Clocks neverStopped = ScheduleJournals.fresh(); // no journal: the same calls on a clock that never restarts
+        ClockRegistry before = ScheduleJournals.fresh();
+        // no journal: the same calls on a clock that never restarts
+        ClockRegistry neverStopped = ScheduleJournals.fresh();
         try (JournalStore store = ScheduleJournals.open(dir, before)) {
-            for (Clocks clocks : List.of(before, neverStopped)) {
+            for (ClockRegistry clocks : List.of(before, neverStopped)) {
                 clocks.create("berlin", START, ClockSettings.VIRTUAL);
                 clocks.create("queue", START, QUEUE);
                 for (String clock : List.of("berlin", "queue")) {
@@ -60,7 +61,7 @@ class ScheduleJournalTest {
                 before.fork("copy", "berlin");
                 neverStopped.fork("copy", "berlin");
             } else if (cut.startsWith("load")) { // a saved clock loaded: one journal record, schedules included
-                for (Clocks clocks : List.of(before, neverStopped)) {
+                for (ClockRegistry clocks : List.of(before, neverStopped)) {
                     clocks.load("copy", new MemoryClockStore(clocks).snapshot("berlin"));
                     MemoryScheduleStore schedules = new MemoryScheduleStore(clocks);
                     assertThat(schedules.list("copy")).isNotEmpty().isEqualTo(schedules.list("berlin"));
@@ -70,21 +71,21 @@ class ScheduleJournalTest {
                     store.writer().awaitSnapshotIdle();
                 }
             }
-            for (Clocks clocks : List.of(before, neverStopped)) {
+            for (ClockRegistry clocks : List.of(before, neverStopped)) {
                 drive(clocks, cut.equals("fork") || cut.startsWith("load") ? "copy" : "berlin", new Random(7), 40);
             }
         }
-        Clocks after = ScheduleJournals.fresh();
+        ClockRegistry after = ScheduleJournals.fresh();
         try (JournalStore store = ScheduleJournals.open(dir, after)) {
-            for (Clocks.Clock clock : before.list(100, null)) {
+            for (ClockRegistry.Clock clock : before.list(100, null)) {
                 assertSameSchedules(after, before, clock.name());
             }
             assertThat(after.budget().schedules()).isEqualTo(before.budget().schedules());
             assertThat(after.budget().timers()).isEqualTo(before.budget().timers());
             // the same advances: the same occurrences fire, in the same order, with the same counts
-            for (Clocks.Clock clock : neverStopped.list(100, null)) {
-                TimerScheduler was = neverStopped.scheduler(clock.name());
-                TimerScheduler is = after.scheduler(clock.name());
+            for (ClockRegistry.Clock clock : neverStopped.list(100, null)) {
+                MemoryClock was = neverStopped.scheduler(clock.name());
+                MemoryClock is = after.scheduler(clock.name());
                 for (int i = 0; i < 5; i++) {
                     AdvanceResult expected = was.advance(null, was.now() + 3_600_000, Integer.MAX_VALUE, Trace.NONE);
                     AdvanceResult actual = is.advance(null, is.now() + 3_600_000, Integer.MAX_VALUE, Trace.NONE);
@@ -102,9 +103,9 @@ class ScheduleJournalTest {
     }
 
     /** Random schedule calls and advances across Berlin's spring-forward night, with plain timers among them. */
-    private static void drive(Clocks clocks, String clock, Random random, int steps) {
+    private static void drive(ClockRegistry clocks, String clock, Random random, int steps) {
         MemoryScheduleStore schedules = new MemoryScheduleStore(clocks);
-        TimerScheduler scheduler = clocks.scheduler(clock);
+        MemoryClock scheduler = clocks.scheduler(clock);
         String[] crons = {"*/30 1-3 * * *", "30 2 * * *", "*/7 * * * *", "0 * * * *"};
         for (int i = 0; i < steps; i++) {
             int op = random.nextInt(100);
@@ -145,7 +146,7 @@ class ScheduleJournalTest {
         }
     }
 
-    private static void assertSameSchedules(Clocks after, Clocks before, String clock) {
+    private static void assertSameSchedules(ClockRegistry after, ClockRegistry before, String clock) {
         MemoryScheduleStore was = new MemoryScheduleStore(before);
         MemoryScheduleStore is = new MemoryScheduleStore(after);
         assertThat(is.list(clock)).as(clock).isEqualTo(was.list(clock));

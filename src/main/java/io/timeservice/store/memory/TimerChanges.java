@@ -1,0 +1,178 @@
+package io.timeservice.store.memory;
+
+import java.util.List;
+import java.util.function.LongSupplier;
+
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.Due;
+import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.TimeRules;
+import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
+import io.timeservice.model.Trace;
+import io.timeservice.store.StoreMetrics.Operation;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
+import io.timeservice.store.memory.time.TimeSource;
+
+/**
+ * One memory clock's timer changes ({@link io.timeservice.store.TimerStore}'s add, cancel, edit and batch, and the
+ * demo queue's reset): each decided under the clock's lock, journaled as one record and applied, all or nothing
+ * (see {@link ClockKernel}). The PostgreSQL store's counterpart is {@code PostgresTimerChanges}.
+ *
+ * <p>Cost: add, cancel and edit O(log n) plus an expected O(1) id lookup; a batch of k the sum of its operations'.
+ * A timer's sequence is assigned at add from a strictly increasing counter and kept on edit, so equal deadlines and
+ * priorities fire in arrival order.
+ *
+ * <p>Not thread-safe by itself: every method takes the lock through the {@link ClockKernel}.
+ */
+final class TimerChanges {
+
+    private final ClockKernel kernel;
+    private final IndexedTimerHeap heap;
+    private final Capacity capacity;
+    private final Sequences sequences;
+    private final LongSupplier wallClockMillis;
+    /** The clock's schedules: their occurrences are timers of this heap that only the schedule changes. */
+    private final ClockScheduleCalls schedules;
+    /** Dropped, with the timers, by a reset. */
+    private final ClockDeliveries clockDeliveries;
+
+    TimerChanges(ClockKernel kernel, LongSupplier wallClockMillis, ClockScheduleCalls schedules,
+                 ClockDeliveries clockDeliveries) {
+        this.kernel = kernel;
+        this.heap = kernel.heap();
+        this.capacity = kernel.capacity();
+        this.sequences = kernel.sequences();
+        this.wallClockMillis = wallClockMillis;
+        this.schedules = schedules;
+        this.clockDeliveries = clockDeliveries;
+    }
+
+    /** See {@link io.timeservice.store.TimerStore#add}: due {@code due}, decided under the lock; steps into trace. */
+    Timer add(String id, Due due, int priority, String payload, Trace trace) {
+        return kernel.mutate(Operation.ADD, () -> TimerRules.requireValidId(id), () -> {
+            long now = kernel.clock().now();
+            long fireTime = TimeRules.fireTime(now, due);
+            schedules.requireNotReserved(id);
+            if (heap.find(id) != IndexedTimerHeap.NONE) {
+                throw TimerRules.duplicateId(id);
+            }
+            long bytes = capacity.reserve(id, payload); // the last refusal; given back if anything after it throws
+            try {
+                MutationLog log = kernel.log();
+                log.requireWritable();
+                long sequence = sequences.reserveNext(log);
+                long createdAtWall = wallClockMillis.getAsLong();
+                Timer added = new Timer(id, fireTime, priority, sequence, 1, now, payload);
+                return kernel.commit(new Mutation.Added(added, createdAtWall), trace, () -> {
+                    heap.insert(id, fireTime, priority, sequence, 1, now, createdAtWall, payload);
+                    sequences.issued(sequence);
+                    capacity.added(bytes);
+                    return added;
+                });
+            } catch (RuntimeException | Error refused) {
+                capacity.unreserve(bytes);
+                throw refused;
+            }
+        });
+    }
+
+    /** See {@link io.timeservice.store.TimerStore#cancel}; {@code schedule_owned} for a schedule's occurrence. */
+    Timer cancel(String id, Precondition precondition, Trace trace) {
+        return kernel.mutate(Operation.CANCEL, () -> { }, () -> {
+            int handle = kernel.requirePending(id);
+            schedules.requireNotOwned(id);
+            Timer cancelled = heap.timerAt(handle);
+            if (!precondition.accepts(cancelled.revision())) {
+                throw TimerRules.preconditionFailed(cancelled);
+            }
+            kernel.log().requireWritable();
+            return kernel.commit(new Mutation.Cancelled(id, cancelled.sequence()), trace, () -> {
+                heap.remove(handle);
+                capacity.removed(cancelled);
+                return cancelled;
+            });
+        });
+    }
+
+    /**
+     * See {@link io.timeservice.store.TimerStore#edit}: a new due time (a delay counts from now), priority or both,
+     * the sequence kept.
+     *
+     * @throws ProblemException as there, and {@code schedule_owned} for a schedule's occurrence
+     */
+    Timer edit(String id, Due newDue, Integer newPriority, Precondition precondition, Trace trace) {
+        return kernel.mutate(Operation.EDIT, () -> TimerRules.requireEditChange(newDue, newPriority), () -> {
+            long fireTime = newDue == null ? 0 : TimeRules.fireTime(kernel.clock().now(), newDue);
+            int handle = kernel.requirePending(id);
+            schedules.requireNotOwned(id);
+            Timer current = heap.timerAt(handle);
+            if (!precondition.accepts(current.revision())) {
+                throw TimerRules.preconditionFailed(current);
+            }
+            TimerRules.requireVersionLeft(current);
+            kernel.log().requireWritable();
+            Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
+                    newPriority == null ? current.priority() : newPriority, current.sequence(),
+                    current.version() + 1, current.createdAt(), current.payload());
+            return kernel.commit(new Mutation.Edited(id, edited.sequence(), edited.fireTime(), edited.priority(),
+                    edited.version()), trace, () -> {
+                heap.update(handle, edited.fireTime(), edited.priority());
+                return edited;
+            });
+        });
+    }
+
+    /**
+     * See {@link io.timeservice.store.TimerStore#batch}: every operation decided first, under one lock hold, against
+     * the state the ones before it would leave (the shared budget taken for the running total's peak); then one
+     * {@link Mutation.Batch} record, waited for once, and every operation applied. An edit or cancel of a schedule's
+     * occurrence is {@code schedule_owned}, and so is an add of an id of the form of a schedule's occurrences.
+     */
+    List<Timer> batch(List<? extends BatchOp> ops) {
+        return kernel.mutate(Operation.BATCH, () -> {
+            TimerRules.requireBatchSize(ops);
+        }, () -> {
+            BatchPlan plan = new BatchPlan(heap, capacity, sequences, kernel.clock().now(),
+                    wallClockMillis.getAsLong(), ops.size(), schedules::requireNotReserved);
+            try {
+                schedules.requireNoneOwned(ops);
+                plan.decideAll(ops);
+                MutationLog log = kernel.log();
+                log.requireWritable();
+                if (plan.adds() > 0 && sequences.reserveNext(log, plan.adds()) != sequences.last() + 1) {
+                    throw new IllegalStateException("sequences moved during a batch");
+                }
+                return kernel.commit(new Mutation.Batch(plan.mutations()), Trace.NONE, () -> {
+                    plan.apply();
+                    return plan.results();
+                });
+            } catch (RuntimeException | Error refused) {
+                plan.giveBackReserved();
+                throw refused;
+            }
+        });
+    }
+
+    /**
+     * Forgets every pending timer, schedule and delivery and continues on {@code freshClock} (a virtual clock; a
+     * system clock's time stays the wall clock's). Sequences keep counting, so no entity tag issued before the reset
+     * can match a timer created after it. Destructive: the web layer allows it only for the demo queue.
+     */
+    void reset(TimeSource freshClock) {
+        long position = kernel.serving(() -> {
+            kernel.log().requireWritable();
+            return kernel.commit(new Mutation.Reset(), Trace.NONE, () -> {
+                capacity.removedAll(heap.size());
+                heap.clear();
+                schedules.dropAll();
+                clockDeliveries.drop();
+                TimeSource clock = kernel.clock();
+                kernel.useClock(clock.isVirtual() ? freshClock : clock); // a system clock's time is the wall clock's
+                return null;
+            }).position();
+        });
+        kernel.log().awaitDurable(position);
+    }
+}

@@ -1,0 +1,200 @@
+package io.timeservice.web;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Locale;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockView;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.PushTarget;
+import io.timeservice.model.PushTargetGuard;
+import io.timeservice.model.QueueStatus;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.store.ClockStore;
+import io.timeservice.web.JsonRequest.PatchClock;
+import io.timeservice.web.JsonRequest.Push;
+import io.timeservice.web.JsonRequest.PutClock;
+import io.timeservice.web.JsonRequest.Retry;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The clocks resource: create (idempotent PUT), read, list by name, change a scaled clock's rate (PATCH) and delete
+ * clocks, virtual, system or scaled. What lies under {@code /clocks/{clock}/} is served by the other controllers
+ * (timers, batch, queue, deliveries, schedules, snapshot), parameterized by clock; a clock's time (read, advance) by
+ * {@link ClockTimeController}.
+ */
+@RestController
+class ClockResourceController {
+
+    static final int DEFAULT_LIST_LIMIT = 100;
+    static final int MAX_LIST_LIMIT = 1000;
+
+    private final ClockStore clocks;
+    private final PushTargetGuard targets;
+
+    ClockResourceController(ClockStore clocks, PushTargetGuard targets) {
+        this.clocks = clocks;
+        this.targets = targets;
+    }
+
+    @PutMapping(path = "/clocks/{clock}", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<ClockJson> put(@PathVariable String clock, @RequestBody PutClock body) {
+        if (body.copyOf() != null) {
+            if (body.now() != null || body.mode() != null || body.delivery() != null || body.retry() != null
+                    || body.rate() != null || body.push() != null) {
+                throw new ProblemException(ErrorCode.INVALID_REQUEST, "a copy takes the time and settings of its"
+                        + " source: copyOf (" + body.copyOf() + ") goes alone, without now, mode, delivery, retry,"
+                        + " rate or push");
+            }
+            return ResponseEntity.created(URI.create("/clocks/" + clock))
+                    .body(describe(clocks.copy(clock, body.copyOf()).clock()));
+        }
+        ClockSettings settings = settings(body);
+        if (settings.isSystem() && body.now() != null) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "now is only for virtual and scaled clocks: a"
+                    + " system clock's now is the wall clock's");
+        }
+        if (settings.pushes()) {
+            targets.requireAllowed(settings.push()); // resolves the host: before the store is asked
+        }
+        ClockView.Created created = clocks.create(clock, body.now() == null ? 0 : body.now(), settings);
+        ClockJson json = describe(created.clock());
+        return created.created() ? ResponseEntity.created(URI.create("/clocks/" + clock)).body(json)
+                : ResponseEntity.ok(json);
+    }
+
+    /** A scaled clock's new rate, from its time now on. */
+    @PatchMapping(path = "/clocks/{clock}", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    ClockJson patch(@PathVariable String clock, @RequestBody PatchClock body) {
+        if (body.rate() == null) { // absent and null bind alike here: either way there is no rate to change to
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a rate change needs a rate: {\"rate\": 60}");
+        }
+        return describe(clocks.rerate(clock, ClockRate.of(body.rate())));
+    }
+
+    @GetMapping(path = "/clocks/{clock}", produces = MediaType.APPLICATION_JSON_VALUE)
+    ClockJson get(@PathVariable String clock) {
+        return describe(clocks.get(clock));
+    }
+
+    @DeleteMapping(path = "/clocks/{clock}")
+    ResponseEntity<Void> delete(@PathVariable String clock) {
+        clocks.delete(clock);
+        return ResponseEntity.noContent().build();
+    }
+
+    /** Clocks by name, {@code limit} at a time after {@code after}: pass the last name of a page to get the next. */
+    @GetMapping(path = "/clocks", produces = MediaType.APPLICATION_JSON_VALUE)
+    ClockListJson list(@RequestParam(required = false) String limit, @RequestParam(required = false) String after) {
+        List<ClockView> page = clocks.list(LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT), after);
+        return new ClockListJson(page.stream().map(ClockResourceController::describe).toList());
+    }
+
+    /** The settings a body asks for, each absent one at its default. */
+    private static ClockSettings settings(PutClock body) {
+        ClockSettings.Mode mode = body.mode() == null ? null : switch (body.mode()) {
+            case VIRTUAL -> ClockSettings.Mode.VIRTUAL;
+            case SYSTEM -> ClockSettings.Mode.SYSTEM;
+            case SCALED -> ClockSettings.Mode.SCALED;
+        };
+        ClockSettings.DeliveryMode delivery = body.delivery() == null ? null : switch (body.delivery()) {
+            case RESPONSE -> ClockSettings.DeliveryMode.RESPONSE;
+            case QUEUE -> ClockSettings.DeliveryMode.QUEUE;
+            case PUSH -> ClockSettings.DeliveryMode.PUSH;
+        };
+        // a rate without mode "scaled" is refused by ClockSettings, the rule's one place
+        ClockRate rate = body.rate() == null ? null : ClockRate.of(body.rate());
+        if (delivery == ClockSettings.DeliveryMode.PUSH && body.push() == null) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "delivery \"push\" needs push: {\"url\": ...}");
+        }
+        return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry()), rate,
+                body.push() == null ? null : pushTarget(body.push()));
+    }
+
+    private static PushTarget pushTarget(Push push) {
+        return new PushTarget(push.url(),
+                push.timeout() != null ? push.timeout() : PushTarget.DEFAULT_TIMEOUT_MILLIS,
+                push.concurrency() != null ? push.concurrency() : PushTarget.DEFAULT_CONCURRENCY,
+                push.headers(), push.secrets());
+    }
+
+    private static RetryPolicy retryPolicy(Retry retry) {
+        RetryPolicy defaults = RetryPolicy.DEFAULT;
+        return new RetryPolicy(
+                retry.maxAttempts() != null ? retry.maxAttempts() : defaults.maxAttempts(),
+                retry.initialBackoff() != null ? retry.initialBackoff() : defaults.initialBackoffMillis(),
+                retry.multiplier() != null ? retry.multiplier() : defaults.multiplier(),
+                retry.maxBackoff() != null ? retry.maxBackoff() : defaults.maxBackoffMillis(),
+                retry.jitter() != null ? retry.jitter() : defaults.jitter());
+    }
+
+    static ClockJson describe(ClockView clock) {
+        QueueStatus status = clock.status();
+        Long oldestAge = status.oldestCreatedAt() == null ? null : status.now() - status.oldestCreatedAt();
+        ClockSettings settings = clock.settings();
+        return new ClockJson(clock.name(), status.now(), status.size(), status.nextFireTime(), oldestAge,
+                clock.createdAtWallMillis(), clock.deletesAt(), lowerCase(settings.mode()),
+                settings.rate() == null ? null : settings.rate().value(), lowerCase(settings.delivery()),
+                RetryJson.of(settings.retry()), PushJson.of(settings.push()),
+                clock.deliveries() == null ? null : DeliveryCountsJson.of(clock.deliveries()));
+    }
+
+    /**
+     * @param oldestAge virtual milliseconds the longest-waiting pending timer has waited (now - its createdAt), or
+     *                  null when none is pending
+     * @param createdAt wall-clock epoch milliseconds of the creation; 0 for {@code default}, which always existed
+     * @param deletesAt with {@code timeservice.clocks.idle-ttl} set, when the clock is deleted unless a call addresses
+     *                  it first (wall-clock epoch milliseconds); absent otherwise, and always for {@code default}
+     * @param rate       a scaled clock's clock milliseconds per wall-clock millisecond; absent for other clocks
+     * @param push       a push clock's target without its secrets; absent for other clocks
+     * @param deliveries the deliveries by state, for a clock that queues them; absent otherwise
+     */
+    record ClockJson(String name, long now, int size, Long nextFireTime, Long oldestAge, long createdAt,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Long deletesAt, String mode,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Double rate, String delivery,
+                     RetryJson retry, @JsonInclude(JsonInclude.Include.NON_NULL) PushJson push,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) DeliveryCountsJson deliveries) {
+    }
+
+    /** A push target as the API shows it: the secrets are write-only, so only their number is shown. */
+    record PushJson(String url, long timeout, int concurrency, java.util.Map<String, String> headers,
+                    int secretsCount) {
+
+        static PushJson of(PushTarget push) {
+            return push == null ? null : new PushJson(push.url(), push.timeoutMillis(), push.concurrency(),
+                    push.headers(), push.secrets().size());
+        }
+    }
+
+    /** An enum constant as the API writes it: {@code virtual}, {@code queue}, ... */
+    static String lowerCase(Enum<?> constant) {
+        return constant.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** A retry policy as {@code PUT} takes it: backoffs in milliseconds. */
+    record RetryJson(int maxAttempts, long initialBackoff, double multiplier, long maxBackoff, double jitter) {
+
+        static RetryJson of(RetryPolicy retry) {
+            return new RetryJson(retry.maxAttempts(), retry.initialBackoffMillis(), retry.multiplier(),
+                    retry.maxBackoffMillis(), retry.jitter());
+        }
+    }
+
+    record ClockListJson(List<ClockJson> clocks) {
+    }
+}
