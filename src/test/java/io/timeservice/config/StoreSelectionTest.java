@@ -76,8 +76,8 @@ class StoreSelectionTest {
                     .isEqualTo(newestMigrationInTheSources());
             PostgresStore store = context.getBean(PostgresStore.class);
             assertThat(context.getBean(Pusher.class).settlesOnAnswer()).as("an ack is a transaction").isFalse();
-            store.timers().add(Limits.DEFAULT_CLOCK, "wired", 5, 0, null);
-            assertThat(store.timers().get(Limits.DEFAULT_CLOCK, "wired").fireTime()).isEqualTo(5);
+            store.timerChanges().add(Limits.DEFAULT_CLOCK, "wired", 5, 0, null);
+            assertThat(store.timerReads().get(Limits.DEFAULT_CLOCK, "wired").fireTime()).isEqualTo(5);
         } finally {
             TestDatabase.dropSchema(schema);
         }

@@ -27,7 +27,7 @@ import io.timeservice.model.Precondition;
  * </pre>
  * <ul>
  * <li>add: a single add due in an hour (ahead of every pending timer), one transaction; cancelled again untimed;</li>
- * <li>fire: 100 timers due now added untimed (one batch), then one {@link PostgresDeliveries#fireDue} round;</li>
+ * <li>fire: 100 timers due now added untimed (one batch), then one {@link PostgresClockFiring#fireDue} round;</li>
  * <li>claim, ack: a claim of those 100 deliveries, then one batch ack of them;</li>
  * <li>look: the firing loop's look ({@link FiringLookSql#look}, windows of {@value #LOOK_WINDOW} passed times,
  * the default round size), one statement, nothing due; look-bound: the same with the window a bound parameter, the
@@ -103,11 +103,11 @@ public final class ScaleMeasurement {
         long[] adds = new long[ADDS];
         for (int i = 0; i < ADDS; i++) {
             long start = System.nanoTime();
-            store.timers().add(CLOCK, "a" + i, 3_600_000, 0, null);
+            store.timerChanges().add(CLOCK, "a" + i, 3_600_000, 0, null);
             adds[i] = System.nanoTime() - start;
         }
         for (int i = 0; i < ADDS; i++) {
-            store.timers().cancel(CLOCK, "a" + i, Precondition.NONE);
+            store.timerChanges().cancel(CLOCK, "a" + i, Precondition.NONE);
         }
         return adds;
     }
@@ -120,9 +120,9 @@ public final class ScaleMeasurement {
             for (int i = 0; i < 100; i++) {
                 due.add(new BatchOp.Add("f" + round + "-" + i, 0, 0, null));
             }
-            store.timers().batch(CLOCK, due);
+            store.timerChanges().batch(CLOCK, due);
             long start = System.nanoTime();
-            int fired = store.deliveries().fireDue(CLOCK, 10_000);
+            int fired = store.clockFiring().fireDue(CLOCK, 10_000);
             times[0][round] = System.nanoTime() - start;
             start = System.nanoTime();
             List<ClaimedDelivery> claimed = store.deliveries().claim(CLOCK, 100, 30_000);

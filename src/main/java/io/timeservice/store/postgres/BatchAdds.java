@@ -32,23 +32,6 @@ import io.timeservice.model.TimerRules;
  */
 final class BatchAdds {
 
-    /**
-     * The adds of a run, in order; a pending id or a second add of one id in the run inserts nothing (ON CONFLICT,
-     * by the primary key). Unlike the single add there is no NOT EXISTS to spare a duplicate its sequence: the run's
-     * earlier adds drew theirs anyway, and the refused batch rolls back; as a join with {@code timers} it let the
-     * generic plan (pgjdbc prepares on the server after five uses) read the clock's timers per batch, which made
-     * batches slower as the clock grew. Parameters: clock, created at (the clock's now), arrays of ids, fire times,
-     * priorities, payloads and bytes.
-     */
-    static final String INSERT_RUN = """
-            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, system_clock)
-            SELECT ?::text, a.id, a.fire_time, a.priority, ?::bigint, a.payload, a.bytes, ?::boolean
-              FROM unnest(?::text[], ?::bigint[], ?::integer[], ?::text[], ?::bigint[]) WITH ORDINALITY
-                   AS a (id, fire_time, priority, payload, bytes, position)
-             ORDER BY a.position
-            ON CONFLICT (clock, id) DO NOTHING
-            RETURNING id, seq""";
-
     private BatchAdds() {
     }
 
@@ -92,7 +75,7 @@ final class BatchAdds {
         return new Outcome(added, refusal);
     }
 
-    /** Runs {@link #INSERT_RUN} for {@code adds}; answers the sequence of each id inserted. */
+    /** Runs {@link TimerSql#INSERT_RUN} for {@code adds}; answers the sequence of each id inserted. */
     private static Map<String, Long> insert(Connection connection, StoredClock clock, List<BatchOp.Add> adds,
                                             long[] fireTimes) throws SQLException {
         if (adds.isEmpty()) {
@@ -112,7 +95,7 @@ final class BatchAdds {
             payloads[i] = add.payload();
             bytes[i] = Limits.bytesOf(add.id(), add.payload());
         }
-        try (PreparedStatement insert = connection.prepareStatement(INSERT_RUN)) {
+        try (PreparedStatement insert = connection.prepareStatement(TimerSql.INSERT_RUN)) {
             insert.setString(1, clock.name());
             insert.setLong(2, clock.now());
             insert.setBoolean(3, clock.systemClockRows());

@@ -27,8 +27,7 @@ public final class ClockSkew {
     /** Measures now; positive when the database's clock is ahead of this instance's. */
     public Measurement measure() {
         return jdbc.autocommit(connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(
-                    "SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint")) {
+            try (PreparedStatement statement = connection.prepareStatement(StoreSql.DATABASE_CLOCK)) {
                 long before = instanceClock.millis();
                 long database;
                 try (ResultSet row = statement.executeQuery()) {

@@ -2,8 +2,10 @@ package io.timeservice.store.postgres;
 
 /**
  * The statements of the clocks (table {@code clocks}), kept as SQL to be reviewed as SQL: a clock's columns, its
- * creation, rate change, reads, and its deletion with every row it holds. Run by {@link PostgresClocks}; the columns
- * ({@link #SELECT}) are read by every call that reads or locks a clock.
+ * creation, rate change, reads and deletion ({@link PostgresClockRegistry}, {@link ClockRows}), the demo's reset
+ * ({@link PostgresTimerChanges#reset}), a fork ({@link PostgresClockCopy}) and a save and load
+ * ({@link PostgresClockSnapshots}) of the whole clock. The columns ({@link #SELECT}) are read by every call that
+ * reads or locks a clock. Parameters are positional ({@code ?}); each constant says them in order.
  */
 final class ClockSql {
 
@@ -24,6 +26,16 @@ final class ClockSql {
 
     /** The clock named, with a row-lock clause (or "") appended by the caller. Parameter: the name. */
     static final String FIND = SELECT + " WHERE name = ?";
+
+    /**
+     * A delivery call's clock ({@link DeliveryRows#onClock}) in one round trip: a virtual clock's row locked
+     * {@code FOR SHARE} (the lock returns the row's latest version, so an advance that committed after the statement's
+     * snapshot is seen), any other clock's (system, scaled) read unlocked. A clock's mode never changes, so the two
+     * branches never both answer. Parameters: the clock, twice.
+     */
+    static final String FIND_LOCKING_VIRTUAL = "WITH virtual_clock AS (" + SELECT
+            + " WHERE name = ? AND mode = 'virtual' FOR SHARE) SELECT * FROM virtual_clock UNION ALL "
+            + SELECT + " WHERE name = ? AND mode <> 'virtual'";
 
     /** A page of clocks by name (bytewise), after a name (null: from the first). Parameters: after, limit. */
     static final String LIST = SELECT
@@ -98,4 +110,123 @@ final class ClockSql {
 
     /** The clock's row, its other rows deleted before. Parameter: the name. */
     static final String DELETE = "DELETE FROM clocks WHERE name = ?";
+
+    // A reset (PostgresTimerChanges.reset): the clock emptied, its now back to 0.
+
+    /** A reset's deletion of the clock's timers: each row's bytes, and true (the budget counted it). Parameter: clock. */
+    static final String RESET_TIMERS = "DELETE FROM timers WHERE clock = ? RETURNING bytes, true";
+
+    /**
+     * A reset's deletion of the clock's deliveries: each row's bytes, and whether the budget counted it (it was not
+     * acknowledged). Parameter: the clock.
+     */
+    static final String RESET_DELIVERIES = "DELETE FROM deliveries WHERE clock = ? RETURNING bytes, state <> 'acked'";
+
+    /** A reset clock starts again at 0, having fired through nothing. Parameter: the name. */
+    static final String RESTART = "UPDATE clocks SET now_ms = 0, initial_now = 0, fired_through = NULL WHERE name = ?";
+
+    // A fork (PostgresClockCopy); the schedules' copy is ScheduleSql.COPY.
+
+    /**
+     * The copy's clock row: the source's settings and time (a scaled clock's initial now is its time now). Parameters:
+     * the copy's name, the source's.
+     */
+    static final String COPY_CLOCK = """
+            INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings, rate_millionths, anchor_wall,
+                                push_url, push_timeout, push_concurrency, push_header_names, push_header_values,
+                                push_secrets, fired_through)
+            SELECT ?, mode, now_ms, CASE WHEN mode = 'scaled' THEN clock_now_ms(clocks) ELSE now_ms END, delivery,
+                   settings, rate_millionths, anchor_wall, push_url, push_timeout, push_concurrency,
+                   push_header_names, push_header_values, push_secrets, fired_through
+              FROM clocks WHERE name = ?""";
+
+    /**
+     * Copies the timers and deliveries of the clock {@code src} into {@code dst} with fresh sequences in the same
+     * order, an in-flight delivery ready at {@code now}; answers the count and bytes copied, and how many of the count
+     * are deliveries. Parameters: src, dst, now.
+     */
+    static final String COPY_ROWS = """
+            WITH args AS (SELECT ?::text AS src, ?::text AS dst, ?::bigint AS now),
+            old AS (
+                SELECT seq FROM timers WHERE clock = (SELECT src FROM args)
+                UNION ALL SELECT seq FROM deliveries WHERE clock = (SELECT src FROM args) AND state <> 'acked'),
+            fresh AS MATERIALIZED (
+                SELECT nextval('timer_sequence') AS seq FROM generate_series(1, (SELECT count(*) FROM old))),
+            mapped AS MATERIALIZED (
+                SELECT o.seq AS old_seq, f.seq AS new_seq
+                  FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS r FROM old) o
+                  JOIN (SELECT seq, row_number() OVER (ORDER BY seq) AS r FROM fresh) f USING (r)),
+            copied_timers AS (
+                INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, created_at_wall,
+                                    payload, bytes, schedule, triggered, system_clock)
+                SELECT (SELECT dst FROM args), t.id, t.fire_time, t.priority, m.new_seq, t.version, t.created_at, t.created_at_wall,
+                       t.payload, t.bytes, t.schedule, t.triggered, t.system_clock
+                  FROM timers t JOIN mapped m ON m.old_seq = t.seq
+                 WHERE t.clock = (SELECT src FROM args)
+                RETURNING bytes),
+            copied_deliveries AS (
+                INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
+                                        attempt, claim, lease_until, retry_at, ready_at, done_at, dead_reason, schedule,
+                                        system_clock)
+                SELECT m.new_seq, (SELECT dst FROM args), d.id, d.fire_time, d.priority, d.version, d.created_at, d.payload, d.bytes,
+                       CASE WHEN d.state = 'in_flight' THEN 'ready' ELSE d.state END, d.attempt, NULL, NULL,
+                       d.retry_at, CASE WHEN d.state = 'in_flight' THEN (SELECT now FROM args) ELSE d.ready_at END, d.done_at,
+                       d.dead_reason, d.schedule, d.system_clock
+                  FROM deliveries d JOIN mapped m ON m.old_seq = d.seq
+                 WHERE d.clock = (SELECT src FROM args) AND d.state <> 'acked'
+                RETURNING bytes)
+            SELECT (SELECT count(*) FROM copied_timers) + (SELECT count(*) FROM copied_deliveries),
+                   (SELECT coalesce(sum(bytes), 0) FROM copied_timers)
+                       + (SELECT coalesce(sum(bytes), 0) FROM copied_deliveries),
+                   (SELECT count(*) FROM copied_deliveries)""";
+
+    // A saved clock (PostgresClockSnapshots); its schedules are ScheduleSql.LIST's and ScheduleSql.COUNT_MORE's.
+
+    /**
+     * A save's rows: the clock's timers and unacknowledged deliveries in one statement, by sequence, each flagged
+     * whether it is a delivery. Parameters: the clock, twice.
+     */
+    static final String SAVED_ROWS = """
+            SELECT * FROM (
+                SELECT false AS delivery, id, fire_time, priority, seq, version, created_at, payload, NULL AS state,
+                       1 AS attempt, NULL::bigint AS retry_at, 0::bigint AS ready_at, NULL AS dead_reason, schedule
+                  FROM timers WHERE clock = ?
+                UNION ALL
+                SELECT true, id, fire_time, priority, seq, version, created_at, payload, state, attempt, retry_at,
+                       ready_at, dead_reason, schedule
+                  FROM deliveries WHERE clock = ? AND state <> 'acked') rows
+             ORDER BY seq""";
+
+    /** A load's fresh sequences from the database's sequence. Parameter: how many. */
+    static final String FRESH_SEQUENCES = "SELECT nextval('timer_sequence') FROM generate_series(1, ?)";
+
+    /**
+     * A chunk of a load's timers, one array per column; an occurrence timer names its schedule. Parameters: the clock
+     * twice, then the arrays of ids, fire times, priorities, sequences, versions, creation times, payloads, bytes,
+     * schedules and triggered flags.
+     */
+    static final String LOAD_TIMERS = """
+            INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, schedule,
+                                triggered, system_clock)
+            SELECT ?, u.id, u.fire_time, u.priority, u.seq, u.version, u.created_at, u.payload, u.bytes, u.schedule,
+                   coalesce(u.triggered, false), (SELECT mode = 'system' FROM clocks WHERE name = ?)
+              FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[],
+                          ?::text[], ?::boolean[])
+                   AS u (id, fire_time, priority, seq, version, created_at, payload, bytes, schedule, triggered)""";
+
+    /**
+     * A chunk of a load's deliveries, one array per column, ready, waiting or dead (dead ones done at the load).
+     * Parameters: the clock twice, then the arrays of ids, fire times, priorities, sequences, payloads, bytes, states,
+     * attempts, retry times, ready times, dead reasons and schedules.
+     */
+    static final String LOAD_DELIVERIES = """
+            INSERT INTO deliveries (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, state,
+                                    attempt, retry_at, ready_at, dead_reason, done_at, schedule, system_clock)
+            SELECT ?, u.id, u.fire_time, u.priority, u.seq, 1, u.fire_time, u.payload, u.bytes, u.state, u.attempt,
+                   u.retry_at, u.ready_at, u.dead_reason, CASE WHEN u.state = 'dead' THEN db_now_ms() END, u.schedule,
+                   (SELECT mode = 'system' FROM clocks WHERE name = ?)
+              FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::int[],
+                          ?::bigint[], ?::bigint[], ?::text[], ?::text[])
+                   AS u (id, fire_time, priority, seq, payload, bytes, state, attempt, retry_at, ready_at,
+                         dead_reason, schedule)""";
 }

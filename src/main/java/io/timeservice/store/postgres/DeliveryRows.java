@@ -25,34 +25,19 @@ final class DeliveryRows {
     }
 
     /**
-     * A delivery call's clock in one round trip: a virtual clock's row locked {@code FOR SHARE} (the lock returns the
-     * row's latest version, so an advance that committed after the statement's snapshot is seen), any other clock's
-     * (system, scaled) read unlocked. A clock's mode never changes, so the two branches never both answer.
-     * Parameters: the clock, twice.
-     */
-    private static final String ON_CLOCK = "WITH virtual_clock AS (" + ClockSql.SELECT
-            + " WHERE name = ? AND mode = 'virtual' FOR SHARE) SELECT * FROM virtual_clock UNION ALL "
-            + ClockSql.SELECT + " WHERE name = ? AND mode <> 'virtual'";
-
-    /**
      * The clock a delivery call runs on, read in the call's transaction: a virtual clock's row {@code FOR SHARE}, so
      * no advance of it runs until the call commits; a system clock's unlocked (claims and acks of one busy clock must
-     * not queue on one row), its now the database's clock. One statement ({@link #ON_CLOCK}).
+     * not queue on one row), its now the database's clock. One statement ({@link ClockSql#FIND_LOCKING_VIRTUAL}).
      *
      * @throws io.timeservice.model.ProblemException {@code clock_not_found}
      */
     static StoredClock onClock(Connection connection, String clock) throws SQLException {
-        StoredClock stored = null;
-        if (clock != null) {
-            try (PreparedStatement select = connection.prepareStatement(ON_CLOCK)) {
-                select.setString(1, clock);
-                select.setString(2, clock);
-                try (ResultSet row = select.executeQuery()) {
-                    stored = row.next() ? PostgresClocks.clockOf(row) : null;
-                }
-            }
-        }
-        return PostgresClocks.found(clock, stored);
+        StoredClock stored = clock == null ? null : Jdbc.queryFirst(connection, ClockSql.FIND_LOCKING_VIRTUAL,
+                select -> {
+                    select.setString(1, clock);
+                    select.setString(2, clock);
+                }, ClockRows::clockOf);
+        return ClockRows.found(clock, stored);
     }
 
     /**

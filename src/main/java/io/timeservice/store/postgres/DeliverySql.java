@@ -3,9 +3,10 @@ package io.timeservice.store.postgres;
 import io.timeservice.model.Limits;
 
 /**
- * The statements of the deliveries (table {@code deliveries}): {@link PostgresDeliveries} (firing into the ready
- * queue, claim, ack, nack, extend, counts), {@link LeaseReleaser} (expired leases, due retries, purge of acked rows)
- * and {@link PostgresDeadLetters}, gathered here so that they can be reviewed as SQL, each with what it relies on.
+ * The statements of the deliveries (table {@code deliveries}): {@link PostgresDeliveries} (claim, ack, nack, extend,
+ * counts), {@link LeaseReleaser} (expired leases, due retries, purge of acked rows) and {@link PostgresDeadLetters},
+ * gathered here so that they can be reviewed as SQL, each with what it relies on (the firing of due timers into the
+ * ready queue is {@link FiringSql#FIRE_DUE}).
  * Parameters are positional ({@code ?}); each constant says them in order where there are several.
  *
  * <p>The indexes they read are in the migrations ({@code db/timeservice}): {@code deliveries_ready} (claims),
@@ -52,29 +53,6 @@ final class DeliverySql {
             RETURNING d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.claim, d.lease_until, d.ready_at,
                       d.schedule""".formatted(condition);
     }
-
-    /**
-     * Moves the due timers of a clock that fires by itself (its now decides: the database's clock, or a scaled
-     * clock's function of it) into its ready queue, in firing order; a first attempt is ready from its fire time on,
-     * as in memory. Parameters: clock, the clock's now, limit.
-     */
-    static final String FIRE_DUE = """
-            WITH picked AS (
-                SELECT seq FROM timers t
-                 WHERE clock = ? AND fire_time <= ?
-                   AND (schedule IS NULL
-                        OR NOT EXISTS (SELECT 1 FROM schedules s WHERE s.clock = t.clock AND s.id = t.schedule))
-                 ORDER BY fire_time, priority, seq
-                 LIMIT ?
-                 FOR UPDATE SKIP LOCKED),
-            fired AS (
-                DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*)
-            INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                    ready_at, schedule, system_clock)
-            SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time,
-                   schedule, system_clock
-              FROM fired
-            RETURNING fire_time, db_now_ms()""";
 
     /**
      * A delivery in flight under this claim whose lease has not ended by the clock's now: the only one ack, nack or

@@ -138,14 +138,33 @@ final class Jdbc {
     /**
      * Runs {@code query}, which answers exactly one row (a count, an aggregate, an {@code EXISTS}), with
      * {@code parameters} bound, on the caller's connection, and answers what {@code value} reads of the row.
+     *
+     * @throws IllegalStateException when it answers no row: a statement that must answer one did not (a bug)
      */
     static <T> T queryOne(Connection connection, String query, Parameters parameters, Value<T> value)
             throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(query)) {
             parameters.bind(select);
             try (ResultSet row = select.executeQuery()) {
-                row.next();
+                if (!row.next()) {
+                    throw new IllegalStateException("a statement that answers one row answered none: " + query);
+                }
                 return value.of(row);
+            }
+        }
+    }
+
+    /**
+     * Runs {@code query}, which answers at most one row (a row found by its key, a {@code RETURNING} of at most one
+     * row), with {@code parameters} bound, on the caller's connection; answers what {@code value} reads of its first
+     * row, or null when it answers none.
+     */
+    static <T> T queryFirst(Connection connection, String query, Parameters parameters, Value<T> value)
+            throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(query)) {
+            parameters.bind(select);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? value.of(row) : null;
             }
         }
     }

@@ -34,42 +34,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * </ul>
  * One savepoint per change, so no transaction nears the 64 subtransactions after which PostgreSQL's snapshots
  * overflow to pg_subtrans. Every instance must be configured with the same capacity (the allowances follow
- * whichever started last).
+ * whichever started last). The statements are {@link StoreSql}'s.
  */
 final class PendingBudgetStripes {
 
     static final int STRIPES = 16;
     /** An allowance no change fits: sends every add to the exact path (far from overflow when a count is added). */
     private static final long NO_ALLOWANCE = Long.MIN_VALUE / 4;
-
-    /**
-     * The stripe path, behind a savepoint sent in the same round trip: when the stripe does not fit, rolling back to
-     * it gives up the row lock that the UPDATE may keep although it changed nothing (see {@link #change}).
-     */
-    private static final String CHANGE_WITHIN_ALLOWANCE = """
-            SAVEPOINT budget_stripe;
-            UPDATE pending_budget SET timers = timers + ?, bytes = bytes + ?, deliveries = deliveries + ?
-             WHERE stripe = ? AND timers + ? <= timer_allowance AND bytes + ? <= byte_allowance
-               AND deliveries + ? <= delivery_allowance""";
-    private static final String GIVE_UP_STRIPE = "ROLLBACK TO SAVEPOINT budget_stripe";
-    private static final String RELEASE = """
-            UPDATE pending_budget SET timers = timers + ?, bytes = bytes + ?, deliveries = deliveries + ?
-             WHERE stripe = ?""";
-    private static final String LOCK_ALL = """
-            SELECT stripe, timers, bytes, deliveries, timer_allowance, byte_allowance, delivery_allowance
-              FROM pending_budget ORDER BY stripe FOR UPDATE""";
-    private static final String REDISTRIBUTE = """
-            UPDATE pending_budget p SET timers = v.timers, bytes = v.bytes, deliveries = v.deliveries,
-                   timer_allowance = v.timer_allowance, byte_allowance = v.byte_allowance,
-                   delivery_allowance = v.delivery_allowance
-              FROM unnest(?::smallint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[])
-                   AS v (stripe, timers, bytes, deliveries, timer_allowance, byte_allowance, delivery_allowance)
-             WHERE p.stripe = v.stripe""";
-    /**
-     * The unacknowledged deliveries of every clock, counted at start-up while every stripe is locked
-     * ({@link #adopt}): read by the partial index {@code deliveries_pending_by_clock}.
-     */
-    static final String RECOUNT_DELIVERIES = "SELECT count(*) FROM deliveries WHERE state <> 'acked'";
 
     private final long capacity;
     private final long capacityBytes;
@@ -145,12 +116,7 @@ final class PendingBudgetStripes {
      */
     void adopt(Connection connection) throws SQLException {
         Stripes stripes = lockAll(connection);
-        long counted;
-        try (PreparedStatement count = connection.prepareStatement(RECOUNT_DELIVERIES);
-             ResultSet row = count.executeQuery()) {
-            row.next();
-            counted = row.getLong(1);
-        }
+        long counted = Jdbc.queryOne(connection, StoreSql.RECOUNT_DELIVERIES, count -> { }, row -> row.getLong(1));
         boolean recounted = counted != stripes.deliveries;
         if (recounted) {
             stripes.deliveriesOf[0] += counted - stripes.deliveries;
@@ -188,7 +154,7 @@ final class PendingBudgetStripes {
             update(connection, netTimers, netBytes, netDeliveries, stripe);
             return;
         }
-        try (PreparedStatement statement = connection.prepareStatement(CHANGE_WITHIN_ALLOWANCE)) {
+        try (PreparedStatement statement = connection.prepareStatement(StoreSql.CHANGE_WITHIN_ALLOWANCE)) {
             statement.setLong(1, netTimers);
             statement.setLong(2, netBytes);
             statement.setLong(3, netDeliveries);
@@ -203,7 +169,7 @@ final class PendingBudgetStripes {
             }
         }
         try (Statement giveUp = connection.createStatement()) {
-            giveUp.execute(GIVE_UP_STRIPE);
+            giveUp.execute(StoreSql.GIVE_UP_STRIPE);
         }
         Stripes stripes = lockAll(connection);
         long availableTimers = capacity - stripes.timers;
@@ -239,17 +205,13 @@ final class PendingBudgetStripes {
 
     /** The timers, bytes and unacknowledged deliveries counted now over every clock, read without locking. */
     long[] totals(Connection connection) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT coalesce(sum(timers), 0),"
-                + " coalesce(sum(bytes), 0), coalesce(sum(deliveries), 0) FROM pending_budget");
-             ResultSet row = statement.executeQuery()) {
-            row.next();
-            return new long[] {row.getLong(1), row.getLong(2), row.getLong(3)};
-        }
+        return Jdbc.queryOne(connection, StoreSql.BUDGET_TOTALS, select -> { },
+                row -> new long[] {row.getLong(1), row.getLong(2), row.getLong(3)});
     }
 
     private static void update(Connection connection, long timers, long bytes, long deliveries, int stripe)
             throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(RELEASE)) {
+        try (PreparedStatement statement = connection.prepareStatement(StoreSql.CHANGE_STRIPE)) {
             statement.setLong(1, timers);
             statement.setLong(2, bytes);
             statement.setLong(3, deliveries);
@@ -261,7 +223,7 @@ final class PendingBudgetStripes {
     /** Every stripe, locked in stripe order, with the totals. */
     private static Stripes lockAll(Connection connection) throws SQLException {
         Stripes stripes = new Stripes();
-        try (PreparedStatement statement = connection.prepareStatement(LOCK_ALL);
+        try (PreparedStatement statement = connection.prepareStatement(StoreSql.LOCK_STRIPES);
              ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {
                 int stripe = rows.getInt(1);
@@ -300,7 +262,7 @@ final class PendingBudgetStripes {
             columns[4][i] = allowance(stripes.bytesOf[i], spareBytes, i == favoured);
             columns[5][i] = allowance(stripes.deliveriesOf[i], spareDeliveries, i == favoured);
         }
-        try (PreparedStatement statement = connection.prepareStatement(REDISTRIBUTE)) {
+        try (PreparedStatement statement = connection.prepareStatement(StoreSql.REDISTRIBUTE)) {
             statement.setArray(1, connection.createArrayOf("int2", ids));
             for (int column = 0; column < columns.length; column++) {
                 statement.setArray(column + 2, connection.createArrayOf("int8", columns[column]));

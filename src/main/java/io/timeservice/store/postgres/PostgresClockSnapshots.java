@@ -32,42 +32,12 @@ import io.timeservice.model.Timer;
  * occurrence timer is the row a live schedule's is: {@code schedule} set, {@code triggered} unless it is its
  * schedule's pending one), the schedule rows as they stand, counted in {@code schedule_count} beyond
  * {@code timeservice.schedules.max} if need be (as a fork counts), and the whole clock counted in the pending budget.
+ * The statements are {@link ClockSql}'s and {@link ScheduleSql}'s.
  */
 public final class PostgresClockSnapshots {
 
     /** Rows per insert statement of a load: arrays of this many elements per column. */
     static final int CHUNK = 10_000;
-
-    private static final String ROWS = """
-            SELECT * FROM (
-                SELECT false AS delivery, id, fire_time, priority, seq, version, created_at, payload, NULL AS state,
-                       1 AS attempt, NULL::bigint AS retry_at, 0::bigint AS ready_at, NULL AS dead_reason, schedule
-                  FROM timers WHERE clock = ?
-                UNION ALL
-                SELECT true, id, fire_time, priority, seq, version, created_at, payload, state, attempt, retry_at,
-                       ready_at, dead_reason, schedule
-                  FROM deliveries WHERE clock = ? AND state <> 'acked') rows
-             ORDER BY seq""";
-    private static final String INSERT_TIMERS = """
-            INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, schedule,
-                                triggered, system_clock)
-            SELECT ?, u.id, u.fire_time, u.priority, u.seq, u.version, u.created_at, u.payload, u.bytes, u.schedule,
-                   coalesce(u.triggered, false), (SELECT mode = 'system' FROM clocks WHERE name = ?)
-              FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[],
-                          ?::text[], ?::boolean[])
-                   AS u (id, fire_time, priority, seq, version, created_at, payload, bytes, schedule, triggered)""";
-    private static final String INSERT_DELIVERIES = """
-            INSERT INTO deliveries (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, state,
-                                    attempt, retry_at, ready_at, dead_reason, done_at, schedule, system_clock)
-            SELECT ?, u.id, u.fire_time, u.priority, u.seq, 1, u.fire_time, u.payload, u.bytes, u.state, u.attempt,
-                   u.retry_at, u.ready_at, u.dead_reason, CASE WHEN u.state = 'dead' THEN db_now_ms() END, u.schedule,
-                   (SELECT mode = 'system' FROM clocks WHERE name = ?)
-              FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::int[],
-                          ?::bigint[], ?::bigint[], ?::text[], ?::text[])
-                   AS u (id, fire_time, priority, seq, payload, bytes, state, attempt, retry_at, ready_at,
-                         dead_reason, schedule)""";
-    /** Counts a load's schedules, beyond {@code timeservice.schedules.max} if need be (as a fork does). */
-    private static final String COUNT_SCHEDULES = "UPDATE schedule_count SET schedules = schedules + ?";
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
@@ -88,11 +58,11 @@ public final class PostgresClockSnapshots {
      */
     public ClockSnapshot snapshot(String name) {
         return jdbc.inRepeatableRead(connection -> {
-            StoredClock clock = PostgresClocks.require(connection, name, " FOR SHARE");
+            StoredClock clock = ClockRows.require(connection, name, " FOR SHARE");
             List<Timer> timers = new ArrayList<>();
             List<Delivery> deliveries = new ArrayList<>();
             long number = 0;
-            try (PreparedStatement select = connection.prepareStatement(ROWS)) {
+            try (PreparedStatement select = connection.prepareStatement(ClockSql.SAVED_ROWS)) {
                 select.setString(1, name);
                 select.setString(2, name);
                 select.setFetchSize(CHUNK);
@@ -126,15 +96,15 @@ public final class PostgresClockSnapshots {
     public StoredClock load(String name, ClockSnapshot snapshot) {
         ClockRules.requireValidClockName(name);
         return jdbc.inTransaction(connection -> {
-            PostgresClocks.lockCreation(connection);
-            if (PostgresClocks.find(connection, name, "") != null) {
+            ClockRows.lockCreation(connection);
+            if (ClockRows.find(connection, name, "") != null) {
                 throw ClockRules.loadNameTaken(name);
             }
-            ClockRules.requireClockRoom(PostgresClocks.count(connection), maxClocks);
+            ClockRules.requireClockRoom(ClockRows.count(connection), maxClocks);
             ClockSettings settings = snapshot.settings();
-            PostgresClocks.insert(connection, name, settings, settings.isSystem() ? 0 : snapshot.now());
+            ClockRows.insert(connection, name, settings, settings.isSystem() ? 0 : snapshot.now());
             if (snapshot.firedThrough() < snapshot.now()) {
-                PostgresClocks.firedThrough(connection, name, snapshot.firedThrough());
+                ClockRows.firedThrough(connection, name, snapshot.firedThrough());
             }
             long[] fresh = freshSequences(connection, (int) snapshot.count());
             SnapshotSequences numbering = numbering(snapshot);
@@ -153,15 +123,14 @@ public final class PostgresClockSnapshots {
                 throw ClockRules.noRoomForCopy(budget.capacity(), count, budget.capacityBytes(), bytes,
                         count > exceeded.availableTimers);
             }
-            return PostgresClocks.require(connection, name, "");
+            return ClockRows.require(connection, name, "");
         });
     }
 
     /** {@code count} sequences of the database's, ascending. */
     private static long[] freshSequences(Connection connection, int count) throws SQLException {
         long[] fresh = new long[count];
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT nextval('timer_sequence') FROM generate_series(1, ?)")) {
+        try (PreparedStatement select = connection.prepareStatement(ClockSql.FRESH_SEQUENCES)) {
             select.setInt(1, count);
             select.setFetchSize(CHUNK);
             try (ResultSet row = select.executeQuery()) {
@@ -207,7 +176,7 @@ public final class PostgresClockSnapshots {
             ScheduleRows.write(connection, name, ScheduleRows.Row.of(schedule), true);
         }
         if (!schedules.isEmpty()) {
-            try (PreparedStatement count = connection.prepareStatement(COUNT_SCHEDULES)) {
+            try (PreparedStatement count = connection.prepareStatement(ScheduleSql.COUNT_MORE)) {
                 count.setLong(1, schedules.size());
                 count.executeUpdate();
             }
@@ -221,7 +190,7 @@ public final class PostgresClockSnapshots {
         for (Schedule schedule : snapshot.schedules()) {
             schedules.put(schedule.id(), schedule);
         }
-        try (PreparedStatement insert = connection.prepareStatement(INSERT_TIMERS)) {
+        try (PreparedStatement insert = connection.prepareStatement(ClockSql.LOAD_TIMERS)) {
             for (int start = 0; start < timers.size(); start += CHUNK) {
                 List<Timer> chunk = timers.subList(start, Math.min(timers.size(), start + CHUNK));
                 int n = chunk.size();
@@ -251,7 +220,7 @@ public final class PostgresClockSnapshots {
 
     private static void insertDeliveries(Connection connection, String name, List<Delivery> deliveries,
                                          long[] fresh, SnapshotSequences numbering) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(INSERT_DELIVERIES)) {
+        try (PreparedStatement insert = connection.prepareStatement(ClockSql.LOAD_DELIVERIES)) {
             for (int start = 0; start < deliveries.size(); start += CHUNK) {
                 List<Delivery> chunk = deliveries.subList(start, Math.min(deliveries.size(), start + CHUNK));
                 int n = chunk.size();

@@ -20,7 +20,7 @@ public final class PostgresClockStore implements ClockStore {
 
     @Override
     public ClockView.Created create(String name, long now, ClockSettings settings) {
-        PostgresClocks.Created created = store.clocks().create(name, now, settings);
+        PostgresClockRegistry.Created created = store.clocks().create(name, now, settings);
         return new ClockView.Created(view(created.clock()), created.created());
     }
 
@@ -63,7 +63,7 @@ public final class PostgresClockStore implements ClockStore {
         ClockSettings settings = clock.settings();
         // the default clock always existed: created at 0, as in the memory store
         long createdAt = Limits.DEFAULT_CLOCK.equals(clock.name()) ? 0 : clock.createdAt();
-        return new ClockView(clock.name(), store.timers().status(clock.name()), settings, createdAt, null,
+        return new ClockView(clock.name(), store.timerReads().status(clock.name()), settings, createdAt, null,
                 settings.queues() ? store.deliveries().counts(clock.name()) : null, clock.incarnation());
     }
 }

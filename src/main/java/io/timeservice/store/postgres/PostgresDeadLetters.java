@@ -49,7 +49,7 @@ public final class PostgresDeadLetters {
                 list.setInt(3, limit);
                 List<Delivery> page = DeliveryRows.viewsOf(list);
                 if (page.isEmpty()) {
-                    PostgresClocks.require(connection, clock, "");
+                    ClockRows.require(connection, clock, "");
                 }
                 return page;
             }
@@ -84,7 +84,7 @@ public final class PostgresDeadLetters {
      */
     public List<Delivery> deleteDead(String clock, String id, Long sequence) {
         List<Delivery> gone = jdbc.inTransaction(connection -> {
-            PostgresClocks.require(connection, clock, "");
+            ClockRows.require(connection, clock, "");
             List<Delivery> deleted = new ArrayList<>();
             long bytes = 0;
             try (PreparedStatement delete = deadOfId(connection, DeliverySql.DELETE_DEAD, 1, clock, id, sequence);

@@ -28,11 +28,11 @@ import io.timeservice.store.StoreMetrics.DeliveryEvent;
 import io.timeservice.store.StoreMetrics;
 
 /**
- * Deliveries on the PostgreSQL store (table {@code deliveries}), with the memory store's semantics: firing due timers
- * of system clocks into the ready queue, claiming longest-ready first (first attempts in firing order) with leases,
- * ack, nack and extend checked against the claim's token, retries by the clock's retry policy ({@link RetryPolicy},
- * kept in {@code clocks.settings}), counts. Lease expiry, due retries and the purge are {@link LeaseReleaser}'s, dead
- * letters {@link PostgresDeadLetters}'; the statements are in {@link DeliverySql}.
+ * Deliveries on the PostgreSQL store (table {@code deliveries}), with the memory store's semantics: claiming
+ * longest-ready first (first attempts in firing order) with leases, ack, nack and extend checked against the claim's
+ * token, retries by the clock's retry policy ({@link RetryPolicy}, kept in {@code clocks.settings}), counts. Firing
+ * due timers into the ready queue is {@link PostgresClockFiring}'s, lease expiry, due retries and the purge are
+ * {@link LeaseReleaser}'s, dead letters {@link PostgresDeadLetters}'; the statements are in {@link DeliverySql}.
  *
  * <p>Time is the clock's own, as in memory: a virtual clock's {@code now_ms} (leases and retries of a virtual clock end
  * only by advancing it, which runs the retry step in its transaction), the database's clock ({@code db_now_ms()}) for
@@ -62,87 +62,16 @@ public final class PostgresDeliveries {
     /** Set while the service stops: long polls answer at once ({@link #endWaits}). */
     private volatile boolean waitsEnded;
     private final FiringAlarm alarm;
-    /**
-     * The last firing on this instance found the deliveries at their limit: a firing reads the room first (16 rows,
-     * unlocked) and fires nothing while there is none, rather than fire and roll back each time.
-     */
-    private volatile boolean full;
     /** Told of every delivery event after its transaction committed, as the memory store tells of them. */
     private final StoreMetrics metrics;
-    /** Fires the clock's schedules' occurrences, with their successors, in the same transaction. */
-    private final ScheduleFiring schedules;
 
     PostgresDeliveries(Jdbc jdbc, PendingBudgetStripes budget, ReadyWakeups wakeups, FiringAlarm alarm,
-                       StoreMetrics metrics, ScheduleFiring schedules) {
-        this.schedules = schedules;
+                       StoreMetrics metrics) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.wakeups = wakeups;
         this.alarm = alarm;
         this.metrics = metrics;
-    }
-
-    /**
-     * Fires up to {@code limit} timers of {@code clock} that are due by the database's clock into its ready queue,
-     * no more than {@code timeservice.deliveries.max} has room for ({@link DeliveryRoom}: at the limit the due timers
-     * stay pending, held back); returns how many. Instances may run it at once: each moves timers no other is moving.
-     * The timers stay counted in the budget as deliveries. Reports each one's fire lag: the database's now minus its
-     * fire time.
-     *
-     * <p>The clock's row is locked ({@code FOR KEY SHARE}) before any timer: the deliveries' foreign key takes that
-     * lock anyway, and taking it last could deadlock with a deletion of the clock, which locks the clock first and
-     * then its timers.
-     *
-     * @throws ProblemException {@code clock_not_found}
-     */
-    public int fireDue(String clock, int limit) {
-        long[] lags = DeliveryRoom.withinRoom(room -> room == 0 ? heldBack() : fireWithin(clock, Math.min(limit, room)));
-        for (long lag : lags) {
-            if (lag >= 0) {
-                metrics.fireLag(lag);
-            }
-        }
-        return lags.length;
-    }
-
-    /** The deliveries held their limit at the last firing: the next one reads the room first. */
-    private long[] heldBack() {
-        full = true;
-        return new long[0];
-    }
-
-    /** One firing transaction of {@link #fireDue}, firing at most {@code limit}; the fire lags. */
-    private long[] fireWithin(String clock, int limit) {
-        return jdbc.inTransaction(connection -> {
-            StoredClock stored = PostgresClocks.require(connection, clock, " FOR KEY SHARE");
-            if (full && budget.totals(connection)[2] >= budget.maxDeliveries()) {
-                return new long[0]; // still no room: nothing fired, nothing to roll back
-            }
-            List<Long> fired = new ArrayList<>();
-            try (PreparedStatement fire = connection.prepareStatement(DeliverySql.FIRE_DUE)) {
-                fire.setString(1, clock);
-                fire.setLong(2, stored.now());
-                fire.setInt(3, limit);
-                try (ResultSet rows = fire.executeQuery()) {
-                    while (rows.next()) {
-                        // fire lag is wall-clock time: a scaled clock's fire times are not
-                        fired.add(stored.mode() != ClockSettings.Mode.SYSTEM ? -1
-                                : Math.max(0, rows.getLong(2) - rows.getLong(1)));
-                    }
-                }
-            }
-            ScheduleFiring.SystemFired occurrences = schedules.fireDueOnSystemClock(connection, clock, stored.now(),
-                    limit);
-            for (long lag : occurrences.lateness()) {
-                fired.add(lag);
-            }
-            if (!fired.isEmpty()) {
-                ReadyWakeups.notify(connection, clock);
-            }
-            DeliveryRoom.count(connection, budget, occurrences.netTimers(), occurrences.netBytes(), fired.size());
-            full = false;
-            return fired.stream().mapToLong(Long::longValue).toArray();
-        });
     }
 
     /**
@@ -291,24 +220,18 @@ public final class PostgresDeliveries {
             if (token == null) {
                 return false;
             }
-            try (PreparedStatement ack = connection.prepareStatement(DeliverySql.ACK)) {
-                bindHeld(ack, 1, stored, id, token);
-                try (ResultSet row = ack.executeQuery()) {
-                    if (row.next()) {
-                        budget.release(connection, 1, row.getLong(1), 1);
-                        newlyAcked[0] = true;
-                        return true;
-                    }
-                }
+            Long bytes = Jdbc.queryFirst(connection, DeliverySql.ACK, ack -> bindHeld(ack, 1, stored, id, token),
+                    row -> row.getLong(1));
+            if (bytes != null) {
+                budget.release(connection, 1, bytes, 1);
+                newlyAcked[0] = true;
+                return true;
             }
-            try (PreparedStatement acked = connection.prepareStatement(DeliverySql.ALREADY_ACKED)) {
+            return Jdbc.queryFirst(connection, DeliverySql.ALREADY_ACKED, acked -> {
                 acked.setString(1, clock);
                 acked.setString(2, id);
                 acked.setObject(3, token);
-                try (ResultSet row = acked.executeQuery()) {
-                    return row.next();
-                }
-            }
+            }, row -> true) != null;
         });
         if (newlyAcked[0]) {
             metrics.deliveries(DeliveryEvent.ACKED, 1);
@@ -439,20 +362,13 @@ public final class PostgresDeliveries {
             if (token == null) {
                 return null;
             }
-            long sequence;
-            int attempt;
-            try (PreparedStatement held = connection.prepareStatement(DeliverySql.NACKED)) {
-                bindHeld(held, 1, stored, id, token);
-                try (ResultSet row = held.executeQuery()) {
-                    if (!row.next()) {
-                        return null;
-                    }
-                    sequence = row.getLong(1);
-                    attempt = row.getInt(2);
-                }
+            FailedAttempt attempt = Jdbc.queryFirst(connection, DeliverySql.NACKED,
+                    held -> bindHeld(held, 1, stored, id, token),
+                    row -> failure.of(stored, row.getLong(1), row.getInt(2)));
+            if (attempt == null) {
+                return null;
             }
-            io.timeservice.model.Delivery after = FailedAttempt.apply(connection,
-                    List.of(failure.of(stored, sequence, attempt))).get(0);
+            io.timeservice.model.Delivery after = FailedAttempt.apply(connection, List.of(attempt)).get(0);
             if (after.state() == io.timeservice.model.Delivery.State.READY) {
                 ReadyWakeups.notify(connection, clock); // claims waiting on any instance take it now, as in memory
             }
@@ -511,45 +427,33 @@ public final class PostgresDeliveries {
      */
     public DeliveryCounts counts(String clock) {
         return jdbc.autocommit(connection -> {
-            StoredClock stored = PostgresClocks.require(connection, clock, "");
-            DeliveryCounts counts;
-            long allDeliveries;
-            try (PreparedStatement count = connection.prepareStatement(DeliverySql.COUNTS)) {
-                count.setString(1, clock);
-                try (ResultSet row = count.executeQuery()) {
-                    row.next();
-                    counts = new DeliveryCounts(row.getInt(1), row.getInt(2), row.getInt(3), row.getInt(4),
-                            row.getObject(5, Long.class), false);
-                    allDeliveries = row.getLong(6);
-                }
-            }
-            if (!stored.firesByItself() || allDeliveries < budget.maxDeliveries()) {
+            StoredClock stored = ClockRows.require(connection, clock, "");
+            CountsRow read = Jdbc.queryOne(connection, DeliverySql.COUNTS, count -> count.setString(1, clock),
+                    row -> new CountsRow(new DeliveryCounts(row.getInt(1), row.getInt(2), row.getInt(3),
+                            row.getInt(4), row.getObject(5, Long.class), false), row.getLong(6)));
+            DeliveryCounts counts = read.counts();
+            if (!stored.firesByItself() || read.allDeliveries() < budget.maxDeliveries()) {
                 return counts;
             }
-            try (PreparedStatement due = connection.prepareStatement(DeliverySql.ANY_DUE)) {
+            boolean heldBack = Jdbc.queryOne(connection, DeliverySql.ANY_DUE, due -> {
                 due.setString(1, clock);
                 due.setLong(2, stored.now());
-                try (ResultSet row = due.executeQuery()) {
-                    row.next();
-                    return new DeliveryCounts(counts.ready(), counts.inFlight(), counts.waiting(), counts.dead(),
-                            counts.oldestReadyAt(), row.getBoolean(1));
-                }
-            }
+            }, row -> row.getBoolean(1));
+            return new DeliveryCounts(counts.ready(), counts.inFlight(), counts.waiting(), counts.dead(),
+                    counts.oldestReadyAt(), heldBack);
         });
+    }
+
+    /** A row of {@link DeliverySql#COUNTS}: the clock's counts, and the unacknowledged deliveries of every clock. */
+    private record CountsRow(DeliveryCounts counts, long allDeliveries) {
     }
 
     /** How many deliveries of {@code clock} are in {@code state} (ready, in_flight, waiting, dead, acked). */
     public int count(String clock, String state) {
-        return jdbc.autocommit(connection -> {
-            try (PreparedStatement count = connection.prepareStatement(DeliverySql.COUNT_IN_STATE)) {
-                count.setString(1, clock);
-                count.setString(2, state);
-                try (ResultSet row = count.executeQuery()) {
-                    row.next();
-                    return row.getInt(1);
-                }
-            }
-        });
+        return jdbc.autocommit(connection -> Jdbc.queryOne(connection, DeliverySql.COUNT_IN_STATE, count -> {
+            count.setString(1, clock);
+            count.setString(2, state);
+        }, row -> row.getInt(1)));
     }
 
     /** Binds {@link DeliverySql#HELD}'s four parameters from {@code first}: the clock, id, token and the clock's now. */

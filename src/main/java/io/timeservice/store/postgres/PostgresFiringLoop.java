@@ -20,7 +20,7 @@ import io.timeservice.store.StoreMetrics;
 
 /**
  * The thread per instance that makes time pass on the PostgreSQL store: it fires the due timers of every system
- * clock into their ready queues ({@link PostgresDeliveries#fireDue}), turns expired leases into retries and due
+ * clock into their ready queues ({@link PostgresClockFiring#fireDue}), turns expired leases into retries and due
  * retries into ready deliveries on every system clock ({@link LeaseReleaser#releaseDue}; a virtual clock's
  * leases and retries follow its own time, settled by its advances), and deletes acknowledged
  * deliveries older than the retention. Then it sleeps until the next due time it knows of.
@@ -124,7 +124,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private record Read(long dbNowMillis, long passedRead, List<EarliestDue> clocks) {
     }
 
-    private final PostgresDeliveries deliveries;
+    private final PostgresClockFiring firing;
     private final LeaseReleaser leases;
     private final Jdbc jdbc;
     private final FiringAlarm alarm;
@@ -144,9 +144,9 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private volatile long lagMillis;
     private volatile long lastLookWallMillis;
 
-    PostgresFiringLoop(PostgresDeliveries deliveries, LeaseReleaser leases, Jdbc jdbc, ClockSkew skew, FiringAlarm alarm,
+    PostgresFiringLoop(PostgresClockFiring firing, LeaseReleaser leases, Jdbc jdbc, ClockSkew skew, FiringAlarm alarm,
                        Settings settings, StoreMetrics metrics, LongSupplier maxDeliveries) {
-        this.deliveries = deliveries;
+        this.firing = firing;
         this.leases = leases;
         this.jdbc = jdbc;
         this.alarm = alarm;
@@ -323,7 +323,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private int fire(String clock) {
         return unlessDeleted(() -> {
             long start = System.nanoTime();
-            int fired = deliveries.fireDue(clock, settings.roundSize());
+            int fired = firing.fireDue(clock, settings.roundSize());
             metrics.operation(StoreMetrics.Operation.ADVANCE, StoreMetrics.Outcome.SUCCESS,
                     System.nanoTime() - start);
             metrics.advanced(fired);

@@ -1,7 +1,5 @@
 package io.timeservice.store.postgres;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
 
@@ -28,24 +26,10 @@ public final class PostgresQueueInspector implements QueueInspector {
         this.arity = arity;
     }
 
-    /**
-     * A virtual clock's timers due before the time it has fired through (its now, or earlier when its deliveries held
-     * firing back or a loaded document held due timers: {@code fired_through}, as the memory store's
-     * {@code firedThrough}): an advance left one behind (one index probe: the front of {@code timers_firing_order};
-     * without the ORDER BY PostgreSQL read the clock's timers by id).
-     */
-    static final String OVERDUE = """
-            SELECT t.id, t.fire_time, c.through
-              FROM (SELECT name, COALESCE(fired_through, now_ms) AS through FROM clocks
-                     WHERE name = ? AND mode = 'virtual') c
-             CROSS JOIN LATERAL (SELECT id, fire_time FROM timers
-                                  WHERE clock = c.name AND fire_time < c.through
-                                  ORDER BY fire_time LIMIT 1) t""";
-
     @Override
     public InvariantReport invariants(String clock) {
         String name = PostgresTimerStore.named(clock);
-        store.timers().status(name); // clock_not_found first
+        store.timerReads().status(name); // clock_not_found first
         return new InvariantReport(List.of(noOverdue(name), store.budgetMatchesRows()))
                 .checkedAt(System.currentTimeMillis());
     }
@@ -53,7 +37,7 @@ public final class PostgresQueueInspector implements QueueInspector {
     @Override
     public HeapView heapView(String clock, int limit) {
         String name = PostgresTimerStore.named(clock);
-        QueueStatus status = store.timers().status(name);
+        QueueStatus status = store.timerReads().status(name);
         // no reconciliation here: the live view polls, and that check reads every pending row
         return new HeapView(arity, status.size(), status.now(), List.of(), Map.of(),
                 new InvariantReport(List.of(noOverdue(name))).checkedAt(System.currentTimeMillis()));
@@ -62,15 +46,11 @@ public final class PostgresQueueInspector implements QueueInspector {
     /** {@code no-overdue}: a virtual clock's advance left no timer due before the time it has fired through. */
     private InvariantReport.Check noOverdue(String clock) {
         return store.jdbc().autocommit(connection -> {
-            try (PreparedStatement select = connection.prepareStatement(OVERDUE)) {
-                select.setString(1, clock);
-                try (ResultSet row = select.executeQuery()) {
-                    return row.next() ? InvariantReport.Check.failed("no-overdue", "timer " + row.getString(1)
-                            + " is due at " + row.getLong(2) + ", before the time the clock has fired through, "
-                            + row.getLong(3))
-                            : InvariantReport.Check.passed("no-overdue");
-                }
-            }
+            InvariantReport.Check failed = Jdbc.queryFirst(connection, FiringSql.OVERDUE,
+                    select -> select.setString(1, clock), row -> InvariantReport.Check.failed("no-overdue", "timer "
+                            + row.getString(1) + " is due at " + row.getLong(2) + ", before the time the clock has"
+                            + " fired through, " + row.getLong(3)));
+            return failed != null ? failed : InvariantReport.Check.passed("no-overdue");
         });
     }
 }

@@ -45,7 +45,7 @@ public final class PostgresSchedules {
     public Schedule.Put put(String clock, String id, ScheduleSpec spec, Long ifMatch) {
         long[] due = {Long.MAX_VALUE};
         Schedule.Put put = jdbc.inTransaction(connection -> {
-            StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
+            StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE");
             ScheduleRules.requireValidScheduleId(id);
             ScheduleRules.requireSchedule(spec, firing.parser());
             long now = stored.now();
@@ -89,7 +89,7 @@ public final class PostgresSchedules {
     /** Every schedule of the clock, by id. */
     public List<Schedule> list(String clock) {
         return jdbc.autocommit(connection -> {
-            PostgresClocks.require(connection, clock, "");
+            ClockRows.require(connection, clock, "");
             List<Schedule> all = new ArrayList<>();
             try (PreparedStatement select = connection.prepareStatement(ScheduleSql.LIST)) {
                 select.setString(1, clock);
@@ -106,7 +106,7 @@ public final class PostgresSchedules {
     /** See {@code ScheduleStore#delete}: the schedule and its pending occurrence go; a triggered one stays. */
     public Schedule delete(String clock, String id, Long ifMatch) {
         return jdbc.inTransaction(connection -> {
-            PostgresClocks.require(connection, clock, " FOR SHARE");
+            ClockRows.require(connection, clock, " FOR SHARE");
             ScheduleRows.Row row = requireMatching(connection, clock, id, ifMatch);
             Schedule was = row.view();
             long released = row.pending == Recurrence.NONE ? -1
@@ -135,7 +135,7 @@ public final class PostgresSchedules {
     /** See {@code ScheduleStore#pause}. */
     public Schedule pause(String clock, String id, Long ifMatch) {
         return jdbc.inTransaction(connection -> {
-            PostgresClocks.require(connection, clock, " FOR SHARE");
+            ClockRows.require(connection, clock, " FOR SHARE");
             ScheduleRows.Row row = requireMatching(connection, clock, id, ifMatch);
             if (!row.spec.paused()) {
                 row.spec = row.spec.withPaused(true);
@@ -150,7 +150,7 @@ public final class PostgresSchedules {
     public Schedule resume(String clock, String id, Long ifMatch) {
         long[] due = {Long.MAX_VALUE};
         Schedule resumed = jdbc.inTransaction(connection -> {
-            StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
+            StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE");
             ScheduleRows.Row row = requireMatching(connection, clock, id, ifMatch);
             if (!row.spec.paused()) {
                 return row.view();
@@ -179,7 +179,7 @@ public final class PostgresSchedules {
     public Timer trigger(String clock, String id) {
         long[] due = {Long.MAX_VALUE};
         Timer triggered = jdbc.inTransaction(connection -> {
-            StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
+            StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE");
             ScheduleRows.Row row = ScheduleRows.lock(connection, clock, id, firing.parser());
             if (row == null) {
                 throw ScheduleRules.scheduleNotFound(id);
@@ -196,7 +196,7 @@ public final class PostgresSchedules {
             if (stored.firesByItself()) {
                 due[0] = stored.dbTimeOf(now);
             }
-            return PostgresTimers.pendingTimer(connection, clock, timerId);
+            return PostgresTimerReads.pendingTimer(connection, clock, timerId);
         });
         tellAlarm(due[0]);
         return triggered;
@@ -241,7 +241,7 @@ public final class PostgresSchedules {
         try {
             budget.change(connection, Math.max(0, change[0]), Math.max(0, change[1]), change[0], change[1]);
         } catch (PendingBudgetStripes.Exceeded exceeded) {
-            throw PostgresTimers.capacityRefusal(exceeded.availableTimers < change[0], exceeded.pendingBytes,
+            throw PostgresTimerChanges.capacityRefusal(exceeded.availableTimers < change[0], exceeded.pendingBytes,
                     change[1], false, budget);
         }
     }
@@ -263,16 +263,14 @@ public final class PostgresSchedules {
     }
 
     private ScheduleRows.Row read(Connection connection, String clock, String id) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(ScheduleSql.GET)) {
+        ScheduleRows.Row row = Jdbc.queryFirst(connection, ScheduleSql.GET, select -> {
             select.setString(1, clock);
             select.setString(2, id);
-            try (ResultSet row = select.executeQuery()) {
-                if (row.next()) {
-                    return ScheduleRows.rowAt(row, firing.parser());
-                }
-            }
+        }, found -> ScheduleRows.rowAt(found, firing.parser()));
+        if (row != null) {
+            return row;
         }
-        PostgresClocks.require(connection, clock, "");
+        ClockRows.require(connection, clock, "");
         throw ScheduleRules.scheduleNotFound(id);
     }
 

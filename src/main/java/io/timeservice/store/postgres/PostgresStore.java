@@ -35,8 +35,10 @@ public final class PostgresStore implements AutoCloseable {
     /** How often a long-polling claim looks again when no notification comes (none lost, none listened for). */
     public static final Duration DEFAULT_SLOW_POLL = Duration.ofSeconds(1);
 
-    private final PostgresClocks clocks;
-    private final PostgresTimers timers;
+    private final PostgresClockRegistry clocks;
+    private final PostgresTimerReads timerReads;
+    private final PostgresTimerChanges timerChanges;
+    private final PostgresClockFiring clockFiring;
     private final PostgresSchedules schedules;
     private final PostgresDeliveries deliveries;
     private final LeaseReleaser leases;
@@ -75,12 +77,14 @@ public final class PostgresStore implements AutoCloseable {
                           StoreMetrics metrics, Schedules schedules) {
         this.wakeups = new ReadyWakeups(dataSource, DEFAULT_SLOW_POLL);
         this.budget = budget;
-        this.clocks = new PostgresClocks(jdbc, budget, maxClocks, alarm);
+        this.clocks = new PostgresClockRegistry(jdbc, budget, maxClocks, alarm);
         this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks);
         this.clockSnapshots = new PostgresClockSnapshots(jdbc, budget, maxClocks, schedules.parser());
         ScheduleFiring firingOfSchedules = new ScheduleFiring(schedules.parser(), schedules.maxCatchUp());
-        this.timers = new PostgresTimers(jdbc, budget, alarm, metrics, firingOfSchedules);
-        this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics, firingOfSchedules);
+        this.timerReads = new PostgresTimerReads(jdbc);
+        this.timerChanges = new PostgresTimerChanges(jdbc, budget, alarm);
+        this.clockFiring = new PostgresClockFiring(jdbc, budget, metrics, firingOfSchedules);
+        this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics);
         this.schedules = new PostgresSchedules(jdbc, budget, alarm, firingOfSchedules, schedules.max());
         this.leases = new LeaseReleaser(jdbc, metrics);
         this.deadLetters = new PostgresDeadLetters(jdbc, budget, metrics);
@@ -184,12 +188,23 @@ public final class PostgresStore implements AutoCloseable {
         return clockCopy;
     }
 
-    public PostgresClocks clocks() {
+    public PostgresClockRegistry clocks() {
         return clocks;
     }
 
-    public PostgresTimers timers() {
-        return timers;
+    /** Reads of pending timers: one timer, the front of a clock's queue, a clock at a glance. */
+    public PostgresTimerReads timerReads() {
+        return timerReads;
+    }
+
+    /** Changes of pending timers: add, edit, cancel, batches, a clock's reset. */
+    public PostgresTimerChanges timerChanges() {
+        return timerChanges;
+    }
+
+    /** Advances of virtual clocks, firing rounds of the clocks that fire by themselves. */
+    public PostgresClockFiring clockFiring() {
+        return clockFiring;
     }
 
     public PostgresDeliveries deliveries() {
@@ -236,7 +251,7 @@ public final class PostgresStore implements AutoCloseable {
      */
     public synchronized PostgresFiringLoop startFiring(PostgresFiringLoop.Settings settings) {
         if (firing == null) {
-            firing = new PostgresFiringLoop(deliveries, leases, jdbc, skew, alarm, settings, metrics,
+            firing = new PostgresFiringLoop(clockFiring, leases, jdbc, skew, alarm, settings, metrics,
                     budget::maxDeliveries);
             firing.start();
         }

@@ -14,13 +14,21 @@ import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.TimerStore;
 
-/** The PostgreSQL store's timers behind the web layer. It keeps no trace: a requested one stays empty. */
+/**
+ * The PostgreSQL store's timers behind the {@link TimerStore} port: reads ({@link PostgresTimerReads}), changes
+ * ({@link PostgresTimerChanges}) and advances ({@link PostgresClockFiring}). It keeps no trace: a requested one stays
+ * empty.
+ */
 public final class PostgresTimerStore implements TimerStore {
 
-    private final PostgresTimers timers;
+    private final PostgresTimerReads reads;
+    private final PostgresTimerChanges changes;
+    private final PostgresClockFiring firing;
 
     public PostgresTimerStore(PostgresStore store) {
-        this.timers = store.timers();
+        this.reads = store.timerReads();
+        this.changes = store.timerChanges();
+        this.firing = store.clockFiring();
     }
 
     /** The clock a path names, or {@code default} for the paths without one. */
@@ -30,62 +38,62 @@ public final class PostgresTimerStore implements TimerStore {
 
     @Override
     public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
-        return timers.add(named(clock), id, due, priority, payload);
+        return changes.add(named(clock), id, due, priority, payload);
     }
 
     @Override
     public Timer get(String clock, String id) {
-        return timers.get(named(clock), id);
+        return reads.get(named(clock), id);
     }
 
     @Override
     public Timer edit(String clock, String id, Due newDue, Integer newPriority, Precondition precondition,
                       Trace trace) {
-        return timers.edit(named(clock), id, newDue, newPriority, precondition);
+        return changes.edit(named(clock), id, newDue, newPriority, precondition);
     }
 
     @Override
     public Timer cancel(String clock, String id, Precondition precondition, Trace trace) {
-        return timers.cancel(named(clock), id, precondition);
+        return changes.cancel(named(clock), id, precondition);
     }
 
     @Override
     public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
-        return timers.batch(named(clock), ops);
+        return changes.batch(named(clock), ops);
     }
 
     @Override
     public AdvanceResult advance(String clock, Long by, Long to, int limit, Trace trace) {
-        return timers.advance(named(clock), by, to, limit);
+        return firing.advance(named(clock), by, to, limit);
     }
 
     @Override
     public NextAdvance advanceToNext(String clock, int limit, Trace trace) {
-        return timers.advanceToNext(named(clock), limit);
+        return firing.advanceToNext(named(clock), limit);
     }
 
     @Override
     public QueueListing firstN(String clock, int limit) {
-        return timers.firstN(named(clock), limit);
+        return reads.firstN(named(clock), limit);
     }
 
     @Override
     public QueueListing dueBy(String clock, long dueBy, int limit) {
-        return timers.dueBy(named(clock), dueBy, limit);
+        return reads.dueBy(named(clock), dueBy, limit);
     }
 
     @Override
     public Timer peek(String clock) {
-        return timers.peek(named(clock));
+        return reads.peek(named(clock));
     }
 
     @Override
     public QueueStatus status(String clock) {
-        return timers.status(named(clock));
+        return reads.status(named(clock));
     }
 
     @Override
     public void reset() {
-        timers.reset(Limits.DEFAULT_CLOCK);
+        changes.reset(Limits.DEFAULT_CLOCK);
     }
 }

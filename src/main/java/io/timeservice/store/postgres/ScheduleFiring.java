@@ -114,7 +114,7 @@ final class ScheduleFiring {
      * Fires the occurrences of a system clock's schedules due by the database's clock, at most {@code limit}
      * schedules' worth, each schedule whose row is free (another loop may hold one); answers each fired
      * occurrence's lateness and the budget change besides the deliveries, which the caller makes. Occurrences of
-     * deleted schedules fire as plain timers ({@link DeliverySql#FIRE_DUE}).
+     * deleted schedules fire as plain timers ({@link FiringSql#FIRE_DUE}).
      */
     SystemFired fireDueOnSystemClock(Connection connection, String clock, long now, int limit)
             throws SQLException {
@@ -132,16 +132,12 @@ final class ScheduleFiring {
         Step step = new Step(connection, clock, now, false);
         List<Long> lateness = new ArrayList<>();
         for (String scheduleId : due) {
-            ScheduleRows.Row row;
-            try (PreparedStatement lock = connection.prepareStatement(ScheduleSql.LOCK_IF_FREE)) {
+            ScheduleRows.Row row = Jdbc.queryFirst(connection, ScheduleSql.LOCK_IF_FREE, lock -> {
                 lock.setString(1, clock);
                 lock.setString(2, scheduleId);
-                try (ResultSet locked = lock.executeQuery()) {
-                    if (!locked.next()) {
-                        continue;
-                    }
-                    row = ScheduleRows.rowAt(locked, parser);
-                }
+            }, locked -> ScheduleRows.rowAt(locked, parser));
+            if (row == null) {
+                continue;
             }
             step.locked.put(scheduleId, row);
             List<Taken> taken = new ArrayList<>();

@@ -49,13 +49,10 @@ final class ScheduleRows {
 
     /** The schedule {@code id} of {@code clock}, its row locked, or null. */
     static Row lock(Connection connection, String clock, String id, CronParser parser) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(ScheduleSql.LOCK)) {
+        return Jdbc.queryFirst(connection, ScheduleSql.LOCK, select -> {
             select.setString(1, clock);
             select.setString(2, id);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() ? rowAt(row, parser) : null;
-            }
-        }
+        }, row -> rowAt(row, parser));
     }
 
     static Row rowAt(ResultSet row, CronParser parser) throws SQLException {
@@ -115,7 +112,7 @@ final class ScheduleRows {
     static long addOccurrence(Connection connection, String clock, Row row, String timerId, long fireTime,
                               long createdAt, boolean triggered) throws SQLException {
         long bytes = Limits.bytesOf(timerId, row.spec.payload());
-        try (PreparedStatement insert = connection.prepareStatement(ScheduleSql.INSERT_OCCURRENCE)) {
+        Boolean inserted = Jdbc.queryFirst(connection, ScheduleSql.INSERT_OCCURRENCE, insert -> {
             insert.setString(1, clock);
             insert.setString(2, timerId);
             insert.setLong(3, fireTime);
@@ -126,25 +123,17 @@ final class ScheduleRows {
             insert.setString(8, row.id);
             insert.setBoolean(9, triggered);
             insert.setString(10, clock);
-            try (ResultSet inserted = insert.executeQuery()) {
-                if (!inserted.next()) {
-                    return -1;
-                }
-                return inserted.getBoolean(1) ? bytes : 0;
-            }
-        }
+        }, added -> added.getBoolean(1));
+        return inserted == null ? -1 : inserted ? bytes : 0;
     }
-
 
     /** Deletes the occurrence timer {@code timerId}; answers its bytes, or -1 when it was not pending. */
     static long removeOccurrence(Connection connection, String clock, String timerId) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement(ScheduleSql.REMOVE_OCCURRENCE)) {
+        Long bytes = Jdbc.queryFirst(connection, ScheduleSql.REMOVE_OCCURRENCE, delete -> {
             delete.setString(1, clock);
             delete.setString(2, timerId);
-            try (ResultSet row = delete.executeQuery()) {
-                return row.next() ? row.getLong(1) : -1;
-            }
-        }
+        }, row -> row.getLong(1));
+        return bytes == null ? -1 : bytes;
     }
 
     private static void setLong(PreparedStatement statement, int index, Long value) throws SQLException {

@@ -47,6 +47,26 @@ final class ScheduleSql {
     /** Parameter: how many schedules fewer. */
     static final String COUNT_FEWER = "UPDATE schedule_count SET schedules = schedules - ?";
 
+    // Whole clocks' schedules: a fork's (PostgresClockCopy) and a load's (PostgresClockSnapshots).
+
+    /**
+     * Copies the schedules of one clock into another as they stand (counts, pending occurrence, version) and counts
+     * them in {@code schedule_count}, beyond {@code timeservice.schedules.max} if need be: a fork copies whole, as a
+     * recovered memory store counts what it rebuilt. Parameters: the copy, the source.
+     */
+    static final String COPY = """
+            WITH copied AS (
+                INSERT INTO schedules (clock, id, cron, every_ms, zone, start_ms, end_ms, occurrence_limit, priority,
+                                       payload, catch_up, paused, pending, fired, skipped, triggered, taken, version)
+                SELECT ?, id, cron, every_ms, zone, start_ms, end_ms, occurrence_limit, priority, payload, catch_up,
+                       paused, pending, fired, skipped, triggered, taken, version
+                  FROM schedules WHERE clock = ?
+                RETURNING 1)
+            UPDATE schedule_count SET schedules = schedules + (SELECT count(*) FROM copied)""";
+
+    /** Counts a load's schedules, beyond {@code timeservice.schedules.max} if need be (as a fork does). Parameter: how many. */
+    static final String COUNT_MORE = "UPDATE schedule_count SET schedules = schedules + ?";
+
     // The firing of occurrences (ScheduleFiring).
 
     /** Fires the first due timers of a virtual clock up to a horizon: deletes and returns them, with bytes and kind. */

@@ -1,7 +1,5 @@
 package io.timeservice.store.postgres;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -32,32 +30,6 @@ public record StoreSample(long takenAtDbMillis, Map<ClockSettings.Mode, Long> cl
                           long oldestPendingAgeMillis, long oldestPendingVirtualAgeMillis, long ready, long inFlight,
                           long waiting, long dead, long oldestReadyAgeMillis, ClockSkew.Measurement skew,
                           long activeSchedules, long pausedSchedules, long doneSchedules, long heldBackClocks) {
-
-    private static final String SAMPLE = """
-            SELECT db_now_ms(),
-                   (SELECT string_agg(mode || '=' || n, ',') FROM (SELECT mode, count(*) AS n FROM clocks GROUP BY mode) m),
-                   t.pending, t.bytes, db_now_ms() - t.oldest_wall, t.oldest_virtual_age,
-                   d.ready, d.in_flight, d.waiting, d.dead, db_now_ms() - d.oldest_ready,
-                   s.active, s.paused, s.done,
-                   CASE WHEN (SELECT coalesce(sum(deliveries), 0) FROM pending_budget) >= ?
-                        THEN (SELECT count(*) FROM clocks c WHERE c.mode <> 'virtual' AND EXISTS
-                                (SELECT 1 FROM timers t WHERE t.clock = c.name AND t.fire_time <= clock_now_ms(c)))
-                        ELSE 0 END
-              FROM (SELECT count(*) AS pending, coalesce(sum(t.bytes), 0) AS bytes,
-                           min(t.created_at_wall) AS oldest_wall,
-                           max(CASE WHEN c.mode = 'virtual' THEN c.now_ms - t.created_at END) AS oldest_virtual_age
-                      FROM timers t JOIN clocks c ON c.name = t.clock) t,
-                   (SELECT count(*) FILTER (WHERE d.state = 'ready') AS ready,
-                           count(*) FILTER (WHERE d.state = 'in_flight') AS in_flight,
-                           count(*) FILTER (WHERE d.state = 'waiting') AS waiting,
-                           count(*) FILTER (WHERE d.state = 'dead') AS dead,
-                           min(d.ready_at) FILTER (WHERE d.state = 'ready' AND c.mode = 'system') AS oldest_ready
-                      FROM deliveries d JOIN clocks c ON c.name = d.clock
-                     WHERE d.state <> 'acked') d,
-                   (SELECT count(*) FILTER (WHERE pending IS NOT NULL AND NOT paused) AS active,
-                           count(*) FILTER (WHERE pending IS NOT NULL AND paused) AS paused,
-                           count(*) FILTER (WHERE pending IS NULL) AS done
-                      FROM schedules) s""";
 
     /** Clocks that exist, every mode together. */
     public long clocks() {
@@ -97,17 +69,11 @@ public record StoreSample(long takenAtDbMillis, Map<ClockSettings.Mode, Long> cl
      */
     static StoreSample take(Jdbc jdbc, ClockSkew skew, long maxDeliveries) {
         ClockSkew.Measurement measured = skew.measure();
-        return jdbc.autocommit(connection -> {
-            try (PreparedStatement select = connection.prepareStatement(SAMPLE)) {
-                select.setLong(1, maxDeliveries);
-                try (ResultSet row = select.executeQuery()) {
-                    row.next();
-                    return new StoreSample(row.getLong(1), byMode(row.getString(2)), row.getLong(3), row.getLong(4),
-                            Math.max(0, row.getLong(5)), Math.max(0, row.getLong(6)), row.getLong(7),
-                            row.getLong(8), row.getLong(9), row.getLong(10), Math.max(0, row.getLong(11)), measured,
-                            row.getLong(12), row.getLong(13), row.getLong(14), row.getLong(15));
-                }
-            }
-        });
+        return jdbc.autocommit(connection -> Jdbc.queryOne(connection, StoreSql.SAMPLE,
+                select -> select.setLong(1, maxDeliveries),
+                row -> new StoreSample(row.getLong(1), byMode(row.getString(2)), row.getLong(3), row.getLong(4),
+                        Math.max(0, row.getLong(5)), Math.max(0, row.getLong(6)), row.getLong(7), row.getLong(8),
+                        row.getLong(9), row.getLong(10), Math.max(0, row.getLong(11)), measured, row.getLong(12),
+                        row.getLong(13), row.getLong(14), row.getLong(15))));
     }
 }

@@ -81,9 +81,9 @@ class AckedRowPurgeTest {
         try (TestDatabase database = TestDatabase.create(AckedRowPurgeTest.class, 2);
              PostgresStore store = openStore(database)) {
             store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
-            store.timers().add("s", "done", 0, 0, null);
-            store.timers().add("s", "open", 0, 0, null);
-            assertThat(store.deliveries().fireDue("s", 10)).isEqualTo(2);
+            store.timerChanges().add("s", "done", 0, 0, null);
+            store.timerChanges().add("s", "open", 0, 0, null);
+            assertThat(store.clockFiring().fireDue("s", 10)).isEqualTo(2);
             ClaimedDelivery done = store.deliveries().claim("s", 1, 30_000).get(0);
             assertThat(store.deliveries().ack("s", done.id(), done.claim().toString())).isTrue();
 
@@ -99,7 +99,7 @@ class AckedRowPurgeTest {
         try (TestDatabase database = TestDatabase.create(AckedRowPurgeTest.class, 6);
              PostgresStore store = openStore(database)) {
             store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
-            store.timers().add("s", "done", 0, 0, null);
+            store.timerChanges().add("s", "done", 0, 0, null);
             store.startFiring(settings(NEVER_IN_THIS_TEST, 100, Duration.ZERO));
             Counts.awaitAtLeast(() -> count(database, "ready"), 1, "ready");
             ClaimedDelivery claimed = store.deliveries().claim("s", 1, 30_000).get(0);

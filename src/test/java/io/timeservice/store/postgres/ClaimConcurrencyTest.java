@@ -49,9 +49,9 @@ class ClaimConcurrencyTest {
                 int n = batch * 1_000 + i;
                 adds.add(new BatchOp.Add("job-" + n, n % 97, n % 5, "{\"n\":" + n + "}"));
             }
-            store.timers().batch(CLOCK, adds);
+            store.timerChanges().batch(CLOCK, adds);
         }
-        assertThat(store.timers().advance(CLOCK, 100L, null, Integer.MAX_VALUE).fired()).hasSize(DELIVERIES);
+        assertThat(store.clockFiring().advance(CLOCK, 100L, null, Integer.MAX_VALUE).fired()).hasSize(DELIVERIES);
     }
 
     @AfterAll

@@ -73,9 +73,9 @@ class ConnectionLossTest {
         PostgresStore store = PostgresStore.open(dataSource, 100_000, 100_000_000, 10, ClockSettings.Mode.VIRTUAL);
         store.clocks().create("q", ClockSettings.Mode.VIRTUAL, 0, ClockSettings.DeliveryMode.QUEUE);
         for (int i = 0; i < 10; i++) {
-            store.timers().add("q", "d" + i, 1, 0, null);
+            store.timerChanges().add("q", "d" + i, 1, 0, null);
         }
-        store.timers().advance("q", 1L, null, Integer.MAX_VALUE);
+        store.clockFiring().advance("q", 1L, null, Integer.MAX_VALUE);
         List<ClaimedDelivery> claimed = store.deliveries().claim("q", 5, 600_000);
         for (ClaimedDelivery delivery : claimed) {
             assertThat(store.deliveries().ack("q", delivery.id(), delivery.claim().toString())).isTrue();
@@ -86,7 +86,7 @@ class ConnectionLossTest {
         Future<?> writer = pool.submit(() -> {
             for (int i = 0; !stop.get(); i++) {
                 try {
-                    store.timers().add("default", "w" + i, 60_000, 0, "{\"i\":" + i + "}");
+                    store.timerChanges().add("default", "w" + i, 60_000, 0, "{\"i\":" + i + "}");
                     acknowledged.add("w" + i);
                 } catch (ProblemException failed) {
                     assertThat(failed.code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
@@ -113,7 +113,7 @@ class ConnectionLossTest {
         writer.get(1, TimeUnit.MINUTES);
         assertThat(store.reachable()).isTrue();
         for (String id : acknowledged) {
-            assertThat(store.timers().get("default", id).id()).isEqualTo(id);
+            assertThat(store.timerReads().get("default", id).id()).isEqualTo(id);
         }
         for (ClaimedDelivery delivery : claimed) { // acked before the loss: still done, not handed out again
             assertThat(store.deliveries().ack("q", delivery.id(), delivery.claim().toString())).isTrue();
@@ -137,7 +137,7 @@ class ConnectionLossTest {
         loopLogger.addHandler(loopLog);
         try {
             store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
-            store.timers().add("s", "due-while-away", 1_000, 0, null);
+            store.timerChanges().add("s", "due-while-away", 1_000, 0, null);
             PostgresFiringLoop loop = store.startFiring(new PostgresFiringLoop.Settings(Duration.ofMinutes(10),
                     10_000, Duration.ofMinutes(5), Duration.ofMinutes(10)));
 
@@ -147,7 +147,7 @@ class ConnectionLossTest {
             admin("ALTER DATABASE " + databaseName + " WITH ALLOW_CONNECTIONS true");
 
             Counts.awaitAtLeast(() -> readyOnceReachable(store), 1, "the timer due meanwhile ready");
-            store.timers().add("s", "after", 50, 0, null);
+            store.timerChanges().add("s", "after", 50, 0, null);
             Counts.awaitAtLeast(() -> readyOnceReachable(store), 2, "the timer added after ready");
             assertThat(loop.isAlive()).isTrue();
             assertThat(loop.failing()).isFalse();

@@ -23,7 +23,7 @@ class CreationLockPerSchemaTest {
     @BeforeEach
     void open() {
         mine = TestDatabase.create(CreationLockPerSchemaTest.class, 2);
-        other = TestDatabase.create(PostgresClocks.class, 2);
+        other = TestDatabase.create(PostgresClockRegistry.class, 2);
     }
 
     @AfterEach
@@ -40,7 +40,7 @@ class CreationLockPerSchemaTest {
                 ClockSettings.Mode.VIRTUAL);
         try (Connection holding = mine.dataSource().getConnection()) {
             holding.setAutoCommit(false);
-            PostgresClocks.lockCreation(holding);
+            ClockRows.lockCreation(holding);
 
             assertThat(otherStore.clocks().create("ci", ClockSettings.Mode.VIRTUAL, 0, null).clock().name())
                     .isEqualTo("ci");
@@ -57,11 +57,11 @@ class CreationLockPerSchemaTest {
         }
     }
 
-    /** {@code pg_try_advisory_xact_lock} on the key {@link PostgresClocks#lockCreation} takes. */
+    /** {@code pg_try_advisory_xact_lock} on the key {@link ClockRows#lockCreation} takes. */
     private static boolean tryLockCreation(Connection connection) throws SQLException {
         try (var lock = connection.prepareStatement(
                 "SELECT pg_try_advisory_xact_lock(? # 'clocks'::regclass::oid::bigint)")) {
-            lock.setLong(1, PostgresClocks.CREATION_LOCK);
+            lock.setLong(1, ClockRows.CREATION_LOCK);
             try (var row = lock.executeQuery()) {
                 row.next();
                 return row.getBoolean(1);

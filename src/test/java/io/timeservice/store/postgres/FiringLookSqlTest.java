@@ -66,7 +66,7 @@ class FiringLookSqlTest {
                  WHERE name LIKE 'virtual-%'""");
         database.execute("ANALYZE");
         store.clocks().create("due", ClockSettings.Mode.SYSTEM, 0, null);
-        store.timers().add("due", "now", 0, 0, null);
+        store.timerChanges().add("due", "now", 0, 0, null);
 
         List<String> found = new ArrayList<>();
         long passedRead;
@@ -107,7 +107,7 @@ class FiringLookSqlTest {
             for (int i = 0; i < perClock; i++) {
                 adds.add(new BatchOp.Add("t" + i, 0, 0, null));
             }
-            store.timers().batch("s" + c, adds);
+            store.timerChanges().batch("s" + c, adds);
         }
 
         // windows and rounds of 10: each look sees a tenth of what is due; only looking again at once (the slow

@@ -33,9 +33,9 @@ class LeaseReleaserTest extends QueueClockTest {
         String system = "sys-release-" + clock;
         store.clocks().create(system, ClockSettings.Mode.SYSTEM, 0, null, new RetryPolicy(2, 60_000, 2.0, 600_000, 0));
         for (String id : new String[] {"x", "y", "z"}) {
-            store.timers().add(system, id, 0, 0, null);
+            store.timerChanges().add(system, id, 0, 0, null);
         }
-        assertThat(deliveries().fireDue(system, 100)).isEqualTo(3);
+        assertThat(store.clockFiring().fireDue(system, 100)).isEqualTo(3);
         List<ClaimedDelivery> claimed = deliveries().claim(system, 3, 30_000);
         assertThat(claimed).extracting(ClaimedDelivery::id).containsExactly("x", "y", "z");
         deliveries().nack(system, "y", token(claimed.get(1)), null);              // waiting a minute

@@ -65,7 +65,7 @@ class LockTimeoutTest {
             List<Future<Timer>> waiting = new ArrayList<>();
             for (int i = 0; i < 3 * POOL; i++) { // three times the pool
                 String id = "w" + i;
-                waiting.add(callers.submit(() -> store.timers().add("busy", id, 1, 0, null)));
+                waiting.add(callers.submit(() -> store.timerChanges().add("busy", id, 1, 0, null)));
             }
 
             for (Future<Timer> call : waiting) {
@@ -78,14 +78,14 @@ class LockTimeoutTest {
                         });
             }
             assertThat(store.reachable()).as("readiness asks the database, which answers").isTrue();
-            assertThat(callers.submit(() -> store.timers().add("default", "other", 1, 0, null))
+            assertThat(callers.submit(() -> store.timerChanges().add("default", "other", 1, 0, null))
                     .get(30, TimeUnit.SECONDS).id()).isEqualTo("other");
             holder.rollback();
         }
 
-        assertThat(store.timers().firstN("busy", 10).size()).as("the refused adds changed nothing").isZero();
+        assertThat(store.timerReads().firstN("busy", 10).size()).as("the refused adds changed nothing").isZero();
         assertThat(database.queryLong("SELECT sum(timers) FROM pending_budget")).isEqualTo(1);
-        assertThat(store.timers().add("busy", "after", 1, 0, null).id()).isEqualTo("after");
+        assertThat(store.timerChanges().add("busy", "after", 1, 0, null).id()).isEqualTo("after");
     }
 
     @Test

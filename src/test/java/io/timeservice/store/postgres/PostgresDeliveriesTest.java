@@ -49,8 +49,8 @@ class PostgresDeliveriesTest extends QueueClockTest {
     void claim_takesTheLongestReadyFirst_soARetryQueuesBehindWhatFiredBeforeItsRetryTime() {
         fired("a", "0");                                         // ready at 1
         deliveries().nack(clock, "a", token(deliveries().claim(clock, 1, 30_000).get(0)), 5L); // ready again at 6
-        store.timers().add(clock, "b", 2, 0, null);              // fires at 3
-        store.timers().add(clock, "c", 9, 0, null);              // fires at 10
+        store.timerChanges().add(clock, "b", 2, 0, null);              // fires at 3
+        store.timerChanges().add(clock, "c", 9, 0, null);              // fires at 10
         advance(9);
 
         List<ClaimedDelivery> claimed = deliveries().claim(clock, 10, 30_000);
@@ -141,7 +141,7 @@ class PostgresDeliveriesTest extends QueueClockTest {
     void anUnknownClock_isClockNotFound_notAnEmptyClaimOrALostOne() {
         String token = UUID.randomUUID().toString();
         List<Runnable> calls = List.of(() -> deliveries().claim("nope", 1, 30_000),
-                () -> deliveries().fireDue("nope", 10), () -> store.leases().releaseDue("nope", 10),
+                () -> store.clockFiring().fireDue("nope", 10), () -> store.leases().releaseDue("nope", 10),
                 () -> deliveries().ack("nope", "a", token), () -> deliveries().ack("nope", "a", "not-a-token"),
                 () -> deliveries().nack("nope", "a", token, null),
                 () -> deliveries().extend("nope", "a", token, 1_000));
@@ -290,7 +290,7 @@ class PostgresDeliveriesTest extends QueueClockTest {
         assertThat(nacked.state()).isEqualTo(State.WAITING);
         assertThat(nacked.retryAt()).isEqualTo(Limits.MAX_TIME);
 
-        store.timers().advance(clock, null, Limits.MAX_TIME, Integer.MAX_VALUE); // its retry time comes at the end
+        store.clockFiring().advance(clock, null, Limits.MAX_TIME, Integer.MAX_VALUE); // its retry time comes at the end
         ClaimedDelivery again = deliveries().claim(clock, 1, 1_000).get(0);
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(again.readyAt()).isEqualTo(Limits.MAX_TIME);
@@ -300,7 +300,7 @@ class PostgresDeliveriesTest extends QueueClockTest {
     @Test
     void anIdMayBePendingAgain_whileItsEarlierDeliveryIsStillOut() {
         fired("a", "0");
-        store.timers().add(clock, "a", 1, 0, null);
+        store.timerChanges().add(clock, "a", 1, 0, null);
         advance(1);
 
         List<ClaimedDelivery> both = deliveries().claim(clock, 10, 30_000);
@@ -313,10 +313,10 @@ class PostgresDeliveriesTest extends QueueClockTest {
     void onASystemClock_fireDueMovesWhatTheDatabasesClockMakesDue_andLeasesFollowThatClock() {
         String system = "sys-" + clock;
         store.clocks().create(system, ClockSettings.Mode.SYSTEM, 0, null, THREE_ATTEMPTS);
-        store.timers().add(system, "now", 0, 0, null);
-        store.timers().add(system, "later", 3_600_000, 0, null);
+        store.timerChanges().add(system, "now", 0, 0, null);
+        store.timerChanges().add(system, "later", 3_600_000, 0, null);
 
-        assertThat(deliveries().fireDue(system, 100)).isEqualTo(1);
+        assertThat(store.clockFiring().fireDue(system, 100)).isEqualTo(1);
         long before = database.queryLong("SELECT db_now_ms()");
         List<ClaimedDelivery> claimed = deliveries().claim(system, 10, 30_000);
         long after = database.queryLong("SELECT db_now_ms()");
@@ -324,7 +324,7 @@ class PostgresDeliveriesTest extends QueueClockTest {
         assertThat(claimed).extracting(ClaimedDelivery::id).containsExactly("now");
         assertThat(claimed.get(0).leaseUntil()).isBetween(before + 30_000, after + 30_000);
         assertThat(claimed.get(0).readyAt()).isEqualTo(claimed.get(0).fireTime());
-        assertThat(store.timers().firstN(system, 10).timers()).extracting(t -> t.id()).containsExactly("later");
+        assertThat(store.timerReads().firstN(system, 10).timers()).extracting(t -> t.id()).containsExactly("later");
 
         // a lease that ended: the next claim runs the retry step first, as the memory store's claim does
         long sequence = claimed.get(0).sequence();
@@ -362,10 +362,10 @@ class PostgresDeliveriesTest extends QueueClockTest {
                 ClockSettings.Mode.VIRTUAL, recorded);
         String system = "sys-metrics-" + clock;
         store.clocks().create(system, ClockSettings.Mode.SYSTEM, 0, null, THREE_ATTEMPTS);
-        store.timers().add(system, "late", 0, 0, null);
+        store.timerChanges().add(system, "late", 0, 0, null);
         database.execute("UPDATE timers SET fire_time = db_now_ms() - 5000 WHERE clock = '" + system + "'");
 
-        assertThat(reporting.deliveries().fireDue(system, 100)).isEqualTo(1);
+        assertThat(reporting.clockFiring().fireDue(system, 100)).isEqualTo(1);
         List<ClaimedDelivery> claimed = reporting.deliveries().claim(system, 10, 30_000);
         long claimedAt = claimed.get(0).leaseUntil() - 30_000;
 

@@ -71,25 +71,25 @@ class PostgresDeliveryLimitTest {
     void aSystemClock_atTheLimit_keepsDueTimersPending_saysSo_andFiresThemOnceAnAckMakesRoom() {
         String clock = clock("sys", ClockSettings.Mode.SYSTEM);
         for (String id : List.of("a", "b", "c", "d", "e")) {
-            store.timers().add(clock, id, 0, 0, null);
+            store.timerChanges().add(clock, id, 0, 0, null);
         }
 
-        assertThat(store.deliveries().fireDue(clock, 100)).isEqualTo(LIMIT);
-        assertThat(store.deliveries().fireDue(clock, 100)).as("held back: nothing more fires").isZero();
-        assertThat(store.timers().firstN(clock, 10).timers()).extracting(t -> t.id()).containsExactly("d", "e");
+        assertThat(store.clockFiring().fireDue(clock, 100)).isEqualTo(LIMIT);
+        assertThat(store.clockFiring().fireDue(clock, 100)).as("held back: nothing more fires").isZero();
+        assertThat(store.timerReads().firstN(clock, 10).timers()).extracting(t -> t.id()).containsExactly("d", "e");
         assertThat(store.deliveries().counts(clock).ready()).isEqualTo(LIMIT);
         assertThat(store.deliveries().counts(clock).firingHeldBack()).isTrue();
 
         ClaimedDelivery claimed = store.deliveries().claim(clock, 1, 30_000).get(0);
         assertThat(store.deliveries().ack(clock, claimed.id(), claimed.claim().toString())).isTrue();
 
-        assertThat(store.deliveries().fireDue(clock, 100)).as("one ack, room for one").isEqualTo(1);
-        assertThat(store.timers().firstN(clock, 10).timers()).extracting(t -> t.id()).containsExactly("e");
+        assertThat(store.clockFiring().fireDue(clock, 100)).as("one ack, room for one").isEqualTo(1);
+        assertThat(store.timerReads().firstN(clock, 10).timers()).extracting(t -> t.id()).containsExactly("e");
         assertThat(store.deliveries().counts(clock).firingHeldBack()).isTrue();
         claimed = store.deliveries().claim(clock, 1, 30_000).get(0);
         store.deliveries().ack(clock, claimed.id(), claimed.claim().toString());
-        assertThat(store.deliveries().fireDue(clock, 100)).isEqualTo(1);
-        assertThat(store.timers().firstN(clock, 10).timers()).isEmpty();
+        assertThat(store.clockFiring().fireDue(clock, 100)).isEqualTo(1);
+        assertThat(store.timerReads().firstN(clock, 10).timers()).isEmpty();
         assertThat(store.deliveries().counts(clock).firingHeldBack()).as("nothing due is held back").isFalse();
     }
 
@@ -97,14 +97,14 @@ class PostgresDeliveryLimitTest {
     void aVirtualAdvance_atItsTarget_withNoRoom_isRefused_andChangesNothing() {
         String clock = clock("virt", ClockSettings.Mode.VIRTUAL);
         for (String id : List.of("a", "b", "c", "d")) {
-            store.timers().add(clock, id, 1, 0, null);
+            store.timerChanges().add(clock, id, 1, 0, null);
         }
-        AdvanceResult bounded = store.timers().advance(clock, 1L, null, Integer.MAX_VALUE);
+        AdvanceResult bounded = store.clockFiring().advance(clock, 1L, null, Integer.MAX_VALUE);
         assertThat(bounded.fired()).extracting(t -> t.id()).containsExactly("a", "b", "c");
         assertThat(bounded.complete()).isFalse();
         String before = budgetAndRows();
 
-        assertThatThrownBy(() -> store.timers().advance(clock, null, 1L, Integer.MAX_VALUE))
+        assertThatThrownBy(() -> store.clockFiring().advance(clock, null, 1L, Integer.MAX_VALUE))
                 .isInstanceOfSatisfying(ProblemException.class,
                         refused -> assertThat(refused.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED));
 
@@ -116,9 +116,9 @@ class PostgresDeliveryLimitTest {
     @Test
     void aForkAndALoad_areRefused_whenTheDeliveryLimitHasNoRoomForTheirDeliveries() {
         String clock = clock("src", ClockSettings.Mode.VIRTUAL);
-        store.timers().add(clock, "a", 1, 0, null);
-        store.timers().add(clock, "b", 1, 0, null);
-        store.timers().advance(clock, 1L, null, Integer.MAX_VALUE); // 2 of the 3 deliveries
+        store.timerChanges().add(clock, "a", 1, 0, null);
+        store.timerChanges().add(clock, "b", 1, 0, null);
+        store.clockFiring().advance(clock, 1L, null, Integer.MAX_VALUE); // 2 of the 3 deliveries
         ClockSnapshot saved = store.clockSnapshots().snapshot(clock);
         String before = budgetAndRows();
 
@@ -149,7 +149,7 @@ class PostgresDeliveryLimitTest {
         String two = clock("two", ClockSettings.Mode.SYSTEM);
         for (String clock : List.of(one, two)) {
             for (String id : List.of("a", "b", "c")) {
-                store.timers().add(clock, id, 0, 0, null);
+                store.timerChanges().add(clock, id, 0, 0, null);
             }
         }
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -160,7 +160,7 @@ class PostgresDeliveryLimitTest {
             }
             List<Future<Integer>> firings = new ArrayList<>();
             for (String clock : List.of(one, two)) {
-                firings.add(pool.submit(() -> store.deliveries().fireDue(clock, 100)));
+                firings.add(pool.submit(() -> store.clockFiring().fireDue(clock, 100)));
             }
             LockWaits.awaitBehind(database, LockWaits.backendPid(holder), 2);
             holder.commit();

@@ -43,24 +43,24 @@ class PostgresFiringLoopTest {
 
     @Test
     void timersOfASystemClock_becomeReadyDeliveries_atTheDueTimesTheLoopKnew() throws Exception {
-        store.timers().add("s", "a", 100, 0, null);
-        store.timers().add("s", "b", 300, 0, null);
-        store.timers().add("s", "c", 500, 0, null);
+        store.timerChanges().add("s", "a", 100, 0, null);
+        store.timerChanges().add("s", "b", 300, 0, null);
+        store.timerChanges().add("s", "c", 500, 0, null);
 
         store.startFiring(settings(NEVER_IN_THIS_TEST)); // its first look finds them all pending, none due
 
         Counts.awaitAtLeast(() -> count("ready"), 3, "ready deliveries");
         assertThat(store.deliveries().claim("s", 10, 30_000)).extracting(ClaimedDelivery::id).containsExactly("a", "b", "c");
-        assertThat(store.timers().firstN("s", 10).timers()).isEmpty();
+        assertThat(store.timerReads().firstN("s", 10).timers()).isEmpty();
     }
 
     @Test
     void aLocalAddDueSooner_wakesALoopThatPlannedALongSleep() throws Exception {
-        store.timers().add("s", "in-an-hour", 3_600_000, 0, null);
+        store.timerChanges().add("s", "in-an-hour", 3_600_000, 0, null);
         store.startFiring(settings(NEVER_IN_THIS_TEST));
         LoopSleeps.awaitSleepingLongerThan(store, database, 60_000);
 
-        store.timers().add("s", "soon", 50, 0, null);
+        store.timerChanges().add("s", "soon", 50, 0, null);
 
         Counts.awaitAtLeast(() -> count("ready"), 1, "the sooner timer ready");
         assertThat(store.deliveries().claim("s", 10, 30_000)).extracting(ClaimedDelivery::id).containsExactly("soon");
@@ -68,18 +68,18 @@ class PostgresFiringLoopTest {
 
     @Test
     void aLocalEditDueSooner_wakesTheLoopToo() throws Exception {
-        store.timers().add("s", "moved", 3_600_000, 0, null);
+        store.timerChanges().add("s", "moved", 3_600_000, 0, null);
         store.startFiring(settings(NEVER_IN_THIS_TEST));
         LoopSleeps.awaitSleepingLongerThan(store, database, 60_000);
 
-        store.timers().edit("s", "moved", 50L, null, Precondition.NONE);
+        store.timerChanges().edit("s", "moved", 50L, null, Precondition.NONE);
 
         Counts.awaitAtLeast(() -> count("ready"), 1, "the edited timer ready");
     }
 
     @Test
     void anExpiredLease_becomesWaiting_thenReadyWithAttempt2_throughTheLoop() throws Exception {
-        store.timers().add("s", "job", 0, 0, null);
+        store.timerChanges().add("s", "job", 0, 0, null);
         store.startFiring(settings(NEVER_IN_THIS_TEST));
         Counts.awaitAtLeast(() -> count("ready"), 1, "the job ready");
         LoopSleeps.awaitSleepingLongerThan(store, database, 60_000);
@@ -120,7 +120,7 @@ class PostgresFiringLoopTest {
             Random random = new Random(18);
             int timers = 2_000;
             for (int i = 0; i < timers; i++) {
-                (i % 2 == 0 ? store : other).timers().add("s", "t" + i, random.nextInt(500), 0, null);
+                (i % 2 == 0 ? store : other).timerChanges().add("s", "t" + i, random.nextInt(500), 0, null);
             }
 
             Counts.awaitAtLeast(() -> count("ready"), timers, "every timer ready");
@@ -143,11 +143,11 @@ class PostgresFiringLoopTest {
      */
     @Test
     void aClockDeletedBetweenTheLookAndItsSteps_isSkipped_andTheLookDoesNotFail() throws Exception {
-        store.timers().add("s", "held", 0, 0, null);
-        assertThat(store.deliveries().fireDue("s", 10)).isEqualTo(1);
+        store.timerChanges().add("s", "held", 0, 0, null);
+        assertThat(store.clockFiring().fireDue("s", 10)).isEqualTo(1);
         store.deliveries().claim("s", 1, 3_600_000);
         database.execute("UPDATE deliveries SET lease_until = db_now_ms() - 1000 WHERE clock = 's'");
-        store.timers().add("s", "due", 0, 0, null);
+        store.timerChanges().add("s", "due", 0, 0, null);
         try (Connection deleting = DriverManager.getConnection(database.jdbcUrl())) {
             deleting.setAutoCommit(false);
             deleting.createStatement().execute("SELECT * FROM clocks WHERE name = 's' FOR UPDATE");
@@ -178,7 +178,7 @@ class PostgresFiringLoopTest {
 
     /** A job fired by the loop and claimed with a lease of an hour; the loop then asleep with a long plan. */
     private ClaimedDelivery claimedForAnHourWhileTheLoopSleepsLong() throws InterruptedException {
-        store.timers().add("s", "job", 0, 0, null);
+        store.timerChanges().add("s", "job", 0, 0, null);
         store.startFiring(settings(NEVER_IN_THIS_TEST));
         Counts.awaitAtLeast(() -> count("ready"), 1, "the job ready");
         ClaimedDelivery claimed = store.deliveries().claim("s", 1, 3_600_000).get(0);

@@ -105,7 +105,7 @@ class PostgresScaledClockTest {
         store.clocks().create("ci", ClockSettings.Mode.VIRTUAL, 0, null);
         assertThatThrownBy(() -> store.clocks().rerate("ci", rate("2"))).isInstanceOfSatisfying(
                 ProblemException.class, refused -> assertThat(refused.code()).isEqualTo(ErrorCode.CLOCK_NOT_SCALED));
-        assertThatThrownBy(() -> store.timers().advance("soak", 1L, null, 10)).isInstanceOfSatisfying(
+        assertThatThrownBy(() -> store.clockFiring().advance("soak", 1L, null, 10)).isInstanceOfSatisfying(
                 ProblemException.class, refused -> assertThat(refused.code()).isEqualTo(ErrorCode.CLOCK_NOT_VIRTUAL));
     }
 
@@ -130,8 +130,8 @@ class PostgresScaledClockTest {
     @Test
     void theFiringLoop_firesAFrozenClocksTimers_onceARateChangeBringsThemDue() throws Exception {
         create("soak", 0, "0");
-        store.timers().add("soak", "in-an-hour", 3_600_000, 0, null);
-        store.timers().add("soak", "in-a-day", 86_400_000, 0, null);
+        store.timerChanges().add("soak", "in-an-hour", 3_600_000, 0, null);
+        store.timerChanges().add("soak", "in-a-day", 86_400_000, 0, null);
         store.startFiring(new PostgresFiringLoop.Settings(NEVER_IN_THIS_TEST, 10_000, Duration.ofMinutes(5),
                 NEVER_IN_THIS_TEST));
         LoopSleeps.awaitSleepingLongerThan(store, database, 60_000); // frozen: nothing to plan but the slow poll

@@ -90,7 +90,7 @@ class PostgresSchedulesTest {
         assertThat(put.schedule()).extracting(Schedule::next, Schedule::version, Schedule::state)
                 .containsExactly(1000L, 1L, Schedule.State.ACTIVE);
         assertThat(put.schedule().spec().start()).as("an interval starts at now + every").isEqualTo(1000L);
-        Timer occurrence = store.timers().get(clock, "s:1000");
+        Timer occurrence = store.timerReads().get(clock, "s:1000");
         assertThat(occurrence).extracting(Timer::fireTime, Timer::schedule).containsExactly(1000L, "s");
         assertThat(schedules().next(clock, "s", 3)).containsExactly(1000L, 2000L, 3000L);
         assertThat(schedules().list(clock)).extracting(Schedule::id).containsExactly("s");
@@ -99,25 +99,25 @@ class PostgresSchedulesTest {
     @Test
     void advance_firesEveryOccurrenceAtItsOwnTime_inFiringOrderWithTheOtherTimers() {
         schedules().put(clock, "s", every(1000), null);
-        store.timers().add(clock, "t", 2500, 0, null);
-        store.timers().add(clock, "u", 3000, -1, null);
+        store.timerChanges().add(clock, "t", 2500, 0, null);
+        store.timerChanges().add(clock, "u", 3000, -1, null);
 
-        AdvanceResult result = store.timers().advance(clock, 4500L, null, Integer.MAX_VALUE);
+        AdvanceResult result = store.clockFiring().advance(clock, 4500L, null, Integer.MAX_VALUE);
 
         assertThat(ids(result)).containsExactly("s:1000", "s:2000", "t", "u", "s:3000", "s:4000");
         assertThat(result.fired().get(0).schedule()).isEqualTo("s");
         assertThat(result.complete()).isTrue();
         assertThat(schedules().get(clock, "s")).extracting(Schedule::next, Schedule::fired, Schedule::skipped)
                 .containsExactly(5000L, 4L, 0L);
-        assertThat(store.timers().firstN(clock, 10).timers()).extracting(Timer::id).containsExactly("s:5000");
+        assertThat(store.timerReads().firstN(clock, 10).timers()).extracting(Timer::id).containsExactly("s:5000");
     }
 
     @Test
     void boundedAdvance_stopsAtItsLimit_andTheNextOneContinuesWithoutRepeating() {
         schedules().put(clock, "s", every(1000), null);
 
-        AdvanceResult first = store.timers().advance(clock, null, 4000L, 2);
-        AdvanceResult rest = store.timers().advance(clock, null, 4000L, 10);
+        AdvanceResult first = store.clockFiring().advance(clock, null, 4000L, 2);
+        AdvanceResult rest = store.clockFiring().advance(clock, null, 4000L, 10);
 
         assertThat(ids(first)).containsExactly("s:1000", "s:2000");
         assertThat(first.complete()).isFalse();
@@ -130,12 +130,12 @@ class PostgresSchedulesTest {
     void oneAdvance_firesAtMostMaxCatchUpOccurrencesOfASchedule_andSkipsTheRestItPasses() {
         schedules().put(clock, "s", every(1000), null);
 
-        AdvanceResult result = store.timers().advance(clock, 10_000L, null, Integer.MAX_VALUE);
+        AdvanceResult result = store.clockFiring().advance(clock, 10_000L, null, Integer.MAX_VALUE);
 
         assertThat(ids(result)).containsExactly("s:1000", "s:2000", "s:3000", "s:4000");
         assertThat(schedules().get(clock, "s")).extracting(Schedule::fired, Schedule::skipped, Schedule::next)
                 .containsExactly(4L, 6L, 11_000L);
-        assertThat(ids(store.timers().advance(clock, 1000L, null, 10))).containsExactly("s:11000");
+        assertThat(ids(store.clockFiring().advance(clock, 1000L, null, 10))).containsExactly("s:11000");
     }
 
     @Test
@@ -143,9 +143,9 @@ class PostgresSchedulesTest {
         schedules().put(clock, "s", every(1000), null);
         Schedule paused = schedules().pause(clock, "s", 1L);
 
-        AdvanceResult whilePaused = store.timers().advance(clock, 3500L, null, Integer.MAX_VALUE);
+        AdvanceResult whilePaused = store.clockFiring().advance(clock, 3500L, null, Integer.MAX_VALUE);
         Schedule resumed = schedules().resume(clock, "s", paused.version());
-        AdvanceResult after = store.timers().advance(clock, 1000L, null, Integer.MAX_VALUE);
+        AdvanceResult after = store.clockFiring().advance(clock, 1000L, null, Integer.MAX_VALUE);
 
         assertThat(paused).extracting(Schedule::state, Schedule::version).containsExactly(Schedule.State.PAUSED, 2L);
         assertThat(whilePaused.fired()).isEmpty();
@@ -160,11 +160,11 @@ class PostgresSchedulesTest {
     @Test
     void trigger_addsOneOccurrenceAtNow_countedWhenItFires_andThePendingOneStays() {
         schedules().put(clock, "s", every(1000), null);
-        store.timers().advance(clock, 500L, null, 10);
+        store.clockFiring().advance(clock, 500L, null, 10);
 
         Timer triggered = schedules().trigger(clock, "s");
         Timer again = schedules().trigger(clock, "s");
-        AdvanceResult result = store.timers().advance(clock, 500L, null, 10);
+        AdvanceResult result = store.clockFiring().advance(clock, 500L, null, 10);
 
         assertThat(triggered).extracting(Timer::id, Timer::fireTime, Timer::schedule)
                 .containsExactly("s:500", 500L, "s");
@@ -177,7 +177,7 @@ class PostgresSchedulesTest {
     @Test
     void replace_keepsTheCounts_andNeverFiresAnOccurrenceAgain() {
         schedules().put(clock, "s", every(1000), null);
-        store.timers().advance(clock, 1000L, null, 10);
+        store.clockFiring().advance(clock, 1000L, null, 10);
 
         Schedule.Put same = schedules().put(clock, "s", every(1000), 1L);
         Schedule.Put slower = schedules().put(clock, "s",
@@ -187,7 +187,7 @@ class PostgresSchedulesTest {
         assertThat(same.schedule()).extracting(Schedule::next, Schedule::fired, Schedule::version)
                 .containsExactly(2000L, 1L, 2L);
         assertThat(slower.schedule()).extracting(Schedule::next, Schedule::version).containsExactly(2000L, 3L);
-        assertThat(store.timers().get(clock, "s:2000")).extracting(Timer::priority, Timer::payload)
+        assertThat(store.timerReads().get(clock, "s:2000")).extracting(Timer::priority, Timer::payload)
                 .containsExactly(3, "{\"x\":1}");
         assertThatThrownBy(() -> schedules().put(clock, "s", every(1000), 1L))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.PRECONDITION_FAILED));
@@ -207,7 +207,7 @@ class PostgresSchedulesTest {
         schedules().put(clock, "d", every(1000), null);
 
         assertThat(deleted.id()).isEqualTo("a");
-        assertThatThrownBy(() -> store.timers().get(clock, "a:1000"))
+        assertThatThrownBy(() -> store.timerReads().get(clock, "a:1000"))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.TIMER_NOT_FOUND));
         assertThatThrownBy(() -> schedules().get(clock, "a"))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.SCHEDULE_NOT_FOUND));
@@ -233,26 +233,26 @@ class PostgresSchedulesTest {
     void theTimerApi_readsAnOccurrence_butMayNotChangeIt() {
         schedules().put(clock, "s", every(1000), null);
 
-        assertThatThrownBy(() -> store.timers().edit(clock, "s:1000", 5L, null, Precondition.NONE))
+        assertThatThrownBy(() -> store.timerChanges().edit(clock, "s:1000", 5L, null, Precondition.NONE))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.SCHEDULE_OWNED));
-        assertThatThrownBy(() -> store.timers().cancel(clock, "s:1000", Precondition.NONE))
+        assertThatThrownBy(() -> store.timerChanges().cancel(clock, "s:1000", Precondition.NONE))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.SCHEDULE_OWNED));
-        assertThatThrownBy(() -> store.timers().add(clock, "s:1000", 1, 0, null))
+        assertThatThrownBy(() -> store.timerChanges().add(clock, "s:1000", 1, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.SCHEDULE_OWNED));
-        assertThat(store.timers().get(clock, "s:1000").version()).isEqualTo(1);
+        assertThat(store.timerReads().get(clock, "s:1000").version()).isEqualTo(1);
     }
 
     @Test
     void occurrencesCountInTheCapacity_andAScheduleWithoutRoomIsRefusedWithNothingChanged() {
         for (int i = 0; i < CAPACITY - 1; i++) {
-            store.timers().add(clock, "t" + i, 100_000, 0, null);
+            store.timerChanges().add(clock, "t" + i, 100_000, 0, null);
         }
         schedules().put(clock, "a", every(1000), null);
 
         assertThatThrownBy(() -> schedules().put(clock, "b", every(1000), null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CAPACITY_EXCEEDED));
         assertThat(schedules().list(clock)).extracting(Schedule::id).containsExactly("a");
-        store.timers().cancel(clock, "t0", Precondition.NONE);
+        store.timerChanges().cancel(clock, "t0", Precondition.NONE);
         schedules().put(clock, "b", every(1000), null);
     }
 
@@ -262,7 +262,7 @@ class PostgresSchedulesTest {
         schedules().put(clock, "end", new ScheduleSpec(null, 1000L, null, null, 3000L, null, 0, null, null, false),
                 null);
 
-        AdvanceResult result = store.timers().advance(clock, 10_000L, null, Integer.MAX_VALUE);
+        AdvanceResult result = store.clockFiring().advance(clock, 10_000L, null, Integer.MAX_VALUE);
 
         // at one time, the one added first fires first: lim's occurrences came before end's each time
         assertThat(ids(result)).containsExactly("lim:1000", "end:1000", "lim:2000", "end:2000", "end:3000");
@@ -270,7 +270,7 @@ class PostgresSchedulesTest {
                 .containsExactly(Schedule.State.DONE, null, 2L);
         assertThat(schedules().get(clock, "end").state()).isEqualTo(Schedule.State.DONE);
         assertThat(schedules().next(clock, "end", 5)).isEmpty();
-        assertThat(store.timers().firstN(clock, 10).timers()).isEmpty();
+        assertThat(store.timerReads().firstN(clock, 10).timers()).isEmpty();
     }
 
     @Test
@@ -278,7 +278,7 @@ class PostgresSchedulesTest {
         clock = clocks.next(0, ClockSettings.DeliveryMode.QUEUE);
         schedules().put(clock, "s", every(1000), null);
 
-        store.timers().advance(clock, 2000L, null, Integer.MAX_VALUE);
+        store.clockFiring().advance(clock, 2000L, null, Integer.MAX_VALUE);
 
         List<String> delivered = new ArrayList<>();
         try (Connection connection = database.dataSource().getConnection();

@@ -60,10 +60,10 @@ class PostgresSnapshotSchedulesTest {
     private static String scenario() {
         String clock = clocks.next(0, null);
         store.schedules().put(clock, "done", every(1_000, 1L), null);
-        store.timers().advance(clock, 5_000L, null, 100);
+        store.clockFiring().advance(clock, 5_000L, null, 100);
         store.schedules().put(clock, "tick", every(2_000, null), null);
         store.schedules().trigger(clock, "tick");
-        store.timers().add(clock, "client", 3_000, 0, null);
+        store.timerChanges().add(clock, "client", 3_000, 0, null);
         return clock;
     }
 
@@ -110,7 +110,7 @@ class PostgresSnapshotSchedulesTest {
     }
 
     private static List<String> fired(String clock, long to) {
-        return store.timers().advance(clock, null, to, 100).fired().stream()
+        return store.clockFiring().advance(clock, null, to, 100).fired().stream()
                 .map(t -> t.id() + "@" + t.fireTime() + "/" + t.priority() + "/" + t.schedule() + "/" + t.payload())
                 .toList();
     }

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The PostgreSQL store's timer operations against a real PostgreSQL, one clock per test (the schema is the class's
- * own): each operation's result and every refusal, with the memory store's codes, in its order.
+ * The PostgreSQL store's timer operations ({@link PostgresTimerChanges}, {@link PostgresTimerReads},
+ * {@link PostgresClockFiring}) against a real PostgreSQL, one clock per test (the schema is the class's own): each
+ * operation's result and every refusal, with the memory store's codes, in its order.
  */
 class PostgresTimersTest {
 
@@ -52,92 +53,88 @@ class PostgresTimersTest {
         clock = clocks.next(100, null);
     }
 
-    private PostgresTimers timers() {
-        return store.timers();
-    }
-
     private static ErrorCode codeOf(Throwable thrown) {
         return ((ProblemException) thrown).code();
     }
 
     @Test
     void add_thenGet_returnsTheTimerDueAtNowPlusDelay() {
-        Timer added = timers().add(clock, "a", 5, 2, "{\"k\":1}");
+        Timer added = store.timerChanges().add(clock, "a", 5, 2, "{\"k\":1}");
 
         assertThat(added).extracting(Timer::id, Timer::fireTime, Timer::priority, Timer::version, Timer::createdAt,
                 Timer::payload).containsExactly("a", 105L, 2, 1L, 100L, "{\"k\":1}");
-        assertThat(timers().get(clock, "a")).isEqualTo(added);
+        assertThat(store.timerReads().get(clock, "a")).isEqualTo(added);
     }
 
     @Test
     void add_keepsThePayloadTextExactly() {
         String payload = "{\"b\":1e2,\"a\":[1.0,\"\\u00e9\"],\"b2\":null}";
 
-        timers().add(clock, "p", 0, 0, payload);
+        store.timerChanges().add(clock, "p", 0, 0, payload);
 
-        assertThat(timers().get(clock, "p").payload()).isEqualTo(payload);
+        assertThat(store.timerReads().get(clock, "p").payload()).isEqualTo(payload);
     }
 
     @Test
     void aDuplicateAdd_usesUpNoSequence_asInMemory() {
-        long first = timers().add(clock, "a", 1, 0, null).sequence();
+        long first = store.timerChanges().add(clock, "a", 1, 0, null).sequence();
 
-        assertThatThrownBy(() -> timers().add(clock, "a", 1, 0, null))
+        assertThatThrownBy(() -> store.timerChanges().add(clock, "a", 1, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.DUPLICATE_ID));
 
-        assertThat(timers().add(clock, "b", 1, 0, null).sequence()).isEqualTo(first + 1);
+        assertThat(store.timerChanges().add(clock, "b", 1, 0, null).sequence()).isEqualTo(first + 1);
     }
 
     @Test
     void add_refusesInTheMemoryStoresOrder() {
-        timers().add(clock, "a", 1, 0, null);
+        store.timerChanges().add(clock, "a", 1, 0, null);
 
-        assertThatThrownBy(() -> timers().add("nope", "bad id", -1, 0, null))
+        assertThatThrownBy(() -> store.timerChanges().add("nope", "bad id", -1, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CLOCK_NOT_FOUND));
-        assertThatThrownBy(() -> timers().add(clock, "bad id", -1, 0, null))
+        assertThatThrownBy(() -> store.timerChanges().add(clock, "bad id", -1, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ID));
-        assertThatThrownBy(() -> timers().add(clock, "a", -1, 0, null))
+        assertThatThrownBy(() -> store.timerChanges().add(clock, "a", -1, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_DELAY));
-        assertThatThrownBy(() -> timers().add(clock, "a", Limits.MAX_DELAY + 1, 0, null))
+        assertThatThrownBy(() -> store.timerChanges().add(clock, "a", Limits.MAX_DELAY + 1, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_DELAY));
-        assertThatThrownBy(() -> timers().add(clock, "a", 1, 0, null))
+        assertThatThrownBy(() -> store.timerChanges().add(clock, "a", 1, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.DUPLICATE_ID));
-        assertThatThrownBy(() -> timers().add(clock, "..", 1, 0, null))
+        assertThatThrownBy(() -> store.timerChanges().add(clock, "..", 1, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ID));
     }
 
     @Test
     void add_beyondCapacity_isRefused_andCancelMakesRoom() {
         for (int i = 0; i < CAPACITY; i++) {
-            timers().add(clock, "t" + i, i, 0, null);
+            store.timerChanges().add(clock, "t" + i, i, 0, null);
         }
 
-        assertThatThrownBy(() -> timers().add(clock, "over", 1, 0, null))
+        assertThatThrownBy(() -> store.timerChanges().add(clock, "over", 1, 0, null))
                 .hasMessage("the queue holds its capacity of " + CAPACITY + " pending timers")
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CAPACITY_EXCEEDED));
-        timers().cancel(clock, "t0", Precondition.NONE);
-        timers().add(clock, "over", 1, 0, null);
+        store.timerChanges().cancel(clock, "t0", Precondition.NONE);
+        store.timerChanges().add(clock, "over", 1, 0, null);
     }
 
     @Test
     void add_beyondCapacityBytes_isRefused() {
-        timers().add(clock, "big", 0, 0, "\"" + "x".repeat(50) + "\""); // 3 + 52 = 55 of 64 bytes
+        store.timerChanges().add(clock, "big", 0, 0, "\"" + "x".repeat(50) + "\""); // 3 + 52 = 55 of 64 bytes
 
-        assertThatThrownBy(() -> timers().add(clock, "b", 0, 0, "\"123456789\""))
+        assertThatThrownBy(() -> store.timerChanges().add(clock, "b", 0, 0, "\"123456789\""))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CAPACITY_EXCEEDED))
                 .hasMessageContaining("hold 55 of the queue's 64 payload bytes")
                 .hasMessageEndingWith("this timer needs 12");
-        timers().add(clock, "b", 0, 0, "\"123456\""); // 9: fits exactly
+        store.timerChanges().add(clock, "b", 0, 0, "\"123456\""); // 9: fits exactly
     }
 
     @Test
     void reusedId_getsANewSequence_soTheOldRevisionNoLongerMatches() {
-        Timer first = timers().add(clock, "r", 10, 0, null);
-        timers().cancel(clock, "r", Precondition.ifMatch(first.revision()));
-        Timer second = timers().add(clock, "r", 10, 0, null);
+        Timer first = store.timerChanges().add(clock, "r", 10, 0, null);
+        store.timerChanges().cancel(clock, "r", Precondition.ifMatch(first.revision()));
+        Timer second = store.timerChanges().add(clock, "r", 10, 0, null);
 
         assertThat(second.sequence()).isGreaterThan(first.sequence());
-        assertThatThrownBy(() -> timers().cancel(clock, "r", Precondition.ifMatch(first.revision())))
+        assertThatThrownBy(() -> store.timerChanges().cancel(clock, "r", Precondition.ifMatch(first.revision())))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.PRECONDITION_FAILED))
                 .hasMessage("timer r is at revision " + second.sequence() + "-1, which the precondition does not"
                         + " name");
@@ -145,85 +142,85 @@ class PostgresTimersTest {
 
     @Test
     void cancel_returnsTheTimerAsItWas_andRefusesUnknownOnes() {
-        Timer added = timers().add(clock, "c", 3, 1, "[]");
+        Timer added = store.timerChanges().add(clock, "c", 3, 1, "[]");
 
-        assertThat(timers().cancel(clock, "c", Precondition.NONE)).isEqualTo(added);
-        assertThatThrownBy(() -> timers().get(clock, "c"))
+        assertThat(store.timerChanges().cancel(clock, "c", Precondition.NONE)).isEqualTo(added);
+        assertThatThrownBy(() -> store.timerReads().get(clock, "c"))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.TIMER_NOT_FOUND));
-        assertThatThrownBy(() -> timers().cancel(clock, "c", Precondition.NONE))
+        assertThatThrownBy(() -> store.timerChanges().cancel(clock, "c", Precondition.NONE))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.TIMER_NOT_FOUND));
-        assertThatThrownBy(() -> timers().cancel("nope", "c", Precondition.NONE))
+        assertThatThrownBy(() -> store.timerChanges().cancel("nope", "c", Precondition.NONE))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CLOCK_NOT_FOUND));
     }
 
     @Test
     void edit_movesFromNow_keepsTheSequence_andCountsAVersion() {
-        Timer added = timers().add(clock, "e", 50, 0, "1");
-        timers().advance(clock, 20L, null, Integer.MAX_VALUE);
+        Timer added = store.timerChanges().add(clock, "e", 50, 0, "1");
+        store.clockFiring().advance(clock, 20L, null, Integer.MAX_VALUE);
 
-        Timer edited = timers().edit(clock, "e", 5L, null, Precondition.ifMatch(added.revision()));
+        Timer edited = store.timerChanges().edit(clock, "e", 5L, null, Precondition.ifMatch(added.revision()));
 
         assertThat(edited).isEqualTo(new Timer("e", 125, 0, added.sequence(), 2, 100, "1"));
-        assertThat(timers().get(clock, "e")).isEqualTo(edited);
-        assertThat(timers().edit(clock, "e", (Due) null, -7, Precondition.NONE))
+        assertThat(store.timerReads().get(clock, "e")).isEqualTo(edited);
+        assertThat(store.timerChanges().edit(clock, "e", (Due) null, -7, Precondition.NONE))
                 .isEqualTo(new Timer("e", 125, -7, added.sequence(), 3, 100, "1"));
     }
 
     @Test
     void edit_refusesInTheMemoryStoresOrder() {
-        Timer added = timers().add(clock, "e", 50, 0, null);
+        Timer added = store.timerChanges().add(clock, "e", 50, 0, null);
         Precondition stale = Precondition.ifMatch(new Revision(added.sequence(), 2));
 
-        assertThatThrownBy(() -> timers().edit(clock, "e", (Due) null, null, stale))
+        assertThatThrownBy(() -> store.timerChanges().edit(clock, "e", (Due) null, null, stale))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_REQUEST));
-        assertThatThrownBy(() -> timers().edit(clock, "missing", -1L, null, stale))
+        assertThatThrownBy(() -> store.timerChanges().edit(clock, "missing", -1L, null, stale))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_DELAY));
-        assertThatThrownBy(() -> timers().edit(clock, "missing", 1L, null, stale))
+        assertThatThrownBy(() -> store.timerChanges().edit(clock, "missing", 1L, null, stale))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.TIMER_NOT_FOUND));
-        assertThatThrownBy(() -> timers().edit(clock, "e", 1L, null, stale))
+        assertThatThrownBy(() -> store.timerChanges().edit(clock, "e", 1L, null, stale))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.PRECONDITION_FAILED));
-        assertThat(timers().get(clock, "e")).isEqualTo(added);
+        assertThat(store.timerReads().get(clock, "e")).isEqualTo(added);
     }
 
     @Test
     void edit_atTheVersionLimit_isRefused() {
-        Timer added = timers().add(clock, "v", 50, 0, null);
+        Timer added = store.timerChanges().add(clock, "v", 50, 0, null);
         database.execute("UPDATE timers SET version = " + Timer.MAX_VERSION + " WHERE seq = " + added.sequence());
 
-        assertThatThrownBy(() -> timers().edit(clock, "v", (Due) null, 1, Precondition.NONE))
+        assertThatThrownBy(() -> store.timerChanges().edit(clock, "v", (Due) null, 1, Precondition.NONE))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.VERSION_LIMIT_REACHED));
     }
 
     @Test
     void advance_firesInFiringOrder_fireTimeThenPriorityThenSequence() {
-        timers().add(clock, "late", 9, -5, null);
-        timers().add(clock, "tie-second", 3, 1, null);
-        timers().add(clock, "tie-first", 3, 1, null);
-        timers().add(clock, "urgent", 3, 0, null);
-        timers().add(clock, "early", 1, 9, null);
-        timers().add(clock, "pending", 11, 0, null);
+        store.timerChanges().add(clock, "late", 9, -5, null);
+        store.timerChanges().add(clock, "tie-second", 3, 1, null);
+        store.timerChanges().add(clock, "tie-first", 3, 1, null);
+        store.timerChanges().add(clock, "urgent", 3, 0, null);
+        store.timerChanges().add(clock, "early", 1, 9, null);
+        store.timerChanges().add(clock, "pending", 11, 0, null);
         // the two ties differ only in sequence: the one added first fires first
-        timers().edit(clock, "tie-second", (Due) null, 1, Precondition.NONE);
+        store.timerChanges().edit(clock, "tie-second", (Due) null, 1, Precondition.NONE);
 
-        AdvanceResult result = timers().advance(clock, 10L, null, Integer.MAX_VALUE);
+        AdvanceResult result = store.clockFiring().advance(clock, 10L, null, Integer.MAX_VALUE);
 
         assertThat(result.now()).isEqualTo(110);
         assertThat(result.complete()).isTrue();
         assertThat(result.fired()).extracting(Timer::id)
                 .containsExactly("early", "urgent", "tie-second", "tie-first", "late");
-        assertThat(timers().firstN(clock, 10).timers()).extracting(Timer::id).containsExactly("pending");
+        assertThat(store.timerReads().firstN(clock, 10).timers()).extracting(Timer::id).containsExactly("pending");
     }
 
     @Test
     void advance_boundedByLimit_stopsAtTheLastFired_andContinuesWhereItStopped() {
-        timers().add(clock, "a", 1, 0, null);
-        timers().add(clock, "b", 2, 0, null);
-        timers().add(clock, "c", 2, 1, null);
-        timers().add(clock, "d", 4, 0, null);
+        store.timerChanges().add(clock, "a", 1, 0, null);
+        store.timerChanges().add(clock, "b", 2, 0, null);
+        store.timerChanges().add(clock, "c", 2, 1, null);
+        store.timerChanges().add(clock, "d", 4, 0, null);
 
-        AdvanceResult first = timers().advance(clock, null, 110L, 2);
-        AdvanceResult second = timers().advance(clock, null, 110L, 2);
-        AdvanceResult third = timers().advance(clock, null, 110L, 2);
+        AdvanceResult first = store.clockFiring().advance(clock, null, 110L, 2);
+        AdvanceResult second = store.clockFiring().advance(clock, null, 110L, 2);
+        AdvanceResult third = store.clockFiring().advance(clock, null, 110L, 2);
 
         assertThat(first.fired()).extracting(Timer::id).containsExactly("a", "b");
         assertThat(first).extracting(AdvanceResult::now, AdvanceResult::complete).containsExactly(102L, false);
@@ -235,15 +232,15 @@ class PostgresTimersTest {
 
     @Test
     void advance_refusals() {
-        assertThatThrownBy(() -> timers().advance(clock, 1L, 2L, 1))
+        assertThatThrownBy(() -> store.clockFiring().advance(clock, 1L, 2L, 1))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_REQUEST));
-        assertThatThrownBy(() -> timers().advance(clock, 1L, null, 0))
+        assertThatThrownBy(() -> store.clockFiring().advance(clock, 1L, null, 0))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_LIMIT));
-        assertThatThrownBy(() -> timers().advance(clock, null, 99L, 1))
+        assertThatThrownBy(() -> store.clockFiring().advance(clock, null, 99L, 1))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ADVANCE));
-        assertThatThrownBy(() -> timers().advance(clock, -1L, null, 1))
+        assertThatThrownBy(() -> store.clockFiring().advance(clock, -1L, null, 1))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ADVANCE));
-        assertThatThrownBy(() -> timers().advance(clock, null, 100 + Limits.MAX_DELAY + 1, 1))
+        assertThatThrownBy(() -> store.clockFiring().advance(clock, null, 100 + Limits.MAX_DELAY + 1, 1))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ADVANCE));
         assertThat(store.clocks().get(clock).now()).isEqualTo(100);
     }
@@ -251,46 +248,46 @@ class PostgresTimersTest {
     @Test
     void advance_givesTheFiredTimersBudgetBack() {
         for (int i = 0; i < CAPACITY; i++) {
-            timers().add(clock, "t" + i, 1, 0, null);
+            store.timerChanges().add(clock, "t" + i, 1, 0, null);
         }
-        timers().advance(clock, 1L, null, Integer.MAX_VALUE);
+        store.clockFiring().advance(clock, 1L, null, Integer.MAX_VALUE);
 
         for (int i = 0; i < CAPACITY; i++) {
-            timers().add(clock, "u" + i, 1, 0, null);
+            store.timerChanges().add(clock, "u" + i, 1, 0, null);
         }
-        assertThatThrownBy(() -> timers().add(clock, "over", 1, 0, null))
+        assertThatThrownBy(() -> store.timerChanges().add(clock, "over", 1, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CAPACITY_EXCEEDED));
     }
 
     @Test
     void dueBy_previewsWhatAnAdvanceWouldFire_changingNothing() {
-        timers().add(clock, "a", 5, 0, null);
-        timers().add(clock, "b", 1, 0, null);
-        timers().add(clock, "c", 50, 0, null);
+        store.timerChanges().add(clock, "a", 5, 0, null);
+        store.timerChanges().add(clock, "b", 1, 0, null);
+        store.timerChanges().add(clock, "c", 50, 0, null);
 
-        var listing = timers().dueBy(clock, 105, 10);
+        var listing = store.timerReads().dueBy(clock, 105, 10);
 
         assertThat(listing.now()).isEqualTo(100);
         assertThat(listing.size()).isEqualTo(3);
         assertThat(listing.timers()).extracting(Timer::id).containsExactly("b", "a");
-        assertThat(timers().dueBy(clock, 105, 1).timers()).extracting(Timer::id).containsExactly("b");
-        assertThat(timers().peek(clock).id()).isEqualTo("b");
-        assertThatThrownBy(() -> timers().dueBy(clock, 105, 0))
+        assertThat(store.timerReads().dueBy(clock, 105, 1).timers()).extracting(Timer::id).containsExactly("b");
+        assertThat(store.timerReads().peek(clock).id()).isEqualTo("b");
+        assertThatThrownBy(() -> store.timerReads().dueBy(clock, 105, 0))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_LIMIT));
     }
 
     @Test
     void peek_onAnEmptyClock_isQueueEmpty() {
-        assertThatThrownBy(() -> timers().peek(clock))
+        assertThatThrownBy(() -> store.timerReads().peek(clock))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.QUEUE_EMPTY));
-        assertThat(timers().dueBy(clock, Long.MAX_VALUE, 5).size()).isZero();
+        assertThat(store.timerReads().dueBy(clock, Long.MAX_VALUE, 5).size()).isZero();
     }
 
     @Test
     void batch_appliesInOrder_eachSeeingTheOnesBefore() {
-        Timer c = timers().add(clock, "C", 7, 0, null);
+        Timer c = store.timerChanges().add(clock, "C", 7, 0, null);
 
-        List<Timer> results = timers().batch(clock, List.of(
+        List<Timer> results = store.timerChanges().batch(clock, List.of(
                 new BatchOp.Add("A", 5, 0, null),
                 new BatchOp.Add("B", 9, 1, "{\"customer\":7}"),
                 new BatchOp.Edit("A", Due.after(12), null, null),
@@ -304,81 +301,82 @@ class PostgresTimersTest {
                         org.assertj.core.groups.Tuple.tuple("C", 107L, 1L),
                         org.assertj.core.groups.Tuple.tuple("C", 101L, 1L));
         assertThat(results.get(1).sequence()).isGreaterThan(results.get(0).sequence());
-        assertThat(timers().firstN(clock, 10).timers()).extracting(Timer::id).containsExactly("C", "B", "A");
+        assertThat(store.timerReads().firstN(clock, 10).timers()).extracting(Timer::id).containsExactly("C", "B", "A");
     }
 
     @Test
     void batchOfConsecutiveAdds_drawsSequencesInOrder_andRefusesTheFirstDuplicateOrBadAddAtItsIndex() {
-        timers().add(clock, "P", 50, 0, null);
+        store.timerChanges().add(clock, "P", 50, 0, null);
 
-        List<Timer> run = timers().batch(clock, List.of(new BatchOp.Add("z", 3, 0, null),
+        List<Timer> run = store.timerChanges().batch(clock, List.of(new BatchOp.Add("z", 3, 0, null),
                 new BatchOp.Add("a", 3, 0, "{}"), new BatchOp.Add("m", 1, 2, null)));
         assertThat(run).extracting(Timer::id).containsExactly("z", "a", "m");
         assertThat(run).extracting(Timer::sequence).isSorted().doesNotHaveDuplicates();
-        assertThat(timers().firstN(clock, 10).timers()).extracting(Timer::id).containsExactly("m", "z", "a", "P");
+        assertThat(store.timerReads().firstN(clock, 10).timers()).extracting(Timer::id)
+                .containsExactly("m", "z", "a", "P");
 
         // an id twice in one run: the second is the duplicate; a pending id; a bad id before a duplicate wins
-        assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("q", 1, 0, null),
+        assertThatThrownBy(() -> store.timerChanges().batch(clock, List.of(new BatchOp.Add("q", 1, 0, null),
                 new BatchOp.Add("r", 1, 0, null), new BatchOp.Add("q", 1, 0, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.DUPLICATE_ID))
                 .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(2));
-        assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("q", 1, 0, null),
+        assertThatThrownBy(() -> store.timerChanges().batch(clock, List.of(new BatchOp.Add("q", 1, 0, null),
                 new BatchOp.Add("P", 1, 0, null), new BatchOp.Add("bad id", 1, 0, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.DUPLICATE_ID))
                 .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(1));
-        assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("q", 1, 0, null),
+        assertThatThrownBy(() -> store.timerChanges().batch(clock, List.of(new BatchOp.Add("q", 1, 0, null),
                 new BatchOp.Add("bad id", 1, 0, null), new BatchOp.Add("P", 1, 0, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ID))
                 .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(1));
-        assertThat(timers().firstN(clock, 10).timers()).extracting(Timer::id).doesNotContain("q", "r");
+        assertThat(store.timerReads().firstN(clock, 10).timers()).extracting(Timer::id).doesNotContain("q", "r");
     }
 
     @Test
     void batch_isAllOrNothing_andNamesTheRefusedOperation() {
-        timers().add(clock, "A", 5, 0, null);
+        store.timerChanges().add(clock, "A", 5, 0, null);
 
-        assertThatThrownBy(() -> timers().batch(clock, List.of(
+        assertThatThrownBy(() -> store.timerChanges().batch(clock, List.of(
                 new BatchOp.Add("D", 1, 0, null),
                 new BatchOp.Cancel("A", Precondition.NONE),
                 new BatchOp.Edit("A", Due.after(1), null, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.TIMER_NOT_FOUND))
                 .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(2))
                 .hasMessageStartingWith("operation 2: ");
-        assertThat(timers().firstN(clock, 10).timers()).extracting(Timer::id).containsExactly("A");
-        assertThat(timers().get(clock, "A").version()).isEqualTo(1);
+        assertThat(store.timerReads().firstN(clock, 10).timers()).extracting(Timer::id).containsExactly("A");
+        assertThat(store.timerReads().get(clock, "A").version()).isEqualTo(1);
     }
 
     @Test
     void batch_capacity_countsTheRunningTotal_andRefusesTheFirstOperationBeyondIt() {
         for (int i = 0; i < CAPACITY - 1; i++) {
-            timers().add(clock, "t" + i, 1, 0, null);
+            store.timerChanges().add(clock, "t" + i, 1, 0, null);
         }
 
         // one slot left: add, cancel, add fits (peak 1); a second add beyond it is refused at its index,
         // even though a later operation (a duplicate) would be refused as well
-        timers().batch(clock, List.of(new BatchOp.Add("x", 1, 0, null), new BatchOp.Cancel("x", null),
+        store.timerChanges().batch(clock, List.of(new BatchOp.Add("x", 1, 0, null), new BatchOp.Cancel("x", null),
                 new BatchOp.Add("y", 1, 0, null), new BatchOp.Cancel("y", null)));
-        assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("x", 1, 0, null),
+        assertThatThrownBy(() -> store.timerChanges().batch(clock, List.of(new BatchOp.Add("x", 1, 0, null),
                 new BatchOp.Add("y", 1, 0, null), new BatchOp.Add("t0", 1, 0, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CAPACITY_EXCEEDED))
                 .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(1));
-        assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("x", 1, 0, null),
+        assertThatThrownBy(() -> store.timerChanges().batch(clock, List.of(new BatchOp.Add("x", 1, 0, null),
                 new BatchOp.Add("y", 1, 0, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CAPACITY_EXCEEDED))
                 .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(1));
-        assertThat(timers().dueBy(clock, Long.MAX_VALUE, 10).size()).isEqualTo(CAPACITY - 1);
+        assertThat(store.timerReads().dueBy(clock, Long.MAX_VALUE, 10).size()).isEqualTo(CAPACITY - 1);
     }
 
     @Test
     void batch_sizeAndNullOperations_areRefused() {
-        assertThatThrownBy(() -> timers().batch(clock, List.of()))
+        assertThatThrownBy(() -> store.timerChanges().batch(clock, List.of()))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_REQUEST));
         java.util.ArrayList<BatchOp> withNull = new java.util.ArrayList<>();
         withNull.add(new BatchOp.Add("a", 1, 0, null));
         withNull.add(null);
-        assertThatThrownBy(() -> timers().batch(clock, withNull))
+        assertThatThrownBy(() -> store.timerChanges().batch(clock, withNull))
                 .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(1));
-        assertThat(timers().dueBy(clock, Long.MAX_VALUE, 10).size()).isZero();
+        assertThat(store.timerReads().dueBy(clock, Long.MAX_VALUE, 10).size()).isZero();
     }
 
     @Test
@@ -386,11 +384,11 @@ class PostgresTimersTest {
         store.clocks().create("sys-" + clock, ClockSettings.Mode.SYSTEM, 0, null);
         long before = database.queryLong("SELECT db_now_ms()");
 
-        Timer added = timers().add("sys-" + clock, "s", 60_000, 0, null);
+        Timer added = store.timerChanges().add("sys-" + clock, "s", 60_000, 0, null);
 
         assertThat(added.createdAt()).isGreaterThanOrEqualTo(before);
         assertThat(added.fireTime()).isEqualTo(added.createdAt() + 60_000);
-        assertThatThrownBy(() -> timers().advance("sys-" + clock, 1L, null, 1))
+        assertThatThrownBy(() -> store.clockFiring().advance("sys-" + clock, 1L, null, 1))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CLOCK_NOT_VIRTUAL));
         store.clocks().delete("sys-" + clock);
     }

@@ -48,14 +48,14 @@ abstract class QueueClockTest {
     /** Adds timers due 1 ms from now with the given priorities, then advances the clock by 1 ms. */
     static void fired(String... idsAndPriorities) {
         for (int i = 0; i < idsAndPriorities.length; i += 2) {
-            store.timers().add(clock, idsAndPriorities[i], 1, Integer.parseInt(idsAndPriorities[i + 1]),
+            store.timerChanges().add(clock, idsAndPriorities[i], 1, Integer.parseInt(idsAndPriorities[i + 1]),
                     "{\"i\":" + i + "}");
         }
         advance(1);
     }
 
     static void advance(long by) {
-        store.timers().advance(clock, by, null, Integer.MAX_VALUE);
+        store.clockFiring().advance(clock, by, null, Integer.MAX_VALUE);
     }
 
     static long now() {

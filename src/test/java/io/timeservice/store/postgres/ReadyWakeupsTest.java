@@ -75,8 +75,8 @@ class ReadyWakeupsTest {
     /** As the memory store's nack does: the claim waiting for the clock hears of it at once, not at the slow poll. */
     @Test
     void aNackThatMakesTheDeliveryReadyAtOnce_wakesAWaitingClaim() throws Exception {
-        producer.timers().add("q", "a", 1, 0, null);
-        producer.timers().advance("q", 1L, null, Integer.MAX_VALUE);
+        producer.timerChanges().add("q", "a", 1, 0, null);
+        producer.clockFiring().advance("q", 1L, null, Integer.MAX_VALUE);
         ClaimedDelivery held = producer.deliveries().claim("q", 1, 30_000).get(0);
         claimer.startWakeups(NEVER_IN_THIS_TEST); // after the advance: only the nack can notify it now
         Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 1, "listening");
@@ -115,12 +115,12 @@ class ReadyWakeupsTest {
 
     /** Starts a claim that waits (30 s), then fires two deliveries on the other instance; the claim's answer. */
     private List<ClaimedDelivery> fireWhileAClaimWaits() throws Exception {
-        producer.timers().add("q", "a", 1, 0, null);
-        producer.timers().add("q", "b", 1, 0, null);
+        producer.timerChanges().add("q", "a", 1, 0, null);
+        producer.timerChanges().add("q", "b", 1, 0, null);
         Future<List<ClaimedDelivery>> claim = pool.submit(() -> claimer.deliveries().claim("q", 10, 30_000, 30_000));
         Counts.awaitAtLeast(() -> claimer.wakeups().waiting(), 1, "a waiting claim");
 
-        producer.timers().advance("q", 1L, null, Integer.MAX_VALUE);
+        producer.clockFiring().advance("q", 1L, null, Integer.MAX_VALUE);
 
         return claim.get(25, TimeUnit.SECONDS); // before the claim's own 30 s: woken, not timed out
     }

@@ -63,9 +63,9 @@ class ScheduleTwoInstancesTest {
         assertThat(count("SELECT schedules FROM schedule_count")).isEqualTo(1);
 
         long missedFrom = moveThePendingOccurrenceBack(MISSED * EVERY);
-        List<Integer> fired = atOnce(() -> first.deliveries().fireDue(CLOCK, 1_000),
-                () -> second.deliveries().fireDue(CLOCK, 1_000));
-        int afterwards = first.deliveries().fireDue(CLOCK, 1_000);
+        List<Integer> fired = atOnce(() -> first.clockFiring().fireDue(CLOCK, 1_000),
+                () -> second.clockFiring().fireDue(CLOCK, 1_000));
+        int afterwards = first.clockFiring().fireDue(CLOCK, 1_000);
 
         List<Long> delivered = deliveredTimes();
         assertThat(delivered).as("each occurrence delivered once, in order, from the first one missed")

@@ -2,12 +2,6 @@ package io.timeservice.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,7 +15,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import io.timeservice.model.ClockSettings;
 import org.junit.jupiter.api.AfterAll;
@@ -34,9 +27,9 @@ import tools.jackson.databind.JsonNode;
  * an index at 1,000,000 rows in each table (1,000 clocks of 1,000 timers and 1,000 deliveries, 60% of them acked):
  * {@code EXPLAIN (FORMAT JSON)} with the parameters a call binds must show no sequential scan of either table, and,
  * where one index is the point of the statement, that index. The statements are found by reflection (every
- * {@code static final String} of the package's classes that starts as SQL and names one of the tables), so a new
- * statement without a case here fails {@link #everyStatementOfTheStore_hasAPlanCase}, and a statement written inline
- * instead of as a named constant fails {@link #noStatementOnTimersOrDeliveries_isWrittenInline}.
+ * {@code static final String} of the package's classes that starts as SQL and names one of the tables,
+ * {@link StoreStatements#named}), so a new statement without a case here fails
+ * {@link #everyStatementOfTheStore_hasAPlanCase}; {@link NamedStatementsTest} keeps every statement a named constant.
  *
  * <p>The plans are the custom plans of the first executions; pgjdbc prepares server-side after five, and PostgreSQL
  * keeps a generic plan only when it costs no more than these.
@@ -47,10 +40,9 @@ class StatementPlansTest {
     private static final int CLOCKS = 1_000;
     /** Scanned whole by design, never on a request's path: the gauges' sample and the invariant report. */
     private static final Map<String, String> WHOLE_TABLE = Map.of(
-            "StoreSample.SAMPLE", "the gauges' sample, every sample-period on its own thread",
-            "BudgetReconciliation.BUDGET_AND_ROWS", "the invariant report sums every pending row",
-            "PendingBudgetStripes.RECOUNT_DELIVERIES", "the deliveries counted once at each start");
-    private static final Pattern STATEMENT = Pattern.compile("(?is)^\\s*(SELECT|WITH|UPDATE|INSERT|DELETE)\\b.*");
+            "StoreSql.SAMPLE", "the gauges' sample, every sample-period on its own thread",
+            "StoreSql.BUDGET_AND_ROWS", "the invariant report sums every pending row",
+            "StoreSql.RECOUNT_DELIVERIES", "the deliveries counted once at each start");
     private static final Pattern TABLES = Pattern.compile("(?i)\\b(FROM|JOIN|UPDATE|INTO|USING)\\s+(ONLY\\s+)?(timers|deliveries)\\b");
 
     private static TestDatabase database;
@@ -77,7 +69,7 @@ class StatementPlansTest {
         java.util.Arrays.fill(claims, CLAIM);
         CASES.put("DeliverySql.CLAIM", new Case("deliveries_ready", 30_000L, virt, 100));
         CASES.put("DeliverySql.CLAIM_OF", new Case("deliveries_ready", 30_000L, virt, 1L, 100));
-        CASES.put("DeliverySql.FIRE_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis(), 10_000));
+        CASES.put("FiringSql.FIRE_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis(), 10_000));
         CASES.put("DeliverySql.ACK", new Case("deliveries_claim", virt, "d1", CLAIM, 0L));
         CASES.put("DeliverySql.ALREADY_ACKED", new Case("deliveries_claim", virt, "d1", CLAIM));
         // found by their claims, locked by primary key: never by the clock's whole in-flight range
@@ -96,26 +88,28 @@ class StatementPlansTest {
         CASES.put("DeliverySql.COUNTS", new Case("deliveries_pending_by_clock", virt));
         CASES.put("DeliverySql.COUNT_IN_STATE", new Case(null, virt, "ready"));
         CASES.put("DeliverySql.ANY_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis()));
-        CASES.put("BatchAdds.INSERT_RUN", new Case(null, virt, 0L, false, ids("n", 100), longs(100), ints(100),
+        CASES.put("TimerSql.GET", new Case("timers_pkey", "t1", virt));
+        CASES.put("TimerSql.PENDING", new Case("timers_pkey", virt, "t1"));
+        CASES.put("TimerSql.DUE_BY", new Case("timers_firing_order", 500L, 100, virt));
+        CASES.put("TimerSql.STATUS", new Case(null, virt));
+        CASES.put("TimerSql.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, virt, "new"));
+        CASES.put("TimerSql.INSERT_RUN", new Case(null, virt, 0L, false, ids("n", 100), longs(100), ints(100),
                 new String[100], longs(100)));
-        CASES.put("PostgresTimers.LOCK_TIMER", new Case("timers_pkey", virt, "t1"));
-        CASES.put("PostgresTimers.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, virt, "new"));
-        CASES.put("PostgresTimers.COUNT_DUE", new Case("timers_firing_order", virt, 500L, 10_001L));
-        CASES.put("PostgresTimers.FIRE", new Case("timers_firing_order", virt, 500L, 10_000L, true));
-        CASES.put("PostgresTimers.DUE_BY", new Case("timers_firing_order", 500L, 100, virt));
-        CASES.put("PostgresTimers.NEXT_EVENT", new Case(null, sys, sys, sys));
-        CASES.put("PostgresTimers.STATUS", new Case(null, virt));
-        CASES.put("PostgresTimers.GET", new Case("timers_pkey", "t1", virt));
-        CASES.put("PostgresTimers.EDIT", new Case("timers_seq", 9L, 0, 2, 1L));
-        CASES.put("PostgresTimers.CANCEL", new Case("timers_seq", 1L));
-        CASES.put("PostgresTimers.RESET_TIMERS", new Case(null, virt));
-        CASES.put("PostgresTimers.RESET_DELIVERIES", new Case("deliveries_by_clock", virt));
+        CASES.put("TimerSql.LOCK", new Case("timers_pkey", virt, "t1"));
+        CASES.put("TimerSql.EDIT", new Case("timers_seq", 9L, 0, 2, 1L));
+        CASES.put("TimerSql.CANCEL", new Case("timers_seq", 1L));
+        CASES.put("FiringSql.COUNT_DUE", new Case("timers_firing_order", virt, 500L, 10_001L));
+        CASES.put("FiringSql.FIRE", new Case("timers_firing_order", virt, 500L, 10_000L, true));
+        CASES.put("FiringSql.NEXT_EVENT", new Case(null, sys, sys, sys));
+        CASES.put("FiringSql.OVERDUE", new Case("timers_firing_order", virt));
+        CASES.put("ClockSql.RESET_TIMERS", new Case(null, virt));
+        CASES.put("ClockSql.RESET_DELIVERIES", new Case("deliveries_by_clock", virt));
         CASES.put("ClockSql.DELETE_ROWS", new Case("deliveries_by_clock", virt, virt));
-        CASES.put("PostgresClockCopy.COPY", new Case(null, virt, "c5", 0L));
-        CASES.put("PostgresClockSnapshots.ROWS", new Case(null, virt, virt));
-        CASES.put("PostgresClockSnapshots.INSERT_TIMERS", new Case(null, virt, virt, ids("s", 100), longs(100), ints(100),
+        CASES.put("ClockSql.COPY_ROWS", new Case(null, virt, "c5", 0L));
+        CASES.put("ClockSql.SAVED_ROWS", new Case(null, virt, virt));
+        CASES.put("ClockSql.LOAD_TIMERS", new Case(null, virt, virt, ids("s", 100), longs(100), ints(100),
                 longs(100), ints(100), longs(100), new String[100], longs(100), new String[100], new Boolean[100]));
-        CASES.put("PostgresClockSnapshots.INSERT_DELIVERIES", new Case(null, virt, virt, ids("s", 100), longs(100),
+        CASES.put("ClockSql.LOAD_DELIVERIES", new Case(null, virt, virt, ids("s", 100), longs(100),
                 ints(100), longs(100), new String[100], longs(100), repeat("ready", 100), ints(100), new Long[100],
                 longs(100), new String[100], new String[100]));
         long now = System.currentTimeMillis();
@@ -131,7 +125,6 @@ class StatementPlansTest {
         CASES.put("FiringLookSql.LOOK", new Case(LOOK_INDEXES));
         CASES.put("FiringLookSql.NEXT_ON", new Case("timers_firing_order+deliveries_leases+deliveries_waiting",
                 (Object) new String[] {sys, "c4"}));
-        CASES.put("PostgresQueueInspector.OVERDUE", new Case("timers_firing_order", virt));
     }
 
     @BeforeAll
@@ -173,7 +166,7 @@ class StatementPlansTest {
 
     @Test
     void everyStatementOfTheStore_hasAPlanCase() throws Exception {
-        Map<String, String> statements = statementsOfTheStore();
+        Map<String, String> statements = StoreStatements.named(TABLES);
 
         assertThat(statements).as("statements found by reflection").hasSizeGreaterThan(30);
         TreeSet<String> unchecked = new TreeSet<>(statements.keySet());
@@ -188,7 +181,7 @@ class StatementPlansTest {
     @Test
     void everyStatementOnTimersOrDeliveries_usesAnIndexAtAMillionRows() throws Exception {
         List<String> failures = new ArrayList<>();
-        for (Map.Entry<String, String> statement : statementsOfTheStore().entrySet()) {
+        for (Map.Entry<String, String> statement : StoreStatements.named(TABLES).entrySet()) {
             Case planCase = CASES.get(statement.getKey());
             if (planCase == null) {
                 continue; // whole-table by design, or reported by everyStatementOfTheStore_hasAPlanCase
@@ -229,7 +222,7 @@ class StatementPlansTest {
         Pattern insert = Pattern.compile("(?is)\\bINSERT\\s+INTO\\s+(timers|deliveries)\\s*\\(([^)]*)\\)");
         List<String> inserts = new ArrayList<>();
         List<String> withoutFlag = new ArrayList<>();
-        for (Map.Entry<String, String> statement : statementsOfTheStore().entrySet()) {
+        for (Map.Entry<String, String> statement : StoreStatements.named(TABLES).entrySet()) {
             Matcher columns = insert.matcher(statement.getValue());
             while (columns.find()) {
                 inserts.add(statement.getKey());
@@ -241,53 +234,6 @@ class StatementPlansTest {
 
         assertThat(inserts).as("inserts found").hasSizeGreaterThanOrEqualTo(10);
         assertThat(withoutFlag).isEmpty();
-    }
-
-    @Test
-    void noStatementOnTimersOrDeliveries_isWrittenInline() throws IOException {
-        Pattern inline = Pattern.compile("prepareStatement\\(\\s*(\"\"\"(.*?)\"\"\"|\"((?:[^\"\\\\]|\\\\.)*)\")",
-                Pattern.DOTALL);
-        List<String> found = new ArrayList<>();
-        try (Stream<Path> sources = Files.list(Path.of("src/main/java/io/timeservice/store/postgres"))) {
-            for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {
-                Matcher literal = inline.matcher(Files.readString(source));
-                while (literal.find()) {
-                    String text = literal.group(2) != null ? literal.group(2) : literal.group(3);
-                    if (TABLES.matcher(text).find()) {
-                        found.add(source.getFileName() + ": " + text.strip());
-                    }
-                }
-            }
-        }
-        assertThat(found).as("name them as constants, so that this test checks their plans").isEmpty();
-    }
-
-    /** Every SQL constant of the package that names timers or deliveries, as "Class.FIELD" to its text. */
-    private static Map<String, String> statementsOfTheStore() throws IOException, URISyntaxException,
-            ClassNotFoundException, IllegalAccessException {
-        Path classes = Path.of(PostgresStore.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .resolve(PostgresStore.class.getPackageName().replace('.', '/'));
-        Map<String, String> statements = new TreeMap<>();
-        List<Path> files;
-        try (Stream<Path> listed = Files.list(classes)) {
-            files = listed.filter(p -> p.toString().endsWith(".class")).sorted().toList();
-        }
-        for (Path file : files) {
-            String name = file.getFileName().toString().replaceFirst("\\.class$", "");
-            Class<?> type = Class.forName(PostgresStore.class.getPackageName() + "." + name, false,
-                    StatementPlansTest.class.getClassLoader());
-            for (Field field : type.getDeclaredFields()) {
-                int modifiers = field.getModifiers();
-                if (field.getType() == String.class && Modifier.isStatic(modifiers) && Modifier.isFinal(modifiers)) {
-                    field.setAccessible(true);
-                    String sql = (String) field.get(null);
-                    if (sql != null && STATEMENT.matcher(sql).matches() && TABLES.matcher(sql).find()) {
-                        statements.put(type.getSimpleName() + "." + field.getName(), sql);
-                    }
-                }
-            }
-        }
-        return statements;
     }
 
     /**

@@ -85,7 +85,7 @@ class StoreConcurrencyTest {
                 int accepted = 0;
                 for (int i = 0; i < 20; i++) {
                     try {
-                        store.timers().add("default", prefix + i, 1, 0, null);
+                        store.timerChanges().add("default", prefix + i, 1, 0, null);
                         accepted++;
                     } catch (ProblemException refused) {
                         assertThat(refused.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
@@ -106,14 +106,14 @@ class StoreConcurrencyTest {
     void aLowerCapacityAfterARestart_refusesAddsUntilEnoughAreGone() {
         PostgresStore before = PostgresStore.open(database.dataSource(), 10, 1_000_000, 10, ClockSettings.Mode.VIRTUAL);
         for (int i = 0; i < 10; i++) {
-            before.timers().add("default", "t" + i, 1, 0, null);
+            before.timerChanges().add("default", "t" + i, 1, 0, null);
         }
 
         PostgresStore after = PostgresStore.open(database.dataSource(), 8, 1_000_000, 10, ClockSettings.Mode.VIRTUAL);
 
         for (int gone = 0; gone < 3; gone++) {
             assertThat(addRefused(after, "new")).as("refused with %d of 10 cancelled", gone).isTrue();
-            after.timers().cancel("default", "t" + gone, io.timeservice.model.Precondition.NONE);
+            after.timerChanges().cancel("default", "t" + gone, io.timeservice.model.Precondition.NONE);
         }
         assertThat(addRefused(after, "new")).isFalse(); // 7 pending: room for one
         assertThat(addRefused(after, "newer")).isTrue();
@@ -121,7 +121,7 @@ class StoreConcurrencyTest {
 
     private static boolean addRefused(PostgresStore store, String id) {
         try {
-            store.timers().add("default", id, 1, 0, null);
+            store.timerChanges().add("default", id, 1, 0, null);
             return false;
         } catch (ProblemException refused) {
             assertThat(refused.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
@@ -136,7 +136,7 @@ class StoreConcurrencyTest {
         try (Connection advancing = database.dataSource().getConnection()) {
             advancing.setAutoCommit(false);
             execute(advancing, "SELECT now_ms FROM clocks WHERE name = 'default' FOR UPDATE");
-            add = pool.submit(() -> store.timers().add("default", "due-now", 0, 0, null));
+            add = pool.submit(() -> store.timerChanges().add("default", "due-now", 0, 0, null));
             awaitBlockedBy(advancing);
             execute(advancing, "UPDATE clocks SET now_ms = 5 WHERE name = 'default'");
             advancing.commit();
@@ -159,13 +159,13 @@ class StoreConcurrencyTest {
         for (int i = 0; i < 1_000; i++) {
             adds.add(new io.timeservice.model.BatchOp.Add("t" + i, i % 200, i % 3, null));
         }
-        first.timers().batch("default", adds);
+        first.timerChanges().batch("default", adds);
         List<Callable<List<Timer>>> advancers = new ArrayList<>();
         for (PostgresStore store : List.of(first, second, first, second)) {
             advancers.add(() -> {
                 List<Timer> fired = new ArrayList<>();
                 for (int i = 0; i < 60; i++) {
-                    fired.addAll(store.timers().advance("default", 1L, null, 7).fired());
+                    fired.addAll(store.clockFiring().advance("default", 1L, null, 7).fired());
                 }
                 return fired;
             });
@@ -182,7 +182,7 @@ class StoreConcurrencyTest {
                 }
             }
         }
-        firedIds.addAll(first.timers().advance("default", 1_000L, null, Integer.MAX_VALUE).fired().stream()
+        firedIds.addAll(first.clockFiring().advance("default", 1_000L, null, Integer.MAX_VALUE).fired().stream()
                 .map(Timer::id).toList());
         assertThat(firedIds).hasSize(1_000);
     }
@@ -196,11 +196,11 @@ class StoreConcurrencyTest {
     @Test
     void aBoundedAdvance_racingACancelOfTheTimerItFires_firesAsSomeSequentialHistory() throws Exception {
         PostgresStore store = PostgresStore.open(database.dataSource(), 100, 100_000, 10, ClockSettings.Mode.VIRTUAL);
-        store.timers().add("default", "a", 1, 0, null);
-        store.timers().add("default", "b", 2, 0, null);
+        store.timerChanges().add("default", "a", 1, 0, null);
+        store.timerChanges().add("default", "b", 2, 0, null);
 
         Raced<Timer> raced = raceAdvanceWith(store, "a", 1,
-                () -> store.timers().cancel("default", "a", io.timeservice.model.Precondition.NONE));
+                () -> store.timerChanges().cancel("default", "a", io.timeservice.model.Precondition.NONE));
 
         assertThat(raced.change().id()).isEqualTo("a"); // the cancel succeeded, so it came first
         assertThat(raced.advanced().fired()).extracting(Timer::id).containsExactly("b");
@@ -214,16 +214,16 @@ class StoreConcurrencyTest {
     @Test
     void aBoundedAdvance_racingAPriorityEdit_firesAsSomeSequentialHistory() throws Exception {
         PostgresStore store = PostgresStore.open(database.dataSource(), 100, 100_000, 10, ClockSettings.Mode.VIRTUAL);
-        store.timers().add("default", "a", 1, 0, null);
-        store.timers().add("default", "b", 1, 1, null);
-        store.timers().add("default", "c", 1, 2, null);
+        store.timerChanges().add("default", "a", 1, 0, null);
+        store.timerChanges().add("default", "b", 1, 1, null);
+        store.timerChanges().add("default", "c", 1, 2, null);
 
         Raced<Timer> raced = raceAdvanceWith(store, "b", 2,
-                () -> store.timers().edit("default", "b", (Due) null, 5, io.timeservice.model.Precondition.NONE));
+                () -> store.timerChanges().edit("default", "b", (Due) null, 5, io.timeservice.model.Precondition.NONE));
 
         assertThat(raced.change().priority()).isEqualTo(5); // the edit succeeded, so it came first: b is now last
         assertThat(raced.advanced().fired()).extracting(Timer::id).containsExactly("a", "c");
-        assertThat(store.timers().get("default", "b").priority()).isEqualTo(5);
+        assertThat(store.timerReads().get("default", "b").priority()).isEqualTo(5);
     }
 
     private record Raced<T>(T change, io.timeservice.model.AdvanceResult advanced) {
@@ -246,7 +246,7 @@ class StoreConcurrencyTest {
             awaitBlockedBy(holder);
             long changerPid = database.queryLong("SELECT pid FROM pg_stat_activity WHERE "
                     + queryLong(holder, "SELECT pg_backend_pid()") + " = ANY(pg_blocking_pids(pid))");
-            advanced = pool.submit(() -> store.timers().advance("default", null, 10L, limit));
+            advanced = pool.submit(() -> store.clockFiring().advance("default", null, 10L, limit));
             awaitBlockedBy(changerPid);
             holder.rollback();
         }

@@ -58,10 +58,10 @@ class StoreSamplerTest {
              PostgresStore store = PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10,
                      ClockSettings.Mode.VIRTUAL)) {
             store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
-            store.timers().add("s", "later", 3_600_000, 0, null);
-            store.timers().add("s", "now", 0, 0, null);
+            store.timerChanges().add("s", "later", 3_600_000, 0, null);
+            store.timerChanges().add("s", "now", 0, 0, null);
             store.clocks().create("v", ClockSettings.Mode.VIRTUAL, 0, null);
-            store.timers().add("v", "virtual", 10, 0, "{\"x\":1}");
+            store.timerChanges().add("v", "virtual", 10, 0, "{\"x\":1}");
             PostgresFiringLoop loop = store.startFiring(new PostgresFiringLoop.Settings(NEVER_IN_THIS_TEST, 100,
                     Duration.ofMinutes(5), Duration.ofMillis(100)));
 

@@ -23,14 +23,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Clocks on a real PostgreSQL: creation, its refusals and limit, listing, deletion with its timers and budget. */
-class PostgresClocksTest {
+class PostgresClockRegistryTest {
 
     private TestDatabase database;
     private PostgresStore store;
 
     @BeforeEach
     void openStore() {
-        database = TestDatabase.create(PostgresClocksTest.class, 2);
+        database = TestDatabase.create(PostgresClockRegistryTest.class, 2);
         store = PostgresStore.open(database.dataSource(), 10, 1_000, 3, ClockSettings.Mode.VIRTUAL);
     }
 
@@ -54,7 +54,7 @@ class PostgresClocksTest {
 
     @Test
     void openingAgain_keepsTheDefaultClockAsItIs() {
-        store.timers().advance(Limits.DEFAULT_CLOCK, 5L, null, 1);
+        store.clockFiring().advance(Limits.DEFAULT_CLOCK, 5L, null, 1);
 
         PostgresStore again = PostgresStore.open(database.dataSource(), 10, 1_000, 3, ClockSettings.Mode.SYSTEM);
 
@@ -65,7 +65,7 @@ class PostgresClocksTest {
     @Test
     void create_isIdempotentForTheSameSettings_andConflictsOtherwise() {
         assertThat(store.clocks().create("ci-1", ClockSettings.Mode.VIRTUAL, 7, null).created()).isTrue();
-        PostgresClocks.Created again = store.clocks().create("ci-1", ClockSettings.Mode.VIRTUAL, 7, null);
+        PostgresClockRegistry.Created again = store.clocks().create("ci-1", ClockSettings.Mode.VIRTUAL, 7, null);
 
         assertThat(again.created()).isFalse();
         assertThat(again.clock()).usingRecursiveComparison().ignoringFields("createdAt", "incarnation")
@@ -141,21 +141,21 @@ class PostgresClocksTest {
         store.clocks().create("gone", ClockSettings.Mode.VIRTUAL, 0, null);
         Timer old = null;
         for (int i = 0; i < 10; i++) {
-            old = store.timers().add("gone", "t" + i, 5, 0, null);
+            old = store.timerChanges().add("gone", "t" + i, 5, 0, null);
         }
 
         store.clocks().delete("gone");
 
         assertThatThrownBy(() -> store.clocks().get("gone"))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CLOCK_NOT_FOUND));
-        assertThatThrownBy(() -> store.timers().add("gone", "t0", 5, 0, null))
+        assertThatThrownBy(() -> store.timerChanges().add("gone", "t0", 5, 0, null))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CLOCK_NOT_FOUND));
         store.clocks().create("gone", ClockSettings.Mode.VIRTUAL, 0, null);
         for (int i = 0; i < 10; i++) {
-            store.timers().add("gone", "t" + i, 5, 0, null); // the whole capacity of 10 is free again
+            store.timerChanges().add("gone", "t" + i, 5, 0, null); // the whole capacity of 10 is free again
         }
         Timer last = old;
-        assertThatThrownBy(() -> store.timers().cancel("gone", "t9", Precondition.ifMatch(last.revision())))
+        assertThatThrownBy(() -> store.timerChanges().cancel("gone", "t9", Precondition.ifMatch(last.revision())))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.PRECONDITION_FAILED));
         assertThat(database.queryLong("SELECT count(*) FROM timers")).isEqualTo(10);
     }
@@ -169,8 +169,8 @@ class PostgresClocksTest {
     @Test
     void delete_racingAnAckOnASystemClock_givesTheDeliveryBackOnce_andTheBudgetMatchesTheRows() throws Exception {
         store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
-        store.timers().add("s", "a", 0, 0, null);
-        assertThat(store.deliveries().fireDue("s", 10)).isEqualTo(1);
+        store.timerChanges().add("s", "a", 0, 0, null);
+        assertThat(store.clockFiring().fireDue("s", 10)).isEqualTo(1);
         ClaimedDelivery claimed = store.deliveries().claim("s", 1, 600_000).get(0);
         ExecutorService calls = Executors.newFixedThreadPool(2);
         try (Connection budgetHolder = DriverManager.getConnection(database.jdbcUrl())) {
@@ -198,7 +198,7 @@ class PostgresClocksTest {
 
     @Test
     void theInvariantReport_namesTheBudgetAndTheRows_whenTheyDisagree() {
-        store.timers().add(Limits.DEFAULT_CLOCK, "a", 5, 0, null);
+        store.timerChanges().add(Limits.DEFAULT_CLOCK, "a", 5, 0, null);
         database.execute("UPDATE pending_budget SET timers = timers + 2 WHERE stripe = 0");
 
         InvariantReport report = new PostgresQueueInspector(store, 4).invariants(null);
@@ -209,8 +209,8 @@ class PostgresClocksTest {
 
     @Test
     void theInvariantReport_namesATimerAVirtualClockLeftBehind() {
-        store.timers().add(Limits.DEFAULT_CLOCK, "late", 5, 0, null);
-        store.timers().add(Limits.DEFAULT_CLOCK, "later", 50, 0, null);
+        store.timerChanges().add(Limits.DEFAULT_CLOCK, "late", 5, 0, null);
+        store.timerChanges().add(Limits.DEFAULT_CLOCK, "later", 50, 0, null);
         database.execute("UPDATE clocks SET now_ms = 10 WHERE name = 'default'"); // as if an advance skipped "late"
 
         InvariantReport report = new PostgresQueueInspector(store, 4).invariants(null);

@@ -1,0 +1,169 @@
+package io.timeservice.store.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockRules;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.PushTarget;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScaledTime;
+
+/**
+ * How a clock row reads and is written (table {@code clocks}), on the caller's transaction: the clock a call runs
+ * on, read with the lock it needs ({@link #require}), the row of a new clock, the creation lock and the clock count.
+ * Every call of the store that names a clock reads it here first, so its row is locked before any timer, schedule or
+ * delivery row (the store's lock order). The statements are {@link ClockSql}'s.
+ */
+final class ClockRows {
+
+    /**
+     * The advisory lock key that serializes clock creation over every instance of one store: combined with the
+     * {@code clocks} table's OID, so that stores in other schemas of the same database do not wait for each other.
+     */
+    static final long CREATION_LOCK = 0x7469_6d65_636c_6bL;
+
+    private ClockRows() {
+    }
+
+    /**
+     * The clock {@code name}, read with {@code lock} (a row-lock clause or ""), on the caller's transaction.
+     *
+     * @throws ProblemException {@code clock_not_found}, also for a name no clock could have
+     */
+    static StoredClock require(Connection connection, String name, String lock) throws SQLException {
+        return found(name, name == null ? null : find(connection, name, lock));
+    }
+
+    /**
+     * The clock a read of {@code name} found.
+     *
+     * @throws ProblemException {@code clock_not_found} when it found none
+     */
+    static StoredClock found(String name, StoredClock clock) {
+        if (clock == null) {
+            throw ClockRules.clockNotFound(name);
+        }
+        return clock;
+    }
+
+    /** The clock {@code name} read with {@code lock} (a row-lock clause or ""), or null. */
+    static StoredClock find(Connection connection, String name, String lock) throws SQLException {
+        return Jdbc.queryFirst(connection, ClockSql.FIND + lock, select -> select.setString(1, name),
+                ClockRows::clockOf);
+    }
+
+    /** Clocks that exist, the default one included. */
+    static int count(Connection connection) throws SQLException {
+        return Jdbc.queryOne(connection, ClockSql.COUNT, select -> { }, row -> row.getInt(1));
+    }
+
+    /** Takes the lock every creation of a clock holds to its transaction's end (names and the clock limit). */
+    static void lockCreation(Connection connection) throws SQLException {
+        try (PreparedStatement lock = connection.prepareStatement(ClockSql.LOCK_CREATION)) {
+            lock.setLong(1, CREATION_LOCK);
+            lock.execute();
+        }
+    }
+
+    /** Inserts the row of a new clock; call within the transaction that decided it may (holding the creation lock). */
+    static void insert(Connection connection, String name, ClockSettings settings, long now) throws SQLException {
+        Long rate = settings.rate() == null ? null : settings.rate().millionths();
+        try (PreparedStatement insert = connection.prepareStatement(ClockSql.INSERT)) {
+            RetryPolicy retry = settings.retry();
+            insert.setString(1, name);
+            insert.setString(2, StoredClock.sql(settings.mode()));
+            insert.setLong(3, now);
+            insert.setLong(4, now);
+            insert.setString(5, StoredClock.sql(settings.delivery()));
+            insert.setInt(6, retry.maxAttempts());
+            insert.setLong(7, retry.initialBackoffMillis());
+            insert.setDouble(8, retry.multiplier());
+            insert.setLong(9, retry.maxBackoffMillis());
+            insert.setDouble(10, retry.jitter());
+            insert.setObject(11, rate, Types.BIGINT);
+            insert.setObject(12, rate, Types.BIGINT);
+            bindPush(connection, insert, 13, settings.push());
+            insert.executeUpdate();
+        }
+    }
+
+    /**
+     * Sets the time up to which the new virtual clock {@code name} has fired every due timer, before its now: a loaded
+     * document's timers due before its now stay pending ({@link io.timeservice.model.ClockSnapshot#firedThrough}).
+     */
+    static void firedThrough(Connection connection, String name, long firedThrough) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(ClockSql.FIRED_THROUGH)) {
+            update.setLong(1, firedThrough);
+            update.setString(2, name);
+            update.executeUpdate();
+        }
+    }
+
+    /** Deletes the clock's schedules and gives their count back to {@code timeservice.schedules.max}. */
+    static void deleteSchedules(Connection connection, String clock) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(ClockSql.DELETE_SCHEDULES)) {
+            delete.setString(1, clock);
+            delete.executeUpdate();
+        }
+    }
+
+    /** The clock in a row of {@link ClockSql#SELECT}'s columns. */
+    static StoredClock clockOf(ResultSet row) throws SQLException {
+        RetryPolicy retry = row.getObject(7) == null ? RetryPolicy.DEFAULT // a clock stored without a policy
+                : new RetryPolicy(row.getInt(7), row.getLong(8), row.getDouble(9), row.getLong(10), row.getDouble(11));
+        Long rate = row.getObject(12, Long.class);
+        ScaledTime scaled = rate == null ? null : new ScaledTime(row.getLong(13), row.getLong(14), new ClockRate(rate));
+        return new StoredClock(row.getString(1), StoredClock.ofSql(ClockSettings.Mode.class, row.getString(2)),
+                row.getLong(3), row.getLong(4), StoredClock.ofSql(ClockSettings.DeliveryMode.class, row.getString(5)), retry,
+                row.getLong(6), scaled, pushOf(row), row.getLong(21));
+    }
+
+    /** The push target in columns 15 to 20, or null for a clock without one. */
+    private static PushTarget pushOf(ResultSet row) throws SQLException {
+        String url = row.getString(15);
+        if (url == null) {
+            return null;
+        }
+        String[] names = strings(row, 18);
+        String[] values = strings(row, 19);
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 0; i < names.length; i++) {
+            headers.put(names[i], values[i]);
+        }
+        return new PushTarget(url, row.getLong(16), row.getInt(17), headers, List.of(strings(row, 20)));
+    }
+
+    private static String[] strings(ResultSet row, int column) throws SQLException {
+        java.sql.Array array = row.getArray(column);
+        return array == null ? new String[0] : (String[]) array.getArray();
+    }
+
+    /** Writes {@code push} (null: none) into the {@code push_*} columns bound from {@code first} on. */
+    private static void bindPush(Connection connection, PreparedStatement insert, int first, PushTarget push)
+            throws SQLException {
+        if (push == null) {
+            insert.setNull(first, Types.VARCHAR);
+            insert.setNull(first + 1, Types.BIGINT);
+            insert.setNull(first + 2, Types.INTEGER);
+            for (int i = 3; i < 6; i++) {
+                insert.setNull(first + i, Types.ARRAY);
+            }
+            return;
+        }
+        insert.setString(first, push.url());
+        insert.setLong(first + 1, push.timeoutMillis());
+        insert.setInt(first + 2, push.concurrency());
+        insert.setArray(first + 3, connection.createArrayOf("text", push.headers().keySet().toArray()));
+        insert.setArray(first + 4, connection.createArrayOf("text", push.headers().values().toArray()));
+        insert.setArray(first + 5, connection.createArrayOf("text", push.secrets().toArray()));
+    }
+}

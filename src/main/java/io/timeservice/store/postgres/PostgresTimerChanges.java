@@ -1,0 +1,372 @@
+package io.timeservice.store.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.Due;
+import io.timeservice.model.Limits;
+import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.ScheduleRules;
+import io.timeservice.model.TimeRules;
+import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
+
+/**
+ * The changes of the PostgreSQL store's pending timers (table {@code timers}): add, edit, cancel, atomic batches of
+ * them, and the demo's reset of a clock, with the memory store's semantics and refusals, in the same order (the
+ * {@code TimerStore} port's contract). The statements are {@link TimerSql}'s.
+ *
+ * <p>Thread-safe and safe across instances, by the database's locks, each call one READ COMMITTED transaction:
+ * <ul>
+ *   <li>every change first shares its clock's row ({@code FOR SHARE}), which an advance locks
+ *       ({@code FOR UPDATE}, {@link PostgresClockFiring}), so a timer is never added or moved relative to a now an
+ *       advance has passed, and an advance's count of the due timers and its firing see one set (a cancel or edit
+ *       committing between them made it fire nothing after counting "more", or fire an edited timer out of order:
+ *       issue 34, item 12);</li>
+ *   <li>cancel and edit then lock the timer's row, so each sees the one another change left;</li>
+ *   <li>the pending budget ({@link PendingBudgetStripes}) is changed as the last statement of the transaction.</li>
+ * </ul>
+ * Every refusal is decided before the commit and rolls everything back, so a refused call changes nothing; a batch
+ * is one transaction, all or nothing. Sequences come from one database sequence (see the schema). Costs: add, edit
+ * and cancel are a few index lookups; a batch one statement per operation, a run of adds one statement
+ * ({@link BatchAdds}).
+ */
+public final class PostgresTimerChanges {
+
+    private final Jdbc jdbc;
+    private final PendingBudgetStripes budget;
+    private final FiringAlarm alarm;
+
+    PostgresTimerChanges(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm) {
+        this.jdbc = jdbc;
+        this.budget = budget;
+        this.alarm = alarm;
+    }
+
+    /**
+     * The earliest fire time a change gave a timer of a clock that fires by itself, as the database's clock, told to
+     * this instance's firing loop after the commit (a retried transaction may leave an earlier time from a failed
+     * attempt: that only wakes the loop once for nothing).
+     */
+    private static final class SystemFiring {
+        private long earliest = Long.MAX_VALUE;
+
+        void saw(StoredClock clock, Timer timer) {
+            if (clock.firesByItself()) {
+                earliest = Math.min(earliest, clock.dbTimeOf(timer.fireTime()));
+            }
+        }
+
+        void tell(FiringAlarm alarm) {
+            if (earliest != Long.MAX_VALUE) {
+                alarm.dueAt(earliest);
+            }
+        }
+    }
+
+    /** Adds a timer due at the clock's {@code now + delay}. */
+    public Timer add(String clock, String id, long delay, int priority, String payload) {
+        return add(clock, id, Due.after(delay), priority, payload);
+    }
+
+    /**
+     * Adds a timer due {@code due}, its fireTime decided against the clock's now as read in the same transaction (an
+     * advance, which locks the clock's row, cannot move now in between).
+     *
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_id}, {@code invalid_delay},
+     *                            {@code duplicate_id} or {@code capacity_exceeded}
+     */
+    public Timer add(String clock, String id, Due due, int priority, String payload) {
+        return onSharedClock(clock, (connection, stored) -> {
+            Timer added = insert(connection, stored, id, due, priority, payload);
+            long bytes = Limits.bytesOf(id, payload);
+            try {
+                budget.change(connection, 1, bytes, 1, bytes);
+            } catch (PendingBudgetStripes.Exceeded exceeded) {
+                throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes, false, budget);
+            }
+            return added;
+        });
+    }
+
+    /**
+     * Cancels a pending timer if {@code precondition} accepts its revision; returns it as it was.
+     *
+     * @throws ProblemException {@code clock_not_found}, {@code timer_not_found} or {@code precondition_failed}
+     */
+    public Timer cancel(String clock, String id, Precondition precondition) {
+        return jdbc.inTransaction(connection -> {
+            ClockRows.require(connection, clock, " FOR SHARE"); // no advance between its count and its firing
+            Timer cancelled = delete(connection, clock, id, precondition);
+            budget.release(connection, 1, Limits.bytesOf(cancelled.id(), cancelled.payload()));
+            return cancelled;
+        });
+    }
+
+    /** An edit with a new delay from the clock's now. */
+    public Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition) {
+        return edit(clock, id, newDelay == null ? null : Due.after(newDelay), newPriority, precondition);
+    }
+
+    /**
+     * Gives a pending timer a new due time (a delay counts from the clock's now), priority or both if
+     * {@code precondition} accepts its revision, keeping its sequence and counting one more version.
+     *
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_request} (nothing to change),
+     *                            {@code invalid_delay}, {@code timer_not_found}, {@code precondition_failed} or
+     *                            {@code version_limit_reached}
+     */
+    public Timer edit(String clock, String id, Due newDue, Integer newPriority, Precondition precondition) {
+        // the clock shared even for a priority-only edit: an advance must not fire it with the order of neither
+        // version; the firing loop told of it too: its row may have been locked when the loop fired
+        return onSharedClock(clock, (connection, stored) -> update(connection, stored, id, newDue, newPriority,
+                precondition));
+    }
+
+    /** One change of one timer, on the caller's transaction, its clock's row shared. */
+    @FunctionalInterface
+    private interface Change {
+        Timer apply(Connection connection, StoredClock stored) throws SQLException;
+    }
+
+    /**
+     * Runs {@code change} in one transaction that first shares the clock's row ({@code FOR SHARE}), then tells this
+     * instance's firing loop when the changed timer is due, if its clock fires by itself.
+     */
+    private Timer onSharedClock(String clock, Change change) {
+        SystemFiring firing = new SystemFiring();
+        Timer changed = jdbc.inTransaction(connection -> {
+            StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE");
+            Timer result = change.apply(connection, stored);
+            firing.saw(stored, result);
+            return result;
+        });
+        firing.tell(alarm);
+        return changed;
+    }
+
+    /**
+     * Applies {@code ops} in order in one transaction, all or nothing, each decided against the state the ones
+     * before it leave, exactly as its single call would be; the budget is checked for the running total's peak
+     * ({@link BatchNeeds}).
+     *
+     * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
+     * @throws ProblemException {@code clock_not_found}; {@code invalid_request} for no or more than
+     *                            {@link Limits#MAX_BATCH_OPS} operations; else the first refused
+     *                            operation's refusal with its index
+     */
+    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
+        SystemFiring firing = new SystemFiring();
+        List<Timer> applied = jdbc.inTransaction(connection -> {
+            StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE");
+            TimerRules.requireBatchSize(ops);
+            BatchNeeds needs = new BatchNeeds(ops.size());
+            List<Timer> results = new ArrayList<>(ops.size());
+            int i = 0;
+            while (i < ops.size()) {
+                int end = i;
+                while (end < ops.size() && ops.get(end) instanceof BatchOp.Add) {
+                    end++;
+                }
+                ProblemException refused;
+                if (end - i > 1) { // consecutive adds: one statement for all of them
+                    List<BatchOp.Add> run = new ArrayList<>(end - i);
+                    for (BatchOp op : ops.subList(i, end)) {
+                        run.add((BatchOp.Add) op);
+                    }
+                    BatchAdds.Outcome outcome = BatchAdds.insert(connection, stored, run);
+                    for (Timer added : outcome.added()) {
+                        results.add(added);
+                        firing.saw(stored, added);
+                        needs.after(ops.get(i++), added);
+                    }
+                    refused = outcome.refusal();
+                    if (refused == null) {
+                        continue;
+                    }
+                } else {
+                    try {
+                        Timer result = apply(connection, stored, ops.get(i));
+                        results.add(result);
+                        if (!(ops.get(i) instanceof BatchOp.Cancel)) {
+                            firing.saw(stored, result);
+                        }
+                        needs.after(ops.get(i++), result);
+                        continue;
+                    } catch (ProblemException refusal) {
+                        refused = refusal;
+                    }
+                }
+                // The memory store decides in order, so an earlier operation may have run out of budget first.
+                // The totals are read unlocked: the batch is refused either way, only which refusal may differ.
+                ProblemException earlier = null;
+                if (needs.peakTimers > 0 || needs.peakBytes > 0) {
+                    long[] totals = budget.totals(connection);
+                    earlier = needs.firstBeyond(budget.capacity() - totals[0],
+                            budget.capacityBytes() - totals[1], totals[1], budget);
+                }
+                throw earlier != null ? earlier : refused.atOp(i);
+            }
+            try {
+                budget.change(connection, needs.peakTimers, needs.peakBytes, needs.netTimers, needs.netBytes);
+            } catch (PendingBudgetStripes.Exceeded exceeded) {
+                throw needs.firstBeyond(exceeded.availableTimers, exceeded.availableBytes, exceeded.pendingBytes,
+                        budget);
+            }
+            return results;
+        });
+        firing.tell(alarm);
+        return applied;
+    }
+
+    /**
+     * Empties a virtual clock (its pending timers, schedules and deliveries, their budget given back) and sets its
+     * now to 0: the demo's reset. Sequences keep counting.
+     *
+     * @throws ProblemException {@code clock_not_found}
+     */
+    public void reset(String clock) {
+        jdbc.inTransaction(connection -> {
+            ClockRows.require(connection, clock, " FOR UPDATE");
+            long timers = 0;
+            long bytes = 0;
+            long deliveries = 0;
+            for (String sql : new String[] {ClockSql.RESET_TIMERS, ClockSql.RESET_DELIVERIES}) {
+                try (PreparedStatement delete = connection.prepareStatement(sql)) {
+                    delete.setString(1, clock);
+                    try (ResultSet rows = delete.executeQuery()) {
+                        while (rows.next()) {
+                            if (rows.getBoolean(2)) {
+                                timers++;
+                                bytes += rows.getLong(1);
+                                deliveries += sql.equals(ClockSql.RESET_DELIVERIES) ? 1 : 0;
+                            }
+                        }
+                    }
+                }
+            }
+            ClockRows.deleteSchedules(connection, clock);
+            try (PreparedStatement restart = connection.prepareStatement(ClockSql.RESTART)) {
+                restart.setString(1, clock);
+                restart.executeUpdate();
+            }
+            budget.release(connection, timers, bytes, deliveries);
+            return null;
+        });
+    }
+
+    // ---- steps, on the caller's transaction ----
+
+    private Timer apply(Connection connection, StoredClock clock, BatchOp op) throws SQLException {
+        if (op instanceof BatchOp.Add add) {
+            return insert(connection, clock, add.id(), add.due(), add.priority(), add.payload());
+        } else if (op instanceof BatchOp.Edit edit) {
+            return update(connection, clock, edit.id(), edit.due(), edit.priority(), edit.precondition());
+        } else if (op instanceof BatchOp.Cancel cancel) {
+            return delete(connection, clock.name(), cancel.id(), cancel.precondition());
+        }
+        throw TimerRules.nullBatchOp();
+    }
+
+    /**
+     * Inserts a new pending timer: id syntax, due time, an id of the form of an existing schedule's occurrences
+     * ({@code schedule_owned}), duplicate id, in the memory store's order.
+     */
+    private static Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
+                                String payload) throws SQLException {
+        TimerRules.requireValidId(id);
+        long now = clock.now();
+        long fireTime = TimeRules.fireTime(now, due);
+        String owner = ScheduleRules.occurrenceFormOwner(id);
+        if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
+            throw ScheduleRules.scheduleReserved(id, owner);
+        }
+        Long sequence = Jdbc.queryFirst(connection, TimerSql.INSERT, insert -> {
+            insert.setString(1, clock.name());
+            insert.setString(2, id);
+            insert.setLong(3, fireTime);
+            insert.setInt(4, priority);
+            insert.setLong(5, now);
+            insert.setString(6, payload);
+            insert.setLong(7, Limits.bytesOf(id, payload));
+            insert.setBoolean(8, clock.systemClockRows());
+            insert.setString(9, clock.name());
+            insert.setString(10, id);
+        }, row -> row.getLong(1));
+        if (sequence == null) {
+            throw TimerRules.duplicateId(id);
+        }
+        return new Timer(id, fireTime, priority, sequence, 1, now, payload);
+    }
+
+    private static Timer update(Connection connection, StoredClock clock, String id, Due newDue,
+                                Integer newPriority, Precondition precondition) throws SQLException {
+        TimerRules.requireEditChange(newDue, newPriority);
+        long fireTime = newDue == null ? 0 : TimeRules.fireTime(clock.now(), newDue);
+        Timer current = lockPending(connection, clock.name(), id, precondition);
+        TimerRules.requireVersionLeft(current);
+        Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
+                newPriority == null ? current.priority() : newPriority, current.sequence(), current.version() + 1,
+                current.createdAt(), current.payload());
+        try (PreparedStatement update = connection.prepareStatement(TimerSql.EDIT)) {
+            update.setLong(1, edited.fireTime());
+            update.setInt(2, edited.priority());
+            update.setLong(3, edited.version());
+            update.setLong(4, edited.sequence());
+            update.executeUpdate();
+        }
+        return edited;
+    }
+
+    private static Timer delete(Connection connection, String clock, String id, Precondition precondition)
+            throws SQLException {
+        Timer current = lockPending(connection, clock, id, precondition);
+        try (PreparedStatement delete = connection.prepareStatement(TimerSql.CANCEL)) {
+            delete.setLong(1, current.sequence());
+            delete.executeUpdate();
+        }
+        return current;
+    }
+
+    /**
+     * The pending timer {@code id}, its row locked, if it is a client's (a schedule's occurrence is
+     * {@code schedule_owned}) and {@code precondition} accepts it.
+     */
+    private static Timer lockPending(Connection connection, String clock, String id, Precondition precondition)
+            throws SQLException {
+        Timer current = id == null ? null : Jdbc.queryFirst(connection, TimerSql.LOCK, select -> {
+            select.setString(1, clock);
+            select.setString(2, id);
+        }, row -> TimerRows.timerAt(row, 1));
+        if (current == null) {
+            ClockRows.require(connection, clock, ""); // a missing clock answers clock_not_found first
+            throw TimerRules.timerNotFound(id);
+        }
+        if (current.schedule() != null) {
+            throw ScheduleRules.scheduleOwned(id, current.schedule());
+        }
+        if (!precondition.accepts(current.revision())) {
+            throw TimerRules.preconditionFailed(current);
+        }
+        return current;
+    }
+
+    /**
+     * The capacity refusal (as the memory store's {@code PendingBudget} words it): too many timers, or too many payload
+     * bytes for a timer that needs {@code bytes}, or for a {@code batch} that needs {@code bytes} more.
+     */
+    static ProblemException capacityRefusal(boolean timersShort, long pendingBytes, long bytes, boolean batch,
+                                            PendingBudgetStripes budget) {
+        if (timersShort) {
+            return TimerRules.noTimerRoom(budget.capacity());
+        }
+        return batch ? TimerRules.noBatchPayloadRoom(pendingBytes, budget.capacityBytes(), bytes)
+                : TimerRules.noPayloadRoom(pendingBytes, budget.capacityBytes(), bytes);
+    }
+}
