@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
+import io.timeservice.metrics.IdempotencyMeters;
 import io.timeservice.store.IdempotencyStore;
 import io.timeservice.store.memory.AnswerLog;
 import io.timeservice.store.memory.MemoryIdempotencyStore;
@@ -32,6 +33,11 @@ class IdempotencyStoreConfiguration {
     @Bean(destroyMethod = "close")
     KeyPurge idempotencyKeyPurge(IdempotencyStore store) {
         return new KeyPurge(store);
+    }
+
+    @Bean
+    IdempotencyMeters idempotencyMeters(IdempotencyStore store) {
+        return new IdempotencyMeters(store);
     }
 
     @Configuration(proxyBeanMethods = false)
