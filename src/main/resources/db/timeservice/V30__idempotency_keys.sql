@@ -1,7 +1,7 @@
 -- Idempotency-Key (issue 43 item 3): one row per key in its scope (the clock the request addresses, the caller),
 -- either a running first request (state 'running', owner names its hold, no answer yet) or its kept answer (state
 -- 'kept': status, the headers that matter as "name: value" lines, the body). expires_at (wall-clock milliseconds of
--- the instance that wrote it) is the end of the running lease or of the retention; the purge deletes by it. The
+-- the instance that wrote it) is the end of the running lease or of the retention; the purge deletes by it (V31's index). The
 -- primary key is what makes two instances racing one key agree: one INSERT wins, the other reads its row.
 CREATE TABLE idempotency_keys (
     clock       text   NOT NULL,
@@ -16,4 +16,3 @@ CREATE TABLE idempotency_keys (
     expires_at  bigint NOT NULL,
     PRIMARY KEY (clock, caller, key)
 );
-CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at);
