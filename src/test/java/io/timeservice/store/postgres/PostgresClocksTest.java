@@ -18,6 +18,7 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
+import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.memory.Clocks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,7 +33,9 @@ class PostgresClocksTest {
     @BeforeEach
     void openStore() {
         database = TestDatabase.create(PostgresClocksTest.class, 2);
-        store = PostgresStore.open(database.dataSource(), 10, 1_000, 3, ClockSettings.Mode.VIRTUAL);
+        // patient: a test holds the budget's stripes while an ack and a deletion queue behind it (LockWaits.PATIENT)
+        store = PostgresStore.open(database.dataSource(), 10, 1_000, 3, ClockSettings.Mode.VIRTUAL,
+                SchedulerMetrics.NONE, LockWaits.PATIENT);
     }
 
     @AfterEach

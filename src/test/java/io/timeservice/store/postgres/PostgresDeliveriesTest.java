@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.tuple;
-import static org.awaitility.Awaitility.await;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -288,21 +287,14 @@ class PostgresDeliveriesTest extends QueueClockTest {
                 lock.setString(1, clock); // what an advance to 5001 does last, holding the row until it commits
                 lock.executeUpdate();
             }
-            long advancer;
-            try (var pid = advancing.prepareStatement("SELECT pg_backend_pid()"); var row = pid.executeQuery()) {
-                row.next();
-                advancer = row.getLong(1);
-            }
             var pool = java.util.concurrent.Executors.newSingleThreadExecutor();
             try {
-                var claim = pool.submit(() -> deliveries().claim(clock, 1, 1_000));
-                await("the claim waits for the clock's row").atMost(java.time.Duration.ofSeconds(20))
-                        .pollInterval(java.time.Duration.ofMillis(5))
-                        .failFast("the claim ran past the advance", claim::isDone)
-                        .until(() -> database.queryLong("SELECT count(*) FROM pg_stat_activity WHERE " + advancer
-                                + " = ANY(pg_blocking_pids(pid))") > 0);
+                String onClock = clock;
+                var claim = pool.submit(() -> deliveries().claim(onClock, 1, 1_000));
+                // the claim waits for the clock's row; failing at once if it ran past the advance
+                LockWaits.awaitBlockedBy(database, LockWaits.backendPid(advancing), claim);
                 advancing.commit();
-                assertThat(claim.get(20, java.util.concurrent.TimeUnit.SECONDS).get(0).leaseUntil())
+                assertThat(claim.get(1, java.util.concurrent.TimeUnit.MINUTES).get(0).leaseUntil())
                         .isEqualTo(5001 + 1_000);
             } finally {
                 pool.shutdownNow();
