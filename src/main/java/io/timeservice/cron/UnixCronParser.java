@@ -8,7 +8,7 @@ import java.util.Map;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.LocalRecurrence;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import org.springframework.scheduling.support.CronExpression;
 
 /**
@@ -162,7 +162,7 @@ public final class UnixCronParser implements CronParser {
         return Integer.parseInt(token);
     }
 
-    private static SchedulerException invalid(String message) {
-        return new SchedulerException(ErrorCode.INVALID_SCHEDULE, message);
+    private static ProblemException invalid(String message) {
+        return new ProblemException(ErrorCode.INVALID_SCHEDULE, message);
     }
 }

@@ -9,8 +9,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueStatus;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Schedule;
 import io.timeservice.store.memory.Clocks;
 import io.timeservice.store.memory.MemoryScheduleStore;
@@ -136,7 +136,7 @@ public class QueueGauges implements MeterBinder {
             double one;
             try {
                 one = value.applyAsDouble(clock.scheduler());
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 if (refused.code() == ErrorCode.CLOCK_NOT_FOUND) {
                     continue;
                 }

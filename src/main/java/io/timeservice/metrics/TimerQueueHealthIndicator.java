@@ -2,8 +2,8 @@ package io.timeservice.metrics;
 
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.InvariantReport;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueStatus;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.store.memory.Clocks;
 import io.timeservice.store.memory.TimerScheduler;
 import org.springframework.boot.health.contributor.Health;
@@ -33,7 +33,7 @@ public class TimerQueueHealthIndicator implements HealthIndicator {
         try {
             String stopped = main.stoppedBecause();
             return stopped == null ? serving() : stopped(stopped);
-        } catch (SchedulerException stoppedMeanwhile) {
+        } catch (ProblemException stoppedMeanwhile) {
             return stopped(main.stoppedBecause());
         }
     }
@@ -56,7 +56,7 @@ public class TimerQueueHealthIndicator implements HealthIndicator {
             try {
                 report = scheduler.invariants();
                 status = scheduler.status();
-            } catch (SchedulerException deletedMeanwhile) {
+            } catch (ProblemException deletedMeanwhile) {
                 if (deletedMeanwhile.code() == ErrorCode.CLOCK_NOT_FOUND) {
                     continue;
                 }

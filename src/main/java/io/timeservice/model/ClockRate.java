@@ -20,7 +20,7 @@ public record ClockRate(long millionths) {
 
     public ClockRate {
         if (millionths < 0 || millionths > MAX * ONE) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "rate must be between 0 and " + MAX + ": "
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "rate must be between 0 and " + MAX + ": "
                     + BigDecimal.valueOf(millionths, MAX_SCALE).stripTrailingZeros().toPlainString());
         }
     }
@@ -28,17 +28,17 @@ public record ClockRate(long millionths) {
     /**
      * The rate a request states, exactly.
      *
-     * @throws SchedulerException {@code invalid_request} when it is negative, above {@value #MAX} or has more than
+     * @throws ProblemException {@code invalid_request} when it is negative, above {@value #MAX} or has more than
      *                            {@value #MAX_SCALE} decimal places
      */
     public static ClockRate of(BigDecimal rate) {
         if (rate.signum() < 0 || rate.compareTo(BigDecimal.valueOf(MAX)) > 0) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "rate must be between 0 and " + MAX + ": "
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "rate must be between 0 and " + MAX + ": "
                     + rate.toPlainString());
         }
         BigDecimal scaled = rate.movePointRight(MAX_SCALE);
         if (scaled.stripTrailingZeros().scale() > 0) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "rate has at most " + MAX_SCALE
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "rate has at most " + MAX_SCALE
                     + " decimal places: " + rate.toPlainString());
         }
         return new ClockRate(scaled.longValueExact());

@@ -34,20 +34,20 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
 
     public ClockSettings {
         if (mode == null || delivery == null || retry == null) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a clock needs a mode, a delivery and a retry"
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a clock needs a mode, a delivery and a retry"
                     + " policy");
         }
         if (mode != Mode.VIRTUAL && delivery == DeliveryMode.RESPONSE) {
             // nobody calls advance on a clock that fires by itself, so its fired timers would have nowhere to go
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a " + mode.name().toLowerCase(Locale.ROOT)
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a " + mode.name().toLowerCase(Locale.ROOT)
                     + " clock delivers through its queue: delivery \"response\" needs a virtual clock");
         }
         if ((mode == Mode.SCALED) != (rate != null)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, mode == Mode.SCALED
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, mode == Mode.SCALED
                     ? "a scaled clock needs a rate" : "rate is only for scaled clocks (mode \"scaled\")");
         }
         if ((delivery == DeliveryMode.PUSH) != (push != null)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, delivery == DeliveryMode.PUSH
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, delivery == DeliveryMode.PUSH
                     ? "delivery \"push\" needs a push target (push.url)"
                     : "push is only for delivery \"push\"");
         }

@@ -24,7 +24,7 @@ public record ClockView(String name, QueueStatus status, ClockSettings settings,
         for (C clock : page) {
             try {
                 views.add(view.apply(clock));
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 if (refused.code() != ErrorCode.CLOCK_NOT_FOUND) {
                     throw refused;
                 }

@@ -13,7 +13,7 @@ public interface CronParser {
      * and 7 are Sunday; with both day fields restricted (neither starts with {@code *}) a day matches if either
      * does.
      *
-     * @throws SchedulerException {@code invalid_schedule} naming what is wrong
+     * @throws ProblemException {@code invalid_schedule} naming what is wrong
      */
     LocalRecurrence parse(String expression);
 }

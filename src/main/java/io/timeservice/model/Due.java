@@ -2,7 +2,7 @@ package io.timeservice.model;
 
 /**
  * When a timer is to fire, as the caller said it: a delay from the clock's now, or a clock time (Unix epoch
- * milliseconds, the reading of every clock). A store turns it into a fireTime with {@link Rules#fireTime} under the
+ * milliseconds, the reading of every clock). A store turns it into a fireTime with {@link TimeRules#fireTime} under the
  * lock (or in the transaction) that reads now, so that the clock cannot move between reading now and adding the
  * timer.
  */

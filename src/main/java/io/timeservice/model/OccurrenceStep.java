@@ -66,11 +66,11 @@ public record OccurrenceStep(boolean fires, long next, boolean spent) {
     /**
      * The spec a put keeps, given the schedule's current one ({@code null} for a new schedule): an interval replaced
      * by the same interval without a start keeps its start (its occurrences stay on their grid); anything else is
-     * resolved against now ({@link Rules#resolveSchedule}).
+     * resolved against now ({@link ScheduleRules#resolveSchedule}).
      */
     public static ScheduleSpec resolvePut(ScheduleSpec current, ScheduleSpec given, long now) {
         return current != null && current.every() != null && given.every() != null && given.start() == null
                 && given.every().equals(current.every())
-                ? given.withStart(current.start()) : Rules.resolveSchedule(given, now);
+                ? given.withStart(current.start()) : ScheduleRules.resolveSchedule(given, now);
     }
 }

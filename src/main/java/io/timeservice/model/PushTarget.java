@@ -84,14 +84,14 @@ public record PushTarget(String url, long timeoutMillis, int concurrency, Map<St
         try {
             uri = new URI(url);
         } catch (URISyntaxException bad) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "push.url is not a URL: " + bad.getMessage());
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "push.url is not a URL: " + bad.getMessage());
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         require(scheme.equals("http") || scheme.equals("https"), "push.url must be http or https: "
-                + Rules.abbreviate(url));
+                + TimerRules.abbreviate(url));
         require(uri.getHost() != null && uri.getRawUserInfo() == null && uri.getRawFragment() == null,
                 "push.url needs a host (an internationalized name in its ASCII form) and no user info or fragment: "
-                        + Rules.abbreviate(url));
+                        + TimerRules.abbreviate(url));
         require(uri.getPort() == -1 || (uri.getPort() >= 1 && uri.getPort() <= MAX_PORT), "push.url's port must be 1"
                 + " to " + MAX_PORT + ": " + uri.getPort());
         requireUnambiguousHost(uri.getHost());
@@ -120,7 +120,7 @@ public record PushTarget(String url, long timeoutMillis, int concurrency, Map<St
         for (String label : labels) {
             dottedDecimal &= label.matches("0|[1-9][0-9]{0,2}") && Integer.parseInt(label) <= 255;
         }
-        require(dottedDecimal, "push.url's host " + Rules.abbreviate(host) + " is an IPv4 address in a form tools read"
+        require(dottedDecimal, "push.url's host " + TimerRules.abbreviate(host) + " is an IPv4 address in a form tools read"
                 + " differently (octal, hexadecimal or short): write it as four decimal numbers without leading zeros");
     }
 
@@ -131,7 +131,7 @@ public record PushTarget(String url, long timeoutMillis, int concurrency, Map<St
             String name = header.getKey();
             String value = header.getValue();
             require(name != null && isToken(name), "push.headers has a name that is not an HTTP token: "
-                    + (name == null ? null : Rules.abbreviate(name)));
+                    + (name == null ? null : TimerRules.abbreviate(name)));
             String lower = name.toLowerCase(Locale.ROOT);
             require(!lower.startsWith("webhook-") && !RESERVED_HEADERS.contains(lower), "push.headers may not set "
                     + name + ": the pusher sets it");
@@ -151,7 +151,7 @@ public record PushTarget(String url, long timeoutMillis, int concurrency, Map<St
                 byte[] key = java.util.Base64.getDecoder().decode(secret.substring(SECRET_PREFIX.length()));
                 require(key.length >= 1, "a whsec_ secret needs a key after its prefix");
             } catch (IllegalArgumentException notBase64) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a whsec_ secret's key must be base64: "
+                throw new ProblemException(ErrorCode.INVALID_REQUEST, "a whsec_ secret's key must be base64: "
                         + notBase64.getMessage());
             }
         }
@@ -191,7 +191,7 @@ public record PushTarget(String url, long timeoutMillis, int concurrency, Map<St
 
     private static void require(boolean valid, String message) {
         if (!valid) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, message);
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, message);
         }
     }
 }

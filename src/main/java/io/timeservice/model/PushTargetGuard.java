@@ -12,7 +12,7 @@ public interface PushTargetGuard {
      * Refuses a target whose host does not resolve or resolves to an address the service may not reach; may resolve
      * on the caller's thread.
      *
-     * @throws SchedulerException {@code target_not_allowed}
+     * @throws ProblemException {@code target_not_allowed}
      */
     void requireAllowed(PushTarget target);
 }

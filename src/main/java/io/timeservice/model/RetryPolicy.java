@@ -37,7 +37,7 @@ public record RetryPolicy(int maxAttempts, long initialBackoffMillis, double mul
 
     private static void require(boolean valid, String message) {
         if (!valid) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, message);
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, message);
         }
     }
 

@@ -6,7 +6,7 @@ import java.util.Locale;
  * One schedule as a store holds it: the client's resolved spec plus what firing has done.
  *
  * @param id        1 to {@value Limits#MAX_SCHEDULE_ID_LENGTH} timer-id characters
- * @param spec      as given, with an interval's implied start filled in ({@link Rules#resolveSchedule})
+ * @param spec      as given, with an interval's implied start filled in ({@link ScheduleRules#resolveSchedule})
  * @param next      the pending occurrence's time (epoch ms of the clock), or null when none is left
  * @param fired     occurrences fired, triggered ones included
  * @param skipped   occurrences skipped (paused, beyond the catch-up bound, or left out by {@code catchUp})

@@ -8,14 +8,14 @@ import java.util.Set;
 
 /**
  * The rules of a {@link ClockSnapshot}'s schedules, part of {@link SnapshotRules#check}: each schedule's spec as
- * {@code PUT /clocks/{clock}/schedules/{id}} takes it ({@link Rules#requireSchedule}, the same code, each refusal at
+ * {@code PUT /clocks/{clock}/schedules/{id}} takes it ({@link ScheduleRules#requireSchedule}, the same code, each refusal at
  * the pointer of the member it names), distinct ids, counts a clock could have made (none negative, the triggered
  * ones among the fired, no more used than the limit, no occurrence left once it is used up), and a pending
  * occurrence ({@code next}) within the schedule's start and end, after the last one taken, and among the timers: the
  * timer {@code <id>:<next>} naming the schedule. The timers' own {@code schedule} members are checked with the
  * timers; a timer naming a schedule the document does not hold is a triggered occurrence of a deleted one. A timer
  * without {@code schedule} whose id has the form {@code <id>:<digits>} of a schedule the document holds is refused
- * at its pointer: such ids are the schedule's ({@link Rules#occurrenceFormOwner}), as a client's add is refused.
+ * at its pointer: such ids are the schedule's ({@link ScheduleRules#occurrenceFormOwner}), as a client's add is refused.
  */
 final class ScheduleSnapshotRules {
 
@@ -37,10 +37,10 @@ final class ScheduleSnapshotRules {
             String at = "/schedules/" + i;
             SnapshotRules.requireScheduleId(s.id(), at + "/id");
             SnapshotRules.require(ids.add(s.id()), at + "/id", "schedule id " + s.id() + " appears twice");
-            Rules.requireSchedule(s.spec(), parser, (member, message) ->
+            ScheduleRules.requireSchedule(s.spec(), parser, (member, message) ->
                     SnapshotRules.refused(member.isEmpty() ? at : at + "/" + member, message));
             ScheduleSpec spec = s.spec();
-            long latest = Rules.saturatedAdd(now, Limits.MAX_DELAY);
+            long latest = TimeRules.saturatedAdd(now, Limits.MAX_DELAY);
             SnapshotRules.require(s.next() == null || s.next() >= 0 && s.next() <= latest, at + "/next",
                     "next must be null or between 0 and " + latest + " (now + " + Limits.MAX_DELAY + ", at most the"
                     + " end of time): " + s.next());
@@ -77,7 +77,7 @@ final class ScheduleSnapshotRules {
         List<Timer> timers = snapshot.timers();
         for (int i = 0; ids.size() > 0 && i < timers.size(); i++) {
             Timer timer = timers.get(i);
-            String owner = timer.schedule() == null ? Rules.occurrenceFormOwner(timer.id()) : null;
+            String owner = timer.schedule() == null ? ScheduleRules.occurrenceFormOwner(timer.id()) : null;
             SnapshotRules.require(owner == null || !ids.contains(owner), "/timers/" + i, "timer " + timer.id()
                     + " has the form of schedule " + owner + "'s occurrences, which are the schedule's while it"
                     + " exists, but is not one (no \"schedule\": \"" + owner + "\")");

@@ -4,8 +4,8 @@ import java.util.Locale;
 
 /**
  * A recurring schedule as a client gives it ({@code PUT /clocks/{clock}/schedules/{id}}): exactly one of
- * {@code cron} and {@code every}, the rest optional. {@link Rules#requireSchedule} checks the form and
- * {@link Rules#resolveSchedule} fills in what is implied by the clock's now; a store keeps the resolved spec.
+ * {@code cron} and {@code every}, the rest optional. {@link ScheduleRules#requireSchedule} checks the form and
+ * {@link ScheduleRules#resolveSchedule} fills in what is implied by the clock's now; a store keeps the resolved spec.
  *
  * @param cron     Unix cron (five fields, or six with seconds first, or a macro such as {@code @daily}), or null
  * @param every    the interval in milliseconds (at least {@value Limits#MIN_EVERY_MILLIS}), or null

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * When a schedule's occurrences fall, with start, end and limit applied: the store-neutral arithmetic both stores
  * call, so that the pending occurrence, {@code next} and every catch-up decision agree whichever store answers.
- * Pure functions of their arguments; the recurrence comes from {@link Rules#recurrenceOf}.
+ * Pure functions of their arguments; the recurrence comes from {@link ScheduleRules#recurrenceOf}.
  */
 public final class ScheduleTimes {
 
@@ -30,16 +30,16 @@ public final class ScheduleTimes {
      * when its start or first occurrence lies more than {@link Limits#MAX_DELAY} after now: so a schedule's pending
      * occurrence, like every timer, is due at most that long after the clock's time (the snapshot load's rule).
      *
-     * @throws SchedulerException {@code invalid_schedule}
+     * @throws ProblemException {@code invalid_schedule}
      */
     public static long firstOnPut(ScheduleSpec spec, Recurrence times, long now, long taken, long counted) {
         if (spec.start() != null && spec.start() - now > Limits.MAX_DELAY) { // start and now are clock times
-            throw new SchedulerException(ErrorCode.INVALID_SCHEDULE, "start (" + spec.start() + ") is more than "
+            throw new ProblemException(ErrorCode.INVALID_SCHEDULE, "start (" + spec.start() + ") is more than "
                     + Limits.MAX_DELAY + " ms after now (" + now + ")");
         }
         long first = firstAfter(spec, times, now, taken, counted);
         if (first != Recurrence.NONE && first - now > Limits.MAX_DELAY) {
-            throw new SchedulerException(ErrorCode.INVALID_SCHEDULE, "the first occurrence (" + first
+            throw new ProblemException(ErrorCode.INVALID_SCHEDULE, "the first occurrence (" + first
                     + ") is more than " + Limits.MAX_DELAY + " ms after now (" + now + ")");
         }
         return first;
@@ -67,7 +67,7 @@ public final class ScheduleTimes {
      * and limit applied; empty when none is pending.
      */
     public static List<Long> upcoming(Schedule schedule, Recurrence times, int count) {
-        Rules.requireNextCount(count);
+        ScheduleRules.requireNextCount(count);
         List<Long> upcoming = new ArrayList<>(Math.min(count, 16));
         if (schedule.next() == null) {
             return upcoming;

@@ -7,11 +7,11 @@ import java.util.Set;
 
 /**
  * The rules a {@link ClockSnapshot} must keep to be loaded, the same for both stores: every refusal is
- * {@code invalid_snapshot} naming the JSON pointer of the member it refuses ({@link SchedulerException#member}), and
+ * {@code invalid_snapshot} naming the JSON pointer of the member it refuses ({@link ProblemException#member}), and
  * {@link #check} reports the first, in document order (clock, then timers, then schedules, then deliveries, each
- * member in the order the document schema lists them). The rules are the API's own: ids as {@link Rules#requireValidId}, times within
+ * member in the order the document schema lists them). The rules are the API's own: ids as {@link TimerRules#requireValidId}, times within
  * what an add or advance could have made, versions and attempts within their bounds, sequences distinct and below
- * {@code nextSequence}, schedules as {@link Rules#requireSchedule} takes them (through the same code), with counts
+ * {@code nextSequence}, schedules as {@link ScheduleRules#requireSchedule} takes them (through the same code), with counts
  * and a pending occurrence a clock could hold, and deliveries only on a clock that queues them, each in a state a
  * saved clock can hold.
  * What depends on the store's state (the name, the capacity, the clock limit) is the store's to refuse.
@@ -27,7 +27,7 @@ public final class SnapshotRules {
     /**
      * Refuses {@code snapshot} at its first bad member.
      *
-     * @throws SchedulerException {@code invalid_snapshot} with the member's JSON pointer
+     * @throws ProblemException {@code invalid_snapshot} with the member's JSON pointer
      */
     public static void check(ClockSnapshot snapshot, CronParser parser) {
         long now = snapshot.now();
@@ -36,7 +36,7 @@ public final class SnapshotRules {
         long next = snapshot.nextSequence();
         require(next >= 1, "/clock/nextSequence", "nextSequence must be at least 1: " + next);
         Set<String> ids = new HashSet<>();
-        long latestFireTime = Rules.saturatedAdd(now, Limits.MAX_DELAY);
+        long latestFireTime = TimeRules.saturatedAdd(now, Limits.MAX_DELAY);
         List<Timer> timers = snapshot.timers();
         for (int i = 0; i < timers.size(); i++) {
             Timer timer = timers.get(i);
@@ -121,17 +121,17 @@ public final class SnapshotRules {
 
     private static void requireId(String id, String pointer) {
         try {
-            Rules.requireValidId(id);
-        } catch (SchedulerException invalid) {
-            throw new SchedulerException(ErrorCode.INVALID_SNAPSHOT, invalid.getMessage()).atMember(pointer);
+            TimerRules.requireValidId(id);
+        } catch (ProblemException invalid) {
+            throw new ProblemException(ErrorCode.INVALID_SNAPSHOT, invalid.getMessage()).atMember(pointer);
         }
     }
 
     static void requireScheduleId(String id, String pointer) {
         try {
-            Rules.requireValidScheduleId(id);
-        } catch (SchedulerException invalid) {
-            throw new SchedulerException(ErrorCode.INVALID_SNAPSHOT, invalid.getMessage()).atMember(pointer);
+            ScheduleRules.requireValidScheduleId(id);
+        } catch (ProblemException invalid) {
+            throw new ProblemException(ErrorCode.INVALID_SNAPSHOT, invalid.getMessage()).atMember(pointer);
         }
     }
 
@@ -147,7 +147,7 @@ public final class SnapshotRules {
     }
 
     /** The refusal of the member at {@code pointer}, for whoever reads a document: {@code invalid_snapshot}. */
-    public static SchedulerException refused(String pointer, String message) {
-        return new SchedulerException(ErrorCode.INVALID_SNAPSHOT, message).atMember(pointer);
+    public static ProblemException refused(String pointer, String message) {
+        return new ProblemException(ErrorCode.INVALID_SNAPSHOT, message).atMember(pointer);
     }
 }

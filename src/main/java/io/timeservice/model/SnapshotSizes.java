@@ -63,9 +63,9 @@ public final class SnapshotSizes {
      * The refusal of a save whose document is over {@code maxSnapshotBytes}: a load of it would be refused (413), so
      * the save is refused the same way, before it writes a byte.
      */
-    public static SchedulerException tooLargeToLoad(String clock, long maxSnapshotBytes) {
-        return new SchedulerException(ErrorCode.PAYLOAD_TOO_LARGE, "the snapshot document of clock "
-                + Rules.abbreviateClockName(clock) + " is over timeservice.limits.max-snapshot-bytes ("
+    public static ProblemException tooLargeToLoad(String clock, long maxSnapshotBytes) {
+        return new ProblemException(ErrorCode.PAYLOAD_TOO_LARGE, "the snapshot document of clock "
+                + ClockRules.abbreviateClockName(clock) + " is over timeservice.limits.max-snapshot-bytes ("
                 + maxSnapshotBytes + " bytes), the most a load reads, so it could not be loaded back: raise that limit"
                 + " (at most " + Limits.MAX_SNAPSHOT_BYTES + ") on the saving and the loading service, or fork the"
                 + " clock (PUT /clocks/{new} with copyOf) instead");

@@ -8,10 +8,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.PushTargetGuard;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimerRules;
 import io.timeservice.push.SpecialAddresses.Cidr;
 
 /**
@@ -73,7 +73,7 @@ public final class PushTargetPolicy implements PushTargetGuard {
      * Refuses a target whose host does not resolve or resolves to an address this policy does not allow; resolves on
      * the caller's thread.
      *
-     * @throws SchedulerException {@code target_not_allowed}
+     * @throws ProblemException {@code target_not_allowed}
      */
     @Override
     public void requireAllowed(PushTarget target) {
@@ -82,12 +82,12 @@ public final class PushTargetPolicy implements PushTargetGuard {
         try {
             addresses = resolver.resolve(host);
         } catch (UnknownHostException unknown) {
-            throw new SchedulerException(ErrorCode.TARGET_NOT_ALLOWED, "push.url's host " + Rules.abbreviate(host)
+            throw new ProblemException(ErrorCode.TARGET_NOT_ALLOWED, "push.url's host " + TimerRules.abbreviate(host)
                     + " does not resolve");
         }
         String refused = refusal(host, addresses);
         if (refused != null) {
-            throw new SchedulerException(ErrorCode.TARGET_NOT_ALLOWED, refused);
+            throw new ProblemException(ErrorCode.TARGET_NOT_ALLOWED, refused);
         }
     }
 
@@ -98,7 +98,7 @@ public final class PushTargetPolicy implements PushTargetGuard {
 
     private String refusal(String host, InetAddress[] addresses) {
         if (addresses.length == 0) {
-            return "push.url's host " + Rules.abbreviate(host) + " has no address";
+            return "push.url's host " + TimerRules.abbreviate(host) + " has no address";
         }
         if (allowPrivate || hosts.contains(host)) {
             return null;
@@ -107,7 +107,7 @@ public final class PushTargetPolicy implements PushTargetGuard {
             SpecialAddresses.Row row = SpecialAddresses.of(address);
             if (row.verdict() == SpecialAddresses.Verdict.REFUSED
                     && ranges.stream().noneMatch(range -> range.contains(address))) {
-                return "push.url's host " + Rules.abbreviate(host) + " is or resolves to " + address.getHostAddress()
+                return "push.url's host " + TimerRules.abbreviate(host) + " is or resolves to " + address.getHostAddress()
                         + ", " + row + ": an address the service may not reach; timeservice.push.allowed-hosts can"
                         + " allow it";
             }

@@ -18,8 +18,8 @@ import io.timeservice.model.ClockView;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.store.ClockStore;
 import io.timeservice.store.DeliveryStore;
 
@@ -224,7 +224,7 @@ public final class Pusher implements AutoCloseable {
                 List<Delivery> claimed;
                 try {
                     claimed = deliveries.claimOf(clock.name, read.incarnation(), max, leaseMillis(settings));
-                } catch (SchedulerException refused) {
+                } catch (ProblemException refused) {
                     if (refused.code() != ErrorCode.CLOCK_NOT_FOUND || readAgain) {
                         throw refused;
                     }
@@ -243,7 +243,7 @@ public final class Pusher implements AutoCloseable {
                     return;
                 }
             }
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             if (refused.code() == ErrorCode.CLOCK_NOT_FOUND || refused.code() == ErrorCode.CLOCK_NOT_QUEUED) {
                 clock.forget();
             } else {
@@ -378,7 +378,7 @@ public final class Pusher implements AutoCloseable {
                                 answered.settings().retry().maxBackoffMillis()); // the target's wall time, ours
                 deliveries.nack(clock.name, delivery.id(), delivery.claim(), wait);
             }
-        } catch (SchedulerException lost) {
+        } catch (ProblemException lost) {
             // claim_lost: the lease ended first (a virtual clock advanced past it); the store retries it anyway
             LOG.log(System.Logger.Level.DEBUG, "push of " + clock.name + "/" + delivery.sequence() + " ("
                     + outcome.detail() + ") not settled: " + lost.getMessage());
@@ -481,7 +481,7 @@ public final class Pusher implements AutoCloseable {
             if (view == null || now - settingsReadAt > SETTINGS_TTL_NANOS) {
                 try {
                     view = clocks.get(name);
-                } catch (SchedulerException refused) {
+                } catch (ProblemException refused) {
                     if (refused.code() != ErrorCode.CLOCK_NOT_FOUND) {
                         throw refused;
                     }

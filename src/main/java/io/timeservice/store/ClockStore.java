@@ -6,18 +6,18 @@ import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ClockView;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 
 /**
  * The clocks of a store (memory or PostgreSQL), as the web layer uses them. Refusals are
- * {@link SchedulerException}s with the same codes on every store.
+ * {@link ProblemException}s with the same codes on every store.
  */
 public interface ClockStore {
 
     /**
      * Creates the clock, or finds it with the same settings (and now, when virtual): an idempotent PUT.
      *
-     * @throws SchedulerException {@code invalid_id} for a bad name, {@code clock_conflict} for an existing clock with
+     * @throws ProblemException {@code invalid_id} for a bad name, {@code clock_conflict} for an existing clock with
      *                            other settings, {@code clock_limit} when the store holds its most clocks
      */
     ClockView.Created create(String name, long now, ClockSettings settings);
@@ -30,7 +30,7 @@ public interface ClockStore {
      * ones in both, so the copy and the source fire alike under the same calls. The copy counts in full against the
      * capacity; a crash leaves all of it or none.
      *
-     * @throws SchedulerException {@code invalid_id} for a bad name, {@code clock_not_found} for a missing source,
+     * @throws ProblemException {@code invalid_id} for a bad name, {@code clock_not_found} for a missing source,
      *                            {@code clock_conflict} when {@code name} exists, {@code clock_limit} when the store
      *                            holds its most clocks, {@code capacity_exceeded} when the copy does not fit
      */
@@ -41,7 +41,7 @@ public interface ClockStore {
      * sequences), taken atomically as a fork takes it; the memory store holds the clock's lock only for array copies
      * and builds the rest after. Its lists are read once, in order, by the caller.
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     ClockSnapshot snapshot(String name);
 
@@ -50,19 +50,19 @@ public interface ClockStore {
      * already), all of it or nothing: one journal record, or one transaction. Saving it again gives {@code snapshot}
      * but for the name (and, for a system clock, its time), once it is numbered as saved clocks are.
      *
-     * @throws SchedulerException {@code invalid_id} for a bad name, {@code clock_conflict} when {@code name} exists,
+     * @throws ProblemException {@code invalid_id} for a bad name, {@code clock_conflict} when {@code name} exists,
      *                            {@code clock_limit}, {@code capacity_exceeded} when it does not fit in full
      */
     ClockView.Created load(String name, ClockSnapshot snapshot);
 
-    /** @throws SchedulerException {@code clock_not_found} */
+    /** @throws ProblemException {@code clock_not_found} */
     ClockView get(String name);
 
     /**
      * Changes a scaled clock's rate from its time now on: its time is continuous across the change (the new rate runs
      * from where the clock stands), and what comes due later fires at the new rate. Rate 0 freezes the clock.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code clock_not_scaled} for a virtual or system clock
+     * @throws ProblemException {@code clock_not_found}, {@code clock_not_scaled} for a virtual or system clock
      */
     ClockView rerate(String name, ClockRate rate);
 
@@ -72,7 +72,7 @@ public interface ClockStore {
     /**
      * Deletes the clock with its timers and deliveries.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code clock_undeletable} for the default clock
+     * @throws ProblemException {@code clock_not_found}, {@code clock_undeletable} for the default clock
      */
     void delete(String name);
 }

@@ -6,13 +6,13 @@ import io.timeservice.model.Ack;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 
 /**
  * The delivery queues of a store's clocks: the port both stores implement and the web layer calls ({@code null}
  * names the default clock). A fired timer of a queueing clock becomes a delivery: ready, then leased to one claimer
  * (in flight) until it is acknowledged, given back (nack), or its lease ends; a delivery out of attempts is dead until
- * redriven or deleted. Every refusal is a {@link SchedulerException} with the same code on every store, and a refused
+ * redriven or deleted. Every refusal is a {@link ProblemException} with the same code on every store, and a refused
  * call changes nothing; a clock that answers fired timers from advance refuses every call with
  * {@code clock_not_queued}.
  */
@@ -23,8 +23,8 @@ public interface DeliveryStore {
      * order), each with its own claim token. With {@code waitMillis > 0} and nothing ready, waits until something
      * becomes ready or the wait ends (a long poll), holding no lock or connection.
      *
-     * @throws SchedulerException {@code invalid_limit}, {@code invalid_request} (lease or wait out of range), in
-     *                            the order {@link io.timeservice.model.Rules#requireClaim} checks them
+     * @throws ProblemException {@code invalid_limit}, {@code invalid_request} (lease or wait out of range), in
+     *                            the order {@link io.timeservice.model.DeliveryRules#requireClaim} checks them
      */
     List<Delivery> claim(String clock, int max, long leaseMillis, long waitMillis);
 
@@ -33,7 +33,7 @@ public interface DeliveryStore {
      * {@code incarnation} ({@link io.timeservice.model.ClockView#incarnation}): the pusher's claim, so that deliveries
      * of a clock deleted and created again under its name are never sent with the settings read of the one before.
      *
-     * @throws SchedulerException {@code clock_not_found} also when the clock of that name is another incarnation;
+     * @throws ProblemException {@code clock_not_found} also when the clock of that name is another incarnation;
      *                            otherwise as {@link #claim}
      */
     List<Delivery> claimOf(String clock, long incarnation, int max, long leaseMillis);
@@ -42,7 +42,7 @@ public interface DeliveryStore {
      * Acknowledges the delivery {@code id} leased by {@code claim}: it leaves the queue for good. Acknowledging a
      * recently acknowledged claim again succeeds and changes nothing.
      *
-     * @throws SchedulerException {@code claim_lost}: the claim holds no lease on a delivery of {@code id}
+     * @throws ProblemException {@code claim_lost}: the claim holds no lease on a delivery of {@code id}
      */
     void ack(String clock, String id, String claim);
 
@@ -53,7 +53,7 @@ public interface DeliveryStore {
      * Gives the delivery back: ready again after {@code retryAfterMillis} (null: the clock's backoff) with one more
      * attempt, or dead if this was its last. Returns it as it is now.
      *
-     * @throws SchedulerException {@code claim_lost}, {@code invalid_request} for a retryAfter out of range
+     * @throws ProblemException {@code claim_lost}, {@code invalid_request} for a retryAfter out of range
      */
     Delivery nack(String clock, String id, String claim, Long retryAfterMillis);
 
@@ -61,8 +61,8 @@ public interface DeliveryStore {
      * Sends the delivery leased by {@code claim} to the dead letters at once, whatever attempts it has left (a push
      * target answered 410 Gone). Returns it as it is now: dead, with {@code reason}.
      *
-     * @throws SchedulerException {@code claim_lost}, {@code invalid_request} for a reason that
-     *                            {@link io.timeservice.model.Rules#requireDeadReason} refuses
+     * @throws ProblemException {@code claim_lost}, {@code invalid_request} for a reason that
+     *                            {@link io.timeservice.model.DeliveryRules#requireDeadReason} refuses
      */
     Delivery reject(String clock, String id, String claim, String reason);
 
@@ -88,7 +88,7 @@ public interface DeliveryStore {
     /**
      * The lease ends {@code leaseMillis} from now instead.
      *
-     * @throws SchedulerException {@code claim_lost}, {@code invalid_request} for a lease out of range
+     * @throws ProblemException {@code claim_lost}, {@code invalid_request} for a lease out of range
      */
     Delivery extend(String clock, String id, String claim, long leaseMillis);
 
@@ -101,11 +101,11 @@ public interface DeliveryStore {
      * Makes the dead deliveries of {@code id} (only the one with {@code sequence} when it is not null) ready again,
      * from attempt 1; returns them as they are now.
      *
-     * @throws SchedulerException {@code delivery_not_found}
+     * @throws ProblemException {@code delivery_not_found}
      */
     List<Delivery> redrive(String clock, String id, Long sequence);
 
-    /** Deletes the dead deliveries of {@code id} (or the one with {@code sequence}). @throws SchedulerException {@code delivery_not_found} */
+    /** Deletes the dead deliveries of {@code id} (or the one with {@code sequence}). @throws ProblemException {@code delivery_not_found} */
     void deleteDead(String clock, String id, Long sequence);
     /**
      * Ends every long poll of every clock now, and every later one at once, until {@link #allowWaits}: the service is

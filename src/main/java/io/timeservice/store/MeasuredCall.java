@@ -2,7 +2,7 @@ package io.timeservice.store;
 
 import java.util.function.Supplier;
 
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.store.SchedulerMetrics.Operation;
 import io.timeservice.store.SchedulerMetrics.Outcome;
 
@@ -22,7 +22,7 @@ public final class MeasuredCall {
             T result = call.get();
             outcome = Outcome.SUCCESS;
             return result;
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             outcome = Outcome.of(refused.code());
             throw refused;
         } finally {

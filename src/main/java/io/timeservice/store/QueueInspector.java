@@ -14,7 +14,7 @@ public interface QueueInspector {
      * The clock's invariant report (the last one, marked not current, while a large queue's walks are held apart).
      *
      * @param clock the clock's name; null for the default clock
-     * @throws io.timeservice.model.SchedulerException {@code clock_not_found}
+     * @throws io.timeservice.model.ProblemException {@code clock_not_found}
      */
     InvariantReport invariants(String clock);
 
@@ -23,7 +23,7 @@ public interface QueueInspector {
      * the clock's lock, with the invariant report.
      *
      * @param clock the clock's name; null for the default clock
-     * @throws io.timeservice.model.SchedulerException {@code clock_not_found}
+     * @throws io.timeservice.model.ProblemException {@code clock_not_found}
      */
     HeapView heapView(String clock, int limit);
 }

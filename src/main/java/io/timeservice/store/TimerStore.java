@@ -8,27 +8,28 @@ import io.timeservice.model.Due;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 
 /**
  * The timers of a store's clocks: the port both stores implement and the web layer calls. Every call names its
  * clock, {@code null} for the default one; a clock that does not exist is refused with {@code clock_not_found}
- * before anything else about the clock is decided. Every refusal is a {@link SchedulerException} whose code and
- * message are the same on every store (the form checks come from {@link io.timeservice.model.Rules}), and a refused
- * call changes nothing. A store that keeps no trace leaves {@code trace} empty. Timers fire in one order: fireTime,
- * then priority, then sequence ({@link Timer#compareFiringOrder}).
+ * before anything else about the clock is decided. Every refusal is a {@link ProblemException} whose code and
+ * message are the same on every store (they come from the rulebook: {@link io.timeservice.model.TimerRules},
+ * {@link io.timeservice.model.TimeRules}), and a refused call changes nothing. A store that keeps no trace leaves
+ * {@code trace} empty. Timers fire in one order: fireTime, then priority, then sequence
+ * ({@link Timer#compareFiringOrder}).
  */
 public interface TimerStore {
 
     /**
-     * Adds a timer due {@code due}: its fireTime ({@link io.timeservice.model.Rules#fireTime}) is decided against the
-     * clock's now in the same atomic step that adds it.
+     * Adds a timer due {@code due}: its fireTime ({@link io.timeservice.model.TimeRules#fireTime}) is decided against
+     * the clock's now in the same atomic step that adds it.
      *
-     * @throws SchedulerException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id},
+     * @throws ProblemException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id},
      *                            {@code payload_too_large} or {@code capacity_exceeded} (too many timers, or too many
      *                            payload bytes)
      */
@@ -39,7 +40,7 @@ public interface TimerStore {
         return add(clock, id, Due.after(delay), priority, payload, trace);
     }
 
-    /** @throws SchedulerException {@code timer_not_found} */
+    /** @throws ProblemException {@code timer_not_found} */
     Timer get(String clock, String id);
 
     /**
@@ -47,7 +48,7 @@ public interface TimerStore {
      * both, if {@code precondition} accepts its current revision; keeps its sequence and counts one more version.
      * Null keeps that part.
      *
-     * @throws SchedulerException {@code invalid_request} (nothing to change), {@code invalid_delay},
+     * @throws ProblemException {@code invalid_request} (nothing to change), {@code invalid_delay},
      *                            {@code timer_not_found}, {@code precondition_failed} or {@code version_limit_reached}
      */
     Timer edit(String clock, String id, Due newDue, Integer newPriority, Precondition precondition, Trace trace);
@@ -61,7 +62,7 @@ public interface TimerStore {
     /**
      * Cancels a pending timer if {@code precondition} accepts its current revision; returns it as it was.
      *
-     * @throws SchedulerException {@code timer_not_found} or {@code precondition_failed}
+     * @throws ProblemException {@code timer_not_found} or {@code precondition_failed}
      */
     Timer cancel(String clock, String id, Precondition precondition, Trace trace);
 
@@ -70,9 +71,9 @@ public interface TimerStore {
      * as the single call would decide it; if any is refused nothing changes.
      *
      * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
-     * @throws SchedulerException {@code invalid_request} for no or more than
+     * @throws ProblemException {@code invalid_request} for no or more than
      *                            {@value io.timeservice.model.Limits#MAX_BATCH_OPS} operations, else the first refused
-     *                            operation's refusal with its {@link SchedulerException#opIndex}
+     *                            operation's refusal with its {@link ProblemException#opIndex}
      */
     List<Timer> batch(String clock, List<? extends BatchOp> ops);
 
@@ -80,7 +81,7 @@ public interface TimerStore {
      * Moves a virtual clock by {@code by} or to {@code to} (exactly one is set) and fires, in firing order, every
      * timer due at the new now, at most {@code limit} (a bounded advance stops at the last one it fired).
      *
-     * @throws SchedulerException {@code invalid_advance}, {@code clock_not_virtual}
+     * @throws ProblemException {@code invalid_advance}, {@code clock_not_virtual}
      */
     AdvanceResult advance(String clock, Long by, Long to, int limit, Trace trace);
 
@@ -91,7 +92,7 @@ public interface TimerStore {
      * that no other change slips between finding the event and reaching it. With nothing pending the clock does not
      * move, nothing fires and the event is null.
      *
-     * @throws SchedulerException {@code invalid_limit}, {@code invalid_advance} (a recording trace that would fire
+     * @throws ProblemException {@code invalid_limit}, {@code invalid_advance} (a recording trace that would fire
      *                            too many), {@code clock_not_virtual}, {@code capacity_exceeded} (the deliveries
      *                            hold their limit)
      */
@@ -103,7 +104,7 @@ public interface TimerStore {
     /** The pending timers due at or before {@code dueBy}, at most {@code limit}, in firing order: what an advance would fire. */
     QueueListing dueBy(String clock, long dueBy, int limit);
 
-    /** @throws SchedulerException {@code queue_empty} */
+    /** @throws ProblemException {@code queue_empty} */
     Timer peek(String clock);
 
     QueueStatus status(String clock);

@@ -10,9 +10,9 @@ import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.store.TimerStore;
 import io.timeservice.web.JsonRequest.Batch;
 import org.springframework.http.MediaType;
@@ -72,18 +72,18 @@ class BatchController {
         for (int i = 0; i < ops.size(); i++) {
             try {
                 bind(ops.get(i), batch, ifMatches);
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 throw refused.atOp(i);
             }
         }
         List<Timer> timers;
         try {
             timers = this.timers.batch(clock, batch);
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             int index = refused.opIndex();
             if (refused.code() == ErrorCode.TIMER_NOT_FOUND && index >= 0
                     && EntityTags.isAnyRevision(ifMatches.get(index))) {
-                throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "ifMatch * needs a current timer, and no"
+                throw new ProblemException(ErrorCode.PRECONDITION_FAILED, "ifMatch * needs a current timer, and no"
                         + " pending timer has id " + LoneSurrogates.abbreviate(batch.get(index).id(),
                         Limits.MAX_ID_LENGTH)).atOp(index);
             }
@@ -109,13 +109,13 @@ class BatchController {
         String kind = op.isString() ? op.asString() : null;
         if ("add".equals(kind)) {
             AddOp add = json.bindMember(node, AddOp.class);
-            Due due = Rules.requireDue(add.delay(), ClockTimeMember.read("at", add.at()));
+            Due due = TimerRules.requireDue(add.delay(), ClockTimeMember.read("at", add.at()));
             batch.add(new BatchOp.Add(add.id(), due, add.priority() == null ? 0 : add.priority(),
                     json.payloadText(add.payload())));
             ifMatches.add(null);
         } else if ("edit".equals(kind)) {
             EditOp edit = json.bindMember(node, EditOp.class);
-            Due due = Rules.editedDue(edit.delay(), ClockTimeMember.read("at", edit.at()));
+            Due due = TimerRules.editedDue(edit.delay(), ClockTimeMember.read("at", edit.at()));
             batch.add(new BatchOp.Edit(edit.id(), due, edit.priority(), EntityTags.precondition(edit.ifMatch())));
             ifMatches.add(edit.ifMatch());
         } else if ("cancel".equals(kind)) {

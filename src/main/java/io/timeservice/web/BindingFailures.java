@@ -6,9 +6,9 @@ import java.util.Map;
 
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimeRules;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.exc.PropertyBindingException;
@@ -31,7 +31,7 @@ final class BindingFailures {
             Map.entry("id", new Rule(ErrorCode.INVALID_ID, "a JSON string")),
             Map.entry("delay", new Rule(ErrorCode.INVALID_DELAY, "a JSON integer from 0 to "
                     + Limits.MAX_DELAY)),
-            Map.entry("at", new Rule(ErrorCode.INVALID_DELAY, Rules.CLOCK_TIME_FORM)),
+            Map.entry("at", new Rule(ErrorCode.INVALID_DELAY, TimeRules.CLOCK_TIME_FORM)),
             Map.entry("by", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer from 0 to "
                     + Limits.MAX_DELAY)),
             Map.entry("to", new Rule(ErrorCode.INVALID_ADVANCE, "a JSON integer, not before now")),
@@ -72,7 +72,7 @@ final class BindingFailures {
      * The refusal for {@code failure}, met while binding the JSON object {@code body}. A member inside a member
      * ({@code retry}'s) is named by its JSON pointer.
      */
-    static SchedulerException refusal(JacksonException failure, JsonNode body) {
+    static ProblemException refusal(JacksonException failure, JsonNode body) {
         String at = pointer(failure.getPath());
         if (failure instanceof PropertyBindingException unknown) {
             String where = failure.getPath().size() > 1 ? " at " + at.substring(0, at.lastIndexOf('/')) : "";
@@ -89,7 +89,7 @@ final class BindingFailures {
         String member = failure.getPath().get(failure.getPath().size() - 1).getPropertyName();
         Rule rule = member == null ? ANY_VALUE // an item of an array: its place is named by index
                 : RULES.getOrDefault(member, ANY_VALUE);
-        return new SchedulerException(rule.code(), name(failure.getPath(), at) + " must be " + rule.expected()
+        return new ProblemException(rule.code(), name(failure.getPath(), at) + " must be " + rule.expected()
                 + ", got " + describe(value));
     }
 

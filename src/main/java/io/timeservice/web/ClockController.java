@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.NextAdvance;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Trace;
 import io.timeservice.model.TraceStep;
 import io.timeservice.store.TimerStore;
@@ -48,7 +48,7 @@ class ClockController {
         int max = LimitParameter.parse(limit, DEFAULT_ADVANCE_LIMIT, MAX_ADVANCE_LIMIT);
         if (body.next() != null) {
             if (!body.next() || body.by() != null || body.to() != null) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance to the next event is"
+                throw new ProblemException(ErrorCode.INVALID_REQUEST, "an advance to the next event is"
                         + " {\"next\": true} alone, without by or to: next " + body.next() + ", by " + body.by()
                         + ", to " + body.to());
             }

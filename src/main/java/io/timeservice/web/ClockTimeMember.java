@@ -1,12 +1,12 @@
 package io.timeservice.web;
 
-import io.timeservice.model.Rules;
+import io.timeservice.model.TimeRules;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Reads a member that names a clock time ({@code at}), which JSON may send in two forms: an integer of Unix epoch
- * milliseconds, or an RFC 3339 date-time string ({@link Rules#clockTimeOf}). Anything else, a fraction or an integer
- * beyond a signed 64-bit one included, is refused as {@link Rules#invalidClockTime}.
+ * milliseconds, or an RFC 3339 date-time string ({@link TimeRules#clockTimeOf}). Anything else, a fraction or an integer
+ * beyond a signed 64-bit one included, is refused as {@link TimeRules#invalidClockTime}.
  */
 final class ClockTimeMember {
 
@@ -22,9 +22,9 @@ final class ClockTimeMember {
             return value.longValue();
         }
         if (value.isString()) {
-            return Rules.clockTimeOf(value.asString(), member);
+            return TimeRules.clockTimeOf(value.asString(), member);
         }
-        throw Rules.invalidClockTime(member, value.isNumber() ? "the number " + LoneSurrogates.abbreviate(
+        throw TimeRules.invalidClockTime(member, value.isNumber() ? "the number " + LoneSurrogates.abbreviate(
                 value.toString(), 64) : value.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
     }
 }

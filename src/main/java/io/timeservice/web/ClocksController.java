@@ -9,15 +9,15 @@ import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.PushTargetGuard;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.store.ClockStore;
 import io.timeservice.web.JsonRequest.PatchClock;
-import io.timeservice.web.JsonRequest.PutClock;
 import io.timeservice.web.JsonRequest.Push;
+import io.timeservice.web.JsonRequest.PutClock;
 import io.timeservice.web.JsonRequest.Retry;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -55,7 +55,7 @@ class ClocksController {
         if (body.copyOf() != null) {
             if (body.now() != null || body.mode() != null || body.delivery() != null || body.retry() != null
                     || body.rate() != null || body.push() != null) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a copy takes the time and settings of its"
+                throw new ProblemException(ErrorCode.INVALID_REQUEST, "a copy takes the time and settings of its"
                         + " source: copyOf (" + body.copyOf() + ") goes alone, without now, mode, delivery, retry,"
                         + " rate or push");
             }
@@ -64,7 +64,7 @@ class ClocksController {
         }
         ClockSettings settings = settings(body);
         if (settings.isSystem() && body.now() != null) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "now is only for virtual and scaled clocks: a"
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "now is only for virtual and scaled clocks: a"
                     + " system clock's now is the wall clock's");
         }
         if (settings.pushes()) {
@@ -81,7 +81,7 @@ class ClocksController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     ClockJson patch(@PathVariable String clock, @RequestBody PatchClock body) {
         if (body.rate() == null) { // absent and null bind alike here: either way there is no rate to change to
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a rate change needs a rate: {\"rate\": 60}");
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a rate change needs a rate: {\"rate\": 60}");
         }
         return describe(clocks.rerate(clock, ClockRate.of(body.rate())));
     }
@@ -119,7 +119,7 @@ class ClocksController {
         // a rate without mode "scaled" is refused by ClockSettings, the rule's one place
         ClockRate rate = body.rate() == null ? null : ClockRate.of(body.rate());
         if (delivery == ClockSettings.DeliveryMode.PUSH && body.push() == null) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "delivery \"push\" needs push: {\"url\": ...}");
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "delivery \"push\" needs push: {\"url\": ...}");
         }
         return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry()), rate,
                 body.push() == null ? null : pushTarget(body.push()));

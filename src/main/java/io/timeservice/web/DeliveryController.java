@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.store.DeliveryStore;
 import io.timeservice.web.JsonRequest.Ack;
 import io.timeservice.web.JsonRequest.AckAll;
@@ -73,7 +73,7 @@ class DeliveryController {
         for (int i = 0; i < body.acks().size(); i++) {
             AckItem item = body.acks().get(i);
             if (item == null) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "/acks/" + i
+                throw new ProblemException(ErrorCode.INVALID_REQUEST, "/acks/" + i
                         + " must be an object with id and claim, got null");
             }
             acks.add(new io.timeservice.model.Ack(item.id(), item.claim()));

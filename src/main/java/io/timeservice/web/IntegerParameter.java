@@ -1,7 +1,7 @@
 package io.timeservice.web;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 
 /** Parses an optional integer query parameter ({@code dueBy}, {@code after}, {@code sequence}) strictly. */
 final class IntegerParameter {
@@ -12,7 +12,7 @@ final class IntegerParameter {
     /**
      * A plain decimal integer from 0 to 2^63 - 1, or null when the parameter is absent.
      *
-     * @throws SchedulerException {@code invalid_request} naming the parameter
+     * @throws ProblemException {@code invalid_request} naming the parameter
      */
     static Long parse(String name, String text) {
         if (text == null) {
@@ -25,7 +25,7 @@ final class IntegerParameter {
                 // falls through to the refusal
             }
         }
-        throw new SchedulerException(ErrorCode.INVALID_REQUEST, name + " must be an integer from 0 to "
+        throw new ProblemException(ErrorCode.INVALID_REQUEST, name + " must be an integer from 0 to "
                 + Long.MAX_VALUE + ", got \"" + LoneSurrogates.abbreviate(text, 32) + "\"");
     }
 }

@@ -1,7 +1,7 @@
 package io.timeservice.web;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 
 /** Parses a {@code limit} query parameter strictly: a plain decimal integer in [1, max]. */
 final class LimitParameter {
@@ -28,9 +28,9 @@ final class LimitParameter {
         return limit;
     }
 
-    private static SchedulerException invalid(String name, String text, int max) {
+    private static ProblemException invalid(String name, String text, int max) {
         String shown = text.length() <= 32 ? text : text.substring(0, 32) + "...";
-        return new SchedulerException(ErrorCode.INVALID_LIMIT, name + " must be an integer from 1 to " + max
+        return new ProblemException(ErrorCode.INVALID_LIMIT, name + " must be an integer from 1 to " + max
                 + ", got \"" + shown + "\"");
     }
 }

@@ -1,6 +1,6 @@
 package io.timeservice.web;
 
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.store.SchedulerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,12 +32,12 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         this.metrics = metrics;
     }
 
-    @ExceptionHandler(SchedulerException.class)
-    ResponseEntity<Object> refused(SchedulerException e) {
+    @ExceptionHandler(ProblemException.class)
+    ResponseEntity<Object> refused(ProblemException e) {
         log.debug("refused: {} {}", e.code().code(), e.getMessage());
         metrics.rejected(e.code());
         ProblemDetail problem = Problems.problem(ProblemType.of(e.code()), e.getMessage());
-        if (e.opIndex() != SchedulerException.NO_OP_INDEX) {
+        if (e.opIndex() != ProblemException.NO_OP_INDEX) {
             problem.setProperty("op", e.opIndex());   // the refused operation of a batch
         }
         if (e.member() != null) {

@@ -5,7 +5,7 @@ import java.time.Duration;
 
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -153,13 +153,13 @@ class RequestBodyLimits {
             }
         }
 
-        private static SchedulerException tooLarge(String size, long limit) {
-            return new SchedulerException(ErrorCode.PAYLOAD_TOO_LARGE, "the request body " + size + "; the limit is "
+        private static ProblemException tooLarge(String size, long limit) {
+            return new ProblemException(ErrorCode.PAYLOAD_TOO_LARGE, "the request body " + size + "; the limit is "
                     + limit + " bytes");
         }
 
-        private static SchedulerException invalidRequest(String detail) {
-            return new SchedulerException(ErrorCode.INVALID_REQUEST, detail);
+        private static ProblemException invalidRequest(String detail) {
+            return new ProblemException(ErrorCode.INVALID_REQUEST, detail);
         }
     }
 }

@@ -7,9 +7,9 @@ import java.util.regex.Pattern;
 
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleSpec;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.ScheduleStore;
 import io.timeservice.web.JsonRequest.PutSchedule;
@@ -125,9 +125,9 @@ class ScheduleController {
         if (ifMatch.trim().equals("*")) {
             try {
                 return schedules.get(clock, id).version();
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 if (refused.code() == ErrorCode.SCHEDULE_NOT_FOUND) {
-                    throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match: * needs a current"
+                    throw new ProblemException(ErrorCode.PRECONDITION_FAILED, "If-Match: * needs a current"
                             + " schedule, and there is none with id " + LoneSurrogates.abbreviate(id,
                             Limits.MAX_SCHEDULE_ID_LENGTH));
                 }

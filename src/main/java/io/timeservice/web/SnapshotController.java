@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.net.URI;
 
 import io.timeservice.config.TimeServiceProperties;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.PushTargetGuard;
-import io.timeservice.model.Rules;
 import io.timeservice.model.SnapshotSizes;
 import io.timeservice.store.ClockStore;
 import io.timeservice.web.ClocksController.ClockJson;
@@ -60,7 +60,7 @@ class SnapshotController {
     @PutMapping(path = "/clocks/{clock}/snapshot", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<ClockJson> load(@PathVariable String clock, HttpServletRequest request) throws IOException {
-        Rules.requireValidClockName(clock); // before reading a document for a clock that cannot be
+        ClockRules.requireValidClockName(clock); // before reading a document for a clock that cannot be
         ClockSnapshot snapshot = reader.read(request.getInputStream());
         if (snapshot.settings().pushes()) {
             targets.requireAllowed(snapshot.settings().push()); // PUT /clocks' rule: resolved before the store is asked

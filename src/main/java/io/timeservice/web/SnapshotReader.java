@@ -22,12 +22,12 @@ import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
 import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.SnapshotRules;
 import io.timeservice.model.Timer;
 import org.springframework.stereotype.Component;
@@ -76,7 +76,7 @@ class SnapshotReader {
     /**
      * The snapshot {@code body} holds, checked by {@link SnapshotRules}.
      *
-     * @throws SchedulerException {@code invalid_snapshot} naming the first bad member; {@code invalid_request} for a
+     * @throws ProblemException {@code invalid_snapshot} naming the first bad member; {@code invalid_request} for a
      *                            body that is not UTF-8 or could not be read; {@code payload_too_large} past the limit
      */
     ClockSnapshot read(InputStream body) {
@@ -88,7 +88,7 @@ class SnapshotReader {
             document = new Document(new Cursor(parser, text));
             document.read();
         } catch (JacksonIOException unreadable) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, unreadable.getCause()
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, unreadable.getCause()
                     instanceof CharacterCodingException ? "the body is not valid UTF-8; send JSON as UTF-8"
                     : "the body could not be read completely");
         }
@@ -186,7 +186,7 @@ class SnapshotReader {
                 read.settings = ClockSettings.of(read.mode == null ? null : ClockSettings.Mode.valueOf(upper(read.mode)),
                         read.delivery == null ? null : ClockSettings.DeliveryMode.valueOf(upper(read.delivery)),
                         read.retry, read.rate, read.push);
-            } catch (SchedulerException invalid) {
+            } catch (ProblemException invalid) {
                 // mode, delivery and rate refused together (ClockSettings' rules): the clock is the member named
                 throw SnapshotRules.refused(members.pointer, invalid.getMessage());
             }
@@ -215,7 +215,7 @@ class SnapshotReader {
                 return new PushTarget(read.url, read.timeout != null ? read.timeout : PushTarget.DEFAULT_TIMEOUT_MILLIS,
                         read.concurrency != null ? read.concurrency.intValue() : PushTarget.DEFAULT_CONCURRENCY,
                         read.headers, read.secrets);
-            } catch (SchedulerException invalid) {
+            } catch (ProblemException invalid) {
                 throw SnapshotRules.refused(members.pointer, invalid.getMessage());
             }
         }
@@ -237,7 +237,7 @@ class SnapshotReader {
             });
             try {
                 return new RetryPolicy((int) whole[0], whole[1], fraction[0], whole[2], fraction[1]);
-            } catch (SchedulerException invalid) {
+            } catch (ProblemException invalid) {
                 throw SnapshotRules.refused(members.pointer, invalid.getMessage());
             }
         }
@@ -375,7 +375,7 @@ class SnapshotReader {
         private String payload(Members members, String at) {
             try {
                 return json.payloadText(members.payload());
-            } catch (SchedulerException invalid) {
+            } catch (ProblemException invalid) {
                 throw SnapshotRules.refused(at, invalid.getMessage());
             }
         }
@@ -427,7 +427,7 @@ class SnapshotReader {
 
         /** The schedule, an interval's implied start resolved against the clock's {@code now} as a put does. */
         Schedule schedule(long now) {
-            ScheduleSpec spec = Rules.resolveSchedule(new ScheduleSpec(cron, every, zone, start, end, limit,
+            ScheduleSpec spec = ScheduleRules.resolveSchedule(new ScheduleSpec(cron, every, zone, start, end, limit,
                     or(priority, 0).intValue(), payload, catchUp == null ? ScheduleSpec.CatchUp.ALL
                     : ScheduleSpec.CatchUp.ofWire(catchUp), paused), now);
             return new Schedule(id, spec, next, or(fired, 0), or(skipped, 0), or(triggered, 0),
@@ -574,7 +574,7 @@ class SnapshotReader {
             }
             try {
                 return ClockRate.of(cursor.parser.getDecimalValue());
-            } catch (SchedulerException invalid) {
+            } catch (ProblemException invalid) {
                 throw SnapshotRules.refused(at, invalid.getMessage());
             }
         }
@@ -649,7 +649,7 @@ class SnapshotReader {
             }
         }
 
-        static SchedulerException unknown(String at) {
+        static ProblemException unknown(String at) {
             return SnapshotRules.refused(at, "unknown member");
         }
     }

@@ -10,7 +10,7 @@ import java.util.Arrays;
 
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import org.springframework.http.HttpInputMessage;
 import org.springframework.http.HttpOutputMessage;
 import org.springframework.http.MediaType;
@@ -180,7 +180,7 @@ class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
         String text = raw != null ? raw : mapper.writeValueAsString(payload);
         int bytes = text.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > maxPayloadBytes) {
-            throw new SchedulerException(ErrorCode.PAYLOAD_TOO_LARGE, "payload is " + bytes
+            throw new ProblemException(ErrorCode.PAYLOAD_TOO_LARGE, "payload is " + bytes
                     + " bytes as compact JSON; the limit is " + maxPayloadBytes);
         }
         return text;
@@ -234,8 +234,8 @@ class StrictJsonConverter extends AbstractHttpMessageConverter<JsonRequest> {
         }
     }
 
-    static SchedulerException invalidRequest(String detail) {
-        return new SchedulerException(ErrorCode.INVALID_REQUEST, detail);
+    static ProblemException invalidRequest(String detail) {
+        return new ProblemException(ErrorCode.INVALID_REQUEST, detail);
     }
 
     /**

@@ -8,10 +8,10 @@ import java.util.function.Supplier;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.model.Trace;
 import io.timeservice.model.TraceStep;
 import io.timeservice.store.TimerStore;
@@ -50,7 +50,7 @@ class TimerController {
                                   @TraceFlag boolean trace) {
         String payload = json.payloadText(body.payload());
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Due due = Rules.requireDue(body.delay(), ClockTimeMember.read("at", body.at()));
+        Due due = TimerRules.requireDue(body.delay(), ClockTimeMember.read("at", body.at()));
         Timer timer = timers.add(clock, body.id(), due, body.priority() == null ? 0 : body.priority(), payload,
                 Trace.into(steps));
         return ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/timers/" + timer.id()))
@@ -71,7 +71,7 @@ class TimerController {
                                    @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                    @TraceFlag boolean trace) {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
-        Due due = Rules.editedDue(body.delay(), ClockTimeMember.read("at", body.at()));
+        Due due = TimerRules.editedDue(body.delay(), ClockTimeMember.read("at", body.at()));
         Timer timer = requiringAnyRevision(id, ifMatch, () -> timers.edit(clock, id, due, body.priority(),
                 EntityTags.precondition(ifMatch), Trace.into(steps)));
         return ResponseEntity.ok().eTag(EntityTags.of(timer)).body(TimerJson.of(timer, steps));
@@ -105,9 +105,9 @@ class TimerController {
     private static Timer requiringAnyRevision(String id, String ifMatch, Supplier<Timer> change) {
         try {
             return change.get();
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             if (refused.code() == ErrorCode.TIMER_NOT_FOUND && EntityTags.isAnyRevision(ifMatch)) {
-                throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match: * needs a current timer, and"
+                throw new ProblemException(ErrorCode.PRECONDITION_FAILED, "If-Match: * needs a current timer, and"
                         + " no pending timer has id " + LoneSurrogates.abbreviate(id, Limits.MAX_ID_LENGTH));
             }
             throw refused;

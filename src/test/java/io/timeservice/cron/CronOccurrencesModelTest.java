@@ -15,8 +15,8 @@ import java.util.TreeSet;
 import java.util.stream.LongStream;
 
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Recurrence;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.ZonedRecurrence;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -149,8 +149,8 @@ class CronOccurrencesModelTest {
     @ParameterizedTest
     @MethodSource("malformed")
     void malformedCron_isInvalidSchedule(String cron) {
-        assertThatThrownBy(() -> parser.parse(cron)).isInstanceOf(SchedulerException.class)
-                .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.INVALID_SCHEDULE);
+        assertThatThrownBy(() -> parser.parse(cron)).isInstanceOf(ProblemException.class)
+                .extracting(e -> ((ProblemException) e).code()).isEqualTo(ErrorCode.INVALID_SCHEDULE);
     }
 
     static List<String> malformed() {

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PushTargetTest {
 
     private static void assertRefused(Runnable make, String mentions) {
-        assertThatThrownBy(make::run).isInstanceOfSatisfying(SchedulerException.class, refused -> {
+        assertThatThrownBy(make::run).isInstanceOfSatisfying(ProblemException.class, refused -> {
             assertThat(refused.code()).isEqualTo(ErrorCode.INVALID_REQUEST);
             assertThat(refused.getMessage()).contains(mentions);
         });

@@ -106,7 +106,7 @@ class ScaledTimeTest {
     @ParameterizedTest
     @ValueSource(strings = {"-1", "-0.000001", "100000.000001", "1E+6", "0.0000001", "1.1234567"})
     void aRate_outOfRangeOrTooFine_isRefusedAsInvalidRequest(String rate) {
-        assertThatThrownBy(() -> ClockRate.of(new BigDecimal(rate))).isInstanceOfSatisfying(SchedulerException.class,
+        assertThatThrownBy(() -> ClockRate.of(new BigDecimal(rate))).isInstanceOfSatisfying(ProblemException.class,
                 refused -> assertThat(refused.code()).isEqualTo(ErrorCode.INVALID_REQUEST));
     }
 
@@ -116,10 +116,10 @@ class ScaledTimeTest {
         assertThat(ClockSettings.of(ClockSettings.Mode.SCALED, null, null, rate).delivery())
                 .isEqualTo(ClockSettings.DeliveryMode.QUEUE);
         assertThatThrownBy(() -> ClockSettings.of(ClockSettings.Mode.SCALED, null, null, null))
-                .isInstanceOf(SchedulerException.class);
+                .isInstanceOf(ProblemException.class);
         assertThatThrownBy(() -> ClockSettings.of(ClockSettings.Mode.SYSTEM, null, null, rate))
-                .isInstanceOf(SchedulerException.class);
+                .isInstanceOf(ProblemException.class);
         assertThatThrownBy(() -> ClockSettings.of(ClockSettings.Mode.SCALED, ClockSettings.DeliveryMode.RESPONSE,
-                null, rate)).isInstanceOf(SchedulerException.class);
+                null, rate)).isInstanceOf(ProblemException.class);
     }
 }

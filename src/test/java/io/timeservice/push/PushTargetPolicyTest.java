@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
-import io.timeservice.model.SchedulerException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -60,7 +60,7 @@ class PushTargetPolicyTest {
     void anAddressThatIsNotPublic_isRefusedAtPut(String address) {
         String host = address.contains(":") ? "[" + address + "]" : address;
         assertThatThrownBy(() -> STRICT.requireAllowed(target("http://" + host + ":8080/hook")))
-                .isInstanceOfSatisfying(SchedulerException.class,
+                .isInstanceOfSatisfying(ProblemException.class,
                         refused -> assertThat(refused.code()).isEqualTo(ErrorCode.TARGET_NOT_ALLOWED));
     }
 
@@ -100,7 +100,7 @@ class PushTargetPolicyTest {
     @Test
     void aHostNameResolvingToLoopback_isRefused() {
         assertThatThrownBy(() -> STRICT.requireAllowed(target("http://localhost:8080/")))
-                .isInstanceOfSatisfying(SchedulerException.class,
+                .isInstanceOfSatisfying(ProblemException.class,
                         refused -> assertThat(refused.code()).isEqualTo(ErrorCode.TARGET_NOT_ALLOWED));
     }
 
@@ -110,7 +110,7 @@ class PushTargetPolicyTest {
         PushTargetPolicy policy = new PushTargetPolicy(false, List.of(), host -> mixed);
         assertThat(policy.allows("mixed.example", mixed)).isFalse();
         assertThatThrownBy(() -> policy.requireAllowed(target("https://mixed.example/")))
-                .isInstanceOf(SchedulerException.class);
+                .isInstanceOf(ProblemException.class);
     }
 
     @Test
@@ -119,7 +119,7 @@ class PushTargetPolicyTest {
             throw new UnknownHostException(host);
         });
         assertThatThrownBy(() -> policy.requireAllowed(target("https://nowhere.example/")))
-                .isInstanceOfSatisfying(SchedulerException.class,
+                .isInstanceOfSatisfying(ProblemException.class,
                         refused -> assertThat(refused.getMessage()).contains("does not resolve"));
     }
 

@@ -47,7 +47,7 @@ final class SettleRecorder implements DeliveryStore {
     public List<Delivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
         try {
             return store.claimOf(clock, incarnation, max, leaseMillis);
-        } catch (io.timeservice.model.SchedulerException refused) {
+        } catch (io.timeservice.model.ProblemException refused) {
             refusedClaims.add(clock + ": " + refused.code().code());
             throw refused;
         }

@@ -16,8 +16,8 @@ import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
@@ -121,6 +121,7 @@ public abstract class ClockStoreContract extends StoreContract {
         assertThat(clocks().list(10, null)).extracting(ClockView::name).containsExactly("a", "b", "c", "default");
         assertThat(clocks().list(2, null)).extracting(ClockView::name).containsExactly("a", "b");
         assertThat(clocks().list(2, "b")).extracting(ClockView::name).containsExactly("c", "default");
+        assertRefused(() -> clocks().list(0, null), ErrorCode.INVALID_LIMIT, "limit must be >= 1: 0");
         assertThat(clocks().list(2, "default")).isEmpty();
     }
 
@@ -217,7 +218,7 @@ public abstract class ClockStoreContract extends StoreContract {
             }
             return timers().advance(clock, (long) random.nextInt(200), null, 1 + random.nextInt(3), Trace.NONE)
                     .fired().stream().map(t -> t.id() + "@" + t.fireTime()).toList().toString();
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             return refused.code() + ": " + refused.getMessage();
         }
     }

@@ -20,10 +20,10 @@ import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.MemoryContractStores;
 import org.junit.jupiter.api.BeforeEach;
@@ -197,6 +197,7 @@ public abstract class DeliveryStoreContract extends StoreContract {
         assertThat(dead.deadReason()).isEqualTo("gone");
         assertThat(dead.attempt()).isEqualTo(1);
         assertThat(deliveries().dead(Q, 10, 0)).containsExactly(dead);
+        assertRefused(() -> deliveries().dead(Q, 0, 0), ErrorCode.INVALID_LIMIT, "limit must be >= 1: 0");
         assertRefused(() -> deliveries().reject(Q, "a", claimed.claim(), "gone"), ErrorCode.CLAIM_LOST,
                 LOST.formatted("a"));
     }
@@ -760,7 +761,7 @@ public abstract class DeliveryStoreContract extends StoreContract {
     private static Object outcome(Side side, Function<Side, ?> operation) {
         try {
             return operation.apply(side);
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             return new Refused(refused.code().name(), refused.getMessage());
         }
     }

@@ -12,9 +12,9 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleSpec;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.MemoryContractStores;
@@ -125,6 +125,40 @@ public abstract class ScheduleStoreContract extends StoreContract {
         assertThat(schedules().list(null)).extracting(Schedule::id).containsExactly("a", "b");
     }
 
+    /**
+     * An occurrence whose id a client's timer (added before the schedule existed) has is refused with one text on
+     * create, replace and trigger: once three texts ("..., the occurrence this schedule needs" and no suffix on
+     * PostgreSQL).
+     */
+    @Test
+    void anOccurrenceWhoseIdAClientTimerHas_isRefusedWithOneText_onCreateReplaceAndTrigger() {
+        timers().add(null, "r:1000", 5_000, 0, null, Trace.NONE);
+        timers().add(null, "s:0", 5_000, 0, null, Trace.NONE);
+        timers().add(null, "s:3000", 5_000, 0, null, Trace.NONE);
+
+        assertRefused(() -> schedules().put(null, "r", every(1_000), null), ErrorCode.DUPLICATE_ID,
+                "a pending timer already has id r:1000, the schedule's occurrence");
+        schedules().put(null, "s", every(1_000), null);
+        assertRefused(() -> schedules().put(null, "s", spec(1_000, 3_000L, null, null, false), null),
+                ErrorCode.DUPLICATE_ID, "a pending timer already has id s:3000, the schedule's occurrence");
+        assertRefused(() -> schedules().trigger(null, "s"), ErrorCode.DUPLICATE_ID,
+                "a pending timer already has id s:0, the schedule's occurrence");
+        assertThat(schedules().list(null)).extracting(Schedule::id).containsExactly("s");
+        assertThat(schedules().get(null, "s").version()).isEqualTo(1);
+        assertThat(pending()).containsExactly("s:1000", "r:1000", "s:0", "s:3000");
+    }
+
+    /** An occurrence beyond the payload bytes reads as a timer's ("this schedule's occurrence needs" on PostgreSQL). */
+    @Test
+    void anOccurrenceBeyondThePayloadBytes_isRefusedAsATimerIs() {
+        reopen(Stores.Limits.ROOMY.withCapacity(10, 12));
+
+        assertRefused(() -> schedules().put(null, "s", every(1_000), null), ErrorCode.CAPACITY_EXCEEDED,
+                "the pending timers hold 0 of the queue's 12 payload bytes (capacity-bytes: id and payload"
+                        + " characters); this timer needs 13");
+        assertThat(schedules().list(null)).isEmpty();
+    }
+
     @Test
     void pause_skipsWhatComesDue_andResume_continuesAfterNow() {
         schedules().put(null, "s", every(1_000), null);
@@ -220,7 +254,7 @@ public abstract class ScheduleStoreContract extends StoreContract {
                 "timer s:1000 is an occurrence of schedule s; change the schedule instead");
         assertRefused(() -> timers().edit(null, "s:1000", 5L, null, Precondition.NONE, Trace.NONE),
                 ErrorCode.SCHEDULE_OWNED, "timer s:1000 is an occurrence of schedule s; change the schedule instead");
-        SchedulerException inBatch = assertRefused(() -> timers().batch(null, List.of(
+        ProblemException inBatch = assertRefused(() -> timers().batch(null, List.of(
                         new io.timeservice.model.BatchOp.Cancel("s:1000", Precondition.NONE))),
                 ErrorCode.SCHEDULE_OWNED,
                 "operation 0: timer s:1000 is an occurrence of schedule s; change the schedule instead");
@@ -419,7 +453,7 @@ public abstract class ScheduleStoreContract extends StoreContract {
         }
         try {
             state.add("peek " + shown(stores.timers().peek(clock)));
-        } catch (SchedulerException empty) {
+        } catch (ProblemException empty) {
             state.add("peek " + empty.code());
         }
         return state;
@@ -454,7 +488,7 @@ public abstract class ScheduleStoreContract extends StoreContract {
     private static Object outcome(Supplier<List<String>> call) {
         try {
             return call.get();
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             return "refused " + refused.code() + ": " + refused.getMessage();
         }
     }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -60,8 +60,8 @@ public abstract class StoreContract {
     }
 
     /** The call is refused with {@code code} and exactly {@code message}; returns the refusal. */
-    protected static SchedulerException assertRefused(ThrowingCallable call, ErrorCode code, String message) {
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class, call);
+    protected static ProblemException assertRefused(ThrowingCallable call, ErrorCode code, String message) {
+        ProblemException refused = catchThrowableOfType(ProblemException.class, call);
         assertThat(refused).as("a refusal with %s", code).isNotNull();
         assertThat(refused.code()).as(refused.getMessage()).isEqualTo(code);
         assertThat(refused.getMessage()).isEqualTo(message);

@@ -17,11 +17,11 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Revision;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.MemoryContractStores;
@@ -176,7 +176,7 @@ public abstract class TimerStoreContract extends StoreContract {
                 "to (9) is before now (10); the clock never goes back");
         assertRefused(() -> timers().advance(null, null, 11 + Limits.MAX_DELAY, 1, Trace.NONE),
                 ErrorCode.INVALID_ADVANCE, "to (" + (11 + Limits.MAX_DELAY) + ") is more than " + Limits.MAX_DELAY
-                        + " after now (10)");
+                        + " ms after now (10)");
         assertRefused(() -> timers().advance(null, -1L, null, 1, Trace.NONE), ErrorCode.INVALID_ADVANCE,
                 "by must be between 0 and " + Limits.MAX_DELAY + ": -1");
         assertRefused(() -> timers().advance("wall", 1L, null, 1, Trace.NONE), ErrorCode.CLOCK_NOT_VIRTUAL,
@@ -341,7 +341,7 @@ public abstract class TimerStoreContract extends StoreContract {
     void batch_isAllOrNothing_andNamesTheRefusedOperation() {
         timers().add(null, "a", 10, 0, null, Trace.NONE);
 
-        SchedulerException refused = assertRefused(() -> timers().batch(null, List.of(
+        ProblemException refused = assertRefused(() -> timers().batch(null, List.of(
                         new BatchOp.Add("b", Due.after(5), 0, null),
                         new BatchOp.Cancel("a", Precondition.NONE),
                         new BatchOp.Cancel("a", Precondition.NONE))),
@@ -372,11 +372,47 @@ public abstract class TimerStoreContract extends StoreContract {
         assertRefused(() -> timers().add(null, "c", 1, 0, "\"1234567\"", Trace.NONE), ErrorCode.CAPACITY_EXCEEDED,
                 "the pending timers hold 1 of the queue's 10 payload bytes (capacity-bytes: id and payload"
                         + " characters); this timer needs 10");
-        SchedulerException inBatch = assertRefused(() -> timers().batch(null, List.of(
+        ProblemException inBatch = assertRefused(() -> timers().batch(null, List.of(
                         new BatchOp.Add("c", Due.after(1), 0, null), new BatchOp.Add("d", Due.after(1), 0, null))),
                 ErrorCode.CAPACITY_EXCEEDED, "operation 1: the queue holds its capacity of 2 pending timers");
         assertThat(inBatch.opIndex()).isEqualTo(1);
         assertThat(timers().status(null).size()).isEqualTo(1);
+    }
+
+    /**
+     * A batch beyond the payload bytes is refused with the batch's text on both stores, whether the operation that
+     * goes beyond adds a timer to the running peak (once "this timer needs" on the memory store) or only bytes (once
+     * without "more" on PostgreSQL).
+     */
+    @Test
+    void aBatchBeyondThePayloadBytes_isRefusedWithOneText_atTheOperationThatGoesBeyond() {
+        reopen(Stores.Limits.ROOMY.withCapacity(3, 10));
+        timers().add(null, "a", 1, 0, null, Trace.NONE);
+        String sevenDigits = "\"1234567\"";
+
+        assertRefused(() -> timers().batch(null, List.of(new BatchOp.Add("c", Due.after(1), 0, sevenDigits))),
+                ErrorCode.CAPACITY_EXCEEDED, "operation 0: the pending timers hold 1 of the queue's 10 payload bytes"
+                        + " (capacity-bytes: id and payload characters); the batch needs 10 more");
+        assertRefused(() -> timers().batch(null, List.of(new BatchOp.Add("x", Due.after(1), 0, null),
+                        new BatchOp.Cancel("x", Precondition.NONE), new BatchOp.Add("y", Due.after(1), 0, sevenDigits))),
+                ErrorCode.CAPACITY_EXCEEDED, "operation 2: the pending timers hold 2 of the queue's 10 payload bytes"
+                        + " (capacity-bytes: id and payload characters); the batch needs 9 more");
+        assertThat(timers().firstN(null, 10).timers()).extracting(Timer::id).containsExactly("a");
+    }
+
+    @Test
+    void anAdvanceWithoutExactlyOneOfByAndTo_andLimitsBelowOne_areRefusedWithOneText() {
+        timers().add(null, "a", 1, 0, null, Trace.NONE);
+
+        assertRefused(() -> timers().advance(null, null, null, 1, Trace.NONE), ErrorCode.INVALID_REQUEST,
+                "an advance needs exactly one of by and to");
+        assertRefused(() -> timers().advance(null, 1L, 1L, 1, Trace.NONE), ErrorCode.INVALID_REQUEST,
+                "an advance needs exactly one of by and to");
+        assertRefused(() -> timers().advance(null, 1L, null, 0, Trace.NONE), ErrorCode.INVALID_LIMIT,
+                "limit must be >= 1: 0");
+        assertRefused(() -> timers().dueBy(null, 5, 0), ErrorCode.INVALID_LIMIT, "limit must be >= 1: 0");
+        assertThat(timers().status(null).now()).isZero();
+        assertThat(timers().firstN(null, 10).timers()).extracting(Timer::id).containsExactly("a");
     }
 
     @Test
@@ -441,7 +477,7 @@ public abstract class TimerStoreContract extends StoreContract {
         List<Timer> before = timers().firstN(null, 10).timers();
 
         for (RefusedBatch refused : cases) {
-            SchedulerException refusal = assertRefused(() -> timers().batch(null, refused.ops()), refused.code(),
+            ProblemException refusal = assertRefused(() -> timers().batch(null, refused.ops()), refused.code(),
                     "operation " + refused.index() + ": " + refused.text());
             assertThat(refusal.opIndex()).as(refused.text()).isEqualTo(refused.index());
             assertThat(timers().firstN(null, 10).timers()).as("after " + refused.text()).isEqualTo(before);
@@ -489,7 +525,7 @@ public abstract class TimerStoreContract extends StoreContract {
         }
         List<Timer> before = timers().firstN(null, 10).timers();
 
-        SchedulerException refused = assertRefused(() -> timers().batch(null, List.of(
+        ProblemException refused = assertRefused(() -> timers().batch(null, List.of(
                         new BatchOp.Add("a", Due.after(1), 0, null),
                         new BatchOp.Edit("t0", Due.after(9), null, Precondition.NONE),
                         new BatchOp.Add("b", Due.after(1), 0, null))),
@@ -571,7 +607,7 @@ public abstract class TimerStoreContract extends StoreContract {
     }
 
     private static ErrorCode catchRefusal(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
-        SchedulerException refused = org.assertj.core.api.Assertions.catchThrowableOfType(SchedulerException.class,
+        ProblemException refused = org.assertj.core.api.Assertions.catchThrowableOfType(ProblemException.class,
                 call);
         return refused == null ? null : refused.code();
     }
@@ -782,7 +818,7 @@ public abstract class TimerStoreContract extends StoreContract {
         Revision revision;
         try {
             revision = current.get().revision();
-        } catch (SchedulerException absent) {
+        } catch (ProblemException absent) {
             return Precondition.NONE;
         }
         return Precondition.ifMatch(choice == 1 ? revision
@@ -822,7 +858,7 @@ public abstract class TimerStoreContract extends StoreContract {
                         + " created=" + t.createdAt() + " payload=" + t.payload() + " seqRank=" + sequenceRank);
             }
             return shown;
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             // the revision a precondition names holds a sequence, compared by order only as the answers' are
             return refused.code() + " at " + refused.opIndex() + ": "
                     + refused.getMessage().replaceAll("revision \\d+-", "revision ?-");

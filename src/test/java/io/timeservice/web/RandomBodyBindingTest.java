@@ -9,14 +9,14 @@ import java.util.Map;
 import java.util.Random;
 
 import io.timeservice.config.TimeServiceProperties;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.mock.http.MockHttpInputMessage;
 
 /**
- * Every request body, however wrong, is bound or refused with a {@link SchedulerException} (a problem+json 4xx),
+ * Every request body, however wrong, is bound or refused with a {@link ProblemException} (a problem+json 4xx),
  * never failed with another exception (a 500): seeded random bodies of every request type, most of them wrong in some
  * way, some nearly right (strings with and without lone surrogates, an unexpected member). A binding failure at an
  * array's item used to fail with a NullPointerException.
@@ -51,7 +51,7 @@ class RandomBodyBindingTest {
             try {
                 json.read(type, new MockHttpInputMessage(body.getBytes(StandardCharsets.UTF_8)));
                 bound++;
-            } catch (SchedulerException refusal) {
+            } catch (ProblemException refusal) {
                 assertThat(refusal.getMessage()).as(body).doesNotContain("`", "jackson", "Exception");
                 refused++;
             } catch (RuntimeException | IOException failure) {

@@ -10,7 +10,7 @@ import java.util.Random;
 
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.web.JsonRequest.Ack;
 import io.timeservice.web.JsonRequest.AddTimer;
 import io.timeservice.web.JsonRequest.Advance;
@@ -84,7 +84,7 @@ class StrictJsonConverterTest {
     @Test
     void missingAndUnknownMembers_areInvalidRequest_whateverTheirName() {
         assertRefused(AddTimer.class, "{\"delay\":1}", ErrorCode.INVALID_REQUEST, "member \"id\" is required");
-        // delay and at are each optional here, as an advance's by and to; "exactly one of them" is Rules'
+        // delay and at are each optional here, as an advance's by and to; "exactly one of them" is TimerRules'
         assertThat(read(AddTimer.class, "{\"id\":\"N\"}")).isEqualTo(new AddTimer("N", null, null, null, null));
         assertRefused(AddTimer.class, "{\"id\":\"N\",\"at\":null}", ErrorCode.INVALID_DELAY, "at must be");
         // an advance's by and to are each optional here; "exactly one of them" is the scheduler's (ClocksRestTest)
@@ -227,7 +227,7 @@ class StrictJsonConverterTest {
 
     private void assertRefused(Class<? extends JsonRequest> type, String body, ErrorCode code, String detailPart) {
         assertThatThrownBy(() -> read(type, body)).as(body)
-                .isInstanceOfSatisfying(SchedulerException.class, e -> {
+                .isInstanceOfSatisfying(ProblemException.class, e -> {
                     assertThat(e.code()).as(body).isEqualTo(code);
                     assertThat(e.getMessage()).contains(detailPart).doesNotContain("`", "jackson", "Exception");
                 });

@@ -7,11 +7,11 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 import io.timeservice.model.BatchOp;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Precondition;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 
 /**
  * A batch being decided, then applied: what each operation would see ({@link #current}), its records and results
@@ -56,7 +56,7 @@ final class BatchPlan {
         for (int i = 0; i < ops.size(); i++) {
             try {
                 decide(ops.get(i));
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 throw refused.atOp(i);
             }
         }
@@ -65,12 +65,11 @@ final class BatchPlan {
     /** Decides one operation as its single call would, against the state the ones before it leave. */
     private void decide(BatchOp op) {
         if (op instanceof BatchOp.Add add) {
-            Rules.requireValidId(add.id());
-            long fireTime = Rules.fireTime(now, add.due());
+            TimerRules.requireValidId(add.id());
+            long fireTime = TimeRules.fireTime(now, add.due());
             requireNotReserved.accept(add.id());
             if (current(add.id()) != null) {
-                throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id "
-                        + add.id());
+                throw TimerRules.duplicateId(add.id());
             }
             long bytes = Capacity.bytesOf(add.id(), add.payload());
             netTimers++;
@@ -81,10 +80,10 @@ final class BatchPlan {
                     add.payload());
             decided(added, new Mutation.Added(added, createdAtWall), added);
         } else if (op instanceof BatchOp.Edit edit) {
-            Rules.requireEditChange(edit.due(), edit.priority());
-            long fireTime = edit.due() == null ? 0 : Rules.fireTime(now, edit.due());
+            TimerRules.requireEditChange(edit.due(), edit.priority());
+            long fireTime = edit.due() == null ? 0 : TimeRules.fireTime(now, edit.due());
             Timer current = requireCurrent(edit.id(), edit.precondition());
-            Rules.requireVersionLeft(current);
+            TimerRules.requireVersionLeft(current);
             Timer edited = new Timer(current.id(), edit.due() == null ? current.fireTime() : fireTime,
                     edit.priority() == null ? current.priority() : edit.priority(), current.sequence(),
                     current.version() + 1, current.createdAt(), current.payload());
@@ -98,7 +97,7 @@ final class BatchPlan {
             mutations.add(new Mutation.Cancelled(current.id(), current.sequence()));
             results.add(current);
         } else {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch operation may not be null");
+            throw TimerRules.nullBatchOp();
         }
     }
 
@@ -120,11 +119,10 @@ final class BatchPlan {
     private Timer requireCurrent(String id, Precondition precondition) {
         Timer current = current(id);
         if (current == null) {
-            throw new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id "
-                    + Rules.abbreviate(id));
+            throw TimerRules.timerNotFound(id);
         }
         if (!precondition.accepts(current.revision())) {
-            throw Rules.preconditionFailed(current);
+            throw TimerRules.preconditionFailed(current);
         }
         return current;
     }

@@ -1,7 +1,7 @@
 package io.timeservice.store.memory;
 
 import io.timeservice.model.Limits;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 
 /**
@@ -47,7 +47,7 @@ final class Capacity {
      * Takes room for one more timer from the shared budget, or refuses it having taken nothing; returns its bytes.
      * Give the room back with {@link #unreserve} if the add fails after this, or count it with {@link #added}.
      *
-     * @throws SchedulerException {@code capacity_exceeded}
+     * @throws ProblemException {@code capacity_exceeded}
      */
     long reserve(String id, String payload) {
         long needed = bytesOf(id, payload);

@@ -11,12 +11,13 @@ import java.util.function.Function;
 import io.timeservice.model.Ack;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.store.LongPoll;
 import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
 import io.timeservice.store.SchedulerMetrics.Operation;
@@ -87,11 +88,11 @@ final class ClockDeliveries {
      * order), each with its own claim token. With {@code waitMillis > 0} and nothing ready, waits until something
      * becomes ready or the wait ends (a long poll), outside the lock.
      *
-     * @throws SchedulerException {@code invalid_limit}, {@code invalid_request} (lease or wait out of range),
+     * @throws ProblemException {@code invalid_limit}, {@code invalid_request} (lease or wait out of range),
      *                            {@code clock_not_queued}
      */
     List<Delivery> claim(int max, long leaseMillis, long waitMillis) {
-        Rules.requireClaim(max, leaseMillis, waitMillis);
+        DeliveryRules.requireClaim(max, leaseMillis, waitMillis);
         return LongPoll.claim(waitMillis, readySignal, () -> waitsEnded, () -> claimReady(max, leaseMillis));
     }
 
@@ -143,7 +144,7 @@ final class ClockDeliveries {
      * Acknowledges the delivery {@code id} leased by {@code claim}: it leaves the queue for good. Acknowledging a
      * recently acknowledged claim again succeeds and changes nothing.
      *
-     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code clock_not_queued}
+     * @throws ProblemException {@code claim_lost} (see {@link #nack}), {@code clock_not_queued}
      */
     void ack(String id, String claim) {
         deliveryCall(Operation.ACK, tally -> {
@@ -171,11 +172,11 @@ final class ClockDeliveries {
      * {@link ErrorCode#CLAIM_LOST} for each whose claim holds no lease, which changes nothing; a claim named twice
      * counts once.
      *
-     * @throws SchedulerException {@code invalid_request} for no or more than {@link Limits#MAX_CLAIM} acks,
+     * @throws ProblemException {@code invalid_request} for no or more than {@link Limits#MAX_CLAIM} acks,
      *                            {@code clock_not_queued}
      */
     List<ErrorCode> ackAll(List<Ack> acks) {
-        Rules.requireAckCount(acks);
+        DeliveryRules.requireAckCount(acks);
         return deliveryCall(Operation.ACK, tally -> {
             requireQueue();
             long now = kernel.clock().now();
@@ -189,7 +190,7 @@ final class ClockDeliveries {
                         accepted.add(ack.claim()); // a set: a claim named twice counts once
                     }
                     outcomes.add(null);
-                } catch (SchedulerException lost) {
+                } catch (ProblemException lost) {
                     outcomes.add(lost.code());
                 }
             }
@@ -219,20 +220,17 @@ final class ClockDeliveries {
      * Gives the delivery {@code id} leased by {@code claim} back: ready again after {@code retryAfterMillis} (null:
      * the clock's backoff) with one more attempt, or dead if this was its last attempt. Returns it as it is now.
      *
-     * @throws SchedulerException {@code claim_lost}: the claim holds no lease on a delivery of {@code id} (wrong
+     * @throws ProblemException {@code claim_lost}: the claim holds no lease on a delivery of {@code id} (wrong
      *                            token, expired lease, acknowledged, or redelivered since), and nothing changed;
      *                            {@code invalid_request} for a retryAfter out of range; {@code clock_not_queued}
      */
     Delivery nack(String id, String claim, Long retryAfterMillis) {
-        if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
-                    + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
-        }
+        DeliveryRules.requireRetryAfter(retryAfterMillis);
         return deliveryCall(Operation.NACK, tally -> {
             requireQueue();
             long now = kernel.clock().now();
             Delivery leased = deliveries.requireClaim(id, claim, now, false);
-            long retryAt = Rules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
+            long retryAt = TimeRules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
                     : kernel.settings().retry().backoffMillis(leased.sequence(), leased.attempt() + 1));
             kernel.log().requireWritable();
             Applied<Delivery> nacked = kernel.commit(new Mutation.Nacked(claim, now, retryAt), () -> {
@@ -251,11 +249,11 @@ final class ClockDeliveries {
     /**
      * Sends the delivery {@code id} leased by {@code claim} to the dead letters at once with {@code reason}.
      *
-     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a bad reason,
+     * @throws ProblemException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a bad reason,
      *                            {@code clock_not_queued}
      */
     Delivery reject(String id, String claim, String reason) {
-        Rules.requireDeadReason(reason);
+        DeliveryRules.requireDeadReason(reason);
         return deliveryCall(Operation.NACK, tally -> {
             requireQueue();
             deliveries.requireClaim(id, claim, kernel.clock().now(), false);
@@ -274,11 +272,11 @@ final class ClockDeliveries {
     /**
      * The lease {@code claim} holds on the delivery {@code id} ends {@code leaseMillis} from now instead.
      *
-     * @throws SchedulerException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a lease out of
+     * @throws ProblemException {@code claim_lost} (see {@link #nack}), {@code invalid_request} for a lease out of
      *                            range, {@code clock_not_queued}
      */
     Delivery extend(String id, String claim, long leaseMillis) {
-        Rules.requireLease(leaseMillis);
+        DeliveryRules.requireLease(leaseMillis);
         return kernel.mutate(Operation.EXTEND, () -> {
             requireQueue();
             long now = kernel.clock().now();
@@ -306,9 +304,7 @@ final class ClockDeliveries {
 
     /** Up to {@code limit} dead deliveries in sequence order, after {@code afterSequence} (0: from the first). */
     List<Delivery> deadDeliveries(int limit, long afterSequence) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return kernel.read(Operation.DEAD_LETTERS, () -> {
             requireQueue();
             return deliveries.deadPage(limit, afterSequence);
@@ -319,7 +315,7 @@ final class ClockDeliveries {
      * Makes the dead deliveries of {@code id} (only the one with {@code sequence} when it is not null) ready again,
      * from attempt 1. Returns them as they are now.
      *
-     * @throws SchedulerException {@code delivery_not_found}, {@code clock_not_queued}
+     * @throws ProblemException {@code delivery_not_found}, {@code clock_not_queued}
      */
     List<Delivery> redrive(String id, Long sequence) {
         return deliveryCall(Operation.DEAD_LETTERS, tally -> {
@@ -340,7 +336,7 @@ final class ClockDeliveries {
      * Deletes the dead deliveries of {@code id} (only the one with {@code sequence} when it is not null). Returns
      * them as they were.
      *
-     * @throws SchedulerException {@code delivery_not_found}, {@code clock_not_queued}
+     * @throws ProblemException {@code delivery_not_found}, {@code clock_not_queued}
      */
     List<Delivery> deleteDead(String id, Long sequence) {
         return deliveryCall(Operation.DEAD_LETTERS, tally -> {
@@ -395,7 +391,7 @@ final class ClockDeliveries {
 
     private void requireQueue() {
         if (!kernel.settings().queues()) {
-            throw Rules.clockNotQueued();
+            throw DeliveryRules.clockNotQueued();
         }
     }
 
@@ -403,7 +399,7 @@ final class ClockDeliveries {
         requireQueue();
         List<Delivery> dead = id == null ? List.of() : deliveries.deadOf(id, sequence);
         if (dead.isEmpty()) {
-            throw Rules.deadDeliveryNotFound(id, sequence);
+            throw DeliveryRules.deadDeliveryNotFound(id, sequence);
         }
         List<Long> sequences = new ArrayList<>(dead.size());
         for (Delivery delivery : dead) {

@@ -3,21 +3,22 @@ package io.timeservice.store.memory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
-import io.timeservice.model.Rules;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScaledTime;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics.Operation;
 import io.timeservice.store.SchedulerMetrics.Outcome;
@@ -83,14 +84,12 @@ final class ClockFiring {
     AdvanceResult advance(Long by, Long to, int limit, Trace trace) {
         DeliveryTally tally = new DeliveryTally();
         AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> {
-            if ((by == null) == (to == null)) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
-            }
-            requireAdvanceLimit(limit);
+            ClockRules.requireAdvanceForm(by, to);
+            TimerRules.requireLimit(limit);
         }, () -> {
             SchedulerClock clock = requireVirtual();
-            long now = by != null ? Rules.fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
-                    : Rules.advanceTarget(clock.now(), to);
+            long now = by != null ? TimeRules.fireTimeAfter(clock.now(), by, ErrorCode.INVALID_ADVANCE, "by")
+                    : TimeRules.advanceTarget(clock.now(), to);
             return advanceTo(now, limit, trace, tally);
         });
         metrics.advanced(result.fired().size());
@@ -103,13 +102,13 @@ final class ClockFiring {
      * {@link NextEvent#earliest}) and advances there as {@link #advance} with {@code to} does, finding and reaching
      * the event under one hold of the lock. With nothing pending nothing changes and the event is null.
      *
-     * @throws SchedulerException {@code invalid_limit}, {@code clock_not_virtual}, {@code invalid_advance} (a
+     * @throws ProblemException {@code invalid_limit}, {@code clock_not_virtual}, {@code invalid_advance} (a
      *                            recording trace that would fire too many), {@code capacity_exceeded}
      */
     NextAdvance advanceToNext(int limit, Trace trace) {
         DeliveryTally tally = new DeliveryTally();
         NextEvent[] event = new NextEvent[1];
-        AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> requireAdvanceLimit(limit), () -> {
+        AdvanceResult result = kernel.mutate(Operation.ADVANCE, () -> TimerRules.requireLimit(limit), () -> {
             SchedulerClock clock = requireVirtual();
             int root = heap.peek();
             event[0] = NextEvent.earliest(root == IndexedTimerHeap.NONE ? Long.MAX_VALUE : heap.fireTime(root),
@@ -131,17 +130,11 @@ final class ClockFiring {
                 : advanceWithin(now, limit, trace);
     }
 
-    private static void requireAdvanceLimit(int limit) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
-    }
-
     /** The clock, refused unless it is virtual (a clock on the wall clock fires by itself); call holding the lock. */
     private SchedulerClock requireVirtual() {
         SchedulerClock clock = kernel.clock();
         if (!clock.isVirtual()) {
-            throw Rules.clockNotVirtual(kernel.settings().mode());
+            throw ClockRules.clockNotVirtual(kernel.settings().mode());
         }
         return clock;
     }
@@ -151,7 +144,7 @@ final class ClockFiring {
      * limit has room for (a bounded advance, {@code complete = false}, when that is fewer than are due). With no room
      * at all, the time still moves to {@code now} without firing ({@link #passHeldBack}).
      *
-     * @throws SchedulerException {@code capacity_exceeded} when timers are due, the deliveries hold their limit and
+     * @throws ProblemException {@code capacity_exceeded} when timers are due, the deliveries hold their limit and
      *                            the clock is at {@code now} already
      */
     Applied<AdvanceResult> advanceIntoQueue(long now, int limit, Trace trace, DeliveryTally tally) {
@@ -181,11 +174,11 @@ final class ClockFiring {
      * there is room; {@link SchedulerClock#firedThrough} stays where firing stopped. Answers {@code complete = false}:
      * the same call again goes on.
      *
-     * @throws SchedulerException {@code capacity_exceeded} when the clock is at {@code now} already: nothing to change
+     * @throws ProblemException {@code capacity_exceeded} when the clock is at {@code now} already: nothing to change
      */
     private Applied<AdvanceResult> passHeldBack(long now) {
         if (now == kernel.clock().now()) {
-            throw Rules.deliveriesHeldBack(now, capacity.budget().maxDeliveries());
+            throw ClockRules.deliveriesHeldBack(now, capacity.budget().maxDeliveries());
         }
         kernel.log().requireWritable();
         Applied<Void> passed = kernel.commit(new Mutation.Passed(now), () -> {
@@ -206,9 +199,7 @@ final class ClockFiring {
     private Applied<AdvanceResult> advanceWithin(long now, int limit, Trace trace, boolean complete) {
         if (trace.isRecording() && limit > Limits.MAX_TRACED_FIRES
                 && FiringOrderWalk.countDue(heap, now, Limits.MAX_TRACED_FIRES + 1) > Limits.MAX_TRACED_FIRES) {
-            throw new SchedulerException(ErrorCode.INVALID_ADVANCE, "a traced advance fires at most "
-                    + Limits.MAX_TRACED_FIRES + " timers, and advancing to " + now + " would fire more; advance"
-                    + " in smaller steps, with a lower limit or without trace");
+            throw ClockRules.tracedAdvanceTooLarge(now);
         }
         kernel.log().requireWritable();
         int root = heap.peek();
@@ -255,7 +246,7 @@ final class ClockFiring {
                     int firedNow = fireDueRound(now, maxTimers, tally);
                     refusedRounds = 0;
                     return firedNow;
-                } catch (SchedulerException refused) {
+                } catch (ProblemException refused) {
                     // journal back-pressure refused a step (each step is all or nothing): without a new wake-up this
                     // clock would never get another round, so it asks for one after a backoff (in wall time)
                     long retryAt = wallClockMillis.getAsLong() + Math.min(REFUSED_RETRY_MAX_MILLIS,
@@ -267,7 +258,7 @@ final class ClockFiring {
                 }
             });
             return fired;
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             outcome = Outcome.of(refused.code());
             throw refused;
         } finally {
@@ -320,13 +311,12 @@ final class ClockFiring {
      * again at the new rate (an earlier one told before only costs a round that finds nothing due). Hands the new
      * settings to {@code settled} under the lock and answers them once the journal holds the change.
      *
-     * @throws SchedulerException {@code clock_not_scaled}, {@code storage_unavailable}
+     * @throws ProblemException {@code clock_not_scaled}, {@code storage_unavailable}
      */
     ClockSettings rerate(ClockRate next, Consumer<ClockSettings> settled) {
         Applied<ClockSettings> applied = kernel.serving(() -> {
             if (!(kernel.clock() instanceof ScaledClock scaled)) {
-                throw new SchedulerException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has"
-                        + " a rate to change; this one is " + kernel.settings().mode().name().toLowerCase(Locale.ROOT));
+                throw ClockRules.clockNotScaled(kernel.settings().mode());
             }
             kernel.log().requireWritable();
             ScaledTime time = scaled.rerated(next);

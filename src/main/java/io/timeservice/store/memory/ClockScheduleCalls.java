@@ -5,11 +5,10 @@ import java.util.function.LongSupplier;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.CronParser;
-import io.timeservice.model.ErrorCode;
-import io.timeservice.model.Rules;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.SchedulerMetrics.Operation;
 
@@ -31,9 +30,7 @@ final class ClockScheduleCalls {
     private final LongSupplier wallClockMillis;
     private final ClockSchedules schedules;
     /** Reads cron; set by {@link #configure} before serving (refuses cron until then). */
-    private volatile CronParser parser = expression -> {
-        throw new SchedulerException(ErrorCode.INVALID_SCHEDULE, "this clock reads no cron");
-    };
+    private volatile CronParser parser = ScheduleRules.NO_CRON;
     private final LiveOccurrences live = new LiveOccurrences();
     /** {@code timeservice.schedules.max-catch-up}: occurrences of one schedule one step fires at most. */
     private int maxCatchUp = 1_000;
@@ -74,8 +71,8 @@ final class ClockScheduleCalls {
 
     Schedule.Put put(String id, ScheduleSpec spec, Long ifMatch) {
         return kernel.mutate(Operation.SCHEDULE, () -> {
-            Rules.requireValidScheduleId(id);
-            Rules.requireSchedule(spec, parser); // outside the lock: the parser is set before serving
+            ScheduleRules.requireValidScheduleId(id);
+            ScheduleRules.requireSchedule(spec, parser); // outside the lock: the parser is set before serving
         }, () -> {
             long now = kernel.clock().now();
             boolean isNew = !schedules.contains(id);
@@ -102,7 +99,7 @@ final class ClockScheduleCalls {
         return kernel.mutate(Operation.SCHEDULE, () -> {
             Schedule current = schedules.get(id);
             if (ifMatch != null && ifMatch != current.version()) {
-                throw Rules.schedulePreconditionFailed(current);
+                throw ScheduleRules.schedulePreconditionFailed(current);
             }
             kernel.log().requireWritable();
             return kernel.commit(new Mutation.ScheduleDeleted(id), () -> {
@@ -117,7 +114,7 @@ final class ClockScheduleCalls {
         return kernel.mutate(Operation.SCHEDULE, () -> {
             Schedule current = schedules.get(id);
             if (ifMatch != null && ifMatch != current.version()) {
-                throw Rules.schedulePreconditionFailed(current);
+                throw ScheduleRules.schedulePreconditionFailed(current);
             }
             if (current.spec().paused()) {
                 return new Applied<>(current, 0, Applied.NO_LEVELS);
@@ -183,12 +180,12 @@ final class ClockScheduleCalls {
     /**
      * Refuses a timer-API change of a schedule's occurrence; call under the lock.
      *
-     * @throws SchedulerException {@code schedule_owned}
+     * @throws ProblemException {@code schedule_owned}
      */
     void requireNotOwned(String timerId) {
         String owner = timerId == null ? null : schedules.ownerOf(timerId);
         if (owner != null) {
-            throw Rules.scheduleOwned(timerId, owner);
+            throw ScheduleRules.scheduleOwned(timerId, owner);
         }
     }
 
@@ -196,12 +193,12 @@ final class ClockScheduleCalls {
      * Refuses a client's add of a timer id of the form {@code <schedule>:<digits>} while that schedule exists on the
      * clock (in any state): such ids are the schedule's occurrences; call under the lock.
      *
-     * @throws SchedulerException {@code schedule_owned}
+     * @throws ProblemException {@code schedule_owned}
      */
     void requireNotReserved(String timerId) {
-        String owner = schedules.size() == 0 ? null : Rules.occurrenceFormOwner(timerId);
+        String owner = schedules.size() == 0 ? null : ScheduleRules.occurrenceFormOwner(timerId);
         if (owner != null && schedules.contains(owner)) {
-            throw Rules.scheduleReserved(timerId, owner);
+            throw ScheduleRules.scheduleReserved(timerId, owner);
         }
     }
 
@@ -218,7 +215,7 @@ final class ClockScheduleCalls {
                     : ops.get(i) instanceof BatchOp.Cancel cancel ? cancel.id() : null;
             try {
                 requireNotOwned(id);
-            } catch (SchedulerException owned) {
+            } catch (ProblemException owned) {
                 throw owned.atOp(i);
             }
         }
@@ -244,8 +241,7 @@ final class ClockScheduleCalls {
     private <T> Applied<T> journaled(Mutation record, String adds, String payload, boolean isNew,
                                      java.util.function.Supplier<T> apply) {
         if (adds != null && heap.find(adds) != IndexedTimerHeap.NONE && !adds.equals(ownPending(record))) {
-            throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + adds
-                    + ", the schedule's occurrence");
+            throw ScheduleRules.occurrenceIdTaken(adds);
         }
         long bytes = -1;
         boolean slot = false;

@@ -8,15 +8,13 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 import io.timeservice.model.CronParser;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.OccurrenceStep;
 import io.timeservice.model.Recurrence;
-import io.timeservice.model.Rules;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleProgress;
+import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.ScheduleTimes;
-import io.timeservice.model.SchedulerException;
 
 /**
  * One clock's schedules and the bookkeeping of their occurrences: which pending timer is whose occurrence, what a
@@ -110,7 +108,7 @@ final class ClockSchedules {
         for (Schedule schedule : image.schedules()) {
             Entry entry = new Entry(schedule.id());
             entry.restore(schedule);
-            entry.times = Rules.recurrenceOf(schedule.spec(), parser);
+            entry.times = ScheduleRules.recurrenceOf(schedule.spec(), parser);
             byId.put(entry.id, entry);
             if (entry.pending != Recurrence.NONE) {
                 byOccurrence.put(entry.pendingId(), entry);
@@ -161,20 +159,19 @@ final class ClockSchedules {
 
     /**
      * See {@link io.timeservice.store.ScheduleStore#put}; {@code spec} as given (its form checked by
-     * {@link Rules#requireSchedule} already); the caller checks the schedule limit before a new one
+     * {@link ScheduleRules#requireSchedule} already); the caller checks the schedule limit before a new one
      * ({@link #contains}).
      */
     Schedule.Put put(String id, ScheduleSpec spec, Long ifMatch, long now) {
         Entry current = byId.get(id);
         if (current == null && ifMatch != null) {
-            throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match names"
-                    + " version " + ifMatch + " of schedule " + id + ", which does not exist");
+            throw ScheduleRules.noScheduleToMatch(id, ifMatch);
         }
         if (current != null && ifMatch != null && ifMatch != current.version) {
-            throw Rules.schedulePreconditionFailed(current.view());
+            throw ScheduleRules.schedulePreconditionFailed(current.view());
         }
         ScheduleSpec resolved = resolve(current, spec, now);
-        Recurrence times = Rules.recurrenceOf(resolved, parser);
+        Recurrence times = ScheduleRules.recurrenceOf(resolved, parser);
         Entry entry = current != null ? current : new Entry(id);
         long counted = entry.counted();
         long first = ScheduleTimes.firstOnPut(resolved, times, now, entry.taken, counted);
@@ -212,7 +209,7 @@ final class ClockSchedules {
     }
 
     List<Long> next(String id, int count) {
-        Rules.requireNextCount(count);
+        ScheduleRules.requireNextCount(count);
         Entry entry = require(id);
         return ScheduleTimes.upcoming(entry.view(), entry.times, count);
     }
@@ -382,14 +379,13 @@ final class ClockSchedules {
         if (call instanceof Mutation.SchedulePut put) {
             Entry current = byId.get(put.id());
             if (current == null && ifMatch != null) {
-                throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match names version " + ifMatch
-                        + " of schedule " + put.id() + ", which does not exist");
+                throw ScheduleRules.noScheduleToMatch(put.id(), ifMatch);
             }
             if (current != null && ifMatch != null && ifMatch != current.version) {
-                throw Rules.schedulePreconditionFailed(current.view());
+                throw ScheduleRules.schedulePreconditionFailed(current.view());
             }
             ScheduleSpec resolved = resolve(current, putSpec, put.now());
-            long first = ScheduleTimes.firstOnPut(resolved, Rules.recurrenceOf(resolved, parser), put.now(),
+            long first = ScheduleTimes.firstOnPut(resolved, ScheduleRules.recurrenceOf(resolved, parser), put.now(),
                     current == null ? Long.MIN_VALUE : current.taken, current == null ? 0 : current.counted());
             return first == Recurrence.NONE ? null : Schedule.occurrenceId(put.id(), first);
         } else if (call instanceof Mutation.ScheduleResumed resumed) {
@@ -422,7 +418,7 @@ final class ClockSchedules {
     private Entry require(String id) {
         Entry entry = byId.get(id);
         if (entry == null) {
-            throw Rules.scheduleNotFound(id);
+            throw ScheduleRules.scheduleNotFound(id);
         }
         return entry;
     }
@@ -430,7 +426,7 @@ final class ClockSchedules {
     private Entry requireMatching(String id, Long ifMatch) {
         Entry entry = require(id);
         if (ifMatch != null && ifMatch != entry.version) {
-            throw Rules.schedulePreconditionFailed(entry.view());
+            throw ScheduleRules.schedulePreconditionFailed(entry.view());
         }
         return entry;
     }

@@ -10,12 +10,12 @@ import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.TimerRules;
 import io.timeservice.store.SchedulerMetrics;
 
 /**
@@ -204,14 +204,13 @@ public final class Clocks {
     /**
      * The clock named {@code name}.
      *
-     * @throws SchedulerException {@code clock_not_found} (also for a name no clock could have)
+     * @throws ProblemException {@code clock_not_found} (also for a name no clock could have)
      */
     public Clock get(String name) {
         Clock clock = name == null ? null : byName.get(name);
         if (clock == null) {
             // a malformed name names no clock either: 404 like any other unknown name
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named "
-                    + Rules.abbreviateClockName(name));
+            throw ClockRules.clockNotFound(name);
         }
         used(clock);
         return clock;
@@ -224,9 +223,7 @@ public final class Clocks {
 
     /** Up to {@code limit} clocks by name, starting after {@code after} (null: from the first). */
     public List<Clock> list(int limit, String after) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         List<Clock> page = new ArrayList<>(Math.min(limit, 128));
         for (Clock clock : (after == null ? byName : byName.tailMap(after, false)).values()) {
             if (page.size() == limit) {
@@ -240,7 +237,7 @@ public final class Clocks {
     /**
      * Creates the clock {@code name} at {@code now}, or finds it with the same {@code now} already there.
      *
-     * @throws SchedulerException {@code invalid_id}, {@code invalid_request} (now out of range), {@code clock_conflict}
+     * @throws ProblemException {@code invalid_id}, {@code invalid_request} (now out of range), {@code clock_conflict}
      *                            (exists with another now), {@code clock_limit}, {@code storage_unavailable}
      */
     public Created create(String name, long now) {
@@ -251,21 +248,21 @@ public final class Clocks {
      * Creates the clock {@code name} with {@code settings}, at {@code now} when it is virtual (a system clock's time
      * is the wall clock's, and {@code now} is ignored), or finds it with the same settings (and now) already there.
      *
-     * @throws SchedulerException as {@link #create(String, long)}; {@code clock_conflict} also for other settings
+     * @throws ProblemException as {@link #create(String, long)}; {@code clock_conflict} also for other settings
      */
     public Created create(String name, long now, ClockSettings settings) {
-        Rules.requireValidClockName(name);
-        Rules.requireClockNow(now);
+        ClockRules.requireValidClockName(name);
+        ClockRules.requireClockNow(now);
         synchronized (registry) {
             Clock existing = byName.get(name);
             if (existing != null) {
                 if (!existing.settings().equals(settings) || (!settings.isSystem() && existing.initialNow() != now)) {
-                    throw Rules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
+                    throw ClockRules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
                 }
                 used(existing);
                 return new Created(existing, false);
             }
-            Rules.requireClockRoom(count, maxClocks);
+            ClockRules.requireClockRoom(count, maxClocks);
             long createdAt = wallClockMillis.getAsLong();
             long initialNow = settings.isSystem() ? 0 : now;
             ClocksJournal.Numbered numbered = clocksJournal.created(name, initialNow, createdAt, settings);
@@ -283,18 +280,18 @@ public final class Clocks {
      * and journaled there as one {@link Mutation.ClockForked} record ({@link ClockCopy} says what is copied); the
      * copy is built after the source's lock is released. The copy counts in full against the shared budget.
      *
-     * @throws SchedulerException {@code invalid_id}, {@code clock_not_found} (no source), {@code clock_conflict}
+     * @throws ProblemException {@code invalid_id}, {@code clock_not_found} (no source), {@code clock_conflict}
      *                            ({@code name} exists), {@code clock_limit}, {@code capacity_exceeded},
      *                            {@code storage_unavailable}
      */
     public Created fork(String name, String source) {
-        Rules.requireValidClockName(name);
+        ClockRules.requireValidClockName(name);
         synchronized (registry) {
             Clock original = get(source);
             if (byName.containsKey(name)) {
-                throw Rules.copyNameTaken(name, source);
+                throw ClockRules.copyNameTaken(name, source);
             }
-            Rules.requireClockRoom(count, maxClocks);
+            ClockRules.requireClockRoom(count, maxClocks);
             long createdAt = wallClockMillis.getAsLong();
             return register(name, createdAt, clocksJournal.forked(name, original, createdAt));
         }
@@ -324,17 +321,16 @@ public final class Clocks {
      * {@link io.timeservice.model.SnapshotRules} already), journaled as one {@link Mutation.ClockLoaded} record. It
      * counts in full against the shared budget.
      *
-     * @throws SchedulerException {@code invalid_id}, {@code clock_conflict} ({@code name} exists), {@code clock_limit},
+     * @throws ProblemException {@code invalid_id}, {@code clock_conflict} ({@code name} exists), {@code clock_limit},
      *                            {@code capacity_exceeded}, {@code storage_unavailable}
      */
     public Created load(String name, ClockSnapshot snapshot) {
-        Rules.requireValidClockName(name);
+        ClockRules.requireValidClockName(name);
         synchronized (registry) {
             if (byName.containsKey(name)) {
-                throw new SchedulerException(ErrorCode.CLOCK_CONFLICT, "clock " + name + " exists; a snapshot loads"
-                        + " into a new name");
+                throw ClockRules.loadNameTaken(name);
             }
-            Rules.requireClockRoom(count, maxClocks);
+            ClockRules.requireClockRoom(count, maxClocks);
             long createdAt = wallClockMillis.getAsLong();
             return register(name, createdAt, clocksJournal.loaded(name, snapshot, createdAt));
         }
@@ -358,7 +354,7 @@ public final class Clocks {
      * and what comes due fires at the new rate. Journaled; under the registry monitor, so a concurrent {@link #create}
      * compares its settings with the old rate or the new one, never in between.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code clock_not_scaled}, {@code storage_unavailable}
+     * @throws ProblemException {@code clock_not_found}, {@code clock_not_scaled}, {@code storage_unavailable}
      */
     public Clock rerate(String name, ClockRate rate) {
         synchronized (registry) {
@@ -383,14 +379,13 @@ public final class Clocks {
     /**
      * Deletes the clock {@code name} and every timer it holds.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code clock_undeletable} for the default clock
+     * @throws ProblemException {@code clock_not_found}, {@code clock_undeletable} for the default clock
      */
     public void delete(String name) {
         synchronized (registry) {
             Clock clock = get(name);
             if (clock == defaultClock) {
-                throw new SchedulerException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + DEFAULT
-                        + " always exists and cannot be deleted");
+                throw ClockRules.defaultClockUndeletable();
             }
             remove(clock);
         }
@@ -453,7 +448,7 @@ public final class Clocks {
                 try {
                     remove(clock);
                     deleted++;
-                } catch (SchedulerException refused) {
+                } catch (ProblemException refused) {
                     LOG.log(System.Logger.Level.WARNING, "could not delete idle clock " + clock.name() + ": "
                             + refused.getMessage());
                     return deleted;

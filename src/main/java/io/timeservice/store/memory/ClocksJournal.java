@@ -49,7 +49,7 @@ final class ClocksJournal {
      * Journals the creation of clock {@code name} under the next number; call holding the registry monitor, once
      * every other refusal is decided.
      *
-     * @throws io.timeservice.model.SchedulerException {@code storage_unavailable} when the journal cannot write,
+     * @throws io.timeservice.model.ProblemException {@code storage_unavailable} when the journal cannot write,
      *                                                 with nothing numbered or written
      */
     Numbered created(String name, long initialNow, long createdAtWallMillis, ClockSettings settings) {
@@ -72,7 +72,7 @@ final class ClocksJournal {
      * lists are built after. The caller gives the reservation back once the copy is {@link #built} (which counts it
      * as the new clock's own).
      *
-     * @throws io.timeservice.model.SchedulerException {@code capacity_exceeded}, {@code storage_unavailable}, with
+     * @throws io.timeservice.model.ProblemException {@code capacity_exceeded}, {@code storage_unavailable}, with
      *                                                 nothing reserved, numbered or written
      */
     Copied forked(String name, Clock original, long createdAtWallMillis) {
@@ -109,7 +109,7 @@ final class ClocksJournal {
      * clock's sequences are the snapshot's moved past the sequence floor, so no entity tag of a deleted clock of
      * that name matches one of its timers. The caller gives the reservation back once the clock is {@link #built}.
      *
-     * @throws io.timeservice.model.SchedulerException {@code capacity_exceeded}, {@code storage_unavailable}, with
+     * @throws io.timeservice.model.ProblemException {@code capacity_exceeded}, {@code storage_unavailable}, with
      *                                                 nothing reserved, numbered or written
      */
     Copied loaded(String name, ClockSnapshot snapshot, long createdAtWallMillis) {

@@ -10,10 +10,11 @@ import java.util.TreeSet;
 
 import io.timeservice.model.Delivery.State;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 
 /**
@@ -179,7 +180,7 @@ final class DeliveryQueue {
                 died++;
             } else {
                 entry.attempt++;
-                toWaiting(entry, Rules.saturatedAdd(entry.leaseUntil,
+                toWaiting(entry, TimeRules.saturatedAdd(entry.leaseUntil,
                         policy.backoffMillis(entry.timer.sequence(), entry.attempt)));
             }
         }
@@ -193,7 +194,7 @@ final class DeliveryQueue {
 
     /**
      * Leases the first {@code claims.size()} ready deliveries (at most {@link #readyCount}) until
-     * {@code now + leaseMillis} (saturated: {@link Rules#saturatedAdd}), one claim token each, in order; returns
+     * {@code now + leaseMillis} (saturated: {@link TimeRules#saturatedAdd}), one claim token each, in order; returns
      * them.
      */
     List<Delivery> claim(long now, long leaseMillis, List<String> claims) {
@@ -203,7 +204,7 @@ final class DeliveryQueue {
             entry.state = State.IN_FLIGHT;
             entry.claim = claim;
             entry.leaseMillis = leaseMillis;
-            entry.leaseUntil = Rules.saturatedAdd(now, leaseMillis);
+            entry.leaseUntil = TimeRules.saturatedAdd(now, leaseMillis);
             leases.add(entry);
             byClaim.put(claim, entry);
             claimed.add(entry.view());
@@ -215,7 +216,7 @@ final class DeliveryQueue {
      * The in-flight delivery {@code id} whose lease {@code claim} names and has not ended by {@code now}; null when
      * {@code allowAcked} and that claim was acknowledged already (a repeated ack).
      *
-     * @throws SchedulerException {@code claim_lost}: no such lease (wrong token, another id, expired, or settled)
+     * @throws ProblemException {@code claim_lost}: no such lease (wrong token, another id, expired, or settled)
      */
     Delivery requireClaim(String id, String claim, long now, boolean allowAcked) {
         Entry entry = claim == null ? null : byClaim.get(claim);
@@ -223,7 +224,7 @@ final class DeliveryQueue {
             return null;
         }
         if (entry == null || !entry.timer.id().equals(id) || entry.leaseUntil <= now) {
-            throw Rules.claimLost(id);
+            throw DeliveryRules.claimLost(id);
         }
         return entry.view();
     }
@@ -267,7 +268,7 @@ final class DeliveryQueue {
         Entry entry = byClaim.get(claim);
         leases.remove(entry);
         entry.leaseMillis = leaseMillis;
-        entry.leaseUntil = Rules.saturatedAdd(now, leaseMillis);
+        entry.leaseUntil = TimeRules.saturatedAdd(now, leaseMillis);
         leases.add(entry);
         return entry.view();
     }
@@ -277,7 +278,7 @@ final class DeliveryQueue {
         List<Entry> inFlight = new ArrayList<>(leases);
         leases.clear();
         for (Entry entry : inFlight) {
-            entry.leaseUntil = Rules.saturatedAdd(now, entry.leaseMillis);
+            entry.leaseUntil = TimeRules.saturatedAdd(now, entry.leaseMillis);
             leases.add(entry);
         }
         return inFlight.size();

@@ -1,7 +1,7 @@
 package io.timeservice.store.memory;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 
 /**
  * Whether the scheduler still serves. It stops for good when the mutation log reports failure or when applying a
@@ -21,7 +21,7 @@ final class FailStop {
     void requireServing(MutationLog log) {
         noticeFailure(log);
         if (stoppedBecause != null) {
-            throw new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "the service has stopped serving because "
+            throw new ProblemException(ErrorCode.STORAGE_UNAVAILABLE, "the service has stopped serving because "
                     + stoppedBecause + "; it answers nothing until it is restarted, and a change answered 503 may"
                     + " or may not be there after the restart");
         }
@@ -34,12 +34,12 @@ final class FailStop {
     }
 
     /** Stops for good and returns what to tell the caller whose change failed. */
-    SchedulerException stop(String reason, Throwable cause) {
+    ProblemException stop(String reason, Throwable cause) {
         if (stoppedBecause == null) {
             stoppedBecause = reason;
         }
         LOG.log(System.Logger.Level.ERROR, reason + "; the scheduler stops serving until restarted", cause);
-        return new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "the service has stopped serving because "
+        return new ProblemException(ErrorCode.STORAGE_UNAVAILABLE, "the service has stopped serving because "
                 + reason + "; the outcome of this change is known only after a restart");
     }
 

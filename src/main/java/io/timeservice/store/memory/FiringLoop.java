@@ -11,7 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 
 /**
  * The one thread that fires every system clock's due timers: it sleeps until the earliest deadline any system clock
@@ -195,7 +195,7 @@ public final class FiringLoop implements Wakeups {
             try {
                 fired += scheduler.fireRound(roundSize);
                 refused(scheduler, false, now);
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 if (refused.code() == ErrorCode.STORAGE_UNAVAILABLE) {
                     // back-pressure (the clock asked for another round after a backoff) or a stopped journal:
                     // either way its timers wait, which health and the lag gauge show

@@ -2,10 +2,10 @@ package io.timeservice.store.memory;
 
 import java.util.function.Supplier;
 
-import io.timeservice.model.SchedulerException;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.model.ProblemException;
 import io.timeservice.store.SchedulerMetrics.Operation;
 import io.timeservice.store.SchedulerMetrics.Outcome;
+import io.timeservice.store.SchedulerMetrics;
 
 /**
  * The one shape of every counted operation of a {@link TimerScheduler}: {@code validate} outside the lock, the work
@@ -55,7 +55,7 @@ final class MeasuredOperations {
             }
             outcome = Outcome.SUCCESS;
             return applied.value();
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             outcome = Outcome.of(refused.code());
             throw refused;
         } finally {

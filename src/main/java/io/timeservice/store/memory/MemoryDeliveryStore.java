@@ -3,10 +3,11 @@ package io.timeservice.store.memory;
 import java.util.List;
 
 import io.timeservice.model.Ack;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.Rules;
 import io.timeservice.store.DeliveryStore;
 
 /** The memory store's delivery queues: each call goes to its clock's {@link TimerScheduler}. */
@@ -41,7 +42,7 @@ public final class MemoryDeliveryStore implements DeliveryStore {
     public List<Delivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
         Clocks.Clock named = clocks.get(clock);
         if (named.number() != incarnation) {
-            throw Rules.clockRecreated(clock);
+            throw ClockRules.clockRecreated(clock);
         }
         return named.scheduler().claim(max, leaseMillis, 0);
     }
@@ -81,7 +82,7 @@ public final class MemoryDeliveryStore implements DeliveryStore {
     public DeliveryCounts counts(String clock) {
         TimerScheduler scheduler = scheduler(clock);
         if (!scheduler.settings().queues()) {
-            throw Rules.clockNotQueued();
+            throw DeliveryRules.clockNotQueued();
         }
         return scheduler.deliveryCounts();
     }

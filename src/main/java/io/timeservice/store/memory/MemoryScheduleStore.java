@@ -22,7 +22,7 @@ public final class MemoryScheduleStore implements ScheduleStore {
         for (Clocks.Clock clock : clocks.all()) {
             try {
                 count += clock.scheduler().schedules().countByState()[state.ordinal()];
-            } catch (io.timeservice.model.SchedulerException gone) {
+            } catch (io.timeservice.model.ProblemException gone) {
                 // deleted or stopped: it holds no schedules to count
             }
         }

@@ -1,6 +1,6 @@
 package io.timeservice.store.memory;
 
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 
 /**
  * Where the scheduler records accepted mutations so that they survive a restart (a write-ahead journal).
@@ -29,7 +29,7 @@ public interface MutationLog {
      * Refuses mutations up front when the log can no longer record them (for example after a disk failure), so that
      * nothing is applied that could not be made durable. Called under the scheduler lock before a mutation.
      *
-     * @throws SchedulerException {@code storage_unavailable}
+     * @throws ProblemException {@code storage_unavailable}
      */
     default void requireWritable() {
     }
@@ -45,7 +45,7 @@ public interface MutationLog {
      * Records {@code mutation} and returns once it is forced to disk, whatever the log's fsync policy. Called under
      * the scheduler lock, rarely (sequence reservations), so waiting there is acceptable.
      *
-     * @throws SchedulerException {@code storage_unavailable} if it cannot be forced (it may still reach the disk)
+     * @throws ProblemException {@code storage_unavailable} if it cannot be forced (it may still reach the disk)
      */
     default void appendForced(Mutation mutation) {
         awaitDurable(append(mutation));
@@ -72,7 +72,7 @@ public interface MutationLog {
     /**
      * Returns once the mutation at {@code position} is as durable as this log promises. Called without the lock.
      *
-     * @throws SchedulerException {@code storage_unavailable} if it cannot be made durable
+     * @throws ProblemException {@code storage_unavailable} if it cannot be made durable
      */
     void awaitDurable(long position);
 

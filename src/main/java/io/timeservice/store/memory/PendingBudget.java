@@ -2,10 +2,11 @@ package io.timeservice.store.memory;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.Limits;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.ScheduleRules;
+import io.timeservice.model.TimerRules;
 
 /**
  * The pending-timer budget every clock draws from: {@code timeservice.capacity} timers and
@@ -109,12 +110,12 @@ public final class PendingBudget {
     /**
      * Takes room for one more schedule, or refuses it having taken nothing.
      *
-     * @throws SchedulerException {@code schedule_limit}
+     * @throws ProblemException {@code schedule_limit}
      */
     void reserveSchedule() {
         while (true) {
             long now = schedules.get();
-            Rules.requireScheduleRoom(now, maxSchedules);
+            ScheduleRules.requireScheduleRoom(now, maxSchedules);
             if (schedules.compareAndSet(now, now + 1)) {
                 return;
             }
@@ -144,21 +145,24 @@ public final class PendingBudget {
     /**
      * Takes one timer of {@code timerBytes} from the budget.
      *
-     * @throws SchedulerException {@code capacity_exceeded}, having taken nothing
+     * @throws ProblemException {@code capacity_exceeded}, having taken nothing
      */
     void reserve(long timerBytes) {
+        reserve(timerBytes, false);
+    }
+
+    /** {@link #reserve(long)}, the bytes refused as a {@code batch}'s (its running total's) when it is one. */
+    private void reserve(long timerBytes, boolean batch) {
         if (timers.incrementAndGet() > capacity) {
             timers.decrementAndGet();
-            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
-                    "the queue holds its capacity of " + capacity + " pending timers");
+            throw TimerRules.noTimerRoom(capacity);
         }
         long after = bytes.addAndGet(timerBytes);
         if (after > capacityBytes) {
             bytes.addAndGet(-timerBytes);
             timers.decrementAndGet();
-            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold "
-                    + (after - timerBytes) + " of the queue's " + capacityBytes + " payload bytes (capacity-bytes:"
-                    + " id and payload characters); this timer needs " + timerBytes);
+            throw batch ? TimerRules.noBatchPayloadRoom(after - timerBytes, capacityBytes, timerBytes)
+                    : TimerRules.noPayloadRoom(after - timerBytes, capacityBytes, timerBytes);
         }
     }
 
@@ -166,19 +170,17 @@ public final class PendingBudget {
      * Takes {@code count} timers (0 or 1) and {@code timerBytes} more from the budget: a batch takes what its running
      * total needs beyond what it took already.
      *
-     * @throws SchedulerException {@code capacity_exceeded}, having taken nothing
+     * @throws ProblemException {@code capacity_exceeded}, having taken nothing
      */
     void reserve(int count, long timerBytes) {
         if (count == 1) {
-            reserve(timerBytes);
+            reserve(timerBytes, true);
             return;
         }
         long after = bytes.addAndGet(timerBytes);
         if (after > capacityBytes) {
             bytes.addAndGet(-timerBytes);
-            throw new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold "
-                    + (after - timerBytes) + " of the queue's " + capacityBytes + " payload bytes (capacity-bytes:"
-                    + " id and payload characters); the batch needs " + timerBytes + " more");
+            throw TimerRules.noBatchPayloadRoom(after - timerBytes, capacityBytes, timerBytes);
         }
     }
 
@@ -186,20 +188,20 @@ public final class PendingBudget {
      * Takes room for the copy of a clock: {@code count} timers and deliveries holding {@code copyBytes}, of which
      * {@code copyDeliveries} are deliveries; a copy counts in full.
      *
-     * @throws SchedulerException {@code capacity_exceeded}, having taken nothing
+     * @throws ProblemException {@code capacity_exceeded}, having taken nothing
      */
     void reserveCopy(long count, long copyBytes, long copyDeliveries) {
-        SchedulerException refusal = null;
+        ProblemException refusal = null;
         if (timers.addAndGet(count) > capacity) {
-            refusal = Rules.noRoomForCopy(capacity, count, capacityBytes, copyBytes, true);
+            refusal = ClockRules.noRoomForCopy(capacity, count, capacityBytes, copyBytes, true);
         } else if (bytes.addAndGet(copyBytes) > capacityBytes) {
-            refusal = Rules.noRoomForCopy(capacity, count, capacityBytes, copyBytes, false);
+            refusal = ClockRules.noRoomForCopy(capacity, count, capacityBytes, copyBytes, false);
             bytes.addAndGet(-copyBytes);
         } else if (deliveries.addAndGet(copyDeliveries) > maxDeliveries) {
             deliveries.addAndGet(-copyDeliveries);
             bytes.addAndGet(-copyBytes);
             timers.addAndGet(-count);
-            throw Rules.noDeliveryRoomForCopy(maxDeliveries, copyDeliveries);
+            throw ClockRules.noDeliveryRoomForCopy(maxDeliveries, copyDeliveries);
         }
         if (refusal != null) {
             timers.addAndGet(-count);

@@ -12,6 +12,7 @@ import io.timeservice.model.Ack;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
@@ -24,12 +25,13 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics.Operation;
 import io.timeservice.store.SchedulerMetrics;
@@ -42,7 +44,7 @@ import io.timeservice.store.SchedulerMetrics;
  * <p>Thread-safe: every public method does its whole read or mutation under one {@link CombiningLock}, so each is
  * atomic and they are linearizable in the order they run (possibly on another caller's thread). The heap itself
  * knows nothing about threads (concurrency belongs outside the heap). Arguments are validated before anything
- * changes, and a refused call throws {@link SchedulerException} with the state untouched. Metrics are reported
+ * changes, and a refused call throws {@link ProblemException} with the state untouched. Metrics are reported
  * after the lock is released.
  *
  * <p>Cost: add, cancel and edit O(log n) plus an expected O(1) id lookup; advance O(k log n) for k fired timers;
@@ -167,12 +169,12 @@ public final class TimerScheduler {
 
     /** See {@link io.timeservice.store.TimerStore#add}: due {@code due}, decided under the lock; steps into trace. */
     public Timer add(String id, Due due, int priority, String payload, Trace trace) {
-        return operations.mutate(Operation.ADD, () -> Rules.requireValidId(id), () -> {
+        return operations.mutate(Operation.ADD, () -> TimerRules.requireValidId(id), () -> {
             long now = clock.now();
-            long fireTime = Rules.fireTime(now, due);
+            long fireTime = TimeRules.fireTime(now, due);
             schedules.requireNotReserved(id);
             if (heap.find(id) != IndexedTimerHeap.NONE) {
-                throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
+                throw TimerRules.duplicateId(id);
             }
             long bytes = capacity.reserve(id, payload); // the last refusal; given back if anything after it throws
             try {
@@ -200,7 +202,7 @@ public final class TimerScheduler {
             schedules.requireNotOwned(id);
             Timer cancelled = heap.timerAt(handle);
             if (!precondition.accepts(cancelled.revision())) {
-                throw Rules.preconditionFailed(cancelled);
+                throw TimerRules.preconditionFailed(cancelled);
             }
             log.requireWritable();
             return commit(new Mutation.Cancelled(id, cancelled.sequence()), trace, () -> {
@@ -219,18 +221,18 @@ public final class TimerScheduler {
      * See {@link io.timeservice.store.TimerStore#edit}: a new due time (a delay counts from now), priority or both,
      * the sequence kept.
      *
-     * @throws SchedulerException as there, and {@code schedule_owned} for a schedule's occurrence
+     * @throws ProblemException as there, and {@code schedule_owned} for a schedule's occurrence
      */
     public Timer edit(String id, Due newDue, Integer newPriority, Precondition precondition, Trace trace) {
-        return operations.mutate(Operation.EDIT, () -> Rules.requireEditChange(newDue, newPriority), () -> {
-            long fireTime = newDue == null ? 0 : Rules.fireTime(clock.now(), newDue);
+        return operations.mutate(Operation.EDIT, () -> TimerRules.requireEditChange(newDue, newPriority), () -> {
+            long fireTime = newDue == null ? 0 : TimeRules.fireTime(clock.now(), newDue);
             int handle = requirePending(id);
             schedules.requireNotOwned(id);
             Timer current = heap.timerAt(handle);
             if (!precondition.accepts(current.revision())) {
-                throw Rules.preconditionFailed(current);
+                throw TimerRules.preconditionFailed(current);
             }
-            Rules.requireVersionLeft(current);
+            TimerRules.requireVersionLeft(current);
             log.requireWritable();
             Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                     newPriority == null ? current.priority() : newPriority, current.sequence(),
@@ -251,7 +253,7 @@ public final class TimerScheduler {
      */
     public List<Timer> batch(List<? extends BatchOp> ops) {
         return operations.mutate(Operation.BATCH, () -> {
-            Rules.requireBatchSize(ops);
+            TimerRules.requireBatchSize(ops);
         }, () -> {
             BatchPlan plan = new BatchPlan(heap, capacity, sequences, clock.now(), wallClockMillis.getAsLong(),
                     ops.size(), schedules::requireNotReserved);
@@ -277,7 +279,7 @@ public final class TimerScheduler {
      * Moves the clock to {@code now + by} and fires every timer whose fireTime is at or before the new now, in
      * firing order. {@code by = 0} fires the timers due exactly now.
      *
-     * @throws SchedulerException {@code invalid_advance} for a negative or too large {@code by}, or with a
+     * @throws ProblemException {@code invalid_advance} for a negative or too large {@code by}, or with a
      *                            recording {@code trace} when the advance would fire more than
      *                            {@link Limits#MAX_TRACED_FIRES}
      */
@@ -304,9 +306,7 @@ public final class TimerScheduler {
      * what an advance to {@code dueBy} would fire.
      */
     public QueueListing dueBy(long dueBy, int limit) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return operations.read(Operation.LIST, () -> {
             int[] handles = FiringOrderWalk.firstInOrder(heap, limit);
             List<Timer> timers = new ArrayList<>(handles.length);
@@ -402,7 +402,7 @@ public final class TimerScheduler {
 
     // ---- reads ----
 
-    /** @throws SchedulerException {@code timer_not_found} */
+    /** @throws ProblemException {@code timer_not_found} */
     public Timer get(String id) {
         return operations.read(Operation.GET, () -> schedules.tagged(heap.timerAt(requirePending(id))));
     }
@@ -410,13 +410,13 @@ public final class TimerScheduler {
     /**
      * The next timer to fire, without removing it. O(1).
      *
-     * @throws SchedulerException {@code queue_empty}
+     * @throws ProblemException {@code queue_empty}
      */
     public Timer peek() {
         return operations.read(Operation.PEEK, () -> {
             int root = heap.peek();
             if (root == IndexedTimerHeap.NONE) {
-                throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
+                throw TimerRules.queueEmpty();
             }
             return schedules.tagged(heap.timerAt(root));
         });
@@ -503,9 +503,7 @@ public final class TimerScheduler {
      * shows (an id mapped to another slot than the one it sits in, or to null when the index lacks it).
      */
     public HeapView heapView(int limit) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return invariantReports.view(limit);
     }
 
@@ -779,7 +777,7 @@ public final class TimerScheduler {
     /** Refuses every call once the scheduler has stopped (fail-stop). Call first in every call under the lock. */
     private void requireServing() {
         if (deletedClock != null) {
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "clock " + deletedClock + " was deleted");
+            throw ClockRules.clockDeleted(deletedClock);
         }
         failStop.requireServing(log);
     }
@@ -787,7 +785,7 @@ public final class TimerScheduler {
     private int requirePending(String id) {
         int handle = id == null ? IndexedTimerHeap.NONE : heap.find(id);
         if (handle == IndexedTimerHeap.NONE) {
-            throw new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id " + Rules.abbreviate(id));
+            throw TimerRules.timerNotFound(id);
         }
         return handle;
     }

@@ -13,9 +13,11 @@ import java.util.Set;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.Limits;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.ScheduleRules;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 
 /**
  * A run of consecutive adds of one batch, inserted by one statement instead of one per add (a batch of 100 adds was
@@ -54,24 +56,24 @@ final class BatchAdds {
      * What a run decided: the timers added before the first refused add, in order, and that add's refusal (null when
      * every add was accepted; its index in the run is {@code added.size()}).
      */
-    record Outcome(List<Timer> added, SchedulerException refusal) {
+    record Outcome(List<Timer> added, ProblemException refusal) {
     }
 
     static Outcome insert(Connection connection, StoredClock clock, List<BatchOp.Add> adds) throws SQLException {
         long now = clock.now();
         int checked = 0;
         long[] fireTimes = new long[adds.size()];
-        SchedulerException refusal = null;
+        ProblemException refusal = null;
         for (; checked < adds.size(); checked++) {
             BatchOp.Add add = adds.get(checked);
             try {
-                Rules.requireValidId(add.id());
-                fireTimes[checked] = Rules.fireTime(now, add.due());
-                String owner = Rules.occurrenceFormOwner(add.id());
+                TimerRules.requireValidId(add.id());
+                fireTimes[checked] = TimeRules.fireTime(now, add.due());
+                String owner = ScheduleRules.occurrenceFormOwner(add.id());
                 if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
-                    throw Rules.scheduleReserved(add.id(), owner);
+                    throw ScheduleRules.scheduleReserved(add.id(), owner);
                 }
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 refusal = refused;
                 break;
             }
@@ -83,7 +85,7 @@ final class BatchAdds {
             BatchOp.Add add = adds.get(i);
             Long sequence = sequences.get(add.id());
             if (!seen.add(add.id()) || sequence == null) {
-                return new Outcome(added, PostgresTimers.duplicateId(add.id()));
+                return new Outcome(added, TimerRules.duplicateId(add.id()));
             }
             added.add(new Timer(add.id(), fireTimes[i], add.priority(), sequence, 1, now, add.payload()));
         }

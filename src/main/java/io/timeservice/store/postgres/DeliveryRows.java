@@ -11,9 +11,9 @@ import java.util.Locale;
 import java.util.UUID;
 
 import io.timeservice.model.ClockSettings;
-import io.timeservice.model.Delivery;
 import io.timeservice.model.Delivery.State;
-import io.timeservice.model.Rules;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryRules;
 
 /**
  * What the deliveries' classes ({@link PostgresDeliveries}, {@link LeaseReleaser}, {@link PostgresDeadLetters}) read
@@ -39,7 +39,7 @@ final class DeliveryRows {
      * no advance of it runs until the call commits; a system clock's unlocked (claims and acks of one busy clock must
      * not queue on one row), its now the database's clock. One statement ({@link #ON_CLOCK}).
      *
-     * @throws io.timeservice.model.SchedulerException {@code clock_not_found}
+     * @throws io.timeservice.model.ProblemException {@code clock_not_found}
      */
     static StoredClock onClock(Connection connection, String clock) throws SQLException {
         StoredClock stored = null;
@@ -68,12 +68,12 @@ final class DeliveryRows {
     }
 
     /**
-     * @throws io.timeservice.model.SchedulerException {@code clock_not_queued} for a clock that returns fired timers
+     * @throws io.timeservice.model.ProblemException {@code clock_not_queued} for a clock that returns fired timers
      *                                                 from advance
      */
     static void requireQueue(StoredClock clock) {
         if (clock.delivery() == ClockSettings.DeliveryMode.RESPONSE) { // queue and push clocks hold deliveries
-            throw Rules.clockNotQueued();
+            throw DeliveryRules.clockNotQueued();
         }
     }
 

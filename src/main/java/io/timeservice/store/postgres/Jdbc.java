@@ -11,7 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 
 /**
  * Runs units of work in transactions of their own (READ COMMITTED, the server's default), and says what a database
@@ -27,7 +27,7 @@ import io.timeservice.model.SchedulerException;
  * rows were busy and nothing was changed: the caller tries again later, as after any 503. Readiness asks the
  * database itself ({@link PostgresStore#reachable()}), which a lock timeout does not touch.
  *
- * <p>A {@link SchedulerException} thrown by the work rolls the transaction back and reaches the caller unchanged:
+ * <p>A {@link ProblemException} thrown by the work rolls the transaction back and reaches the caller unchanged:
  * every refusal leaves the database as it was. A commit that fails with a lost connection answers
  * {@code storage_unavailable} with the outcome unknown (it may have committed), as the journal's 503 does.
  */
@@ -160,7 +160,7 @@ final class Jdbc {
             Thread.sleep(ThreadLocalRandom.current().nextLong(bound + 1));
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
-            throw new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "interrupted while retrying a transaction");
+            throw new ProblemException(ErrorCode.STORAGE_UNAVAILABLE, "interrupted while retrying a transaction");
         }
     }
 
@@ -181,16 +181,16 @@ final class Jdbc {
     /** What a failure means to the caller: see the class comment. */
     RuntimeException translate(SQLException failure) {
         if (isUnavailable(failure)) {
-            return new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE,
+            return new ProblemException(ErrorCode.STORAGE_UNAVAILABLE,
                     "the database is unavailable; a change in progress may or may not have been applied");
         }
         if (LOCK_TIMEOUT.equals(failure.getSQLState())) {
-            return new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "busy: another change held the rows this"
+            return new ProblemException(ErrorCode.STORAGE_UNAVAILABLE, "busy: another change held the rows this"
                     + " call needs (its clock, a timer or a delivery) for longer than the lock timeout ("
                     + timeouts.lock() + ", timeservice.postgresql.lock-timeout); nothing was changed, try again");
         }
         if (STATEMENT_TIMEOUT.equals(failure.getSQLState())) {
-            return new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "busy: a statement of this call ran longer"
+            return new ProblemException(ErrorCode.STORAGE_UNAVAILABLE, "busy: a statement of this call ran longer"
                     + " than the statement timeout (" + timeouts.statement()
                     + ", timeservice.postgresql.statement-timeout); nothing was changed, try again");
         }

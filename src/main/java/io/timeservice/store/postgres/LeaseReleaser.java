@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.timeservice.model.Delivery.State;
-import io.timeservice.model.Rules;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.model.TimeRules;
 import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
+import io.timeservice.store.SchedulerMetrics;
 
 /**
  * The deliveries' retry step on the PostgreSQL store: leases that ended become waiting or dead, waiting deliveries
@@ -39,7 +39,7 @@ public final class LeaseReleaser {
      * then waiting ones whose retry time has come become ready. Returns what moved, and reports it. Instances may
      * run it at once (SKIP LOCKED). An advance runs it for its virtual clock by itself.
      *
-     * @throws io.timeservice.model.SchedulerException {@code clock_not_found}
+     * @throws io.timeservice.model.ProblemException {@code clock_not_found}
      */
     public Released releaseDue(String clock, int limit) {
         Released released = jdbc.inTransaction(connection -> releaseDue(connection,
@@ -69,7 +69,7 @@ public final class LeaseReleaser {
                     int attempt = rows.getInt(2);
                     long leaseUntil = rows.getLong(3);
                     expired.add(FailedAttempt.expired(sequence, attempt, clock.retry(),
-                            Rules.saturatedAdd(leaseUntil, clock.retry().backoffMillis(sequence, attempt + 1))));
+                            TimeRules.saturatedAdd(leaseUntil, clock.retry().backoffMillis(sequence, attempt + 1))));
                 }
             }
         }

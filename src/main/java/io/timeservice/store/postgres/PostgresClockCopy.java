@@ -3,9 +3,8 @@ package io.timeservice.store.postgres;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 
-import io.timeservice.model.ErrorCode;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ClockRules;
+import io.timeservice.model.ProblemException;
 
 /**
  * Forks of the PostgreSQL store's clocks ({@link io.timeservice.store.ClockStore#copy}): one transaction that locks
@@ -97,18 +96,18 @@ public final class PostgresClockCopy {
     /**
      * Creates the clock {@code name} as a copy of {@code source}, in one transaction; returns the copy.
      *
-     * @throws SchedulerException {@code invalid_id}, {@code clock_not_found} (no source), {@code clock_conflict}
+     * @throws ProblemException {@code invalid_id}, {@code clock_not_found} (no source), {@code clock_conflict}
      *                            ({@code name} exists), {@code clock_limit}, {@code capacity_exceeded}
      */
     public StoredClock copy(String name, String source) {
-        Rules.requireValidClockName(name);
+        ClockRules.requireValidClockName(name);
         return jdbc.inTransaction(connection -> {
             PostgresClocks.lockCreation(connection);
             StoredClock original = PostgresClocks.require(connection, source, " FOR UPDATE");
             if (PostgresClocks.find(connection, name, "") != null) {
-                throw Rules.copyNameTaken(name, source);
+                throw ClockRules.copyNameTaken(name, source);
             }
-            Rules.requireClockRoom(PostgresClocks.count(connection), maxClocks);
+            ClockRules.requireClockRoom(PostgresClocks.count(connection), maxClocks);
             try (PreparedStatement insert = connection.prepareStatement(COPY_CLOCK)) {
                 insert.setString(1, name);
                 insert.setString(2, source);
@@ -137,9 +136,9 @@ public final class PostgresClockCopy {
                 budget.change(connection, count, bytes, count, bytes, deliveries, deliveries);
             } catch (PendingBudgetStripes.Exceeded exceeded) {
                 if (exceeded.ofDeliveriesOnly(count, bytes, deliveries)) {
-                    throw Rules.noDeliveryRoomForCopy(budget.maxDeliveries(), deliveries);
+                    throw ClockRules.noDeliveryRoomForCopy(budget.maxDeliveries(), deliveries);
                 }
-                throw Rules.noRoomForCopy(budget.capacity(), count, budget.capacityBytes(), bytes,
+                throw ClockRules.noRoomForCopy(budget.capacity(), count, budget.capacityBytes(), bytes,
                         count > exceeded.availableTimers);
             }
             return PostgresClocks.require(connection, name, "");

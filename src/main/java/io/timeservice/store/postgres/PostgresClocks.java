@@ -11,18 +11,18 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
 import io.timeservice.model.ScaledTime;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimerRules;
 
 /**
  * The clocks of the PostgreSQL store (table {@code clocks}): create, read, list and delete, with the memory store's
- * refusals ({@link Rules}). The clock {@value Limits#DEFAULT_CLOCK} always exists and cannot be deleted. Thread-safe and
+ * refusals ({@link ClockRules}). The clock {@value Limits#DEFAULT_CLOCK} always exists and cannot be deleted. Thread-safe and
  * safe across instances: creation is serialized by a transaction-level advisory lock (so the clock limit holds
  * when instances race), deletion locks the clock's row, so no add or advance of it runs meanwhile. The statements
  * are {@link ClockSql}'s.
@@ -70,7 +70,7 @@ public final class PostgresClocks {
      *
      * @param now      a virtual clock's start; must be 0 for a system clock (whose now is the database's)
      * @param delivery what fired timers become; {@code null}: response for virtual clocks, queue for system ones
-     * @throws SchedulerException {@code invalid_id}, {@code invalid_request} (now out of range),
+     * @throws ProblemException {@code invalid_id}, {@code invalid_request} (now out of range),
      *                            {@code clock_conflict}, {@code clock_limit}, {@code storage_unavailable}
      */
     public Created create(String name, ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery) {
@@ -81,7 +81,7 @@ public final class PostgresClocks {
      * Creates the clock {@code name} with the retry policy {@code retry}, or finds it with the same settings (the
      * same policy too) already there.
      *
-     * @throws SchedulerException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
+     * @throws ProblemException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
      */
     public Created create(String name, ClockSettings.Mode mode, long now, ClockSettings.DeliveryMode delivery,
                           RetryPolicy retry) {
@@ -92,18 +92,17 @@ public final class PostgresClocks {
      * Creates the clock {@code name} with {@code settings} (a scaled clock runs from {@code now} at the database's
      * clock now), or finds it with the same settings (and now) already there.
      *
-     * @throws SchedulerException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
+     * @throws ProblemException as {@link #create(String, ClockSettings.Mode, long, ClockSettings.DeliveryMode)}
      */
     public Created create(String name, long now, ClockSettings settings) {
         ClockSettings.Mode mode = settings.mode();
         ClockSettings.DeliveryMode delivery = settings.delivery();
         RetryPolicy retry = settings.retry();
         Long rate = settings.rate() == null ? null : settings.rate().millionths();
-        Rules.requireValidClockName(name);
-        Rules.requireClockNow(now);
+        ClockRules.requireValidClockName(name);
+        ClockRules.requireClockNow(now);
         if (mode == ClockSettings.Mode.SYSTEM && now != 0) {
-            throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a system clock's now is the database's clock,"
-                    + " not " + now);
+            throw ClockRules.systemClockNow(now);
         }
         return jdbc.inTransaction(connection -> {
             StoredClock existing = find(connection, name, "");
@@ -113,11 +112,11 @@ public final class PostgresClocks {
             }
             if (existing != null) {
                 if (existing.initialNow() != now || !existing.settings().equals(settings)) {
-                    throw Rules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
+                    throw ClockRules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
                 }
                 return new Created(existing, false);
             }
-            Rules.requireClockRoom(count(connection), maxClocks);
+            ClockRules.requireClockRoom(count(connection), maxClocks);
             insert(connection, name, settings, now);
             return new Created(find(connection, name, ""), true);
         });
@@ -170,14 +169,13 @@ public final class PostgresClocks {
      * function is anchored at the database's clock now and the clock's time there, so the time is continuous; this
      * instance's firing loop looks again at once.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code clock_not_scaled}
+     * @throws ProblemException {@code clock_not_found}, {@code clock_not_scaled}
      */
     public StoredClock rerate(String name, ClockRate rate) {
         StoredClock rerated = jdbc.inTransaction(connection -> {
             StoredClock stored = require(connection, name, " FOR UPDATE");
             if (stored.mode() != ClockSettings.Mode.SCALED) {
-                throw new SchedulerException(ErrorCode.CLOCK_NOT_SCALED, "only a scaled clock (mode \"scaled\") has a"
-                        + " rate to change; this one is " + StoredClock.sql(stored.mode()));
+                throw ClockRules.clockNotScaled(stored.mode());
             }
             try (PreparedStatement update = connection.prepareStatement(ClockSql.RERATE)) {
                 update.setLong(1, rate.millionths());
@@ -192,16 +190,14 @@ public final class PostgresClocks {
         return rerated;
     }
 
-    /** @throws SchedulerException {@code clock_not_found} */
+    /** @throws ProblemException {@code clock_not_found} */
     public StoredClock get(String name) {
         return jdbc.autocommit(connection -> require(connection, name, ""));
     }
 
     /** Up to {@code limit} clocks by name, starting after {@code after} (null: from the first). */
     public List<StoredClock> list(int limit, String after) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return jdbc.autocommit(connection -> {
             try (PreparedStatement select = connection.prepareStatement(ClockSql.LIST)) {
                 select.setString(1, after);
@@ -221,14 +217,13 @@ public final class PostgresClocks {
      * Deletes the clock {@code name} with every timer and delivery it holds, giving back exactly the share of the
      * budget that the deletion removed ({@link ClockSql#DELETE_ROWS}).
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code clock_undeletable} for the default clock
+     * @throws ProblemException {@code clock_not_found}, {@code clock_undeletable} for the default clock
      */
     public void delete(String name) {
         jdbc.inTransaction(connection -> {
             require(connection, name, " FOR UPDATE");
             if (Limits.DEFAULT_CLOCK.equals(name)) {
-                throw new SchedulerException(ErrorCode.CLOCK_UNDELETABLE, "the clock " + Limits.DEFAULT_CLOCK
-                        + " always exists and cannot be deleted");
+                throw ClockRules.defaultClockUndeletable();
             }
             long timers;
             long bytes;
@@ -273,7 +268,7 @@ public final class PostgresClocks {
     /**
      * The clock {@code name}, read with {@code lock} (a row-lock clause or ""), on the caller's transaction.
      *
-     * @throws SchedulerException {@code clock_not_found}, also for a name no clock could have
+     * @throws ProblemException {@code clock_not_found}, also for a name no clock could have
      */
     static StoredClock require(Connection connection, String name, String lock) throws SQLException {
         return found(name, name == null ? null : find(connection, name, lock));
@@ -282,12 +277,11 @@ public final class PostgresClocks {
     /**
      * The clock a read of {@code name} found.
      *
-     * @throws SchedulerException {@code clock_not_found} when it found none
+     * @throws ProblemException {@code clock_not_found} when it found none
      */
     static StoredClock found(String name, StoredClock clock) {
         if (clock == null) {
-            String shown = Rules.abbreviateClockName(name);
-            throw new SchedulerException(ErrorCode.CLOCK_NOT_FOUND, "no clock is named " + shown);
+            throw ClockRules.clockNotFound(name);
         }
         return clock;
     }

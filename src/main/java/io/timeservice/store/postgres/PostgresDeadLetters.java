@@ -9,11 +9,11 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.timeservice.model.Delivery;
-import io.timeservice.model.ErrorCode;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
-import io.timeservice.store.SchedulerMetrics;
+import io.timeservice.model.DeliveryRules;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.TimerRules;
 import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
+import io.timeservice.store.SchedulerMetrics;
 
 /**
  * The dead letters of the PostgreSQL store: deliveries whose last attempt failed, listed page by page, redriven
@@ -37,13 +37,11 @@ public final class PostgresDeadLetters {
      * A page of {@code clock}'s dead deliveries in sequence order (the order they fired in), after
      * {@code afterSequence} (null: from the first): the next page starts after the last one's sequence.
      *
-     * @throws SchedulerException {@code invalid_limit} below 1 (the web layer bounds it, as for the memory store),
+     * @throws ProblemException {@code invalid_limit} below 1 (the web layer bounds it, as for the memory store),
      *                            {@code clock_not_found}
      */
     public List<Delivery> dead(String clock, int limit, Long afterSequence) {
-        if (limit < 1) {
-            throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-        }
+        TimerRules.requireLimit(limit);
         return jdbc.autocommit(connection -> {
             try (PreparedStatement list = connection.prepareStatement(DeliverySql.LIST_DEAD)) {
                 list.setString(1, clock);
@@ -62,7 +60,7 @@ public final class PostgresDeadLetters {
      * Makes the dead deliveries of {@code id} (only the one with {@code sequence}, if given) ready again at the
      * clock's now, with attempt 1 and a fresh set of retries; they stay counted in the budget. Returns them so.
      *
-     * @throws SchedulerException {@code clock_not_found}; {@code delivery_not_found} when none is dead
+     * @throws ProblemException {@code clock_not_found}; {@code delivery_not_found} when none is dead
      */
     public List<Delivery> redrive(String clock, String id, Long sequence) {
         List<Delivery> madeReady = jdbc.inTransaction(connection -> {
@@ -82,7 +80,7 @@ public final class PostgresDeadLetters {
      * Deletes the dead deliveries of {@code id} (only the one with {@code sequence}, if given), giving their share of
      * the budget back. Returns them as they were.
      *
-     * @throws SchedulerException {@code clock_not_found}; {@code delivery_not_found} when none is dead
+     * @throws ProblemException {@code clock_not_found}; {@code delivery_not_found} when none is dead
      */
     public List<Delivery> deleteDead(String clock, String id, Long sequence) {
         List<Delivery> gone = jdbc.inTransaction(connection -> {
@@ -118,7 +116,7 @@ public final class PostgresDeadLetters {
 
     private static List<Delivery> requireSome(String id, Long sequence, List<Delivery> found) {
         if (found.isEmpty()) {
-            throw Rules.deadDeliveryNotFound(id, sequence);
+            throw DeliveryRules.deadDeliveryNotFound(id, sequence);
         }
         return found;
     }

@@ -13,13 +13,15 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 import io.timeservice.model.Ack;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.TimeRules;
 import io.timeservice.store.LongPoll;
 import io.timeservice.store.MeasuredCall;
 import io.timeservice.store.SchedulerMetrics.DeliveryEvent;
@@ -35,7 +37,7 @@ import io.timeservice.store.SchedulerMetrics;
  * <p>Time is the clock's own, as in memory: a virtual clock's {@code now_ms} (leases and retries of a virtual clock end
  * only by advancing it, which runs the retry step in its transaction), the database's clock ({@code db_now_ms()}) for
  * a system clock, so instances with skewed clocks agree. A lease end or retry time past {@link Long#MAX_VALUE}
- * saturates there ({@link Rules#saturatedAdd}), as in memory. Every call reads its clock first, in its transaction; a
+ * saturates there ({@link TimeRules#saturatedAdd}), as in memory. Every call reads its clock first, in its transaction; a
  * virtual clock's row is read {@code FOR SHARE}, so no advance of it runs until the call commits (the memory store's
  * lock), and locked before any delivery row (the store's lock order: clock, then timers and deliveries). A system
  * clock's row is not locked: claims and acks of one busy clock must not queue on one row.
@@ -91,7 +93,7 @@ public final class PostgresDeliveries {
      * lock anyway, and taking it last could deadlock with a deletion of the clock, which locks the clock first and
      * then its timers.
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public int fireDue(String clock, int limit) {
         long[] lags = DeliveryRoom.withinRoom(room -> room == 0 ? heldBack() : fireWithin(clock, Math.min(limit, room)));
@@ -149,7 +151,7 @@ public final class PostgresDeliveries {
      * first runs the retry step, as the memory store's claim does; a virtual clock's retry step ran with the advance
      * that brought its now.
      *
-     * @throws SchedulerException {@code invalid_limit} for max outside 1..{@value Limits#MAX_CLAIM},
+     * @throws ProblemException {@code invalid_limit} for max outside 1..{@value Limits#MAX_CLAIM},
      *                            {@code invalid_request} for a lease outside the memory store's range,
      *                            {@code clock_not_found}
      */
@@ -161,7 +163,7 @@ public final class PostgresDeliveries {
      * Claims as {@link #claim(String, int, long)} does, only while the clock named {@code clock} is the row of
      * {@code incarnation} (read in the claim's transaction, so its deliveries are that clock's): the pusher's claim.
      *
-     * @throws SchedulerException {@code clock_not_found} also for another incarnation
+     * @throws ProblemException {@code clock_not_found} also for another incarnation
      */
     public List<ClaimedDelivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
         return claimOnce(clock, incarnation, max, leaseMillis, 0);
@@ -177,9 +179,9 @@ public final class PostgresDeliveries {
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
         Supplier<List<ClaimedDelivery>> look = () -> jdbc.inTransaction(connection -> {
             StoredClock stored = DeliveryRows.onQueueClock(connection, clock,
-                    () -> Rules.requireClaim(max, leaseMillis, waitMillis));
+                    () -> DeliveryRules.requireClaim(max, leaseMillis, waitMillis));
             if (incarnation != null && stored.incarnation() != incarnation) {
-                throw Rules.clockRecreated(clock);
+                throw ClockRules.clockRecreated(clock);
             }
             onClock[0] = stored;
             if (stored.firesByItself()) {
@@ -188,7 +190,7 @@ public final class PostgresDeliveries {
             try (PreparedStatement claim = connection.prepareStatement(incarnation == null ? DeliverySql.CLAIM
                     : DeliverySql.CLAIM_OF)) {
                 int at = 1;
-                claim.setLong(at++, Rules.saturatedAdd(stored.now(), leaseMillis));
+                claim.setLong(at++, TimeRules.saturatedAdd(stored.now(), leaseMillis));
                 claim.setString(at++, clock);
                 if (incarnation != null) {
                     claim.setLong(at++, incarnation);
@@ -240,7 +242,7 @@ public final class PostgresDeliveries {
      * else by the slow poll), then claims again; answers what it got, or nothing when the wait ends empty. Holds
      * no connection while it waits.
      *
-     * @throws SchedulerException as {@link #claim(String, int, long)}; {@code invalid_request} for a wait outside
+     * @throws ProblemException as {@link #claim(String, int, long)}; {@code invalid_request} for a wait outside
      *                            0..{@value Limits#MAX_CLAIM_WAIT_MILLIS} ms
      */
     public List<ClaimedDelivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
@@ -278,7 +280,7 @@ public final class PostgresDeliveries {
      * for the same claim.
      *
      * @return false when the claim is lost (wrong, its lease ended, or the delivery was nacked): nothing changed
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public boolean ack(String clock, String id, String claim) {
         UUID token = DeliveryRows.token(claim);
@@ -321,13 +323,13 @@ public final class PostgresDeliveries {
      * in sequence order (so two overlapping calls wait for each other instead of deadlocking) and marks them acked;
      * one reads which of the rest were acknowledged before; the budget is given back once, last.
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public List<ErrorCode> ackAll(String clock, List<Ack> acks) {
         int[] newlyAcked = new int[1]; // now, not before: repeated acks are no new events
         List<ErrorCode> outcomes = jdbc.inTransaction(connection -> {
             newlyAcked[0] = 0;
-            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> Rules.requireAckCount(acks));
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> DeliveryRules.requireAckCount(acks));
             String[] ids = new String[acks.size()];
             UUID[] tokens = new UUID[acks.size()];
             for (int i = 0; i < ids.length; i++) {
@@ -392,20 +394,17 @@ public final class PostgresDeliveries {
      * the policy's backoff for that attempt), at once when that is now.
      *
      * @return the delivery as the nack left it; null when the claim is lost (nothing changed)
-     * @throws SchedulerException {@code invalid_request} for a retryAfter outside 0..{@value
+     * @throws ProblemException {@code invalid_request} for a retryAfter outside 0..{@value
      *                            RetryPolicy#MAX_BACKOFF_MILLIS} ms, {@code clock_not_found}
      */
     public io.timeservice.model.Delivery nack(String clock, String id, String claim, Long retryAfterMillis) {
         Runnable validate = () -> { // after the clock is found, before it is asked to queue: the memory store's order
-            if (retryAfterMillis != null && (retryAfterMillis < 0 || retryAfterMillis > RetryPolicy.MAX_BACKOFF_MILLIS)) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "retryAfter must be 0 to "
-                        + RetryPolicy.MAX_BACKOFF_MILLIS + " ms: " + retryAfterMillis);
-            }
+            DeliveryRules.requireRetryAfter(retryAfterMillis);
         };
         return fail(clock, id, claim, validate, (stored, sequence, attempt) -> {
             long now = stored.now();
             RetryPolicy policy = stored.retry();
-            long retryAt = Rules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
+            long retryAt = TimeRules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
                     : policy.backoffMillis(sequence, attempt + 1));
             return FailedAttempt.nacked(sequence, attempt, policy, now, retryAt);
         });
@@ -416,10 +415,10 @@ public final class PostgresDeliveries {
      * memory store does.
      *
      * @return the delivery, dead; null when the claim is lost (nothing changed)
-     * @throws SchedulerException {@code invalid_request} for a bad reason, {@code clock_not_found}
+     * @throws ProblemException {@code invalid_request} for a bad reason, {@code clock_not_found}
      */
     public io.timeservice.model.Delivery reject(String clock, String id, String claim, String reason) {
-        return fail(clock, id, claim, () -> Rules.requireDeadReason(reason),
+        return fail(clock, id, claim, () -> DeliveryRules.requireDeadReason(reason),
                 (stored, sequence, attempt) -> FailedAttempt.rejected(sequence, attempt, reason));
     }
 
@@ -477,20 +476,20 @@ public final class PostgresDeliveries {
      * now.
      *
      * @return the delivery with its new lease; null when the claim is lost (nothing changed)
-     * @throws SchedulerException {@code invalid_request} for a lease outside the memory store's range,
+     * @throws ProblemException {@code invalid_request} for a lease outside the memory store's range,
      *                            {@code clock_not_found}
      */
     public io.timeservice.model.Delivery extend(String clock, String id, String claim, long leaseMillis) {
         UUID token = DeliveryRows.token(claim);
         StoredClock[] onClock = new StoredClock[1];
         io.timeservice.model.Delivery extended = jdbc.inTransaction(connection -> {
-            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> Rules.requireLease(leaseMillis));
+            StoredClock stored = DeliveryRows.onQueueClock(connection, clock, () -> DeliveryRules.requireLease(leaseMillis));
             onClock[0] = stored;
             if (token == null) {
                 return null;
             }
             try (PreparedStatement extend = connection.prepareStatement(DeliverySql.EXTEND)) {
-                extend.setLong(1, Rules.saturatedAdd(stored.now(), leaseMillis));
+                extend.setLong(1, TimeRules.saturatedAdd(stored.now(), leaseMillis));
                 bindHeld(extend, 2, stored, id, token);
                 List<io.timeservice.model.Delivery> views = DeliveryRows.viewsOf(extend);
                 return views.isEmpty() ? null : views.get(0);
@@ -508,7 +507,7 @@ public final class PostgresDeliveries {
      * clocks hold {@code timeservice.deliveries.max} and a timer of this clock is due by its now (its firing waits
      * for room), read then in a second statement.
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public DeliveryCounts counts(String clock) {
         return jdbc.autocommit(connection -> {

@@ -6,8 +6,8 @@ import java.util.List;
 import io.timeservice.model.Ack;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.Rules;
 import io.timeservice.store.DeliveryStore;
 
 /**
@@ -47,7 +47,7 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     @Override
     public void ack(String clock, String id, String claim) {
         if (!store.deliveries().ack(PostgresTimerStore.named(clock), id, claim)) {
-            throw Rules.claimLost(id);
+            throw DeliveryRules.claimLost(id);
         }
     }
 
@@ -120,7 +120,7 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     /** What a nack or extend left: the delivery, or {@code claim_lost} when the claim held none. */
     private static Delivery held(String id, Delivery changed) {
         if (changed == null) {
-            throw Rules.claimLost(id);
+            throw DeliveryRules.claimLost(id);
         }
         return changed;
     }

@@ -14,8 +14,8 @@ import java.util.function.LongSupplier;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScaledTime;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.store.SchedulerMetrics;
 
 /**
@@ -346,7 +346,7 @@ public final class PostgresFiringLoop implements AutoCloseable {
     private static int unlessDeleted(IntSupplier step) {
         try {
             return step.getAsInt();
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             if (refused.code() == ErrorCode.CLOCK_NOT_FOUND) {
                 return 0;
             }

@@ -7,14 +7,13 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.OccurrenceStep;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Recurrence;
-import io.timeservice.model.Rules;
 import io.timeservice.model.Schedule;
+import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.ScheduleTimes;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 
 /**
@@ -47,8 +46,8 @@ public final class PostgresSchedules {
         long[] due = {Long.MAX_VALUE};
         Schedule.Put put = jdbc.inTransaction(connection -> {
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
-            Rules.requireValidScheduleId(id);
-            Rules.requireSchedule(spec, firing.parser());
+            ScheduleRules.requireValidScheduleId(id);
+            ScheduleRules.requireSchedule(spec, firing.parser());
             long now = stored.now();
             ScheduleRows.Row current = ScheduleRows.lock(connection, clock, id, firing.parser());
             if (current == null && ifMatch == null) {
@@ -60,15 +59,14 @@ public final class PostgresSchedules {
                 }
             }
             if (current == null && ifMatch != null) {
-                throw new SchedulerException(ErrorCode.PRECONDITION_FAILED, "If-Match names"
-                        + " version " + ifMatch + " of schedule " + id + ", which does not exist");
+                throw ScheduleRules.noScheduleToMatch(id, ifMatch);
             }
             if (current != null && ifMatch != null && ifMatch != current.version) {
-                throw Rules.schedulePreconditionFailed(current.view());
+                throw ScheduleRules.schedulePreconditionFailed(current.view());
             }
             ScheduleSpec resolved = OccurrenceStep.resolvePut(current == null ? null : current.spec, spec, now);
             ScheduleRows.Row row = current != null ? current : new ScheduleRows.Row(id);
-            Recurrence times = Rules.recurrenceOf(resolved, firing.parser());
+            Recurrence times = ScheduleRules.recurrenceOf(resolved, firing.parser());
             long first = ScheduleTimes.firstOnPut(resolved, times, now, row.taken, row.counted());
             long[] change = replacePending(connection, stored, row, first, resolved, now);
             row.spec = resolved;
@@ -83,7 +81,7 @@ public final class PostgresSchedules {
         return put;
     }
 
-    /** @throws SchedulerException {@code clock_not_found}, {@code schedule_not_found} */
+    /** @throws ProblemException {@code clock_not_found}, {@code schedule_not_found} */
     public Schedule get(String clock, String id) {
         return jdbc.autocommit(connection -> read(connection, clock, id).view());
     }
@@ -184,13 +182,13 @@ public final class PostgresSchedules {
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
             ScheduleRows.Row row = ScheduleRows.lock(connection, clock, id, firing.parser());
             if (row == null) {
-                throw Rules.scheduleNotFound(id);
+                throw ScheduleRules.scheduleNotFound(id);
             }
             long now = stored.now();
             String timerId = Schedule.occurrenceId(id, now);
             long bytes = ScheduleRows.addOccurrence(connection, clock, row, timerId, now, now, true);
             if (bytes < 0) {
-                throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + timerId);
+                throw ScheduleRules.occurrenceIdTaken(timerId);
             }
             if (bytes > 0) {
                 reserve(connection, new long[] {1, bytes});
@@ -228,8 +226,7 @@ public final class PostgresSchedules {
             shaped.spec = spec;
             long added = ScheduleRows.addOccurrence(connection, clock, shaped, newId, first, now, false);
             if (added < 0) {
-                throw new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + newId
-                        + ", the occurrence this schedule needs");
+                throw ScheduleRules.occurrenceIdTaken(newId);
             }
             if (added > 0) {
                 timers++;
@@ -245,7 +242,7 @@ public final class PostgresSchedules {
             budget.change(connection, Math.max(0, change[0]), Math.max(0, change[1]), change[0], change[1]);
         } catch (PendingBudgetStripes.Exceeded exceeded) {
             throw PostgresTimers.capacityRefusal(exceeded.availableTimers < change[0], exceeded.pendingBytes,
-                    change[1], "this schedule's occurrence needs ", budget);
+                    change[1], false, budget);
         }
     }
 
@@ -260,7 +257,7 @@ public final class PostgresSchedules {
         try (PreparedStatement count = connection.prepareStatement(ScheduleSql.COUNT_ONE_MORE)) {
             count.setLong(1, maxSchedules);
             if (count.executeUpdate() == 0) {
-                Rules.requireScheduleRoom(maxSchedules, maxSchedules);
+                ScheduleRules.requireScheduleRoom(maxSchedules, maxSchedules);
             }
         }
     }
@@ -276,17 +273,17 @@ public final class PostgresSchedules {
             }
         }
         PostgresClocks.require(connection, clock, "");
-        throw Rules.scheduleNotFound(id);
+        throw ScheduleRules.scheduleNotFound(id);
     }
 
     private ScheduleRows.Row requireMatching(Connection connection, String clock, String id, Long ifMatch)
             throws SQLException {
         ScheduleRows.Row row = ScheduleRows.lock(connection, clock, id, firing.parser());
         if (row == null) {
-            throw Rules.scheduleNotFound(id);
+            throw ScheduleRules.scheduleNotFound(id);
         }
         if (ifMatch != null && ifMatch != row.version) {
-            throw Rules.schedulePreconditionFailed(row.view());
+            throw ScheduleRules.schedulePreconditionFailed(row.view());
         }
         return row;
     }

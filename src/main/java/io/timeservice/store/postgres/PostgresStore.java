@@ -9,7 +9,8 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.InvariantReport;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
+import io.timeservice.model.ScheduleRules;
 import io.timeservice.store.MeasuredDeliveryStore;
 import io.timeservice.store.MeasuredTimerStore;
 import io.timeservice.store.SchedulerMetrics;
@@ -95,7 +96,7 @@ public final class PostgresStore implements AutoCloseable {
     public boolean reachable() {
         try {
             return jdbc.autocommit(connection -> connection.isValid(2));
-        } catch (SchedulerException unavailable) {
+        } catch (ProblemException unavailable) {
             if (unavailable.code() != ErrorCode.STORAGE_UNAVAILABLE) {
                 throw unavailable;
             }
@@ -170,10 +171,7 @@ public final class PostgresStore implements AutoCloseable {
     public record Schedules(CronParser parser, long max, int maxCatchUp) {
 
         /** Interval schedules only (a cron is refused as unparsable), the properties' default bounds. */
-        public static final Schedules DEFAULT = new Schedules(expression -> {
-            throw new SchedulerException(ErrorCode.INVALID_SCHEDULE, "this store was opened without a cron parser: "
-                    + expression);
-        }, 100_000, 1_000);
+        public static final Schedules DEFAULT = new Schedules(ScheduleRules.NO_CRON, 100_000, 1_000);
     }
 
     /** Recurring schedules. */

@@ -9,18 +9,21 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
-import io.timeservice.model.Due;
+import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
-import io.timeservice.model.Rules;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ScheduleRules;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.store.SchedulerMetrics;
 
 /**
@@ -158,7 +161,7 @@ public final class PostgresTimers {
      * Adds a timer due {@code due}, its fireTime decided against the clock's now as read in the same transaction (an
      * advance, which locks the clock's row, cannot move now in between).
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code invalid_id}, {@code invalid_delay},
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_id}, {@code invalid_delay},
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
     public Timer add(String clock, String id, Due due, int priority, String payload) {
@@ -171,8 +174,7 @@ public final class PostgresTimers {
             try {
                 budget.change(connection, 1, bytes, 1, bytes);
             } catch (PendingBudgetStripes.Exceeded exceeded) {
-                throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes,
-                        "this timer needs ", budget);
+                throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes, false, budget);
             }
             return added;
         });
@@ -183,7 +185,7 @@ public final class PostgresTimers {
     /**
      * Cancels a pending timer if {@code precondition} accepts its revision; returns it as it was.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code timer_not_found} or {@code precondition_failed}
+     * @throws ProblemException {@code clock_not_found}, {@code timer_not_found} or {@code precondition_failed}
      */
     public Timer cancel(String clock, String id, Precondition precondition) {
         return jdbc.inTransaction(connection -> {
@@ -203,7 +205,7 @@ public final class PostgresTimers {
      * Gives a pending timer a new due time (a delay counts from the clock's now), priority or both if
      * {@code precondition} accepts its revision, keeping its sequence and counting one more version.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code invalid_request} (nothing to change),
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_request} (nothing to change),
      *                            {@code invalid_delay}, {@code timer_not_found}, {@code precondition_failed} or
      *                            {@code version_limit_reached}
      */
@@ -225,7 +227,7 @@ public final class PostgresTimers {
      * before it leave, exactly as its single call would be; the budget is checked for the running total's peak.
      *
      * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
-     * @throws SchedulerException {@code clock_not_found}; {@code invalid_request} for no or more than
+     * @throws ProblemException {@code clock_not_found}; {@code invalid_request} for no or more than
      *                            {@link Limits#MAX_BATCH_OPS} operations; else the first refused
      *                            operation's refusal with its index
      */
@@ -233,7 +235,7 @@ public final class PostgresTimers {
         SystemFiring firing = new SystemFiring();
         List<Timer> applied = jdbc.inTransaction(connection -> {
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR SHARE");
-            Rules.requireBatchSize(ops);
+            TimerRules.requireBatchSize(ops);
             BatchNeeds needs = new BatchNeeds(ops.size());
             List<Timer> results = new ArrayList<>(ops.size());
             int i = 0;
@@ -242,7 +244,7 @@ public final class PostgresTimers {
                 while (end < ops.size() && ops.get(end) instanceof BatchOp.Add) {
                     end++;
                 }
-                SchedulerException refused;
+                ProblemException refused;
                 if (end - i > 1) { // consecutive adds: one statement for all of them
                     List<BatchOp.Add> run = new ArrayList<>(end - i);
                     for (BatchOp op : ops.subList(i, end)) {
@@ -267,13 +269,13 @@ public final class PostgresTimers {
                         }
                         needs.after(ops.get(i++), result);
                         continue;
-                    } catch (SchedulerException refusal) {
+                    } catch (ProblemException refusal) {
                         refused = refusal;
                     }
                 }
                 // The memory store decides in order, so an earlier operation may have run out of budget first.
                 // The totals are read unlocked: the batch is refused either way, only which refusal may differ.
-                SchedulerException earlier = null;
+                ProblemException earlier = null;
                 if (needs.peakTimers > 0 || needs.peakBytes > 0) {
                     long[] totals = budget.totals(connection);
                     earlier = needs.firstBeyond(budget.capacity() - totals[0],
@@ -301,7 +303,7 @@ public final class PostgresTimers {
      * become ready deliveries, and then the clock's retry step runs at its new now (leases that ended, retries that
      * came due: {@link LeaseReleaser#releaseDue(String, int)}), all in the same transaction.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code invalid_request} (both or neither of by and to),
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_request} (both or neither of by and to),
      *                            {@code invalid_limit}, {@code invalid_advance} (out of range, or a system clock)
      */
     public AdvanceResult advance(String clock, Long by, Long to, int limit) {
@@ -309,16 +311,12 @@ public final class PostgresTimers {
         AdvanceResult result = DeliveryRoom.withinRoom(room -> jdbc.inTransaction(connection -> {
             released[0] = LeaseReleaser.Released.NOTHING;
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR UPDATE");
-            if ((by == null) == (to == null)) {
-                throw new SchedulerException(ErrorCode.INVALID_REQUEST, "an advance needs exactly one of by and to");
-            }
-            if (limit < 1) {
-                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-            }
+            ClockRules.requireAdvanceForm(by, to);
+            TimerRules.requireLimit(limit);
             requireVirtual(stored);
             long now = stored.now();
-            long target = by != null ? Rules.fireTimeAfter(now, by, ErrorCode.INVALID_ADVANCE, "by")
-                    : Rules.advanceTarget(now, to);
+            long target = by != null ? TimeRules.fireTimeAfter(now, by, ErrorCode.INVALID_ADVANCE, "by")
+                    : TimeRules.advanceTarget(now, to);
             return advanceTo(connection, stored, target, limit, room, released);
         }));
         released[0].reportTo(metrics);
@@ -331,16 +329,14 @@ public final class PostgresTimers {
      * transaction holding the clock's row, so no other change slips between finding the event and reaching it.
      * With nothing pending nothing changes and the event is null.
      *
-     * @throws SchedulerException {@code clock_not_found}, {@code invalid_limit}, {@code clock_not_virtual}
+     * @throws ProblemException {@code clock_not_found}, {@code invalid_limit}, {@code clock_not_virtual}
      */
     public NextAdvance advanceToNext(String clock, int limit) {
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
         NextAdvance result = DeliveryRoom.withinRoom(room -> jdbc.inTransaction(connection -> {
             released[0] = LeaseReleaser.Released.NOTHING;
             StoredClock stored = PostgresClocks.require(connection, clock, " FOR UPDATE");
-            if (limit < 1) {
-                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
-            }
+            TimerRules.requireLimit(limit);
             requireVirtual(stored);
             NextEvent event;
             try (PreparedStatement select = connection.prepareStatement(NEXT_EVENT)) {
@@ -370,7 +366,7 @@ public final class PostgresTimers {
 
     private static void requireVirtual(StoredClock stored) {
         if (stored.firesByItself()) {
-            throw Rules.clockNotVirtual(stored.mode());
+            throw ClockRules.clockNotVirtual(stored.mode());
         }
     }
 
@@ -381,7 +377,7 @@ public final class PostgresTimers {
      * without firing (only on its time do leases end and retries come due), answering {@code complete = false}, as
      * in memory. Call in the transaction that locked its row.
      *
-     * @throws SchedulerException {@code capacity_exceeded} when there is no room and the clock is at {@code target}
+     * @throws ProblemException {@code capacity_exceeded} when there is no room and the clock is at {@code target}
      * @throws DeliveryRoom.Full  when more deliveries were fired than the limit has room for
      */
     private AdvanceResult advanceTo(Connection connection, StoredClock stored, long target, int limit, int room,
@@ -397,7 +393,7 @@ public final class PostgresTimers {
         }
         if (limit == 0) { // held back
             if (target == now) {
-                throw Rules.deliveriesHeldBack(now, budget.maxDeliveries());
+                throw ClockRules.deliveriesHeldBack(now, budget.maxDeliveries());
             }
             complete = false;
             fired = List.of();
@@ -452,7 +448,7 @@ public final class PostgresTimers {
 
     // ---- reads ----
 
-    /** @throws SchedulerException {@code clock_not_found} or {@code timer_not_found} */
+    /** @throws ProblemException {@code clock_not_found} or {@code timer_not_found} */
     public Timer get(String clock, String id) {
         return jdbc.autocommit(connection -> {
             try (PreparedStatement select = connection.prepareStatement(GET)) {
@@ -463,7 +459,7 @@ public final class PostgresTimers {
                         PostgresClocks.require(connection, clock, ""); // throws clock_not_found
                     }
                     if (row.getString(1) == null) {
-                        throw timerNotFound(id);
+                        throw TimerRules.timerNotFound(id);
                     }
                     return TimerRows.timerAt(row, 1);
                 }
@@ -475,13 +471,13 @@ public final class PostgresTimers {
      * The pending timers due at or before {@code dueBy}, at most {@code limit}, in firing order, with the clock's now
      * and its pending count, read in one snapshot; changes nothing.
      *
-     * @throws SchedulerException {@code clock_not_found} or {@code invalid_limit}
+     * @throws ProblemException {@code clock_not_found} or {@code invalid_limit}
      */
     public QueueListing dueBy(String clock, long dueBy, int limit) {
         return jdbc.autocommit(connection -> {
             if (limit < 1) {
                 PostgresClocks.require(connection, clock, "");
-                throw new SchedulerException(ErrorCode.INVALID_LIMIT, "limit must be >= 1: " + limit);
+                TimerRules.requireLimit(limit);
             }
             try (PreparedStatement select = connection.prepareStatement(DUE_BY)) {
                 select.setLong(1, dueBy);
@@ -510,11 +506,11 @@ public final class PostgresTimers {
         return dueBy(clock, Long.MAX_VALUE, limit);
     }
 
-    /** The next timer to fire. @throws SchedulerException {@code clock_not_found} or {@code queue_empty} */
+    /** The next timer to fire. @throws ProblemException {@code clock_not_found} or {@code queue_empty} */
     public Timer peek(String clock) {
         List<Timer> first = firstN(clock, 1).timers();
         if (first.isEmpty()) {
-            throw new SchedulerException(ErrorCode.QUEUE_EMPTY, "no timer is pending");
+            throw TimerRules.queueEmpty();
         }
         return first.get(0);
     }
@@ -523,7 +519,7 @@ public final class PostgresTimers {
      * The clock at a glance (now, pending count, next fire time, the oldest pending timer's creation) in one
      * snapshot. O(n) in the clock's pending timers, unlike the memory store's O(1).
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public QueueStatus status(String clock) {
         return jdbc.autocommit(connection -> {
@@ -544,7 +540,7 @@ public final class PostgresTimers {
      * Empties a virtual clock (its pending timers, schedules and deliveries, their budget given back) and sets its
      * now to 0: the demo's reset. Sequences keep counting.
      *
-     * @throws SchedulerException {@code clock_not_found}
+     * @throws ProblemException {@code clock_not_found}
      */
     public void reset(String clock) {
         jdbc.inTransaction(connection -> {
@@ -587,12 +583,7 @@ public final class PostgresTimers {
         } else if (op instanceof BatchOp.Cancel cancel) {
             return delete(connection, clock.name(), cancel.id(), cancel.precondition());
         }
-        throw new SchedulerException(ErrorCode.INVALID_REQUEST, "a batch operation may not be null");
-    }
-
-    /** The refusal of an add whose id a pending timer (or an earlier add of its batch) has. */
-    static SchedulerException duplicateId(String id) {
-        return new SchedulerException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
+        throw TimerRules.nullBatchOp();
     }
 
     /**
@@ -601,12 +592,12 @@ public final class PostgresTimers {
      */
     private static Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
                                 String payload) throws SQLException {
-        Rules.requireValidId(id);
+        TimerRules.requireValidId(id);
         long now = clock.now();
-        long fireTime = Rules.fireTime(now, due);
-        String owner = Rules.occurrenceFormOwner(id);
+        long fireTime = TimeRules.fireTime(now, due);
+        String owner = ScheduleRules.occurrenceFormOwner(id);
         if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
-            throw Rules.scheduleReserved(id, owner);
+            throw ScheduleRules.scheduleReserved(id, owner);
         }
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             insert.setString(1, clock.name());
@@ -621,7 +612,7 @@ public final class PostgresTimers {
             insert.setString(10, id);
             try (ResultSet row = insert.executeQuery()) {
                 if (!row.next()) {
-                    throw duplicateId(id);
+                    throw TimerRules.duplicateId(id);
                 }
                 return new Timer(id, fireTime, priority, row.getLong(1), 1, now, payload);
             }
@@ -630,10 +621,10 @@ public final class PostgresTimers {
 
     private static Timer update(Connection connection, StoredClock clock, String id, Due newDue,
                                 Integer newPriority, Precondition precondition) throws SQLException {
-        Rules.requireEditChange(newDue, newPriority);
-        long fireTime = newDue == null ? 0 : Rules.fireTime(clock.now(), newDue);
+        TimerRules.requireEditChange(newDue, newPriority);
+        long fireTime = newDue == null ? 0 : TimeRules.fireTime(clock.now(), newDue);
         Timer current = lockPending(connection, clock.name(), id, precondition);
-        Rules.requireVersionLeft(current);
+        TimerRules.requireVersionLeft(current);
         Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                 newPriority == null ? current.priority() : newPriority, current.sequence(), current.version() + 1,
                 current.createdAt(), current.payload());
@@ -675,13 +666,13 @@ public final class PostgresTimers {
         }
         if (current == null) {
             PostgresClocks.require(connection, clock, ""); // a missing clock answers clock_not_found first
-            throw timerNotFound(id);
+            throw TimerRules.timerNotFound(id);
         }
         if (current.schedule() != null) {
-            throw Rules.scheduleOwned(id, current.schedule());
+            throw ScheduleRules.scheduleOwned(id, current.schedule());
         }
         if (!precondition.accepts(current.revision())) {
-            throw Rules.preconditionFailed(current);
+            throw TimerRules.preconditionFailed(current);
         }
         return current;
     }
@@ -728,21 +719,18 @@ public final class PostgresTimers {
         }
     }
 
-    private static SchedulerException timerNotFound(String id) {
-        return new SchedulerException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id "
-                + Rules.abbreviate(id));
-    }
 
-    /** The memory store's capacity refusal: too many timers, or too many payload bytes ({@code PendingBudget}). */
-    static SchedulerException capacityRefusal(boolean timersShort, long pendingBytes, long bytes,
-                                              String needs, PendingBudgetStripes budget) {
+    /**
+     * The capacity refusal (as the memory store's {@code PendingBudget} words it): too many timers, or too many payload
+     * bytes for a timer that needs {@code bytes}, or for a {@code batch} that needs {@code bytes} more.
+     */
+    static ProblemException capacityRefusal(boolean timersShort, long pendingBytes, long bytes, boolean batch,
+                                              PendingBudgetStripes budget) {
         if (timersShort) {
-            return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED,
-                    "the queue holds its capacity of " + budget.capacity() + " pending timers");
+            return TimerRules.noTimerRoom(budget.capacity());
         }
-        return new SchedulerException(ErrorCode.CAPACITY_EXCEEDED, "the pending timers hold " + pendingBytes
-                + " of the queue's " + budget.capacityBytes() + " payload bytes (capacity-bytes: id and payload"
-                + " characters); " + needs + bytes);
+        return batch ? TimerRules.noBatchPayloadRoom(pendingBytes, budget.capacityBytes(), bytes)
+                : TimerRules.noPayloadRoom(pendingBytes, budget.capacityBytes(), bytes);
     }
 
     /**
@@ -783,16 +771,16 @@ public final class PostgresTimers {
          * The refusal of the first operation whose running total goes beyond what was available (capacity minus
          * the pending total, {@code pendingBytes} of them bytes), at its index; null when none does.
          */
-        SchedulerException firstBeyond(long availableTimers, long availableBytes, long pendingBytes,
+        ProblemException firstBeyond(long availableTimers, long availableBytes, long pendingBytes,
                                        PendingBudgetStripes budget) {
             long peakBytesBefore = 0;
             for (int i = 0; i < count; i++) {
                 if (timersAfter[i] > availableTimers) {
-                    return capacityRefusal(true, 0, 0, "", budget).atOp(i);
+                    return capacityRefusal(true, 0, 0, true, budget).atOp(i);
                 }
                 if (bytesAfter[i] > availableBytes) {
                     return capacityRefusal(false, pendingBytes + peakBytesBefore, bytesAfter[i] - peakBytesBefore,
-                            "the batch needs ", budget).atOp(i);
+                            true, budget).atOp(i);
                 }
                 peakBytesBefore = Math.max(peakBytesBefore, bytesAfter[i]);
             }

@@ -9,9 +9,9 @@ import java.sql.Types;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Recurrence;
-import io.timeservice.model.Rules;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleProgress;
+import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
 
 /**
@@ -63,7 +63,7 @@ final class ScheduleRows {
         read.spec = new ScheduleSpec(row.getString(2), row.getObject(3, Long.class), row.getString(4),
                 row.getObject(5, Long.class), row.getObject(6, Long.class), row.getObject(7, Long.class),
                 row.getInt(8), row.getString(9), ScheduleSpec.CatchUp.ofWire(row.getString(10)), row.getBoolean(11));
-        read.times = Rules.recurrenceOf(read.spec, parser);
+        read.times = ScheduleRules.recurrenceOf(read.spec, parser);
         Long pending = row.getObject(12, Long.class);
         read.pending = pending == null ? Recurrence.NONE : pending;
         read.fired = row.getLong(13);

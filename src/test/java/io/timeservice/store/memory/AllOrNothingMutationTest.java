@@ -11,8 +11,8 @@ import java.util.function.Consumer;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueStatus;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.model.TraceStep;
@@ -84,8 +84,8 @@ class AllOrNothingMutationTest {
 
         // The trace runs out of memory in the middle of the heap's work: the heap is left half-changed.
         assertThatThrownBy(() -> change.traced.accept(scheduler, new TraceThatRunsOutOfMemory(1)))
-                .isInstanceOf(SchedulerException.class)
-                .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE))
+                .isInstanceOf(ProblemException.class)
+                .satisfies(e -> assertThat(((ProblemException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE))
                 .hasMessageContaining("outcome of this change is known only after a restart");
 
         assertEveryCallIsRefused(scheduler);
@@ -145,9 +145,9 @@ class AllOrNothingMutationTest {
         int records = log.records().size();
 
         assertThatThrownBy(() -> scheduler.advance(2, Trace.into(new ArrayList<>())))
-                .isInstanceOf(SchedulerException.class)
+                .isInstanceOf(ProblemException.class)
                 .hasMessageContaining("at most " + limit)
-                .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.INVALID_ADVANCE));
+                .satisfies(e -> assertThat(((ProblemException) e).code()).isEqualTo(ErrorCode.INVALID_ADVANCE));
         assertThat(Served.of(scheduler)).isEqualTo(before);
         assertThat(log.records()).hasSize(records);
 
@@ -181,8 +181,8 @@ class AllOrNothingMutationTest {
                 () -> stopped.reset(new VirtualClock(0)));
         for (Runnable call : calls) {
             assertThatThrownBy(call::run)
-                    .isInstanceOf(SchedulerException.class)
-                    .satisfies(e -> assertThat(((SchedulerException) e).code())
+                    .isInstanceOf(ProblemException.class)
+                    .satisfies(e -> assertThat(((ProblemException) e).code())
                             .isEqualTo(ErrorCode.STORAGE_UNAVAILABLE));
         }
     }

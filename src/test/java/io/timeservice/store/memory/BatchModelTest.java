@@ -17,8 +17,8 @@ import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Revision;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics;
@@ -129,8 +129,8 @@ class BatchModelTest {
         }
     }
 
-    private static SchedulerException refusal(ErrorCode code) {
-        return new SchedulerException(code, "model");
+    private static ProblemException refusal(ErrorCode code) {
+        return new ProblemException(code, "model");
     }
 
     @ParameterizedTest(name = "seed {0}")
@@ -161,7 +161,7 @@ class BatchModelTest {
                 for (int i = 0; i < ops.size() && failingIndex < 0; i++) {
                     try {
                         expectedResults.add(expected.apply(ops.get(i)));
-                    } catch (SchedulerException refused) {
+                    } catch (ProblemException refused) {
                         failingIndex = i;
                         failingCode = refused.code();
                     }
@@ -178,7 +178,7 @@ class BatchModelTest {
                             .singleElement().isInstanceOf(Mutation.Batch.class);
                     batchesApplied++;
                 } else {
-                    SchedulerException refused = catchThrowableOfType(SchedulerException.class,
+                    ProblemException refused = catchThrowableOfType(ProblemException.class,
                             () -> scheduler.batch(ops));
                     assertThat(refused).as(context + " " + ops).isNotNull();
                     assertThat(refused.code()).as(context + " " + ops).isEqualTo(failingCode);
@@ -195,7 +195,7 @@ class BatchModelTest {
                 Timer expectedResult = null;
                 try {
                     expectedResult = expected.apply(op);
-                } catch (SchedulerException refused) {
+                } catch (ProblemException refused) {
                     expectedCode = refused.code();
                 }
                 try {
@@ -203,9 +203,9 @@ class BatchModelTest {
                     assertThat(expectedCode).as(context + " " + op + " succeeded").isNull();
                     assertThat(result).as(context + " " + op).isEqualTo(expectedResult);
                     model = expected;
-                } catch (SchedulerException refused) {
+                } catch (ProblemException refused) {
                     assertThat(refused.code()).as(context + " " + op).isEqualTo(expectedCode);
-                    assertThat(refused.opIndex()).isEqualTo(SchedulerException.NO_OP_INDEX);
+                    assertThat(refused.opIndex()).isEqualTo(ProblemException.NO_OP_INDEX);
                 }
             } else {
                 long by = random.nextInt(4);
@@ -277,7 +277,7 @@ class BatchModelTest {
         assertThat(results.get(3).sequence()).isGreaterThan(results.get(0).sequence());
         assertThat(CoreTestSupport.pending(scheduler)).extracting(Timer::id).containsExactly("a", "b");
 
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class, () -> scheduler.batch(List.of(
+        ProblemException refused = catchThrowableOfType(ProblemException.class, () -> scheduler.batch(List.of(
                 new BatchOp.Add("c", 1, 0, null), new BatchOp.Add("c", 1, 0, null))));
         assertThat(refused.code()).isEqualTo(ErrorCode.DUPLICATE_ID);
         assertThat(refused.opIndex()).isEqualTo(1);
@@ -289,7 +289,7 @@ class BatchModelTest {
     void capacity_isCountedOverTheWholeBatch_andACancelMakesRoomForALaterAdd() {
         TimerScheduler scheduler = TimerScheduler.withVirtualClock(2, 2);
         scheduler.add("a", 10, 0, null, Trace.NONE);
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class, () -> scheduler.batch(List.of(
+        ProblemException refused = catchThrowableOfType(ProblemException.class, () -> scheduler.batch(List.of(
                 new BatchOp.Add("b", 1, 0, null), new BatchOp.Add("c", 1, 0, null))));
         assertThat(refused.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
         assertThat(refused.opIndex()).isEqualTo(1);
@@ -302,9 +302,9 @@ class BatchModelTest {
     void sizeOutsideOneToAThousand_isAnInvalidRequestWithoutIndex() {
         TimerScheduler scheduler = TimerScheduler.withVirtualClock(2, 2000);
         assertThatThrownBy(() -> scheduler.batch(List.of()))
-                .isInstanceOfSatisfying(SchedulerException.class, e -> {
+                .isInstanceOfSatisfying(ProblemException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST);
-                    assertThat(e.opIndex()).isEqualTo(SchedulerException.NO_OP_INDEX);
+                    assertThat(e.opIndex()).isEqualTo(ProblemException.NO_OP_INDEX);
                 });
         List<BatchOp> tooMany = new ArrayList<>();
         for (int i = 0; i <= Limits.MAX_BATCH_OPS; i++) {

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 
 import io.timeservice.model.HeapView;
 import io.timeservice.model.Precondition;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.model.TraceStep;
@@ -143,7 +143,7 @@ class CancelRemovalTest {
             Timer cancelled = scheduler.cancel(victim, Precondition.NONE, Trace.NONE);
 
             assertThat(cancelled).isEqualTo(added.remove(victim));
-            assertThatThrownBy(() -> scheduler.get(victim)).isInstanceOf(SchedulerException.class);
+            assertThatThrownBy(() -> scheduler.get(victim)).isInstanceOf(ProblemException.class);
             assertInvariantsHold(scheduler, "cancel " + victim + " (" + position + ")");
             assertEveryIdFindsItsOwnTimer(scheduler);
         }

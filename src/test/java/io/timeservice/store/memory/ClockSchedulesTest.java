@@ -12,11 +12,11 @@ import java.util.Map;
 
 import io.timeservice.cron.UnixCronParser;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.Rules;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Schedule;
-import io.timeservice.model.ScheduleSpec;
+import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec.CatchUp;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ScheduleSpec;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,7 +38,7 @@ class ClockSchedulesTest {
         @Override
         public void add(String timerId, long fireTime, int priority, String payload, boolean successor) {
             if (pending.putIfAbsent(timerId, new long[] {fireTime, priority, ++sequence}) != null) {
-                throw new SchedulerException(ErrorCode.DUPLICATE_ID, timerId);
+                throw new ProblemException(ErrorCode.DUPLICATE_ID, timerId);
             }
         }
 
@@ -58,7 +58,7 @@ class ClockSchedulesTest {
     }
 
     private Schedule put(String id, ScheduleSpec spec) {
-        Rules.requireSchedule(spec, parser);
+        ScheduleRules.requireSchedule(spec, parser);
         return schedules.put(id, spec, null, now).schedule();
     }
 
@@ -212,7 +212,7 @@ class ClockSchedulesTest {
         assertThat(schedules.delete("gone", null).next()).isEqualTo(1000);
         assertThat(heap.pending).isEmpty();
         assertThat(schedules.ownerOf("gone:1000")).isNull();
-        assertThatThrownBy(() -> schedules.get("gone")).extracting(e -> ((SchedulerException) e).code())
+        assertThatThrownBy(() -> schedules.get("gone")).extracting(e -> ((ProblemException) e).code())
                 .isEqualTo(ErrorCode.SCHEDULE_NOT_FOUND);
     }
 
@@ -223,7 +223,7 @@ class ClockSchedulesTest {
                 .isEqualTo("s:5000");
         assertThat(schedules.plan(new Mutation.ScheduleTriggered("s", 0, 0, 0), null, null)).isEqualTo("s:0");
         assertThatThrownBy(() -> schedules.plan(new Mutation.SchedulePut("s", every(1000), now, 0, 0), every(1000),
-                7L)).extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
+                7L)).extracting(e -> ((ProblemException) e).code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
         assertThat(schedules.get("s").spec().every()).isEqualTo(1000);
         assertThat(heap.pending).containsOnlyKeys("s:1000");
     }

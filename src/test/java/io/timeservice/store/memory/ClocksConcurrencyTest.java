@@ -20,8 +20,8 @@ import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.FiringOrder;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
@@ -90,7 +90,7 @@ class ClocksConcurrencyTest {
                             scheduler.firstN(5);
                             scheduler.status();
                         }
-                    } catch (SchedulerException refused) {
+                    } catch (ProblemException refused) {
                         assertThat(refused.code()).isEqualTo(ErrorCode.TIMER_NOT_FOUND);
                     }
                 }

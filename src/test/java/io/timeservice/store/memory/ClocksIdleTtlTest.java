@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics;
@@ -57,7 +57,7 @@ class ClocksIdleTtlTest {
         assertThat(clocks.deleteIdle()).isEqualTo(1);
         assertThat(clocks.count()).isEqualTo(1);
         assertThat(clocks.budget().timers()).isZero();
-        assertThatThrownBy(() -> clocks.get("ci")).isInstanceOfSatisfying(SchedulerException.class,
+        assertThatThrownBy(() -> clocks.get("ci")).isInstanceOfSatisfying(ProblemException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.CLOCK_NOT_FOUND));
         assertThat(journal.records()).last()
                 .isEqualTo(new Mutation.OnClock(ci.number(), new Mutation.ClockDeleted()));

@@ -17,9 +17,9 @@ import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Revision;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
@@ -215,7 +215,7 @@ class ClocksModelTest {
     }
 
     private static void assertRefused(Runnable call, ErrorCode code, String context) {
-        assertThatThrownBy(call::run).as(context).isInstanceOfSatisfying(SchedulerException.class,
+        assertThatThrownBy(call::run).as(context).isInstanceOfSatisfying(ProblemException.class,
                 refused -> assertThat(refused.code()).as(context).isEqualTo(code));
     }
 }

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -76,9 +76,9 @@ class CombiningLockTest {
                         try {
                             lock.call(() -> {
                                 counter++;
-                                throw new SchedulerException(ErrorCode.INVALID_REQUEST, expected);
+                                throw new ProblemException(ErrorCode.INVALID_REQUEST, expected);
                             });
-                        } catch (SchedulerException refused) {
+                        } catch (ProblemException refused) {
                             if (refused.getMessage().equals(expected)) {
                                 own++;
                             }

@@ -9,8 +9,8 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +46,7 @@ class DeadLetterCallLimitTest {
         assertThat(redriven.get(redriven.size() - 1).sequence()).isEqualTo(Limits.MAX_DEAD_LETTERS_PER_CALL);
         assertThat(queue.deliveryCounts().dead()).isEqualTo(1);
         assertThat(queue.deleteDead("hot", null)).extracting(Delivery::sequence).containsExactly((long) DEAD);
-        assertThatThrownBy(() -> queue.deleteDead("hot", null)).isInstanceOfSatisfying(SchedulerException.class,
+        assertThatThrownBy(() -> queue.deleteDead("hot", null)).isInstanceOfSatisfying(ProblemException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.DELIVERY_NOT_FOUND));
     }
 }

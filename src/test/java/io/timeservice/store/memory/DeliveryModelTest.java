@@ -11,8 +11,8 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery.State;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
@@ -95,7 +95,7 @@ class DeliveryModelTest {
                     try {
                         clock.nack(id, claim, 0L);
                         assertThat(owner).as("a stale claim was accepted").isNotNull();
-                    } catch (SchedulerException lost) {
+                    } catch (ProblemException lost) {
                         assertThat(lost.code()).isEqualTo(ErrorCode.CLAIM_LOST);
                     }
                     continue;

@@ -10,7 +10,7 @@ import java.util.List;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics;
@@ -230,7 +230,7 @@ class FiringLoopTest {
         @Override
         public void requireWritable() {
             if (pressed) {
-                throw new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "unflushed bytes over the limit (test)");
+                throw new ProblemException(ErrorCode.STORAGE_UNAVAILABLE, "unflushed bytes over the limit (test)");
             }
         }
 

@@ -12,9 +12,9 @@ import java.util.Random;
 
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
@@ -106,7 +106,7 @@ class FirstNTest {
         TimerScheduler scheduler = scheduler(2);
         scheduler.add("a", 1, 0, null, Trace.NONE);
 
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class, () -> scheduler.firstN(limit));
+        ProblemException refused = catchThrowableOfType(ProblemException.class, () -> scheduler.firstN(limit));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.INVALID_LIMIT);
         assertThat(refused.getMessage()).contains(String.valueOf(limit));

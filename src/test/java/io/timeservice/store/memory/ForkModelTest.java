@@ -11,8 +11,8 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -121,7 +121,7 @@ class ForkModelTest {
                     return "nack " + withoutClaims(List.of(scheduler.nack(delivery.id(), delivery.claim(),
                             retryAfter)));
                 }
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 return "refused " + refused.code();
             }
         }
@@ -131,7 +131,7 @@ class ForkModelTest {
             for (Delivery delivery : held) {
                 try {
                     scheduler.ack(delivery.id(), delivery.claim());
-                } catch (SchedulerException lost) {
+                } catch (ProblemException lost) {
                     assertThat(lost.code()).isEqualTo(ErrorCode.CLAIM_LOST); // its lease ended meanwhile
                 }
             }
@@ -192,7 +192,7 @@ class ForkModelTest {
     }
 
     private static void assertRefused(Runnable call, ErrorCode code) {
-        assertThatThrownBy(call::run).isInstanceOfSatisfying(SchedulerException.class,
+        assertThatThrownBy(call::run).isInstanceOfSatisfying(ProblemException.class,
                 e -> assertThat(e.code()).isEqualTo(code));
     }
 }

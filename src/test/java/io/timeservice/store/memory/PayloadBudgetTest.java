@@ -12,7 +12,7 @@ import java.util.Random;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics;
@@ -44,10 +44,10 @@ class PayloadBudgetTest {
         List<Timer> pending = CoreTestSupport.pending(scheduler);
 
         assertThatThrownBy(() -> scheduler.add("c", 5, 0, "z", Trace.NONE))   // 2 bytes: one too many
-                .isInstanceOf(SchedulerException.class)
+                .isInstanceOf(ProblemException.class)
                 .hasMessageContaining("hold 99 of the queue's 100 payload bytes")
                 .hasMessageContaining("needs 2")
-                .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED));
+                .satisfies(e -> assertThat(((ProblemException) e).code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED));
         assertThat(scheduler.pendingBytes()).isEqualTo(99);
         assertThat(CoreTestSupport.pending(scheduler)).isEqualTo(pending);
         assertThat(log.records()).isEqualTo(records);
@@ -98,7 +98,7 @@ class PayloadBudgetTest {
                 List.of(new Mutation.Added(new Timer("dd", 30, 0, 4, 1, 5, "12"), 0)));
         assertThat(fromSnapshot.pendingBytes()).isEqualTo(8);
         assertThatThrownBy(() -> fromSnapshot.add("e", 1, 0, "p".repeat(92), Trace.NONE))
-                .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
+                .extracting(e -> ((ProblemException) e).code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
     }
 
     /** Random adds, cancels, edits and advances against a map of what is pending; the count always agrees. */
@@ -123,7 +123,7 @@ class PayloadBudgetTest {
                         scheduler.add(id, random.nextInt(50), 0, payload, Trace.NONE);
                         assertThat(fits).as(context).isTrue();
                         model.put(id, bytes);
-                    } catch (SchedulerException refused) {
+                    } catch (ProblemException refused) {
                         assertThat(fits).as(context + ": " + refused.getMessage()).isFalse();
                     }
                 }

@@ -10,7 +10,7 @@ import io.timeservice.model.Ack;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +55,7 @@ class RecentAcksTest {
         queues.get(clocks - 1).ack(last.id(), last.claim()); // the newest is remembered: 204 again
         Delivery oldest = first;
         assertThatThrownBy(() -> queues.get(0).ack(oldest.id(), oldest.claim()))
-                .isInstanceOfSatisfying(SchedulerException.class,
+                .isInstanceOfSatisfying(ProblemException.class,
                         e -> assertThat(e.code()).isEqualTo(ErrorCode.CLAIM_LOST));
     }
 

@@ -12,8 +12,8 @@ import java.util.List;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Revision;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
@@ -42,9 +42,9 @@ class RevisionAndSequenceTest {
         TimerScheduler scheduler = scheduler(2);
         Timer first = scheduler.add("a", 1, 0, null, Trace.NONE);
 
-        catchThrowableOfType(SchedulerException.class, () -> scheduler.add("a", 1, 0, null, Trace.NONE));
-        catchThrowableOfType(SchedulerException.class, () -> scheduler.add("", 1, 0, null, Trace.NONE));
-        catchThrowableOfType(SchedulerException.class, () -> scheduler.add("b", -1, 0, null, Trace.NONE));
+        catchThrowableOfType(ProblemException.class, () -> scheduler.add("a", 1, 0, null, Trace.NONE));
+        catchThrowableOfType(ProblemException.class, () -> scheduler.add("", 1, 0, null, Trace.NONE));
+        catchThrowableOfType(ProblemException.class, () -> scheduler.add("b", -1, 0, null, Trace.NONE));
         Timer second = scheduler.add("b", 1, 0, null, Trace.NONE);
 
         assertThat(second.sequence()).isEqualTo(first.sequence() + 1);
@@ -96,7 +96,7 @@ class RevisionAndSequenceTest {
         Timer original = scheduler.add("a", 5, 0, null, Trace.NONE);
         Timer edited = scheduler.edit("a", 6L, null, Precondition.NONE, Trace.NONE);
 
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class,
+        ProblemException refused = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.cancel("a", Precondition.ifMatch(original.revision()), Trace.NONE));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
@@ -111,7 +111,7 @@ class RevisionAndSequenceTest {
         scheduler.add("b", 7, 0, null, Trace.NONE);
         Timer edited = scheduler.edit("a", 8L, null, Precondition.ifMatch(original.revision()), Trace.NONE);
 
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class,
+        ProblemException refused = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.edit("a", 1L, 0, Precondition.ifMatch(original.revision()), Trace.NONE));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
@@ -134,10 +134,10 @@ class RevisionAndSequenceTest {
         assertThat(reused.sequence()).isGreaterThan(old.sequence());
         assertThat(reused.version()).isEqualTo(1);
         assertThat(reused.revision()).isNotEqualTo(old.revision());
-        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job",
+        assertThat(catchThrowableOfType(ProblemException.class, () -> scheduler.cancel("job",
                 Precondition.ifMatch(old.revision()), Trace.NONE))
                 .code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
-        assertThat(catchThrowableOfType(SchedulerException.class,
+        assertThat(catchThrowableOfType(ProblemException.class,
                 () -> scheduler.edit("job", 1L, null, Precondition.ifMatch(old.revision()), Trace.NONE)).code())
                 .isEqualTo(ErrorCode.PRECONDITION_FAILED);
         assertThat(scheduler.get("job")).isEqualTo(reused);
@@ -154,7 +154,7 @@ class RevisionAndSequenceTest {
         Timer reused = scheduler.add("job", 1, 0, null, Trace.NONE);
 
         assertThat(reused.sequence()).isGreaterThan(old.sequence());
-        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.cancel("job",
+        assertThat(catchThrowableOfType(ProblemException.class, () -> scheduler.cancel("job",
                 Precondition.ifMatch(old.revision()), Trace.NONE))
                 .code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
     }
@@ -170,7 +170,7 @@ class RevisionAndSequenceTest {
         assertThat(last.version()).isEqualTo(Timer.MAX_VERSION).isEqualTo(Integer.MAX_VALUE);
         List<Timer> before = pending(scheduler);
 
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class,
+        ProblemException refused = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.edit("old", 3L, 1, Precondition.ifMatch(last.revision()), Trace.NONE));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.VERSION_LIMIT_REACHED);
@@ -193,7 +193,7 @@ class RevisionAndSequenceTest {
     void revisionPrecondition_onUnknownId_isNotFoundRatherThanPreconditionFailed() {
         TimerScheduler scheduler = scheduler(2);
 
-        assertThat(catchThrowableOfType(SchedulerException.class,
+        assertThat(catchThrowableOfType(ProblemException.class,
                 () -> scheduler.cancel("ghost", Precondition.ifMatch(new Revision(1, 1)),
                         Trace.NONE)).code()).isEqualTo(ErrorCode.TIMER_NOT_FOUND);
     }

@@ -7,7 +7,7 @@ import io.timeservice.model.Delivery.State;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Limits;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.Rules;
+import io.timeservice.model.TimeRules;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +28,7 @@ class SaturatedTimesTest {
 
     SaturatedTimesTest() {
         while (queue.now() < NEAR_END) { // as a client gets there: an advance moves at most MAX_DELAY
-            queue.advance(null, Math.min(NEAR_END, Rules.saturatedAdd(queue.now(), Limits.MAX_DELAY)), 1, Trace.NONE);
+            queue.advance(null, Math.min(NEAR_END, TimeRules.saturatedAdd(queue.now(), Limits.MAX_DELAY)), 1, Trace.NONE);
         }
     }
 

@@ -11,7 +11,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
 
@@ -206,7 +206,7 @@ class ScaledClockFiringTest {
     }
 
     private static void assertRefused(Runnable call, ErrorCode code) {
-        assertThatThrownBy(call::run).isInstanceOfSatisfying(SchedulerException.class,
+        assertThatThrownBy(call::run).isInstanceOfSatisfying(ProblemException.class,
                 refused -> assertThat(refused.code()).isEqualTo(code));
     }
 }

@@ -23,7 +23,7 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -158,7 +158,7 @@ class SchedulerConcurrencyTest {
     private static void tolerateNotFound(Runnable call) {
         try {
             call.run();
-        } catch (SchedulerException e) {
+        } catch (ProblemException e) {
             assertThat(e.code()).isEqualTo(ErrorCode.TIMER_NOT_FOUND);
         }
     }

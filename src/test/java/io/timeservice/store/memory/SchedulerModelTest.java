@@ -22,10 +22,10 @@ import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Revision;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics;
@@ -78,8 +78,8 @@ class SchedulerModelTest {
         final List<Timer> sorted = new ArrayList<>();
         final Map<String, Timer> byId = new HashMap<>();
 
-        private static SchedulerException refuse(ErrorCode code) {
-            return new SchedulerException(code, code.code());
+        private static ProblemException refuse(ErrorCode code) {
+            return new ProblemException(code, code.code());
         }
 
         private long fireTimeAfter(long delay, ErrorCode code) {
@@ -199,7 +199,7 @@ class SchedulerModelTest {
         static Outcome of(Supplier<?> call) {
             try {
                 return new Outcome(call.get(), null);
-            } catch (SchedulerException e) {
+            } catch (ProblemException e) {
                 return new Outcome(null, e.code());
             }
         }

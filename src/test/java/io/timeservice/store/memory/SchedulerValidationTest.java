@@ -15,9 +15,9 @@ import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Revision;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics;
@@ -108,7 +108,7 @@ class SchedulerValidationTest {
         Snapshot before = Snapshot.of(scheduler);
         long lastSequence = before.pending().stream().mapToLong(Timer::sequence).max().orElseThrow();
 
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class, () -> call.accept(scheduler));
+        ProblemException refused = catchThrowableOfType(ProblemException.class, () -> call.accept(scheduler));
 
         assertThat(refused).as(name).isNotNull();
         assertThat(refused.code()).as(name).isEqualTo(code);
@@ -143,7 +143,7 @@ class SchedulerValidationTest {
     void add_idWithIllegalCharacter_rejectedNamingThePosition(String id) {
         TimerScheduler scheduler = scheduler(2);
 
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class,
+        ProblemException refused = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.add(id, 1, 0, null, Trace.NONE));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.INVALID_ID);
@@ -157,7 +157,7 @@ class SchedulerValidationTest {
         TimerScheduler scheduler = scheduler(2);
 
         assertThatThrownBy(() -> scheduler.add("y".repeat(129), 1, 0, null, Trace.NONE))
-                .isInstanceOf(SchedulerException.class).hasMessageContaining("129");
+                .isInstanceOf(ProblemException.class).hasMessageContaining("129");
     }
 
     @Test
@@ -165,7 +165,7 @@ class SchedulerValidationTest {
         TimerScheduler scheduler = scheduler(2);
 
         assertThatThrownBy(() -> scheduler.add("a", -42, 0, null, Trace.NONE))
-                .isInstanceOf(SchedulerException.class).hasMessageContaining("-42");
+                .isInstanceOf(ProblemException.class).hasMessageContaining("-42");
     }
 
     @Test
@@ -173,7 +173,7 @@ class SchedulerValidationTest {
         TimerScheduler scheduler = populated();
         Timer original = scheduler.get("keep-c");
 
-        SchedulerException refused = catchThrowableOfType(SchedulerException.class,
+        ProblemException refused = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.add("keep-c", 1, -5, "replacement", Trace.NONE));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.DUPLICATE_ID);
@@ -186,7 +186,7 @@ class SchedulerValidationTest {
         TimerScheduler scheduler = scheduler(2);
 
         assertThat(scheduler.add("max", MAX_DELAY, 0, null, Trace.NONE).fireTime()).isEqualTo(MAX_DELAY);
-        assertThat(catchThrowableOfType(SchedulerException.class,
+        assertThat(catchThrowableOfType(ProblemException.class,
                 () -> scheduler.add("over", MAX_DELAY + 1, 0, null,
                         Trace.NONE)).code()).isEqualTo(ErrorCode.INVALID_DELAY);
         assertThat(scheduler.advance(MAX_DELAY, Trace.NONE).fired()).extracting(Timer::id).containsExactly("max");
@@ -200,9 +200,9 @@ class SchedulerValidationTest {
                 SchedulerMetrics.NONE);
 
         Timer lastRepresentable = scheduler.add("edge", 10, 0, null, Trace.NONE);
-        SchedulerException overflow = catchThrowableOfType(SchedulerException.class,
+        ProblemException overflow = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.add("over", 11, 0, null, Trace.NONE));
-        SchedulerException editOverflow = catchThrowableOfType(SchedulerException.class,
+        ProblemException editOverflow = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.edit("edge", 11L, null, Precondition.NONE, Trace.NONE));
 
         assertThat(lastRepresentable.fireTime()).isEqualTo(Limits.MAX_TIME);
@@ -220,7 +220,7 @@ class SchedulerValidationTest {
                 SchedulerMetrics.NONE);
         scheduler.add("last", 10, 0, null, Trace.NONE);
 
-        SchedulerException overflow = catchThrowableOfType(SchedulerException.class, () -> scheduler.advance(11,
+        ProblemException overflow = catchThrowableOfType(ProblemException.class, () -> scheduler.advance(11,
                 Trace.NONE));
 
         assertThat(overflow.code()).isEqualTo(ErrorCode.INVALID_ADVANCE);
@@ -229,7 +229,7 @@ class SchedulerValidationTest {
         AdvanceResult result = scheduler.advance(10, Trace.NONE);
         assertThat(result.now()).isEqualTo(Limits.MAX_TIME);
         assertThat(result.fired()).extracting(Timer::id).containsExactly("last");
-        assertThat(catchThrowableOfType(SchedulerException.class, () -> scheduler.advance(1, Trace.NONE)).code())
+        assertThat(catchThrowableOfType(ProblemException.class, () -> scheduler.advance(1, Trace.NONE)).code())
                 .isEqualTo(ErrorCode.INVALID_ADVANCE);
         assertThat(scheduler.advance(0, Trace.NONE).now()).isEqualTo(Limits.MAX_TIME);
     }
@@ -246,7 +246,7 @@ class SchedulerValidationTest {
     void peek_onEmptyQueue_refusedAsQueueEmpty() {
         TimerScheduler scheduler = scheduler(8);
 
-        assertThat(catchThrowableOfType(SchedulerException.class, scheduler::peek).code())
+        assertThat(catchThrowableOfType(ProblemException.class, scheduler::peek).code())
                 .isEqualTo(ErrorCode.QUEUE_EMPTY);
     }
 
@@ -257,7 +257,7 @@ class SchedulerValidationTest {
         scheduler.add("b", 1, 0, null, Trace.NONE);
         Timer c = scheduler.add("c", 1, 0, null, Trace.NONE);
 
-        SchedulerException full = catchThrowableOfType(SchedulerException.class,
+        ProblemException full = catchThrowableOfType(ProblemException.class,
                 () -> scheduler.add("d", 1, 0, null, Trace.NONE));
 
         assertThat(full.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);

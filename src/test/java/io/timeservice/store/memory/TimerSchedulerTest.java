@@ -16,7 +16,7 @@ import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.Due;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Precondition;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
@@ -285,10 +285,10 @@ class TimerSchedulerTest {
         operations.add(() -> scheduler.advance(3, Trace.NONE));
         names.add("rejected add");
         operations.add(() -> assertThatThrownBy(() -> scheduler.add("t5", -1, 0, null, Trace.NONE))
-                .isInstanceOf(SchedulerException.class));
+                .isInstanceOf(ProblemException.class));
         names.add("rejected cancel");
         operations.add(() -> assertThatThrownBy(() -> scheduler.cancel("missing", Precondition.NONE, Trace.NONE))
-                .isInstanceOf(SchedulerException.class));
+                .isInstanceOf(ProblemException.class));
         names.add("advance to drain");
         operations.add(() -> scheduler.advance(100, Trace.NONE));
 

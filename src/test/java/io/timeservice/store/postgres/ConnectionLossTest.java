@@ -25,7 +25,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -88,7 +88,7 @@ class ConnectionLossTest {
                 try {
                     store.timers().add("default", "w" + i, 60_000, 0, "{\"i\":" + i + "}");
                     acknowledged.add("w" + i);
-                } catch (SchedulerException failed) {
+                } catch (ProblemException failed) {
                     assertThat(failed.code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
                     unavailable.incrementAndGet(); // outcome unknown: it may have committed
                 }
@@ -102,7 +102,7 @@ class ConnectionLossTest {
 
         Counts.awaitAtLeast(unavailable::get, 3, "unavailable adds while the database is away");
         assertThat(store.reachable()).isFalse();
-        assertThatThrownBy(() -> store.deliveries().claim("q", 5, 30_000)).isInstanceOf(SchedulerException.class)
+        assertThatThrownBy(() -> store.deliveries().claim("q", 5, 30_000)).isInstanceOf(ProblemException.class)
                 .extracting("code").isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
         int acknowledgedWhileAway = acknowledged.size();
 
@@ -183,7 +183,7 @@ class ConnectionLossTest {
     private static int readyOnceReachable(PostgresStore store) {
         try {
             return store.deliveries().count("s", "ready");
-        } catch (SchedulerException unavailable) {
+        } catch (ProblemException unavailable) {
             assertThat(unavailable.code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
             return 0;
         }

@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.SchedulerMetrics;
 import org.junit.jupiter.api.AfterEach;
@@ -71,7 +71,7 @@ class LockTimeoutTest {
             for (Future<Timer> call : waiting) {
                 assertThatThrownBy(() -> call.get(30, TimeUnit.SECONDS))
                         .as("a call waiting for the held clock ends by the lock timeout")
-                        .cause().isInstanceOfSatisfying(SchedulerException.class, refused -> {
+                        .cause().isInstanceOfSatisfying(ProblemException.class, refused -> {
                             assertThat(refused.code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
                             assertThat(refused.getMessage()).contains("busy", "lock timeout (PT0.2S",
                                     "timeservice.postgresql.lock-timeout", "nothing was changed");
@@ -96,7 +96,7 @@ class LockTimeoutTest {
             try (Statement sleep = connection.createStatement()) {
                 return sleep.execute("SELECT pg_sleep(30)");
             }
-        })).isInstanceOfSatisfying(SchedulerException.class, refused -> {
+        })).isInstanceOfSatisfying(ProblemException.class, refused -> {
             assertThat(refused.code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
             assertThat(refused.getMessage()).contains("statement timeout (PT0.5S",
                     "timeservice.postgresql.statement-timeout", "nothing was changed");

@@ -15,8 +15,8 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.memory.Clocks;
@@ -44,7 +44,7 @@ class PostgresClocksTest {
     }
 
     private static ErrorCode codeOf(Throwable thrown) {
-        return ((SchedulerException) thrown).code();
+        return ((ProblemException) thrown).code();
     }
 
     @Test

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 
-import io.timeservice.model.Delivery;
 import io.timeservice.model.Delivery.State;
+import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import org.junit.jupiter.api.Test;
 
 /** Dead letters on a real PostgreSQL ({@link PostgresDeadLetters}): listed by page, redriven, deleted. */
@@ -34,9 +34,9 @@ class PostgresDeadLettersTest extends QueueClockTest {
         assertThat(first.get(0).state()).isEqualTo(State.DEAD);
         assertThat(first.get(0).payload()).isEqualTo("{\"i\":0}");
         assertThat(first.get(0).deadReason()).isEqualTo("nacked on attempt 3 of 3");
-        assertThatThrownBy(() -> deadLetters().dead(clock, 0, null)).isInstanceOf(SchedulerException.class)
+        assertThatThrownBy(() -> deadLetters().dead(clock, 0, null)).isInstanceOf(ProblemException.class)
                 .extracting("code").isEqualTo(ErrorCode.INVALID_LIMIT);
-        assertThatThrownBy(() -> deadLetters().dead("no-such-clock", 10, null)).isInstanceOf(SchedulerException.class)
+        assertThatThrownBy(() -> deadLetters().dead("no-such-clock", 10, null)).isInstanceOf(ProblemException.class)
                 .extracting("code").isEqualTo(ErrorCode.CLOCK_NOT_FOUND);
     }
 
@@ -58,7 +58,7 @@ class PostgresDeadLettersTest extends QueueClockTest {
         assertThat(again.attempt()).isEqualTo(1);
         assertThat(pendingInBudget()).isEqualTo(budgetBefore);
         assertThat(deadLetters().dead(clock, 10, null)).isEmpty();
-        assertThatThrownBy(() -> deadLetters().redrive(clock, "a", null)).isInstanceOf(SchedulerException.class)
+        assertThatThrownBy(() -> deadLetters().redrive(clock, "a", null)).isInstanceOf(ProblemException.class)
                 .extracting("code").isEqualTo(ErrorCode.DELIVERY_NOT_FOUND);
     }
 
@@ -77,7 +77,7 @@ class PostgresDeadLettersTest extends QueueClockTest {
         assertThat(deadLetters().dead(clock, 10, null)).containsExactly(dead.get(1));
         assertThat(pendingInBudget()).isEqualTo(budgetBefore - 1);
         assertThatThrownBy(() -> deadLetters().deleteDead(clock, "a", dead.get(0).sequence()))
-                .isInstanceOf(SchedulerException.class).extracting("code")
+                .isInstanceOf(ProblemException.class).extracting("code")
                 .isEqualTo(ErrorCode.DELIVERY_NOT_FOUND);
         assertThat(deadLetters().deleteDead(clock, "a", null)).containsExactly(dead.get(1));
         assertThat(pendingInBudget()).isEqualTo(budgetBefore - 2);

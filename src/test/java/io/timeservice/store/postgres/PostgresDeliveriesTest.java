@@ -16,8 +16,8 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery.State;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.store.SchedulerMetrics;
 import org.junit.jupiter.api.Test;
 
@@ -111,11 +111,11 @@ class PostgresDeliveriesTest extends QueueClockTest {
     void claim_refusesMaxAndLeaseOutOfRange_asTheMemoryStoreDoes() {
         for (int max : new int[] {0, Limits.MAX_CLAIM + 1}) {
             assertThatThrownBy(() -> deliveries().claim(clock, max, 30_000))
-                    .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.INVALID_LIMIT));
+                    .satisfies(e -> assertThat(((ProblemException) e).code()).isEqualTo(ErrorCode.INVALID_LIMIT));
         }
         for (long lease : new long[] {Limits.MIN_LEASE_MILLIS - 1, Limits.MAX_LEASE_MILLIS + 1}) {
             assertThatThrownBy(() -> deliveries().claim(clock, 1, lease))
-                    .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.INVALID_REQUEST));
+                    .satisfies(e -> assertThat(((ProblemException) e).code()).isEqualTo(ErrorCode.INVALID_REQUEST));
         }
     }
 
@@ -186,7 +186,7 @@ class PostgresDeliveriesTest extends QueueClockTest {
                 () -> deliveries().extend("nope", "a", token, 1_000));
         for (Runnable call : calls) {
             assertThatThrownBy(call::run)
-                    .satisfies(e -> assertThat(((SchedulerException) e).code()).isEqualTo(ErrorCode.CLOCK_NOT_FOUND));
+                    .satisfies(e -> assertThat(((ProblemException) e).code()).isEqualTo(ErrorCode.CLOCK_NOT_FOUND));
         }
     }
 

@@ -17,7 +17,7 @@ import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.store.SchedulerMetrics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -104,7 +104,7 @@ class PostgresDeliveryLimitTest {
         String before = budgetAndRows();
 
         assertThatThrownBy(() -> store.timers().advance(clock, null, 1L, Integer.MAX_VALUE))
-                .isInstanceOfSatisfying(SchedulerException.class,
+                .isInstanceOfSatisfying(ProblemException.class,
                         refused -> assertThat(refused.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED));
 
         assertThat(budgetAndRows()).isEqualTo(before);
@@ -122,12 +122,12 @@ class PostgresDeliveryLimitTest {
         String before = budgetAndRows();
 
         assertThatThrownBy(() -> store.clockCopy().copy("fork", clock))
-                .isInstanceOfSatisfying(SchedulerException.class, refused -> {
+                .isInstanceOfSatisfying(ProblemException.class, refused -> {
                     assertThat(refused.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
                     assertThat(refused.getMessage()).contains("limit of 3 deliveries has no room for a copy of 2");
                 });
         assertThatThrownBy(() -> store.clockSnapshots().load("loaded", saved))
-                .isInstanceOfSatisfying(SchedulerException.class,
+                .isInstanceOfSatisfying(ProblemException.class,
                         refused -> assertThat(refused.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED));
 
         assertThat(budgetAndRows()).isEqualTo(before);

@@ -15,8 +15,8 @@ import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScaledTime;
-import io.timeservice.model.SchedulerException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,9 +104,9 @@ class PostgresScaledClockTest {
 
         store.clocks().create("ci", ClockSettings.Mode.VIRTUAL, 0, null);
         assertThatThrownBy(() -> store.clocks().rerate("ci", rate("2"))).isInstanceOfSatisfying(
-                SchedulerException.class, refused -> assertThat(refused.code()).isEqualTo(ErrorCode.CLOCK_NOT_SCALED));
+                ProblemException.class, refused -> assertThat(refused.code()).isEqualTo(ErrorCode.CLOCK_NOT_SCALED));
         assertThatThrownBy(() -> store.timers().advance("soak", 1L, null, 10)).isInstanceOfSatisfying(
-                SchedulerException.class, refused -> assertThat(refused.code()).isEqualTo(ErrorCode.CLOCK_NOT_VIRTUAL));
+                ProblemException.class, refused -> assertThat(refused.code()).isEqualTo(ErrorCode.CLOCK_NOT_VIRTUAL));
     }
 
     @Test

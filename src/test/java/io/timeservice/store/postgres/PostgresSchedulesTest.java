@@ -14,9 +14,9 @@ import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleSpec;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.SchedulerMetrics;
 import org.junit.jupiter.api.AfterAll;
@@ -79,7 +79,7 @@ class PostgresSchedulesTest {
     }
 
     private static ErrorCode codeOf(Throwable thrown) {
-        return ((SchedulerException) thrown).code();
+        return ((ProblemException) thrown).code();
     }
 
     @Test

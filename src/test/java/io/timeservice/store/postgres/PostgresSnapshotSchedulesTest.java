@@ -13,8 +13,8 @@ import java.util.List;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScheduleSpec;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.store.SchedulerMetrics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -100,12 +100,12 @@ class PostgresSnapshotSchedulesTest {
 
         String refused = source + "-refused";
         assertThatThrownBy(() -> store.clockSnapshots().load(refused, saved))
-                .isInstanceOfSatisfying(SchedulerException.class,
+                .isInstanceOfSatisfying(ProblemException.class,
                         e -> assertThat(e.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED));
 
         assertThat(scheduleCount()).isEqualTo(schedulesBefore);
         assertThat(rowsOf(refused)).isZero();
-        assertThatThrownBy(() -> store.schedules().list(refused)).isInstanceOfSatisfying(SchedulerException.class,
+        assertThatThrownBy(() -> store.schedules().list(refused)).isInstanceOfSatisfying(ProblemException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.CLOCK_NOT_FOUND));
     }
 

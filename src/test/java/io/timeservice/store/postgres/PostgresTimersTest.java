@@ -12,8 +12,8 @@ import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Revision;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,7 +57,7 @@ class PostgresTimersTest {
     }
 
     private static ErrorCode codeOf(Throwable thrown) {
-        return ((SchedulerException) thrown).code();
+        return ((ProblemException) thrown).code();
     }
 
     @Test
@@ -321,15 +321,15 @@ class PostgresTimersTest {
         assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("q", 1, 0, null),
                 new BatchOp.Add("r", 1, 0, null), new BatchOp.Add("q", 1, 0, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.DUPLICATE_ID))
-                .satisfies(e -> assertThat(((SchedulerException) e).opIndex()).isEqualTo(2));
+                .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(2));
         assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("q", 1, 0, null),
                 new BatchOp.Add("P", 1, 0, null), new BatchOp.Add("bad id", 1, 0, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.DUPLICATE_ID))
-                .satisfies(e -> assertThat(((SchedulerException) e).opIndex()).isEqualTo(1));
+                .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(1));
         assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("q", 1, 0, null),
                 new BatchOp.Add("bad id", 1, 0, null), new BatchOp.Add("P", 1, 0, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.INVALID_ID))
-                .satisfies(e -> assertThat(((SchedulerException) e).opIndex()).isEqualTo(1));
+                .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(1));
         assertThat(timers().firstN(clock, 10).timers()).extracting(Timer::id).doesNotContain("q", "r");
     }
 
@@ -342,7 +342,7 @@ class PostgresTimersTest {
                 new BatchOp.Cancel("A", Precondition.NONE),
                 new BatchOp.Edit("A", Due.after(1), null, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.TIMER_NOT_FOUND))
-                .satisfies(e -> assertThat(((SchedulerException) e).opIndex()).isEqualTo(2))
+                .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(2))
                 .hasMessageStartingWith("operation 2: ");
         assertThat(timers().firstN(clock, 10).timers()).extracting(Timer::id).containsExactly("A");
         assertThat(timers().get(clock, "A").version()).isEqualTo(1);
@@ -361,11 +361,11 @@ class PostgresTimersTest {
         assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("x", 1, 0, null),
                 new BatchOp.Add("y", 1, 0, null), new BatchOp.Add("t0", 1, 0, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CAPACITY_EXCEEDED))
-                .satisfies(e -> assertThat(((SchedulerException) e).opIndex()).isEqualTo(1));
+                .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(1));
         assertThatThrownBy(() -> timers().batch(clock, List.of(new BatchOp.Add("x", 1, 0, null),
                 new BatchOp.Add("y", 1, 0, null))))
                 .satisfies(e -> assertThat(codeOf(e)).isEqualTo(ErrorCode.CAPACITY_EXCEEDED))
-                .satisfies(e -> assertThat(((SchedulerException) e).opIndex()).isEqualTo(1));
+                .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(1));
         assertThat(timers().dueBy(clock, Long.MAX_VALUE, 10).size()).isEqualTo(CAPACITY - 1);
     }
 
@@ -377,7 +377,7 @@ class PostgresTimersTest {
         withNull.add(new BatchOp.Add("a", 1, 0, null));
         withNull.add(null);
         assertThatThrownBy(() -> timers().batch(clock, withNull))
-                .satisfies(e -> assertThat(((SchedulerException) e).opIndex()).isEqualTo(1));
+                .satisfies(e -> assertThat(((ProblemException) e).opIndex()).isEqualTo(1));
         assertThat(timers().dueBy(clock, Long.MAX_VALUE, 10).size()).isZero();
     }
 

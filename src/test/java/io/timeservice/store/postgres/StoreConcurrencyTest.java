@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.store.SchedulerMetrics;
 import org.junit.jupiter.api.AfterEach;
@@ -92,7 +92,7 @@ class StoreConcurrencyTest {
                     try {
                         store.timers().add("default", prefix + i, 1, 0, null);
                         accepted++;
-                    } catch (SchedulerException refused) {
+                    } catch (ProblemException refused) {
                         assertThat(refused.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
                     }
                 }
@@ -128,7 +128,7 @@ class StoreConcurrencyTest {
         try {
             store.timers().add("default", id, 1, 0, null);
             return false;
-        } catch (SchedulerException refused) {
+        } catch (ProblemException refused) {
             assertThat(refused.code()).isEqualTo(ErrorCode.CAPACITY_EXCEEDED);
             return true;
         }

@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.store.memory.ClocksState;
 import io.timeservice.store.memory.Mutation;
 import io.timeservice.store.memory.MutationLog;
@@ -186,7 +186,7 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
                 throw unavailable();
             }
             if (unflushedBytes > maxUnflushedBytes) {
-                throw new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE, "the journal holds " + unflushedBytes
+                throw new ProblemException(ErrorCode.STORAGE_UNAVAILABLE, "the journal holds " + unflushedBytes
                         + " bytes not yet written to disk, over timeservice.journal.max-unflushed-bytes ("
                         + maxUnflushedBytes + "); the disk is not keeping up, retry later");
             }
@@ -746,8 +746,8 @@ public final class JournalWriter implements MutationLog, AutoCloseable {
         }
     }
 
-    private static SchedulerException unavailable() {
-        return new SchedulerException(ErrorCode.STORAGE_UNAVAILABLE,
+    private static ProblemException unavailable() {
+        return new ProblemException(ErrorCode.STORAGE_UNAVAILABLE,
                 "the journal cannot record changes; the service refuses them until it is restarted");
     }
 }

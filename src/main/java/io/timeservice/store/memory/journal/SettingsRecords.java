@@ -8,10 +8,10 @@ import java.util.Map;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScaledTime;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.store.memory.Mutation;
 
 /**
@@ -102,7 +102,7 @@ final class SettingsRecords {
             ClockSettings.DeliveryMode deliveryMode = ClockSettings.DeliveryMode.values()[delivery];
             return new ClockSettings(decoded, deliveryMode, retry, rate,
                     deliveryMode == ClockSettings.DeliveryMode.PUSH ? getPushTarget(body) : null);
-        } catch (SchedulerException invalid) {
+        } catch (ProblemException invalid) {
             throw new RecordCodec.CorruptRecordException("clock settings that do not validate: "
                     + invalid.getMessage());
         }
@@ -135,7 +135,7 @@ final class SettingsRecords {
     private static ScaledTime scaledTime(long wallAnchor, long clockAnchor, long millionths) {
         try {
             return new ScaledTime(wallAnchor, clockAnchor, new ClockRate(millionths));
-        } catch (SchedulerException | IllegalArgumentException invalid) {
+        } catch (ProblemException | IllegalArgumentException invalid) {
             throw new RecordCodec.CorruptRecordException("a scaled time that does not validate: "
                     + invalid.getMessage());
         }

@@ -136,7 +136,7 @@ class ClocksJournalTest {
                             } else {
                                 scheduler.advance(random.nextInt(3), Trace.NONE);
                             }
-                        } catch (io.timeservice.model.SchedulerException refused) {
+                        } catch (io.timeservice.model.ProblemException refused) {
                             // not found: fired or cancelled by another thread
                         }
                     }
@@ -202,7 +202,7 @@ class ClocksJournalTest {
                         scheduler.advance(random.nextInt(20), Trace.NONE);
                     }
                 }
-            } catch (io.timeservice.model.SchedulerException refused) {
+            } catch (io.timeservice.model.ProblemException refused) {
                 // refusals change nothing; the comparison after restart checks that
             }
         }

@@ -15,8 +15,8 @@ import io.timeservice.model.Ack;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.memory.Clocks;
@@ -238,7 +238,7 @@ class DeliveryJournalTest {
                     default -> clock.cancel("t" + random.nextInt(40), io.timeservice.model.Precondition.NONE,
                             Trace.NONE);
                 }
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 // duplicates, unknown ids, expired claims: refused calls change nothing
             }
         }

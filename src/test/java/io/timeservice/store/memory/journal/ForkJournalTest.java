@@ -13,9 +13,9 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.Clocks;
 import io.timeservice.store.memory.MemoryClockStore;
@@ -158,7 +158,7 @@ class ForkJournalTest {
                         scheduler.nack(delivery.id(), delivery.claim(), null);
                     }
                 }
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 // refusals change nothing; the comparison after restart checks that
             }
         }

@@ -18,8 +18,8 @@ import java.util.concurrent.CountDownLatch;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Revision;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.Mutation;
@@ -177,8 +177,8 @@ class JournalRecoveryTest {
             assertThat(again.sequence()).isGreaterThan(before.get("b").sequence());
             // If-Match with the ETag from before
             assertThatThrownBy(() -> after.cancel("a", Precondition.ifMatch(a.revision()), Trace.NONE))
-                    .isInstanceOf(SchedulerException.class)
-                    .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
+                    .isInstanceOf(ProblemException.class)
+                    .extracting(e -> ((ProblemException) e).code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
         }
     }
 

@@ -22,8 +22,8 @@ import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.TimerScheduler;
@@ -257,8 +257,8 @@ class JournalStoreTest {
         scheduler.add("kept", 5, 0, null, Trace.NONE);
         store.close();
         assertThatThrownBy(() -> scheduler.add("lost", 5, 0, null, Trace.NONE))
-                .isInstanceOf(SchedulerException.class)
-                .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
+                .isInstanceOf(ProblemException.class)
+                .extracting(e -> ((ProblemException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
         assertThat(scheduler.status().size()).isEqualTo(1);
     }
 
@@ -311,9 +311,9 @@ class JournalStoreTest {
         Object expectedResult;
         try {
             expectedResult = expected.run();
-        } catch (SchedulerException e) {
-            assertThatThrownBy(actual::run).as(context).isInstanceOf(SchedulerException.class)
-                    .extracting(thrown -> ((SchedulerException) thrown).code()).isEqualTo(e.code());
+        } catch (ProblemException e) {
+            assertThatThrownBy(actual::run).as(context).isInstanceOf(ProblemException.class)
+                    .extracting(thrown -> ((ProblemException) thrown).code()).isEqualTo(e.code());
             return;
         }
         assertThat(withoutSequences(actual.run())).as(context).isEqualTo(withoutSequences(expectedResult));

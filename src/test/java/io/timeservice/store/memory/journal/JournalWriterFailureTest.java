@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.store.memory.Mutation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -134,7 +134,7 @@ class JournalWriterFailureTest {
     }
 
     private static void assertUnavailable(Runnable call) {
-        assertThatThrownBy(call::run).isInstanceOf(SchedulerException.class)
-                .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
+        assertThatThrownBy(call::run).isInstanceOf(ProblemException.class)
+                .extracting(e -> ((ProblemException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
     }
 }

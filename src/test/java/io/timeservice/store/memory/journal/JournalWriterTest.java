@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.Mutation;
@@ -143,12 +143,12 @@ class JournalWriterTest {
             store.writer().beforeWrite = this::holdFlusher; // the disk stalls
             String payload = "\"" + "p".repeat(500) + "\"";
             int accepted = 1;
-            SchedulerException refused = null;
+            ProblemException refused = null;
             while (refused == null) {
                 try {
                     scheduler.add("t" + accepted, 10, 0, payload, Trace.NONE);
                     accepted++;
-                } catch (SchedulerException e) {
+                } catch (ProblemException e) {
                     refused = e;
                 }
                 assertThat(accepted).as("adds accepted while the disk stalls").isLessThan(100);
@@ -224,7 +224,7 @@ class JournalWriterTest {
     }
 
     private static void assertUnavailable(Runnable call) {
-        assertThatThrownBy(call::run).isInstanceOf(SchedulerException.class)
-                .extracting(e -> ((SchedulerException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
+        assertThatThrownBy(call::run).isInstanceOf(ProblemException.class)
+                .extracting(e -> ((ProblemException) e).code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE);
     }
 }

@@ -14,13 +14,13 @@ import java.util.stream.Stream;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.SchedulerException;
 import io.timeservice.model.Trace;
 import io.timeservice.store.SchedulerMetrics;
 import io.timeservice.store.memory.Clocks;
-import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.FiringLoop;
+import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.PendingBudget;
 import io.timeservice.store.memory.TimerScheduler;
 import org.junit.jupiter.api.io.TempDir;
@@ -132,7 +132,7 @@ class ScaledClockJournalTest {
                         }
                     }
                 }
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 // duplicates, lost claims: refused calls change nothing
             }
         }

@@ -11,10 +11,10 @@ import java.util.Random;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
-import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.ScheduleSpec.CatchUp;
-import io.timeservice.model.SchedulerException;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.Clocks;
@@ -139,7 +139,7 @@ class ScheduleJournalTest {
                 } else {
                     scheduler.advanceToNext(1 + random.nextInt(3), Trace.NONE);
                 }
-            } catch (SchedulerException refused) {
+            } catch (ProblemException refused) {
                 // refusals change nothing; the comparison after restart checks that
             }
         }

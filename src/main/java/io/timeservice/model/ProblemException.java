@@ -3,12 +3,13 @@ package io.timeservice.model;
 
 
 /**
- * A refused operation. Thrown before anything is mutated, so a refused call leaves the scheduler exactly as it was;
- * the one exception is {@code storage_unavailable} for a change that failed after its journal record was written,
- * which stops the scheduler (the memory store's fail-stop). The message names the offending value and is safe to show
- * to the client.
+ * A refused operation, answered as an RFC 9457 problem ({@code application/problem+json}) with its {@link ErrorCode}
+ * and its message as the detail, whichever store refused it. Thrown before anything is mutated, so a refused call
+ * leaves the service exactly as it was; the one exception is {@code storage_unavailable} for a change that failed
+ * after its journal record was written, which stops the service (the memory store's fail-stop). The message names
+ * the offending value and is safe to show to the client.
  */
-public final class SchedulerException extends RuntimeException {
+public final class ProblemException extends RuntimeException {
 
     /** Not part of a batch. */
     public static final int NO_OP_INDEX = -1;
@@ -17,11 +18,11 @@ public final class SchedulerException extends RuntimeException {
     private final int opIndex;
     private final String member;
 
-    public SchedulerException(ErrorCode code, String message) {
+    public ProblemException(ErrorCode code, String message) {
         this(code, message, NO_OP_INDEX, null);
     }
 
-    private SchedulerException(ErrorCode code, String message, int opIndex, String member) {
+    private ProblemException(ErrorCode code, String message, int opIndex, String member) {
         super(message, null, false, false);
         this.code = code;
         this.opIndex = opIndex;
@@ -38,8 +39,8 @@ public final class SchedulerException extends RuntimeException {
     }
 
     /** This refusal as operation {@code index} of a batch, its message prefixed with the index. */
-    public SchedulerException atOp(int index) {
-        return new SchedulerException(code, "operation " + index + ": " + getMessage(), index, member);
+    public ProblemException atOp(int index) {
+        return new ProblemException(code, "operation " + index + ": " + getMessage(), index, member);
     }
 
     /**
@@ -51,7 +52,7 @@ public final class SchedulerException extends RuntimeException {
     }
 
     /** This refusal of the document member at {@code pointer}, its message prefixed with the pointer. */
-    public SchedulerException atMember(String pointer) {
-        return new SchedulerException(code, pointer + ": " + getMessage(), opIndex, pointer);
+    public ProblemException atMember(String pointer) {
+        return new ProblemException(code, pointer + ": " + getMessage(), opIndex, pointer);
     }
 }
