@@ -54,6 +54,12 @@ public enum ErrorCode {
      * link-local, ...), or does not resolve at all (400): see {@link PushTargetGuard}.
      */
     TARGET_NOT_ALLOWED,
+    /** An Idempotency-Key sent again with another method, path or body than its first request (422). */
+    IDEMPOTENCY_KEY_REUSED,
+    /** An Idempotency-Key whose first request is still running (409, with Retry-After). */
+    IDEMPOTENCY_KEY_IN_USE,
+    /** {@code timeservice.idempotency.max-keys} kept answers are held already (429). */
+    IDEMPOTENCY_KEY_LIMIT,
     /**
      * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
      * every call, reads included, until a restart rebuilds the state from the journal.

@@ -28,6 +28,14 @@ final class BearerTokens {
         return write ? Scope.WRITE : read ? Scope.READ : null;
     }
 
+    /**
+     * The caller's scope for {@code Idempotency-Key}s: {@code token:} and the first 16 bytes of the token's SHA-256 in
+     * hex, so two tokens never share kept answers and the token itself is never stored.
+     */
+    static String callerOf(String token) {
+        return "token:" + java.util.HexFormat.of().formatHex(sha256(token), 0, 16);
+    }
+
     private static boolean matchesAny(byte[] digest, byte[][] candidates) {
         boolean matched = false;
         for (byte[] candidate : candidates) {

@@ -3,6 +3,7 @@ package io.timeservice.security;
 import java.util.Set;
 
 import io.timeservice.config.TimeServiceProperties;
+import io.timeservice.web.Callers;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import org.slf4j.Logger;
@@ -89,14 +90,15 @@ class SecurityConfiguration {
     AuthenticationManager tokenAuthenticationManager() {
         BearerTokens tokens = new BearerTokens(settings.readTokens(), settings.writeTokens());
         return authentication -> {
-            Scope scope = tokens.scopeOf((String) authentication.getCredentials());
+            String token = (String) authentication.getCredentials();
+            Scope scope = tokens.scopeOf(token);
             if (authentication instanceof TokenAuthentication presented) {
                 presented.eraseCredentials();
             }
             if (scope == null) {
                 throw new BadCredentialsException("the bearer token is not valid");
             }
-            return TokenAuthentication.granted(scope);
+            return TokenAuthentication.granted(scope, BearerTokens.callerOf(token));
         };
     }
 
@@ -162,6 +164,9 @@ class SecurityConfiguration {
                     + "change and wipe the queue");
         }
         authentication.setSuccessHandler((request, response, granted) -> {
+            if (granted instanceof TokenAuthentication caller && caller.caller() != null) {
+                request.setAttribute(Callers.ATTRIBUTE, caller.caller()); // the scope of its Idempotency-Keys
+            }
         });
         authentication.setFailureHandler(new AuthenticationEntryPointFailureHandler(problems));
         authentication.setSecurityContextRepository(new RequestAttributeSecurityContextRepository());

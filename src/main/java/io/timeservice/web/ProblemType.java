@@ -47,12 +47,15 @@ public enum ProblemType {
     CLOCK_NOT_QUEUED(HttpStatus.CONFLICT),
     CLAIM_LOST(HttpStatus.CONFLICT),
     SCHEDULE_OWNED(HttpStatus.CONFLICT),
+    IDEMPOTENCY_KEY_IN_USE(HttpStatus.CONFLICT),
+    IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT),
     PRECONDITION_FAILED(HttpStatus.PRECONDITION_FAILED),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
     CAPACITY_EXCEEDED(HttpStatus.TOO_MANY_REQUESTS),
     CLOCK_LIMIT(HttpStatus.TOO_MANY_REQUESTS),
     SCHEDULE_LIMIT(HttpStatus.TOO_MANY_REQUESTS),
+    IDEMPOTENCY_KEY_LIMIT(HttpStatus.TOO_MANY_REQUESTS),
     /** Any other refused request (408, 414, 431, ...), answered with its own status. */
     CLIENT_ERROR(HttpStatus.BAD_REQUEST),
     /** Any failure of the service itself, answered with its own 5xx status; never carries the failure's message. */
@@ -114,6 +117,9 @@ public enum ProblemType {
             case CLAIM_LOST -> CLAIM_LOST;
             case DELIVERY_NOT_FOUND -> DELIVERY_NOT_FOUND;
             case TARGET_NOT_ALLOWED -> TARGET_NOT_ALLOWED;
+            case IDEMPOTENCY_KEY_REUSED -> IDEMPOTENCY_KEY_REUSED;
+            case IDEMPOTENCY_KEY_IN_USE -> IDEMPOTENCY_KEY_IN_USE;
+            case IDEMPOTENCY_KEY_LIMIT -> IDEMPOTENCY_KEY_LIMIT;
             case INVALID_SNAPSHOT -> INVALID_SNAPSHOT;
             case INVALID_SCHEDULE -> INVALID_SCHEDULE;
             case SCHEDULE_NOT_FOUND -> SCHEDULE_NOT_FOUND;

@@ -43,6 +43,7 @@ class RequestBodyLimits {
         // The request's own dispatch, as a plain filter: a OncePerRequestFilter's request attribute would cost every
         // request a set, a read and a removal, and only that dispatch reads a body.
         registration.setDispatcherTypes(DispatcherType.REQUEST);
+        registration.setOrder(IdempotencyConfiguration.ORDER - 1); // the key's filter reads bodies within the limits
         return registration;
     }
 

@@ -30,7 +30,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 class GracefulShutdownTest {
 
-    private static final Duration BOUND = Duration.ofSeconds(20);
+    /** A Spring context's requests and shutdown on a loaded machine (load average 20 on 2 cores) can take seconds. */
+    private static final Duration BOUND = Duration.ofSeconds(60);
 
     @Test
     void requestInFlight_whenShutdownStarts_completesWith201() throws Exception {

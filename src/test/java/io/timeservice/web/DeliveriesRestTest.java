@@ -123,9 +123,9 @@ class DeliveriesRestTest extends RestTestSupport {
         json("{\"id\":\"now\",\"delay\":0,\"payload\":{\"job\":7}}").post("/clocks/sys/timers").then().statusCode(201);
 
         // the firing thread fires it at its due time; a long poll answers as soon as it is ready
-        List<Map<String, Object>> claimed = await("the timer delivered").atMost(Duration.ofSeconds(10))
+        List<Map<String, Object>> claimed = await("the timer delivered").atMost(Duration.ofSeconds(60))
                 .until(() -> claim("/clocks/sys", "{\"wait\":5000}"), deliveries -> !deliveries.isEmpty());
-        assertEquals(1, claimed.size(), "the timer was delivered within 10 s");
+        assertEquals(1, claimed.size(), "the timer was delivered within 60 s");
         Map<String, Object> delivery = claimed.get(0);
         assertEquals("now", delivery.get("id"));
         assertEquals(Map.of("job", 7), delivery.get("payload"));

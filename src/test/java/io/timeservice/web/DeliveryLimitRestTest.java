@@ -102,7 +102,7 @@ class DeliveryLimitRestTest {
 
         // the ack made room: c fires, in order after b
         List<Object> claimed = new ArrayList<>();
-        await("b and c delivered").atMost(Duration.ofSeconds(20)).pollInSameThread().until(() -> {
+        await("b and c delivered").atMost(Duration.ofSeconds(60)).pollInSameThread().until(() -> {
             claimed.addAll(json("{\"max\":2,\"wait\":5000}").post("/clocks/wall/deliveries/claim").jsonPath()
                     .getList("deliveries.id"));
             return claimed.size() >= 2;
@@ -112,9 +112,9 @@ class DeliveryLimitRestTest {
                 .body("deliveries.firingHeldBack", equalTo(false));
     }
 
-    /** Reads the clock {@code wall} until {@code shows} holds, within 20 s. */
+    /** Reads the clock {@code wall} until {@code shows} holds, within 60 s. */
     private void awaitClock(String what, Predicate<JsonPath> shows) {
-        await(what).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+        await(what).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
                 .until(() -> shows.test(given().get("/clocks/wall").then().statusCode(200).extract().jsonPath()));
     }
 

@@ -64,12 +64,13 @@ class EndOfTimeRestTest extends RestTestSupport {
                 .put("/clocks/running").then().statusCode(201);
         json("{\"id\":\"due\",\"at\":" + END + "}").post("/clocks/running/timers").then().statusCode(201);
         // 1,000 clock ms at 100,000 per wall ms: the clock is at its end before any wall millisecond has passed twice
-        org.awaitility.Awaitility.await().until(() -> now("running") == END);
+        org.awaitility.Awaitility.await("the clock at its end").atMost(java.time.Duration.ofSeconds(60))
+                .until(() -> now("running") == END);
 
         JsonNode saved = save("running");
         assertThat(saved.at("/clock/now").asLong()).isEqualTo(END);
-        org.awaitility.Awaitility.await().until(() -> given().get("/clocks/running").jsonPath()
-                .getInt("deliveries.ready") == 1);
+        org.awaitility.Awaitility.await("the timer due at the end ready").atMost(java.time.Duration.ofSeconds(60))
+                .until(() -> given().get("/clocks/running").jsonPath().getInt("deliveries.ready") == 1);
         assertRoundTrip("running", END);
     }
 

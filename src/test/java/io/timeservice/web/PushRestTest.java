@@ -232,9 +232,9 @@ class PushRestTest extends RestTestSupport {
         assertProblem(given().get("/clocks/bad"), 404, "clock_not_found");
     }
 
-    /** Polls the clock's counts until they are {@code expected} (ready, inFlight, waiting, dead), within 20 s. */
+    /** Polls the clock's counts until they are {@code expected} (ready, inFlight, waiting, dead), within 60 s. */
     void awaitDeliveries(String clock, String expected) {
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
             var counts = given().get("/clocks/" + clock + "/deliveries").jsonPath();
             String seen = "{\"ready\":" + counts.getInt("ready") + ",\"inFlight\":" + counts.getInt("inFlight")
                     + ",\"waiting\":" + counts.getInt("waiting") + ",\"dead\":" + counts.getInt("dead") + "}";

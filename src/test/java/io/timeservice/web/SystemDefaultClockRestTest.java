@@ -42,13 +42,13 @@ class SystemDefaultClockRestTest {
 
         given().contentType(ContentType.JSON).body("{\"id\":\"ping\",\"delay\":0}").post("/timers").then()
                 .statusCode(201);
-        List<Map<String, Object>> claimed = await("delivered").atMost(Duration.ofSeconds(10)).until(() -> {
+        List<Map<String, Object>> claimed = await("delivered").atMost(Duration.ofSeconds(60)).until(() -> {
             Response claim = given().contentType(ContentType.JSON).body("{\"wait\":5000}").post("/deliveries/claim");
             claim.then().statusCode(200);
             return claim.jsonPath().<Map<String, Object>>getList("deliveries");
         }, deliveries -> !deliveries.isEmpty());
 
-        assertEquals(1, claimed.size(), "delivered within 10 s");
+        assertEquals(1, claimed.size(), "delivered within 60 s");
         assertEquals("ping", claimed.get(0).get("id"));
         given().contentType(ContentType.JSON).body("{\"claim\":\"" + claimed.get(0).get("claim") + "\"}")
                 .post("/deliveries/ping/ack").then().statusCode(204);

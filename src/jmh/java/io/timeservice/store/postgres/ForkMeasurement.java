@@ -42,7 +42,7 @@ public final class ForkMeasurement {
             database.execute("""
                     UPDATE pending_budget SET timers = (SELECT count(*) FROM timers),
                            bytes = (SELECT sum(bytes) FROM timers) WHERE stripe = 0""");
-            database.execute("ANALYZE");
+            database.analyze();
             String context = "pending=" + n + " fill_s=" + String.format("%.1f", (System.nanoTime() - filling) / 1e9)
                     + " timers_mb=" + database.queryLong("SELECT pg_total_relation_size('timers') / 1048576");
             PostgresStore store = PostgresStore.open(database.dataSource(), (int) Math.min(Integer.MAX_VALUE,

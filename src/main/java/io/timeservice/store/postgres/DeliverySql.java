@@ -25,8 +25,13 @@ final class DeliverySql {
 
     /**
      * Claims up to {@code max} ready deliveries of one clock, longest-ready first. The inner SELECT is the fence: it
-     * is planned on its own (a subquery in FROM), reads the front of the partial index {@code deliveries_ready} and
-     * locks what it returns, skipping rows another claim holds; the UPDATE then marks exactly those rows.
+     * reads the front of the partial index {@code deliveries_ready} and locks what it returns, skipping rows another
+     * claim holds; the UPDATE then marks exactly those rows, found by primary key. The picked sequences are an array
+     * ({@code = ANY (ARRAY(...))}: an init plan, run once per statement). Written as a subquery in FROM, PostgreSQL
+     * could plan it as the inner side of a nested loop under a sequential scan of the table (it did when the table's
+     * statistics were taken while it held no live row) and ran it again for every row: each run skipped the rows
+     * this statement had already updated and its LIMIT took the next ones, so a claim of 1 leased every ready
+     * delivery of the clock ({@code PostgresDeliveriesTest.claim_leasesAtMostMax_whicheverPlanTheStatisticsGive}).
      * Parameters: lease end, clock, max.
      */
     static final String CLAIM = claim("");
@@ -44,12 +49,11 @@ final class DeliverySql {
         return """
             UPDATE deliveries d
                SET state = 'in_flight', claim = gen_random_uuid(), lease_until = ?
-              FROM (SELECT seq FROM deliveries
-                     WHERE clock = ? AND state = 'ready'%s
-                     ORDER BY ready_at, fire_time, priority, seq
-                     LIMIT ?
-                     FOR UPDATE SKIP LOCKED) picked
-             WHERE d.seq = picked.seq
+             WHERE d.seq = ANY (ARRAY(SELECT seq FROM deliveries
+                                       WHERE clock = ? AND state = 'ready'%s
+                                       ORDER BY ready_at, fire_time, priority, seq
+                                       LIMIT ?
+                                       FOR UPDATE SKIP LOCKED))
             RETURNING d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.claim, d.lease_until, d.ready_at,
                       d.schedule""".formatted(condition);
     }

@@ -64,7 +64,7 @@ class FiringLookSqlTest {
                        CASE WHEN s.state = 'in_flight' THEN 5 END, CASE WHEN s.state = 'waiting' THEN 5 END
                   FROM clocks, (VALUES ('in_flight'), ('waiting')) AS s (state)
                  WHERE name LIKE 'virtual-%'""");
-        database.execute("ANALYZE");
+        database.analyze();
         store.clocks().create("due", ClockSettings.Mode.SYSTEM, 0, null);
         store.timerChanges().add("due", "now", 0, 0, null);
 
@@ -130,7 +130,7 @@ class FiringLookSqlTest {
             throws Exception {
         open(10);
         store.clocks().create("s", ClockSettings.Mode.SYSTEM, 0, null);
-        database.execute("ANALYZE");
+        database.analyze();
         String look = FiringLookSql.look(100);
         try (Connection connection = database.dataSource().getConnection()) {
             QueryPlans.run(connection, look, 6);
@@ -152,7 +152,7 @@ class FiringLookSqlTest {
                       FROM generate_series(1, 100000) AS n,
                            LATERAL (SELECT CASE n % 4 WHEN 0 THEN 'in_flight' WHEN 1 THEN 'waiting'
                                                        ELSE 'ready' END AS state) s""");
-            database.execute("ANALYZE");
+            database.analyze();
             QueryPlans.run(connection, look, 1);
 
             QueryPlans.Cached cached = QueryPlans.cachedPlan(connection, look);

@@ -18,6 +18,8 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Timer;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.ClockRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,7 +33,9 @@ class PostgresClockRegistryTest {
     @BeforeEach
     void openStore() {
         database = TestDatabase.create(PostgresClockRegistryTest.class, 2);
-        store = PostgresStore.open(database.dataSource(), 10, 1_000, 3, ClockSettings.Mode.VIRTUAL);
+        // patient: a test holds the budget's stripes while an ack and a deletion queue behind it (LockWaits.PATIENT)
+        store = PostgresStore.open(database.dataSource(), 10, 1_000, 3, ClockSettings.Mode.VIRTUAL,
+                StoreMetrics.NONE, LockWaits.PATIENT);
     }
 
     @AfterEach

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -47,7 +46,7 @@ class PostgresDeliveryLimitTest {
         database = TestDatabase.create(getClass(), 6);
         // a lock wait the concurrent test drives must outlast a loaded machine's scheduling, not the 2 s default
         store = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 100, ClockSettings.Mode.VIRTUAL,
-                StoreMetrics.NONE, new PostgresStore.Timeouts(Duration.ofMinutes(1), Duration.ofMinutes(1)));
+                StoreMetrics.NONE, LockWaits.PATIENT);
         store.limitDeliveries(LIMIT);
     }
 

@@ -10,6 +10,7 @@ import java.util.Random;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Precondition;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -164,8 +165,14 @@ class PostgresFiringLoopTest {
         }
     }
 
+    /**
+     * A store whose calls and loop wait for row locks as long as a test may hold them ({@link LockWaits#PATIENT}): a
+     * look that gave up after the default 2 s behind the test's lock, or behind the other loop's under load, would
+     * count as failed.
+     */
     private PostgresStore openStore() {
-        return PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10, ClockSettings.Mode.VIRTUAL);
+        return PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10, ClockSettings.Mode.VIRTUAL,
+                StoreMetrics.NONE, LockWaits.PATIENT);
     }
 
     private static PostgresFiringLoop.Settings settings(Duration slowPoll) {

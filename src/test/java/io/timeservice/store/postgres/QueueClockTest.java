@@ -2,6 +2,7 @@ package io.timeservice.store.postgres;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,7 +28,9 @@ abstract class QueueClockTest {
     @BeforeAll
     void openStore() {
         database = TestDatabase.create(getClass(), 4);
-        store = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 100, ClockSettings.Mode.VIRTUAL);
+        // patient: a test holds a clock's row while a claim queues behind it (LockWaits.PATIENT)
+        store = PostgresStore.open(database.dataSource(), 1_000, 1_000_000, 100, ClockSettings.Mode.VIRTUAL,
+                StoreMetrics.NONE, LockWaits.PATIENT);
         clocks = new FreshClocks(store, "q");
     }
 

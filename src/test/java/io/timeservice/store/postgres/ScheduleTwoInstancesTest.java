@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleSpec;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,8 +43,12 @@ class ScheduleTwoInstancesTest {
     @BeforeAll
     static void openTwoInstances() {
         database = TestDatabase.create(ScheduleTwoInstancesTest.class, 8);
-        first = PostgresStore.open(database.dataSource(), 1_000, 100_000, 10, ClockSettings.Mode.VIRTUAL);
-        second = PostgresStore.open(database.dataSource(), 1_000, 100_000, 10, ClockSettings.Mode.VIRTUAL);
+        // patient: the two instances queue for the schedule's and the clock's rows; under load a wait may pass the
+        // default 2 s, which would answer storage_unavailable (right when overloaded, not what this test is about)
+        first = PostgresStore.open(database.dataSource(), 1_000, 100_000, 10, ClockSettings.Mode.VIRTUAL,
+                StoreMetrics.NONE, LockWaits.PATIENT);
+        second = PostgresStore.open(database.dataSource(), 1_000, 100_000, 10, ClockSettings.Mode.VIRTUAL,
+                StoreMetrics.NONE, LockWaits.PATIENT);
         first.clocks().create(CLOCK, ClockSettings.Mode.SYSTEM, 0, ClockSettings.DeliveryMode.QUEUE);
     }
 

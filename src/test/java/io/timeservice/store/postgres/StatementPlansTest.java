@@ -156,7 +156,7 @@ class StatementPlansTest {
                                             WHEN n %% 20 < 18 THEN 'in_flight' WHEN n %% 20 = 18 THEN 'waiting'
                                             ELSE 'dead' END AS state) s""".formatted(ROWS, CLOCKS));
         database.queryLong("SELECT setval('timer_sequence', %d)".formatted(2L * ROWS));
-        database.execute("ANALYZE");
+        database.analyze();
     }
 
     @AfterAll

@@ -1,13 +1,10 @@
 package io.timeservice.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -24,6 +21,7 @@ import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
+import io.timeservice.store.StoreMetrics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,13 +68,20 @@ class StoreConcurrencyTest {
         return results;
     }
 
+    /**
+     * A store ("instance") on the test's schema whose calls wait for locks as long as the test may hold them
+     * ({@link LockWaits#PATIENT}): these tests are about the order of lock waits, not about their timeouts.
+     */
+    private PostgresStore open(int capacity, long capacityBytes) {
+        return PostgresStore.open(database.dataSource(), capacity, capacityBytes, 10, ClockSettings.Mode.VIRTUAL,
+                StoreMetrics.NONE, LockWaits.PATIENT);
+    }
+
     @Test
     void racingAdds_fromTwoInstances_fillTheCapacityExactly() throws Exception {
         int capacity = 50;
-        PostgresStore first = PostgresStore.open(database.dataSource(), capacity, 1_000_000, 10,
-                ClockSettings.Mode.VIRTUAL);
-        PostgresStore second = PostgresStore.open(database.dataSource(), capacity, 1_000_000, 10,
-                ClockSettings.Mode.VIRTUAL);
+        PostgresStore first = open(capacity, 1_000_000);
+        PostgresStore second = open(capacity, 1_000_000);
         List<Callable<Integer>> adders = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
             PostgresStore store = t % 2 == 0 ? first : second;
@@ -104,12 +109,12 @@ class StoreConcurrencyTest {
 
     @Test
     void aLowerCapacityAfterARestart_refusesAddsUntilEnoughAreGone() {
-        PostgresStore before = PostgresStore.open(database.dataSource(), 10, 1_000_000, 10, ClockSettings.Mode.VIRTUAL);
+        PostgresStore before = open(10, 1_000_000);
         for (int i = 0; i < 10; i++) {
             before.timerChanges().add("default", "t" + i, 1, 0, null);
         }
 
-        PostgresStore after = PostgresStore.open(database.dataSource(), 8, 1_000_000, 10, ClockSettings.Mode.VIRTUAL);
+        PostgresStore after = open(8, 1_000_000);
 
         for (int gone = 0; gone < 3; gone++) {
             assertThat(addRefused(after, "new")).as("refused with %d of 10 cancelled", gone).isTrue();
@@ -131,13 +136,13 @@ class StoreConcurrencyTest {
 
     @Test
     void anAddWhileAnAdvanceHoldsTheClock_waitsAndUsesTheNowItLeaves() throws Exception {
-        PostgresStore store = PostgresStore.open(database.dataSource(), 100, 100_000, 10, ClockSettings.Mode.VIRTUAL);
+        PostgresStore store = open(100, 100_000);
         Future<Timer> add;
         try (Connection advancing = database.dataSource().getConnection()) {
             advancing.setAutoCommit(false);
             execute(advancing, "SELECT now_ms FROM clocks WHERE name = 'default' FOR UPDATE");
             add = pool.submit(() -> store.timerChanges().add("default", "due-now", 0, 0, null));
-            awaitBlockedBy(advancing);
+            LockWaits.awaitBlockedBy(database, LockWaits.backendPid(advancing), add);
             execute(advancing, "UPDATE clocks SET now_ms = 5 WHERE name = 'default'");
             advancing.commit();
         }
@@ -151,10 +156,8 @@ class StoreConcurrencyTest {
 
     @Test
     void twoAdvancersOfOneClock_fireEveryTimerOnce_inOrder() throws Exception {
-        PostgresStore first = PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10,
-                ClockSettings.Mode.VIRTUAL);
-        PostgresStore second = PostgresStore.open(database.dataSource(), 100_000, 100_000_000, 10,
-                ClockSettings.Mode.VIRTUAL);
+        PostgresStore first = open(100_000, 100_000_000);
+        PostgresStore second = open(100_000, 100_000_000);
         List<io.timeservice.model.BatchOp> adds = new ArrayList<>();
         for (int i = 0; i < 1_000; i++) {
             adds.add(new io.timeservice.model.BatchOp.Add("t" + i, i % 200, i % 3, null));
@@ -195,7 +198,7 @@ class StoreConcurrencyTest {
      */
     @Test
     void aBoundedAdvance_racingACancelOfTheTimerItFires_firesAsSomeSequentialHistory() throws Exception {
-        PostgresStore store = PostgresStore.open(database.dataSource(), 100, 100_000, 10, ClockSettings.Mode.VIRTUAL);
+        PostgresStore store = open(100, 100_000);
         store.timerChanges().add("default", "a", 1, 0, null);
         store.timerChanges().add("default", "b", 2, 0, null);
 
@@ -213,7 +216,7 @@ class StoreConcurrencyTest {
      */
     @Test
     void aBoundedAdvance_racingAPriorityEdit_firesAsSomeSequentialHistory() throws Exception {
-        PostgresStore store = PostgresStore.open(database.dataSource(), 100, 100_000, 10, ClockSettings.Mode.VIRTUAL);
+        PostgresStore store = open(100, 100_000);
         store.timerChanges().add("default", "a", 1, 0, null);
         store.timerChanges().add("default", "b", 1, 1, null);
         store.timerChanges().add("default", "c", 1, 2, null);
@@ -232,8 +235,9 @@ class StoreConcurrencyTest {
     /**
      * Runs {@code change} (a call on timer {@code id}) and an advance of the default clock to 10 firing at most
      * {@code limit}, so that the change commits while the advance is under way: the test holds a lock on the timer's
-     * row; the change waits for it first, then the advance starts and waits too (for the timer or for the change),
-     * and only then is the lock let go. Each phase is the database's own report of who waits for whom.
+     * row; the change waits for it first, then the advance starts and waits for the change (which holds the clock's
+     * row {@code FOR SHARE}), and only then is the lock let go. Each phase is the database's own report of who waits
+     * for whom, and fails at once if the call that was to wait ended instead.
      */
     private <T> Raced<T> raceAdvanceWith(PostgresStore store, String id, int limit, Callable<T> change)
             throws Exception {
@@ -243,11 +247,9 @@ class StoreConcurrencyTest {
             holder.setAutoCommit(false);
             execute(holder, "SELECT 1 FROM timers WHERE clock = 'default' AND id = '" + id + "' FOR UPDATE");
             changed = pool.submit(change);
-            awaitBlockedBy(holder);
-            long changerPid = database.queryLong("SELECT pid FROM pg_stat_activity WHERE "
-                    + queryLong(holder, "SELECT pg_backend_pid()") + " = ANY(pg_blocking_pids(pid))");
+            int changer = LockWaits.awaitBlockedBy(database, LockWaits.backendPid(holder), changed);
             advanced = pool.submit(() -> store.clockFiring().advance("default", null, 10L, limit));
-            awaitBlockedBy(changerPid);
+            LockWaits.awaitBlockedBy(database, changer, advanced);
             holder.rollback();
         }
         return new Raced<>(changed.get(1, TimeUnit.MINUTES), advanced.get(1, TimeUnit.MINUTES));
@@ -256,29 +258,6 @@ class StoreConcurrencyTest {
     private static void execute(Connection connection, String sql) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute(sql);
-        }
-    }
-
-    /**
-     * Waits until another backend waits for a lock {@code holder}'s transaction holds: the database says so
-     * (pg_blocking_pids), so the wait is for that state, not for a guessed time.
-     */
-    private void awaitBlockedBy(Connection holder) throws Exception {
-        awaitBlockedBy(queryLong(holder, "SELECT pg_backend_pid()"));
-    }
-
-    /** Waits until another backend waits for a lock the backend {@code holderPid} holds (or waits for first). */
-    private void awaitBlockedBy(long holderPid) throws Exception {
-        await("a backend waiting for a lock of " + holderPid).atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(5)) // polling the database's own report of the wait
-                .until(() -> database.queryLong("SELECT count(*) FROM pg_stat_activity WHERE " + holderPid
-                        + " = ANY(pg_blocking_pids(pid))") > 0);
-    }
-
-    private static long queryLong(Connection connection, String sql) throws SQLException {
-        try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(sql)) {
-            row.next();
-            return row.getLong(1);
         }
     }
 }

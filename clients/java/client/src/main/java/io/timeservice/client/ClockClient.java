@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -59,7 +60,12 @@ public final class ClockClient {
 
     /** Adds a timer due {@code delay} from now; {@code payloadJson} is any JSON value, or null for none. */
     public Timer add(String id, Duration delay, int priority, String payloadJson) {
-        return add(addition(id, "delay", Json.millis(delay, "delay"), priority, payloadJson));
+        return add(id, delay, priority, payloadJson, AddOptions.none());
+    }
+
+    /** As {@link #add(String, Duration, int, String)}, with {@code options} (an {@code Idempotency-Key}). */
+    public Timer add(String id, Duration delay, int priority, String payloadJson, AddOptions options) {
+        return add(addition(id, "delay", Json.millis(delay, "delay"), priority, payloadJson), options);
     }
 
     /**
@@ -72,11 +78,12 @@ public final class ClockClient {
 
     /** Adds a timer due at {@code at}, with a priority and a payload (JSON, or null for none). */
     public Timer addAt(String id, Instant at, int priority, String payloadJson) {
-        return add(addition(id, "at", at.toEpochMilli(), priority, payloadJson));
+        return add(addition(id, "at", at.toEpochMilli(), priority, payloadJson), AddOptions.none());
     }
 
-    private Timer add(ObjectNode addition) {
-        return Timer.of(transport.send(Transport.Call.once("POST", path + "/timers", addition)).body());
+    private Timer add(ObjectNode addition, AddOptions options) {
+        return Timer.of(transport.send(Transport.Call.once("POST", path + "/timers", addition)
+                .idempotencyKey(options.idempotencyKey())).body());
     }
 
     /** The pending timer, or empty when no timer with that id is pending. */
@@ -220,9 +227,19 @@ public final class ClockClient {
         return deliveries(body);
     }
 
+    /**
+     * A fresh {@code Idempotency-Key} for one ack, nack or extend: the client's own repeats of that call (after a 503
+     * or a lost connection, as a {@link TimerWorker} meets them) are answered with the first answer, so a nack that
+     * landed is not counted twice and a repeated ack does not meet {@code claim_lost}.
+     */
+    private static String newKey() {
+        return UUID.randomUUID().toString();
+    }
+
     /** Acknowledges a claimed delivery: it is done and leaves the queue. Refused with 409 {@code claim_lost}. */
     public void ack(Delivery delivery) {
-        transport.send(Transport.Call.repeatable("POST", delivery(delivery) + "/ack", claim(delivery)));
+        transport.send(Transport.Call.repeatable("POST", delivery(delivery) + "/ack", claim(delivery))
+                .idempotencyKey(newKey()));
     }
 
     /** Acknowledges up to 1,000 claimed deliveries in one request; each is decided on its own. */
@@ -232,7 +249,7 @@ public final class ClockClient {
             acks.add(claim(delivery).put("id", delivery.id()));
         }
         JsonNode body = transport.send(Transport.Call.repeatable("POST", path + "/deliveries/ack",
-                Json.object().set("acks", acks))).body();
+                Json.object().set("acks", acks)).idempotencyKey(newKey())).body();
         List<String> lost = new ArrayList<>();
         body.get("results").forEach(result -> {
             if (!"acked".equals(result.get("outcome").asText())) {
@@ -253,14 +270,15 @@ public final class ClockClient {
         if (retryAfter != null) {
             request.put("retryAfter", Json.millis(retryAfter, "retryAfter"));
         }
-        return Delivery.of(transport.send(Transport.Call.once("POST", delivery(delivery) + "/nack", request)).body());
+        return Delivery.of(transport.send(Transport.Call.once("POST", delivery(delivery) + "/nack", request)
+                .idempotencyKey(newKey())).body());
     }
 
     /** Ends the delivery's lease {@code lease} (1 s to 12 h) from the clock's now instead. */
     public Delivery extend(Delivery delivery, Duration lease) {
         ObjectNode request = claim(delivery).put("lease", Json.millis(lease, "lease"));
-        return Delivery.of(transport.send(Transport.Call.repeatable("POST", delivery(delivery) + "/extend", request))
-                .body());
+        return Delivery.of(transport.send(Transport.Call.repeatable("POST", delivery(delivery) + "/extend", request)
+                .idempotencyKey(newKey())).body());
     }
 
     /** The clock's deliveries by state (refused with 409 {@code clock_not_queued} on a clock that does not queue). */

@@ -22,7 +22,8 @@ import com.fasterxml.jackson.databind.node.MissingNode;
  * again after a 503 or a transport failure, up to {@link #ATTEMPTS} times in all, waiting 50 ms, 100 ms, 200 ms
  * (each with up to half again of jitter) in between. Every other call is sent once: an add, edit, cancel, advance,
  * batch, claim or nack that failed in transit may have been applied, and only the caller can tell whether to repeat
- * it.
+ * it — unless it carries an {@code Idempotency-Key} ({@link Call#idempotencyKey}): then it is repeated too, and a 409
+ * {@code idempotency_key_in_use} (the first attempt still running) is waited out the same way.
  */
 final class Transport {
 
@@ -52,26 +53,36 @@ final class Transport {
     }
 
     /** One request. {@code repeatable}: safe to send again (see the class comment). */
-    record Call(String method, String path, JsonNode body, String ifMatch, boolean repeatable, Duration extraWait) {
+    record Call(String method, String path, JsonNode body, String ifMatch, boolean repeatable, Duration extraWait,
+                String idempotencyKey) {
 
         static Call get(String path) {
-            return new Call("GET", path, null, null, true, Duration.ZERO);
+            return new Call("GET", path, null, null, true, Duration.ZERO, null);
         }
 
         static Call once(String method, String path, JsonNode body) {
-            return new Call(method, path, body, null, false, Duration.ZERO);
+            return new Call(method, path, body, null, false, Duration.ZERO, null);
         }
 
         static Call repeatable(String method, String path, JsonNode body) {
-            return new Call(method, path, body, null, true, Duration.ZERO);
+            return new Call(method, path, body, null, true, Duration.ZERO, null);
         }
 
         Call ifMatch(String tag) {
-            return new Call(method, path, body, tag, repeatable, extraWait);
+            return new Call(method, path, body, tag, repeatable, extraWait, idempotencyKey);
         }
 
         Call waiting(Duration wait) {
-            return new Call(method, path, body, ifMatch, repeatable, wait);
+            return new Call(method, path, body, ifMatch, repeatable, wait, idempotencyKey);
+        }
+
+        /**
+         * Sent with this {@code Idempotency-Key} (none when null): the service answers a repeat with the first
+         * answer, so the call becomes safe to send again, and it is, after a 503, a transport failure or a 409
+         * {@code idempotency_key_in_use}.
+         */
+        Call idempotencyKey(String key) {
+            return key == null ? this : new Call(method, path, body, ifMatch, true, extraWait, key);
         }
     }
 
@@ -94,7 +105,8 @@ final class Transport {
                 throw new UncheckedIOException(new InterruptedIOException(call.method() + " " + call.path()
                         + " interrupted"));
             }
-            if (response.statusCode() == 503 && !last) {
+            if (!last && (response.statusCode() == 503 || response.statusCode() == 409 && call.idempotencyKey() != null
+                    && new String(response.body(), StandardCharsets.UTF_8).contains("\"idempotency_key_in_use\""))) {
                 pause(attempt);
                 continue;
             }
@@ -119,6 +131,9 @@ final class Transport {
                 .timeout(REQUEST_TIMEOUT.plus(call.extraWait())).header("Accept", "application/json");
         if (authorization != null) {
             builder.header("Authorization", authorization);
+        }
+        if (call.idempotencyKey() != null) {
+            builder.header("Idempotency-Key", call.idempotencyKey());
         }
         if (call.ifMatch() != null) {
             builder.header("If-Match", call.ifMatch());

@@ -1,0 +1,117 @@
+package io.timeservice.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Calls with an {@code Idempotency-Key}: an add with {@link AddOptions#idempotencyKey} and every nack (which the
+ * worker's retries send) are repeated after a 503 or a 409 {@code idempotency_key_in_use}, each attempt with the same
+ * key; an add without one is still sent once. A stub on a loopback port scripts the statuses and records the keys.
+ */
+class IdempotencyKeyRetryTest {
+
+    private static final String TIMER = "{\"id\":\"A\",\"fireTime\":1000,\"priority\":0,\"sequence\":1,"
+            + "\"version\":1,\"createdAt\":0}";
+    private static final String DELIVERY = "{\"id\":\"A\",\"clock\":\"c\",\"fireTime\":0,\"priority\":0,"
+            + "\"sequence\":1,\"attempt\":1,\"state\":\"waiting\",\"retryAt\":1000}";
+
+    private HttpServer server;
+    private final Deque<String> answers = new ArrayDeque<>();
+    private final List<String> keys = new CopyOnWriteArrayList<>();
+    private ClockClient clock;
+
+    @BeforeEach
+    void startStub() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            keys.add(String.valueOf(exchange.getRequestHeaders().getFirst("Idempotency-Key")));
+            String scripted = answers.poll();
+            int status = scripted == null ? 200 : Integer.parseInt(scripted.substring(0, 3));
+            String body = scripted == null ? (exchange.getRequestURI().getPath().endsWith("/nack") ? DELIVERY : TIMER)
+                    : scripted.substring(4);
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", status >= 400 ? "application/problem+json"
+                    : "application/json");
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        clock = TimeServiceClient.connect(URI.create("http://127.0.0.1:" + server.getAddress().getPort())).clock("c");
+    }
+
+    @AfterEach
+    void stopStub() {
+        server.stop(0);
+    }
+
+    private static String problem(int status, String code) {
+        return status + " {\"type\":\"urn:timeservice:problem:" + code + "\",\"title\":\"t\",\"status\":" + status
+                + ",\"detail\":\"d\",\"instance\":\"/x\",\"code\":\"" + code + "\"}";
+    }
+
+    @Test
+    void anAddWithAKeyIsRepeatedWithTheSameKeyAfter503AndInUse() {
+        answers.add(problem(503, "storage_unavailable"));
+        answers.add(problem(409, "idempotency_key_in_use"));
+
+        clock.add("A", Duration.ofSeconds(1), 0, null, AddOptions.idempotencyKey("add-A-1"));
+
+        assertEquals(List.of("add-A-1", "add-A-1", "add-A-1"), keys);
+    }
+
+    @Test
+    void anAddWithoutAKeyIsSentOnceWithout() {
+        answers.add(problem(503, "storage_unavailable"));
+
+        assertThrows(TimeServiceException.class, () -> clock.add("A", Duration.ofSeconds(1)));
+
+        assertEquals(List.of("null"), keys);
+    }
+
+    @Test
+    void anotherConflictIsNotRepeated() {
+        answers.add(problem(409, "duplicate_id"));
+
+        TimeServiceException refused = assertThrows(TimeServiceException.class,
+                () -> clock.add("A", Duration.ofSeconds(1), 0, null, AddOptions.idempotencyKey("add-A-2")));
+
+        assertEquals("duplicate_id", refused.code());
+        assertEquals(1, keys.size());
+    }
+
+    @Test
+    void aNackCarriesAKeyAndItsRepeatTheSameOne() {
+        answers.add(problem(503, "storage_unavailable"));
+
+        clock.nack(Delivery.of(Json.parse("{\"id\":\"A\",\"clock\":\"c\",\"fireTime\":0,\"priority\":0,"
+                + "\"sequence\":1,\"attempt\":1,\"state\":\"in_flight\",\"claim\":\"k.0\",\"leaseUntil\":5}")));
+
+        assertEquals(2, keys.size());
+        assertEquals(keys.get(0), keys.get(1));
+        assertEquals(36, keys.get(0).length());
+    }
+
+    @Test
+    void aKeyThatIsNotVisibleAsciiIsRefusedBeforeSending() {
+        assertThrows(IllegalArgumentException.class, () -> AddOptions.idempotencyKey("two words"));
+        assertThrows(IllegalArgumentException.class, () -> AddOptions.idempotencyKey(""));
+    }
+}
