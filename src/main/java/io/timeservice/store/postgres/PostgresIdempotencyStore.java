@@ -31,29 +31,6 @@ import io.timeservice.store.KeptAnswer;
  */
 public final class PostgresIdempotencyStore implements IdempotencyStore {
 
-    /** A running request's row, unless the cap is reached or a live row has the key. */
-    private static final String BEGIN = """
-            INSERT INTO idempotency_keys AS k (clock, caller, key, fingerprint, state, owner, expires_at)
-            SELECT ?, ?, ?, ?, 'running', ?, ?
-             WHERE (SELECT count(*) FROM idempotency_keys WHERE expires_at > ?) < ?
-            ON CONFLICT (clock, caller, key) DO UPDATE
-               SET fingerprint = EXCLUDED.fingerprint, state = 'running', owner = EXCLUDED.owner, status = NULL,
-                   headers = NULL, body = NULL, expires_at = EXCLUDED.expires_at
-             WHERE k.expires_at <= ?
-            RETURNING owner""";
-    private static final String READ = """
-            SELECT fingerprint, state, status, headers, body FROM idempotency_keys
-             WHERE clock = ? AND caller = ? AND key = ? AND expires_at > ?""";
-    private static final String KEEP = """
-            UPDATE idempotency_keys SET state = 'kept', status = ?, headers = ?, body = ?, expires_at = ?
-             WHERE clock = ? AND caller = ? AND key = ? AND owner = ? AND state = 'running'""";
-    private static final String RELEASE = """
-            DELETE FROM idempotency_keys
-             WHERE clock = ? AND caller = ? AND key = ? AND owner = ? AND state = 'running'""";
-    private static final String PURGE = "DELETE FROM idempotency_keys WHERE expires_at <= ?";
-    private static final String HELD = """
-            SELECT clock, count(*) FROM idempotency_keys WHERE expires_at > ? GROUP BY clock""";
-
     private final DataSource dataSource;
     private final LongSupplier wallMillis;
     private final long retentionMillis;
@@ -75,7 +52,7 @@ public final class PostgresIdempotencyStore implements IdempotencyStore {
             long now = wallMillis.getAsLong();
             long owner = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
             try (Connection connection = dataSource.getConnection()) {
-                try (PreparedStatement insert = connection.prepareStatement(BEGIN)) {
+                try (PreparedStatement insert = connection.prepareStatement(IdempotencySql.BEGIN)) {
                     int i = scope(insert, 1, key);
                     insert.setString(i++, fingerprint);
                     insert.setLong(i++, owner);
@@ -107,7 +84,7 @@ public final class PostgresIdempotencyStore implements IdempotencyStore {
 
     /** The live row of the key, as a replay or a refusal; null when there is none. */
     private Begun held(Connection connection, IdempotencyKey key, String fingerprint, long now) throws SQLException {
-        try (PreparedStatement read = connection.prepareStatement(READ)) {
+        try (PreparedStatement read = connection.prepareStatement(IdempotencySql.READ)) {
             read.setLong(scope(read, 1, key), now);
             try (ResultSet row = read.executeQuery()) {
                 if (!row.next()) {
@@ -129,7 +106,7 @@ public final class PostgresIdempotencyStore implements IdempotencyStore {
     @Override
     public void keep(IdempotencyKey key, Begun.Run run, KeptAnswer answer) {
         try (Connection connection = dataSource.getConnection();
-             PreparedStatement update = connection.prepareStatement(KEEP)) {
+             PreparedStatement update = connection.prepareStatement(IdempotencySql.KEEP)) {
             update.setInt(1, answer.status());
             update.setString(2, headers(answer.headers()));
             update.setBytes(3, answer.body());
@@ -144,7 +121,7 @@ public final class PostgresIdempotencyStore implements IdempotencyStore {
     @Override
     public void release(IdempotencyKey key, Begun.Run run) {
         try (Connection connection = dataSource.getConnection();
-             PreparedStatement delete = connection.prepareStatement(RELEASE)) {
+             PreparedStatement delete = connection.prepareStatement(IdempotencySql.RELEASE)) {
             delete.setLong(scope(delete, 1, key), run.owner());
             delete.executeUpdate();
         } catch (SQLException e) {
@@ -155,7 +132,7 @@ public final class PostgresIdempotencyStore implements IdempotencyStore {
     @Override
     public int purge() {
         try (Connection connection = dataSource.getConnection();
-             PreparedStatement delete = connection.prepareStatement(PURGE)) {
+             PreparedStatement delete = connection.prepareStatement(IdempotencySql.PURGE)) {
             delete.setLong(1, wallMillis.getAsLong());
             return delete.executeUpdate();
         } catch (SQLException e) {
@@ -166,7 +143,7 @@ public final class PostgresIdempotencyStore implements IdempotencyStore {
     @Override
     public Map<String, Long> heldByClock() {
         try (Connection connection = dataSource.getConnection();
-             PreparedStatement select = connection.prepareStatement(HELD)) {
+             PreparedStatement select = connection.prepareStatement(IdempotencySql.HELD)) {
             select.setLong(1, wallMillis.getAsLong());
             Map<String, Long> held = new HashMap<>();
             try (ResultSet row = select.executeQuery()) {

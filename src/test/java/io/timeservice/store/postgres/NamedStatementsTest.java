@@ -3,25 +3,21 @@ package io.timeservice.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
 /**
  * The PostgreSQL store's statements on its tables are named constants of its areas' statement classes
  * ({@code TimerSql}, {@code FiringSql}, {@code ClockSql}, {@code ScheduleSql}, {@code DeliverySql},
- * {@code FiringLookSql}, {@code StoreSql}), kept as SQL to be reviewed as SQL, where {@code StatementPlansTest}
+ * {@code FiringLookSql}, {@code StoreSql}, {@code IdempotencySql}) — on every table its migrations create, kept as SQL to be reviewed as SQL, where {@code StatementPlansTest}
  * finds and checks them: none is a constant of the class that runs it, none is written inline.
  */
 class NamedStatementsTest {
 
-    /** A statement on one of the store's tables. */
-    private static final Pattern ON_A_TABLE = Pattern.compile("(?i)\\b(FROM|JOIN|UPDATE|INTO|USING)\\s+(ONLY\\s+)?"
-            + "(timers|deliveries|clocks|schedules|schedule_count|pending_budget)\\b");
 
     @Test
     void everyStatementOnTheStoresTables_isAConstantOfAStatementClass() throws Exception {
-        Map<String, String> statements = StoreStatements.named(ON_A_TABLE);
+        Map<String, String> statements = StoreStatements.named(StoreStatements.onTheStoresTables());
 
         assertThat(statements).as("statements found by reflection").hasSizeGreaterThan(80);
         assertThat(statements.keySet().stream().filter(name -> !name.substring(0, name.indexOf('.')).endsWith("Sql")))
@@ -30,7 +26,7 @@ class NamedStatementsTest {
 
     @Test
     void noStatementOnTheStoresTables_isWrittenInline() throws Exception {
-        assertThat(StoreStatements.literals(ON_A_TABLE, file -> file.endsWith("Sql.java")))
+        assertThat(StoreStatements.literals(StoreStatements.onTheStoresTables(), file -> file.endsWith("Sql.java")))
                 .as("name them as constants of the area's statement class, so that StatementPlansTest checks them")
                 .isEmpty();
     }
