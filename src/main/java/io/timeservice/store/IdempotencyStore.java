@@ -29,8 +29,14 @@ public interface IdempotencyStore {
      */
     Begun begin(IdempotencyKey key, String fingerprint);
 
-    /** Keeps the answer of the request {@code run} began; does nothing when its hold on the key was lost. */
+    /**
+     * Keeps the answer of the request {@code run} began for the store's retention; does nothing when its hold on the
+     * key was lost.
+     */
     void keep(IdempotencyKey key, Begun.Run run, KeptAnswer answer);
+
+    /** As {@link #keep(IdempotencyKey, Begun.Run, KeptAnswer)}, kept for {@code retention} instead. */
+    void keep(IdempotencyKey key, Begun.Run run, KeptAnswer answer, java.time.Duration retention);
 
     /** Forgets the key {@code run} holds without keeping an answer, so that a retry runs again. */
     void release(IdempotencyKey key, Begun.Run run);

@@ -1,5 +1,6 @@
 package io.timeservice.web;
 
+import io.timeservice.config.IdempotencyProperties;
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.store.IdempotencyStore;
 import jakarta.servlet.DispatcherType;
@@ -19,9 +20,10 @@ class IdempotencyConfiguration {
 
     @Bean
     FilterRegistrationBean<IdempotencyFilter> idempotencyFilter(IdempotencyStore store,
-                                                                TimeServiceProperties properties) {
-        FilterRegistrationBean<IdempotencyFilter> registration = new FilterRegistrationBean<>(
-                new IdempotencyFilter(store, properties.limits().maxBodyBytes()));
+                                                                TimeServiceProperties properties,
+                                                                IdempotencyProperties idempotency) {
+        FilterRegistrationBean<IdempotencyFilter> registration = new FilterRegistrationBean<>(new IdempotencyFilter(
+                store, properties.limits().maxBodyBytes(), idempotency.settlementRetention()));
         registration.addUrlPatterns("/timers", "/batch", "/clock/advance", "/deliveries/*", "/clocks/*");
         registration.setDispatcherTypes(DispatcherType.REQUEST);
         registration.setOrder(ORDER);

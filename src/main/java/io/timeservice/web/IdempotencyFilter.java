@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -35,8 +36,9 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
  * delivery calls ack, ack many, nack, extend, redrive and dead delete. A request with the header is begun in the
  * {@link IdempotencyStore} under its key, scoped to the clock and the caller, with its fingerprint (method, path and
  * query, SHA-256 of the body): the first runs and its answer is kept when {@link IdempotencyRules#keeps} says so; a
- * repeat gets the kept answer with {@code Idempotent-Replayed: true}; other refusals are the store's. Requests
- * without the header, and other calls, pass untouched.
+ * repeat gets the kept answer with {@code Idempotent-Replayed: true}; other refusals are the store's. The answer to
+ * a settlement (ack, ack many, nack, extend) is kept for the shorter {@code settlementRetention}: only its own
+ * client's retries repeat it. Requests without the header, and other calls, pass untouched.
  */
 final class IdempotencyFilter extends HttpFilter {
 
@@ -51,13 +53,17 @@ final class IdempotencyFilter extends HttpFilter {
     private static final Pattern POSTS = Pattern.compile("/timers|/batch|/advance|/deliveries/ack"
             + "|/deliveries/[^/]+/(ack|nack|extend)|/deliveries/dead/[^/]+/redrive");
     private static final Pattern DELETES = Pattern.compile("/deliveries/dead/[^/]+");
+    /** After an optional {@code /clocks/{clock}}: the settlements among {@link #POSTS}. */
+    private static final Pattern SETTLEMENTS = Pattern.compile("/deliveries/ack|/deliveries/[^/]+/(ack|nack|extend)");
 
     private final IdempotencyStore store;
     private final int maxBodyBytes;
+    private final Duration settlementRetention;
 
-    IdempotencyFilter(IdempotencyStore store, int maxBodyBytes) {
+    IdempotencyFilter(IdempotencyStore store, int maxBodyBytes, Duration settlementRetention) {
         this.store = store;
         this.maxBodyBytes = maxBodyBytes;
+        this.settlementRetention = settlementRetention;
     }
 
     @Override
@@ -98,7 +104,11 @@ final class IdempotencyFilter extends HttpFilter {
         try {
             chain.doFilter(new ReadAgain(request, body), answer);
             if (IdempotencyRules.keeps(answer.getStatus())) {
-                store.keep(key, run, kept(request, body, answer));
+                if (isSettlement(request.getRequestURI())) {
+                    store.keep(key, run, kept(request, body, answer), settlementRetention);
+                } else {
+                    store.keep(key, run, kept(request, body, answer));
+                }
                 kept = true;
             }
         } catch (ProblemException notKept) {
@@ -180,6 +190,12 @@ final class IdempotencyFilter extends HttpFilter {
             return post ? DEFAULT_CLOCK : null;
         }
         return (post ? POSTS : DELETES).matcher(rest).matches() ? clock : null;
+    }
+
+    /** Whether the POST to {@code path} (one {@link #clockOf} accepts) settles a delivery. */
+    static boolean isSettlement(String path) {
+        String rest = path.startsWith("/clocks/") ? path.substring(path.indexOf('/', "/clocks/".length())) : path;
+        return SETTLEMENTS.matcher(rest).matches();
     }
 
     private static String caller(HttpServletRequest request) {

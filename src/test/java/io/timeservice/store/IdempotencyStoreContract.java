@@ -111,6 +111,25 @@ public abstract class IdempotencyStoreContract {
     }
 
     @Test
+    void anAnswerKeptForAShorterRetention_expiresAtIt_andThePurgeMakesRoomForOthers() {
+        close();
+        store = open(wall::get, RETENTION, 2);
+        IdempotencyKey ack = new IdempotencyKey("default", "anonymous", "ack-1");
+        store.keep(ack, (IdempotencyStore.Begun.Run) store.begin(ack, ADD), CREATED, Duration.ofMinutes(10));
+        store.keep(KEY, (IdempotencyStore.Begun.Run) store.begin(KEY, ADD), CREATED);
+        wall.addAndGet(Duration.ofMinutes(10).toMillis() - 1);
+        assertThat(store.begin(ack, ADD)).isEqualTo(new IdempotencyStore.Begun.Replay(CREATED));
+
+        wall.addAndGet(1);
+
+        assertThat(store.begin(new IdempotencyKey("default", "anonymous", "k-3"), ADD))
+                .as("the cap makes room as the short-lived answer expires, though an older one lives on")
+                .isInstanceOf(IdempotencyStore.Begun.Run.class);
+        assertThat(store.begin(KEY, ADD)).isEqualTo(new IdempotencyStore.Begun.Replay(CREATED));
+        assertThat(store.heldByClock()).isEqualTo(Map.of("default", 2L));
+    }
+
+    @Test
     void aRunningKeyWhoseRequestNeverAnsweredIsFreeAfterItsLease() {
         IdempotencyStore.Begun.Run lost = (IdempotencyStore.Begun.Run) store.begin(KEY, ADD);
         wall.addAndGet(IdempotencyRules.RUNNING_LEASE.toMillis());

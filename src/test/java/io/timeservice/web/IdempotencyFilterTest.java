@@ -28,7 +28,7 @@ class IdempotencyFilterTest {
     private final AtomicLong wall = new AtomicLong(1_000_000);
     private final IdempotencyStore store = new MemoryIdempotencyStore(wall::get, Duration.ofHours(24), 100,
             AnswerLog.NONE);
-    private final IdempotencyFilter filter = new IdempotencyFilter(store, 1024);
+    private final IdempotencyFilter filter = new IdempotencyFilter(store, 1024, Duration.ofMinutes(10));
     private final AtomicInteger runs = new AtomicInteger();
     /** The application: 201 with an ETag, a Location and a body naming the run. */
     private FilterChain application = (request, response) -> {
@@ -74,6 +74,35 @@ class IdempotencyFilterTest {
         assertThat(repeat.getHeader("X-Other")).isNull();
         assertThat(repeat.getHeader(IdempotencyFilter.REPLAYED)).isEqualTo("true");
         assertThat(store.replays()).isEqualTo(1);
+    }
+
+    @Test
+    void aSettlementsAnswerIsKeptForTheSettlementRetention_anAddsForTheWholeRetention() throws Exception {
+        String ack = "/clocks/work/deliveries/d-1/ack";
+        String ackMany = "/deliveries/ack";
+        send(post(ack, "a1", "{}"));
+        send(post(ackMany, "a2", "{}"));
+        send(post("/clocks/work/timers", "t1", "{}"));
+        wall.addAndGet(Duration.ofMinutes(10).toMillis() - 1);
+        assertThat(send(post(ack, "a1", "{}")).getHeader(IdempotencyFilter.REPLAYED)).isEqualTo("true");
+
+        wall.addAndGet(1);
+
+        assertThat(send(post(ack, "a1", "{}")).getHeader(IdempotencyFilter.REPLAYED)).as("runs again").isNull();
+        assertThat(send(post(ackMany, "a2", "{}")).getHeader(IdempotencyFilter.REPLAYED)).isNull();
+        assertThat(send(post("/clocks/work/timers", "t1", "{}")).getHeader(IdempotencyFilter.REPLAYED))
+                .isEqualTo("true");
+        assertThat(runs).hasValue(5);
+    }
+
+    @Test
+    void settlementsAreAcksNacksAndExtends_notAddsOrRedrives() {
+        assertThat(IdempotencyFilter.isSettlement("/deliveries/d/nack")).isTrue();
+        assertThat(IdempotencyFilter.isSettlement("/clocks/c/deliveries/d/extend")).isTrue();
+        assertThat(IdempotencyFilter.isSettlement("/clocks/c/deliveries/ack")).isTrue();
+        assertThat(IdempotencyFilter.isSettlement("/clocks/c/deliveries/dead/d/redrive")).isFalse();
+        assertThat(IdempotencyFilter.isSettlement("/clocks/c/batch")).isFalse();
+        assertThat(IdempotencyFilter.isSettlement("/clocks/c/timers")).isFalse();
     }
 
     @Test

@@ -81,19 +81,24 @@ public final class MemoryIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public synchronized void keep(IdempotencyKey key, Begun.Run run, KeptAnswer answer) {
+    public void keep(IdempotencyKey key, Begun.Run run, KeptAnswer answer) {
+        keep(key, run, answer, Duration.ofMillis(retentionMillis));
+    }
+
+    @Override
+    public synchronized void keep(IdempotencyKey key, Begun.Run run, KeptAnswer answer, Duration retention) {
         Entry entry = entries.get(key);
         if (entry == null || entry.owner() != run.owner()) {
             return;
         }
-        long expiresAt = wallMillis.getAsLong() + retentionMillis;
+        long expiresAt = wallMillis.getAsLong() + retention.toMillis();
         try {
             log.kept(new AnswerLog.SavedAnswer(key, answer, expiresAt));
         } catch (RuntimeException failed) {
             remove(key);
             throw failed;
         }
-        remove(key); // put back at the end: the map stays in (roughly) expiry order
+        remove(key); // put back at the end (the purge reads every entry, so answers of any retention expire)
         put(key, new Entry(entry.fingerprint(), 0, answer, expiresAt));
     }
 

@@ -105,12 +105,17 @@ public final class PostgresIdempotencyStore implements IdempotencyStore {
 
     @Override
     public void keep(IdempotencyKey key, Begun.Run run, KeptAnswer answer) {
+        keep(key, run, answer, Duration.ofMillis(retentionMillis));
+    }
+
+    @Override
+    public void keep(IdempotencyKey key, Begun.Run run, KeptAnswer answer, Duration retention) {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement update = connection.prepareStatement(IdempotencySql.KEEP)) {
             update.setInt(1, answer.status());
             update.setString(2, headers(answer.headers()));
             update.setBytes(3, answer.body());
-            update.setLong(4, wallMillis.getAsLong() + retentionMillis);
+            update.setLong(4, wallMillis.getAsLong() + retention.toMillis());
             update.setLong(scope(update, 5, key), run.owner());
             update.executeUpdate();
         } catch (SQLException e) {

@@ -230,7 +230,8 @@ public final class ClockClient {
     /**
      * A fresh {@code Idempotency-Key} for one ack, nack or extend: the client's own repeats of that call (after a 503
      * or a lost connection, as a {@link TimerWorker} meets them) are answered with the first answer, so a nack that
-     * landed is not counted twice and a repeated ack does not meet {@code claim_lost}.
+     * landed is not counted twice and a repeated ack does not meet {@code claim_lost}. The service keeps those
+     * answers for its {@code settlement-retention} (10 min); at its cap of keys the call goes without one.
      */
     private static String newKey() {
         return UUID.randomUUID().toString();
@@ -239,7 +240,7 @@ public final class ClockClient {
     /** Acknowledges a claimed delivery: it is done and leaves the queue. Refused with 409 {@code claim_lost}. */
     public void ack(Delivery delivery) {
         transport.send(Transport.Call.repeatable("POST", delivery(delivery) + "/ack", claim(delivery))
-                .idempotencyKey(newKey()));
+                .optionalIdempotencyKey(newKey()));
     }
 
     /** Acknowledges up to 1,000 claimed deliveries in one request; each is decided on its own. */
@@ -249,7 +250,7 @@ public final class ClockClient {
             acks.add(claim(delivery).put("id", delivery.id()));
         }
         JsonNode body = transport.send(Transport.Call.repeatable("POST", path + "/deliveries/ack",
-                Json.object().set("acks", acks)).idempotencyKey(newKey())).body();
+                Json.object().set("acks", acks)).optionalIdempotencyKey(newKey())).body();
         List<String> lost = new ArrayList<>();
         body.get("results").forEach(result -> {
             if (!"acked".equals(result.get("outcome").asText())) {
@@ -271,14 +272,14 @@ public final class ClockClient {
             request.put("retryAfter", Json.millis(retryAfter, "retryAfter"));
         }
         return Delivery.of(transport.send(Transport.Call.once("POST", delivery(delivery) + "/nack", request)
-                .idempotencyKey(newKey())).body());
+                .optionalIdempotencyKey(newKey())).body());
     }
 
     /** Ends the delivery's lease {@code lease} (1 s to 12 h) from the clock's now instead. */
     public Delivery extend(Delivery delivery, Duration lease) {
         ObjectNode request = claim(delivery).put("lease", Json.millis(lease, "lease"));
         return Delivery.of(transport.send(Transport.Call.repeatable("POST", delivery(delivery) + "/extend", request)
-                .idempotencyKey(newKey())).body());
+                .optionalIdempotencyKey(newKey())).body());
     }
 
     /** The clock's deliveries by state (refused with 409 {@code clock_not_queued} on a clock that does not queue). */

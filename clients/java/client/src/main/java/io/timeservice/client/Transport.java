@@ -54,26 +54,26 @@ final class Transport {
 
     /** One request. {@code repeatable}: safe to send again (see the class comment). */
     record Call(String method, String path, JsonNode body, String ifMatch, boolean repeatable, Duration extraWait,
-                String idempotencyKey) {
+                String idempotencyKey, boolean keyOptional) {
 
         static Call get(String path) {
-            return new Call("GET", path, null, null, true, Duration.ZERO, null);
+            return new Call("GET", path, null, null, true, Duration.ZERO, null, false);
         }
 
         static Call once(String method, String path, JsonNode body) {
-            return new Call(method, path, body, null, false, Duration.ZERO, null);
+            return new Call(method, path, body, null, false, Duration.ZERO, null, false);
         }
 
         static Call repeatable(String method, String path, JsonNode body) {
-            return new Call(method, path, body, null, true, Duration.ZERO, null);
+            return new Call(method, path, body, null, true, Duration.ZERO, null, false);
         }
 
         Call ifMatch(String tag) {
-            return new Call(method, path, body, tag, repeatable, extraWait, idempotencyKey);
+            return new Call(method, path, body, tag, repeatable, extraWait, idempotencyKey, keyOptional);
         }
 
         Call waiting(Duration wait) {
-            return new Call(method, path, body, ifMatch, repeatable, wait, idempotencyKey);
+            return new Call(method, path, body, ifMatch, repeatable, wait, idempotencyKey, keyOptional);
         }
 
         /**
@@ -82,13 +82,41 @@ final class Transport {
          * {@code idempotency_key_in_use}.
          */
         Call idempotencyKey(String key) {
-            return key == null ? this : new Call(method, path, body, ifMatch, true, extraWait, key);
+            return key == null ? this : new Call(method, path, body, ifMatch, true, extraWait, key, false);
+        }
+
+        /**
+         * As {@link #idempotencyKey}, for a key the client chose itself to make its own repeats safe (a
+         * settlement's): when the service holds its most keys (429 {@code idempotency_key_limit}, refused before
+         * anything ran) the call is sent once more without it rather than failing — an ack is harmless to repeat
+         * anyway, and a nack or extend without a key is what it was before keys existed.
+         */
+        Call optionalIdempotencyKey(String key) {
+            return new Call(method, path, body, ifMatch, true, extraWait, key, true);
+        }
+
+        Call withoutIdempotencyKey() {
+            return new Call(method, path, body, ifMatch, repeatable, extraWait, null, false);
         }
     }
 
     /** Sends the call; a 4xx or 5xx answer is thrown as a {@link TimeServiceException}. */
     Answer send(Call call) {
         HttpRequest request = request(call);
+        if (call.keyOptional()) {
+            try {
+                return sendAsIs(call, request);
+            } catch (TimeServiceException e) {
+                if (e.status() == 429 && "idempotency_key_limit".equals(e.code())) {
+                    return sendAsIs(call.withoutIdempotencyKey(), request(call.withoutIdempotencyKey()));
+                }
+                throw e;
+            }
+        }
+        return sendAsIs(call, request);
+    }
+
+    private Answer sendAsIs(Call call, HttpRequest request) {
         for (int attempt = 1; ; attempt++) {
             boolean last = !call.repeatable() || attempt == ATTEMPTS;
             HttpResponse<byte[]> response;

@@ -110,6 +110,24 @@ class IdempotencyKeyRetryTest {
     }
 
     @Test
+    void aNackAtTheServicesCapOfKeys_goesOnceMoreWithoutAKey_anAddDoesNot() {
+        answers.add(problem(429, "idempotency_key_limit"));
+
+        clock.nack(Delivery.of(Json.parse("{\"id\":\"A\",\"clock\":\"c\",\"fireTime\":0,\"priority\":0,"
+                + "\"sequence\":1,\"attempt\":1,\"state\":\"in_flight\",\"claim\":\"k.0\",\"leaseUntil\":5}")));
+
+        assertEquals(2, keys.size());
+        assertEquals(36, keys.get(0).length());
+        assertEquals("null", keys.get(1));
+
+        answers.add(problem(429, "idempotency_key_limit"));
+        TimeServiceException refused = assertThrows(TimeServiceException.class,
+                () -> clock.add("A", Duration.ofSeconds(1), 0, null, AddOptions.idempotencyKey("add-A-3")));
+        assertEquals("idempotency_key_limit", refused.code());
+        assertEquals(3, keys.size());
+    }
+
+    @Test
     void aKeyThatIsNotVisibleAsciiIsRefusedBeforeSending() {
         assertThrows(IllegalArgumentException.class, () -> AddOptions.idempotencyKey("two words"));
         assertThrows(IllegalArgumentException.class, () -> AddOptions.idempotencyKey(""));
