@@ -30,6 +30,8 @@ class IdempotencyKeyRetryTest {
             + "\"version\":1,\"createdAt\":0}";
     private static final String DELIVERY = "{\"id\":\"A\",\"clock\":\"c\",\"fireTime\":0,\"priority\":0,"
             + "\"sequence\":1,\"attempt\":1,\"state\":\"waiting\",\"retryAt\":1000}";
+    private static final String IN_FLIGHT = "{\"id\":\"A\",\"clock\":\"c\",\"fireTime\":0,\"priority\":0,"
+            + "\"sequence\":1,\"attempt\":1,\"state\":\"in_flight\",\"claim\":\"k.0\",\"leaseUntil\":5}";
 
     private HttpServer server;
     private final Deque<String> answers = new ArrayDeque<>();
@@ -101,8 +103,7 @@ class IdempotencyKeyRetryTest {
     void aNackCarriesAKeyAndItsRepeatTheSameOne() {
         answers.add(problem(503, "storage_unavailable"));
 
-        clock.nack(Delivery.of(Json.parse("{\"id\":\"A\",\"clock\":\"c\",\"fireTime\":0,\"priority\":0,"
-                + "\"sequence\":1,\"attempt\":1,\"state\":\"in_flight\",\"claim\":\"k.0\",\"leaseUntil\":5}")));
+        clock.nack(Delivery.of(Json.parse(IN_FLIGHT)));
 
         assertEquals(2, keys.size());
         assertEquals(keys.get(0), keys.get(1));
@@ -113,8 +114,7 @@ class IdempotencyKeyRetryTest {
     void aNackAtTheServicesCapOfKeys_goesOnceMoreWithoutAKey_anAddDoesNot() {
         answers.add(problem(429, "idempotency_key_limit"));
 
-        clock.nack(Delivery.of(Json.parse("{\"id\":\"A\",\"clock\":\"c\",\"fireTime\":0,\"priority\":0,"
-                + "\"sequence\":1,\"attempt\":1,\"state\":\"in_flight\",\"claim\":\"k.0\",\"leaseUntil\":5}")));
+        clock.nack(Delivery.of(Json.parse(IN_FLIGHT)));
 
         assertEquals(2, keys.size());
         assertEquals(36, keys.get(0).length());
