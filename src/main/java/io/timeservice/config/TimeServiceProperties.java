@@ -243,7 +243,8 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
     /**
      * {@code timeservice.clocks.*}.
      *
-     * @param max     the most virtual clocks, the {@code default} one included
+     * @param max     the most clocks of every mode together (virtual, system, scaled), the {@code default} one
+     *                included
      * @param idleTtl a virtual clock no call addressed for this long is deleted (journaled, as by {@code DELETE}),
      *                with its unacknowledged deliveries; unset (the default): never. At least
      *                {@link #MIN_IDLE_TTL}: a long-polling claim addresses its clock once, when it starts, and may
