@@ -38,6 +38,11 @@ public final class Limits {
     public static final long DEFAULT_LEASE_MILLIS = 30_000;
     public static final long MAX_CLAIM_WAIT_MILLIS = 30_000;
     /**
+     * The {@code Retry-After} (seconds) of every 503 {@code storage_unavailable}: a database failover (the pool's
+     * connection timeout, 3 s, plus the time to promote a standby) is over within a few such retries.
+     */
+    public static final int STORAGE_RETRY_AFTER_SECONDS = 1;
+    /**
      * Most dead deliveries one redrive or delete of an id takes: the first by sequence; a call again takes the next.
      * Bounds the time one call holds its clock and the size of its journal record and answer.
      */
