@@ -39,7 +39,7 @@ public final class PostgresTimerStore implements TimerStore {
     @Override
     public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
                      Trace trace) {
-        return changes.add(named(clock), id, due, priority, payload);
+        return changes.add(named(clock), id, due, priority, payload, traceContext);
     }
 
     @Override
