@@ -29,8 +29,10 @@ public final class MeasuredTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
-        return MeasuredCall.measure(metrics, Operation.ADD, () -> store.add(clock, id, due, priority, payload, trace));
+    public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                     Trace trace) {
+        return MeasuredCall.measure(metrics, Operation.ADD,
+                () -> store.add(clock, id, due, priority, payload, traceContext, trace));
     }
 
     @Override

@@ -33,7 +33,15 @@ public interface TimerStore {
      *                            {@code payload_too_large} or {@code capacity_exceeded} (too many timers, or too many
      *                            payload bytes)
      */
-    Timer add(String clock, String id, Due due, int priority, String payload, Trace trace);
+    default Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
+        return add(clock, id, due, priority, payload, null, trace);
+    }
+
+    /**
+     * {@link #add(String, String, Due, int, String, Trace)}, the timer keeping {@code traceContext}
+     * ({@link io.timeservice.model.TraceContext}, null for none): its firing and delivery carry it.
+     */
+    Timer add(String clock, String id, Due due, int priority, String payload, String traceContext, Trace trace);
 
     /** Adds a timer due at {@code now + delay}: {@link #add(String, String, Due, int, String, Trace)}. */
     default Timer add(String clock, String id, long delay, int priority, String payload, Trace trace) {

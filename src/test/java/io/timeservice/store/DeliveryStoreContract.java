@@ -15,15 +15,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import io.timeservice.model.Ack;
+import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.MemoryContractStores;
 import org.junit.jupiter.api.BeforeEach;
@@ -84,6 +88,33 @@ public abstract class DeliveryStoreContract extends StoreContract {
         assertThat(c.payload()).isEqualTo("[1]");
         assertThat(c.fireTime()).isEqualTo(1_020);
         assertThat(deliveries().claim(Q, 10, 5_000, 0)).isEmpty();
+    }
+
+    @Test
+    void theAddingRequestsTraceContext_staysWithItsTimer_itsDelivery_aCopyAndASnapshot() {
+        String traced = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01;congo=t61rcWkgMzE";
+        String batched = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00";
+        timers().add(Q, "t", Due.after(5), 0, null, traced, Trace.NONE);
+        timers().add(Q, "plain", 5, 0, null, Trace.NONE);
+        assertThat(timers().batch(Q, List.of(new BatchOp.Add("b", Due.after(50), 0, "[1]", batched))))
+                .extracting(Timer::traceContext).containsExactly(batched);
+        assertThat(timers().get(Q, "b").traceContext()).isEqualTo(batched);
+        assertThat(timers().get(Q, "plain").traceContext()).isNull();
+        advance(5);
+
+        clocks().copy("copy", Q);
+        ClockSnapshot saved = clocks().snapshot(Q);
+        clocks().load("loaded", saved);
+
+        assertThat(saved.timers()).extracting(Timer::id, Timer::traceContext).containsExactly(tuple("b", batched));
+        assertThat(saved.deliveries()).extracting(Delivery::id, Delivery::traceContext)
+                .containsExactlyInAnyOrder(tuple("t", traced), tuple("plain", null));
+        for (String clock : List.of(Q, "copy", "loaded")) {
+            assertThat(timers().get(clock, "b").traceContext()).as(clock).isEqualTo(batched);
+            assertThat(deliveries().claim(clock, 10, 1_000, 0)).as(clock)
+                    .extracting(Delivery::id, Delivery::traceContext)
+                    .containsExactlyInAnyOrder(tuple("t", traced), tuple("plain", null));
+        }
     }
 
     @Test

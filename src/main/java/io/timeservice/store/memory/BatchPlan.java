@@ -78,7 +78,7 @@ final class BatchPlan {
             reserveRunningPeak();
             adds++;
             Timer added = new Timer(add.id(), fireTime, add.priority(), sequences.last() + adds, 1, now,
-                    add.payload());
+                    add.payload(), null, add.traceContext());
             decided(added, new Mutation.Added(added, createdAtWall), added);
         } else if (op instanceof BatchOp.Edit edit) {
             TimerRules.requireEditChange(edit.due(), edit.priority());
@@ -145,7 +145,7 @@ final class BatchPlan {
             if (mutation instanceof Mutation.Added added) {
                 Timer t = added.timer();
                 heap.insert(t.id(), t.fireTime(), t.priority(), t.sequence(), 1, t.createdAt(), createdAtWall,
-                        t.payload());
+                        t.payload(), t.traceContext());
             } else if (mutation instanceof Mutation.Edited edited) {
                 heap.update(heap.find(edited.id()), edited.fireTime(), edited.priority());
             } else if (mutation instanceof Mutation.Cancelled cancelled) {

@@ -131,7 +131,12 @@ public final class MemoryClock {
 
     /** See {@link TimerChanges#add}. */
     public Timer add(String id, Due due, int priority, String payload, Trace trace) {
-        return changes.add(id, due, priority, payload, trace);
+        return changes.add(id, due, priority, payload, null, trace);
+    }
+
+    /** See {@link TimerChanges#add}, with the adding request's trace context. */
+    public Timer add(String id, Due due, int priority, String payload, String traceContext, Trace trace) {
+        return changes.add(id, due, priority, payload, traceContext, trace);
     }
 
     /** See {@link TimerChanges#cancel}. */

@@ -50,7 +50,7 @@ final class TimerChanges {
     }
 
     /** See {@link io.timeservice.store.TimerStore#add}: due {@code due}, decided under the lock; steps into trace. */
-    Timer add(String id, Due due, int priority, String payload, Trace trace) {
+    Timer add(String id, Due due, int priority, String payload, String traceContext, Trace trace) {
         return kernel.mutate(Operation.ADD, () -> TimerRules.requireValidId(id), () -> {
             long now = kernel.clock().now();
             long fireTime = TimeRules.fireTime(now, due);
@@ -64,9 +64,9 @@ final class TimerChanges {
                 log.requireWritable();
                 long sequence = sequences.reserveNext(log);
                 long createdAtWall = wallClockMillis.getAsLong();
-                Timer added = new Timer(id, fireTime, priority, sequence, 1, now, payload);
+                Timer added = new Timer(id, fireTime, priority, sequence, 1, now, payload, null, traceContext);
                 return kernel.commit(new Mutation.Added(added, createdAtWall), trace, () -> {
-                    heap.insert(id, fireTime, priority, sequence, 1, now, createdAtWall, payload);
+                    heap.insert(id, fireTime, priority, sequence, 1, now, createdAtWall, payload, traceContext);
                     sequences.issued(sequence);
                     capacity.added(bytes);
                     return added;

@@ -91,7 +91,7 @@ public final class PostgresDeadLetters {
                  ResultSet rows = delete.executeQuery()) {
                 while (rows.next()) {
                     deleted.add(DeliveryRows.viewOf(rows));
-                    bytes += rows.getLong(14);
+                    bytes += rows.getLong(15);
                 }
             }
             deleted.sort(Comparator.comparingLong(Delivery::sequence));

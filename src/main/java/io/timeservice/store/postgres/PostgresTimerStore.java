@@ -37,8 +37,9 @@ public final class PostgresTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
-        return changes.add(named(clock), id, due, priority, payload);
+    public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                     Trace trace) {
+        return changes.add(named(clock), id, due, priority, payload, traceContext);
     }
 
     @Override

@@ -41,9 +41,12 @@ final class JournalFiles {
      * snapshots); version 9 push settings in settings records and snapshot settings frames, and the rejected record
      * (34); version 11 the records of scaled clocks and snapshots with each clock's scaled time (version 10 belongs to
      * another feature's records); version 12 the fork record with the source's time (39); version 13 the loaded
-     * clock's record (38) with its schedules.
+     * clock's record (38) with its schedules; version 16 the trace context of a timer and of a delivery (records 56
+     * and 57; versions 14 and 15 belong to other features' records).
      */
-    static final int FORMAT_VERSION = 13;
+    static final int FORMAT_VERSION = 16;
+    /** Timers and deliveries with the trace context of the request that added them (records 56, 57). */
+    static final int TRACE_CONTEXT_FORMAT_VERSION = 16;
     /** A loaded clock's record (38) ends with its schedules; one of an earlier version holds none. */
     static final int LOADED_SCHEDULES_FORMAT_VERSION = 13;
     /** Schedules: their records and each clock's schedule section in snapshots. */
