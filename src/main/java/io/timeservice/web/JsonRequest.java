@@ -83,6 +83,15 @@ sealed interface JsonRequest {
     }
 
     /**
+     * {@code POST /deliveries/dead/redrive} and {@code .../delete}: which dead letters; an absent member is no
+     * condition, so {@code {}} takes every dead letter of the clock.
+     */
+    record DeadFilter(@JsonDeserialize(using = AbsentOrNonNull.class) String idPrefix,
+                      @JsonDeserialize(using = AbsentOrNonNull.class) Integer minAttempt,
+                      @JsonDeserialize(using = AbsentOrNonNull.class) String reason) implements JsonRequest {
+    }
+
+    /**
      * {@code POST /deliveries/claim}: each absent member takes its default (1, 30 s, no wait); {@code wait} is its
      * JSON name ({@code wait()} is Object's).
      */

@@ -1,7 +1,9 @@
 package io.timeservice.store.memory;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +12,7 @@ import java.util.TreeSet;
 
 import io.timeservice.model.Delivery.State;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
@@ -45,6 +48,8 @@ final class DeliveryQueue {
             .thenComparingLong(e -> e.timer.sequence());
     private static final Comparator<Entry> RETRY_ORDER = Comparator.<Entry>comparingLong(e -> e.retryAt)
             .thenComparingLong(e -> e.timer.sequence());
+
+    private static final Comparator<Entry> BY_SEQUENCE = Comparator.comparingLong(e -> e.timer.sequence());
 
     private RetryPolicy policy;
     private final PriorityQueue<Entry> ready = new PriorityQueue<>(READY_ORDER);
@@ -309,6 +314,74 @@ final class DeliveryQueue {
             page.add(entry.view());
         }
         return page;
+    }
+
+    /**
+     * Up to {@code limit} deliveries {@code filter} takes, by sequence after {@code afterSequence}: dead ones read in
+     * order from their tree, O(log n + scanned); the others scanned whole, keeping the {@code limit} lowest sequences,
+     * O(n log limit) with no copy of the set.
+     */
+    List<Delivery> list(DeliveryFilter filter, int limit, long afterSequence) {
+        List<Delivery> page = new ArrayList<>(Math.min(limit, 128));
+        if (filter.state() == State.DEAD) {
+            for (Entry entry : dead.after(afterSequence)) {
+                if (page.size() == limit) {
+                    break;
+                }
+                if (takes(filter, entry)) {
+                    page.add(entry.view());
+                }
+            }
+            return page;
+        }
+        Collection<Entry> inState = switch (filter.state()) {
+            case READY -> ready;
+            case IN_FLIGHT -> leases;
+            default -> waiting;
+        };
+        PriorityQueue<Entry> lowest = new PriorityQueue<>(Math.min(limit, 128) + 1, BY_SEQUENCE.reversed());
+        for (Entry entry : inState) {
+            if (entry.timer.sequence() > afterSequence && takes(filter, entry)) {
+                lowest.add(entry);
+                if (lowest.size() > limit) {
+                    lowest.poll();
+                }
+            }
+        }
+        List<Entry> inOrder = new ArrayList<>(lowest);
+        inOrder.sort(BY_SEQUENCE);
+        for (Entry entry : inOrder) {
+            page.add(entry.view());
+        }
+        return page;
+    }
+
+    /** The sequences of a chunk of matching dead letters, the last sequence looked at, and whether more follow. */
+    record DeadMatches(List<Long> sequences, long lastSeen, boolean more) {
+    }
+
+    /**
+     * The dead letters {@code filter} takes after {@code afterSequence} in sequence order, at most {@code max} of
+     * them, looking at no more than {@code scanMax} (so one chunk's time under the lock is bounded whatever matches).
+     */
+    DeadMatches deadMatching(DeliveryFilter filter, long afterSequence, int max, int scanMax) {
+        List<Long> sequences = new ArrayList<>();
+        long lastSeen = afterSequence;
+        int scanned = 0;
+        Iterator<Entry> entries = dead.after(afterSequence).iterator();
+        while (entries.hasNext() && sequences.size() < max && scanned < scanMax) {
+            Entry entry = entries.next();
+            scanned++;
+            lastSeen = entry.timer.sequence();
+            if (takes(filter, entry)) {
+                sequences.add(lastSeen);
+            }
+        }
+        return new DeadMatches(sequences, lastSeen, entries.hasNext());
+    }
+
+    private static boolean takes(DeliveryFilter filter, Entry entry) {
+        return filter.matches(entry.timer.id(), entry.attempt, entry.deadReason);
     }
 
     /** The dead deliveries {@code sequences} are ready again at {@code now}, from attempt 1; returns them. */

@@ -13,6 +13,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.HeapView;
@@ -25,6 +26,7 @@ import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
+import io.timeservice.store.DeliveryStore;
 import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.memory.heap.IndexedTimerHeap;
 import io.timeservice.store.memory.time.TimeSource;
@@ -343,6 +345,21 @@ public final class MemoryClock {
     /** See {@link ClockDeliveries#deadDeliveries}. */
     public List<Delivery> deadDeliveries(int limit, long afterSequence) {
         return clockDeliveries.deadDeliveries(limit, afterSequence);
+    }
+
+    /** See {@link ClockDeliveries#list}. */
+    public List<Delivery> listDeliveries(DeliveryFilter filter, int limit, long afterSequence) {
+        return clockDeliveries.list(filter, limit, afterSequence);
+    }
+
+    /** See {@link ClockDeliveries#redriveChunk}. */
+    public DeliveryStore.Chunk redriveChunk(DeliveryFilter filter, long afterSequence, int max) {
+        return clockDeliveries.redriveChunk(filter, afterSequence, max);
+    }
+
+    /** See {@link ClockDeliveries#deleteChunk}. */
+    public DeliveryStore.Chunk deleteChunk(DeliveryFilter filter, long afterSequence, int max) {
+        return clockDeliveries.deleteChunk(filter, afterSequence, max);
     }
 
     /** See {@link ClockDeliveries#redrive}. */
