@@ -43,6 +43,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         if (e.member() != null) {
             problem.setProperty("member", e.member());   // the JSON pointer of a document's refused member
         }
+        e.extra().forEach(problem::setProperty);   // such as a reserved id's previous timer
         return Problems.response(problem);
     }
 

@@ -37,14 +37,20 @@ final class ClockRecovery {
     /** The clock's schedules, replayed into this heap through {@link #occurrences}. */
     private final ClockScheduleCalls schedules;
     private final ReplayedOccurrences occurrences = new ReplayedOccurrences();
+    /** The clock's reserved ids, replayed as they were made live: leavings count from this recovery's clock. */
+    private final Reservations reservations;
 
     /**
      * @param clocks makes a fresh clock for settings whose mode differs from the current clock's (a snapshot of a
      *               system clock, a reconfigured default clock)
      */
     ClockRecovery(IndexedTimerHeap heap, TimeSource clock, DeliveryQueue deliveries, ClockSettings settings,
-                      Function<ClockSettings, TimeSource> clocks, ClockScheduleCalls schedules) {
+                      Function<ClockSettings, TimeSource> clocks, ClockScheduleCalls schedules,
+                      Reservations reservations) {
         this.heap = heap;
+        this.reservations = reservations;
+        reservations.follow(settings);
+        reservations.countTimeFrom(() -> this.clock.now());
         this.schedules = schedules;
         schedules.schedules().useOccurrences(occurrences);
         this.clock = clock;
@@ -105,6 +111,7 @@ final class ClockRecovery {
             int handle = target(cancelled.id(), cancelled.sequence());
             pendingBytes -= bytesOf(heap.timerAt(handle));
             heap.remove(handle);
+            reservations.cancelled(cancelled.id(), cancelled.sequence());
         } else if (mutation instanceof Mutation.Edited edited) {
             int handle = target(edited.id(), edited.sequence());
             heap.update(handle, edited.fireTime(), edited.priority());
@@ -130,10 +137,16 @@ final class ClockRecovery {
             }
         } else if (mutation instanceof Mutation.Passed passed) {
             clock.passTo(passed.now());
+        } else if (mutation instanceof Mutation.ReservationReleased released) {
+            if (!reservations.release(released.id(), clock.now())) {
+                throw new IllegalStateException("journal releases " + released.id() + ", which replay holds no"
+                        + " reservation of");
+            }
         } else if (mutation instanceof Mutation.Reset) {
             heap.clear();
             deliveries.clear();
             schedules.schedules().clear();
+            reservations.clear();
             clock = clock.isVirtual() ? new VirtualClock(0) : clock;
             pendingBytes = 0;
         } else if (mutation instanceof Mutation.Batch batch) {
@@ -233,8 +246,12 @@ final class ClockRecovery {
                         schedules.maxCatchUp());
                 pendingBytes -= bytesOf(timer);
                 heap.removeRoot();
-                if (reached != ClockSchedules.Reached.SKIP && settings.queues()) {
-                    deliveries.fired(owner == null ? timer : timer.ofSchedule(owner));
+                if (reached != ClockSchedules.Reached.SKIP) {
+                    Timer fired = owner == null ? timer : timer.ofSchedule(owner);
+                    reservations.fired(fired);
+                    if (settings.queues()) {
+                        deliveries.fired(fired);
+                    }
                 }
                 popped++;
             }
@@ -299,6 +316,7 @@ final class ClockRecovery {
         Timer timer = heap.timerAt(root);
         pendingBytes -= bytesOf(timer);
         heap.removeRoot();
+        reservations.fired(timer);
         if (settings.queues()) {
             deliveries.fired(timer);
         }
@@ -317,6 +335,7 @@ final class ClockRecovery {
             clock = clocks.apply(next);
         }
         settings = next;
+        reservations.follow(next);
         deliveries.policy(next.retry());
     }
 

@@ -20,6 +20,7 @@ import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
@@ -137,6 +138,11 @@ public final class MemoryClock {
     /** See {@link TimerChanges#cancel}. */
     public Timer cancel(String id, Precondition precondition, Trace trace) {
         return changes.cancel(id, precondition, trace);
+    }
+
+    /** Releases the reservation of {@code id}; see {@link io.timeservice.store.TimerStore#releaseReservation}. */
+    public Reservation releaseReservation(String id) {
+        return changes.releaseReservation(id);
     }
 
     public Timer edit(String id, Long newDelay, Integer newPriority, Precondition precondition, Trace trace) {

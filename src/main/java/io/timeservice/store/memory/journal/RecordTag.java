@@ -91,7 +91,9 @@ enum RecordTag {
     /** as {@link #WIDE_CLOCK_CREATED}, with settings of mode scaled. */
     SCALED_CLOCK_CREATED(42, Family.CLOCK, 11, 0),
     /** wallAnchor, clockAnchor, rate in millionths: a scaled clock's rate changed. */
-    RATE_CHANGED(43, Family.SETTINGS, 11, 0);
+    RATE_CHANGED(43, Family.SETTINGS, 11, 0),
+    /** id: a reserved id released before its dedupe window ended. */
+    RESERVATION_RELEASED(44, Family.TIMER, JournalFiles.DEDUPE_FORMAT_VERSION, 0);
 
     /** The codecs of the record families, one type each. */
     enum Family {
