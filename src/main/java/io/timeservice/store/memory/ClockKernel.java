@@ -252,7 +252,7 @@ final class ClockKernel {
     ClockImage image() {
         return new ClockImage(clock.now(), clock.firedThrough(), sequences.last(), sequences.reserved(),
                 heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock))
-                .withSchedules(schedules.schedules().image());
+                .withSchedules(schedules.schedules().image()).withReservations(reservations.image());
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.function.Function;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Limits;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.store.memory.heap.IndexedTimerHeap;
 import io.timeservice.store.memory.time.RunningClock;
@@ -50,7 +51,9 @@ final class ClockRecovery {
         this.heap = heap;
         this.reservations = reservations;
         reservations.follow(settings);
-        reservations.countTimeFrom(() -> this.clock.now());
+        // a running clock's replay must not read its function at today's wall time: its latest recorded time
+        reservations.countTimeFrom(() -> this.clock instanceof RunningClock running ? running.latest()
+                : this.clock.now());
         this.schedules = schedules;
         schedules.schedules().useOccurrences(occurrences);
         this.clock = clock;
@@ -93,6 +96,9 @@ final class ClockRecovery {
         }
         heap.bulkLoad(timers, wallTimes::get);
         schedules.schedules().restore(snapshot.schedules());
+        for (Reservation reservation : snapshot.reservations()) {
+            reservations.restore(reservation);
+        }
     }
 
     /** Applies one logged mutation. */
@@ -344,7 +350,7 @@ final class ClockRecovery {
         long now = clock instanceof RunningClock running ? running.latest() : clock.now();
         return new ClockImage(now, clock.firedThrough(), lastSequence, reservedSequences, heap.image(), 0,
                 settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock))
-                .withSchedules(schedules.schedules().image());
+                .withSchedules(schedules.schedules().image()).withReservations(reservations.image());
     }
 
     TimeSource clock() {

@@ -140,6 +140,11 @@ public final class MemoryClock {
         return changes.cancel(id, precondition, trace);
     }
 
+    /** The ids the clock keeps reserved now (its dedupe window), by the time their windows began. */
+    public List<Reservation> reservations() {
+        return kernel.serving(() -> kernel.reservations().image());
+    }
+
     /** Releases the reservation of {@code id}; see {@link io.timeservice.store.TimerStore#releaseReservation}. */
     public Reservation releaseReservation(String id) {
         return changes.releaseReservation(id);

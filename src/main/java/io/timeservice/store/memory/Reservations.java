@@ -87,24 +87,28 @@ final class Reservations {
 
     /** The pending timer {@code id} of {@code sequence} was cancelled now. */
     void cancelled(String id, long sequence) {
-        leave(id, Reservation.State.CANCELLED, now.getAsLong(), sequence);
+        leave(id, Reservation.State.CANCELLED, NOW, sequence);
     }
 
     /** The delivery {@code id} of {@code sequence} was acknowledged now. */
     void acknowledged(String id, long sequence) {
-        leave(id, Reservation.State.ACKNOWLEDGED, now.getAsLong(), sequence);
+        leave(id, Reservation.State.ACKNOWLEDGED, NOW, sequence);
     }
 
     /** The dead delivery {@code id} of {@code sequence} was deleted now. */
     void deadDeleted(String id, long sequence) {
-        leave(id, Reservation.State.DEAD, now.getAsLong(), sequence);
+        leave(id, Reservation.State.DEAD, NOW, sequence);
     }
 
-    private void leave(String id, Reservation.State state, long time, long sequence) {
+    /** {@code time} is the clock's time now: read only when the clock has a window (reading may move it). */
+    private static final long NOW = Long.MIN_VALUE;
+
+    private void leave(String id, Reservation.State state, long timeOrNow, long sequence) {
         if (window == 0) {
             return;
         }
         long at = now.getAsLong();
+        long time = timeOrNow == NOW ? at : timeOrNow;
         expire(at);
         Entry entry = byId.get(id);
         if (entry == null) {
@@ -165,8 +169,12 @@ final class Reservations {
         bytes = 0;
     }
 
-    /** Every reservation held at {@code at}, by the time its window began, then sequence: for a snapshot or fork. */
-    List<Reservation> image(long at) {
+    /** Every reservation held now, by the time its window began, then sequence: for a snapshot or fork. */
+    List<Reservation> image() {
+        if (byId.isEmpty()) {
+            return List.of();
+        }
+        long at = now.getAsLong();
         List<Reservation> all = new ArrayList<>(byId.size());
         for (Entry entry : byId.values()) {
             if (!expired(entry, at)) {
