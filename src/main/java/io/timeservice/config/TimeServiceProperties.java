@@ -42,6 +42,7 @@ import org.springframework.util.unit.DataSize;
  * @param postgresql    the PostgreSQL store's firing loop and gauges
  * @param schedules     the bound on recurring schedules and on one schedule's catch-up per step
  * @param push          push delivery: which targets may be reached, and the pusher's threads
+ * @param dedupe        the bound on ids reserved by clocks' dedupe windows
  */
 @ConfigurationProperties("timeservice")
 public record TimeServiceProperties(@DefaultValue Heap heap,
@@ -64,7 +65,8 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue("memory") StoreAutoConfigurationFilter.Store store,
                                     @DefaultValue Postgresql postgresql,
                                     @DefaultValue Schedules schedules,
-                                    @DefaultValue Push push) {
+                                    @DefaultValue Push push,
+                                    @DefaultValue Dedupe dedupe) {
 
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
@@ -123,6 +125,21 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
         public Deliveries {
             require(max >= 1 && max <= 100_000_000, "timeservice.deliveries.max must be between 1 and 100000000,"
                     + " got " + max);
+        }
+    }
+
+    /**
+     * {@code timeservice.dedupe.*}.
+     *
+     * @param maxReservations the most ids reserved by dedupe windows over all clocks (each counts its id's bytes in
+     *                        {@code capacity-bytes} too, and about 81 bytes of memory beyond them); at it, an add on a
+     *                        clock with a window is refused with 429 {@code reservation_limit}
+     */
+    public record Dedupe(@DefaultValue("1000000") long maxReservations) {
+
+        public Dedupe {
+            require(maxReservations >= 1 && maxReservations <= 100_000_000, "timeservice.dedupe.max-reservations"
+                    + " must be between 1 and 100000000, got " + maxReservations);
         }
     }
 

@@ -9,6 +9,9 @@ public final class Limits {
 
     /** Largest delay or advance accepted: 10^15 ms, about 31,700 years. */
     public static final long MAX_DELAY = 1_000_000_000_000_000L;
+
+    /** Longest dedupe window of a clock: 30 days in milliseconds. */
+    public static final long MAX_DEDUPE_WINDOW = 30L * 24 * 60 * 60 * 1000;
     /**
      * The end of time: the latest time a clock shows and the latest any time it holds may be (a timer's fireTime, a
      * schedule's start, end and occurrences, a lease's end, a retry's time), 2^53 - 1 ms, in the year 287,396: the

@@ -11,6 +11,7 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 
@@ -73,6 +74,15 @@ public interface TimerStore {
      * @throws ProblemException {@code timer_not_found} or {@code precondition_failed}
      */
     Timer cancel(String clock, String id, Precondition precondition, Trace trace);
+
+    /**
+     * Releases the clock's reservation of {@code id} before its dedupe window ends, so the id may be added again;
+     * returns the reservation as it was.
+     *
+     * @throws ProblemException {@code reservation_not_found} when the clock keeps none (never reserved, expired or
+     *                            released, or a malformed id)
+     */
+    Reservation releaseReservation(String clock, String id);
 
     /**
      * Applies {@code ops} in order, all or nothing: each decided against the state the ones before it leave, exactly

@@ -45,6 +45,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         if (e.member() != null) {
             problem.setProperty("member", e.member());   // the JSON pointer of a document's refused member
         }
+        e.extra().forEach(problem::setProperty);   // such as a reserved id's previous timer
         if (e.code() == ErrorCode.STORAGE_UNAVAILABLE) { // a database failing over, a busy row: try again shortly
             return Problems.response(problem, Limits.STORAGE_RETRY_AFTER_SECONDS);
         }

@@ -58,12 +58,15 @@ final class DeliveryQueue {
     private final TreeSet<Entry> waiting = new TreeSet<>(RETRY_ORDER);
     private final DeadLetters<Entry> dead = new DeadLetters<>(e -> e.timer.sequence(), e -> e.timer.id());
     private final RecentAcks.Share recentAcks;
+    /** Told each delivery that leaves the queue, so its id stays reserved for the clock's dedupe window. */
+    private final Reservations reservations;
     private long bytes;
 
     /** @param recentAcks where this clock remembers its acknowledged claims, within a bound over all clocks */
-    DeliveryQueue(RetryPolicy policy, RecentAcks.Share recentAcks) {
+    DeliveryQueue(RetryPolicy policy, RecentAcks.Share recentAcks, Reservations reservations) {
         this.policy = policy;
         this.recentAcks = recentAcks;
+        this.reservations = reservations;
     }
 
     /** One delivery; its mutable fields change only through the queue, out of any sorted set that orders by them. */
@@ -239,6 +242,7 @@ final class DeliveryQueue {
         Entry entry = leased(claim);
         bytes -= Capacity.bytesOf(entry.timer);
         recentAcks.remember(claim, entry.timer.id());
+        reservations.acknowledged(entry.timer.id(), entry.timer.sequence());
         return entry.view();
     }
 
@@ -401,7 +405,9 @@ final class DeliveryQueue {
     long deleteDead(List<Long> sequences) {
         long freed = 0;
         for (long sequence : sequences) {
-            freed += Capacity.bytesOf(dead.remove(sequence).timer);
+            Timer gone = dead.remove(sequence).timer;
+            freed += Capacity.bytesOf(gone);
+            reservations.deadDeleted(gone.id(), gone.sequence());
         }
         bytes -= freed;
         return freed;

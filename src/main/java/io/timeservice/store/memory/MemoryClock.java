@@ -21,6 +21,7 @@ import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
@@ -144,6 +145,16 @@ public final class MemoryClock {
     /** See {@link TimerChanges#cancel}. */
     public Timer cancel(String id, Precondition precondition, Trace trace) {
         return changes.cancel(id, precondition, trace);
+    }
+
+    /** The ids the clock keeps reserved now (its dedupe window), by the time their windows began. */
+    public List<Reservation> reservations() {
+        return kernel.serving(() -> kernel.reservations().image());
+    }
+
+    /** Releases the reservation of {@code id}; see {@link io.timeservice.store.TimerStore#releaseReservation}. */
+    public Reservation releaseReservation(String id) {
+        return changes.releaseReservation(id);
     }
 
     public Timer edit(String id, Long newDelay, Integer newPriority, Precondition precondition, Trace trace) {

@@ -9,6 +9,7 @@ import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.TimerStore;
@@ -48,6 +49,11 @@ public final class MemoryTimerStore implements TimerStore {
     @Override
     public Timer cancel(String clock, String id, Precondition precondition, Trace trace) {
         return scheduler(clocks, clock).cancel(id, precondition, trace);
+    }
+
+    @Override
+    public Reservation releaseReservation(String clock, String id) {
+        return scheduler(clocks, clock).releaseReservation(id);
     }
 
     @Override

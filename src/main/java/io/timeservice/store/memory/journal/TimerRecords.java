@@ -45,6 +45,9 @@ final class TimerRecords {
             out.putByte(RecordTag.ADVANCED_FIRING.code);
             out.putLong(firing.now());
             out.putInt(firing.count());
+        } else if (mutation instanceof Mutation.ReservationReleased released) {
+            out.putByte(RecordTag.RESERVATION_RELEASED.code);
+            out.putString(released.id());
         } else if (mutation instanceof Mutation.Passed passed) {
             out.putByte(RecordTag.PASSED.code);
             out.putLong(passed.now());
@@ -107,6 +110,8 @@ final class TimerRecords {
             case ADVANCED -> new Mutation.Advanced(body.getLong());
             case RESET -> new Mutation.Reset();
             case PASSED -> new Mutation.Passed(body.getLong());
+            case RESERVATION_RELEASED -> new Mutation.ReservationReleased(
+                    RecordCodec.requireString(RecordCodec.getString(body), "reserved id"));
             case ADVANCED_FIRING -> {
                 long now = body.getLong();
                 int count = body.getInt();
