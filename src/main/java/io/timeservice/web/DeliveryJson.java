@@ -42,7 +42,7 @@ record DeliveryJson(String clock, String id, long fireTime, int priority, long s
             DeliveryJson shown = of(clock, delivery);
             return new DeliveryJson(shown.clock(), shown.id(), shown.fireTime(), shown.priority(), shown.sequence(),
                     shown.payload(), shown.attempt(), shown.state(), null, shown.leaseUntil(), shown.retryAt(),
-                    shown.readyAt(), shown.deadReason(), shown.schedule());
+                    shown.readyAt(), shown.deadReason(), shown.schedule(), shown.traceparent(), shown.tracestate());
         }).toList();
     }
 

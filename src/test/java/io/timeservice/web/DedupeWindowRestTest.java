@@ -25,14 +25,14 @@ class DedupeWindowRestTest extends RestTestSupport {
         assertProblem(json("{\"dedupeWindow\":2592000001}").put("/clocks/e"), 400, "invalid_request");
         given().get("/clocks/default").then().body("dedupeWindow", equalTo(0));
 
-        json("{\"id\":\"order-1\",\"delay\":10}").post("/clocks/d/timers").then().statusCode(201)
-                .body("sequence", equalTo(1));
+        int sequence = json("{\"id\":\"order-1\",\"delay\":10}").post("/clocks/d/timers").then().statusCode(201)
+                .extract().path("sequence");   // a clock's sequences need not start at 1 (a clock made again)
         json("{\"by\":10}").post("/clocks/d/advance").then().statusCode(200).body("firedCount", equalTo(1));
         json("{\"id\":\"order-1\",\"delay\":10}").post("/clocks/d/timers").then().statusCode(409)
                 .body("code", equalTo("duplicate_id"))
                 .body("previous.state", equalTo("fired"))
                 .body("previous.time", equalTo(10))
-                .body("previous.sequence", equalTo(1));
+                .body("previous.sequence", equalTo(sequence));
 
         given().delete("/clocks/d/reservations/order-1").then().statusCode(200)
                 .body("id", equalTo("order-1")).body("state", equalTo("fired")).body("time", equalTo(10));
