@@ -12,11 +12,21 @@ public sealed interface BatchOp {
     String id();
 
     /** Adds a timer; {@code payload} is compact JSON text or {@code null}. */
-    record Add(String id, Due due, int priority, String payload) implements BatchOp {
+    record Add(String id, Due due, int priority, String payload, String traceContext) implements BatchOp {
+
+        /** Adds a timer without a trace context. */
+        public Add(String id, Due due, int priority, String payload) {
+            this(id, due, priority, payload, null);
+        }
 
         /** Adds a timer due {@code delay} ms from now. */
         public Add(String id, long delay, int priority, String payload) {
             this(id, Due.after(delay), priority, payload);
+        }
+
+        /** This add keeping the batch request's trace context ({@link TraceContext}, null: none). */
+        public Add withTraceContext(String context) {
+            return new Add(id, due, priority, payload, context);
         }
     }
 

@@ -18,10 +18,25 @@ package io.timeservice.model;
  * @param readyAt    when it last became ready: its fireTime, a retry's time, or a redrive's
  * @param deadReason why it died (dead only), else null
  * @param schedule   the schedule whose occurrence fired, or null for a client's timer
+ * @param traceContext the W3C trace context of the request that added the timer ({@link TraceContext}), or null
  */
 public record Delivery(String id, long fireTime, int priority, long sequence, String payload, int attempt,
                        State state, String claim, long leaseUntil, long retryAt, long readyAt, String deadReason,
-                       String schedule) {
+                       String schedule, String traceContext) {
+
+    /** A delivery without a trace context. */
+    public Delivery(String id, long fireTime, int priority, long sequence, String payload, int attempt,
+                    State state, String claim, long leaseUntil, long retryAt, long readyAt, String deadReason,
+                    String schedule) {
+        this(id, fireTime, priority, sequence, payload, attempt, state, claim, leaseUntil, retryAt, readyAt,
+                deadReason, schedule, null);
+    }
+
+    /** This delivery with the trace context {@code context} (null: none). */
+    public Delivery withTraceContext(String context) {
+        return new Delivery(id, fireTime, priority, sequence, payload, attempt, state, claim, leaseUntil, retryAt,
+                readyAt, deadReason, schedule, context);
+    }
 
     /** The delivery of a client's timer, no schedule's occurrence. */
     public Delivery(String id, long fireTime, int priority, long sequence, String payload, int attempt,

@@ -9,6 +9,7 @@ import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics.Operation;
@@ -29,8 +30,10 @@ public final class MeasuredTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
-        return MeasuredCall.measure(metrics, Operation.ADD, () -> store.add(clock, id, due, priority, payload, trace));
+    public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                     Trace trace) {
+        return MeasuredCall.measure(metrics, Operation.ADD,
+                () -> store.add(clock, id, due, priority, payload, traceContext, trace));
     }
 
     @Override
@@ -48,6 +51,11 @@ public final class MeasuredTimerStore implements TimerStore {
     @Override
     public Timer cancel(String clock, String id, Precondition precondition, Trace trace) {
         return MeasuredCall.measure(metrics, Operation.CANCEL, () -> store.cancel(clock, id, precondition, trace));
+    }
+
+    @Override
+    public Reservation releaseReservation(String clock, String id) {
+        return MeasuredCall.measure(metrics, Operation.CANCEL, () -> store.releaseReservation(clock, id));
     }
 
     @Override

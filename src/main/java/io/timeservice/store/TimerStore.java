@@ -11,6 +11,7 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 
@@ -33,7 +34,15 @@ public interface TimerStore {
      *                            {@code payload_too_large} or {@code capacity_exceeded} (too many timers, or too many
      *                            payload bytes)
      */
-    Timer add(String clock, String id, Due due, int priority, String payload, Trace trace);
+    default Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
+        return add(clock, id, due, priority, payload, null, trace);
+    }
+
+    /**
+     * {@link #add(String, String, Due, int, String, Trace)}, the timer keeping {@code traceContext}
+     * ({@link io.timeservice.model.TraceContext}, null for none): its firing and delivery carry it.
+     */
+    Timer add(String clock, String id, Due due, int priority, String payload, String traceContext, Trace trace);
 
     /** Adds a timer due at {@code now + delay}: {@link #add(String, String, Due, int, String, Trace)}. */
     default Timer add(String clock, String id, long delay, int priority, String payload, Trace trace) {
@@ -65,6 +74,15 @@ public interface TimerStore {
      * @throws ProblemException {@code timer_not_found} or {@code precondition_failed}
      */
     Timer cancel(String clock, String id, Precondition precondition, Trace trace);
+
+    /**
+     * Releases the clock's reservation of {@code id} before its dedupe window ends, so the id may be added again;
+     * returns the reservation as it was.
+     *
+     * @throws ProblemException {@code reservation_not_found} when the clock keeps none (never reserved, expired or
+     *                            released, or a malformed id)
+     */
+    Reservation releaseReservation(String clock, String id);
 
     /**
      * Applies {@code ops} in order, all or nothing: each decided against the state the ones before it leave, exactly

@@ -15,6 +15,7 @@ import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
 import io.timeservice.store.TimerStore;
 import io.timeservice.web.JsonRequest.Batch;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -33,10 +34,12 @@ class BatchController {
 
     private final TimerStore timers;
     private final StrictJsonConverter json;
+    private final AddingTraceContext traceContexts;
 
-    BatchController(TimerStore timers, StrictJsonConverter json) {
+    BatchController(TimerStore timers, StrictJsonConverter json, AddingTraceContext traceContexts) {
         this.timers = timers;
         this.json = json;
+        this.traceContexts = traceContexts;
     }
 
     /** {@code {"op": "add", ...}}: the body of {@code POST /timers}. */
@@ -61,7 +64,7 @@ class BatchController {
 
     @PostMapping(path = {"/batch", "/clocks/{clock}/batch"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResultsJson batch(@ClockVariable String clock, @RequestBody Batch body) {
+    ResultsJson batch(@ClockVariable String clock, @RequestBody Batch body, HttpServletRequest request) {
         JsonNode ops = body.ops();
         if (!ops.isArray() || ops.isEmpty() || ops.size() > Limits.MAX_BATCH_OPS) {
             throw StrictJsonConverter.invalidRequest("ops must be a JSON array of 1 to " + Limits.MAX_BATCH_OPS
@@ -75,6 +78,11 @@ class BatchController {
             } catch (ProblemException refused) {
                 throw refused.atOp(i);
             }
+        }
+        long adds = batch.stream().filter(BatchOp.Add.class::isInstance).count();
+        String context = adds == 0 ? null : traceContexts.ofBatch(request, clock, (int) adds);
+        if (context != null) {
+            batch.replaceAll(op -> op instanceof BatchOp.Add add ? add.withTraceContext(context) : op);
         }
         List<Timer> timers;
         try {

@@ -17,6 +17,7 @@ import io.timeservice.model.TraceStep;
 import io.timeservice.store.TimerStore;
 import io.timeservice.web.JsonRequest.AddTimer;
 import io.timeservice.web.JsonRequest.EditTimer;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -38,21 +39,23 @@ class TimerController {
 
     private final TimerStore timers;
     private final StrictJsonConverter json;
+    private final AddingTraceContext traceContexts;
 
-    TimerController(TimerStore timers, StrictJsonConverter json) {
+    TimerController(TimerStore timers, StrictJsonConverter json, AddingTraceContext traceContexts) {
         this.timers = timers;
         this.json = json;
+        this.traceContexts = traceContexts;
     }
 
     @PostMapping(path = {"/timers", "/clocks/{clock}/timers"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<TimerJson> add(@ClockVariable String clock, @RequestBody AddTimer body,
-                                  @TraceFlag boolean trace) {
+                                  @TraceFlag boolean trace, HttpServletRequest request) {
         String payload = json.payloadText(body.payload());
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Due due = TimerRules.requireDue(body.delay(), ClockTimeMember.read("at", body.at()));
         Timer timer = timers.add(clock, body.id(), due, body.priority() == null ? 0 : body.priority(), payload,
-                Trace.into(steps));
+                traceContexts.ofAdd(request, clock, body.id()), Trace.into(steps));
         return ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/timers/" + timer.id()))
                 .eTag(EntityTags.of(timer))
                 .body(TimerJson.of(timer, steps));

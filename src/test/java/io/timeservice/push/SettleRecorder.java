@@ -123,4 +123,20 @@ final class SettleRecorder implements DeliveryStore {
     public void allowWaits() {
         store.allowWaits();
     }
+
+    @Override
+    public List<Delivery> list(String clock, io.timeservice.model.DeliveryFilter filter, int limit,
+                               long afterSequence) {
+        return store.list(clock, filter, limit, afterSequence);
+    }
+
+    @Override
+    public Chunk redriveChunk(String clock, io.timeservice.model.DeliveryFilter filter, long afterSequence, int max) {
+        return store.redriveChunk(clock, filter, afterSequence, max);
+    }
+
+    @Override
+    public Chunk deleteChunk(String clock, io.timeservice.model.DeliveryFilter filter, long afterSequence, int max) {
+        return store.deleteChunk(clock, filter, afterSequence, max);
+    }
 }

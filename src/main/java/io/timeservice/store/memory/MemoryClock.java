@@ -13,6 +13,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.HeapView;
@@ -20,11 +21,13 @@ import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
+import io.timeservice.store.DeliveryStore;
 import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.memory.heap.IndexedTimerHeap;
 import io.timeservice.store.memory.time.TimeSource;
@@ -131,12 +134,27 @@ public final class MemoryClock {
 
     /** See {@link TimerChanges#add}. */
     public Timer add(String id, Due due, int priority, String payload, Trace trace) {
-        return changes.add(id, due, priority, payload, trace);
+        return changes.add(id, due, priority, payload, null, trace);
+    }
+
+    /** See {@link TimerChanges#add}, with the adding request's trace context. */
+    public Timer add(String id, Due due, int priority, String payload, String traceContext, Trace trace) {
+        return changes.add(id, due, priority, payload, traceContext, trace);
     }
 
     /** See {@link TimerChanges#cancel}. */
     public Timer cancel(String id, Precondition precondition, Trace trace) {
         return changes.cancel(id, precondition, trace);
+    }
+
+    /** The ids the clock keeps reserved now (its dedupe window), by the time their windows began. */
+    public List<Reservation> reservations() {
+        return kernel.serving(() -> kernel.reservations().image());
+    }
+
+    /** Releases the reservation of {@code id}; see {@link io.timeservice.store.TimerStore#releaseReservation}. */
+    public Reservation releaseReservation(String id) {
+        return changes.releaseReservation(id);
     }
 
     public Timer edit(String id, Long newDelay, Integer newPriority, Precondition precondition, Trace trace) {
@@ -338,6 +356,21 @@ public final class MemoryClock {
     /** See {@link ClockDeliveries#deadDeliveries}. */
     public List<Delivery> deadDeliveries(int limit, long afterSequence) {
         return clockDeliveries.deadDeliveries(limit, afterSequence);
+    }
+
+    /** See {@link ClockDeliveries#list}. */
+    public List<Delivery> listDeliveries(DeliveryFilter filter, int limit, long afterSequence) {
+        return clockDeliveries.list(filter, limit, afterSequence);
+    }
+
+    /** See {@link ClockDeliveries#redriveChunk}. */
+    public DeliveryStore.Chunk redriveChunk(DeliveryFilter filter, long afterSequence, int max) {
+        return clockDeliveries.redriveChunk(filter, afterSequence, max);
+    }
+
+    /** See {@link ClockDeliveries#deleteChunk}. */
+    public DeliveryStore.Chunk deleteChunk(DeliveryFilter filter, long afterSequence, int max) {
+        return clockDeliveries.deleteChunk(filter, afterSequence, max);
     }
 
     /** See {@link ClockDeliveries#redrive}. */

@@ -9,6 +9,7 @@ import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.TimerStore;
@@ -29,8 +30,9 @@ public final class MemoryTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
-        return scheduler(clocks, clock).add(id, due, priority, payload, trace);
+    public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                     Trace trace) {
+        return scheduler(clocks, clock).add(id, due, priority, payload, traceContext, trace);
     }
 
     @Override
@@ -47,6 +49,11 @@ public final class MemoryTimerStore implements TimerStore {
     @Override
     public Timer cancel(String clock, String id, Precondition precondition, Trace trace) {
         return scheduler(clocks, clock).cancel(id, precondition, trace);
+    }
+
+    @Override
+    public Reservation releaseReservation(String clock, String id) {
+        return scheduler(clocks, clock).releaseReservation(id);
     }
 
     @Override

@@ -23,6 +23,10 @@ public sealed interface Mutation {
     record Cancelled(String id, long sequence) implements Mutation {
     }
 
+    /** The clock's reservation of {@code id} (its dedupe window) was released early. */
+    record ReservationReleased(String id) implements Mutation {
+    }
+
     /** The pending timer {@code id} now fires at {@code fireTime} with {@code priority}, at {@code version}. */
     record Edited(String id, long sequence, long fireTime, int priority, long version) implements Mutation {
     }

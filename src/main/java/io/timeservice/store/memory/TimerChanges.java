@@ -6,6 +6,7 @@ import java.util.function.LongSupplier;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
@@ -50,7 +51,7 @@ final class TimerChanges {
     }
 
     /** See {@link io.timeservice.store.TimerStore#add}: due {@code due}, decided under the lock; steps into trace. */
-    Timer add(String id, Due due, int priority, String payload, Trace trace) {
+    Timer add(String id, Due due, int priority, String payload, String traceContext, Trace trace) {
         return kernel.mutate(Operation.ADD, () -> TimerRules.requireValidId(id), () -> {
             long now = kernel.clock().now();
             long fireTime = TimeRules.fireTime(now, due);
@@ -58,15 +59,16 @@ final class TimerChanges {
             if (heap.find(id) != IndexedTimerHeap.NONE) {
                 throw TimerRules.duplicateId(id);
             }
+            kernel.requireNotReservedId(id, now);
             long bytes = capacity.reserve(id, payload); // the last refusal; given back if anything after it throws
             try {
                 MutationLog log = kernel.log();
                 log.requireWritable();
                 long sequence = sequences.reserveNext(log);
                 long createdAtWall = wallClockMillis.getAsLong();
-                Timer added = new Timer(id, fireTime, priority, sequence, 1, now, payload);
+                Timer added = new Timer(id, fireTime, priority, sequence, 1, now, payload, null, traceContext);
                 return kernel.commit(new Mutation.Added(added, createdAtWall), trace, () -> {
-                    heap.insert(id, fireTime, priority, sequence, 1, now, createdAtWall, payload);
+                    heap.insert(id, fireTime, priority, sequence, 1, now, createdAtWall, payload, traceContext);
                     sequences.issued(sequence);
                     capacity.added(bytes);
                     return added;
@@ -91,6 +93,7 @@ final class TimerChanges {
             return kernel.commit(new Mutation.Cancelled(id, cancelled.sequence()), trace, () -> {
                 heap.remove(handle);
                 capacity.removed(cancelled);
+                kernel.reservations().cancelled(id, cancelled.sequence());
                 return cancelled;
             });
         });
@@ -134,8 +137,12 @@ final class TimerChanges {
         return kernel.mutate(Operation.BATCH, () -> {
             TimerRules.requireBatchSize(ops);
         }, () -> {
-            BatchPlan plan = new BatchPlan(heap, capacity, sequences, kernel.clock().now(),
-                    wallClockMillis.getAsLong(), ops.size(), schedules::requireNotReserved);
+            long now = kernel.clock().now();
+            BatchPlan plan = new BatchPlan(heap, capacity, sequences, now, wallClockMillis.getAsLong(), ops.size(),
+                    id -> {
+                        schedules.requireNotReserved(id);
+                        kernel.requireNotReservedId(id, now);
+                    }, kernel.reservations());
             try {
                 schedules.requireNoneOwned(ops);
                 plan.decideAll(ops);
@@ -155,6 +162,22 @@ final class TimerChanges {
         });
     }
 
+    /** See {@link io.timeservice.store.TimerStore#releaseReservation}. */
+    Reservation releaseReservation(String id) {
+        return kernel.mutate(Operation.CANCEL, () -> {
+            long now = kernel.clock().now();
+            Reservation held = kernel.reservations().find(id, now);
+            if (held == null) {
+                throw TimerRules.reservationNotFound(id);
+            }
+            kernel.log().requireWritable();
+            return kernel.commit(new Mutation.ReservationReleased(id), Trace.NONE, () -> {
+                kernel.reservations().release(id, now);
+                return held;
+            });
+        });
+    }
+
     /**
      * Forgets every pending timer, schedule and delivery and continues on {@code freshClock} (a virtual clock; a
      * system clock's time stays the wall clock's). Sequences keep counting, so no entity tag issued before the reset
@@ -168,6 +191,7 @@ final class TimerChanges {
                 heap.clear();
                 schedules.dropAll();
                 clockDeliveries.drop();
+                kernel.reservations().clear();
                 TimeSource clock = kernel.clock();
                 kernel.useClock(clock.isVirtual() ? freshClock : clock); // a system clock's time is the wall clock's
                 return null;

@@ -70,7 +70,8 @@ final class BatchAdds {
             if (!seen.add(add.id()) || sequence == null) {
                 return new Outcome(added, TimerRules.duplicateId(add.id()));
             }
-            added.add(new Timer(add.id(), fireTimes[i], add.priority(), sequence, 1, now, add.payload()));
+            added.add(new Timer(add.id(), fireTimes[i], add.priority(), sequence, 1, now, add.payload(), null,
+                    add.traceContext()));
         }
         return new Outcome(added, refusal);
     }
@@ -87,6 +88,7 @@ final class BatchAdds {
         Integer[] priorities = new Integer[n];
         String[] payloads = new String[n];
         Long[] bytes = new Long[n];
+        String[] traceContexts = new String[n];
         for (int i = 0; i < n; i++) {
             BatchOp.Add add = adds.get(i);
             ids[i] = add.id();
@@ -94,6 +96,7 @@ final class BatchAdds {
             priorities[i] = add.priority();
             payloads[i] = add.payload();
             bytes[i] = Limits.bytesOf(add.id(), add.payload());
+            traceContexts[i] = add.traceContext();
         }
         try (PreparedStatement insert = connection.prepareStatement(TimerSql.INSERT_RUN)) {
             insert.setString(1, clock.name());
@@ -104,6 +107,7 @@ final class BatchAdds {
             insert.setArray(6, connection.createArrayOf("integer", priorities));
             insert.setArray(7, connection.createArrayOf("text", payloads));
             insert.setArray(8, connection.createArrayOf("bigint", bytes));
+            insert.setArray(9, connection.createArrayOf("text", traceContexts));
             Map<String, Long> sequences = new HashMap<>(n * 2);
             try (ResultSet rows = insert.executeQuery()) {
                 while (rows.next()) {

@@ -158,20 +158,20 @@ final class ClockSql {
                   JOIN (SELECT seq, row_number() OVER (ORDER BY seq) AS r FROM fresh) f USING (r)),
             copied_timers AS (
                 INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, created_at_wall,
-                                    payload, bytes, schedule, triggered, system_clock)
+                                    payload, bytes, schedule, triggered, system_clock, trace_context)
                 SELECT (SELECT dst FROM args), t.id, t.fire_time, t.priority, m.new_seq, t.version, t.created_at, t.created_at_wall,
-                       t.payload, t.bytes, t.schedule, t.triggered, t.system_clock
+                       t.payload, t.bytes, t.schedule, t.triggered, t.system_clock, t.trace_context
                   FROM timers t JOIN mapped m ON m.old_seq = t.seq
                  WHERE t.clock = (SELECT src FROM args)
                 RETURNING bytes),
             copied_deliveries AS (
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
                                         attempt, claim, lease_until, retry_at, ready_at, done_at, dead_reason, schedule,
-                                        system_clock)
+                                        system_clock, trace_context)
                 SELECT m.new_seq, (SELECT dst FROM args), d.id, d.fire_time, d.priority, d.version, d.created_at, d.payload, d.bytes,
                        CASE WHEN d.state = 'in_flight' THEN 'ready' ELSE d.state END, d.attempt, NULL, NULL,
                        d.retry_at, CASE WHEN d.state = 'in_flight' THEN (SELECT now FROM args) ELSE d.ready_at END, d.done_at,
-                       d.dead_reason, d.schedule, d.system_clock
+                       d.dead_reason, d.schedule, d.system_clock, d.trace_context
                   FROM deliveries d JOIN mapped m ON m.old_seq = d.seq
                  WHERE d.clock = (SELECT src FROM args) AND d.state <> 'acked'
                 RETURNING bytes)
@@ -189,11 +189,12 @@ final class ClockSql {
     static final String SAVED_ROWS = """
             SELECT * FROM (
                 SELECT false AS delivery, id, fire_time, priority, seq, version, created_at, payload, NULL AS state,
-                       1 AS attempt, NULL::bigint AS retry_at, 0::bigint AS ready_at, NULL AS dead_reason, schedule
+                       1 AS attempt, NULL::bigint AS retry_at, 0::bigint AS ready_at, NULL AS dead_reason, schedule,
+                       trace_context
                   FROM timers WHERE clock = ?
                 UNION ALL
                 SELECT true, id, fire_time, priority, seq, version, created_at, payload, state, attempt, retry_at,
-                       ready_at, dead_reason, schedule
+                       ready_at, dead_reason, schedule, trace_context
                   FROM deliveries WHERE clock = ? AND state <> 'acked') rows
              ORDER BY seq""";
 
@@ -203,30 +204,32 @@ final class ClockSql {
     /**
      * A chunk of a load's timers, one array per column; an occurrence timer names its schedule. Parameters: the clock
      * twice, then the arrays of ids, fire times, priorities, sequences, versions, creation times, payloads, bytes,
-     * schedules and triggered flags.
+     * schedules, triggered flags and trace contexts.
      */
     static final String LOAD_TIMERS = """
             INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, schedule,
-                                triggered, system_clock)
+                                triggered, system_clock, trace_context)
             SELECT ?, u.id, u.fire_time, u.priority, u.seq, u.version, u.created_at, u.payload, u.bytes, u.schedule,
-                   coalesce(u.triggered, false), (SELECT mode = 'system' FROM clocks WHERE name = ?)
+                   coalesce(u.triggered, false), (SELECT mode = 'system' FROM clocks WHERE name = ?), u.trace_context
               FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[],
-                          ?::text[], ?::boolean[])
-                   AS u (id, fire_time, priority, seq, version, created_at, payload, bytes, schedule, triggered)""";
+                          ?::text[], ?::boolean[], ?::text[])
+                   AS u (id, fire_time, priority, seq, version, created_at, payload, bytes, schedule, triggered,
+                         trace_context)""";
 
     /**
      * A chunk of a load's deliveries, one array per column, ready, waiting or dead (dead ones done at the load).
      * Parameters: the clock twice, then the arrays of ids, fire times, priorities, sequences, payloads, bytes, states,
-     * attempts, retry times, ready times, dead reasons and schedules.
+     * attempts, retry times, ready times, dead reasons, schedules and trace contexts.
      */
     static final String LOAD_DELIVERIES = """
             INSERT INTO deliveries (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, state,
-                                    attempt, retry_at, ready_at, dead_reason, done_at, schedule, system_clock)
+                                    attempt, retry_at, ready_at, dead_reason, done_at, schedule, system_clock,
+                                    trace_context)
             SELECT ?, u.id, u.fire_time, u.priority, u.seq, 1, u.fire_time, u.payload, u.bytes, u.state, u.attempt,
                    u.retry_at, u.ready_at, u.dead_reason, CASE WHEN u.state = 'dead' THEN db_now_ms() END, u.schedule,
-                   (SELECT mode = 'system' FROM clocks WHERE name = ?)
+                   (SELECT mode = 'system' FROM clocks WHERE name = ?), u.trace_context
               FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::int[],
-                          ?::bigint[], ?::bigint[], ?::text[], ?::text[])
+                          ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[])
                    AS u (id, fire_time, priority, seq, payload, bytes, state, attempt, retry_at, ready_at,
-                         dead_reason, schedule)""";
+                         dead_reason, schedule, trace_context)""";
 }

@@ -32,9 +32,9 @@ final class FiringSql {
                 DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*),
             queued AS (
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                        ready_at, schedule, system_clock)
+                                        ready_at, schedule, system_clock, trace_context)
                 SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time,
-                       schedule, system_clock
+                       schedule, system_clock, trace_context
                   FROM fired WHERE ?)
             SELECT""" + " " + TimerRows.COLUMNS + " FROM fired ORDER BY " + TimerRows.FIRING_ORDER;
 
@@ -55,9 +55,9 @@ final class FiringSql {
             fired AS (
                 DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*)
             INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                    ready_at, schedule, system_clock)
+                                    ready_at, schedule, system_clock, trace_context)
             SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time,
-                   schedule, system_clock
+                   schedule, system_clock, trace_context
               FROM fired
             RETURNING fire_time, db_now_ms()""";
 

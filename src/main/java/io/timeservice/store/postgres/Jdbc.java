@@ -53,6 +53,8 @@ final class Jdbc {
 
     /** lock_not_available: a row lock was not granted within lock_timeout. */
     private static final String LOCK_TIMEOUT = "55P03";
+    /** read_only_sql_transaction: a change sent to a standby (a demoted primary, a failover under way). */
+    private static final String READ_ONLY = "25006";
     /** query_canceled: statement_timeout passed (or an operator cancelled the statement). */
     private static final String STATEMENT_TIMEOUT = "57014";
 
@@ -218,8 +220,10 @@ final class Jdbc {
     }
 
     /**
-     * A connection that could not be had or was lost (class 08, a pool timeout), a server shutting down or not yet
-     * accepting (57P01-57P03), or one out of resources (class 53: too many connections, disk full).
+     * A connection that could not be had or was lost (class 08, a pool timeout; pgbouncer's own errors are 08P01), a
+     * server shutting down or not yet accepting (57P01-57P03), one out of resources (class 53: too many connections,
+     * disk full), or a server that is no longer (or not yet) the primary: a write on a standby fails with 25006
+     * read_only_sql_transaction, as on an old primary that a switchover demoted while a pooler still pointed at it.
      */
     private static boolean isUnavailable(SQLException failure) {
         if (failure instanceof SQLTransientConnectionException
@@ -228,6 +232,6 @@ final class Jdbc {
         }
         String state = failure.getSQLState();
         return state != null && (state.startsWith("08") || state.startsWith("53") || state.equals("57P01")
-                || state.equals("57P02") || state.equals("57P03"));
+                || state.equals("57P02") || state.equals("57P03") || state.equals(READ_ONLY));
     }
 }

@@ -130,7 +130,7 @@ public final class PostgresDeliveries {
                     while (rows.next()) {
                         claimed.add(new ClaimedDelivery(rows.getString(1), rows.getLong(2), rows.getInt(3), rows.getLong(4),
                                 rows.getString(5), rows.getInt(6), rows.getObject(7, UUID.class), rows.getLong(8),
-                                rows.getLong(9), rows.getString(10)));
+                                rows.getLong(9), rows.getString(10), rows.getString(11)));
                     }
                 }
                 claimed.sort(READY_ORDER); // RETURNING follows no order

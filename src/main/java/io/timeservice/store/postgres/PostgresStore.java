@@ -226,10 +226,25 @@ public final class PostgresStore implements AutoCloseable {
      * connection is lost, they look again every {@code slowPoll}.
      */
     public void startWakeups(Duration slowPoll) {
+        requirePositive(slowPoll);
+        wakeups.start(slowPoll);
+    }
+
+    /**
+     * Starts listening as {@link #startWakeups(Duration)} does, on connections of {@code direct} instead of the pool:
+     * when the pool is behind a pooler in transaction mode ({@link TransactionPooling}), a {@code LISTEN} there would
+     * listen on a server connection the next transaction of another client gets. Each reconnect opens a new
+     * connection of {@code direct} (a multi-host URL with {@code targetServerType=primary} finds the new primary).
+     */
+    public void startWakeups(Duration slowPoll, DataSource direct) {
+        requirePositive(slowPoll);
+        wakeups.start(slowPoll, direct);
+    }
+
+    private static void requirePositive(Duration slowPoll) {
         if (slowPoll.isNegative() || slowPoll.isZero()) {
             throw new IllegalArgumentException("slowPoll must be positive: " + slowPoll);
         }
-        wakeups.start(slowPoll);
     }
 
     /**

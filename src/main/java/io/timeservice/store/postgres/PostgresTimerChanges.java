@@ -83,8 +83,13 @@ public final class PostgresTimerChanges {
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
     public Timer add(String clock, String id, Due due, int priority, String payload) {
+        return add(clock, id, due, priority, payload, null);
+    }
+
+    /** {@link #add(String, String, Due, int, String)}, the timer keeping {@code traceContext} (null: none). */
+    public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext) {
         return onSharedClock(clock, (connection, stored) -> {
-            Timer added = insert(connection, stored, id, due, priority, payload);
+            Timer added = insert(connection, stored, id, due, priority, payload, traceContext);
             long bytes = Limits.bytesOf(id, payload);
             try {
                 budget.change(connection, 1, bytes, 1, bytes);
@@ -265,7 +270,7 @@ public final class PostgresTimerChanges {
 
     private Timer apply(Connection connection, StoredClock clock, BatchOp op) throws SQLException {
         if (op instanceof BatchOp.Add add) {
-            return insert(connection, clock, add.id(), add.due(), add.priority(), add.payload());
+            return insert(connection, clock, add.id(), add.due(), add.priority(), add.payload(), add.traceContext());
         } else if (op instanceof BatchOp.Edit edit) {
             return update(connection, clock, edit.id(), edit.due(), edit.priority(), edit.precondition());
         } else if (op instanceof BatchOp.Cancel cancel) {
@@ -279,7 +284,7 @@ public final class PostgresTimerChanges {
      * ({@code schedule_owned}), duplicate id, in the memory store's order.
      */
     private static Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
-                                String payload) throws SQLException {
+                                String payload, String traceContext) throws SQLException {
         TimerRules.requireValidId(id);
         long now = clock.now();
         long fireTime = TimeRules.fireTime(now, due);
@@ -296,13 +301,14 @@ public final class PostgresTimerChanges {
             insert.setString(6, payload);
             insert.setLong(7, Limits.bytesOf(id, payload));
             insert.setBoolean(8, clock.systemClockRows());
-            insert.setString(9, clock.name());
-            insert.setString(10, id);
+            insert.setString(9, traceContext);
+            insert.setString(10, clock.name());
+            insert.setString(11, id);
         }, row -> row.getLong(1));
         if (sequence == null) {
             throw TimerRules.duplicateId(id);
         }
-        return new Timer(id, fireTime, priority, sequence, 1, now, payload);
+        return new Timer(id, fireTime, priority, sequence, 1, now, payload, null, traceContext);
     }
 
     private static Timer update(Connection connection, StoredClock clock, String id, Due newDue,

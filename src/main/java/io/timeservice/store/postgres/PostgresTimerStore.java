@@ -10,6 +10,9 @@ import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
+import io.timeservice.model.ClockRules;
+import io.timeservice.model.TimerRules;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.TimerStore;
@@ -37,8 +40,9 @@ public final class PostgresTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
-        return changes.add(named(clock), id, due, priority, payload);
+    public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                     Trace trace) {
+        return changes.add(named(clock), id, due, priority, payload, traceContext);
     }
 
     @Override
@@ -55,6 +59,13 @@ public final class PostgresTimerStore implements TimerStore {
     @Override
     public Timer cancel(String clock, String id, Precondition precondition, Trace trace) {
         return changes.cancel(named(clock), id, precondition);
+    }
+
+    /** No clock of this store has a dedupe window yet ({@link ClockRules#requireNoDedupeWindowYet}): none is held. */
+    @Override
+    public Reservation releaseReservation(String clock, String id) {
+        status(clock); // clock_not_found first
+        throw TimerRules.reservationNotFound(id);
     }
 
     @Override

@@ -44,7 +44,8 @@ final class ReadyWakeups implements AutoCloseable {
     /** Below this many remembered clocks nothing is forgotten. */
     static final int MIN_REMEMBERED = 1_024;
 
-    private final DataSource dataSource;
+    /** Where the listener connects: the pool, or a direct connection when the pool is behind a transaction pooler. */
+    private volatile DataSource dataSource;
     private final Object monitor = new Object();
     /** Per remembered clock: the tick of its last wake-up; guarded by {@link #monitor}. */
     private final Map<String, Long> generations = new HashMap<>();
@@ -72,6 +73,15 @@ final class ReadyWakeups implements AutoCloseable {
             notify.setString(1, clock);
             notify.execute();
         }
+    }
+
+    /**
+     * Starts the listener thread (once) and sets the slow poll that bounds every wait; the listener connects through
+     * {@code listenSource} (a {@code LISTEN} needs a session of its own, which a transaction pooler does not keep).
+     */
+    synchronized void start(Duration newSlowPoll, DataSource listenSource) {
+        this.dataSource = listenSource;
+        start(newSlowPoll);
     }
 
     /** Starts the listener thread (once) and sets the slow poll that bounds every wait. */

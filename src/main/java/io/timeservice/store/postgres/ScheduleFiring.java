@@ -52,7 +52,8 @@ final class ScheduleFiring {
     private record Taken(Timer timer, long bytes, boolean triggered) {
 
         static Taken at(ResultSet row) throws SQLException {
-            return new Taken(TimerRows.timerAt(row, 1), row.getLong(9), row.getBoolean(10));
+            return new Taken(TimerRows.timerAt(row, 1), row.getLong(TimerRows.WIDTH + 1),
+                    row.getBoolean(TimerRows.WIDTH + 2));
         }
     }
 

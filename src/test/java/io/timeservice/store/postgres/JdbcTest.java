@@ -50,6 +50,18 @@ class JdbcTest {
                 .hasMessageContaining("SELECT 1 WHERE ?::boolean");
     }
 
+    /** A pooler still pointing at a primary that a switchover demoted: its writes fail 25006 until it follows. */
+    @Test
+    void aChangeOnAServerThatIsNoLongerThePrimary_isStorageUnavailable_notABug() {
+        assertThatThrownBy(() -> jdbc.inTransaction(connection -> {
+            try (var statement = connection.createStatement()) {
+                statement.execute("SET TRANSACTION READ ONLY"); // what every transaction on a standby is
+                return statement.executeUpdate("CREATE TEMPORARY TABLE written (n int)");
+            }
+        })).isInstanceOfSatisfying(ProblemException.class,
+                refused -> assertThat(refused.code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE));
+    }
+
     @Test
     void queryFirst_readsTheRow_orAnswersNullWhenThereIsNone() {
         String query = "SELECT n * 10 FROM generate_series(1, 3) AS n WHERE n = ?";

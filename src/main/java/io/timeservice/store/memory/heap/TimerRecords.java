@@ -1,6 +1,8 @@
 package io.timeservice.store.memory.heap;
 
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 import io.timeservice.model.Timer;
 
@@ -15,6 +17,10 @@ import io.timeservice.model.Timer;
  * read together by snapshots and removals; the heap slot of a handle is not here but in the heap, because every
  * sift level writes it and a 4-byte array caches far better than these records. The wall-clock creation time, used
  * only by the oldest-job-age metric, is kept in whole epoch seconds (an unsigned int: 1970 to 2106).
+ *
+ * <p>The trace context of the request that added a timer (issue 46) sits in a map by handle, apart: most timers have
+ * none (tracing is off unless an OTLP endpoint is set), and a sparse map costs them nothing; it has an entry only
+ * for a handle in use whose timer has a context.
  *
  * <p>Invariants: handles in use are below {@link #limit()}; a handle in use has a non-null id and is indexed under
  * the hash cached in its record (so a fired timer is unindexed without loading its id); a free handle has a null id
@@ -49,6 +55,8 @@ public final class TimerRecords implements OldestPending.Members {
     private int[] ints;
     /** By handle, [0, limit): id and payload side by side; both null while the handle is free. */
     private String[] texts;
+    /** Handle → trace context, for the handles in use whose timer has one. */
+    private final Map<Integer, String> traceContexts;
     private int limit;
     private int freeHandle = NONE;
     private final OldestPending oldestPending;
@@ -62,6 +70,7 @@ public final class TimerRecords implements OldestPending.Members {
     /** Records whose {@link IdIndex} grows past {@code indexMaxLoadPercent} of its buckets (for benchmarks). */
     TimerRecords(int capacity, int indexMaxLoadPercent) {
         allocate(capacity);
+        traceContexts = new HashMap<>();
         oldestPending = new OldestPending(this, capacity);
         index = new IdIndex(indexMaxLoadPercent);
     }
@@ -71,15 +80,17 @@ public final class TimerRecords implements OldestPending.Members {
         ints = Arrays.copyOf(source.ints, recordAt(source.limit));
         texts = Arrays.copyOf(source.texts, source.limit * TEXT_STRIDE);
         limit = source.limit;
+        traceContexts = new HashMap<>(source.traceContexts);
         freeHandle = source.freeHandle;
         oldestPending = new OldestPending(source.oldestPending, this);
         index = new IdIndex(source.index);
     }
 
     /** Records alone, for reading only: see {@link #frozenCopy}. */
-    private TimerRecords(int[] ints, String[] texts, int limit) {
+    private TimerRecords(int[] ints, String[] texts, Map<Integer, String> traceContexts, int limit) {
         this.ints = ints;
         this.texts = texts;
+        this.traceContexts = traceContexts;
         this.limit = limit;
         oldestPending = null;
         index = null;
@@ -91,7 +102,8 @@ public final class TimerRecords implements OldestPending.Members {
      * a {@link HeapImage} that a snapshot reads later without the lock.
      */
     TimerRecords frozenCopy() {
-        return new TimerRecords(Arrays.copyOf(ints, recordAt(limit)), Arrays.copyOf(texts, limit * TEXT_STRIDE), limit);
+        return new TimerRecords(Arrays.copyOf(ints, recordAt(limit)), Arrays.copyOf(texts, limit * TEXT_STRIDE),
+                traceContexts.isEmpty() ? Map.of() : new HashMap<>(traceContexts), limit);
     }
 
     /** Handles in use are below this. */
@@ -158,6 +170,11 @@ public final class TimerRecords implements OldestPending.Members {
         return texts[handle * TEXT_STRIDE + 1];
     }
 
+    /** The trace context of the timer {@code handle}, or null. */
+    String traceContextOf(int handle) {
+        return traceContexts.isEmpty() ? null : traceContexts.get(handle);
+    }
+
     int versionOf(int handle) {
         return ints[recordAt(handle) + VERSION];
     }
@@ -196,7 +213,7 @@ public final class TimerRecords implements OldestPending.Members {
     /** The timer {@code handle} with the key it has in the heap. */
     public Timer timer(int handle, long fireTime, int priority, long sequence) {
         return new Timer(idOf(handle), fireTime, priority, sequence, versionOf(handle), createdAt(handle),
-                payloadOf(handle));
+                payloadOf(handle), null, traceContextOf(handle));
     }
 
     /**
@@ -204,7 +221,8 @@ public final class TimerRecords implements OldestPending.Members {
      * arrays), and returns its handle. Call only when {@link #find} has not found {@code id}, whose {@link #hash} is
      * {@code hash}.
      */
-    int add(String id, int hash, int version, long createdAt, long createdAtWall, String payload) {
+    int add(String id, int hash, int version, long createdAt, long createdAtWall, String payload,
+            String traceContext) {
         int handle;
         if (freeHandle != NONE) {
             handle = freeHandle;
@@ -220,6 +238,9 @@ public final class TimerRecords implements OldestPending.Members {
         }
         texts[handle * TEXT_STRIDE] = id;
         texts[handle * TEXT_STRIDE + 1] = payload;
+        if (traceContext != null) {
+            traceContexts.put(handle, traceContext);
+        }
         int record = recordAt(handle);
         ints[record + VERSION] = version;
         ints[record + ID_HASH] = hash;
@@ -254,6 +275,9 @@ public final class TimerRecords implements OldestPending.Members {
         }
         texts[handle * TEXT_STRIDE] = null;
         texts[handle * TEXT_STRIDE + 1] = null;
+        if (!traceContexts.isEmpty()) {
+            traceContexts.remove(handle);
+        }
         ints[recordAt(handle) + ID_HASH] = freeHandle;
         freeHandle = handle;
         oldestPending.removed(handle);
@@ -262,6 +286,7 @@ public final class TimerRecords implements OldestPending.Members {
     /** Frees every handle and returns to {@code capacity}. */
     void clear(int capacity) {
         allocate(capacity);
+        traceContexts.clear();
         limit = 0;
         freeHandle = NONE;
         oldestPending.clear(capacity);

@@ -91,7 +91,16 @@ enum RecordTag {
     /** as {@link #WIDE_CLOCK_CREATED}, with settings of mode scaled. */
     SCALED_CLOCK_CREATED(42, Family.CLOCK, 11, 0),
     /** wallAnchor, clockAnchor, rate in millionths: a scaled clock's rate changed. */
-    RATE_CHANGED(43, Family.SETTINGS, 11, 0);
+    RATE_CHANGED(43, Family.SETTINGS, 11, 0),
+    /** id: a reserved id released before its dedupe window ended. */
+    RESERVATION_RELEASED(44, Family.TIMER, JournalFiles.DEDUPE_FORMAT_VERSION, 0),
+    /**
+     * as {@link #ADDED}, then the trace context of the request that added it (issue 46; {@code TraceContext}):
+     * written instead of {@link #ADDED} for a timer that has one.
+     */
+    TRACED_ADDED(56, Family.TIMER, JournalFiles.TRACE_CONTEXT_FORMAT_VERSION, 0),
+    /** as {@link #SAVED_DELIVERY}, then the trace context: written instead of it for a delivery that has one. */
+    TRACED_SAVED_DELIVERY(57, Family.DELIVERY, JournalFiles.TRACE_CONTEXT_FORMAT_VERSION, 0);
 
     /** The codecs of the record families, one type each. */
     enum Family {

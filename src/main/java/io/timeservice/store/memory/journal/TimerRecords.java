@@ -45,6 +45,9 @@ final class TimerRecords {
             out.putByte(RecordTag.ADVANCED_FIRING.code);
             out.putLong(firing.now());
             out.putInt(firing.count());
+        } else if (mutation instanceof Mutation.ReservationReleased released) {
+            out.putByte(RecordTag.RESERVATION_RELEASED.code);
+            out.putString(released.id());
         } else if (mutation instanceof Mutation.Passed passed) {
             out.putByte(RecordTag.PASSED.code);
             out.putLong(passed.now());
@@ -62,7 +65,7 @@ final class TimerRecords {
     /** A type-1 body; also each timer of a loaded clock's record. */
     static void putAdded(Mutation.Added added, GrowableBuffer out) {
         Timer timer = added.timer();
-        out.putByte(RecordTag.ADDED.code);
+        out.putByte(timer.traceContext() == null ? RecordTag.ADDED.code : RecordTag.TRACED_ADDED.code);
         out.putLong(timer.sequence());
         out.putLong(timer.fireTime());
         out.putInt(timer.priority());
@@ -71,12 +74,15 @@ final class TimerRecords {
         out.putLong(added.createdAtWallMillis());
         out.putString(timer.id());
         out.putString(timer.payload());
+        if (timer.traceContext() != null) {
+            out.putString(timer.traceContext());
+        }
     }
 
     /** Decodes the body after its tag {@code tag}, one of this family's. */
     static Mutation decode(RecordTag tag, ByteBuffer body) {
         return switch (tag) {
-            case ADDED -> {
+            case ADDED, TRACED_ADDED -> {
                 long sequence = body.getLong();
                 long fireTime = body.getLong();
                 int priority = body.getInt();
@@ -85,8 +91,9 @@ final class TimerRecords {
                 long wall = body.getLong();
                 String id = RecordCodec.getString(body);
                 String payload = RecordCodec.getString(body);
-                yield new Mutation.Added(new Timer(id, fireTime, priority, sequence, version, createdAt, payload),
-                        wall);
+                String context = tag == RecordTag.TRACED_ADDED ? RecordCodec.getString(body) : null;
+                yield new Mutation.Added(new Timer(id, fireTime, priority, sequence, version, createdAt, payload,
+                        null, context), wall);
             }
             case CANCELLED -> {
                 long sequence = body.getLong();
@@ -103,6 +110,8 @@ final class TimerRecords {
             case ADVANCED -> new Mutation.Advanced(body.getLong());
             case RESET -> new Mutation.Reset();
             case PASSED -> new Mutation.Passed(body.getLong());
+            case RESERVATION_RELEASED -> new Mutation.ReservationReleased(
+                    RecordCodec.requireString(RecordCodec.getString(body), "reserved id"));
             case ADVANCED_FIRING -> {
                 long now = body.getLong();
                 int count = body.getInt();

@@ -35,6 +35,8 @@ class RecordTagTest {
     private static final ScheduleSpec EVERY_SECOND = new ScheduleSpec(null, 1_000L, null, 0L, null, 5L, 2, "[1]",
             ScheduleSpec.CatchUp.ALL, false);
 
+    private static final String TRACE_CONTEXT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01;a=b";
+
     /** A mutation of each tag still written, as written by the codec of the tag's family. */
     private static final Map<RecordTag, Mutation> WRITTEN = new EnumMap<>(RecordTag.class);
 
@@ -64,6 +66,7 @@ class RecordTagTest {
         WRITTEN.put(RecordTag.LEASES_RENEWED, new Mutation.LeasesRenewed(18));
         WRITTEN.put(RecordTag.ACKED_ALL, new Mutation.AckedAll(List.of("c.2", "c.3")));
         WRITTEN.put(RecordTag.PASSED, new Mutation.Passed(19));
+        WRITTEN.put(RecordTag.RESERVATION_RELEASED, new Mutation.OnClock(3, new Mutation.ReservationReleased("r-1")));
         WRITTEN.put(RecordTag.ON_WIDE_CLOCK, new Mutation.OnClock(1L << 40, new Mutation.Passed(20)));
         WRITTEN.put(RecordTag.WIDE_CLOCK_CREATED, new Mutation.ClockCreated(1L << 40, "w", 0, 1_700_000_000_000L, 9,
                 ClockSettings.VIRTUAL));
@@ -82,7 +85,10 @@ class RecordTagTest {
                 ClockSettings.of(ClockSettings.Mode.SCALED, null, null, new ClockRate(2_000_000))));
         WRITTEN.put(RecordTag.RATE_CHANGED, new Mutation.OnClock(10, new Mutation.RateChanged(new ScaledTime(
                 1_700_000_000_000L, 50, new ClockRate(500_000)))));
+        WRITTEN.put(RecordTag.TRACED_ADDED, new Mutation.Added(new Timer("a", 5, -1, 3, 1, 2, "{\"n\":1}", null,
+                TRACE_CONTEXT), 1_700_000_000_000L));
     }
+
 
     private static SavedDelivery saved() {
         return new SavedDelivery(new Delivery("d", 20, 0, 3, "[2]", 1, Delivery.State.IN_FLIGHT, "c.5", 30_020, 0,
@@ -119,6 +125,13 @@ class RecordTagTest {
         assertThat(RecordCodec.decodeDelivery(ByteBuffer.wrap(snapshotFrame.array(), RecordCodec.FRAME_HEADER_BYTES,
                 snapshotFrame.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(saved());
         untested.remove(RecordTag.SAVED_DELIVERY);
+        SavedDelivery traced = new SavedDelivery(saved().delivery().withTraceContext(TRACE_CONTEXT), 30_000);
+        GrowableBuffer tracedFrame = RecordCodec.encode(traced, new GrowableBuffer(8));
+        assertThat(tracedFrame.array()[RecordCodec.FRAME_HEADER_BYTES])
+                .isEqualTo(RecordTag.TRACED_SAVED_DELIVERY.code);
+        assertThat(RecordCodec.decodeDelivery(ByteBuffer.wrap(tracedFrame.array(), RecordCodec.FRAME_HEADER_BYTES,
+                tracedFrame.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(traced);
+        untested.remove(RecordTag.TRACED_SAVED_DELIVERY);
 
         untested.removeIf(tag -> !tag.written());
         assertThat(untested).as("tags of the table without a round trip here").isEmpty();

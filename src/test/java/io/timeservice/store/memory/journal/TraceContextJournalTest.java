@@ -1,0 +1,96 @@
+package io.timeservice.store.memory.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.Due;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Trace;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
+import io.timeservice.store.memory.PendingBudget;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The trace context a timer keeps (issue 46) survives restarts: written with its add (record 56, a batch's part
+ * too) and with a snapshot's timers and deliveries (records 56 and 57), copied by a fork and replayed with it.
+ */
+class TraceContextJournalTest {
+
+    private static final String A = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01;congo=t61rcWkgMzE";
+    private static final String B = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00";
+    private static final ClockSettings QUEUE = new ClockSettings(ClockSettings.Mode.VIRTUAL,
+            ClockSettings.DeliveryMode.QUEUE, RetryPolicy.DEFAULT);
+
+    @TempDir
+    Path dir;
+
+    private final AtomicLong wall = new AtomicLong(1_700_000_000_000L);
+
+    @Test
+    void recordsReplayed_keepTheContexts_ofTimersDeliveriesAndForks() throws IOException {
+        ClockRegistry before = fresh();
+        try (JournalStore store = open(before)) {
+            drive(before);
+        }
+        ClockRegistry after = fresh();
+        try (JournalStore store = open(after)) {
+            assertRecovered(after);
+        }
+    }
+
+    @Test
+    void aSnapshot_keepsTheContexts() throws IOException {
+        ClockRegistry before = fresh();
+        try (JournalStore store = open(before)) {
+            drive(before);
+            before.snapshotNow();
+            store.writer().awaitSnapshotIdle();
+        }
+        assertThat(JournalFiles.snapshotNumbers(dir)).hasSize(1);
+        ClockRegistry after = fresh();
+        try (JournalStore store = open(after)) {
+            assertRecovered(after);
+        }
+    }
+
+    private static void drive(ClockRegistry clocks) {
+        clocks.create("q", 0, QUEUE);
+        MemoryClock q = clocks.scheduler("q");
+        q.add("fired", Due.after(5), 0, null, A, Trace.NONE);
+        q.add("plain", Due.after(5), 0, null, Trace.NONE);
+        q.batch(List.of(new BatchOp.Add("later", Due.after(50), 0, "{}", B)));
+        q.advance(5, Trace.NONE);
+        clocks.fork("copy", "q");
+    }
+
+    private static void assertRecovered(ClockRegistry clocks) {
+        for (String name : List.of("q", "copy")) {
+            MemoryClock clock = clocks.scheduler(name);
+            assertThat(clock.get("later").traceContext()).as(name).isEqualTo(B);
+            assertThat(clock.allDeliveries()).as(name).extracting(Delivery::id, Delivery::traceContext)
+                    .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("fired", A),
+                            org.assertj.core.groups.Tuple.tuple("plain", null));
+        }
+    }
+
+    private ClockRegistry fresh() {
+        return new ClockRegistry((clock, shared) -> new MemoryClock(clock, 4, shared, wall::get, StoreMetrics.NONE),
+                new PendingBudget(10_000, Long.MAX_VALUE), 10, wall::get);
+    }
+
+    private JournalStore open(ClockRegistry clocks) throws IOException {
+        return JournalStore.open(dir, clocks, FsyncPolicy.NEVER, Duration.ofMillis(5), 1, Long.MAX_VALUE,
+                JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
+    }
+}

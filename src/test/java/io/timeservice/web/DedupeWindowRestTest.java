@@ -1,0 +1,49 @@
+package io.timeservice.web;
+
+import static org.hamcrest.Matchers.equalTo;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A clock's {@code dedupeWindow} over HTTP: set by {@code PUT}, shown in the clock's answer, an add of a reserved id
+ * answered 409 {@code duplicate_id} with {@code previous}, and {@code DELETE .../reservations/{id}}. The stores'
+ * behaviour is {@code store.DedupeStoreContract}'s.
+ */
+class DedupeWindowRestTest extends RestTestSupport {
+
+    @AfterEach
+    void deleteClocks() {
+        deleteClocksButDefault();
+    }
+
+    @Test
+    void aReservedId_isAnswered409WithPrevious_untilTheWindowPasses_orItIsReleased() {
+        json("{\"dedupeWindow\":60000}").put("/clocks/d").then().statusCode(201).body("dedupeWindow", equalTo(60000));
+        json("{\"dedupeWindow\":60000}").put("/clocks/d").then().statusCode(200);
+        assertProblem(json("{\"dedupeWindow\":1}").put("/clocks/d"), 409, "clock_conflict");
+        assertProblem(json("{\"dedupeWindow\":2592000001}").put("/clocks/e"), 400, "invalid_request");
+        given().get("/clocks/default").then().body("dedupeWindow", equalTo(0));
+
+        int sequence = json("{\"id\":\"order-1\",\"delay\":10}").post("/clocks/d/timers").then().statusCode(201)
+                .extract().path("sequence");   // a clock's sequences need not start at 1 (a clock made again)
+        json("{\"by\":10}").post("/clocks/d/advance").then().statusCode(200).body("firedCount", equalTo(1));
+        json("{\"id\":\"order-1\",\"delay\":10}").post("/clocks/d/timers").then().statusCode(409)
+                .body("code", equalTo("duplicate_id"))
+                .body("previous.state", equalTo("fired"))
+                .body("previous.time", equalTo(10))
+                .body("previous.sequence", equalTo(sequence));
+
+        given().delete("/clocks/d/reservations/order-1").then().statusCode(200)
+                .body("id", equalTo("order-1")).body("state", equalTo("fired")).body("time", equalTo(10));
+        assertProblem(given().delete("/clocks/d/reservations/order-1"), 404, "reservation_not_found");
+        json("{\"id\":\"order-1\",\"delay\":10}").post("/clocks/d/timers").then().statusCode(201);
+        given().delete("/clocks/d/timers/order-1").then().statusCode(204);
+        assertProblem(json("{\"ops\":[{\"op\":\"add\",\"id\":\"order-1\",\"delay\":1}]}").post("/clocks/d/batch"),
+                409, "duplicate_id");
+
+        json("{\"by\":60000}").post("/clocks/d/advance").then().statusCode(200);
+        json("{\"id\":\"order-1\",\"delay\":10}").post("/clocks/d/timers").then().statusCode(201);
+        assertProblem(given().delete("/reservations/x"), 404, "reservation_not_found");
+    }
+}

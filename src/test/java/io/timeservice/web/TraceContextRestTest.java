@@ -1,0 +1,56 @@
+package io.timeservice.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import io.restassured.response.Response;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With tracing off (no OTLP endpoint) the service still keeps the W3C trace context a caller sent with the request
+ * that added a timer, directly or in a batch, and hands it to the worker with the delivery: the worker continues the
+ * caller's trace. A malformed {@code traceparent} is ignored, never refused.
+ */
+class TraceContextRestTest extends RestTestSupport {
+
+    static final String PARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    static final String OTHER = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00";
+
+    @AfterEach
+    void deleteCreatedClocks() {
+        deleteClocksButDefault();
+    }
+
+    @Test
+    void theAddingRequestsContext_reachesTheClaimedDelivery() {
+        json("{\"delivery\":\"queue\"}").put("/clocks/q").then().statusCode(201);
+        json("{\"id\":\"traced\",\"delay\":5}").header("traceparent", PARENT).header("tracestate", "congo=t61rcWkgMzE")
+                .post("/clocks/q/timers").then().statusCode(201);
+        json("{\"id\":\"plain\",\"delay\":5}").post("/clocks/q/timers").then().statusCode(201);
+        json("{\"id\":\"malformed\",\"delay\":5}").header("traceparent", "00-nonsense").post("/clocks/q/timers")
+                .then().statusCode(201);
+        json("{\"ops\":[{\"op\":\"add\",\"id\":\"b1\",\"delay\":5},{\"op\":\"add\",\"id\":\"b2\",\"delay\":5}]}")
+                .header("traceparent", OTHER).post("/clocks/q/batch").then().statusCode(200);
+
+        json("{\"by\":5}").post("/clocks/q/advance").then().statusCode(200);
+        Response claimed = json("{\"max\":10}").post("/clocks/q/deliveries/claim");
+        claimed.then().statusCode(200);
+        Map<String, Map<String, Object>> byId = claimed.jsonPath().<Map<String, Object>>getList("deliveries")
+                .stream().collect(Collectors.toMap(d -> (String) d.get("id"), Function.identity()));
+
+        assertEquals(PARENT, byId.get("traced").get("traceparent"));
+        assertEquals("congo=t61rcWkgMzE", byId.get("traced").get("tracestate"));
+        assertFalse(byId.get("plain").containsKey("traceparent"));
+        assertFalse(byId.get("malformed").containsKey("traceparent"));
+        for (String id : List.of("b1", "b2")) {
+            assertEquals(OTHER, byId.get(id).get("traceparent"));
+            assertFalse(byId.get(id).containsKey("tracestate"));
+        }
+    }
+}
