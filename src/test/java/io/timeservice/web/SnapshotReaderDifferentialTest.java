@@ -144,6 +144,9 @@ class SnapshotReaderDifferentialTest {
             documents.add(text.getBytes(StandardCharsets.UTF_8));
         }
         documents.add(new byte[] {'{', '"', (byte) 0xC3, '"', ':', '1', '}'}); // not UTF-8
+        for (String text : limits()) {
+            documents.add(text.getBytes(StandardCharsets.UTF_8));
+        }
         documents.add("{\"format\":1,\"clock\":{\"name\":\"\u00e9\u20ac\"}}".getBytes(StandardCharsets.UTF_8));
         Random random = new Random(20261207);
         for (int i = 0; i < 400; i++) {
@@ -163,6 +166,26 @@ class SnapshotReaderDifferentialTest {
                 documents.add((text != null ? text : write(mutated)).getBytes(StandardCharsets.UTF_8));
             }
         }
+        return documents;
+    }
+
+    /** Documents at and past the parser's limits: nesting, number and name length, string length. */
+    private static List<String> limits() {
+        String timer = "{\"format\":1,\"clock\":{},\"timers\":[{\"id\":\"t\",\"fireTime\":1,\"sequence\":1,";
+        List<String> documents = new ArrayList<>();
+        for (int depth : new int[] {63, 64, 65, 70}) {
+            documents.add(timer + "\"payload\":" + "[".repeat(depth) + "]".repeat(depth) + "}]}");
+        }
+        documents.add(timer + "\"priority\":" + "1".repeat(1000) + "}]}");
+        documents.add(timer + "\"priority\":" + "1".repeat(1001) + "}]}");
+        documents.add(timer + "\"" + "n".repeat(1024) + "\":1}]}");
+        documents.add(timer + "\"" + "n".repeat(1025) + "\":1}]}");
+        documents.add(timer + "\"payload\":\"" + "p".repeat(1500) + "\"}]}");
+        documents.add("{\"format\":1,\"clock\":{\"name\":\"" + "c".repeat(1100) + "\"}}");
+        documents.add("\uFEFF{\"format\":1,\"clock\":{}}");
+        documents.add("  \n ");
+        documents.add("{\"format\":1,\"clock\":{\"delivery\":\"push\",\"push\":{\"url\":\"http://127.0.0.1:9/x\","
+                + "\"headers\":{\"a\":{\"b\":1}},\"secrets\":[\"s\",null]}}}");
         return documents;
     }
 
