@@ -8,8 +8,8 @@ import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
 import java.lang.annotation.Retention;
 import java.lang.annotation.Target;
-import java.util.Collection;
 import java.util.List;
+import java.util.function.Function;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ErrorCode;
@@ -28,8 +28,6 @@ import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.annotation.JsonDeserialize;
-import tools.jackson.databind.exc.MismatchedInputException;
-import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.module.SimpleModule;
 
 /**
@@ -72,7 +70,7 @@ final class SnapshotValues {
 
     /**
      * The refusal of the item at {@code item} for {@code failure}: a refusal with a pointer as it is, one without at
-     * the member Jackson's path names, an unknown member, or an object or array that is something else.
+     * the member Jackson's path names.
      */
     static ProblemException refusal(JacksonException failure, String item) {
         StringBuilder at = new StringBuilder(item);
@@ -84,14 +82,6 @@ final class SnapshotValues {
             if (cause instanceof ProblemException refused) {
                 return refused.member() != null ? refused : SnapshotRules.refused(at.toString(), refused.getMessage());
             }
-        }
-        if (failure instanceof UnrecognizedPropertyException) {
-            return SnapshotRules.refused(at.toString(), "unknown member");
-        }
-        if (failure instanceof MismatchedInputException mismatch) {
-            Class<?> expected = mismatch.getTargetType();
-            return SnapshotRules.refused(at.toString(), expected != null
-                    && Collection.class.isAssignableFrom(expected) ? "must be a JSON array" : "must be a JSON object");
         }
         return SnapshotRules.refused(at.toString(), "not valid JSON: "
                 + StrictJsonConverter.withoutInternals(failure.getOriginalMessage()));
@@ -286,39 +276,43 @@ final class SnapshotValues {
         }
     }
 
-    /** A queue clock's retry policy, checked when its object ends (before the clock's next member). */
-    static final class RetryValue extends Strict<RetryPolicy> {
-        RetryValue() {
+    /**
+     * An object read as {@code item} and turned into what the model takes by {@code check}, which may refuse it: when
+     * the object ends, before the next member of the object around it is read.
+     */
+    private abstract static class Checked<I, T> extends Strict<T> {
+        private final Class<I> item;
+        private final Function<I, T> check;
+
+        Checked(Class<I> item, Function<I, T> check) {
             super("a JSON object");
+            this.item = item;
+            this.check = check;
         }
 
         @Override
-        RetryPolicy value(JsonParser parser, DeserializationContext context) {
+        T value(JsonParser parser, DeserializationContext context) {
             require(parser, JsonToken.START_OBJECT);
-            SnapshotItems.RetryItem item = context.readValue(parser, SnapshotItems.RetryItem.class);
+            I read = context.readValue(parser, item);
             try {
-                return item.policy();
+                return check.apply(read);
             } catch (ProblemException invalid) {
                 throw refused(invalid.getMessage());
             }
         }
     }
 
-    /** A push clock's target, checked when its object ends (before the clock's next member). */
-    static final class PushValue extends Strict<PushTarget> {
-        PushValue() {
-            super("a JSON object");
+    /** A queue clock's retry policy. */
+    static final class RetryValue extends Checked<SnapshotItems.RetryItem, RetryPolicy> {
+        RetryValue() {
+            super(SnapshotItems.RetryItem.class, SnapshotItems.RetryItem::policy);
         }
+    }
 
-        @Override
-        PushTarget value(JsonParser parser, DeserializationContext context) {
-            require(parser, JsonToken.START_OBJECT);
-            SnapshotItems.PushItem item = context.readValue(parser, SnapshotItems.PushItem.class);
-            try {
-                return item.target();
-            } catch (ProblemException invalid) {
-                throw refused(invalid.getMessage());
-            }
+    /** A push clock's target. */
+    static final class PushValue extends Checked<SnapshotItems.PushItem, PushTarget> {
+        PushValue() {
+            super(SnapshotItems.PushItem.class, SnapshotItems.PushItem::target);
         }
     }
 
