@@ -30,6 +30,7 @@ import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.SnapshotRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TraceContext;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
@@ -257,7 +258,7 @@ class SnapshotReader {
             });
             fired.require(members);
             return new Timer(fired.id, fired.fireTime, fired.priority(), fired.sequence, or(value[0], 1),
-                    or(value[1], 0), fired.payload, fired.schedule);
+                    or(value[1], 0), fired.payload, fired.schedule, fired.traceContext);
         }
 
         private Delivery readDelivery(Members members) {
@@ -281,7 +282,7 @@ class SnapshotReader {
             members.require(text[0] != null, "state");
             return new Delivery(fired.id, fired.fireTime, fired.priority(), fired.sequence, fired.payload,
                     or(value[0], 1).intValue(), Delivery.State.valueOf(upper(text[0])), null, 0, or(value[2], 0),
-                    or(value[1], fired.fireTime), text[1], fired.schedule);
+                    or(value[1], fired.fireTime), text[1], fired.schedule, fired.traceContext);
         }
 
         /** The members a timer and a delivery share: its id, when it is due, its priority, sequence and payload. */
@@ -292,6 +293,10 @@ class SnapshotReader {
             Long sequence;
             String payload;
             String schedule;
+            String traceparent;
+            String tracestate;
+            /** Of {@link #traceparent} and {@link #tracestate}, once {@link #require} has checked them. */
+            String traceContext;
 
             /** Reads the member {@code name} if it is one of these; false if it is not. */
             boolean read(Members m, String name, String at) {
@@ -302,6 +307,8 @@ class SnapshotReader {
                     case "sequence" -> sequence = m.integer(at);
                     case "payload" -> payload = payload(m, at);
                     case "schedule" -> schedule = m.string(at);
+                    case "traceparent" -> traceparent = m.string(at);
+                    case "tracestate" -> tracestate = m.string(at);
                     default -> {
                         return false;
                     }
@@ -313,6 +320,12 @@ class SnapshotReader {
                 members.require(id != null, "id");
                 members.require(fireTime != null, "fireTime");
                 members.require(sequence != null, "sequence");
+                if (traceparent != null || tracestate != null) {
+                    traceContext = TraceContext.of(traceparent, tracestate);
+                    if (traceContext == null || (tracestate != null && TraceContext.tracestate(traceContext) == null)) {
+                        throw SnapshotRules.refused(members.pointer, TraceContext.notValid(traceparent, tracestate));
+                    }
+                }
                 largestSequence = Math.max(largestSequence, sequence);
             }
 
