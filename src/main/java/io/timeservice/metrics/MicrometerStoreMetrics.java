@@ -2,6 +2,7 @@ package io.timeservice.metrics;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -9,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.timeservice.tracing.TimerSpans;
+import org.springframework.beans.factory.annotation.Autowired;
 import io.micrometer.core.instrument.Timer;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.store.StoreMetrics;
@@ -54,7 +57,16 @@ public class MicrometerStoreMetrics implements StoreMetrics {
     private final Timer deliveryLateness;
     private final Timer fireLag;
 
+    /** The firing spans (issue 46); a tracer that records nothing without an OTLP endpoint. */
+    private final TimerSpans spans;
+
     public MicrometerStoreMetrics(MeterRegistry registry) {
+        this(registry, new TimerSpans(io.micrometer.tracing.Tracer.NOOP));
+    }
+
+    @Autowired
+    public MicrometerStoreMetrics(MeterRegistry registry, TimerSpans spans) {
+        this.spans = spans;
         for (Operation operation : Operation.values()) {
             Map<Outcome, Timer> byOutcome = new EnumMap<>(Outcome.class);
             for (Outcome outcome : Outcome.values()) {
@@ -172,5 +184,10 @@ public class MicrometerStoreMetrics implements StoreMetrics {
 
     private static String tagValue(Enum<?> value) {
         return value.name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public void fired(String clock, List<io.timeservice.model.Timer> timers) {
+        spans.fired(clock, timers);
     }
 }

@@ -1,6 +1,9 @@
 package io.timeservice.store;
 
+import java.util.List;
+
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Timer;
 
 /**
  * What the scheduler reports about itself, so the core needs no metrics library. Called after the scheduler lock
@@ -41,6 +44,13 @@ public interface StoreMetrics {
 
     /** A firing step fired {@code fired} and skipped {@code skipped} schedule occurrences (either possibly 0). */
     default void scheduleOccurrences(int fired, int skipped) {
+    }
+
+    /**
+     * One advance or firing round of {@code clock} fired {@code timers} (not empty), told after any lock is released:
+     * a tracer records the firing as a span linked to the trace contexts they carry (issue 46).
+     */
+    default void fired(String clock, List<Timer> timers) {
     }
 
     /** One advance fired {@code count} timers (possibly 0). */

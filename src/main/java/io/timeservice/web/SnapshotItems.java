@@ -16,6 +16,7 @@ import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.SnapshotRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TraceContext;
 import io.timeservice.web.SnapshotValues.OneOf;
 import io.timeservice.web.SnapshotValues.Range;
 import tools.jackson.databind.annotation.JsonDeserialize;
@@ -93,12 +94,13 @@ final class SnapshotItems {
 
     record TimerItem(String id, Long fireTime, @Range(min = INT_MIN, max = INT_MAX) Long priority, Long sequence,
                      @JsonDeserialize(using = SnapshotValues.Payload.class) String payload, String schedule,
-                     @Range(min = 1, max = Timer.MAX_VERSION) Long version, Long createdAt) implements Item {
+                     @Range(min = 1, max = Timer.MAX_VERSION) Long version, Long createdAt, String traceparent,
+                     String tracestate) implements Item {
 
         Timer timer(String pointer) {
             requireFired(pointer, id, fireTime, sequence);
             return new Timer(id, fireTime, or(priority, 0).intValue(), sequence, or(version, 1), or(createdAt, 0),
-                    payload, schedule);
+                    payload, schedule, traceContext(pointer, traceparent, tracestate));
         }
     }
 
@@ -106,14 +108,15 @@ final class SnapshotItems {
                         @JsonDeserialize(using = SnapshotValues.Payload.class) String payload, String schedule,
                         @Range(min = INT_MIN, max = INT_MAX) Long attempt,
                         @OneOf({"ready", "in_flight", "waiting", "dead"}) String state, Long readyAt,
-                        @Range(min = 1, max = Long.MAX_VALUE) Long retryAt, String deadReason) implements Item {
+                        @Range(min = 1, max = Long.MAX_VALUE) Long retryAt, String deadReason, String traceparent,
+                        String tracestate) implements Item {
 
         Delivery delivery(String pointer) {
             requireFired(pointer, id, fireTime, sequence);
             require(state != null, pointer, "state");
             return new Delivery(id, fireTime, or(priority, 0).intValue(), sequence, payload, or(attempt, 1).intValue(),
                     Delivery.State.valueOf(upper(state)), null, 0, or(retryAt, 0), or(readyAt, fireTime), deadReason,
-                    schedule);
+                    schedule, traceContext(pointer, traceparent, tracestate));
         }
     }
 
@@ -153,6 +156,18 @@ final class SnapshotItems {
         require(id != null, pointer, "id");
         require(fireTime != null, pointer, "fireTime");
         require(sequence != null, pointer, "sequence");
+    }
+
+    /** The optional W3C trace context of a timer or delivery (issue 46), refused at its item when malformed. */
+    private static String traceContext(String pointer, String traceparent, String tracestate) {
+        if (traceparent == null && tracestate == null) {
+            return null;
+        }
+        String context = TraceContext.of(traceparent, tracestate);
+        if (context == null || (tracestate != null && TraceContext.tracestate(context) == null)) {
+            throw SnapshotRules.refused(pointer, TraceContext.notValid(traceparent, tracestate));
+        }
+        return context;
     }
 
     private static void require(boolean present, String pointer, String member) {

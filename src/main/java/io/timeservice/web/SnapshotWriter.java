@@ -13,6 +13,7 @@ import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TraceContext;
 import tools.jackson.core.JsonEncoding;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.StreamWriteFeature;
@@ -160,6 +161,7 @@ final class SnapshotWriter {
             json.writeStringProperty("schedule", timer.schedule());
         }
         writePayload(timer.payload(), json);
+        writeTraceContext(timer.traceContext(), json);
         json.writeEndObject();
     }
 
@@ -227,7 +229,19 @@ final class SnapshotWriter {
             json.writeStringProperty("schedule", delivery.schedule());
         }
         writePayload(delivery.payload(), json);
+        writeTraceContext(delivery.traceContext(), json);
         json.writeEndObject();
+    }
+
+    /** The optional members {@code traceparent} and {@code tracestate} (issue 46). */
+    private static void writeTraceContext(String context, JsonGenerator json) {
+        if (context != null) {
+            json.writeStringProperty("traceparent", TraceContext.traceparent(context));
+            String state = TraceContext.tracestate(context);
+            if (state != null) {
+                json.writeStringProperty("tracestate", state);
+            }
+        }
     }
 
     private static void writePayload(String payload, JsonGenerator json) {

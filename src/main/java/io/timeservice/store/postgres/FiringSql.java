@@ -59,7 +59,7 @@ final class FiringSql {
             SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time,
                    schedule, system_clock, trace_context
               FROM fired
-            RETURNING fire_time, db_now_ms()""";
+            RETURNING fire_time, db_now_ms(), id, seq, priority, trace_context""";
 
     /**
      * A clock's earliest pending timer, lease end and retry (null for none of a kind), read by their indexes.

@@ -215,7 +215,12 @@ public final class PostgresClockFiring {
      * @throws ProblemException {@code clock_not_found}
      */
     public int fireDue(String clock, int limit) {
-        long[] lags = DeliveryRoom.withinRoom(room -> room == 0 ? heldBack() : fireWithin(clock, Math.min(limit, room)));
+        List<Timer> traced = new ArrayList<>(0);
+        long[] lags = DeliveryRoom.withinRoom(room -> room == 0 ? heldBack()
+                : fireWithin(clock, Math.min(limit, room), traced));
+        if (!traced.isEmpty()) {
+            metrics.fired(clock, traced);
+        }
         for (long lag : lags) {
             if (lag >= 0) {
                 metrics.fireLag(lag);
@@ -231,8 +236,9 @@ public final class PostgresClockFiring {
     }
 
     /** One firing transaction of {@link #fireDue}, firing at most {@code limit}; the fire lags. */
-    private long[] fireWithin(String clock, int limit) {
+    private long[] fireWithin(String clock, int limit, List<Timer> traced) {
         return jdbc.inTransaction(connection -> {
+            traced.clear(); // a transaction tried again fires anew
             StoredClock stored = ClockRows.require(connection, clock, " FOR KEY SHARE");
             if (full && budget.totals(connection)[2] >= budget.maxDeliveries()) {
                 return new long[0]; // still no room: nothing fired, nothing to roll back
@@ -247,6 +253,11 @@ public final class PostgresClockFiring {
                         // fire lag is wall-clock time: a scaled clock's fire times are not
                         fired.add(stored.mode() != ClockSettings.Mode.SYSTEM ? -1
                                 : Math.max(0, rows.getLong(2) - rows.getLong(1)));
+                        String context = rows.getString(6);
+                        if (context != null) { // only what a tracer needs: the firing's links
+                            traced.add(new Timer(rows.getString(3), rows.getLong(1), rows.getInt(5), rows.getLong(4),
+                                    1, 0, null, null, context));
+                        }
                     }
                 }
             }
