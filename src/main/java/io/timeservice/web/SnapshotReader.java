@@ -23,6 +23,9 @@ import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
+import io.timeservice.model.Limits;
+import io.timeservice.model.TimerRules;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Schedule;
@@ -125,6 +128,7 @@ class SnapshotReader {
         private Clock clock;
         private final List<Timer> timers = new ArrayList<>();
         private final List<Delivery> deliveries = new ArrayList<>();
+        private final List<Reservation> reservations = new ArrayList<>();
         private final List<ReadSchedule> schedules = new ArrayList<>();
         private long largestSequence;
 
@@ -162,6 +166,8 @@ class SnapshotReader {
                 case "timers" -> root.child(at).array(i -> timers.add(readTimer(root.child(at + "/" + i))));
                 case "deliveries" -> root.child(at).array(i -> deliveries.add(readDelivery(root.child(at + "/" + i))));
                 case "schedules" -> root.child(at).array(i -> schedules.add(readSchedule(root.child(at + "/" + i))));
+                case "reservations" -> root.child(at).array(i -> reservations.add(
+                        readReservation(root.child(at + "/" + i))));
                 default -> throw Members.unknown(at);
             }
         }
@@ -179,13 +185,14 @@ class SnapshotReader {
                     case "push" -> read.push = readPush(m.child(at));
                     case "now" -> read.now = m.integer(at);
                     case "nextSequence" -> read.nextSequence = m.integer(at);
+                    case "dedupeWindow" -> read.dedupeWindow = m.integer(at, 0, Limits.MAX_DEDUPE_WINDOW);
                     default -> throw Members.unknown(at);
                 }
             });
             try {
                 read.settings = ClockSettings.of(read.mode == null ? null : ClockSettings.Mode.valueOf(upper(read.mode)),
                         read.delivery == null ? null : ClockSettings.DeliveryMode.valueOf(upper(read.delivery)),
-                        read.retry, read.rate, read.push);
+                        read.retry, read.rate, read.push).withDedupeWindow(or(read.dedupeWindow, 0));
             } catch (ProblemException invalid) {
                 // mode, delivery and rate refused together (ClockSettings' rules): the clock is the member named
                 throw SnapshotRules.refused(members.pointer, invalid.getMessage());
@@ -380,6 +387,32 @@ class SnapshotReader {
             }
         }
 
+        /** A reserved id: {@code id}, {@code state}, {@code time} and {@code sequence}, each required. */
+        private Reservation readReservation(Members members) {
+            members.object();
+            String[] text = new String[2];
+            Long[] value = new Long[2];
+            members.each((m, name, at) -> {
+                switch (name) {
+                    case "id" -> text[0] = m.string(at);
+                    case "state" -> text[1] = m.choice(at, "fired", "acknowledged", "dead", "cancelled");
+                    case "time" -> value[0] = m.integer(at);
+                    case "sequence" -> value[1] = m.integer(at);
+                    default -> throw Members.unknown(at);
+                }
+            });
+            members.require(text[0] != null, "id");
+            members.require(text[1] != null, "state");
+            members.require(value[0] != null, "time");
+            members.require(value[1] != null, "sequence");
+            try {
+                TimerRules.requireValidId(text[0]);
+            } catch (ProblemException invalid) {
+                throw SnapshotRules.refused(members.pointer + "/id", invalid.getMessage());
+            }
+            return new Reservation(text[0], Reservation.State.valueOf(upper(text[1])), value[0], value[1]);
+        }
+
         ClockSnapshot snapshot() {
             if (!formatSeen) {
                 throw SnapshotRules.refused("/format", "a snapshot names its format: \"format\": "
@@ -394,7 +427,8 @@ class SnapshotReader {
             for (ReadSchedule schedule : schedules) {
                 read.add(schedule.schedule(now));
             }
-            return new ClockSnapshot(clock.name, clock.settings, now, next, timers, read, deliveries);
+            SnapshotRules.requireReservations(clock.settings, reservations);
+            return new ClockSnapshot(clock.name, clock.settings, now, next, timers, read, deliveries, reservations);
         }
     }
 
@@ -446,6 +480,7 @@ class SnapshotReader {
 
     /** The clock's members as read. */
     private static final class Clock {
+        Long dedupeWindow;
         PushTarget push;
         String name;
         String mode;

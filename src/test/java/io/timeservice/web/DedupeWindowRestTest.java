@@ -46,4 +46,24 @@ class DedupeWindowRestTest extends RestTestSupport {
         json("{\"id\":\"order-1\",\"delay\":10}").post("/clocks/d/timers").then().statusCode(201);
         assertProblem(given().delete("/reservations/x"), 404, "reservation_not_found");
     }
+
+    @Test
+    void aSnapshot_keepsTheWindowAndTheReservedIds_andALoadedClockRefusesThem() {
+        json("{\"dedupeWindow\":60000,\"delivery\":\"queue\"}").put("/clocks/s").then().statusCode(201);
+        json("{\"id\":\"a\",\"delay\":10}").post("/clocks/s/timers").then().statusCode(201);
+        json("{\"by\":10}").post("/clocks/s/advance").then().statusCode(200);
+        String saved = given().get("/clocks/s/snapshot").then().statusCode(200)
+                .body("clock.dedupeWindow", equalTo(60000))
+                .body("reservations[0].id", equalTo("a"))
+                .body("reservations[0].state", equalTo("fired"))
+                .extract().asString();
+
+        json(saved).put("/clocks/s2/snapshot").then().statusCode(201);
+        given().get("/clocks/s2").then().body("dedupeWindow", equalTo(60000));
+        json("{\"id\":\"a\",\"delay\":10}").post("/clocks/s2/timers").then().statusCode(409)
+                .body("previous.state", equalTo("fired"));
+        given().get("/clocks/s2/snapshot").then().body("reservations[0].id", equalTo("a"));
+        assertProblem(json("{\"format\":1,\"clock\":{},\"reservations\":[{\"id\":\"a\",\"state\":\"fired\","
+                + "\"time\":1,\"sequence\":1}]}").put("/clocks/s3/snapshot"), 400, "invalid_snapshot");
+    }
 }

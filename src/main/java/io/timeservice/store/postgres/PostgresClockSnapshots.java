@@ -95,6 +95,7 @@ public final class PostgresClockSnapshots {
      */
     public StoredClock load(String name, ClockSnapshot snapshot) {
         ClockRules.requireValidClockName(name);
+        ClockRules.requireNoDedupeWindowYet(snapshot.settings());
         return jdbc.inTransaction(connection -> {
             ClockRows.lockCreation(connection);
             if (ClockRows.find(connection, name, "") != null) {
