@@ -55,6 +55,7 @@ class PostgresStoreConfiguration {
                 new PostgresStore.Schedules(cronParser, properties.schedules().max(),
                         properties.schedules().maxCatchUp()));
         store.limitDeliveries(properties.deliveries().max());
+        store.limitReservations(properties.dedupe().maxReservations());
         store.startWakeups(PostgresStore.DEFAULT_SLOW_POLL);
         store.startFiring(new PostgresFiringLoop.Settings(postgresql.slowPoll(), properties.firing().roundSize(),
                 postgresql.ackedRetention(), postgresql.samplePeriod()));

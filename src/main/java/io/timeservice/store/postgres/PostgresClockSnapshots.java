@@ -83,7 +83,7 @@ public final class PostgresClockSnapshots {
                 }
             }
             return new ClockSnapshot(clock.name(), clock.settings(), clock.now(), number + 1, timers,
-                    schedules(connection, name), deliveries);
+                    schedules(connection, name), deliveries, PostgresReservations.list(connection, clock));
         });
     }
 
@@ -95,7 +95,6 @@ public final class PostgresClockSnapshots {
      */
     public StoredClock load(String name, ClockSnapshot snapshot) {
         ClockRules.requireValidClockName(name);
-        ClockRules.requireNoDedupeWindowYet(snapshot.settings());
         return jdbc.inTransaction(connection -> {
             ClockRows.lockCreation(connection);
             if (ClockRows.find(connection, name, "") != null) {
@@ -124,7 +123,11 @@ public final class PostgresClockSnapshots {
                 throw ClockRules.noRoomForCopy(budget.capacity(), count, budget.capacityBytes(), bytes,
                         count > exceeded.availableTimers);
             }
-            return ClockRows.require(connection, name, "");
+            StoredClock loaded = ClockRows.require(connection, name, "");
+            if (!snapshot.reservations().isEmpty()) {
+                PostgresReservations.leave(connection, loaded, snapshot.reservations());
+            }
+            return loaded;
         });
     }
 
