@@ -8,14 +8,17 @@ import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.SnapshotRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.model.TraceContext;
 import io.timeservice.web.SnapshotValues.OneOf;
 import io.timeservice.web.SnapshotValues.Range;
@@ -51,14 +54,15 @@ final class SnapshotItems {
                      @OneOf({"response", "queue", "push"}) String delivery,
                      @JsonDeserialize(using = SnapshotValues.RetryValue.class) RetryPolicy retry,
                      @JsonDeserialize(using = SnapshotValues.PushValue.class) PushTarget push,
-                     Long now, Long nextSequence) implements Item {
+                     Long now, Long nextSequence,
+                     @Range(min = 0, max = Limits.MAX_DEDUPE_WINDOW) Long dedupeWindow) implements Item {
 
         /** The settings, refused together at the clock when mode, delivery and rate do not agree. */
         ClockSettings settings(String pointer) {
             try {
                 return ClockSettings.of(mode == null ? null : ClockSettings.Mode.valueOf(upper(mode)),
                         delivery == null ? null : ClockSettings.DeliveryMode.valueOf(upper(delivery)), retry, rate,
-                        push);
+                        push).withDedupeWindow(or(dedupeWindow, 0));
             } catch (ProblemException invalid) {
                 throw SnapshotRules.refused(pointer, invalid.getMessage());
             }
@@ -144,6 +148,24 @@ final class SnapshotItems {
                     : ScheduleSpec.CatchUp.ofWire(catchUp), paused != null && paused), now);
             return new Schedule(id, spec, next.at(), or(fired, 0), or(skipped, 0), or(triggered, 0),
                     or(taken, Long.MIN_VALUE), or(version, 1));
+        }
+    }
+
+    /** A reserved id (issue 43): {@code id}, {@code state}, {@code time} and {@code sequence}, each required. */
+    record ReservationItem(String id, @OneOf({"fired", "acknowledged", "dead", "cancelled"}) String state, Long time,
+                           Long sequence) implements Item {
+
+        Reservation reservation(String pointer) {
+            require(id != null, pointer, "id");
+            require(state != null, pointer, "state");
+            require(time != null, pointer, "time");
+            require(sequence != null, pointer, "sequence");
+            try {
+                TimerRules.requireValidId(id);
+            } catch (ProblemException invalid) {
+                throw SnapshotRules.refused(pointer + "/id", invalid.getMessage());
+            }
+            return new Reservation(id, Reservation.State.valueOf(upper(state)), time, sequence);
         }
     }
 
