@@ -13,10 +13,11 @@
 # needs a monitor node of its own (a fourth PostgreSQL, itself a single point of failure unless replicated) and is
 # mostly run by Citus users; both are in Debian.
 #
-# Usage: bench/ha-cluster.sh start|stop|status|primary|switchover
+# Usage: bench/ha-cluster.sh start|stop|status|ready|primary|switchover
 #   start       bootstraps (or restarts) the cluster, creates the database `timeservice`, waits for a primary and a
 #               synchronous standby (at most 120 s)
 #   status      the nodes and their roles (patronictl list)
+#   ready       waits (at most 120 s) until all three nodes run and a synchronous standby streams
 #   primary     prints the primary's port
 #   switchover  a planned switchover to a synchronous standby (patronictl switchover)
 # Environment: HA_PORT (default 15432: nodes on HA_PORT+1..3, pgbouncer on HA_PORT, Patroni's REST API on
@@ -186,10 +187,9 @@ start() {
     if ! alive "$dir/node$n/patroni.pid"; then
       "${as[@]}" patroni "$dir/node$n/patroni.yml" >"$dir/node$n/patroni.log" 2>&1 &
       echo $! > "$dir/node$n/patroni.pid"
-      [ "$n" != 1 ] || wait_for 90 "a primary (node1 bootstrapping)" primary_port
     fi
   done
-  wait_for 60 "a primary" primary_port
+  wait_for 120 "a primary" primary_port
   local port; port=$(primary_port)
   psql -h 127.0.0.1 -p "$port" -U postgres -qAtc "SELECT 1 FROM pg_database WHERE datname = 'timeservice'" postgres | grep -q 1 \
     || psql -h 127.0.0.1 -p "$port" -U postgres -qc "CREATE DATABASE timeservice" postgres
@@ -247,11 +247,22 @@ switchover() {
   log "switchover $leader -> $candidate requested"
 }
 
+# Every node's PostgreSQL running (Patroni's GET /health answers 200) and a synchronous standby streaming: what a
+# round of bench/ha-failover.sh starts from. Waits at most 120 s.
+all_running() {
+  local n
+  for n in "${nodes[@]}"; do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$(rest_port "$n")/health")" = 200 ] || return 1
+  done
+  has_sync_standby
+}
+
 case "${1:-}" in
   start) start ;;
+  ready) wait_for 120 "all three nodes running with a synchronous standby" all_running ;;
   stop) stop ;;
   status) status ;;
   primary) primary_port ;;
   switchover) switchover ;;
-  *) echo "usage: $0 start|stop|status|primary|switchover" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status|ready|primary|switchover" >&2; exit 2 ;;
 esac

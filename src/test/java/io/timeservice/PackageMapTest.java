@@ -43,13 +43,14 @@ class PackageMapTest {
         MAY_IMPORT.put("store.memory.journal", Set.of("store.memory", "store", "model"));
         MAY_IMPORT.put("store.postgres", Set.of("store", "model"));
         MAY_IMPORT.put("cron", Set.of("model"));
-        MAY_IMPORT.put("web", Set.of("store", "model", "config"));
+        MAY_IMPORT.put("tracing", Set.of("model", "store", "push"));
+        MAY_IMPORT.put("web", Set.of("store", "model", "config", "tracing"));
         MAY_IMPORT.put("security", Set.of("web", "model", "config"));
         MAY_IMPORT.put("push", Set.of("store", "model"));
         MAY_IMPORT.put("metrics", Set.of("model", "store", "store.memory", "store.memory.time",
-                "store.memory.journal", "store.postgres", "push"));
+                "store.memory.journal", "store.postgres", "push", "tracing"));
         MAY_IMPORT.put("config", Set.of("model", "cron", "store", "store.memory", "store.memory.time",
-                "store.memory.journal", "store.postgres", "push", "metrics", "security"));
+                "store.memory.journal", "store.postgres", "push", "metrics", "security", "tracing"));
     }
 
     /** The application's own class files only (not the tests), imported from where they were compiled to. */

@@ -68,6 +68,7 @@ class PostgresStoreConfiguration {
                 new PostgresStore.Schedules(cronParser, properties.schedules().max(),
                         properties.schedules().maxCatchUp()));
         store.limitDeliveries(properties.deliveries().max());
+        store.limitReservations(properties.dedupe().maxReservations());
         if (postgresql.pooled()) {
             store.startWakeups(PostgresStore.DEFAULT_SLOW_POLL,
                     DirectConnection.of(postgresql.directUrl(), environment).dataSource());

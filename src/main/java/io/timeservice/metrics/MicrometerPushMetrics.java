@@ -8,6 +8,10 @@ import java.util.function.IntSupplier;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.timeservice.model.Delivery;
+import io.timeservice.push.PushAttempt;
+import io.timeservice.tracing.TimerSpans;
+import org.springframework.beans.factory.annotation.Autowired;
 import io.micrometer.core.instrument.Timer;
 import io.timeservice.push.PushMetrics;
 import io.timeservice.push.PushOutcome;
@@ -25,8 +29,16 @@ public final class MicrometerPushMetrics implements PushMetrics {
     private final Map<PushOutcome.Kind, Counter> attempts = new EnumMap<>(PushOutcome.Kind.class);
     private final Timer duration;
     private final Counter restarts;
+    /** The attempts' client spans (issue 46); a tracer that records nothing without an OTLP endpoint. */
+    private final TimerSpans spans;
 
     public MicrometerPushMetrics(MeterRegistry registry) {
+        this(registry, new TimerSpans(io.micrometer.tracing.Tracer.NOOP));
+    }
+
+    @Autowired
+    public MicrometerPushMetrics(MeterRegistry registry, TimerSpans spans) {
+        this.spans = spans;
         for (PushOutcome.Kind kind : PushOutcome.Kind.values()) {
             attempts.put(kind, Counter.builder("timer.push.attempts")
                     .description("Push attempts by how they ended")
@@ -58,5 +70,10 @@ public final class MicrometerPushMetrics implements PushMetrics {
     @Override
     public void clientRestarted() {
         restarts.increment();
+    }
+
+    @Override
+    public PushAttempt attemptStarted(String clock, Delivery delivery, String url, boolean last) {
+        return spans.pushAttempt(clock, delivery, url, last);
     }
 }

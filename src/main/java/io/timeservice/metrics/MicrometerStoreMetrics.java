@@ -2,6 +2,7 @@ package io.timeservice.metrics;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -9,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.timeservice.tracing.TimerSpans;
+import org.springframework.beans.factory.annotation.Autowired;
 import io.micrometer.core.instrument.Timer;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.store.StoreMetrics;
@@ -20,7 +23,7 @@ import org.springframework.stereotype.Component;
  *
  * <p>Prometheus names: {@code timer_operation_seconds{operation,outcome}} (histogram), {@code timer_added_total},
  * {@code timer_cancelled_total}, {@code timer_edited_total}, {@code timer_fired_total},
- * {@code timer_rejected_total{reason}}, {@code timer_advance_fired} and {@code timer_heap_sift_levels}; for
+ * {@code timer_rejected_total{reason}}, {@code timer_dedupe_refused_total}, {@code timer_advance_fired} and {@code timer_heap_sift_levels}; for
  * deliveries {@code timer_deliveries_total{event}}, and the histograms {@code timer_delivery_lateness_seconds}
  * (claim time minus the time a system clock's delivery became ready) and {@code timer_fire_lag_seconds} (when the
  * firing thread fired a timer minus its fireTime; schedule occurrences included, so it is their lateness too); for
@@ -44,6 +47,7 @@ public class MicrometerStoreMetrics implements StoreMetrics {
     private final Map<ErrorCode, Counter> rejections = new EnumMap<>(ErrorCode.class);
     private final Map<DeliveryEvent, Counter> deliveryEvents = new EnumMap<>(DeliveryEvent.class);
     private final Counter added;
+    private final Counter reservedRefused;
     private final Counter cancelled;
     private final Counter edited;
     private final Counter fired;
@@ -54,7 +58,16 @@ public class MicrometerStoreMetrics implements StoreMetrics {
     private final Timer deliveryLateness;
     private final Timer fireLag;
 
+    /** The firing spans (issue 46); a tracer that records nothing without an OTLP endpoint. */
+    private final TimerSpans spans;
+
     public MicrometerStoreMetrics(MeterRegistry registry) {
+        this(registry, new TimerSpans(io.micrometer.tracing.Tracer.NOOP));
+    }
+
+    @Autowired
+    public MicrometerStoreMetrics(MeterRegistry registry, TimerSpans spans) {
+        this.spans = spans;
         for (Operation operation : Operation.values()) {
             Map<Outcome, Timer> byOutcome = new EnumMap<>(Outcome.class);
             for (Outcome outcome : Outcome.values()) {
@@ -73,6 +86,9 @@ public class MicrometerStoreMetrics implements StoreMetrics {
                     .tag("reason", code.code())
                     .register(registry));
         }
+        reservedRefused = Counter.builder("timer.dedupe.refused")
+                .description("Adds refused duplicate_id because the clock keeps the id reserved (its dedupeWindow)")
+                .register(registry);
         added = Counter.builder("timer.added").description("Timers accepted").register(registry);
         cancelled = Counter.builder("timer.cancelled").description("Timers cancelled").register(registry);
         edited = Counter.builder("timer.edited").description("Successful timer edits").register(registry);
@@ -170,7 +186,17 @@ public class MicrometerStoreMetrics implements StoreMetrics {
         rejections.get(code).increment();
     }
 
+    @Override
+    public void reservedIdRefused() {
+        reservedRefused.increment();
+    }
+
     private static String tagValue(Enum<?> value) {
         return value.name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public void fired(String clock, List<io.timeservice.model.Timer> timers) {
+        spans.fired(clock, timers);
     }
 }

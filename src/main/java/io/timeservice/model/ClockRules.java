@@ -29,14 +29,6 @@ public final class ClockRules {
         }
     }
 
-    /** Refuses a dedupe window on a store that keeps no reservations yet (the PostgreSQL store): {@code invalid_request}. */
-    public static void requireNoDedupeWindowYet(ClockSettings settings) {
-        if (settings.dedupes()) {
-            throw new ProblemException(ErrorCode.INVALID_REQUEST, "dedupeWindow is not supported by the PostgreSQL"
-                    + " store yet; use the memory store or leave it 0");
-        }
-    }
-
     /** A clock name cut to the longest valid length, for messages about a name that is not there. */
     public static String abbreviateClockName(String name) {
         return name == null || name.length() <= Limits.MAX_CLOCK_NAME_LENGTH ? String.valueOf(name)

@@ -49,6 +49,14 @@ public final class TraceContext {
                 && text.equals(of(parent, state));
     }
 
+    /** Why a saved clock's {@code traceparent} and {@code tracestate} are no trace context (a load refuses them). */
+    public static String notValid(String traceparent, String tracestate) {
+        return traceparent == null ? "a tracestate needs a traceparent"
+                : of(traceparent, null) == null ? "traceparent must be a W3C traceparent of version 00 (00-<32 hex>-<16"
+                + " hex>-<2 hex>, lower case, ids not all zeros)"
+                : "tracestate must be at most " + MAX_TRACESTATE + " printable ASCII characters";
+    }
+
     /** The {@code traceparent} value of a context. */
     public static String traceparent(String context) {
         return context.length() > TRACEPARENT_LENGTH ? context.substring(0, TRACEPARENT_LENGTH) : context;

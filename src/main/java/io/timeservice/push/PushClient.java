@@ -150,6 +150,13 @@ public final class PushClient implements PushSender, AutoCloseable {
      */
     @Override
     public CompletableFuture<PushOutcome> post(PushTarget target, String webhookId, byte[] body) {
+        return post(target, webhookId, body, Map.of());
+    }
+
+    /** Also sends {@code traceHeaders} (W3C trace context, outside the signed content), after the target's own. */
+    @Override
+    public CompletableFuture<PushOutcome> post(PushTarget target, String webhookId, byte[] body,
+                                               Map<String, String> traceHeaders) {
         long timestamp = Math.floorDiv(wallClockMillis.getAsLong(), 1000);
         if (uris.size() > MAX_CACHED_URIS) {
             uris.clear(); // targets of deleted clocks: parsed again when still used
@@ -165,6 +172,9 @@ public final class PushClient implements PushSender, AutoCloseable {
         }
         for (Map.Entry<String, String> header : target.headers().entrySet()) {
             request.setHeader(header.getKey(), header.getValue()); // a User-Agent of the target's replaces ours
+        }
+        for (Map.Entry<String, String> header : traceHeaders.entrySet()) {
+            request.setHeader(header.getKey(), header.getValue());
         }
         PushExchange exchange = new PushExchange();
         String late = "no answer within " + target.timeoutMillis() + " ms";

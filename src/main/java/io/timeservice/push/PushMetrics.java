@@ -1,5 +1,7 @@
 package io.timeservice.push;
 
+import io.timeservice.model.Delivery;
+
 /**
  * What the pusher reports: each attempt's outcome and duration, and how many requests are in flight. The Micrometer
  * adapter lives in {@code metrics}; {@link #NONE} for tests and embedding.
@@ -8,6 +10,14 @@ public interface PushMetrics {
 
     /** One finished attempt: how it ended, and how long it took from sending to its end. */
     void attempt(PushOutcome.Kind outcome, long nanos);
+
+    /**
+     * One attempt to push {@code delivery} of {@code clock} to {@code url} starts ({@code last}: its failure kills
+     * the delivery); its trace headers go with the request and it is told how the attempt ended.
+     */
+    default PushAttempt attemptStarted(String clock, Delivery delivery, String url, boolean last) {
+        return PushAttempt.untraced(delivery);
+    }
 
     /** The HTTP client was replaced because its I/O reactor was down (an I/O thread died). */
     default void clientRestarted() {

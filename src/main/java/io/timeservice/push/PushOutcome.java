@@ -32,12 +32,12 @@ public record PushOutcome(Kind kind, int status, Long retryAfterMillis, String d
         return new PushOutcome(kind, 0, null, detail);
     }
 
-    boolean acknowledged() {
+    public boolean acknowledged() {
         return kind == Kind.SUCCESS;
     }
 
     /** 410 Gone: the receiver says never again, so the delivery is dead at once. */
-    boolean gone() {
+    public boolean gone() {
         return status == 410;
     }
 }

@@ -1,5 +1,6 @@
 package io.timeservice.push;
 
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import io.timeservice.model.PushTarget;
@@ -9,4 +10,10 @@ import io.timeservice.model.PushTarget;
 public interface PushSender {
 
     CompletableFuture<PushOutcome> post(PushTarget target, String webhookId, byte[] body);
+
+    /** {@link #post(PushTarget, String, byte[])} with the attempt's trace headers ({@link PushAttempt#headers}). */
+    default CompletableFuture<PushOutcome> post(PushTarget target, String webhookId, byte[] body,
+                                                Map<String, String> traceHeaders) {
+        return post(target, webhookId, body);
+    }
 }

@@ -291,11 +291,15 @@ public final class Pusher implements AutoCloseable {
 
     private void send(ClockPushes clock, ClockSettings settings, Delivery delivery) {
         long started = System.nanoTime();
-        sender.post(settings.push(), PushBody.webhookId(clock.name, delivery, instance), PushBody.of(clock.name, delivery))
+        PushAttempt attempt = metrics.attemptStarted(clock.name, delivery, settings.push().url(),
+                delivery.attempt() >= settings.retry().maxAttempts());
+        sender.post(settings.push(), PushBody.webhookId(clock.name, delivery, instance), PushBody.of(clock.name, delivery),
+                        attempt.headers())
                 .whenComplete((outcome, never) -> {
                     PushOutcome ended = outcome != null ? outcome : PushOutcome.failed(PushOutcome.Kind.CONNECT_ERROR,
                             String.valueOf(never));
                     metrics.attempt(ended.kind(), System.nanoTime() - started);
+                    attempt.ended(ended);
                     clock.answered.add(new Answered(delivery, settings, ended));
                     settleAnswered(clock);
                 });

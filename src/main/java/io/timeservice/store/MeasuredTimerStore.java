@@ -5,6 +5,7 @@ import java.util.List;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
+import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
@@ -68,6 +69,9 @@ public final class MeasuredTimerStore implements TimerStore {
         AdvanceResult result = MeasuredCall.measure(metrics, Operation.ADVANCE,
                 () -> store.advance(clock, by, to, limit, trace));
         metrics.advanced(result.fired().size());
+        if (!result.fired().isEmpty()) {
+            metrics.fired(clock == null ? Limits.DEFAULT_CLOCK : clock, result.fired());
+        }
         return result;
     }
 
@@ -76,6 +80,9 @@ public final class MeasuredTimerStore implements TimerStore {
         NextAdvance next = MeasuredCall.measure(metrics, Operation.ADVANCE,
                 () -> store.advanceToNext(clock, limit, trace));
         metrics.advanced(next.result().fired().size());
+        if (!next.result().fired().isEmpty()) {
+            metrics.fired(clock == null ? Limits.DEFAULT_CLOCK : clock, next.result().fired());
+        }
         return next;
     }
 

@@ -1,6 +1,9 @@
 package io.timeservice.store;
 
+import java.util.List;
+
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Timer;
 
 /**
  * What the scheduler reports about itself, so the core needs no metrics library. Called after the scheduler lock
@@ -43,6 +46,13 @@ public interface StoreMetrics {
     default void scheduleOccurrences(int fired, int skipped) {
     }
 
+    /**
+     * One advance or firing round of {@code clock} fired {@code timers} (not empty), told after any lock is released:
+     * a tracer records the firing as a span linked to the trace contexts they carry (issue 46).
+     */
+    default void fired(String clock, List<Timer> timers) {
+    }
+
     /** One advance fired {@code count} timers (possibly 0). */
     default void advanced(int count) {
     }
@@ -65,5 +75,9 @@ public interface StoreMetrics {
 
     /** One request was refused with {@code code}; the web layer calls this once per such problem answer. */
     default void rejected(ErrorCode code) {
+    }
+
+    /** An add was refused because the clock keeps its id reserved (a dedupe window's {@code duplicate_id}). */
+    default void reservedIdRefused() {
     }
 }

@@ -4,6 +4,7 @@ import io.micrometer.tracing.Span;
 import io.micrometer.tracing.TraceContext;
 import io.micrometer.tracing.Tracer;
 import io.timeservice.model.Limits;
+import io.timeservice.tracing.TimerSpans;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.stereotype.Component;
 
@@ -17,12 +18,6 @@ import org.springframework.stereotype.Component;
 @Component
 class AddingTraceContext {
 
-    /** OpenTelemetry's messaging conventions: the clock is where timers are sent, the timer's id the message's. */
-    static final String DESTINATION = "messaging.destination.name";
-    static final String MESSAGE_ID = "messaging.message.id";
-    static final String BATCH_COUNT = "messaging.batch.message_count";
-    static final String SYSTEM = "messaging.system";
-    static final String SYSTEM_NAME = "timeservice";
 
     private final Tracer tracer;
 
@@ -34,7 +29,9 @@ class AddingTraceContext {
     String ofAdd(HttpServletRequest request, String clock, String timerId) {
         Span span = tracer.currentSpan();
         if (span != null && !span.isNoop()) {
-            span.tag(SYSTEM, SYSTEM_NAME).tag(DESTINATION, clock == null ? Limits.DEFAULT_CLOCK : clock).tag(MESSAGE_ID, timerId);
+            span.tag(TimerSpans.MESSAGING_SYSTEM, TimerSpans.SYSTEM).tag(TimerSpans.DESTINATION, clockName(clock))
+                    .tag(TimerSpans.MESSAGE_ID, timerId).tag(TimerSpans.OPERATION_NAME, "add")
+                    .tag(TimerSpans.OPERATION_TYPE, "create");
         }
         return of(request, span);
     }
@@ -43,23 +40,23 @@ class AddingTraceContext {
     String ofBatch(HttpServletRequest request, String clock, int adds) {
         Span span = tracer.currentSpan();
         if (span != null && !span.isNoop()) {
-            span.tag(SYSTEM, SYSTEM_NAME).tag(DESTINATION, clock == null ? Limits.DEFAULT_CLOCK : clock).tag(BATCH_COUNT, adds);
+            span.tag(TimerSpans.MESSAGING_SYSTEM, TimerSpans.SYSTEM).tag(TimerSpans.DESTINATION, clockName(clock))
+                    .tag(TimerSpans.BATCH_COUNT, adds).tag(TimerSpans.OPERATION_NAME, "add")
+                    .tag(TimerSpans.OPERATION_TYPE, "create");
         }
         return of(request, span);
+    }
+
+    private static String clockName(String clock) {
+        return clock == null ? Limits.DEFAULT_CLOCK : clock;
     }
 
     private static String of(HttpServletRequest request, Span span) {
         String tracestate = request.getHeader("tracestate");
         if (span != null && !span.isNoop()) {
             TraceContext context = span.context();
-            return io.timeservice.model.TraceContext.of(traceparent(context), tracestate);
+            return io.timeservice.model.TraceContext.of(TimerSpans.traceparent(context), tracestate);
         }
         return io.timeservice.model.TraceContext.of(request.getHeader("traceparent"), tracestate);
-    }
-
-    /** The W3C {@code traceparent} value of {@code context}. */
-    static String traceparent(TraceContext context) {
-        return "00-" + context.traceId() + "-" + context.spanId() + (Boolean.TRUE.equals(context.sampled())
-                ? "-01" : "-00");
     }
 }

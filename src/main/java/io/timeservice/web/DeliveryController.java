@@ -12,6 +12,7 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.store.DeliveryStore;
+import io.timeservice.tracing.TimerSpans;
 import io.timeservice.web.JsonRequest.Ack;
 import io.timeservice.web.JsonRequest.AckAll;
 import io.timeservice.web.JsonRequest.AckItem;
@@ -42,9 +43,11 @@ class DeliveryController {
     static final int MAX_DEAD_LIMIT = 1000;
 
     private final DeliveryStore deliveries;
+    private final TimerSpans spans;
 
-    DeliveryController(DeliveryStore deliveries) {
+    DeliveryController(DeliveryStore deliveries, TimerSpans spans) {
         this.deliveries = deliveries;
+        this.spans = spans;
     }
 
     /** A long poll with {@code wait} holds this request's thread until something is ready or the wait ends. */
@@ -55,6 +58,7 @@ class DeliveryController {
                 body.max() == null ? 1 : body.max(),
                 body.lease() == null ? Limits.DEFAULT_LEASE_MILLIS : body.lease(),
                 body.waitMillis() == null ? 0 : body.waitMillis());
+        spans.received(clock == null ? Limits.DEFAULT_CLOCK : clock, claimed);
         return new DeliveriesJson(DeliveryJson.of(clock, claimed));
     }
 
@@ -63,6 +67,7 @@ class DeliveryController {
     ResponseEntity<Void> ack(@ClockVariable String clock, @PathVariable String id,
                              @RequestBody Ack body) {
         deliveries.ack(clock, id, body.claim());
+        spans.settled(clock == null ? Limits.DEFAULT_CLOCK : clock, id, "ack", null);
         return ResponseEntity.noContent().build();
     }
 
@@ -97,7 +102,9 @@ class DeliveryController {
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     DeliveryJson nack(@ClockVariable String clock, @PathVariable String id,
                       @RequestBody Nack body) {
-        return DeliveryJson.of(clock, deliveries.nack(clock, id, body.claim(), body.retryAfter()));
+        Delivery nacked = deliveries.nack(clock, id, body.claim(), body.retryAfter());
+        spans.settled(clock == null ? Limits.DEFAULT_CLOCK : clock, id, "nack", nacked);
+        return DeliveryJson.of(clock, nacked);
     }
 
     @PostMapping(path = {"/deliveries/{id}/extend", "/clocks/{clock}/deliveries/{id}/extend"},

@@ -38,6 +38,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     ResponseEntity<Object> refused(ProblemException e) {
         log.debug("refused: {} {}", e.code().code(), e.getMessage());
         metrics.rejected(e.code());
+        if (e.extra().containsKey("previous")) {
+            metrics.reservedIdRefused();   // a dedupe window's duplicate_id
+        }
         ProblemDetail problem = Problems.problem(ProblemType.of(e.code()), e.getMessage());
         if (e.opIndex() != ProblemException.NO_OP_INDEX) {
             problem.setProperty("op", e.opIndex());   // the refused operation of a batch

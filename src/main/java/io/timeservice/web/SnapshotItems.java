@@ -8,14 +8,18 @@ import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.SnapshotRules;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
+import io.timeservice.model.TraceContext;
 import io.timeservice.web.SnapshotValues.OneOf;
 import io.timeservice.web.SnapshotValues.Range;
 import tools.jackson.databind.annotation.JsonDeserialize;
@@ -50,14 +54,15 @@ final class SnapshotItems {
                      @OneOf({"response", "queue", "push"}) String delivery,
                      @JsonDeserialize(using = SnapshotValues.RetryValue.class) RetryPolicy retry,
                      @JsonDeserialize(using = SnapshotValues.PushValue.class) PushTarget push,
-                     Long now, Long nextSequence) implements Item {
+                     Long now, Long nextSequence,
+                     @Range(min = 0, max = Limits.MAX_DEDUPE_WINDOW) Long dedupeWindow) implements Item {
 
         /** The settings, refused together at the clock when mode, delivery and rate do not agree. */
         ClockSettings settings(String pointer) {
             try {
                 return ClockSettings.of(mode == null ? null : ClockSettings.Mode.valueOf(upper(mode)),
                         delivery == null ? null : ClockSettings.DeliveryMode.valueOf(upper(delivery)), retry, rate,
-                        push);
+                        push).withDedupeWindow(or(dedupeWindow, 0));
             } catch (ProblemException invalid) {
                 throw SnapshotRules.refused(pointer, invalid.getMessage());
             }
@@ -93,12 +98,13 @@ final class SnapshotItems {
 
     record TimerItem(String id, Long fireTime, @Range(min = INT_MIN, max = INT_MAX) Long priority, Long sequence,
                      @JsonDeserialize(using = SnapshotValues.Payload.class) String payload, String schedule,
-                     @Range(min = 1, max = Timer.MAX_VERSION) Long version, Long createdAt) implements Item {
+                     @Range(min = 1, max = Timer.MAX_VERSION) Long version, Long createdAt, String traceparent,
+                     String tracestate) implements Item {
 
         Timer timer(String pointer) {
             requireFired(pointer, id, fireTime, sequence);
             return new Timer(id, fireTime, or(priority, 0).intValue(), sequence, or(version, 1), or(createdAt, 0),
-                    payload, schedule);
+                    payload, schedule, traceContext(pointer, traceparent, tracestate));
         }
     }
 
@@ -106,14 +112,15 @@ final class SnapshotItems {
                         @JsonDeserialize(using = SnapshotValues.Payload.class) String payload, String schedule,
                         @Range(min = INT_MIN, max = INT_MAX) Long attempt,
                         @OneOf({"ready", "in_flight", "waiting", "dead"}) String state, Long readyAt,
-                        @Range(min = 1, max = Long.MAX_VALUE) Long retryAt, String deadReason) implements Item {
+                        @Range(min = 1, max = Long.MAX_VALUE) Long retryAt, String deadReason, String traceparent,
+                        String tracestate) implements Item {
 
         Delivery delivery(String pointer) {
             requireFired(pointer, id, fireTime, sequence);
             require(state != null, pointer, "state");
             return new Delivery(id, fireTime, or(priority, 0).intValue(), sequence, payload, or(attempt, 1).intValue(),
                     Delivery.State.valueOf(upper(state)), null, 0, or(retryAt, 0), or(readyAt, fireTime), deadReason,
-                    schedule);
+                    schedule, traceContext(pointer, traceparent, tracestate));
         }
     }
 
@@ -144,6 +151,24 @@ final class SnapshotItems {
         }
     }
 
+    /** A reserved id (issue 43): {@code id}, {@code state}, {@code time} and {@code sequence}, each required. */
+    record ReservationItem(String id, @OneOf({"fired", "acknowledged", "dead", "cancelled"}) String state, Long time,
+                           Long sequence) implements Item {
+
+        Reservation reservation(String pointer) {
+            require(id != null, pointer, "id");
+            require(state != null, pointer, "state");
+            require(time != null, pointer, "time");
+            require(sequence != null, pointer, "sequence");
+            try {
+                TimerRules.requireValidId(id);
+            } catch (ProblemException invalid) {
+                throw SnapshotRules.refused(pointer + "/id", invalid.getMessage());
+            }
+            return new Reservation(id, Reservation.State.valueOf(upper(state)), time, sequence);
+        }
+    }
+
     /** A schedule's {@code next} as given: {@code at} null when the document says none is left. */
     record Next(Long at) {
     }
@@ -153,6 +178,18 @@ final class SnapshotItems {
         require(id != null, pointer, "id");
         require(fireTime != null, pointer, "fireTime");
         require(sequence != null, pointer, "sequence");
+    }
+
+    /** The optional W3C trace context of a timer or delivery (issue 46), refused at its item when malformed. */
+    private static String traceContext(String pointer, String traceparent, String tracestate) {
+        if (traceparent == null && tracestate == null) {
+            return null;
+        }
+        String context = TraceContext.of(traceparent, tracestate);
+        if (context == null || (tracestate != null && TraceContext.tracestate(context) == null)) {
+            throw SnapshotRules.refused(pointer, TraceContext.notValid(traceparent, tracestate));
+        }
+        return context;
     }
 
     private static void require(boolean present, String pointer, String member) {

@@ -16,11 +16,13 @@ import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.SnapshotRules;
 import io.timeservice.model.Timer;
 import io.timeservice.web.SnapshotItems.ClockItem;
 import io.timeservice.web.SnapshotItems.DeliveryItem;
+import io.timeservice.web.SnapshotItems.ReservationItem;
 import io.timeservice.web.SnapshotItems.ScheduleItem;
 import io.timeservice.web.SnapshotItems.TimerItem;
 import org.springframework.stereotype.Component;
@@ -56,6 +58,7 @@ class SnapshotReader {
     private final ObjectReader timerItems;
     private final ObjectReader deliveryItems;
     private final ObjectReader scheduleItems;
+    private final ObjectReader reservationItems;
     private final StrictJsonConverter json;
     private final CronParser cronParser;
 
@@ -71,6 +74,7 @@ class SnapshotReader {
         this.timerItems = document.forType(TimerItem.class);
         this.deliveryItems = document.forType(DeliveryItem.class);
         this.scheduleItems = document.forType(ScheduleItem.class);
+        this.reservationItems = document.forType(ReservationItem.class);
         this.json = json;
         this.cronParser = cronParser;
     }
@@ -106,6 +110,7 @@ class SnapshotReader {
         private final List<Timer> timers = new ArrayList<>();
         private final List<Delivery> deliveries = new ArrayList<>();
         private final List<ScheduleItem> schedules = new ArrayList<>();
+        private final List<Reservation> reservations = new ArrayList<>();
         private long largestSequence;
 
         void members(SnapshotParser parser) {
@@ -136,6 +141,8 @@ class SnapshotReader {
                         schedule.require(item);
                         schedules.add(schedule);
                     });
+                    case "reservations" -> array(parser, at, item -> reservations.add(
+                            this.<ReservationItem>item(parser, reservationItems, item).reservation(item)));
                     default -> throw SnapshotRules.refused(at, "unknown member");
                 }
             }
@@ -211,7 +218,8 @@ class SnapshotReader {
             for (ScheduleItem schedule : schedules) {
                 read.add(schedule.schedule(now));
             }
-            return new ClockSnapshot(clock.name(), settings, now, next, timers, read, deliveries);
+            SnapshotRules.requireReservations(settings, reservations);
+            return new ClockSnapshot(clock.name(), settings, now, next, timers, read, deliveries, reservations);
         }
     }
 }

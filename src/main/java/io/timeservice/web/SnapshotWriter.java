@@ -9,10 +9,12 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.PushTarget;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TraceContext;
 import tools.jackson.core.JsonEncoding;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.StreamWriteFeature;
@@ -98,6 +100,19 @@ final class SnapshotWriter {
                 writeDelivery(delivery, json);
             }
             json.writeEndArray();
+            if (!snapshot.reservations().isEmpty()) { // an optional member: documents without it read as before
+                json.writeName("reservations");
+                json.writeStartArray();
+                for (Reservation reservation : snapshot.reservations()) {
+                    json.writeStartObject();
+                    json.writeStringProperty("id", reservation.id());
+                    json.writeStringProperty("state", reservation.state().code());
+                    json.writeNumberProperty("time", reservation.time());
+                    json.writeNumberProperty("sequence", reservation.sequence());
+                    json.writeEndObject();
+                }
+                json.writeEndArray();
+            }
             json.writeEndObject();
         }
     }
@@ -125,6 +140,9 @@ final class SnapshotWriter {
         json.writeEndObject();
         if (settings.push() != null) {
             writePush(settings.push(), json);
+        }
+        if (settings.dedupes()) {
+            json.writeNumberProperty("dedupeWindow", settings.dedupeWindowMillis());
         }
         json.writeNumberProperty("now", snapshot.now());
         json.writeNumberProperty("nextSequence", snapshot.nextSequence());
@@ -160,6 +178,7 @@ final class SnapshotWriter {
             json.writeStringProperty("schedule", timer.schedule());
         }
         writePayload(timer.payload(), json);
+        writeTraceContext(timer.traceContext(), json);
         json.writeEndObject();
     }
 
@@ -227,7 +246,19 @@ final class SnapshotWriter {
             json.writeStringProperty("schedule", delivery.schedule());
         }
         writePayload(delivery.payload(), json);
+        writeTraceContext(delivery.traceContext(), json);
         json.writeEndObject();
+    }
+
+    /** The optional members {@code traceparent} and {@code tracestate} (issue 46). */
+    private static void writeTraceContext(String context, JsonGenerator json) {
+        if (context != null) {
+            json.writeStringProperty("traceparent", TraceContext.traceparent(context));
+            String state = TraceContext.tracestate(context);
+            if (state != null) {
+                json.writeStringProperty("tracestate", state);
+            }
+        }
     }
 
     private static void writePayload(String payload, JsonGenerator json) {

@@ -193,6 +193,26 @@ public abstract class DedupeStoreContract extends StoreContract {
         assertThat(add(D, "d", 1).id()).as("b expired").isEqualTo("d");
     }
 
+    @Test
+    void aForkAndASavedClock_keepTheWindowAndTheReservedIds() {
+        clocks().create(D, 0, DEDUPED);
+        Timer a = add(D, "a", 10);
+        advance(D, 10);
+
+        clocks().copy("fork", D);
+        assertReserved("fork", "a", a.sequence(), "fired", 10);
+        io.timeservice.model.ClockSnapshot saved = clocks().snapshot(D);
+        assertThat(saved.settings().dedupeWindowMillis()).isEqualTo(WINDOW);
+        assertThat(saved.reservations()).containsExactly(
+                new Reservation("a", Reservation.State.FIRED, 10, a.sequence()));
+        clocks().load("loaded", saved);
+        assertReserved("loaded", "a", a.sequence(), "fired", 10);
+        assertThat(clocks().snapshot("loaded").reservations()).isEqualTo(saved.reservations());
+        advance("loaded", WINDOW);
+        assertThat(add("loaded", "a", 1).id()).isEqualTo("a");
+        assertReserved(D, "a", a.sequence(), "fired", 10);
+    }
+
     private static ProblemException catchProblem(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
         return org.assertj.core.api.Assertions.catchThrowableOfType(ProblemException.class, call);
     }

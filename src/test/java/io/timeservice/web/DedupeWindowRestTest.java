@@ -1,5 +1,6 @@
 package io.timeservice.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import org.junit.jupiter.api.AfterEach;
@@ -28,11 +29,14 @@ class DedupeWindowRestTest extends RestTestSupport {
         int sequence = json("{\"id\":\"order-1\",\"delay\":10}").post("/clocks/d/timers").then().statusCode(201)
                 .extract().path("sequence");   // a clock's sequences need not start at 1 (a clock made again)
         json("{\"by\":10}").post("/clocks/d/advance").then().statusCode(200).body("firedCount", equalTo(1));
+        double refusedBefore = metric("timer_dedupe_refused_total");
+        assertThat(metric("timer_dedupe_reservations")).isGreaterThanOrEqualTo(1);
         json("{\"id\":\"order-1\",\"delay\":10}").post("/clocks/d/timers").then().statusCode(409)
                 .body("code", equalTo("duplicate_id"))
                 .body("previous.state", equalTo("fired"))
                 .body("previous.time", equalTo(10))
                 .body("previous.sequence", equalTo(sequence));
+        assertThat(metric("timer_dedupe_refused_total")).isEqualTo(refusedBefore + 1);
 
         given().delete("/clocks/d/reservations/order-1").then().statusCode(200)
                 .body("id", equalTo("order-1")).body("state", equalTo("fired")).body("time", equalTo(10));
@@ -45,5 +49,37 @@ class DedupeWindowRestTest extends RestTestSupport {
         json("{\"by\":60000}").post("/clocks/d/advance").then().statusCode(200);
         json("{\"id\":\"order-1\",\"delay\":10}").post("/clocks/d/timers").then().statusCode(201);
         assertProblem(given().delete("/reservations/x"), 404, "reservation_not_found");
+    }
+
+    @Test
+    void aSnapshot_keepsTheWindowAndTheReservedIds_andALoadedClockRefusesThem() {
+        json("{\"dedupeWindow\":60000,\"delivery\":\"queue\"}").put("/clocks/s").then().statusCode(201);
+        json("{\"id\":\"a\",\"delay\":10}").post("/clocks/s/timers").then().statusCode(201);
+        json("{\"by\":10}").post("/clocks/s/advance").then().statusCode(200);
+        String saved = given().get("/clocks/s/snapshot").then().statusCode(200)
+                .body("clock.dedupeWindow", equalTo(60000))
+                .body("reservations[0].id", equalTo("a"))
+                .body("reservations[0].state", equalTo("fired"))
+                .extract().asString();
+
+        json(saved).put("/clocks/s2/snapshot").then().statusCode(201);
+        given().get("/clocks/s2").then().body("dedupeWindow", equalTo(60000));
+        json("{\"id\":\"a\",\"delay\":10}").post("/clocks/s2/timers").then().statusCode(409)
+                .body("previous.state", equalTo("fired"));
+        given().get("/clocks/s2/snapshot").then().body("reservations[0].id", equalTo("a"));
+        assertProblem(json("{\"format\":1,\"clock\":{},\"reservations\":[{\"id\":\"a\",\"state\":\"fired\","
+                + "\"time\":1,\"sequence\":1}]}").put("/clocks/s3/snapshot"), 400, "invalid_snapshot");
+    }
+
+    /** A metric without labels as the Prometheus endpoint shows it now. */
+    private double metric(String name) {
+        String scrape = io.restassured.RestAssured.given().port(port).get("/actuator/prometheus").then()
+                .statusCode(200).extract().asString();
+        for (String line : scrape.split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(name.length() + 1).trim());
+            }
+        }
+        throw new AssertionError("no metric " + name);
     }
 }

@@ -1,5 +1,8 @@
 package io.timeservice.web;
 
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -52,5 +55,30 @@ class TraceContextRestTest extends RestTestSupport {
             assertEquals(OTHER, byId.get(id).get("traceparent"));
             assertFalse(byId.get(id).containsKey("tracestate"));
         }
+    }
+
+    @Test
+    void theSnapshotDocument_carriesTheContexts_asOptionalMembers_andALoadChecksThem() {
+        json("{\"delivery\":\"queue\"}").put("/clocks/q").then().statusCode(201);
+        json("{\"id\":\"fired\",\"delay\":5}").header("traceparent", PARENT).header("tracestate", "a=b")
+                .post("/clocks/q/timers").then().statusCode(201);
+        json("{\"id\":\"pending\",\"delay\":50}").header("traceparent", OTHER).post("/clocks/q/timers").then()
+                .statusCode(201);
+        json("{\"id\":\"plain\",\"delay\":50}").post("/clocks/q/timers").then().statusCode(201);
+        json("{\"by\":5}").post("/clocks/q/advance").then().statusCode(200);
+
+        Response saved = given().get("/clocks/q/snapshot");
+        saved.then().statusCode(200)
+                .body("timers.find { it.id == 'pending' }.traceparent", equalTo(OTHER))
+                .body("timers.find { it.id == 'pending' }", not(hasKey("tracestate")))
+                .body("timers.find { it.id == 'plain' }", not(hasKey("traceparent")))
+                .body("deliveries[0].traceparent", equalTo(PARENT))
+                .body("deliveries[0].tracestate", equalTo("a=b"));
+        json(saved.asString()).put("/clocks/loaded/snapshot").then().statusCode(201);
+        assertEquals(saved.asString().replace("\"name\":\"q\"", "\"name\":\"loaded\""),
+                given().get("/clocks/loaded/snapshot").asString(), "save, load, save is the identity");
+
+        String malformed = saved.asString().replace(OTHER, "00-nonsense");
+        assertProblem(json(malformed).put("/clocks/bad/snapshot"), 400, "invalid_snapshot");
     }
 }

@@ -69,6 +69,8 @@ final class ClockFiring implements FiringRounds {
     private long toldDeadline = Long.MAX_VALUE;
     /** Firing rounds refused in a row (journal back-pressure); sets the backoff of the next try. */
     private int refusedRounds;
+    /** The clock's name as the registry knows it, for {@link StoreMetrics#fired}. */
+    private volatile String name = Limits.DEFAULT_CLOCK;
 
     ClockFiring(ClockKernel kernel, IndexedTimerHeap heap, DeliveryQueue deliveries, Capacity capacity,
                 ClockDeliveries clockDeliveries, LongSupplier wallClockMillis, StoreMetrics metrics,
@@ -81,6 +83,10 @@ final class ClockFiring implements FiringRounds {
         this.wallClockMillis = wallClockMillis;
         this.metrics = metrics;
         this.scheduleCalls = scheduleCalls;
+    }
+
+    void named(String name) {
+        this.name = name;
     }
 
     /** See {@link MemoryClock#advance(Long, Long, int, Trace)}. */
@@ -96,6 +102,9 @@ final class ClockFiring implements FiringRounds {
             return advanceTo(now, limit, trace, tally);
         });
         metrics.advanced(result.fired().size());
+        if (!result.fired().isEmpty()) {
+            metrics.fired(name, result.fired());
+        }
         tally.reportTo(metrics);
         return result;
     }
@@ -123,6 +132,9 @@ final class ClockFiring implements FiringRounds {
             return advanceTo(Math.max(clock.now(), event[0].at()), limit, trace, tally);
         });
         metrics.advanced(result.fired().size());
+        if (!result.fired().isEmpty()) {
+            metrics.fired(name, result.fired());
+        }
         tally.reportTo(metrics);
         return new NextAdvance(result, event[0]);
     }
@@ -242,12 +254,13 @@ final class ClockFiring implements FiringRounds {
         long start = System.nanoTime();
         Outcome outcome = Outcome.SUCCESS;
         int fired = 0;
+        List<Timer> firedTimers = new ArrayList<>(0);
         try {
             fired = kernel.serving(() -> {
                 toldDeadline = Long.MAX_VALUE; // the firing thread took this clock's wake-up
                 long now = kernel.clock().now();
                 try {
-                    int firedNow = fireDueRound(now, maxTimers, tally);
+                    int firedNow = fireDueRound(now, maxTimers, tally, firedTimers);
                     refusedRounds = 0;
                     return firedNow;
                 } catch (ProblemException refused) {
@@ -268,12 +281,15 @@ final class ClockFiring implements FiringRounds {
         } finally {
             metrics.operation(Operation.ADVANCE, outcome, System.nanoTime() - start);
             metrics.advanced(fired);
+            if (!firedTimers.isEmpty()) {
+                metrics.fired(name, firedTimers);
+            }
             tally.reportTo(metrics);
         }
     }
 
     /** The body of {@link #fireRound} under the lock: settles, fires, and asks for the next round. */
-    private int fireDueRound(long now, int maxTimers, DeliveryTally tally) {
+    private int fireDueRound(long now, int maxTimers, DeliveryTally tally, List<Timer> firedTimers) {
         clockDeliveries.settle(now, tally);
         int due = FiringOrderWalk.countDue(heap, now, maxTimers + 1); // one more tells whether all fit the round
         int wanted = due == 0 ? 0 : wantedDeliveries(now, maxTimers);
@@ -284,6 +300,7 @@ final class ClockFiring implements FiringRounds {
                 kernel.log().requireWritable();
                 List<Timer> timers = advanceWithin(now, granted, Trace.NONE, granted == due).value().fired();
                 firedNow = timers.size();
+                firedTimers.addAll(timers);
                 if (kernel.settings().isSystem()) { // fire lag is wall-clock time, which only a system clock keeps
                     tally.fired(timers, wallClockMillis.getAsLong());
                 }

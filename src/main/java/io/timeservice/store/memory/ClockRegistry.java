@@ -127,6 +127,7 @@ public final class ClockRegistry {
             this.initialNow = initialNow;
             this.createdAtWallMillis = createdAtWallMillis;
             this.scheduler = scheduler;
+            scheduler.named(name);
             this.lastUsedWallMillis = lastUsedWallMillis;
             this.settings = settings;
         }

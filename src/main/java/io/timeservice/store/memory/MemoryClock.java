@@ -217,6 +217,11 @@ public final class MemoryClock {
         kernel.lock().run(() -> firing.fireWith(wakeups));
     }
 
+    /** The clock's name, which its firings report to the metrics (and so to tracing). */
+    void named(String name) {
+        firing.named(name);
+    }
+
     /** One firing round of a system clock, for the firing thread; see {@link ClockFiring#fireRound}. */
     int fireRound(int maxTimers) {
         return firing.fireRound(maxTimers);

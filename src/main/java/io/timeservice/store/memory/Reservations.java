@@ -110,6 +110,11 @@ final class Reservations {
         long at = now.getAsLong();
         long time = timeOrNow == NOW ? at : timeOrNow;
         expire(at);
+        hold(id, state, time, sequence);
+    }
+
+    /** Reserves {@code id} (again) with these fields; queued by its window's start unless pinned. */
+    private void hold(String id, Reservation.State state, long time, long sequence) {
         Entry entry = byId.get(id);
         if (entry == null) {
             entry = new Entry(id);
@@ -188,21 +193,7 @@ final class Reservations {
 
     /** Puts back one reservation a snapshot or a copied clock held; call in the order {@link #image} gave them. */
     void restore(Reservation reservation) {
-        Entry entry = byId.get(reservation.id());
-        if (entry == null) {
-            entry = new Entry(reservation.id());
-            byId.put(reservation.id(), entry);
-            long idBytes = Capacity.bytesOf(reservation.id(), null);
-            bytes += idBytes;
-            budget.holdReservation(idBytes);
-        }
-        entry.state = (byte) reservation.state().ordinal();
-        entry.time = reservation.time();
-        entry.sequence = reservation.sequence();
-        if (!pinned(entry)) {
-            entry.queued++;
-            byStart.addLast(entry);
-        }
+        hold(reservation.id(), reservation.state(), reservation.time(), reservation.sequence());
     }
 
     private void forget(Entry entry) {

@@ -70,7 +70,7 @@ final class DeliverySql {
      * clock on every clock: acked rows are purged by age, and repeated acks read them.
      */
     static final String ACK = "UPDATE deliveries d SET state = 'acked', done_at = db_now_ms(), lease_until = NULL"
-            + HELD + " RETURNING d.bytes";
+            + HELD + " RETURNING d.bytes, d.seq";
 
     /** Whether the delivery was acknowledged before with this claim (a repeated ack succeeds). */
     static final String ALREADY_ACKED = """
@@ -105,7 +105,7 @@ final class DeliverySql {
             UPDATE deliveries d SET state = 'acked', done_at = db_now_ms(), lease_until = NULL
               FROM held h
              WHERE d.seq = h.seq
-            RETURNING d.id, d.claim, d.bytes""";
+            RETURNING d.id, d.claim, d.bytes, d.seq""";
 
     /**
      * Which of the (id, claim) pairs were acknowledged before with that claim, found by their claims as in

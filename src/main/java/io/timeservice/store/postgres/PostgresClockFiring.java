@@ -165,6 +165,7 @@ public final class PostgresClockFiring {
             fired = fire(connection, stored, target, complete ? Long.MAX_VALUE : limit);
             newNow = complete ? target : fired.isEmpty() ? now : fired.get(fired.size() - 1).fireTime();
         }
+        PostgresReservations.fired(connection, stored, fired);
         if (fired.isEmpty() && newNow == now) {
             if (throughOccurrences != null) {
                 budget.release(connection, -throughOccurrences.netTimers(), -throughOccurrences.netBytes());
@@ -215,7 +216,12 @@ public final class PostgresClockFiring {
      * @throws ProblemException {@code clock_not_found}
      */
     public int fireDue(String clock, int limit) {
-        long[] lags = DeliveryRoom.withinRoom(room -> room == 0 ? heldBack() : fireWithin(clock, Math.min(limit, room)));
+        List<Timer> traced = new ArrayList<>(0);
+        long[] lags = DeliveryRoom.withinRoom(room -> room == 0 ? heldBack()
+                : fireWithin(clock, Math.min(limit, room), traced));
+        if (!traced.isEmpty()) {
+            metrics.fired(clock, traced);
+        }
         for (long lag : lags) {
             if (lag >= 0) {
                 metrics.fireLag(lag);
@@ -231,13 +237,15 @@ public final class PostgresClockFiring {
     }
 
     /** One firing transaction of {@link #fireDue}, firing at most {@code limit}; the fire lags. */
-    private long[] fireWithin(String clock, int limit) {
+    private long[] fireWithin(String clock, int limit, List<Timer> traced) {
         return jdbc.inTransaction(connection -> {
+            traced.clear(); // a transaction tried again fires anew
             StoredClock stored = ClockRows.require(connection, clock, " FOR KEY SHARE");
             if (full && budget.totals(connection)[2] >= budget.maxDeliveries()) {
                 return new long[0]; // still no room: nothing fired, nothing to roll back
             }
             List<Long> fired = new ArrayList<>();
+            List<Timer> left = new ArrayList<>();
             try (PreparedStatement fire = connection.prepareStatement(FiringSql.FIRE_DUE)) {
                 fire.setString(1, clock);
                 fire.setLong(2, stored.now());
@@ -247,11 +255,19 @@ public final class PostgresClockFiring {
                         // fire lag is wall-clock time: a scaled clock's fire times are not
                         fired.add(stored.mode() != ClockSettings.Mode.SYSTEM ? -1
                                 : Math.max(0, rows.getLong(2) - rows.getLong(1)));
+                        Timer timer = new Timer(rows.getString(3), rows.getLong(1), rows.getInt(5), rows.getLong(4),
+                                1, 0, null, null, rows.getString(6));
+                        left.add(timer);
+                        if (timer.traceContext() != null) { // only what a tracer needs: the firing's links
+                            traced.add(timer);
+                        }
                     }
                 }
             }
             ScheduleFiring.SystemFired occurrences = schedules.fireDueOnSystemClock(connection, clock, stored.now(),
                     limit);
+            left.addAll(occurrences.timers());
+            PostgresReservations.fired(connection, stored, left);
             for (long lag : occurrences.lateness()) {
                 fired.add(lag);
             }

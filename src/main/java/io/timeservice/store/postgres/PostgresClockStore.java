@@ -3,7 +3,6 @@ package io.timeservice.store.postgres;
 import java.util.List;
 
 import io.timeservice.model.ClockRate;
-import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ClockView;
@@ -21,7 +20,6 @@ public final class PostgresClockStore implements ClockStore {
 
     @Override
     public ClockView.Created create(String name, long now, ClockSettings settings) {
-        ClockRules.requireNoDedupeWindowYet(settings);
         PostgresClockRegistry.Created created = store.clocks().create(name, now, settings);
         return new ClockView.Created(view(created.clock()), created.created());
     }

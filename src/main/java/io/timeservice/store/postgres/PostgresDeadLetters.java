@@ -10,6 +10,7 @@ import java.util.List;
 
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryFilter;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.TimerRules;
@@ -86,7 +87,7 @@ public final class PostgresDeadLetters {
      */
     public List<Delivery> deleteDead(String clock, String id, Long sequence) {
         List<Delivery> gone = jdbc.inTransaction(connection -> {
-            ClockRows.require(connection, clock, "");
+            StoredClock stored = ClockRows.require(connection, clock, "");
             List<Delivery> deleted = new ArrayList<>();
             long bytes = 0;
             try (PreparedStatement delete = deadOfId(connection, DeliverySql.DELETE_DEAD, 1, clock, id, sequence);
@@ -99,6 +100,8 @@ public final class PostgresDeadLetters {
             deleted.sort(Comparator.comparingLong(Delivery::sequence));
             requireSome(id, sequence, deleted);
             budget.release(connection, deleted.size(), bytes, deleted.size());
+            PostgresReservations.left(connection, stored, Reservation.State.DEAD,
+                    deleted.stream().map(Delivery::id).toList(), deleted.stream().map(Delivery::sequence).toList());
             return deleted;
         });
         metrics.deliveries(DeliveryEvent.DELETED, gone.size());

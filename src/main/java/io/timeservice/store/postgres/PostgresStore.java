@@ -51,6 +51,7 @@ public final class PostgresStore implements AutoCloseable {
 
     private final StoreMetrics metrics;
     private final PendingBudgetStripes budget;
+    private final PostgresReservations reservations = new PostgresReservations();
     private final PostgresClockCopy clockCopy;
     private final PostgresClockSnapshots clockSnapshots;
 
@@ -82,7 +83,7 @@ public final class PostgresStore implements AutoCloseable {
         this.clockSnapshots = new PostgresClockSnapshots(jdbc, budget, maxClocks, schedules.parser());
         ScheduleFiring firingOfSchedules = new ScheduleFiring(schedules.parser(), schedules.maxCatchUp());
         this.timerReads = new PostgresTimerReads(jdbc);
-        this.timerChanges = new PostgresTimerChanges(jdbc, budget, alarm);
+        this.timerChanges = new PostgresTimerChanges(jdbc, budget, alarm, reservations);
         this.clockFiring = new PostgresClockFiring(jdbc, budget, metrics, firingOfSchedules);
         this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics);
         this.schedules = new PostgresSchedules(jdbc, budget, alarm, firingOfSchedules, schedules.max());
@@ -279,6 +280,11 @@ public final class PostgresStore implements AutoCloseable {
      * pending (held back) and advances of queueing virtual clocks fire only what has room, as in memory
      * ({@link DeliveryRoom}). Spreads the limit over the budget's stripes; every instance must be told the same.
      */
+    /** Bounds the ids clocks' dedupe windows reserve, over every clock ({@code timeservice.dedupe.max-reservations}). */
+    public void limitReservations(long max) {
+        reservations.limit(max);
+    }
+
     public void limitDeliveries(long max) {
         budget.limitDeliveries(max);
         jdbc.inTransaction(connection -> {

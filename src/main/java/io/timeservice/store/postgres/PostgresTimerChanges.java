@@ -11,6 +11,7 @@ import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.TimeRules;
@@ -42,11 +43,31 @@ public final class PostgresTimerChanges {
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final FiringAlarm alarm;
+    /** The ids clocks with a dedupe window keep reserved, and their cap. */
+    private final PostgresReservations reservations;
 
-    PostgresTimerChanges(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm) {
+    PostgresTimerChanges(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm,
+                         PostgresReservations reservations) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.alarm = alarm;
+        this.reservations = reservations;
+    }
+
+    /**
+     * Releases the clock's reservation of {@code id} (its dedupe window) early; answers it as it was.
+     *
+     * @throws ProblemException {@code clock_not_found}, {@code reservation_not_found}
+     */
+    public Reservation releaseReservation(String clock, String id) {
+        return jdbc.inTransaction(connection -> {
+            StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE");
+            Reservation released = PostgresReservations.release(connection, stored, id);
+            if (released == null) {
+                throw TimerRules.reservationNotFound(id);
+            }
+            return released;
+        });
     }
 
     /**
@@ -107,8 +128,8 @@ public final class PostgresTimerChanges {
      */
     public Timer cancel(String clock, String id, Precondition precondition) {
         return jdbc.inTransaction(connection -> {
-            ClockRows.require(connection, clock, " FOR SHARE"); // no advance between its count and its firing
-            Timer cancelled = delete(connection, clock, id, precondition);
+            StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE"); // no advance meanwhile
+            Timer cancelled = delete(connection, stored, id, precondition);
             budget.release(connection, 1, Limits.bytesOf(cancelled.id(), cancelled.payload()));
             return cancelled;
         });
@@ -185,7 +206,7 @@ public final class PostgresTimerChanges {
                     for (BatchOp op : ops.subList(i, end)) {
                         run.add((BatchOp.Add) op);
                     }
-                    BatchAdds.Outcome outcome = BatchAdds.insert(connection, stored, run);
+                    BatchAdds.Outcome outcome = BatchAdds.insert(connection, stored, run, reservations);
                     for (Timer added : outcome.added()) {
                         results.add(added);
                         firing.saw(stored, added);
@@ -257,6 +278,7 @@ public final class PostgresTimerChanges {
                 }
             }
             ClockRows.deleteSchedules(connection, clock);
+            PostgresReservations.deleteAll(connection, clock);
             try (PreparedStatement restart = connection.prepareStatement(ClockSql.RESTART)) {
                 restart.setString(1, clock);
                 restart.executeUpdate();
@@ -274,7 +296,7 @@ public final class PostgresTimerChanges {
         } else if (op instanceof BatchOp.Edit edit) {
             return update(connection, clock, edit.id(), edit.due(), edit.priority(), edit.precondition());
         } else if (op instanceof BatchOp.Cancel cancel) {
-            return delete(connection, clock.name(), cancel.id(), cancel.precondition());
+            return delete(connection, clock, cancel.id(), cancel.precondition());
         }
         throw TimerRules.nullBatchOp();
     }
@@ -283,8 +305,8 @@ public final class PostgresTimerChanges {
      * Inserts a new pending timer: id syntax, due time, an id of the form of an existing schedule's occurrences
      * ({@code schedule_owned}), duplicate id, in the memory store's order.
      */
-    private static Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
-                                String payload, String traceContext) throws SQLException {
+    private Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
+                         String payload, String traceContext) throws SQLException {
         TimerRules.requireValidId(id);
         long now = clock.now();
         long fireTime = TimeRules.fireTime(now, due);
@@ -292,6 +314,7 @@ public final class PostgresTimerChanges {
         if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
             throw ScheduleRules.scheduleReserved(id, owner);
         }
+        reservations.requireAddable(connection, clock, id);
         Long sequence = Jdbc.queryFirst(connection, TimerSql.INSERT, insert -> {
             insert.setString(1, clock.name());
             insert.setString(2, id);
@@ -308,7 +331,23 @@ public final class PostgresTimerChanges {
         if (sequence == null) {
             throw TimerRules.duplicateId(id);
         }
+        requireNotReservedMeanwhile(connection, clock, id);
         return new Timer(id, fireTime, priority, sequence, 1, now, payload, null, traceContext);
+    }
+
+    /**
+     * A clock that fires by itself fires under a key-share lock, which an add's share lock does not wait for: the
+     * insert waited for a firing that deleted the id's row, and the firing's reservation is visible to this next
+     * statement. Refuses the add then, so the id is never added again within its window.
+     */
+    static void requireNotReservedMeanwhile(Connection connection, StoredClock clock, String id)
+            throws SQLException {
+        if (clock.dedupeWindow() > 0 && clock.mode() != io.timeservice.model.ClockSettings.Mode.VIRTUAL) {
+            Reservation held = PostgresReservations.find(connection, clock, id);
+            if (held != null) {
+                throw TimerRules.idReserved(held);
+            }
+        }
     }
 
     private static Timer update(Connection connection, StoredClock clock, String id, Due newDue,
@@ -330,13 +369,15 @@ public final class PostgresTimerChanges {
         return edited;
     }
 
-    private static Timer delete(Connection connection, String clock, String id, Precondition precondition)
+    private static Timer delete(Connection connection, StoredClock clock, String id, Precondition precondition)
             throws SQLException {
-        Timer current = lockPending(connection, clock, id, precondition);
+        Timer current = lockPending(connection, clock.name(), id, precondition);
         try (PreparedStatement delete = connection.prepareStatement(TimerSql.CANCEL)) {
             delete.setLong(1, current.sequence());
             delete.executeUpdate();
         }
+        PostgresReservations.left(connection, clock, Reservation.State.CANCELLED, List.of(id),
+                List.of(current.sequence()));
         return current;
     }
 

@@ -61,11 +61,9 @@ public final class PostgresTimerStore implements TimerStore {
         return changes.cancel(named(clock), id, precondition);
     }
 
-    /** No clock of this store has a dedupe window yet ({@link ClockRules#requireNoDedupeWindowYet}): none is held. */
     @Override
     public Reservation releaseReservation(String clock, String id) {
-        status(clock); // clock_not_found first
-        throw TimerRules.reservationNotFound(id);
+        return changes.releaseReservation(named(clock), id);
     }
 
     @Override

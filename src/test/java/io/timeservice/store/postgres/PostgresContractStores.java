@@ -121,6 +121,9 @@ public final class PostgresContractStores implements AfterAllCallback {
         if (limits.maxDeliveries() != Long.MAX_VALUE) {
             store.limitDeliveries(limits.maxDeliveries());
         }
+        if (limits.maxReservations() != Long.MAX_VALUE) {
+            store.limitReservations(limits.maxReservations());
+        }
         return new Opened(store, database);
     }
 

@@ -70,6 +70,28 @@ class ReadyWakeupsTest {
         assertThat(fireWhileAClaimWaits()).extracting(ClaimedDelivery::id).containsExactly("a", "b");
     }
 
+    /**
+     * The primary vanished without closing its connections (a failover after a host or network failure): the
+     * listener's socket stays open and silent. Its heartbeat finds that out, and it listens again on a new connection
+     * (through the same proxy, as a multi-host URL reaches the new primary), where the other instance's advance wakes
+     * the claim.
+     */
+    @Test
+    void aListenerWhoseConnectionWentSilent_connectsAnewAfterItsHeartbeat_andWakesClaims() throws Exception {
+        try (StallingProxy proxy = StallingProxy.toTestDatabase()) {
+            PGSimpleDataSource throughProxy = new PGSimpleDataSource();
+            throughProxy.setURL(proxy.through(database.jdbcUrl()));
+            claimer.wakeups().heartbeat(Duration.ofMillis(300));
+            claimer.startWakeups(NEVER_IN_THIS_TEST, throughProxy);
+            Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 1, "listening");
+
+            proxy.stallOpenConnections();
+
+            Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 2, "listening again");
+            assertThat(fireWhileAClaimWaits()).extracting(ClaimedDelivery::id).containsExactly("a", "b");
+        }
+    }
+
     @Test
     void withoutAListener_theSlowPollFindsWhatBecameReady() throws Exception {
         assertThat(fireWhileAClaimWaits()).extracting(ClaimedDelivery::id).containsExactly("a", "b");

@@ -15,13 +15,14 @@ import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.MemoryClock;
+import io.timeservice.store.memory.MemoryClockStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A clock's reserved ids (its dedupe window) survive a restart: rebuilt by replaying the records that made them
  * (firings, cancels, acks, dead-letter deletes, a release's own record) or read from the snapshot that holds them,
- * and carried by a fork.
+ * and carried by a fork and by a loaded snapshot document.
  */
 class DedupeJournalTest {
 
@@ -81,6 +82,8 @@ class DedupeJournalTest {
         q.deleteDead(claimed.get(1).id(), null);
         clocks.fork("d-copy", "d");
         clocks.fork("q-copy", "q");
+        MemoryClockStore store = new MemoryClockStore(clocks);
+        store.load("d-loaded", store.snapshot("d"));
         assertThat(d.reservations()).extracting(Reservation::id).containsExactly("fired", "cancelled");
         assertThat(q.reservations()).extracting(Reservation::state).containsExactlyInAnyOrder(
                 Reservation.State.FIRED, Reservation.State.ACKNOWLEDGED, Reservation.State.DEAD);
@@ -89,7 +92,7 @@ class DedupeJournalTest {
     private void assertSameReservations(ClockRegistry before) throws IOException {
         ClockRegistry after = fresh();
         try (JournalStore store = open(after)) {
-            for (String name : List.of("d", "q", "d-copy", "q-copy")) {
+            for (String name : List.of("d", "q", "d-copy", "q-copy", "d-loaded")) {
                 assertThat(after.scheduler(name).reservations()).as(name)
                         .isEqualTo(before.scheduler(name).reservations()).isNotEmpty();
                 assertThat(after.get(name).settings().dedupeWindowMillis()).isEqualTo(1_000);

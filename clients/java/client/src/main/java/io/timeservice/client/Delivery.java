@@ -22,10 +22,20 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param retryAt     when it is ready again while waiting, otherwise null
  * @param deadReason  why it is dead, otherwise null
  * @param schedule    for an occurrence of a recurring schedule, the schedule's id; otherwise null
+ * @param traceparent the W3C trace context of the request that added the timer, which a worker continues; or null
+ * @param tracestate  its W3C {@code tracestate}, or null
  */
 public record Delivery(String id, long sequence, int attempt, Instant fireTime, int priority, String payloadJson,
                        State state, String claim, Instant leaseUntil, Instant readyAt, Instant retryAt,
-                       String deadReason, String schedule) {
+                       String deadReason, String schedule, String traceparent, String tracestate) {
+
+    /** A delivery without a trace context (as before services kept one). */
+    public Delivery(String id, long sequence, int attempt, Instant fireTime, int priority, String payloadJson,
+                    State state, String claim, Instant leaseUntil, Instant readyAt, Instant retryAt,
+                    String deadReason, String schedule) {
+        this(id, sequence, attempt, fireTime, priority, payloadJson, state, claim, leaseUntil, readyAt, retryAt,
+                deadReason, schedule, null, null);
+    }
 
     /** Where a delivery is. */
     public enum State { READY, IN_FLIGHT, WAITING, DEAD }
@@ -40,6 +50,7 @@ public record Delivery(String id, long sequence, int attempt, Instant fireTime, 
                 Json.instant(node, "fireTime"), node.path("priority").asInt(), Json.payload(node),
                 State.valueOf(node.get("state").asText().toUpperCase(java.util.Locale.ROOT)),
                 Json.text(node, "claim"), Json.instant(node, "leaseUntil"), Json.instant(node, "readyAt"),
-                Json.instant(node, "retryAt"), Json.text(node, "deadReason"), Json.text(node, "schedule"));
+                Json.instant(node, "retryAt"), Json.text(node, "deadReason"), Json.text(node, "schedule"),
+                Json.text(node, "traceparent"), Json.text(node, "tracestate"));
     }
 }

@@ -184,7 +184,7 @@ public final class TimerWorker implements AutoCloseable {
 
     private void run(Delivery delivery) {
         try {
-            handler.handle(delivery);
+            DeliveryTracing.run(clock.name(), delivery, handler);
             held.remove(delivery.claim());
             succeeded.increment();
             acks.add(delivery);
