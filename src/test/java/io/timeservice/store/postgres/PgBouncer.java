@@ -86,11 +86,15 @@ public final class PgBouncer implements AutoCloseable {
         }
         StringBuilder server = new StringBuilder("host=").append(url.group(1)).append(" port=")
                 .append(url.group(2) == null ? "5432" : url.group(2)).append(" dbname=").append(url.group(3));
+        String user = "user=" + System.getProperty("user.name"); // pgjdbc's default, as pgbouncer needs one
         for (String parameter : url.group(4) == null ? new String[0] : url.group(4).split("&")) {
-            if (parameter.startsWith("user=") || parameter.startsWith("password=")) {
+            if (parameter.startsWith("user=")) {
+                user = parameter;
+            } else if (parameter.startsWith("password=")) {
                 server.append(' ').append(parameter);
             }
         }
+        server.append(' ').append(user); // auth_type any: every client logs in to the server as this user
         return """
                 [databases]
                 %s = %s connect_query='SET search_path TO %s'
