@@ -23,6 +23,11 @@ public final class SnapshotSizes {
     public static final int SCHEDULE_FIXED_BYTES = 480;
     /** The document's frame and its clock besides a push target: settings, retry policy, now, nextSequence. */
     public static final int CLOCK_FIXED_BYTES = 1024;
+    /**
+     * The optional trace context of a timer or delivery (issue 46): {@code "traceparent"} (55 characters) and
+     * {@code "tracestate"} (printable ASCII, each {@code "} or backslash escaped to 2 bytes) with their names.
+     */
+    public static final int TRACE_CONTEXT_BYTES = 40 + 55 + 2 * TraceContext.MAX_TRACESTATE;
     /** The most bytes of a push target: its URL and every header, each character escaped. */
     public static final int PUSH_BYTES = 128 + MAX_BYTES_PER_CHAR * PushTarget.MAX_URL_LENGTH
             + PushTarget.MAX_HEADERS * (8 + MAX_BYTES_PER_CHAR * (64 + PushTarget.MAX_HEADER_VALUE_LENGTH));
@@ -32,12 +37,13 @@ public final class SnapshotSizes {
 
     /** The most bytes one pending timer takes. */
     public static long largestTimer(int maxPayloadBytes) {
-        return TIMER_FIXED_BYTES + Limits.MAX_ID_LENGTH + Limits.MAX_SCHEDULE_ID_LENGTH + (long) maxPayloadBytes;
+        return TIMER_FIXED_BYTES + Limits.MAX_ID_LENGTH + Limits.MAX_SCHEDULE_ID_LENGTH + TRACE_CONTEXT_BYTES
+                + (long) maxPayloadBytes;
     }
 
     /** The most bytes one delivery takes. */
     public static long largestDelivery(int maxPayloadBytes) {
-        return DELIVERY_FIXED_BYTES + Limits.MAX_ID_LENGTH + Limits.MAX_SCHEDULE_ID_LENGTH
+        return DELIVERY_FIXED_BYTES + Limits.MAX_ID_LENGTH + Limits.MAX_SCHEDULE_ID_LENGTH + TRACE_CONTEXT_BYTES
                 + (long) MAX_BYTES_PER_CHAR * SnapshotRules.MAX_DEAD_REASON_LENGTH + maxPayloadBytes;
     }
 

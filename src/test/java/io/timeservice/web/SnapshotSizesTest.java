@@ -21,6 +21,7 @@ import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.SnapshotRules;
 import io.timeservice.model.SnapshotSizes;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TraceContext;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -85,14 +86,19 @@ class SnapshotSizesTest {
 
     private static Timer largestTimer() {
         return new Timer("t".repeat(Limits.MAX_ID_LENGTH), LONGEST, Integer.MIN_VALUE, LONGEST, LONGEST, LONGEST,
-                PAYLOAD, "s".repeat(Limits.MAX_SCHEDULE_ID_LENGTH));
+                PAYLOAD, "s".repeat(Limits.MAX_SCHEDULE_ID_LENGTH), LARGEST_TRACE_CONTEXT);
     }
+
+    /** A traceparent and the longest tracestate, each character one JSON escapes. */
+    private static final String LARGEST_TRACE_CONTEXT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01;"
+            + "\\\"".repeat(TraceContext.MAX_TRACESTATE / 2);
 
     /** Waiting (so it has a retryAt) and with a dead reason as well: every member a delivery may have. */
     private static Delivery largestDelivery() {
         return new Delivery("d".repeat(Limits.MAX_ID_LENGTH), LONGEST, Integer.MIN_VALUE, LONGEST, PAYLOAD,
                 Integer.MIN_VALUE, Delivery.State.WAITING, null, 0, LONGEST, LONGEST,
-                CONTROL.repeat(SnapshotRules.MAX_DEAD_REASON_LENGTH), "s".repeat(Limits.MAX_SCHEDULE_ID_LENGTH));
+                CONTROL.repeat(SnapshotRules.MAX_DEAD_REASON_LENGTH), "s".repeat(Limits.MAX_SCHEDULE_ID_LENGTH),
+                LARGEST_TRACE_CONTEXT);
     }
 
     /** A cron and zone that filled a request body, every character escaped. */
