@@ -8,6 +8,8 @@ import io.timeservice.model.Due;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.OnConflict;
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.ClockRules;
@@ -42,6 +44,11 @@ public final class PostgresTimerStore implements TimerStore {
     @Override
     public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
         return changes.add(named(clock), id, due, priority, payload);
+    }
+
+    @Override
+    public AddOutcome add(String clock, String id, Due due, int priority, String payload, OnConflict onConflict) {
+        return changes.add(named(clock), id, due, priority, payload, onConflict);
     }
 
     @Override

@@ -93,7 +93,9 @@ enum RecordTag {
     /** wallAnchor, clockAnchor, rate in millionths: a scaled clock's rate changed. */
     RATE_CHANGED(43, Family.SETTINGS, 11, 0),
     /** id: a reserved id released before its dedupe window ended. */
-    RESERVATION_RELEASED(44, Family.TIMER, JournalFiles.DEDUPE_FORMAT_VERSION, 0);
+    RESERVATION_RELEASED(44, Family.TIMER, JournalFiles.DEDUPE_FORMAT_VERSION, 0),
+    /** sequence, fireTime, priority u32, version, id, payload: a pending timer replaced by an add (onConflict). */
+    REPLACED(45, Family.TIMER, JournalFiles.DEDUPE_FORMAT_VERSION, 0);
 
     /** The codecs of the record families, one type each. */
     enum Family {
