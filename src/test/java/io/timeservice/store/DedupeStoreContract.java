@@ -268,6 +268,25 @@ public abstract class DedupeStoreContract extends StoreContract {
         assertThat(refused.extra()).containsKey("previous");
     }
 
+    @Test
+    void theRetryRace_theFirstAddLandedAndFired_theRetryIsRefused_neverASecondFiring() {
+        clocks().create(D, 0, QUEUE);
+        Timer first = add(D, "job", 10);
+        advance(D, 10);
+        List<Delivery> claimed = deliveries().claim(D, 1, 10_000, 0);
+        assertThat(claimed).extracting(Delivery::id).containsExactly("job");
+        assertReserved(D, "job", first.sequence(), "fired", 10); // the producer's retry while the worker holds it
+        deliveries().ack(D, "job", claimed.get(0).claim());
+        assertReserved(D, "job", first.sequence(), "acknowledged", 10); // and after it was acknowledged
+        assertThat(timers().add(D, "job", Due.after(5), 0, null, OnConflict.KEEP).result())
+                .isEqualTo(AddOutcome.Result.KEPT);
+
+        advance(D, WINDOW - 1);
+
+        assertThat(deliveries().counts(D).total()).as("no second delivery").isZero();
+        assertThat(timers().status(D).size()).isZero();
+    }
+
     private static ProblemException catchProblem(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
         return org.assertj.core.api.Assertions.catchThrowableOfType(ProblemException.class, call);
     }
