@@ -2,11 +2,13 @@ package io.timeservice.store;
 
 import java.util.List;
 
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
+import io.timeservice.model.OnConflict;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
@@ -66,6 +68,24 @@ public interface TimerStore {
     default Timer edit(String clock, String id, Long newDelay, Integer newPriority, Precondition precondition,
                        Trace trace) {
         return edit(clock, id, newDelay == null ? null : Due.after(newDelay), newPriority, precondition, trace);
+    }
+
+    /**
+     * An add that decides by {@code onConflict} when the id is pending or reserved ({@link OnConflict}); with
+     * {@link OnConflict#ERROR} it is {@link #add(String, String, Due, int, String, Trace)}.
+     *
+     * @throws ProblemException as that add; a reserved id is still {@code duplicate_id} with
+     *                            {@link OnConflict#REPLACE}, and a replace of a schedule's occurrence
+     *                            {@code schedule_owned}
+     * @param traceContext the adding request's trace context for a timer added (null: none); a replaced timer keeps
+     *                     its own
+     */
+    AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                   OnConflict onConflict);
+
+    /** {@link #add(String, String, Due, int, String, String, OnConflict)} without a trace context. */
+    default AddOutcome add(String clock, String id, Due due, int priority, String payload, OnConflict onConflict) {
+        return add(clock, id, due, priority, payload, null, onConflict);
     }
 
     /**

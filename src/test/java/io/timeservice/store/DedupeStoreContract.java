@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Map;
 
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.OnConflict;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.Reservation;
 import io.timeservice.model.RetryPolicy;
@@ -211,6 +213,78 @@ public abstract class DedupeStoreContract extends StoreContract {
         advance("loaded", WINDOW);
         assertThat(add("loaded", "a", 1).id()).isEqualTo("a");
         assertReserved(D, "a", a.sequence(), "fired", 10);
+    }
+
+    @Test
+    void tenReplaces_fireOnce_atTheLastTime_withTheLastPayload_keepingTheSequence() {
+        AddOutcome first = timers().add(null, "debounced", Due.after(100), 0, "{\"n\":0}", OnConflict.REPLACE);
+        assertThat(first.result()).isEqualTo(AddOutcome.Result.ADDED);
+        AddOutcome last = first;
+        for (int i = 1; i < 10; i++) {
+            advance(null, 10);
+            last = timers().add(null, "debounced", Due.after(100), i, "{\"n\":" + i + "}", OnConflict.REPLACE);
+            assertThat(last.result()).isEqualTo(AddOutcome.Result.REPLACED);
+        }
+        assertThat(last.timer().sequence()).isEqualTo(first.timer().sequence());
+        assertThat(last.timer().version()).isEqualTo(10);
+        assertThat(timers().get(null, "debounced")).isEqualTo(last.timer());
+
+        List<Timer> fired = advance(null, 1_000);
+
+        assertThat(fired).hasSize(1);
+        assertThat(fired.get(0).fireTime()).isEqualTo(190);
+        assertThat(fired.get(0).payload()).isEqualTo("{\"n\":9}");
+        assertThat(fired.get(0).priority()).isEqualTo(9);
+    }
+
+    @Test
+    void tenKeeps_fireOnce_atTheFirstTime_andKeepAnswersAReservation() {
+        clocks().create(D, 0, DEDUPED);
+        AddOutcome first = timers().add(D, "throttled", Due.after(100), 0, "{\"n\":0}", OnConflict.KEEP);
+        assertThat(first.result()).isEqualTo(AddOutcome.Result.ADDED);
+        for (int i = 1; i < 10; i++) {
+            advance(D, 5);
+            AddOutcome kept = timers().add(D, "throttled", Due.after(100), i, "{\"n\":" + i + "}", OnConflict.KEEP);
+            assertThat(kept.result()).isEqualTo(AddOutcome.Result.KEPT);
+            assertThat(kept.timer()).isEqualTo(first.timer());
+        }
+        List<Timer> fired = advance(D, 1_000);
+        assertThat(fired).hasSize(1);
+        assertThat(fired.get(0).fireTime()).isEqualTo(100);
+        assertThat(fired.get(0).payload()).isEqualTo("{\"n\":0}");
+
+        AddOutcome reserved = timers().add(D, "throttled", Due.after(1), 0, null, OnConflict.KEEP);
+        assertThat(reserved.result()).isEqualTo(AddOutcome.Result.KEPT);
+        assertThat(reserved.timer()).isNull();
+        assertThat(reserved.reservation()).isEqualTo(new Reservation("throttled", Reservation.State.FIRED, 100,
+                first.timer().sequence()));
+        assertReservedOnReplace("throttled", first.timer().sequence());
+        assertThat(timers().status(D).size()).isZero();
+    }
+
+    private void assertReservedOnReplace(String id, long sequence) {
+        ProblemException refused = assertRefused(() -> timers().add(D, id, Due.after(1), 0, null,
+                OnConflict.REPLACE), ErrorCode.DUPLICATE_ID, reserved(id, sequence, "fired", 100));
+        assertThat(refused.extra()).containsKey("previous");
+    }
+
+    @Test
+    void theRetryRace_theFirstAddLandedAndFired_theRetryIsRefused_neverASecondFiring() {
+        clocks().create(D, 0, QUEUE);
+        Timer first = add(D, "job", 10);
+        advance(D, 10);
+        List<Delivery> claimed = deliveries().claim(D, 1, 10_000, 0);
+        assertThat(claimed).extracting(Delivery::id).containsExactly("job");
+        assertReserved(D, "job", first.sequence(), "fired", 10); // the producer's retry while the worker holds it
+        deliveries().ack(D, "job", claimed.get(0).claim());
+        assertReserved(D, "job", first.sequence(), "acknowledged", 10); // and after it was acknowledged
+        assertThat(timers().add(D, "job", Due.after(5), 0, null, OnConflict.KEEP).result())
+                .isEqualTo(AddOutcome.Result.KEPT);
+
+        advance(D, WINDOW - 1);
+
+        assertThat(deliveries().counts(D).total()).as("no second delivery").isZero();
+        assertThat(timers().status(D).size()).isZero();
     }
 
     private static ProblemException catchProblem(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {

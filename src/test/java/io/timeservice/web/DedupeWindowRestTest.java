@@ -71,6 +71,25 @@ class DedupeWindowRestTest extends RestTestSupport {
                 + "\"time\":1,\"sequence\":1}]}").put("/clocks/s3/snapshot"), 400, "invalid_snapshot");
     }
 
+    @Test
+    void onConflict_answers201Added_200KeptOrReplaced_withResult() {
+        json("{\"dedupeWindow\":60000}").put("/clocks/c").then().statusCode(201);
+        json("{\"id\":\"x\",\"delay\":10,\"onConflict\":\"replace\"}").post("/clocks/c/timers").then()
+                .statusCode(201).body("result", equalTo("added")).body("version", equalTo(1));
+        json("{\"id\":\"x\",\"delay\":20,\"payload\":{\"n\":2},\"onConflict\":\"replace\"}")
+                .post("/clocks/c/timers").then().statusCode(200).body("result", equalTo("replaced"))
+                .body("fireTime", equalTo(20)).body("version", equalTo(2)).body("payload.n", equalTo(2));
+        json("{\"id\":\"x\",\"delay\":30,\"onConflict\":\"keep\"}").post("/clocks/c/timers").then()
+                .statusCode(200).body("result", equalTo("kept")).body("fireTime", equalTo(20));
+        json("{\"by\":20}").post("/clocks/c/advance").then().statusCode(200).body("firedCount", equalTo(1));
+        json("{\"id\":\"x\",\"delay\":30,\"onConflict\":\"keep\"}").post("/clocks/c/timers").then()
+                .statusCode(200).body("result", equalTo("kept")).body("previous.state", equalTo("fired"));
+        assertProblem(json("{\"id\":\"x\",\"delay\":30,\"onConflict\":\"replace\"}").post("/clocks/c/timers"),
+                409, "duplicate_id");
+        assertProblem(json("{\"id\":\"y\",\"delay\":30,\"onConflict\":\"merge\"}").post("/clocks/c/timers"),
+                400, "invalid_request");
+    }
+
     /** A metric without labels as the Prometheus endpoint shows it now. */
     private double metric(String name) {
         String scrape = io.restassured.RestAssured.given().port(port).get("/actuator/prometheus").then()

@@ -144,6 +144,16 @@ final class ClockRecovery {
             }
         } else if (mutation instanceof Mutation.Passed passed) {
             clock.passTo(passed.now());
+        } else if (mutation instanceof Mutation.Replaced replaced) {
+            int handle = target(replaced.id(), replaced.sequence());
+            Timer old = heap.timerAt(handle);
+            pendingBytes += Limits.bytesOf(replaced.id(), replaced.payload()) - bytesOf(old);
+            heap.update(handle, replaced.fireTime(), replaced.priority());
+            heap.records().replacePayload(handle, replaced.payload());
+            if (heap.timerAt(handle).version() != replaced.version()) {
+                throw new IllegalStateException("journal replaces " + replaced.id() + " at version "
+                        + replaced.version() + " but replay reached version " + heap.timerAt(handle).version());
+            }
         } else if (mutation instanceof Mutation.ReservationReleased released) {
             if (!reservations.release(released.id(), clock.now())) {
                 throw new IllegalStateException("journal releases " + released.id() + ", which replay holds no"

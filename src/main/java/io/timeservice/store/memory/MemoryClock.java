@@ -21,6 +21,8 @@ import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.OnConflict;
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.Reservation;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
@@ -150,6 +152,17 @@ public final class MemoryClock {
     /** The ids the clock keeps reserved now (its dedupe window), by the time their windows began. */
     public List<Reservation> reservations() {
         return kernel.serving(() -> kernel.reservations().image());
+    }
+
+    /** An add deciding by {@code onConflict}; see {@link io.timeservice.store.TimerStore}. */
+    public AddOutcome add(String id, Due due, int priority, String payload, OnConflict onConflict) {
+        return add(id, due, priority, payload, null, onConflict);
+    }
+
+    /** As {@link #add(String, Due, int, String, OnConflict)}, a timer added keeping {@code traceContext}. */
+    public AddOutcome add(String id, Due due, int priority, String payload, String traceContext,
+                          OnConflict onConflict) {
+        return changes.add(id, due, priority, payload, traceContext, onConflict);
     }
 
     /** Releases the reservation of {@code id}; see {@link io.timeservice.store.TimerStore#releaseReservation}. */

@@ -7,6 +7,8 @@ import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.OnConflict;
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Reservation;
@@ -49,6 +51,12 @@ public final class MemoryTimerStore implements TimerStore {
     @Override
     public Timer cancel(String clock, String id, Precondition precondition, Trace trace) {
         return scheduler(clocks, clock).cancel(id, precondition, trace);
+    }
+
+    @Override
+    public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                          OnConflict onConflict) {
+        return scheduler(clocks, clock).add(id, due, priority, payload, traceContext, onConflict);
     }
 
     @Override

@@ -4,7 +4,10 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.Due;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.OnConflict;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.Reservation;
 import io.timeservice.model.ProblemException;
@@ -78,6 +81,65 @@ final class TimerChanges {
                 throw refused;
             }
         });
+    }
+
+    /** See {@link io.timeservice.store.TimerStore#add(String, String, Due, int, String, String, OnConflict)}. */
+    AddOutcome add(String id, Due due, int priority, String payload, String traceContext, OnConflict onConflict) {
+        if (onConflict == OnConflict.ERROR) {
+            return AddOutcome.added(add(id, due, priority, payload, traceContext, Trace.NONE));
+        }
+        AddOutcome[] decided = new AddOutcome[1];
+        Timer changed = kernel.mutate(Operation.ADD, () -> TimerRules.requireValidId(id), () -> {
+            long now = kernel.clock().now();
+            long fireTime = TimeRules.fireTime(now, due);
+            schedules.requireNotReserved(id);
+            int handle = heap.find(id);
+            if (handle == IndexedTimerHeap.NONE) {
+                Reservation held = kernel.reservations().find(id, now);
+                if (held != null && onConflict == OnConflict.KEEP) {
+                    decided[0] = new AddOutcome(AddOutcome.Result.KEPT, null, held);
+                    return new Applied<>(null, kernel.log().lastAppended(), Applied.NO_LEVELS);
+                }
+                return new Applied<>(null, 0, Applied.NO_LEVELS); // an add as without onConflict, below
+            }
+            Timer current = heap.timerAt(handle);
+            if (onConflict == OnConflict.KEEP) {
+                decided[0] = new AddOutcome(AddOutcome.Result.KEPT, current, null);
+                return new Applied<>(current, kernel.log().lastAppended(), Applied.NO_LEVELS);
+            }
+            schedules.requireNotOwned(id);
+            TimerRules.requireVersionLeft(current);
+            long delta = Capacity.bytesOf(id, payload) - Capacity.bytesOf(current);
+            long reserved = Math.max(0, delta);
+            capacity.reserve(0, reserved);
+            try {
+                kernel.log().requireWritable();
+                Timer replaced = new Timer(id, fireTime, priority, current.sequence(), current.version() + 1,
+                        current.createdAt(), payload, current.schedule(), current.traceContext());
+                decided[0] = new AddOutcome(AddOutcome.Result.REPLACED, replaced, null);
+                return kernel.commit(new Mutation.Replaced(id, replaced.sequence(), fireTime, priority,
+                        replaced.version(), payload), Trace.NONE, () -> {
+                    heap.update(handle, fireTime, priority);
+                    heap.records().replacePayload(handle, payload);
+                    capacity.batchApplied(0, reserved, 0, delta);
+                    return replaced;
+                });
+            } catch (RuntimeException | Error refused) {
+                capacity.unreserve(0, reserved);
+                throw refused;
+            }
+        });
+        if (decided[0] != null) {
+            return decided[0];
+        }
+        try {
+            return AddOutcome.added(add(id, due, priority, payload, traceContext, Trace.NONE)); // reserved: refused
+        } catch (ProblemException refused) {
+            if (refused.code() == ErrorCode.DUPLICATE_ID && refused.extra().isEmpty()) {
+                return add(id, due, priority, payload, traceContext, onConflict); // added meanwhile: decide again
+            }
+            throw refused;
+        }
     }
 
     /** See {@link io.timeservice.store.TimerStore#cancel}; {@code schedule_owned} for a schedule's occurrence. */

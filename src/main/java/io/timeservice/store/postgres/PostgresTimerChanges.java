@@ -11,6 +11,8 @@ import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.OnConflict;
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.Reservation;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScheduleRules;
@@ -79,7 +81,7 @@ public final class PostgresTimerChanges {
         private long earliest = Long.MAX_VALUE;
 
         void saw(StoredClock clock, Timer timer) {
-            if (clock.firesByItself()) {
+            if (timer != null && clock.firesByItself()) { // null: nothing changed
                 earliest = Math.min(earliest, clock.dbTimeOf(timer.fireTime()));
             }
         }
@@ -104,7 +106,7 @@ public final class PostgresTimerChanges {
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
     public Timer add(String clock, String id, Due due, int priority, String payload) {
-        return add(clock, id, due, priority, payload, null);
+        return add(clock, id, due, priority, payload, (String) null);
     }
 
     /** {@link #add(String, String, Due, int, String)}, the timer keeping {@code traceContext} (null: none). */
@@ -119,6 +121,78 @@ public final class PostgresTimerChanges {
             }
             return added;
         });
+    }
+
+    /**
+     * An add deciding by {@code onConflict} when the id is pending or reserved, in one transaction with the clock's
+     * row shared and the pending row locked: keep answers it (or the reservation), replace updates its due time,
+     * priority and payload (sequence kept, one more version), else an add as {@link #add(String, String, Due, int,
+     * String)}, which refuses a reserved id.
+     */
+    public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                          OnConflict onConflict) {
+        if (onConflict == OnConflict.ERROR) {
+            return AddOutcome.added(add(clock, id, due, priority, payload, traceContext));
+        }
+        AddOutcome[] decided = new AddOutcome[1];
+        onSharedClock(clock, (connection, stored) -> {
+            TimerRules.requireValidId(id);
+            long fireTime = TimeRules.fireTime(stored.now(), due);
+            String owner = ScheduleRules.occurrenceFormOwner(id);
+            if (owner != null && ScheduleRows.exists(connection, stored.name(), owner)) {
+                throw ScheduleRules.scheduleReserved(id, owner);
+            }
+            Timer current = Jdbc.queryFirst(connection, TimerSql.LOCK, select -> {
+                select.setString(1, stored.name());
+                select.setString(2, id);
+            }, row -> TimerRows.timerAt(row, 1));
+            if (current == null) {
+                Reservation held = stored.dedupeWindow() == 0 ? null
+                        : PostgresReservations.find(connection, stored, id);
+                if (held != null && onConflict == OnConflict.KEEP) {
+                    decided[0] = new AddOutcome(AddOutcome.Result.KEPT, null, held);
+                    return null;
+                }
+                Timer added = insert(connection, stored, id, due, priority, payload, traceContext);
+                long bytes = Limits.bytesOf(id, payload);
+                try {
+                    budget.change(connection, 1, bytes, 1, bytes);
+                } catch (PendingBudgetStripes.Exceeded exceeded) {
+                    throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes, false, budget);
+                }
+                decided[0] = AddOutcome.added(added);
+                return added;
+            }
+            if (onConflict == OnConflict.KEEP) {
+                decided[0] = new AddOutcome(AddOutcome.Result.KEPT, current, null);
+                return null;
+            }
+            if (current.schedule() != null) {
+                throw ScheduleRules.scheduleOwned(id, current.schedule());
+            }
+            TimerRules.requireVersionLeft(current);
+            long bytes = Limits.bytesOf(id, payload);
+            long delta = bytes - Limits.bytesOf(id, current.payload());
+            Timer replaced = new Timer(id, fireTime, priority, current.sequence(), current.version() + 1,
+                    current.createdAt(), payload, null, current.traceContext());
+            try (PreparedStatement update = connection.prepareStatement(TimerSql.REPLACE)) {
+                update.setLong(1, fireTime);
+                update.setInt(2, priority);
+                update.setLong(3, replaced.version());
+                update.setString(4, payload);
+                update.setLong(5, bytes);
+                update.setLong(6, current.sequence());
+                update.executeUpdate();
+            }
+            try {
+                budget.change(connection, 0, Math.max(0, delta), 0, delta);
+            } catch (PendingBudgetStripes.Exceeded exceeded) {
+                throw capacityRefusal(false, exceeded.pendingBytes, delta, false, budget);
+            }
+            decided[0] = new AddOutcome(AddOutcome.Result.REPLACED, replaced, null);
+            return replaced;
+        });
+        return decided[0];
     }
 
     /**

@@ -8,6 +8,8 @@ import io.timeservice.model.Due;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.OnConflict;
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.ClockRules;
@@ -43,6 +45,12 @@ public final class PostgresTimerStore implements TimerStore {
     public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
                      Trace trace) {
         return changes.add(named(clock), id, due, priority, payload, traceContext);
+    }
+
+    @Override
+    public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                          OnConflict onConflict) {
+        return changes.add(named(clock), id, due, priority, payload, traceContext, onConflict);
     }
 
     @Override

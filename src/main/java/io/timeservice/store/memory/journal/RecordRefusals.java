@@ -76,6 +76,9 @@ final class RecordRefusals {
         } else if (mutation instanceof Mutation.ScheduleChange change) {
             return ScheduleRecords.refusal(change);
         }
+        if (mutation instanceof Mutation.Replaced replaced) {
+            return replaced.id() == null ? "a replace without its id" : null;
+        }
         if (mutation instanceof Mutation.ReservationReleased released) {
             return released.id() == null ? "a release without its id" : null;
         }

@@ -70,6 +70,8 @@ class DedupeJournalTest {
         d.advance(1_000L, Trace.NONE);
         d.cancel("cancelled", Precondition.NONE, Trace.NONE);
         d.releaseReservation("released");
+        d.add("debounced", io.timeservice.model.Due.after(100), 0, "{\"n\":1}", io.timeservice.model.OnConflict.REPLACE);
+        d.add("debounced", io.timeservice.model.Due.after(200), 2, "{\"n\":22}", io.timeservice.model.OnConflict.REPLACE);
         MemoryClock q = clocks.scheduler("q");
         q.add("acked", 10, 0, null, Trace.NONE);
         q.add("dead", 10, 0, null, Trace.NONE);
@@ -96,6 +98,7 @@ class DedupeJournalTest {
                 assertThat(after.scheduler(name).reservations()).as(name)
                         .isEqualTo(before.scheduler(name).reservations()).isNotEmpty();
                 assertThat(after.get(name).settings().dedupeWindowMillis()).isEqualTo(1_000);
+                assertThat(after.scheduler(name).firstN(100)).as(name).isEqualTo(before.scheduler(name).firstN(100));
             }
         }
     }

@@ -81,6 +81,8 @@ class RecordCodecTest {
                 new Mutation.OnClock(5, new Mutation.LeasesRenewed(80)),
                 new Mutation.Passed(Long.MAX_VALUE),
                 new Mutation.ReservationReleased("order-1"),
+                new Mutation.Replaced("order-2", 12, 500, 3, 2, null),
+                new Mutation.Replaced("order-3", 13, 0, -1, 9, "{\"x\":[1]}"),
                 new Mutation.OnClock(5, new Mutation.Passed(90)),
                 new Mutation.OnClock(0xFFFF_FFFFL, new Mutation.Reset()),
                 new Mutation.OnClock(3_000_000_000L, new Mutation.Cancelled("job_47", 3)),
