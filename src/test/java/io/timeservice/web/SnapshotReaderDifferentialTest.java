@@ -28,7 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
  * cases of the snapshot REST tests, seeded random valid documents, and each of those mutated once to three times
  * (a member removed, a value replaced by one of another type, null, a huge number or an odd string, a member repeated,
  * an unknown member added, the text cut or a character changed). Run with two sets of limits: the defaults, and
- * limits small enough that documents and payloads meet them.
+ * limits small enough that documents and payloads meet them. The corpus holds the document as it was at the rewrite:
+ * the optional members added since (a clock's {@code dedupeWindow} and reservations, a timer's or delivery's
+ * {@code traceparent} and {@code tracestate}) are unknown to the reader before, so they are left out.
  */
 class SnapshotReaderDifferentialTest {
 
