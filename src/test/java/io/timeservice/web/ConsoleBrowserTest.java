@@ -143,7 +143,7 @@ class ConsoleBrowserTest extends DemoServiceTestBase {
         assertThat(driver.findElements(By.cssSelector("main img, main script"))).isEmpty();
         assertThat(driver.executeScript("return window.pwned === undefined;")).isEqualTo(true);
         assertThat(alertShown()).isFalse();
-        // a name that is markup is refused by the page's own check before any call
+        // a clock name that is markup: the service refuses it, and the page shows the name as text
         open("/console/#/clock/" + java.net.URLEncoder.encode(HOSTILE, java.nio.charset.StandardCharsets.UTF_8)
                 .replace("+", "%20"));
         waitUntil("the refusal is shown", () -> driver.findElement(By.id("error")).isDisplayed());
