@@ -102,6 +102,7 @@ class ConsoleBrowserTest extends DemoServiceTestBase {
         driver.findElement(By.id("dead-filter-apply")).click();
         waitUntil("only matching dead letters are listed", () -> driver.findElements(By.cssSelector("#dead-rows th"))
                 .stream().allMatch(id -> id.getText().startsWith("order-")));
+        driver.executeScript("document.getElementById('deliveries').scrollIntoView();");
         screenshot("clock.png");
 
         driver.findElement(By.id("redrive-all")).click();
