@@ -120,6 +120,8 @@ class ConsoleBrowserTest extends DemoServiceTestBase {
                 .size() == 50);
         assertThat(driver.findElements(By.cssSelector("#deliveries-rows tr[data-state='ready'] th")))
                 .allSatisfy(id -> assertThat(id.getText()).startsWith("order-"));
+        driver.executeScript("document.getElementById('clock-name').scrollIntoView();");
+        screenshot("ready.png");
         assertThat(driver.findElements(By.cssSelector("#dead-rows tr"))).as("none of them is dead any more")
                 .isEmpty();
         api().get("/clocks/orders/deliveries").then().body("ready", equalTo(MATCHING)).body("dead", equalTo(OTHERS));
