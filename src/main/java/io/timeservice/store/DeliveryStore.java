@@ -122,6 +122,14 @@ public interface DeliveryStore {
     List<Delivery> list(String clock, DeliveryFilter filter, int limit, long afterSequence);
 
     /**
+     * How many of the clock's deliveries {@code filter} takes: what a bulk action would match now (the console
+     * confirms it first). O(n) in the deliveries of that state.
+     *
+     * @throws ProblemException as {@link #list}
+     */
+    long count(String clock, DeliveryFilter filter);
+
+    /**
      * One chunk of a bulk redrive: the dead letters {@code filter} takes after {@code afterSequence}, at most
      * {@code max} of them, are ready again from attempt 1, all at once (one journal record or one transaction).
      *

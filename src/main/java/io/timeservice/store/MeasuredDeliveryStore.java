@@ -103,6 +103,11 @@ public final class MeasuredDeliveryStore implements DeliveryStore {
     }
 
     @Override
+    public long count(String clock, DeliveryFilter filter) {
+        return MeasuredCall.measure(metrics, Operation.DEAD_LETTERS, () -> store.count(clock, filter));
+    }
+
+    @Override
     public Chunk redriveChunk(String clock, DeliveryFilter filter, long afterSequence, int max) {
         return MeasuredCall.measure(metrics, Operation.DEAD_LETTERS,
                 () -> store.redriveChunk(clock, filter, afterSequence, max));

@@ -152,6 +152,20 @@ class DeliveryController {
                 reason), limit, after);
     }
 
+    /** How many deliveries {@link #list} would list in all: what a bulk action over dead letters would match now. */
+    @GetMapping(path = {"/deliveries/count", "/clocks/{clock}/deliveries/count"},
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    CountJson count(@ClockVariable String clock, @RequestParam(required = false) String state,
+                    @RequestParam(required = false) String idPrefix,
+                    @RequestParam(required = false) String minAttempt,
+                    @RequestParam(required = false) String reason) {
+        return new CountJson(deliveries.count(clock, new DeliveryFilter(DeliveryRules.stateNamed(state), idPrefix,
+                minAttemptOf(minAttempt), reason)));
+    }
+
+    record CountJson(long count) {
+    }
+
     private DeadPageJson page(String clock, DeliveryFilter filter, String limit, String after) {
         int count = LimitParameter.parse(limit, DEFAULT_DEAD_LIMIT, MAX_DEAD_LIMIT);
         Long afterSequence = IntegerParameter.parse("after", after);

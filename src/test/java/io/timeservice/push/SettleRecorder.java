@@ -131,6 +131,11 @@ final class SettleRecorder implements DeliveryStore {
     }
 
     @Override
+    public long count(String clock, io.timeservice.model.DeliveryFilter filter) {
+        return store.count(clock, filter);
+    }
+
+    @Override
     public Chunk redriveChunk(String clock, io.timeservice.model.DeliveryFilter filter, long afterSequence, int max) {
         return store.redriveChunk(clock, filter, afterSequence, max);
     }

@@ -417,6 +417,10 @@ public abstract class DeliveryStoreContract extends StoreContract {
         assertThat(deliveries().list(Q, DeliveryFilter.dead(null, null, "410"), 10, 0)).containsExactly(dead.get(0));
         assertThat(deliveries().list(Q, DeliveryFilter.dead("b", null, "410"), 10, 0)).isEmpty();
         assertThat(deliveries().list(Q, DeliveryFilter.dead(null, 2, null), 10, 0)).isEmpty();
+        assertThat(deliveries().count(Q, DeliveryFilter.all(Delivery.State.DEAD))).isEqualTo(2);
+        assertThat(deliveries().count(Q, DeliveryFilter.dead(null, null, "410"))).isEqualTo(1);
+        assertThat(deliveries().count(Q, new DeliveryFilter(Delivery.State.WAITING, "a", 2, null))).isEqualTo(1);
+        assertThat(deliveries().count(Q, DeliveryFilter.all(Delivery.State.IN_FLIGHT))).isEqualTo(1);
         assertThat(deliveries().list(Q, new DeliveryFilter(Delivery.State.READY, "c", 2, null), 10, 0))
                 .extracting(Delivery::id).containsExactly("c1");
         assertThat(deliveries().list(Q, DeliveryFilter.all(Delivery.State.DEAD), 1, 0)).containsExactly(dead.get(0));
@@ -459,6 +463,7 @@ public abstract class DeliveryStoreContract extends StoreContract {
         deadLetters("once", "x", matching);
         deadLetters("once", "y", 40);
         assertThat(deliveries().counts("once").dead()).isEqualTo(matching + 40);
+        assertThat(deliveries().count("once", DeliveryFilter.dead("x", null, null))).isEqualTo(matching);
 
         DeliveryStore.Chunk first = deliveries().redriveChunk("once", DeliveryFilter.dead("x", null, null), 0, 7);
         assertThat(first).extracting(DeliveryStore.Chunk::matched, DeliveryStore.Chunk::changed,

@@ -369,6 +369,15 @@ final class ClockDeliveries {
         });
     }
 
+    /** How many deliveries {@code filter} takes. */
+    long count(DeliveryFilter filter) {
+        DeliveryRules.requireFilter(filter);
+        return kernel.read(Operation.DEAD_LETTERS, () -> {
+            requireQueue();
+            return deliveries.count(filter);
+        });
+    }
+
     /** One chunk of a bulk redrive: one journal record, under one short hold of the lock. */
     Chunk redriveChunk(DeliveryFilter filter, long afterSequence, int max) {
         return chunkOfDead(filter, afterSequence, max, DeliveryEvent.REDRIVEN, Mutation.Redriven::new,

@@ -360,6 +360,21 @@ final class DeliveryQueue {
         return page;
     }
 
+    /** How many deliveries {@code filter} takes: O(n) in the deliveries of its state. */
+    long count(DeliveryFilter filter) {
+        Collection<Entry> inState = switch (filter.state()) {
+            case READY -> ready;
+            case IN_FLIGHT -> leases;
+            case WAITING -> waiting;
+            case DEAD -> dead.after(Long.MIN_VALUE);
+        };
+        long count = 0;
+        for (Entry entry : inState) {
+            count += takes(filter, entry) ? 1 : 0;
+        }
+        return count;
+    }
+
     /** The sequences of a chunk of matching dead letters, the last sequence looked at, and whether more follow. */
     record DeadMatches(List<Long> sequences, long lastSeen, boolean more) {
     }

@@ -381,6 +381,11 @@ public final class MemoryClock {
         return clockDeliveries.list(filter, limit, afterSequence);
     }
 
+    /** See {@link ClockDeliveries#count}. */
+    public long countDeliveries(DeliveryFilter filter) {
+        return clockDeliveries.count(filter);
+    }
+
     /** See {@link ClockDeliveries#redriveChunk}. */
     public DeliveryStore.Chunk redriveChunk(DeliveryFilter filter, long afterSequence, int max) {
         return clockDeliveries.redriveChunk(filter, afterSequence, max);

@@ -109,6 +109,11 @@ public final class MemoryDeliveryStore implements DeliveryStore {
     }
 
     @Override
+    public long count(String clock, DeliveryFilter filter) {
+        return scheduler(clock).countDeliveries(filter);
+    }
+
+    @Override
     public Chunk redriveChunk(String clock, DeliveryFilter filter, long afterSequence, int max) {
         return scheduler(clock).redriveChunk(filter, afterSequence, max);
     }

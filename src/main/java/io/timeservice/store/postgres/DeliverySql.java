@@ -210,6 +210,10 @@ final class DeliverySql {
     static final String LIST = "SELECT " + VIEW + " FROM deliveries d WHERE d.clock = ? AND d.state = ? AND d.seq > ?"
             + FILTER + " ORDER BY d.seq LIMIT ?";
 
+    /** How many of a clock's deliveries in one state a filter takes. Parameters: clock, state, the filter's six. */
+    static final String COUNT_MATCHING = "SELECT count(*) FROM deliveries d WHERE d.clock = ? AND d.state = ?"
+            + FILTER;
+
     /**
      * The sequences of a chunk of dead deliveries a filter takes, locked, skipping those another call holds: the
      * fence of {@link #REDRIVE_CHUNK} and {@link #DELETE_CHUNK}. Parameters: clock, after, the filter's six, max.

@@ -151,6 +151,23 @@ public final class PostgresDeadLetters {
         });
     }
 
+    /** How many of {@code clock}'s deliveries {@code filter} takes. @throws ProblemException as {@link #list} */
+    public long count(String clock, DeliveryFilter filter) {
+        DeliveryRules.requireFilter(filter);
+        return jdbc.autocommit(connection -> {
+            ClockRows.require(connection, clock, "");
+            try (PreparedStatement count = connection.prepareStatement(DeliverySql.COUNT_MATCHING)) {
+                count.setString(1, clock);
+                count.setString(2, filter.state().name().toLowerCase(java.util.Locale.ROOT));
+                bindFilter(count, 3, filter);
+                try (ResultSet rows = count.executeQuery()) {
+                    rows.next();
+                    return rows.getLong(1);
+                }
+            }
+        });
+    }
+
     /** One chunk of a bulk redrive, in one transaction: see {@link io.timeservice.store.DeliveryStore#redriveChunk}. */
     public Chunk redriveChunk(String clock, DeliveryFilter filter, long afterSequence, int max) {
         DeliveryRules.requireFilter(filter);

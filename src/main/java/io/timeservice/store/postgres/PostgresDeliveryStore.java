@@ -132,6 +132,11 @@ public final class PostgresDeliveryStore implements DeliveryStore {
     }
 
     @Override
+    public long count(String clock, DeliveryFilter filter) {
+        return store.deadLetters().count(queued(clock), filter);
+    }
+
+    @Override
     public Chunk redriveChunk(String clock, DeliveryFilter filter, long afterSequence, int max) {
         return store.deadLetters().redriveChunk(queued(clock), filter, afterSequence, max);
     }

@@ -89,6 +89,8 @@ class StatementPlansTest {
         CASES.put("DeliverySql.LIST", new Case("deliveries_dead", concat(new Object[] {virt, "dead", 0L}, noFilter, 100)));
         CASES.put("DeliverySql.REDRIVE_CHUNK", new Case("deliveries_dead", concat(new Object[] {0L, virt, 0L}, noFilter, 1_000)));
         CASES.put("DeliverySql.DELETE_CHUNK", new Case("deliveries_dead", concat(new Object[] {virt, 0L}, noFilter, 1_000)));
+        CASES.put("DeliverySql.COUNT_MATCHING", new Case(null, concat(new Object[] {virt}, new Object[] {"dead",
+                null, null, null, null, null}, null)));
         CASES.put("DeliverySql.COUNTS", new Case("deliveries_pending_by_clock", virt));
         CASES.put("DeliverySql.COUNT_IN_STATE", new Case(null, virt, "ready"));
         CASES.put("DeliverySql.ANY_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis()));
