@@ -15,11 +15,14 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /** With tokens configured, the page asks for one when the API answers 401, and works once it has it. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "timeservice.security.write-tokens=" + TokenViewBrowserTest.WRITE_TOKEN)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "timeservice.security.read-tokens=" + TokenViewBrowserTest.READ_TOKEN,
+        "timeservice.security.write-tokens=" + TokenViewBrowserTest.WRITE_TOKEN})
 class TokenViewBrowserTest {
 
     static final String WRITE_TOKEN = "heap-view-write-token-0123456789";
+    /** Unused here: the console's read-only test runs in this same context (the same properties). */
+    static final String READ_TOKEN = "heap-view-read-token-0123456789ab";
 
     @LocalServerPort
     int port;
