@@ -346,6 +346,8 @@ class SnapshotReader {
                 switch (name) {
                     case "id" -> read.id = m.string(at);
                     case "cron" -> read.cron = m.string(at);
+                    case "traceparent" -> read.traceparent = m.string(at);
+                    case "tracestate" -> read.tracestate = m.string(at);
                     case "every" -> read.every = m.integer(at);
                     case "zone" -> read.zone = m.string(at);
                     case "start" -> read.start = m.integer(at);
@@ -423,6 +425,8 @@ class SnapshotReader {
         Long limit;
         Long priority;
         String payload;
+        String traceparent;
+        String tracestate;
         String catchUp;
         boolean paused;
         Long next;
@@ -438,11 +442,23 @@ class SnapshotReader {
             this.pointer = pointer;
         }
 
+        /** The trace context its members name, or null; refused when they name none. */
+        private String traceContext() {
+            if (traceparent == null && tracestate == null) {
+                return null;
+            }
+            String context = TraceContext.of(traceparent, tracestate);
+            if (context == null || (tracestate != null && TraceContext.tracestate(context) == null)) {
+                throw SnapshotRules.refused(pointer, TraceContext.notValid(traceparent, tracestate));
+            }
+            return context;
+        }
+
         /** The schedule, an interval's implied start resolved against the clock's {@code now} as a put does. */
         Schedule schedule(long now) {
             ScheduleSpec spec = ScheduleRules.resolveSchedule(new ScheduleSpec(cron, every, zone, start, end, limit,
                     or(priority, 0).intValue(), payload, catchUp == null ? ScheduleSpec.CatchUp.ALL
-                    : ScheduleSpec.CatchUp.ofWire(catchUp), paused), now);
+                    : ScheduleSpec.CatchUp.ofWire(catchUp), paused, traceContext()), now);
             return new Schedule(id, spec, next, or(fired, 0), or(skipped, 0), or(triggered, 0),
                     or(taken, Long.MIN_VALUE), or(version, 1));
         }
