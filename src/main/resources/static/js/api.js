@@ -93,7 +93,8 @@ async function call(method, path, body) {
   return response.status === 204 ? null : response.json();
 }
 
-async function problemFrom(response) {
+// The problem+json answer as a ProblemError (the console's api.js reads refusals with it too).
+export async function problemFrom(response) {
   try {
     const problem = await response.json();
     return new ProblemError(response.status, problem.code ?? 'unknown',

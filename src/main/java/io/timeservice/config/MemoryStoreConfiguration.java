@@ -52,6 +52,7 @@ class MemoryStoreConfiguration {
         PendingBudget budget = deliveryLimited(new PendingBudget(properties.capacity(),
                 properties.capacityBytes().toBytes()), properties.deliveries().max());
         budget.limitSchedules(properties.schedules().max());
+        budget.limitReservations(properties.dedupe().maxReservations());
         return new ClockRegistry((clock, shared) -> {
             MemoryClock scheduler = new MemoryClock(clock, properties.heap().arity(), shared,
                     System::currentTimeMillis, metrics);

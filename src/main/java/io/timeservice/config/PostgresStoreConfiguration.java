@@ -18,6 +18,7 @@ import io.timeservice.store.postgres.PostgresQueueInspector;
 import io.timeservice.store.postgres.PostgresScheduleStore;
 import io.timeservice.store.postgres.PostgresStore;
 import io.timeservice.store.postgres.PostgresTimerStore;
+import io.timeservice.store.postgres.TransactionPooling;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
 import org.springframework.boot.health.contributor.Health;
@@ -25,6 +26,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The PostgreSQL store, with {@code timeservice.store=postgresql} only: Boot's DataSource (HikariCP, from
@@ -36,26 +38,43 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnProperty(name = StoreAutoConfigurationFilter.PROPERTY, havingValue = "postgresql")
 class PostgresStoreConfiguration {
 
-    /** The store's migrations, wherever else Flyway is pointed, with the settings they need. */
+    /**
+     * The store's migrations, wherever else Flyway is pointed, with the settings they need; over
+     * {@code timeservice.postgresql.direct-url} when it is set (Flyway's lock is a session's, which a pooler in
+     * transaction mode does not keep).
+     */
     @Bean
-    FlywayConfigurationCustomizer timeserviceMigrations() {
-        return configuration -> configuration.locations(PostgresStore.MIGRATIONS)
-                .configuration(PostgresStore.FLYWAY_SETTINGS);
+    FlywayConfigurationCustomizer timeserviceMigrations(TimeServiceProperties properties, Environment environment) {
+        return configuration -> {
+            configuration.locations(PostgresStore.MIGRATIONS).configuration(PostgresStore.FLYWAY_SETTINGS);
+            if (properties.postgresql().pooled()) {
+                DirectConnection.of(properties.postgresql().directUrl(), environment).migrateThrough(configuration);
+            }
+        };
     }
 
     /** Opened after Flyway has migrated the schema: Boot orders beans marked so after the database's initializers. */
     @Bean
     @DependsOnDatabaseInitialization
     PostgresStore postgresStore(DataSource dataSource, TimeServiceProperties properties, StoreMetrics metrics,
-                                CronParser cronParser) {
+                                CronParser cronParser, Environment environment) {
         TimeServiceProperties.Postgresql postgresql = properties.postgresql();
+        if (postgresql.pooled()) {
+            TransactionPooling.requireNoServerPreparedStatements(dataSource, "spring.datasource.url");
+        }
         PostgresStore store = PostgresStore.open(dataSource, properties.capacity(),
                 properties.capacityBytes().toBytes(), properties.clocks().max(),
                 properties.clock().mode(), metrics, postgresql.timeouts(),
                 new PostgresStore.Schedules(cronParser, properties.schedules().max(),
                         properties.schedules().maxCatchUp()));
         store.limitDeliveries(properties.deliveries().max());
-        store.startWakeups(PostgresStore.DEFAULT_SLOW_POLL);
+        store.limitReservations(properties.dedupe().maxReservations());
+        if (postgresql.pooled()) {
+            store.startWakeups(PostgresStore.DEFAULT_SLOW_POLL,
+                    DirectConnection.of(postgresql.directUrl(), environment).dataSource());
+        } else {
+            store.startWakeups(PostgresStore.DEFAULT_SLOW_POLL);
+        }
         store.startFiring(new PostgresFiringLoop.Settings(postgresql.slowPoll(), properties.firing().roundSize(),
                 postgresql.ackedRetention(), postgresql.samplePeriod()));
         return store;

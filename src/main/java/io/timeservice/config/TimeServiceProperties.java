@@ -42,6 +42,7 @@ import org.springframework.util.unit.DataSize;
  * @param postgresql    the PostgreSQL store's firing loop and gauges
  * @param schedules     the bound on recurring schedules and on one schedule's catch-up per step
  * @param push          push delivery: which targets may be reached, and the pusher's threads
+ * @param dedupe        the bound on ids reserved by clocks' dedupe windows
  */
 @ConfigurationProperties("timeservice")
 public record TimeServiceProperties(@DefaultValue Heap heap,
@@ -64,7 +65,8 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue("memory") StoreAutoConfigurationFilter.Store store,
                                     @DefaultValue Postgresql postgresql,
                                     @DefaultValue Schedules schedules,
-                                    @DefaultValue Push push) {
+                                    @DefaultValue Push push,
+                                    @DefaultValue Dedupe dedupe) {
 
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
@@ -123,6 +125,21 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
         public Deliveries {
             require(max >= 1 && max <= 100_000_000, "timeservice.deliveries.max must be between 1 and 100000000,"
                     + " got " + max);
+        }
+    }
+
+    /**
+     * {@code timeservice.dedupe.*}.
+     *
+     * @param maxReservations the most ids reserved by dedupe windows over all clocks (each counts its id's bytes in
+     *                        {@code capacity-bytes} too, and about 81 bytes of memory beyond them); at it, an add on a
+     *                        clock with a window is refused with 429 {@code reservation_limit}
+     */
+    public record Dedupe(@DefaultValue("1000000") long maxReservations) {
+
+        public Dedupe {
+            require(maxReservations >= 1 && maxReservations <= 100_000_000, "timeservice.dedupe.max-reservations"
+                    + " must be between 1 and 100000000, got " + maxReservations);
         }
     }
 
@@ -213,10 +230,16 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
      *                       ("busy"), nothing changed. Keep it below the pool's connection timeout, so that calls
      *                       waiting for one busy clock cannot keep every connection from the other clocks
      * @param statementTimeout the longest one statement of a call's transaction runs; then the same answer
+     * @param directUrl      unset (the default): {@code spring.datasource.url} is a direct connection and serves
+     *                       everything. Set: {@code spring.datasource.url} goes through a pooler in transaction mode
+     *                       (pgbouncer), which keeps no session state, and this JDBC URL reaches PostgreSQL directly
+     *                       for what needs a session: the {@code LISTEN} connection and Flyway's migrations. The
+     *                       pooled URL must then prepare no statements on the server ({@code prepareThreshold=0}),
+     *                       which start-up checks
      */
     public record Postgresql(@DefaultValue("5s") Duration slowPoll, @DefaultValue("5m") Duration ackedRetention,
                              @DefaultValue("15s") Duration samplePeriod, @DefaultValue("2s") Duration lockTimeout,
-                             @DefaultValue("1m") Duration statementTimeout) {
+                             @DefaultValue("1m") Duration statementTimeout, String directUrl) {
 
         public Postgresql {
             require(slowPoll.compareTo(Duration.ofMillis(10)) >= 0 && slowPoll.compareTo(Duration.ofHours(1)) <= 0,
@@ -232,6 +255,17 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
             require(statementTimeout.compareTo(Duration.ofMillis(100)) >= 0
                             && statementTimeout.compareTo(Duration.ofHours(1)) <= 0,
                     "timeservice.postgresql.statement-timeout must be between 100ms and 1h, got " + statementTimeout);
+            if (directUrl != null && directUrl.isBlank()) {
+                directUrl = null;
+            }
+            require(directUrl == null || directUrl.startsWith("jdbc:postgresql:"),
+                    "timeservice.postgresql.direct-url must be a PostgreSQL JDBC URL (jdbc:postgresql://...), got "
+                            + directUrl);
+        }
+
+        /** Whether {@code spring.datasource.url} goes through a transaction pooler ({@link #directUrl} set). */
+        public boolean pooled() {
+            return directUrl != null;
         }
 
         /** The store's form of the two timeouts. */
@@ -243,7 +277,8 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
     /**
      * {@code timeservice.clocks.*}.
      *
-     * @param max     the most virtual clocks, the {@code default} one included
+     * @param max     the most clocks of every mode together (virtual, system, scaled), the {@code default} one
+     *                included
      * @param idleTtl a virtual clock no call addressed for this long is deleted (journaled, as by {@code DELETE}),
      *                with its unacknowledged deliveries; unset (the default): never. At least
      *                {@link #MIN_IDLE_TTL}: a long-polling claim addresses its clock once, when it starts, and may

@@ -23,7 +23,7 @@ import org.springframework.stereotype.Component;
  *
  * <p>Prometheus names: {@code timer_operation_seconds{operation,outcome}} (histogram), {@code timer_added_total},
  * {@code timer_cancelled_total}, {@code timer_edited_total}, {@code timer_fired_total},
- * {@code timer_rejected_total{reason}}, {@code timer_advance_fired} and {@code timer_heap_sift_levels}; for
+ * {@code timer_rejected_total{reason}}, {@code timer_dedupe_refused_total}, {@code timer_advance_fired} and {@code timer_heap_sift_levels}; for
  * deliveries {@code timer_deliveries_total{event}}, and the histograms {@code timer_delivery_lateness_seconds}
  * (claim time minus the time a system clock's delivery became ready) and {@code timer_fire_lag_seconds} (when the
  * firing thread fired a timer minus its fireTime; schedule occurrences included, so it is their lateness too); for
@@ -47,6 +47,7 @@ public class MicrometerStoreMetrics implements StoreMetrics {
     private final Map<ErrorCode, Counter> rejections = new EnumMap<>(ErrorCode.class);
     private final Map<DeliveryEvent, Counter> deliveryEvents = new EnumMap<>(DeliveryEvent.class);
     private final Counter added;
+    private final Counter reservedRefused;
     private final Counter cancelled;
     private final Counter edited;
     private final Counter fired;
@@ -85,6 +86,9 @@ public class MicrometerStoreMetrics implements StoreMetrics {
                     .tag("reason", code.code())
                     .register(registry));
         }
+        reservedRefused = Counter.builder("timer.dedupe.refused")
+                .description("Adds refused duplicate_id because the clock keeps the id reserved (its dedupeWindow)")
+                .register(registry);
         added = Counter.builder("timer.added").description("Timers accepted").register(registry);
         cancelled = Counter.builder("timer.cancelled").description("Timers cancelled").register(registry);
         edited = Counter.builder("timer.edited").description("Successful timer edits").register(registry);
@@ -180,6 +184,11 @@ public class MicrometerStoreMetrics implements StoreMetrics {
     @Override
     public void rejected(ErrorCode code) {
         rejections.get(code).increment();
+    }
+
+    @Override
+    public void reservedIdRefused() {
+        reservedRefused.increment();
     }
 
     private static String tagValue(Enum<?> value) {

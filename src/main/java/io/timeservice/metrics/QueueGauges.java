@@ -24,7 +24,8 @@ import org.springframework.beans.factory.annotation.Autowired;
  * that exist by mode, {@code default} included; a few modes, so a bounded label), {@code timer_queue_depth} (pending timers over all clocks),
  * {@code timer_queue_oldest_age_seconds} (wall clock) and {@code timer_queue_oldest_age_virtual_seconds} (each
  * clock's virtual age, whose milliseconds it reports as seconds, the unit Prometheus names carry): the largest over
- * all clocks, 0 when no timer is pending; {@code timer_schedules{state}} (schedules over all clocks by state, an
+ * all clocks, 0 when no timer is pending; {@code timer_dedupe_reservations} (ids reserved by dedupe windows over
+ * all clocks, from the shared budget's counter); {@code timer_schedules{state}} (schedules over all clocks by state, an
  * O(schedules) count per scrape).
  *
  * <p>For the capacity and health alerts: {@code timer_queue_capacity} and {@code timer_queue_capacity_bytes} (the
@@ -71,6 +72,11 @@ public class QueueGauges implements MeterBinder {
                     .strongReference(true)
                     .register(registry);
         }
+        Gauge.builder("timer.dedupe.reservations", clocks.budget(), budget -> (double) budget.reservations())
+                .description("Ids reserved by clocks' dedupe windows over all clocks"
+                        + " (timeservice.dedupe.max-reservations at most for adds)")
+                .strongReference(true)
+                .register(registry);
         Gauge.builder("timer.queue.depth", this, gauges -> gauges.overClocks(s -> s.status().size(), Double::sum))
                 .description("Pending timers over all clocks")
                 .strongReference(true)

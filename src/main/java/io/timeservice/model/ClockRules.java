@@ -21,6 +21,14 @@ public final class ClockRules {
         TimerRules.requireValidId(name);
     }
 
+    /** A clock's dedupe window is 0 (none) to {@link Limits#MAX_DEDUPE_WINDOW} milliseconds: {@code invalid_request}. */
+    public static void requireDedupeWindow(long windowMillis) {
+        if (windowMillis < 0 || windowMillis > Limits.MAX_DEDUPE_WINDOW) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "dedupeWindow must be 0 to "
+                    + Limits.MAX_DEDUPE_WINDOW + " milliseconds (30 days), got " + windowMillis);
+        }
+    }
+
     /** A clock name cut to the longest valid length, for messages about a name that is not there. */
     public static String abbreviateClockName(String name) {
         return name == null || name.length() <= Limits.MAX_CLOCK_NAME_LENGTH ? String.valueOf(name)

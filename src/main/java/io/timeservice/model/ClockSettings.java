@@ -16,8 +16,11 @@ import java.util.Locale;
  * @param retry    how a queued or pushed delivery is retried
  * @param rate     a scaled clock's rate (its current one: a rate change changes the settings); null for the others
  * @param push     where a push clock's deliveries go; null for every other delivery mode
+ * @param dedupeWindowMillis how long (clock milliseconds) an id stays reserved after its timer left the pending set
+ *                 ({@link Reservation}); 0, no reservations, by default; at most {@link Limits#MAX_DEDUPE_WINDOW}
  */
-public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push) {
+public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push,
+                            long dedupeWindowMillis) {
 
     public enum Mode { VIRTUAL, SYSTEM, SCALED }
 
@@ -51,6 +54,12 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
                     ? "delivery \"push\" needs a push target (push.url)"
                     : "push is only for delivery \"push\"");
         }
+        ClockRules.requireDedupeWindow(dedupeWindowMillis);
+    }
+
+    /** Settings without a dedupe window. */
+    public ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push) {
+        this(mode, delivery, retry, rate, push, 0);
     }
 
     /** Settings of a clock that is not scaled and does not push. */
@@ -100,7 +109,17 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
 
     /** These settings at another rate: what a scaled clock's rate change leaves. */
     public ClockSettings withRate(ClockRate next) {
-        return new ClockSettings(mode, delivery, retry, next, push);
+        return new ClockSettings(mode, delivery, retry, next, push, dedupeWindowMillis);
+    }
+
+    /** These settings with ids reserved for {@code windowMillis} after their timers left. */
+    public ClockSettings withDedupeWindow(long windowMillis) {
+        return new ClockSettings(mode, delivery, retry, rate, push, windowMillis);
+    }
+
+    /** Whether ids stay reserved after their timers left the pending set. */
+    public boolean dedupes() {
+        return dedupeWindowMillis > 0;
     }
 
     /** Whether fired timers become deliveries (claimed by workers, or pushed by the service). */

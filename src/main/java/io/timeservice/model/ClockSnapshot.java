@@ -26,9 +26,17 @@ import java.util.Map;
  *                     occurrence, which is among the timers
  * @param deliveries   ready, waiting and dead deliveries, by sequence: an in-flight one is saved ready from
  *                     {@code now} with its attempt kept and no claim (its lease is the source's worker's)
+ * @param reservations the ids the clock keeps reserved for its dedupe window, by the time their windows began; each
+ *                     sequence as the clock numbered it (not renumbered: the timers are gone, it is only shown)
  */
 public record ClockSnapshot(String name, ClockSettings settings, long now, long nextSequence, List<Timer> timers,
-                            List<Schedule> schedules, List<Delivery> deliveries) {
+                            List<Schedule> schedules, List<Delivery> deliveries, List<Reservation> reservations) {
+
+    /** A snapshot of a clock that keeps no id reserved. */
+    public ClockSnapshot(String name, ClockSettings settings, long now, long nextSequence, List<Timer> timers,
+                         List<Schedule> schedules, List<Delivery> deliveries) {
+        this(name, settings, now, nextSequence, timers, schedules, deliveries, List.of());
+    }
 
     /** A snapshot of a clock without schedules. */
     public ClockSnapshot(String name, ClockSettings settings, long now, long nextSequence, List<Timer> timers,

@@ -12,7 +12,38 @@ public final class DeliveryRules {
     /** The longest reason a delivery sent to the dead letters at once may give. */
     public static final int MAX_DEAD_REASON_LENGTH = 256;
 
+    /**
+     * How many dead letters one chunk of a bulk redrive or delete takes: each chunk is one short lock of the clock
+     * (memory) or one transaction (PostgreSQL), so no bulk action holds a lock for long.
+     */
+    public static final int BULK_CHUNK = 1_000;
+
     private DeliveryRules() {
+    }
+
+    /**
+     * Refuses a filter ({@code invalid_request}): no state, an id prefix longer than an id may be, an attempt below 1,
+     * a reason longer than {@value #MAX_DEAD_REASON_LENGTH} characters or on deliveries that are not dead.
+     */
+    public static void requireFilter(DeliveryFilter filter) {
+        if (filter == null || filter.state() == null) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a delivery filter needs a state");
+        }
+        if (filter.idPrefix() != null && filter.idPrefix().length() > Limits.MAX_ID_LENGTH) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "idPrefix must be at most " + Limits.MAX_ID_LENGTH
+                    + " characters, got " + filter.idPrefix().length());
+        }
+        if (filter.minAttempt() != null && filter.minAttempt() < 1) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "minAttempt must be at least 1, got "
+                    + filter.minAttempt());
+        }
+        if (filter.reason() != null && filter.reason().length() > MAX_DEAD_REASON_LENGTH) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "reason must be at most " + MAX_DEAD_REASON_LENGTH
+                    + " characters, got " + filter.reason().length());
+        }
+        if (filter.reason() != null && filter.state() != Delivery.State.DEAD) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "reason filters dead deliveries only");
+        }
     }
 
     /** Refuses a batch of acks that is empty or larger than one claim: {@code invalid_request}. */
@@ -75,6 +106,26 @@ public final class DeliveryRules {
     public static ProblemException deadDeliveryNotFound(String id, Long sequence) {
         return new ProblemException(ErrorCode.DELIVERY_NOT_FOUND, "no dead delivery has id "
                 + TimerRules.abbreviate(id) + (sequence == null ? "" : " and sequence " + sequence));
+    }
+
+    /**
+     * The state named {@code ready}, {@code in_flight}, {@code waiting} or {@code dead}, as deliveries show it.
+     *
+     * @throws ProblemException {@code invalid_request} for any other name
+     */
+    public static Delivery.State stateNamed(String name) {
+        for (Delivery.State state : Delivery.State.values()) {
+            if (state.name().toLowerCase(java.util.Locale.ROOT).equals(name)) {
+                return state;
+            }
+        }
+        throw new ProblemException(ErrorCode.INVALID_REQUEST, "state must be ready, in_flight, waiting or dead, got \""
+                + TimerRules.abbreviate(String.valueOf(name)) + "\"");
+    }
+
+    /** The refusal of a bulk action over deliveries that are not dead. */
+    public static ProblemException bulkOnDeadOnly() {
+        return new ProblemException(ErrorCode.INVALID_REQUEST, "a bulk redrive or delete takes dead deliveries only");
     }
 
     /** The refusal of a delivery call on a clock that returns fired timers from advance (delivery "response"). */

@@ -60,6 +60,10 @@ public enum ErrorCode {
     IDEMPOTENCY_KEY_IN_USE,
     /** {@code timeservice.idempotency.max-keys} kept answers are held already (429). */
     IDEMPOTENCY_KEY_LIMIT,
+    /** A release of an id the clock keeps no reservation of (404). */
+    RESERVATION_NOT_FOUND,
+    /** {@code timeservice.dedupe.max-reservations} reserved ids are held already (429). */
+    RESERVATION_LIMIT,
     /**
      * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
      * every call, reads included, until a restart rebuilds the state from the journal.

@@ -9,6 +9,9 @@ public final class Limits {
 
     /** Largest delay or advance accepted: 10^15 ms, about 31,700 years. */
     public static final long MAX_DELAY = 1_000_000_000_000_000L;
+
+    /** Longest dedupe window of a clock: 30 days in milliseconds. */
+    public static final long MAX_DEDUPE_WINDOW = 30L * 24 * 60 * 60 * 1000;
     /**
      * The end of time: the latest time a clock shows and the latest any time it holds may be (a timer's fireTime, a
      * schedule's start, end and occurrences, a lease's end, a retry's time), 2^53 - 1 ms, in the year 287,396: the
@@ -37,6 +40,11 @@ public final class Limits {
     public static final long MAX_LEASE_MILLIS = 12L * 60 * 60 * 1000;
     public static final long DEFAULT_LEASE_MILLIS = 30_000;
     public static final long MAX_CLAIM_WAIT_MILLIS = 30_000;
+    /**
+     * The {@code Retry-After} (seconds) of every 503 {@code storage_unavailable}: a database failover (the pool's
+     * connection timeout, 3 s, plus the time to promote a standby) is over within a few such retries.
+     */
+    public static final int STORAGE_RETRY_AFTER_SECONDS = 1;
     /**
      * Most dead deliveries one redrive or delete of an id takes: the first by sequence; a call again takes the next.
      * Bounds the time one call holds its clock and the size of its journal record and answer.

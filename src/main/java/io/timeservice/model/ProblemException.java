@@ -1,6 +1,7 @@
 package io.timeservice.model;
 
-
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * A refused operation, answered as an RFC 9457 problem ({@code application/problem+json}) with its {@link ErrorCode}
@@ -17,16 +18,31 @@ public final class ProblemException extends RuntimeException {
     private final ErrorCode code;
     private final int opIndex;
     private final String member;
+    /** Further members of the problem (name to a JSON-able JDK value), such as a duplicate id's {@code previous}. */
+    private final Map<String, Object> extra;
 
     public ProblemException(ErrorCode code, String message) {
-        this(code, message, NO_OP_INDEX, null);
+        this(code, message, NO_OP_INDEX, null, Map.of());
     }
 
-    private ProblemException(ErrorCode code, String message, int opIndex, String member) {
+    private ProblemException(ErrorCode code, String message, int opIndex, String member, Map<String, Object> extra) {
         super(message, null, false, false);
         this.code = code;
         this.opIndex = opIndex;
         this.member = member;
+        this.extra = extra;
+    }
+
+    /** This refusal with the problem member {@code name} set to {@code value} (strings, numbers, maps of them). */
+    public ProblemException with(String name, Object value) {
+        Map<String, Object> more = new LinkedHashMap<>(extra);
+        more.put(name, value);
+        return new ProblemException(code, getMessage(), opIndex, member, Map.copyOf(more));
+    }
+
+    /** The problem's further members, by name; empty for most refusals. */
+    public Map<String, Object> extra() {
+        return extra;
     }
 
     public ErrorCode code() {
@@ -40,7 +56,7 @@ public final class ProblemException extends RuntimeException {
 
     /** This refusal as operation {@code index} of a batch, its message prefixed with the index. */
     public ProblemException atOp(int index) {
-        return new ProblemException(code, "operation " + index + ": " + getMessage(), index, member);
+        return new ProblemException(code, "operation " + index + ": " + getMessage(), index, member, extra);
     }
 
     /**
@@ -53,6 +69,6 @@ public final class ProblemException extends RuntimeException {
 
     /** This refusal of the document member at {@code pointer}, its message prefixed with the pointer. */
     public ProblemException atMember(String pointer) {
-        return new ProblemException(code, pointer + ": " + getMessage(), opIndex, pointer);
+        return new ProblemException(code, pointer + ": " + getMessage(), opIndex, pointer, extra);
     }
 }

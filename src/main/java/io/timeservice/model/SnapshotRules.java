@@ -150,4 +150,23 @@ public final class SnapshotRules {
     public static ProblemException refused(String pointer, String message) {
         return new ProblemException(ErrorCode.INVALID_SNAPSHOT, message).atMember(pointer);
     }
+
+    /**
+     * Refuses reserved ids in a document whose clock has no dedupe window, or one id reserved twice:
+     * {@code invalid_snapshot} at {@code /reservations}.
+     */
+    public static void requireReservations(ClockSettings settings, List<Reservation> reservations) {
+        if (reservations.isEmpty()) {
+            return;
+        }
+        if (!settings.dedupes()) {
+            throw refused("/reservations", "reserved ids need the clock's dedupeWindow (clock.dedupeWindow)");
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < reservations.size(); i++) {
+            if (!seen.add(reservations.get(i).id())) {
+                throw refused("/reservations/" + i + "/id", "id " + reservations.get(i).id() + " is reserved twice");
+            }
+        }
+    }
 }

@@ -116,6 +116,31 @@ public final class TimerRules {
         return new ProblemException(ErrorCode.DUPLICATE_ID, "a pending timer already has id " + id);
     }
 
+    /**
+     * The refusal of an add of an id the clock keeps reserved for its dedupe window: {@code duplicate_id} with the
+     * reservation as the problem's {@code previous} member.
+     */
+    public static ProblemException idReserved(Reservation previous) {
+        return new ProblemException(ErrorCode.DUPLICATE_ID, "id " + previous.id() + " is reserved: its timer (sequence "
+                + previous.sequence() + ") was " + previous.state().code() + " at " + previous.time()
+                + " within the clock's dedupeWindow").with("previous", previous.asMember());
+    }
+
+    /** The refusal of the release of an id the clock does not keep reserved: {@code reservation_not_found}. */
+    public static ProblemException reservationNotFound(String id) {
+        return new ProblemException(ErrorCode.RESERVATION_NOT_FOUND, "the clock keeps no reservation of id "
+                + abbreviate(id));
+    }
+
+    /** Refuses an add on a clock with a dedupe window while the store holds {@code held} of its most {@code max}. */
+    public static void requireReservationRoom(long held, long max) {
+        if (held >= max) {
+            throw new ProblemException(ErrorCode.RESERVATION_LIMIT, "the service holds its limit of " + max
+                    + " reserved ids (timeservice.dedupe.max-reservations); an add on a clock with a dedupeWindow"
+                    + " waits until some expire or are released");
+        }
+    }
+
     /** The refusal of a read or change of a timer {@code id} that is not pending. */
     public static ProblemException timerNotFound(String id) {
         return new ProblemException(ErrorCode.TIMER_NOT_FOUND, "no pending timer has id " + abbreviate(id));

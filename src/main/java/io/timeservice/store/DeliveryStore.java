@@ -3,8 +3,11 @@ package io.timeservice.store;
 import java.util.List;
 
 import io.timeservice.model.Ack;
+import io.timeservice.model.BulkOutcome;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryFilter;
+import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 
@@ -107,6 +110,78 @@ public interface DeliveryStore {
 
     /** Deletes the dead deliveries of {@code id} (or the one with {@code sequence}). @throws ProblemException {@code delivery_not_found} */
     void deleteDead(String clock, String id, Long sequence);
+
+    /**
+     * Up to {@code limit} of the clock's deliveries that {@code filter} takes, in sequence order after
+     * {@code afterSequence} (the firing order of their timers). Each shows its attempt, an in-flight one its lease
+     * end, a waiting one its retry time, a dead one its reason.
+     *
+     * @throws ProblemException {@code invalid_limit} below 1, {@code invalid_request} for a filter that
+     *                            {@link DeliveryRules#requireFilter} refuses, {@code clock_not_queued}
+     */
+    List<Delivery> list(String clock, DeliveryFilter filter, int limit, long afterSequence);
+
+    /**
+     * How many of the clock's deliveries {@code filter} takes: what a bulk action would match now (the console
+     * confirms it first). O(n) in the deliveries of that state.
+     *
+     * @throws ProblemException as {@link #list}
+     */
+    long count(String clock, DeliveryFilter filter);
+
+    /**
+     * One chunk of a bulk redrive: the dead letters {@code filter} takes after {@code afterSequence}, at most
+     * {@code max} of them, are ready again from attempt 1, all at once (one journal record or one transaction).
+     *
+     * @throws ProblemException as {@link #list}
+     */
+    Chunk redriveChunk(String clock, DeliveryFilter filter, long afterSequence, int max);
+
+    /** One chunk of a bulk deletion of dead letters, as {@link #redriveChunk}. */
+    Chunk deleteChunk(String clock, DeliveryFilter filter, long afterSequence, int max);
+
+    /**
+     * What one chunk did: {@code matched} dead letters matched, {@code changed} were changed; the next chunk starts
+     * after {@code lastSequence}, and {@code more} says whether one may find more.
+     */
+    record Chunk(int matched, int changed, long lastSequence, boolean more) {
+    }
+
+    /**
+     * Redrives every dead letter {@code filter} takes, {@value DeliveryRules#BULK_CHUNK} at a time in sequence order:
+     * each chunk is atomic, the whole is not (a crash or an error between chunks leaves the earlier chunks done, and
+     * repeating the call does the rest). Idempotent: a redriven delivery is no longer dead, so a repeat leaves it be.
+     */
+    default BulkOutcome redriveAllDead(String clock, DeliveryFilter filter) {
+        return inChunks(filter, (after, max) -> redriveChunk(clock, filter, after, max));
+    }
+
+    /** Deletes every dead letter {@code filter} takes, in chunks, as {@link #redriveAllDead} redrives them. */
+    default BulkOutcome deleteAllDead(String clock, DeliveryFilter filter) {
+        return inChunks(filter, (after, max) -> deleteChunk(clock, filter, after, max));
+    }
+
+    private static BulkOutcome inChunks(DeliveryFilter filter, ChunkCall call) {
+        DeliveryRules.requireFilter(filter);
+        if (filter.state() != Delivery.State.DEAD) {
+            throw DeliveryRules.bulkOnDeadOnly();
+        }
+        BulkOutcome outcome = BulkOutcome.NONE;
+        long after = 0;
+        Chunk chunk;
+        do {
+            chunk = call.next(after, DeliveryRules.BULK_CHUNK);
+            outcome = outcome.plus(chunk.matched(), chunk.changed());
+            after = chunk.lastSequence();
+        } while (chunk.more());
+        return outcome;
+    }
+
+    /** The next chunk after a sequence. */
+    @FunctionalInterface
+    interface ChunkCall {
+        Chunk next(long afterSequence, int max);
+    }
     /**
      * Ends every long poll of every clock now, and every later one at once, until {@link #allowWaits}: the service is
      * stopping, and a graceful shutdown should not wait out the polls. A claim still takes what is ready.

@@ -5,6 +5,7 @@ import java.util.List;
 import io.timeservice.model.Ack;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.store.StoreMetrics.Operation;
 
@@ -93,5 +94,28 @@ public final class MeasuredDeliveryStore implements DeliveryStore {
     @Override
     public void allowWaits() {
         store.allowWaits();
+    }
+
+    @Override
+    public List<Delivery> list(String clock, DeliveryFilter filter, int limit, long afterSequence) {
+        return MeasuredCall.measure(metrics, Operation.DEAD_LETTERS,
+                () -> store.list(clock, filter, limit, afterSequence));
+    }
+
+    @Override
+    public long count(String clock, DeliveryFilter filter) {
+        return MeasuredCall.measure(metrics, Operation.DEAD_LETTERS, () -> store.count(clock, filter));
+    }
+
+    @Override
+    public Chunk redriveChunk(String clock, DeliveryFilter filter, long afterSequence, int max) {
+        return MeasuredCall.measure(metrics, Operation.DEAD_LETTERS,
+                () -> store.redriveChunk(clock, filter, afterSequence, max));
+    }
+
+    @Override
+    public Chunk deleteChunk(String clock, DeliveryFilter filter, long afterSequence, int max) {
+        return MeasuredCall.measure(metrics, Operation.DEAD_LETTERS,
+                () -> store.deleteChunk(clock, filter, afterSequence, max));
     }
 }

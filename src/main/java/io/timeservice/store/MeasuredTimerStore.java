@@ -8,8 +8,11 @@ import io.timeservice.model.Due;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.OnConflict;
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics.Operation;
@@ -51,6 +54,18 @@ public final class MeasuredTimerStore implements TimerStore {
     @Override
     public Timer cancel(String clock, String id, Precondition precondition, Trace trace) {
         return MeasuredCall.measure(metrics, Operation.CANCEL, () -> store.cancel(clock, id, precondition, trace));
+    }
+
+    @Override
+    public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                          OnConflict onConflict) {
+        return MeasuredCall.measure(metrics, Operation.ADD, () -> store.add(clock, id, due, priority, payload,
+                traceContext, onConflict));
+    }
+
+    @Override
+    public Reservation releaseReservation(String clock, String id) {
+        return MeasuredCall.measure(metrics, Operation.CANCEL, () -> store.releaseReservation(clock, id));
     }
 
     @Override

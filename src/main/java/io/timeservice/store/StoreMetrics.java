@@ -76,4 +76,8 @@ public interface StoreMetrics {
     /** One request was refused with {@code code}; the web layer calls this once per such problem answer. */
     default void rejected(ErrorCode code) {
     }
+
+    /** An add was refused because the clock keeps its id reserved (a dedupe window's {@code duplicate_id}). */
+    default void reservedIdRefused() {
+    }
 }

@@ -2,15 +2,18 @@ package io.timeservice.store;
 
 import java.util.List;
 
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
+import io.timeservice.model.OnConflict;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 
@@ -68,11 +71,38 @@ public interface TimerStore {
     }
 
     /**
+     * An add that decides by {@code onConflict} when the id is pending or reserved ({@link OnConflict}); with
+     * {@link OnConflict#ERROR} it is {@link #add(String, String, Due, int, String, Trace)}.
+     *
+     * @throws ProblemException as that add; a reserved id is still {@code duplicate_id} with
+     *                            {@link OnConflict#REPLACE}, and a replace of a schedule's occurrence
+     *                            {@code schedule_owned}
+     * @param traceContext the adding request's trace context for a timer added (null: none); a replaced timer keeps
+     *                     its own
+     */
+    AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                   OnConflict onConflict);
+
+    /** {@link #add(String, String, Due, int, String, String, OnConflict)} without a trace context. */
+    default AddOutcome add(String clock, String id, Due due, int priority, String payload, OnConflict onConflict) {
+        return add(clock, id, due, priority, payload, null, onConflict);
+    }
+
+    /**
      * Cancels a pending timer if {@code precondition} accepts its current revision; returns it as it was.
      *
      * @throws ProblemException {@code timer_not_found} or {@code precondition_failed}
      */
     Timer cancel(String clock, String id, Precondition precondition, Trace trace);
+
+    /**
+     * Releases the clock's reservation of {@code id} before its dedupe window ends, so the id may be added again;
+     * returns the reservation as it was.
+     *
+     * @throws ProblemException {@code reservation_not_found} when the clock keeps none (never reserved, expired or
+     *                            released, or a malformed id)
+     */
+    Reservation releaseReservation(String clock, String id);
 
     /**
      * Applies {@code ops} in order, all or nothing: each decided against the state the ones before it leave, exactly

@@ -55,10 +55,10 @@ class ClockResourceController {
     ResponseEntity<ClockJson> put(@PathVariable String clock, @RequestBody PutClock body) {
         if (body.copyOf() != null) {
             if (body.now() != null || body.mode() != null || body.delivery() != null || body.retry() != null
-                    || body.rate() != null || body.push() != null) {
+                    || body.rate() != null || body.push() != null || body.dedupeWindow() != null) {
                 throw new ProblemException(ErrorCode.INVALID_REQUEST, "a copy takes the time and settings of its"
                         + " source: copyOf (" + body.copyOf() + ") goes alone, without now, mode, delivery, retry,"
-                        + " rate or push");
+                        + " rate, push or dedupeWindow");
             }
             return ResponseEntity.created(URI.create("/clocks/" + clock))
                     .body(describe(clocks.copy(clock, body.copyOf()).clock()));
@@ -123,7 +123,8 @@ class ClockResourceController {
             throw new ProblemException(ErrorCode.INVALID_REQUEST, "delivery \"push\" needs push: {\"url\": ...}");
         }
         return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry()), rate,
-                body.push() == null ? null : pushTarget(body.push()));
+                body.push() == null ? null : pushTarget(body.push()))
+                .withDedupeWindow(body.dedupeWindow() == null ? 0 : body.dedupeWindow());
     }
 
     private static PushTarget pushTarget(Push push) {
@@ -150,7 +151,7 @@ class ClockResourceController {
         return new ClockJson(clock.name(), status.now(), status.size(), status.nextFireTime(), oldestAge,
                 clock.createdAtWallMillis(), clock.deletesAt(), lowerCase(settings.mode()),
                 settings.rate() == null ? null : settings.rate().value(), lowerCase(settings.delivery()),
-                RetryJson.of(settings.retry()), PushJson.of(settings.push()),
+                RetryJson.of(settings.retry()), PushJson.of(settings.push()), settings.dedupeWindowMillis(),
                 clock.deliveries() == null ? null : DeliveryCountsJson.of(clock.deliveries()));
     }
 
@@ -162,12 +163,13 @@ class ClockResourceController {
      *                  it first (wall-clock epoch milliseconds); absent otherwise, and always for {@code default}
      * @param rate       a scaled clock's clock milliseconds per wall-clock millisecond; absent for other clocks
      * @param push       a push clock's target without its secrets; absent for other clocks
+     * @param dedupeWindow milliseconds an id stays reserved after its timer left the pending set; 0: none
      * @param deliveries the deliveries by state, for a clock that queues them; absent otherwise
      */
     record ClockJson(String name, long now, int size, Long nextFireTime, Long oldestAge, long createdAt,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Long deletesAt, String mode,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Double rate, String delivery,
-                     RetryJson retry, @JsonInclude(JsonInclude.Include.NON_NULL) PushJson push,
+                     RetryJson retry, @JsonInclude(JsonInclude.Include.NON_NULL) PushJson push, long dedupeWindow,
                      @JsonInclude(JsonInclude.Include.NON_NULL) DeliveryCountsJson deliveries) {
     }
 

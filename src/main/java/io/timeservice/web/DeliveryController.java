@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.timeservice.model.BulkOutcome;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryFilter;
+import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
@@ -14,6 +17,7 @@ import io.timeservice.web.JsonRequest.Ack;
 import io.timeservice.web.JsonRequest.AckAll;
 import io.timeservice.web.JsonRequest.AckItem;
 import io.timeservice.web.JsonRequest.Claim;
+import io.timeservice.web.JsonRequest.DeadFilter;
 import io.timeservice.web.JsonRequest.Extend;
 import io.timeservice.web.JsonRequest.Nack;
 import org.springframework.http.MediaType;
@@ -115,19 +119,87 @@ class DeliveryController {
         return DeliveryCountsJson.of(deliveries.counts(clock));
     }
 
-    /** Dead deliveries in sequence order, {@code limit} at a time after {@code after}: pass {@code next} on. */
+    /**
+     * Dead deliveries in sequence order, {@code limit} at a time after {@code after}: pass {@code next} on. The
+     * filters are those of {@link #list}.
+     */
     @GetMapping(path = {"/deliveries/dead", "/clocks/{clock}/deliveries/dead"},
             produces = MediaType.APPLICATION_JSON_VALUE)
     DeadPageJson dead(@ClockVariable String clock, @RequestParam(required = false) String limit,
-                      @RequestParam(required = false) String after) {
+                      @RequestParam(required = false) String after,
+                      @RequestParam(required = false) String idPrefix,
+                      @RequestParam(required = false) String minAttempt,
+                      @RequestParam(required = false) String reason) {
+        return page(clock, new DeliveryFilter(Delivery.State.DEAD, idPrefix, minAttemptOf(minAttempt), reason),
+                limit, after);
+    }
+
+    /**
+     * A clock's deliveries in one state ({@code ready}, {@code in_flight}, {@code waiting}, {@code dead}) in
+     * sequence order, {@code limit} at a time after {@code after}, those whose id starts with {@code idPrefix}, whose
+     * attempt is at least {@code minAttempt} and (dead ones) whose reason contains {@code reason}. Claims are not
+     * shown: a reader may not settle another's lease.
+     */
+    @GetMapping(path = {"/deliveries/list", "/clocks/{clock}/deliveries/list"},
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    DeadPageJson list(@ClockVariable String clock, @RequestParam(required = false) String state,
+                      @RequestParam(required = false) String limit,
+                      @RequestParam(required = false) String after,
+                      @RequestParam(required = false) String idPrefix,
+                      @RequestParam(required = false) String minAttempt,
+                      @RequestParam(required = false) String reason) {
+        return page(clock, new DeliveryFilter(DeliveryRules.stateNamed(state), idPrefix, minAttemptOf(minAttempt),
+                reason), limit, after);
+    }
+
+    /** How many deliveries {@link #list} would list in all: what a bulk action over dead letters would match now. */
+    @GetMapping(path = {"/deliveries/count", "/clocks/{clock}/deliveries/count"},
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    CountJson count(@ClockVariable String clock, @RequestParam(required = false) String state,
+                    @RequestParam(required = false) String idPrefix,
+                    @RequestParam(required = false) String minAttempt,
+                    @RequestParam(required = false) String reason) {
+        return new CountJson(deliveries.count(clock, new DeliveryFilter(DeliveryRules.stateNamed(state), idPrefix,
+                minAttemptOf(minAttempt), reason)));
+    }
+
+    record CountJson(long count) {
+    }
+
+    private DeadPageJson page(String clock, DeliveryFilter filter, String limit, String after) {
         int count = LimitParameter.parse(limit, DEFAULT_DEAD_LIMIT, MAX_DEAD_LIMIT);
         Long afterSequence = IntegerParameter.parse("after", after);
         // one more than asked tells whether a next page exists
         List<Delivery> page = deliveries
-                .dead(clock, count + 1, afterSequence == null ? 0 : afterSequence);
+                .list(clock, filter, count + 1, afterSequence == null ? 0 : afterSequence);
         boolean more = page.size() > count;
         List<Delivery> shown = more ? page.subList(0, count) : page;
-        return new DeadPageJson(DeliveryJson.of(clock, shown), more ? shown.get(count - 1).sequence() : null);
+        return new DeadPageJson(DeliveryJson.listed(clock, shown), more ? shown.get(count - 1).sequence() : null);
+    }
+
+    /** A plain integer from 0 (refused by the rulebook below 1); one past an int's range matches nothing anyway. */
+    private static Integer minAttemptOf(String text) {
+        Long value = IntegerParameter.parse("minAttempt", text);
+        return value == null ? null : (int) Math.min(value, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Redrives every dead delivery the filter takes, in chunks ({@link DeliveryStore#redriveAllDead}): each chunk is
+     * atomic, the whole is not; repeating it changes nothing more.
+     */
+    @PostMapping(path = {"/deliveries/dead/redrive", "/clocks/{clock}/deliveries/dead/redrive"},
+            consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    BulkOutcome redriveAll(@ClockVariable String clock, @RequestBody DeadFilter body) {
+        return deliveries.redriveAllDead(clock, DeliveryFilter.dead(body.idPrefix(), body.minAttempt(),
+                body.reason()));
+    }
+
+    /** Deletes every dead delivery the filter takes, in chunks, as {@link #redriveAll} redrives them. */
+    @PostMapping(path = {"/deliveries/dead/delete", "/clocks/{clock}/deliveries/dead/delete"},
+            consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    BulkOutcome deleteAll(@ClockVariable String clock, @RequestBody DeadFilter body) {
+        return deliveries.deleteAllDead(clock, DeliveryFilter.dead(body.idPrefix(), body.minAttempt(),
+                body.reason()));
     }
 
     @PostMapping(path = {"/deliveries/dead/{id}/redrive", "/clocks/{clock}/deliveries/dead/{id}/redrive"},

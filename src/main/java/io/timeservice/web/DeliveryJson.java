@@ -36,6 +36,16 @@ record DeliveryJson(String clock, String id, long fireTime, int priority, long s
                 context == null ? null : TraceContext.tracestate(context));
     }
 
+    /** As {@link #of(String, List)} without the claims: a listing shows in-flight deliveries to readers too. */
+    static List<DeliveryJson> listed(String clock, List<Delivery> deliveries) {
+        return deliveries.stream().map(delivery -> {
+            DeliveryJson shown = of(clock, delivery);
+            return new DeliveryJson(shown.clock(), shown.id(), shown.fireTime(), shown.priority(), shown.sequence(),
+                    shown.payload(), shown.attempt(), shown.state(), null, shown.leaseUntil(), shown.retryAt(),
+                    shown.readyAt(), shown.deadReason(), shown.schedule(), shown.traceparent(), shown.tracestate());
+        }).toList();
+    }
+
     static List<DeliveryJson> of(String clock, List<Delivery> deliveries) {
         return deliveries.stream().map(delivery -> of(clock, delivery)).toList();
     }

@@ -22,7 +22,12 @@ sealed interface JsonRequest {
                     @JsonDeserialize(using = AbsentOrNonNull.class) Long delay,
                     @JsonDeserialize(using = AbsentOrNonNull.class) JsonNode at,
                     @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority,
-                    JsonNode payload) implements JsonRequest {
+                    JsonNode payload,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) String onConflict) implements JsonRequest {
+
+        AddTimer(String id, Long delay, JsonNode at, Integer priority, JsonNode payload) {
+            this(id, delay, at, priority, payload, null);
+        }
     }
 
     /** {@code PATCH /timers/{id}}: an absent member keeps its value; at most one of {@code delay} and {@code at}. */
@@ -39,17 +44,21 @@ sealed interface JsonRequest {
      * {@code PUT /clocks/{clock}}: the time a new virtual clock starts at (0 when absent), and its settings; an
      * absent setting takes its default ({@link io.timeservice.model.ClockSettings#of}).
      */
-    /** @param copyOf the clock to copy (a fork), alone: the copy takes the source's time and settings */
+    /**
+     * @param copyOf       the clock to copy (a fork), alone: the copy takes the source's time and settings
+     * @param dedupeWindow milliseconds an id stays reserved after its timer left (0 when absent)
+     */
     record PutClock(@JsonDeserialize(using = AbsentOrNonNull.class) Long now,
                     @JsonDeserialize(using = AbsentOrNonNull.class) ClockMode mode,
                     @JsonDeserialize(using = AbsentOrNonNull.class) DeliveryMode delivery,
                     @JsonDeserialize(using = AbsentOrNonNull.class) Retry retry,
                     @JsonDeserialize(using = AbsentOrNonNull.class) String copyOf,
                     @JsonDeserialize(using = AbsentOrNonNull.class) BigDecimal rate,
-                    @JsonDeserialize(using = AbsentOrNonNull.class) Push push) implements JsonRequest {
+                    @JsonDeserialize(using = AbsentOrNonNull.class) Push push,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) Long dedupeWindow) implements JsonRequest {
 
         PutClock(Long now, ClockMode mode, DeliveryMode delivery, Retry retry) {
-            this(now, mode, delivery, retry, null, null, null);
+            this(now, mode, delivery, retry, null, null, null, null);
         }
     }
 
@@ -80,6 +89,15 @@ sealed interface JsonRequest {
                  @JsonDeserialize(using = AbsentOrNonNull.class) Double multiplier,
                  @JsonDeserialize(using = AbsentOrNonNull.class) Long maxBackoff,
                  @JsonDeserialize(using = AbsentOrNonNull.class) Double jitter) {
+    }
+
+    /**
+     * {@code POST /deliveries/dead/redrive} and {@code .../delete}: which dead letters; an absent member is no
+     * condition, so {@code {}} takes every dead letter of the clock.
+     */
+    record DeadFilter(@JsonDeserialize(using = AbsentOrNonNull.class) String idPrefix,
+                      @JsonDeserialize(using = AbsentOrNonNull.class) Integer minAttempt,
+                      @JsonDeserialize(using = AbsentOrNonNull.class) String reason) implements JsonRequest {
     }
 
     /**

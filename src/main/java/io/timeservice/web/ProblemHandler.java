@@ -1,5 +1,7 @@
 package io.timeservice.web;
 
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.store.StoreMetrics;
 import org.slf4j.Logger;
@@ -36,12 +38,19 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     ResponseEntity<Object> refused(ProblemException e) {
         log.debug("refused: {} {}", e.code().code(), e.getMessage());
         metrics.rejected(e.code());
+        if (e.extra().containsKey("previous")) {
+            metrics.reservedIdRefused();   // a dedupe window's duplicate_id
+        }
         ProblemDetail problem = Problems.problem(ProblemType.of(e.code()), e.getMessage());
         if (e.opIndex() != ProblemException.NO_OP_INDEX) {
             problem.setProperty("op", e.opIndex());   // the refused operation of a batch
         }
         if (e.member() != null) {
             problem.setProperty("member", e.member());   // the JSON pointer of a document's refused member
+        }
+        e.extra().forEach(problem::setProperty);   // such as a reserved id's previous timer
+        if (e.code() == ErrorCode.STORAGE_UNAVAILABLE) { // a database failing over, a busy row: try again shortly
+            return Problems.response(problem, Limits.STORAGE_RETRY_AFTER_SECONDS);
         }
         return Problems.response(problem);
     }

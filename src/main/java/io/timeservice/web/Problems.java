@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 
 import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -60,6 +61,14 @@ public final class Problems {
     static ResponseEntity<Object> response(ProblemDetail problem) {
         return ResponseEntity.status(problem.getStatus())
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem);
+    }
+
+    /** {@link #response(ProblemDetail)} telling the client to try again after {@code retryAfterSeconds}. */
+    static ResponseEntity<Object> response(ProblemDetail problem, int retryAfterSeconds) {
+        return ResponseEntity.status(problem.getStatus())
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .header(HttpHeaders.RETRY_AFTER, Integer.toString(retryAfterSeconds))
                 .body(problem);
     }
 

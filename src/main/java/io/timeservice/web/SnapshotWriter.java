@@ -9,6 +9,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.PushTarget;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Schedule;
 import io.timeservice.model.ScheduleSpec;
@@ -99,6 +100,19 @@ final class SnapshotWriter {
                 writeDelivery(delivery, json);
             }
             json.writeEndArray();
+            if (!snapshot.reservations().isEmpty()) { // an optional member: documents without it read as before
+                json.writeName("reservations");
+                json.writeStartArray();
+                for (Reservation reservation : snapshot.reservations()) {
+                    json.writeStartObject();
+                    json.writeStringProperty("id", reservation.id());
+                    json.writeStringProperty("state", reservation.state().code());
+                    json.writeNumberProperty("time", reservation.time());
+                    json.writeNumberProperty("sequence", reservation.sequence());
+                    json.writeEndObject();
+                }
+                json.writeEndArray();
+            }
             json.writeEndObject();
         }
     }
@@ -126,6 +140,9 @@ final class SnapshotWriter {
         json.writeEndObject();
         if (settings.push() != null) {
             writePush(settings.push(), json);
+        }
+        if (settings.dedupes()) {
+            json.writeNumberProperty("dedupeWindow", settings.dedupeWindowMillis());
         }
         json.writeNumberProperty("now", snapshot.now());
         json.writeNumberProperty("nextSequence", snapshot.nextSequence());

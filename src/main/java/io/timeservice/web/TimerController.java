@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.OnConflict;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.Timer;
@@ -49,16 +51,42 @@ class TimerController {
 
     @PostMapping(path = {"/timers", "/clocks/{clock}/timers"}, consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<TimerJson> add(@ClockVariable String clock, @RequestBody AddTimer body,
-                                  @TraceFlag boolean trace, HttpServletRequest request) {
+    ResponseEntity<?> add(@ClockVariable String clock, @RequestBody AddTimer body,
+                          @TraceFlag boolean trace, HttpServletRequest request) {
         String payload = json.payloadText(body.payload());
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Due due = TimerRules.requireDue(body.delay(), ClockTimeMember.read("at", body.at()));
+        if (body.onConflict() != null) {
+            return decided(clock, timers.add(clock, body.id(), due, body.priority() == null ? 0 : body.priority(),
+                    payload, traceContexts.ofAdd(request, clock, body.id()), OnConflict.of(body.onConflict())));
+        }
         Timer timer = timers.add(clock, body.id(), due, body.priority() == null ? 0 : body.priority(), payload,
                 traceContexts.ofAdd(request, clock, body.id()), Trace.into(steps));
         return ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/timers/" + timer.id()))
                 .eTag(EntityTags.of(timer))
                 .body(TimerJson.of(timer, steps));
+    }
+
+    /**
+     * An add with {@code onConflict}: 201 with the added timer, 200 with the timer kept or replaced, or 200 with the
+     * reservation kept ({@code previous}); each with {@code result}.
+     */
+    private static ResponseEntity<?> decided(String clock, AddOutcome outcome) {
+        String result = outcome.result().code();
+        if (outcome.timer() == null) {
+            return ResponseEntity.ok(new KeptReservationJson(outcome.reservation().id(), result,
+                    outcome.reservation().asMember()));
+        }
+        Timer timer = outcome.timer();
+        ResponseEntity.BodyBuilder answer = outcome.result() == AddOutcome.Result.ADDED
+                ? ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/timers/"
+                        + timer.id()))
+                : ResponseEntity.ok();
+        return answer.eTag(EntityTags.of(timer)).body(TimerJson.of(timer).withResult(result));
+    }
+
+    /** A kept reservation: the id the clock keeps reserved and how its timer left ({@code previous}). */
+    record KeptReservationJson(String id, String result, java.util.Map<String, Object> previous) {
     }
 
     @GetMapping(path = {"/timers/{id}", "/clocks/{clock}/timers/{id}"}, produces = MediaType.APPLICATION_JSON_VALUE)

@@ -14,7 +14,8 @@ import io.timeservice.model.TraceStep;
 record TimerJson(String id, long fireTime, int priority, long sequence, long version, long createdAt,
                  @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String payload,
                  @JsonInclude(JsonInclude.Include.NON_NULL) String schedule,
-                 @JsonInclude(JsonInclude.Include.NON_NULL) List<TraceStepJson> trace) {
+                 @JsonInclude(JsonInclude.Include.NON_NULL) List<TraceStepJson> trace,
+                 @JsonInclude(JsonInclude.Include.NON_NULL) String result) {
 
     static TimerJson of(Timer timer) {
         return of(timer, null);
@@ -22,7 +23,12 @@ record TimerJson(String id, long fireTime, int priority, long sequence, long ver
 
     static TimerJson of(Timer timer, List<TraceStep> trace) {
         return new TimerJson(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(), timer.version(),
-                timer.createdAt(), timer.payload(), timer.schedule(), TraceStepJson.of(trace));
+                timer.createdAt(), timer.payload(), timer.schedule(), TraceStepJson.of(trace), null);
+    }
+
+    /** The timer an add with {@code onConflict} added, kept or replaced, with what happened ({@code result}). */
+    TimerJson withResult(String what) {
+        return new TimerJson(id, fireTime, priority, sequence, version, createdAt, payload, schedule, trace, what);
     }
 
     static List<TimerJson> of(List<Timer> timers) {

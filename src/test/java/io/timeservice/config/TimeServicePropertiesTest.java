@@ -196,13 +196,13 @@ class TimeServicePropertiesTest {
     void postgresqlLoopSettings_haveTheirDefaults_andBadValuesAreRefused_namingTheProperty() {
         assertThat(bindEnvironment(Map.of()).postgresql()).isEqualTo(new TimeServiceProperties.Postgresql(
                 Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofSeconds(15), Duration.ofSeconds(2),
-                Duration.ofMinutes(1)));
+                Duration.ofMinutes(1), null));
         assertThat(bindEnvironment(Map.of()).postgresql().timeouts()).isEqualTo(PostgresStore.Timeouts.DEFAULT);
         assertThat(bindEnvironment(Map.of("TIMESERVICE_POSTGRESQL_SLOW_POLL", "10ms",
                 "TIMESERVICE_POSTGRESQL_ACKED_RETENTION", "0s", "TIMESERVICE_POSTGRESQL_SAMPLE_PERIOD", "1h",
                 "TIMESERVICE_POSTGRESQL_LOCK_TIMEOUT", "10ms", "TIMESERVICE_POSTGRESQL_STATEMENT_TIMEOUT", "1h"))
                 .postgresql()).isEqualTo(new TimeServiceProperties.Postgresql(Duration.ofMillis(10), Duration.ZERO,
-                Duration.ofHours(1), Duration.ofMillis(10), Duration.ofHours(1)));
+                Duration.ofHours(1), Duration.ofMillis(10), Duration.ofHours(1), null));
         assertRefused(Map.of("timeservice.postgresql.slow-poll", "9ms"),
                 "timeservice.postgresql.slow-poll must be between 10ms and 1h, got PT0.009S");
         assertRefused(Map.of("timeservice.postgresql.slow-poll", "61m"),
@@ -220,6 +220,18 @@ class TimeServicePropertiesTest {
             String property = "timeservice.postgresql." + refused[0];
             assertRefused(Map.of(property, refused[1]), property + " must be between " + refused[2]);
         }
+    }
+
+    @Test
+    void directUrl_isUnsetByDefault_namesThePooledUrlsDirectTwin_andMustBeAPostgresqlJdbcUrl() {
+        assertThat(bindEnvironment(Map.of()).postgresql().pooled()).isFalse();
+        TimeServiceProperties.Postgresql bound = bindEnvironment(Map.of("TIMESERVICE_POSTGRESQL_DIRECT_URL",
+                "jdbc:postgresql://db1:5432,db2:5432/timers?targetServerType=primary")).postgresql();
+        assertThat(bound.directUrl()).isEqualTo("jdbc:postgresql://db1:5432,db2:5432/timers?targetServerType=primary");
+        assertThat(bound.pooled()).isTrue();
+        assertRefused(Map.of("timeservice.postgresql.direct-url", "postgres://db1/timers"),
+                "timeservice.postgresql.direct-url must be a PostgreSQL JDBC URL (jdbc:postgresql://...),"
+                        + " got postgres://db1/timers");
     }
 
     @Test

@@ -123,4 +123,25 @@ final class SettleRecorder implements DeliveryStore {
     public void allowWaits() {
         store.allowWaits();
     }
+
+    @Override
+    public List<Delivery> list(String clock, io.timeservice.model.DeliveryFilter filter, int limit,
+                               long afterSequence) {
+        return store.list(clock, filter, limit, afterSequence);
+    }
+
+    @Override
+    public long count(String clock, io.timeservice.model.DeliveryFilter filter) {
+        return store.count(clock, filter);
+    }
+
+    @Override
+    public Chunk redriveChunk(String clock, io.timeservice.model.DeliveryFilter filter, long afterSequence, int max) {
+        return store.redriveChunk(clock, filter, afterSequence, max);
+    }
+
+    @Override
+    public Chunk deleteChunk(String clock, io.timeservice.model.DeliveryFilter filter, long afterSequence, int max) {
+        return store.deleteChunk(clock, filter, afterSequence, max);
+    }
 }

@@ -16,10 +16,13 @@ import java.util.function.Function;
 
 import io.timeservice.model.Ack;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.BulkOutcome;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryFilter;
+import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
@@ -386,6 +389,102 @@ public abstract class DeliveryStoreContract extends StoreContract {
         Delivery again = deliveries().claim(Q, 10, 1_000, 0).get(0);
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(again.claim()).isNotEqualTo(onQ.claim());
+    }
+
+    // ---- listings by state and bulk actions over dead letters (the operator console) ----
+
+    @Test
+    void list_showsEachStateWithItsTimes_filteredAndPaged_inSequenceOrder() {
+        fired(5, "a1", "a2", "b1", "b2", "c1");
+        List<Delivery> claimed = deliveries().claim(Q, 5, 1_000, 0);
+        deliveries().reject(Q, "a1", claimed.get(0).claim(), "push target answered 410");
+        deliveries().reject(Q, "b1", claimed.get(2).claim(), "bad payload");
+        deliveries().nack(Q, "a2", claimed.get(1).claim(), 700L);
+        deliveries().nack(Q, "c1", claimed.get(4).claim(), 0L);
+
+        assertThat(deliveries().list(Q, DeliveryFilter.all(Delivery.State.READY), 10, 0))
+                .extracting(Delivery::id, Delivery::attempt, Delivery::readyAt).containsExactly(tuple("c1", 2, 1_005L));
+        assertThat(deliveries().list(Q, DeliveryFilter.all(Delivery.State.IN_FLIGHT), 10, 0))
+                .extracting(Delivery::id, Delivery::attempt, Delivery::leaseUntil)
+                .containsExactly(tuple("b2", 1, 2_005L));
+        assertThat(deliveries().list(Q, DeliveryFilter.all(Delivery.State.WAITING), 10, 0))
+                .extracting(Delivery::id, Delivery::attempt, Delivery::retryAt).containsExactly(tuple("a2", 2, 1_705L));
+        List<Delivery> dead = deliveries().list(Q, DeliveryFilter.all(Delivery.State.DEAD), 10, 0);
+        assertThat(dead).extracting(Delivery::id, Delivery::deadReason)
+                .containsExactly(tuple("a1", "push target answered 410"), tuple("b1", "bad payload"));
+        assertThat(dead).isEqualTo(deliveries().dead(Q, 10, 0));
+        assertThat(deliveries().list(Q, DeliveryFilter.dead("a", null, null), 10, 0)).containsExactly(dead.get(0));
+        assertThat(deliveries().list(Q, DeliveryFilter.dead(null, null, "410"), 10, 0)).containsExactly(dead.get(0));
+        assertThat(deliveries().list(Q, DeliveryFilter.dead("b", null, "410"), 10, 0)).isEmpty();
+        assertThat(deliveries().list(Q, DeliveryFilter.dead(null, 2, null), 10, 0)).isEmpty();
+        assertThat(deliveries().count(Q, DeliveryFilter.all(Delivery.State.DEAD))).isEqualTo(2);
+        assertThat(deliveries().count(Q, DeliveryFilter.dead(null, null, "410"))).isEqualTo(1);
+        assertThat(deliveries().count(Q, new DeliveryFilter(Delivery.State.WAITING, "a", 2, null))).isEqualTo(1);
+        assertThat(deliveries().count(Q, DeliveryFilter.all(Delivery.State.IN_FLIGHT))).isEqualTo(1);
+        assertThat(deliveries().list(Q, new DeliveryFilter(Delivery.State.READY, "c", 2, null), 10, 0))
+                .extracting(Delivery::id).containsExactly("c1");
+        assertThat(deliveries().list(Q, DeliveryFilter.all(Delivery.State.DEAD), 1, 0)).containsExactly(dead.get(0));
+        assertThat(deliveries().list(Q, DeliveryFilter.all(Delivery.State.DEAD), 1, dead.get(0).sequence()))
+                .containsExactly(dead.get(1));
+
+        assertRefused(() -> deliveries().list(Q, new DeliveryFilter(Delivery.State.READY, null, null, "x"), 10, 0),
+                ErrorCode.INVALID_REQUEST, "reason filters dead deliveries only");
+        assertRefused(() -> deliveries().list(Q, DeliveryFilter.dead(null, 0, null), 10, 0),
+                ErrorCode.INVALID_REQUEST, "minAttempt must be at least 1, got 0");
+        assertRefused(() -> deliveries().list(Q, DeliveryFilter.dead("x".repeat(129), null, null), 10, 0),
+                ErrorCode.INVALID_REQUEST, "idPrefix must be at most 128 characters, got 129");
+        assertRefused(() -> deliveries().list(Q, DeliveryFilter.all(Delivery.State.DEAD), 0, 0),
+                ErrorCode.INVALID_LIMIT, "limit must be >= 1: 0");
+        assertRefused(() -> deliveries().redriveAllDead(Q, DeliveryFilter.all(Delivery.State.READY)),
+                ErrorCode.INVALID_REQUEST, "a bulk redrive or delete takes dead deliveries only");
+    }
+
+    /** {@code count} dead letters on the clock {@code clock} (one attempt each), ids {@code prefix0...}. */
+    private void deadLetters(String clock, String prefix, int count) {
+        for (int first = 0; first < count; first += Limits.MAX_BATCH_OPS) {
+            List<BatchOp> adds = new ArrayList<>();
+            for (int i = first; i < Math.min(count, first + Limits.MAX_BATCH_OPS); i++) {
+                adds.add(new BatchOp.Add(prefix + i, Due.after(0), 0, "{\"n\":" + i + "}"));
+            }
+            timers().batch(clock, adds);
+            timers().advance(clock, 0L, null, Integer.MAX_VALUE, Trace.NONE);
+            while (!deliveries().claim(clock, Limits.MAX_CLAIM, 1_000, 0).isEmpty()) {
+                // every ready one leased once
+            }
+            timers().advance(clock, 1_000L, null, Integer.MAX_VALUE, Trace.NONE); // the leases end: dead
+        }
+    }
+
+    @Test
+    void redriveAndDeleteAllDead_takeEveryMatchingDeadLetter_chunkByChunk_andAgainChangeNothing() {
+        clocks().create("once", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL, ClockSettings.DeliveryMode.QUEUE,
+                new RetryPolicy(1, 400, 2.0, 3_000, 0.0)));
+        int matching = 2 * DeliveryRules.BULK_CHUNK + 300;   // three chunks
+        deadLetters("once", "x", matching);
+        deadLetters("once", "y", 40);
+        assertThat(deliveries().counts("once").dead()).isEqualTo(matching + 40);
+        assertThat(deliveries().count("once", DeliveryFilter.dead("x", null, null))).isEqualTo(matching);
+
+        DeliveryStore.Chunk first = deliveries().redriveChunk("once", DeliveryFilter.dead("x", null, null), 0, 7);
+        assertThat(first).extracting(DeliveryStore.Chunk::matched, DeliveryStore.Chunk::changed,
+                DeliveryStore.Chunk::more).containsExactly(7, 7, true);
+        assertThat(deliveries().redriveAllDead("once", DeliveryFilter.dead("x", 1, "lease expired")))
+                .isEqualTo(new BulkOutcome(matching - 7, matching - 7));
+        assertThat(deliveries().redriveAllDead("once", DeliveryFilter.dead("x", null, null)))
+                .as("repeated: nothing left to redrive").isEqualTo(BulkOutcome.NONE);
+        assertThat(deliveries().counts("once")).extracting(DeliveryCounts::ready, DeliveryCounts::dead)
+                .containsExactly(matching, 40);
+        assertThat(deliveries().list("once", DeliveryFilter.all(Delivery.State.READY), 2, 0))
+                .extracting(Delivery::id, Delivery::attempt, Delivery::deadReason)
+                .containsExactly(tuple("x0", 1, null), tuple("x1", 1, null));
+
+        assertThat(deliveries().deleteAllDead("once", DeliveryFilter.dead(null, null, "nothing like it")))
+                .isEqualTo(BulkOutcome.NONE);
+        assertThat(deliveries().deleteAllDead("once", DeliveryFilter.dead(null, null, null)))
+                .isEqualTo(new BulkOutcome(40, 40));
+        assertThat(deliveries().deleteAllDead("once", DeliveryFilter.dead(null, null, null)))
+                .isEqualTo(BulkOutcome.NONE);
+        assertThat(deliveries().counts("once").total()).isEqualTo(matching);
     }
 
     // ---- long polls: a claim that waits ----

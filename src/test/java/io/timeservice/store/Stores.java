@@ -34,28 +34,37 @@ public interface Stores extends AutoCloseable {
 
     /**
      * What a store is opened with: the most pending timers and unacknowledged deliveries (and their id and payload
-     * characters), clocks, schedules, occurrences one advance catches up, and unacknowledged deliveries.
+     * characters), clocks, schedules, occurrences one advance catches up, unacknowledged deliveries and reserved ids.
      */
     record Limits(int capacity, long capacityBytes, int maxClocks, long maxSchedules, int maxCatchUp,
-                  long maxDeliveries) {
+                  long maxDeliveries, long maxReservations) {
 
         /** Room for every case that does not test a limit. */
-        public static final Limits ROOMY = new Limits(10_000, 10_000_000, 10, 1_000, 1_000, Long.MAX_VALUE);
+        public static final Limits ROOMY = new Limits(10_000, 10_000_000, 10, 1_000, 1_000, Long.MAX_VALUE,
+                Long.MAX_VALUE);
 
         public Limits withCapacity(int timers, long bytes) {
-            return new Limits(timers, bytes, maxClocks, maxSchedules, maxCatchUp, maxDeliveries);
+            return new Limits(timers, bytes, maxClocks, maxSchedules, maxCatchUp, maxDeliveries, maxReservations);
         }
 
         public Limits withMaxClocks(int clocks) {
-            return new Limits(capacity, capacityBytes, clocks, maxSchedules, maxCatchUp, maxDeliveries);
+            return new Limits(capacity, capacityBytes, clocks, maxSchedules, maxCatchUp, maxDeliveries,
+                    maxReservations);
         }
 
         public Limits withSchedules(long schedules, int catchUp) {
-            return new Limits(capacity, capacityBytes, maxClocks, schedules, catchUp, maxDeliveries);
+            return new Limits(capacity, capacityBytes, maxClocks, schedules, catchUp, maxDeliveries,
+                    maxReservations);
+        }
+
+        public Limits withMaxReservations(long reservations) {
+            return new Limits(capacity, capacityBytes, maxClocks, maxSchedules, maxCatchUp, maxDeliveries,
+                    reservations);
         }
 
         public Limits withMaxDeliveries(long deliveries) {
-            return new Limits(capacity, capacityBytes, maxClocks, maxSchedules, maxCatchUp, deliveries);
+            return new Limits(capacity, capacityBytes, maxClocks, maxSchedules, maxCatchUp, deliveries,
+                    maxReservations);
         }
     }
 

@@ -2,6 +2,7 @@ package io.timeservice.web;
 
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
@@ -202,6 +203,47 @@ class DeliveriesRestTest extends RestTestSupport {
                 .body("deliveries.clock", equalTo(List.of("b")));
         given().post("/clocks/b/deliveries/dead/same/redrive").then().statusCode(200)
                 .body("deliveries.clock", equalTo(List.of("b")));
+    }
+
+    @Test
+    void deliveriesListedByState_andEveryMatchingDeadLetterRedrivenOrDeletedInOneCall() {
+        json("{\"delivery\":\"queue\",\"retry\":{\"maxAttempts\":1}}").put("/clocks/b").then().statusCode(201);
+        for (String id : List.of("order-1", "order-2", "other")) {
+            addOn("b", "{\"id\":\"" + id + "\",\"delay\":0}");
+        }
+        json("{\"by\":0}").post("/clocks/b/advance").then().statusCode(200);
+        for (Map<String, Object> claimed : claim("/clocks/b", "{\"max\":3}")) {
+            json("{\"claim\":\"" + claimed.get("claim") + "\"}").post("/clocks/b/deliveries/" + claimed.get("id")
+                    + "/nack").then().statusCode(200).body("state", equalTo("dead"));
+        }
+
+        given().get("/clocks/b/deliveries/list?state=dead&idPrefix=order-&reason=nacked&minAttempt=1&limit=1")
+                .then().statusCode(200).body("deliveries.id", equalTo(List.of("order-1"))).body("next", notNullValue());
+        given().get("/clocks/b/deliveries/dead?idPrefix=oth").then().statusCode(200)
+                .body("deliveries.id", equalTo(List.of("other")));
+        given().get("/clocks/b/deliveries/list?state=done").then().statusCode(400)
+                .body("detail", equalTo("state must be ready, in_flight, waiting or dead, got \"done\""));
+        given().get("/clocks/b/deliveries/list?state=ready&reason=x").then().statusCode(400)
+                .body("detail", equalTo("reason filters dead deliveries only"));
+        json("{\"minAttempt\":0}").post("/clocks/b/deliveries/dead/redrive").then().statusCode(400)
+                .body("detail", equalTo("minAttempt must be at least 1, got 0"));
+        json("{\"id\":\"x\"}").post("/clocks/b/deliveries/dead/redrive").then().statusCode(400)
+                .body("code", equalTo("invalid_request"));
+
+        json("{\"idPrefix\":\"order-\"}").post("/clocks/b/deliveries/dead/redrive").then().statusCode(200)
+                .body("matched", equalTo(2)).body("changed", equalTo(2));
+        json("{\"idPrefix\":\"order-\"}").post("/clocks/b/deliveries/dead/redrive").then().statusCode(200)
+                .body("matched", equalTo(0)).body("changed", equalTo(0));
+        given().get("/clocks/b/deliveries/list?state=ready").then().statusCode(200)
+                .body("deliveries.id", equalTo(List.of("order-1", "order-2")))
+                .body("deliveries.attempt", equalTo(List.of(1, 1)));
+        claim("/clocks/b", "{\"max\":1}");
+        given().get("/clocks/b/deliveries/list?state=in_flight").then().statusCode(200)
+                .body("deliveries.id", equalTo(List.of("order-1"))).body("deliveries[0].claim", nullValue())
+                .body("deliveries[0].leaseUntil", notNullValue());
+        json("{}").post("/clocks/b/deliveries/dead/delete").then().statusCode(200)
+                .body("matched", equalTo(1)).body("changed", equalTo(1));
+        given().get("/clocks/b/deliveries").then().body("dead", equalTo(0)).body("ready", equalTo(1));
     }
 
     @Test

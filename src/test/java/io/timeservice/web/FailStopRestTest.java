@@ -53,6 +53,7 @@ class FailStopRestTest {
             RestAssured.given(api).get(read).then()
                     .statusCode(503)
                     .contentType(PROBLEM_JSON)
+                    .header("Retry-After", "1")
                     .body("code", equalTo("storage_unavailable"))
                     .body("detail", containsString("until it is restarted"));
         }

@@ -27,8 +27,13 @@ final class BatchPlan {
     private final Sequences sequences;
     private final long now;
     private final long createdAtWall;
-    /** Refuses an add's id that a schedule of the clock owns by its form ({@code schedule_owned}). */
+    /**
+     * Refuses an add's id that a schedule of the clock owns by its form ({@code schedule_owned}) or that the clock
+     * keeps reserved ({@code duplicate_id}).
+     */
     private final Consumer<String> requireNotReserved;
+    /** Told each timer the batch cancels. */
+    private final Reservations reservations;
     /** The timers the batch changed so far, by id; a null value: cancelled by the batch. */
     private final Map<String, Timer> changed = new HashMap<>();
     private final List<Mutation> mutations;
@@ -41,7 +46,8 @@ final class BatchPlan {
     private boolean applied;
 
     BatchPlan(IndexedTimerHeap heap, Capacity capacity, Sequences sequences, long now, long createdAtWall,
-              int size, Consumer<String> requireNotReserved) {
+              int size, Consumer<String> requireNotReserved, Reservations reservations) {
+        this.reservations = reservations;
         this.heap = heap;
         this.capacity = capacity;
         this.sequences = sequences;
@@ -150,6 +156,7 @@ final class BatchPlan {
                 heap.update(heap.find(edited.id()), edited.fireTime(), edited.priority());
             } else if (mutation instanceof Mutation.Cancelled cancelled) {
                 heap.remove(heap.find(cancelled.id()));
+                reservations.cancelled(cancelled.id(), cancelled.sequence());
             }
         }
         if (adds > 0) {

@@ -55,6 +55,11 @@ final class Capacity {
         return needed;
     }
 
+    /** @throws io.timeservice.model.ProblemException {@code reservation_limit}; see {@link PendingBudget#limitReservations} */
+    void requireReservationRoom() {
+        budget.requireReservationRoom();
+    }
+
     /** Takes {@code count} (0 or 1) timers and {@code timerBytes} from the shared budget; see {@link #reserve}. */
     void reserve(int count, long timerBytes) {
         budget.reserve(count, timerBytes);

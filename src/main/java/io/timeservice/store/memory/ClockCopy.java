@@ -11,7 +11,7 @@ import io.timeservice.model.Limits;
  * What a fork copies of a clock: its time, settings, every pending timer (id, priority, payload, version, sequence)
  * and every delivery, as a {@link RecoveredSnapshot} a fresh clock loads. An in-flight delivery is ready again in
  * the copy from the copy's time on, with its attempt kept: its lease and claim token belong to the source's
- * worker. Recent acknowledgements are not copied (they name the source's claims). Both the live fork and the
+ * worker. Reserved ids (the dedupe window) are copied as they are. Recent acknowledgements are not copied (they name the source's claims). Both the live fork and the
  * recovery of its journal record ({@link Mutation.ClockForked}) build the copy here, so they agree; a live fork
  * builds it from a {@link ClockImage} taken under the source's lock (array copies), after releasing the lock.
  *
@@ -38,7 +38,7 @@ record ClockCopy(RecoveredSnapshot snapshot, long count, long bytes, long delive
         // fired through where the source had: timers it held back at the delivery limit stay due in the copy too
         RecoveredSnapshot snapshot = new RecoveredSnapshot(state.now(), lastSequence, lastSequence, timers,
                 state.settings(), deliveries, List.of(), state.firedThrough(), state.scaledTime(),
-                state.schedules());
+                state.schedules(), state.reservations());
         return new ClockCopy(snapshot, timers.size() + deliveries.size(), bytes, deliveries.size());
     }
 

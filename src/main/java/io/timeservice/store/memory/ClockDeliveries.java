@@ -11,6 +11,7 @@ import java.util.function.Function;
 import io.timeservice.model.Ack;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
@@ -18,6 +19,7 @@ import io.timeservice.model.ProblemException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
+import io.timeservice.store.DeliveryStore.Chunk;
 import io.timeservice.store.LongPoll;
 import io.timeservice.store.StoreMetrics.DeliveryEvent;
 import io.timeservice.store.StoreMetrics.Operation;
@@ -350,6 +352,76 @@ final class ClockDeliveries {
                 return before;
             });
             tally.add(DeliveryEvent.DELETED, sequences.size());
+            return applied;
+        });
+    }
+
+    /** How many dead letters one chunk looks at, at most, matching or not: what bounds its time under the lock. */
+    static final int CHUNK_SCAN = 16 * DeliveryRules.BULK_CHUNK;
+
+    /** Up to {@code limit} deliveries {@code filter} takes, by sequence after {@code afterSequence}. */
+    List<Delivery> list(DeliveryFilter filter, int limit, long afterSequence) {
+        TimerRules.requireLimit(limit);
+        DeliveryRules.requireFilter(filter);
+        return kernel.read(Operation.DEAD_LETTERS, () -> {
+            requireQueue();
+            return deliveries.list(filter, limit, afterSequence);
+        });
+    }
+
+    /** How many deliveries {@code filter} takes. */
+    long count(DeliveryFilter filter) {
+        DeliveryRules.requireFilter(filter);
+        return kernel.read(Operation.DEAD_LETTERS, () -> {
+            requireQueue();
+            return deliveries.count(filter);
+        });
+    }
+
+    /** One chunk of a bulk redrive: one journal record, under one short hold of the lock. */
+    Chunk redriveChunk(DeliveryFilter filter, long afterSequence, int max) {
+        return chunkOfDead(filter, afterSequence, max, DeliveryEvent.REDRIVEN, Mutation.Redriven::new,
+                (now, sequences) -> deliveries.redrive(sequences, now));
+    }
+
+    /** One chunk of a bulk deletion of dead letters, as {@link #redriveChunk}. */
+    Chunk deleteChunk(DeliveryFilter filter, long afterSequence, int max) {
+        return chunkOfDead(filter, afterSequence, max, DeliveryEvent.DELETED,
+                (now, sequences) -> new Mutation.DeadDeleted(sequences),
+                (now, sequences) -> capacity.deliveriesGone(sequences.size(), deliveries.deleteDead(sequences)));
+    }
+
+    /** What a chunk records for the dead letters of {@code sequences} at {@code now}. */
+    @FunctionalInterface
+    private interface ChunkRecord {
+        Mutation of(long now, List<Long> sequences);
+    }
+
+    /** What a chunk then does to them. */
+    @FunctionalInterface
+    private interface ChunkApply {
+        void on(long now, List<Long> sequences);
+    }
+
+    private Chunk chunkOfDead(DeliveryFilter filter, long afterSequence, int max, DeliveryEvent event,
+                              ChunkRecord record, ChunkApply apply) {
+        DeliveryRules.requireFilter(filter);
+        return deliveryCall(Operation.DEAD_LETTERS, tally -> {
+            requireQueue();
+            DeliveryQueue.DeadMatches found = deliveries.deadMatching(filter, afterSequence, max, CHUNK_SCAN);
+            List<Long> sequences = found.sequences();
+            Chunk chunk = new Chunk(sequences.size(), sequences.size(), found.lastSeen(), found.more());
+            if (sequences.isEmpty()) {
+                return new Applied<>(chunk, 0, Applied.NO_LEVELS);
+            }
+            long now = kernel.clock().now();
+            kernel.log().requireWritable();
+            Applied<Chunk> applied = kernel.commit(record.of(now, sequences), () -> {
+                apply.on(now, sequences);
+                changed();
+                return chunk;
+            });
+            tally.add(event, sequences.size());
             return applied;
         });
     }

@@ -509,6 +509,7 @@ final class ClockFiring implements FiringRounds {
             levels[timers.size()] = levelsMoved;
             timers.add(timer);
             bytes += Capacity.bytesOf(timer);
+            kernel.reservations().fired(timer);
             if (kernel.settings().queues()) {
                 deliveries.fired(timer);
             }

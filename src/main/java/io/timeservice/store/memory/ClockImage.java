@@ -3,6 +3,7 @@ package io.timeservice.store.memory;
 import java.util.List;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.ScaledTime;
 import io.timeservice.model.Timer;
 import io.timeservice.store.memory.heap.HeapImage;
@@ -27,6 +28,8 @@ public final class ClockImage {
     private final ScheduleImage schedules;
     /** A scaled clock's time function; null for a clock of another mode. */
     private final ScaledTime scaledTime;
+    /** The ids the clock keeps reserved, by the time their windows began. */
+    private List<Reservation> reservations = List.of();
 
     ClockImage(long now, long lastSequence, HeapImage image, long copyNanos) {
         this(now, lastSequence, lastSequence, image, copyNanos);
@@ -75,14 +78,30 @@ public final class ClockImage {
 
     /** This state, with {@code nanos} as the time its copy held the lock(s). */
     ClockImage withCopyNanos(long nanos) {
-        return new ClockImage(now, firedThrough, lastSequence, reservedSequences, image, nanos, settings,
+        ClockImage with = new ClockImage(now, firedThrough, lastSequence, reservedSequences, image, nanos, settings,
                 deliveries, recentAcks, scaledTime, schedules);
+        with.reservations = reservations;
+        return with;
     }
 
     /** This state with the clock's schedules. */
     ClockImage withSchedules(ScheduleImage image) {
-        return new ClockImage(now, firedThrough, lastSequence, reservedSequences, this.image, copyNanos, settings,
-                deliveries, recentAcks, scaledTime, image);
+        ClockImage with = new ClockImage(now, firedThrough, lastSequence, reservedSequences, this.image, copyNanos,
+                settings, deliveries, recentAcks, scaledTime, image);
+        with.reservations = reservations;
+        return with;
+    }
+
+    /** This state with the ids the clock keeps reserved (its dedupe window). */
+    ClockImage withReservations(List<Reservation> held) {
+        ClockImage with = withSchedules(schedules);
+        with.reservations = List.copyOf(held);
+        return with;
+    }
+
+    /** The ids the clock keeps reserved (its dedupe window), by the time their windows began. */
+    public List<Reservation> reservations() {
+        return reservations;
     }
 
     /** The clock's schedules; their occurrences are among {@link #timer}s. */

@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.TimerRules;
 import io.timeservice.model.Trace;
@@ -53,6 +54,8 @@ final class ClockKernel {
     private final FailStop failStop = new FailStop();
     /** Fired timers of a queueing clock. */
     private final DeliveryQueue deliveries;
+    /** Ids reserved by the clock's dedupe window after their timers left. */
+    private final Reservations reservations;
     /** Replaced by a reset, a recovery and a change of mode; guarded by the lock. */
     private TimeSource clock;
     /** Set when the clock was deleted; guarded by the lock, never cleared. */
@@ -71,7 +74,8 @@ final class ClockKernel {
             throw new IllegalArgumentException("arity must be 2, 4 or 8: " + arity);
         }
         this.capacity = new Capacity(budget);
-        this.deliveries = new DeliveryQueue(RetryPolicy.DEFAULT, budget.recentAcks().newShare());
+        this.reservations = new Reservations(budget, () -> this.clock.now());
+        this.deliveries = new DeliveryQueue(RetryPolicy.DEFAULT, budget.recentAcks().newShare(), reservations);
         this.heap = new IndexedTimerHeap(arity);
         this.clock = clock;
         this.operations = new MeasuredOperations(lock, this::requireServing, () -> log, metrics);
@@ -200,6 +204,26 @@ final class ClockKernel {
 
     void useSettings(ClockSettings next) {
         settings = next;
+        reservations.follow(next);
+    }
+
+    Reservations reservations() {
+        return reservations;
+    }
+
+    /**
+     * Refuses an add of {@code id} that the clock keeps reserved at {@code now} ({@code duplicate_id} with the
+     * reservation), or, on a clock with a dedupe window, one beyond the store's reservation limit.
+     */
+    void requireNotReservedId(String id, long now) {
+        if (settings.dedupes()) {
+            Reservation previous = reservations.find(id, now);
+            if (previous != null) {
+                throw TimerRules.idReserved(previous);
+            }
+            reservations.expire(now);
+            capacity.requireReservationRoom();
+        }
     }
 
     MutationLog log() {
@@ -228,7 +252,7 @@ final class ClockKernel {
     ClockImage image() {
         return new ClockImage(clock.now(), clock.firedThrough(), sequences.last(), sequences.reserved(),
                 heap.image(), 0, settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock))
-                .withSchedules(schedules.schedules().image());
+                .withSchedules(schedules.schedules().image()).withReservations(reservations.image());
     }
 
     /**

@@ -117,7 +117,8 @@ final class ClockLifecycle {
                 throw new IllegalStateException("recover needs a fresh scheduler");
             }
             ClockRecovery recovery = new ClockRecovery(kernel.heap(), kernel.clock(), kernel.deliveries(),
-                    kernel.settings(), mode -> TimeSource.fresh(mode, wallClockMillis), schedules);
+                    kernel.settings(), mode -> TimeSource.fresh(mode, wallClockMillis), schedules,
+                    kernel.reservations());
             recovery.startAfter(firstSequence);
             recovery.load(snapshot);
             return recovery;
@@ -129,6 +130,7 @@ final class ClockLifecycle {
         kernel.lock().run(() -> {
             kernel.useClock(recovery.clock());
             kernel.useSettings(recovery.settings());
+            kernel.reservations().countTimeFrom(() -> kernel.clock().now());
             kernel.capacity().recovered(kernel.heap().size(), recovery.pendingBytes());
             kernel.capacity().recoveredDeliveries(kernel.deliveries().size(), kernel.deliveries().bytes());
             clockDeliveries.recount(false);
@@ -157,6 +159,7 @@ final class ClockLifecycle {
                 kernel.heap().clear();
                 schedules.dropAll();
                 clockDeliveries.drop();
+                kernel.reservations().clear();
                 kernel.deleted(name);
                 firing.forget(); // the firing thread must not keep a deleted clock until its old deadline
                 clockDeliveries.wakeWaiters(); // long polls look again and hear clock_not_found

@@ -8,6 +8,7 @@ import java.util.function.Function;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Limits;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.store.memory.heap.IndexedTimerHeap;
 import io.timeservice.store.memory.time.RunningClock;
@@ -37,14 +38,22 @@ final class ClockRecovery {
     /** The clock's schedules, replayed into this heap through {@link #occurrences}. */
     private final ClockScheduleCalls schedules;
     private final ReplayedOccurrences occurrences = new ReplayedOccurrences();
+    /** The clock's reserved ids, replayed as they were made live: leavings count from this recovery's clock. */
+    private final Reservations reservations;
 
     /**
      * @param clocks makes a fresh clock for settings whose mode differs from the current clock's (a snapshot of a
      *               system clock, a reconfigured default clock)
      */
     ClockRecovery(IndexedTimerHeap heap, TimeSource clock, DeliveryQueue deliveries, ClockSettings settings,
-                      Function<ClockSettings, TimeSource> clocks, ClockScheduleCalls schedules) {
+                      Function<ClockSettings, TimeSource> clocks, ClockScheduleCalls schedules,
+                      Reservations reservations) {
         this.heap = heap;
+        this.reservations = reservations;
+        reservations.follow(settings);
+        // a running clock's replay must not read its function at today's wall time: its latest recorded time
+        reservations.countTimeFrom(() -> this.clock instanceof RunningClock running ? running.latest()
+                : this.clock.now());
         this.schedules = schedules;
         schedules.schedules().useOccurrences(occurrences);
         this.clock = clock;
@@ -87,6 +96,9 @@ final class ClockRecovery {
         }
         heap.bulkLoad(timers, wallTimes::get);
         schedules.schedules().restore(snapshot.schedules());
+        for (Reservation reservation : snapshot.reservations()) {
+            reservations.restore(reservation);
+        }
     }
 
     /** Applies one logged mutation. */
@@ -106,6 +118,7 @@ final class ClockRecovery {
             int handle = target(cancelled.id(), cancelled.sequence());
             pendingBytes -= bytesOf(heap.timerAt(handle));
             heap.remove(handle);
+            reservations.cancelled(cancelled.id(), cancelled.sequence());
         } else if (mutation instanceof Mutation.Edited edited) {
             int handle = target(edited.id(), edited.sequence());
             heap.update(handle, edited.fireTime(), edited.priority());
@@ -131,10 +144,26 @@ final class ClockRecovery {
             }
         } else if (mutation instanceof Mutation.Passed passed) {
             clock.passTo(passed.now());
+        } else if (mutation instanceof Mutation.Replaced replaced) {
+            int handle = target(replaced.id(), replaced.sequence());
+            Timer old = heap.timerAt(handle);
+            pendingBytes += Limits.bytesOf(replaced.id(), replaced.payload()) - bytesOf(old);
+            heap.update(handle, replaced.fireTime(), replaced.priority());
+            heap.records().replacePayload(handle, replaced.payload());
+            if (heap.timerAt(handle).version() != replaced.version()) {
+                throw new IllegalStateException("journal replaces " + replaced.id() + " at version "
+                        + replaced.version() + " but replay reached version " + heap.timerAt(handle).version());
+            }
+        } else if (mutation instanceof Mutation.ReservationReleased released) {
+            if (!reservations.release(released.id(), clock.now())) {
+                throw new IllegalStateException("journal releases " + released.id() + ", which replay holds no"
+                        + " reservation of");
+            }
         } else if (mutation instanceof Mutation.Reset) {
             heap.clear();
             deliveries.clear();
             schedules.schedules().clear();
+            reservations.clear();
             clock = clock.isVirtual() ? new VirtualClock(0) : clock;
             pendingBytes = 0;
         } else if (mutation instanceof Mutation.Batch batch) {
@@ -234,8 +263,12 @@ final class ClockRecovery {
                         schedules.maxCatchUp());
                 pendingBytes -= bytesOf(timer);
                 heap.removeRoot();
-                if (reached != ClockSchedules.Reached.SKIP && settings.queues()) {
-                    deliveries.fired(owner == null ? timer : timer.ofSchedule(owner));
+                if (reached != ClockSchedules.Reached.SKIP) {
+                    Timer fired = owner == null ? timer : timer.ofSchedule(owner);
+                    reservations.fired(fired);
+                    if (settings.queues()) {
+                        deliveries.fired(fired);
+                    }
                 }
                 popped++;
             }
@@ -301,6 +334,7 @@ final class ClockRecovery {
         Timer timer = heap.timerAt(root);
         pendingBytes -= bytesOf(timer);
         heap.removeRoot();
+        reservations.fired(timer);
         if (settings.queues()) {
             deliveries.fired(timer);
         }
@@ -319,6 +353,7 @@ final class ClockRecovery {
             clock = clocks.apply(next);
         }
         settings = next;
+        reservations.follow(next);
         deliveries.policy(next.retry());
     }
 
@@ -327,7 +362,7 @@ final class ClockRecovery {
         long now = clock instanceof RunningClock running ? running.latest() : clock.now();
         return new ClockImage(now, clock.firedThrough(), lastSequence, reservedSequences, heap.image(), 0,
                 settings, deliveries.image(), deliveries.recentAcks(), ScaledClock.timeOf(clock))
-                .withSchedules(schedules.schedules().image());
+                .withSchedules(schedules.schedules().image()).withReservations(reservations.image());
     }
 
     TimeSource clock() {

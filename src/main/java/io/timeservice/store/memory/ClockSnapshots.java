@@ -53,7 +53,7 @@ final class ClockSnapshots {
         ScheduleImage schedules = state.schedules();
         return new ClockSnapshot(name, state.settings(), state.now(), numbering.next(),
                 new TimersBySequence(state, slotsBySequence, numbering, owners(schedules)), schedules.schedules(),
-                deliveries);
+                deliveries, state.reservations());
     }
 
     /** Each pending occurrence's timer id to its schedule's id: the scheduled ones and the triggered ones. */
@@ -137,6 +137,7 @@ final class ClockSnapshots {
         long firedThrough = snapshot.settings().mode() != ClockSettings.Mode.VIRTUAL ? now : snapshot.firedThrough();
         long last = floor + snapshot.nextSequence() - 1;
         return new RecoveredSnapshot(now, last, last, timers, snapshot.settings(), deliveries, List.of(),
-                Math.min(firedThrough, now), null, new ScheduleImage(snapshot.schedules(), triggered));
+                Math.min(firedThrough, now), null, new ScheduleImage(snapshot.schedules(), triggered),
+                snapshot.reservations());
     }
 }

@@ -1,7 +1,9 @@
 package io.timeservice.store.memory;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +12,7 @@ import java.util.TreeSet;
 
 import io.timeservice.model.Delivery.State;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
@@ -46,6 +49,8 @@ final class DeliveryQueue {
     private static final Comparator<Entry> RETRY_ORDER = Comparator.<Entry>comparingLong(e -> e.retryAt)
             .thenComparingLong(e -> e.timer.sequence());
 
+    private static final Comparator<Entry> BY_SEQUENCE = Comparator.comparingLong(e -> e.timer.sequence());
+
     private RetryPolicy policy;
     private final PriorityQueue<Entry> ready = new PriorityQueue<>(READY_ORDER);
     private final TreeSet<Entry> leases = new TreeSet<>(LEASE_ORDER);
@@ -53,12 +58,15 @@ final class DeliveryQueue {
     private final TreeSet<Entry> waiting = new TreeSet<>(RETRY_ORDER);
     private final DeadLetters<Entry> dead = new DeadLetters<>(e -> e.timer.sequence(), e -> e.timer.id());
     private final RecentAcks.Share recentAcks;
+    /** Told each delivery that leaves the queue, so its id stays reserved for the clock's dedupe window. */
+    private final Reservations reservations;
     private long bytes;
 
     /** @param recentAcks where this clock remembers its acknowledged claims, within a bound over all clocks */
-    DeliveryQueue(RetryPolicy policy, RecentAcks.Share recentAcks) {
+    DeliveryQueue(RetryPolicy policy, RecentAcks.Share recentAcks, Reservations reservations) {
         this.policy = policy;
         this.recentAcks = recentAcks;
+        this.reservations = reservations;
     }
 
     /** One delivery; its mutable fields change only through the queue, out of any sorted set that orders by them. */
@@ -234,6 +242,7 @@ final class DeliveryQueue {
         Entry entry = leased(claim);
         bytes -= Capacity.bytesOf(entry.timer);
         recentAcks.remember(claim, entry.timer.id());
+        reservations.acknowledged(entry.timer.id(), entry.timer.sequence());
         return entry.view();
     }
 
@@ -311,6 +320,89 @@ final class DeliveryQueue {
         return page;
     }
 
+    /**
+     * Up to {@code limit} deliveries {@code filter} takes, by sequence after {@code afterSequence}: dead ones read in
+     * order from their tree, O(log n + scanned); the others scanned whole, keeping the {@code limit} lowest sequences,
+     * O(n log limit) with no copy of the set.
+     */
+    List<Delivery> list(DeliveryFilter filter, int limit, long afterSequence) {
+        List<Delivery> page = new ArrayList<>(Math.min(limit, 128));
+        if (filter.state() == State.DEAD) {
+            for (Entry entry : dead.after(afterSequence)) {
+                if (page.size() == limit) {
+                    break;
+                }
+                if (takes(filter, entry)) {
+                    page.add(entry.view());
+                }
+            }
+            return page;
+        }
+        Collection<Entry> inState = switch (filter.state()) {
+            case READY -> ready;
+            case IN_FLIGHT -> leases;
+            default -> waiting;
+        };
+        PriorityQueue<Entry> lowest = new PriorityQueue<>(Math.min(limit, 128) + 1, BY_SEQUENCE.reversed());
+        for (Entry entry : inState) {
+            if (entry.timer.sequence() > afterSequence && takes(filter, entry)) {
+                lowest.add(entry);
+                if (lowest.size() > limit) {
+                    lowest.poll();
+                }
+            }
+        }
+        List<Entry> inOrder = new ArrayList<>(lowest);
+        inOrder.sort(BY_SEQUENCE);
+        for (Entry entry : inOrder) {
+            page.add(entry.view());
+        }
+        return page;
+    }
+
+    /** How many deliveries {@code filter} takes: O(n) in the deliveries of its state. */
+    long count(DeliveryFilter filter) {
+        Collection<Entry> inState = switch (filter.state()) {
+            case READY -> ready;
+            case IN_FLIGHT -> leases;
+            case WAITING -> waiting;
+            case DEAD -> dead.after(Long.MIN_VALUE);
+        };
+        long count = 0;
+        for (Entry entry : inState) {
+            count += takes(filter, entry) ? 1 : 0;
+        }
+        return count;
+    }
+
+    /** The sequences of a chunk of matching dead letters, the last sequence looked at, and whether more follow. */
+    record DeadMatches(List<Long> sequences, long lastSeen, boolean more) {
+    }
+
+    /**
+     * The dead letters {@code filter} takes after {@code afterSequence} in sequence order, at most {@code max} of
+     * them, looking at no more than {@code scanMax} (so one chunk's time under the lock is bounded whatever matches).
+     */
+    DeadMatches deadMatching(DeliveryFilter filter, long afterSequence, int max, int scanMax) {
+        List<Long> sequences = new ArrayList<>();
+        long lastSeen = afterSequence;
+        int scanned = 0;
+        Iterator<Entry> entries = dead.after(afterSequence).iterator();
+        while (entries.hasNext() && sequences.size() < max && scanned < scanMax) {
+            Entry entry = entries.next();
+            scanned++;
+            lastSeen = entry.timer.sequence();
+            if (takes(filter, entry)) {
+                sequences.add(lastSeen);
+            }
+        }
+        return new DeadMatches(sequences, lastSeen, entries.hasNext());
+    }
+
+    private static boolean takes(DeliveryFilter filter, Entry entry) {
+        return filter.matches(entry.timer.id(), entry.attempt, entry.deadReason);
+    }
+
     /** The dead deliveries {@code sequences} are ready again at {@code now}, from attempt 1; returns them. */
     List<Delivery> redrive(List<Long> sequences, long now) {
         List<Delivery> redriven = new ArrayList<>(sequences.size());
@@ -328,7 +420,9 @@ final class DeliveryQueue {
     long deleteDead(List<Long> sequences) {
         long freed = 0;
         for (long sequence : sequences) {
-            freed += Capacity.bytesOf(dead.remove(sequence).timer);
+            Timer gone = dead.remove(sequence).timer;
+            freed += Capacity.bytesOf(gone);
+            reservations.deadDeleted(gone.id(), gone.sequence());
         }
         bytes -= freed;
         return freed;

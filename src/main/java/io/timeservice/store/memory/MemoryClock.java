@@ -13,6 +13,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.HeapView;
@@ -20,11 +21,15 @@ import io.timeservice.model.InvariantReport;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.OnConflict;
+import io.timeservice.model.AddOutcome;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
+import io.timeservice.store.DeliveryStore;
 import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.memory.heap.IndexedTimerHeap;
 import io.timeservice.store.memory.time.TimeSource;
@@ -142,6 +147,27 @@ public final class MemoryClock {
     /** See {@link TimerChanges#cancel}. */
     public Timer cancel(String id, Precondition precondition, Trace trace) {
         return changes.cancel(id, precondition, trace);
+    }
+
+    /** The ids the clock keeps reserved now (its dedupe window), by the time their windows began. */
+    public List<Reservation> reservations() {
+        return kernel.serving(() -> kernel.reservations().image());
+    }
+
+    /** An add deciding by {@code onConflict}; see {@link io.timeservice.store.TimerStore}. */
+    public AddOutcome add(String id, Due due, int priority, String payload, OnConflict onConflict) {
+        return add(id, due, priority, payload, null, onConflict);
+    }
+
+    /** As {@link #add(String, Due, int, String, OnConflict)}, a timer added keeping {@code traceContext}. */
+    public AddOutcome add(String id, Due due, int priority, String payload, String traceContext,
+                          OnConflict onConflict) {
+        return changes.add(id, due, priority, payload, traceContext, onConflict);
+    }
+
+    /** Releases the reservation of {@code id}; see {@link io.timeservice.store.TimerStore#releaseReservation}. */
+    public Reservation releaseReservation(String id) {
+        return changes.releaseReservation(id);
     }
 
     public Timer edit(String id, Long newDelay, Integer newPriority, Precondition precondition, Trace trace) {
@@ -348,6 +374,26 @@ public final class MemoryClock {
     /** See {@link ClockDeliveries#deadDeliveries}. */
     public List<Delivery> deadDeliveries(int limit, long afterSequence) {
         return clockDeliveries.deadDeliveries(limit, afterSequence);
+    }
+
+    /** See {@link ClockDeliveries#list}. */
+    public List<Delivery> listDeliveries(DeliveryFilter filter, int limit, long afterSequence) {
+        return clockDeliveries.list(filter, limit, afterSequence);
+    }
+
+    /** See {@link ClockDeliveries#count}. */
+    public long countDeliveries(DeliveryFilter filter) {
+        return clockDeliveries.count(filter);
+    }
+
+    /** See {@link ClockDeliveries#redriveChunk}. */
+    public DeliveryStore.Chunk redriveChunk(DeliveryFilter filter, long afterSequence, int max) {
+        return clockDeliveries.redriveChunk(filter, afterSequence, max);
+    }
+
+    /** See {@link ClockDeliveries#deleteChunk}. */
+    public DeliveryStore.Chunk deleteChunk(DeliveryFilter filter, long afterSequence, int max) {
+        return clockDeliveries.deleteChunk(filter, afterSequence, max);
     }
 
     /** See {@link ClockDeliveries#redrive}. */

@@ -6,6 +6,7 @@ import io.timeservice.model.Ack;
 import io.timeservice.model.ClockRules;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.store.DeliveryStore;
@@ -100,5 +101,25 @@ public final class MemoryDeliveryStore implements DeliveryStore {
     @Override
     public void deleteDead(String clock, String id, Long sequence) {
         scheduler(clock).deleteDead(id, sequence);
+    }
+
+    @Override
+    public List<Delivery> list(String clock, DeliveryFilter filter, int limit, long afterSequence) {
+        return scheduler(clock).listDeliveries(filter, limit, afterSequence);
+    }
+
+    @Override
+    public long count(String clock, DeliveryFilter filter) {
+        return scheduler(clock).countDeliveries(filter);
+    }
+
+    @Override
+    public Chunk redriveChunk(String clock, DeliveryFilter filter, long afterSequence, int max) {
+        return scheduler(clock).redriveChunk(filter, afterSequence, max);
+    }
+
+    @Override
+    public Chunk deleteChunk(String clock, DeliveryFilter filter, long afterSequence, int max) {
+        return scheduler(clock).deleteChunk(filter, afterSequence, max);
     }
 }

@@ -7,8 +7,11 @@ import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.OnConflict;
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.TimerStore;
@@ -48,6 +51,17 @@ public final class MemoryTimerStore implements TimerStore {
     @Override
     public Timer cancel(String clock, String id, Precondition precondition, Trace trace) {
         return scheduler(clocks, clock).cancel(id, precondition, trace);
+    }
+
+    @Override
+    public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                          OnConflict onConflict) {
+        return scheduler(clocks, clock).add(id, due, priority, payload, traceContext, onConflict);
+    }
+
+    @Override
+    public Reservation releaseReservation(String clock, String id) {
+        return scheduler(clocks, clock).releaseReservation(id);
     }
 
     @Override

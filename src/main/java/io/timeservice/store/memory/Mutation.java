@@ -23,6 +23,18 @@ public sealed interface Mutation {
     record Cancelled(String id, long sequence) implements Mutation {
     }
 
+    /**
+     * The pending timer {@code id}, generation {@code sequence}, was replaced by an add ({@code onConflict: replace}):
+     * it fires at {@code fireTime} with {@code priority} and {@code payload}, at {@code version}.
+     */
+    record Replaced(String id, long sequence, long fireTime, int priority, long version, String payload)
+            implements Mutation {
+    }
+
+    /** The clock's reservation of {@code id} (its dedupe window) was released early. */
+    record ReservationReleased(String id) implements Mutation {
+    }
+
     /** The pending timer {@code id} now fires at {@code fireTime} with {@code priority}, at {@code version}. */
     record Edited(String id, long sequence, long fireTime, int priority, long version) implements Mutation {
     }

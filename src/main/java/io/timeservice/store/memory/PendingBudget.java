@@ -29,6 +29,8 @@ public final class PendingBudget {
     private volatile long maxSchedules = Long.MAX_VALUE;
     private volatile long maxDeliveries = Long.MAX_VALUE;
     private final RecentAcks recentAcks = new RecentAcks(RecentAcks.MAX);
+    private final AtomicLong reservations = new AtomicLong();
+    private volatile long maxReservations = Long.MAX_VALUE;
 
     /**
      * @param capacity      the most pending timers over all clocks
@@ -125,6 +127,42 @@ public final class PendingBudget {
     /** Gives back {@code count} schedules (deleted, or reserved and not used); counts recovered ones when negative. */
     void releaseSchedules(long count) {
         schedules.addAndGet(-count);
+    }
+
+    /**
+     * Bounds the ids reserved by dedupe windows over all clocks ({@code timeservice.dedupe.max-reservations}): at it,
+     * an add on a clock with a window is refused {@code reservation_limit}. Timers that leave while it is reached
+     * are still reserved (a firing is never refused), so the count may pass it by the timers pending then.
+     */
+    public void limitReservations(long max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("the reservation limit must be >= 1: " + max);
+        }
+        maxReservations = max;
+    }
+
+    /** Reserved ids over all clocks, expired ones that no call has dropped yet included. */
+    public long reservations() {
+        return reservations.get();
+    }
+
+    /** @throws ProblemException {@code reservation_limit} when the reservations reached their limit */
+    void requireReservationRoom() {
+        TimerRules.requireReservationRoom(reservations.get(), maxReservations);
+    }
+
+    /** Counts one reserved id of {@code idBytes} bytes, which count in the byte budget too; never refused. */
+    void holdReservation(long idBytes) {
+        reservations.incrementAndGet();
+        bytes.addAndGet(idBytes);
+    }
+
+    /** Gives back {@code count} reserved ids holding {@code idBytes} together. */
+    void releaseReservations(long count, long idBytes) {
+        if (count != 0 || idBytes != 0) {
+            reservations.addAndGet(-count);
+            bytes.addAndGet(-idBytes);
+        }
     }
 
     /** The acknowledgements every clock remembers, bounded over all clocks as the deliveries are. */

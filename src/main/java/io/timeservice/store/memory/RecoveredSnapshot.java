@@ -3,6 +3,7 @@ package io.timeservice.store.memory;
 import java.util.List;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.ScaledTime;
 import io.timeservice.store.memory.time.TimeSource;
 
@@ -14,11 +15,21 @@ import io.timeservice.store.memory.time.TimeSource;
  *                     most {@code now}
  * @param scaledTime   a scaled clock's time function; null for a clock of another mode
  * @param schedules    the clock's schedules (format version 8)
+ * @param reservations the ids the clock keeps reserved for its dedupe window, by the time their windows began
+ *                     (format version 14)
  */
 public record RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
                                 ClockSettings settings, List<SavedDelivery> deliveries,
                                 List<RecentAck> recentAcks, long firedThrough, ScaledTime scaledTime,
-                                ScheduleImage schedules) {
+                                ScheduleImage schedules, List<Reservation> reservations) {
+
+    /** A snapshot without reserved ids (format versions before 14, or a clock that holds none). */
+    public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,
+                             ClockSettings settings, List<SavedDelivery> deliveries, List<RecentAck> recentAcks,
+                             long firedThrough, ScaledTime scaledTime, ScheduleImage schedules) {
+        this(now, lastSequence, reservedSequences, timers, settings, deliveries, recentAcks, firedThrough, scaledTime,
+                schedules, List.of());
+    }
 
     /** A snapshot without schedules (format versions before 8, or a clock that has none). */
     public RecoveredSnapshot(long now, long lastSequence, long reservedSequences, List<Mutation.Added> timers,

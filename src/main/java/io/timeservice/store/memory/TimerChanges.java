@@ -4,8 +4,12 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.Due;
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.OnConflict;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.TimeRules;
 import io.timeservice.model.Timer;
@@ -58,6 +62,7 @@ final class TimerChanges {
             if (heap.find(id) != IndexedTimerHeap.NONE) {
                 throw TimerRules.duplicateId(id);
             }
+            kernel.requireNotReservedId(id, now);
             long bytes = capacity.reserve(id, payload); // the last refusal; given back if anything after it throws
             try {
                 MutationLog log = kernel.log();
@@ -78,6 +83,65 @@ final class TimerChanges {
         });
     }
 
+    /** See {@link io.timeservice.store.TimerStore#add(String, String, Due, int, String, String, OnConflict)}. */
+    AddOutcome add(String id, Due due, int priority, String payload, String traceContext, OnConflict onConflict) {
+        if (onConflict == OnConflict.ERROR) {
+            return AddOutcome.added(add(id, due, priority, payload, traceContext, Trace.NONE));
+        }
+        AddOutcome[] decided = new AddOutcome[1];
+        Timer changed = kernel.mutate(Operation.ADD, () -> TimerRules.requireValidId(id), () -> {
+            long now = kernel.clock().now();
+            long fireTime = TimeRules.fireTime(now, due);
+            schedules.requireNotReserved(id);
+            int handle = heap.find(id);
+            if (handle == IndexedTimerHeap.NONE) {
+                Reservation held = kernel.reservations().find(id, now);
+                if (held != null && onConflict == OnConflict.KEEP) {
+                    decided[0] = new AddOutcome(AddOutcome.Result.KEPT, null, held);
+                    return new Applied<>(null, kernel.log().lastAppended(), Applied.NO_LEVELS);
+                }
+                return new Applied<>(null, 0, Applied.NO_LEVELS); // an add as without onConflict, below
+            }
+            Timer current = heap.timerAt(handle);
+            if (onConflict == OnConflict.KEEP) {
+                decided[0] = new AddOutcome(AddOutcome.Result.KEPT, current, null);
+                return new Applied<>(current, kernel.log().lastAppended(), Applied.NO_LEVELS);
+            }
+            schedules.requireNotOwned(id);
+            TimerRules.requireVersionLeft(current);
+            long delta = Capacity.bytesOf(id, payload) - Capacity.bytesOf(current);
+            long reserved = Math.max(0, delta);
+            capacity.reserve(0, reserved);
+            try {
+                kernel.log().requireWritable();
+                Timer replaced = new Timer(id, fireTime, priority, current.sequence(), current.version() + 1,
+                        current.createdAt(), payload, current.schedule(), current.traceContext());
+                decided[0] = new AddOutcome(AddOutcome.Result.REPLACED, replaced, null);
+                return kernel.commit(new Mutation.Replaced(id, replaced.sequence(), fireTime, priority,
+                        replaced.version(), payload), Trace.NONE, () -> {
+                    heap.update(handle, fireTime, priority);
+                    heap.records().replacePayload(handle, payload);
+                    capacity.batchApplied(0, reserved, 0, delta);
+                    return replaced;
+                });
+            } catch (RuntimeException | Error refused) {
+                capacity.unreserve(0, reserved);
+                throw refused;
+            }
+        });
+        if (decided[0] != null) {
+            return decided[0];
+        }
+        try {
+            return AddOutcome.added(add(id, due, priority, payload, traceContext, Trace.NONE)); // reserved: refused
+        } catch (ProblemException refused) {
+            if (refused.code() == ErrorCode.DUPLICATE_ID && refused.extra().isEmpty()) {
+                return add(id, due, priority, payload, traceContext, onConflict); // added meanwhile: decide again
+            }
+            throw refused;
+        }
+    }
+
     /** See {@link io.timeservice.store.TimerStore#cancel}; {@code schedule_owned} for a schedule's occurrence. */
     Timer cancel(String id, Precondition precondition, Trace trace) {
         return kernel.mutate(Operation.CANCEL, () -> { }, () -> {
@@ -91,6 +155,7 @@ final class TimerChanges {
             return kernel.commit(new Mutation.Cancelled(id, cancelled.sequence()), trace, () -> {
                 heap.remove(handle);
                 capacity.removed(cancelled);
+                kernel.reservations().cancelled(id, cancelled.sequence());
                 return cancelled;
             });
         });
@@ -134,8 +199,12 @@ final class TimerChanges {
         return kernel.mutate(Operation.BATCH, () -> {
             TimerRules.requireBatchSize(ops);
         }, () -> {
-            BatchPlan plan = new BatchPlan(heap, capacity, sequences, kernel.clock().now(),
-                    wallClockMillis.getAsLong(), ops.size(), schedules::requireNotReserved);
+            long now = kernel.clock().now();
+            BatchPlan plan = new BatchPlan(heap, capacity, sequences, now, wallClockMillis.getAsLong(), ops.size(),
+                    id -> {
+                        schedules.requireNotReserved(id);
+                        kernel.requireNotReservedId(id, now);
+                    }, kernel.reservations());
             try {
                 schedules.requireNoneOwned(ops);
                 plan.decideAll(ops);
@@ -155,6 +224,22 @@ final class TimerChanges {
         });
     }
 
+    /** See {@link io.timeservice.store.TimerStore#releaseReservation}. */
+    Reservation releaseReservation(String id) {
+        return kernel.mutate(Operation.CANCEL, () -> {
+            long now = kernel.clock().now();
+            Reservation held = kernel.reservations().find(id, now);
+            if (held == null) {
+                throw TimerRules.reservationNotFound(id);
+            }
+            kernel.log().requireWritable();
+            return kernel.commit(new Mutation.ReservationReleased(id), Trace.NONE, () -> {
+                kernel.reservations().release(id, now);
+                return held;
+            });
+        });
+    }
+
     /**
      * Forgets every pending timer, schedule and delivery and continues on {@code freshClock} (a virtual clock; a
      * system clock's time stays the wall clock's). Sequences keep counting, so no entity tag issued before the reset
@@ -168,6 +253,7 @@ final class TimerChanges {
                 heap.clear();
                 schedules.dropAll();
                 clockDeliveries.drop();
+                kernel.reservations().clear();
                 TimeSource clock = kernel.clock();
                 kernel.useClock(clock.isVirtual() ? freshClock : clock); // a system clock's time is the wall clock's
                 return null;

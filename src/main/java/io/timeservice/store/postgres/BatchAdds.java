@@ -42,7 +42,8 @@ final class BatchAdds {
     record Outcome(List<Timer> added, ProblemException refusal) {
     }
 
-    static Outcome insert(Connection connection, StoredClock clock, List<BatchOp.Add> adds) throws SQLException {
+    static Outcome insert(Connection connection, StoredClock clock, List<BatchOp.Add> adds,
+                          PostgresReservations reservations) throws SQLException {
         long now = clock.now();
         int checked = 0;
         long[] fireTimes = new long[adds.size()];
@@ -56,6 +57,7 @@ final class BatchAdds {
                 if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
                     throw ScheduleRules.scheduleReserved(add.id(), owner);
                 }
+                reservations.requireAddable(connection, clock, add.id());
             } catch (ProblemException refused) {
                 refusal = refused;
                 break;
@@ -69,6 +71,11 @@ final class BatchAdds {
             Long sequence = sequences.get(add.id());
             if (!seen.add(add.id()) || sequence == null) {
                 return new Outcome(added, TimerRules.duplicateId(add.id()));
+            }
+            try {
+                PostgresTimerChanges.requireNotReservedMeanwhile(connection, clock, add.id());
+            } catch (ProblemException reserved) {
+                return new Outcome(added, reserved);
             }
             added.add(new Timer(add.id(), fireTimes[i], add.priority(), sequence, 1, now, add.payload(), null,
                     add.traceContext()));

@@ -89,9 +89,10 @@ final class ClockRows {
             insert.setDouble(8, retry.multiplier());
             insert.setLong(9, retry.maxBackoffMillis());
             insert.setDouble(10, retry.jitter());
-            insert.setObject(11, rate, Types.BIGINT);
+            insert.setLong(11, settings.dedupeWindowMillis());
             insert.setObject(12, rate, Types.BIGINT);
-            bindPush(connection, insert, 13, settings.push());
+            insert.setObject(13, rate, Types.BIGINT);
+            bindPush(connection, insert, 14, settings.push());
             insert.executeUpdate();
         }
     }
@@ -124,7 +125,7 @@ final class ClockRows {
         ScaledTime scaled = rate == null ? null : new ScaledTime(row.getLong(13), row.getLong(14), new ClockRate(rate));
         return new StoredClock(row.getString(1), StoredClock.ofSql(ClockSettings.Mode.class, row.getString(2)),
                 row.getLong(3), row.getLong(4), StoredClock.ofSql(ClockSettings.DeliveryMode.class, row.getString(5)), retry,
-                row.getLong(6), scaled, pushOf(row), row.getLong(21));
+                row.getLong(6), scaled, pushOf(row), row.getLong(21), row.getLong(22));
     }
 
     /** The push target in columns 15 to 20, or null for a clock without one. */

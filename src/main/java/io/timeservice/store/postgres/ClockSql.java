@@ -14,14 +14,15 @@ final class ClockSql {
 
     /**
      * A clock's columns; its retry policy's members are null when {@code settings} holds none (the default), its
-     * rate and anchor null unless it is scaled; the last its incarnation (V24).
+     * rate and anchor null unless it is scaled; then its incarnation (V24); the last its dedupe window (V32, 0: none).
      */
     static final String SELECT = """
             SELECT name, mode, clock_now_ms(clocks), initial_now, delivery,
                    created_at, (settings #>> '{retry,maxAttempts}')::int, (settings #>> '{retry,initialBackoff}')::bigint,
                    (settings #>> '{retry,multiplier}')::float8, (settings #>> '{retry,maxBackoff}')::bigint,
                    (settings #>> '{retry,jitter}')::float8, rate_millionths, anchor_wall, now_ms, push_url,
-                   push_timeout, push_concurrency, push_header_names, push_header_values, push_secrets, incarnation
+                   push_timeout, push_concurrency, push_header_names, push_header_values, push_secrets, incarnation,
+                   coalesce((settings ->> 'dedupeWindow')::bigint, 0)
               FROM clocks""";
 
     /** The clock named, with a row-lock clause (or "") appended by the caller. Parameter: the name. */
@@ -53,11 +54,12 @@ final class ClockSql {
     private static final String SETTINGS = """
             jsonb_build_object('retry', jsonb_build_object('maxAttempts', ?::int, 'initialBackoff', ?::bigint,
                                                            'multiplier', ?::float8, 'maxBackoff', ?::bigint,
-                                                           'jitter', ?::float8))""";
+                                                           'jitter', ?::float8),
+                               'dedupeWindow', ?::bigint)""";
 
     /**
      * A new clock's row; a scaled clock's anchor is the database's clock now. Parameters: name, mode, now, initial
-     * now, delivery, the retry policy's five members ({@link #SETTINGS}), rate twice (null unless scaled), push url,
+     * now, delivery, the retry policy's five members and the dedupe window ({@link #SETTINGS}), rate twice (null unless scaled), push url,
      * timeout, concurrency, header names, header values, secrets.
      */
     static final String INSERT = "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings,"

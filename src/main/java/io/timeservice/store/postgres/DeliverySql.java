@@ -70,7 +70,7 @@ final class DeliverySql {
      * clock on every clock: acked rows are purged by age, and repeated acks read them.
      */
     static final String ACK = "UPDATE deliveries d SET state = 'acked', done_at = db_now_ms(), lease_until = NULL"
-            + HELD + " RETURNING d.bytes";
+            + HELD + " RETURNING d.bytes, d.seq";
 
     /** Whether the delivery was acknowledged before with this claim (a repeated ack succeeds). */
     static final String ALREADY_ACKED = """
@@ -105,7 +105,7 @@ final class DeliverySql {
             UPDATE deliveries d SET state = 'acked', done_at = db_now_ms(), lease_until = NULL
               FROM held h
              WHERE d.seq = h.seq
-            RETURNING d.id, d.claim, d.bytes""";
+            RETURNING d.id, d.claim, d.bytes, d.seq""";
 
     /**
      * Which of the (id, claim) pairs were acknowledged before with that claim, found by their claims as in
@@ -193,6 +193,44 @@ final class DeliverySql {
 
     /** Deletes dead deliveries; returns them as they were, and each one's bytes (its budget share). */
     static final String DELETE_DEAD = "DELETE FROM deliveries d" + DEAD_OF_ID + " RETURNING " + VIEW + ", d.bytes";
+
+    /**
+     * A delivery filter's three conditions on the row {@code d} ({@link io.timeservice.model.DeliveryFilter}): id
+     * prefix, lowest attempt, text of the dead reason, each bound twice (null: no condition).
+     */
+    private static final String FILTER = " AND (?::text IS NULL OR starts_with(d.id, ?::text))"
+            + " AND (?::integer IS NULL OR d.attempt >= ?::integer)"
+            + " AND (?::text IS NULL OR strpos(d.dead_reason, ?::text) > 0)";
+
+    /**
+     * A page of a clock's deliveries in one state that a filter takes, by sequence after a sequence. It reads
+     * {@code deliveries_dead} for dead ones, {@code deliveries_by_state} for the others. Parameters: clock, state,
+     * after, the filter's six, limit.
+     */
+    static final String LIST = "SELECT " + VIEW + " FROM deliveries d WHERE d.clock = ? AND d.state = ? AND d.seq > ?"
+            + FILTER + " ORDER BY d.seq LIMIT ?";
+
+    /** How many of a clock's deliveries in one state a filter takes. Parameters: clock, state, the filter's six. */
+    static final String COUNT_MATCHING = "SELECT count(*) FROM deliveries d WHERE d.clock = ? AND d.state = ?"
+            + FILTER;
+
+    /**
+     * The sequences of a chunk of dead deliveries a filter takes, locked, skipping those another call holds: the
+     * fence of {@link #REDRIVE_CHUNK} and {@link #DELETE_CHUNK}. Parameters: clock, after, the filter's six, max.
+     */
+    private static final String CHUNK_OF_DEAD = " WHERE d.state = 'dead' AND d.seq = ANY (ARRAY(SELECT d.seq"
+            + " FROM deliveries d WHERE d.clock = ? AND d.state = 'dead' AND d.seq > ?" + FILTER
+            + " ORDER BY d.seq LIMIT ? FOR UPDATE SKIP LOCKED))";
+
+    /**
+     * A chunk of a bulk redrive: ready again at the clock's now (the first parameter), from attempt 1; returns their
+     * sequences. Then {@link #CHUNK_OF_DEAD}'s parameters.
+     */
+    static final String REDRIVE_CHUNK = "UPDATE deliveries d SET state = 'ready', attempt = 1, done_at = NULL,"
+            + " dead_reason = NULL, ready_at = ?" + CHUNK_OF_DEAD + " RETURNING d.seq";
+
+    /** A chunk of a bulk deletion; returns each one's sequence and bytes. {@link #CHUNK_OF_DEAD}'s parameters. */
+    static final String DELETE_CHUNK = "DELETE FROM deliveries d" + CHUNK_OF_DEAD + " RETURNING d.seq, d.bytes";
 
     /**
      * A clock's unacknowledged deliveries by state and its longest-ready time, in one statement that reads only that

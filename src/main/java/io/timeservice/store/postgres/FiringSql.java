@@ -41,7 +41,8 @@ final class FiringSql {
     /**
      * Moves the due timers of a clock that fires by itself (its now decides: the database's clock, or a scaled
      * clock's function of it) into its ready queue, in firing order; a first attempt is ready from its fire time on,
-     * as in memory. Parameters: clock, the clock's now, limit.
+     * as in memory; answers each one's fire time, the database's now, its id and sequence. Parameters: clock, the
+     * clock's now, limit.
      */
     static final String FIRE_DUE = """
             WITH picked AS (

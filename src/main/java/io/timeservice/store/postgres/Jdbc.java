@@ -53,6 +53,8 @@ final class Jdbc {
 
     /** lock_not_available: a row lock was not granted within lock_timeout. */
     private static final String LOCK_TIMEOUT = "55P03";
+    /** read_only_sql_transaction: a change sent to a standby (a demoted primary, a failover under way). */
+    private static final String READ_ONLY = "25006";
     /** query_canceled: statement_timeout passed (or an operator cancelled the statement). */
     private static final String STATEMENT_TIMEOUT = "57014";
 
@@ -61,8 +63,17 @@ final class Jdbc {
     /** The longest pause before a retry: the pause doubles per attempt from 1 ms, with full jitter. */
     private static final long MAX_RETRY_PAUSE_MILLIS = 16;
 
+    /**
+     * How much longer than the statement timeout a read from the server may wait before the connection counts as
+     * lost: the server cancels a statement at its timeout and says so at once, so a longer silence means the server is
+     * gone without closing the connection (a primary lost with its host or network, no reset reaching this side).
+     */
+    static final long NETWORK_MARGIN_MILLIS = 5_000;
+
     private final DataSource dataSource;
     private final PostgresStore.Timeouts timeouts;
+    /** The socket read timeout of the store's connections: the statement timeout plus the margin. */
+    private final int networkTimeoutMillis;
     /** Sets both timeouts for the current transaction only, in one round trip. */
     private final String setTimeouts;
 
@@ -73,6 +84,8 @@ final class Jdbc {
     Jdbc(DataSource dataSource, PostgresStore.Timeouts timeouts) {
         this.dataSource = dataSource;
         this.timeouts = timeouts;
+        this.networkTimeoutMillis = (int) Math.min(Integer.MAX_VALUE,
+                timeouts.statement().toMillis() + NETWORK_MARGIN_MILLIS);
         this.setTimeouts = "SELECT set_config('lock_timeout', '" + timeouts.lock().toMillis() + "ms', true),"
                 + " set_config('statement_timeout', '" + timeouts.statement().toMillis() + "ms', true)";
     }
@@ -100,6 +113,7 @@ final class Jdbc {
     private <T> T inTransaction(Work<T> work, String isolation) {
         for (int attempt = 1; ; attempt++) {
             try (Connection connection = dataSource.getConnection()) {
+                bound(connection);
                 connection.setAutoCommit(false);
                 try {
                     try (Statement set = connection.createStatement()) {
@@ -128,11 +142,22 @@ final class Jdbc {
     /** Runs {@code work} on a connection in autocommit mode: each statement its own transaction. */
     <T> T autocommit(Work<T> work) {
         try (Connection connection = dataSource.getConnection()) {
+            bound(connection);
             connection.setAutoCommit(true);
             return work.run(connection);
         } catch (SQLException failure) {
             throw translate(failure);
         }
+    }
+
+    /**
+     * Bounds every wait of {@code connection} for the server ({@link #NETWORK_MARGIN_MILLIS} past the statement
+     * timeout; the pool restores its own setting when the connection comes back), so a call on a connection whose
+     * server went silent answers {@code storage_unavailable} instead of waiting until the operating system gives up on
+     * the socket (many minutes). pgjdbc's {@code socketTimeout} does the same for every connection of a URL.
+     */
+    private void bound(Connection connection) throws SQLException {
+        connection.setNetworkTimeout(Runnable::run, networkTimeoutMillis);
     }
 
     /**
@@ -218,8 +243,10 @@ final class Jdbc {
     }
 
     /**
-     * A connection that could not be had or was lost (class 08, a pool timeout), a server shutting down or not yet
-     * accepting (57P01-57P03), or one out of resources (class 53: too many connections, disk full).
+     * A connection that could not be had or was lost (class 08, a pool timeout; pgbouncer's own errors are 08P01), a
+     * server shutting down or not yet accepting (57P01-57P03), one out of resources (class 53: too many connections,
+     * disk full), or a server that is no longer (or not yet) the primary: a write on a standby fails with 25006
+     * read_only_sql_transaction, as on an old primary that a switchover demoted while a pooler still pointed at it.
      */
     private static boolean isUnavailable(SQLException failure) {
         if (failure instanceof SQLTransientConnectionException
@@ -228,6 +255,6 @@ final class Jdbc {
         }
         String state = failure.getSQLState();
         return state != null && (state.startsWith("08") || state.startsWith("53") || state.equals("57P01")
-                || state.equals("57P02") || state.equals("57P03"));
+                || state.equals("57P02") || state.equals("57P03") || state.equals(READ_ONLY));
     }
 }

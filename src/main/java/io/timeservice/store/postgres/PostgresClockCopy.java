@@ -64,6 +64,12 @@ public final class PostgresClockCopy {
                 schedules.setString(2, source);
                 schedules.executeUpdate();
             }
+            try (PreparedStatement reservations = connection.prepareStatement(ReservationSql.COPY)) {
+                reservations.setString(1, name);
+                reservations.setString(2, source);
+                reservations.setLong(3, original.now());
+                reservations.executeUpdate();
+            }
             try {
                 budget.change(connection, count, bytes, count, bytes, deliveries, deliveries);
             } catch (PendingBudgetStripes.Exceeded exceeded) {

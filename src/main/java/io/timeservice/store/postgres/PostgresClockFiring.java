@@ -165,6 +165,7 @@ public final class PostgresClockFiring {
             fired = fire(connection, stored, target, complete ? Long.MAX_VALUE : limit);
             newNow = complete ? target : fired.isEmpty() ? now : fired.get(fired.size() - 1).fireTime();
         }
+        PostgresReservations.fired(connection, stored, fired);
         if (fired.isEmpty() && newNow == now) {
             if (throughOccurrences != null) {
                 budget.release(connection, -throughOccurrences.netTimers(), -throughOccurrences.netBytes());
@@ -244,6 +245,7 @@ public final class PostgresClockFiring {
                 return new long[0]; // still no room: nothing fired, nothing to roll back
             }
             List<Long> fired = new ArrayList<>();
+            List<Timer> left = new ArrayList<>();
             try (PreparedStatement fire = connection.prepareStatement(FiringSql.FIRE_DUE)) {
                 fire.setString(1, clock);
                 fire.setLong(2, stored.now());
@@ -253,16 +255,19 @@ public final class PostgresClockFiring {
                         // fire lag is wall-clock time: a scaled clock's fire times are not
                         fired.add(stored.mode() != ClockSettings.Mode.SYSTEM ? -1
                                 : Math.max(0, rows.getLong(2) - rows.getLong(1)));
-                        String context = rows.getString(6);
-                        if (context != null) { // only what a tracer needs: the firing's links
-                            traced.add(new Timer(rows.getString(3), rows.getLong(1), rows.getInt(5), rows.getLong(4),
-                                    1, 0, null, null, context));
+                        Timer timer = new Timer(rows.getString(3), rows.getLong(1), rows.getInt(5), rows.getLong(4),
+                                1, 0, null, null, rows.getString(6));
+                        left.add(timer);
+                        if (timer.traceContext() != null) { // only what a tracer needs: the firing's links
+                            traced.add(timer);
                         }
                     }
                 }
             }
             ScheduleFiring.SystemFired occurrences = schedules.fireDueOnSystemClock(connection, clock, stored.now(),
                     limit);
+            left.addAll(occurrences.timers());
+            PostgresReservations.fired(connection, stored, left);
             for (long lag : occurrences.lateness()) {
                 fired.add(lag);
             }

@@ -85,7 +85,7 @@ public final class PostgresClockSnapshots {
                 }
             }
             return new ClockSnapshot(clock.name(), clock.settings(), clock.now(), number + 1, timers,
-                    schedules(connection, name), deliveries);
+                    schedules(connection, name), deliveries, PostgresReservations.list(connection, clock));
         });
     }
 
@@ -125,7 +125,11 @@ public final class PostgresClockSnapshots {
                 throw ClockRules.noRoomForCopy(budget.capacity(), count, budget.capacityBytes(), bytes,
                         count > exceeded.availableTimers);
             }
-            return ClockRows.require(connection, name, "");
+            StoredClock loaded = ClockRows.require(connection, name, "");
+            if (!snapshot.reservations().isEmpty()) {
+                PostgresReservations.leave(connection, loaded, snapshot.reservations());
+            }
+            return loaded;
         });
     }
 

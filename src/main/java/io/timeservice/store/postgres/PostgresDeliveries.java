@@ -18,6 +18,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.DeliveryCounts;
 import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
@@ -220,10 +221,12 @@ public final class PostgresDeliveries {
             if (token == null) {
                 return false;
             }
-            Long bytes = Jdbc.queryFirst(connection, DeliverySql.ACK, ack -> bindHeld(ack, 1, stored, id, token),
-                    row -> row.getLong(1));
-            if (bytes != null) {
-                budget.release(connection, 1, bytes, 1);
+            long[] bytesAndSequence = Jdbc.queryFirst(connection, DeliverySql.ACK,
+                    ack -> bindHeld(ack, 1, stored, id, token), row -> new long[] {row.getLong(1), row.getLong(2)});
+            if (bytesAndSequence != null) {
+                budget.release(connection, 1, bytesAndSequence[0], 1);
+                PostgresReservations.left(connection, stored, Reservation.State.ACKNOWLEDGED, List.of(id),
+                        List.of(bytesAndSequence[1]));
                 newlyAcked[0] = true;
                 return true;
             }
@@ -262,6 +265,8 @@ public final class PostgresDeliveries {
             Set<List<Object>> done = new HashSet<>(); // (id, token) pairs acknowledged now or before
             long bytes = 0;
             int acked = 0;
+            List<String> ackedIds = new ArrayList<>();
+            List<Long> ackedSequences = new ArrayList<>();
             try (PreparedStatement ack = connection.prepareStatement(DeliverySql.ACK_ALL)) {
                 bindAcks(connection, ack, stored.name(), ids, tokens);
                 ack.setLong(5, stored.now());
@@ -269,6 +274,8 @@ public final class PostgresDeliveries {
                     while (rows.next()) {
                         done.add(List.of(rows.getString(1), rows.getObject(2, UUID.class)));
                         bytes += rows.getLong(3);
+                        ackedIds.add(rows.getString(1));
+                        ackedSequences.add(rows.getLong(4));
                         acked++;
                     }
                 }
@@ -284,6 +291,7 @@ public final class PostgresDeliveries {
                 }
             }
             budget.release(connection, acked, bytes, acked);
+            PostgresReservations.left(connection, stored, Reservation.State.ACKNOWLEDGED, ackedIds, ackedSequences);
             newlyAcked[0] = acked;
             List<ErrorCode> answers = new ArrayList<>(acks.size());
             for (int i = 0; i < ids.length; i++) {

@@ -6,6 +6,7 @@ import java.util.List;
 import io.timeservice.model.Ack;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
+import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.DeliveryRules;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.store.DeliveryStore;
@@ -125,4 +126,23 @@ public final class PostgresDeliveryStore implements DeliveryStore {
         return changed;
     }
 
+    @Override
+    public List<Delivery> list(String clock, DeliveryFilter filter, int limit, long afterSequence) {
+        return store.deadLetters().list(queued(clock), filter, limit, afterSequence);
+    }
+
+    @Override
+    public long count(String clock, DeliveryFilter filter) {
+        return store.deadLetters().count(queued(clock), filter);
+    }
+
+    @Override
+    public Chunk redriveChunk(String clock, DeliveryFilter filter, long afterSequence, int max) {
+        return store.deadLetters().redriveChunk(queued(clock), filter, afterSequence, max);
+    }
+
+    @Override
+    public Chunk deleteChunk(String clock, DeliveryFilter filter, long afterSequence, int max) {
+        return store.deadLetters().deleteChunk(queued(clock), filter, afterSequence, max);
+    }
 }

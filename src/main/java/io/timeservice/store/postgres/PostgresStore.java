@@ -51,6 +51,7 @@ public final class PostgresStore implements AutoCloseable {
 
     private final StoreMetrics metrics;
     private final PendingBudgetStripes budget;
+    private final PostgresReservations reservations = new PostgresReservations();
     private final PostgresClockCopy clockCopy;
     private final PostgresClockSnapshots clockSnapshots;
 
@@ -82,7 +83,7 @@ public final class PostgresStore implements AutoCloseable {
         this.clockSnapshots = new PostgresClockSnapshots(jdbc, budget, maxClocks, schedules.parser());
         ScheduleFiring firingOfSchedules = new ScheduleFiring(schedules.parser(), schedules.maxCatchUp());
         this.timerReads = new PostgresTimerReads(jdbc);
-        this.timerChanges = new PostgresTimerChanges(jdbc, budget, alarm);
+        this.timerChanges = new PostgresTimerChanges(jdbc, budget, alarm, reservations);
         this.clockFiring = new PostgresClockFiring(jdbc, budget, metrics, firingOfSchedules);
         this.deliveries = new PostgresDeliveries(jdbc, budget, wakeups, alarm, metrics);
         this.schedules = new PostgresSchedules(jdbc, budget, alarm, firingOfSchedules, schedules.max());
@@ -226,10 +227,25 @@ public final class PostgresStore implements AutoCloseable {
      * connection is lost, they look again every {@code slowPoll}.
      */
     public void startWakeups(Duration slowPoll) {
+        requirePositive(slowPoll);
+        wakeups.start(slowPoll);
+    }
+
+    /**
+     * Starts listening as {@link #startWakeups(Duration)} does, on connections of {@code direct} instead of the pool:
+     * when the pool is behind a pooler in transaction mode ({@link TransactionPooling}), a {@code LISTEN} there would
+     * listen on a server connection the next transaction of another client gets. Each reconnect opens a new
+     * connection of {@code direct} (a multi-host URL with {@code targetServerType=primary} finds the new primary).
+     */
+    public void startWakeups(Duration slowPoll, DataSource direct) {
+        requirePositive(slowPoll);
+        wakeups.start(slowPoll, direct);
+    }
+
+    private static void requirePositive(Duration slowPoll) {
         if (slowPoll.isNegative() || slowPoll.isZero()) {
             throw new IllegalArgumentException("slowPoll must be positive: " + slowPoll);
         }
-        wakeups.start(slowPoll);
     }
 
     /**
@@ -264,6 +280,11 @@ public final class PostgresStore implements AutoCloseable {
      * pending (held back) and advances of queueing virtual clocks fire only what has room, as in memory
      * ({@link DeliveryRoom}). Spreads the limit over the budget's stripes; every instance must be told the same.
      */
+    /** Bounds the ids clocks' dedupe windows reserve, over every clock ({@code timeservice.dedupe.max-reservations}). */
+    public void limitReservations(long max) {
+        reservations.limit(max);
+    }
+
     public void limitDeliveries(long max) {
         budget.limitDeliveries(max);
         jdbc.inTransaction(connection -> {

@@ -11,6 +11,9 @@ import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.OnConflict;
+import io.timeservice.model.AddOutcome;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.TimeRules;
@@ -42,11 +45,31 @@ public final class PostgresTimerChanges {
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
     private final FiringAlarm alarm;
+    /** The ids clocks with a dedupe window keep reserved, and their cap. */
+    private final PostgresReservations reservations;
 
-    PostgresTimerChanges(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm) {
+    PostgresTimerChanges(Jdbc jdbc, PendingBudgetStripes budget, FiringAlarm alarm,
+                         PostgresReservations reservations) {
         this.jdbc = jdbc;
         this.budget = budget;
         this.alarm = alarm;
+        this.reservations = reservations;
+    }
+
+    /**
+     * Releases the clock's reservation of {@code id} (its dedupe window) early; answers it as it was.
+     *
+     * @throws ProblemException {@code clock_not_found}, {@code reservation_not_found}
+     */
+    public Reservation releaseReservation(String clock, String id) {
+        return jdbc.inTransaction(connection -> {
+            StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE");
+            Reservation released = PostgresReservations.release(connection, stored, id);
+            if (released == null) {
+                throw TimerRules.reservationNotFound(id);
+            }
+            return released;
+        });
     }
 
     /**
@@ -58,7 +81,7 @@ public final class PostgresTimerChanges {
         private long earliest = Long.MAX_VALUE;
 
         void saw(StoredClock clock, Timer timer) {
-            if (clock.firesByItself()) {
+            if (timer != null && clock.firesByItself()) { // null: nothing changed
                 earliest = Math.min(earliest, clock.dbTimeOf(timer.fireTime()));
             }
         }
@@ -83,7 +106,7 @@ public final class PostgresTimerChanges {
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
     public Timer add(String clock, String id, Due due, int priority, String payload) {
-        return add(clock, id, due, priority, payload, null);
+        return add(clock, id, due, priority, payload, (String) null);
     }
 
     /** {@link #add(String, String, Due, int, String)}, the timer keeping {@code traceContext} (null: none). */
@@ -101,14 +124,86 @@ public final class PostgresTimerChanges {
     }
 
     /**
+     * An add deciding by {@code onConflict} when the id is pending or reserved, in one transaction with the clock's
+     * row shared and the pending row locked: keep answers it (or the reservation), replace updates its due time,
+     * priority and payload (sequence kept, one more version), else an add as {@link #add(String, String, Due, int,
+     * String)}, which refuses a reserved id.
+     */
+    public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                          OnConflict onConflict) {
+        if (onConflict == OnConflict.ERROR) {
+            return AddOutcome.added(add(clock, id, due, priority, payload, traceContext));
+        }
+        AddOutcome[] decided = new AddOutcome[1];
+        onSharedClock(clock, (connection, stored) -> {
+            TimerRules.requireValidId(id);
+            long fireTime = TimeRules.fireTime(stored.now(), due);
+            String owner = ScheduleRules.occurrenceFormOwner(id);
+            if (owner != null && ScheduleRows.exists(connection, stored.name(), owner)) {
+                throw ScheduleRules.scheduleReserved(id, owner);
+            }
+            Timer current = Jdbc.queryFirst(connection, TimerSql.LOCK, select -> {
+                select.setString(1, stored.name());
+                select.setString(2, id);
+            }, row -> TimerRows.timerAt(row, 1));
+            if (current == null) {
+                Reservation held = stored.dedupeWindow() == 0 ? null
+                        : PostgresReservations.find(connection, stored, id);
+                if (held != null && onConflict == OnConflict.KEEP) {
+                    decided[0] = new AddOutcome(AddOutcome.Result.KEPT, null, held);
+                    return null;
+                }
+                Timer added = insert(connection, stored, id, due, priority, payload, traceContext);
+                long bytes = Limits.bytesOf(id, payload);
+                try {
+                    budget.change(connection, 1, bytes, 1, bytes);
+                } catch (PendingBudgetStripes.Exceeded exceeded) {
+                    throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes, false, budget);
+                }
+                decided[0] = AddOutcome.added(added);
+                return added;
+            }
+            if (onConflict == OnConflict.KEEP) {
+                decided[0] = new AddOutcome(AddOutcome.Result.KEPT, current, null);
+                return null;
+            }
+            if (current.schedule() != null) {
+                throw ScheduleRules.scheduleOwned(id, current.schedule());
+            }
+            TimerRules.requireVersionLeft(current);
+            long bytes = Limits.bytesOf(id, payload);
+            long delta = bytes - Limits.bytesOf(id, current.payload());
+            Timer replaced = new Timer(id, fireTime, priority, current.sequence(), current.version() + 1,
+                    current.createdAt(), payload, null, current.traceContext());
+            try (PreparedStatement update = connection.prepareStatement(TimerSql.REPLACE)) {
+                update.setLong(1, fireTime);
+                update.setInt(2, priority);
+                update.setLong(3, replaced.version());
+                update.setString(4, payload);
+                update.setLong(5, bytes);
+                update.setLong(6, current.sequence());
+                update.executeUpdate();
+            }
+            try {
+                budget.change(connection, 0, Math.max(0, delta), 0, delta);
+            } catch (PendingBudgetStripes.Exceeded exceeded) {
+                throw capacityRefusal(false, exceeded.pendingBytes, delta, false, budget);
+            }
+            decided[0] = new AddOutcome(AddOutcome.Result.REPLACED, replaced, null);
+            return replaced;
+        });
+        return decided[0];
+    }
+
+    /**
      * Cancels a pending timer if {@code precondition} accepts its revision; returns it as it was.
      *
      * @throws ProblemException {@code clock_not_found}, {@code timer_not_found} or {@code precondition_failed}
      */
     public Timer cancel(String clock, String id, Precondition precondition) {
         return jdbc.inTransaction(connection -> {
-            ClockRows.require(connection, clock, " FOR SHARE"); // no advance between its count and its firing
-            Timer cancelled = delete(connection, clock, id, precondition);
+            StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE"); // no advance meanwhile
+            Timer cancelled = delete(connection, stored, id, precondition);
             budget.release(connection, 1, Limits.bytesOf(cancelled.id(), cancelled.payload()));
             return cancelled;
         });
@@ -185,7 +280,7 @@ public final class PostgresTimerChanges {
                     for (BatchOp op : ops.subList(i, end)) {
                         run.add((BatchOp.Add) op);
                     }
-                    BatchAdds.Outcome outcome = BatchAdds.insert(connection, stored, run);
+                    BatchAdds.Outcome outcome = BatchAdds.insert(connection, stored, run, reservations);
                     for (Timer added : outcome.added()) {
                         results.add(added);
                         firing.saw(stored, added);
@@ -257,6 +352,7 @@ public final class PostgresTimerChanges {
                 }
             }
             ClockRows.deleteSchedules(connection, clock);
+            PostgresReservations.deleteAll(connection, clock);
             try (PreparedStatement restart = connection.prepareStatement(ClockSql.RESTART)) {
                 restart.setString(1, clock);
                 restart.executeUpdate();
@@ -274,7 +370,7 @@ public final class PostgresTimerChanges {
         } else if (op instanceof BatchOp.Edit edit) {
             return update(connection, clock, edit.id(), edit.due(), edit.priority(), edit.precondition());
         } else if (op instanceof BatchOp.Cancel cancel) {
-            return delete(connection, clock.name(), cancel.id(), cancel.precondition());
+            return delete(connection, clock, cancel.id(), cancel.precondition());
         }
         throw TimerRules.nullBatchOp();
     }
@@ -283,8 +379,8 @@ public final class PostgresTimerChanges {
      * Inserts a new pending timer: id syntax, due time, an id of the form of an existing schedule's occurrences
      * ({@code schedule_owned}), duplicate id, in the memory store's order.
      */
-    private static Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
-                                String payload, String traceContext) throws SQLException {
+    private Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
+                         String payload, String traceContext) throws SQLException {
         TimerRules.requireValidId(id);
         long now = clock.now();
         long fireTime = TimeRules.fireTime(now, due);
@@ -292,6 +388,7 @@ public final class PostgresTimerChanges {
         if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
             throw ScheduleRules.scheduleReserved(id, owner);
         }
+        reservations.requireAddable(connection, clock, id);
         Long sequence = Jdbc.queryFirst(connection, TimerSql.INSERT, insert -> {
             insert.setString(1, clock.name());
             insert.setString(2, id);
@@ -308,7 +405,23 @@ public final class PostgresTimerChanges {
         if (sequence == null) {
             throw TimerRules.duplicateId(id);
         }
+        requireNotReservedMeanwhile(connection, clock, id);
         return new Timer(id, fireTime, priority, sequence, 1, now, payload, null, traceContext);
+    }
+
+    /**
+     * A clock that fires by itself fires under a key-share lock, which an add's share lock does not wait for: the
+     * insert waited for a firing that deleted the id's row, and the firing's reservation is visible to this next
+     * statement. Refuses the add then, so the id is never added again within its window.
+     */
+    static void requireNotReservedMeanwhile(Connection connection, StoredClock clock, String id)
+            throws SQLException {
+        if (clock.dedupeWindow() > 0 && clock.mode() != io.timeservice.model.ClockSettings.Mode.VIRTUAL) {
+            Reservation held = PostgresReservations.find(connection, clock, id);
+            if (held != null) {
+                throw TimerRules.idReserved(held);
+            }
+        }
     }
 
     private static Timer update(Connection connection, StoredClock clock, String id, Due newDue,
@@ -330,13 +443,15 @@ public final class PostgresTimerChanges {
         return edited;
     }
 
-    private static Timer delete(Connection connection, String clock, String id, Precondition precondition)
+    private static Timer delete(Connection connection, StoredClock clock, String id, Precondition precondition)
             throws SQLException {
-        Timer current = lockPending(connection, clock, id, precondition);
+        Timer current = lockPending(connection, clock.name(), id, precondition);
         try (PreparedStatement delete = connection.prepareStatement(TimerSql.CANCEL)) {
             delete.setLong(1, current.sequence());
             delete.executeUpdate();
         }
+        PostgresReservations.left(connection, clock, Reservation.State.CANCELLED, List.of(id),
+                List.of(current.sequence()));
         return current;
     }
 

@@ -8,8 +8,13 @@ import io.timeservice.model.Due;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
+import io.timeservice.model.OnConflict;
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
+import io.timeservice.model.ClockRules;
+import io.timeservice.model.TimerRules;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.TimerStore;
@@ -43,6 +48,12 @@ public final class PostgresTimerStore implements TimerStore {
     }
 
     @Override
+    public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                          OnConflict onConflict) {
+        return changes.add(named(clock), id, due, priority, payload, traceContext, onConflict);
+    }
+
+    @Override
     public Timer get(String clock, String id) {
         return reads.get(named(clock), id);
     }
@@ -56,6 +67,11 @@ public final class PostgresTimerStore implements TimerStore {
     @Override
     public Timer cancel(String clock, String id, Precondition precondition, Trace trace) {
         return changes.cancel(named(clock), id, precondition);
+    }
+
+    @Override
+    public Reservation releaseReservation(String clock, String id) {
+        return changes.releaseReservation(named(clock), id);
     }
 
     @Override

@@ -41,10 +41,16 @@ final class ReadyWakeups implements AutoCloseable {
     /** Most a listener's round waits for notifications before it checks whether it should stop. */
     private static final int LISTEN_ROUND_MILLIS = 500;
 
+    /** How long the listener waits for the database to answer its heartbeat before it connects anew. */
+    private static final int HEARTBEAT_TIMEOUT_SECONDS = 2;
+    /** How often a quiet listener asks the database whether its connection still works. */
+    static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(5);
+
     /** Below this many remembered clocks nothing is forgotten. */
     static final int MIN_REMEMBERED = 1_024;
 
-    private final DataSource dataSource;
+    /** Where the listener connects: the pool, or a direct connection when the pool is behind a transaction pooler. */
+    private volatile DataSource dataSource;
     private final Object monitor = new Object();
     /** Per remembered clock: the tick of its last wake-up; guarded by {@link #monitor}. */
     private final Map<String, Long> generations = new HashMap<>();
@@ -59,6 +65,7 @@ final class ReadyWakeups implements AutoCloseable {
     private volatile boolean stopped;
     private volatile java.util.function.Consumer<String> wakeHook = clock -> { };
     private volatile int listens; // how many times the listener (re)started listening
+    private volatile Duration heartbeat = DEFAULT_HEARTBEAT;
     private Thread listener;
 
     ReadyWakeups(DataSource dataSource, Duration slowPoll) {
@@ -72,6 +79,15 @@ final class ReadyWakeups implements AutoCloseable {
             notify.setString(1, clock);
             notify.execute();
         }
+    }
+
+    /**
+     * Starts the listener thread (once) and sets the slow poll that bounds every wait; the listener connects through
+     * {@code listenSource} (a {@code LISTEN} needs a session of its own, which a transaction pooler does not keep).
+     */
+    synchronized void start(Duration newSlowPoll, DataSource listenSource) {
+        this.dataSource = listenSource;
+        start(newSlowPoll);
     }
 
     /** Starts the listener thread (once) and sets the slow poll that bounds every wait. */
@@ -119,6 +135,11 @@ final class ReadyWakeups implements AutoCloseable {
         synchronized (monitor) {
             return waiting;
         }
+    }
+
+    /** Sets how often a quiet listener checks its connection (tests shorten it). */
+    void heartbeat(Duration every) {
+        this.heartbeat = every;
     }
 
     /** How many times the listener has started listening (1 after the start, + 1 per reconnect). */
@@ -183,11 +204,17 @@ final class ReadyWakeups implements AutoCloseable {
                 listens++;
                 wakeEveryClock(); // whatever became ready while nobody listened
                 PGConnection notifications = connection.unwrap(PGConnection.class);
+                long lastHeard = System.nanoTime();
                 while (!stopped) {
                     PGNotification[] received = notifications.getNotifications(LISTEN_ROUND_MILLIS);
-                    if (received == null) { // pgjdbc answers null, not an empty array, after a quiet round
+                    if (received == null || received.length == 0) { // a quiet round (pgjdbc answers either)
+                        if (System.nanoTime() - lastHeard >= heartbeat.toNanos()) {
+                            requireAlive(connection);
+                            lastHeard = System.nanoTime();
+                        }
                         continue;
                     }
+                    lastHeard = System.nanoTime();
                     for (PGNotification notification : received) {
                         wake(notification.getParameter());
                     }
@@ -195,6 +222,19 @@ final class ReadyWakeups implements AutoCloseable {
             } catch (SQLException | RuntimeException lost) {
                 pauseBeforeReconnect(); // the waits end by the slow poll meanwhile
             }
+        }
+    }
+
+    /**
+     * A quiet listener cannot tell a quiet database from a lost one: a primary that vanished without closing its
+     * connections (a failover after a host or network failure) leaves the socket open and silent, and the listener
+     * would wait on it for ever while the new primary's notifications go nowhere. So every {@link #heartbeat} of
+     * silence it asks the server to answer; no answer within {@value #HEARTBEAT_TIMEOUT_SECONDS} s ends this
+     * connection and it connects anew (a multi-host URL with {@code targetServerType=primary} finds the new primary).
+     */
+    private static void requireAlive(Connection connection) throws SQLException {
+        if (!connection.isValid(HEARTBEAT_TIMEOUT_SECONDS)) {
+            throw new SQLException("the listener's connection did not answer its heartbeat", "08006");
         }
     }
 

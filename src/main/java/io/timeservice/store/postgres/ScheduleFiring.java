@@ -132,6 +132,7 @@ final class ScheduleFiring {
         }
         Step step = new Step(connection, clock, now, false);
         List<Long> lateness = new ArrayList<>();
+        List<Timer> delivered = new ArrayList<>(); // what fired, for the clock's reservations
         for (String scheduleId : due) {
             ScheduleRows.Row row = Jdbc.queryFirst(connection, ScheduleSql.LOCK_IF_FREE, lock -> {
                 lock.setString(1, clock);
@@ -158,6 +159,7 @@ final class ScheduleFiring {
                 boolean scheduled = step.isScheduled(row, occurrence);
                 if (step.reached(occurrence)) {
                     deliver(connection, clock, timer, timer.sequence(), occurrence.bytes());
+                    delivered.add(timer);
                     lateness.add(Math.max(0, now - timer.fireTime()));
                 } else {
                     step.netTimers--;
@@ -172,6 +174,7 @@ final class ScheduleFiring {
                                 row.spec.payload(), row.id, row.spec.traceContext());
                         long bytes = Limits.bytesOf(next.id(), next.payload());
                         deliver(connection, clock, next, null, bytes);
+                        delivered.add(next);
                         step.netTimers++;
                         step.netBytes += bytes;
                         lateness.add(Math.max(0, now - time));
@@ -184,14 +187,15 @@ final class ScheduleFiring {
         }
         step.writeAll();
         return new SystemFired(lateness.stream().mapToLong(Long::longValue).toArray(), step.netTimers,
-                step.netBytes);
+                step.netBytes, delivered);
     }
 
     /**
      * What a system clock's firing of occurrences did: each delivery's lateness, and the budget change besides them
-     * (successors and skipped occurrences), for the caller's one budget change.
+     * (successors and skipped occurrences), for the caller's one budget change, and the occurrences delivered (a
+     * successor that never had a row with sequence 0).
      */
-    record SystemFired(long[] lateness, long netTimers, long netBytes) {
+    record SystemFired(long[] lateness, long netTimers, long netBytes, List<Timer> timers) {
     }
 
     /** One firing step: the schedules it locked, each one's fires in it, and its budget change. */

@@ -21,7 +21,15 @@ import io.timeservice.model.ScaledTime;
  *                    the database ever held, so a clock deleted and created again under its name has another
  */
 public record StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow, ClockSettings.DeliveryMode delivery, RetryPolicy retry,
-                          long createdAt, ScaledTime scaledTime, PushTarget push, long incarnation) {
+                          long createdAt, ScaledTime scaledTime, PushTarget push, long incarnation,
+                          long dedupeWindow) {
+
+    /** A clock without a dedupe window. */
+    public StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow,
+                       ClockSettings.DeliveryMode delivery, RetryPolicy retry, long createdAt, ScaledTime scaledTime,
+                       PushTarget push, long incarnation) {
+        this(name, mode, now, initialNow, delivery, retry, createdAt, scaledTime, push, incarnation, 0);
+    }
 
     /** A clock that is not scaled and does not push, of an incarnation not read. */
     public StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow,
@@ -32,7 +40,7 @@ public record StoredClock(String name, ClockSettings.Mode mode, long now, long i
     /** This clock at {@code newNow}: what an advance leaves (within its transaction). */
     StoredClock at(long newNow) {
         return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt, scaledTime, push,
-                incarnation);
+                incarnation, dedupeWindow);
     }
 
     /** Whether fired timers become deliveries (queued for workers, or pushed). */
@@ -63,7 +71,8 @@ public record StoredClock(String name, ClockSettings.Mode mode, long now, long i
 
     /** Its settings as the API states them. */
     ClockSettings settings() {
-        return ClockSettings.of(mode, delivery, retry, scaledTime == null ? null : scaledTime.rate(), push);
+        return ClockSettings.of(mode, delivery, retry, scaledTime == null ? null : scaledTime.rate(), push)
+                .withDedupeWindow(dedupeWindow);
     }
 
     /** How the schema spells a mode or delivery: its name in lower case (the columns' CHECK constraints). */

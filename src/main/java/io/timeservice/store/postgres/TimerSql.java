@@ -98,4 +98,11 @@ final class TimerSql {
 
     /** A cancel of a locked timer. Parameter: its sequence. */
     static final String CANCEL = "DELETE FROM timers WHERE seq = ?";
+
+    /**
+     * A pending timer replaced by an add ({@code onConflict: replace}), its sequence kept. Parameters: fire time,
+     * priority, version, payload, bytes, sequence.
+     */
+    static final String REPLACE = """
+            UPDATE timers SET fire_time = ?, priority = ?, version = ?, payload = ?, bytes = ? WHERE seq = ?""";
 }

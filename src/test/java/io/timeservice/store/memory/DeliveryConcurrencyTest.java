@@ -1,7 +1,9 @@
 package io.timeservice.store.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.timeservice.model.ClockSettings;
@@ -58,13 +61,13 @@ class DeliveryConcurrencyTest {
             AtomicInteger ackedTwice = new AtomicInteger();
             List<Integer> redeliveredAttempts = java.util.Collections.synchronizedList(new ArrayList<>());
             CountDownLatch start = new CountDownLatch(1);
+            AtomicBoolean stop = new AtomicBoolean();
             List<Future<?>> claimers = new ArrayList<>();
             for (int c = 0; c < CLAIMERS; c++) {
                 boolean quitter = c == 0; // takes one claim and never acknowledges it
                 claimers.add(pool.submit(() -> {
                     start.await();
-                    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                    while (acked.size() < TIMERS && System.nanoTime() < giveUp) {
+                    while (acked.size() < TIMERS && !stop.get()) {
                         for (Delivery d : clock.claim(50, quitter ? ABANDONED_LEASE : LEASE, 200)) {
                             if (held.putIfAbsent(d.sequence(), d.claim()) != null) {
                                 twiceHeld.incrementAndGet();
@@ -92,8 +95,15 @@ class DeliveryConcurrencyTest {
                 }));
             }
             start.countDown();
+            try {
+                // the acknowledging claimers stop only once every delivery is acknowledged, or by failing
+                await("every delivery acknowledged").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(10))
+                        .until(() -> acked.size() == TIMERS || claimers.stream().skip(1).anyMatch(Future::isDone));
+            } finally {
+                stop.set(true);
+            }
             for (Future<?> claimer : claimers) {
-                claimer.get(180, TimeUnit.SECONDS);
+                claimer.get(60, TimeUnit.SECONDS);
             }
             assertThat(acked).hasSize(TIMERS);
             assertThat(twiceHeld.get()).isZero();

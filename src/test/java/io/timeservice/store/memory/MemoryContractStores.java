@@ -36,6 +36,9 @@ public final class MemoryContractStores implements Stores {
         if (limits.maxDeliveries() != Long.MAX_VALUE) {
             budget.limitDeliveries(limits.maxDeliveries());
         }
+        if (limits.maxReservations() != Long.MAX_VALUE) {
+            budget.limitReservations(limits.maxReservations());
+        }
         return new MemoryContractStores(new ClockRegistry((clock, shared) -> {
             MemoryClock scheduler = new MemoryClock(clock, 4, shared, () -> 0L, StoreMetrics.NONE);
             scheduler.scheduleWith(Stores.CRON, limits.maxCatchUp());

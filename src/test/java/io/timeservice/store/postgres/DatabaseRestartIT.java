@@ -136,6 +136,7 @@ class DatabaseRestartIT {
 
     private static boolean isStorageUnavailable(HttpResponse<String> response) {
         return response.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json")
+                && response.headers().firstValue("Retry-After").orElse("").equals("1")
                 && ServiceApi.JSON.readTree(response.body()).path("code").asString("").equals("storage_unavailable");
     }
 

@@ -3,6 +3,14 @@ package io.timeservice.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 import org.junit.jupiter.api.AfterAll;
@@ -48,6 +56,59 @@ class JdbcTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("answered none")
                 .hasMessageContaining("SELECT 1 WHERE ?::boolean");
+    }
+
+    /** A pooler still pointing at a primary that a switchover demoted: its writes fail 25006 until it follows. */
+    @Test
+    void aChangeOnAServerThatIsNoLongerThePrimary_isStorageUnavailable_notABug() {
+        assertThatThrownBy(() -> jdbc.inTransaction(connection -> {
+            try (var statement = connection.createStatement()) {
+                statement.execute("SET TRANSACTION READ ONLY"); // what every transaction on a standby is
+                return statement.executeUpdate("CREATE TEMPORARY TABLE written (n int)");
+            }
+        })).isInstanceOfSatisfying(ProblemException.class,
+                refused -> assertThat(refused.code()).isEqualTo(ErrorCode.STORAGE_UNAVAILABLE));
+    }
+
+    /**
+     * A server gone without closing its connections (a primary lost with its host: no reset arrives) would keep a call
+     * waiting until the operating system gives up on the socket; the store's connections wait at most the statement
+     * timeout plus a margin, then the call answers storage_unavailable, and the next one, on a new connection, works.
+     */
+    @Test
+    void aCallOnAConnectionWhoseServerWentSilent_isStorageUnavailable_withinItsTimeouts_andTheNextOneWorks()
+            throws Exception {
+        try (StallingProxy proxy = StallingProxy.toTestDatabase()) {
+            HikariConfig config = new HikariConfig();
+            config.setJdbcUrl(proxy.through(database.jdbcUrl()));
+            config.setMaximumPoolSize(1);
+            config.setConnectionTimeout(3_000);
+            try (HikariDataSource pool = new HikariDataSource(config)) {
+                Jdbc bounded = new Jdbc(pool, new PostgresStore.Timeouts(Duration.ofMillis(100),
+                        Duration.ofMillis(200)));
+                Integer before = bounded.inTransaction(JdbcTest::selectOne);
+                assertThat(before).isEqualTo(1);
+
+                proxy.stallOpenConnections();
+
+                ExecutorService caller = Executors.newSingleThreadExecutor();
+                try {
+                    Future<Integer> call = caller.submit(() -> bounded.inTransaction(JdbcTest::selectOne));
+                    assertThatThrownBy(() -> call.get(60, TimeUnit.SECONDS)) // 5.2 s: 200 ms + the margin
+                            .hasCauseInstanceOf(ProblemException.class)
+                            .cause().satisfies(refused -> assertThat(((ProblemException) refused).code())
+                                    .isEqualTo(ErrorCode.STORAGE_UNAVAILABLE));
+                } finally {
+                    caller.shutdownNow();
+                }
+                Integer after = bounded.inTransaction(JdbcTest::selectOne);
+                assertThat(after).isEqualTo(1);
+            }
+        }
+    }
+
+    private static int selectOne(java.sql.Connection connection) throws java.sql.SQLException {
+        return Jdbc.queryOne(connection, "SELECT 1", select -> { }, row -> row.getInt(1));
     }
 
     @Test

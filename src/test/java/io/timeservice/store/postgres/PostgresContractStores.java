@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.store.ClockStore;
@@ -28,13 +30,32 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class PostgresContractStores implements AfterAllCallback {
 
     private final Class<?> owner;
+    private final boolean throughPgBouncer;
     private TestDatabase database;
+    /** With {@link #throughPgBouncer}: the pooler in front of the schema, and the store's pool on it. */
+    private PgBouncer pgBouncer;
+    private HikariDataSource pooled;
     /** Empties the schema: its statements, made once with the schema. */
     private String empty;
 
     /** The store of {@code owner}'s cases, on a schema of its own. */
     public PostgresContractStores(Class<?> owner) {
+        this(owner, false);
+    }
+
+    private PostgresContractStores(Class<?> owner, boolean throughPgBouncer) {
         this.owner = owner;
+        this.throughPgBouncer = throughPgBouncer;
+    }
+
+    /**
+     * The store of {@code owner}'s cases on a schema of its own, its every call through a pgbouncer of the class's own
+     * in transaction mode ({@link PgBouncer}), as production behind pgbouncer runs: each transaction may get another
+     * server connection, so nothing of the store may rest on session state. The schema is made, emptied and read
+     * directly.
+     */
+    public static PostgresContractStores throughPgBouncer(Class<?> owner) {
+        return new PostgresContractStores(owner, true);
     }
 
     /** Creates and migrates the schema, and the statement that empties it. */
@@ -61,6 +82,15 @@ public final class PostgresContractStores implements AfterAllCallback {
             statements.append(" ALTER SEQUENCE ").append(sequence).append(" RESTART;");
         }
         this.empty = statements.toString();
+        if (throughPgBouncer) {
+            pgBouncer = PgBouncer.start(database.schema());
+            HikariConfig config = new HikariConfig();
+            config.setJdbcUrl(pgBouncer.jdbcUrl());
+            config.setMaximumPoolSize(3);
+            config.setPoolName(database.schema() + "-pgbouncer");
+            pooled = new HikariDataSource(config);
+            TransactionPooling.requireNoServerPreparedStatements(pooled, "the pooled URL");
+        }
     }
 
     private static List<String> names(TestDatabase database, String sql) {
@@ -85,17 +115,28 @@ public final class PostgresContractStores implements AfterAllCallback {
             createSchema();
         }
         database.execute(empty);
-        PostgresStore store = PostgresStore.open(database.dataSource(), limits.capacity(), limits.capacityBytes(),
+        PostgresStore store = PostgresStore.open(pooled != null ? pooled : database.dataSource(), limits.capacity(), limits.capacityBytes(),
                 limits.maxClocks(), ClockSettings.Mode.VIRTUAL, StoreMetrics.NONE, PostgresStore.Timeouts.DEFAULT,
                 new PostgresStore.Schedules(Stores.CRON, limits.maxSchedules(), limits.maxCatchUp()));
         if (limits.maxDeliveries() != Long.MAX_VALUE) {
             store.limitDeliveries(limits.maxDeliveries());
+        }
+        if (limits.maxReservations() != Long.MAX_VALUE) {
+            store.limitReservations(limits.maxReservations());
         }
         return new Opened(store, database);
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
+        if (pooled != null) {
+            pooled.close();
+            pooled = null;
+        }
+        if (pgBouncer != null) {
+            pgBouncer.close();
+            pgBouncer = null;
+        }
         if (database != null) {
             database.close();
             database = null;

@@ -149,7 +149,7 @@ final class PrivatePostgres implements AutoCloseable {
         return version.matches("\\d+") ? Integer.parseInt(version) : -1;
     }
 
-    private static boolean isRoot() {
+    static boolean isRoot() {
         try {
             return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0;
         } catch (IOException e) {
@@ -158,7 +158,7 @@ final class PrivatePostgres implements AutoCloseable {
     }
 
     /** A port nothing listens on now; the server binds it a moment later. */
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

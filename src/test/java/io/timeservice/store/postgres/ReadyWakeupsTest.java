@@ -9,11 +9,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * Long-polling claims on one instance, woken by deliveries another instance makes ready: by LISTEN/NOTIFY, again
@@ -67,6 +70,28 @@ class ReadyWakeupsTest {
         assertThat(fireWhileAClaimWaits()).extracting(ClaimedDelivery::id).containsExactly("a", "b");
     }
 
+    /**
+     * The primary vanished without closing its connections (a failover after a host or network failure): the
+     * listener's socket stays open and silent. Its heartbeat finds that out, and it listens again on a new connection
+     * (through the same proxy, as a multi-host URL reaches the new primary), where the other instance's advance wakes
+     * the claim.
+     */
+    @Test
+    void aListenerWhoseConnectionWentSilent_connectsAnewAfterItsHeartbeat_andWakesClaims() throws Exception {
+        try (StallingProxy proxy = StallingProxy.toTestDatabase()) {
+            PGSimpleDataSource throughProxy = new PGSimpleDataSource();
+            throughProxy.setURL(proxy.through(database.jdbcUrl()));
+            claimer.wakeups().heartbeat(Duration.ofMillis(300));
+            claimer.startWakeups(NEVER_IN_THIS_TEST, throughProxy);
+            Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 1, "listening");
+
+            proxy.stallOpenConnections();
+
+            Counts.awaitAtLeast(() -> claimer.wakeups().listens(), 2, "listening again");
+            assertThat(fireWhileAClaimWaits()).extracting(ClaimedDelivery::id).containsExactly("a", "b");
+        }
+    }
+
     @Test
     void withoutAListener_theSlowPollFindsWhatBecameReady() throws Exception {
         assertThat(fireWhileAClaimWaits()).extracting(ClaimedDelivery::id).containsExactly("a", "b");
@@ -113,8 +138,47 @@ class ReadyWakeupsTest {
         assertThat(System.nanoTime() - start).as("waited its 300 ms again").isGreaterThanOrEqualTo(300_000_000L);
     }
 
-    /** Starts a claim that waits (30 s), then fires two deliveries on the other instance; the claim's answer. */
+    /**
+     * Behind pgbouncer in transaction mode the listener needs a session of its own: it listens on a direct connection
+     * ({@code timeservice.postgresql.direct-url}) while both instances' calls, the producer's NOTIFY included, go
+     * through the pooler.
+     */
+    @Test
+    void behindPgBouncer_aListenerOnADirectConnection_isWokenByAnAdvanceThroughThePooler() throws Exception {
+        try (PgBouncer pgBouncer = PgBouncer.start(database.schema());
+             HikariDataSource pooled = new HikariDataSource(pooledConfig(pgBouncer))) {
+            PostgresStore pooledClaimer = PostgresStore.open(pooled, 1_000, 1_000_000, 10, ClockSettings.Mode.VIRTUAL);
+            PostgresStore pooledProducer = PostgresStore.open(pooled, 1_000, 1_000_000, 10,
+                    ClockSettings.Mode.VIRTUAL);
+            try {
+                PGSimpleDataSource direct = new PGSimpleDataSource();
+                direct.setURL(database.jdbcUrl());
+                pooledClaimer.startWakeups(NEVER_IN_THIS_TEST, direct);
+                Counts.awaitAtLeast(() -> pooledClaimer.wakeups().listens(), 1, "listening");
+
+                assertThat(fireWhileAClaimWaits(pooledClaimer, pooledProducer)).extracting(ClaimedDelivery::id)
+                        .containsExactly("a", "b");
+            } finally {
+                pooledClaimer.close();
+                pooledProducer.close();
+            }
+        }
+    }
+
+    private static HikariConfig pooledConfig(PgBouncer pgBouncer) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(pgBouncer.jdbcUrl());
+        config.setMaximumPoolSize(4);
+        return config;
+    }
+
     private List<ClaimedDelivery> fireWhileAClaimWaits() throws Exception {
+        return fireWhileAClaimWaits(claimer, producer);
+    }
+
+    /** Starts a claim that waits (30 s), then fires two deliveries on the other instance; the claim's answer. */
+    private List<ClaimedDelivery> fireWhileAClaimWaits(PostgresStore claimer, PostgresStore producer)
+            throws Exception {
         producer.timerChanges().add("q", "a", 1, 0, null);
         producer.timerChanges().add("q", "b", 1, 0, null);
         Future<List<ClaimedDelivery>> claim = pool.submit(() -> claimer.deliveries().claim("q", 10, 30_000, 30_000));

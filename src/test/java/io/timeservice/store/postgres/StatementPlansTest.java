@@ -85,6 +85,12 @@ class StatementPlansTest {
         CASES.put("DeliverySql.LIST_DEAD", new Case("deliveries_dead", virt, 0L, 100));
         CASES.put("DeliverySql.REDRIVE", new Case(null, 0L, virt, "d19", null, null));
         CASES.put("DeliverySql.DELETE_DEAD", new Case(null, virt, "d19", null, null));
+        Object[] noFilter = {null, null, null, null, null, null};
+        CASES.put("DeliverySql.LIST", new Case("deliveries_dead", concat(new Object[] {virt, "dead", 0L}, noFilter, 100)));
+        CASES.put("DeliverySql.REDRIVE_CHUNK", new Case("deliveries_dead", concat(new Object[] {0L, virt, 0L}, noFilter, 1_000)));
+        CASES.put("DeliverySql.DELETE_CHUNK", new Case("deliveries_dead", concat(new Object[] {virt, 0L}, noFilter, 1_000)));
+        CASES.put("DeliverySql.COUNT_MATCHING", new Case(null, concat(new Object[] {virt}, new Object[] {"dead",
+                null, null, null, null, null}, null)));
         CASES.put("DeliverySql.COUNTS", new Case("deliveries_pending_by_clock", virt));
         CASES.put("DeliverySql.COUNT_IN_STATE", new Case(null, virt, "ready"));
         CASES.put("DeliverySql.ANY_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis()));
@@ -300,5 +306,13 @@ class StatementPlansTest {
         Integer[] values = new Integer[count];
         java.util.Arrays.fill(values, 2);
         return values;
+    }
+
+    /** {@code head}, then {@code filter}, then {@code last}: a statement's parameters around a filter's six. */
+    private static Object[] concat(Object[] head, Object[] filter, Object last) {
+        Object[] all = java.util.Arrays.copyOf(head, head.length + filter.length + 1);
+        System.arraycopy(filter, 0, all, head.length, filter.length);
+        all[all.length - 1] = last;
+        return all;
     }
 }

@@ -6,10 +6,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import org.awaitility.Awaitility;
+
 /**
  * Client threads of an integration test (claimers, writers), each repeating its step until it says it is done or
- * {@link #stop} is called. The test waits for what they report ({@link #await}) with a deadline: every finished step
- * wakes the waiter, and a step that throws ends the wait at once with its failure.
+ * {@link #stop} is called. The test waits for what they report ({@link #await}) with a deadline; a step that throws
+ * ends the wait with its failure.
  */
 final class Workers {
 
@@ -30,19 +32,16 @@ final class Workers {
         thread.start();
     }
 
-    /** Waits until {@code condition} holds, re-checking after each step of any worker; fails at a worker's failure. */
-    synchronized void await(String what, BooleanSupplier condition, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (failure != null) {
-                throw new AssertionError("a worker failed while waiting for " + what, failure);
+    /** Waits until {@code condition} holds, checked every 10 ms; fails at once at a worker's failure. */
+    void await(String what, BooleanSupplier condition, Duration timeout) {
+        Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(10)).until(() -> {
+            synchronized (this) {
+                if (failure != null) {
+                    throw new AssertionError("a worker failed while waiting for " + what, failure);
+                }
             }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new AssertionError("not within " + timeout + ": " + what);
-            }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
+            return condition.getAsBoolean();
+        });
     }
 
     /** Lets each worker finish its step and waits for all; fails with the first step that threw. */
@@ -66,16 +65,12 @@ final class Workers {
             boolean more = true;
             while (more && !stopping) {
                 more = step.run();
-                synchronized (this) {
-                    notifyAll();
-                }
             }
         } catch (Throwable t) {
             synchronized (this) {
                 if (failure == null) {
                     failure = t;
                 }
-                notifyAll();
             }
         }
     }

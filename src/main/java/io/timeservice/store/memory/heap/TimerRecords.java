@@ -175,6 +175,11 @@ public final class TimerRecords implements OldestPending.Members {
         return traceContexts.isEmpty() ? null : traceContexts.get(handle);
     }
 
+    /** The pending timer at {@code handle} holds {@code payload} from now on (an add that replaced it). */
+    public void replacePayload(int handle, String payload) {
+        texts[handle * TEXT_STRIDE + 1] = payload;
+    }
+
     int versionOf(int handle) {
         return ints[recordAt(handle) + VERSION];
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Reservation;
 import io.timeservice.store.memory.Mutation;
 import io.timeservice.store.memory.RecoveredSnapshot;
 import io.timeservice.store.memory.SavedDelivery;
@@ -82,6 +83,37 @@ final class ClockRecords {
             DeliveryRecords.putDelivery(saved, out);
         }
         ScheduleRecords.putSection(snapshot.schedules(), snapshot.deliveries(), out);
+        if (!snapshot.reservations().isEmpty()) { // format 14 on; a record without them reads as before
+            out.putInt(snapshot.reservations().size());
+            for (Reservation reservation : snapshot.reservations()) {
+                out.putByte((byte) reservation.state().ordinal());
+                out.putLong(reservation.time());
+                out.putLong(reservation.sequence());
+                out.putString(reservation.id());
+            }
+        }
+    }
+
+    /** A loaded clock's reserved ids, after its schedules (format 14 on). */
+    private static List<Reservation> getReservations(ByteBuffer body) {
+        int count = body.getInt();
+        if (count < 0 || count > body.remaining() / 21) {
+            throw new RecordCodec.CorruptRecordException("a loaded clock of " + count
+                    + " reserved ids, longer than its record");
+        }
+        Reservation.State[] states = Reservation.State.values();
+        List<Reservation> reservations = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int state = body.get();
+            long time = body.getLong();
+            long sequence = body.getLong();
+            String id = RecordCodec.requireString(RecordCodec.getString(body), "reserved id");
+            if (state < 0 || state >= states.length) {
+                throw new RecordCodec.CorruptRecordException("a reserved id in state " + state);
+            }
+            reservations.add(new Reservation(id, states[state], time, sequence));
+        }
+        return reservations;
     }
 
     /** Decodes the body after its tag {@code tag}, one of this family's ({@code outermost}: in no other record). */
@@ -189,8 +221,9 @@ final class ClockRecords {
             schedules = section.image();
             deliveries = section.tag(deliveries);
         }
+        List<Reservation> reservations = body.hasRemaining() ? getReservations(body) : List.of();
         return new Mutation.ClockLoaded(number, name, wall, new RecoveredSnapshot(now, lastSequence, lastSequence,
-                timers, settings, deliveries, List.of(), firedThrough, null, schedules));
+                timers, settings, deliveries, List.of(), firedThrough, null, schedules, reservations));
     }
 
     /** A clock's number as {@code narrow} and a u32 when it fits one (every journal before version 7), else wide. */

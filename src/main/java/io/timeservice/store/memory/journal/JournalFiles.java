@@ -41,10 +41,13 @@ final class JournalFiles {
      * snapshots); version 9 push settings in settings records and snapshot settings frames, and the rejected record
      * (34); version 11 the records of scaled clocks and snapshots with each clock's scaled time (version 10 belongs to
      * another feature's records); version 12 the fork record with the source's time (39); version 13 the loaded
-     * clock's record (38) with its schedules; version 16 the trace context of a timer and of a delivery (records 56
-     * and 57; versions 14 and 15 belong to other features' records).
+     * clock's record (38) with its schedules; version 14 dedupe windows (a flagged settings field), the release of a
+     * reserved id (44) and snapshots with each clock's reserved ids; version 16 the trace context of a timer and of a
+     * delivery (records 56 and 57; version 15 belongs to another feature's records).
      */
     static final int FORMAT_VERSION = 16;
+    /** Dedupe windows: settings with a window, the release record (44), each clock's reserved ids in snapshots. */
+    static final int DEDUPE_FORMAT_VERSION = 14;
     /** Timers and deliveries with the trace context of the request that added them (records 56, 57). */
     static final int TRACE_CONTEXT_FORMAT_VERSION = 16;
     /** A loaded clock's record (38) ends with its schedules; one of an earlier version holds none. */

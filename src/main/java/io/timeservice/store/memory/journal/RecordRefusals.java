@@ -76,6 +76,12 @@ final class RecordRefusals {
         } else if (mutation instanceof Mutation.ScheduleChange change) {
             return ScheduleRecords.refusal(change);
         }
+        if (mutation instanceof Mutation.Replaced replaced) {
+            return replaced.id() == null ? "a replace without its id" : null;
+        }
+        if (mutation instanceof Mutation.ReservationReleased released) {
+            return released.id() == null ? "a release without its id" : null;
+        }
         return mutation instanceof Mutation.Cancelled || mutation instanceof Mutation.Edited
                 || mutation instanceof Mutation.Advanced || mutation instanceof Mutation.Reset
                 || mutation instanceof Mutation.SequencesReserved || mutation instanceof Mutation.DeliveriesSettled

@@ -92,6 +92,10 @@ enum RecordTag {
     SCALED_CLOCK_CREATED(42, Family.CLOCK, 11, 0),
     /** wallAnchor, clockAnchor, rate in millionths: a scaled clock's rate changed. */
     RATE_CHANGED(43, Family.SETTINGS, 11, 0),
+    /** id: a reserved id released before its dedupe window ended. */
+    RESERVATION_RELEASED(44, Family.TIMER, JournalFiles.DEDUPE_FORMAT_VERSION, 0),
+    /** sequence, fireTime, priority u32, version, id, payload: a pending timer replaced by an add (onConflict). */
+    REPLACED(45, Family.TIMER, JournalFiles.DEDUPE_FORMAT_VERSION, 0),
     /**
      * as {@link #ADDED}, then the trace context of the request that added it (issue 46; {@code TraceContext}):
      * written instead of {@link #ADDED} for a timer that has one.

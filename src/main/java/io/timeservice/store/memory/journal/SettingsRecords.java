@@ -21,9 +21,13 @@ import io.timeservice.store.memory.Mutation;
  * delivery (0 response, 1 queue, 2 push), u32 maxAttempts, u64 initialBackoff, f64 multiplier, u64 maxBackoff, f64
  * jitter; then, for mode scaled, u64 rate in millionths; then, for delivery push, the push target: url string, u64
  * timeout, u32 concurrency, u32 header count and that many name and value strings, u32 secret count and that many
- * strings.
+ * strings; then, when the mode byte has {@link #DEDUPE_FLAG} set (format {@link JournalFiles#DEDUPE_FORMAT_VERSION}
+ * on, and only for a clock with a dedupe window), u64 dedupeWindow. Older journals never set the flag.
  */
 final class SettingsRecords {
+
+    /** Set in the mode byte of settings followed by a dedupe window. */
+    static final int DEDUPE_FLAG = 0x40;
 
     private SettingsRecords() {
     }
@@ -59,7 +63,7 @@ final class SettingsRecords {
 
     static void putSettings(ClockSettings settings, GrowableBuffer out) {
         RetryPolicy retry = settings.retry();
-        out.putByte((byte) settings.mode().ordinal());
+        out.putByte((byte) (settings.mode().ordinal() | (settings.dedupes() ? DEDUPE_FLAG : 0)));
         out.putByte((byte) settings.delivery().ordinal());
         out.putInt(retry.maxAttempts());
         out.putLong(retry.initialBackoffMillis());
@@ -84,10 +88,15 @@ final class SettingsRecords {
                 out.putString(secret);
             }
         }
+        if (settings.dedupes()) {
+            out.putLong(settings.dedupeWindowMillis());
+        }
     }
 
     static ClockSettings getSettings(ByteBuffer body) {
-        int mode = body.get();
+        int flagged = body.get();
+        boolean dedupes = flagged >= 0 && (flagged & DEDUPE_FLAG) != 0;
+        int mode = dedupes ? flagged & ~DEDUPE_FLAG : flagged;
         int delivery = body.get();
         if (mode < 0 || mode >= ClockSettings.Mode.values().length || delivery < 0
                 || delivery >= ClockSettings.DeliveryMode.values().length) {
@@ -100,8 +109,8 @@ final class SettingsRecords {
             ClockSettings.Mode decoded = ClockSettings.Mode.values()[mode];
             ClockRate rate = decoded == ClockSettings.Mode.SCALED ? new ClockRate(body.getLong()) : null;
             ClockSettings.DeliveryMode deliveryMode = ClockSettings.DeliveryMode.values()[delivery];
-            return new ClockSettings(decoded, deliveryMode, retry, rate,
-                    deliveryMode == ClockSettings.DeliveryMode.PUSH ? getPushTarget(body) : null);
+            PushTarget push = deliveryMode == ClockSettings.DeliveryMode.PUSH ? getPushTarget(body) : null;
+            return new ClockSettings(decoded, deliveryMode, retry, rate, push, dedupes ? body.getLong() : 0);
         } catch (ProblemException invalid) {
             throw new RecordCodec.CorruptRecordException("clock settings that do not validate: "
                     + invalid.getMessage());

@@ -21,6 +21,8 @@ import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Limits;
+import io.timeservice.model.Reservation;
 import io.timeservice.model.ScaledTime;
 import io.timeservice.store.memory.ClocksState;
 import io.timeservice.store.memory.Mutation;
@@ -143,6 +145,34 @@ final class SnapshotFile {
             out.writeLong(scaled.wallAnchor());
             out.writeLong(scaled.clockAnchor());
         }
+        out.writeInt(state.reservations().size());
+        for (Reservation reservation : state.reservations()) {
+            out.writeByte(reservation.state().ordinal());
+            out.writeLong(reservation.time());
+            out.writeLong(reservation.sequence());
+            writeText(out, reservation.id());
+        }
+    }
+
+    /** A clock's reserved ids (format {@link JournalFiles#DEDUPE_FORMAT_VERSION}), as {@link #writeClock} wrote them. */
+    private static List<Reservation> readReservations(DataInputStream in, Path file) throws IOException {
+        int count = in.readInt();
+        if (count < 0) {
+            throw new JournalCorruptedException(file + " declares " + count + " reserved ids");
+        }
+        List<Reservation> reservations = new ArrayList<>(Math.min(count, 1 << 20));
+        Reservation.State[] states = Reservation.State.values();
+        for (int i = 0; i < count; i++) {
+            int state = in.readByte();
+            long time = in.readLong();
+            long sequence = in.readLong();
+            String id = readText(in, file, "a reserved id", 4 * Limits.MAX_ID_LENGTH);
+            if (state < 0 || state >= states.length) {
+                throw new JournalCorruptedException(file + ": reserved id " + id + " in state " + state);
+            }
+            reservations.add(new Reservation(id, states[state], time, sequence));
+        }
+        return reservations;
     }
 
     private static void writeText(DataOutputStream out, String text) throws IOException {
@@ -325,8 +355,10 @@ final class SnapshotFile {
             ScheduleRecords.Section section = ScheduleRecords.readSection(readFrame(in, file, "schedules"), file);
             ScaledTime scaled = version < JournalFiles.SCALED_FORMAT_VERSION ? null
                     : readScaledTime(in, file, settings.settings());
+            List<Reservation> reservations = version < JournalFiles.DEDUPE_FORMAT_VERSION ? List.of()
+                    : readReservations(in, file);
             return new RecoveredSnapshot(now, lastSequence, reservedSequences, timers, settings.settings(),
-                    section.tag(deliveries), recentAcks, firedThrough, scaled, section.image());
+                    section.tag(deliveries), recentAcks, firedThrough, scaled, section.image(), reservations);
         }
     }
 }

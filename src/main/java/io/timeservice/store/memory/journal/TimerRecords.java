@@ -45,6 +45,17 @@ final class TimerRecords {
             out.putByte(RecordTag.ADVANCED_FIRING.code);
             out.putLong(firing.now());
             out.putInt(firing.count());
+        } else if (mutation instanceof Mutation.Replaced replaced) {
+            out.putByte(RecordTag.REPLACED.code);
+            out.putLong(replaced.sequence());
+            out.putLong(replaced.fireTime());
+            out.putInt(replaced.priority());
+            out.putLong(replaced.version());
+            out.putString(replaced.id());
+            out.putString(replaced.payload());
+        } else if (mutation instanceof Mutation.ReservationReleased released) {
+            out.putByte(RecordTag.RESERVATION_RELEASED.code);
+            out.putString(released.id());
         } else if (mutation instanceof Mutation.Passed passed) {
             out.putByte(RecordTag.PASSED.code);
             out.putLong(passed.now());
@@ -107,6 +118,16 @@ final class TimerRecords {
             case ADVANCED -> new Mutation.Advanced(body.getLong());
             case RESET -> new Mutation.Reset();
             case PASSED -> new Mutation.Passed(body.getLong());
+            case REPLACED -> {
+                long sequence = body.getLong();
+                long fireTime = body.getLong();
+                int priority = body.getInt();
+                long version = body.getLong();
+                String id = RecordCodec.requireString(RecordCodec.getString(body), "replaced id");
+                yield new Mutation.Replaced(id, sequence, fireTime, priority, version, RecordCodec.getString(body));
+            }
+            case RESERVATION_RELEASED -> new Mutation.ReservationReleased(
+                    RecordCodec.requireString(RecordCodec.getString(body), "reserved id"));
             case ADVANCED_FIRING -> {
                 long now = body.getLong();
                 int count = body.getInt();

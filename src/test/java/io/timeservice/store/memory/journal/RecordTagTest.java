@@ -66,6 +66,8 @@ class RecordTagTest {
         WRITTEN.put(RecordTag.LEASES_RENEWED, new Mutation.LeasesRenewed(18));
         WRITTEN.put(RecordTag.ACKED_ALL, new Mutation.AckedAll(List.of("c.2", "c.3")));
         WRITTEN.put(RecordTag.PASSED, new Mutation.Passed(19));
+        WRITTEN.put(RecordTag.REPLACED, new Mutation.Replaced("r-2", 7, 90, -3, 4, "{\"a\":1}"));
+        WRITTEN.put(RecordTag.RESERVATION_RELEASED, new Mutation.OnClock(3, new Mutation.ReservationReleased("r-1")));
         WRITTEN.put(RecordTag.ON_WIDE_CLOCK, new Mutation.OnClock(1L << 40, new Mutation.Passed(20)));
         WRITTEN.put(RecordTag.WIDE_CLOCK_CREATED, new Mutation.ClockCreated(1L << 40, "w", 0, 1_700_000_000_000L, 9,
                 ClockSettings.VIRTUAL));

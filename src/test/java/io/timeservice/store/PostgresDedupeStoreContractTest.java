@@ -1,0 +1,16 @@
+package io.timeservice.store;
+
+import io.timeservice.store.postgres.PostgresContractStores;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** {@link DedupeStoreContract} on the PostgreSQL store, every case on this class's schema, emptied before it. */
+class PostgresDedupeStoreContractTest extends DedupeStoreContract {
+
+    @RegisterExtension
+    static final PostgresContractStores DATABASE = new PostgresContractStores(PostgresDedupeStoreContractTest.class);
+
+    @Override
+    protected Stores open(Stores.Limits limits) {
+        return DATABASE.open(limits);
+    }
+}
