@@ -3,3 +3,5 @@
 -- nullable column without a default changes only the catalogue: no table rewrite, no long lock.
 ALTER TABLE timers ADD COLUMN trace_context text;
 ALTER TABLE deliveries ADD COLUMN trace_context text;
+-- A schedule's: the request that created or last replaced it; its occurrence timers take it.
+ALTER TABLE schedules ADD COLUMN trace_context text;

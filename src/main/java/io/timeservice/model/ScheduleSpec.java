@@ -19,9 +19,17 @@ import java.util.Locale;
  * @param payload  each occurrence's payload text, or null
  * @param catchUp  what a wall clock does with occurrences missed while firing could not run
  * @param paused   occurrences that come due are skipped and counted while true
+ * @param traceContext the W3C trace context of the request that created or last replaced the schedule
+ *                 ({@link TraceContext}), which its occurrences keep; or null. Not part of what a client sets.
  */
 public record ScheduleSpec(String cron, Long every, String zone, Long start, Long end, Long limit, int priority,
-                           String payload, CatchUp catchUp, boolean paused) {
+                           String payload, CatchUp catchUp, boolean paused, String traceContext) {
+
+    /** A spec without a trace context. */
+    public ScheduleSpec(String cron, Long every, String zone, Long start, Long end, Long limit, int priority,
+                        String payload, CatchUp catchUp, boolean paused) {
+        this(cron, every, zone, start, end, limit, priority, payload, catchUp, paused, null);
+    }
 
     public ScheduleSpec {
         if (catchUp == null) {
@@ -36,12 +44,18 @@ public record ScheduleSpec(String cron, Long every, String zone, Long start, Lon
 
     /** This spec with {@code paused} set as given (pause and resume change nothing else). */
     public ScheduleSpec withPaused(boolean pause) {
-        return new ScheduleSpec(cron, every, zone, start, end, limit, priority, payload, catchUp, pause);
+        return new ScheduleSpec(cron, every, zone, start, end, limit, priority, payload, catchUp, pause, traceContext);
+    }
+
+    /** This spec with the trace context {@code context} (null: none). */
+    public ScheduleSpec withTraceContext(String context) {
+        return new ScheduleSpec(cron, every, zone, start, end, limit, priority, payload, catchUp, paused, context);
     }
 
     /** This spec with {@code start} set (an interval schedule's implied start, resolved once at its creation). */
     public ScheduleSpec withStart(Long newStart) {
-        return new ScheduleSpec(cron, every, zone, newStart, end, limit, priority, payload, catchUp, paused);
+        return new ScheduleSpec(cron, every, zone, newStart, end, limit, priority, payload, catchUp, paused,
+                traceContext);
     }
 
     /**

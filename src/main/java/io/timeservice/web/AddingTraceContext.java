@@ -36,6 +36,17 @@ class AddingTraceContext {
         return of(request, span);
     }
 
+    /** The context a schedule created or replaced by {@code request} gives its occurrences; tags the server span. */
+    String ofSchedule(HttpServletRequest request, String clock, String scheduleId) {
+        Span span = tracer.currentSpan();
+        if (span != null && !span.isNoop()) {
+            span.tag(TimerSpans.MESSAGING_SYSTEM, TimerSpans.SYSTEM).tag(TimerSpans.DESTINATION, clockName(clock))
+                    .tag("timeservice.schedule.id", scheduleId).tag(TimerSpans.OPERATION_NAME, "schedule")
+                    .tag(TimerSpans.OPERATION_TYPE, "create");
+        }
+        return of(request, span);
+    }
+
     /** The context to keep with each timer a batch adds; tags the server span with the clock and the count. */
     String ofBatch(HttpServletRequest request, String clock, int adds) {
         Span span = tracer.currentSpan();

@@ -13,6 +13,7 @@ import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import io.timeservice.store.ScheduleStore;
 import io.timeservice.web.JsonRequest.PutSchedule;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -36,21 +37,24 @@ class ScheduleController {
 
     private final ScheduleStore schedules;
     private final StrictJsonConverter json;
+    private final AddingTraceContext traceContexts;
 
-    ScheduleController(ScheduleStore schedules, StrictJsonConverter json) {
+    ScheduleController(ScheduleStore schedules, StrictJsonConverter json, AddingTraceContext traceContexts) {
         this.schedules = schedules;
         this.json = json;
+        this.traceContexts = traceContexts;
     }
 
     @PutMapping(path = {"/schedules/{id}", "/clocks/{clock}/schedules/{id}"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<ScheduleJson> put(@ClockVariable String clock, @PathVariable String id,
                                      @RequestBody PutSchedule body,
-                                     @RequestHeader(name = "If-Match", required = false) String ifMatch) {
+                                     @RequestHeader(name = "If-Match", required = false) String ifMatch,
+                                     HttpServletRequest request) {
         ScheduleSpec spec = new ScheduleSpec(body.cron(), body.every(), body.zone(), body.start(), body.end(),
                 body.limit(), body.priority() == null ? 0 : body.priority(), json.payloadText(body.payload()),
                 body.catchUp() == null ? ScheduleSpec.CatchUp.ALL : ScheduleSpec.CatchUp.valueOf(body.catchUp().name()),
-                Boolean.TRUE.equals(body.paused()));
+                Boolean.TRUE.equals(body.paused()), traceContexts.ofSchedule(request, clock, id));
         Schedule.Put put = schedules.put(clock, id, spec, version(clock, id, ifMatch));
         ResponseEntity.BodyBuilder answer = put.created()
                 ? ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/schedules/" + id))

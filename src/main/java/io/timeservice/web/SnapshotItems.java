@@ -134,18 +134,21 @@ final class SnapshotItems {
                         @JsonDeserialize(using = SnapshotValues.Payload.class) String payload,
                         @OneOf({"all", "latest", "none"}) String catchUp, Boolean paused,
                         @JsonDeserialize(using = SnapshotValues.NextValue.class) Next next, Long fired, Long skipped,
-                        Long triggered, Long taken, @OneOf({"active", "paused", "done"}) String state, Long version) implements Item {
+                        Long triggered, Long taken, @OneOf({"active", "paused", "done"}) String state, Long version,
+                        String traceparent, String tracestate) implements Item {
 
         void require(String pointer) {
             SnapshotItems.require(id != null, pointer, "id");
             SnapshotItems.require(next != null, pointer, "next");
+            traceContext(pointer, traceparent, tracestate); // refused here, where the pointer is known
         }
 
         /** The schedule, an interval's implied start resolved against the clock's {@code now} as a put does. */
         Schedule schedule(long now) {
             ScheduleSpec spec = ScheduleRules.resolveSchedule(new ScheduleSpec(cron, every, zone, start, end, limit,
                     or(priority, 0).intValue(), payload, catchUp == null ? ScheduleSpec.CatchUp.ALL
-                    : ScheduleSpec.CatchUp.ofWire(catchUp), paused != null && paused), now);
+                    : ScheduleSpec.CatchUp.ofWire(catchUp), paused != null && paused,
+                    traceContext("", traceparent, tracestate)), now);
             return new Schedule(id, spec, next.at(), or(fired, 0), or(skipped, 0), or(triggered, 0),
                     or(taken, Long.MIN_VALUE), or(version, 1));
         }

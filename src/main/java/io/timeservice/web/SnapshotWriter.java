@@ -204,6 +204,7 @@ final class SnapshotWriter {
         writePayload(spec.payload(), json);
         json.writeStringProperty("catchUp", spec.catchUp().wire());
         json.writeBooleanProperty("paused", spec.paused());
+        writeTraceContext(spec.traceContext(), json);
         json.writeName("next");
         if (schedule.next() == null) {
             json.writeNull();

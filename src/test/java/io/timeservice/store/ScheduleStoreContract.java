@@ -70,6 +70,30 @@ public abstract class ScheduleStoreContract extends StoreContract {
     }
 
     @Test
+    void theCreatingRequestsTraceContext_goesWithEveryOccurrence_itsDelivery_aCopyAndASnapshot() {
+        String context = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01;congo=t61rcWkgMzE";
+        clocks().create("q", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL, ClockSettings.DeliveryMode.QUEUE,
+                io.timeservice.model.RetryPolicy.DEFAULT));
+        schedules().put("q", "s", every(1_000).withTraceContext(context), null);
+        assertThat(schedules().get("q", "s").spec().traceContext()).isEqualTo(context);
+        assertThat(timers().get("q", "s:1000").traceContext()).isEqualTo(context);
+
+        assertThat(timers().advance("q", 2_000L, null, Integer.MAX_VALUE, Trace.NONE).fired())
+                .extracting(Timer::traceContext).containsExactly(context, context);
+        assertThat(timers().get("q", "s:3000").traceContext()).as("the successor").isEqualTo(context);
+        clocks().copy("copy", "q");
+        clocks().load("loaded", clocks().snapshot("q"));
+        for (String clock : List.of("q", "copy", "loaded")) {
+            assertThat(timers().get(clock, "s:3000").traceContext()).as(clock).isEqualTo(context);
+            assertThat(schedules().get(clock, "s").spec().traceContext()).as(clock).isEqualTo(context);
+        }
+        assertThat(deliveries().claim("q", 10, 1_000, 0)).extracting(io.timeservice.model.Delivery::traceContext)
+                .containsExactly(context, context);
+        schedules().put("q", "s", every(1_000), 1L);
+        assertThat(timers().get("q", "s:3000").traceContext()).as("a replace without a context").isNull();
+    }
+
+    @Test
     void firing_anOccurrence_addsTheNext_inOneStep() {
         schedules().put(null, "s", every(1_000), null);
 

@@ -65,6 +65,7 @@ class TraceContextRestTest extends RestTestSupport {
         json("{\"id\":\"pending\",\"delay\":50}").header("traceparent", OTHER).post("/clocks/q/timers").then()
                 .statusCode(201);
         json("{\"id\":\"plain\",\"delay\":50}").post("/clocks/q/timers").then().statusCode(201);
+        json("{\"every\":1000}").header("traceparent", OTHER).put("/clocks/q/schedules/s").then().statusCode(201);
         json("{\"by\":5}").post("/clocks/q/advance").then().statusCode(200);
 
         Response saved = given().get("/clocks/q/snapshot");
@@ -73,7 +74,9 @@ class TraceContextRestTest extends RestTestSupport {
                 .body("timers.find { it.id == 'pending' }", not(hasKey("tracestate")))
                 .body("timers.find { it.id == 'plain' }", not(hasKey("traceparent")))
                 .body("deliveries[0].traceparent", equalTo(PARENT))
-                .body("deliveries[0].tracestate", equalTo("a=b"));
+                .body("deliveries[0].tracestate", equalTo("a=b"))
+                .body("schedules[0].traceparent", equalTo(OTHER))
+                .body("timers.find { it.id == 's:1000' }.traceparent", equalTo(OTHER));
         json(saved.asString()).put("/clocks/loaded/snapshot").then().statusCode(201);
         assertEquals(saved.asString().replace("\"name\":\"q\"", "\"name\":\"loaded\""),
                 given().get("/clocks/loaded/snapshot").asString(), "save, load, save is the identity");

@@ -298,12 +298,13 @@ final class ClockRecovery {
         }
 
         @Override
-        public void add(String timerId, long fireTime, int priority, String payload, boolean successor) {
+        public void add(String timerId, long fireTime, int priority, String payload, String traceContext,
+                        boolean successor) {
             if (nextSequence <= lastSequence || heap.find(timerId) != IndexedTimerHeap.NONE) {
                 throw new IllegalStateException("journal adds occurrence " + timerId + " (sequence " + nextSequence
                         + ") which is pending or not newer than sequence " + lastSequence);
             }
-            heap.insert(timerId, fireTime, priority, nextSequence, 1, now, wall, payload);
+            heap.insert(timerId, fireTime, priority, nextSequence, 1, now, wall, payload, traceContext);
             lastSequence = nextSequence++;
             pendingBytes += Limits.bytesOf(timerId, payload);
         }

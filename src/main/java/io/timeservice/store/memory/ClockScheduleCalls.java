@@ -311,9 +311,10 @@ final class ClockScheduleCalls {
         }
 
         @Override
-        public void add(String timerId, long fireTime, int priority, String payload, boolean successor) {
+        public void add(String timerId, long fireTime, int priority, String payload, String traceContext,
+                        boolean successor) {
             long sequence = sequences.reserveNext(kernel.log());
-            heap.insert(timerId, fireTime, priority, sequence, 1, now, wall, payload);
+            heap.insert(timerId, fireTime, priority, sequence, 1, now, wall, payload, traceContext);
             sequences.issued(sequence);
             long bytes = Capacity.bytesOf(timerId, payload);
             if (!successor && reservedBytes == bytes) {

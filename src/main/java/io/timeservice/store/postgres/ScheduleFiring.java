@@ -171,7 +171,7 @@ final class ScheduleFiring {
                     String timerId = row.pendingId();
                     if (step.reachScheduled(row, time)) {
                         Timer next = new Timer(timerId, time, row.spec.priority(), 0, 1, time,
-                                row.spec.payload(), row.id);
+                                row.spec.payload(), row.id, row.spec.traceContext());
                         long bytes = Limits.bytesOf(next.id(), next.payload());
                         deliver(connection, clock, next, null, bytes);
                         delivered.add(next);
@@ -374,6 +374,7 @@ final class ScheduleFiring {
             insert.setLong(10, timer.fireTime());
             insert.setString(11, timer.schedule());
             insert.setString(12, clock);
+            insert.setString(13, timer.traceContext());
             insert.executeUpdate();
         }
     }

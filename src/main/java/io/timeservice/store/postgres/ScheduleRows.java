@@ -59,7 +59,8 @@ final class ScheduleRows {
         Row read = new Row(row.getString(1));
         read.spec = new ScheduleSpec(row.getString(2), row.getObject(3, Long.class), row.getString(4),
                 row.getObject(5, Long.class), row.getObject(6, Long.class), row.getObject(7, Long.class),
-                row.getInt(8), row.getString(9), ScheduleSpec.CatchUp.ofWire(row.getString(10)), row.getBoolean(11));
+                row.getInt(8), row.getString(9), ScheduleSpec.CatchUp.ofWire(row.getString(10)), row.getBoolean(11),
+                row.getString(18));
         read.times = ScheduleRules.recurrenceOf(read.spec, parser);
         Long pending = row.getObject(12, Long.class);
         read.pending = pending == null ? Recurrence.NONE : pending;
@@ -96,6 +97,7 @@ final class ScheduleRows {
             statement.setLong(i++, row.triggered);
             statement.setLong(i++, row.taken);
             statement.setLong(i++, row.version);
+            statement.setString(i++, spec.traceContext());
             if (!isNew) {
                 statement.setString(i++, clock);
                 statement.setString(i, row.id);
@@ -123,6 +125,7 @@ final class ScheduleRows {
             insert.setString(8, row.id);
             insert.setBoolean(9, triggered);
             insert.setString(10, clock);
+            insert.setString(11, row.spec.traceContext());
         }, added -> added.getBoolean(1));
         return inserted == null ? -1 : inserted ? bytes : 0;
     }

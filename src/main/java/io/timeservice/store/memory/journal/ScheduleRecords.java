@@ -225,13 +225,14 @@ final class ScheduleRecords {
         int priority = body.getInt();
         String payload = RecordCodec.getString(body);
         int catchUp = body.get();
-        int paused = body.get();
+        int flags = body.get();
         if (catchUp < 0 || catchUp >= ScheduleSpec.CatchUp.values().length || (cron == null) == (every == null)
-                || paused < 0 || paused > 1) {
+                || flags < 0 || flags > (PAUSED | TRACED)) {
             throw new RecordCodec.CorruptRecordException("a schedule spec that does not read back");
         }
+        String traceContext = (flags & TRACED) != 0 ? RecordCodec.getString(body) : null;
         return new ScheduleSpec(cron, every, zone, start, end, limit, priority, payload,
-                ScheduleSpec.CatchUp.values()[catchUp], paused == 1);
+                ScheduleSpec.CatchUp.values()[catchUp], (flags & PAUSED) != 0, traceContext);
     }
 
     static void putSpec(ScheduleSpec spec, GrowableBuffer out) {
@@ -244,8 +245,15 @@ final class ScheduleRecords {
         out.putInt(spec.priority());
         out.putString(spec.payload());
         out.putByte((byte) spec.catchUp().ordinal());
-        out.putByte((byte) (spec.paused() ? 1 : 0));
+        out.putByte((byte) ((spec.paused() ? PAUSED : 0) | (spec.traceContext() != null ? TRACED : 0)));
+        if (spec.traceContext() != null) {
+            out.putString(spec.traceContext());
+        }
     }
+
+    /** The spec's last byte: bit 0 paused; bit 1 (format 16) a trace context follows. */
+    private static final int PAUSED = 1;
+    private static final int TRACED = 2;
 
     private static void putOptionalLong(Long value, GrowableBuffer out) {
         out.putByte((byte) (value == null ? 0 : 1));

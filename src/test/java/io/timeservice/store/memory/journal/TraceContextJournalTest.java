@@ -13,17 +13,20 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Due;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.MemoryClock;
+import io.timeservice.store.memory.MemoryScheduleStore;
 import io.timeservice.store.memory.PendingBudget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The trace context a timer keeps (issue 46) survives restarts: written with its add (record 56, a batch's part
- * too) and with a snapshot's timers and deliveries (records 56 and 57), copied by a fork and replayed with it.
+ * too), with a snapshot's timers and deliveries (records 56 and 57) and with a schedule's spec (flag bit 1 of its last
+ * byte), copied by a fork and replayed with it.
  */
 class TraceContextJournalTest {
 
@@ -70,6 +73,8 @@ class TraceContextJournalTest {
         q.add("fired", Due.after(5), 0, null, A, Trace.NONE);
         q.add("plain", Due.after(5), 0, null, Trace.NONE);
         q.batch(List.of(new BatchOp.Add("later", Due.after(50), 0, "{}", B)));
+        new MemoryScheduleStore(clocks).put("q", "s", new ScheduleSpec(null, 1_000L, null, null, null, null, 0, null,
+                ScheduleSpec.CatchUp.ALL, false, A), null);
         q.advance(5, Trace.NONE);
         clocks.fork("copy", "q");
     }
@@ -78,6 +83,8 @@ class TraceContextJournalTest {
         for (String name : List.of("q", "copy")) {
             MemoryClock clock = clocks.scheduler(name);
             assertThat(clock.get("later").traceContext()).as(name).isEqualTo(B);
+            assertThat(clock.get("s:1000").traceContext()).as(name + ": a schedule's occurrence").isEqualTo(A);
+            assertThat(new MemoryScheduleStore(clocks).get(name, "s").spec().traceContext()).isEqualTo(A);
             assertThat(clock.allDeliveries()).as(name).extracting(Delivery::id, Delivery::traceContext)
                     .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("fired", A),
                             org.assertj.core.groups.Tuple.tuple("plain", null));
