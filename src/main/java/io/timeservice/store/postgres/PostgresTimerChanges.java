@@ -106,21 +106,16 @@ public final class PostgresTimerChanges {
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
     public Timer add(String clock, String id, Due due, int priority, String payload) {
-        return onSharedClock(clock, (connection, stored) -> insertCounted(connection, stored, id, due, priority,
-                payload));
-    }
-
-    /** Inserts the timer and counts it in the budget, on the caller's transaction. */
-    private Timer insertCounted(Connection connection, StoredClock stored, String id, Due due, int priority,
-                                String payload) throws SQLException {
-        Timer added = insert(connection, stored, id, due, priority, payload);
-        long bytes = Limits.bytesOf(id, payload);
-        try {
-            budget.change(connection, 1, bytes, 1, bytes);
-        } catch (PendingBudgetStripes.Exceeded exceeded) {
-            throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes, false, budget);
-        }
-        return added;
+        return onSharedClock(clock, (connection, stored) -> {
+            Timer added = insert(connection, stored, id, due, priority, payload);
+            long bytes = Limits.bytesOf(id, payload);
+            try {
+                budget.change(connection, 1, bytes, 1, bytes);
+            } catch (PendingBudgetStripes.Exceeded exceeded) {
+                throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes, false, budget);
+            }
+            return added;
+        });
     }
 
     /**
@@ -152,7 +147,13 @@ public final class PostgresTimerChanges {
                     decided[0] = new AddOutcome(AddOutcome.Result.KEPT, null, held);
                     return null;
                 }
-                Timer added = insertCounted(connection, stored, id, due, priority, payload);
+                Timer added = insert(connection, stored, id, due, priority, payload);
+                long bytes = Limits.bytesOf(id, payload);
+                try {
+                    budget.change(connection, 1, bytes, 1, bytes);
+                } catch (PendingBudgetStripes.Exceeded exceeded) {
+                    throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes, false, budget);
+                }
                 decided[0] = AddOutcome.added(added);
                 return added;
             }
