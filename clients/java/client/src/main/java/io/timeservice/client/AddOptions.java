@@ -10,12 +10,32 @@ import java.util.UUID;
  */
 public final class AddOptions {
 
-    private static final AddOptions NONE = new AddOptions(null);
+    private static final AddOptions NONE = new AddOptions(null, null);
 
     private final String idempotencyKey;
+    private final OnConflict onConflict;
 
-    private AddOptions(String idempotencyKey) {
+    private AddOptions(String idempotencyKey, OnConflict onConflict) {
         this.idempotencyKey = idempotencyKey;
+        this.onConflict = onConflict;
+    }
+
+    /**
+     * The add decides by {@code choice} when its id is pending or reserved; use {@link ClockClient#addDeciding} to
+     * read which happened.
+     */
+    public static AddOptions onConflict(OnConflict choice) {
+        return NONE.withOnConflict(choice);
+    }
+
+    /** These options, deciding by {@code choice} when the id is pending or reserved. */
+    public AddOptions withOnConflict(OnConflict choice) {
+        return new AddOptions(idempotencyKey, java.util.Objects.requireNonNull(choice, "choice"));
+    }
+
+    /** What the add does on a conflict, or null for the service's default ({@link OnConflict#ERROR}). */
+    public OnConflict onConflict() {
+        return onConflict;
     }
 
     /** No key: the add is sent once, and a retry may add again. */
@@ -28,12 +48,17 @@ public final class AddOptions {
         if (key == null || key.isEmpty() || key.length() > 255 || !key.chars().allMatch(c -> c >= '!' && c <= '~')) {
             throw new IllegalArgumentException("an Idempotency-Key is 1 to 255 visible ASCII characters");
         }
-        return new AddOptions(key);
+        return new AddOptions(key, null);
     }
 
     /** A fresh random key: for an add whose own retries should be safe. */
     public static AddOptions newIdempotencyKey() {
-        return new AddOptions(UUID.randomUUID().toString());
+        return new AddOptions(UUID.randomUUID().toString(), null);
+    }
+
+    /** These options with the key {@code key} (see {@link #idempotencyKey(String)}). */
+    public AddOptions withIdempotencyKey(String key) {
+        return new AddOptions(idempotencyKey(key).idempotencyKey, onConflict);
     }
 
     /** The key, or null for none. */

@@ -82,7 +82,21 @@ public final class ClockClient {
     }
 
     private Timer add(ObjectNode addition, AddOptions options) {
+        if (options.onConflict() != null) {
+            addition.put("onConflict", options.onConflict().wire());
+        }
         return Timer.of(transport.send(Transport.Call.once("POST", path + "/timers", addition)
+                .idempotencyKey(options.idempotencyKey())).body());
+    }
+
+    /**
+     * Adds a timer due {@code delay} from now, deciding by {@code options}' {@link AddOptions#onConflict} (default
+     * {@link OnConflict#KEEP} when the options name none) when the id is pending or reserved; answers what happened.
+     */
+    public AddResult addDeciding(String id, Duration delay, int priority, String payloadJson, AddOptions options) {
+        ObjectNode addition = addition(id, "delay", Json.millis(delay, "delay"), priority, payloadJson);
+        addition.put("onConflict", (options.onConflict() == null ? OnConflict.KEEP : options.onConflict()).wire());
+        return AddResult.of(transport.send(Transport.Call.once("POST", path + "/timers", addition)
                 .idempotencyKey(options.idempotencyKey())).body());
     }
 

@@ -30,14 +30,30 @@ public final class ClockOptions {
     private final boolean queued;
     private final PushTarget push;
     private final RetryPolicy retry;
+    private final long dedupeWindowMillis;
 
     private ClockOptions(Mode mode, long start, double rate, boolean queued, PushTarget push, RetryPolicy retry) {
+        this(mode, start, rate, queued, push, retry, 0);
+    }
+
+    private ClockOptions(Mode mode, long start, double rate, boolean queued, PushTarget push, RetryPolicy retry,
+                         long dedupeWindowMillis) {
         this.mode = mode;
         this.start = start;
         this.rate = rate;
         this.queued = queued;
         this.push = push;
         this.retry = retry;
+        this.dedupeWindowMillis = dedupeWindowMillis;
+    }
+
+    /**
+     * These settings, with each timer's id reserved for {@code window} after it left the pending set (fired,
+     * acknowledged, cancelled): an add of it is refused {@code duplicate_id} meanwhile (docs/API.md, "Dedupe
+     * windows"); 0 to 30 days.
+     */
+    public ClockOptions dedupeWindow(java.time.Duration window) {
+        return new ClockOptions(mode, start, rate, queued, push, retry, Json.millis(window, "dedupeWindow"));
     }
 
     /** A virtual clock starting at 0. */
@@ -74,7 +90,7 @@ public final class ClockOptions {
 
     /** These settings, with fired timers becoming deliveries that workers claim ({@link TimerWorker}). */
     public ClockOptions queued() {
-        return new ClockOptions(mode, start, rate, true, null, retry);
+        return new ClockOptions(mode, start, rate, true, null, retry, dedupeWindowMillis);
     }
 
     /**
@@ -83,12 +99,14 @@ public final class ClockOptions {
      * with {@code timeservice.push.allow-private-targets=true}.
      */
     public ClockOptions push(PushTarget target) {
-        return new ClockOptions(mode, start, rate, false, Objects.requireNonNull(target, "target"), retry);
+        return new ClockOptions(mode, start, rate, false, Objects.requireNonNull(target, "target"), retry,
+                dedupeWindowMillis);
     }
 
     /** These settings, with the given retry policy for deliveries. */
     public ClockOptions retry(RetryPolicy policy) {
-        return new ClockOptions(mode, start, rate, queued, push, Objects.requireNonNull(policy, "policy"));
+        return new ClockOptions(mode, start, rate, queued, push, Objects.requireNonNull(policy, "policy"),
+                dedupeWindowMillis);
     }
 
     public boolean isSystem() {
@@ -119,6 +137,9 @@ public final class ClockOptions {
         if (retry != null) {
             node.set("retry", retry.json());
         }
+        if (dedupeWindowMillis > 0) {
+            node.put("dedupeWindow", dedupeWindowMillis);
+        }
         return node;
     }
 
@@ -126,12 +147,12 @@ public final class ClockOptions {
     public boolean equals(Object other) {
         return other instanceof ClockOptions that && mode == that.mode && start == that.start
                 && Double.compare(rate, that.rate) == 0 && queued == that.queued && Objects.equals(push, that.push)
-                && Objects.equals(retry, that.retry);
+                && Objects.equals(retry, that.retry) && dedupeWindowMillis == that.dedupeWindowMillis;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, start, rate, queued, push, retry);
+        return Objects.hash(mode, start, rate, queued, push, retry, dedupeWindowMillis);
     }
 
     @Override
@@ -142,6 +163,7 @@ public final class ClockOptions {
             case SCALED -> "scaled(" + rate + ", " + Instant.ofEpochMilli(start) + ")";
         };
         return base + (queued && mode == Mode.VIRTUAL ? ".queued()" : "") + (push == null ? "" : ".push(" + push + ")")
-                + (retry == null ? "" : ".retry(" + retry + ")");
+                + (retry == null ? "" : ".retry(" + retry + ")")
+                + (dedupeWindowMillis == 0 ? "" : ".dedupeWindow(" + dedupeWindowMillis + "ms)");
     }
 }
