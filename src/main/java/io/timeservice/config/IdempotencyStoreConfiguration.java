@@ -70,9 +70,9 @@ class IdempotencyStoreConfiguration {
         /** Made after the store, which is opened after Flyway migrated the schema (V30 holds the table). */
         @Bean
         IdempotencyStore idempotencyStore(DataSource dataSource, PostgresStore store,
-                                          IdempotencyProperties idempotency) {
-            return new PostgresIdempotencyStore(dataSource, System::currentTimeMillis, idempotency.retention(),
-                    idempotency.maxKeys());
+                                          IdempotencyProperties idempotency, TimeServiceProperties properties) {
+            return new PostgresIdempotencyStore(dataSource, properties.postgresql().timeouts(),
+                    System::currentTimeMillis, idempotency.retention(), idempotency.maxKeys());
         }
     }
 

@@ -14,9 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 
-import io.timeservice.model.ErrorCode;
 import io.timeservice.model.IdempotencyRules;
-import io.timeservice.model.ProblemException;
 import io.timeservice.store.IdempotencyKey;
 import io.timeservice.store.IdempotencyStore;
 import io.timeservice.store.KeptAnswer;
@@ -31,7 +29,7 @@ import io.timeservice.store.KeptAnswer;
  */
 public final class PostgresIdempotencyStore implements IdempotencyStore {
 
-    private final DataSource dataSource;
+    private final Jdbc jdbc;
     private final LongSupplier wallMillis;
     private final long retentionMillis;
     private final long maxKeys;
@@ -39,7 +37,17 @@ public final class PostgresIdempotencyStore implements IdempotencyStore {
 
     public PostgresIdempotencyStore(DataSource dataSource, LongSupplier wallMillis, Duration retention,
                                     long maxKeys) {
-        this.dataSource = dataSource;
+        this(dataSource, PostgresStore.Timeouts.DEFAULT, wallMillis, retention, maxKeys);
+    }
+
+    /**
+     * A store whose calls keep the store's timeouts: each runs in a transaction with its lock and statement timeouts,
+     * on a connection whose reads wait at most the statement timeout plus a margin, so a keyed request on a database
+     * that failed over or went silent answers {@code storage_unavailable} instead of hanging.
+     */
+    public PostgresIdempotencyStore(DataSource dataSource, PostgresStore.Timeouts timeouts, LongSupplier wallMillis,
+                                    Duration retention, long maxKeys) {
+        this.jdbc = new Jdbc(dataSource, timeouts);
         this.wallMillis = wallMillis;
         this.retentionMillis = retention.toMillis();
         this.maxKeys = maxKeys;
@@ -51,7 +59,7 @@ public final class PostgresIdempotencyStore implements IdempotencyStore {
         while (true) {
             long now = wallMillis.getAsLong();
             long owner = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
-            try (Connection connection = dataSource.getConnection()) {
+            Begun begun = jdbc.inTransaction(connection -> {
                 try (PreparedStatement insert = connection.prepareStatement(IdempotencySql.BEGIN)) {
                     int i = scope(insert, 1, key);
                     insert.setString(i++, fingerprint);
@@ -66,12 +74,10 @@ public final class PostgresIdempotencyStore implements IdempotencyStore {
                         }
                     }
                 }
-                Begun held = held(connection, key, fingerprint, now);
-                if (held != null) {
-                    return held;
-                }
-            } catch (SQLException e) {
-                throw unavailable(e);
+                return held(connection, key, fingerprint, now);
+            });
+            if (begun != null) {
+                return begun;
             }
             // no live row has the key, yet none was inserted: the cap (or the row expired meanwhile)
             if (purged) {
@@ -110,56 +116,52 @@ public final class PostgresIdempotencyStore implements IdempotencyStore {
 
     @Override
     public void keep(IdempotencyKey key, Begun.Run run, KeptAnswer answer, Duration retention) {
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement update = connection.prepareStatement(IdempotencySql.KEEP)) {
-            update.setInt(1, answer.status());
-            update.setString(2, headers(answer.headers()));
-            update.setBytes(3, answer.body());
-            update.setLong(4, wallMillis.getAsLong() + retention.toMillis());
-            update.setLong(scope(update, 5, key), run.owner());
-            update.executeUpdate();
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        jdbc.inTransaction(connection -> {
+            try (PreparedStatement update = connection.prepareStatement(IdempotencySql.KEEP)) {
+                update.setInt(1, answer.status());
+                update.setString(2, headers(answer.headers()));
+                update.setBytes(3, answer.body());
+                update.setLong(4, wallMillis.getAsLong() + retention.toMillis());
+                update.setLong(scope(update, 5, key), run.owner());
+                return update.executeUpdate();
+            }
+        });
     }
 
     @Override
     public void release(IdempotencyKey key, Begun.Run run) {
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement delete = connection.prepareStatement(IdempotencySql.RELEASE)) {
-            delete.setLong(scope(delete, 1, key), run.owner());
-            delete.executeUpdate();
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        jdbc.inTransaction(connection -> {
+            try (PreparedStatement delete = connection.prepareStatement(IdempotencySql.RELEASE)) {
+                delete.setLong(scope(delete, 1, key), run.owner());
+                return delete.executeUpdate();
+            }
+        });
     }
 
     @Override
     public int purge() {
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement delete = connection.prepareStatement(IdempotencySql.PURGE)) {
-            delete.setLong(1, wallMillis.getAsLong());
-            return delete.executeUpdate();
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return jdbc.inTransaction(connection -> {
+            try (PreparedStatement delete = connection.prepareStatement(IdempotencySql.PURGE)) {
+                delete.setLong(1, wallMillis.getAsLong());
+                return delete.executeUpdate();
+            }
+        });
     }
 
     @Override
     public Map<String, Long> heldByClock() {
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement select = connection.prepareStatement(IdempotencySql.HELD)) {
-            select.setLong(1, wallMillis.getAsLong());
-            Map<String, Long> held = new HashMap<>();
-            try (ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    held.put(row.getString(1), row.getLong(2));
+        return jdbc.inTransaction(connection -> {
+            try (PreparedStatement select = connection.prepareStatement(IdempotencySql.HELD)) {
+                select.setLong(1, wallMillis.getAsLong());
+                Map<String, Long> held = new HashMap<>();
+                try (ResultSet row = select.executeQuery()) {
+                    while (row.next()) {
+                        held.put(row.getString(1), row.getLong(2));
+                    }
                 }
+                return held;
             }
-            return held;
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        });
     }
 
     @Override
@@ -195,8 +197,4 @@ public final class PostgresIdempotencyStore implements IdempotencyStore {
         return headers;
     }
 
-    private static ProblemException unavailable(SQLException e) {
-        return new ProblemException(ErrorCode.STORAGE_UNAVAILABLE, "the Idempotency-Key could not be read or kept:"
-                + " the database did not answer (" + e.getSQLState() + ")");
-    }
 }
