@@ -11,8 +11,13 @@ public sealed interface BatchOp {
     /** The timer's id, which every operation names. */
     String id();
 
-    /** Adds a timer; {@code payload} is compact JSON text or {@code null}. */
-    record Add(String id, Due due, int priority, String payload) implements BatchOp {
+    /** Adds a timer; {@code payload} is compact JSON text or {@code null}; {@code key} its flow-control key or null. */
+    record Add(String id, Due due, int priority, String payload, String key) implements BatchOp {
+
+        /** Adds a timer without a flow-control key. */
+        public Add(String id, Due due, int priority, String payload) {
+            this(id, due, priority, payload, null);
+        }
 
         /** Adds a timer due {@code delay} ms from now. */
         public Add(String id, long delay, int priority, String payload) {

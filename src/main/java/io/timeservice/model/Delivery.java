@@ -18,10 +18,19 @@ package io.timeservice.model;
  * @param readyAt    when it last became ready: its fireTime, a retry's time, or a redrive's
  * @param deadReason why it died (dead only), else null
  * @param schedule   the schedule whose occurrence fired, or null for a client's timer
+ * @param key        the timer's flow-control key, or null (the empty key)
  */
 public record Delivery(String id, long fireTime, int priority, long sequence, String payload, int attempt,
                        State state, String claim, long leaseUntil, long retryAt, long readyAt, String deadReason,
-                       String schedule) {
+                       String schedule, String key) {
+
+    /** A delivery without a flow-control key. */
+    public Delivery(String id, long fireTime, int priority, long sequence, String payload, int attempt,
+                    State state, String claim, long leaseUntil, long retryAt, long readyAt, String deadReason,
+                    String schedule) {
+        this(id, fireTime, priority, sequence, payload, attempt, state, claim, leaseUntil, retryAt, readyAt,
+                deadReason, schedule, null);
+    }
 
     /** The delivery of a client's timer, no schedule's occurrence. */
     public Delivery(String id, long fireTime, int priority, long sequence, String payload, int attempt,

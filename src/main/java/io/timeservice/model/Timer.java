@@ -13,9 +13,11 @@ package io.timeservice.model;
  * @param createdAt the virtual time at which the timer was added
  * @param payload   the caller's opaque payload text, or {@code null}
  * @param schedule  the id of the schedule whose occurrence this timer is, or {@code null} for a client's timer
+ * @param key       the flow-control key its deliveries are limited under ({@link TimerRules#requireValidKey}), or
+ *                  {@code null}: every timer without one shares the empty key
  */
 public record Timer(String id, long fireTime, int priority, long sequence, long version, long createdAt,
-                    String payload, String schedule) {
+                    String payload, String schedule, String key) {
 
     /**
      * The most edits a timer can count: the heap keeps each version in an {@code int} (a {@code long} would add 4 bytes
@@ -32,6 +34,12 @@ public record Timer(String id, long fireTime, int priority, long sequence, long 
         }
     }
 
+    /** A timer without a flow-control key. */
+    public Timer(String id, long fireTime, int priority, long sequence, long version, long createdAt, String payload,
+                 String schedule) {
+        this(id, fireTime, priority, sequence, version, createdAt, payload, schedule, null);
+    }
+
     /** A client's timer, no schedule's occurrence. */
     public Timer(String id, long fireTime, int priority, long sequence, long version, long createdAt, String payload) {
         this(id, fireTime, priority, sequence, version, createdAt, payload, null);
@@ -39,7 +47,12 @@ public record Timer(String id, long fireTime, int priority, long sequence, long 
 
     /** This timer as an occurrence of schedule {@code scheduleId}. */
     public Timer ofSchedule(String scheduleId) {
-        return new Timer(id, fireTime, priority, sequence, version, createdAt, payload, scheduleId);
+        return new Timer(id, fireTime, priority, sequence, version, createdAt, payload, scheduleId, key);
+    }
+
+    /** This timer under the flow-control key {@code flowKey} (null: none). */
+    public Timer withKey(String flowKey) {
+        return new Timer(id, fireTime, priority, sequence, version, createdAt, payload, schedule, flowKey);
     }
 
     /** Firing order: fireTime, then priority, then sequence, each ascending. */

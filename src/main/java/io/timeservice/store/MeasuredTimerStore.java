@@ -29,8 +29,9 @@ public final class MeasuredTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
-        return MeasuredCall.measure(metrics, Operation.ADD, () -> store.add(clock, id, due, priority, payload, trace));
+    public Timer add(String clock, String id, Due due, int priority, String payload, String key, Trace trace) {
+        return MeasuredCall.measure(metrics, Operation.ADD,
+                () -> store.add(clock, id, due, priority, payload, key, trace));
     }
 
     @Override

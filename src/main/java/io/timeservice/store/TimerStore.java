@@ -31,9 +31,15 @@ public interface TimerStore {
      *
      * @throws ProblemException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id},
      *                            {@code payload_too_large} or {@code capacity_exceeded} (too many timers, or too many
-     *                            payload bytes)
+     *                            payload bytes); {@code invalid_request} for a flow-control {@code key} that breaks
+     *                            the id rules ({@link io.timeservice.model.TimerRules#requireValidKey})
      */
-    Timer add(String clock, String id, Due due, int priority, String payload, Trace trace);
+    Timer add(String clock, String id, Due due, int priority, String payload, String key, Trace trace);
+
+    /** Adds a timer without a flow-control key: {@link #add(String, String, Due, int, String, String, Trace)}. */
+    default Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
+        return add(clock, id, due, priority, payload, null, trace);
+    }
 
     /** Adds a timer due at {@code now + delay}: {@link #add(String, String, Due, int, String, Trace)}. */
     default Timer add(String clock, String id, long delay, int priority, String payload, Trace trace) {

@@ -16,7 +16,7 @@ import io.timeservice.model.Limits;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record DeliveryJson(String clock, String id, long fireTime, int priority, long sequence,
                     @JsonRawValue String payload, int attempt, String state, String claim, Long leaseUntil,
-                    Long retryAt, long readyAt, String deadReason, String schedule) {
+                    Long retryAt, long readyAt, String deadReason, String schedule, String key) {
 
     /** @param clock the clock's name as the path gave it; null on the default clock's paths */
     static DeliveryJson of(String clock, Delivery delivery) {
@@ -26,7 +26,8 @@ record DeliveryJson(String clock, String id, long fireTime, int priority, long s
                 ClockResourceController.lowerCase(delivery.state()),
                 inFlight ? delivery.claim() : null, inFlight ? delivery.leaseUntil() : null,
                 delivery.state() == Delivery.State.WAITING ? delivery.retryAt() : null, delivery.readyAt(),
-                delivery.state() == Delivery.State.DEAD ? delivery.deadReason() : null, delivery.schedule());
+                delivery.state() == Delivery.State.DEAD ? delivery.deadReason() : null, delivery.schedule(),
+                delivery.key());
     }
 
     static List<DeliveryJson> of(String clock, List<Delivery> deliveries) {

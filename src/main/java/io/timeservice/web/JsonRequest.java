@@ -22,7 +22,8 @@ sealed interface JsonRequest {
                     @JsonDeserialize(using = AbsentOrNonNull.class) Long delay,
                     @JsonDeserialize(using = AbsentOrNonNull.class) JsonNode at,
                     @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority,
-                    JsonNode payload) implements JsonRequest {
+                    JsonNode payload,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) String key) implements JsonRequest {
     }
 
     /** {@code PATCH /timers/{id}}: an absent member keeps its value; at most one of {@code delay} and {@code at}. */

@@ -257,7 +257,7 @@ class SnapshotReader {
             });
             fired.require(members);
             return new Timer(fired.id, fired.fireTime, fired.priority(), fired.sequence, or(value[0], 1),
-                    or(value[1], 0), fired.payload, fired.schedule);
+                    or(value[1], 0), fired.payload, fired.schedule, fired.key);
         }
 
         private Delivery readDelivery(Members members) {
@@ -281,7 +281,7 @@ class SnapshotReader {
             members.require(text[0] != null, "state");
             return new Delivery(fired.id, fired.fireTime, fired.priority(), fired.sequence, fired.payload,
                     or(value[0], 1).intValue(), Delivery.State.valueOf(upper(text[0])), null, 0, or(value[2], 0),
-                    or(value[1], fired.fireTime), text[1], fired.schedule);
+                    or(value[1], fired.fireTime), text[1], fired.schedule, fired.key);
         }
 
         /** The members a timer and a delivery share: its id, when it is due, its priority, sequence and payload. */
@@ -292,6 +292,7 @@ class SnapshotReader {
             Long sequence;
             String payload;
             String schedule;
+            String key;
 
             /** Reads the member {@code name} if it is one of these; false if it is not. */
             boolean read(Members m, String name, String at) {
@@ -302,6 +303,7 @@ class SnapshotReader {
                     case "sequence" -> sequence = m.integer(at);
                     case "payload" -> payload = payload(m, at);
                     case "schedule" -> schedule = m.string(at);
+                    case "key" -> key = m.string(at);
                     default -> {
                         return false;
                     }

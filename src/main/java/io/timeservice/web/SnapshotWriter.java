@@ -159,6 +159,9 @@ final class SnapshotWriter {
         if (timer.schedule() != null) {
             json.writeStringProperty("schedule", timer.schedule());
         }
+        if (timer.key() != null) {
+            json.writeStringProperty("key", timer.key());
+        }
         writePayload(timer.payload(), json);
         json.writeEndObject();
     }
@@ -225,6 +228,9 @@ final class SnapshotWriter {
         }
         if (delivery.schedule() != null) {
             json.writeStringProperty("schedule", delivery.schedule());
+        }
+        if (delivery.key() != null) {
+            json.writeStringProperty("key", delivery.key());
         }
         writePayload(delivery.payload(), json);
         json.writeEndObject();

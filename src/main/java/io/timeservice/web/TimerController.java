@@ -52,7 +52,7 @@ class TimerController {
         List<TraceStep> steps = trace ? new ArrayList<>() : null;
         Due due = TimerRules.requireDue(body.delay(), ClockTimeMember.read("at", body.at()));
         Timer timer = timers.add(clock, body.id(), due, body.priority() == null ? 0 : body.priority(), payload,
-                Trace.into(steps));
+                body.key(), Trace.into(steps));
         return ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/timers/" + timer.id()))
                 .eTag(EntityTags.of(timer))
                 .body(TimerJson.of(timer, steps));

@@ -67,6 +67,7 @@ final class BatchPlan {
     private void decide(BatchOp op) {
         if (op instanceof BatchOp.Add add) {
             TimerRules.requireValidId(add.id());
+            TimerRules.requireValidKey(add.key());
             long fireTime = TimeRules.fireTime(now, add.due());
             requireNotReserved.accept(add.id());
             if (current(add.id()) != null) {
@@ -78,7 +79,7 @@ final class BatchPlan {
             reserveRunningPeak();
             adds++;
             Timer added = new Timer(add.id(), fireTime, add.priority(), sequences.last() + adds, 1, now,
-                    add.payload());
+                    add.payload(), null, add.key());
             decided(added, new Mutation.Added(added, createdAtWall), added);
         } else if (op instanceof BatchOp.Edit edit) {
             TimerRules.requireEditChange(edit.due(), edit.priority());
@@ -87,7 +88,7 @@ final class BatchPlan {
             TimerRules.requireVersionLeft(current);
             Timer edited = new Timer(current.id(), edit.due() == null ? current.fireTime() : fireTime,
                     edit.priority() == null ? current.priority() : edit.priority(), current.sequence(),
-                    current.version() + 1, current.createdAt(), current.payload());
+                    current.version() + 1, current.createdAt(), current.payload(), null, current.key());
             decided(edited, new Mutation.Edited(edited.id(), edited.sequence(), edited.fireTime(),
                     edited.priority(), edited.version()), edited);
         } else if (op instanceof BatchOp.Cancel cancel) {
@@ -145,7 +146,7 @@ final class BatchPlan {
             if (mutation instanceof Mutation.Added added) {
                 Timer t = added.timer();
                 heap.insert(t.id(), t.fireTime(), t.priority(), t.sequence(), 1, t.createdAt(), createdAtWall,
-                        t.payload());
+                        t.payload(), t.key());
             } else if (mutation instanceof Mutation.Edited edited) {
                 heap.update(heap.find(edited.id()), edited.fireTime(), edited.priority());
             } else if (mutation instanceof Mutation.Cancelled cancelled) {

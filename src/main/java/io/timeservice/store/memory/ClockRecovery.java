@@ -98,7 +98,8 @@ final class ClockRecovery {
                         + ") which is pending or not newer than sequence " + lastSequence);
             }
             heap.insert(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(),
-                    Math.toIntExact(timer.version()), timer.createdAt(), added.createdAtWallMillis(), timer.payload());
+                    Math.toIntExact(timer.version()), timer.createdAt(), added.createdAtWallMillis(), timer.payload(),
+                    timer.key());
             lastSequence = timer.sequence();
             pendingBytes += bytesOf(timer);
         } else if (mutation instanceof Mutation.Cancelled cancelled) {

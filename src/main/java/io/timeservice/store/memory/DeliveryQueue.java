@@ -79,7 +79,7 @@ final class DeliveryQueue {
 
         Delivery view() {
             return new Delivery(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(), timer.payload(),
-                    attempt, state, claim, leaseUntil, retryAt, readyAt, deadReason, timer.schedule());
+                    attempt, state, claim, leaseUntil, retryAt, readyAt, deadReason, timer.schedule(), timer.key());
         }
     }
 
@@ -378,7 +378,7 @@ final class DeliveryQueue {
         Delivery delivery = saved.delivery();
         long leaseMillis = saved.leaseMillis();
         Entry entry = new Entry(new Timer(delivery.id(), delivery.fireTime(), delivery.priority(),
-                delivery.sequence(), 1, delivery.fireTime(), delivery.payload(), delivery.schedule()));
+                delivery.sequence(), 1, delivery.fireTime(), delivery.payload(), delivery.schedule(), delivery.key()));
         entry.attempt = delivery.attempt();
         entry.readyAt = delivery.readyAt();
         bytes += Capacity.bytesOf(entry.timer);

@@ -131,7 +131,12 @@ public final class MemoryClock {
 
     /** See {@link TimerChanges#add}. */
     public Timer add(String id, Due due, int priority, String payload, Trace trace) {
-        return changes.add(id, due, priority, payload, trace);
+        return add(id, due, priority, payload, null, trace);
+    }
+
+    /** As {@link #add(String, Due, int, String, Trace)}, under the flow-control key {@code key} (null: none). */
+    public Timer add(String id, Due due, int priority, String payload, String key, Trace trace) {
+        return changes.add(id, due, priority, payload, key, trace);
     }
 
     /** See {@link TimerChanges#cancel}. */

@@ -29,8 +29,8 @@ public final class MemoryTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
-        return scheduler(clocks, clock).add(id, due, priority, payload, trace);
+    public Timer add(String clock, String id, Due due, int priority, String payload, String key, Trace trace) {
+        return scheduler(clocks, clock).add(id, due, priority, payload, key, trace);
     }
 
     @Override

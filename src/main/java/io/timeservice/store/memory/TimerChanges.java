@@ -50,8 +50,11 @@ final class TimerChanges {
     }
 
     /** See {@link io.timeservice.store.TimerStore#add}: due {@code due}, decided under the lock; steps into trace. */
-    Timer add(String id, Due due, int priority, String payload, Trace trace) {
-        return kernel.mutate(Operation.ADD, () -> TimerRules.requireValidId(id), () -> {
+    Timer add(String id, Due due, int priority, String payload, String key, Trace trace) {
+        return kernel.mutate(Operation.ADD, () -> {
+            TimerRules.requireValidId(id);
+            TimerRules.requireValidKey(key);
+        }, () -> {
             long now = kernel.clock().now();
             long fireTime = TimeRules.fireTime(now, due);
             schedules.requireNotReserved(id);
@@ -64,9 +67,9 @@ final class TimerChanges {
                 log.requireWritable();
                 long sequence = sequences.reserveNext(log);
                 long createdAtWall = wallClockMillis.getAsLong();
-                Timer added = new Timer(id, fireTime, priority, sequence, 1, now, payload);
+                Timer added = new Timer(id, fireTime, priority, sequence, 1, now, payload, null, key);
                 return kernel.commit(new Mutation.Added(added, createdAtWall), trace, () -> {
-                    heap.insert(id, fireTime, priority, sequence, 1, now, createdAtWall, payload);
+                    heap.insert(id, fireTime, priority, sequence, 1, now, createdAtWall, payload, key);
                     sequences.issued(sequence);
                     capacity.added(bytes);
                     return added;
@@ -115,7 +118,7 @@ final class TimerChanges {
             kernel.log().requireWritable();
             Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                     newPriority == null ? current.priority() : newPriority, current.sequence(),
-                    current.version() + 1, current.createdAt(), current.payload());
+                    current.version() + 1, current.createdAt(), current.payload(), null, current.key());
             return kernel.commit(new Mutation.Edited(id, edited.sequence(), edited.fireTime(), edited.priority(),
                     edited.version()), trace, () -> {
                 heap.update(handle, edited.fireTime(), edited.priority());

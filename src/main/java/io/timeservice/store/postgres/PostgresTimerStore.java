@@ -11,6 +11,7 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Timer;
+import io.timeservice.model.TimerRules;
 import io.timeservice.model.Trace;
 import io.timeservice.store.TimerStore;
 
@@ -37,7 +38,11 @@ public final class PostgresTimerStore implements TimerStore {
     }
 
     @Override
-    public Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
+    public Timer add(String clock, String id, Due due, int priority, String payload, String key, Trace trace) {
+        TimerRules.requireValidKey(key);
+        if (key != null) {
+            throw TimerRules.keysNotStored();
+        }
         return changes.add(named(clock), id, due, priority, payload);
     }
 
@@ -59,6 +64,11 @@ public final class PostgresTimerStore implements TimerStore {
 
     @Override
     public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
+        for (int i = 0; i < ops.size(); i++) {
+            if (ops.get(i) instanceof BatchOp.Add add && add.key() != null) {
+                throw TimerRules.keysNotStored().atOp(i);
+            }
+        }
         return changes.batch(named(clock), ops);
     }
 

@@ -253,8 +253,14 @@ public final class IndexedTimerHeap {
      */
     public int insert(String id, long fireTime, int priority, long sequence, int version, long createdAt,
                long createdAtWall, String payload) {
+        return insert(id, fireTime, priority, sequence, version, createdAt, createdAtWall, payload, null);
+    }
+
+    /** As {@link #insert(String, long, int, long, int, long, long, String)}, under the flow-control key {@code key}. */
+    public int insert(String id, long fireTime, int priority, long sequence, int version, long createdAt,
+               long createdAtWall, String payload, String key) {
         changes++;
-        int handle = newHandle(id, records.hash(id), version, createdAt, createdAtWall, payload);
+        int handle = newHandle(id, records.hash(id), version, createdAt, createdAtWall, payload, key);
         ensureSlotCapacity(size + 1);
         siftUp(size++, handle, fireTime, priority, sequence);
         return handle;
@@ -509,7 +515,7 @@ public final class IndexedTimerHeap {
                 throw new IllegalArgumentException("duplicate id in bulk load: " + timer.id());
             }
             int handle = newHandle(timer.id(), hash, Math.toIntExact(timer.version()), timer.createdAt(),
-                    createdAtWall.applyAsLong(timer), timer.payload());
+                    createdAtWall.applyAsLong(timer), timer.payload(), timer.key());
             write(size++, handle, timer.fireTime(), timer.priority(), timer.sequence());
         }
         for (int slot = (size - 2) / arity; slot >= 0 && size > 1; slot--) {
@@ -715,8 +721,9 @@ public final class IndexedTimerHeap {
     // ---- handles and storage ----
 
     /** Stores a new timer's record; its slot stays -1 until {@link #write} puts it in the heap. */
-    private int newHandle(String id, int hash, int version, long createdAt, long createdAtWall, String payload) {
-        int handle = records.add(id, hash, version, createdAt, createdAtWall, payload);
+    private int newHandle(String id, int hash, int version, long createdAt, long createdAtWall, String payload,
+                          String key) {
+        int handle = records.add(id, hash, version, createdAt, createdAtWall, payload, key);
         if (handle >= slots.length) {
             slots = Arrays.copyOf(slots, records.capacity());
         }

@@ -20,6 +20,9 @@ import io.timeservice.model.Timer;
  * the hash cached in its record (so a fired timer is unindexed without loading its id); a free handle has a null id
  * and payload, is not indexed, and is on the free list, which runs through the cached-hash field of free records.
  *
+ * <p>Flow-control keys sit in a third array, {@code keys}, by handle, allocated only when the first timer with a key
+ * arrives (so a clock that never uses keys pays nothing for them); a free handle's key is null.
+ *
  * <p>Cost: {@link #find} expected O(1); every accessor O(1), one array load (two for the creation time, from the
  * same record); {@link #oldest} O(1); {@link #add} O(1) amortized, the arrays growing by doubling; {@link #release}
  * O(1) unless it releases its block's oldest (see {@link OldestPending}). Steady state allocates nothing.
@@ -49,6 +52,8 @@ public final class TimerRecords implements OldestPending.Members {
     private int[] ints;
     /** By handle, [0, limit): id and payload side by side; both null while the handle is free. */
     private String[] texts;
+    /** By handle, [0, limit): the flow-control key, or null; the array itself is null until a key is stored. */
+    private String[] keys;
     private int limit;
     private int freeHandle = NONE;
     private final OldestPending oldestPending;
@@ -70,6 +75,7 @@ public final class TimerRecords implements OldestPending.Members {
     TimerRecords(TimerRecords source) {
         ints = Arrays.copyOf(source.ints, recordAt(source.limit));
         texts = Arrays.copyOf(source.texts, source.limit * TEXT_STRIDE);
+        keys = source.keys == null ? null : Arrays.copyOf(source.keys, source.limit);
         limit = source.limit;
         freeHandle = source.freeHandle;
         oldestPending = new OldestPending(source.oldestPending, this);
@@ -77,9 +83,10 @@ public final class TimerRecords implements OldestPending.Members {
     }
 
     /** Records alone, for reading only: see {@link #frozenCopy}. */
-    private TimerRecords(int[] ints, String[] texts, int limit) {
+    private TimerRecords(int[] ints, String[] texts, String[] keys, int limit) {
         this.ints = ints;
         this.texts = texts;
+        this.keys = keys;
         this.limit = limit;
         oldestPending = null;
         index = null;
@@ -91,7 +98,8 @@ public final class TimerRecords implements OldestPending.Members {
      * a {@link HeapImage} that a snapshot reads later without the lock.
      */
     TimerRecords frozenCopy() {
-        return new TimerRecords(Arrays.copyOf(ints, recordAt(limit)), Arrays.copyOf(texts, limit * TEXT_STRIDE), limit);
+        return new TimerRecords(Arrays.copyOf(ints, recordAt(limit)), Arrays.copyOf(texts, limit * TEXT_STRIDE),
+                keys == null ? null : Arrays.copyOf(keys, limit), limit);
     }
 
     /** Handles in use are below this. */
@@ -158,6 +166,11 @@ public final class TimerRecords implements OldestPending.Members {
         return texts[handle * TEXT_STRIDE + 1];
     }
 
+    /** The flow-control key of {@code handle}, or null. */
+    String keyOf(int handle) {
+        return keys == null ? null : keys[handle];
+    }
+
     int versionOf(int handle) {
         return ints[recordAt(handle) + VERSION];
     }
@@ -196,7 +209,7 @@ public final class TimerRecords implements OldestPending.Members {
     /** The timer {@code handle} with the key it has in the heap. */
     public Timer timer(int handle, long fireTime, int priority, long sequence) {
         return new Timer(idOf(handle), fireTime, priority, sequence, versionOf(handle), createdAt(handle),
-                payloadOf(handle));
+                payloadOf(handle), null, keyOf(handle));
     }
 
     /**
@@ -204,7 +217,7 @@ public final class TimerRecords implements OldestPending.Members {
      * arrays), and returns its handle. Call only when {@link #find} has not found {@code id}, whose {@link #hash} is
      * {@code hash}.
      */
-    int add(String id, int hash, int version, long createdAt, long createdAtWall, String payload) {
+    int add(String id, int hash, int version, long createdAt, long createdAtWall, String payload, String key) {
         int handle;
         if (freeHandle != NONE) {
             handle = freeHandle;
@@ -214,12 +227,21 @@ public final class TimerRecords implements OldestPending.Members {
                 int grown = grownCapacity(capacity(), limit + 1);
                 ints = Arrays.copyOf(ints, recordAt(grown));
                 texts = Arrays.copyOf(texts, grown * TEXT_STRIDE);
+                if (keys != null) {
+                    keys = Arrays.copyOf(keys, grown);
+                }
                 oldestPending.ensureCapacity(grown);
             }
             handle = limit++;
         }
         texts[handle * TEXT_STRIDE] = id;
         texts[handle * TEXT_STRIDE + 1] = payload;
+        if (key != null && keys == null) {
+            keys = new String[capacity()];
+        }
+        if (keys != null) {
+            keys[handle] = key;
+        }
         int record = recordAt(handle);
         ints[record + VERSION] = version;
         ints[record + ID_HASH] = hash;
@@ -254,6 +276,9 @@ public final class TimerRecords implements OldestPending.Members {
         }
         texts[handle * TEXT_STRIDE] = null;
         texts[handle * TEXT_STRIDE + 1] = null;
+        if (keys != null) {
+            keys[handle] = null;
+        }
         ints[recordAt(handle) + ID_HASH] = freeHandle;
         freeHandle = handle;
         oldestPending.removed(handle);
@@ -271,6 +296,7 @@ public final class TimerRecords implements OldestPending.Members {
     private void allocate(int capacity) {
         ints = new int[recordAt(capacity)];
         texts = new String[capacity * TEXT_STRIDE];
+        keys = null;
     }
 
     /** Doubles {@code current}, or more if {@code needed} is larger; refuses sizes the record array cannot hold. */

@@ -94,7 +94,7 @@ final class DeliveryRecords {
     /** A type-22 body: a delivery as a snapshot keeps it. */
     static void putDelivery(SavedDelivery saved, GrowableBuffer out) {
         Delivery d = saved.delivery();
-        out.putByte(RecordTag.SAVED_DELIVERY.code);
+        out.putByte(d.key() == null ? RecordTag.SAVED_DELIVERY.code : RecordTag.KEYED_SAVED_DELIVERY.code);
         out.putLong(d.sequence());
         out.putLong(d.fireTime());
         out.putInt(d.priority());
@@ -108,11 +108,15 @@ final class DeliveryRecords {
         out.putString(d.payload());
         out.putString(d.claim());
         out.putString(d.deadReason());
+        if (d.key() != null) {
+            out.putString(d.key());
+        }
     }
 
     /** Reads one type-22 body, leaving the buffer after it. */
     static SavedDelivery getDelivery(ByteBuffer body) {
-        if (body.get() != RecordTag.SAVED_DELIVERY.code) {
+        byte tag = body.get();
+        if (tag != RecordTag.SAVED_DELIVERY.code && tag != RecordTag.KEYED_SAVED_DELIVERY.code) {
             throw new RecordCodec.CorruptRecordException("a snapshot's delivery frame holds another record");
         }
         long sequence = body.getLong();
@@ -128,12 +132,15 @@ final class DeliveryRecords {
         String payload = RecordCodec.getString(body);
         String claim = RecordCodec.getString(body);
         String deadReason = RecordCodec.getString(body);
+        String key = tag == RecordTag.KEYED_SAVED_DELIVERY.code
+                ? RecordCodec.requireString(RecordCodec.getString(body), "key") : null;
         if (!readable(state, attempt, claim, id)) {
             throw new RecordCodec.CorruptRecordException("a snapshot's delivery of sequence " + sequence
                     + " does not decode");
         }
         return new SavedDelivery(new Delivery(id, fireTime, priority, sequence, payload, attempt,
-                Delivery.State.values()[state], claim, leaseUntil, retryAt, readyAt, deadReason), leaseMillis);
+                Delivery.State.values()[state], claim, leaseUntil, retryAt, readyAt, deadReason, null, key),
+                leaseMillis);
     }
 
     /** Whether a snapshot's delivery holds what recovery needs: a state, an attempt, a claim exactly in flight. */

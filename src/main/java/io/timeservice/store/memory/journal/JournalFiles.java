@@ -41,9 +41,12 @@ final class JournalFiles {
      * snapshots); version 9 push settings in settings records and snapshot settings frames, and the rejected record
      * (34); version 11 the records of scaled clocks and snapshots with each clock's scaled time (version 10 belongs to
      * another feature's records); version 12 the fork record with the source's time (39); version 13 the loaded
-     * clock's record (38) with its schedules.
+     * clock's record (38) with its schedules; version 15 flow control (records 50 and up: keyed timers and
+     * deliveries, flow settings, claims that name their deliveries); 14 belongs to another feature's records.
      */
-    static final int FORMAT_VERSION = 13;
+    static final int FORMAT_VERSION = 15;
+    /** Flow control: keyed timers (50) and deliveries (51), flow settings and flow-limited claims. */
+    static final int FLOW_FORMAT_VERSION = 15;
     /** A loaded clock's record (38) ends with its schedules; one of an earlier version holds none. */
     static final int LOADED_SCHEDULES_FORMAT_VERSION = 13;
     /** Schedules: their records and each clock's schedule section in snapshots. */

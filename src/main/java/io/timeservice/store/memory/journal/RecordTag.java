@@ -91,7 +91,11 @@ enum RecordTag {
     /** as {@link #WIDE_CLOCK_CREATED}, with settings of mode scaled. */
     SCALED_CLOCK_CREATED(42, Family.CLOCK, 11, 0),
     /** wallAnchor, clockAnchor, rate in millionths: a scaled clock's rate changed. */
-    RATE_CHANGED(43, Family.SETTINGS, 11, 0);
+    RATE_CHANGED(43, Family.SETTINGS, 11, 0),
+    /** as {@link #ADDED}, then the timer's flow-control key: a timer with a key (a snapshot's timer too). */
+    KEYED_ADDED(50, Family.TIMER, JournalFiles.FLOW_FORMAT_VERSION, 0),
+    /** as {@link #SAVED_DELIVERY}, then the delivery's flow-control key. */
+    KEYED_SAVED_DELIVERY(51, Family.DELIVERY, JournalFiles.FLOW_FORMAT_VERSION, 0);
 
     /** The codecs of the record families, one type each. */
     enum Family {

@@ -62,7 +62,7 @@ final class TimerRecords {
     /** A type-1 body; also each timer of a loaded clock's record. */
     static void putAdded(Mutation.Added added, GrowableBuffer out) {
         Timer timer = added.timer();
-        out.putByte(RecordTag.ADDED.code);
+        out.putByte(timer.key() == null ? RecordTag.ADDED.code : RecordTag.KEYED_ADDED.code);
         out.putLong(timer.sequence());
         out.putLong(timer.fireTime());
         out.putInt(timer.priority());
@@ -71,12 +71,15 @@ final class TimerRecords {
         out.putLong(added.createdAtWallMillis());
         out.putString(timer.id());
         out.putString(timer.payload());
+        if (timer.key() != null) {
+            out.putString(timer.key());
+        }
     }
 
     /** Decodes the body after its tag {@code tag}, one of this family's. */
     static Mutation decode(RecordTag tag, ByteBuffer body) {
         return switch (tag) {
-            case ADDED -> {
+            case ADDED, KEYED_ADDED -> {
                 long sequence = body.getLong();
                 long fireTime = body.getLong();
                 int priority = body.getInt();
@@ -85,8 +88,10 @@ final class TimerRecords {
                 long wall = body.getLong();
                 String id = RecordCodec.getString(body);
                 String payload = RecordCodec.getString(body);
-                yield new Mutation.Added(new Timer(id, fireTime, priority, sequence, version, createdAt, payload),
-                        wall);
+                String key = tag == RecordTag.KEYED_ADDED
+                        ? RecordCodec.requireString(RecordCodec.getString(body), "key") : null;
+                yield new Mutation.Added(new Timer(id, fireTime, priority, sequence, version, createdAt, payload,
+                        null, key), wall);
             }
             case CANCELLED -> {
                 long sequence = body.getLong();

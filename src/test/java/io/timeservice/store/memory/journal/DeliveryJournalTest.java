@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.timeservice.model.Ack;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
@@ -57,6 +58,25 @@ class DeliveryJournalTest {
         try (JournalStore store = open(after)) {
             assertSameDeliveries(deliveriesOf(after), expected, wall.get());
             assertSamePending(after, before);
+        }
+    }
+
+    @Test
+    void aKeyedTimer_andItsDelivery_keepTheirKey_overARestart() throws IOException {
+        ClockRegistry before = fresh();
+        try (JournalStore store = open(before)) {
+            start(before);
+            MemoryClock virt = before.scheduler("virt");
+            virt.add("a", Due.after(5), 0, null, "tenant-1", Trace.NONE);
+            virt.add("b", Due.after(50), 0, null, "tenant-2", Trace.NONE);
+            virt.advance(5, Trace.NONE);
+            virt.claim(1, 1_000, 0);
+        }
+        ClockRegistry after = fresh();
+        try (JournalStore store = open(after)) {
+            MemoryClock virt = after.scheduler("virt");
+            assertThat(virt.get("b").key()).isEqualTo("tenant-2");
+            assertThat(virt.allDeliveries()).extracting(Delivery::key).containsExactly("tenant-1");
         }
     }
 
@@ -200,8 +220,9 @@ class DeliveryJournalTest {
             int action = random.nextInt(10);
             try {
                 switch (action) {
-                    case 0, 1 -> clock.add("t" + next++ % 40, random.nextInt(300), random.nextInt(3) - 1,
-                            random.nextBoolean() ? null : "{\"n\":" + step + "}", Trace.NONE);
+                    case 0, 1 -> clock.add("t" + next++ % 40, Due.after(random.nextInt(300)), random.nextInt(3) - 1,
+                            random.nextBoolean() ? null : "{\"n\":" + step + "}",
+                            random.nextBoolean() ? null : "key-" + random.nextInt(3), Trace.NONE);
                     case 2 -> {
                         if (clock.settings().isSystem()) {
                             wall.addAndGet(random.nextInt(200));
@@ -271,7 +292,8 @@ class DeliveryJournalTest {
             if (was.state() == Delivery.State.IN_FLIGHT) {
                 assertThat(is.leaseUntil()).isGreaterThanOrEqualTo(restart);
                 is = new Delivery(is.id(), is.fireTime(), is.priority(), is.sequence(), is.payload(), is.attempt(),
-                        is.state(), is.claim(), was.leaseUntil(), is.retryAt(), is.readyAt(), is.deadReason());
+                        is.state(), is.claim(), was.leaseUntil(), is.retryAt(), is.readyAt(), is.deadReason(),
+                        is.schedule(), is.key());
             }
             assertThat(is).isEqualTo(was);
         }

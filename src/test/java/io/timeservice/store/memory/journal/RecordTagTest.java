@@ -82,6 +82,13 @@ class RecordTagTest {
                 ClockSettings.of(ClockSettings.Mode.SCALED, null, null, new ClockRate(2_000_000))));
         WRITTEN.put(RecordTag.RATE_CHANGED, new Mutation.OnClock(10, new Mutation.RateChanged(new ScaledTime(
                 1_700_000_000_000L, 50, new ClockRate(500_000)))));
+        WRITTEN.put(RecordTag.KEYED_ADDED, new Mutation.Added(new Timer("k", 5, 0, 3, 1, 2, null, null,
+                "tenant-7"), 1_700_000_000_000L));
+    }
+
+    private static SavedDelivery keyedSaved() {
+        return new SavedDelivery(new Delivery("d", 20, 0, 3, "[2]", 1, Delivery.State.IN_FLIGHT, "c.5", 30_020, 0,
+                20, null, null, "partner:acme"), 30_000);
     }
 
     private static SavedDelivery saved() {
@@ -119,6 +126,11 @@ class RecordTagTest {
         assertThat(RecordCodec.decodeDelivery(ByteBuffer.wrap(snapshotFrame.array(), RecordCodec.FRAME_HEADER_BYTES,
                 snapshotFrame.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(saved());
         untested.remove(RecordTag.SAVED_DELIVERY);
+        GrowableBuffer keyedFrame = RecordCodec.encode(keyedSaved(), new GrowableBuffer(8));
+        assertThat(keyedFrame.array()[RecordCodec.FRAME_HEADER_BYTES]).isEqualTo(RecordTag.KEYED_SAVED_DELIVERY.code);
+        assertThat(RecordCodec.decodeDelivery(ByteBuffer.wrap(keyedFrame.array(), RecordCodec.FRAME_HEADER_BYTES,
+                keyedFrame.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(keyedSaved());
+        untested.remove(RecordTag.KEYED_SAVED_DELIVERY);
 
         untested.removeIf(tag -> !tag.written());
         assertThat(untested).as("tags of the table without a round trip here").isEmpty();
