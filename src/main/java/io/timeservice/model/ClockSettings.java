@@ -16,8 +16,10 @@ import java.util.Locale;
  * @param retry    how a queued or pushed delivery is retried
  * @param rate     a scaled clock's rate (its current one: a rate change changes the settings); null for the others
  * @param push     where a push clock's deliveries go; null for every other delivery mode
+ * @param flow     flow control of a queueing or push clock's deliveries, per key and for the clock; null: none
  */
-public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push) {
+public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push,
+                            FlowLimits flow) {
 
     public enum Mode { VIRTUAL, SYSTEM, SCALED }
 
@@ -51,6 +53,15 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
                     ? "delivery \"push\" needs a push target (push.url)"
                     : "push is only for delivery \"push\"");
         }
+        if (flow != null && !flow.limits()) {
+            flow = null; // no limit at all is no flow control: one form for settings that behave alike
+        }
+        FlowRules.require(flow, delivery != DeliveryMode.RESPONSE);
+    }
+
+    /** Settings without flow control. */
+    public ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push) {
+        this(mode, delivery, retry, rate, push, null);
     }
 
     /** Settings of a clock that is not scaled and does not push. */
@@ -100,7 +111,12 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
 
     /** These settings at another rate: what a scaled clock's rate change leaves. */
     public ClockSettings withRate(ClockRate next) {
-        return new ClockSettings(mode, delivery, retry, next, push);
+        return new ClockSettings(mode, delivery, retry, next, push, flow);
+    }
+
+    /** These settings with flow control {@code limits} (null: none). */
+    public ClockSettings withFlow(FlowLimits limits) {
+        return new ClockSettings(mode, delivery, retry, rate, push, limits);
     }
 
     /** Whether fired timers become deliveries (claimed by workers, or pushed by the service). */

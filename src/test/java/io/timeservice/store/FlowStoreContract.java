@@ -10,6 +10,8 @@ import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Timer;
@@ -31,6 +33,137 @@ public abstract class FlowStoreContract extends StoreContract {
     @BeforeEach
     void queueClock() {
         clocks().create(Q, 0, QUEUE);
+    }
+
+    /** A virtual queueing clock {@code name} at 0 with {@code flow}. */
+    protected final void flowClock(String name, FlowLimits flow) {
+        clocks().create(name, 0, QUEUE.withFlow(flow));
+    }
+
+    private static FlowLimits perKey(Integer concurrency, FlowRate rate, Integer burst) {
+        return new FlowLimits(concurrency, rate, burst, null, null);
+    }
+
+    private List<String> claimIds(String clock, int max) {
+        return deliveries().claim(clock, max, 1_000, 0).stream().map(Delivery::id).toList();
+    }
+
+    /** Adds timers {@code prefix}0.. under {@code key}, each due at 10. */
+    private void ready(String clock, String key, String prefix, int count) {
+        for (int i = 0; i < count; i++) {
+            timers().add(clock, prefix + i, Due.at(10), 0, null, key, Trace.NONE);
+        }
+    }
+
+    @Test
+    void aKeyAtItsConcurrency_isHeldBack_andGetsItsSlotBack_byAckNackAndLeaseEnd() {
+        flowClock("f", perKey(2, null, null));
+        ready("f", "a", "a", 5);
+        ready("f", "b", "b", 1);
+        advance("f", 10);
+
+        List<Delivery> first = deliveries().claim("f", 10, 1_000, 0);
+
+        assertThat(first).extracting(Delivery::id).containsExactly("a0", "b0", "a1");
+        assertThat(deliveries().counts("f").ready()).isEqualTo(3);
+        assertThat(claimIds("f", 10)).isEmpty();
+        deliveries().ack("f", "a0", first.get(0).claim());
+        assertThat(claimIds("f", 10)).containsExactly("a2");
+        deliveries().nack("f", "a1", first.get(2).claim(), 0L);
+        assertThat(claimIds("f", 10)).containsExactly("a1"); // nacked, ready again first of its key
+        advance("f", 1_000); // every lease ends: a1, a2 wait for their retry
+        assertThat(claimIds("f", 10)).containsExactly("a3", "a4");
+    }
+
+    @Test
+    void aRate_isSteppedExactly_onAVirtualClock() {
+        flowClock("f", perKey(null, new FlowRate(2, 1_000), null)); // a token every 500 ms, a bucket of 2
+        ready("f", "a", "a", 10);
+        advance("f", 10);
+
+        assertThat(claimIds("f", 10)).containsExactly("a0", "a1");
+        advance("f", 499);
+        assertThat(claimIds("f", 10)).isEmpty();
+        advance("f", 1);
+        assertThat(claimIds("f", 10)).containsExactly("a2");
+        advance("f", 250);
+        assertThat(claimIds("f", 10)).isEmpty();
+        advance("f", 250);
+        assertThat(claimIds("f", 10)).containsExactly("a3");
+        advance("f", 10_000); // the bucket holds 2 at most
+        assertThat(claimIds("f", 10)).containsExactly("a4", "a5");
+    }
+
+    @Test
+    void aBurst_sizesTheBucket() {
+        flowClock("f", perKey(null, new FlowRate(1, 100), 3));
+        ready("f", "a", "a", 10);
+        advance("f", 10);
+
+        assertThat(claimIds("f", 10)).hasSize(3);
+        advance("f", 150);
+        assertThat(claimIds("f", 10)).hasSize(1);
+        advance("f", 50);
+        assertThat(claimIds("f", 10)).hasSize(1);
+    }
+
+    @Test
+    void aKeyWithMuchReady_doesNotDelayAKeyWithOne() {
+        flowClock("f", perKey(1_000, null, null));
+        ready("f", "hot", "h", 500);
+        timers().add("f", "cold", Due.at(20), 0, null, "cold", Trace.NONE);
+        advance("f", 20);
+
+        assertThat(claimIds("f", 2)).containsExactly("h0", "cold");
+        assertThat(claimIds("f", 3)).containsExactly("h1", "h2", "h3");
+    }
+
+    @Test
+    void theClocksConcurrencyAndRate_boundEveryKeyTogether() {
+        flowClock("c", new FlowLimits(null, null, null, 3, null));
+        ready("c", "a", "a", 3);
+        ready("c", "b", "b", 3);
+        advance("c", 10);
+        List<Delivery> claimed = deliveries().claim("c", 10, 1_000, 0);
+        assertThat(claimed).extracting(Delivery::id).containsExactly("a0", "b0", "a1");
+        deliveries().ack("c", "b0", claimed.get(1).claim());
+        assertThat(claimIds("c", 10)).containsExactly("b1");
+
+        flowClock("r", new FlowLimits(null, null, null, null, new FlowRate(1, 100)));
+        ready("r", "a", "a", 3);
+        ready("r", "b", "b", 3);
+        advance("r", 10);
+        assertThat(claimIds("r", 10)).containsExactly("a0");
+        advance("r", 100);
+        assertThat(claimIds("r", 10)).containsExactly("b0");
+    }
+
+    @Test
+    void timersWithoutAKey_shareTheEmptyKey() {
+        flowClock("f", perKey(1, null, null));
+        ready("f", null, "n", 2);
+        ready("f", "a", "a", 1);
+        advance("f", 10);
+
+        assertThat(claimIds("f", 10)).containsExactly("n0", "a0");
+    }
+
+    @Test
+    void flowLimitsOutOfRange_areRefused_andNoClockIsMade() {
+        ClockSettings queue = QUEUE;
+        assertRefused(() -> clocks().create("x", 0, queue.withFlow(perKey(0, null, null))), ErrorCode.INVALID_REQUEST,
+                "flow.concurrency must be between 1 and 1000000, got 0");
+        assertRefused(() -> clocks().create("x", 0, queue.withFlow(perKey(null, new FlowRate(1, 0), null))),
+                ErrorCode.INVALID_REQUEST, "flow.rate.period must be between 1 and 86400000, got 0");
+        assertRefused(() -> clocks().create("x", 0, queue.withFlow(perKey(null, null, 5))), ErrorCode.INVALID_REQUEST,
+                "flow.burst is the size of each key's rate bucket: it needs flow.rate");
+        assertRefused(() -> clocks().create("x", 0, queue.withFlow(new FlowLimits(null, null, null, null,
+                new FlowRate(2_000_000, 1)))), ErrorCode.INVALID_REQUEST,
+                "clockRate.limit must be between 1 and 1000000, got 2000000");
+        assertRefused(() -> clocks().create("x", 0, ClockSettings.VIRTUAL.withFlow(perKey(1, null, null))),
+                ErrorCode.INVALID_REQUEST, "flow, clockConcurrency and clockRate are for a clock whose fired timers"
+                        + " are deliveries: delivery \"queue\" or \"push\"");
+        assertThat(clocks().list(100, null)).extracting(c -> c.name()).doesNotContain("x");
     }
 
     protected final Timer add(String clock, String id, long delay, String key) {

@@ -102,7 +102,8 @@ final class ClockDeliveries {
             requireQueue();
             long now = kernel.clock().now();
             long settledAt = settle(now, tally);
-            int count = Math.min(max, deliveries.readyCount());
+            DeliveryQueue.Planned planned = deliveries.flowControlled() ? deliveries.plan(now, max) : null;
+            int count = planned != null ? planned.entries().size() : Math.min(max, deliveries.readyCount());
             if (count == 0) {
                 return new Applied<>(List.<Delivery>of(), settledAt, Applied.NO_LEVELS);
             }
@@ -111,8 +112,11 @@ final class ClockDeliveries {
             for (int i = 0; i < count; i++) {
                 claims.add(claimPrefix + Integer.toString(i, 36));
             }
-            Applied<List<Delivery>> leased = kernel.commit(new Mutation.Claimed(now, leaseMillis, claims),
-                    () -> deliveries.claim(now, leaseMillis, claims));
+            Applied<List<Delivery>> leased = planned == null
+                    ? kernel.commit(new Mutation.Claimed(now, leaseMillis, claims),
+                            () -> deliveries.claim(now, leaseMillis, claims))
+                    : kernel.commit(new Mutation.FlowClaimed(now, leaseMillis, claims, planned.sequences()),
+                            () -> deliveries.claim(now, leaseMillis, claims, planned));
             tally.claimed(leased.value(), now, kernel.settings().isSystem());
             changed();
             return leased;

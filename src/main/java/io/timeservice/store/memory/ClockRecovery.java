@@ -162,6 +162,8 @@ final class ClockRecovery {
                         + " has " + deliveries.readyCount() + " ready");
             }
             deliveries.claim(claimed.now(), claimed.leaseMillis(), claimed.claims());
+        } else if (mutation instanceof Mutation.FlowClaimed claimed) {
+            deliveries.claimSequences(claimed.now(), claimed.leaseMillis(), claimed.claims(), claimed.sequences());
         } else if (mutation instanceof Mutation.Acked acked) {
             deliveries.ack(leased(acked.claim()));
         } else if (mutation instanceof Mutation.AckedAll acked) {
@@ -318,7 +320,7 @@ final class ClockRecovery {
             clock = clocks.apply(next);
         }
         settings = next;
-        deliveries.policy(next.retry());
+        deliveries.settings(next);
     }
 
     /** The state rebuilt so far, as a snapshot would take it live: what a fork recorded at this point copies. */

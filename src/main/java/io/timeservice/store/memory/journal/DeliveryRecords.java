@@ -29,6 +29,12 @@ final class DeliveryRecords {
             out.putLong(claimed.now());
             out.putLong(claimed.leaseMillis());
             putClaims(claimed.claims(), out);
+        } else if (mutation instanceof Mutation.FlowClaimed claimed) {
+            out.putByte(RecordTag.FLOW_CLAIMED.code);
+            out.putLong(claimed.now());
+            out.putLong(claimed.leaseMillis());
+            putClaims(claimed.claims(), out);
+            putSequences(claimed.sequences(), out);
         } else if (mutation instanceof Mutation.Acked acked) {
             out.putByte(RecordTag.ACKED.code);
             out.putString(acked.claim());
@@ -73,6 +79,17 @@ final class DeliveryRecords {
                 long now = body.getLong();
                 long lease = body.getLong();
                 yield new Mutation.Claimed(now, lease, getClaims(body));
+            }
+            case FLOW_CLAIMED -> {
+                long now = body.getLong();
+                long lease = body.getLong();
+                List<String> claims = getClaims(body);
+                List<Long> sequences = getSequences(body);
+                if (claims.size() != sequences.size()) {
+                    throw new RecordCodec.CorruptRecordException("a claim of " + sequences.size() + " deliveries with "
+                            + claims.size() + " claims");
+                }
+                yield new Mutation.FlowClaimed(now, lease, claims, sequences);
             }
             case ACKED -> new Mutation.Acked(claim(body));
             case ACKED_ALL -> new Mutation.AckedAll(getClaims(body));

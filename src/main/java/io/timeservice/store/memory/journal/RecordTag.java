@@ -95,7 +95,9 @@ enum RecordTag {
     /** as {@link #ADDED}, then the timer's flow-control key: a timer with a key (a snapshot's timer too). */
     KEYED_ADDED(50, Family.TIMER, JournalFiles.FLOW_FORMAT_VERSION, 0),
     /** as {@link #SAVED_DELIVERY}, then the delivery's flow-control key. */
-    KEYED_SAVED_DELIVERY(51, Family.DELIVERY, JournalFiles.FLOW_FORMAT_VERSION, 0);
+    KEYED_SAVED_DELIVERY(51, Family.DELIVERY, JournalFiles.FLOW_FORMAT_VERSION, 0),
+    /** now, leaseMillis, claims (as {@link #CLAIMED}), then the claimed sequences as {@link #REDRIVEN} holds them. */
+    FLOW_CLAIMED(52, Family.DELIVERY, JournalFiles.FLOW_FORMAT_VERSION, 0);
 
     /** The codecs of the record families, one type each. */
     enum Family {

@@ -16,6 +16,8 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
@@ -37,6 +39,9 @@ class DeliveryJournalTest {
     private static final RetryPolicy RETRIES = new RetryPolicy(3, 50, 2.0, 400, 0.5);
     private static final ClockSettings VIRTUAL_QUEUE = new ClockSettings(ClockSettings.Mode.VIRTUAL,
             ClockSettings.DeliveryMode.QUEUE, RETRIES);
+    /** Flow control per key and for the clock, on a virtual clock. */
+    private static final ClockSettings FLOW_QUEUE = VIRTUAL_QUEUE.withFlow(new FlowLimits(2, new FlowRate(3, 100),
+            null, 4, new FlowRate(5, 100)));
     private static final ClockSettings SYSTEM_QUEUE = new ClockSettings(ClockSettings.Mode.SYSTEM,
             ClockSettings.DeliveryMode.QUEUE, RETRIES);
 
@@ -203,6 +208,7 @@ class DeliveryJournalTest {
     private void start(ClockRegistry clocks) {
         clocks.create("virt", 0, VIRTUAL_QUEUE);
         clocks.create("sys", 0, SYSTEM_QUEUE);
+        clocks.create("flow", 0, FLOW_QUEUE);
     }
 
     private FiringLoop firing(ClockRegistry clocks) {
@@ -216,7 +222,7 @@ class DeliveryJournalTest {
         FiringLoop loop = firing(clocks);
         int next = 0;
         for (int step = 0; step < steps; step++) {
-            MemoryClock clock = clocks.scheduler(random.nextBoolean() ? "virt" : "sys");
+            MemoryClock clock = clocks.scheduler(List.of("virt", "sys", "flow").get(random.nextInt(3)));
             int action = random.nextInt(10);
             try {
                 switch (action) {
@@ -275,6 +281,7 @@ class DeliveryJournalTest {
         List<List<Delivery>> all = new ArrayList<>();
         all.add(clocks.scheduler("virt").allDeliveries());
         all.add(clocks.scheduler("sys").allDeliveries());
+        all.add(clocks.scheduler("flow").allDeliveries());
         return all;
     }
 
@@ -282,6 +289,7 @@ class DeliveryJournalTest {
     private static void assertSameDeliveries(List<List<Delivery>> actual, List<List<Delivery>> expected,
                                              long restart) {
         assertThat(actual.get(0)).isEqualTo(expected.get(0));
+        assertThat(actual.get(2)).isEqualTo(expected.get(2)); // flow control: the claims named what they took
         // the drive reaches every state, so every kind of record was replayed
         assertThat(expected.stream().flatMap(List::stream).map(Delivery::state).distinct())
                 .containsExactlyInAnyOrder(Delivery.State.values());
@@ -300,7 +308,8 @@ class DeliveryJournalTest {
     }
 
     private static void assertSamePending(ClockRegistry after, ClockRegistry before) {
-        for (String name : List.of("virt", "sys")) {
+        assertThat(after.scheduler("flow").settings()).isEqualTo(FLOW_QUEUE);
+        for (String name : List.of("virt", "sys", "flow")) {
             assertThat(after.scheduler(name).firstN(1_000).timers())
                     .isEqualTo(before.scheduler(name).firstN(1_000).timers());
             assertThat(after.scheduler(name).checkInvariants().ok()).isTrue();

@@ -82,6 +82,8 @@ class RecordTagTest {
                 ClockSettings.of(ClockSettings.Mode.SCALED, null, null, new ClockRate(2_000_000))));
         WRITTEN.put(RecordTag.RATE_CHANGED, new Mutation.OnClock(10, new Mutation.RateChanged(new ScaledTime(
                 1_700_000_000_000L, 50, new ClockRate(500_000)))));
+        WRITTEN.put(RecordTag.FLOW_CLAIMED, new Mutation.FlowClaimed(25, 30_000, List.of("c.6", "c.7"),
+                List.of(9L, 4L)));
         WRITTEN.put(RecordTag.KEYED_ADDED, new Mutation.Added(new Timer("k", 5, 0, 3, 1, 2, null, null,
                 "tenant-7"), 1_700_000_000_000L));
     }
