@@ -2,7 +2,9 @@ package io.timeservice.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockSettings;
@@ -226,5 +228,228 @@ public abstract class FlowStoreContract extends StoreContract {
         }
         assertThat(saved.timers()).extracting(Timer::key).containsExactly("tenant-2");
         assertThat(saved.deliveries()).extracting(Delivery::key).containsExactly("tenant-1");
+    }
+
+    /** The clock of the model walk: per key a concurrency of 2 and 3 tokens a second in a bucket of 4; 6 and 10. */
+    private static final FlowLimits WALK = new FlowLimits(2, new FlowRate(3, 1_000), 4, 6, new FlowRate(10, 1_000));
+    /** Backoff 0: a delivery whose lease ends is ready again at once, at its lease's end. */
+    private static final RetryPolicy NO_BACKOFF = new RetryPolicy(RetryPolicy.MAX_ATTEMPTS, 0, 1.0, 0, 0.0);
+
+    /**
+     * Seeded random adds, advances, claims, acks and nacks on a flow clock, checked after every claim against a
+     * simple reference of the ready deliveries, slots and buckets: every claimed delivery is the next of its key,
+     * within its key's concurrency and tokens and the clock's; a claim stops short only when no key could give more;
+     * one claim's turns differ by at most one between keys that still could; the counts agree after every step.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3})
+    void aSeededWalk_keepsEveryLimitAndTheRoundRobin_asTheReferenceSays(long seed) {
+        clocks().create("walk", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL, ClockSettings.DeliveryMode.QUEUE,
+                NO_BACKOFF).withFlow(WALK));
+        Reference ref = new Reference(WALK);
+        java.util.Random random = new java.util.Random(seed);
+        for (int step = 0; step < 400; step++) {
+            String at = "seed " + seed + " step " + step;
+            int action = random.nextInt(10);
+            if (action < 3) {
+                String key = random.nextInt(5) == 0 ? null : "k" + random.nextInt(4);
+                long delay = random.nextInt(1_200);
+                String id = "t" + step;
+                timers().add("walk", id, Due.after(delay), 0, null, key, Trace.NONE);
+                ref.add(id, key, delay);
+            } else if (action < 5) {
+                long by = random.nextInt(800);
+                advance("walk", by);
+                ref.now += by;
+            } else if (action < 8) {
+                int max = 1 + random.nextInt(6);
+                long lease = 1_000 + random.nextInt(1_800);
+                List<Delivery> claimed = deliveries().claim("walk", max, lease, 0);
+                ref.claimed(claimed, max, lease, at);
+            } else {
+                Reference.Item item = ref.anyInFlight(random);
+                if (item != null && action == 8) {
+                    deliveries().ack("walk", item.id, item.claim);
+                    ref.acked(item);
+                } else if (item != null) {
+                    deliveries().nack("walk", item.id, item.claim, 0L);
+                    ref.nacked(item);
+                }
+            }
+            ref.settle();
+            assertThat(deliveries().counts("walk").ready()).as(at + " ready").isEqualTo(ref.ready().size());
+            assertThat(deliveries().counts("walk").inFlight()).as(at + " in flight").isEqualTo(ref.inFlight());
+        }
+        assertThat(ref.claims).as("the walk claims").isGreaterThan(100);
+        assertThat(ref.heldBack).as("the walk holds deliveries back").isGreaterThan(10);
+    }
+
+    /** What the walk's clock holds, kept by the rules alone. */
+    private static final class Reference {
+        enum State { PENDING, READY, IN_FLIGHT }
+
+        static final class Item {
+            final String id;
+            final String key;
+            final long order;
+            final long fireTime;
+            State state = State.PENDING;
+            long readyAt;
+            long leaseUntil;
+            String claim;
+
+            Item(String id, String key, long order, long fireTime) {
+                this.id = id;
+                this.key = key == null ? "" : key;
+                this.order = order;
+                this.fireTime = fireTime;
+            }
+        }
+
+        /** A bucket in exact rational arithmetic: {@code units / period} tokens at {@code at}. */
+        static final class Bucket {
+            final long limit;
+            final long period;
+            final long most;
+            long units;
+            long at;
+
+            Bucket(FlowRate rate, long burst) {
+                limit = rate.limit();
+                period = rate.periodMillis();
+                most = burst * period;
+                units = most;
+            }
+
+            long tokens(long now) {
+                return Math.min(most, units + (now - at) * limit) / period;
+            }
+
+            void take(long now) {
+                units = Math.min(most, units + (now - at) * limit) - period;
+                at = now;
+            }
+        }
+
+        final FlowLimits limits;
+        final Map<String, Item> items = new java.util.LinkedHashMap<>();
+        final Map<String, Bucket> buckets = new HashMap<>();
+        final Bucket clockBucket;
+        long now;
+        long order;
+        int claims;
+        int heldBack;
+
+        Reference(FlowLimits limits) {
+            this.limits = limits;
+            this.clockBucket = new Bucket(limits.clockRate(), limits.clockRate().limit());
+        }
+
+        void add(String id, String key, long delay) {
+            items.put(id, new Item(id, key, order++, now + delay));
+        }
+
+        /** Fires what is due and ends the leases that ended, as the store does on its next look. */
+        void settle() {
+            for (Item item : items.values()) {
+                if (item.state == State.PENDING && item.fireTime <= now) {
+                    item.state = State.READY;
+                    item.readyAt = item.fireTime;
+                } else if (item.state == State.IN_FLIGHT && item.leaseUntil <= now) {
+                    item.state = State.READY;
+                    item.readyAt = item.leaseUntil;
+                    item.claim = null;
+                }
+            }
+        }
+
+        List<Item> ready() {
+            return items.values().stream().filter(i -> i.state == State.READY).toList();
+        }
+
+        int inFlight() {
+            return (int) items.values().stream().filter(i -> i.state == State.IN_FLIGHT).count();
+        }
+
+        int inFlight(String key) {
+            return (int) items.values().stream().filter(i -> i.state == State.IN_FLIGHT && i.key.equals(key)).count();
+        }
+
+        /** The key's ready items in the ready order: readyAt, fireTime, priority (all 0), sequence. */
+        List<Item> readyOf(String key) {
+            return ready().stream().filter(i -> i.key.equals(key)).sorted(java.util.Comparator
+                    .<Item>comparingLong(i -> i.readyAt).thenComparingLong(i -> i.fireTime)
+                    .thenComparingLong(i -> i.order)).toList();
+        }
+
+        Bucket bucket(String key) {
+            return buckets.computeIfAbsent(key, k -> {
+                Bucket b = new Bucket(limits.rate(), limits.keyBurst());
+                b.at = now;
+                return b;
+            });
+        }
+
+        long available(String key) {
+            long room = Math.min(readyOf(key).size(), limits.concurrency() - inFlight(key));
+            return Math.max(0, Math.min(room, bucket(key).tokens(now)));
+        }
+
+        long clockRoom() {
+            return Math.max(0, Math.min(limits.clockConcurrency() - inFlight(), clockBucket.tokens(now)));
+        }
+
+        void claimed(List<Delivery> claimed, int max, long lease, String at) {
+            settle();
+            Map<String, Integer> taken = new HashMap<>();
+            for (Delivery d : claimed) {
+                Item item = items.get(d.id());
+                assertThat(item).as(at + " claims a known delivery " + d.id()).isNotNull();
+                assertThat(d.key() == null ? "" : d.key()).as(at).isEqualTo(item.key);
+                assertThat(readyOf(item.key)).as(at + " " + d.id() + " is the next of its key").first()
+                        .isSameAs(item);
+                assertThat(inFlight(item.key)).as(at + " key concurrency").isLessThan(limits.concurrency());
+                assertThat(bucket(item.key).tokens(now)).as(at + " key tokens").isPositive();
+                assertThat(clockRoom()).as(at + " clock room").isPositive();
+                bucket(item.key).take(now);
+                clockBucket.take(now);
+                item.state = State.IN_FLIGHT;
+                item.leaseUntil = now + lease;
+                item.claim = d.claim();
+                taken.merge(item.key, 1, Integer::sum);
+                claims++;
+            }
+            java.util.Set<String> keys = new java.util.TreeSet<>();
+            ready().forEach(i -> keys.add(i.key));
+            heldBack += ready().size();
+            if (claimed.size() < max && clockRoom() > 0) {
+                for (String key : keys) {
+                    assertThat(available(key)).as(at + " key " + key + " could give more").isZero();
+                }
+            }
+            int most = taken.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+            for (String key : keys) {
+                if (available(key) > 0) {
+                    assertThat(taken.getOrDefault(key, 0)).as(at + " the turns of key " + key)
+                            .isGreaterThanOrEqualTo(most - 1);
+                }
+            }
+        }
+
+        Item anyInFlight(java.util.Random random) {
+            List<Item> inFlight = items.values().stream()
+                    .filter(i -> i.state == State.IN_FLIGHT && i.leaseUntil > now).toList();
+            return inFlight.isEmpty() ? null : inFlight.get(random.nextInt(inFlight.size()));
+        }
+
+        void acked(Item item) {
+            items.remove(item.id);
+        }
+
+        void nacked(Item item) {
+            item.state = State.READY;
+            item.readyAt = now;
+            item.claim = null;
+        }
     }
 }
