@@ -21,6 +21,8 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
@@ -177,6 +179,9 @@ class SnapshotReader {
                     case "delivery" -> read.delivery = m.choice(at, "response", "queue", "push");
                     case "retry" -> read.retry = readRetry(m.child(at));
                     case "push" -> read.push = readPush(m.child(at));
+                    case "flow" -> readFlow(m.child(at), read);
+                    case "clockConcurrency" -> read.clockConcurrency = m.integer(at);
+                    case "clockRate" -> read.clockRate = readRate(m.child(at));
                     case "now" -> read.now = m.integer(at);
                     case "nextSequence" -> read.nextSequence = m.integer(at);
                     default -> throw Members.unknown(at);
@@ -185,12 +190,42 @@ class SnapshotReader {
             try {
                 read.settings = ClockSettings.of(read.mode == null ? null : ClockSettings.Mode.valueOf(upper(read.mode)),
                         read.delivery == null ? null : ClockSettings.DeliveryMode.valueOf(upper(read.delivery)),
-                        read.retry, read.rate, read.push);
+                        read.retry, read.rate, read.push).withFlow(read.flow());
             } catch (ProblemException invalid) {
                 // mode, delivery and rate refused together (ClockSettings' rules): the clock is the member named
                 throw SnapshotRules.refused(members.pointer, invalid.getMessage());
             }
             return read;
+        }
+
+        /** A clock's per-key flow control: {@code concurrency}, {@code rate}, {@code burst}, each optional. */
+        private void readFlow(Members members, Clock read) {
+            members.object();
+            read.flowSet = true;
+            members.each((m, name, at) -> {
+                switch (name) {
+                    case "concurrency" -> read.concurrency = m.integer(at);
+                    case "rate" -> read.keyRate = readRate(m.child(at));
+                    case "burst" -> read.burst = m.integer(at);
+                    default -> throw Members.unknown(at);
+                }
+            });
+        }
+
+        /** A rate: {@code limit} per {@code period} ms, both required. */
+        private FlowRate readRate(Members members) {
+            members.object();
+            Long[] value = new Long[2];
+            members.each((m, name, at) -> {
+                switch (name) {
+                    case "limit" -> value[0] = m.integer(at);
+                    case "period" -> value[1] = m.integer(at);
+                    default -> throw Members.unknown(at);
+                }
+            });
+            members.require(value[0] != null, "limit");
+            members.require(value[1] != null, "period");
+            return new FlowRate(value[0], value[1]);
         }
 
         /**
@@ -449,6 +484,12 @@ class SnapshotReader {
     /** The clock's members as read. */
     private static final class Clock {
         PushTarget push;
+        boolean flowSet;
+        Long concurrency;
+        FlowRate keyRate;
+        Long burst;
+        Long clockConcurrency;
+        FlowRate clockRate;
         String name;
         String mode;
         String delivery;
@@ -457,6 +498,18 @@ class SnapshotReader {
         Long now;
         Long nextSequence;
         ClockSettings settings;
+
+        /** The flow control read, or null; a count beyond an int is refused by the rules as out of range. */
+        FlowLimits flow() {
+            if (!flowSet && clockConcurrency == null && clockRate == null) {
+                return null;
+            }
+            return new FlowLimits(narrow(concurrency), keyRate, narrow(burst), narrow(clockConcurrency), clockRate);
+        }
+
+        private static Integer narrow(Long value) {
+            return value == null ? null : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, value));
+        }
     }
 
     private static Long or(Long value, long absent) {

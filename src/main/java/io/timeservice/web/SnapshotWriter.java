@@ -8,6 +8,8 @@ import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Schedule;
@@ -126,8 +128,43 @@ final class SnapshotWriter {
         if (settings.push() != null) {
             writePush(settings.push(), json);
         }
+        if (settings.flow() != null) {
+            writeFlow(settings.flow(), json);
+        }
         json.writeNumberProperty("now", snapshot.now());
         json.writeNumberProperty("nextSequence", snapshot.nextSequence());
+        json.writeEndObject();
+    }
+
+    /** Flow control as {@code PUT /clocks/{clock}} takes it: {@code flow}, {@code clockConcurrency}, {@code clockRate}. */
+    private static void writeFlow(FlowLimits flow, JsonGenerator json) {
+        if (flow.concurrency() != null || flow.rate() != null) {
+            json.writeName("flow");
+            json.writeStartObject();
+            if (flow.concurrency() != null) {
+                json.writeNumberProperty("concurrency", flow.concurrency());
+            }
+            if (flow.rate() != null) {
+                writeRate("rate", flow.rate(), json);
+            }
+            if (flow.burst() != null) {
+                json.writeNumberProperty("burst", flow.burst());
+            }
+            json.writeEndObject();
+        }
+        if (flow.clockConcurrency() != null) {
+            json.writeNumberProperty("clockConcurrency", flow.clockConcurrency());
+        }
+        if (flow.clockRate() != null) {
+            writeRate("clockRate", flow.clockRate(), json);
+        }
+    }
+
+    private static void writeRate(String name, FlowRate rate, JsonGenerator json) {
+        json.writeName(name);
+        json.writeStartObject();
+        json.writeNumberProperty("limit", rate.limit());
+        json.writeNumberProperty("period", rate.periodMillis());
         json.writeEndObject();
     }
 

@@ -42,6 +42,22 @@ class FlowRestTest extends RestTestSupport {
     }
 
     @Test
+    void aSnapshotDocument_keepsTheFlowSettingsAndTheKeys() {
+        json("{\"delivery\":\"queue\",\"flow\":{\"rate\":{\"limit\":2,\"period\":500}},\"clockConcurrency\":3}")
+                .put("/clocks/s").then().statusCode(201);
+        json("{\"id\":\"a\",\"delay\":5,\"key\":\"tenant-a\"}").post("/clocks/s/timers").then().statusCode(201);
+        String document = given().get("/clocks/s/snapshot").then().statusCode(200)
+                .body("clock.flow.rate.limit", equalTo(2)).body("clock.clockConcurrency", equalTo(3))
+                .body("timers[0].key", equalTo("tenant-a")).extract().asString();
+
+        json(document).put("/clocks/t/snapshot").then().statusCode(201);
+
+        given().get("/clocks/t").then().body("flow.rate.period", equalTo(500)).body("clockConcurrency", equalTo(3))
+                .body("$", not(hasKey("clockRate")));
+        given().get("/clocks/t/timers/a").then().body("key", equalTo("tenant-a"));
+    }
+
+    @Test
     void badFlowSettingsAndKeys_areRefused() {
         assertProblem(json("{\"delivery\":\"queue\",\"flow\":{\"concurrency\":0}}").put("/clocks/f"), 400,
                 "invalid_request");
