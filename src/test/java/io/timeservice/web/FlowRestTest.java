@@ -58,6 +58,20 @@ class FlowRestTest extends RestTestSupport {
     }
 
     @Test
+    void aLongPoll_takesADeliveryHeldBackByTheRate_onceItsTokenRefills() {
+        json("{\"mode\":\"system\",\"flow\":{\"rate\":{\"limit\":1,\"period\":300}}}").put("/clocks/sys")
+                .then().statusCode(201);
+        json("{\"id\":\"a\",\"delay\":0,\"key\":\"k\"}").post("/clocks/sys/timers").then().statusCode(201);
+        json("{\"id\":\"b\",\"delay\":0,\"key\":\"k\"}").post("/clocks/sys/timers").then().statusCode(201);
+        json("{\"max\":2,\"wait\":10000}").post("/clocks/sys/deliveries/claim").then().statusCode(200)
+                .body("deliveries.size()", equalTo(1));
+
+        // nothing signals a token refilling: the poll looks again by itself, well before its wait ends
+        json("{\"max\":2,\"wait\":20000}").post("/clocks/sys/deliveries/claim").then().statusCode(200)
+                .body("deliveries.size()", equalTo(1));
+    }
+
+    @Test
     void badFlowSettingsAndKeys_areRefused() {
         assertProblem(json("{\"delivery\":\"queue\",\"flow\":{\"concurrency\":0}}").put("/clocks/f"), 400,
                 "invalid_request");

@@ -40,6 +40,23 @@ final class ClockDeliveries {
     private final Capacity capacity;
     private final StoreMetrics metrics;
     private final ReadySignal readySignal = new ReadySignal();
+    /**
+     * The ready signal for a clock under flow control: a held-back delivery becomes eligible when a token refills,
+     * which nothing signals (it is only the clock's time passing), so a long poll looks again at least every
+     * {@link #HELD_BACK_LOOK_MILLIS}.
+     */
+    private final LongPoll.Signal heldBackSignal = new LongPoll.Signal() {
+        @Override
+        public long generation() {
+            return readySignal.generation();
+        }
+
+        @Override
+        public void awaitChange(long seen, long nanos) throws InterruptedException {
+            readySignal.awaitChange(seen, Math.min(nanos, HELD_BACK_LOOK_MILLIS * 1_000_000));
+        }
+    };
+    static final long HELD_BACK_LOOK_MILLIS = 20;
     /** Told whenever deliveries are ready after a change (a pusher takes note); runs under the lock. */
     private volatile Runnable readyHook = () -> { };
     /** Set when the service shuts down: long polls answer at once instead of holding their threads. */
@@ -93,7 +110,8 @@ final class ClockDeliveries {
      */
     List<Delivery> claim(int max, long leaseMillis, long waitMillis) {
         DeliveryRules.requireClaim(max, leaseMillis, waitMillis);
-        return LongPoll.claim(waitMillis, readySignal, () -> waitsEnded, () -> claimReady(max, leaseMillis));
+        return LongPoll.claim(waitMillis, deliveries.flowControlled() ? heldBackSignal : readySignal,
+                () -> waitsEnded, () -> claimReady(max, leaseMillis));
     }
 
     private List<Delivery> claimReady(int max, long leaseMillis) {
