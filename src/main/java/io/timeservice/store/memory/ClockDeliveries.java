@@ -42,6 +42,23 @@ final class ClockDeliveries {
     private final Capacity capacity;
     private final StoreMetrics metrics;
     private final ReadySignal readySignal = new ReadySignal();
+    /**
+     * The ready signal for a clock under flow control: a held-back delivery becomes eligible when a token refills,
+     * which nothing signals (it is only the clock's time passing), so a long poll looks again at least every
+     * {@link #HELD_BACK_LOOK_MILLIS}.
+     */
+    private final LongPoll.Signal heldBackSignal = new LongPoll.Signal() {
+        @Override
+        public long generation() {
+            return readySignal.generation();
+        }
+
+        @Override
+        public void awaitChange(long seen, long nanos) throws InterruptedException {
+            readySignal.awaitChange(seen, Math.min(nanos, HELD_BACK_LOOK_MILLIS * 1_000_000));
+        }
+    };
+    static final long HELD_BACK_LOOK_MILLIS = 20;
     /** Told whenever deliveries are ready after a change (a pusher takes note); runs under the lock. */
     private volatile Runnable readyHook = () -> { };
     /** Set when the service shuts down: long polls answer at once instead of holding their threads. */
@@ -95,7 +112,8 @@ final class ClockDeliveries {
      */
     List<Delivery> claim(int max, long leaseMillis, long waitMillis) {
         DeliveryRules.requireClaim(max, leaseMillis, waitMillis);
-        return LongPoll.claim(waitMillis, readySignal, () -> waitsEnded, () -> claimReady(max, leaseMillis));
+        return LongPoll.claim(waitMillis, deliveries.flowControlled() ? heldBackSignal : readySignal,
+                () -> waitsEnded, () -> claimReady(max, leaseMillis));
     }
 
     private List<Delivery> claimReady(int max, long leaseMillis) {
@@ -104,7 +122,8 @@ final class ClockDeliveries {
             requireQueue();
             long now = kernel.clock().now();
             long settledAt = settle(now, tally);
-            int count = Math.min(max, deliveries.readyCount());
+            DeliveryQueue.Planned planned = deliveries.flowControlled() ? deliveries.plan(now, max) : null;
+            int count = planned != null ? planned.entries().size() : Math.min(max, deliveries.readyCount());
             if (count == 0) {
                 return new Applied<>(List.<Delivery>of(), settledAt, Applied.NO_LEVELS);
             }
@@ -113,8 +132,11 @@ final class ClockDeliveries {
             for (int i = 0; i < count; i++) {
                 claims.add(claimPrefix + Integer.toString(i, 36));
             }
-            Applied<List<Delivery>> leased = kernel.commit(new Mutation.Claimed(now, leaseMillis, claims),
-                    () -> deliveries.claim(now, leaseMillis, claims));
+            Applied<List<Delivery>> leased = planned == null
+                    ? kernel.commit(new Mutation.Claimed(now, leaseMillis, claims),
+                            () -> deliveries.claim(now, leaseMillis, claims))
+                    : kernel.commit(new Mutation.FlowClaimed(now, leaseMillis, claims, planned.sequences()),
+                            () -> deliveries.claim(now, leaseMillis, claims, planned));
             tally.claimed(leased.value(), now, kernel.settings().isSystem());
             changed();
             return leased;
