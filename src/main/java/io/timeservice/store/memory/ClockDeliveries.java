@@ -65,6 +65,7 @@ final class ClockDeliveries {
     private volatile boolean waitsEnded;
     /** Delivery counts for gauges, written under the lock, read without it. */
     private volatile DeliveryCounts counts = DeliveryCounts.NONE;
+    private volatile FlowCounts flowCounts = FlowCounts.NONE;
 
     ClockDeliveries(ClockKernel kernel, DeliveryQueue deliveries, Capacity capacity, StoreMetrics metrics) {
         this.kernel = kernel;
@@ -76,6 +77,15 @@ final class ClockDeliveries {
     /** This clock's deliveries by state, as of its last change; O(1), no lock. */
     DeliveryCounts counts() {
         return counts;
+    }
+
+    /** Ready deliveries held back by flow control and the keys holding them, as of the last change; no lock. */
+    record FlowCounts(int heldBack, int keysAtLimit) {
+        static final FlowCounts NONE = new FlowCounts(0, 0);
+    }
+
+    FlowCounts flowCounts() {
+        return flowCounts;
     }
 
     /** Refreshes the counts, noting whether firing holds due timers back; call under the lock. */
@@ -123,6 +133,7 @@ final class ClockDeliveries {
             long now = kernel.clock().now();
             long settledAt = settle(now, tally);
             DeliveryQueue.Planned planned = deliveries.flowControlled() ? deliveries.plan(now, max) : null;
+            tally.tokensDenied += deliveries.takeTokensDenied();
             int count = planned != null ? planned.entries().size() : Math.min(max, deliveries.readyCount());
             if (count == 0) {
                 return new Applied<>(List.<Delivery>of(), settledAt, Applied.NO_LEVELS);
@@ -470,6 +481,8 @@ final class ClockDeliveries {
      */
     void changed() {
         counts = countDeliveries(counts.firingHeldBack());
+        flowCounts = deliveries.flowControlled() ? new FlowCounts(deliveries.heldBack(), deliveries.keysAtLimit())
+                : FlowCounts.NONE;
         if (deliveries.readyCount() > 0) {
             readySignal.signal();
             readyHook.run();
@@ -518,6 +531,7 @@ final class ClockDeliveries {
         private final int[] counts = new int[DeliveryEvent.values().length];
         private long[] lateness = new long[0];
         private long[] lags = new long[0];
+        int tokensDenied;
 
         void add(DeliveryEvent event, int count) {
             counts[event.ordinal()] += count;
@@ -558,6 +572,9 @@ final class ClockDeliveries {
             }
             for (long millis : lags) {
                 metrics.fireLag(millis);
+            }
+            if (tokensDenied > 0) {
+                metrics.flowTokensDenied(tokensDenied);
             }
         }
     }

@@ -138,6 +138,21 @@ final class DeliveryQueue {
         }
     }
 
+    /** Ready deliveries held back by their key's flow limits; 0 without flow control. */
+    int heldBack() {
+        return flow == null ? 0 : flow.heldBack();
+    }
+
+    /** Keys whose ready deliveries are held back by their limits; 0 without flow control. */
+    int keysAtLimit() {
+        return flow == null ? 0 : flow.keysAtLimit();
+    }
+
+    /** The tokens flow control denied since the last call; 0 without flow control. */
+    int takeTokensDenied() {
+        return flow == null ? 0 : flow.takeDenied();
+    }
+
     /** Whether claims are planned ({@link #plan}) under flow control. */
     boolean flowControlled() {
         return flow != null;

@@ -48,6 +48,15 @@ final class FlowReady {
     private final TokenBucket clockBucket;
     private long nextTicket;
     private int inFlight;
+    /** Ready deliveries of keys that may not hand one out now (at their concurrency or out of tokens). */
+    private int heldBack;
+    /** Keys with something ready that may not hand it out now. */
+    private int keysAtLimit;
+    /**
+     * Times a key with something ready was found without a token (it then waits for one), and claims cut short by the
+     * clock's bucket, since the last {@link #takeDenied}.
+     */
+    private int tokensDenied;
 
     /** One key's state. */
     private static final class KeyFlow {
@@ -59,6 +68,8 @@ final class FlowReady {
         long ticket = -1;
         /** When it leaves {@code refilling}, or {@link Long#MIN_VALUE} when it is not there. */
         long waitUntil = Long.MIN_VALUE;
+        /** What this key adds to {@code heldBack}: its ready count while it is held, else 0. */
+        int heldCounted;
         // a plan's scratch, reset before the plan returns
         int planned;
         Iterator<DeliveryQueue.Entry> cursor;
@@ -145,7 +156,11 @@ final class FlowReady {
             room = Math.min(room, limits.clockConcurrency() - inFlight);
         }
         if (clockBucket != null) {
-            room = Math.min(room, clockBucket.tokensAt(now));
+            long clockTokens = clockBucket.tokensAt(now);
+            if (clockTokens < room && !ring.isEmpty()) {
+                tokensDenied++;
+            }
+            room = Math.min(room, clockTokens);
         }
         List<DeliveryQueue.Entry> planned = new ArrayList<>((int) Math.max(0, Math.min(room, 64)));
         List<KeyFlow> touched = new ArrayList<>();
@@ -228,6 +243,16 @@ final class FlowReady {
      * would not.
      */
     private void place(KeyFlow k, long now) {
+        placeOnly(k, now);
+        int held = k.ticket < 0 ? k.ready.size() : 0;
+        if ((held > 0) != (k.heldCounted > 0)) {
+            keysAtLimit += held > 0 ? 1 : -1;
+        }
+        heldBack += held - k.heldCounted;
+        k.heldCounted = held;
+    }
+
+    private void placeOnly(KeyFlow k, long now) {
         boolean room = limits.concurrency() == null || k.inFlight < limits.concurrency();
         if (k.ready.isEmpty() || !room) {
             leaveRing(k);
@@ -245,6 +270,7 @@ final class FlowReady {
             leaveRing(k);
             k.waitUntil = k.bucket.nextTokenAt(now);
             refilling.add(k);
+            tokensDenied++;
             return;
         }
         if (k.ticket < 0) {
@@ -272,8 +298,20 @@ final class FlowReady {
                 : new TokenBucket(limits.rate(), limits.keyBurst())));
     }
 
-    /** Keys in the ring, refilling, and known: for invariant checks in tests. */
-    int[] shape() {
-        return new int[] {ring.size(), refilling.size(), keys.size(), inFlight};
+    /** Ready deliveries held back by their key's limits. */
+    int heldBack() {
+        return heldBack;
+    }
+
+    /** Keys with ready deliveries held back by their limits. */
+    int keysAtLimit() {
+        return keysAtLimit;
+    }
+
+    /** The tokens denied since the last call, which starts the count again. */
+    int takeDenied() {
+        int denied = tokensDenied;
+        tokensDenied = 0;
+        return denied;
     }
 }

@@ -317,6 +317,12 @@ public final class MemoryClock {
 
     // ---- deliveries (see ClockDeliveries) ----
 
+    /** Ready deliveries held back by this clock's flow control, and the keys holding them; O(1), no lock. */
+    public int[] flowHeldBack() {
+        ClockDeliveries.FlowCounts flow = clockDeliveries.flowCounts();
+        return new int[] {flow.heldBack(), flow.keysAtLimit()};
+    }
+
     /** This clock's deliveries by state, as of its last change; O(1), no lock. */
     public DeliveryCounts deliveryCounts() {
         return clockDeliveries.counts();
