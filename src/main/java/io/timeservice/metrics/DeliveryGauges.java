@@ -25,8 +25,10 @@ import org.springframework.beans.factory.annotation.Autowired;
  * hold {@code timeservice.deliveries.max}), {@code timer_delivery_capacity} (that limit, against the sum of
  * {@code timer_delivery_queue_depth}), {@code timer_firing_thread_lag_seconds} (how far behind the firing thread
  * is: wall now minus the earliest deadline it has not taken, 0 when none is overdue),
- * {@code timer_firing_refused_clocks} (clocks whose firing rounds the journal refuses) and
- * {@code timer_firing_thread_alive} (1 while the firing thread runs).
+ * {@code timer_firing_refused_clocks} (clocks whose firing rounds the journal refuses),
+ * {@code timer_firing_thread_alive} (1 while the firing thread runs), and for flow control (issue 44; no key label,
+ * one key's figures are the busiest-keys call's) {@code timer_flow_held_back} (ready deliveries whose key is at its
+ * concurrency or out of tokens) and {@code timer_flow_keys_at_limit} (the keys holding them).
  *
  * <p>The state gauge is not named {@code timer_deliveries}: that family is the {@code timer_deliveries_total}
  * counter's, Prometheus allows one type per family, and Micrometer's Prometheus registry silently drops a gauge
@@ -68,6 +70,15 @@ public class DeliveryGauges implements MeterBinder {
                         + " timeservice.deliveries.max; they fire once deliveries are acknowledged or deleted")
                 .strongReference(true)
                 .register(registry);
+        Gauge.builder("timer.flow.held.back", this, gauges -> gauges.sumFlow(0))
+                .description("Ready deliveries that flow control holds back because their key is at its concurrency"
+                        + " or out of rate tokens, over all clocks")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder("timer.flow.keys.at.limit", this, gauges -> gauges.sumFlow(1))
+                .description("Keys whose ready deliveries flow control holds back, over all clocks")
+                .strongReference(true)
+                .register(registry);
         Gauge.builder("timer.delivery.capacity", clocks, all -> all.budget().maxDeliveries())
                 .description("Most deliveries of all clocks together, in every state (timeservice.deliveries.max)")
                 .register(registry);
@@ -99,6 +110,15 @@ public class DeliveryGauges implements MeterBinder {
         long sum = 0;
         for (ClockRegistry.Clock clock : clocks.all()) {
             sum += count.applyAsInt(clock.scheduler().deliveryCounts());
+        }
+        return sum;
+    }
+
+    /** The sum over clocks of {@link MemoryClock#flowHeldBack()}'s figure {@code index}. */
+    private double sumFlow(int index) {
+        long sum = 0;
+        for (ClockRegistry.Clock clock : clocks.all()) {
+            sum += clock.scheduler().flowHeldBack()[index];
         }
         return sum;
     }

@@ -48,6 +48,7 @@ public class MicrometerStoreMetrics implements StoreMetrics {
     private final Map<DeliveryEvent, Counter> deliveryEvents = new EnumMap<>(DeliveryEvent.class);
     private final Counter added;
     private final Counter reservedRefused;
+    private final Counter flowTokensDenied;
     private final Counter cancelled;
     private final Counter edited;
     private final Counter fired;
@@ -99,6 +100,10 @@ public class MicrometerStoreMetrics implements StoreMetrics {
                 .register(registry);
         siftLevels = DistributionSummary.builder("timer.heap.sift.levels")
                 .description("Heap levels an entry moved in one sift")
+                .register(registry);
+        flowTokensDenied = Counter.builder("timer.flow.tokens.denied")
+                .description("Flow control: keys found without a rate token at a claim, and claims cut short by"
+                        + " their clock's rate (issue 44; per key: GET /clocks/{clock})")
                 .register(registry);
         for (DeliveryEvent event : DeliveryEvent.values()) {
             deliveryEvents.put(event, Counter.builder("timer.deliveries")
@@ -164,6 +169,11 @@ public class MicrometerStoreMetrics implements StoreMetrics {
     @Override
     public void siftLevels(int levels) {
         siftLevels.record(levels);
+    }
+
+    @Override
+    public void flowTokensDenied(int count) {
+        flowTokensDenied.increment(count);
     }
 
     @Override

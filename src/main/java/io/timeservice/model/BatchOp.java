@@ -11,12 +11,25 @@ public sealed interface BatchOp {
     /** The timer's id, which every operation names. */
     String id();
 
-    /** Adds a timer; {@code payload} is compact JSON text or {@code null}. */
-    record Add(String id, Due due, int priority, String payload, String traceContext) implements BatchOp {
+    /**
+     * Adds a timer; {@code payload} is compact JSON text or {@code null}; {@code traceContext} the request's trace
+     * context or null; {@code key} its flow-control key or null.
+     */
+    record Add(String id, Due due, int priority, String payload, String traceContext, String key) implements BatchOp {
 
-        /** Adds a timer without a trace context. */
+        /** Adds a timer without a trace context or a flow-control key. */
         public Add(String id, Due due, int priority, String payload) {
-            this(id, due, priority, payload, null);
+            this(id, due, priority, payload, null, null);
+        }
+
+        /** Adds a timer with the trace context {@code traceContext} (null: none) and no flow-control key. */
+        public Add(String id, Due due, int priority, String payload, String traceContext) {
+            this(id, due, priority, payload, traceContext, null);
+        }
+
+        /** Adds a timer without a trace context under the flow-control key {@code key} (null: none). */
+        public static Add keyed(String id, Due due, int priority, String payload, String key) {
+            return new Add(id, due, priority, payload, null, key);
         }
 
         /** Adds a timer due {@code delay} ms from now. */
@@ -26,7 +39,7 @@ public sealed interface BatchOp {
 
         /** This add keeping the batch request's trace context ({@link TraceContext}, null: none). */
         public Add withTraceContext(String context) {
-            return new Add(id, due, priority, payload, context);
+            return new Add(id, due, priority, payload, context, key);
         }
     }
 

@@ -18,9 +18,10 @@ import java.util.Locale;
  * @param push     where a push clock's deliveries go; null for every other delivery mode
  * @param dedupeWindowMillis how long (clock milliseconds) an id stays reserved after its timer left the pending set
  *                 ({@link Reservation}); 0, no reservations, by default; at most {@link Limits#MAX_DEDUPE_WINDOW}
+ * @param flow     flow control of a queueing or push clock's deliveries, per key and for the clock; null: none
  */
 public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push,
-                            long dedupeWindowMillis) {
+                            long dedupeWindowMillis, FlowLimits flow) {
 
     public enum Mode { VIRTUAL, SYSTEM, SCALED }
 
@@ -55,11 +56,27 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
                     : "push is only for delivery \"push\"");
         }
         ClockRules.requireDedupeWindow(dedupeWindowMillis);
+        if (flow != null && !flow.limits()) {
+            flow = null; // no limit at all is no flow control: one form for settings that behave alike
+        }
+        FlowRules.require(flow, delivery != DeliveryMode.RESPONSE);
+    }
+
+    /** Settings without a dedupe window or flow control. */
+    public ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push) {
+        this(mode, delivery, retry, rate, push, 0, null);
+    }
+
+    /** Settings without flow control. */
+    public ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push,
+                         long dedupeWindowMillis) {
+        this(mode, delivery, retry, rate, push, dedupeWindowMillis, null);
     }
 
     /** Settings without a dedupe window. */
-    public ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push) {
-        this(mode, delivery, retry, rate, push, 0);
+    public ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push,
+                         FlowLimits flow) {
+        this(mode, delivery, retry, rate, push, 0, flow);
     }
 
     /** Settings of a clock that is not scaled and does not push. */
@@ -109,17 +126,22 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
 
     /** These settings at another rate: what a scaled clock's rate change leaves. */
     public ClockSettings withRate(ClockRate next) {
-        return new ClockSettings(mode, delivery, retry, next, push, dedupeWindowMillis);
+        return new ClockSettings(mode, delivery, retry, next, push, dedupeWindowMillis, flow);
     }
 
     /** These settings with ids reserved for {@code windowMillis} after their timers left. */
     public ClockSettings withDedupeWindow(long windowMillis) {
-        return new ClockSettings(mode, delivery, retry, rate, push, windowMillis);
+        return new ClockSettings(mode, delivery, retry, rate, push, windowMillis, flow);
     }
 
     /** Whether ids stay reserved after their timers left the pending set. */
     public boolean dedupes() {
         return dedupeWindowMillis > 0;
+    }
+
+    /** These settings with flow control {@code limits} (null: none). */
+    public ClockSettings withFlow(FlowLimits limits) {
+        return new ClockSettings(mode, delivery, retry, rate, push, dedupeWindowMillis, limits);
     }
 
     /** Whether fired timers become deliveries (claimed by workers, or pushed by the service). */

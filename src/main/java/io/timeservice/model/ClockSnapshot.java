@@ -65,9 +65,9 @@ public record ClockSnapshot(String name, ClockSettings settings, long now, long 
         Delivery d = delivery;
         return d.state() == Delivery.State.IN_FLIGHT
                 ? new Delivery(d.id(), d.fireTime(), d.priority(), sequence, d.payload(), d.attempt(),
-                        Delivery.State.READY, null, 0, 0, now, null, d.schedule(), d.traceContext())
+                        Delivery.State.READY, null, 0, 0, now, null, d.schedule(), d.traceContext(), d.key())
                 : new Delivery(d.id(), d.fireTime(), d.priority(), sequence, d.payload(), d.attempt(), d.state(),
-                        null, 0, d.retryAt(), d.readyAt(), d.deadReason(), d.schedule(), d.traceContext());
+                        null, 0, d.retryAt(), d.readyAt(), d.deadReason(), d.schedule(), d.traceContext(), d.key());
     }
 
     /**

@@ -19,23 +19,38 @@ package io.timeservice.model;
  * @param deadReason why it died (dead only), else null
  * @param schedule   the schedule whose occurrence fired, or null for a client's timer
  * @param traceContext the W3C trace context of the request that added the timer ({@link TraceContext}), or null
+ * @param key        the timer's flow-control key, or null (the empty key)
  */
 public record Delivery(String id, long fireTime, int priority, long sequence, String payload, int attempt,
                        State state, String claim, long leaseUntil, long retryAt, long readyAt, String deadReason,
-                       String schedule, String traceContext) {
+                       String schedule, String traceContext, String key) {
 
-    /** A delivery without a trace context. */
+    /** A delivery without a trace context or a flow-control key. */
     public Delivery(String id, long fireTime, int priority, long sequence, String payload, int attempt,
                     State state, String claim, long leaseUntil, long retryAt, long readyAt, String deadReason,
                     String schedule) {
         this(id, fireTime, priority, sequence, payload, attempt, state, claim, leaseUntil, retryAt, readyAt,
-                deadReason, schedule, null);
+                deadReason, schedule, null, null);
+    }
+
+    /** A delivery without a flow-control key. */
+    public Delivery(String id, long fireTime, int priority, long sequence, String payload, int attempt,
+                    State state, String claim, long leaseUntil, long retryAt, long readyAt, String deadReason,
+                    String schedule, String traceContext) {
+        this(id, fireTime, priority, sequence, payload, attempt, state, claim, leaseUntil, retryAt, readyAt,
+                deadReason, schedule, traceContext, null);
     }
 
     /** This delivery with the trace context {@code context} (null: none). */
     public Delivery withTraceContext(String context) {
         return new Delivery(id, fireTime, priority, sequence, payload, attempt, state, claim, leaseUntil, retryAt,
-                readyAt, deadReason, schedule, context);
+                readyAt, deadReason, schedule, context, key);
+    }
+
+    /** This delivery under the flow-control key {@code flowKey} (null: none). */
+    public Delivery withKey(String flowKey) {
+        return new Delivery(id, fireTime, priority, sequence, payload, attempt, state, claim, leaseUntil, retryAt,
+                readyAt, deadReason, schedule, traceContext, flowKey);
     }
 
     /** The delivery of a client's timer, no schedule's occurrence. */

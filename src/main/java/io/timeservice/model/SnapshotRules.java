@@ -42,6 +42,7 @@ public final class SnapshotRules {
             Timer timer = timers.get(i);
             String at = "/timers/" + i + "/";
             requireId(timer.id(), at + "id");
+            requireKey(timer.key(), at + "key");
             require(ids.add(timer.id()), at + "id", "timer id " + timer.id() + " is pending twice");
             require(timer.fireTime() >= 0 && timer.fireTime() <= latestFireTime, at + "fireTime",
                     "fireTime must be between 0 and " + latestFireTime + " (now + " + Limits.MAX_DELAY
@@ -67,6 +68,7 @@ public final class SnapshotRules {
             Delivery d = deliveries.get(i);
             String at = "/deliveries/" + i + "/";
             requireId(d.id(), at + "id");
+            requireKey(d.key(), at + "key");
             require(d.fireTime() >= 0 && d.fireTime() <= now, at + "fireTime",
                     "a delivery's fireTime must be between 0 and now (" + now + "): " + d.fireTime());
             requireSequence(d.sequence(), next, at + "sequence");
@@ -122,6 +124,14 @@ public final class SnapshotRules {
     private static void requireId(String id, String pointer) {
         try {
             TimerRules.requireValidId(id);
+        } catch (ProblemException invalid) {
+            throw new ProblemException(ErrorCode.INVALID_SNAPSHOT, invalid.getMessage()).atMember(pointer);
+        }
+    }
+
+    private static void requireKey(String key, String pointer) {
+        try {
+            TimerRules.requireValidKey(key);
         } catch (ProblemException invalid) {
             throw new ProblemException(ErrorCode.INVALID_SNAPSHOT, invalid.getMessage()).atMember(pointer);
         }

@@ -14,9 +14,11 @@ package io.timeservice.model;
  * @param payload   the caller's opaque payload text, or {@code null}
  * @param schedule  the id of the schedule whose occurrence this timer is, or {@code null} for a client's timer
  * @param traceContext the W3C trace context of the request that added it ({@link TraceContext}), or {@code null}
+ * @param key       the flow-control key its deliveries are limited under ({@link TimerRules#requireValidKey}), or
+ *                  {@code null}: every timer without one shares the empty key
  */
 public record Timer(String id, long fireTime, int priority, long sequence, long version, long createdAt,
-                    String payload, String schedule, String traceContext) {
+                    String payload, String schedule, String traceContext, String key) {
 
     /**
      * The most edits a timer can count: the heap keeps each version in an {@code int} (a {@code long} would add 4 bytes
@@ -33,12 +35,17 @@ public record Timer(String id, long fireTime, int priority, long sequence, long 
         }
     }
 
-    /** A timer without a trace context. */
+    /** A timer without a trace context or a flow-control key. */
     public Timer(String id, long fireTime, int priority, long sequence, long version, long createdAt, String payload,
                  String schedule) {
-        this(id, fireTime, priority, sequence, version, createdAt, payload, schedule, null);
+        this(id, fireTime, priority, sequence, version, createdAt, payload, schedule, null, null);
     }
 
+    /** A timer without a flow-control key. */
+    public Timer(String id, long fireTime, int priority, long sequence, long version, long createdAt, String payload,
+                 String schedule, String traceContext) {
+        this(id, fireTime, priority, sequence, version, createdAt, payload, schedule, traceContext, null);
+    }
     /** A client's timer, no schedule's occurrence. */
     public Timer(String id, long fireTime, int priority, long sequence, long version, long createdAt, String payload) {
         this(id, fireTime, priority, sequence, version, createdAt, payload, null);
@@ -46,12 +53,18 @@ public record Timer(String id, long fireTime, int priority, long sequence, long 
 
     /** This timer as an occurrence of schedule {@code scheduleId}. */
     public Timer ofSchedule(String scheduleId) {
-        return new Timer(id, fireTime, priority, sequence, version, createdAt, payload, scheduleId, traceContext);
+        return new Timer(id, fireTime, priority, sequence, version, createdAt, payload, scheduleId, traceContext, key);
     }
 
     /** This timer with the trace context {@code context} (null: none). */
     public Timer withTraceContext(String context) {
-        return new Timer(id, fireTime, priority, sequence, version, createdAt, payload, schedule, context);
+        return new Timer(id, fireTime, priority, sequence, version, createdAt, payload, schedule, context, key);
+    }
+
+    /** This timer under the flow-control key {@code flowKey} (null: none). */
+    public Timer withKey(String flowKey) {
+        return new Timer(id, fireTime, priority, sequence, version, createdAt, payload, schedule, traceContext,
+                flowKey);
     }
 
     /** Firing order: fireTime, then priority, then sequence, each ascending. */

@@ -15,22 +15,46 @@ public final class TimerRules {
 
     /** Validates an id's form. */
     public static void requireValidId(String id) {
-        if (id == null || id.isEmpty() || id.length() > Limits.MAX_ID_LENGTH) {
-            throw new ProblemException(ErrorCode.INVALID_ID, "id must be 1 to " + Limits.MAX_ID_LENGTH
-                    + " characters long" + (id == null ? "" : ", got " + id.length()));
+        requireIdSyntax(id, "id", ErrorCode.INVALID_ID);
+    }
+
+    /**
+     * Refuses a flow-control key that breaks the id rules ({@code invalid_request}); null (no key) passes: the timer
+     * shares the empty key with every other timer without one.
+     */
+    public static void requireValidKey(String key) {
+        if (key != null) {
+            requireIdSyntax(key, "key", ErrorCode.INVALID_REQUEST);
         }
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
+    }
+
+    /**
+     * A flow-control key given to a store that does not keep keys yet (the PostgreSQL store): {@code invalid_request},
+     * and nothing changes, rather than a key silently dropped.
+     */
+    public static ProblemException keysNotStored() {
+        return new ProblemException(ErrorCode.INVALID_REQUEST, "key (flow control) is not supported by the"
+                + " PostgreSQL store yet: add the timer without a key, or use the memory store");
+    }
+
+    /** The id rules for {@code value}, named {@code member} in the refusal, which carries {@code code}. */
+    private static void requireIdSyntax(String value, String member, ErrorCode code) {
+        if (value == null || value.isEmpty() || value.length() > Limits.MAX_ID_LENGTH) {
+            throw new ProblemException(code, member + " must be 1 to " + Limits.MAX_ID_LENGTH
+                    + " characters long" + (value == null ? "" : ", got " + value.length()));
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
             boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
                     || c == '.' || c == '_' || c == '-' || c == '~' || c == ':';
             if (!allowed) {
-                throw new ProblemException(ErrorCode.INVALID_ID, "id may contain only A-Z a-z 0-9 . _ - ~ :"
+                throw new ProblemException(code, member + " may contain only A-Z a-z 0-9 . _ - ~ :"
                         + ", found U+" + String.format("%04X", (int) c) + " at position " + i);
             }
         }
-        if (id.equals(".") || id.equals("..")) {
+        if (value.equals(".") || value.equals("..")) {
             // dot-segments: a URL path normalizes /timers/.. away, so such a timer could never be read or changed
-            throw new ProblemException(ErrorCode.INVALID_ID, "id may not be \"" + id
+            throw new ProblemException(code, member + " may not be \"" + value
                     + "\": a URL path segment cannot carry it as itself");
         }
     }

@@ -38,6 +38,10 @@ final class PushBody {
             json.append(",\"schedule\":");
             quote(delivery.schedule(), json);
         }
+        if (delivery.key() != null) {
+            json.append(",\"key\":");
+            quote(delivery.key(), json);
+        }
         json.append('}');
         return json.toString().getBytes(StandardCharsets.UTF_8);
     }

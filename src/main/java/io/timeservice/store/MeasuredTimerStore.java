@@ -34,9 +34,9 @@ public final class MeasuredTimerStore implements TimerStore {
 
     @Override
     public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
-                     Trace trace) {
+                     String key, Trace trace) {
         return MeasuredCall.measure(metrics, Operation.ADD,
-                () -> store.add(clock, id, due, priority, payload, traceContext, trace));
+                () -> store.add(clock, id, due, priority, payload, traceContext, key, trace));
     }
 
     @Override
@@ -58,9 +58,9 @@ public final class MeasuredTimerStore implements TimerStore {
 
     @Override
     public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
-                          OnConflict onConflict) {
+                          String key, OnConflict onConflict) {
         return MeasuredCall.measure(metrics, Operation.ADD, () -> store.add(clock, id, due, priority, payload,
-                traceContext, onConflict));
+                traceContext, key, onConflict));
     }
 
     @Override

@@ -61,6 +61,10 @@ public interface StoreMetrics {
     default void siftLevels(int levels) {
     }
 
+    /** Flow control found {@code count} keys (or the clock) without a rate token at a claim. */
+    default void flowTokensDenied(int count) {
+    }
+
     /** {@code count} deliveries had {@code event}. */
     default void deliveries(DeliveryEvent event, int count) {
     }

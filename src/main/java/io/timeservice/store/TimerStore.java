@@ -34,17 +34,21 @@ public interface TimerStore {
      *
      * @throws ProblemException {@code invalid_id}, {@code invalid_delay}, {@code duplicate_id},
      *                            {@code payload_too_large} or {@code capacity_exceeded} (too many timers, or too many
-     *                            payload bytes)
+     *                            payload bytes); {@code invalid_request} for a flow-control {@code key} that breaks
+     *                            the id rules ({@link io.timeservice.model.TimerRules#requireValidKey})
      */
     default Timer add(String clock, String id, Due due, int priority, String payload, Trace trace) {
-        return add(clock, id, due, priority, payload, null, trace);
+        return add(clock, id, due, priority, payload, null, null, trace);
     }
 
     /**
      * {@link #add(String, String, Due, int, String, Trace)}, the timer keeping {@code traceContext}
-     * ({@link io.timeservice.model.TraceContext}, null for none): its firing and delivery carry it.
+     * ({@link io.timeservice.model.TraceContext}, null for none), which its firing and delivery carry, under the
+     * flow-control {@code key} (null: the empty key) that its deliveries are limited by. No overload takes one of the
+     * two alone: both are strings, and a call naming one must say which.
      */
-    Timer add(String clock, String id, Due due, int priority, String payload, String traceContext, Trace trace);
+    Timer add(String clock, String id, Due due, int priority, String payload, String traceContext, String key,
+              Trace trace);
 
     /** Adds a timer due at {@code now + delay}: {@link #add(String, String, Due, int, String, Trace)}. */
     default Timer add(String clock, String id, long delay, int priority, String payload, Trace trace) {
@@ -79,13 +83,14 @@ public interface TimerStore {
      *                            {@code schedule_owned}
      * @param traceContext the adding request's trace context for a timer added (null: none); a replaced timer keeps
      *                     its own
+     * @param key          the flow-control key of a timer added (null: none); a replaced timer keeps its own
      */
-    AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
+    AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext, String key,
                    OnConflict onConflict);
 
-    /** {@link #add(String, String, Due, int, String, String, OnConflict)} without a trace context. */
+    /** {@link #add(String, String, Due, int, String, String, String, OnConflict)} without a trace context or key. */
     default AddOutcome add(String clock, String id, Due due, int priority, String payload, OnConflict onConflict) {
-        return add(clock, id, due, priority, payload, null, onConflict);
+        return add(clock, id, due, priority, payload, null, null, onConflict);
     }
 
     /**

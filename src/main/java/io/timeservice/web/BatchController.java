@@ -46,7 +46,8 @@ class BatchController {
     record AddOp(String op, @JsonProperty(required = true) String id,
                  @JsonDeserialize(using = AbsentOrNonNull.class) Long delay,
                  @JsonDeserialize(using = AbsentOrNonNull.class) JsonNode at,
-                 @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority, JsonNode payload) {
+                 @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority, JsonNode payload,
+                 @JsonDeserialize(using = AbsentOrNonNull.class) String key) {
     }
 
     /** {@code {"op": "edit", ...}}: the body of {@code PATCH /timers/{id}}, its id and If-Match as members. */
@@ -118,8 +119,8 @@ class BatchController {
         if ("add".equals(kind)) {
             AddOp add = json.bindMember(node, AddOp.class);
             Due due = TimerRules.requireDue(add.delay(), ClockTimeMember.read("at", add.at()));
-            batch.add(new BatchOp.Add(add.id(), due, add.priority() == null ? 0 : add.priority(),
-                    json.payloadText(add.payload())));
+            batch.add(BatchOp.Add.keyed(add.id(), due, add.priority() == null ? 0 : add.priority(),
+                    json.payloadText(add.payload()), add.key()));
             ifMatches.add(null);
         } else if ("edit".equals(kind)) {
             EditOp edit = json.bindMember(node, EditOp.class);
@@ -146,11 +147,12 @@ class BatchController {
 
     /** An added or edited timer with its entity tag. */
     record TimerWithTagJson(String id, long fireTime, int priority, long sequence, long version, long createdAt,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String payload, String etag) {
+                            @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String payload,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String key, String etag) {
 
         static TimerWithTagJson of(Timer timer) {
             return new TimerWithTagJson(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(),
-                    timer.version(), timer.createdAt(), timer.payload(), EntityTags.of(timer));
+                    timer.version(), timer.createdAt(), timer.payload(), timer.key(), EntityTags.of(timer));
         }
     }
 

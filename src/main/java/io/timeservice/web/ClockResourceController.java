@@ -9,6 +9,8 @@ import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.PushTargetGuard;
@@ -55,10 +57,10 @@ class ClockResourceController {
     ResponseEntity<ClockJson> put(@PathVariable String clock, @RequestBody PutClock body) {
         if (body.copyOf() != null) {
             if (body.now() != null || body.mode() != null || body.delivery() != null || body.retry() != null
-                    || body.rate() != null || body.push() != null || body.dedupeWindow() != null) {
+                    || body.rate() != null || body.push() != null || body.dedupeWindow() != null || body.flowControl()) {
                 throw new ProblemException(ErrorCode.INVALID_REQUEST, "a copy takes the time and settings of its"
                         + " source: copyOf (" + body.copyOf() + ") goes alone, without now, mode, delivery, retry,"
-                        + " rate, push or dedupeWindow");
+                        + " rate, push, dedupeWindow, flow, clockConcurrency or clockRate");
             }
             return ResponseEntity.created(URI.create("/clocks/" + clock))
                     .body(describe(clocks.copy(clock, body.copyOf()).clock()));
@@ -124,7 +126,22 @@ class ClockResourceController {
         }
         return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry()), rate,
                 body.push() == null ? null : pushTarget(body.push()))
-                .withDedupeWindow(body.dedupeWindow() == null ? 0 : body.dedupeWindow());
+                .withDedupeWindow(body.dedupeWindow() == null ? 0 : body.dedupeWindow())
+                .withFlow(flowLimits(body));
+    }
+
+    /** The flow control a body asks for, or null when it names none. */
+    private static FlowLimits flowLimits(PutClock body) {
+        if (!body.flowControl()) {
+            return null;
+        }
+        JsonRequest.Flow flow = body.flow();
+        return new FlowLimits(flow == null ? null : flow.concurrency(), flow == null ? null : flowRate(flow.rate()),
+                flow == null ? null : flow.burst(), body.clockConcurrency(), flowRate(body.clockRate()));
+    }
+
+    private static FlowRate flowRate(JsonRequest.Rate rate) {
+        return rate == null ? null : new FlowRate(rate.limit(), rate.period());
     }
 
     private static PushTarget pushTarget(Push push) {
@@ -152,7 +169,9 @@ class ClockResourceController {
                 clock.createdAtWallMillis(), clock.deletesAt(), lowerCase(settings.mode()),
                 settings.rate() == null ? null : settings.rate().value(), lowerCase(settings.delivery()),
                 RetryJson.of(settings.retry()), PushJson.of(settings.push()), settings.dedupeWindowMillis(),
-                clock.deliveries() == null ? null : DeliveryCountsJson.of(clock.deliveries()));
+                clock.deliveries() == null ? null : DeliveryCountsJson.of(clock.deliveries()),
+                FlowJson.of(settings.flow()), settings.flow() == null ? null : settings.flow().clockConcurrency(),
+                settings.flow() == null ? null : RateJson.of(settings.flow().clockRate()));
     }
 
     /**
@@ -165,12 +184,35 @@ class ClockResourceController {
      * @param push       a push clock's target without its secrets; absent for other clocks
      * @param dedupeWindow milliseconds an id stays reserved after its timer left the pending set; 0: none
      * @param deliveries the deliveries by state, for a clock that queues them; absent otherwise
+     * @param flow       per-key flow control, when the clock has any; {@code clockConcurrency} and {@code clockRate}
+     *                   the clock's own, each when set
      */
     record ClockJson(String name, long now, int size, Long nextFireTime, Long oldestAge, long createdAt,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Long deletesAt, String mode,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Double rate, String delivery,
                      RetryJson retry, @JsonInclude(JsonInclude.Include.NON_NULL) PushJson push, long dedupeWindow,
-                     @JsonInclude(JsonInclude.Include.NON_NULL) DeliveryCountsJson deliveries) {
+                     @JsonInclude(JsonInclude.Include.NON_NULL) DeliveryCountsJson deliveries,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) FlowJson flow,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Integer clockConcurrency,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) RateJson clockRate) {
+    }
+
+    /** A clock's per-key flow control as {@code PUT} takes it; each absent member is a limit that does not apply. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record FlowJson(Integer concurrency, RateJson rate, Integer burst) {
+
+        static FlowJson of(FlowLimits flow) {
+            return flow == null || flow.concurrency() == null && flow.rate() == null ? null
+                    : new FlowJson(flow.concurrency(), RateJson.of(flow.rate()), flow.burst());
+        }
+    }
+
+    /** A rate limit: {@code limit} deliveries per {@code period} ms. */
+    record RateJson(long limit, long period) {
+
+        static RateJson of(FlowRate rate) {
+            return rate == null ? null : new RateJson(rate.limit(), rate.periodMillis());
+        }
     }
 
     /** A push target as the API shows it: the secrets are write-only, so only their number is shown. */

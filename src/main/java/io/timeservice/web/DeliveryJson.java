@@ -20,7 +20,7 @@ import io.timeservice.model.TraceContext;
 record DeliveryJson(String clock, String id, long fireTime, int priority, long sequence,
                     @JsonRawValue String payload, int attempt, String state, String claim, Long leaseUntil,
                     Long retryAt, long readyAt, String deadReason, String schedule, String traceparent,
-                    String tracestate) {
+                    String tracestate, String key) {
 
     /** @param clock the clock's name as the path gave it; null on the default clock's paths */
     static DeliveryJson of(String clock, Delivery delivery) {
@@ -33,7 +33,7 @@ record DeliveryJson(String clock, String id, long fireTime, int priority, long s
                 delivery.state() == Delivery.State.WAITING ? delivery.retryAt() : null, delivery.readyAt(),
                 delivery.state() == Delivery.State.DEAD ? delivery.deadReason() : null, delivery.schedule(),
                 context == null ? null : TraceContext.traceparent(context),
-                context == null ? null : TraceContext.tracestate(context));
+                context == null ? null : TraceContext.tracestate(context), delivery.key());
     }
 
     /** As {@link #of(String, List)} without the claims: a listing shows in-flight deliveries to readers too. */
@@ -42,7 +42,8 @@ record DeliveryJson(String clock, String id, long fireTime, int priority, long s
             DeliveryJson shown = of(clock, delivery);
             return new DeliveryJson(shown.clock(), shown.id(), shown.fireTime(), shown.priority(), shown.sequence(),
                     shown.payload(), shown.attempt(), shown.state(), null, shown.leaseUntil(), shown.retryAt(),
-                    shown.readyAt(), shown.deadReason(), shown.schedule(), shown.traceparent(), shown.tracestate());
+                    shown.readyAt(), shown.deadReason(), shown.schedule(), shown.traceparent(), shown.tracestate(),
+                    shown.key());
         }).toList();
     }
 

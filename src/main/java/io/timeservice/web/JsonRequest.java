@@ -23,10 +23,11 @@ sealed interface JsonRequest {
                     @JsonDeserialize(using = AbsentOrNonNull.class) JsonNode at,
                     @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority,
                     JsonNode payload,
-                    @JsonDeserialize(using = AbsentOrNonNull.class) String onConflict) implements JsonRequest {
+                    @JsonDeserialize(using = AbsentOrNonNull.class) String onConflict,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) String key) implements JsonRequest {
 
         AddTimer(String id, Long delay, JsonNode at, Integer priority, JsonNode payload) {
-            this(id, delay, at, priority, payload, null);
+            this(id, delay, at, priority, payload, null, null);
         }
     }
 
@@ -55,11 +56,29 @@ sealed interface JsonRequest {
                     @JsonDeserialize(using = AbsentOrNonNull.class) String copyOf,
                     @JsonDeserialize(using = AbsentOrNonNull.class) BigDecimal rate,
                     @JsonDeserialize(using = AbsentOrNonNull.class) Push push,
-                    @JsonDeserialize(using = AbsentOrNonNull.class) Long dedupeWindow) implements JsonRequest {
+                    @JsonDeserialize(using = AbsentOrNonNull.class) Long dedupeWindow,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) Flow flow,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) Integer clockConcurrency,
+                    @JsonDeserialize(using = AbsentOrNonNull.class) Rate clockRate) implements JsonRequest {
 
         PutClock(Long now, ClockMode mode, DeliveryMode delivery, Retry retry) {
-            this(now, mode, delivery, retry, null, null, null, null);
+            this(now, mode, delivery, retry, null, null, null, null, null, null, null);
         }
+
+        /** Whether the body sets any of flow control's members. */
+        boolean flowControl() {
+            return flow != null || clockConcurrency != null || clockRate != null;
+        }
+    }
+
+    /** A clock's flow control per key ({@link io.timeservice.model.FlowLimits}); an absent member sets no limit. */
+    record Flow(@JsonDeserialize(using = AbsentOrNonNull.class) Integer concurrency,
+                @JsonDeserialize(using = AbsentOrNonNull.class) Rate rate,
+                @JsonDeserialize(using = AbsentOrNonNull.class) Integer burst) {
+    }
+
+    /** A rate limit: {@code limit} deliveries per {@code period} ms of the clock's time. */
+    record Rate(@JsonProperty(required = true) long limit, @JsonProperty(required = true) long period) {
     }
 
     /**

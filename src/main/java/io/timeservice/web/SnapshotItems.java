@@ -8,6 +8,8 @@ import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
@@ -55,17 +57,44 @@ final class SnapshotItems {
                      @JsonDeserialize(using = SnapshotValues.RetryValue.class) RetryPolicy retry,
                      @JsonDeserialize(using = SnapshotValues.PushValue.class) PushTarget push,
                      Long now, Long nextSequence,
-                     @Range(min = 0, max = Limits.MAX_DEDUPE_WINDOW) Long dedupeWindow) implements Item {
+                     @Range(min = 0, max = Limits.MAX_DEDUPE_WINDOW) Long dedupeWindow,
+                     @JsonDeserialize(using = SnapshotValues.FlowValue.class) FlowItem flow, Long clockConcurrency,
+                     @JsonDeserialize(using = SnapshotValues.FlowRateValue.class) FlowRate clockRate) implements Item {
 
         /** The settings, refused together at the clock when mode, delivery and rate do not agree. */
         ClockSettings settings(String pointer) {
             try {
                 return ClockSettings.of(mode == null ? null : ClockSettings.Mode.valueOf(upper(mode)),
                         delivery == null ? null : ClockSettings.DeliveryMode.valueOf(upper(delivery)), retry, rate,
-                        push).withDedupeWindow(or(dedupeWindow, 0));
+                        push).withDedupeWindow(or(dedupeWindow, 0)).withFlow(flowLimits());
             } catch (ProblemException invalid) {
                 throw SnapshotRules.refused(pointer, invalid.getMessage());
             }
+        }
+
+        /** The flow control read (issue 44), or null; a count beyond an int is refused by the rules as out of range. */
+        private FlowLimits flowLimits() {
+            if (flow == null && clockConcurrency == null && clockRate == null) {
+                return null;
+            }
+            return new FlowLimits(flow == null ? null : narrow(flow.concurrency()), flow == null ? null : flow.rate(),
+                    flow == null ? null : narrow(flow.burst()), narrow(clockConcurrency), clockRate);
+        }
+    }
+
+    /** A clock's per-key flow control: {@code concurrency}, {@code rate}, {@code burst}, each optional. */
+    record FlowItem(Long concurrency, @JsonDeserialize(using = SnapshotValues.FlowRateValue.class) FlowRate rate,
+                    Long burst) implements Item {
+    }
+
+    /** A rate of flow control: {@code limit} per {@code period} ms, both required. */
+    record RateItem(Long limit, Long period) implements Item {
+
+        FlowRate rate() {
+            if (limit == null || period == null) {
+                throw SnapshotValues.refused("member " + (limit == null ? "limit" : "period") + " is required");
+            }
+            return new FlowRate(limit, period);
         }
     }
 
@@ -99,12 +128,12 @@ final class SnapshotItems {
     record TimerItem(String id, Long fireTime, @Range(min = INT_MIN, max = INT_MAX) Long priority, Long sequence,
                      @JsonDeserialize(using = SnapshotValues.Payload.class) String payload, String schedule,
                      @Range(min = 1, max = Timer.MAX_VERSION) Long version, Long createdAt, String traceparent,
-                     String tracestate) implements Item {
+                     String tracestate, String key) implements Item {
 
         Timer timer(String pointer) {
             requireFired(pointer, id, fireTime, sequence);
             return new Timer(id, fireTime, or(priority, 0).intValue(), sequence, or(version, 1), or(createdAt, 0),
-                    payload, schedule, traceContext(pointer, traceparent, tracestate));
+                    payload, schedule, traceContext(pointer, traceparent, tracestate), key);
         }
     }
 
@@ -113,14 +142,14 @@ final class SnapshotItems {
                         @Range(min = INT_MIN, max = INT_MAX) Long attempt,
                         @OneOf({"ready", "in_flight", "waiting", "dead"}) String state, Long readyAt,
                         @Range(min = 1, max = Long.MAX_VALUE) Long retryAt, String deadReason, String traceparent,
-                        String tracestate) implements Item {
+                        String tracestate, String key) implements Item {
 
         Delivery delivery(String pointer) {
             requireFired(pointer, id, fireTime, sequence);
             require(state != null, pointer, "state");
             return new Delivery(id, fireTime, or(priority, 0).intValue(), sequence, payload, or(attempt, 1).intValue(),
                     Delivery.State.valueOf(upper(state)), null, 0, or(retryAt, 0), or(readyAt, fireTime), deadReason,
-                    schedule, traceContext(pointer, traceparent, tracestate));
+                    schedule, traceContext(pointer, traceparent, tracestate), key);
         }
     }
 
@@ -199,6 +228,10 @@ final class SnapshotItems {
         if (!present) {
             throw SnapshotRules.refused(pointer + "/" + member, "member " + member + " is required");
         }
+    }
+
+    private static Integer narrow(Long value) {
+        return value == null ? null : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, value));
     }
 
     private static Long or(Long value, long absent) {

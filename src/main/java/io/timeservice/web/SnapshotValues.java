@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.function.Function;
 
 import io.timeservice.model.ClockRate;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
@@ -313,6 +314,20 @@ final class SnapshotValues {
     static final class PushValue extends Checked<SnapshotItems.PushItem, PushTarget> {
         PushValue() {
             super(SnapshotItems.PushItem.class, SnapshotItems.PushItem::target);
+        }
+    }
+
+    /** A clock's per-key flow control (issue 44). */
+    static final class FlowValue extends Checked<SnapshotItems.FlowItem, SnapshotItems.FlowItem> {
+        FlowValue() {
+            super(SnapshotItems.FlowItem.class, item -> item);
+        }
+    }
+
+    /** A rate of flow control: limit and period. */
+    static final class FlowRateValue extends Checked<SnapshotItems.RateItem, FlowRate> {
+        FlowRateValue() {
+            super(SnapshotItems.RateItem.class, SnapshotItems.RateItem::rate);
         }
     }
 

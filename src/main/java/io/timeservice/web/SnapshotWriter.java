@@ -8,6 +8,8 @@ import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.Reservation;
 import io.timeservice.model.RetryPolicy;
@@ -144,8 +146,43 @@ final class SnapshotWriter {
         if (settings.dedupes()) {
             json.writeNumberProperty("dedupeWindow", settings.dedupeWindowMillis());
         }
+        if (settings.flow() != null) {
+            writeFlow(settings.flow(), json);
+        }
         json.writeNumberProperty("now", snapshot.now());
         json.writeNumberProperty("nextSequence", snapshot.nextSequence());
+        json.writeEndObject();
+    }
+
+    /** Flow control as {@code PUT /clocks/{clock}} takes it: {@code flow}, {@code clockConcurrency}, {@code clockRate}. */
+    private static void writeFlow(FlowLimits flow, JsonGenerator json) {
+        if (flow.concurrency() != null || flow.rate() != null) {
+            json.writeName("flow");
+            json.writeStartObject();
+            if (flow.concurrency() != null) {
+                json.writeNumberProperty("concurrency", flow.concurrency());
+            }
+            if (flow.rate() != null) {
+                writeRate("rate", flow.rate(), json);
+            }
+            if (flow.burst() != null) {
+                json.writeNumberProperty("burst", flow.burst());
+            }
+            json.writeEndObject();
+        }
+        if (flow.clockConcurrency() != null) {
+            json.writeNumberProperty("clockConcurrency", flow.clockConcurrency());
+        }
+        if (flow.clockRate() != null) {
+            writeRate("clockRate", flow.clockRate(), json);
+        }
+    }
+
+    private static void writeRate(String name, FlowRate rate, JsonGenerator json) {
+        json.writeName(name);
+        json.writeStartObject();
+        json.writeNumberProperty("limit", rate.limit());
+        json.writeNumberProperty("period", rate.periodMillis());
         json.writeEndObject();
     }
 
@@ -176,6 +213,9 @@ final class SnapshotWriter {
         json.writeNumberProperty("createdAt", timer.createdAt());
         if (timer.schedule() != null) {
             json.writeStringProperty("schedule", timer.schedule());
+        }
+        if (timer.key() != null) {
+            json.writeStringProperty("key", timer.key());
         }
         writePayload(timer.payload(), json);
         writeTraceContext(timer.traceContext(), json);
@@ -245,6 +285,9 @@ final class SnapshotWriter {
         }
         if (delivery.schedule() != null) {
             json.writeStringProperty("schedule", delivery.schedule());
+        }
+        if (delivery.key() != null) {
+            json.writeStringProperty("key", delivery.key());
         }
         writePayload(delivery.payload(), json);
         writeTraceContext(delivery.traceContext(), json);

@@ -58,10 +58,11 @@ class TimerController {
         Due due = TimerRules.requireDue(body.delay(), ClockTimeMember.read("at", body.at()));
         if (body.onConflict() != null) {
             return decided(clock, timers.add(clock, body.id(), due, body.priority() == null ? 0 : body.priority(),
-                    payload, traceContexts.ofAdd(request, clock, body.id()), OnConflict.of(body.onConflict())));
+                    payload, traceContexts.ofAdd(request, clock, body.id()), body.key(),
+                    OnConflict.of(body.onConflict())));
         }
         Timer timer = timers.add(clock, body.id(), due, body.priority() == null ? 0 : body.priority(), payload,
-                traceContexts.ofAdd(request, clock, body.id()), Trace.into(steps));
+                traceContexts.ofAdd(request, clock, body.id()), body.key(), Trace.into(steps));
         return ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/timers/" + timer.id()))
                 .eTag(EntityTags.of(timer))
                 .body(TimerJson.of(timer, steps));

@@ -42,6 +42,50 @@ class DeliveryGaugesTest {
     }
 
     @Test
+    void flowGauges_countTheReadyDeliveriesHeldBack_andTheirKeys_andTokensDeniedAreCounted() {
+        java.util.concurrent.atomic.AtomicInteger denied = new java.util.concurrent.atomic.AtomicInteger();
+        StoreMetrics counting = new StoreMetrics() {
+            @Override
+            public void flowTokensDenied(int count) {
+                denied.addAndGet(count);
+            }
+        };
+        ClockRegistry flowClocks = new ClockRegistry((clock, shared) -> new MemoryClock(clock, 4, shared, wall::get,
+                counting), budget, 10, wall::get);
+        SimpleMeterRegistry flowRegistry = new SimpleMeterRegistry();
+        new DeliveryGauges(flowClocks, firing, wall::get).bindTo(flowRegistry);
+        MemoryClock flow = flowClocks.create("flow", 0, ONE_ATTEMPT.withFlow(new io.timeservice.model.FlowLimits(1,
+                new io.timeservice.model.FlowRate(1, 1_000), 5, null, null))).clock().scheduler();
+        for (String id : List.of("a0", "a1", "a2")) {
+            flow.add(id, io.timeservice.model.Due.after(10), 0, null, null, "a", Trace.NONE);
+        }
+        flow.add("b0", io.timeservice.model.Due.after(10), 0, null, null, "b", Trace.NONE);
+        flow.advance(10, Trace.NONE);
+
+        List<Delivery> claimed = flow.claim(10, 1_000, 0);
+
+        assertThat(claimed).extracting(Delivery::id).containsExactly("a0", "b0");
+        assertThat(flowRegistry.get("timer.flow.held.back").gauge().value()).isEqualTo(2.0);
+        assertThat(flowRegistry.get("timer.flow.keys.at.limit").gauge().value()).isEqualTo(1.0);
+        flow.ack("a0", claimed.get(0).claim());
+        assertThat(flowRegistry.get("timer.flow.held.back").gauge().value()).as("a may give again").isZero();
+        assertThat(flow.claim(10, 1_000, 0)).extracting(Delivery::id).containsExactly("a1");
+        assertThat(denied).as("a's bucket of 5 had tokens for each").hasValue(0);
+        flowClocks.create("tight", 0, ONE_ATTEMPT.withFlow(new io.timeservice.model.FlowLimits(null,
+                new io.timeservice.model.FlowRate(1, 1_000), null, null, null))).clock().scheduler();
+        MemoryClock tight = flowClocks.scheduler("tight");
+        tight.add("t0", io.timeservice.model.Due.after(1), 0, null, null, "t", Trace.NONE);
+        tight.add("t1", io.timeservice.model.Due.after(1), 0, null, null, "t", Trace.NONE);
+        tight.advance(1, Trace.NONE);
+        assertThat(tight.claim(10, 1_000, 0)).hasSize(1);
+        assertThat(tight.claim(10, 1_000, 0)).isEmpty();
+        assertThat(denied).as("t was found without a token once; then it waits").hasValue(1);
+        assertThat(flowRegistry.get("timer.flow.keys.at.limit").gauge().value())
+                .as("a (a1 in flight at a concurrency of 1, a2 ready) and t (no token), over both clocks")
+                .isEqualTo(2.0);
+    }
+
+    @Test
     void gauges_countEveryClocksDeliveriesByState_andAgeOnlySystemClocksReadyOnes() {
         MemoryClock system = clocks.create("real", 0, ClockSettings.SYSTEM).clock().scheduler();
         MemoryClock virtual = clocks.create("ci", 0, ONE_ATTEMPT).clock().scheduler();

@@ -135,6 +135,36 @@ class PusherTest {
     }
 
     @Test
+    void flowControl_holdsAKeysPushesToItsConcurrency_whileOtherKeysGo() throws Exception {
+        new MemoryClockStore(clocks).create("flow", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL,
+                ClockSettings.DeliveryMode.PUSH, RETRY, null, target("/hooks", 4, List.of()))
+                .withFlow(new io.timeservice.model.FlowLimits(1, null, null, null, null)));
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        receiver.answer(request -> new Receiver.Answer(204, Map.of(), () -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        for (int i = 0; i < 3; i++) {
+            timers.add("flow", "k" + i, io.timeservice.model.Due.after(10), 0, null, null, "k", Trace.NONE);
+        }
+        timers.add("flow", "j0", io.timeservice.model.Due.after(10), 0, null, null, "j", Trace.NONE);
+
+        advance("flow", 10);
+
+        List<String> first = List.of(receiver.next().body(), receiver.next().body());
+        assertThat(first).anySatisfy(body -> assertThat(body).contains("\"id\":\"k0\"", "\"key\":\"k\""))
+                .anySatisfy(body -> assertThat(body).contains("\"id\":\"j0\"", "\"key\":\"j\""));
+        assertThat(receiver.nextWithin(300)).as("k1 is held back while k0 is in flight").isNull();
+        release.countDown();
+        assertThat(receiver.next().body()).contains("\"id\":\"k1\"");
+        assertThat(receiver.next().body()).contains("\"id\":\"k2\"");
+        assertThat(receiver.mostOpen()).isLessThanOrEqualTo(2);
+    }
+
+    @Test
     void anAnswer_isSettledOnThePushersPool_orWhereItArrives() throws Exception {
         pushClock("billing", target("/hooks", 4, List.of()));
         add("billing", "invoice-42", 1_000, null);

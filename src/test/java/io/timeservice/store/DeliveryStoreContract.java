@@ -97,7 +97,7 @@ public abstract class DeliveryStoreContract extends StoreContract {
     void theAddingRequestsTraceContext_staysWithItsTimer_itsDelivery_aCopyAndASnapshot() {
         String traced = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01;congo=t61rcWkgMzE";
         String batched = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00";
-        timers().add(Q, "t", Due.after(5), 0, null, traced, Trace.NONE);
+        timers().add(Q, "t", Due.after(5), 0, null, traced, null, Trace.NONE);
         timers().add(Q, "plain", 5, 0, null, Trace.NONE);
         assertThat(timers().batch(Q, List.of(new BatchOp.Add("b", Due.after(50), 0, "[1]", batched))))
                 .extracting(Timer::traceContext).containsExactly(batched);

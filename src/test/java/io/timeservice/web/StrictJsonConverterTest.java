@@ -63,8 +63,8 @@ class StrictJsonConverterTest {
     @Test
     void integersBind_asSent_andAbsentOptionalMembersAreNull() {
         assertThat(read(AddTimer.class, "{\"id\":\"N\",\"delay\":-1,\"priority\":-2147483648}"))
-                .isEqualTo(new AddTimer("N", -1L, null, Integer.MIN_VALUE, null));   // ranges are the scheduler's
-        assertThat(read(AddTimer.class, "{\"delay\":0,\"id\":\"N\"}")).isEqualTo(new AddTimer("N", 0L, null, null, null));
+                .isEqualTo(new AddTimer("N", -1L, null, Integer.MIN_VALUE, null, null, null));   // ranges are the scheduler's
+        assertThat(read(AddTimer.class, "{\"delay\":0,\"id\":\"N\"}")).isEqualTo(new AddTimer("N", 0L, null, null, null, null, null));
         assertThat(read(EditTimer.class, "{}")).isEqualTo(new EditTimer(null, null, null));
         assertThat(read(EditTimer.class, "{\"priority\":3}")).isEqualTo(new EditTimer(null, null, 3));
         assertThat(read(Advance.class, "{\"by\":1000000000000001}"))
@@ -85,7 +85,7 @@ class StrictJsonConverterTest {
     void missingAndUnknownMembers_areInvalidRequest_whateverTheirName() {
         assertRefused(AddTimer.class, "{\"delay\":1}", ErrorCode.INVALID_REQUEST, "member \"id\" is required");
         // delay and at are each optional here, as an advance's by and to; "exactly one of them" is TimerRules'
-        assertThat(read(AddTimer.class, "{\"id\":\"N\"}")).isEqualTo(new AddTimer("N", null, null, null, null));
+        assertThat(read(AddTimer.class, "{\"id\":\"N\"}")).isEqualTo(new AddTimer("N", null, null, null, null, null, null));
         assertRefused(AddTimer.class, "{\"id\":\"N\",\"at\":null}", ErrorCode.INVALID_DELAY, "at must be");
         // an advance's by and to are each optional here; "exactly one of them" is the scheduler's (ClocksRestTest)
         assertThat(read(Advance.class, "{}")).isEqualTo(new Advance(null, null));

@@ -73,6 +73,7 @@ final class BatchPlan {
     private void decide(BatchOp op) {
         if (op instanceof BatchOp.Add add) {
             TimerRules.requireValidId(add.id());
+            TimerRules.requireValidKey(add.key());
             long fireTime = TimeRules.fireTime(now, add.due());
             requireNotReserved.accept(add.id());
             if (current(add.id()) != null) {
@@ -84,7 +85,7 @@ final class BatchPlan {
             reserveRunningPeak();
             adds++;
             Timer added = new Timer(add.id(), fireTime, add.priority(), sequences.last() + adds, 1, now,
-                    add.payload(), null, add.traceContext());
+                    add.payload(), null, add.traceContext(), add.key());
             decided(added, new Mutation.Added(added, createdAtWall), added);
         } else if (op instanceof BatchOp.Edit edit) {
             TimerRules.requireEditChange(edit.due(), edit.priority());
@@ -93,7 +94,8 @@ final class BatchPlan {
             TimerRules.requireVersionLeft(current);
             Timer edited = new Timer(current.id(), edit.due() == null ? current.fireTime() : fireTime,
                     edit.priority() == null ? current.priority() : edit.priority(), current.sequence(),
-                    current.version() + 1, current.createdAt(), current.payload());
+                    current.version() + 1, current.createdAt(), current.payload(), null, current.traceContext(),
+                    current.key());
             decided(edited, new Mutation.Edited(edited.id(), edited.sequence(), edited.fireTime(),
                     edited.priority(), edited.version()), edited);
         } else if (op instanceof BatchOp.Cancel cancel) {
@@ -151,7 +153,7 @@ final class BatchPlan {
             if (mutation instanceof Mutation.Added added) {
                 Timer t = added.timer();
                 heap.insert(t.id(), t.fireTime(), t.priority(), t.sequence(), 1, t.createdAt(), createdAtWall,
-                        t.payload(), t.traceContext());
+                        t.payload(), t.traceContext(), t.key());
             } else if (mutation instanceof Mutation.Edited edited) {
                 heap.update(heap.find(edited.id()), edited.fireTime(), edited.priority());
             } else if (mutation instanceof Mutation.Cancelled cancelled) {

@@ -42,12 +42,30 @@ final class ClockDeliveries {
     private final Capacity capacity;
     private final StoreMetrics metrics;
     private final ReadySignal readySignal = new ReadySignal();
+    /**
+     * The ready signal for a clock under flow control: a held-back delivery becomes eligible when a token refills,
+     * which nothing signals (it is only the clock's time passing), so a long poll looks again at least every
+     * {@link #HELD_BACK_LOOK_MILLIS}.
+     */
+    private final LongPoll.Signal heldBackSignal = new LongPoll.Signal() {
+        @Override
+        public long generation() {
+            return readySignal.generation();
+        }
+
+        @Override
+        public void awaitChange(long seen, long nanos) throws InterruptedException {
+            readySignal.awaitChange(seen, Math.min(nanos, HELD_BACK_LOOK_MILLIS * 1_000_000));
+        }
+    };
+    static final long HELD_BACK_LOOK_MILLIS = 20;
     /** Told whenever deliveries are ready after a change (a pusher takes note); runs under the lock. */
     private volatile Runnable readyHook = () -> { };
     /** Set when the service shuts down: long polls answer at once instead of holding their threads. */
     private volatile boolean waitsEnded;
     /** Delivery counts for gauges, written under the lock, read without it. */
     private volatile DeliveryCounts counts = DeliveryCounts.NONE;
+    private volatile FlowCounts flowCounts = FlowCounts.NONE;
 
     ClockDeliveries(ClockKernel kernel, DeliveryQueue deliveries, Capacity capacity, StoreMetrics metrics) {
         this.kernel = kernel;
@@ -59,6 +77,15 @@ final class ClockDeliveries {
     /** This clock's deliveries by state, as of its last change; O(1), no lock. */
     DeliveryCounts counts() {
         return counts;
+    }
+
+    /** Ready deliveries held back by flow control and the keys holding them, as of the last change; no lock. */
+    record FlowCounts(int heldBack, int keysAtLimit) {
+        static final FlowCounts NONE = new FlowCounts(0, 0);
+    }
+
+    FlowCounts flowCounts() {
+        return flowCounts;
     }
 
     /** Refreshes the counts, noting whether firing holds due timers back; call under the lock. */
@@ -95,7 +122,8 @@ final class ClockDeliveries {
      */
     List<Delivery> claim(int max, long leaseMillis, long waitMillis) {
         DeliveryRules.requireClaim(max, leaseMillis, waitMillis);
-        return LongPoll.claim(waitMillis, readySignal, () -> waitsEnded, () -> claimReady(max, leaseMillis));
+        return LongPoll.claim(waitMillis, deliveries.flowControlled() ? heldBackSignal : readySignal,
+                () -> waitsEnded, () -> claimReady(max, leaseMillis));
     }
 
     private List<Delivery> claimReady(int max, long leaseMillis) {
@@ -104,7 +132,9 @@ final class ClockDeliveries {
             requireQueue();
             long now = kernel.clock().now();
             long settledAt = settle(now, tally);
-            int count = Math.min(max, deliveries.readyCount());
+            DeliveryQueue.Planned planned = deliveries.flowControlled() ? deliveries.plan(now, max) : null;
+            tally.tokensDenied += deliveries.takeTokensDenied();
+            int count = planned != null ? planned.entries().size() : Math.min(max, deliveries.readyCount());
             if (count == 0) {
                 return new Applied<>(List.<Delivery>of(), settledAt, Applied.NO_LEVELS);
             }
@@ -113,8 +143,11 @@ final class ClockDeliveries {
             for (int i = 0; i < count; i++) {
                 claims.add(claimPrefix + Integer.toString(i, 36));
             }
-            Applied<List<Delivery>> leased = kernel.commit(new Mutation.Claimed(now, leaseMillis, claims),
-                    () -> deliveries.claim(now, leaseMillis, claims));
+            Applied<List<Delivery>> leased = planned == null
+                    ? kernel.commit(new Mutation.Claimed(now, leaseMillis, claims),
+                            () -> deliveries.claim(now, leaseMillis, claims))
+                    : kernel.commit(new Mutation.FlowClaimed(now, leaseMillis, claims, planned.sequences()),
+                            () -> deliveries.claim(now, leaseMillis, claims, planned));
             tally.claimed(leased.value(), now, kernel.settings().isSystem());
             changed();
             return leased;
@@ -448,6 +481,8 @@ final class ClockDeliveries {
      */
     void changed() {
         counts = countDeliveries(counts.firingHeldBack());
+        flowCounts = deliveries.flowControlled() ? new FlowCounts(deliveries.heldBack(), deliveries.keysAtLimit())
+                : FlowCounts.NONE;
         if (deliveries.readyCount() > 0) {
             readySignal.signal();
             readyHook.run();
@@ -496,6 +531,7 @@ final class ClockDeliveries {
         private final int[] counts = new int[DeliveryEvent.values().length];
         private long[] lateness = new long[0];
         private long[] lags = new long[0];
+        int tokensDenied;
 
         void add(DeliveryEvent event, int count) {
             counts[event.ordinal()] += count;
@@ -536,6 +572,9 @@ final class ClockDeliveries {
             }
             for (long millis : lags) {
                 metrics.fireLag(millis);
+            }
+            if (tokensDenied > 0) {
+                metrics.flowTokensDenied(tokensDenied);
             }
         }
     }

@@ -38,7 +38,7 @@ final class ClockLifecycle {
     void configure(ClockSettings clockSettings, TimeSource timeSource) {
         kernel.lock().run(() -> {
             kernel.useSettings(clockSettings);
-            kernel.deliveries().policy(clockSettings.retry());
+            kernel.deliveries().settings(clockSettings);
             kernel.useClock(timeSource);
         });
     }
@@ -70,7 +70,7 @@ final class ClockLifecycle {
                     kernel.useClock(TimeSource.fresh(next, wallClockMillis));
                 }
                 kernel.useSettings(next);
-                kernel.deliveries().policy(next.retry());
+                kernel.deliveries().settings(next);
                 clockDeliveries.changed();
                 return null;
             });

@@ -111,7 +111,7 @@ final class ClockRecovery {
             }
             heap.insert(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(),
                     Math.toIntExact(timer.version()), timer.createdAt(), added.createdAtWallMillis(), timer.payload(),
-                    timer.traceContext());
+                    timer.traceContext(), timer.key());
             lastSequence = timer.sequence();
             pendingBytes += bytesOf(timer);
         } else if (mutation instanceof Mutation.Cancelled cancelled) {
@@ -191,6 +191,8 @@ final class ClockRecovery {
                         + " has " + deliveries.readyCount() + " ready");
             }
             deliveries.claim(claimed.now(), claimed.leaseMillis(), claimed.claims());
+        } else if (mutation instanceof Mutation.FlowClaimed claimed) {
+            deliveries.claimSequences(claimed.now(), claimed.leaseMillis(), claimed.claims(), claimed.sequences());
         } else if (mutation instanceof Mutation.Acked acked) {
             deliveries.ack(leased(acked.claim()));
         } else if (mutation instanceof Mutation.AckedAll acked) {
@@ -354,7 +356,7 @@ final class ClockRecovery {
         }
         settings = next;
         reservations.follow(next);
-        deliveries.policy(next.retry());
+        deliveries.settings(next);
     }
 
     /** The state rebuilt so far, as a snapshot would take it live: what a fork recorded at this point copies. */

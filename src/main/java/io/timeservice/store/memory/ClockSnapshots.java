@@ -97,7 +97,8 @@ final class ClockSnapshots {
         public Timer get(int index) {
             Timer t = state.timer(slots[index]);
             return new Timer(t.id(), t.fireTime(), t.priority(), numbering.of(t.sequence()), t.version(),
-                    t.createdAt(), t.payload(), owners.isEmpty() ? null : owners.get(t.id()), t.traceContext());
+                    t.createdAt(), t.payload(), owners.isEmpty() ? null : owners.get(t.id()), t.traceContext(),
+                    t.key());
         }
 
         @Override
@@ -122,7 +123,7 @@ final class ClockSnapshots {
         Map<String, String> triggered = new HashMap<>();
         for (Timer t : snapshot.timers()) {
             timers.add(new Mutation.Added(new Timer(t.id(), t.fireTime(), t.priority(), floor + t.sequence(),
-                    t.version(), t.createdAt(), t.payload(), null, t.traceContext()), createdAtWallMillis));
+                    t.version(), t.createdAt(), t.payload(), null, t.traceContext(), t.key()), createdAtWallMillis));
             if (t.schedule() != null && !ClockSnapshot.isScheduledOccurrence(t, schedules)) {
                 triggered.put(t.id(), t.schedule());
             }
@@ -131,7 +132,7 @@ final class ClockSnapshots {
         for (Delivery d : snapshot.deliveries()) {
             deliveries.add(new SavedDelivery(new Delivery(d.id(), d.fireTime(), d.priority(), floor + d.sequence(),
                     d.payload(), d.attempt(), d.state(), null, 0, d.retryAt(), d.readyAt(), d.deadReason(),
-                    d.schedule(), d.traceContext()), 0));
+                    d.schedule(), d.traceContext(), d.key()), 0));
         }
         long now = snapshot.settings().isSystem() ? createdAtWallMillis : snapshot.now();
         long firedThrough = snapshot.settings().mode() != ClockSettings.Mode.VIRTUAL ? now : snapshot.firedThrough();

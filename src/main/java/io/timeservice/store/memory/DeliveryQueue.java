@@ -7,13 +7,16 @@ import java.util.Iterator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.TreeSet;
 
+import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery.State;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.DeliveryRules;
+import io.timeservice.model.FlowLimits;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
@@ -27,7 +30,8 @@ import io.timeservice.model.Timer;
  *
  * <ul>
  * <li>ready: a binary heap by (readyAt, fireTime, priority, sequence): claims take the longest-ready first, and
- *     first attempts (ready at their fireTime) in the strict firing order;</li>
+ *     first attempts (ready at their fireTime) in the strict firing order; under flow control ({@link FlowLimits})
+ *     a {@link FlowReady} instead: the same order within each key, round robin between keys, limits held;</li>
  * <li>in flight: by claim token (ack, nack, extend) and in a tree by lease end (expiry);</li>
  * <li>waiting: in a tree by retry time;</li>
  * <li>dead: {@link DeadLetters}, by sequence (pages) and by id (redrive, delete).</li>
@@ -41,7 +45,7 @@ import io.timeservice.model.Timer;
  */
 final class DeliveryQueue {
 
-    private static final Comparator<Entry> READY_ORDER = Comparator.<Entry>comparingLong(e -> e.readyAt)
+    static final Comparator<Entry> READY_ORDER = Comparator.<Entry>comparingLong(e -> e.readyAt)
             .thenComparingLong(e -> e.timer.fireTime()).thenComparingInt(e -> e.timer.priority())
             .thenComparingLong(e -> e.timer.sequence());
     private static final Comparator<Entry> LEASE_ORDER = Comparator.<Entry>comparingLong(e -> e.leaseUntil)
@@ -53,6 +57,8 @@ final class DeliveryQueue {
 
     private RetryPolicy policy;
     private final PriorityQueue<Entry> ready = new PriorityQueue<>(READY_ORDER);
+    /** The ready deliveries under flow control, instead of {@link #ready}; null without flow control. */
+    private FlowReady flow;
     private final TreeSet<Entry> leases = new TreeSet<>(LEASE_ORDER);
     private final Map<String, Entry> byClaim = new HashMap<>();
     private final TreeSet<Entry> waiting = new TreeSet<>(RETRY_ORDER);
@@ -70,7 +76,7 @@ final class DeliveryQueue {
     }
 
     /** One delivery; its mutable fields change only through the queue, out of any sorted set that orders by them. */
-    private static final class Entry {
+    static final class Entry {
         final Timer timer;
         int attempt = 1;
         State state = State.READY;
@@ -87,7 +93,8 @@ final class DeliveryQueue {
 
         Delivery view() {
             return new Delivery(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(), timer.payload(),
-                    attempt, state, claim, leaseUntil, retryAt, readyAt, deadReason, timer.schedule(), timer.traceContext());
+                    attempt, state, claim, leaseUntil, retryAt, readyAt, deadReason, timer.schedule(), timer.traceContext(),
+                    timer.key());
         }
     }
 
@@ -100,12 +107,55 @@ final class DeliveryQueue {
         return policy;
     }
 
-    void policy(RetryPolicy policy) {
-        this.policy = policy;
+    /** Takes the retry policy and the flow control of {@code settings}. */
+    void settings(ClockSettings settings) {
+        this.policy = settings.retry();
+        flow(settings.flow());
     }
 
     int size() {
-        return ready.size() + byClaim.size() + waiting.size() + dead.size();
+        return readyCount() + byClaim.size() + waiting.size() + dead.size();
+    }
+
+    /**
+     * Hands out the ready deliveries under {@code limits} from now on (null: none, in the ready order over the whole
+     * clock): the ready ones move to the new structure, in-flight ones hold their slots, buckets start full.
+     */
+    void flow(FlowLimits limits) {
+        if (Objects.equals(limits, flow == null ? null : flow.limits())) {
+            return;
+        }
+        List<Entry> readyNow = new ArrayList<>(flow == null ? ready : flow.entries());
+        ready.clear();
+        flow = limits == null ? null : new FlowReady(limits);
+        if (flow != null) {
+            for (Entry entry : byClaim.values()) {
+                flow.holding(entry);
+            }
+        }
+        for (Entry entry : readyNow) {
+            addReady(entry);
+        }
+    }
+
+    /** Ready deliveries held back by their key's flow limits; 0 without flow control. */
+    int heldBack() {
+        return flow == null ? 0 : flow.heldBack();
+    }
+
+    /** Keys whose ready deliveries are held back by their limits; 0 without flow control. */
+    int keysAtLimit() {
+        return flow == null ? 0 : flow.keysAtLimit();
+    }
+
+    /** The tokens flow control denied since the last call; 0 without flow control. */
+    int takeTokensDenied() {
+        return flow == null ? 0 : flow.takeDenied();
+    }
+
+    /** Whether claims are planned ({@link #plan}) under flow control. */
+    boolean flowControlled() {
+        return flow != null;
     }
 
     long bytes() {
@@ -113,7 +163,7 @@ final class DeliveryQueue {
     }
 
     int readyCount() {
-        return ready.size();
+        return flow != null ? flow.readyCount() : ready.size();
     }
 
     int inFlightCount() {
@@ -130,6 +180,9 @@ final class DeliveryQueue {
 
     /** When the longest-ready delivery became ready, or {@link Long#MAX_VALUE} when none is ready. */
     long oldestReadyAt() {
+        if (flow != null) {
+            return flow.oldestReadyAt();
+        }
         Entry head = ready.peek();
         return head == null ? Long.MAX_VALUE : head.readyAt;
     }
@@ -166,7 +219,7 @@ final class DeliveryQueue {
     void fired(Timer timer) {
         Entry entry = new Entry(timer);
         entry.readyAt = timer.fireTime();
-        ready.add(entry);
+        addReady(entry);
         bytes += Capacity.bytesOf(timer);
     }
 
@@ -182,6 +235,9 @@ final class DeliveryQueue {
             Entry entry = leases.pollFirst();
             byClaim.remove(entry.claim);
             entry.claim = null;
+            if (flow != null) {
+                flow.released(entry);
+            }
             expired++;
             if (entry.attempt >= policy.maxAttempts()) {
                 toDead(entry, "lease expired on attempt " + entry.attempt + " of " + policy.maxAttempts());
@@ -208,16 +264,64 @@ final class DeliveryQueue {
     List<Delivery> claim(long now, long leaseMillis, List<String> claims) {
         List<Delivery> claimed = new ArrayList<>(claims.size());
         for (String claim : claims) {
-            Entry entry = ready.remove();
-            entry.state = State.IN_FLIGHT;
-            entry.claim = claim;
-            entry.leaseMillis = leaseMillis;
-            entry.leaseUntil = TimeRules.saturatedAdd(now, leaseMillis);
-            leases.add(entry);
-            byClaim.put(claim, entry);
-            claimed.add(entry.view());
+            claimed.add(lease(ready.remove(), now, leaseMillis, claim));
         }
         return claimed;
+    }
+
+    /** What a claim under flow control takes, chosen by {@link #plan}: the sequences its record names. */
+    record Planned(List<Entry> entries) {
+
+        List<Long> sequences() {
+            return entries.stream().map(e -> e.timer.sequence()).toList();
+        }
+    }
+
+    /** The deliveries a claim of at most {@code max} at {@code now} takes under flow control; changes none. */
+    Planned plan(long now, int max) {
+        return new Planned(flow.plan(now, max));
+    }
+
+    /** Leases what {@link #plan} chose, in its order, one claim token each; returns them. */
+    List<Delivery> claim(long now, long leaseMillis, List<String> claims, Planned planned) {
+        List<Delivery> claimed = new ArrayList<>(claims.size());
+        for (int i = 0; i < claims.size(); i++) {
+            Entry entry = planned.entries().get(i);
+            flow.take(entry, now);
+            claimed.add(lease(entry, now, leaseMillis, claims.get(i)));
+        }
+        return claimed;
+    }
+
+    /**
+     * A recorded claim under flow control, replayed: leases the ready deliveries {@code sequences}, in that order.
+     *
+     * @throws IllegalStateException when one is not ready, or not first of its key (the journal and state disagree)
+     */
+    List<Delivery> claimSequences(long now, long leaseMillis, List<String> claims, List<Long> sequences) {
+        if (flow == null || claims.size() != sequences.size()) {
+            throw new IllegalStateException("a flow-controlled claim of " + sequences.size() + " deliveries on a"
+                    + " clock " + (flow == null ? "without flow control" : "with " + claims.size() + " claims"));
+        }
+        List<Entry> entries = new ArrayList<>(sequences.size());
+        for (long sequence : sequences) {
+            Entry entry = flow.ready(sequence);
+            if (entry == null) {
+                throw new IllegalStateException("a claim of delivery " + sequence + ", which is not ready");
+            }
+            entries.add(entry);
+        }
+        return claim(now, leaseMillis, claims, new Planned(entries));
+    }
+
+    private Delivery lease(Entry entry, long now, long leaseMillis, String claim) {
+        entry.state = State.IN_FLIGHT;
+        entry.claim = claim;
+        entry.leaseMillis = leaseMillis;
+        entry.leaseUntil = TimeRules.saturatedAdd(now, leaseMillis);
+        leases.add(entry);
+        byClaim.put(claim, entry);
+        return entry.view();
     }
 
     /**
@@ -431,6 +535,9 @@ final class DeliveryQueue {
     /** Forgets every delivery (reset, clock deletion). */
     void clear() {
         ready.clear();
+        if (flow != null) {
+            flow = new FlowReady(flow.limits());
+        }
         leases.clear();
         byClaim.clear();
         waiting.clear();
@@ -442,7 +549,7 @@ final class DeliveryQueue {
     /** Every delivery, for a snapshot. */
     List<SavedDelivery> image() {
         List<SavedDelivery> all = new ArrayList<>(size());
-        for (Entry entry : ready) {
+        for (Entry entry : flow != null ? flow.entries() : ready) {
             all.add(new SavedDelivery(entry.view(), 0));
         }
         for (Entry entry : leases) {
@@ -473,12 +580,12 @@ final class DeliveryQueue {
         long leaseMillis = saved.leaseMillis();
         Entry entry = new Entry(new Timer(delivery.id(), delivery.fireTime(), delivery.priority(),
                 delivery.sequence(), 1, delivery.fireTime(), delivery.payload(), delivery.schedule(),
-                delivery.traceContext()));
+                delivery.traceContext(), delivery.key()));
         entry.attempt = delivery.attempt();
         entry.readyAt = delivery.readyAt();
         bytes += Capacity.bytesOf(entry.timer);
         switch (delivery.state()) {
-            case READY -> ready.add(entry);
+            case READY -> addReady(entry);
             case IN_FLIGHT -> {
                 entry.state = State.IN_FLIGHT;
                 entry.claim = delivery.claim();
@@ -486,6 +593,9 @@ final class DeliveryQueue {
                 entry.leaseMillis = leaseMillis;
                 leases.add(entry);
                 byClaim.put(entry.claim, entry);
+                if (flow != null) {
+                    flow.holding(entry);
+                }
             }
             case WAITING -> toWaiting(entry, delivery.retryAt());
             case DEAD -> toDead(entry, delivery.deadReason());
@@ -505,6 +615,9 @@ final class DeliveryQueue {
         leases.remove(entry);
         entry.claim = null;
         entry.leaseUntil = 0;
+        if (flow != null) {
+            flow.released(entry);
+        }
         return entry;
     }
 
@@ -512,7 +625,15 @@ final class DeliveryQueue {
         entry.state = State.READY;
         entry.retryAt = 0;
         entry.readyAt = readyAt;
-        ready.add(entry);
+        addReady(entry);
+    }
+
+    private void addReady(Entry entry) {
+        if (flow != null) {
+            flow.add(entry);
+        } else {
+            ready.add(entry);
+        }
     }
 
     private void toWaiting(Entry entry, long retryAt) {

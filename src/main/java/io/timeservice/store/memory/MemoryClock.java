@@ -136,12 +136,13 @@ public final class MemoryClock {
 
     /** See {@link TimerChanges#add}. */
     public Timer add(String id, Due due, int priority, String payload, Trace trace) {
-        return changes.add(id, due, priority, payload, null, trace);
+        return add(id, due, priority, payload, null, null, trace);
     }
 
-    /** See {@link TimerChanges#add}, with the adding request's trace context. */
-    public Timer add(String id, Due due, int priority, String payload, String traceContext, Trace trace) {
-        return changes.add(id, due, priority, payload, traceContext, trace);
+    /** See {@link TimerChanges#add}, with the adding request's trace context and flow-control key (null: none). */
+    public Timer add(String id, Due due, int priority, String payload, String traceContext, String key,
+                     Trace trace) {
+        return changes.add(id, due, priority, payload, traceContext, key, trace);
     }
 
     /** See {@link TimerChanges#cancel}. */
@@ -156,13 +157,13 @@ public final class MemoryClock {
 
     /** An add deciding by {@code onConflict}; see {@link io.timeservice.store.TimerStore}. */
     public AddOutcome add(String id, Due due, int priority, String payload, OnConflict onConflict) {
-        return add(id, due, priority, payload, null, onConflict);
+        return add(id, due, priority, payload, null, null, onConflict);
     }
 
-    /** As {@link #add(String, Due, int, String, OnConflict)}, a timer added keeping {@code traceContext}. */
-    public AddOutcome add(String id, Due due, int priority, String payload, String traceContext,
+    /** As {@link #add(String, Due, int, String, OnConflict)}, a timer added keeping {@code traceContext} and key. */
+    public AddOutcome add(String id, Due due, int priority, String payload, String traceContext, String key,
                           OnConflict onConflict) {
-        return changes.add(id, due, priority, payload, traceContext, onConflict);
+        return changes.add(id, due, priority, payload, traceContext, key, onConflict);
     }
 
     /** Releases the reservation of {@code id}; see {@link io.timeservice.store.TimerStore#releaseReservation}. */
@@ -315,6 +316,12 @@ public final class MemoryClock {
     }
 
     // ---- deliveries (see ClockDeliveries) ----
+
+    /** Ready deliveries held back by this clock's flow control, and the keys holding them; O(1), no lock. */
+    public int[] flowHeldBack() {
+        ClockDeliveries.FlowCounts flow = clockDeliveries.flowCounts();
+        return new int[] {flow.heldBack(), flow.keysAtLimit()};
+    }
 
     /** This clock's deliveries by state, as of its last change; O(1), no lock. */
     public DeliveryCounts deliveryCounts() {

@@ -33,8 +33,8 @@ public final class MemoryTimerStore implements TimerStore {
 
     @Override
     public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
-                     Trace trace) {
-        return scheduler(clocks, clock).add(id, due, priority, payload, traceContext, trace);
+                     String key, Trace trace) {
+        return scheduler(clocks, clock).add(id, due, priority, payload, traceContext, key, trace);
     }
 
     @Override
@@ -55,8 +55,8 @@ public final class MemoryTimerStore implements TimerStore {
 
     @Override
     public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
-                          OnConflict onConflict) {
-        return scheduler(clocks, clock).add(id, due, priority, payload, traceContext, onConflict);
+                          String key, OnConflict onConflict) {
+        return scheduler(clocks, clock).add(id, due, priority, payload, traceContext, key, onConflict);
     }
 
     @Override

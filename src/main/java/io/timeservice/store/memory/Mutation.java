@@ -148,6 +148,22 @@ public sealed interface Mutation {
         }
     }
 
+    /**
+     * Under flow control: the ready deliveries {@code sequences} were leased at {@code now} for {@code leaseMillis},
+     * in that order, one claim token each. The record names them because which ones a claim takes depends on the
+     * round robin's turn and the token buckets, which a snapshot does not keep.
+     */
+    record FlowClaimed(long now, long leaseMillis, List<String> claims, List<Long> sequences) implements Mutation {
+
+        public FlowClaimed {
+            claims = List.copyOf(claims);
+            sequences = List.copyOf(sequences);
+            if (claims.size() != sequences.size()) {
+                throw new IllegalArgumentException(claims.size() + " claims for " + sequences.size() + " deliveries");
+            }
+        }
+    }
+
     /** The delivery leased by {@code claim} was acknowledged and left the queue. */
     record Acked(String claim) implements Mutation {
     }

@@ -54,8 +54,11 @@ final class TimerChanges {
     }
 
     /** See {@link io.timeservice.store.TimerStore#add}: due {@code due}, decided under the lock; steps into trace. */
-    Timer add(String id, Due due, int priority, String payload, String traceContext, Trace trace) {
-        return kernel.mutate(Operation.ADD, () -> TimerRules.requireValidId(id), () -> {
+    Timer add(String id, Due due, int priority, String payload, String traceContext, String key, Trace trace) {
+        return kernel.mutate(Operation.ADD, () -> {
+            TimerRules.requireValidId(id);
+            TimerRules.requireValidKey(key);
+        }, () -> {
             long now = kernel.clock().now();
             long fireTime = TimeRules.fireTime(now, due);
             schedules.requireNotReserved(id);
@@ -69,9 +72,9 @@ final class TimerChanges {
                 log.requireWritable();
                 long sequence = sequences.reserveNext(log);
                 long createdAtWall = wallClockMillis.getAsLong();
-                Timer added = new Timer(id, fireTime, priority, sequence, 1, now, payload, null, traceContext);
+                Timer added = new Timer(id, fireTime, priority, sequence, 1, now, payload, null, traceContext, key);
                 return kernel.commit(new Mutation.Added(added, createdAtWall), trace, () -> {
-                    heap.insert(id, fireTime, priority, sequence, 1, now, createdAtWall, payload, traceContext);
+                    heap.insert(id, fireTime, priority, sequence, 1, now, createdAtWall, payload, traceContext, key);
                     sequences.issued(sequence);
                     capacity.added(bytes);
                     return added;
@@ -83,13 +86,17 @@ final class TimerChanges {
         });
     }
 
-    /** See {@link io.timeservice.store.TimerStore#add(String, String, Due, int, String, String, OnConflict)}. */
-    AddOutcome add(String id, Due due, int priority, String payload, String traceContext, OnConflict onConflict) {
+    /** See {@link io.timeservice.store.TimerStore#add(String, String, Due, int, String, String, String, OnConflict)} */
+    AddOutcome add(String id, Due due, int priority, String payload, String traceContext, String key,
+                   OnConflict onConflict) {
         if (onConflict == OnConflict.ERROR) {
-            return AddOutcome.added(add(id, due, priority, payload, traceContext, Trace.NONE));
+            return AddOutcome.added(add(id, due, priority, payload, traceContext, key, Trace.NONE));
         }
         AddOutcome[] decided = new AddOutcome[1];
-        Timer changed = kernel.mutate(Operation.ADD, () -> TimerRules.requireValidId(id), () -> {
+        Timer changed = kernel.mutate(Operation.ADD, () -> {
+            TimerRules.requireValidId(id);
+            TimerRules.requireValidKey(key);
+        }, () -> {
             long now = kernel.clock().now();
             long fireTime = TimeRules.fireTime(now, due);
             schedules.requireNotReserved(id);
@@ -115,7 +122,7 @@ final class TimerChanges {
             try {
                 kernel.log().requireWritable();
                 Timer replaced = new Timer(id, fireTime, priority, current.sequence(), current.version() + 1,
-                        current.createdAt(), payload, current.schedule(), current.traceContext());
+                        current.createdAt(), payload, current.schedule(), current.traceContext(), current.key());
                 decided[0] = new AddOutcome(AddOutcome.Result.REPLACED, replaced, null);
                 return kernel.commit(new Mutation.Replaced(id, replaced.sequence(), fireTime, priority,
                         replaced.version(), payload), Trace.NONE, () -> {
@@ -133,10 +140,10 @@ final class TimerChanges {
             return decided[0];
         }
         try {
-            return AddOutcome.added(add(id, due, priority, payload, traceContext, Trace.NONE)); // reserved: refused
+            return AddOutcome.added(add(id, due, priority, payload, traceContext, key, Trace.NONE)); // reserved: refused
         } catch (ProblemException refused) {
             if (refused.code() == ErrorCode.DUPLICATE_ID && refused.extra().isEmpty()) {
-                return add(id, due, priority, payload, traceContext, onConflict); // added meanwhile: decide again
+                return add(id, due, priority, payload, traceContext, key, onConflict); // added meanwhile: decide again
             }
             throw refused;
         }
@@ -180,7 +187,8 @@ final class TimerChanges {
             kernel.log().requireWritable();
             Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                     newPriority == null ? current.priority() : newPriority, current.sequence(),
-                    current.version() + 1, current.createdAt(), current.payload());
+                    current.version() + 1, current.createdAt(), current.payload(), null, current.traceContext(),
+                    current.key());
             return kernel.commit(new Mutation.Edited(id, edited.sequence(), edited.fireTime(), edited.priority(),
                     edited.version()), trace, () -> {
                 heap.update(handle, edited.fireTime(), edited.priority());

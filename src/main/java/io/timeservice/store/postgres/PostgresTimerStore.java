@@ -43,14 +43,24 @@ public final class PostgresTimerStore implements TimerStore {
 
     @Override
     public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
-                     Trace trace) {
+                     String key, Trace trace) {
+        requireNoKey(key);
         return changes.add(named(clock), id, due, priority, payload, traceContext);
     }
 
     @Override
     public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
-                          OnConflict onConflict) {
+                          String key, OnConflict onConflict) {
+        requireNoKey(key);
         return changes.add(named(clock), id, due, priority, payload, traceContext, onConflict);
+    }
+
+    /** Refuses a flow-control key, which this store does not keep yet: a malformed one as the memory store does. */
+    private static void requireNoKey(String key) {
+        TimerRules.requireValidKey(key);
+        if (key != null) {
+            throw TimerRules.keysNotStored();
+        }
     }
 
     @Override
@@ -76,6 +86,11 @@ public final class PostgresTimerStore implements TimerStore {
 
     @Override
     public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
+        for (int i = 0; i < ops.size(); i++) {
+            if (ops.get(i) instanceof BatchOp.Add add && add.key() != null) {
+                throw TimerRules.keysNotStored().atOp(i);
+            }
+        }
         return changes.batch(named(clock), ops);
     }
 

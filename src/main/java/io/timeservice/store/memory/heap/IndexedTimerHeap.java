@@ -253,14 +253,17 @@ public final class IndexedTimerHeap {
      */
     public int insert(String id, long fireTime, int priority, long sequence, int version, long createdAt,
                long createdAtWall, String payload) {
-        return insert(id, fireTime, priority, sequence, version, createdAt, createdAtWall, payload, null);
+        return insert(id, fireTime, priority, sequence, version, createdAt, createdAtWall, payload, null, null);
     }
 
-    /** {@link #insert(String, long, int, long, int, long, long, String)} with a trace context (null: none). */
+    /**
+     * As {@link #insert(String, long, int, long, int, long, long, String)}, with a trace context and under the
+     * flow-control key {@code key} (each null: none).
+     */
     public int insert(String id, long fireTime, int priority, long sequence, int version, long createdAt,
-               long createdAtWall, String payload, String traceContext) {
+               long createdAtWall, String payload, String traceContext, String key) {
         changes++;
-        int handle = newHandle(id, records.hash(id), version, createdAt, createdAtWall, payload, traceContext);
+        int handle = newHandle(id, records.hash(id), version, createdAt, createdAtWall, payload, traceContext, key);
         ensureSlotCapacity(size + 1);
         siftUp(size++, handle, fireTime, priority, sequence);
         return handle;
@@ -515,7 +518,7 @@ public final class IndexedTimerHeap {
                 throw new IllegalArgumentException("duplicate id in bulk load: " + timer.id());
             }
             int handle = newHandle(timer.id(), hash, Math.toIntExact(timer.version()), timer.createdAt(),
-                    createdAtWall.applyAsLong(timer), timer.payload(), timer.traceContext());
+                    createdAtWall.applyAsLong(timer), timer.payload(), timer.traceContext(), timer.key());
             write(size++, handle, timer.fireTime(), timer.priority(), timer.sequence());
         }
         for (int slot = (size - 2) / arity; slot >= 0 && size > 1; slot--) {
@@ -722,8 +725,8 @@ public final class IndexedTimerHeap {
 
     /** Stores a new timer's record; its slot stays -1 until {@link #write} puts it in the heap. */
     private int newHandle(String id, int hash, int version, long createdAt, long createdAtWall, String payload,
-                          String traceContext) {
-        int handle = records.add(id, hash, version, createdAt, createdAtWall, payload, traceContext);
+                          String traceContext, String key) {
+        int handle = records.add(id, hash, version, createdAt, createdAtWall, payload, traceContext, key);
         if (handle >= slots.length) {
             slots = Arrays.copyOf(slots, records.capacity());
         }

@@ -26,6 +26,9 @@ import io.timeservice.model.Timer;
  * the hash cached in its record (so a fired timer is unindexed without loading its id); a free handle has a null id
  * and payload, is not indexed, and is on the free list, which runs through the cached-hash field of free records.
  *
+ * <p>Flow-control keys sit in a third array, {@code keys}, by handle, allocated only when the first timer with a key
+ * arrives (so a clock that never uses keys pays nothing for them); a free handle's key is null.
+ *
  * <p>Cost: {@link #find} expected O(1); every accessor O(1), one array load (two for the creation time, from the
  * same record); {@link #oldest} O(1); {@link #add} O(1) amortized, the arrays growing by doubling; {@link #release}
  * O(1) unless it releases its block's oldest (see {@link OldestPending}). Steady state allocates nothing.
@@ -57,6 +60,8 @@ public final class TimerRecords implements OldestPending.Members {
     private String[] texts;
     /** Handle → trace context, for the handles in use whose timer has one. */
     private final Map<Integer, String> traceContexts;
+    /** By handle, [0, limit): the flow-control key, or null; the array itself is null until a key is stored. */
+    private String[] keys;
     private int limit;
     private int freeHandle = NONE;
     private final OldestPending oldestPending;
@@ -79,6 +84,7 @@ public final class TimerRecords implements OldestPending.Members {
     TimerRecords(TimerRecords source) {
         ints = Arrays.copyOf(source.ints, recordAt(source.limit));
         texts = Arrays.copyOf(source.texts, source.limit * TEXT_STRIDE);
+        keys = source.keys == null ? null : Arrays.copyOf(source.keys, source.limit);
         limit = source.limit;
         traceContexts = new HashMap<>(source.traceContexts);
         freeHandle = source.freeHandle;
@@ -87,10 +93,11 @@ public final class TimerRecords implements OldestPending.Members {
     }
 
     /** Records alone, for reading only: see {@link #frozenCopy}. */
-    private TimerRecords(int[] ints, String[] texts, Map<Integer, String> traceContexts, int limit) {
+    private TimerRecords(int[] ints, String[] texts, Map<Integer, String> traceContexts, String[] keys, int limit) {
         this.ints = ints;
         this.texts = texts;
         this.traceContexts = traceContexts;
+        this.keys = keys;
         this.limit = limit;
         oldestPending = null;
         index = null;
@@ -103,7 +110,8 @@ public final class TimerRecords implements OldestPending.Members {
      */
     TimerRecords frozenCopy() {
         return new TimerRecords(Arrays.copyOf(ints, recordAt(limit)), Arrays.copyOf(texts, limit * TEXT_STRIDE),
-                traceContexts.isEmpty() ? Map.of() : new HashMap<>(traceContexts), limit);
+                traceContexts.isEmpty() ? Map.of() : new HashMap<>(traceContexts),
+                keys == null ? null : Arrays.copyOf(keys, limit), limit);
     }
 
     /** Handles in use are below this. */
@@ -180,6 +188,11 @@ public final class TimerRecords implements OldestPending.Members {
         texts[handle * TEXT_STRIDE + 1] = payload;
     }
 
+    /** The flow-control key of {@code handle}, or null. */
+    String keyOf(int handle) {
+        return keys == null ? null : keys[handle];
+    }
+
     int versionOf(int handle) {
         return ints[recordAt(handle) + VERSION];
     }
@@ -218,7 +231,7 @@ public final class TimerRecords implements OldestPending.Members {
     /** The timer {@code handle} with the key it has in the heap. */
     public Timer timer(int handle, long fireTime, int priority, long sequence) {
         return new Timer(idOf(handle), fireTime, priority, sequence, versionOf(handle), createdAt(handle),
-                payloadOf(handle), null, traceContextOf(handle));
+                payloadOf(handle), null, traceContextOf(handle), keyOf(handle));
     }
 
     /**
@@ -227,7 +240,7 @@ public final class TimerRecords implements OldestPending.Members {
      * {@code hash}.
      */
     int add(String id, int hash, int version, long createdAt, long createdAtWall, String payload,
-            String traceContext) {
+            String traceContext, String key) {
         int handle;
         if (freeHandle != NONE) {
             handle = freeHandle;
@@ -237,6 +250,9 @@ public final class TimerRecords implements OldestPending.Members {
                 int grown = grownCapacity(capacity(), limit + 1);
                 ints = Arrays.copyOf(ints, recordAt(grown));
                 texts = Arrays.copyOf(texts, grown * TEXT_STRIDE);
+                if (keys != null) {
+                    keys = Arrays.copyOf(keys, grown);
+                }
                 oldestPending.ensureCapacity(grown);
             }
             handle = limit++;
@@ -245,6 +261,12 @@ public final class TimerRecords implements OldestPending.Members {
         texts[handle * TEXT_STRIDE + 1] = payload;
         if (traceContext != null) {
             traceContexts.put(handle, traceContext);
+        }
+        if (key != null && keys == null) {
+            keys = new String[capacity()];
+        }
+        if (keys != null) {
+            keys[handle] = key;
         }
         int record = recordAt(handle);
         ints[record + VERSION] = version;
@@ -283,6 +305,9 @@ public final class TimerRecords implements OldestPending.Members {
         if (!traceContexts.isEmpty()) {
             traceContexts.remove(handle);
         }
+        if (keys != null) {
+            keys[handle] = null;
+        }
         ints[recordAt(handle) + ID_HASH] = freeHandle;
         freeHandle = handle;
         oldestPending.removed(handle);
@@ -301,6 +326,7 @@ public final class TimerRecords implements OldestPending.Members {
     private void allocate(int capacity) {
         ints = new int[recordAt(capacity)];
         texts = new String[capacity * TEXT_STRIDE];
+        keys = null;
     }
 
     /** Doubles {@code current}, or more if {@code needed} is larger; refuses sizes the record array cannot hold. */

@@ -29,6 +29,12 @@ final class DeliveryRecords {
             out.putLong(claimed.now());
             out.putLong(claimed.leaseMillis());
             putClaims(claimed.claims(), out);
+        } else if (mutation instanceof Mutation.FlowClaimed claimed) {
+            out.putByte(RecordTag.FLOW_CLAIMED.code);
+            out.putLong(claimed.now());
+            out.putLong(claimed.leaseMillis());
+            putClaims(claimed.claims(), out);
+            putSequences(claimed.sequences(), out);
         } else if (mutation instanceof Mutation.Acked acked) {
             out.putByte(RecordTag.ACKED.code);
             out.putString(acked.claim());
@@ -74,6 +80,17 @@ final class DeliveryRecords {
                 long lease = body.getLong();
                 yield new Mutation.Claimed(now, lease, getClaims(body));
             }
+            case FLOW_CLAIMED -> {
+                long now = body.getLong();
+                long lease = body.getLong();
+                List<String> claims = getClaims(body);
+                List<Long> sequences = getSequences(body);
+                if (claims.size() != sequences.size()) {
+                    throw new RecordCodec.CorruptRecordException("a claim of " + sequences.size() + " deliveries with "
+                            + claims.size() + " claims");
+                }
+                yield new Mutation.FlowClaimed(now, lease, claims, sequences);
+            }
             case ACKED -> new Mutation.Acked(claim(body));
             case ACKED_ALL -> new Mutation.AckedAll(getClaims(body));
             case NACKED -> new Mutation.Nacked(claim(body), body.getLong(), body.getLong());
@@ -94,7 +111,7 @@ final class DeliveryRecords {
     /** A type-22 body: a delivery as a snapshot keeps it. */
     static void putDelivery(SavedDelivery saved, GrowableBuffer out) {
         Delivery d = saved.delivery();
-        out.putByte(d.traceContext() == null ? RecordTag.SAVED_DELIVERY.code : RecordTag.TRACED_SAVED_DELIVERY.code);
+        out.putByte(RecordTag.withExtras(RecordTag.SAVED_DELIVERY, d.key(), d.traceContext()).code);
         out.putLong(d.sequence());
         out.putLong(d.fireTime());
         out.putInt(d.priority());
@@ -108,6 +125,9 @@ final class DeliveryRecords {
         out.putString(d.payload());
         out.putString(d.claim());
         out.putString(d.deadReason());
+        if (d.key() != null) {
+            out.putString(d.key());
+        }
         if (d.traceContext() != null) {
             out.putString(d.traceContext());
         }
@@ -115,8 +135,9 @@ final class DeliveryRecords {
 
     /** Reads one type-22 body, leaving the buffer after it. */
     static SavedDelivery getDelivery(ByteBuffer body) {
-        byte code = body.get();
-        if (code != RecordTag.SAVED_DELIVERY.code && code != RecordTag.TRACED_SAVED_DELIVERY.code) {
+        RecordTag tag = RecordTag.of(body.get());
+        if (tag != RecordTag.SAVED_DELIVERY && tag != RecordTag.KEYED_SAVED_DELIVERY
+                && tag != RecordTag.TRACED_SAVED_DELIVERY && tag != RecordTag.KEYED_TRACED_SAVED_DELIVERY) {
             throw new RecordCodec.CorruptRecordException("a snapshot's delivery frame holds another record");
         }
         long sequence = body.getLong();
@@ -132,13 +153,14 @@ final class DeliveryRecords {
         String payload = RecordCodec.getString(body);
         String claim = RecordCodec.getString(body);
         String deadReason = RecordCodec.getString(body);
-        String context = code == RecordTag.TRACED_SAVED_DELIVERY.code ? RecordCodec.getString(body) : null;
+        String key = tag.keyed() ? RecordCodec.requireString(RecordCodec.getString(body), "key") : null;
+        String context = tag.traced() ? RecordCodec.getString(body) : null;
         if (!readable(state, attempt, claim, id)) {
             throw new RecordCodec.CorruptRecordException("a snapshot's delivery of sequence " + sequence
                     + " does not decode");
         }
         return new SavedDelivery(new Delivery(id, fireTime, priority, sequence, payload, attempt,
-                Delivery.State.values()[state], claim, leaseUntil, retryAt, readyAt, deadReason, null, context),
+                Delivery.State.values()[state], claim, leaseUntil, retryAt, readyAt, deadReason, null, context, key),
                 leaseMillis);
     }
 

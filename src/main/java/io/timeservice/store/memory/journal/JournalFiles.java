@@ -42,13 +42,16 @@ final class JournalFiles {
      * (34); version 11 the records of scaled clocks and snapshots with each clock's scaled time (version 10 belongs to
      * another feature's records); version 12 the fork record with the source's time (39); version 13 the loaded
      * clock's record (38) with its schedules; version 14 dedupe windows (a flagged settings field), the release of a
-     * reserved id (44) and snapshots with each clock's reserved ids; version 16 the trace context of a timer and of a
-     * delivery (records 56 and 57; version 15 belongs to another feature's records).
+     * reserved id (44) and snapshots with each clock's reserved ids; version 15 flow control (records 50 and up:
+     * keyed timers and deliveries, flow settings, claims that name their deliveries); version 16 the trace context of
+     * a timer and of a delivery (records 56 and 57), and of a keyed one (records 53 and 54: key, then context).
      */
     static final int FORMAT_VERSION = 16;
     /** Dedupe windows: settings with a window, the release record (44), each clock's reserved ids in snapshots. */
     static final int DEDUPE_FORMAT_VERSION = 14;
-    /** Timers and deliveries with the trace context of the request that added them (records 56, 57). */
+    /** Flow control: keyed timers (50) and deliveries (51), flow settings and flow-limited claims. */
+    static final int FLOW_FORMAT_VERSION = 15;
+    /** Timers and deliveries with the trace context of the request that added them (records 56, 57; 53, 54 keyed). */
     static final int TRACE_CONTEXT_FORMAT_VERSION = 16;
     /** A loaded clock's record (38) ends with its schedules; one of an earlier version holds none. */
     static final int LOADED_SCHEDULES_FORMAT_VERSION = 13;

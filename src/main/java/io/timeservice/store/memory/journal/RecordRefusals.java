@@ -42,6 +42,9 @@ final class RecordRefusals {
             return changed.time() == null ? "a rate change without its time" : null;
         } else if (mutation instanceof Mutation.Claimed claimed) {
             return claimsRefusal(claimed.claims());
+        } else if (mutation instanceof Mutation.FlowClaimed claimed) {
+            String refused = claimsRefusal(claimed.claims());
+            return refused != null ? refused : countRefusal(claimed.sequences().size(), "sequences");
         } else if (mutation instanceof Mutation.AckedAll acked) {
             return claimsRefusal(acked.claims());
         } else if (mutation instanceof Mutation.Acked acked) {

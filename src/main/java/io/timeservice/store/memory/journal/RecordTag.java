@@ -96,6 +96,19 @@ enum RecordTag {
     RESERVATION_RELEASED(44, Family.TIMER, JournalFiles.DEDUPE_FORMAT_VERSION, 0),
     /** sequence, fireTime, priority u32, version, id, payload: a pending timer replaced by an add (onConflict). */
     REPLACED(45, Family.TIMER, JournalFiles.DEDUPE_FORMAT_VERSION, 0),
+    /** as {@link #ADDED}, then the timer's flow-control key: a timer with a key (a snapshot's timer too). */
+    KEYED_ADDED(50, Family.TIMER, JournalFiles.FLOW_FORMAT_VERSION, 0),
+    /** as {@link #SAVED_DELIVERY}, then the delivery's flow-control key. */
+    KEYED_SAVED_DELIVERY(51, Family.DELIVERY, JournalFiles.FLOW_FORMAT_VERSION, 0),
+    /** now, leaseMillis, claims (as {@link #CLAIMED}), then the claimed sequences as {@link #REDRIVEN} holds them. */
+    FLOW_CLAIMED(52, Family.DELIVERY, JournalFiles.FLOW_FORMAT_VERSION, 0),
+    /**
+     * as {@link #ADDED}, then the flow-control key, then the trace context: a timer that has both (written instead
+     * of {@link #KEYED_ADDED} and {@link #TRACED_ADDED}, which each keep only one of them).
+     */
+    KEYED_TRACED_ADDED(53, Family.TIMER, JournalFiles.TRACE_CONTEXT_FORMAT_VERSION, 0),
+    /** as {@link #SAVED_DELIVERY}, then the key, then the trace context: a delivery that has both. */
+    KEYED_TRACED_SAVED_DELIVERY(54, Family.DELIVERY, JournalFiles.TRACE_CONTEXT_FORMAT_VERSION, 0),
     /**
      * as {@link #ADDED}, then the trace context of the request that added it (issue 46; {@code TraceContext}):
      * written instead of {@link #ADDED} for a timer that has one.
@@ -147,6 +160,35 @@ enum RecordTag {
     /** The tag a body starts with, or null when {@code code} is no tag. */
     static RecordTag of(byte code) {
         return code > 0 ? BY_CODE[code] : null;
+    }
+
+    /**
+     * The tag for a body of kind {@code plain} ({@link #ADDED} or {@link #SAVED_DELIVERY}) whose timer or delivery
+     * has the flow-control {@code key} and the trace {@code context} (each null: none): the plain tag, or its keyed,
+     * traced or keyed-and-traced form, which append the key, then the context.
+     */
+    static RecordTag withExtras(RecordTag plain, String key, String context) {
+        boolean added = plain == ADDED;
+        if (!added && plain != SAVED_DELIVERY) {
+            throw new IllegalArgumentException("no keyed or traced form of " + plain);
+        }
+        if (key == null) {
+            return context == null ? plain : added ? TRACED_ADDED : TRACED_SAVED_DELIVERY;
+        }
+        return context == null ? (added ? KEYED_ADDED : KEYED_SAVED_DELIVERY)
+                : added ? KEYED_TRACED_ADDED : KEYED_TRACED_SAVED_DELIVERY;
+    }
+
+    /** Whether a body of this tag ends with a flow-control key (before a trace context, if any). */
+    boolean keyed() {
+        return this == KEYED_ADDED || this == KEYED_SAVED_DELIVERY || this == KEYED_TRACED_ADDED
+                || this == KEYED_TRACED_SAVED_DELIVERY;
+    }
+
+    /** Whether a body of this tag ends with a trace context. */
+    boolean traced() {
+        return this == TRACED_ADDED || this == TRACED_SAVED_DELIVERY || this == KEYED_TRACED_ADDED
+                || this == KEYED_TRACED_SAVED_DELIVERY;
     }
 
     /** Whether this version still writes records of this tag. */

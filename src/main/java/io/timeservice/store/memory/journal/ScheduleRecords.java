@@ -122,7 +122,7 @@ final class ScheduleRecords {
                 String schedule = deliverySchedules.get(d.sequence());
                 tagged.add(schedule == null ? saved : new SavedDelivery(new Delivery(d.id(), d.fireTime(),
                         d.priority(), d.sequence(), d.payload(), d.attempt(), d.state(), d.claim(), d.leaseUntil(),
-                        d.retryAt(), d.readyAt(), d.deadReason(), schedule, d.traceContext()), saved.leaseMillis()));
+                        d.retryAt(), d.readyAt(), d.deadReason(), schedule, d.traceContext(), d.key()), saved.leaseMillis()));
             }
             return tagged;
         }

@@ -8,6 +8,8 @@ import java.util.Map;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
@@ -22,13 +24,18 @@ import io.timeservice.store.memory.Mutation;
  * jitter; then, for mode scaled, u64 rate in millionths; then, for delivery push, the push target: url string, u64
  * timeout, u32 concurrency, u32 header count and that many name and value strings, u32 secret count and that many
  * strings; then, when the mode byte has {@link #DEDUPE_FLAG} set (format {@link JournalFiles#DEDUPE_FORMAT_VERSION}
- * on, and only for a clock with a dedupe window), u64 dedupeWindow. Older journals never set the flag.
+ * on, and only for a clock with a dedupe window), u64 dedupeWindow. Older journals never set the flag. Then, when
+ * the mode byte has {@link #FLOW_FLAG} set (format {@link JournalFiles#FLOW_FORMAT_VERSION} on), the flow limits: u32
+ * concurrency, u64 rate limit, u64 rate period, u32 burst, u32 clockConcurrency, u64 clockRate limit, u64 clockRate
+ * period, each 0 for a limit that does not apply. Older settings never have the flag, so they read as before.
  */
 final class SettingsRecords {
 
     /** Set in the mode byte of settings followed by a dedupe window. */
     static final int DEDUPE_FLAG = 0x40;
 
+    /** Set in the mode byte when flow limits follow the settings (after the dedupe window, if any). */
+    static final int FLOW_FLAG = 0x20;
     private SettingsRecords() {
     }
 
@@ -63,7 +70,8 @@ final class SettingsRecords {
 
     static void putSettings(ClockSettings settings, GrowableBuffer out) {
         RetryPolicy retry = settings.retry();
-        out.putByte((byte) (settings.mode().ordinal() | (settings.dedupes() ? DEDUPE_FLAG : 0)));
+        out.putByte((byte) (settings.mode().ordinal() | (settings.dedupes() ? DEDUPE_FLAG : 0)
+                | (settings.flow() == null ? 0 : FLOW_FLAG)));
         out.putByte((byte) settings.delivery().ordinal());
         out.putInt(retry.maxAttempts());
         out.putLong(retry.initialBackoffMillis());
@@ -91,12 +99,44 @@ final class SettingsRecords {
         if (settings.dedupes()) {
             out.putLong(settings.dedupeWindowMillis());
         }
+        FlowLimits flow = settings.flow();
+        if (flow != null) {
+            out.putInt(flow.concurrency() == null ? 0 : flow.concurrency());
+            putRate(flow.rate(), out);
+            out.putInt(flow.burst() == null ? 0 : flow.burst());
+            out.putInt(flow.clockConcurrency() == null ? 0 : flow.clockConcurrency());
+            putRate(flow.clockRate(), out);
+        }
+    }
+
+    private static void putRate(FlowRate rate, GrowableBuffer out) {
+        out.putLong(rate == null ? 0 : rate.limit());
+        out.putLong(rate == null ? 0 : rate.periodMillis());
+    }
+
+    private static FlowLimits getFlow(ByteBuffer body) {
+        Integer concurrency = positive(body.getInt());
+        FlowRate rate = getRate(body);
+        Integer burst = positive(body.getInt());
+        Integer clockConcurrency = positive(body.getInt());
+        return new FlowLimits(concurrency, rate, burst, clockConcurrency, getRate(body));
+    }
+
+    private static FlowRate getRate(ByteBuffer body) {
+        long limit = body.getLong();
+        long period = body.getLong();
+        return limit == 0 ? null : new FlowRate(limit, period);
+    }
+
+    private static Integer positive(int value) {
+        return value == 0 ? null : value;
     }
 
     static ClockSettings getSettings(ByteBuffer body) {
         int flagged = body.get();
         boolean dedupes = flagged >= 0 && (flagged & DEDUPE_FLAG) != 0;
-        int mode = dedupes ? flagged & ~DEDUPE_FLAG : flagged;
+        boolean flowFollows = flagged >= 0 && (flagged & FLOW_FLAG) != 0;
+        int mode = flagged >= 0 ? flagged & ~(DEDUPE_FLAG | FLOW_FLAG) : flagged;
         int delivery = body.get();
         if (mode < 0 || mode >= ClockSettings.Mode.values().length || delivery < 0
                 || delivery >= ClockSettings.DeliveryMode.values().length) {
@@ -110,7 +150,9 @@ final class SettingsRecords {
             ClockRate rate = decoded == ClockSettings.Mode.SCALED ? new ClockRate(body.getLong()) : null;
             ClockSettings.DeliveryMode deliveryMode = ClockSettings.DeliveryMode.values()[delivery];
             PushTarget push = deliveryMode == ClockSettings.DeliveryMode.PUSH ? getPushTarget(body) : null;
-            return new ClockSettings(decoded, deliveryMode, retry, rate, push, dedupes ? body.getLong() : 0);
+            long window = dedupes ? body.getLong() : 0;
+            return new ClockSettings(decoded, deliveryMode, retry, rate, push, window,
+                    flowFollows ? getFlow(body) : null);
         } catch (ProblemException invalid) {
             throw new RecordCodec.CorruptRecordException("clock settings that do not validate: "
                     + invalid.getMessage());

@@ -73,7 +73,7 @@ final class TimerRecords {
     /** A type-1 body; also each timer of a loaded clock's record. */
     static void putAdded(Mutation.Added added, GrowableBuffer out) {
         Timer timer = added.timer();
-        out.putByte(timer.traceContext() == null ? RecordTag.ADDED.code : RecordTag.TRACED_ADDED.code);
+        out.putByte(RecordTag.withExtras(RecordTag.ADDED, timer.key(), timer.traceContext()).code);
         out.putLong(timer.sequence());
         out.putLong(timer.fireTime());
         out.putInt(timer.priority());
@@ -82,6 +82,9 @@ final class TimerRecords {
         out.putLong(added.createdAtWallMillis());
         out.putString(timer.id());
         out.putString(timer.payload());
+        if (timer.key() != null) {
+            out.putString(timer.key());
+        }
         if (timer.traceContext() != null) {
             out.putString(timer.traceContext());
         }
@@ -90,7 +93,7 @@ final class TimerRecords {
     /** Decodes the body after its tag {@code tag}, one of this family's. */
     static Mutation decode(RecordTag tag, ByteBuffer body) {
         return switch (tag) {
-            case ADDED, TRACED_ADDED -> {
+            case ADDED, KEYED_ADDED, TRACED_ADDED, KEYED_TRACED_ADDED -> {
                 long sequence = body.getLong();
                 long fireTime = body.getLong();
                 int priority = body.getInt();
@@ -99,9 +102,11 @@ final class TimerRecords {
                 long wall = body.getLong();
                 String id = RecordCodec.getString(body);
                 String payload = RecordCodec.getString(body);
-                String context = tag == RecordTag.TRACED_ADDED ? RecordCodec.getString(body) : null;
+                String key = tag.keyed()
+                        ? RecordCodec.requireString(RecordCodec.getString(body), "key") : null;
+                String context = tag.traced() ? RecordCodec.getString(body) : null;
                 yield new Mutation.Added(new Timer(id, fireTime, priority, sequence, version, createdAt, payload,
-                        null, context), wall);
+                        null, context, key), wall);
             }
             case CANCELLED -> {
                 long sequence = body.getLong();

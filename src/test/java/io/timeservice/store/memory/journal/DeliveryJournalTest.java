@@ -14,7 +14,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.timeservice.model.Ack;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
@@ -36,6 +39,9 @@ class DeliveryJournalTest {
     private static final RetryPolicy RETRIES = new RetryPolicy(3, 50, 2.0, 400, 0.5);
     private static final ClockSettings VIRTUAL_QUEUE = new ClockSettings(ClockSettings.Mode.VIRTUAL,
             ClockSettings.DeliveryMode.QUEUE, RETRIES);
+    /** Flow control per key and for the clock, on a virtual clock. */
+    private static final ClockSettings FLOW_QUEUE = VIRTUAL_QUEUE.withFlow(new FlowLimits(2, new FlowRate(3, 100),
+            null, 4, new FlowRate(5, 100)));
     private static final ClockSettings SYSTEM_QUEUE = new ClockSettings(ClockSettings.Mode.SYSTEM,
             ClockSettings.DeliveryMode.QUEUE, RETRIES);
 
@@ -57,6 +63,25 @@ class DeliveryJournalTest {
         try (JournalStore store = open(after)) {
             assertSameDeliveries(deliveriesOf(after), expected, wall.get());
             assertSamePending(after, before);
+        }
+    }
+
+    @Test
+    void aKeyedTimer_andItsDelivery_keepTheirKey_overARestart() throws IOException {
+        ClockRegistry before = fresh();
+        try (JournalStore store = open(before)) {
+            start(before);
+            MemoryClock virt = before.scheduler("virt");
+            virt.add("a", Due.after(5), 0, null, null, "tenant-1", Trace.NONE);
+            virt.add("b", Due.after(50), 0, null, null, "tenant-2", Trace.NONE);
+            virt.advance(5, Trace.NONE);
+            virt.claim(1, 1_000, 0);
+        }
+        ClockRegistry after = fresh();
+        try (JournalStore store = open(after)) {
+            MemoryClock virt = after.scheduler("virt");
+            assertThat(virt.get("b").key()).isEqualTo("tenant-2");
+            assertThat(virt.allDeliveries()).extracting(Delivery::key).containsExactly("tenant-1");
         }
     }
 
@@ -183,6 +208,7 @@ class DeliveryJournalTest {
     private void start(ClockRegistry clocks) {
         clocks.create("virt", 0, VIRTUAL_QUEUE);
         clocks.create("sys", 0, SYSTEM_QUEUE);
+        clocks.create("flow", 0, FLOW_QUEUE);
     }
 
     private FiringLoop firing(ClockRegistry clocks) {
@@ -196,12 +222,13 @@ class DeliveryJournalTest {
         FiringLoop loop = firing(clocks);
         int next = 0;
         for (int step = 0; step < steps; step++) {
-            MemoryClock clock = clocks.scheduler(random.nextBoolean() ? "virt" : "sys");
+            MemoryClock clock = clocks.scheduler(List.of("virt", "sys", "flow").get(random.nextInt(3)));
             int action = random.nextInt(10);
             try {
                 switch (action) {
-                    case 0, 1 -> clock.add("t" + next++ % 40, random.nextInt(300), random.nextInt(3) - 1,
-                            random.nextBoolean() ? null : "{\"n\":" + step + "}", Trace.NONE);
+                    case 0, 1 -> clock.add("t" + next++ % 40, Due.after(random.nextInt(300)), random.nextInt(3) - 1,
+                            random.nextBoolean() ? null : "{\"n\":" + step + "}", null,
+                            random.nextBoolean() ? null : "key-" + random.nextInt(3), Trace.NONE);
                     case 2 -> {
                         if (clock.settings().isSystem()) {
                             wall.addAndGet(random.nextInt(200));
@@ -254,6 +281,7 @@ class DeliveryJournalTest {
         List<List<Delivery>> all = new ArrayList<>();
         all.add(clocks.scheduler("virt").allDeliveries());
         all.add(clocks.scheduler("sys").allDeliveries());
+        all.add(clocks.scheduler("flow").allDeliveries());
         return all;
     }
 
@@ -261,6 +289,7 @@ class DeliveryJournalTest {
     private static void assertSameDeliveries(List<List<Delivery>> actual, List<List<Delivery>> expected,
                                              long restart) {
         assertThat(actual.get(0)).isEqualTo(expected.get(0));
+        assertThat(actual.get(2)).isEqualTo(expected.get(2)); // flow control: the claims named what they took
         // the drive reaches every state, so every kind of record was replayed
         assertThat(expected.stream().flatMap(List::stream).map(Delivery::state).distinct())
                 .containsExactlyInAnyOrder(Delivery.State.values());
@@ -271,14 +300,16 @@ class DeliveryJournalTest {
             if (was.state() == Delivery.State.IN_FLIGHT) {
                 assertThat(is.leaseUntil()).isGreaterThanOrEqualTo(restart);
                 is = new Delivery(is.id(), is.fireTime(), is.priority(), is.sequence(), is.payload(), is.attempt(),
-                        is.state(), is.claim(), was.leaseUntil(), is.retryAt(), is.readyAt(), is.deadReason());
+                        is.state(), is.claim(), was.leaseUntil(), is.retryAt(), is.readyAt(), is.deadReason(),
+                        is.schedule(), is.traceContext(), is.key());
             }
             assertThat(is).isEqualTo(was);
         }
     }
 
     private static void assertSamePending(ClockRegistry after, ClockRegistry before) {
-        for (String name : List.of("virt", "sys")) {
+        assertThat(after.scheduler("flow").settings()).isEqualTo(FLOW_QUEUE);
+        for (String name : List.of("virt", "sys", "flow")) {
             assertThat(after.scheduler(name).firstN(1_000).timers())
                     .isEqualTo(before.scheduler(name).firstN(1_000).timers());
             assertThat(after.scheduler(name).checkInvariants().ok()).isTrue();

@@ -88,6 +88,17 @@ class RecordTagTest {
                 1_700_000_000_000L, 50, new ClockRate(500_000)))));
         WRITTEN.put(RecordTag.TRACED_ADDED, new Mutation.Added(new Timer("a", 5, -1, 3, 1, 2, "{\"n\":1}", null,
                 TRACE_CONTEXT), 1_700_000_000_000L));
+        WRITTEN.put(RecordTag.FLOW_CLAIMED, new Mutation.FlowClaimed(25, 30_000, List.of("c.6", "c.7"),
+                List.of(9L, 4L)));
+        WRITTEN.put(RecordTag.KEYED_ADDED, new Mutation.Added(new Timer("k", 5, 0, 3, 1, 2, null, null, null,
+                "tenant-7"), 1_700_000_000_000L));
+        WRITTEN.put(RecordTag.KEYED_TRACED_ADDED, new Mutation.Added(new Timer("kt", 5, 0, 3, 1, 2, "[1]", null,
+                TRACE_CONTEXT, "tenant-7"), 1_700_000_000_000L));
+    }
+
+    private static SavedDelivery keyedSaved() {
+        return new SavedDelivery(new Delivery("d", 20, 0, 3, "[2]", 1, Delivery.State.IN_FLIGHT, "c.5", 30_020, 0,
+                20, null, null, null, "partner:acme"), 30_000);
     }
 
 
@@ -127,12 +138,17 @@ class RecordTagTest {
                 snapshotFrame.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(saved());
         untested.remove(RecordTag.SAVED_DELIVERY);
         SavedDelivery traced = new SavedDelivery(saved().delivery().withTraceContext(TRACE_CONTEXT), 30_000);
-        GrowableBuffer tracedFrame = RecordCodec.encode(traced, new GrowableBuffer(8));
-        assertThat(tracedFrame.array()[RecordCodec.FRAME_HEADER_BYTES])
-                .isEqualTo(RecordTag.TRACED_SAVED_DELIVERY.code);
-        assertThat(RecordCodec.decodeDelivery(ByteBuffer.wrap(tracedFrame.array(), RecordCodec.FRAME_HEADER_BYTES,
-                tracedFrame.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(traced);
-        untested.remove(RecordTag.TRACED_SAVED_DELIVERY);
+        SavedDelivery keyedTraced = new SavedDelivery(keyedSaved().delivery().withTraceContext(TRACE_CONTEXT),
+                30_000);
+        for (Map.Entry<RecordTag, SavedDelivery> frame : Map.of(RecordTag.TRACED_SAVED_DELIVERY, traced,
+                RecordTag.KEYED_SAVED_DELIVERY, keyedSaved(), RecordTag.KEYED_TRACED_SAVED_DELIVERY, keyedTraced)
+                .entrySet()) {
+            GrowableBuffer written = RecordCodec.encode(frame.getValue(), new GrowableBuffer(8));
+            assertThat(written.array()[RecordCodec.FRAME_HEADER_BYTES]).isEqualTo(frame.getKey().code);
+            assertThat(RecordCodec.decodeDelivery(ByteBuffer.wrap(written.array(), RecordCodec.FRAME_HEADER_BYTES,
+                    written.length() - RecordCodec.FRAME_HEADER_BYTES).slice())).isEqualTo(frame.getValue());
+            untested.remove(frame.getKey());
+        }
 
         untested.removeIf(tag -> !tag.written());
         assertThat(untested).as("tags of the table without a round trip here").isEmpty();

@@ -70,7 +70,7 @@ class TraceContextJournalTest {
     private static void drive(ClockRegistry clocks) {
         clocks.create("q", 0, QUEUE);
         MemoryClock q = clocks.scheduler("q");
-        q.add("fired", Due.after(5), 0, null, A, Trace.NONE);
+        q.add("fired", Due.after(5), 0, null, A, null, Trace.NONE);
         q.add("plain", Due.after(5), 0, null, Trace.NONE);
         q.batch(List.of(new BatchOp.Add("later", Due.after(50), 0, "{}", B)));
         new MemoryScheduleStore(clocks).put("q", "s", new ScheduleSpec(null, 1_000L, null, null, null, null, 0, null,

@@ -1,0 +1,317 @@
+package io.timeservice.store.memory;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import io.timeservice.model.FlowLimits;
+
+/**
+ * The ready deliveries of a clock under flow control ({@link FlowLimits}): one ready queue per key, in the clock's
+ * ready order (longest-ready first, then firing order), and a ring of the keys that may hand one out. A claim takes
+ * round robin over the ring: the first key gives its first delivery and goes to the back, so a key with a million
+ * ready deliveries takes one turn as a key with one does. A key leaves the ring while it has nothing ready, while it
+ * has as many in flight as its concurrency (it comes back when one of them is acked, nacked, dead or its lease ends),
+ * and while its token bucket is empty (it waits in {@code refilling} by the time its next token is there). The
+ * clock's own concurrency and bucket bound every claim as a whole. A held-back delivery stays in its key's queue, in
+ * its place: nothing is lost or reordered within a key.
+ *
+ * <p>Cost (k keys, n ready): adding a ready delivery, releasing a slot and every key's move O(log n + log k); a claim
+ * of m deliveries O(m (log n + log k)) plus O(log k) for each key it finds out of tokens, which then leaves the ring;
+ * no claim scans the keys. {@link #plan} looks without changing what it hands out, so the caller can record the
+ * choice before {@link #take} applies it.
+ *
+ * <p>Not thread-safe: its clock's lock guards it, as it does the {@link DeliveryQueue} that owns it.
+ */
+final class FlowReady {
+
+    /** The empty key: every delivery without one. */
+    static final String NO_KEY = "";
+
+    private final FlowLimits limits;
+    private final Map<String, KeyFlow> keys = new HashMap<>();
+    /** The keys that may hand out a delivery, by their turn (a ticket that only grows): the first is next. */
+    private final TreeMap<Long, KeyFlow> ring = new TreeMap<>();
+    /** The keys with something ready and room in flight but no token, by when their next token is there. */
+    private final TreeSet<KeyFlow> refilling = new TreeSet<>(Comparator.<KeyFlow>comparingLong(k -> k.waitUntil)
+            .thenComparing(k -> k.key));
+    /** Every ready delivery, in the ready order (the oldest for the counts, and snapshots). */
+    private final TreeSet<DeliveryQueue.Entry> all = new TreeSet<>(DeliveryQueue.READY_ORDER);
+    private final Map<Long, DeliveryQueue.Entry> bySequence = new HashMap<>();
+    private final TokenBucket clockBucket;
+    private long nextTicket;
+    private int inFlight;
+    /** Ready deliveries of keys that may not hand one out now (at their concurrency or out of tokens). */
+    private int heldBack;
+    /** Keys with something ready that may not hand it out now. */
+    private int keysAtLimit;
+    /**
+     * Times a key with something ready was found without a token (it then waits for one), and claims cut short by the
+     * clock's bucket, since the last {@link #takeDenied}.
+     */
+    private int tokensDenied;
+
+    /** One key's state. */
+    private static final class KeyFlow {
+        final String key;
+        final TreeSet<DeliveryQueue.Entry> ready = new TreeSet<>(DeliveryQueue.READY_ORDER);
+        final TokenBucket bucket;
+        int inFlight;
+        /** Its place in the ring, or -1 when it is not there. */
+        long ticket = -1;
+        /** When it leaves {@code refilling}, or {@link Long#MIN_VALUE} when it is not there. */
+        long waitUntil = Long.MIN_VALUE;
+        /** What this key adds to {@code heldBack}: its ready count while it is held, else 0. */
+        int heldCounted;
+        // a plan's scratch, reset before the plan returns
+        int planned;
+        Iterator<DeliveryQueue.Entry> cursor;
+
+        KeyFlow(String key, TokenBucket bucket) {
+            this.key = key;
+            this.bucket = bucket;
+        }
+    }
+
+    FlowReady(FlowLimits limits) {
+        this.limits = limits;
+        this.clockBucket = limits.clockRate() == null ? null
+                : new TokenBucket(limits.clockRate(), limits.clockRate().limit());
+    }
+
+    FlowLimits limits() {
+        return limits;
+    }
+
+    static String keyOf(DeliveryQueue.Entry entry) {
+        String key = entry.timer.key();
+        return key == null ? NO_KEY : key;
+    }
+
+    int readyCount() {
+        return all.size();
+    }
+
+    /** The ready deliveries in the ready order. */
+    Collection<DeliveryQueue.Entry> entries() {
+        return all;
+    }
+
+    /** When the longest-ready delivery became ready, or {@link Long#MAX_VALUE}. */
+    long oldestReadyAt() {
+        return all.isEmpty() ? Long.MAX_VALUE : all.first().readyAt;
+    }
+
+    /** The ready delivery of {@code sequence}, or null. */
+    DeliveryQueue.Entry ready(long sequence) {
+        return bySequence.get(sequence);
+    }
+
+    /** A delivery became ready (fired, retried, redriven, restored); its key joins the ring if it may hand it out. */
+    void add(DeliveryQueue.Entry entry) {
+        KeyFlow k = key(keyOf(entry));
+        k.ready.add(entry);
+        all.add(entry);
+        bySequence.put(entry.timer.sequence(), entry);
+        place(k, Long.MIN_VALUE);
+    }
+
+    /** A delivery of this clock is in flight (a restored lease): it holds a slot of its key and of the clock. */
+    void holding(DeliveryQueue.Entry entry) {
+        KeyFlow k = key(keyOf(entry));
+        k.inFlight++;
+        inFlight++;
+        place(k, Long.MIN_VALUE);
+    }
+
+    /** An in-flight delivery's lease ended (ack, nack, reject, expiry): its slot is free again. */
+    void released(DeliveryQueue.Entry entry) {
+        KeyFlow k = keys.get(keyOf(entry));
+        k.inFlight--;
+        inFlight--;
+        place(k, Long.MIN_VALUE);
+    }
+
+    /**
+     * The deliveries a claim of at most {@code max} at {@code now} takes, in the order it takes them: round robin over
+     * the ring from its first key, each key giving its deliveries in its own order while it has room in flight and
+     * tokens, all within the clock's room and tokens. Changes nothing it hands out: keys found out of tokens move from
+     * the ring to {@code refilling} and keys whose token time came move back, which no claim can tell apart.
+     */
+    List<DeliveryQueue.Entry> plan(long now, int max) {
+        while (!refilling.isEmpty() && refilling.first().waitUntil <= now) {
+            KeyFlow k = refilling.pollFirst();
+            k.waitUntil = Long.MIN_VALUE;
+            place(k, now);
+        }
+        long room = max;
+        if (limits.clockConcurrency() != null) {
+            room = Math.min(room, limits.clockConcurrency() - inFlight);
+        }
+        if (clockBucket != null) {
+            long clockTokens = clockBucket.tokensAt(now);
+            if (clockTokens < room && !ring.isEmpty()) {
+                tokensDenied++;
+            }
+            room = Math.min(room, clockTokens);
+        }
+        List<DeliveryQueue.Entry> planned = new ArrayList<>((int) Math.max(0, Math.min(room, 64)));
+        List<KeyFlow> touched = new ArrayList<>();
+        List<KeyFlow> empty = new ArrayList<>();
+        Iterator<KeyFlow> turns = ring.values().iterator();
+        ArrayDeque<KeyFlow> again = new ArrayDeque<>();
+        while (planned.size() < room) {
+            KeyFlow k = turns.hasNext() ? turns.next() : again.pollFirst();
+            if (k == null) {
+                break;
+            }
+            long available = available(k, now);
+            if (available == 0) {
+                empty.add(k);
+                continue;
+            }
+            if (k.planned == 0) {
+                touched.add(k);
+                k.cursor = k.ready.iterator();
+            }
+            planned.add(k.cursor.next());
+            k.planned++;
+            if (k.planned < available) {
+                again.addLast(k);
+            }
+        }
+        for (KeyFlow k : touched) {
+            k.planned = 0;
+            k.cursor = null;
+        }
+        for (KeyFlow k : empty) {
+            ring.remove(k.ticket);
+            k.ticket = -1;
+            place(k, now);
+        }
+        return planned;
+    }
+
+    /** Hands out {@code entry}, the first ready delivery of its key, at {@code now}: it leaves, its key's turn ends. */
+    void take(DeliveryQueue.Entry entry, long now) {
+        KeyFlow k = keys.get(keyOf(entry));
+        if (k == null || k.ready.isEmpty() || k.ready.first() != entry) {
+            throw new IllegalStateException("delivery " + entry.timer.sequence() + " is not the first ready of its"
+                    + " key");
+        }
+        k.ready.pollFirst();
+        all.remove(entry);
+        bySequence.remove(entry.timer.sequence());
+        k.inFlight++;
+        inFlight++;
+        if (k.bucket != null) {
+            k.bucket.take(now);
+        }
+        if (clockBucket != null) {
+            clockBucket.take(now);
+        }
+        if (k.ticket >= 0) {
+            ring.remove(k.ticket);
+            k.ticket = -1;
+        }
+        place(k, now);
+    }
+
+    /** How many {@code k} may hand out at {@code now}: ready, within its concurrency and its tokens. */
+    private long available(KeyFlow k, long now) {
+        long available = k.ready.size();
+        if (limits.concurrency() != null) {
+            available = Math.min(available, limits.concurrency() - k.inFlight);
+        }
+        if (k.bucket != null) {
+            available = Math.min(available, k.bucket.tokensAt(now));
+        }
+        return Math.max(0, available);
+    }
+
+    /**
+     * Puts {@code k} where its state says: in the ring (keeping its turn) when it may hand out a delivery, in
+     * {@code refilling} when only a token is missing (known only with a real {@code now}; with
+     * {@link Long#MIN_VALUE} the next plan finds out), nowhere otherwise; forgotten when it holds nothing a new key
+     * would not.
+     */
+    private void place(KeyFlow k, long now) {
+        placeOnly(k, now);
+        int held = k.ticket < 0 ? k.ready.size() : 0;
+        if ((held > 0) != (k.heldCounted > 0)) {
+            keysAtLimit += held > 0 ? 1 : -1;
+        }
+        heldBack += held - k.heldCounted;
+        k.heldCounted = held;
+    }
+
+    private void placeOnly(KeyFlow k, long now) {
+        boolean room = limits.concurrency() == null || k.inFlight < limits.concurrency();
+        if (k.ready.isEmpty() || !room) {
+            leaveRing(k);
+            leaveRefilling(k);
+            if (k.ready.isEmpty() && k.inFlight == 0 && (k.bucket == null
+                    || now != Long.MIN_VALUE && k.bucket.fullAt(now))) {
+                keys.remove(k.key);
+            }
+            return;
+        }
+        if (k.waitUntil != Long.MIN_VALUE) {
+            return;
+        }
+        if (now != Long.MIN_VALUE && k.bucket != null && k.bucket.tokensAt(now) == 0) {
+            leaveRing(k);
+            k.waitUntil = k.bucket.nextTokenAt(now);
+            refilling.add(k);
+            tokensDenied++;
+            return;
+        }
+        if (k.ticket < 0) {
+            k.ticket = nextTicket++;
+            ring.put(k.ticket, k);
+        }
+    }
+
+    private void leaveRing(KeyFlow k) {
+        if (k.ticket >= 0) {
+            ring.remove(k.ticket);
+            k.ticket = -1;
+        }
+    }
+
+    private void leaveRefilling(KeyFlow k) {
+        if (k.waitUntil != Long.MIN_VALUE) {
+            refilling.remove(k);
+            k.waitUntil = Long.MIN_VALUE;
+        }
+    }
+
+    private KeyFlow key(String key) {
+        return keys.computeIfAbsent(key, name -> new KeyFlow(name, limits.rate() == null ? null
+                : new TokenBucket(limits.rate(), limits.keyBurst())));
+    }
+
+    /** Ready deliveries held back by their key's limits. */
+    int heldBack() {
+        return heldBack;
+    }
+
+    /** Keys with ready deliveries held back by their limits. */
+    int keysAtLimit() {
+        return keysAtLimit;
+    }
+
+    /** The tokens denied since the last call, which starts the count again. */
+    int takeDenied() {
+        int denied = tokensDenied;
+        tokensDenied = 0;
+        return denied;
+    }
+}

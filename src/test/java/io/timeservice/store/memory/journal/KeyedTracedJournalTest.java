@@ -1,0 +1,106 @@
+package io.timeservice.store.memory.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Delivery;
+import io.timeservice.model.Due;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
+import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.Timer;
+import io.timeservice.model.Trace;
+import io.timeservice.store.StoreMetrics;
+import io.timeservice.store.memory.ClockRegistry;
+import io.timeservice.store.memory.MemoryClock;
+import io.timeservice.store.memory.PendingBudget;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The merged features together in the journal: a timer and a delivery with both a flow-control key (issue 44) and a
+ * trace context (issue 46) keep both (records 53 and 54), and a clock with both a dedupe window (issue 43) and flow
+ * limits keeps both settings (distinct flags of the settings' mode byte), by replay and by a snapshot file.
+ */
+class KeyedTracedJournalTest {
+
+    private static final String A = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01;congo=t61rcWkgMzE";
+    private static final String B = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00";
+    private static final ClockSettings BOTH = new ClockSettings(ClockSettings.Mode.VIRTUAL,
+            ClockSettings.DeliveryMode.QUEUE, RetryPolicy.DEFAULT, null, null, 1_000,
+            new FlowLimits(2, new FlowRate(10, 1_000), 3, 5, new FlowRate(20, 1_000)));
+
+    @TempDir
+    Path dir;
+
+    private final AtomicLong wall = new AtomicLong(1_700_000_000_000L);
+
+    @Test
+    void recordsReplayed_keepKeysContextsAndBothSettings() throws IOException {
+        ClockRegistry before = fresh();
+        try (JournalStore store = open(before)) {
+            drive(before);
+        }
+        ClockRegistry after = fresh();
+        try (JournalStore store = open(after)) {
+            assertRecovered(after);
+        }
+    }
+
+    @Test
+    void aSnapshotFile_keepsKeysContextsAndBothSettings() throws IOException {
+        ClockRegistry before = fresh();
+        try (JournalStore store = open(before)) {
+            drive(before);
+            before.snapshotNow();
+            store.writer().awaitSnapshotIdle();
+        }
+        assertThat(JournalFiles.snapshotNumbers(dir)).hasSize(1);
+        ClockRegistry after = fresh();
+        try (JournalStore store = open(after)) {
+            assertRecovered(after);
+        }
+    }
+
+    private static void drive(ClockRegistry clocks) {
+        clocks.create("q", 0, BOTH);
+        MemoryClock q = clocks.scheduler("q");
+        q.add("both", Due.after(5), 0, null, A, "tenant-1", Trace.NONE);
+        q.add("keyed", Due.after(5), 0, null, null, "tenant-2", Trace.NONE);
+        q.add("traced", Due.after(5), 0, null, B, null, Trace.NONE);
+        q.batch(List.of(new BatchOp.Add("later", Due.after(50), 0, "{}", B, "tenant-1")));
+        q.advance(5, Trace.NONE);
+        clocks.fork("copy", "q");
+    }
+
+    private static void assertRecovered(ClockRegistry clocks) {
+        for (String name : List.of("q", "copy")) {
+            MemoryClock clock = clocks.scheduler(name);
+            assertThat(clock.settings()).as(name).isEqualTo(BOTH);
+            assertThat(clock.get("later")).as(name).extracting(Timer::traceContext, Timer::key)
+                    .containsExactly(B, "tenant-1");
+            assertThat(clock.allDeliveries()).as(name)
+                    .extracting(Delivery::id, Delivery::traceContext, Delivery::key)
+                    .containsExactlyInAnyOrder(tuple("both", A, "tenant-1"), tuple("keyed", null, "tenant-2"),
+                            tuple("traced", B, null));
+        }
+    }
+
+    private ClockRegistry fresh() {
+        return new ClockRegistry((clock, shared) -> new MemoryClock(clock, 4, shared, wall::get, StoreMetrics.NONE),
+                new PendingBudget(10_000, Long.MAX_VALUE), 10, wall::get);
+    }
+
+    private JournalStore open(ClockRegistry clocks) throws IOException {
+        return JournalStore.open(dir, clocks, FsyncPolicy.NEVER, Duration.ofMillis(5), 1, Long.MAX_VALUE,
+                JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
+    }
+}
