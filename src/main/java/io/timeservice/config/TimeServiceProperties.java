@@ -473,18 +473,17 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
      *
      * @param mode               whether the {@code qstash-r<retries>} clocks made on first use are virtual (tests
      *                           advance them) or system
-     * @param currentSigningKey  signs every message's {@code Upstash-Signature}; none: messages leave unsigned
-     * @param nextSigningKey     the key that follows it (the SDK's {@code Receiver} accepts either); kept for the
-     *                           {@code /v2/keys} answer, never sent
+     * @param currentSigningKey  signs every message's {@code Upstash-Signature}; none: messages leave unsigned. The
+     *                           next key is the receivers' business only (the SDK's {@code Receiver} takes both): to
+     *                           rotate, give receivers the new key as their next one, then make it the current one here
      */
     public record Qstash(@DefaultValue("virtual") io.timeservice.model.ClockSettings.Mode mode,
-                         String currentSigningKey, String nextSigningKey) {
+                         String currentSigningKey) {
 
         /** Never the keys themselves: this record may end up in a log line or an exception message. */
         @Override
         public String toString() {
-            return "Qstash[mode=" + mode + ", currentSigningKey=" + (currentSigningKey == null ? "none" : "set")
-                    + ", nextSigningKey=" + (nextSigningKey == null ? "none" : "set") + "]";
+            return "Qstash[mode=" + mode + ", currentSigningKey=" + (currentSigningKey == null ? "none" : "set") + "]";
         }
     }
 }

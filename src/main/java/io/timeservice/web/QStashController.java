@@ -52,10 +52,12 @@ class QStashController {
     private final PushTargetGuard targets;
     private final ClockSettings.Mode mode;
     private final QStashMessage.Codec messages;
+    private final int maxPayloadBytes;
 
     QStashController(ClockStore clocks, TimerStore timers, PushTargetGuard targets, TimeServiceProperties properties,
                      QStashMessage.Codec messages) {
         this.messages = messages;
+        this.maxPayloadBytes = properties.limits().maxPayloadBytes();
         this.clocks = clocks;
         this.timers = timers;
         this.targets = targets;
@@ -67,8 +69,11 @@ class QStashController {
         try {
             return publishMessage(request, body == null ? new byte[0] : body);
         } catch (ProblemException refused) {
-            HttpStatus status = refused.code() == ErrorCode.TARGET_NOT_ALLOWED || refused.code() == ErrorCode.INVALID_REQUEST
-                    || refused.code() == ErrorCode.INVALID_ID ? HttpStatus.BAD_REQUEST : HttpStatus.CONFLICT;
+            HttpStatus status = switch (refused.code()) {
+                case TARGET_NOT_ALLOWED, INVALID_REQUEST, INVALID_ID -> HttpStatus.BAD_REQUEST;
+                case PAYLOAD_TOO_LARGE -> HttpStatus.PAYLOAD_TOO_LARGE;
+                default -> HttpStatus.CONFLICT;
+            };
             return ResponseEntity.status(status).body(Map.of("error", refused.getMessage()));
         }
     }
@@ -103,8 +108,14 @@ class QStashController {
         String id = messageId(request, target.url(), method, forwarded, body);
 
         String clock = QStashRules.clockName(retries);
-        requireClock(clock, QStashRules.clockSettings(mode, retries));
         String payload = messages.write(new QStashMessage(target.url(), method, timeout, forwarded, body));
+        int bytes = payload.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > maxPayloadBytes) {
+            throw new ProblemException(ErrorCode.PAYLOAD_TOO_LARGE, "the message is " + bytes + " bytes as its timer's"
+                    + " payload (body in base64, destination and headers); the limit is " + maxPayloadBytes
+                    + " (timeservice.limits.max-payload-bytes)");
+        }
+        requireClock(clock, QStashRules.clockSettings(mode, retries));
         Due due = notBefore != null ? Due.at(notBefore) : Due.after(delay == null ? 0 : delay);
         try {
             timers.add(clock, id, due, 0, payload, Trace.NONE);

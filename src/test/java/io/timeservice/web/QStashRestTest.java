@@ -29,7 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
  * through the JDK's client, not RestAssured's contract filter, since the destination URL is the rest of the path.
  */
 @TestPropertySource(properties = {"timeservice.push.allow-private-targets=true",
-        "timeservice.qstash.current-signing-key=sig_current_test", "timeservice.qstash.next-signing-key=sig_next_test"})
+        "timeservice.qstash.current-signing-key=sig_current_test"})
 class QStashRestTest extends RestTestSupport {
 
     private static final JsonMapper JSON = JsonMapper.shared();
@@ -115,6 +115,9 @@ class QStashRestTest extends RestTestSupport {
             assertThat(refused.statusCode()).as(String.join(" ", headers)).isEqualTo(400);
             assertThat(JSON.readTree(refused.body()).get("error").asString()).as(refused.body()).isNotEmpty();
         }
+        HttpResponse<String> large = publish(destination, "x".repeat(13_000));
+        assertThat(large.statusCode()).as(large.body()).isEqualTo(413);
+        assertThat(JSON.readTree(large.body()).get("error").asString()).contains("max-payload-bytes");
         HttpResponse<String> ftp = publish("ftp://127.0.0.1/x", "");
         assertThat(ftp.statusCode()).as(ftp.body()).isEqualTo(400);
         assertThat(JSON.readTree(ftp.body()).get("error").asString()).contains("http");

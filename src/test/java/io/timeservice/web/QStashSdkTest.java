@@ -23,7 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
  * ({@code ./test} runs {@code npm ci} there when missing); skipped without them.
  */
 @TestPropertySource(properties = {"timeservice.push.allow-private-targets=true",
-        "timeservice.qstash.current-signing-key=sig_current_test", "timeservice.qstash.next-signing-key=sig_next_test"})
+        "timeservice.qstash.current-signing-key=sig_current_test"})
 class QStashSdkTest extends RestTestSupport {
 
     private static final Path NODE_DIR = Path.of("src/test/node");
