@@ -57,13 +57,16 @@ class PushConfiguration {
 
     @Bean(destroyMethod = "close")
     Pusher pusher(ClockStore clocks, DeliveryStore deliveries, PushClient client, PushMetrics metrics,
-                  TimeServiceProperties properties, ScheduledExecutorService pushTimers, MeterRegistry registry) {
+                  TimeServiceProperties properties, ScheduledExecutorService pushTimers, MeterRegistry registry,
+                  io.timeservice.model.QStashMessage.Codec qstashMessages) {
         TimeServiceProperties.Push push = properties.push();
         // the memory store without a journal never waits for I/O: its answers are settled where they arrive
         boolean neverWaits = properties.store() == StoreAutoConfigurationFilter.Store.MEMORY
                 && properties.durability() == TimeServiceProperties.Durability.NONE;
         // ... and forgets its sequences at a restart: webhook-ids then carry the start's tag, never to repeat
-        Pusher pusher = new Pusher(clocks, deliveries, client, metrics, push.threads(), pushTimers, push.sweep(),
+        io.timeservice.push.QStashSender sender = new io.timeservice.push.QStashSender(client,
+                qstashMessages, properties.qstash().currentSigningKey(), System::currentTimeMillis); // QStash messages, else as is
+        Pusher pusher = new Pusher(clocks, deliveries, sender, metrics, push.threads(), pushTimers, push.sweep(),
                 neverWaits, neverWaits ? Pusher.newInstance() : null);
         MicrometerPushMetrics.inFlightGauge(registry, pusher::inFlight);
         return pusher;

@@ -43,6 +43,7 @@ import org.springframework.util.unit.DataSize;
  * @param schedules     the bound on recurring schedules and on one schedule's catch-up per step
  * @param push          push delivery: which targets may be reached, and the pusher's threads
  * @param dedupe        the bound on ids reserved by clocks' dedupe windows
+ * @param qstash        the QStash drop-in API: its clocks' mode and signing keys (docs/DROP-IN.md)
  */
 @ConfigurationProperties("timeservice")
 public record TimeServiceProperties(@DefaultValue Heap heap,
@@ -66,7 +67,8 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
                                     @DefaultValue Postgresql postgresql,
                                     @DefaultValue Schedules schedules,
                                     @DefaultValue Push push,
-                                    @DefaultValue Dedupe dedupe) {
+                                    @DefaultValue Dedupe dedupe,
+                                    @DefaultValue Qstash qstash) {
 
     public TimeServiceProperties {
         require(capacity >= 1 && capacity <= 100_000_000,
@@ -463,6 +465,25 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
     private static void require(boolean condition, String message) {
         if (!condition) {
             throw new IllegalArgumentException(message);
+        }
+    }
+
+    /**
+     * The QStash drop-in API (issue 47, docs/DROP-IN.md).
+     *
+     * @param mode               whether the {@code qstash-r<retries>} clocks made on first use are virtual (tests
+     *                           advance them) or system
+     * @param currentSigningKey  signs every message's {@code Upstash-Signature}; none: messages leave unsigned. The
+     *                           next key is the receivers' business only (the SDK's {@code Receiver} takes both): to
+     *                           rotate, give receivers the new key as their next one, then make it the current one here
+     */
+    public record Qstash(@DefaultValue("virtual") io.timeservice.model.ClockSettings.Mode mode,
+                         String currentSigningKey) {
+
+        /** Never the keys themselves: this record may end up in a log line or an exception message. */
+        @Override
+        public String toString() {
+            return "Qstash[mode=" + mode + ", currentSigningKey=" + (currentSigningKey == null ? "none" : "set") + "]";
         }
     }
 }

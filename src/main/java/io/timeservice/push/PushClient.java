@@ -176,12 +176,39 @@ public final class PushClient implements PushSender, AutoCloseable {
         for (Map.Entry<String, String> header : traceHeaders.entrySet()) {
             request.setHeader(header.getKey(), header.getValue());
         }
+        return start(request, target.timeoutMillis());
+    }
+
+    /**
+     * Sends a request shaped by its caller (a QStash message, issue 47): {@code method} to {@code url} with
+     * {@code headers} (the caller's, signature included) and {@code body}, under the same SSRF check at connection,
+     * answer bounds and deadline as any push. The future never fails.
+     */
+    public CompletableFuture<PushOutcome> send(String url, String method, Map<String, String> headers, byte[] body,
+                                               long timeoutMillis) {
+        AsyncRequestBuilder request = AsyncRequestBuilder.create(method).setUri(URI.create(url))
+                .addHeader(HttpHeaders.USER_AGENT, USER_AGENT);
+        String contentType = null;
+        for (Map.Entry<String, String> header : headers.entrySet()) {
+            if (header.getKey().equalsIgnoreCase(HttpHeaders.CONTENT_TYPE)) {
+                contentType = header.getValue();
+            } else {
+                request.setHeader(header.getKey(), header.getValue());
+            }
+        }
+        if (body.length > 0 || contentType != null) {
+            request.setEntity(body, contentType == null ? null : ContentType.parseLenient(contentType));
+        }
+        return start(request, timeoutMillis);
+    }
+
+    private CompletableFuture<PushOutcome> start(AsyncRequestBuilder request, long timeoutMillis) {
         PushExchange exchange = new PushExchange();
-        String late = "no answer within " + target.timeoutMillis() + " ms";
-        AttemptDeadlines.Entry deadline = deadlines.track(target.timeoutMillis(), () -> exchange.failed(
+        String late = "no answer within " + timeoutMillis + " ms";
+        AttemptDeadlines.Entry deadline = deadlines.track(timeoutMillis, () -> exchange.failed(
                 PushOutcome.failed(PushOutcome.Kind.TIMEOUT, late)));
         exchange.outcome().whenComplete((done, never) -> deadline.cancel());
-        send(clients.current(), request, target.timeoutMillis(), exchange, true);
+        send(clients.current(), request, timeoutMillis, exchange, true);
         return exchange.outcome();
     }
 

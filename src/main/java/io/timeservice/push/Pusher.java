@@ -293,7 +293,7 @@ public final class Pusher implements AutoCloseable {
         long started = System.nanoTime();
         PushAttempt attempt = metrics.attemptStarted(clock.name, delivery, settings.push().url(),
                 delivery.attempt() >= settings.retry().maxAttempts());
-        sender.post(settings.push(), PushBody.webhookId(clock.name, delivery, instance), PushBody.of(clock.name, delivery),
+        sender.post(settings.push(), clock.name, delivery, PushBody.webhookId(clock.name, delivery, instance),
                         attempt.headers())
                 .whenComplete((outcome, never) -> {
                     PushOutcome ended = outcome != null ? outcome : PushOutcome.failed(PushOutcome.Kind.CONNECT_ERROR,

@@ -1,12 +1,10 @@
 package io.timeservice.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 
-import java.time.Duration;
 import java.util.Map;
 
 import io.restassured.response.Response;
@@ -230,15 +228,5 @@ class PushRestTest extends RestTestSupport {
             assertProblem(json(body).put("/clocks/bad"), 400, "invalid_request");
         }
         assertProblem(given().get("/clocks/bad"), 404, "clock_not_found");
-    }
-
-    /** Polls the clock's counts until they are {@code expected} (ready, inFlight, waiting, dead), within 60 s. */
-    void awaitDeliveries(String clock, String expected) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
-            var counts = given().get("/clocks/" + clock + "/deliveries").jsonPath();
-            String seen = "{\"ready\":" + counts.getInt("ready") + ",\"inFlight\":" + counts.getInt("inFlight")
-                    + ",\"waiting\":" + counts.getInt("waiting") + ",\"dead\":" + counts.getInt("dead") + "}";
-            assertThat(seen).as("deliveries of " + clock).isEqualTo(expected);
-        });
     }
 }

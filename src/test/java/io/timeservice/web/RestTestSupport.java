@@ -1,8 +1,11 @@
 package io.timeservice.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Duration;
 import java.util.List;
 
 import io.restassured.RestAssured;
@@ -125,5 +128,15 @@ abstract class RestTestSupport {
                 .contentType(PROBLEM_JSON)
                 .body("code", equalTo(code))
                 .body("status", equalTo(status));
+    }
+
+    /** Polls the clock's counts until they are {@code expected} (ready, inFlight, waiting, dead), within 60 s. */
+    void awaitDeliveries(String clock, String expected) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+            var counts = given().get("/clocks/" + clock + "/deliveries").jsonPath();
+            String seen = "{\"ready\":" + counts.getInt("ready") + ",\"inFlight\":" + counts.getInt("inFlight")
+                    + ",\"waiting\":" + counts.getInt("waiting") + ",\"dead\":" + counts.getInt("dead") + "}";
+            assertThat(seen).as("deliveries of " + clock).isEqualTo(expected);
+        });
     }
 }

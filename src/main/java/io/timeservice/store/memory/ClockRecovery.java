@@ -306,7 +306,7 @@ final class ClockRecovery {
                 throw new IllegalStateException("journal adds occurrence " + timerId + " (sequence " + nextSequence
                         + ") which is pending or not newer than sequence " + lastSequence);
             }
-            heap.insert(timerId, fireTime, priority, nextSequence, 1, now, wall, payload, traceContext);
+            heap.insert(timerId, fireTime, priority, nextSequence, 1, now, wall, payload, traceContext, null);
             lastSequence = nextSequence++;
             pendingBytes += Limits.bytesOf(timerId, payload);
         }

@@ -314,7 +314,7 @@ final class ClockScheduleCalls {
         public void add(String timerId, long fireTime, int priority, String payload, String traceContext,
                         boolean successor) {
             long sequence = sequences.reserveNext(kernel.log());
-            heap.insert(timerId, fireTime, priority, sequence, 1, now, wall, payload, traceContext);
+            heap.insert(timerId, fireTime, priority, sequence, 1, now, wall, payload, traceContext, null);
             sequences.issued(sequence);
             long bytes = Capacity.bytesOf(timerId, payload);
             if (!successor && reservedBytes == bytes) {

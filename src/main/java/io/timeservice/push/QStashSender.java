@@ -1,0 +1,68 @@
+package io.timeservice.push;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+
+import io.timeservice.model.Delivery;
+import io.timeservice.model.PushTarget;
+import io.timeservice.model.QStashMessage;
+import io.timeservice.model.QStashRules;
+
+/**
+ * Sends QStash messages (issue 47) as QStash does, and every other push as {@link PushClient} does. A QStash clock's
+ * target is {@link QStashRules#PLACEHOLDER_URL}; its timers' payloads are the messages ({@link QStashMessage.Codec}).
+ * Such a push goes to the message's URL with its method, headers and raw body, signed with {@code Upstash-Signature}
+ * ({@link QStashSignature}, the current signing key) and carrying {@code Upstash-Message-Id} (the timer's id) and
+ * {@code Upstash-Retried}; the answer settles it as any push's. Thread-safe.
+ */
+public final class QStashSender implements PushSender {
+
+    private final PushClient client;
+    private final QStashMessage.Codec messages;
+    private final String signingKey;
+    private final LongSupplier wallClockMillis;
+
+    /** {@code signingKey} null or empty: messages leave unsigned. */
+    public QStashSender(PushClient client, QStashMessage.Codec messages, String signingKey,
+                        LongSupplier wallClockMillis) {
+        this.client = client;
+        this.messages = messages;
+        this.signingKey = signingKey == null || signingKey.isEmpty() ? null : signingKey;
+        this.wallClockMillis = wallClockMillis;
+    }
+
+    @Override
+    public CompletableFuture<PushOutcome> post(PushTarget target, String webhookId, byte[] body) {
+        return client.post(target, webhookId, body);
+    }
+
+    @Override
+    public CompletableFuture<PushOutcome> post(PushTarget target, String webhookId, byte[] body,
+                                               Map<String, String> traceHeaders) {
+        return client.post(target, webhookId, body, traceHeaders);
+    }
+
+    @Override
+    public CompletableFuture<PushOutcome> post(PushTarget target, String clock, Delivery delivery, String webhookId,
+                                               Map<String, String> traceHeaders) {
+        if (!QStashRules.PLACEHOLDER_URL.equals(target.url())) {
+            return PushSender.super.post(target, clock, delivery, webhookId, traceHeaders);
+        }
+        QStashMessage message = messages.read(delivery.payload());
+        if (message == null) {
+            return CompletableFuture.completedFuture(PushOutcome.failed(PushOutcome.Kind.PROTOCOL_ERROR,
+                    "not a QStash message: a timer on a QStash clock without its qstash payload"));
+        }
+        Map<String, String> headers = new LinkedHashMap<>(message.headers());
+        headers.put("Upstash-Message-Id", delivery.id());
+        headers.put("Upstash-Retried", Integer.toString(delivery.attempt() - 1));
+        if (signingKey != null) {
+            headers.put("Upstash-Signature", QStashSignature.sign(signingKey, message.url(), message.body(),
+                    Math.floorDiv(wallClockMillis.getAsLong(), 1000)));
+        }
+        headers.putAll(traceHeaders);
+        return client.send(message.url(), message.method(), headers, message.body(), message.timeoutMillis());
+    }
+}
