@@ -1,19 +1,24 @@
 package io.timeservice.store.memory.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Due;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScheduleSpec;
+import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.memory.ClockRegistry;
@@ -26,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The trace context a timer keeps (issue 46) survives restarts: written with its add (record 56, a batch's part
  * too), with a snapshot's timers and deliveries (records 56 and 57) and with a schedule's spec (flag bit 1 of its last
- * byte), copied by a fork and replayed with it.
+ * byte), copied by a fork and replayed with it. With the merged features: a timer and a delivery with both a
+ * flow-control key (issue 44) and a trace context keep both (records 53 and 54), and a clock with both a dedupe
+ * window (issue 43) and flow limits keeps both settings (distinct flags of the settings' mode byte).
  */
 class TraceContextJournalTest {
 
@@ -35,6 +42,10 @@ class TraceContextJournalTest {
     private static final ClockSettings QUEUE = new ClockSettings(ClockSettings.Mode.VIRTUAL,
             ClockSettings.DeliveryMode.QUEUE, RetryPolicy.DEFAULT);
 
+    private static final ClockSettings BOTH = new ClockSettings(ClockSettings.Mode.VIRTUAL,
+            ClockSettings.DeliveryMode.QUEUE, RetryPolicy.DEFAULT, null, null, 1_000,
+            new FlowLimits(2, new FlowRate(10, 1_000), 3, 5, new FlowRate(20, 1_000)));
+
     @TempDir
     Path dir;
 
@@ -42,28 +53,63 @@ class TraceContextJournalTest {
 
     @Test
     void recordsReplayed_keepTheContexts_ofTimersDeliveriesAndForks() throws IOException {
-        ClockRegistry before = fresh();
-        try (JournalStore store = open(before)) {
-            drive(before);
-        }
-        ClockRegistry after = fresh();
-        try (JournalStore store = open(after)) {
-            assertRecovered(after);
-        }
+        restart(false, TraceContextJournalTest::drive, TraceContextJournalTest::assertRecovered);
     }
 
     @Test
     void aSnapshot_keepsTheContexts() throws IOException {
+        restart(true, TraceContextJournalTest::drive, TraceContextJournalTest::assertRecovered);
+    }
+
+    @Test
+    void recordsReplayed_keepKeysContextsAndBothSettings() throws IOException {
+        restart(false, TraceContextJournalTest::driveKeyed, TraceContextJournalTest::assertKeyedRecovered);
+    }
+
+    @Test
+    void aSnapshot_keepsKeysContextsAndBothSettings() throws IOException {
+        restart(true, TraceContextJournalTest::driveKeyed, TraceContextJournalTest::assertKeyedRecovered);
+    }
+
+    /** Drives a journaled registry, restarts it (from a snapshot file if {@code snapshot}) and checks it. */
+    private void restart(boolean snapshot, Consumer<ClockRegistry> drive, Consumer<ClockRegistry> check)
+            throws IOException {
         ClockRegistry before = fresh();
         try (JournalStore store = open(before)) {
-            drive(before);
-            before.snapshotNow();
-            store.writer().awaitSnapshotIdle();
+            drive.accept(before);
+            if (snapshot) {
+                before.snapshotNow();
+                store.writer().awaitSnapshotIdle();
+            }
         }
-        assertThat(JournalFiles.snapshotNumbers(dir)).hasSize(1);
+        assertThat(JournalFiles.snapshotNumbers(dir)).hasSize(snapshot ? 1 : 0);
         ClockRegistry after = fresh();
         try (JournalStore store = open(after)) {
-            assertRecovered(after);
+            check.accept(after);
+        }
+    }
+
+    private static void driveKeyed(ClockRegistry clocks) {
+        clocks.create("q", 0, BOTH);
+        MemoryClock q = clocks.scheduler("q");
+        q.add("both", Due.after(5), 0, null, A, "tenant-1", Trace.NONE);
+        q.add("keyed", Due.after(5), 0, null, null, "tenant-2", Trace.NONE);
+        q.add("traced", Due.after(5), 0, null, B, null, Trace.NONE);
+        q.batch(List.of(new BatchOp.Add("later", Due.after(50), 0, "{}", B, "tenant-1")));
+        q.advance(5, Trace.NONE);
+        clocks.fork("copy", "q");
+    }
+
+    private static void assertKeyedRecovered(ClockRegistry clocks) {
+        for (String name : List.of("q", "copy")) {
+            MemoryClock clock = clocks.scheduler(name);
+            assertThat(clock.settings()).as(name).isEqualTo(BOTH);
+            assertThat(clock.get("later")).as(name).extracting(Timer::traceContext, Timer::key)
+                    .containsExactly(B, "tenant-1");
+            assertThat(clock.allDeliveries()).as(name)
+                    .extracting(Delivery::id, Delivery::traceContext, Delivery::key)
+                    .containsExactlyInAnyOrder(tuple("both", A, "tenant-1"), tuple("keyed", null, "tenant-2"),
+                            tuple("traced", B, null));
         }
     }
 
