@@ -1,7 +1,6 @@
 package io.timeservice.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -31,8 +30,8 @@ class QStashSdkTest extends RestTestSupport {
 
     @Test
     void sdkClient_publishesWithADelay_andItsReceiverVerifiesWhatArrivesAfterTheAdvance() throws Exception {
-        assumeTrue(Files.isDirectory(NODE_DIR.resolve("node_modules/@upstash/qstash")),
-                "npm ci in src/test/node first (./test does)");
+        assertThat(NODE_DIR.resolve("node_modules/@upstash/qstash"))
+                .as("the official SDK, which ./test installs (npm ci in src/test/node)").isDirectory();
         Process node = new ProcessBuilder(System.getenv().getOrDefault("NODE_BINARY", "node"), "qstash-publish.mjs", "http://127.0.0.1:" + port,
                 "sig_current_test", "sig_next_test").directory(NODE_DIR.toFile()).redirectErrorStream(true).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(node.getInputStream(),
