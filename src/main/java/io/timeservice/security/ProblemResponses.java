@@ -90,6 +90,6 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
 
     private static void write(HttpServletRequest request, HttpServletResponse response, ProblemType type,
                               String detail) throws IOException {
-        Problems.write(response, Problems.problem(type, detail), request.getRequestURI());
+        Problems.write(response, Problems.problem(type, detail), Problems.instanceOf(request));
     }
 }

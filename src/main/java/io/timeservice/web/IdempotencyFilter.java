@@ -165,7 +165,7 @@ final class IdempotencyFilter extends HttpFilter {
             response.setHeader(HttpHeaders.RETRY_AFTER,
                     Integer.toString(IdempotencyRules.IN_USE_RETRY_AFTER_SECONDS));
         }
-        Problems.write(response, problem, request.getRequestURI());
+        Problems.write(response, problem, Problems.instanceOf(request));
     }
 
     /**

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
@@ -70,6 +71,18 @@ public final class Problems {
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .header(HttpHeaders.RETRY_AFTER, Integer.toString(retryAfterSeconds))
                 .body(problem);
+    }
+
+    /**
+     * The request attribute holding the path a client sent where a filter hands the request on under another path
+     * ({@link QStashPaths}): a problem's {@code instance} names what the client sent.
+     */
+    public static final String SENT_PATH = Problems.class.getName() + ".sentPath";
+
+    /** The path the client sent: {@link #SENT_PATH} where a filter rewrote it, else the request's URI. */
+    public static String instanceOf(HttpServletRequest request) {
+        Object sent = request.getAttribute(SENT_PATH);
+        return sent instanceof String path ? path : request.getRequestURI();
     }
 
     /** Answers with the problem, unless an answer has started already; {@code instance} is the request path. */

@@ -51,6 +51,7 @@ class QStashPaths {
                 destination += "?" + request.getQueryString();
             }
             request.setAttribute(DESTINATION, destination);
+            request.setAttribute(Problems.SENT_PATH, uri);
             String path = PREFIX + SEGMENT;
             chain.doFilter(new HttpServletRequestWrapper(request) {
                 @Override
