@@ -98,11 +98,13 @@ class StatementPlansTest {
         CASES.put("TimerSql.PENDING", new Case("timers_pkey", virt, "t1"));
         CASES.put("TimerSql.DUE_BY", new Case("timers_firing_order", 500L, 100, virt));
         CASES.put("TimerSql.STATUS", new Case(null, virt));
-        CASES.put("TimerSql.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, virt, "new"));
+        CASES.put("TimerSql.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, null, virt,
+                "new"));
         CASES.put("TimerSql.INSERT_RUN", new Case(null, virt, 0L, false, ids("n", 100), longs(100), ints(100),
-                new String[100], longs(100)));
+                new String[100], longs(100), new String[100]));
         CASES.put("TimerSql.LOCK", new Case("timers_pkey", virt, "t1"));
         CASES.put("TimerSql.EDIT", new Case("timers_seq", 9L, 0, 2, 1L));
+        CASES.put("TimerSql.REPLACE", new Case("timers_seq", 9L, 0, 2L, null, 5L, 1L));
         CASES.put("TimerSql.CANCEL", new Case("timers_seq", 1L));
         CASES.put("FiringSql.COUNT_DUE", new Case("timers_firing_order", virt, 500L, 10_001L));
         CASES.put("FiringSql.FIRE", new Case("timers_firing_order", virt, 500L, 10_000L, true));
@@ -114,20 +116,22 @@ class StatementPlansTest {
         CASES.put("ClockSql.COPY_ROWS", new Case(null, virt, "c5", 0L));
         CASES.put("ClockSql.SAVED_ROWS", new Case(null, virt, virt));
         CASES.put("ClockSql.LOAD_TIMERS", new Case(null, virt, virt, ids("s", 100), longs(100), ints(100),
-                longs(100), ints(100), longs(100), new String[100], longs(100), new String[100], new Boolean[100]));
+                longs(100), ints(100), longs(100), new String[100], longs(100), new String[100], new Boolean[100],
+                new String[100]));
         CASES.put("ClockSql.LOAD_DELIVERIES", new Case(null, virt, virt, ids("s", 100), longs(100),
                 ints(100), longs(100), new String[100], longs(100), repeat("ready", 100), ints(100), new Long[100],
-                longs(100), new String[100], new String[100]));
+                longs(100), new String[100], new String[100], new String[100]));
         long now = System.currentTimeMillis();
         CASES.put("ScheduleSql.TAKE_DUE", new Case("timers_firing_order", sys, now, 10_000));
         CASES.put("ScheduleSql.FIRST_OCCURRENCE_DUE", new Case(null, sys, now));
         CASES.put("ScheduleSql.ANY_DUE", new Case(null, sys, now));
-        CASES.put("ScheduleSql.DELIVER", new Case(null, null, sys, "o1", now, 0, 1, now, null, 5L, now, "s1", sys));
+        CASES.put("ScheduleSql.DELIVER", new Case(null, null, sys, "o1", now, 0, 1, now, null, 5L, now, "s1", sys,
+                null));
         CASES.put("ScheduleSql.SCHEDULES_DUE", new Case(null, sys, now, 10_000));
         CASES.put("ScheduleSql.TAKE_OCCURRENCES_DUE", new Case(null, sys, "s1", now));
         CASES.put("ScheduleSql.REMOVE_OCCURRENCE", new Case("timers_pkey", sys, "o1"));
         CASES.put("ScheduleSql.INSERT_OCCURRENCE", new Case(null, sys, "o1", now, 0, now, null, 5L, "s1",
-                true, sys));
+                true, sys, null));
         CASES.put("FiringLookSql.LOOK", new Case(LOOK_INDEXES));
         CASES.put("FiringLookSql.NEXT_ON", new Case("timers_firing_order+deliveries_leases+deliveries_waiting",
                 (Object) new String[] {sys, "c4"}));
