@@ -93,6 +93,10 @@ class DeliveryController {
         for (int i = 0; i < outcomes.size(); i++) {
             ErrorCode refused = outcomes.get(i);
             acked += refused == null ? 1 : 0;
+            if (refused == null) {
+                spans.ackedInBatch(clock == null ? Limits.DEFAULT_CLOCK : clock, acks.get(i).id(),
+                        body.acks().get(i).traceparent());
+            }
             results.add(new AckResultJson(acks.get(i).id(), refused == null ? "acked" : refused.code()));
         }
         return new AckResultsJson(acked, results);
