@@ -69,8 +69,8 @@ public final class MeasuredTimerStore implements TimerStore {
     }
 
     @Override
-    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
-        return MeasuredCall.measure(metrics, Operation.BATCH, () -> store.batch(clock, ops));
+    public List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops) {
+        return MeasuredCall.measure(metrics, Operation.BATCH, () -> store.batchOutcomes(clock, ops));
     }
 
     @Override

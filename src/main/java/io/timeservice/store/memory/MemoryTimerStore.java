@@ -65,8 +65,8 @@ public final class MemoryTimerStore implements TimerStore {
     }
 
     @Override
-    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
-        return scheduler(clocks, clock).batch(ops);
+    public List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops) {
+        return scheduler(clocks, clock).batchOutcomes(ops);
     }
 
     @Override

@@ -85,13 +85,13 @@ public final class PostgresTimerStore implements TimerStore {
     }
 
     @Override
-    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
+    public List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops) {
         for (int i = 0; i < ops.size(); i++) {
             if (ops.get(i) instanceof BatchOp.Add add && add.key() != null) {
                 throw TimerRules.keysNotStored().atOp(i);
             }
         }
-        return changes.batch(named(clock), ops);
+        return changes.batchOutcomes(named(clock), ops);
     }
 
     @Override
