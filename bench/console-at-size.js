@@ -30,7 +30,7 @@ async function inParallel(count, width, task) {
 
 async function load() {
   let started = Date.now();
-  await inParallel(CLOCKS - 2, 32, (i) => call('PUT', `/clocks/c-${String(i).padStart(5, '0')}`, { now: 0 }));
+  await inParallel(CLOCKS - 2, Number(process.env.WIDTH ?? 32), (i) => call('PUT', `/clocks/c-${String(i).padStart(5, '0')}`, { now: 0 }));
   console.log(`loaded ${CLOCKS - 2} clocks in ${Date.now() - started} ms`);
   await call('PUT', '/clocks/big', { delivery: 'queue', retry: { maxAttempts: 1 } });
   started = Date.now();
@@ -74,7 +74,9 @@ async function time(label, method, path, body, runs = RUNS) {
   return answer;
 }
 
-await load();
+if (process.env.LOAD !== '0') {
+  await load();
+}
 console.log('-- clocks page');
 await time('GET /clocks?limit=51 (first page)', 'GET', '/clocks?limit=51');
 await time('GET /clocks?limit=51&after=c-05000', 'GET', '/clocks?limit=51&after=c-05000');
@@ -92,6 +94,14 @@ await time('GET .../deliveries/dead?idPrefix=x-&limit=50', 'GET', '/clocks/big/d
 await time('GET .../deliveries/count?state=dead&idPrefix=x-', 'GET',
   '/clocks/big/deliveries/count?state=dead&idPrefix=x-');
 await time('GET .../deliveries/count?state=dead', 'GET', '/clocks/big/deliveries/count?state=dead');
+const hourAgo = Date.now() - 3_600_000; // big is a system clock: its dead letters died in the last hour
+await time('GET .../deliveries/dead?deadSince=<an hour ago>&limit=50', 'GET',
+  `/clocks/big/deliveries/dead?deadSince=${hourAgo}&limit=50`);
+await time('GET .../deliveries/count?state=dead&deadSince=<an hour ago>', 'GET',
+  `/clocks/big/deliveries/count?state=dead&deadSince=${hourAgo}`);
+if (process.env.BULK === '0') {
+  process.exit(0);
+}
 console.log('-- bulk actions (each once: they change the set)');
 const redriven = await time('POST .../dead/redrive {idPrefix:"x-"}', 'POST', '/clocks/big/deliveries/dead/redrive',
   { idPrefix: 'x-' }, 1);
