@@ -86,6 +86,11 @@ await time('GET /clocks/big', 'GET', '/clocks/big');
 await time('GET /clocks/big/timers?limit=25', 'GET', '/clocks/big/timers?limit=25');
 await time('GET /clocks/big/timers?limit=1000', 'GET', '/clocks/big/timers?limit=1000');
 await time('GET /clocks/big/timers/t-500000', 'GET', '/clocks/big/timers/t-500000');
+// t-i fires at 1e12 + i (big was at 0): the page just before t-500000, half way through the firing order
+await time('GET .../timers?limit=26&after=<500,000th>', 'GET', '/clocks/big/timers?limit=26&after=1000000500000,0,0');
+await time('GET .../timers?limit=26&after=<999,990th>', 'GET', '/clocks/big/timers?limit=26&after=1000000999990,0,0');
+await time('GET .../timers?limit=26&idPrefix=t-99999', 'GET', '/clocks/big/timers?limit=26&idPrefix=t-99999');
+await time('GET .../timers?limit=26&idPrefix=none (no match)', 'GET', '/clocks/big/timers?limit=26&idPrefix=none');
 await time('GET /clocks/big/schedules', 'GET', '/clocks/big/schedules');
 await time('GET .../deliveries/list?state=ready&limit=50', 'GET', '/clocks/big/deliveries/list?state=ready&limit=50');
 await time('GET .../deliveries/dead?limit=50', 'GET', '/clocks/big/deliveries/dead?limit=50');
@@ -94,10 +99,10 @@ await time('GET .../deliveries/dead?idPrefix=x-&limit=50', 'GET', '/clocks/big/d
 await time('GET .../deliveries/count?state=dead&idPrefix=x-', 'GET',
   '/clocks/big/deliveries/count?state=dead&idPrefix=x-');
 await time('GET .../deliveries/count?state=dead', 'GET', '/clocks/big/deliveries/count?state=dead');
-const hourAgo = Date.now() - 3_600_000; // big is a system clock: its dead letters died in the last hour
-await time('GET .../deliveries/dead?deadSince=<an hour ago>&limit=50', 'GET',
+const hourAgo = 1000; // big is a virtual clock at 1,000: its dead letters died at 1,000, when their leases ended
+await time('GET .../deliveries/dead?deadSince=1000&limit=50', 'GET',
   `/clocks/big/deliveries/dead?deadSince=${hourAgo}&limit=50`);
-await time('GET .../deliveries/count?state=dead&deadSince=<an hour ago>', 'GET',
+await time('GET .../deliveries/count?state=dead&deadSince=1000', 'GET',
   `/clocks/big/deliveries/count?state=dead&deadSince=${hourAgo}`);
 if (process.env.BULK === '0') {
   process.exit(0);

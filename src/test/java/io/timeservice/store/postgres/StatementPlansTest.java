@@ -97,6 +97,8 @@ class StatementPlansTest {
         CASES.put("TimerSql.GET", new Case("timers_pkey", "t1", virt));
         CASES.put("TimerSql.PENDING", new Case("timers_pkey", virt, "t1"));
         CASES.put("TimerSql.DUE_BY", new Case("timers_firing_order", 500L, 100, virt));
+        CASES.put("TimerSql.PAGE", new Case("timers_firing_order", null, null, 100, virt));
+        CASES.put("TimerSql.PAGE_AFTER", new Case("timers_firing_order", 500L, 0, 500L, null, null, 100, virt));
         CASES.put("TimerSql.STATUS", new Case(null, virt));
         CASES.put("TimerSql.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, null, virt,
                 "new"));
