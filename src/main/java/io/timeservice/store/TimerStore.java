@@ -11,6 +11,7 @@ import io.timeservice.model.NextEvent;
 import io.timeservice.model.OnConflict;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.ProblemException;
+import io.timeservice.model.FiringPosition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Reservation;
@@ -154,6 +155,15 @@ public interface TimerStore {
 
     /** The first {@code limit} pending timers in firing order. */
     QueueListing firstN(String clock, int limit);
+
+    /**
+     * A page of the pending timers in firing order: at most {@code limit} after the position {@code after} (null:
+     * from the first), only those whose id starts with {@code idPrefix} (null: any id); {@code size} counts every
+     * pending timer. Pages on past any number of timers without reading those before the position into the answer.
+     *
+     * @throws ProblemException {@code invalid_limit} below 1, {@code clock_not_found}
+     */
+    QueueListing page(String clock, FiringPosition after, String idPrefix, int limit);
 
     /** The pending timers due at or before {@code dueBy}, at most {@code limit}, in firing order: what an advance would fire. */
     QueueListing dueBy(String clock, long dueBy, int limit);

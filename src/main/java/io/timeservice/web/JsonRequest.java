@@ -116,7 +116,8 @@ sealed interface JsonRequest {
      */
     record DeadFilter(@JsonDeserialize(using = AbsentOrNonNull.class) String idPrefix,
                       @JsonDeserialize(using = AbsentOrNonNull.class) Integer minAttempt,
-                      @JsonDeserialize(using = AbsentOrNonNull.class) String reason) implements JsonRequest {
+                      @JsonDeserialize(using = AbsentOrNonNull.class) String reason,
+                      @JsonDeserialize(using = AbsentOrNonNull.class) Long deadSince) implements JsonRequest {
     }
 
     /**

@@ -248,6 +248,11 @@ public final class MemoryClock {
 
     // ---- reads (see TimerReads) ----
 
+    /** See {@link TimerReads#page}. */
+    public QueueListing page(io.timeservice.model.FiringPosition after, String idPrefix, int limit) {
+        return reads.page(after, idPrefix, limit);
+    }
+
     /** See {@link TimerReads#dueBy}. */
     public QueueListing dueBy(long dueBy, int limit) {
         return reads.dueBy(dueBy, limit);
