@@ -77,6 +77,14 @@ sealed interface JsonRequest {
                 @JsonDeserialize(using = AbsentOrNonNull.class) Integer burst) {
     }
 
+    /**
+     * {@code PUT /clocks/{clock}/flow/keys/{key}}: one key's own limits ({@link io.timeservice.model.FlowOverride});
+     * an absent member keeps the clock's.
+     */
+    record PutFlowKey(@JsonDeserialize(using = AbsentOrNonNull.class) Integer concurrency,
+                      @JsonDeserialize(using = AbsentOrNonNull.class) Rate rate) implements JsonRequest {
+    }
+
     /** A rate limit: {@code limit} deliveries per {@code period} ms of the clock's time. */
     record Rate(@JsonProperty(required = true) long limit, @JsonProperty(required = true) long period) {
     }

@@ -16,6 +16,7 @@ import io.timeservice.model.Delivery.State;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.DeliveryRules;
+import io.timeservice.model.FlowKeyState;
 import io.timeservice.model.FlowLimits;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
@@ -136,6 +137,19 @@ final class DeliveryQueue {
         for (Entry entry : readyNow) {
             addReady(entry);
         }
+    }
+
+    /**
+     * Takes {@code limits}, the flow control held but for {@code key}'s override, at {@code now}; see
+     * {@link FlowReady#retune}. Call only under flow control.
+     */
+    void flowKey(FlowLimits limits, String key, long now) {
+        flow.retune(limits, key, now);
+    }
+
+    /** The busiest keys under flow control ({@link FlowReady#busiest}); none without flow control. */
+    List<FlowKeyState> busiestKeys(int n, long now) {
+        return flow == null ? List.of() : flow.busiest(n, now);
     }
 
     /** Ready deliveries held back by their key's flow limits; 0 without flow control. */

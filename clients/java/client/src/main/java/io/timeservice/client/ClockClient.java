@@ -85,6 +85,9 @@ public final class ClockClient {
         if (options.onConflict() != null) {
             addition.put("onConflict", options.onConflict().wire());
         }
+        if (options.key() != null) {
+            addition.put("key", options.key());
+        }
         return Timer.of(transport.send(Transport.Call.once("POST", path + "/timers", addition)
                 .idempotencyKey(options.idempotencyKey())).body());
     }
@@ -96,6 +99,9 @@ public final class ClockClient {
     public AddResult addDeciding(String id, Duration delay, int priority, String payloadJson, AddOptions options) {
         ObjectNode addition = addition(id, "delay", Json.millis(delay, "delay"), priority, payloadJson);
         addition.put("onConflict", (options.onConflict() == null ? OnConflict.KEEP : options.onConflict()).wire());
+        if (options.key() != null) {
+            addition.put("key", options.key());
+        }
         return AddResult.of(transport.send(Transport.Call.once("POST", path + "/timers", addition)
                 .idempotencyKey(options.idempotencyKey())).body());
     }
@@ -332,6 +338,39 @@ public final class ClockClient {
     /** Deletes every dead delivery of {@code id}. */
     public void deleteDead(String id) {
         transport.send(Transport.Call.once("DELETE", path + "/deliveries/dead/" + Transport.segment(id), null));
+    }
+
+    // --- flow control: single keys --------------------------------------------------------------------------------
+
+    /**
+     * Gives {@code key} its own limits in place of the clock's per-key {@link FlowControl} ones (a member left null
+     * keeps the clock's); answers whether the key had none before (else they are replaced). Refused with 400
+     * {@code invalid_request} on a clock without flow control, 429 {@code flow_key_limit} past 1,000 keys.
+     */
+    public boolean setKeyLimits(String key, KeyLimits limits) {
+        return transport.send(Transport.Call.repeatable("PUT", flowKey(key), limits.json())).status() == 201;
+    }
+
+    /** {@code key}'s own limits, or empty when it has none. */
+    public Optional<KeyLimits> keyLimits(String key) {
+        return transport.find(Transport.Call.get(flowKey(key)), "flow_key_not_found").map(KeyLimits::of);
+    }
+
+    /** Deletes {@code key}'s own limits: the clock's apply to it again. 404 {@code flow_key_not_found} if none. */
+    public void deleteKeyLimits(String key) {
+        transport.send(Transport.Call.once("DELETE", flowKey(key), null));
+    }
+
+    /** The {@code n} (1 to 100) keys holding the most deliveries, ready and in flight, with their limits. */
+    public List<KeyState> busiestKeys(int n) {
+        List<KeyState> keys = new ArrayList<>();
+        transport.send(Transport.Call.get(path + "/flow/keys?busiest=" + n)).body().get("keys")
+                .forEach(node -> keys.add(KeyState.of(node)));
+        return keys;
+    }
+
+    private String flowKey(String key) {
+        return path + "/flow/keys/" + Transport.segment(key);
     }
 
     // --- shared with the batch ------------------------------------------------------------------------------------
