@@ -42,15 +42,6 @@ public final class FlowRules {
         requireRate(flow.clockRate(), "clockRate");
     }
 
-    /**
-     * Flow control asked of a store that does not hold it yet (the PostgreSQL store): {@code invalid_request}, and
-     * nothing changes, rather than limits silently not kept.
-     */
-    public static ProblemException notStored() {
-        return new ProblemException(ErrorCode.INVALID_REQUEST, "flow control (flow, clockConcurrency, clockRate) is"
-                + " not supported by the PostgreSQL store yet: create the clock without it, or use the memory store");
-    }
-
     /** A concurrency limit named {@code member}: null, or 1 to {@value #MAX_CONCURRENCY}. */
     public static void requireConcurrency(Integer concurrency, String member) {
         if (concurrency != null) {

@@ -106,13 +106,17 @@ public final class PostgresTimerChanges {
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
     public Timer add(String clock, String id, Due due, int priority, String payload) {
-        return add(clock, id, due, priority, payload, (String) null);
+        return add(clock, id, due, priority, payload, (String) null, null);
     }
 
-    /** {@link #add(String, String, Due, int, String)}, the timer keeping {@code traceContext} (null: none). */
-    public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext) {
+    /**
+     * {@link #add(String, String, Due, int, String)}, the timer keeping {@code traceContext} and the flow-control
+     * {@code key} (null: none).
+     */
+    public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                     String key) {
         return onSharedClock(clock, (connection, stored) -> {
-            Timer added = insert(connection, stored, id, due, priority, payload, traceContext);
+            Timer added = insert(connection, stored, id, due, priority, payload, traceContext, key);
             long bytes = Limits.bytesOf(id, payload);
             try {
                 budget.change(connection, 1, bytes, 1, bytes);
@@ -130,13 +134,14 @@ public final class PostgresTimerChanges {
      * String)}, which refuses a reserved id.
      */
     public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
-                          OnConflict onConflict) {
+                          String key, OnConflict onConflict) {
         if (onConflict == OnConflict.ERROR) {
-            return AddOutcome.added(add(clock, id, due, priority, payload, traceContext));
+            return AddOutcome.added(add(clock, id, due, priority, payload, traceContext, key));
         }
         AddOutcome[] decided = new AddOutcome[1];
         onSharedClock(clock, (connection, stored) -> {
             TimerRules.requireValidId(id);
+            TimerRules.requireValidKey(key);
             long fireTime = TimeRules.fireTime(stored.now(), due);
             String owner = ScheduleRules.occurrenceFormOwner(id);
             if (owner != null && ScheduleRows.exists(connection, stored.name(), owner)) {
@@ -153,7 +158,7 @@ public final class PostgresTimerChanges {
                     decided[0] = new AddOutcome(AddOutcome.Result.KEPT, null, held);
                     return null;
                 }
-                Timer added = insert(connection, stored, id, due, priority, payload, traceContext);
+                Timer added = insert(connection, stored, id, due, priority, payload, traceContext, key);
                 long bytes = Limits.bytesOf(id, payload);
                 try {
                     budget.change(connection, 1, bytes, 1, bytes);
@@ -174,7 +179,7 @@ public final class PostgresTimerChanges {
             long bytes = Limits.bytesOf(id, payload);
             long delta = bytes - Limits.bytesOf(id, current.payload());
             Timer replaced = new Timer(id, fireTime, priority, current.sequence(), current.version() + 1,
-                    current.createdAt(), payload, null, current.traceContext());
+                    current.createdAt(), payload, null, current.traceContext(), current.key());
             try (PreparedStatement update = connection.prepareStatement(TimerSql.REPLACE)) {
                 update.setLong(1, fireTime);
                 update.setInt(2, priority);
@@ -366,7 +371,8 @@ public final class PostgresTimerChanges {
 
     private Timer apply(Connection connection, StoredClock clock, BatchOp op) throws SQLException {
         if (op instanceof BatchOp.Add add) {
-            return insert(connection, clock, add.id(), add.due(), add.priority(), add.payload(), add.traceContext());
+            return insert(connection, clock, add.id(), add.due(), add.priority(), add.payload(), add.traceContext(),
+                    add.key());
         } else if (op instanceof BatchOp.Edit edit) {
             return update(connection, clock, edit.id(), edit.due(), edit.priority(), edit.precondition());
         } else if (op instanceof BatchOp.Cancel cancel) {
@@ -380,8 +386,9 @@ public final class PostgresTimerChanges {
      * ({@code schedule_owned}), duplicate id, in the memory store's order.
      */
     private Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
-                         String payload, String traceContext) throws SQLException {
+                         String payload, String traceContext, String key) throws SQLException {
         TimerRules.requireValidId(id);
+        TimerRules.requireValidKey(key);
         long now = clock.now();
         long fireTime = TimeRules.fireTime(now, due);
         String owner = ScheduleRules.occurrenceFormOwner(id);
@@ -399,14 +406,15 @@ public final class PostgresTimerChanges {
             insert.setLong(7, Limits.bytesOf(id, payload));
             insert.setBoolean(8, clock.systemClockRows());
             insert.setString(9, traceContext);
-            insert.setString(10, clock.name());
-            insert.setString(11, id);
+            insert.setString(10, key);
+            insert.setString(11, clock.name());
+            insert.setString(12, id);
         }, row -> row.getLong(1));
         if (sequence == null) {
             throw TimerRules.duplicateId(id);
         }
         requireNotReservedMeanwhile(connection, clock, id);
-        return new Timer(id, fireTime, priority, sequence, 1, now, payload, null, traceContext);
+        return new Timer(id, fireTime, priority, sequence, 1, now, payload, null, traceContext, key);
     }
 
     /**
@@ -432,7 +440,7 @@ public final class PostgresTimerChanges {
         TimerRules.requireVersionLeft(current);
         Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                 newPriority == null ? current.priority() : newPriority, current.sequence(), current.version() + 1,
-                current.createdAt(), current.payload());
+                current.createdAt(), current.payload(), null, current.traceContext(), current.key());
         try (PreparedStatement update = connection.prepareStatement(TimerSql.EDIT)) {
             update.setLong(1, edited.fireTime());
             update.setInt(2, edited.priority());
