@@ -89,12 +89,13 @@ final class TimerSql {
      * A new pending timer, answering its sequence, or no row for a pending id. The NOT EXISTS keeps a duplicate from
      * drawing a sequence (a refused add uses none, as in memory: the default's nextval runs only for a row the SELECT
      * yields); ON CONFLICT still refuses the duplicate that raced it in, at the cost of one sequence. Parameters:
-     * clock, id, fire time, priority, created at, payload, bytes, system clock, trace context, then clock and id
+     * clock, id, fire time, priority, created at, payload, bytes, system clock, trace context, key, then clock and id
      * again.
      */
     static final String INSERT = """
-            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, system_clock, trace_context)
-            SELECT ?::text, ?::text, ?::bigint, ?::integer, ?::bigint, ?::text, ?::bigint, ?::boolean, ?::text
+            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, system_clock, trace_context,
+                                key)
+            SELECT ?::text, ?::text, ?::bigint, ?::integer, ?::bigint, ?::text, ?::bigint, ?::boolean, ?::text, ?::text
              WHERE NOT EXISTS (SELECT 1 FROM timers WHERE clock = ?::text AND id = ?::text)
             ON CONFLICT (clock, id) DO NOTHING
             RETURNING seq""";
@@ -105,13 +106,15 @@ final class TimerSql {
      * the run's earlier adds drew theirs anyway, and the refused batch rolls back; as a join with {@code timers} it
      * let the generic plan (pgjdbc prepares on the server after five uses) read the clock's timers per batch, which
      * made batches slower as the clock grew. Parameters: clock, created at (the clock's now), system clock, arrays of
-     * ids, fire times, priorities, payloads, bytes and trace contexts.
+     * ids, fire times, priorities, payloads, bytes, trace contexts and keys.
      */
     static final String INSERT_RUN = """
-            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, system_clock, trace_context)
-            SELECT ?::text, a.id, a.fire_time, a.priority, ?::bigint, a.payload, a.bytes, ?::boolean, a.trace_context
-              FROM unnest(?::text[], ?::bigint[], ?::integer[], ?::text[], ?::bigint[], ?::text[]) WITH ORDINALITY
-                   AS a (id, fire_time, priority, payload, bytes, trace_context, position)
+            INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, system_clock, trace_context,
+                                key)
+            SELECT ?::text, a.id, a.fire_time, a.priority, ?::bigint, a.payload, a.bytes, ?::boolean, a.trace_context,
+                   a.key
+              FROM unnest(?::text[], ?::bigint[], ?::integer[], ?::text[], ?::bigint[], ?::text[], ?::text[])
+                   WITH ORDINALITY AS a (id, fire_time, priority, payload, bytes, trace_context, key, position)
              ORDER BY a.position
             ON CONFLICT (clock, id) DO NOTHING
             RETURNING id, seq""";
