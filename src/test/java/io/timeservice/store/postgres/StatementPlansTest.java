@@ -97,10 +97,11 @@ class StatementPlansTest {
         CASES.put("DeliverySql.ANY_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis()));
         CASES.put("TimerSql.GET", new Case("timers_pkey", "t1", virt));
         CASES.put("TimerSql.PENDING", new Case("timers_pkey", virt, "t1"));
-        CASES.put("TimerSql.DUE_BY", new Case("timers_firing_order", 500L, 100, virt));
-        CASES.put("TimerSql.PAGE", new Case("timers_firing_order", null, null, 100, virt));
-        CASES.put("TimerSql.PAGE_AFTER", new Case("timers_firing_order", 500L, 0, 500L, null, null, 100, virt));
-        CASES.put("TimerSql.STATUS", new Case(null, virt));
+        CASES.put("TimerSql.DUE_BY", new Case("timers_firing_order", virt, virt, 500L, 100, virt));
+        CASES.put("TimerSql.PAGE", new Case("timers_firing_order", virt, virt, null, null, 100, virt));
+        CASES.put("TimerSql.PAGE_AFTER", new Case("timers_firing_order", virt, virt, 500L, 0, 500L, null, null, 100,
+                virt));
+        CASES.put("TimerSql.STATUS", new Case("timers_oldest_pending", virt, virt, virt));
         CASES.put("TimerSql.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, null, null,
                 virt, "new"));
         CASES.put("TimerSql.INSERT_RUN", new Case(null, virt, 0L, false, ids("n", 100), longs(100), ints(100),
