@@ -164,9 +164,14 @@ class QStashDlqController {
         return values == null || values.contains(value);
     }
 
-    /** The dead letter {@code dlqId} names, or null when there is none. */
+    /** The dead letter {@code dlqId} names, or null when there is none (or it is no dlqId at all). */
     private Letter find(String dlqId) {
-        long[] named = QStashRules.ofDlqId(dlqId);
+        long[] named;
+        try {
+            named = QStashRules.ofDlqId(dlqId);
+        } catch (ProblemException notAnId) {
+            return null;
+        }
         String clock = QStashRules.clockName((int) named[0]);
         List<Delivery> dead = named[1] < 1 ? List.of() : dead(clock, 1, named[1] - 1);
         if (dead.isEmpty() || dead.get(0).sequence() != named[1]) {

@@ -2,6 +2,8 @@ package io.timeservice.web;
 
 import java.util.Map;
 
+import io.timeservice.model.ErrorCode;
+import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.store.StoreMetrics;
 import org.springframework.core.Ordered;
@@ -13,7 +15,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * The QStash calls' refusals as QStash answers them (issue 47): {@code {"error": "..."}} with the status the refusal
  * has everywhere else ({@link ProblemType#of}), the body the SDK's {@code QstashError} carries as its message.
- * Refusals before a QStash controller runs (authentication, the request body limit) stay problem+json.
+ * Refusals before a QStash controller runs (authentication, the request body limit) and {@code storage_unavailable}
+ * stay problem+json.
  */
 @RestControllerAdvice(assignableTypes = {QStashController.class, QStashMessagesController.class,
         QStashSchedulesController.class, QStashDlqController.class})
@@ -27,8 +30,12 @@ class QStashErrors {
     }
 
     @ExceptionHandler(ProblemException.class)
-    ResponseEntity<Map<String, String>> refused(ProblemException e) {
+    ResponseEntity<Object> refused(ProblemException e) {
         metrics.rejected(e.code());
+        if (e.code() == ErrorCode.STORAGE_UNAVAILABLE) { // the service's own failure, as every call answers it
+            return Problems.response(Problems.problem(ProblemType.of(e.code()), e.getMessage()),
+                    Limits.STORAGE_RETRY_AFTER_SECONDS);
+        }
         return ResponseEntity.status(ProblemType.of(e.code()).status()).body(Map.of("error", e.getMessage()));
     }
 }
