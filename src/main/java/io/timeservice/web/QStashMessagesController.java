@@ -3,6 +3,8 @@ package io.timeservice.web;
 import java.util.List;
 import java.util.Map;
 
+import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.ProblemException;
@@ -10,6 +12,7 @@ import io.timeservice.model.QStashMessage;
 import io.timeservice.model.QStashRules;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
+import io.timeservice.store.DeliveryStore;
 import io.timeservice.store.TimerStore;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -21,20 +24,26 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * QStash v2's messages (issue 47, docs/DROP-IN.md): {@code GET /v2/messages/{id}} reads a pending message and
  * {@code DELETE /v2/messages/{id}} (or {@code DELETE /v2/messages?messageIds=...}, or {@code ?all=true}, as the SDK's
- * {@code cancel} sends them) cancels pending ones. A message is pending until its first attempt: then it is a push
- * delivery, which TimeService's delivery API shows. The id names no clock, so each QStash clock is asked.
+ * {@code cancel} sends them) cancels pending ones. A message is pending until its first attempt; then, until it is
+ * delivered or dead, get still shows it (a push delivery, ready, in flight or waiting for its retry), but only its
+ * delivery can be settled: cancel answers 404. The id names no clock, so each QStash clock is asked.
  */
 @RestController
 class QStashMessagesController {
 
     private static final int PAGE = 1_000;
+    private static final List<Delivery.State> IN_PROGRESS = List.of(Delivery.State.READY, Delivery.State.IN_FLIGHT,
+            Delivery.State.WAITING);
 
     private final TimerStore timers;
     private final QStashClocks clocks;
     private final QStashMessage.Codec messages;
+    private final DeliveryStore deliveries;
 
-    QStashMessagesController(TimerStore timers, QStashClocks clocks, QStashMessage.Codec messages) {
+    QStashMessagesController(TimerStore timers, DeliveryStore deliveries, QStashClocks clocks,
+                             QStashMessage.Codec messages) {
         this.timers = timers;
+        this.deliveries = deliveries;
         this.clocks = clocks;
         this.messages = messages;
     }
@@ -46,6 +55,17 @@ class QStashMessagesController {
             QStashMessage message = timer == null ? null : messages.read(timer.payload());
             if (message != null) {
                 return QStashViews.message(timer, message, QStashRules.retriesOf(clock));
+            }
+        }
+        for (String clock : clocks.existing()) {
+            for (Delivery.State state : IN_PROGRESS) {
+                for (Delivery delivery : deliveries.list(clock, new DeliveryFilter(state, messageId, null, null),
+                        PAGE, 0)) {
+                    QStashMessage message = messages.read(delivery.payload());
+                    if (delivery.id().equals(messageId) && message != null) {
+                        return QStashViews.message(delivery, message, QStashRules.retriesOf(clock));
+                    }
+                }
             }
         }
         throw notFound(messageId);
@@ -134,6 +154,6 @@ class QStashMessagesController {
 
     private static ProblemException notFound(String messageId) {
         return new ProblemException(ErrorCode.TIMER_NOT_FOUND, "no pending message has the id " + messageId
-                + " (a message that had its first attempt is a delivery: see docs/DROP-IN.md)");
+                + " (delivered, dead, cancelled or never published; a message in its retries cannot be cancelled)");
     }
 }

@@ -39,6 +39,25 @@ final class QStashViews {
         return view;
     }
 
+    /**
+     * A message in progress: the push delivery {@code delivery} of the clock with {@code retries} (ready, in flight or
+     * waiting), with {@code attempt} and, while it waits, {@code retryAt}; its timer's creation time is not kept.
+     */
+    static Map<String, Object> message(Delivery delivery, QStashMessage message, int retries) {
+        Map<String, Object> view = common(message);
+        view.put("messageId", delivery.id());
+        view.put("maxRetries", retries);
+        view.put("notBefore", delivery.fireTime());
+        view.put("attempt", delivery.attempt());
+        if (delivery.state() == Delivery.State.WAITING) {
+            view.put("retryAt", delivery.retryAt());
+        }
+        if (delivery.schedule() != null) {
+            view.put("scheduleId", delivery.schedule());
+        }
+        return view;
+    }
+
     /** A schedule of the clock with {@code retries}: its message, cron and state. */
     static Map<String, Object> schedule(Schedule schedule, QStashMessage message, int retries) {
         Map<String, Object> view = new LinkedHashMap<>();

@@ -164,13 +164,20 @@ class QStashSdkTest extends RestTestSupport {
     @Test
     void dlq_afterATargetAnswering500ExhaustsTheRetries_listsRetriesAndDeletes() {
         sdk.call("receiver.answer", 500);
+        String firstId = null;
         for (String body : List.of("a", "b", "c")) {
-            sdk.call("publish", Map.of("url", sdk.receiver + "/failing", "body", body, "retries", 1));
+            String id = sdk.call("publish", Map.of("url", sdk.receiver + "/failing", "body", body, "retries", 1))
+                    .path("messageId").asString();
+            firstId = firstId == null ? id : firstId;
         }
         advance("qstash-r1", 1);
         awaitArrivals(3);
         await().atMost(Duration.ofSeconds(30)).until(() -> given().get("/clocks/qstash-r1").jsonPath()
                 .getInt("deliveries.waiting") == 3);
+        JsonNode waiting = sdk.call("messages.get", firstId); // in its retries: shown, no longer cancellable
+        assertThat(waiting.path("attempt").asInt()).isEqualTo(2);
+        assertThat(waiting.path("retryAt").asLong()).isGreaterThan(waiting.path("notBefore").asLong());
+        assertThat(sdk.failure("messages.cancel", firstId).path("status").asInt()).isEqualTo(404);
         advance("qstash-r1", HOUR); // past the backoff: the second and last attempt of each
         List<JsonNode> attempts = awaitArrivals(6);
         assertThat(attempts.subList(3, 6)).allMatch(a -> a.path("headers").path("upstash-retried").asString()
