@@ -28,14 +28,8 @@ final class QStashViews {
 
     /** A pending message: the timer {@code timer} of the clock with {@code retries}. */
     static Map<String, Object> message(Timer timer, QStashMessage message, int retries) {
-        Map<String, Object> view = common(message);
-        view.put("messageId", timer.id());
-        view.put("maxRetries", retries);
-        view.put("notBefore", timer.fireTime());
+        Map<String, Object> view = identified(message, timer.id(), retries, timer.fireTime(), timer.schedule());
         view.put("createdAt", timer.createdAt());
-        if (timer.schedule() != null) {
-            view.put("scheduleId", timer.schedule());
-        }
         return view;
     }
 
@@ -44,16 +38,11 @@ final class QStashViews {
      * waiting), with {@code attempt} and, while it waits, {@code retryAt}; its timer's creation time is not kept.
      */
     static Map<String, Object> message(Delivery delivery, QStashMessage message, int retries) {
-        Map<String, Object> view = common(message);
-        view.put("messageId", delivery.id());
-        view.put("maxRetries", retries);
-        view.put("notBefore", delivery.fireTime());
+        Map<String, Object> view = identified(message, delivery.id(), retries, delivery.fireTime(),
+                delivery.schedule());
         view.put("attempt", delivery.attempt());
         if (delivery.state() == Delivery.State.WAITING) {
             view.put("retryAt", delivery.retryAt());
-        }
-        if (delivery.schedule() != null) {
-            view.put("scheduleId", delivery.schedule());
         }
         return view;
     }
@@ -81,15 +70,22 @@ final class QStashViews {
 
     /** A dead letter of the clock with {@code retries}: the message, its dlqId and why it died. */
     static Map<String, Object> deadLetter(Delivery dead, QStashMessage message, int retries) {
-        Map<String, Object> view = common(message);
-        view.put("messageId", dead.id());
+        Map<String, Object> view = identified(message, dead.id(), retries, dead.fireTime(), dead.schedule());
         view.put("dlqId", QStashRules.dlqId(retries, dead.sequence()));
-        view.put("maxRetries", retries);
-        view.put("notBefore", dead.fireTime());
-        if (dead.schedule() != null) {
-            view.put("scheduleId", dead.schedule());
-        }
         view.put("deadReason", dead.deadReason()); // TimeService's own: the target's answer is not kept
+        return view;
+    }
+
+    /** The message with its id, retry count, due time and (for an occurrence) schedule. */
+    private static Map<String, Object> identified(QStashMessage message, String id, int retries, long notBefore,
+                                                  String schedule) {
+        Map<String, Object> view = common(message);
+        view.put("messageId", id);
+        view.put("maxRetries", retries);
+        view.put("notBefore", notBefore);
+        if (schedule != null) {
+            view.put("scheduleId", schedule);
+        }
         return view;
     }
 
