@@ -68,6 +68,16 @@ class QStashDlqController {
         return withCursor("messages", views, page.cursor());
     }
 
+    /** QStash's REST API reads one dead letter; the SDK has no call for it. */
+    @GetMapping("/v2/dlq/{dlqId}")
+    Map<String, Object> get(@PathVariable String dlqId) {
+        Letter letter = find(dlqId);
+        if (letter == null) {
+            throw notFound(dlqId);
+        }
+        return QStashViews.deadLetter(letter.dead(), letter.message(), letter.retries());
+    }
+
     @DeleteMapping("/v2/dlq/{dlqId}")
     ResponseEntity<Void> delete(@PathVariable String dlqId) {
         Letter letter = find(dlqId);

@@ -135,6 +135,7 @@ class QStashCallsRestTest extends RestTestSupport {
         given().queryParam("label", "a").get("/v2/dlq").then().statusCode(400).body("error", containsString("label"));
         given().delete("/v2/dlq/dlq_3_99").then().statusCode(404).body("error", containsString("dlq_3_99"));
         given().delete("/v2/dlq/garbage").then().statusCode(404);
+        given().get("/v2/dlq/dlq_0_1").then().statusCode(404).body("error", containsString("dlq_0_1"));
         given().queryParam("dlqIds", "dlq_3_1", "garbage_too").post("/v2/dlq/retry").then().statusCode(200)
                 .body("responses", hasSize(0));
         given().queryParam("dlqIds", "dlq_3_1").delete("/v2/dlq").then().statusCode(200).body("deleted", equalTo(0));

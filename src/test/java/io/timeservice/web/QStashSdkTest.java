@@ -196,6 +196,9 @@ class QStashSdkTest extends RestTestSupport {
         assertThat(first.path("url").asString()).isEqualTo(sdk.receiver + "/failing");
         assertThat(first.path("maxRetries").asInt()).isEqualTo(1);
         assertThat(first.path("dlqId").asString()).startsWith("dlq_1_");
+        given().get("/v2/dlq/" + first.path("dlqId").asString()).then().statusCode(200)
+                .body("messageId", org.hamcrest.Matchers.equalTo(first.path("messageId").asString()))
+                .body("deadReason", org.hamcrest.Matchers.notNullValue());
 
         sdk.call("receiver.answer", 200);
         JsonNode retried = sdk.call("dlq.retry", first.path("dlqId").asString());
