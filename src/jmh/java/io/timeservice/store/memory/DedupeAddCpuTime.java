@@ -60,8 +60,8 @@ public final class DedupeAddCpuTime {
     /**
      * The window's own part of an add, measured apart: a million reservations' lookup of fresh ids
      * ({@link Reservations#find}, the check every add on such a clock makes) against the same lookups in a plain
-     * {@code HashMap} of the same ids (the lookup without {@link AbsentIds}), each less a loop that only makes the ids;
-     * medians of 9 alternating rounds of 1,000,000 lookups, in CPU time.
+     * {@code HashMap} of the same ids, each less a loop that only makes the ids; medians of 9 alternating rounds of
+     * 1,000,000 lookups, in CPU time.
      */
     private static void lookups(ThreadMXBean threads, double addMedian) {
         PendingBudget budget = new PendingBudget(20_000_000, Long.MAX_VALUE);

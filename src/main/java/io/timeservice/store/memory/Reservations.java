@@ -25,8 +25,7 @@ import io.timeservice.model.Timer;
  * release) is queued again; its older place is skipped ({@code queued} counts its places). A lookup checks the
  * entry's own expiry, so an entry the FIFO has not reached yet is never reported as reserved after its window; the
  * FIFO only bounds the memory. Per reservation: the map's node (32 bytes) and table slot (~5), the entry (40) and its
- * FIFO place (4): about 81 bytes beyond the id, with compressed references; and 1 to 2 bytes of {@link AbsentIds},
- * which spares most adds' lookups the map's cache misses.
+ * FIFO place (4): about 81 bytes beyond the id, with compressed references.
  *
  * <p>Deterministic: every change follows from the calls and the times they carry, and the time a leaving counts from
  * is the clock's own ({@link #countTimeFrom}), so recovery's replay of a journal rebuilds the same reservations as
@@ -51,8 +50,6 @@ final class Reservations {
     }
 
     private final Map<String, Entry> byId = new HashMap<>();
-    /** Answers "surely not held" for most ids an add looks up, before the map does. */
-    private final AbsentIds absent = new AbsentIds();
     private final ArrayDeque<Entry> byStart = new ArrayDeque<>();
     private final PendingBudget budget;
     private LongSupplier now;
@@ -127,7 +124,6 @@ final class Reservations {
         if (entry == null) {
             entry = new Entry(id);
             byId.put(id, entry);
-            absent.added(id, byId);
             long idBytes = Capacity.bytesOf(id, null);
             bytes += idBytes;
             budget.holdReservation(idBytes);
@@ -145,9 +141,6 @@ final class Reservations {
 
     /** The reservation of {@code id} at the clock's time {@code at}, or null when it holds none (or it expired). */
     Reservation find(String id, long at) {
-        if (absent.surelyAbsent(id)) {
-            return null;
-        }
         Entry entry = byId.get(id);
         return entry == null || expired(entry, at) ? null : view(entry);
     }
@@ -182,7 +175,6 @@ final class Reservations {
     void clear() {
         budget.releaseReservations(byId.size(), bytes);
         byId.clear();
-        absent.cleared();
         byStart.clear();
         bytes = 0;
     }
@@ -211,7 +203,6 @@ final class Reservations {
 
     private void forget(Entry entry) {
         byId.remove(entry.id);
-        absent.removed(byId);
         long idBytes = Capacity.bytesOf(entry.id, null);
         bytes -= idBytes;
         budget.releaseReservations(1, idBytes);
