@@ -18,44 +18,13 @@ import io.timeservice.model.Precondition;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The contract of flow control (issue 44) on every store that keeps keys, on a virtual queueing clock {@value #Q}:
  * a timer's {@code key} through add, batch, delivery, fork and snapshot, and its refusals.
  */
-public abstract class FlowStoreContract extends StoreContract {
-
-    static final String Q = "q";
-    private static final RetryPolicy THREE = new RetryPolicy(3, 400, 2.0, 3_000, 0.0);
-    private static final ClockSettings QUEUE = new ClockSettings(ClockSettings.Mode.VIRTUAL,
-            ClockSettings.DeliveryMode.QUEUE, THREE);
-
-    @BeforeEach
-    void queueClock() {
-        clocks().create(Q, 0, QUEUE);
-    }
-
-    /** A virtual queueing clock {@code name} at 0 with {@code flow}. */
-    protected final void flowClock(String name, FlowLimits flow) {
-        clocks().create(name, 0, QUEUE.withFlow(flow));
-    }
-
-    private static FlowLimits perKey(Integer concurrency, FlowRate rate, Integer burst) {
-        return new FlowLimits(concurrency, rate, burst, null, null);
-    }
-
-    private List<String> claimIds(String clock, int max) {
-        return deliveries().claim(clock, max, 1_000, 0).stream().map(Delivery::id).toList();
-    }
-
-    /** Adds timers {@code prefix}0.. under {@code key}, each due at 10. */
-    private void ready(String clock, String key, String prefix, int count) {
-        for (int i = 0; i < count; i++) {
-            timers().add(clock, prefix + i, Due.at(10), 0, null, null, key, Trace.NONE);
-        }
-    }
+public abstract class FlowStoreContract extends FlowContractSupport {
 
     @Test
     void aKeyAtItsConcurrency_isHeldBack_andGetsItsSlotBack_byAckNackAndLeaseEnd() {
@@ -166,14 +135,6 @@ public abstract class FlowStoreContract extends StoreContract {
                 ErrorCode.INVALID_REQUEST, "flow, clockConcurrency and clockRate are for a clock whose fired timers"
                         + " are deliveries: delivery \"queue\" or \"push\"");
         assertThat(clocks().list(100, null)).extracting(c -> c.name()).doesNotContain("x");
-    }
-
-    protected final Timer add(String clock, String id, long delay, String key) {
-        return timers().add(clock, id, Due.after(delay), 0, null, null, key, Trace.NONE);
-    }
-
-    protected final void advance(String clock, long by) {
-        timers().advance(clock, by, null, Integer.MAX_VALUE, Trace.NONE);
     }
 
     @Test
@@ -384,7 +345,7 @@ public abstract class FlowStoreContract extends StoreContract {
 
         Bucket bucket(String key) {
             return buckets.computeIfAbsent(key, k -> {
-                Bucket b = new Bucket(limits.rate(), limits.keyBurst());
+                Bucket b = new Bucket(limits.rate(), limits.burstOf(key));
                 b.at = now;
                 return b;
             });
