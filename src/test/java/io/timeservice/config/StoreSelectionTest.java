@@ -90,6 +90,7 @@ class StoreSelectionTest {
     @Test
     void thePostgresqlStore_takesItsLimitsFromTheProperties() {
         String schema = TestDatabase.schemaNameFor(StoreSelectionTest.class) + "_limits";
+        TestDatabase.createSchema(schema); // migrated at once (the service migrating: the test above)
         try (ConfigurableApplicationContext context = app().run("--server.port=0", "--timeservice.durability=none",
                 "--timeservice.store=postgresql", "--spring.datasource.url="
                         + TestDatabase.withSchema(TestDatabase.URL, schema),
@@ -117,6 +118,7 @@ class StoreSelectionTest {
     @Test
     void thePostgresqlStore_keepsNoJournal_evenWithTheDefaultDurability(@TempDir Path dataDir) throws IOException {
         String schema = TestDatabase.schemaNameFor(StoreSelectionTest.class) + "_nojournal";
+        TestDatabase.createSchema(schema); // migrated at once (the service migrating: the test above)
         // durability named here: the test JVM's default is none (pom.xml)
         try (ConfigurableApplicationContext context = app().run("--server.port=0", "--timeservice.durability=journal",
                 "--timeservice.data-dir=" + dataDir, "--timeservice.store=postgresql", "--spring.datasource.url="

@@ -40,6 +40,7 @@ class PostgresStoreMetricsTest {
     @BeforeEach
     void start() {
         schema = TestDatabase.schemaNameFor(PostgresStoreMetricsTest.class);
+        TestDatabase.createSchema(schema); // migrated at once, not by the service's Flyway (StoreSelectionTest's)
         start("--timeservice.deliveries.max=100000");
     }
 

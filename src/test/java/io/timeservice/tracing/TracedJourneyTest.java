@@ -71,6 +71,7 @@ class TracedJourneyTest {
     @Test
     void thePostgresqlStore_keepsOneTraceFromAddToDelivery() {
         String schema = TestDatabase.schemaNameFor(TracedJourneyTest.class);
+        TestDatabase.createSchema(schema); // migrated at once, not by the service's Flyway (StoreSelectionTest's)
         try {
             journeys(start("--timeservice.durability=none", "--timeservice.store=postgresql",
                     "--spring.datasource.url=" + TestDatabase.withSchema(TestDatabase.URL, schema),

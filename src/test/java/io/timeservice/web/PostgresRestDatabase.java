@@ -11,9 +11,11 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * The service's properties for REST tests on the PostgreSQL store: {@code timeservice.store=postgresql} on a schema
- * of the test database of its own (created and migrated by the service's Flyway at start-up), dropped when the test
- * JVM ends. One schema per JVM: the REST test classes share it as they share the memory store's context, each test
- * starting from {@code POST /demo/reset}. A twin says {@link PostgresRestStore}, so that the twins share one context.
+ * of the test database of its own (made as the migrations make it by {@link TestDatabase#createSchema}, so the
+ * service's Flyway finds it up to date at start-up; {@code StoreSelectionTest} proves the service migrating an empty
+ * schema itself), dropped when the test JVM ends. One schema per JVM: the REST test classes share it as they share
+ * the memory store's context, each test starting from {@code POST /demo/reset}. A twin says
+ * {@link PostgresRestStore}, so that the twins share one context.
  */
 final class PostgresRestDatabase {
 
@@ -21,6 +23,7 @@ final class PostgresRestDatabase {
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> TestDatabase.dropSchema(SCHEMA)));
+        TestDatabase.createSchema(SCHEMA);
     }
 
     private PostgresRestDatabase() {
@@ -52,6 +55,7 @@ final class PostgresRestDatabase {
     static void registerOwnSchema(DynamicPropertyRegistry registry, Class<?> owner) {
         String schema = TestDatabase.schemaNameFor(owner);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> TestDatabase.dropSchema(schema)));
+        TestDatabase.createSchema(schema);
         register(registry, schema);
     }
 

@@ -9,10 +9,10 @@ import java.util.UUID;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.flywaydb.core.Flyway;
 
 /**
- * A schema of its own in the test database, migrated by Flyway from the jar's migrations, with a pool on it; dropped
+ * A schema of its own in the test database, migrated from the jar's migrations ({@link MigratedSchemas}: as Flyway
+ * migrates, without a Flyway run per schema), with a pool on it; dropped
  * with everything in it by {@link #close}. The database is {@code TIMESERVICE_TEST_JDBC_URL} (which {@code ./test}
  * exports), else PostgreSQL at 127.0.0.1:5432, database {@code test}, user {@code postgres}. Nothing is mocked: if no
  * database answers, the tests fail saying so.
@@ -33,13 +33,20 @@ public final class TestDatabase implements AutoCloseable {
     /** A fresh schema named after {@code owner} (plus a random suffix), migrated, with a pool of {@code poolSize}. */
     static TestDatabase create(Class<?> owner, int poolSize) {
         String schema = schemaNameFor(owner);
-        Flyway.configure().dataSource(URL, null, null).schemas(schema).defaultSchema(schema)
-                .locations(PostgresStore.MIGRATIONS).configuration(PostgresStore.FLYWAY_SETTINGS).load().migrate();
+        createSchema(schema);
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(withSchema(URL, schema));
         config.setMaximumPoolSize(poolSize);
         config.setPoolName(schema);
         return new TestDatabase(schema, new HikariDataSource(config));
+    }
+
+    /**
+     * Creates {@code schema} in the test database, as the jar's Flyway migrations make it ({@link MigratedSchemas}):
+     * a service started on it finds every migration applied.
+     */
+    public static void createSchema(String schema) {
+        MigratedSchemas.create(URL, schema);
     }
 
     /** The JDBC URL of {@code url} with its search path set to {@code schema} only. */
