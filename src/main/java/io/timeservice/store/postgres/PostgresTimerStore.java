@@ -10,6 +10,7 @@ import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.OnConflict;
 import io.timeservice.model.AddOutcome;
+import io.timeservice.model.FiringPosition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.ClockRules;
@@ -74,8 +75,8 @@ public final class PostgresTimerStore implements TimerStore {
     }
 
     @Override
-    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
-        return changes.batch(named(clock), ops);
+    public List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops) {
+        return changes.batchOutcomes(named(clock), ops);
     }
 
     @Override
@@ -91,6 +92,11 @@ public final class PostgresTimerStore implements TimerStore {
     @Override
     public QueueListing firstN(String clock, int limit) {
         return reads.firstN(named(clock), limit);
+    }
+
+    @Override
+    public QueueListing page(String clock, FiringPosition after, String idPrefix, int limit) {
+        return reads.page(named(clock), after, idPrefix, limit);
     }
 
     @Override
