@@ -15,7 +15,7 @@ CREATE INDEX deliveries_flow_ready ON deliveries (clock, flow_key, ready_at, fir
 CREATE SEQUENCE flow_turns;
 
 -- One row per key of a flow clock: its ready and in-flight deliveries (kept by the triggers below in the transaction
--- that moves a delivery), the most it may have in flight, its turn in the ring and its token bucket (units of
+-- that moves a delivery), the most it may have in flight (its override's concurrency, else the clock's per-key one), its turn in the ring and its token bucket (units of
 -- 1/period token at refilled_at, the clock's time; null: never used, full). The key '/' (no key can be it) holds the
 -- clock's own bucket. Deleted with the clock.
 CREATE TABLE flow_keys (
@@ -70,7 +70,9 @@ CREATE FUNCTION flow_key_counts() RETURNS trigger
         IF NOT FOUND THEN
             INSERT INTO flow_keys AS k (clock, key, ready, in_flight, max_in_flight, turn)
             SELECT k_clock, k_key, d_ready, d_flight,
-                   coalesce((c.settings #>> '{flow,concurrency}')::int, 2147483647), nextval('flow_turns') * 100000
+                   coalesce((c.settings #>> ARRAY['flow', 'keys', k_key, 'concurrency'])::int,
+                            (c.settings #>> '{flow,concurrency}')::int, 2147483647),
+                   nextval('flow_turns') * 100000
               FROM clocks c WHERE c.name = k_clock
             ON CONFLICT (clock, key) DO UPDATE
                SET ready = k.ready + EXCLUDED.ready, in_flight = k.in_flight + EXCLUDED.in_flight,

@@ -99,10 +99,10 @@ class PostgresStoreConfiguration {
         return new PostgresClockStore(store);
     }
 
-    /** Refuses every call until the PostgreSQL store keeps flow control (issue 44). */
+    /** Overrides of single flow-control keys and the busiest keys (issue 44). */
     @Bean
-    FlowKeyStore flowKeyStore() {
-        return new PostgresFlowKeyStore();
+    FlowKeyStore flowKeyStore(PostgresStore store) {
+        return new PostgresFlowKeyStore(store);
     }
 
     /** Timed and counted as the memory store's scheduler times and counts its calls (the same meters). */

@@ -120,15 +120,6 @@ public final class FlowRules {
         return override;
     }
 
-    /**
-     * Overrides for one key asked of a store that does not hold flow control yet (the PostgreSQL store):
-     * {@code invalid_request}, and nothing changes.
-     */
-    public static ProblemException overridesNotStored() {
-        return new ProblemException(ErrorCode.INVALID_REQUEST, "flow control (overrides for one key) is not"
-                + " supported by the PostgreSQL store yet: use the memory store");
-    }
-
     /** A concurrency limit named {@code member}: null, or 1 to {@value #MAX_CONCURRENCY}. */
     public static void requireConcurrency(Integer concurrency, String member) {
         if (concurrency != null) {

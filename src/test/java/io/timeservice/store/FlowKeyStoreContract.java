@@ -17,8 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The contract of overrides for one key (issue 44: {@code PUT/GET/DELETE /clocks/{c}/flow/keys/{key}}) and of the
- * busiest keys, on every store that keeps them (today the memory store; the PostgreSQL store refuses them,
- * PostgresFlowRefusalTest).
+ * busiest keys, on both stores (MemoryFlowKeyStoreContractTest, PostgresFlowKeyStoreContractTest).
  */
 public abstract class FlowKeyStoreContract extends FlowContractSupport {
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Overrides for one key over HTTP (issue 44: {@code PUT/GET/DELETE /clocks/{c}/flow/keys/{key}}, {@code ?busiest=N}),
- * on the memory store, which keeps them (the PostgreSQL store refuses them: PostgresFlowRefusalTest).
+ * on the memory store (FlowKeyRestPostgresTest: on the PostgreSQL store).
  */
 class FlowKeyRestTest extends RestTestSupport {
 

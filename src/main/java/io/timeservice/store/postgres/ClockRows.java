@@ -8,16 +8,21 @@ import java.sql.Types;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowOverride;
 import io.timeservice.model.FlowRate;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScaledTime;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * How a clock row reads and is written (table {@code clocks}), on the caller's transaction: the clock a call runs
@@ -32,6 +37,8 @@ final class ClockRows {
      * {@code clocks} table's OID, so that stores in other schemas of the same database do not wait for each other.
      */
     static final long CREATION_LOCK = 0x7469_6d65_636c_6bL;
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private ClockRows() {
     }
@@ -131,15 +138,40 @@ final class ClockRows {
                 row.getLong(6), scaled, pushOf(row), row.getLong(21), row.getLong(22), flowOf(row, 23));
     }
 
-    /** Flow control in columns {@code first} to {@code first + 6}, or null for a clock without it. */
+    /** Flow control in columns {@code first} to {@code first + 7}, or null for a clock without it. */
     private static FlowLimits flowOf(ResultSet row, int first) throws SQLException {
         Integer concurrency = row.getObject(first, Integer.class);
         FlowRate rate = rateOf(row, first + 1);
         Integer burst = row.getObject(first + 3, Integer.class);
         Integer clockConcurrency = row.getObject(first + 4, Integer.class);
         FlowRate clockRate = rateOf(row, first + 5);
-        FlowLimits flow = new FlowLimits(concurrency, rate, burst, clockConcurrency, clockRate);
+        FlowLimits flow = new FlowLimits(concurrency, rate, burst, clockConcurrency, clockRate,
+                keysOf(row.getString(first + 7)));
         return flow.limits() ? flow : null;
+    }
+
+    /** The overrides of single keys in their JSON form ({@link #overrideJson}), by key; null for none. */
+    private static SortedMap<String, FlowOverride> keysOf(String json) {
+        if (json == null) {
+            return null;
+        }
+        SortedMap<String, FlowOverride> keys = new TreeMap<>();
+        for (Map.Entry<String, JsonNode> key : JSON.readTree(json).properties()) {
+            JsonNode override = key.getValue();
+            JsonNode rate = override.path("rate");
+            keys.put(key.getKey(), new FlowOverride(override.hasNonNull("concurrency")
+                    ? override.get("concurrency").asInt() : null, rate.isObject()
+                    ? new FlowRate(rate.get("limit").asLong(), rate.get("period").asLong()) : null));
+        }
+        return keys;
+    }
+
+    /** An override of a single key as the {@code settings} column keeps it: the API's members, nulls left out. */
+    static String overrideJson(FlowOverride override) {
+        StringBuilder json = new StringBuilder("{");
+        member(json, "concurrency", override.concurrency());
+        rate(json, "rate", override.rate());
+        return json.append('}').toString();
     }
 
     private static FlowRate rateOf(ResultSet row, int first) throws SQLException {
@@ -158,6 +190,14 @@ final class ClockRows {
         member(json, "burst", flow.burst());
         member(json, "clockConcurrency", flow.clockConcurrency());
         rate(json, "clockRate", flow.clockRate());
+        if (!flow.keys().isEmpty()) {
+            StringBuilder keys = new StringBuilder("{");
+            for (Map.Entry<String, FlowOverride> key : flow.keys().entrySet()) {
+                // keys follow the id rules: nothing in them needs escaping in JSON
+                member(keys, key.getKey(), overrideJson(key.getValue()));
+            }
+            member(json, "keys", keys.append('}'));
+        }
         return json.append('}').toString();
     }
 

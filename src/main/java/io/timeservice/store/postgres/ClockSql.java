@@ -15,7 +15,7 @@ final class ClockSql {
     /**
      * A clock's columns; its retry policy's members are null when {@code settings} holds none (the default), its
      * rate and anchor null unless it is scaled; then its incarnation (V24); its dedupe window (V32, 0: none); the last
-     * seven its flow control's members (issue 44, V35), each null when not set.
+     * eight its flow control's members (issue 44, V35), each null when not set, the overrides of single keys as JSON.
      */
     static final String SELECT = """
             SELECT name, mode, clock_now_ms(clocks), initial_now, delivery,
@@ -27,7 +27,7 @@ final class ClockSql {
                    (settings #>> '{flow,concurrency}')::int, (settings #>> '{flow,rate,limit}')::bigint,
                    (settings #>> '{flow,rate,period}')::bigint, (settings #>> '{flow,burst}')::int,
                    (settings #>> '{flow,clockConcurrency}')::int, (settings #>> '{flow,clockRate,limit}')::bigint,
-                   (settings #>> '{flow,clockRate,period}')::bigint
+                   (settings #>> '{flow,clockRate,period}')::bigint, (settings #> '{flow,keys}')::text
               FROM clocks""";
 
     /** The clock named, with a row-lock clause (or "") appended by the caller. Parameter: the name. */

@@ -128,8 +128,9 @@ final class FlowClaim {
             }
             for (RingKey key : page) {
                 long can = Math.min(key.ready(), key.maxInFlight() - key.inFlight());
-                if (limits.rate() != null) {
-                    can = Math.min(can, key.bucket().tokensAt(limits.rate(), limits.burstOf(key.key()), now));
+                FlowRate rate = limits.rateOf(key.key());
+                if (rate != null) {
+                    can = Math.min(can, key.bucket().tokensAt(rate, limits.burstOf(key.key()), now));
                 }
                 if (can > 0 && keys.size() < room) {
                     keys.add(key);
@@ -189,8 +190,9 @@ final class FlowClaim {
                 continue;
             }
             RingKey key = keys.get(i);
-            FlowBucket bucket = limits.rate() == null ? key.bucket()
-                    : key.bucket().take(limits.rate(), limits.burstOf(key.key()), now, taken[i]);
+            FlowRate rate = limits.rateOf(key.key());
+            FlowBucket bucket = rate == null ? key.bucket()
+                    : key.bucket().take(rate, limits.burstOf(key.key()), now, taken[i]);
             names.add(key.key());
             turns.add(lastTurn[i]);
             units.add(bucket.refilledAt() == null ? null : bucket.units());

@@ -86,4 +86,64 @@ final class FlowSql {
                    units = u.units, refilled_at = u.refilled_at
               FROM u
              WHERE k.clock = ? AND k.key = ANY (ARRAY(SELECT key FROM u)) AND k.key = u.key""";
+
+    /**
+     * The invariant {@code flow-keys-match-rows}, its key rows: each key of a clock (not the clock's own row) and its
+     * counts. Parameter: the clock.
+     */
+    static final String KEY_COUNTS = """
+            SELECT key, ready, in_flight FROM flow_keys WHERE clock = ? AND key <> '/'""";
+
+    /**
+     * The invariant {@code flow-keys-match-rows}, its deliveries: the ready and in-flight rows of a clock's flow keys,
+     * counted by key. Parameter: the clock.
+     */
+    static final String ROW_COUNTS = """
+            SELECT flow_key, count(*) FILTER (WHERE state = 'ready'), count(*) FILTER (WHERE state = 'in_flight')
+              FROM deliveries
+             WHERE clock = ? AND state IN ('ready', 'in_flight') AND flow_key IS NOT NULL
+             GROUP BY flow_key""";
+
+    // Overrides of single keys and the busiest keys (PostgresFlowKeys).
+
+    /**
+     * Sets one key's override in the clock's {@code settings} ({@code flow.keys}). Parameters: the key, the override
+     * as JSON ({@link ClockRows#overrideJson}), the clock.
+     */
+    static final String PUT_KEY = """
+            UPDATE clocks
+               SET settings = jsonb_set(settings, '{flow,keys}',
+                                        coalesce(settings #> '{flow,keys}', '{}'::jsonb)
+                                            || jsonb_build_object(?::text, ?::jsonb))
+             WHERE name = ?""";
+
+    /** Deletes one key's override from the clock's {@code settings}. Parameters: the key, the clock. */
+    static final String DELETE_KEY = """
+            UPDATE clocks SET settings = settings #- ARRAY['flow', 'keys', ?::text] WHERE name = ?""";
+
+    /** One key's row, locked while its limits change; no row for a key that never had a delivery. */
+    static final String KEY_ROW = """
+            SELECT units, refilled_at FROM flow_keys WHERE clock = ? AND key = ? FOR UPDATE""";
+
+    /**
+     * One key under new limits: its concurrency, its bucket retuned, and a new turn when it may hand out a delivery
+     * now and could not before. Parameters: the concurrency (2^31 - 1 for none), units, refill time, the concurrency
+     * again, the clock, the key.
+     */
+    static final String RETUNE = """
+            UPDATE flow_keys
+               SET max_in_flight = ?, units = ?, refilled_at = ?,
+                   turn = CASE WHEN NOT (ready > 0 AND in_flight < max_in_flight) AND ready > 0 AND in_flight < ?
+                               THEN nextval('flow_turns') * 100000 ELSE turn END
+             WHERE clock = ? AND key = ?""";
+
+    /**
+     * The busiest keys of a clock: most deliveries ready and in flight first, ties by key (bytewise, as Java orders
+     * them). One pass over the clock's key rows that hold a delivery. Parameters: the clock, how many.
+     */
+    static final String BUSIEST = """
+            SELECT key, ready, in_flight, max_in_flight, units, refilled_at FROM flow_keys
+             WHERE clock = ? AND key <> '/' AND (ready > 0 OR in_flight > 0)
+             ORDER BY ready + in_flight DESC, key COLLATE "C"
+             LIMIT ?""";
 }

@@ -98,8 +98,9 @@ public final class PostgresClockRegistry {
                 existing = ClockRows.find(connection, name, ""); // another instance may have created it meanwhile
             }
             if (existing != null) {
-                if (existing.initialNow() != now || !existing.settings().equals(settings)) {
-                    throw ClockRules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
+                ClockSettings made = existing.settings().withoutFlowKeys(); // overrides are set on their own
+                if (existing.initialNow() != now || !made.equals(settings)) {
+                    throw ClockRules.clockConflict(name, made, existing.initialNow(), settings, now);
                 }
                 return new Created(existing, false);
             }

@@ -4,32 +4,34 @@ import java.util.List;
 
 import io.timeservice.model.FlowKeyState;
 import io.timeservice.model.FlowOverride;
-import io.timeservice.model.FlowRules;
 import io.timeservice.store.FlowKeyStore;
 
-/**
- * The PostgreSQL store's flow-control keys: not kept yet (issue 44), so every call is refused with
- * {@code invalid_request} ({@link FlowRules#overridesNotStored}) and nothing changes, as keys and flow settings are.
- */
+/** The PostgreSQL store's flow-control keys: {@link PostgresFlowKeys} for the clock a path names. */
 public final class PostgresFlowKeyStore implements FlowKeyStore {
+
+    private final PostgresFlowKeys keys;
+
+    public PostgresFlowKeyStore(PostgresStore store) {
+        this.keys = store.flowKeys();
+    }
 
     @Override
     public boolean put(String clock, String key, FlowOverride override) {
-        throw FlowRules.overridesNotStored();
+        return keys.put(PostgresTimerStore.named(clock), key, override);
     }
 
     @Override
     public FlowOverride get(String clock, String key) {
-        throw FlowRules.overridesNotStored();
+        return keys.get(PostgresTimerStore.named(clock), key);
     }
 
     @Override
     public void delete(String clock, String key) {
-        throw FlowRules.overridesNotStored();
+        keys.delete(PostgresTimerStore.named(clock), key);
     }
 
     @Override
     public List<FlowKeyState> busiest(String clock, int n) {
-        throw FlowRules.overridesNotStored();
+        return keys.busiest(PostgresTimerStore.named(clock), n);
     }
 }

@@ -53,6 +53,7 @@ public final class PostgresStore implements AutoCloseable {
     private final PendingBudgetStripes budget;
     private final PostgresReservations reservations = new PostgresReservations();
     private final PostgresClockCopy clockCopy;
+    private final PostgresFlowKeys flowKeys;
     private final PostgresClockSnapshots clockSnapshots;
 
     /**
@@ -81,6 +82,7 @@ public final class PostgresStore implements AutoCloseable {
         this.clocks = new PostgresClockRegistry(jdbc, budget, maxClocks, alarm);
         this.clockCopy = new PostgresClockCopy(jdbc, budget, maxClocks);
         this.clockSnapshots = new PostgresClockSnapshots(jdbc, budget, maxClocks, schedules.parser());
+        this.flowKeys = new PostgresFlowKeys(jdbc);
         ScheduleFiring firingOfSchedules = new ScheduleFiring(schedules.parser(), schedules.maxCatchUp());
         this.timerReads = new PostgresTimerReads(jdbc);
         this.timerChanges = new PostgresTimerChanges(jdbc, budget, alarm, reservations);
@@ -167,6 +169,11 @@ public final class PostgresStore implements AutoCloseable {
     /** Saved clocks: snapshots and loads. */
     public PostgresClockSnapshots clockSnapshots() {
         return clockSnapshots;
+    }
+
+    /** Overrides of single flow-control keys, and the busiest keys (issue 44). */
+    public PostgresFlowKeys flowKeys() {
+        return flowKeys;
     }
 
     /**

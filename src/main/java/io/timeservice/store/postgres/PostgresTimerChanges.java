@@ -140,7 +140,6 @@ public final class PostgresTimerChanges {
         }
         AddOutcome[] decided = new AddOutcome[1];
         onSharedClock(clock, (connection, stored) -> {
-            TimerRules.requireValidKey(key);
             Decided add = decide(connection, stored, new BatchOp.Add(id, due, priority, payload, traceContext, key,
                     onConflict));
             if (add.timers() != 0 || add.bytes() != 0) {
@@ -174,6 +173,7 @@ public final class PostgresTimerChanges {
         }
         String id = add.id();
         TimerRules.requireValidId(id);
+        TimerRules.requireValidKey(add.key());
         long fireTime = TimeRules.fireTime(stored.now(), add.due());
         String owner = ScheduleRules.occurrenceFormOwner(id);
         if (owner != null && ScheduleRows.exists(connection, stored.name(), owner)) {

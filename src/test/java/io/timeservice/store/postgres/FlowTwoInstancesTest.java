@@ -146,6 +146,34 @@ class FlowTwoInstancesTest {
         assertThat(claimBySequence).hasSize(KEYS * PER_KEY);
         assertThat(database.queryLong("SELECT count(*) FROM deliveries WHERE state = 'acked'"))
                 .isEqualTo(KEYS * PER_KEY);
-        assertThat(database.queryLong("SELECT count(*) FROM flow_keys WHERE ready <> 0 OR in_flight <> 0")).isZero();
+        assertThat(database.queryLong(
+                "SELECT count(*) FROM flow_keys WHERE clock = 'flow' AND (ready <> 0 OR in_flight <> 0)")).isZero();
+        assertThat(new PostgresQueueInspector(first, 4).invariants(CLOCK).checks())
+                .filteredOn(check -> check.name().equals("flow-keys-match-rows")).singleElement()
+                .satisfies(check -> assertThat(check.ok()).isTrue());
+    }
+
+    @Test
+    void theInvariantReport_checksEachKeysCounts_againstItsRows() {
+        first.clocks().create("check", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL,
+                ClockSettings.DeliveryMode.QUEUE, RetryPolicy.DEFAULT).withFlow(new FlowLimits(2, null, null, null,
+                null)));
+        for (int n = 0; n < 3; n++) {
+            first.timerChanges().add("check", "c" + n, Due.after(1), 0, null, null, n == 2 ? null : "a");
+        }
+        first.clockFiring().advance("check", 1L, null, 10);
+        assertThat(second.deliveries().claim("check", 1, 60_000)).hasSize(1);
+        PostgresQueueInspector inspector = new PostgresQueueInspector(second, 4);
+        assertThat(flowCheck(inspector)).isEqualTo(io.timeservice.model.InvariantReport.Check.passed(
+                "flow-keys-match-rows"));
+
+        database.execute("UPDATE flow_keys SET in_flight = in_flight + 1 WHERE clock = 'check' AND key = 'a'");
+
+        assertThat(flowCheck(inspector).detail()).isEqualTo("key \"a\" counts 1 ready and 2 in flight, its rows 1 and 1");
+    }
+
+    private static io.timeservice.model.InvariantReport.Check flowCheck(PostgresQueueInspector inspector) {
+        return inspector.invariants("check").checks().stream()
+                .filter(check -> check.name().equals("flow-keys-match-rows")).findFirst().orElseThrow();
     }
 }

@@ -177,7 +177,7 @@ public final class PostgresContractStores implements AfterAllCallback {
 
         @Override
         public FlowKeyStore flowKeys() {
-            return new PostgresFlowKeyStore();
+            return new PostgresFlowKeyStore(store);
         }
 
         @Override

@@ -25,7 +25,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Every statement of the PostgreSQL store that reads or writes {@code timers}, {@code deliveries} or {@code flow_keys}
  * is planned with an index at 1,000,000 rows in each of the first two (1,000 clocks of 1,000 timers and 1,000
- * deliveries, 60% of them acked, every delivery under a flow key) and 10,000 keys of one clock in {@code flow_keys}:
+ * deliveries, 60% of them acked, every delivery under a flow key) and 10,000 keys of one clock in {@code flow_keys}
+ * (beside 100 of each other clock):
  * {@code EXPLAIN (FORMAT JSON)} with the parameters a call binds must show no sequential scan of any of them, and,
  * where one index is the point of the statement, that index. The statements are found by reflection (every
  * {@code static final String} of the package's classes that starts as SQL and names one of the tables,
@@ -146,6 +147,11 @@ class StatementPlansTest {
         CASES.put("FlowSql.CLOCK_IN_FLIGHT", new Case("flow_keys_in_flight", virt));
         CASES.put("FlowSql.RING", new Case("flow_keys_ring", virt, Long.MIN_VALUE, 100));
         CASES.put("FlowSql.TAKE", new Case("deliveries_flow_ready", 30_000L, keys, ints(100), virt, null, null));
+        CASES.put("FlowSql.KEY_COUNTS", new Case("flow_keys_pkey", virt));
+        CASES.put("FlowSql.ROW_COUNTS", new Case(null, virt));
+        CASES.put("FlowSql.KEY_ROW", new Case("flow_keys_pkey", virt, "k7"));
+        CASES.put("FlowSql.RETUNE", new Case("flow_keys_pkey", 3, 5L, 5L, 3, virt, "k7"));
+        CASES.put("FlowSql.BUSIEST", new Case("flow_keys_pkey", virt, 100));
         CASES.put("FlowSql.SERVED", new Case("flow_keys_pkey", keys, ints(100), longs(100), longs(100), virt));
         CASES.put("FiringLookSql.NEXT_ON", new Case("timers_firing_order+deliveries_leases+deliveries_waiting",
                 (Object) new String[] {sys, "c4"}));
@@ -169,7 +175,7 @@ class StatementPlansTest {
         // by n % 20: 12 acked (done_at 10 s past a 5 min retention for the first 10,000: the purge's front),
         // 4 ready, 2 in flight, 1 waiting, 1 dead
         // every delivery under a flow key (c1's spread over 1,000 keys), without the trigger that counts them: the
-        // key rows are filled below, 10,000 keys of c1 and 10 of each other clock
+        // key rows are filled below, 10,000 keys of c1 and 100 of each other clock
         database.execute("ALTER TABLE deliveries DISABLE TRIGGER deliveries_flow_insert");
         database.execute("""
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, bytes, state,
@@ -189,7 +195,7 @@ class StatementPlansTest {
                 SELECT 'c1', 'k' || n, n %% 5, n %% 3, 2, n * 100000 FROM generate_series(0, 9999) AS n
                 UNION ALL
                 SELECT 'c' || c, 'k' || n, n %% 5, n %% 3, 2, n * 100000
-                  FROM generate_series(0, %d) AS c, generate_series(0, 9) AS n WHERE c <> 1""".formatted(CLOCKS - 1));
+                  FROM generate_series(0, %d) AS c, generate_series(0, 99) AS n WHERE c <> 1""".formatted(CLOCKS - 1));
         database.queryLong("SELECT setval('timer_sequence', %d)".formatted(2L * ROWS));
         database.analyze();
     }
