@@ -19,6 +19,7 @@ import io.timeservice.model.FlowRate;
 import io.timeservice.model.FlowRules;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.BeforeEach;
@@ -370,6 +371,44 @@ public abstract class FlowStoreContract extends StoreContract {
         }
         assertThat(clocks().create("f", 0, QUEUE.withFlow(flow)).created()).as("the same settings again").isFalse();
         assertThat(clocks().get("f").settings().flow().keys()).containsKey("a");
+    }
+
+    // ---- a schedule's key ----
+
+    private static ScheduleSpec everySecond(String key) {
+        return new ScheduleSpec(null, 1_000L, null, null, null, null, 0, null, ScheduleSpec.CatchUp.ALL, false, null,
+                key);
+    }
+
+    @Test
+    void aSchedulesKey_goesWithEachOccurrence_itsDelivery_aForkAndASnapshot() {
+        flowClock("f", perKey(1, null, null));
+        schedules().put("f", "s", everySecond("tenant-1"), null);
+        ready("f", "other", "o", 1);
+
+        assertThat(schedules().get("f", "s").spec().key()).isEqualTo("tenant-1");
+        assertThat(timers().get("f", "s:1000").key()).isEqualTo("tenant-1");
+        advance("f", 2_000); // s:1000 and s:2000 fire; the key's concurrency of 1 holds s:2000 back
+        assertThat(deliveries().claim("f", 10, 10_000, 0)).extracting(Delivery::id, Delivery::key).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("o0", "other"),
+                org.assertj.core.groups.Tuple.tuple("s:1000", "tenant-1"));
+        assertThat(timers().get("f", "s:3000").key()).as("the successor").isEqualTo("tenant-1");
+
+        clocks().copy("fork", "f");
+        clocks().load("loaded", clocks().snapshot("f"));
+        for (String clock : List.of("fork", "loaded")) {
+            assertThat(schedules().get(clock, "s").spec().key()).as(clock).isEqualTo("tenant-1");
+            assertThat(timers().get(clock, "s:3000").key()).as(clock).isEqualTo("tenant-1");
+        }
+        schedules().put("f", "s", everySecond(null), null);
+        assertThat(timers().get("f", "s:3000").key()).as("a replace without a key").isNull();
+    }
+
+    @Test
+    void aSchedulesKeyBreakingTheIdRules_isRefused() {
+        assertRefused(() -> schedules().put(Q, "s", everySecond("a b"), null), ErrorCode.INVALID_SCHEDULE,
+                "key may contain only A-Z a-z 0-9 . _ - ~ :, found U+0020 at position 1");
+        assertThat(schedules().list(Q)).isEmpty();
     }
 
     /** The clock of the model walk: per key a concurrency of 2 and 3 tokens a second in a bucket of 4; 6 and 10. */

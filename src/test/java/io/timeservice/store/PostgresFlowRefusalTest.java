@@ -11,6 +11,7 @@ import io.timeservice.model.ErrorCode;
 import io.timeservice.model.FlowLimits;
 import io.timeservice.model.FlowOverride;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Trace;
 import io.timeservice.store.postgres.PostgresContractStores;
 import org.junit.jupiter.api.Test;
@@ -60,5 +61,15 @@ class PostgresFlowRefusalTest extends StoreContract {
         assertRefused(() -> keys.get("q", "a"), ErrorCode.INVALID_REQUEST, refused);
         assertRefused(() -> keys.delete("q", "a"), ErrorCode.INVALID_REQUEST, refused);
         assertRefused(() -> keys.busiest("q", 10), ErrorCode.INVALID_REQUEST, refused);
+    }
+
+    @Test
+    void aScheduleWithAKey_isRefused_andNothingChanges() {
+        clocks().create("q", 0, QUEUE);
+        ScheduleSpec keyed = new ScheduleSpec(null, 1_000L, null, null, null, null, 0, null,
+                ScheduleSpec.CatchUp.ALL, false, null, "tenant-1");
+        assertRefused(() -> schedules().put("q", "s", keyed, null), ErrorCode.INVALID_REQUEST, "key (flow control) is"
+                + " not supported by the PostgreSQL store yet: put the schedule without a key, or use the memory store");
+        assertThat(schedules().list("q")).isEmpty();
     }
 }

@@ -160,4 +160,22 @@ class FlowRestTest extends RestTestSupport {
                 .put("/clocks/u/snapshot"), 400, "invalid_snapshot");
         assertProblem(given().get("/clocks/u"), 404, "clock_not_found");
     }
+
+    @Test
+    void aSchedulesKey_isShown_andCarriedByItsOccurrences_andItsSnapshot() {
+        json("{\"delivery\":\"queue\",\"flow\":{\"concurrency\":1}}").put("/clocks/f").then().statusCode(201);
+        json("{\"every\":1000,\"key\":\"tenant-a\"}").put("/clocks/f/schedules/s").then().statusCode(201)
+                .body("key", equalTo("tenant-a"));
+        given().get("/clocks/f/timers/s:1000").then().statusCode(200).body("key", equalTo("tenant-a"));
+        json("{\"by\":1000}").post("/clocks/f/advance").then().statusCode(200);
+        json("{\"max\":10}").post("/clocks/f/deliveries/claim").then().statusCode(200)
+                .body("deliveries.key", equalTo(List.of("tenant-a")));
+        given().get("/clocks/f/snapshot").then().statusCode(200).body("schedules[0].key", equalTo("tenant-a"));
+
+        assertProblem(json("{\"every\":1000,\"key\":\"a b\"}").put("/clocks/f/schedules/t"), 400,
+                "invalid_schedule");
+        assertProblem(json("{\"every\":1000,\"key\":null}").put("/clocks/f/schedules/t"), 400,
+                "invalid_request");
+        json("{\"every\":1000}").put("/clocks/f/schedules/s").then().statusCode(200).body("$", not(hasKey("key")));
+    }
 }

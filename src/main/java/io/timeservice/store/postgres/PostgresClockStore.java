@@ -45,7 +45,8 @@ public final class PostgresClockStore implements ClockStore {
             throw FlowRules.notStored();
         }
         if (snapshot.timers().stream().anyMatch(t -> t.key() != null)
-                || snapshot.deliveries().stream().anyMatch(d -> d.key() != null)) {
+                || snapshot.deliveries().stream().anyMatch(d -> d.key() != null)
+                || snapshot.schedules().stream().anyMatch(s -> s.spec().key() != null)) {
             throw TimerRules.keysNotStored();
         }
         return new ClockView.Created(view(store.clockSnapshots().load(name, snapshot)), true);
