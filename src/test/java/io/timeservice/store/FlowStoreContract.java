@@ -417,8 +417,9 @@ public abstract class FlowStoreContract extends StoreContract {
     private static final RetryPolicy NO_BACKOFF = new RetryPolicy(RetryPolicy.MAX_ATTEMPTS, 0, 1.0, 0, 0.0);
 
     /**
-     * Seeded random adds, advances, claims, acks and nacks on a flow clock, checked after every claim against a
-     * simple reference of the ready deliveries, slots and buckets: every claimed delivery is the next of its key,
+     * Seeded random adds, advances, claims, acks, nacks and keys' own concurrencies (overrides set, changed and
+     * deleted) on a flow clock, checked after every claim against a simple reference of the ready deliveries, slots
+     * and buckets: every claimed delivery is the next of its key,
      * within its key's concurrency and tokens and the clock's; a claim stops short only when no key could give more;
      * one claim's turns differ by at most one between keys that still could; the counts agree after every step.
      */
@@ -431,6 +432,17 @@ public abstract class FlowStoreContract extends StoreContract {
         java.util.Random random = new java.util.Random(seed);
         for (int step = 0; step < 400; step++) {
             String at = "seed " + seed + " step " + step;
+            if (random.nextInt(25) == 0) { // a key's own concurrency set, changed or deleted
+                String key = "k" + random.nextInt(4);
+                FlowOverride override = random.nextBoolean() ? concurrency(1 + random.nextInt(3)) : null;
+                if (override != null) {
+                    flowKeys().put("walk", key, override);
+                } else if (ref.limits.keys().containsKey(key)) {
+                    flowKeys().delete("walk", key);
+                }
+                ref.limits = ref.limits.withKey(key, override);
+                ref.overrides++;
+            }
             int action = random.nextInt(10);
             if (action < 3) {
                 String key = random.nextInt(5) == 0 ? null : "k" + random.nextInt(4);
@@ -463,6 +475,7 @@ public abstract class FlowStoreContract extends StoreContract {
         }
         assertThat(ref.claims).as("the walk claims").isGreaterThan(100);
         assertThat(ref.heldBack).as("the walk holds deliveries back").isGreaterThan(10);
+        assertThat(ref.overrides).as("the walk changes keys' own limits").isGreaterThan(5);
     }
 
     /** What the walk's clock holds, kept by the rules alone. */
@@ -512,7 +525,9 @@ public abstract class FlowStoreContract extends StoreContract {
             }
         }
 
-        final FlowLimits limits;
+        /** The walk's clock's limits, its keys' overrides changed as the walk changes them. */
+        FlowLimits limits;
+        int overrides;
         final Map<String, Item> items = new java.util.LinkedHashMap<>();
         final Map<String, Bucket> buckets = new HashMap<>();
         final Bucket clockBucket;
@@ -572,7 +587,7 @@ public abstract class FlowStoreContract extends StoreContract {
         }
 
         long available(String key) {
-            long room = Math.min(readyOf(key).size(), limits.concurrency() - inFlight(key));
+            long room = Math.min(readyOf(key).size(), limits.concurrencyOf(key) - inFlight(key));
             return Math.max(0, Math.min(room, bucket(key).tokens(now)));
         }
 
@@ -589,7 +604,7 @@ public abstract class FlowStoreContract extends StoreContract {
                 assertThat(d.key() == null ? "" : d.key()).as(at).isEqualTo(item.key);
                 assertThat(readyOf(item.key)).as(at + " " + d.id() + " is the next of its key").first()
                         .isSameAs(item);
-                assertThat(inFlight(item.key)).as(at + " key concurrency").isLessThan(limits.concurrency());
+                assertThat(inFlight(item.key)).as(at + " key concurrency").isLessThan(limits.concurrencyOf(item.key));
                 assertThat(bucket(item.key).tokens(now)).as(at + " key tokens").isPositive();
                 assertThat(clockRoom()).as(at + " clock room").isPositive();
                 bucket(item.key).take(now);

@@ -16,8 +16,8 @@ import io.timeservice.model.Trace;
 /**
  * Issue 44 item 5: one key holding 90% of a backlog of {@value #BACKLOG} ready deliveries under a concurrency of
  * {@value #CONCURRENCY} per key, against the same run without that hot key: how long the other keys' deliveries wait
- * from ready to claimed (p50, p99, in wall-clock time from the end of the advance that made them all ready), and the most
- * deliveries of the hot key ever in flight. The other keys are {@value #COLD_KEYS} keys of
+ * from ready to claimed (p50, p99, in wall-clock time from the end of the advance that made them all ready), and the
+ * most deliveries of the hot key ever in flight. The other keys are {@value #COLD_KEYS} keys of
  * {@value #PER_COLD_KEY} deliveries each; the hot key's timers are added first, so without flow control
  * ({@code off-hot}, shown for contrast) every one of them is ready before any cold one. A worker loop claims
  * {@value #BATCH} at a time and keeps {@value #OUTSTANDING} claims unacknowledged (it acknowledges the claim made
