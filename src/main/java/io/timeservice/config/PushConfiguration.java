@@ -55,10 +55,16 @@ class PushConfiguration {
                 System::currentTimeMillis, metrics);
     }
 
+    /** The last push attempts of each clock, for the console (in memory, bounded). */
+    @Bean
+    io.timeservice.push.RecentPushes recentPushes() {
+        return new io.timeservice.push.RecentPushes(System::currentTimeMillis);
+    }
+
     @Bean(destroyMethod = "close")
     Pusher pusher(ClockStore clocks, DeliveryStore deliveries, PushClient client, PushMetrics metrics,
                   TimeServiceProperties properties, ScheduledExecutorService pushTimers, MeterRegistry registry,
-                  io.timeservice.model.QStashMessage.Codec qstashMessages) {
+                  io.timeservice.model.QStashMessage.Codec qstashMessages, io.timeservice.push.RecentPushes recent) {
         TimeServiceProperties.Push push = properties.push();
         // the memory store without a journal never waits for I/O: its answers are settled where they arrive
         boolean neverWaits = properties.store() == StoreAutoConfigurationFilter.Store.MEMORY
@@ -66,7 +72,8 @@ class PushConfiguration {
         // ... and forgets its sequences at a restart: webhook-ids then carry the start's tag, never to repeat
         io.timeservice.push.QStashSender sender = new io.timeservice.push.QStashSender(client,
                 qstashMessages, properties.qstash().currentSigningKey(), System::currentTimeMillis); // QStash messages, else as is
-        Pusher pusher = new Pusher(clocks, deliveries, sender, metrics, push.threads(), pushTimers, push.sweep(),
+        Pusher pusher = new Pusher(clocks, deliveries, sender, recent.around(metrics), push.threads(), pushTimers,
+                push.sweep(),
                 neverWaits, neverWaits ? Pusher.newInstance() : null);
         MicrometerPushMetrics.inFlightGauge(registry, pusher::inFlight);
         return pusher;

@@ -254,7 +254,8 @@ final class DeliveryQueue {
             }
             expired++;
             if (entry.attempt >= policy.maxAttempts()) {
-                toDead(entry, "lease expired on attempt " + entry.attempt + " of " + policy.maxAttempts());
+                toDead(entry, "lease expired on attempt " + entry.attempt + " of " + policy.maxAttempts(),
+                        entry.leaseUntil);
                 died++;
             } else {
                 entry.attempt++;
@@ -371,7 +372,7 @@ final class DeliveryQueue {
     Delivery nack(String claim, long now, long retryAt) {
         Entry entry = leased(claim);
         if (entry.attempt >= policy.maxAttempts()) {
-            toDead(entry, "nacked on attempt " + entry.attempt + " of " + policy.maxAttempts());
+            toDead(entry, "nacked on attempt " + entry.attempt + " of " + policy.maxAttempts(), now);
         } else {
             entry.attempt++;
             if (retryAt <= now) {
@@ -385,8 +386,10 @@ final class DeliveryQueue {
 
     /** Sends the delivery leased by {@code claim} to the dead letters with {@code reason}, attempts left or not. */
     Delivery reject(String claim, String reason) {
+        Entry held = byClaim.get(claim);
+        long leaseEnd = held == null ? 0 : held.leaseUntil; // its time of death (DeliveryFilter): no time in the journal
         Entry entry = leased(claim);
-        toDead(entry, reason);
+        toDead(entry, reason, leaseEnd);
         return entry.view();
     }
 
@@ -518,7 +521,7 @@ final class DeliveryQueue {
     }
 
     private static boolean takes(DeliveryFilter filter, Entry entry) {
-        return filter.matches(entry.timer.id(), entry.attempt, entry.deadReason);
+        return filter.matches(entry.timer.id(), entry.attempt, entry.deadReason, entry.readyAt);
     }
 
     /** The dead deliveries {@code sequences} are ready again at {@code now}, from attempt 1; returns them. */
@@ -612,7 +615,7 @@ final class DeliveryQueue {
                 }
             }
             case WAITING -> toWaiting(entry, delivery.retryAt());
-            case DEAD -> toDead(entry, delivery.deadReason());
+            case DEAD -> toDead(entry, delivery.deadReason(), delivery.readyAt());
         }
     }
 
@@ -656,8 +659,10 @@ final class DeliveryQueue {
         waiting.add(entry);
     }
 
-    private void toDead(Entry entry, String reason) {
+    /** Dead for {@code reason} since {@code deadAt}, which a dead one keeps as its readyAt ({@link DeliveryFilter}). */
+    private void toDead(Entry entry, String reason, long deadAt) {
         entry.state = State.DEAD;
+        entry.readyAt = deadAt;
         entry.deadReason = reason;
         dead.add(entry);
     }

@@ -185,8 +185,13 @@ public final class MemoryClock {
         return changes.edit(id, newDue, newPriority, precondition, trace);
     }
 
-    /** See {@link TimerChanges#batch}. */
+    /** See {@link TimerChanges#batch}: each operation's timer (an add that kept a reservation: null). */
     public List<Timer> batch(List<? extends BatchOp> ops) {
+        return changes.batch(ops).stream().map(AddOutcome::timer).toList();
+    }
+
+    /** See {@link TimerChanges#batch}: what each operation did. */
+    public List<AddOutcome> batchOutcomes(List<? extends BatchOp> ops) {
         return changes.batch(ops);
     }
 
@@ -269,6 +274,11 @@ public final class MemoryClock {
     }
 
     // ---- reads (see TimerReads) ----
+
+    /** See {@link TimerReads#page}. */
+    public QueueListing page(io.timeservice.model.FiringPosition after, String idPrefix, int limit) {
+        return reads.page(after, idPrefix, limit);
+    }
 
     /** See {@link TimerReads#dueBy}. */
     public QueueListing dueBy(long dueBy, int limit) {

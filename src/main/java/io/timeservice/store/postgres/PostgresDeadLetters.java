@@ -94,7 +94,7 @@ public final class PostgresDeadLetters {
                  ResultSet rows = delete.executeQuery()) {
                 while (rows.next()) {
                     deleted.add(DeliveryRows.viewOf(rows));
-                    bytes += rows.getLong(15);
+                    bytes += rows.getLong(16);
                 }
             }
             deleted.sort(Comparator.comparingLong(Delivery::sequence));
@@ -233,6 +233,8 @@ public final class PostgresDeadLetters {
         statement.setObject(first + 3, filter.minAttempt(), java.sql.Types.INTEGER);
         statement.setString(first + 4, filter.reason());
         statement.setString(first + 5, filter.reason());
-        return first + 6;
+        statement.setObject(first + 6, filter.deadSince(), java.sql.Types.BIGINT);
+        statement.setObject(first + 7, filter.deadSince(), java.sql.Types.BIGINT);
+        return first + 8;
     }
 }

@@ -10,10 +10,10 @@ import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.OnConflict;
 import io.timeservice.model.AddOutcome;
+import io.timeservice.model.FiringPosition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.ClockRules;
-import io.timeservice.model.TimerRules;
 import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
@@ -44,23 +44,13 @@ public final class PostgresTimerStore implements TimerStore {
     @Override
     public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
                      String key, Trace trace) {
-        requireNoKey(key);
-        return changes.add(named(clock), id, due, priority, payload, traceContext);
+        return changes.add(named(clock), id, due, priority, payload, traceContext, key);
     }
 
     @Override
     public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
                           String key, OnConflict onConflict) {
-        requireNoKey(key);
-        return changes.add(named(clock), id, due, priority, payload, traceContext, onConflict);
-    }
-
-    /** Refuses a flow-control key, which this store does not keep yet: a malformed one as the memory store does. */
-    private static void requireNoKey(String key) {
-        TimerRules.requireValidKey(key);
-        if (key != null) {
-            throw TimerRules.keysNotStored();
-        }
+        return changes.add(named(clock), id, due, priority, payload, traceContext, key, onConflict);
     }
 
     @Override
@@ -85,13 +75,8 @@ public final class PostgresTimerStore implements TimerStore {
     }
 
     @Override
-    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
-        for (int i = 0; i < ops.size(); i++) {
-            if (ops.get(i) instanceof BatchOp.Add add && add.key() != null) {
-                throw TimerRules.keysNotStored().atOp(i);
-            }
-        }
-        return changes.batch(named(clock), ops);
+    public List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops) {
+        return changes.batchOutcomes(named(clock), ops);
     }
 
     @Override
@@ -107,6 +92,11 @@ public final class PostgresTimerStore implements TimerStore {
     @Override
     public QueueListing firstN(String clock, int limit) {
         return reads.firstN(named(clock), limit);
+    }
+
+    @Override
+    public QueueListing page(String clock, FiringPosition after, String idPrefix, int limit) {
+        return reads.page(named(clock), after, idPrefix, limit);
     }
 
     @Override

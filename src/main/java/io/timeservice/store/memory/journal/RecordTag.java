@@ -29,7 +29,7 @@ enum RecordTag {
     CLOCK_DELETED(9, Family.CLOCK, 3, 0),
     /** now, count u32: a bounded advance that stopped at its limit. */
     ADVANCED_FIRING(10, Family.TIMER, 3, 0),
-    /** count u32, then each part's own body (an add, edit or cancel): an atomic batch. */
+    /** count u32, then each part's own body (an add, edit, cancel or, since version 14, replace): an atomic batch. */
     BATCH(11, Family.TIMER, 3, 0),
     /** as {@link #CLOCK_CREATED}, then the settings. */
     CLOCK_CREATED_WITH_SETTINGS(12, Family.CLOCK, 4, 0),

@@ -260,14 +260,21 @@ public final class ClockClient {
     /** Acknowledges a claimed delivery: it is done and leaves the queue. Refused with 409 {@code claim_lost}. */
     public void ack(Delivery delivery) {
         transport.send(Transport.Call.repeatable("POST", delivery(delivery) + "/ack", claim(delivery))
-                .optionalIdempotencyKey(newKey()));
+                .optionalIdempotencyKey(newKey()).inTrace(delivery.traceparent()));
     }
 
-    /** Acknowledges up to 1,000 claimed deliveries in one request; each is decided on its own. */
+    /**
+     * Acknowledges up to 1,000 claimed deliveries in one request; each is decided on its own. Each carries its
+     * delivery's {@code traceparent}, so the service records each ack in its own delivery's trace.
+     */
     public AckResult ackAll(Collection<Delivery> deliveries) {
         ArrayNode acks = Json.MAPPER.createArrayNode();
         for (Delivery delivery : deliveries) {
-            acks.add(claim(delivery).put("id", delivery.id()));
+            ObjectNode ack = claim(delivery).put("id", delivery.id());
+            if (delivery.traceparent() != null) {
+                ack.put("traceparent", delivery.traceparent());
+            }
+            acks.add(ack);
         }
         JsonNode body = transport.send(Transport.Call.repeatable("POST", path + "/deliveries/ack",
                 Json.object().set("acks", acks)).optionalIdempotencyKey(newKey())).body();
@@ -292,14 +299,14 @@ public final class ClockClient {
             request.put("retryAfter", Json.millis(retryAfter, "retryAfter"));
         }
         return Delivery.of(transport.send(Transport.Call.once("POST", delivery(delivery) + "/nack", request)
-                .optionalIdempotencyKey(newKey())).body());
+                .optionalIdempotencyKey(newKey()).inTrace(delivery.traceparent())).body());
     }
 
     /** Ends the delivery's lease {@code lease} (1 s to 12 h) from the clock's now instead. */
     public Delivery extend(Delivery delivery, Duration lease) {
         ObjectNode request = claim(delivery).put("lease", Json.millis(lease, "lease"));
         return Delivery.of(transport.send(Transport.Call.repeatable("POST", delivery(delivery) + "/extend", request)
-                .optionalIdempotencyKey(newKey())).body());
+                .optionalIdempotencyKey(newKey()).inTrace(delivery.traceparent())).body());
     }
 
     /** The clock's deliveries by state (refused with 409 {@code clock_not_queued} on a clock that does not queue). */
