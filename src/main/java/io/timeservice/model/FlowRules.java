@@ -95,8 +95,9 @@ public final class FlowRules {
     /** An override's members, each named after {@code prefix}: one at least, each in range. */
     private static void requireMembers(FlowOverride override, String prefix) {
         if (override.concurrency() == null && override.rate() == null) {
-            throw new ProblemException(ErrorCode.INVALID_REQUEST, (prefix.isEmpty() ? "an override"
-                    : prefix.substring(0, prefix.length() - 1)) + " names concurrency, rate or both: {\"concurrency\": 2}");
+            String what = prefix.isEmpty() ? "an override" : prefix.substring(0, prefix.length() - 1);
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, what + " names concurrency, rate or both:"
+                    + " {\"concurrency\": 2}");
         }
         requireConcurrency(override.concurrency(), prefix + "concurrency");
         requireRate(override.rate(), prefix + "rate");

@@ -52,6 +52,11 @@ public final class ScheduleRules {
         if ((spec.cron() == null) == (spec.every() == null)) {
             throw refusal.apply(spec.cron() == null ? "" : "every", "a schedule needs exactly one of cron and every");
         }
+        try {
+            TimerRules.requireValidKey(spec.key());
+        } catch (ProblemException badKey) {
+            throw refusal.apply("key", badKey.getMessage());
+        }
         if (spec.start() != null && (spec.start() < 0 || spec.start() > Limits.MAX_TIME)) {
             throw refusal.apply("start", "start must be between 0 and " + Limits.MAX_TIME + ": " + spec.start());
         }
@@ -110,6 +115,15 @@ public final class ScheduleRules {
     }
 
     /** Refuses a new schedule when the store holds {@code count} of its most {@code maxSchedules}. */
+    /**
+     * A schedule with a flow-control key given to a store that does not keep keys yet (the PostgreSQL store):
+     * {@code invalid_request}, and nothing changes.
+     */
+    public static ProblemException keysNotStored() {
+        return new ProblemException(ErrorCode.INVALID_REQUEST, "key (flow control) is not supported by the"
+                + " PostgreSQL store yet: put the schedule without a key, or use the memory store");
+    }
+
     public static void requireScheduleRoom(long count, long maxSchedules) {
         if (count >= maxSchedules) {
             throw new ProblemException(ErrorCode.SCHEDULE_LIMIT, "the service holds its limit of " + maxSchedules

@@ -21,14 +21,21 @@ import java.util.Locale;
  * @param paused   occurrences that come due are skipped and counted while true
  * @param traceContext the W3C trace context of the request that created or last replaced the schedule
  *                 ({@link TraceContext}), which its occurrences keep; or null. Not part of what a client sets.
+ * @param key      the flow-control key ({@link Timer#key}) each occurrence carries, or null for none
  */
 public record ScheduleSpec(String cron, Long every, String zone, Long start, Long end, Long limit, int priority,
-                           String payload, CatchUp catchUp, boolean paused, String traceContext) {
+                           String payload, CatchUp catchUp, boolean paused, String traceContext, String key) {
+
+    /** A spec without a flow-control key. */
+    public ScheduleSpec(String cron, Long every, String zone, Long start, Long end, Long limit, int priority,
+                        String payload, CatchUp catchUp, boolean paused, String traceContext) {
+        this(cron, every, zone, start, end, limit, priority, payload, catchUp, paused, traceContext, null);
+    }
 
     /** A spec without a trace context. */
     public ScheduleSpec(String cron, Long every, String zone, Long start, Long end, Long limit, int priority,
                         String payload, CatchUp catchUp, boolean paused) {
-        this(cron, every, zone, start, end, limit, priority, payload, catchUp, paused, null);
+        this(cron, every, zone, start, end, limit, priority, payload, catchUp, paused, null, null);
     }
 
     public ScheduleSpec {
@@ -44,18 +51,26 @@ public record ScheduleSpec(String cron, Long every, String zone, Long start, Lon
 
     /** This spec with {@code paused} set as given (pause and resume change nothing else). */
     public ScheduleSpec withPaused(boolean pause) {
-        return new ScheduleSpec(cron, every, zone, start, end, limit, priority, payload, catchUp, pause, traceContext);
+        return new ScheduleSpec(cron, every, zone, start, end, limit, priority, payload, catchUp, pause, traceContext,
+                key);
     }
 
     /** This spec with the trace context {@code context} (null: none). */
     public ScheduleSpec withTraceContext(String context) {
-        return new ScheduleSpec(cron, every, zone, start, end, limit, priority, payload, catchUp, paused, context);
+        return new ScheduleSpec(cron, every, zone, start, end, limit, priority, payload, catchUp, paused, context,
+                key);
+    }
+
+    /** This spec with the flow-control key {@code flowKey} (null: none). */
+    public ScheduleSpec withKey(String flowKey) {
+        return new ScheduleSpec(cron, every, zone, start, end, limit, priority, payload, catchUp, paused,
+                traceContext, flowKey);
     }
 
     /** This spec with {@code start} set (an interval schedule's implied start, resolved once at its creation). */
     public ScheduleSpec withStart(Long newStart) {
         return new ScheduleSpec(cron, every, zone, newStart, end, limit, priority, payload, catchUp, paused,
-                traceContext);
+                traceContext, key);
     }
 
     /**

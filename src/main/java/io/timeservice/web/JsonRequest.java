@@ -182,7 +182,8 @@ sealed interface JsonRequest {
                        @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority,
                        JsonNode payload,
                        @JsonDeserialize(using = AbsentOrNonNull.class) CatchUp catchUp,
-                       @JsonDeserialize(using = AbsentOrNonNull.class) Boolean paused) implements JsonRequest {
+                       @JsonDeserialize(using = AbsentOrNonNull.class) Boolean paused,
+                       @JsonDeserialize(using = AbsentOrNonNull.class) String key) implements JsonRequest {
     }
 
     /** A schedule's {@code catchUp} as written in JSON. */

@@ -54,7 +54,7 @@ class ScheduleController {
         ScheduleSpec spec = new ScheduleSpec(body.cron(), body.every(), body.zone(), body.start(), body.end(),
                 body.limit(), body.priority() == null ? 0 : body.priority(), json.payloadText(body.payload()),
                 body.catchUp() == null ? ScheduleSpec.CatchUp.ALL : ScheduleSpec.CatchUp.valueOf(body.catchUp().name()),
-                Boolean.TRUE.equals(body.paused()), traceContexts.ofSchedule(request, clock, id));
+                Boolean.TRUE.equals(body.paused()), traceContexts.ofSchedule(request, clock, id), body.key());
         Schedule.Put put = schedules.put(clock, id, spec, version(clock, id, ifMatch));
         ResponseEntity.BodyBuilder answer = put.created()
                 ? ResponseEntity.created(URI.create((clock == null ? "" : "/clocks/" + clock) + "/schedules/" + id))

@@ -19,14 +19,14 @@ record ScheduleJson(String id, @JsonInclude(JsonInclude.Include.NON_NULL) String
                     @JsonInclude(JsonInclude.Include.NON_NULL) Long limit, int priority,
                     @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String payload, String catchUp,
                     boolean paused, Long next, long fired, long skipped, long triggered, String state,
-                    long version) {
+                    long version, @JsonInclude(JsonInclude.Include.NON_NULL) String key) {
 
     static ScheduleJson of(Schedule schedule) {
         ScheduleSpec spec = schedule.spec();
         return new ScheduleJson(schedule.id(), spec.cron(), spec.every(), spec.cron() == null ? null : spec.zoneOrUtc(),
                 spec.start(), spec.end(), spec.limit(), spec.priority(), spec.payload(), spec.catchUp().wire(),
                 spec.paused(), schedule.next(), schedule.fired(), schedule.skipped(), schedule.triggered(),
-                schedule.state().wire(), schedule.version());
+                schedule.state().wire(), schedule.version(), spec.key());
     }
 
     static List<ScheduleJson> of(List<Schedule> schedules) {

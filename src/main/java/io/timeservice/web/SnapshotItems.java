@@ -178,7 +178,7 @@ final class SnapshotItems {
                         @OneOf({"all", "latest", "none"}) String catchUp, Boolean paused,
                         @JsonDeserialize(using = SnapshotValues.NextValue.class) Next next, Long fired, Long skipped,
                         Long triggered, Long taken, @OneOf({"active", "paused", "done"}) String state, Long version,
-                        String traceparent, String tracestate) implements Item {
+                        String traceparent, String tracestate, String key) implements Item {
 
         void require(String pointer) {
             SnapshotItems.require(id != null, pointer, "id");
@@ -191,7 +191,7 @@ final class SnapshotItems {
             ScheduleSpec spec = ScheduleRules.resolveSchedule(new ScheduleSpec(cron, every, zone, start, end, limit,
                     or(priority, 0).intValue(), payload, catchUp == null ? ScheduleSpec.CatchUp.ALL
                     : ScheduleSpec.CatchUp.ofWire(catchUp), paused != null && paused,
-                    traceContext("", traceparent, tracestate)), now);
+                    traceContext("", traceparent, tracestate), key), now);
             return new Schedule(id, spec, next.at(), or(fired, 0), or(skipped, 0), or(triggered, 0),
                     or(taken, Long.MIN_VALUE), or(version, 1));
         }

@@ -262,6 +262,9 @@ final class SnapshotWriter {
         json.writeStringProperty("catchUp", spec.catchUp().wire());
         json.writeBooleanProperty("paused", spec.paused());
         writeTraceContext(spec.traceContext(), json);
+        if (spec.key() != null) {
+            json.writeStringProperty("key", spec.key());
+        }
         json.writeName("next");
         if (schedule.next() == null) {
             json.writeNull();

@@ -82,6 +82,29 @@ class OperationsKitFilesTest {
     }
 
     @Test
+    void dashboard_hasAFlowControlRow_showingEachFlowMetric() {
+        JsonNode panels = OperationsKit.dashboard().path("panels");
+        List<String> rowTitles = new java.util.ArrayList<>();
+        java.util.Map<String, java.util.Set<String>> metricsByRow = new java.util.LinkedHashMap<>();
+        String row = null;
+        for (JsonNode panel : panels) {
+            if ("row".equals(panel.path("type").asString())) {
+                row = panel.path("title").asString();
+                rowTitles.add(row);
+                continue;
+            }
+            for (JsonNode target : panel.path("targets")) {
+                metricsByRow.computeIfAbsent(row, r -> new java.util.TreeSet<>())
+                        .addAll(OperationsKit.metricNames(target.path("expr").asString()));
+            }
+        }
+
+        assertThat(rowTitles).containsSubsequence("Push", "Flow control", "Operations");
+        assertThat(metricsByRow.get("Flow control")).contains("timer_flow_held_back", "timer_flow_keys_at_limit",
+                "timer_flow_tokens_denied_total");
+    }
+
+    @Test
     void metricNames_areTheSelectorsOfAnExpression() {
         assertThat(OperationsKit.metricNames("histogram_quantile(0.99, sum by (operation, le) "
                 + "(rate(timer_operation_seconds_bucket{instance=~\"$instance\"}[5m])))"))

@@ -43,6 +43,7 @@ class OperationsKitLiveTest {
     private static final Path DATA_DIR = NoServerPathInAnswersTest.freshDataDir("ops-kit");
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     private static final String DELIVERY_CLOCK = "ops-workers";
+    private static final String FLOW_CLOCK = "ops-flow";
 
     @DynamicPropertySource
     static void dataDir(DynamicPropertyRegistry registry) {
@@ -112,7 +113,8 @@ class OperationsKitLiveTest {
                     "timer_deliveries_total{event=\"acked\"}", "timer_deliveries_total{event=\"nacked\"}",
                     "timer_deliveries_total{event=\"dead\"}", "timer_delivery_lateness_seconds_count",
                     "timer_fire_lag_seconds_count", "timer_delivery_queue_depth{state=\"dead\"}",
-                    "timer_firing_thread_alive"}) {
+                    "timer_firing_thread_alive", "timer_flow_held_back", "timer_flow_keys_at_limit",
+                    "timer_flow_tokens_denied_total"}) {
                 assertThat(prometheus.query("sum(" + counted + ") > 0").path("data").path("result").isEmpty())
                         .as("Prometheus saw the delivery traffic in %s", counted).isFalse();
             }
@@ -133,6 +135,7 @@ class OperationsKitLiveTest {
     /** Adds, edits, cancels, an advance that fires, reads, refused requests of several codes, and deliveries. */
     private static void driveTraffic(String round) {
         driveDeliveries(round);
+        driveFlowControl(round);
         for (int i = 0; i < 5; i++) {
             given().contentType(ContentType.JSON)
                     .body("{\"id\":\"" + round + "-" + i + "\",\"delay\":" + (i + 1) + ",\"payload\":{\"n\":" + i
@@ -181,6 +184,26 @@ class OperationsKitLiveTest {
         given().contentType(ContentType.JSON).body("{\"claim\":\"" + failed.get("claim") + "\"}")
                 .post("/clocks/" + DELIVERY_CLOCK + "/deliveries/" + failed.get("id") + "/nack")
                 .then().statusCode(200).body("state", equalTo("dead"));
+    }
+
+    /**
+     * A virtual clock whose keys take one delivery a minute: a claim of two deliveries of one key takes one and holds
+     * the other back, out of tokens, and a claim of the next round finds the key still without a token.
+     */
+    private static void driveFlowControl(String round) {
+        given().contentType(ContentType.JSON).body("{\"delivery\":\"queue\",\"flow\":{\"rate\":{\"limit\":1,"
+                + "\"period\":60000}}}").put("/clocks/" + FLOW_CLOCK).then().statusCode(anyOf(is(201), is(200)));
+        for (int i = 0; i < 2; i++) {
+            given().contentType(ContentType.JSON).body("{\"id\":\"" + round + "-flow-" + i + "\",\"delay\":0,"
+                    + "\"key\":\"tenant-" + round + "\"}").post("/clocks/" + FLOW_CLOCK + "/timers").then()
+                    .statusCode(201);
+        }
+        given().contentType(ContentType.JSON).body("{\"by\":0}").post("/clocks/" + FLOW_CLOCK + "/advance").then()
+                .statusCode(200);
+        given().contentType(ContentType.JSON).body("{\"max\":2}").post("/clocks/" + FLOW_CLOCK
+                + "/deliveries/claim").then().statusCode(200).body("deliveries.size()", equalTo(1));
+        given().contentType(ContentType.JSON).body("{\"max\":2}").post("/clocks/" + FLOW_CLOCK
+                + "/deliveries/claim").then().statusCode(200).body("deliveries.size()", equalTo(0));
     }
 
     private static List<String> firingAlerts(PrometheusServer prometheus) {

@@ -303,12 +303,12 @@ final class ClockRecovery {
 
         @Override
         public void add(String timerId, long fireTime, int priority, String payload, String traceContext,
-                        boolean successor) {
+                        String key, boolean successor) {
             if (nextSequence <= lastSequence || heap.find(timerId) != IndexedTimerHeap.NONE) {
                 throw new IllegalStateException("journal adds occurrence " + timerId + " (sequence " + nextSequence
                         + ") which is pending or not newer than sequence " + lastSequence);
             }
-            heap.insert(timerId, fireTime, priority, nextSequence, 1, now, wall, payload, traceContext, null);
+            heap.insert(timerId, fireTime, priority, nextSequence, 1, now, wall, payload, traceContext, key);
             lastSequence = nextSequence++;
             pendingBytes += Limits.bytesOf(timerId, payload);
         }

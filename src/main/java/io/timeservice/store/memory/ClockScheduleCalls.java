@@ -312,9 +312,9 @@ final class ClockScheduleCalls {
 
         @Override
         public void add(String timerId, long fireTime, int priority, String payload, String traceContext,
-                        boolean successor) {
+                        String key, boolean successor) {
             long sequence = sequences.reserveNext(kernel.log());
-            heap.insert(timerId, fireTime, priority, sequence, 1, now, wall, payload, traceContext, null);
+            heap.insert(timerId, fireTime, priority, sequence, 1, now, wall, payload, traceContext, key);
             sequences.issued(sequence);
             long bytes = Capacity.bytesOf(timerId, payload);
             if (!successor && reservedBytes == bytes) {

@@ -39,7 +39,8 @@ final class ClockSchedules {
          * the call was journaled ({@link #plan}); a {@code successor} takes the room its fired predecessor left
          * (beyond the limit when the predecessor stays as a delivery: by one timer per schedule at most).
          */
-        void add(String timerId, long fireTime, int priority, String payload, String traceContext, boolean successor);
+        void add(String timerId, long fireTime, int priority, String payload, String traceContext, String key,
+                 boolean successor);
 
         /** The clock time the successors added from here on were created at: when their predecessor fired. */
         void createdAt(long clockTime);
@@ -248,7 +249,8 @@ final class ClockSchedules {
         if (byOccurrence.get(timerId) == entry) {
             return timerId;
         }
-        occurrences.add(timerId, now, entry.spec.priority(), entry.spec.payload(), entry.spec.traceContext(), false);
+        occurrences.add(timerId, now, entry.spec.priority(), entry.spec.payload(), entry.spec.traceContext(),
+                entry.spec.key(), false);
         byOccurrence.put(timerId, entry);
         return timerId;
     }
@@ -352,7 +354,7 @@ final class ClockSchedules {
     private void addPending(Entry entry) {
         String timerId = entry.pendingId();
         occurrences.add(timerId, entry.pending, entry.spec.priority(), entry.spec.payload(),
-                entry.spec.traceContext(), true);
+                entry.spec.traceContext(), entry.spec.key(), true);
         byOccurrence.put(timerId, entry);
     }
 
@@ -366,7 +368,7 @@ final class ClockSchedules {
         entry.pending = first;
         if (first != Recurrence.NONE) {
             String newId = entry.pendingId();
-            occurrences.add(newId, first, spec.priority(), spec.payload(), spec.traceContext(), false);
+            occurrences.add(newId, first, spec.priority(), spec.payload(), spec.traceContext(), spec.key(), false);
             byOccurrence.put(newId, entry);
         }
     }

@@ -25,8 +25,8 @@ import io.timeservice.model.FlowRate;
  * has as many in flight as its concurrency (it comes back when one of them is acked, nacked, dead or its lease ends),
  * and while its token bucket is empty (it waits in {@code refilling} by the time its next token is there). The
  * clock's own concurrency and bucket bound every claim as a whole. A key's limits are its override's where it has one
- * ({@link FlowLimits#keys}), else the clock's per-key ones; {@link #retune} applies a changed override. A held-back delivery stays in its key's queue, in
- * its place: nothing is lost or reordered within a key.
+ * ({@link FlowLimits#keys}), else the clock's per-key ones; {@link #retune} applies a changed override. A held-back
+ * delivery stays in its key's queue, in its place: nothing is lost or reordered within a key.
  *
  * <p>Cost (k keys, n ready): adding a ready delivery, releasing a slot and every key's move O(log n + log k); a claim
  * of m deliveries O(m (log n + log k)) plus O(log k) for each key it finds out of tokens, which then leaves the ring;

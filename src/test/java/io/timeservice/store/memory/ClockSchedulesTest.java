@@ -37,7 +37,7 @@ class ClockSchedulesTest {
 
         @Override
         public void add(String timerId, long fireTime, int priority, String payload, String traceContext,
-                        boolean successor) {
+                        String key, boolean successor) {
             if (pending.putIfAbsent(timerId, new long[] {fireTime, priority, ++sequence}) != null) {
                 throw new ProblemException(ErrorCode.DUPLICATE_ID, timerId);
             }
@@ -106,7 +106,7 @@ class ClockSchedulesTest {
         now = at("2027-03-27T22:00:00Z");
         put("night", cron("30 2 * * *", "Europe/Berlin"));
         put("half", cron("*/30 1-3 * * *", "Europe/Berlin"));
-        heap.add("plain", at("2027-03-28T01:15:00Z"), 0, null, null, false);
+        heap.add("plain", at("2027-03-28T01:15:00Z"), 0, null, null, null, false);
 
         List<String> fired = advance(at("2027-03-28T03:00:00Z"), true, 1000);
 

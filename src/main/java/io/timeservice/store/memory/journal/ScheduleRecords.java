@@ -227,12 +227,14 @@ final class ScheduleRecords {
         int catchUp = body.get();
         int flags = body.get();
         if (catchUp < 0 || catchUp >= ScheduleSpec.CatchUp.values().length || (cron == null) == (every == null)
-                || flags < 0 || flags > (PAUSED | TRACED)) {
+                || flags < 0 || flags > (PAUSED | TRACED | KEYED)) {
             throw new RecordCodec.CorruptRecordException("a schedule spec that does not read back");
         }
         String traceContext = (flags & TRACED) != 0 ? RecordCodec.getString(body) : null;
+        String key = (flags & KEYED) != 0 ? RecordCodec.requireString(RecordCodec.getString(body), "schedule key")
+                : null;
         return new ScheduleSpec(cron, every, zone, start, end, limit, priority, payload,
-                ScheduleSpec.CatchUp.values()[catchUp], (flags & PAUSED) != 0, traceContext);
+                ScheduleSpec.CatchUp.values()[catchUp], (flags & PAUSED) != 0, traceContext, key);
     }
 
     static void putSpec(ScheduleSpec spec, GrowableBuffer out) {
@@ -245,15 +247,23 @@ final class ScheduleRecords {
         out.putInt(spec.priority());
         out.putString(spec.payload());
         out.putByte((byte) spec.catchUp().ordinal());
-        out.putByte((byte) ((spec.paused() ? PAUSED : 0) | (spec.traceContext() != null ? TRACED : 0)));
+        out.putByte((byte) ((spec.paused() ? PAUSED : 0) | (spec.traceContext() != null ? TRACED : 0)
+                | (spec.key() != null ? KEYED : 0)));
         if (spec.traceContext() != null) {
             out.putString(spec.traceContext());
         }
+        if (spec.key() != null) {
+            out.putString(spec.key());
+        }
     }
 
-    /** The spec's last byte: bit 0 paused; bit 1 (format 16) a trace context follows. */
+    /**
+     * The spec's flags byte: bit 0 paused; bit 1 (format 16) a trace context follows; bit 2 (format 17) the
+     * flow-control key follows (after the context, if any).
+     */
     private static final int PAUSED = 1;
     private static final int TRACED = 2;
+    private static final int KEYED = 4;
 
     private static void putOptionalLong(Long value, GrowableBuffer out) {
         out.putByte((byte) (value == null ? 0 : 1));

@@ -16,10 +16,12 @@ import io.timeservice.model.FlowLimits;
 import io.timeservice.model.FlowOverride;
 import io.timeservice.model.FlowRate;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Trace;
 import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.MemoryClockStore;
+import io.timeservice.store.memory.MemoryScheduleStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,6 +90,8 @@ class FlowKeyJournalTest {
         clocks.putFlowKey("f", "a", FAST); // a's bucket is empty: it stays so at the new rate
         clocks.deleteFlowKey("f", "b");
         assertThat(f.claim(10, 10_000, 0)).as("a waits for a token, b is over its concurrency of 1").isEmpty();
+        new MemoryScheduleStore(clocks).put("f", "keyed", new ScheduleSpec(null, 1_000L, null, null, null, null, 0, null,
+                ScheduleSpec.CatchUp.ALL, false, null, "tenant-9"), null);
         clocks.fork("f-copy", "f");
         MemoryClockStore store = new MemoryClockStore(clocks);
         store.load("f-loaded", store.snapshot("f"));
@@ -98,6 +102,8 @@ class FlowKeyJournalTest {
         for (String name : List.of("f", "f-copy", "f-loaded")) {
             assertThat(after.get(name).settings()).as(name).isEqualTo(before.get(name).settings());
             assertThat(after.scheduler(name).settings().flow().keys()).as(name).containsKey("a");
+            assertThat(new MemoryScheduleStore(after).get(name, "keyed").spec().key()).as(name).isEqualTo("tenant-9");
+            assertThat(after.scheduler(name).get("keyed:1010").key()).as(name).isEqualTo("tenant-9");
             assertThat(after.scheduler(name).allDeliveries()).as(name)
                     .isEqualTo(before.scheduler(name).allDeliveries());
         }
