@@ -100,9 +100,6 @@ final class CloudTasksJson {
             throw invalid("task is required: {\"task\": {\"httpRequest\": {...}}}");
         }
         requireKnown(task, TASK_MEMBERS, "task");
-        if (task.has("appEngineHttpRequest")) {
-            throw invalid("task.appEngineHttpRequest is not supported: use httpRequest");
-        }
         String id = null;
         if (task.hasNonNull("name") && !text(task, "name").isEmpty()) {
             String name = text(task, "name");

@@ -176,12 +176,7 @@ class CloudTasksTaskController {
             try {
                 timers.cancel(name.clock(), id, Precondition.NONE, Trace.NONE);
             } catch (ProblemException absent) {
-                if (absent.code() != ErrorCode.TIMER_NOT_FOUND) {
-                    throw absent;
-                }
-                find(name, id, false); // NOT_FOUND, unless it is being dispatched
-                throw new CloudTasksError(CloudTasksError.Status.FAILED_PRECONDITION, "task " + id + " is being"
-                        + " dispatched or retried; TimeService cannot delete it then (docs/DROP-IN.md)");
+                throw notPending(name, id, absent, "delete");
             }
             return JsonMapper.shared().createObjectNode();
         });
@@ -203,12 +198,7 @@ class CloudTasksTaskController {
             try {
                 timer = timers.edit(name.clock(), id, Due.after(0), null, Precondition.NONE, Trace.NONE);
             } catch (ProblemException absent) {
-                if (absent.code() != ErrorCode.TIMER_NOT_FOUND) {
-                    throw absent;
-                }
-                find(name, id, false); // NOT_FOUND, unless it is being dispatched
-                throw new CloudTasksError(CloudTasksError.Status.FAILED_PRECONDITION, "task " + id + " is being"
-                        + " dispatched or retried already");
+                throw notPending(name, id, absent, "run");
             }
             ObjectNode shown = taskOf(name, timer, full);
             if (!clocks.get(name.clock()).settings().firesByItself()) {
@@ -216,6 +206,19 @@ class CloudTasksTaskController {
             }
             return shown;
         });
+    }
+
+    /**
+     * The refusal of {@code verb} for a task that is not pending: NOT_FOUND when it is nowhere, FAILED_PRECONDITION
+     * when it is being dispatched or retried (its delivery cannot be deleted or run early), else {@code absent} itself.
+     */
+    private RuntimeException notPending(QueueName name, String id, ProblemException absent, String verb) {
+        if (absent.code() != ErrorCode.TIMER_NOT_FOUND) {
+            return absent;
+        }
+        find(name, id, false); // NOT_FOUND, unless it is being dispatched
+        return new CloudTasksError(CloudTasksError.Status.FAILED_PRECONDITION, "task " + id + " is being dispatched"
+                + " or retried; TimeService cannot " + verb + " it then (docs/DROP-IN.md)");
     }
 
     /** The task {@code id}: pending, or its delivery on its way; NOT_FOUND otherwise. */
