@@ -30,6 +30,10 @@ final class CloudTasksJson {
             "purgeTime", "stackdriverLoggingConfig");
     private static final List<String> TASK_MEMBERS = List.of("name", "httpRequest", "scheduleTime", "dispatchDeadline",
             "createTime", "dispatchCount", "responseCount", "firstAttempt", "lastAttempt", "view");
+    /** Enums by number, for clients that send them so ({@code $alt=json;enum-encoding=int}, Node's REST fallback). */
+    private static final List<String> HTTP_METHODS = List.of("HTTP_METHOD_UNSPECIFIED", "POST", "GET", "HEAD", "PUT",
+            "DELETE", "PATCH", "OPTIONS");
+    static final List<String> VIEWS = List.of("VIEW_UNSPECIFIED", "BASIC", "FULL");
     private static final List<String> REQUEST_MEMBERS = List.of("url", "httpMethod", "headers", "body", "oauthToken",
             "oidcToken");
 
@@ -117,7 +121,7 @@ final class CloudTasksJson {
         }
         requireKnown(request, REQUEST_MEMBERS, "httpRequest");
         String url = CloudTasksRules.requireUrl(request.path("url").asString(null));
-        String method = CloudTasksRules.method(request.path("httpMethod").asString(null));
+        String method = CloudTasksRules.method(enumName(request.path("httpMethod"), HTTP_METHODS));
         Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         JsonNode given = request.path("headers");
         if (!given.isMissingNode() && !given.isObject()) {
@@ -142,8 +146,31 @@ final class CloudTasksJson {
         return new NewTask(id, scheduleTime, url, method, headers, body, deadline);
     }
 
-    /** {@code responseView}: BASIC (the default) leaves the body out, FULL shows it. */
+    /** An enum member written as its name or its number; null when absent. */
+    static String enumName(JsonNode value, List<String> names) {
+        if (value.isMissingNode() || value.isNull()) {
+            return null;
+        }
+        if (value.isIntegralNumber()) {
+            int number = value.asInt();
+            if (number < 0 || number >= names.size()) {
+                throw invalid("an enum number must be 0 to " + (names.size() - 1) + ": " + value);
+            }
+            return names.get(number);
+        }
+        return value.asString();
+    }
+
+    /** {@code responseView} of a body: as a name or a number. */
+    static boolean fullView(JsonNode view) {
+        return fullView(enumName(view, VIEWS));
+    }
+
+    /** {@code responseView}: BASIC (the default) leaves the body out, FULL shows it; a query may give its number. */
     static boolean fullView(String view) {
+        if (view != null && view.matches("\\d")) {
+            view = enumName(JSON.getNodeFactory().numberNode(Integer.parseInt(view)), VIEWS);
+        }
         if (view == null || view.isEmpty() || view.equals("VIEW_UNSPECIFIED") || view.equals("BASIC")) {
             return false;
         }

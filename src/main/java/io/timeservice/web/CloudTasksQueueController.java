@@ -99,8 +99,11 @@ class CloudTasksQueueController {
             for (ClockView view : views) {
                 QueueName name = QueueName.ofClock(view.name());
                 QueueConfig config = QueueConfig.of(view.settings());
-                if (!view.name().startsWith(prefix) || name == null || config == null) {
+                if (!view.name().startsWith(prefix)) {
                     break;
+                }
+                if (name == null || config == null) {
+                    continue; // a clock made by hand under a queue's name
                 }
                 if (count == size) {
                     page.put("nextPageToken", last);
@@ -165,10 +168,20 @@ class CloudTasksQueueController {
         });
     }
 
-    /** {@code :purge} (every task goes: the clock is made again at its time), {@code :pause}, {@code :resume}. */
+    /**
+     * {@code :purge} (every task goes: the clock is made again at its time), {@code :pause}, {@code :resume}; and the
+     * patch of Java's HTTP/JSON transport, which sends PATCH as POST with {@code X-HTTP-Method-Override: PATCH}.
+     */
     @PostMapping(QUEUES + "/{queue}")
     ResponseEntity<Object> verb(@PathVariable String project, @PathVariable String location,
-                                @PathVariable("queue") String queueAndVerb, @RequestBody(required = false) byte[] body) {
+                                @PathVariable("queue") String queueAndVerb,
+                                @RequestHeader(name = "X-HTTP-Method-Override", required = false) String override,
+                                @RequestParam(required = false) String updateMask,
+                                @RequestHeader(name = MODE_HEADER, required = false) String mode,
+                                @RequestBody(required = false) byte[] body) {
+        if ("PATCH".equalsIgnoreCase(override) && queueAndVerb.indexOf(':') < 0) {
+            return patch(project, location, queueAndVerb, updateMask, mode, body);
+        }
         return answer(() -> {
             int colon = queueAndVerb.lastIndexOf(':');
             String verb = colon < 0 ? "" : queueAndVerb.substring(colon + 1);

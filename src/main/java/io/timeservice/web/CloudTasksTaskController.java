@@ -82,7 +82,7 @@ class CloudTasksTaskController {
                             + " is not a member of a CreateTask request");
                 }
             }
-            boolean full = CloudTasksJson.fullView(request.path("responseView").asString(null));
+            boolean full = CloudTasksJson.fullView(request.path("responseView"));
             CloudTasksJson.NewTask given = CloudTasksJson.newTask(request.path("task"), name);
             PushTarget target = new PushTarget(given.url(), PushTarget.MAX_TIMEOUT_MILLIS, 1,
                     withoutContentType(given), List.of()); // checks the URL and headers as a push target's
@@ -193,7 +193,7 @@ class CloudTasksTaskController {
                 throw CloudTasksError.notFound("the task method " + taskAndVerb);
             }
             String id = CloudTasksRules.requireTaskId(taskAndVerb.substring(0, taskAndVerb.length() - 4));
-            boolean full = CloudTasksJson.fullView(CloudTasksJson.object(body).path("responseView").asString(null));
+            boolean full = CloudTasksJson.fullView(CloudTasksJson.object(body).path("responseView"));
             Timer timer;
             try {
                 timer = timers.edit(name.clock(), id, Due.after(0), null, Precondition.NONE, Trace.NONE);

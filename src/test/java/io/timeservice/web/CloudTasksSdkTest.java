@@ -94,6 +94,12 @@ class CloudTasksSdkTest extends RestTestSupport {
             assertThat(queue.getName()).isEqualTo(queueName.toString());
             assertThat(queue.getRetryConfig().getMaxAttempts()).isEqualTo(3);
             assertThat(client.getQueue(queueName).getRetryConfig().getMinBackoff().getSeconds()).isEqualTo(10);
+            assertThat(client.updateQueue(queue, com.google.protobuf.FieldMask.newBuilder()
+                    .addPaths("retry_config.max_attempts").build())).as("a patch that changes nothing").isEqualTo(queue);
+            assertThatThrownBy(() -> client.updateQueue(queue.toBuilder().setRetryConfig(queue.getRetryConfig()
+                    .toBuilder().setMaxAttempts(7)).build(), com.google.protobuf.FieldMask.getDefaultInstance()))
+                    .isInstanceOfSatisfying(ApiException.class, refused -> assertThat(refused.getStatusCode()
+                            .getCode()).isEqualTo(StatusCode.Code.UNIMPLEMENTED));
 
             long tomorrow = given().get("/clocks/" + clock).jsonPath().getLong("now") + DAY;
             TaskName ok = TaskName.of("sdk-project", "us-central1", "java", "java-ok");
@@ -193,7 +199,7 @@ class CloudTasksSdkTest extends RestTestSupport {
                 .jsonPath().getInt("waiting") == count);
     }
 
-    private void awaitDead(String clock, String task) {
+    private void awaitDead(String clock, String task) throws InterruptedException {
         await().atMost(Duration.ofSeconds(20)).until(() -> given().get("/clocks/" + clock + "/deliveries")
                 .jsonPath().getInt("dead") == 1);
         assertThat(given().get("/clocks/" + clock + "/deliveries/dead").jsonPath().getList("deliveries.id"))
