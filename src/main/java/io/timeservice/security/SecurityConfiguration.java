@@ -68,7 +68,8 @@ class SecurityConfiguration {
             PathPatternRequestMatcher.pathPattern("/clocks/**"),
             PathPatternRequestMatcher.pathPattern("/queue/**"),
             PathPatternRequestMatcher.pathPattern("/deliveries/**"),
-            PathPatternRequestMatcher.pathPattern("/demo/**"));
+            PathPatternRequestMatcher.pathPattern("/demo/**"),
+            PathPatternRequestMatcher.pathPattern("/v2/projects/**")); // Cloud Tasks' queues and tasks (issue 47)
 
     private final TimeServiceProperties.Security settings;
 
