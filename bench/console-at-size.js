@@ -30,7 +30,7 @@ async function inParallel(count, width, task) {
 
 async function load() {
   let started = Date.now();
-  await inParallel(CLOCKS - 2, 32, (i) => call('PUT', `/clocks/c-${String(i).padStart(5, '0')}`, { now: 0 }));
+  await inParallel(CLOCKS - 2, Number(process.env.WIDTH ?? 32), (i) => call('PUT', `/clocks/c-${String(i).padStart(5, '0')}`, { now: 0 }));
   console.log(`loaded ${CLOCKS - 2} clocks in ${Date.now() - started} ms`);
   await call('PUT', '/clocks/big', { delivery: 'queue', retry: { maxAttempts: 1 } });
   started = Date.now();
@@ -74,7 +74,9 @@ async function time(label, method, path, body, runs = RUNS) {
   return answer;
 }
 
-await load();
+if (process.env.LOAD !== '0') {
+  await load();
+}
 console.log('-- clocks page');
 await time('GET /clocks?limit=51 (first page)', 'GET', '/clocks?limit=51');
 await time('GET /clocks?limit=51&after=c-05000', 'GET', '/clocks?limit=51&after=c-05000');
@@ -84,6 +86,11 @@ await time('GET /clocks/big', 'GET', '/clocks/big');
 await time('GET /clocks/big/timers?limit=25', 'GET', '/clocks/big/timers?limit=25');
 await time('GET /clocks/big/timers?limit=1000', 'GET', '/clocks/big/timers?limit=1000');
 await time('GET /clocks/big/timers/t-500000', 'GET', '/clocks/big/timers/t-500000');
+// t-i fires at 1e12 + i (big was at 0): the page just before t-500000, half way through the firing order
+await time('GET .../timers?limit=26&after=<500,000th>', 'GET', '/clocks/big/timers?limit=26&after=1000000500000,0,0');
+await time('GET .../timers?limit=26&after=<999,990th>', 'GET', '/clocks/big/timers?limit=26&after=1000000999990,0,0');
+await time('GET .../timers?limit=26&idPrefix=t-99999', 'GET', '/clocks/big/timers?limit=26&idPrefix=t-99999');
+await time('GET .../timers?limit=26&idPrefix=none (no match)', 'GET', '/clocks/big/timers?limit=26&idPrefix=none');
 await time('GET /clocks/big/schedules', 'GET', '/clocks/big/schedules');
 await time('GET .../deliveries/list?state=ready&limit=50', 'GET', '/clocks/big/deliveries/list?state=ready&limit=50');
 await time('GET .../deliveries/dead?limit=50', 'GET', '/clocks/big/deliveries/dead?limit=50');
@@ -92,6 +99,14 @@ await time('GET .../deliveries/dead?idPrefix=x-&limit=50', 'GET', '/clocks/big/d
 await time('GET .../deliveries/count?state=dead&idPrefix=x-', 'GET',
   '/clocks/big/deliveries/count?state=dead&idPrefix=x-');
 await time('GET .../deliveries/count?state=dead', 'GET', '/clocks/big/deliveries/count?state=dead');
+const hourAgo = 1000; // big is a virtual clock at 1,000: its dead letters died at 1,000, when their leases ended
+await time('GET .../deliveries/dead?deadSince=1000&limit=50', 'GET',
+  `/clocks/big/deliveries/dead?deadSince=${hourAgo}&limit=50`);
+await time('GET .../deliveries/count?state=dead&deadSince=1000', 'GET',
+  `/clocks/big/deliveries/count?state=dead&deadSince=${hourAgo}`);
+if (process.env.BULK === '0') {
+  process.exit(0);
+}
 console.log('-- bulk actions (each once: they change the set)');
 const redriven = await time('POST .../dead/redrive {idPrefix:"x-"}', 'POST', '/clocks/big/deliveries/dead/redrive',
   { idPrefix: 'x-' }, 1);

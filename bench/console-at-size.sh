@@ -2,6 +2,8 @@
 # The operator console's server calls at size (issue 45 item 4), memory store: 10,000 clocks, one clock with 1,000,000
 # pending timers and 100,000 dead letters; each call a console page makes, timed RUNS times (bench/console-at-size.js).
 # Usage: bench/console-at-size.sh   (env: RUNS=7 CLOCKS=10000 TIMERS=1000000 DEAD=100000 PORT=18094 JAR=...)
+# On PostgreSQL: STORE=postgresql (database PG_DB, default console_bench, on 127.0.0.1:5432 as postgres, made if
+# missing); LOAD=0 times the calls on what an earlier run loaded there (the bulk actions then have less to do).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 port=${PORT:-18094}
@@ -13,9 +15,18 @@ if [ -z "$jar" ]; then
   ./mvnw -B -ntp -q package -DskipTests && jar=$(ls target/timeservice-*.jar | grep -v original | head -1)
 fi
 log=$(mktemp)
+store=()
+if [ "${STORE:-memory}" = postgresql ]; then
+  db=${PG_DB:-console_bench}
+  if [ "${LOAD:-1}" != 0 ]; then
+    psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+  fi
+  store=(--timeservice.store=postgresql --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/$db"
+         --spring.datasource.username=postgres --spring.datasource.hikari.connection-timeout=60000)
+fi
 java -Xms3g -Xmx3g -jar "$jar" --server.port="$port" --server.address=127.0.0.1 --logging.level.root=WARN \
   --timeservice.durability=none --timeservice.capacity=2000000 --timeservice.deliveries.max=200000 \
-  --timeservice.clocks.max=20000 > "$log" 2>&1 &
+  --timeservice.clocks.max=20000 "${store[@]}" > "$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$log"' EXIT
 url="http://127.0.0.1:$port"

@@ -35,12 +35,21 @@ public final class ServiceApi {
 
     /** {@code body} is JSON, or null for none. */
     public HttpResponse<String> send(String method, String path, String body) throws IOException {
+        return send(method, path, body, new String[0]);
+    }
+
+    /** As {@link #send(String, String, String)}, with {@code headers}: names and values in turn. */
+    public HttpResponse<String> send(String method, String path, String body, String... headers)
+            throws IOException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(Duration.ofSeconds(60))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
             request.header("Content-Type", "application/json");
+        }
+        if (headers.length > 0) {
+            request.headers(headers);
         }
         try {
             return client.send(request.build(), HttpResponse.BodyHandlers.ofString());

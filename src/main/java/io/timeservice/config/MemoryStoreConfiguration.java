@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.CronParser;
 import io.timeservice.store.ClockStore;
+import io.timeservice.store.FlowKeyStore;
 import io.timeservice.store.DeliveryStore;
 import io.timeservice.store.QueueInspector;
 import io.timeservice.store.ScheduleStore;
@@ -17,6 +18,7 @@ import io.timeservice.store.TimerStore;
 import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.MemoryClock;
 import io.timeservice.store.memory.MemoryClockStore;
+import io.timeservice.store.memory.MemoryFlowKeyStore;
 import io.timeservice.store.memory.MemoryDeliveryStore;
 import io.timeservice.store.memory.MemoryQueueInspector;
 import io.timeservice.store.memory.MemoryScheduleStore;
@@ -155,6 +157,11 @@ class MemoryStoreConfiguration {
     @Bean
     ClockStore clockStore(ClockRegistry clocks) {
         return new MemoryClockStore(clocks);
+    }
+
+    @Bean
+    FlowKeyStore flowKeyStore(ClockRegistry clocks) {
+        return new MemoryFlowKeyStore(clocks);
     }
 
     @Bean

@@ -4,6 +4,7 @@ import javax.sql.DataSource;
 
 import io.timeservice.model.CronParser;
 import io.timeservice.store.ClockStore;
+import io.timeservice.store.FlowKeyStore;
 import io.timeservice.store.DeliveryStore;
 import io.timeservice.store.MeasuredDeliveryStore;
 import io.timeservice.store.MeasuredTimerStore;
@@ -12,6 +13,7 @@ import io.timeservice.store.ScheduleStore;
 import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.TimerStore;
 import io.timeservice.store.postgres.PostgresClockStore;
+import io.timeservice.store.postgres.PostgresFlowKeyStore;
 import io.timeservice.store.postgres.PostgresDeliveryStore;
 import io.timeservice.store.postgres.PostgresFiringLoop;
 import io.timeservice.store.postgres.PostgresQueueInspector;
@@ -95,6 +97,12 @@ class PostgresStoreConfiguration {
     @Bean
     ClockStore clockStore(PostgresStore store) {
         return new PostgresClockStore(store);
+    }
+
+    /** Refuses every call until the PostgreSQL store keeps flow control (issue 44). */
+    @Bean
+    FlowKeyStore flowKeyStore() {
+        return new PostgresFlowKeyStore();
     }
 
     /** Timed and counted as the memory store's scheduler times and counts its calls (the same meters). */

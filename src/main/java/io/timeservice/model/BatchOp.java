@@ -13,9 +13,20 @@ public sealed interface BatchOp {
 
     /**
      * Adds a timer; {@code payload} is compact JSON text or {@code null}; {@code traceContext} the request's trace
-     * context or null; {@code key} its flow-control key or null.
+     * context or null; {@code key} its flow-control key or null; {@code onConflict} what it does when the id is
+     * pending or reserved, as a single add with it ({@link OnConflict}; null: {@link OnConflict#ERROR}).
      */
-    record Add(String id, Due due, int priority, String payload, String traceContext, String key) implements BatchOp {
+    record Add(String id, Due due, int priority, String payload, String traceContext, String key,
+               OnConflict onConflict) implements BatchOp {
+
+        public Add {
+            onConflict = onConflict == null ? OnConflict.ERROR : onConflict;
+        }
+
+        /** Adds a timer refused {@code duplicate_id} when its id is pending or reserved. */
+        public Add(String id, Due due, int priority, String payload, String traceContext, String key) {
+            this(id, due, priority, payload, traceContext, key, OnConflict.ERROR);
+        }
 
         /** Adds a timer without a trace context or a flow-control key. */
         public Add(String id, Due due, int priority, String payload) {
@@ -39,7 +50,12 @@ public sealed interface BatchOp {
 
         /** This add keeping the batch request's trace context ({@link TraceContext}, null: none). */
         public Add withTraceContext(String context) {
-            return new Add(id, due, priority, payload, context, key);
+            return new Add(id, due, priority, payload, context, key, onConflict);
+        }
+
+        /** This add deciding by {@code decision} when its id is pending or reserved. */
+        public Add withOnConflict(OnConflict decision) {
+            return new Add(id, due, priority, payload, traceContext, key, decision);
         }
     }
 

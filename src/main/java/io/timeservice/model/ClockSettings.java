@@ -144,6 +144,14 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
         return new ClockSettings(mode, delivery, retry, rate, push, dedupeWindowMillis, limits);
     }
 
+    /**
+     * These settings without the overrides of single keys ({@link FlowLimits#keys}): what a {@code PUT} of the clock
+     * is compared with, since overrides are set on their own.
+     */
+    public ClockSettings withoutFlowKeys() {
+        return flow == null || flow.keys().isEmpty() ? this : withFlow(flow.withoutKeys());
+    }
+
     /** Whether fired timers become deliveries (claimed by workers, or pushed by the service). */
     public boolean queues() {
         return delivery != DeliveryMode.RESPONSE;

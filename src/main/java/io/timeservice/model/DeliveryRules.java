@@ -23,7 +23,8 @@ public final class DeliveryRules {
 
     /**
      * Refuses a filter ({@code invalid_request}): no state, an id prefix longer than an id may be, an attempt below 1,
-     * a reason longer than {@value #MAX_DEAD_REASON_LENGTH} characters or on deliveries that are not dead.
+     * a reason longer than {@value #MAX_DEAD_REASON_LENGTH} characters, a reason or a deadSince on deliveries that are
+     * not dead, a deadSince below 0.
      */
     public static void requireFilter(DeliveryFilter filter) {
         if (filter == null || filter.state() == null) {
@@ -43,6 +44,13 @@ public final class DeliveryRules {
         }
         if (filter.reason() != null && filter.state() != Delivery.State.DEAD) {
             throw new ProblemException(ErrorCode.INVALID_REQUEST, "reason filters dead deliveries only");
+        }
+        if (filter.deadSince() != null && filter.state() != Delivery.State.DEAD) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "deadSince filters dead deliveries only");
+        }
+        if (filter.deadSince() != null && filter.deadSince() < 0) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "deadSince must be a clock time of at least 0, got "
+                    + filter.deadSince());
         }
     }
 

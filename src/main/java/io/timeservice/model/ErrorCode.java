@@ -64,6 +64,10 @@ public enum ErrorCode {
     RESERVATION_NOT_FOUND,
     /** {@code timeservice.dedupe.max-reservations} reserved ids are held already (429). */
     RESERVATION_LIMIT,
+    /** A read or delete of a key's flow override the clock does not have (404). */
+    FLOW_KEY_NOT_FOUND,
+    /** A new key override past {@code FlowRules.MAX_KEY_OVERRIDES} on one clock (429). */
+    FLOW_KEY_LIMIT,
     /**
      * The journal failed (or a change failed after its record was written): the scheduler has stopped and refuses
      * every call, reads included, until a restart rebuilds the state from the journal.

@@ -10,6 +10,7 @@ import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.OnConflict;
 import io.timeservice.model.AddOutcome;
+import io.timeservice.model.FiringPosition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Reservation;
@@ -69,8 +70,8 @@ public final class MeasuredTimerStore implements TimerStore {
     }
 
     @Override
-    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
-        return MeasuredCall.measure(metrics, Operation.BATCH, () -> store.batch(clock, ops));
+    public List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops) {
+        return MeasuredCall.measure(metrics, Operation.BATCH, () -> store.batchOutcomes(clock, ops));
     }
 
     @Override
@@ -98,6 +99,11 @@ public final class MeasuredTimerStore implements TimerStore {
     @Override
     public QueueListing firstN(String clock, int limit) {
         return MeasuredCall.measure(metrics, Operation.LIST, () -> store.firstN(clock, limit));
+    }
+
+    @Override
+    public QueueListing page(String clock, FiringPosition after, String idPrefix, int limit) {
+        return MeasuredCall.measure(metrics, Operation.LIST, () -> store.page(clock, after, idPrefix, limit));
     }
 
     @Override

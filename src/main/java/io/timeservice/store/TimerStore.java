@@ -11,6 +11,7 @@ import io.timeservice.model.NextEvent;
 import io.timeservice.model.OnConflict;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.ProblemException;
+import io.timeservice.model.FiringPosition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Reservation;
@@ -113,12 +114,23 @@ public interface TimerStore {
      * Applies {@code ops} in order, all or nothing: each decided against the state the ones before it leave, exactly
      * as the single call would decide it; if any is refused nothing changes.
      *
-     * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
+     * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was (an add
+     *         that kept a reservation, {@link io.timeservice.model.OnConflict#KEEP}: null)
      * @throws ProblemException {@code invalid_request} for no or more than
      *                            {@value io.timeservice.model.Limits#MAX_BATCH_OPS} operations, else the first refused
      *                            operation's refusal with its {@link ProblemException#opIndex}
      */
-    List<Timer> batch(String clock, List<? extends BatchOp> ops);
+    default List<Timer> batch(String clock, List<? extends BatchOp> ops) {
+        return batchOutcomes(clock, ops).stream().map(AddOutcome::timer).toList();
+    }
+
+    /**
+     * {@link #batch}, answering what each operation did: an add's {@link AddOutcome} as a single add with its
+     * {@link BatchOp.Add#onConflict()} answers it (added, kept or replaced: a kept or replaced add changes nothing or
+     * replaces in the batch's place, decided against the state the operations before it leave), an edit's or a
+     * cancel's as {@link AddOutcome#changed}.
+     */
+    List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops);
 
     /**
      * Moves a virtual clock by {@code by} or to {@code to} (exactly one is set) and fires, in firing order, every
@@ -143,6 +155,15 @@ public interface TimerStore {
 
     /** The first {@code limit} pending timers in firing order. */
     QueueListing firstN(String clock, int limit);
+
+    /**
+     * A page of the pending timers in firing order: at most {@code limit} after the position {@code after} (null:
+     * from the first), only those whose id starts with {@code idPrefix} (null: any id); {@code size} counts every
+     * pending timer. Pages on past any number of timers without reading those before the position into the answer.
+     *
+     * @throws ProblemException {@code invalid_limit} below 1, {@code clock_not_found}
+     */
+    QueueListing page(String clock, FiringPosition after, String idPrefix, int limit);
 
     /** The pending timers due at or before {@code dueBy}, at most {@code limit}, in firing order: what an advance would fire. */
     QueueListing dueBy(String clock, long dueBy, int limit);

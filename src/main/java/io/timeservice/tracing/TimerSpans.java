@@ -103,6 +103,21 @@ public class TimerSpans {
         }
     }
 
+    /**
+     * One acknowledgement of a batch ({@code POST .../deliveries/ack}) that acknowledged delivery {@code id}: an
+     * {@code ack <clock>} span, a child of the {@code traceparent} the worker sent with it (the delivery's), so the
+     * ack is recorded in the delivery's trace although one request settles deliveries of many traces. Nothing without
+     * one, or with one that is not a valid W3C traceparent (ignored, as a malformed header is).
+     */
+    public void ackedInBatch(String clock, String id, String traceparent) {
+        if (!recording() || io.timeservice.model.TraceContext.of(traceparent, null) == null) {
+            return;
+        }
+        tracer.spanBuilder().setParent(contextOf(traceparent.trim())).name("ack " + clock)
+                .tag(MESSAGING_SYSTEM, SYSTEM).tag(DESTINATION, clock).tag(MESSAGE_ID, id)
+                .tag(OPERATION_NAME, "ack").tag(OPERATION_TYPE, "settle").start().end();
+    }
+
     /** An attempt to push {@code delivery}: see {@link PushSpans}. */
     public PushAttempt pushAttempt(String clock, Delivery delivery, String url, boolean last) {
         return PushSpans.started(this, clock, delivery, url, last);

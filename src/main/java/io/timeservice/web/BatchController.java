@@ -6,10 +6,12 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.timeservice.model.AddOutcome;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
+import io.timeservice.model.OnConflict;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.Timer;
 import io.timeservice.model.TimerRules;
@@ -42,12 +44,13 @@ class BatchController {
         this.traceContexts = traceContexts;
     }
 
-    /** {@code {"op": "add", ...}}: the body of {@code POST /timers}. */
+    /** {@code {"op": "add", ...}}: the body of {@code POST /timers}, {@code onConflict} included. */
     record AddOp(String op, @JsonProperty(required = true) String id,
                  @JsonDeserialize(using = AbsentOrNonNull.class) Long delay,
                  @JsonDeserialize(using = AbsentOrNonNull.class) JsonNode at,
                  @JsonDeserialize(using = AbsentOrNonNull.class) Integer priority, JsonNode payload,
-                 @JsonDeserialize(using = AbsentOrNonNull.class) String key) {
+                 @JsonDeserialize(using = AbsentOrNonNull.class) String key,
+                 @JsonDeserialize(using = AbsentOrNonNull.class) String onConflict) {
     }
 
     /** {@code {"op": "edit", ...}}: the body of {@code PATCH /timers/{id}}, its id and If-Match as members. */
@@ -73,9 +76,10 @@ class BatchController {
         }
         List<BatchOp> batch = new ArrayList<>(ops.size());
         List<String> ifMatches = new ArrayList<>(ops.size());
+        List<Boolean> decides = new ArrayList<>(ops.size());
         for (int i = 0; i < ops.size(); i++) {
             try {
-                bind(ops.get(i), batch, ifMatches);
+                bind(ops.get(i), batch, ifMatches, decides);
             } catch (ProblemException refused) {
                 throw refused.atOp(i);
             }
@@ -85,9 +89,9 @@ class BatchController {
         if (context != null) {
             batch.replaceAll(op -> op instanceof BatchOp.Add add ? add.withTraceContext(context) : op);
         }
-        List<Timer> timers;
+        List<AddOutcome> outcomes;
         try {
-            timers = this.timers.batch(clock, batch);
+            outcomes = this.timers.batchOutcomes(clock, batch);
         } catch (ProblemException refused) {
             int index = refused.opIndex();
             if (refused.code() == ErrorCode.TIMER_NOT_FOUND && index >= 0
@@ -98,16 +102,32 @@ class BatchController {
             }
             throw refused;
         }
-        List<Object> results = new ArrayList<>(timers.size());
-        for (int i = 0; i < timers.size(); i++) {
-            Timer timer = timers.get(i);
-            results.add(batch.get(i) instanceof BatchOp.Cancel ? new CancelledJson(timer.id(), EntityTags.of(timer))
-                    : TimerWithTagJson.of(timer));
+        List<Object> results = new ArrayList<>(outcomes.size());
+        for (int i = 0; i < outcomes.size(); i++) {
+            results.add(result(batch.get(i), outcomes.get(i), decides.get(i)));
         }
         return new ResultsJson(results);
     }
 
-    private void bind(JsonNode node, List<BatchOp> batch, List<String> ifMatches) {
+    /**
+     * One operation's result: a cancelled timer's id and tag, or the timer added, edited, kept or replaced; an add
+     * with {@code onConflict} says which ({@code result}), and a kept reservation is its id and {@code previous}, as
+     * {@code POST /timers} answers them.
+     */
+    private static Object result(BatchOp op, AddOutcome outcome, boolean decides) {
+        Timer timer = outcome.timer();
+        if (op instanceof BatchOp.Cancel) {
+            return new CancelledJson(timer.id(), EntityTags.of(timer));
+        }
+        String result = decides ? outcome.result().code() : null;
+        if (timer == null) {
+            return new TimerController.KeptReservationJson(outcome.reservation().id(), result,
+                    outcome.reservation().asMember());
+        }
+        return TimerWithTagJson.of(timer, result);
+    }
+
+    private void bind(JsonNode node, List<BatchOp> batch, List<String> ifMatches, List<Boolean> decides) {
         if (!node.isObject()) {
             throw StrictJsonConverter.invalidRequest("an operation must be a JSON object, got a " + describe(node));
         }
@@ -119,18 +139,22 @@ class BatchController {
         if ("add".equals(kind)) {
             AddOp add = json.bindMember(node, AddOp.class);
             Due due = TimerRules.requireDue(add.delay(), ClockTimeMember.read("at", add.at()));
+            OnConflict onConflict = OnConflict.of(add.onConflict());
             batch.add(BatchOp.Add.keyed(add.id(), due, add.priority() == null ? 0 : add.priority(),
-                    json.payloadText(add.payload()), add.key()));
+                    json.payloadText(add.payload()), add.key()).withOnConflict(onConflict));
             ifMatches.add(null);
+            decides.add(add.onConflict() != null);
         } else if ("edit".equals(kind)) {
             EditOp edit = json.bindMember(node, EditOp.class);
             Due due = TimerRules.editedDue(edit.delay(), ClockTimeMember.read("at", edit.at()));
             batch.add(new BatchOp.Edit(edit.id(), due, edit.priority(), EntityTags.precondition(edit.ifMatch())));
             ifMatches.add(edit.ifMatch());
+            decides.add(false);
         } else if ("cancel".equals(kind)) {
             CancelOp cancel = json.bindMember(node, CancelOp.class);
             batch.add(new BatchOp.Cancel(cancel.id(), EntityTags.precondition(cancel.ifMatch())));
             ifMatches.add(cancel.ifMatch());
+            decides.add(false);
         } else {
             throw StrictJsonConverter.invalidRequest("op must be one of add, edit, cancel, got "
                     + (op.isString() ? "\"" + LoneSurrogates.abbreviate(op.asString(), 32) + "\"" : describe(op)));
@@ -145,14 +169,18 @@ class BatchController {
     record ResultsJson(List<Object> results) {
     }
 
-    /** An added or edited timer with its entity tag. */
+    /**
+     * An added, edited, kept or replaced timer with its entity tag; {@code result} (added, kept or replaced) for an
+     * add with {@code onConflict}.
+     */
     record TimerWithTagJson(String id, long fireTime, int priority, long sequence, long version, long createdAt,
                             @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String payload,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) String key, String etag) {
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String key, String etag,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String result) {
 
-        static TimerWithTagJson of(Timer timer) {
+        static TimerWithTagJson of(Timer timer, String result) {
             return new TimerWithTagJson(timer.id(), timer.fireTime(), timer.priority(), timer.sequence(),
-                    timer.version(), timer.createdAt(), timer.payload(), timer.key(), EntityTags.of(timer));
+                    timer.version(), timer.createdAt(), timer.payload(), timer.key(), EntityTags.of(timer), result);
         }
     }
 

@@ -93,6 +93,10 @@ class DeliveryController {
         for (int i = 0; i < outcomes.size(); i++) {
             ErrorCode refused = outcomes.get(i);
             acked += refused == null ? 1 : 0;
+            if (refused == null) {
+                spans.ackedInBatch(clock == null ? Limits.DEFAULT_CLOCK : clock, acks.get(i).id(),
+                        body.acks().get(i).traceparent());
+            }
             results.add(new AckResultJson(acks.get(i).id(), refused == null ? "acked" : refused.code()));
         }
         return new AckResultsJson(acked, results);
@@ -129,15 +133,17 @@ class DeliveryController {
                       @RequestParam(required = false) String after,
                       @RequestParam(required = false) String idPrefix,
                       @RequestParam(required = false) String minAttempt,
-                      @RequestParam(required = false) String reason) {
-        return page(clock, new DeliveryFilter(Delivery.State.DEAD, idPrefix, minAttemptOf(minAttempt), reason),
-                limit, after);
+                      @RequestParam(required = false) String reason,
+                      @RequestParam(required = false) String deadSince) {
+        return page(clock, new DeliveryFilter(Delivery.State.DEAD, idPrefix, minAttemptOf(minAttempt), reason,
+                IntegerParameter.parse("deadSince", deadSince)), limit, after);
     }
 
     /**
      * A clock's deliveries in one state ({@code ready}, {@code in_flight}, {@code waiting}, {@code dead}) in
      * sequence order, {@code limit} at a time after {@code after}, those whose id starts with {@code idPrefix}, whose
-     * attempt is at least {@code minAttempt} and (dead ones) whose reason contains {@code reason}. Claims are not
+     * attempt is at least {@code minAttempt} and (dead ones) whose reason contains {@code reason} and that died at or
+     * after {@code deadSince} (clock milliseconds; a dead one's readyAt is its time of death). Claims are not
      * shown: a reader may not settle another's lease.
      */
     @GetMapping(path = {"/deliveries/list", "/clocks/{clock}/deliveries/list"},
@@ -147,9 +153,10 @@ class DeliveryController {
                       @RequestParam(required = false) String after,
                       @RequestParam(required = false) String idPrefix,
                       @RequestParam(required = false) String minAttempt,
-                      @RequestParam(required = false) String reason) {
+                      @RequestParam(required = false) String reason,
+                      @RequestParam(required = false) String deadSince) {
         return page(clock, new DeliveryFilter(DeliveryRules.stateNamed(state), idPrefix, minAttemptOf(minAttempt),
-                reason), limit, after);
+                reason, IntegerParameter.parse("deadSince", deadSince)), limit, after);
     }
 
     /** How many deliveries {@link #list} would list in all: what a bulk action over dead letters would match now. */
@@ -158,9 +165,10 @@ class DeliveryController {
     CountJson count(@ClockVariable String clock, @RequestParam(required = false) String state,
                     @RequestParam(required = false) String idPrefix,
                     @RequestParam(required = false) String minAttempt,
-                    @RequestParam(required = false) String reason) {
+                    @RequestParam(required = false) String reason,
+                    @RequestParam(required = false) String deadSince) {
         return new CountJson(deliveries.count(clock, new DeliveryFilter(DeliveryRules.stateNamed(state), idPrefix,
-                minAttemptOf(minAttempt), reason)));
+                minAttemptOf(minAttempt), reason, IntegerParameter.parse("deadSince", deadSince))));
     }
 
     record CountJson(long count) {
@@ -191,7 +199,7 @@ class DeliveryController {
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     BulkOutcome redriveAll(@ClockVariable String clock, @RequestBody DeadFilter body) {
         return deliveries.redriveAllDead(clock, DeliveryFilter.dead(body.idPrefix(), body.minAttempt(),
-                body.reason()));
+                body.reason(), body.deadSince()));
     }
 
     /** Deletes every dead delivery the filter takes, in chunks, as {@link #redriveAll} redrives them. */
@@ -199,7 +207,7 @@ class DeliveryController {
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     BulkOutcome deleteAll(@ClockVariable String clock, @RequestBody DeadFilter body) {
         return deliveries.deleteAllDead(clock, DeliveryFilter.dead(body.idPrefix(), body.minAttempt(),
-                body.reason()));
+                body.reason(), body.deadSince()));
     }
 
     @PostMapping(path = {"/deliveries/dead/{id}/redrive", "/clocks/{clock}/deliveries/dead/{id}/redrive"},

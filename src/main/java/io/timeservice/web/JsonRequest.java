@@ -77,6 +77,14 @@ sealed interface JsonRequest {
                 @JsonDeserialize(using = AbsentOrNonNull.class) Integer burst) {
     }
 
+    /**
+     * {@code PUT /clocks/{clock}/flow/keys/{key}}: one key's own limits ({@link io.timeservice.model.FlowOverride});
+     * an absent member keeps the clock's.
+     */
+    record PutFlowKey(@JsonDeserialize(using = AbsentOrNonNull.class) Integer concurrency,
+                      @JsonDeserialize(using = AbsentOrNonNull.class) Rate rate) implements JsonRequest {
+    }
+
     /** A rate limit: {@code limit} deliveries per {@code period} ms of the clock's time. */
     record Rate(@JsonProperty(required = true) long limit, @JsonProperty(required = true) long period) {
     }
@@ -116,7 +124,8 @@ sealed interface JsonRequest {
      */
     record DeadFilter(@JsonDeserialize(using = AbsentOrNonNull.class) String idPrefix,
                       @JsonDeserialize(using = AbsentOrNonNull.class) Integer minAttempt,
-                      @JsonDeserialize(using = AbsentOrNonNull.class) String reason) implements JsonRequest {
+                      @JsonDeserialize(using = AbsentOrNonNull.class) String reason,
+                      @JsonDeserialize(using = AbsentOrNonNull.class) Long deadSince) implements JsonRequest {
     }
 
     /**
@@ -139,9 +148,13 @@ sealed interface JsonRequest {
                   List<AckItem> acks) implements JsonRequest {
     }
 
-    /** One acknowledgement of {@link AckAll}. */
+    /**
+     * One acknowledgement of {@link AckAll}; {@code traceparent}, optional, names the trace the worker continued (the
+     * delivery's), in which the ack is then recorded — one request acks many deliveries of as many traces.
+     */
     record AckItem(@JsonProperty(required = true) @JsonDeserialize(using = AbsentOrNonNull.class) String id,
-                   @JsonProperty(required = true) @JsonDeserialize(using = AbsentOrNonNull.class) String claim) {
+                   @JsonProperty(required = true) @JsonDeserialize(using = AbsentOrNonNull.class) String claim,
+                   @JsonDeserialize(using = AbsentOrNonNull.class) String traceparent) {
     }
 
     /** {@code POST /deliveries/{id}/nack}: without {@code retryAfter} the clock's backoff decides. */

@@ -35,6 +35,7 @@ public enum ProblemType {
     CLOCK_NOT_FOUND(HttpStatus.NOT_FOUND),
     DELIVERY_NOT_FOUND(HttpStatus.NOT_FOUND),
     SCHEDULE_NOT_FOUND(HttpStatus.NOT_FOUND),
+    FLOW_KEY_NOT_FOUND(HttpStatus.NOT_FOUND),
     RESERVATION_NOT_FOUND(HttpStatus.NOT_FOUND),
     DEMO_DISABLED(HttpStatus.NOT_FOUND),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
@@ -58,6 +59,7 @@ public enum ProblemType {
     SCHEDULE_LIMIT(HttpStatus.TOO_MANY_REQUESTS),
     IDEMPOTENCY_KEY_LIMIT(HttpStatus.TOO_MANY_REQUESTS),
     RESERVATION_LIMIT(HttpStatus.TOO_MANY_REQUESTS),
+    FLOW_KEY_LIMIT(HttpStatus.TOO_MANY_REQUESTS),
     /** Any other refused request (408, 414, 431, ...), answered with its own status. */
     CLIENT_ERROR(HttpStatus.BAD_REQUEST),
     /** Any failure of the service itself, answered with its own 5xx status; never carries the failure's message. */
@@ -128,6 +130,8 @@ public enum ProblemType {
             case SCHEDULE_LIMIT -> SCHEDULE_LIMIT;
             case RESERVATION_NOT_FOUND -> RESERVATION_NOT_FOUND;
             case RESERVATION_LIMIT -> RESERVATION_LIMIT;
+            case FLOW_KEY_NOT_FOUND -> FLOW_KEY_NOT_FOUND;
+            case FLOW_KEY_LIMIT -> FLOW_KEY_LIMIT;
             case SCHEDULE_OWNED -> SCHEDULE_OWNED;
             case STORAGE_UNAVAILABLE -> STORAGE_UNAVAILABLE;
         };

@@ -3,12 +3,14 @@ package io.timeservice.web;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowOverride;
 import io.timeservice.model.FlowRate;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
@@ -59,7 +61,9 @@ final class SnapshotItems {
                      Long now, Long nextSequence,
                      @Range(min = 0, max = Limits.MAX_DEDUPE_WINDOW) Long dedupeWindow,
                      @JsonDeserialize(using = SnapshotValues.FlowValue.class) FlowItem flow, Long clockConcurrency,
-                     @JsonDeserialize(using = SnapshotValues.FlowRateValue.class) FlowRate clockRate) implements Item {
+                     @JsonDeserialize(using = SnapshotValues.FlowRateValue.class) FlowRate clockRate,
+                     @JsonDeserialize(using = SnapshotValues.Nested.class) Map<String, FlowKeyItem> flowKeys)
+            implements Item {
 
         /** The settings, refused together at the clock when mode, delivery and rate do not agree. */
         ClockSettings settings(String pointer) {
@@ -74,12 +78,22 @@ final class SnapshotItems {
 
         /** The flow control read (issue 44), or null; a count beyond an int is refused by the rules as out of range. */
         private FlowLimits flowLimits() {
-            if (flow == null && clockConcurrency == null && clockRate == null) {
+            if (flow == null && clockConcurrency == null && clockRate == null && flowKeys == null) {
                 return null;
             }
+            TreeMap<String, FlowOverride> keys = new TreeMap<>();
+            if (flowKeys != null) {
+                flowKeys.forEach((key, item) -> keys.put(key, item == null ? new FlowOverride(null, null)
+                        : new FlowOverride(narrow(item.concurrency()), item.rate())));
+            }
             return new FlowLimits(flow == null ? null : narrow(flow.concurrency()), flow == null ? null : flow.rate(),
-                    flow == null ? null : narrow(flow.burst()), narrow(clockConcurrency), clockRate);
+                    flow == null ? null : narrow(flow.burst()), narrow(clockConcurrency), clockRate, keys);
         }
+    }
+
+    /** One key's override of the clock's flow control, by key in {@code flowKeys}: each member optional. */
+    record FlowKeyItem(Long concurrency,
+                       @JsonDeserialize(using = SnapshotValues.FlowRateValue.class) FlowRate rate) implements Item {
     }
 
     /** A clock's per-key flow control: {@code concurrency}, {@code rate}, {@code burst}, each optional. */

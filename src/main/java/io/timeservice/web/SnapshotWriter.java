@@ -9,6 +9,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowOverride;
 import io.timeservice.model.FlowRate;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.Reservation;
@@ -175,6 +176,22 @@ final class SnapshotWriter {
         }
         if (flow.clockRate() != null) {
             writeRate("clockRate", flow.clockRate(), json);
+        }
+        if (!flow.keys().isEmpty()) {
+            json.writeName("flowKeys");
+            json.writeStartObject();
+            for (Map.Entry<String, FlowOverride> key : flow.keys().entrySet()) {
+                json.writeName(key.getKey());
+                json.writeStartObject();
+                if (key.getValue().concurrency() != null) {
+                    json.writeNumberProperty("concurrency", key.getValue().concurrency());
+                }
+                if (key.getValue().rate() != null) {
+                    writeRate("rate", key.getValue().rate(), json);
+                }
+                json.writeEndObject();
+            }
+            json.writeEndObject();
         }
     }
 

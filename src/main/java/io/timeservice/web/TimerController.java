@@ -5,11 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.timeservice.model.AddOutcome;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.Limits;
 import io.timeservice.model.OnConflict;
+import io.timeservice.model.FiringPosition;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.Timer;
@@ -126,11 +128,37 @@ class TimerController {
 
     @GetMapping(path = {"/timers", "/clocks/{clock}/timers"}, produces = MediaType.APPLICATION_JSON_VALUE)
     ListingJson list(@ClockVariable String clock, @RequestParam(required = false) String limit,
-                     @RequestParam(required = false) String dueBy) {
+                     @RequestParam(required = false) String dueBy,
+                     @RequestParam(required = false) String after,
+                     @RequestParam(required = false) String idPrefix) {
         int count = LimitParameter.parse(limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
-        QueueListing listing = dueBy == null ? timers.firstN(clock, count)
-                : timers.dueBy(clock, IntegerParameter.parse("dueBy", dueBy), count);
-        return new ListingJson(listing.now(), listing.size(), TimerJson.of(listing.timers()));
+        if (dueBy != null) {
+            if (after != null || idPrefix != null) {
+                throw new ProblemException(ErrorCode.INVALID_REQUEST, "dueBy lists what an advance would fire; it"
+                        + " takes neither after nor idPrefix");
+            }
+            QueueListing listing = timers.dueBy(clock, IntegerParameter.parse("dueBy", dueBy), count);
+            return new ListingJson(listing.now(), listing.size(), TimerJson.of(listing.timers()), null);
+        }
+        FiringPosition position = FiringPosition.parse(after);
+        if (position == null && idPrefix == null) {
+            QueueListing listing = timers.firstN(clock, count);
+            List<Timer> shown = listing.timers();
+            return new ListingJson(listing.now(), listing.size(), TimerJson.of(shown),
+                    shown.size() == count && listing.size() > count ? FiringPosition.of(shown.get(count - 1))
+                            .toString() : null);
+        }
+        if (idPrefix != null && idPrefix.length() > Limits.MAX_ID_LENGTH) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "idPrefix must be at most " + Limits.MAX_ID_LENGTH
+                    + " characters, got " + idPrefix.length());
+        }
+        // one more than asked tells whether a next page exists
+        QueueListing listing = timers.page(clock, position, idPrefix, count + 1);
+        List<Timer> page = listing.timers();
+        boolean more = page.size() > count;
+        List<Timer> shown = more ? page.subList(0, count) : page;
+        return new ListingJson(listing.now(), listing.size(), TimerJson.of(shown),
+                more ? FiringPosition.of(shown.get(count - 1)).toString() : null);
     }
 
     /** Runs a conditional change; with {@code If-Match: *} a missing timer fails the precondition (412), not 404. */
@@ -146,6 +174,8 @@ class TimerController {
         }
     }
 
-    record ListingJson(long now, int size, List<TimerJson> timers) {
+    /** {@code next}, when more may follow, is the {@code after} of the next page (fireTime,priority,sequence). */
+    record ListingJson(long now, int size, List<TimerJson> timers,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) String next) {
     }
 }

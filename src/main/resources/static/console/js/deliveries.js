@@ -83,14 +83,18 @@ export function deadLettersSection(page) {
   const idPrefix = h('input', { id: 'dead-id-prefix', name: 'idPrefix', spellcheck: 'false' });
   const minAttempt = h('input', { id: 'dead-min-attempt', name: 'minAttempt', type: 'number', min: '1', step: '1' });
   const reason = h('input', { id: 'dead-reason', name: 'reason', spellcheck: 'false' });
+  // clock milliseconds, or a UTC date-time (a dead letter's readyAt is when it died, in the clock's time)
+  const deadSince = h('input', { id: 'dead-since', name: 'deadSince', spellcheck: 'false',
+    placeholder: 'ms or 2026-12-07T14:00:00Z', 'aria-describedby': 'dead-since-hint' });
   const outcome = h('p', { id: 'bulk-outcome', class: 'note', 'aria-live': 'polite' });
 
-  const table = pagedTable('dead', ['Id', 'Sequence', 'Attempt', 'Reason', 'Fire time', 'Payload'],
+  const table = pagedTable('dead', ['Id', 'Sequence', 'Attempt', 'Reason', 'Died at', 'Fire time', 'Payload'],
     (delivery) => h('tr', { 'data-delivery': delivery.sequence, 'data-state': delivery.state },
       h('th', { scope: 'row', class: 'id' }, delivery.id),
       h('td', { class: 'num' }, delivery.sequence),
       h('td', { class: 'num' }, delivery.attempt),
       h('td', {}, delivery.deadReason),
+      h('td', { class: 'died' }, clockTime(delivery.readyAt)),
       h('td', {}, clockTime(delivery.fireTime)),
       payloadCell(delivery)),
     (after) => call('GET', `${base}/deliveries/dead${query({ ...filter, limit: PAGE, after })}`), context);
@@ -105,6 +109,14 @@ export function deadLettersSection(page) {
     }
     if (reason.value !== '') {
       chosen.reason = reason.value;
+    }
+    const since = deadSince.value.trim();
+    if (since !== '') {
+      const millis = /^\d+$/.test(since) ? Number(since) : Date.parse(since);
+      if (Number.isNaN(millis)) {
+        throw new Error(`Dead since: ${since} is neither clock milliseconds nor a date-time`);
+      }
+      chosen.deadSince = millis;
     }
     return chosen;
   }
@@ -134,13 +146,20 @@ export function deadLettersSection(page) {
     h('h3', { id: 'dead-title' }, 'Dead letters'),
     h('form', { class: 'row', id: 'dead-filter', role: 'search', onsubmit: (event) => {
       event.preventDefault();
-      filter = filterOfForm();
+      try {
+        filter = filterOfForm();
+      } catch (problem) {
+        context.report(problem);
+        return;
+      }
       table.reset();
       table.refresh();
     } },
     h('label', { for: 'dead-id-prefix' }, 'Id starts with'), idPrefix,
     h('label', { for: 'dead-min-attempt' }, 'Attempts at least'), minAttempt,
     h('label', { for: 'dead-reason' }, 'Reason contains'), reason,
+    h('label', { for: 'dead-since' }, 'Dead since'), deadSince,
+    h('span', { id: 'dead-since-hint', class: 'note' }, 'clock ms or UTC date-time'),
     h('button', { type: 'submit', id: 'dead-filter-apply' }, 'Filter')),
     context.writable() ? h('div', { class: 'row' },
       h('button', { type: 'button', id: 'redrive-all', 'data-change': 'redrive',

@@ -1,22 +1,31 @@
-// A clock's pending timers in firing order (GET .../timers?limit: the first ones, 25 more at a time up to 1,000),
-// one found by id, each payload as indented JSON; cancel and edit (new time or priority) when the token may write.
-import { call } from './api.js';
+// A clock's pending timers in firing order, 25 a page, paged on past any number of them by the listing's cursor
+// (GET .../timers?limit&after: `next` is the `after` of the next page); found by id or by the start of the id
+// (GET .../timers/{id}, GET .../timers?idPrefix), each payload as indented JSON; cancel and edit (new time or
+// priority) when the token may write.
+import { call, query } from './api.js';
 import { h, show, clockTime, formatted } from './dom.js';
 
-const STEP = 25;
-const MOST = 1000;
+const PAGE = 25;
 
 export function timersSection(page) {
   const { context, base } = page;
-  let limit = STEP;
-  let found = null;
+  let found = null;          // an exact id looked up
+  let prefix = null;         // or the start of the ids listed
+  let starts = [undefined];  // the `after` of each page shown so far, for First page and Next page
+  let next;
   const body = h('tbody', { id: 'timer-rows' });
-  const count = h('p', { id: 'timers-count', class: 'note' });
-  const more = h('button', { type: 'button', id: 'timers-more', onclick: () => {
-    limit = Math.min(MOST, limit + STEP);
+  const count = h('p', { id: 'timers-count', class: 'note', 'aria-live': 'polite' });
+  const first = h('button', { type: 'button', id: 'timers-first', onclick: () => {
+    starts = [undefined];
     refresh();
-  } }, 'Show more');
-  const findInput = h('input', { id: 'timer-find', spellcheck: 'false', placeholder: 'timer id' });
+  } }, 'First page');
+  const nextButton = h('button', { type: 'button', id: 'timers-next', onclick: () => {
+    starts.push(next);
+    refresh();
+  } }, 'Next page');
+  const findInput = h('input', { id: 'timer-find', spellcheck: 'false', placeholder: 'timer id or its start' });
+  const how = h('select', { id: 'timer-find-how', 'aria-label': 'Match' },
+    h('option', { value: 'id' }, 'is'), h('option', { value: 'prefix' }, 'starts with'));
 
   async function refresh() {
     try {
@@ -24,13 +33,22 @@ export function timersSection(page) {
         const timer = await call('GET', `${base}/timers/${encodeURIComponent(found)}`);
         show(body, row(timer));
         show(count, `The timer ${found}.`);
-        more.hidden = true;
+        first.hidden = true;
+        nextButton.hidden = true;
         return;
       }
-      const listing = await call('GET', `${base}/timers?limit=${limit}`);
+      const listing = await call('GET', `${base}/timers${query({ limit: PAGE, after: starts[starts.length - 1],
+        idPrefix: prefix ?? undefined })}`);
+      next = listing.next;
       show(body, listing.timers.map(row));
-      show(count, `The first ${listing.timers.length} of ${listing.size} pending timers, in firing order.`);
-      more.hidden = listing.timers.length >= listing.size || limit >= MOST;
+      const which = prefix === null ? '' : ` whose id starts with ${prefix}`;
+      show(count, listing.timers.length === 0 ? `No pending timer${which}.`
+        : `Page ${starts.length}: ${listing.timers.length} pending timers${which}, in firing order, of `
+          + `${listing.size} in all.`);
+      first.hidden = false;
+      nextButton.hidden = false;
+      first.disabled = starts.length === 1;
+      nextButton.disabled = next === undefined;
     } catch (problem) {
       if (problem.code === 'timer_not_found') {
         show(body);
@@ -85,19 +103,25 @@ export function timersSection(page) {
     h('h3', { id: 'timers-title' }, 'Timers'),
     h('form', { class: 'row', role: 'search', onsubmit: (event) => {
       event.preventDefault();
-      found = findInput.value.trim() === '' ? null : findInput.value.trim();
+      const text = findInput.value.trim();
+      found = text !== '' && how.value === 'id' ? text : null;
+      prefix = text !== '' && how.value === 'prefix' ? text : null;
+      starts = [undefined];
       refresh();
-    } }, h('label', { for: 'timer-find' }, 'Find by id'), findInput, h('button', { type: 'submit' }, 'Find'),
-    h('button', { type: 'button', onclick: () => {
+    } }, h('label', { for: 'timer-find' }, 'Find timers whose id'), how, findInput,
+    h('button', { type: 'submit', id: 'timer-find-go' }, 'Find'),
+    h('button', { type: 'button', id: 'timer-find-clear', onclick: () => {
       findInput.value = '';
       found = null;
+      prefix = null;
+      starts = [undefined];
       refresh();
     } }, 'Show all')),
     count,
     h('table', { class: 'grid' }, h('thead', {}, h('tr', {},
       ['Id', 'Fire time', 'Priority', 'Sequence', 'Payload', context.writable() ? 'Change' : null]
         .filter((title) => title !== null).map((title) => h('th', { scope: 'col' }, title)))), body),
-    more);
+    h('div', { class: 'row' }, first, nextButton));
   refresh();
   return { element, refresh };
 }

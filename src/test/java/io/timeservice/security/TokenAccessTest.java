@@ -191,6 +191,28 @@ class TokenAccessTest {
     }
 
     @Test
+    void flowKeyOverrides_readWithTheReadScope_andChangeOnlyWithTheWriteScope() {
+        as(WRITE).contentType(ContentType.JSON).body("{\"delivery\":\"queue\",\"flow\":{\"concurrency\":1}}")
+                .put("/clocks/fk").then().statusCode(201);
+        as(WRITE).contentType(ContentType.JSON).body("{\"concurrency\":2}").put("/clocks/fk/flow/keys/a").then()
+                .statusCode(201);
+        as(READ).get("/clocks/fk/flow/keys/a").then().statusCode(200);
+        as(READ).get("/clocks/fk/flow/keys").then().statusCode(200);
+        List<Response> refused = List.of(
+                as(READ).contentType(ContentType.JSON).body("{\"concurrency\":5}").put("/clocks/fk/flow/keys/a"),
+                as(READ).contentType(ContentType.JSON).body("{\"concurrency\":5}").put("/clocks/fk/flow/keys/b"),
+                as(READ).delete("/clocks/fk/flow/keys/a"));
+        for (Response response : refused) {
+            assertThat(response.statusCode()).isEqualTo(403);
+            assertThat(response.jsonPath().getString("code")).isEqualTo("forbidden");
+        }
+        as(READ).get("/clocks/fk/flow/keys/a").then().statusCode(200).body("concurrency", equalTo(2));
+        as(READ).get("/clocks/fk/flow/keys/b").then().statusCode(404);
+        as(WRITE).delete("/clocks/fk/flow/keys/a").then().statusCode(204);
+        as(WRITE).delete("/clocks/fk").then().statusCode(204);
+    }
+
+    @Test
     void deliveries_readWithTheReadScope_andEveryClaimOrChangeNeedsTheWriteScope() {
         as(WRITE).contentType(ContentType.JSON).body("{\"delivery\":\"queue\"}").put("/clocks/tq").then()
                 .statusCode(201);

@@ -122,10 +122,9 @@ public abstract class DedupeStoreContract extends StoreContract {
 
     @Test
     void aBatchAdd_ofAReservedId_isRefusedAtItsOperation_andABatchCancelReserves() {
-        clocks().create(D, 0, DEDUPED);
-        Timer a = add(D, "a", 1);
-        Timer b = add(D, "b", 100);
-        advance(D, 1);
+        OneEach made = pendingAndFired("b", "a");
+        Timer a = made.fired();
+        Timer b = made.pending();
 
         ProblemException refused = catchProblem(() -> timers().batch(D, List.of(
                 new BatchOp.Add("c", Due.after(5), 0, null), new BatchOp.Add("a", Due.after(5), 0, null))));
@@ -285,6 +284,98 @@ public abstract class DedupeStoreContract extends StoreContract {
 
         assertThat(deliveries().counts(D).total()).as("no second delivery").isZero();
         assertThat(timers().status(D).size()).isZero();
+    }
+
+    private static BatchOp.Add add(String id, long delay, int priority, String payload, OnConflict onConflict) {
+        return new BatchOp.Add(id, Due.after(delay), priority, payload, null, null, onConflict);
+    }
+
+    /** The timers of {@link #pendingAndFired}: one pending, one fired. */
+    private record OneEach(Timer pending, Timer fired) {
+    }
+
+    /** On a new clock D with a window: {@code pending} due at 100, {@code fired} fired at 1; the time is 1. */
+    private OneEach pendingAndFired(String pending, String fired) {
+        clocks().create(D, 0, DEDUPED);
+        OneEach made = new OneEach(add(D, pending, 100), add(D, fired, 1));
+        advance(D, 1);
+        return made;
+    }
+
+    @Test
+    void aBatchsAdds_decideByOnConflict_asTheSingleAdd_inTheBatchsOrder() {
+        OneEach made = pendingAndFired("p", "f");
+        Timer pending = made.pending();
+        Timer fired = made.fired();
+
+        List<AddOutcome> outcomes = timers().batchOutcomes(D, List.of(
+                add("p", 50, 3, "{\"n\":1}", OnConflict.REPLACE),
+                add("p", 10, 0, null, OnConflict.KEEP),
+                add("f", 10, 0, null, OnConflict.KEEP),
+                add("n", 20, 0, "{\"n\":2}", OnConflict.REPLACE),
+                add("n", 30, 1, "{\"n\":3}", OnConflict.REPLACE),
+                add("k", 40, 0, null, OnConflict.KEEP),
+                new BatchOp.Edit("p", null, 5, null)));
+
+        Timer replaced = new Timer("p", 51, 3, pending.sequence(), 2, 0, "{\"n\":1}");
+        assertThat(outcomes).extracting(AddOutcome::result).containsExactly(AddOutcome.Result.REPLACED,
+                AddOutcome.Result.KEPT, AddOutcome.Result.KEPT, AddOutcome.Result.ADDED, AddOutcome.Result.REPLACED,
+                AddOutcome.Result.ADDED, null);
+        assertThat(outcomes.get(0).timer()).isEqualTo(replaced);
+        assertThat(outcomes.get(1).timer()).as("keep sees the replace before it").isEqualTo(replaced);
+        assertThat(outcomes.get(2)).isEqualTo(AddOutcome.kept(
+                new Reservation("f", Reservation.State.FIRED, 1, fired.sequence())));
+        Timer n = outcomes.get(3).timer();
+        assertThat(outcomes.get(4).timer()).as("a replace of the add before it").isEqualTo(
+                new Timer("n", 31, 1, n.sequence(), 2, 1, "{\"n\":3}"));
+        assertThat(outcomes.get(6).timer().version()).isEqualTo(3);
+        assertThat(timers().get(D, "p")).isEqualTo(outcomes.get(6).timer());
+        assertThat(timers().get(D, "n")).isEqualTo(outcomes.get(4).timer());
+        assertThat(timers().status(D).size()).isEqualTo(3);
+        assertThat(timers().batch(D, List.of(add("f", 1, 0, null, OnConflict.KEEP))))
+                .as("batch's timers: none for a kept reservation").containsExactly((Timer) null);
+
+        assertThat(advance(D, 1_000)).extracting(Timer::id, Timer::fireTime, Timer::payload).containsExactly(
+                org.assertj.core.api.Assertions.tuple("n", 31L, "{\"n\":3}"),
+                org.assertj.core.api.Assertions.tuple("k", 41L, null),
+                org.assertj.core.api.Assertions.tuple("p", 51L, "{\"n\":1}"));
+    }
+
+    @Test
+    void aBatchsReplaceOfAReservedId_isStillRefused_andLeavesNothingOfTheBatch() {
+        OneEach made = pendingAndFired("p", "f");
+        ProblemException refused = catchProblem(() -> timers().batch(D, List.of(
+                add("x", 5, 0, null, OnConflict.REPLACE),
+                add("p", 5, 0, "{\"n\":1}", OnConflict.REPLACE),
+                add("f", 5, 0, null, OnConflict.REPLACE))));
+
+        assertThat(refused.code()).isEqualTo(ErrorCode.DUPLICATE_ID);
+        assertThat(refused.getMessage())
+                .isEqualTo("operation 2: " + reserved("f", made.fired().sequence(), "fired", 1));
+        assertThat(refused.extra()).containsKey("previous");
+        assertThat(timers().get(D, "p")).as("the replace before it undone").isEqualTo(made.pending());
+        assertThat(timers().status(D).size()).as("nor the add").isEqualTo(1);
+        assertRefused(() -> timers().batch(D, List.of(add("p", 5, 0, null, OnConflict.KEEP),
+                add("p", 5, 0, null, OnConflict.ERROR))), ErrorCode.DUPLICATE_ID,
+                "operation 1: a pending timer already has id p");
+    }
+
+    @Test
+    void aBatchsCancel_reservesTheIdForTheOperationsAfterIt() {
+        clocks().create(D, 0, DEDUPED);
+        advance(D, 7);
+        Timer a = add(D, "a", 100);
+        Timer b = add(D, "b", 100);
+
+        assertThat(timers().batchOutcomes(D, List.of(new BatchOp.Cancel("a", null),
+                add("a", 5, 0, null, OnConflict.KEEP)))).extracting(AddOutcome::reservation)
+                .containsExactly(null, new Reservation("a", Reservation.State.CANCELLED, 7, a.sequence()));
+        ProblemException refused = catchProblem(() -> timers().batch(D, List.of(
+                new BatchOp.Cancel("b", null), new BatchOp.Add("b", Due.after(5), 0, null))));
+
+        assertThat(refused.getMessage()).isEqualTo("operation 1: " + reserved("b", b.sequence(), "cancelled", 7));
+        assertThat(timers().get(D, "b")).isEqualTo(b);
+        assertReserved(D, "a", a.sequence(), "cancelled", 7);
     }
 
     private static ProblemException catchProblem(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {

@@ -439,6 +439,43 @@ public abstract class DeliveryStoreContract extends StoreContract {
                 ErrorCode.INVALID_REQUEST, "a bulk redrive or delete takes dead deliveries only");
     }
 
+    @Test
+    void deadSince_takesDeadLettersByTimeOfDeath_aNackAtItsTime_anEndedOrRejectedLeaseAtItsEnd() {
+        clocks().create("deaths", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL, ClockSettings.DeliveryMode.QUEUE,
+                new RetryPolicy(1, 400, 2.0, 3_000, 0.0)));
+        timers().batch("deaths", List.of(new BatchOp.Add("n1", Due.after(0), 0, null),
+                new BatchOp.Add("e1", Due.after(0), 0, null), new BatchOp.Add("r1", Due.after(0), 0, null)));
+        timers().advance("deaths", 0L, null, Integer.MAX_VALUE, Trace.NONE);
+        Delivery nacked = deliveries().claim("deaths", 1, 1_000, 0).get(0);
+        deliveries().claim("deaths", 1, 1_000, 0);
+        Delivery rejected = deliveries().claim("deaths", 1, 5_000, 0).get(0);
+        timers().advance("deaths", 100L, null, Integer.MAX_VALUE, Trace.NONE);
+        deliveries().nack("deaths", "n1", nacked.claim(), null);
+        deliveries().reject("deaths", "r1", rejected.claim(), "push target answered 410");
+        timers().advance("deaths", 1_900L, null, Integer.MAX_VALUE, Trace.NONE); // e1's lease ended at 1,000
+
+        assertThat(deliveries().list("deaths", DeliveryFilter.all(Delivery.State.DEAD), 10, 0))
+                .extracting(Delivery::id, Delivery::readyAt)
+                .containsExactly(tuple("n1", 100L), tuple("e1", 1_000L), tuple("r1", 5_000L));
+        assertThat(deliveries().list("deaths", DeliveryFilter.dead(null, null, null, 1_000L), 10, 0))
+                .extracting(Delivery::id).containsExactly("e1", "r1");
+        assertThat(deliveries().list("deaths", DeliveryFilter.dead(null, null, null, 1_001L), 10, 0))
+                .extracting(Delivery::id).containsExactly("r1");
+        assertThat(deliveries().count("deaths", DeliveryFilter.dead(null, null, null, 101L))).isEqualTo(2);
+        assertThat(deliveries().count("deaths", DeliveryFilter.dead(null, null, null, 5_001L))).isZero();
+        assertThat(deliveries().redriveAllDead("deaths", DeliveryFilter.dead(null, null, null, 1_000L)))
+                .isEqualTo(new BulkOutcome(2, 2));
+        assertThat(deliveries().list("deaths", DeliveryFilter.all(Delivery.State.DEAD), 10, 0))
+                .extracting(Delivery::id).containsExactly("n1");
+        assertThat(deliveries().list("deaths", DeliveryFilter.all(Delivery.State.READY), 10, 0))
+                .extracting(Delivery::id, Delivery::readyAt).containsExactly(tuple("e1", 2_000L), tuple("r1", 2_000L));
+
+        assertRefused(() -> deliveries().list("deaths", new DeliveryFilter(Delivery.State.READY, null, null, null, 5L),
+                10, 0), ErrorCode.INVALID_REQUEST, "deadSince filters dead deliveries only");
+        assertRefused(() -> deliveries().count("deaths", DeliveryFilter.dead(null, null, null, -1L)),
+                ErrorCode.INVALID_REQUEST, "deadSince must be a clock time of at least 0, got -1");
+    }
+
     /** {@code count} dead letters on the clock {@code clock} (one attempt each), ids {@code prefix0...}. */
     private void deadLetters(String clock, String prefix, int count) {
         for (int first = 0; first < count; first += Limits.MAX_BATCH_OPS) {

@@ -9,6 +9,7 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowOverride;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Trace;
 import io.timeservice.store.postgres.PostgresContractStores;
@@ -47,5 +48,17 @@ class PostgresFlowRefusalTest extends StoreContract {
                 ErrorCode.INVALID_REQUEST, "flow control (flow, clockConcurrency, clockRate) is not supported by the"
                         + " PostgreSQL store yet: create the clock without it, or use the memory store");
         assertThat(clocks().list(100, null)).extracting(c -> c.name()).doesNotContain("f");
+    }
+
+    @Test
+    void overridesForOneKey_andTheBusiestKeys_areRefused() {
+        clocks().create("q", 0, QUEUE);
+        String refused = "flow control (overrides for one key) is not supported by the PostgreSQL store yet: use the"
+                + " memory store";
+        FlowKeyStore keys = stores().flowKeys();
+        assertRefused(() -> keys.put("q", "a", new FlowOverride(2, null)), ErrorCode.INVALID_REQUEST, refused);
+        assertRefused(() -> keys.get("q", "a"), ErrorCode.INVALID_REQUEST, refused);
+        assertRefused(() -> keys.delete("q", "a"), ErrorCode.INVALID_REQUEST, refused);
+        assertRefused(() -> keys.busiest("q", 10), ErrorCode.INVALID_REQUEST, refused);
     }
 }

@@ -7,7 +7,7 @@ import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 
 /**
- * The four ports of one store, opened fresh for one contract case ({@link StoreContract}): a memory store, or a
+ * The ports of one store, opened fresh for one contract case ({@link StoreContract}): a memory store, or a
  * PostgreSQL store on its test class's schema, emptied before it opens.
  */
 public interface Stores extends AutoCloseable {
@@ -22,6 +22,9 @@ public interface Stores extends AutoCloseable {
     ClockStore clocks();
 
     ScheduleStore schedules();
+
+    /** Single keys of clocks under flow control: overrides and the busiest keys. */
+    FlowKeyStore flowKeys();
 
     /**
      * Every delivery of {@code clock} not acknowledged, as the store holds it, in sequence order: what the API

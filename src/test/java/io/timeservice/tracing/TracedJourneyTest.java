@@ -109,8 +109,47 @@ class TracedJourneyTest {
     private void journeys(ConfigurableApplicationContext service) {
         RequestSpecification api = api(service);
         virtualClock(api);
+        batchedAcks(api);
         systemClock(api);
         pushClock(api);
+    }
+
+    /**
+     * Two deliveries of two traces acknowledged in one batch (as the Java worker sends its acks): each ack is recorded
+     * in its own delivery's trace, from the traceparent the worker sent with it; a malformed one is ignored.
+     */
+    private void batchedAcks(RequestSpecification api) {
+        String otherTrace = "0af7651916cd43dd8448eb211c80319c";
+        api.body("{\"delivery\":\"queue\"}").put("/clocks/qb").then().statusCode(201);
+        add(api, "qb", "b1", 5, CALLER);
+        add(api, "qb", "b2", 5, "00-" + otherTrace + "-b7ad6b7169203331-01");
+        add(api, "qb", "b3", 5, CALLER);
+        api.body("{\"by\":5}").post("/clocks/qb/advance").then().statusCode(200);
+        List<Map<String, Object>> claimed = RestAssured.given().spec(api).body("{\"max\":3}")
+                .post("/clocks/qb/deliveries/claim").then().statusCode(200).extract().jsonPath().getList("deliveries");
+        assertThat(claimed).hasSize(3);
+        StringBuilder acks = new StringBuilder();
+        for (Map<String, Object> delivery : claimed) {
+            String traceparent = "b3".equals(delivery.get("id")) ? "00-not-a-trace"
+                    : (String) delivery.get("traceparent");
+            acks.append(acks.length() == 0 ? "" : ",").append("{\"id\":\"").append(delivery.get("id"))
+                    .append("\",\"claim\":\"").append(delivery.get("claim")).append("\",\"traceparent\":\"")
+                    .append(traceparent).append("\"}");
+        }
+        RestAssured.given().spec(api).body("{\"acks\":[" + acks + "]}").post("/clocks/qb/deliveries/ack")
+                .then().statusCode(200).body("acked", org.hamcrest.Matchers.equalTo(3));
+
+        for (String[] expected : new String[][] {{"b1", CALLER_TRACE}, {"b2", otherTrace}}) {
+            Span add = awaitSpan(s -> expected[0].equals(attribute(s, TimerSpans.MESSAGE_ID))
+                    && "add".equals(attribute(s, TimerSpans.OPERATION_NAME)));
+            Span ack = awaitSpan(s -> s.getName().equals("ack qb") && expected[0].equals(
+                    attribute(s, TimerSpans.MESSAGE_ID)));
+            assertThat(traceId(ack)).isEqualTo(expected[1]);
+            assertThat(parentSpanId(ack)).as("a child of the delivery's context").isEqualTo(spanId(add));
+            assertThat(attribute(ack, TimerSpans.OPERATION_TYPE)).isEqualTo("settle");
+        }
+        assertThat(otlp.find(s -> s.getName().equals("ack qb") && "b3".equals(attribute(s, TimerSpans.MESSAGE_ID))))
+                .as("a malformed traceparent is ignored").isEmpty();
     }
 
     /** A caller's trace: add (server span, child of the caller's), fire (linked), receive and ack (in the trace). */

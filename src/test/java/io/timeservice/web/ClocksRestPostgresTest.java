@@ -4,19 +4,12 @@ import static org.hamcrest.Matchers.equalTo;
 
 import java.util.List;
 
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-
 /**
  * {@link ClocksRestTest} on the PostgreSQL store: every test of it must pass on both stores; where the PostgreSQL
  * store differs by design (docs/POSTGRES-STORE.md) the hook is overridden here to assert that difference.
  */
+@PostgresRestStore
 class ClocksRestPostgresTest extends ClocksRestTest {
-
-    @DynamicPropertySource
-    static void postgresStore(DynamicPropertyRegistry registry) {
-        PostgresRestDatabase.register(registry);
-    }
 
     /**
      * Differs by design: the PostgreSQL store keeps no heap, so the heap view of clock c shows its size and no cells,

@@ -1,23 +1,21 @@
 package io.timeservice.web;
 
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-
 /**
  * {@link ConsoleBrowserTest}'s dead-letter path on the PostgreSQL store (listing, count, bulk redrive in chunks,
  * deliveries by state). The other cases prove the page, not the store: overridden without {@code @Test}, they do
  * not run twice.
  */
+@PostgresRestStore
 class ConsoleBrowserPostgresTest extends ConsoleBrowserTest {
-
-    @DynamicPropertySource
-    static void postgresStore(DynamicPropertyRegistry registry) {
-        PostgresRestDatabase.register(registry);
-    }
 
     @Override
     void aHostilePayload_andAHostileName_showAsText_andRunNothing() {
         // the page's rendering: ConsoleBrowserTest
+    }
+
+    @Override
+    void theTimers_pageOnInFiringOrder_pastTheFirstPage_andAreFoundByTheStartOfTheirIds() {
+        // the page's paging: ConsoleBrowserTest; the store's: PostgresTimerPageContractTest
     }
 
     @Override

@@ -34,9 +34,12 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class ConsoleBrowserTest extends DemoServiceTestBase {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
-    /** Dead letters the operator redrives: enough for several pages and a real bulk call, few enough to stay fast. */
-    static final int MATCHING = 300;
+    /** Dead letters the operator redrives (the issue's number): ten chunks of the bulk call, loaded in one document. */
+    static final int MATCHING = 10_000;
+    /** Dead letters the filter leaves: other ids, and the operator's ids dead before the alert. */
     private static final int OTHERS = 20;
+    /** When the alert's dead letters died (clock milliseconds): the filter's "dead since". */
+    private static final long ALERT = 1_000;
     static final String HOSTILE = "<script>window.pwned=1</script>\"><img src=x onerror=\"window.pwned=2\">";
 
     private static HeadlessChromium chromium;
@@ -82,26 +85,48 @@ class ConsoleBrowserTest extends DemoServiceTestBase {
         api().body("{\"by\":1000}").post("/clocks/" + clock + "/advance").then().statusCode(200);
     }
 
+    /**
+     * The clock {@code clock} made from a snapshot document in one call: {@code MATCHING} dead letters {@code order-...}
+     * dead since {@link #ALERT}, {@code OTHERS} {@code order-old-...} dead since 400 and {@code OTHERS}
+     * {@code audit-...} dead since {@link #ALERT} (the fast setup: a document instead of 10,000 fired, leased and
+     * expired deliveries).
+     */
+    private void deadLettersFromASnapshot(String clock) {
+        StringBuilder deliveries = new StringBuilder();
+        long sequence = 0;
+        for (int i = 0; i < MATCHING + 2 * OTHERS; i++) {
+            String id = i < MATCHING ? "order-" + i : i < MATCHING + OTHERS ? "order-old-" + i : "audit-" + i;
+            long died = i >= MATCHING && i < MATCHING + OTHERS ? 400 : ALERT;
+            deliveries.append(i == 0 ? "" : ",").append("{\"id\":\"").append(id).append("\",\"fireTime\":0,")
+                    .append("\"sequence\":").append(++sequence).append(",\"state\":\"dead\",\"attempt\":1,")
+                    .append("\"readyAt\":").append(died)
+                    .append(",\"deadReason\":\"lease expired on attempt 1 of 1\",\"payload\":{\"order\":")
+                    .append(i).append("}}");
+        }
+        api().body("{\"format\":1,\"clock\":{\"delivery\":\"queue\",\"now\":2000},\"deliveries\":["
+                + deliveries + "]}").put("/clocks/" + clock + "/snapshot").then().statusCode(201);
+        createdClocks.add(clock);
+    }
+
     @Test
     void fromADeadLetterAlert_theOperatorFiltersAndRedrivesAllThatMatch_andSeesThemReady() throws IOException {
-        queueClock("orders");
-        deadLetters("orders", "order-", MATCHING);
-        deadLetters("orders", "audit-", OTHERS);
+        deadLettersFromASnapshot("orders");
 
         open("/console");
         waitUntil("the clocks are listed", () -> !driver.findElements(By.cssSelector("tr[data-clock='orders']"))
                 .isEmpty());
         assertThat(driver.findElement(By.cssSelector("tr[data-clock='orders'] td[data-dead]")).getText())
-                .isEqualTo(String.valueOf(MATCHING + OTHERS));
+                .isEqualTo(String.valueOf(MATCHING + 2 * OTHERS));
         screenshot("clocks.png");
 
         driver.findElement(By.linkText("orders")).click();
         waitUntil("the dead letters are shown", () -> driver.findElements(By.cssSelector("#dead-rows tr")).size() == 50);
         driver.findElement(By.id("dead-id-prefix")).sendKeys("order-");
         driver.findElement(By.id("dead-reason")).sendKeys("lease expired");
+        driver.findElement(By.id("dead-since")).sendKeys(String.valueOf(ALERT));
         driver.findElement(By.id("dead-filter-apply")).click();
         waitUntil("only matching dead letters are listed", () -> driver.findElements(By.cssSelector("#dead-rows th"))
-                .stream().allMatch(id -> id.getText().startsWith("order-")));
+                .stream().allMatch(id -> id.getText().startsWith("order-") && !id.getText().startsWith("order-old-")));
         driver.executeScript("document.getElementById('deliveries').scrollIntoView();");
         screenshot("clock.png");
 
@@ -115,16 +140,17 @@ class ConsoleBrowserTest extends DemoServiceTestBase {
         waitUntil("the redrive is reported", () -> driver.findElement(By.id("bulk-outcome")).getText()
                 .equals("Redrive: " + MATCHING + " of " + MATCHING + " matching."));
         waitUntil("the summary counts them ready", () -> fact("ready").equals(String.valueOf(MATCHING))
-                && fact("dead").equals(String.valueOf(OTHERS)));
+                && fact("dead").equals(String.valueOf(2 * OTHERS)));
         waitUntil("the ready tab lists them", () -> driver.findElements(By.cssSelector("#deliveries-rows tr"))
                 .size() == 50);
         assertThat(driver.findElements(By.cssSelector("#deliveries-rows tr[data-state='ready'] th")))
                 .allSatisfy(id -> assertThat(id.getText()).startsWith("order-"));
         driver.executeScript("document.getElementById('clock-name').scrollIntoView();");
         screenshot("ready.png");
-        assertThat(driver.findElements(By.cssSelector("#dead-rows tr"))).as("none of them is dead any more")
-                .isEmpty();
-        api().get("/clocks/orders/deliveries").then().body("ready", equalTo(MATCHING)).body("dead", equalTo(OTHERS));
+        waitUntil("none of them is listed dead any more", () -> driver.findElements(By.cssSelector("#dead-rows tr"))
+                .isEmpty());
+        api().get("/clocks/orders/deliveries").then().body("ready", equalTo(MATCHING))
+                .body("dead", equalTo(2 * OTHERS));
     }
 
     @Test
@@ -153,6 +179,37 @@ class ConsoleBrowserTest extends DemoServiceTestBase {
         assertThat(driver.findElement(By.id("clock-name")).getText()).isEqualTo(HOSTILE);
         assertThat(driver.findElements(By.cssSelector("main img, main script"))).isEmpty();
         assertThat(driver.executeScript("return window.pwned === undefined;")).isEqualTo(true);
+    }
+
+    @Test
+    void theTimers_pageOnInFiringOrder_pastTheFirstPage_andAreFoundByTheStartOfTheirIds() throws IOException {
+        queueClock("many");
+        StringBuilder ops = new StringBuilder();
+        for (int i = 0; i < 60; i++) {
+            ops.append(i == 0 ? "" : ",").append("{\"op\":\"add\",\"id\":\"").append(i % 2 == 0 ? "even-" : "odd-")
+                    .append(i).append("\",\"delay\":").append(100_000 + 60 - i).append("}");
+        }
+        api().body("{\"ops\":[" + ops + "]}").post("/clocks/many/batch").then().statusCode(200);
+
+        open("/console/#/clock/many");
+        waitUntil("the first page is shown", () -> driver.findElements(By.cssSelector("#timer-rows tr")).size() == 25);
+        assertThat(driver.findElement(By.cssSelector("#timer-rows tr th")).getText()).isEqualTo("odd-59");
+        driver.findElement(By.id("timers-next")).click();
+        waitUntil("the second page is shown", () -> driver.findElement(By.cssSelector("#timer-rows tr th")).getText()
+                .equals("even-34"));
+        driver.findElement(By.id("timers-next")).click();
+        waitUntil("the last page holds the last ten", () -> driver.findElements(By.cssSelector("#timer-rows tr"))
+                .size() == 10 && driver.findElement(By.id("timers-next")).getDomProperty("disabled").equals("true"));
+        assertThat(driver.findElements(By.cssSelector("#timer-rows tr th")).get(9).getText()).isEqualTo("even-0");
+        screenshot("timers.png");
+
+        new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("timer-find-how")))
+                .selectByValue("prefix");
+        driver.findElement(By.id("timer-find")).sendKeys("odd-1");
+        driver.findElement(By.id("timer-find-go")).click();
+        waitUntil("only the timers whose ids start so are listed", () -> driver.findElements(
+                By.cssSelector("#timer-rows tr th")).stream().map(WebElement::getText).toList()
+                .equals(List.of("odd-19", "odd-17", "odd-15", "odd-13", "odd-11", "odd-1")));
     }
 
     @Test

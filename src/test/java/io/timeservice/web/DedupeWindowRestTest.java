@@ -3,13 +3,15 @@ package io.timeservice.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.restassured.response.Response;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * A clock's {@code dedupeWindow} over HTTP: set by {@code PUT}, shown in the clock's answer, an add of a reserved id
- * answered 409 {@code duplicate_id} with {@code previous}, and {@code DELETE .../reservations/{id}}. The stores'
- * behaviour is {@code store.DedupeStoreContract}'s.
+ * answered 409 {@code duplicate_id} with {@code previous}, {@code DELETE .../reservations/{id}}, and
+ * {@code onConflict} on {@code POST /timers} and a batch's adds. The stores' behaviour is
+ * {@code store.DedupeStoreContract}'s.
  */
 class DedupeWindowRestTest extends RestTestSupport {
 
@@ -88,6 +90,44 @@ class DedupeWindowRestTest extends RestTestSupport {
                 409, "duplicate_id");
         assertProblem(json("{\"id\":\"y\",\"delay\":30,\"onConflict\":\"merge\"}").post("/clocks/c/timers"),
                 400, "invalid_request");
+    }
+
+    @Test
+    void aBatchsAdds_takeOnConflict_eachAnsweringItsResult_andARefusedOneLeavesNothing() {
+        json("{\"dedupeWindow\":60000}").put("/clocks/b").then().statusCode(201);
+        int p = json("{\"id\":\"p\",\"delay\":10}").post("/clocks/b/timers").then().statusCode(201)
+                .extract().path("sequence");
+        json("{\"id\":\"f\",\"delay\":1}").post("/clocks/b/timers").then().statusCode(201);
+        json("{\"by\":1}").post("/clocks/b/advance").then().statusCode(200);
+
+        json("{\"ops\":[{\"op\":\"add\",\"id\":\"p\",\"delay\":20,\"payload\":{\"n\":2},"
+                + "\"onConflict\":\"replace\"},"
+                + "{\"op\":\"add\",\"id\":\"p\",\"delay\":5,\"onConflict\":\"keep\"},"
+                + "{\"op\":\"add\",\"id\":\"f\",\"delay\":5,\"onConflict\":\"keep\"},"
+                + "{\"op\":\"add\",\"id\":\"n\",\"delay\":5,\"onConflict\":\"error\"},"
+                + "{\"op\":\"add\",\"id\":\"m\",\"delay\":5}]}").post("/clocks/b/batch").then()
+                .statusCode(200)
+                .body("results[0].result", equalTo("replaced")).body("results[0].version", equalTo(2))
+                .body("results[0].fireTime", equalTo(21)).body("results[0].payload.n", equalTo(2))
+                .body("results[0].etag", equalTo("\"" + p + "-2\""))
+                .body("results[1].result", equalTo("kept")).body("results[1].fireTime", equalTo(21))
+                .body("results[2].result", equalTo("kept")).body("results[2].id", equalTo("f"))
+                .body("results[2].previous.state", equalTo("fired")).body("results[2].previous.time", equalTo(1))
+                .body("results[3].result", equalTo("added"))
+                .body("results[4].containsKey('result')", equalTo(false));
+
+        Response refused = json("{\"ops\":[{\"op\":\"add\",\"id\":\"p\",\"delay\":50,"
+                + "\"onConflict\":\"replace\"},{\"op\":\"add\",\"id\":\"f\",\"delay\":5,"
+                + "\"onConflict\":\"replace\"}]}").post("/clocks/b/batch");
+        assertProblem(refused, 409, "duplicate_id");
+        refused.then().body("op", equalTo(1)).body("previous.state", equalTo("fired"));
+        given().get("/clocks/b/timers/p").then().statusCode(200).body("fireTime", equalTo(21))
+                .body("version", equalTo(2));
+        Response invalid = json("{\"ops\":[{\"op\":\"add\",\"id\":\"q\",\"delay\":5,"
+                + "\"onConflict\":\"merge\"}]}").post("/clocks/b/batch");
+        assertProblem(invalid, 400, "invalid_request");
+        invalid.then().body("op", equalTo(0));
+        given().get("/clocks/b/timers/q").then().statusCode(404);
     }
 
     /** A metric without labels as the Prometheus endpoint shows it now. */

@@ -1,13 +1,6 @@
 package io.timeservice.web;
 
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-
 /** {@link EndOfTimeRestTest} on the PostgreSQL store. */
+@PostgresRestStore
 class EndOfTimeRestPostgresTest extends EndOfTimeRestTest {
-
-    @DynamicPropertySource
-    static void postgresStore(DynamicPropertyRegistry registry) {
-        PostgresRestDatabase.register(registry);
-    }
 }

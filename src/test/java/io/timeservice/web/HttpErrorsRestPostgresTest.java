@@ -1,13 +1,6 @@
 package io.timeservice.web;
 
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-
 /** {@link HttpErrorsRestTest} on the PostgreSQL store: every case must pass on both stores. */
+@PostgresRestStore
 class HttpErrorsRestPostgresTest extends HttpErrorsRestTest {
-
-    @DynamicPropertySource
-    static void postgresStore(DynamicPropertyRegistry registry) {
-        PostgresRestDatabase.register(registry);
-    }
 }

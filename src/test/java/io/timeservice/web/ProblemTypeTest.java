@@ -37,6 +37,7 @@ class ProblemTypeTest {
                 Map.entry("protected_mode", 403), Map.entry("not_found", 404), Map.entry("timer_not_found", 404),
                 Map.entry("queue_empty", 404), Map.entry("demo_disabled", 404),
                 Map.entry("reservation_not_found", 404), Map.entry("reservation_limit", 429),
+                Map.entry("flow_key_not_found", 404), Map.entry("flow_key_limit", 429),
                 Map.entry("method_not_allowed", 405), Map.entry("not_acceptable", 406),
                 Map.entry("duplicate_id", 409), Map.entry("version_limit_reached", 409),
                 Map.entry("precondition_failed", 412), Map.entry("payload_too_large", 413),

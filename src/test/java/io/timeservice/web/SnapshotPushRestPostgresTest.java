@@ -1,13 +1,6 @@
 package io.timeservice.web;
 
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-
 /** {@link SnapshotPushRestTest} on the PostgreSQL store: every test of it must pass on both stores. */
+@PostgresRestStore
 class SnapshotPushRestPostgresTest extends SnapshotPushRestTest {
-
-    @DynamicPropertySource
-    static void postgresStore(DynamicPropertyRegistry registry) {
-        PostgresRestDatabase.register(registry);
-    }
 }

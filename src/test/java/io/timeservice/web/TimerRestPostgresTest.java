@@ -3,19 +3,13 @@ package io.timeservice.web;
 import static org.hamcrest.Matchers.empty;
 
 import io.restassured.response.ValidatableResponse;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * {@link TimerRestTest} on the PostgreSQL store: every test of it must pass on both stores; where the PostgreSQL
  * store differs by design (docs/POSTGRES-STORE.md) the hook is overridden here to assert that difference.
  */
+@PostgresRestStore
 class TimerRestPostgresTest extends TimerRestTest {
-
-    @DynamicPropertySource
-    static void postgresStore(DynamicPropertyRegistry registry) {
-        PostgresRestDatabase.register(registry);
-    }
 
     /** Differs by design: the PostgreSQL store has no heap, so {@code ?trace=true} answers an empty trace. */
     @Override

@@ -213,6 +213,8 @@ final class ClockRecovery {
             deliveries.renewLeases(renewed.now());
         } else if (mutation instanceof Mutation.ClockConfigured configured) {
             useSettings(configured.settings());
+        } else if (mutation instanceof Mutation.FlowKeyChanged changed) {
+            settings = ClockFlowKeys.changed(settings, deliveries, changed);
         } else if (mutation instanceof Mutation.RateChanged changed) {
             scaled("a rate change").follow(changed.time());
             settings = settings.withRate(changed.time().rate());

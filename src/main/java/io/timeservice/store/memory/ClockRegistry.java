@@ -260,8 +260,9 @@ public final class ClockRegistry {
         synchronized (registry) {
             Clock existing = byName.get(name);
             if (existing != null) {
-                if (!existing.settings().equals(settings) || (!settings.isSystem() && existing.initialNow() != now)) {
-                    throw ClockRules.clockConflict(name, existing.settings(), existing.initialNow(), settings, now);
+                ClockSettings made = existing.settings().withoutFlowKeys(); // overrides are set on their own
+                if (!made.equals(settings) || (!settings.isSystem() && existing.initialNow() != now)) {
+                    throw ClockRules.clockConflict(name, made, existing.initialNow(), settings, now);
                 }
                 used(existing);
                 return new Created(existing, false);
@@ -365,6 +366,29 @@ public final class ClockRegistry {
             Clock clock = get(name);
             clock.settings = clock.scheduler().rerate(rate);
             return clock;
+        }
+    }
+
+    /**
+     * Sets the flow-control override of {@code key} on the clock {@code name} ({@link MemoryClock#putFlowKey}); under
+     * the registry monitor, as {@link #rerate}, so the settings a {@link #create} compares are whole.
+     *
+     * @return whether the key had no override before
+     */
+    public boolean putFlowKey(String name, String key, io.timeservice.model.FlowOverride override) {
+        synchronized (registry) {
+            Clock clock = get(name);
+            ClockFlowKeys.Put put = clock.scheduler().putFlowKey(key, override);
+            clock.settings = put.settings();
+            return put.created();
+        }
+    }
+
+    /** Deletes the flow-control override of {@code key} on the clock {@code name}; see {@link #putFlowKey}. */
+    public void deleteFlowKey(String name, String key) {
+        synchronized (registry) {
+            Clock clock = get(name);
+            clock.settings = clock.scheduler().deleteFlowKey(key);
         }
     }
 

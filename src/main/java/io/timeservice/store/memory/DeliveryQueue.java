@@ -16,6 +16,7 @@ import io.timeservice.model.Delivery.State;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.DeliveryRules;
+import io.timeservice.model.FlowKeyState;
 import io.timeservice.model.FlowLimits;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
@@ -138,6 +139,19 @@ final class DeliveryQueue {
         }
     }
 
+    /**
+     * Takes {@code limits}, the flow control held but for {@code key}'s override, at {@code now}; see
+     * {@link FlowReady#retune}. Call only under flow control.
+     */
+    void flowKey(FlowLimits limits, String key, long now) {
+        flow.retune(limits, key, now);
+    }
+
+    /** The busiest keys under flow control ({@link FlowReady#busiest}); none without flow control. */
+    List<FlowKeyState> busiestKeys(int n, long now) {
+        return flow == null ? List.of() : flow.busiest(n, now);
+    }
+
     /** Ready deliveries held back by their key's flow limits; 0 without flow control. */
     int heldBack() {
         return flow == null ? 0 : flow.heldBack();
@@ -240,7 +254,8 @@ final class DeliveryQueue {
             }
             expired++;
             if (entry.attempt >= policy.maxAttempts()) {
-                toDead(entry, "lease expired on attempt " + entry.attempt + " of " + policy.maxAttempts());
+                toDead(entry, "lease expired on attempt " + entry.attempt + " of " + policy.maxAttempts(),
+                        entry.leaseUntil);
                 died++;
             } else {
                 entry.attempt++;
@@ -357,7 +372,7 @@ final class DeliveryQueue {
     Delivery nack(String claim, long now, long retryAt) {
         Entry entry = leased(claim);
         if (entry.attempt >= policy.maxAttempts()) {
-            toDead(entry, "nacked on attempt " + entry.attempt + " of " + policy.maxAttempts());
+            toDead(entry, "nacked on attempt " + entry.attempt + " of " + policy.maxAttempts(), now);
         } else {
             entry.attempt++;
             if (retryAt <= now) {
@@ -371,8 +386,10 @@ final class DeliveryQueue {
 
     /** Sends the delivery leased by {@code claim} to the dead letters with {@code reason}, attempts left or not. */
     Delivery reject(String claim, String reason) {
+        Entry held = byClaim.get(claim);
+        long leaseEnd = held == null ? 0 : held.leaseUntil; // its time of death (DeliveryFilter): no time in the journal
         Entry entry = leased(claim);
-        toDead(entry, reason);
+        toDead(entry, reason, leaseEnd);
         return entry.view();
     }
 
@@ -504,7 +521,7 @@ final class DeliveryQueue {
     }
 
     private static boolean takes(DeliveryFilter filter, Entry entry) {
-        return filter.matches(entry.timer.id(), entry.attempt, entry.deadReason);
+        return filter.matches(entry.timer.id(), entry.attempt, entry.deadReason, entry.readyAt);
     }
 
     /** The dead deliveries {@code sequences} are ready again at {@code now}, from attempt 1; returns them. */
@@ -598,7 +615,7 @@ final class DeliveryQueue {
                 }
             }
             case WAITING -> toWaiting(entry, delivery.retryAt());
-            case DEAD -> toDead(entry, delivery.deadReason());
+            case DEAD -> toDead(entry, delivery.deadReason(), delivery.readyAt());
         }
     }
 
@@ -642,8 +659,10 @@ final class DeliveryQueue {
         waiting.add(entry);
     }
 
-    private void toDead(Entry entry, String reason) {
+    /** Dead for {@code reason} since {@code deadAt}, which a dead one keeps as its readyAt ({@link DeliveryFilter}). */
+    private void toDead(Entry entry, String reason, long deadAt) {
         entry.state = State.DEAD;
+        entry.readyAt = deadAt;
         entry.deadReason = reason;
         dead.add(entry);
     }

@@ -3,15 +3,19 @@ package io.timeservice.store.memory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import io.timeservice.model.FlowKeyState;
 import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
 
 /**
  * The ready deliveries of a clock under flow control ({@link FlowLimits}): one ready queue per key, in the clock's
@@ -20,7 +24,8 @@ import io.timeservice.model.FlowLimits;
  * ready deliveries takes one turn as a key with one does. A key leaves the ring while it has nothing ready, while it
  * has as many in flight as its concurrency (it comes back when one of them is acked, nacked, dead or its lease ends),
  * and while its token bucket is empty (it waits in {@code refilling} by the time its next token is there). The
- * clock's own concurrency and bucket bound every claim as a whole. A held-back delivery stays in its key's queue, in
+ * clock's own concurrency and bucket bound every claim as a whole. A key's limits are its override's where it has one
+ * ({@link FlowLimits#keys}), else the clock's per-key ones; {@link #retune} applies a changed override. A held-back delivery stays in its key's queue, in
  * its place: nothing is lost or reordered within a key.
  *
  * <p>Cost (k keys, n ready): adding a ready delivery, releasing a slot and every key's move O(log n + log k); a claim
@@ -35,7 +40,8 @@ final class FlowReady {
     /** The empty key: every delivery without one. */
     static final String NO_KEY = "";
 
-    private final FlowLimits limits;
+    /** Changed only by {@link #retune}, which changes one key's override. */
+    private FlowLimits limits;
     private final Map<String, KeyFlow> keys = new HashMap<>();
     /** The keys that may hand out a delivery, by their turn (a ticket that only grows): the first is next. */
     private final TreeMap<Long, KeyFlow> ring = new TreeMap<>();
@@ -62,7 +68,10 @@ final class FlowReady {
     private static final class KeyFlow {
         final String key;
         final TreeSet<DeliveryQueue.Entry> ready = new TreeSet<>(DeliveryQueue.READY_ORDER);
-        final TokenBucket bucket;
+        /** Its bucket, or null without a rate; replaced when its override changes. */
+        TokenBucket bucket;
+        /** Its concurrency, {@link Integer#MAX_VALUE} for none; changed with its override. */
+        int concurrency;
         int inFlight;
         /** Its place in the ring, or -1 when it is not there. */
         long ticket = -1;
@@ -74,8 +83,9 @@ final class FlowReady {
         int planned;
         Iterator<DeliveryQueue.Entry> cursor;
 
-        KeyFlow(String key, TokenBucket bucket) {
+        KeyFlow(String key, int concurrency, TokenBucket bucket) {
             this.key = key;
+            this.concurrency = concurrency;
             this.bucket = bucket;
         }
     }
@@ -226,10 +236,7 @@ final class FlowReady {
 
     /** How many {@code k} may hand out at {@code now}: ready, within its concurrency and its tokens. */
     private long available(KeyFlow k, long now) {
-        long available = k.ready.size();
-        if (limits.concurrency() != null) {
-            available = Math.min(available, limits.concurrency() - k.inFlight);
-        }
+        long available = Math.min(k.ready.size(), (long) k.concurrency - k.inFlight);
         if (k.bucket != null) {
             available = Math.min(available, k.bucket.tokensAt(now));
         }
@@ -253,7 +260,7 @@ final class FlowReady {
     }
 
     private void placeOnly(KeyFlow k, long now) {
-        boolean room = limits.concurrency() == null || k.inFlight < limits.concurrency();
+        boolean room = k.inFlight < k.concurrency;
         if (k.ready.isEmpty() || !room) {
             leaveRing(k);
             leaveRefilling(k);
@@ -294,8 +301,65 @@ final class FlowReady {
     }
 
     private KeyFlow key(String key) {
-        return keys.computeIfAbsent(key, name -> new KeyFlow(name, limits.rate() == null ? null
-                : new TokenBucket(limits.rate(), limits.keyBurst())));
+        return keys.computeIfAbsent(key, name -> new KeyFlow(name, concurrencyOf(name), bucketOf(name)));
+    }
+
+    private int concurrencyOf(String key) {
+        Integer concurrency = limits.concurrencyOf(key);
+        return concurrency == null ? Integer.MAX_VALUE : concurrency;
+    }
+
+    /** A full bucket at {@code key}'s rate, or null without one. */
+    private TokenBucket bucketOf(String key) {
+        FlowRate rate = limits.rateOf(key);
+        return rate == null ? null : new TokenBucket(rate, limits.burstOf(key));
+    }
+
+    /**
+     * Takes {@code next}, which differs from the limits held only in {@code key}'s override, at {@code now}: the key's
+     * concurrency changes (a key over its new one keeps what it has in flight and waits until it is under it), and
+     * its bucket takes the new rate keeping the whole tokens it holds (at most the new size). O(log k + log n).
+     */
+    void retune(FlowLimits next, String key, long now) {
+        limits = next;
+        KeyFlow k = keys.get(key);
+        if (k == null) {
+            return; // made with the new limits when it next has something
+        }
+        k.concurrency = concurrencyOf(key);
+        FlowRate rate = next.rateOf(key);
+        k.bucket = rate == null ? null : k.bucket == null ? new TokenBucket(rate, next.burstOf(key))
+                : k.bucket.retuned(rate, next.burstOf(key), now);
+        leaveRefilling(k); // its token time was worked out at the old rate
+        place(k, now);
+    }
+
+    /**
+     * The {@code n} keys holding the most deliveries (ready and in flight; ties by key), most first, with the limits
+     * that apply to them at {@code now}. O(k log n) for k keys: one pass over the keys with a heap of n.
+     */
+    List<FlowKeyState> busiest(int n, long now) {
+        Comparator<KeyFlow> lighterFirst = Comparator.<KeyFlow>comparingLong(k -> (long) k.ready.size() + k.inFlight)
+                .thenComparing(k -> k.key, Comparator.reverseOrder());
+        PriorityQueue<KeyFlow> heaviest = new PriorityQueue<>(lighterFirst);
+        for (KeyFlow k : keys.values()) {
+            if (k.ready.isEmpty() && k.inFlight == 0) {
+                continue; // only its bucket is remembered
+            }
+            heaviest.add(k);
+            if (heaviest.size() > n) {
+                heaviest.poll();
+            }
+        }
+        List<FlowKeyState> states = new ArrayList<>(heaviest.size());
+        while (!heaviest.isEmpty()) {
+            KeyFlow k = heaviest.poll();
+            states.add(new FlowKeyState(k.key, k.ready.size(), k.inFlight, k.heldCounted,
+                    k.concurrency == Integer.MAX_VALUE ? null : k.concurrency, limits.rateOf(k.key),
+                    k.bucket == null ? null : k.bucket.tokensAt(now), limits.keys().get(k.key)));
+        }
+        Collections.reverse(states);
+        return states;
     }
 
     /** Ready deliveries held back by their key's limits. */

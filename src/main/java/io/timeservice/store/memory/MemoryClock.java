@@ -10,6 +10,8 @@ import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.FlowKeyState;
+import io.timeservice.model.FlowOverride;
 import io.timeservice.model.CronParser;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.DeliveryCounts;
@@ -68,6 +70,8 @@ public final class MemoryClock {
     /** The clock's schedules, whose occurrences are timers of this heap. */
     private final ClockScheduleCalls schedules;
     private final ClockLifecycle lifecycle;
+    /** Overrides of single keys' flow control. */
+    private final ClockFlowKeys flowKeys;
 
     /** A clock without a byte budget. */
     public MemoryClock(TimeSource clock, int arity, int capacity, LongSupplier wallClockMillis,
@@ -99,6 +103,7 @@ public final class MemoryClock {
         this.changes = new TimerChanges(kernel, wallClockMillis, schedules, clockDeliveries);
         this.reads = new TimerReads(kernel, wallClockMillis, schedules);
         this.lifecycle = new ClockLifecycle(kernel, wallClockMillis, clockDeliveries, schedules, firing);
+        this.flowKeys = new ClockFlowKeys(kernel, clockDeliveries);
     }
 
     /** A clock on a fresh virtual clock at 0, without metrics: for tests and embedding. */
@@ -180,8 +185,13 @@ public final class MemoryClock {
         return changes.edit(id, newDue, newPriority, precondition, trace);
     }
 
-    /** See {@link TimerChanges#batch}. */
+    /** See {@link TimerChanges#batch}: each operation's timer (an add that kept a reservation: null). */
     public List<Timer> batch(List<? extends BatchOp> ops) {
+        return changes.batch(ops).stream().map(AddOutcome::timer).toList();
+    }
+
+    /** See {@link TimerChanges#batch}: what each operation did. */
+    public List<AddOutcome> batchOutcomes(List<? extends BatchOp> ops) {
         return changes.batch(ops);
     }
 
@@ -223,6 +233,28 @@ public final class MemoryClock {
         return firing.rerate(next, kernel::useSettings);
     }
 
+    // ---- overrides of single keys' flow control (see ClockFlowKeys) ----
+
+    /** Sets {@code key}'s flow-control override; see {@link ClockFlowKeys#put}. */
+    public ClockFlowKeys.Put putFlowKey(String key, FlowOverride override) {
+        return flowKeys.put(key, override);
+    }
+
+    /** See {@link ClockFlowKeys#get}. */
+    public FlowOverride flowKey(String key) {
+        return flowKeys.get(key);
+    }
+
+    /** See {@link ClockFlowKeys#delete}. */
+    public ClockSettings deleteFlowKey(String key) {
+        return flowKeys.delete(key);
+    }
+
+    /** See {@link ClockFlowKeys#busiest}. */
+    public List<FlowKeyState> busiestFlowKeys(int n) {
+        return flowKeys.busiest(n);
+    }
+
     /**
      * Lets a system clock ask {@code wakeups} for rounds, and asks for the first one now. Call once before serving,
      * after recovery.
@@ -242,6 +274,11 @@ public final class MemoryClock {
     }
 
     // ---- reads (see TimerReads) ----
+
+    /** See {@link TimerReads#page}. */
+    public QueueListing page(io.timeservice.model.FiringPosition after, String idPrefix, int limit) {
+        return reads.page(after, idPrefix, limit);
+    }
 
     /** See {@link TimerReads#dueBy}. */
     public QueueListing dueBy(long dueBy, int limit) {

@@ -9,6 +9,7 @@ import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.OnConflict;
 import io.timeservice.model.AddOutcome;
+import io.timeservice.model.FiringPosition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Reservation;
@@ -65,8 +66,8 @@ public final class MemoryTimerStore implements TimerStore {
     }
 
     @Override
-    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
-        return scheduler(clocks, clock).batch(ops);
+    public List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops) {
+        return scheduler(clocks, clock).batchOutcomes(ops);
     }
 
     @Override
@@ -82,6 +83,11 @@ public final class MemoryTimerStore implements TimerStore {
     @Override
     public QueueListing firstN(String clock, int limit) {
         return scheduler(clocks, clock).firstN(limit);
+    }
+
+    @Override
+    public QueueListing page(String clock, FiringPosition after, String idPrefix, int limit) {
+        return scheduler(clocks, clock).page(after, idPrefix, limit);
     }
 
     @Override

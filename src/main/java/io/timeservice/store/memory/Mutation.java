@@ -131,6 +131,13 @@ public sealed interface Mutation {
     record RateChanged(ScaledTime time) implements Mutation {
     }
 
+    /**
+     * {@code key}'s flow-control override became {@code override} at {@code now} (null: deleted, the clock's per-key
+     * limits apply to it again); its bucket keeps the whole tokens it held then.
+     */
+    record FlowKeyChanged(String key, io.timeservice.model.FlowOverride override, long now) implements Mutation {
+    }
+
     // ---- deliveries (clocks that queue what fires) ----
 
     /** Every lease ended by {@code now} expired and every retry due by {@code now} became ready. */

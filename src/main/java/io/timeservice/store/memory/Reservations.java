@@ -78,6 +78,11 @@ final class Reservations {
         return byId.size();
     }
 
+    /** Whether the clock has a dedupe window, so a timer leaving the pending set reserves its id. */
+    boolean reserves() {
+        return window > 0;
+    }
+
     // ---- leaving the pending set ----
 
     /** {@code timer} fired: reserved from its fireTime, or while its delivery is queued on a queueing clock. */

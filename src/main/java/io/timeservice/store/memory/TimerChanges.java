@@ -201,22 +201,24 @@ final class TimerChanges {
      * See {@link io.timeservice.store.TimerStore#batch}: every operation decided first, under one lock hold, against
      * the state the ones before it would leave (the shared budget taken for the running total's peak); then one
      * {@link Mutation.Batch} record, waited for once, and every operation applied. An edit or cancel of a schedule's
-     * occurrence is {@code schedule_owned}, and so is an add of an id of the form of a schedule's occurrences.
+     * occurrence is {@code schedule_owned}, and so is an add of an id of the form of a schedule's occurrences. An add
+     * with {@code onConflict} keeps or replaces as the single add does ({@link BatchPlan}); a batch that only kept
+     * records nothing.
      */
-    List<Timer> batch(List<? extends BatchOp> ops) {
+    List<AddOutcome> batch(List<? extends BatchOp> ops) {
         return kernel.mutate(Operation.BATCH, () -> {
             TimerRules.requireBatchSize(ops);
         }, () -> {
             long now = kernel.clock().now();
             BatchPlan plan = new BatchPlan(heap, capacity, sequences, now, wallClockMillis.getAsLong(), ops.size(),
-                    id -> {
-                        schedules.requireNotReserved(id);
-                        kernel.requireNotReservedId(id, now);
-                    }, kernel.reservations());
+                    schedules, id -> kernel.requireNotReservedId(id, now), kernel.reservations());
             try {
                 schedules.requireNoneOwned(ops);
                 plan.decideAll(ops);
                 MutationLog log = kernel.log();
+                if (plan.mutations().isEmpty()) { // every operation kept what was there: nothing to record
+                    return new Applied<>(plan.results(), log.lastAppended(), Applied.NO_LEVELS);
+                }
                 log.requireWritable();
                 if (plan.adds() > 0 && sequences.reserveNext(log, plan.adds()) != sequences.last() + 1) {
                     throw new IllegalStateException("sequences moved during a batch");

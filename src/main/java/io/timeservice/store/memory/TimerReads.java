@@ -8,6 +8,7 @@ import java.util.function.LongSupplier;
 import io.timeservice.model.HeapView;
 import io.timeservice.model.InvariantReport;
 import io.timeservice.model.ProblemException;
+import io.timeservice.model.FiringPosition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Timer;
@@ -75,6 +76,22 @@ final class TimerReads {
                 if (heap.fireTime(handle) > dueBy) {
                     break;
                 }
+                timers.add(schedules.tagged(heap.timerAt(handle)));
+            }
+            return new QueueListing(kernel.clock().now(), heap.size(), timers);
+        });
+    }
+
+    /**
+     * A page of the pending timers in firing order after {@code after} (null: from the first), those whose id starts
+     * with {@code idPrefix} (null: any), at most {@code limit} ({@link FiringOrderWalk#page}).
+     */
+    QueueListing page(FiringPosition after, String idPrefix, int limit) {
+        TimerRules.requireLimit(limit);
+        return kernel.read(Operation.LIST, () -> {
+            int[] handles = FiringOrderWalk.page(heap, after, idPrefix, limit);
+            List<Timer> timers = new ArrayList<>(handles.length);
+            for (int handle : handles) {
                 timers.add(schedules.tagged(heap.timerAt(handle)));
             }
             return new QueueListing(kernel.clock().now(), heap.size(), timers);

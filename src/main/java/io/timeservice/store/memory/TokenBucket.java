@@ -48,6 +48,19 @@ final class TokenBucket {
         return at + ceilDiv(period - held, limit);
     }
 
+    /**
+     * A bucket at {@code rate} of {@code burst} tokens holding the whole tokens this one holds at {@code now} (at most
+     * {@code burst}): a key's override changed. A bucket never used stays one never used (full).
+     */
+    TokenBucket retuned(FlowRate rate, long burst, long now) {
+        TokenBucket next = new TokenBucket(rate, burst);
+        if (refilledAt != Long.MIN_VALUE) {
+            next.units = Math.min(burst, tokensAt(now)) * next.period;
+            next.refilledAt = Math.max(now, refilledAt);
+        }
+        return next;
+    }
+
     /** Whether the bucket is full at {@code now}: it then behaves as one never used. */
     boolean fullAt(long now) {
         return unitsAt(now) == capacity;

@@ -29,12 +29,18 @@ final class BatchNeeds {
     void after(BatchOp op, Timer result) {
         long bytes = Limits.bytesOf(result.id(), result.payload());
         if (op instanceof BatchOp.Add) {
-            netTimers++;
-            netBytes += bytes;
+            after(1, bytes);
         } else if (op instanceof BatchOp.Cancel) {
-            netTimers--;
-            netBytes -= bytes;
+            after(-1, -bytes);
+        } else {
+            after(0, 0);
         }
+    }
+
+    /** The next operation changed the pending timers by {@code timers} and their bytes by {@code bytes}. */
+    void after(long timers, long bytes) {
+        netTimers += timers;
+        netBytes += bytes;
         peakTimers = Math.max(peakTimers, netTimers);
         peakBytes = Math.max(peakBytes, netBytes);
         timersAfter[count] = netTimers;

@@ -120,7 +120,7 @@ final class DeliverySql {
     static final String EXTEND = "UPDATE deliveries d SET lease_until = ?" + HELD + " RETURNING " + VIEW;
 
     /** The held delivery a nack gives back, locked while Java decides what it becomes ({@link FailedAttempt}). */
-    static final String NACKED = "SELECT d.seq, d.attempt FROM deliveries d" + HELD + " FOR UPDATE OF d";
+    static final String NACKED = "SELECT d.seq, d.attempt, d.lease_until FROM deliveries d" + HELD + " FOR UPDATE OF d";
 
     /**
      * Failed attempts (nacked or expired), each decided in Java ({@link FailedAttempt}): one statement for all of
@@ -195,28 +195,30 @@ final class DeliverySql {
     static final String DELETE_DEAD = "DELETE FROM deliveries d" + DEAD_OF_ID + " RETURNING " + VIEW + ", d.bytes";
 
     /**
-     * A delivery filter's three conditions on the row {@code d} ({@link io.timeservice.model.DeliveryFilter}): id
-     * prefix, lowest attempt, text of the dead reason, each bound twice (null: no condition).
+     * A delivery filter's four conditions on the row {@code d} ({@link io.timeservice.model.DeliveryFilter}): id
+     * prefix, lowest attempt, text of the dead reason, earliest time of death (a dead row's ready_at), each bound
+     * twice (null: no condition).
      */
     private static final String FILTER = " AND (?::text IS NULL OR starts_with(d.id, ?::text))"
             + " AND (?::integer IS NULL OR d.attempt >= ?::integer)"
-            + " AND (?::text IS NULL OR strpos(d.dead_reason, ?::text) > 0)";
+            + " AND (?::text IS NULL OR strpos(d.dead_reason, ?::text) > 0)"
+            + " AND (?::bigint IS NULL OR d.ready_at >= ?::bigint)";
 
     /**
      * A page of a clock's deliveries in one state that a filter takes, by sequence after a sequence. It reads
      * {@code deliveries_dead} for dead ones, {@code deliveries_by_state} for the others. Parameters: clock, state,
-     * after, the filter's six, limit.
+     * after, the filter's eight, limit.
      */
     static final String LIST = "SELECT " + VIEW + " FROM deliveries d WHERE d.clock = ? AND d.state = ? AND d.seq > ?"
             + FILTER + " ORDER BY d.seq LIMIT ?";
 
-    /** How many of a clock's deliveries in one state a filter takes. Parameters: clock, state, the filter's six. */
+    /** How many of a clock's deliveries in one state a filter takes. Parameters: clock, state, the filter's eight. */
     static final String COUNT_MATCHING = "SELECT count(*) FROM deliveries d WHERE d.clock = ? AND d.state = ?"
             + FILTER;
 
     /**
      * The sequences of a chunk of dead deliveries a filter takes, locked, skipping those another call holds: the
-     * fence of {@link #REDRIVE_CHUNK} and {@link #DELETE_CHUNK}. Parameters: clock, after, the filter's six, max.
+     * fence of {@link #REDRIVE_CHUNK} and {@link #DELETE_CHUNK}. Parameters: clock, after, the filter's eight, max.
      */
     private static final String CHUNK_OF_DEAD = " WHERE d.state = 'dead' AND d.seq = ANY (ARRAY(SELECT d.seq"
             + " FROM deliveries d WHERE d.clock = ? AND d.state = 'dead' AND d.seq > ?" + FILTER

@@ -16,7 +16,8 @@ import io.timeservice.model.RetryPolicy;
  * ({@link DeliverySql#FAILED}).
  *
  * @param retryAt set when it waits for a retry, else null
- * @param readyAt set when it is ready again at once, else null (unchanged)
+ * @param readyAt set when it is ready again at once, or dead (its time of death, as {@link
+ *                io.timeservice.model.DeliveryFilter} says), else null (unchanged)
  * @param reason  why it died, null unless dead
  */
 record FailedAttempt(long sequence, State state, int attempt, Long retryAt, Long readyAt, String reason) {
@@ -27,7 +28,7 @@ record FailedAttempt(long sequence, State state, int attempt, Long retryAt, Long
      */
     static FailedAttempt nacked(long sequence, int attempt, RetryPolicy policy, long now, long retryAt) {
         if (attempt >= policy.maxAttempts()) {
-            return dead(sequence, attempt, policy, "nacked");
+            return dead(sequence, attempt, policy, "nacked", now);
         }
         if (retryAt <= now) {
             return new FailedAttempt(sequence, State.READY, attempt + 1, null, now, null);
@@ -36,23 +37,27 @@ record FailedAttempt(long sequence, State state, int attempt, Long retryAt, Long
     }
 
     /**
-     * Its lease ended on attempt {@code attempt}: dead after the policy's last attempt, else attempt + 1 waiting for
-     * {@code retryAt} (the retry step's second half readies it at that time, even if it has passed).
+     * Its lease ended at {@code leaseUntil} on attempt {@code attempt}: dead then after the policy's last attempt, else
+     * attempt + 1 waiting for {@code retryAt} (the retry step's second half readies it at that time, even if it has
+     * passed).
      */
-    static FailedAttempt expired(long sequence, int attempt, RetryPolicy policy, long retryAt) {
+    static FailedAttempt expired(long sequence, int attempt, RetryPolicy policy, long leaseUntil, long retryAt) {
         if (attempt >= policy.maxAttempts()) {
-            return dead(sequence, attempt, policy, "lease expired");
+            return dead(sequence, attempt, policy, "lease expired", leaseUntil);
         }
         return new FailedAttempt(sequence, State.WAITING, attempt + 1, retryAt, null, null);
     }
 
-    /** Sent to the dead letters at once on attempt {@code attempt}, for {@code reason}. */
-    static FailedAttempt rejected(long sequence, int attempt, String reason) {
-        return new FailedAttempt(sequence, State.DEAD, attempt, null, null, reason);
+    /**
+     * Sent to the dead letters at once on attempt {@code attempt}, for {@code reason}, dead since the end of the lease
+     * {@code leaseUntil} it was rejected in (as the memory store's journal recovers it).
+     */
+    static FailedAttempt rejected(long sequence, int attempt, long leaseUntil, String reason) {
+        return new FailedAttempt(sequence, State.DEAD, attempt, null, leaseUntil, reason);
     }
 
-    private static FailedAttempt dead(long sequence, int attempt, RetryPolicy policy, String how) {
-        return new FailedAttempt(sequence, State.DEAD, attempt, null, null, how + " on attempt " + attempt + " of "
+    private static FailedAttempt dead(long sequence, int attempt, RetryPolicy policy, String how, long deadAt) {
+        return new FailedAttempt(sequence, State.DEAD, attempt, null, deadAt, how + " on attempt " + attempt + " of "
                 + policy.maxAttempts());
     }
 

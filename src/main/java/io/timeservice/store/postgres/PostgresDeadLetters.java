@@ -233,6 +233,8 @@ public final class PostgresDeadLetters {
         statement.setObject(first + 3, filter.minAttempt(), java.sql.Types.INTEGER);
         statement.setString(first + 4, filter.reason());
         statement.setString(first + 5, filter.reason());
-        return first + 6;
+        statement.setObject(first + 6, filter.deadSince(), java.sql.Types.BIGINT);
+        statement.setObject(first + 7, filter.deadSince(), java.sql.Types.BIGINT);
+        return first + 8;
     }
 }

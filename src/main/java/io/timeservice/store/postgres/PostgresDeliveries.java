@@ -332,7 +332,7 @@ public final class PostgresDeliveries {
         Runnable validate = () -> { // after the clock is found, before it is asked to queue: the memory store's order
             DeliveryRules.requireRetryAfter(retryAfterMillis);
         };
-        return fail(clock, id, claim, validate, (stored, sequence, attempt) -> {
+        return fail(clock, id, claim, validate, (stored, sequence, attempt, leaseUntil) -> {
             long now = stored.now();
             RetryPolicy policy = stored.retry();
             long retryAt = TimeRules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
@@ -350,13 +350,13 @@ public final class PostgresDeliveries {
      */
     public io.timeservice.model.Delivery reject(String clock, String id, String claim, String reason) {
         return fail(clock, id, claim, () -> DeliveryRules.requireDeadReason(reason),
-                (stored, sequence, attempt) -> FailedAttempt.rejected(sequence, attempt, reason));
+                (stored, sequence, attempt, leaseUntil) -> FailedAttempt.rejected(sequence, attempt, leaseUntil, reason));
     }
 
     /** How a failed attempt of one held delivery ends, decided in its transaction. */
     @FunctionalInterface
     private interface Failure {
-        FailedAttempt of(StoredClock stored, long sequence, int attempt);
+        FailedAttempt of(StoredClock stored, long sequence, int attempt, long leaseUntil);
     }
 
     /** A nack or reject of the delivery {@code id} held under {@code claim}: null when the claim is lost. */
@@ -372,7 +372,7 @@ public final class PostgresDeliveries {
             }
             FailedAttempt attempt = Jdbc.queryFirst(connection, DeliverySql.NACKED,
                     held -> bindHeld(held, 1, stored, id, token),
-                    row -> failure.of(stored, row.getLong(1), row.getInt(2)));
+                    row -> failure.of(stored, row.getLong(1), row.getInt(2), row.getLong(3)));
             if (attempt == null) {
                 return null;
             }

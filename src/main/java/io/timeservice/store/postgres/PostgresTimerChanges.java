@@ -136,63 +136,75 @@ public final class PostgresTimerChanges {
         }
         AddOutcome[] decided = new AddOutcome[1];
         onSharedClock(clock, (connection, stored) -> {
-            TimerRules.requireValidId(id);
-            long fireTime = TimeRules.fireTime(stored.now(), due);
-            String owner = ScheduleRules.occurrenceFormOwner(id);
-            if (owner != null && ScheduleRows.exists(connection, stored.name(), owner)) {
-                throw ScheduleRules.scheduleReserved(id, owner);
-            }
-            Timer current = Jdbc.queryFirst(connection, TimerSql.LOCK, select -> {
-                select.setString(1, stored.name());
-                select.setString(2, id);
-            }, row -> TimerRows.timerAt(row, 1));
-            if (current == null) {
-                Reservation held = stored.dedupeWindow() == 0 ? null
-                        : PostgresReservations.find(connection, stored, id);
-                if (held != null && onConflict == OnConflict.KEEP) {
-                    decided[0] = new AddOutcome(AddOutcome.Result.KEPT, null, held);
-                    return null;
-                }
-                Timer added = insert(connection, stored, id, due, priority, payload, traceContext);
-                long bytes = Limits.bytesOf(id, payload);
+            Decided add = decide(connection, stored, new BatchOp.Add(id, due, priority, payload, traceContext, null,
+                    onConflict));
+            if (add.timers() != 0 || add.bytes() != 0) {
                 try {
-                    budget.change(connection, 1, bytes, 1, bytes);
+                    budget.change(connection, add.timers(), Math.max(0, add.bytes()), add.timers(), add.bytes());
                 } catch (PendingBudgetStripes.Exceeded exceeded) {
-                    throw capacityRefusal(exceeded.availableTimers < 1, exceeded.pendingBytes, bytes, false, budget);
+                    throw capacityRefusal(add.timers() > 0 && exceeded.availableTimers < 1, exceeded.pendingBytes,
+                            add.bytes(), false, budget);
                 }
-                decided[0] = AddOutcome.added(added);
-                return added;
             }
-            if (onConflict == OnConflict.KEEP) {
-                decided[0] = new AddOutcome(AddOutcome.Result.KEPT, current, null);
-                return null;
-            }
-            if (current.schedule() != null) {
-                throw ScheduleRules.scheduleOwned(id, current.schedule());
-            }
-            TimerRules.requireVersionLeft(current);
-            long bytes = Limits.bytesOf(id, payload);
-            long delta = bytes - Limits.bytesOf(id, current.payload());
-            Timer replaced = new Timer(id, fireTime, priority, current.sequence(), current.version() + 1,
-                    current.createdAt(), payload, null, current.traceContext());
-            try (PreparedStatement update = connection.prepareStatement(TimerSql.REPLACE)) {
-                update.setLong(1, fireTime);
-                update.setInt(2, priority);
-                update.setLong(3, replaced.version());
-                update.setString(4, payload);
-                update.setLong(5, bytes);
-                update.setLong(6, current.sequence());
-                update.executeUpdate();
-            }
-            try {
-                budget.change(connection, 0, Math.max(0, delta), 0, delta);
-            } catch (PendingBudgetStripes.Exceeded exceeded) {
-                throw capacityRefusal(false, exceeded.pendingBytes, delta, false, budget);
-            }
-            decided[0] = new AddOutcome(AddOutcome.Result.REPLACED, replaced, null);
-            return replaced;
+            decided[0] = add.outcome();
+            return add.outcome().result() == AddOutcome.Result.KEPT ? null : add.outcome().timer();
         });
         return decided[0];
+    }
+
+    /** What an add with {@code onConflict} did, and the change of the pending timers and their bytes it makes. */
+    private record Decided(AddOutcome outcome, long timers, long bytes) {
+    }
+
+    /**
+     * Decides {@code add} by its {@code onConflict} on the caller's transaction, the clock's row shared: a pending
+     * id (its row locked) kept or replaced (due time, priority and payload; sequence kept, one more version), a
+     * reserved id kept, else inserted as a plain add, which refuses a reserved id. The budget is the caller's.
+     */
+    private Decided decide(Connection connection, StoredClock stored, BatchOp.Add add) throws SQLException {
+        if (add.onConflict() == OnConflict.ERROR) {
+            Timer added = insert(connection, stored, add.id(), add.due(), add.priority(), add.payload(),
+                    add.traceContext());
+            return new Decided(AddOutcome.added(added), 1, Limits.bytesOf(add.id(), add.payload()));
+        }
+        String id = add.id();
+        TimerRules.requireValidId(id);
+        long fireTime = TimeRules.fireTime(stored.now(), add.due());
+        String owner = ScheduleRules.occurrenceFormOwner(id);
+        if (owner != null && ScheduleRows.exists(connection, stored.name(), owner)) {
+            throw ScheduleRules.scheduleReserved(id, owner);
+        }
+        Timer current = Jdbc.queryFirst(connection, TimerSql.LOCK, select -> {
+            select.setString(1, stored.name());
+            select.setString(2, id);
+        }, row -> TimerRows.timerAt(row, 1));
+        if (current == null) {
+            Reservation held = stored.dedupeWindow() == 0 ? null : PostgresReservations.find(connection, stored, id);
+            if (held != null && add.onConflict() == OnConflict.KEEP) {
+                return new Decided(AddOutcome.kept(held), 0, 0);
+            }
+            return decide(connection, stored, add.withOnConflict(OnConflict.ERROR));
+        }
+        if (add.onConflict() == OnConflict.KEEP) {
+            return new Decided(AddOutcome.kept(current), 0, 0);
+        }
+        if (current.schedule() != null) {
+            throw ScheduleRules.scheduleOwned(id, current.schedule());
+        }
+        TimerRules.requireVersionLeft(current);
+        long bytes = Limits.bytesOf(id, add.payload());
+        Timer replaced = new Timer(id, fireTime, add.priority(), current.sequence(), current.version() + 1,
+                current.createdAt(), add.payload(), null, current.traceContext());
+        try (PreparedStatement update = connection.prepareStatement(TimerSql.REPLACE)) {
+            update.setLong(1, fireTime);
+            update.setInt(2, add.priority());
+            update.setLong(3, replaced.version());
+            update.setString(4, add.payload());
+            update.setLong(5, bytes);
+            update.setLong(6, current.sequence());
+            update.executeUpdate();
+        }
+        return new Decided(AddOutcome.replaced(replaced), 0, bytes - Limits.bytesOf(id, current.payload()));
     }
 
     /**
@@ -256,22 +268,24 @@ public final class PostgresTimerChanges {
      * before it leave, exactly as its single call would be; the budget is checked for the running total's peak
      * ({@link BatchNeeds}).
      *
-     * @return each operation's result in order: the added or edited timer, or the cancelled timer as it was
+     * @return each operation's outcome in order: an add's (added, or kept or replaced by its {@code onConflict}, as
+     *         the single add decides), the edited timer, or the cancelled timer as it was
      * @throws ProblemException {@code clock_not_found}; {@code invalid_request} for no or more than
      *                            {@link Limits#MAX_BATCH_OPS} operations; else the first refused
      *                            operation's refusal with its index
      */
-    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
+    public List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops) {
         SystemFiring firing = new SystemFiring();
-        List<Timer> applied = jdbc.inTransaction(connection -> {
+        List<AddOutcome> applied = jdbc.inTransaction(connection -> {
             StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE");
             TimerRules.requireBatchSize(ops);
             BatchNeeds needs = new BatchNeeds(ops.size());
-            List<Timer> results = new ArrayList<>(ops.size());
+            List<AddOutcome> results = new ArrayList<>(ops.size());
             int i = 0;
             while (i < ops.size()) {
                 int end = i;
-                while (end < ops.size() && ops.get(end) instanceof BatchOp.Add) {
+                while (end < ops.size() && ops.get(end) instanceof BatchOp.Add add
+                        && add.onConflict() == OnConflict.ERROR) {
                     end++;
                 }
                 ProblemException refused;
@@ -282,7 +296,7 @@ public final class PostgresTimerChanges {
                     }
                     BatchAdds.Outcome outcome = BatchAdds.insert(connection, stored, run, reservations);
                     for (Timer added : outcome.added()) {
-                        results.add(added);
+                        results.add(AddOutcome.added(added));
                         firing.saw(stored, added);
                         needs.after(ops.get(i++), added);
                     }
@@ -292,12 +306,8 @@ public final class PostgresTimerChanges {
                     }
                 } else {
                     try {
-                        Timer result = apply(connection, stored, ops.get(i));
-                        results.add(result);
-                        if (!(ops.get(i) instanceof BatchOp.Cancel)) {
-                            firing.saw(stored, result);
-                        }
-                        needs.after(ops.get(i++), result);
+                        results.add(apply(connection, stored, ops.get(i), needs, firing));
+                        i++;
                         continue;
                     } catch (ProblemException refusal) {
                         refused = refusal;
@@ -323,6 +333,11 @@ public final class PostgresTimerChanges {
         });
         firing.tell(alarm);
         return applied;
+    }
+
+    /** {@link #batchOutcomes}: each operation's timer (an add that kept a reservation: null). */
+    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
+        return batchOutcomes(clock, ops).stream().map(AddOutcome::timer).toList();
     }
 
     /**
@@ -364,15 +379,28 @@ public final class PostgresTimerChanges {
 
     // ---- steps, on the caller's transaction ----
 
-    private Timer apply(Connection connection, StoredClock clock, BatchOp op) throws SQLException {
+    /** Applies one operation of a batch, counting it in {@code needs}; what it did. */
+    private AddOutcome apply(Connection connection, StoredClock clock, BatchOp op, BatchNeeds needs,
+                             SystemFiring firing) throws SQLException {
         if (op instanceof BatchOp.Add add) {
-            return insert(connection, clock, add.id(), add.due(), add.priority(), add.payload(), add.traceContext());
-        } else if (op instanceof BatchOp.Edit edit) {
-            return update(connection, clock, edit.id(), edit.due(), edit.priority(), edit.precondition());
-        } else if (op instanceof BatchOp.Cancel cancel) {
-            return delete(connection, clock, cancel.id(), cancel.precondition());
+            Decided decided = decide(connection, clock, add);
+            needs.after(decided.timers(), decided.bytes());
+            if (decided.outcome().result() != AddOutcome.Result.KEPT) {
+                firing.saw(clock, decided.outcome().timer());
+            }
+            return decided.outcome();
         }
-        throw TimerRules.nullBatchOp();
+        Timer result;
+        if (op instanceof BatchOp.Edit edit) {
+            result = update(connection, clock, edit.id(), edit.due(), edit.priority(), edit.precondition());
+            firing.saw(clock, result);
+        } else if (op instanceof BatchOp.Cancel cancel) {
+            result = delete(connection, clock, cancel.id(), cancel.precondition());
+        } else {
+            throw TimerRules.nullBatchOp();
+        }
+        needs.after(op, result);
+        return AddOutcome.changed(result);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.timeservice.model.ProblemException;
+import io.timeservice.model.FiringPosition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.Timer;
@@ -57,15 +58,43 @@ public final class PostgresTimerReads {
      * @throws ProblemException {@code clock_not_found} or {@code invalid_limit}
      */
     public QueueListing dueBy(String clock, long dueBy, int limit) {
+        return listing(clock, limit, TimerSql.DUE_BY, select -> {
+            select.setLong(1, dueBy);
+            select.setInt(2, limit);
+            select.setString(3, clock);
+        });
+    }
+
+    /**
+     * A page of the pending timers in firing order after {@code after} (null: from the first) whose id starts with
+     * {@code idPrefix} (null: any), at most {@code limit}, read in one snapshot as {@link #dueBy} reads.
+     *
+     * @throws ProblemException {@code clock_not_found} or {@code invalid_limit}
+     */
+    public QueueListing page(String clock, FiringPosition after, String idPrefix, int limit) {
+        return listing(clock, limit, after == null ? TimerSql.PAGE : TimerSql.PAGE_AFTER, select -> {
+            int next = 1;
+            if (after != null) {
+                select.setLong(next++, after.fireTime());
+                select.setInt(next++, after.priority());
+                select.setLong(next++, after.sequence());
+            }
+            select.setString(next++, idPrefix);
+            select.setString(next++, idPrefix);
+            select.setInt(next++, limit);
+            select.setString(next, clock);
+        });
+    }
+
+    /** Runs one of the listing statements: now, pending count, then the listed timers' columns (null for none). */
+    private QueueListing listing(String clock, int limit, String sql, Jdbc.Parameters binder) {
         return jdbc.autocommit(connection -> {
             if (limit < 1) {
                 ClockRows.require(connection, clock, "");
                 TimerRules.requireLimit(limit);
             }
-            try (PreparedStatement select = connection.prepareStatement(TimerSql.DUE_BY)) {
-                select.setLong(1, dueBy);
-                select.setInt(2, limit);
-                select.setString(3, clock);
+            try (PreparedStatement select = connection.prepareStatement(sql)) {
+                binder.bind(select);
                 try (ResultSet rows = select.executeQuery()) {
                     if (!rows.next()) {
                         ClockRows.require(connection, clock, ""); // throws clock_not_found

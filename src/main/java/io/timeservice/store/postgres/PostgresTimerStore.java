@@ -10,6 +10,7 @@ import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.OnConflict;
 import io.timeservice.model.AddOutcome;
+import io.timeservice.model.FiringPosition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.ClockRules;
@@ -85,13 +86,13 @@ public final class PostgresTimerStore implements TimerStore {
     }
 
     @Override
-    public List<Timer> batch(String clock, List<? extends BatchOp> ops) {
+    public List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops) {
         for (int i = 0; i < ops.size(); i++) {
             if (ops.get(i) instanceof BatchOp.Add add && add.key() != null) {
                 throw TimerRules.keysNotStored().atOp(i);
             }
         }
-        return changes.batch(named(clock), ops);
+        return changes.batchOutcomes(named(clock), ops);
     }
 
     @Override
@@ -107,6 +108,11 @@ public final class PostgresTimerStore implements TimerStore {
     @Override
     public QueueListing firstN(String clock, int limit) {
         return reads.firstN(named(clock), limit);
+    }
+
+    @Override
+    public QueueListing page(String clock, FiringPosition after, String idPrefix, int limit) {
+        return reads.page(named(clock), after, idPrefix, limit);
     }
 
     @Override

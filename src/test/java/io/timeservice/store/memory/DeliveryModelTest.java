@@ -120,6 +120,7 @@ class DeliveryModelTest {
                         ref.claim = null;
                         if (ref.attempt >= POLICY.maxAttempts()) {
                             ref.state = State.DEAD;
+                            ref.readyAt = now; // a dead one's readyAt is its time of death
                         } else {
                             ref.attempt++;
                             long retryAt = now + (retryAfter != null ? retryAfter : backoff(ref.attempt));
@@ -168,6 +169,7 @@ class DeliveryModelTest {
                 ref.claim = null;
                 if (ref.attempt >= POLICY.maxAttempts()) {
                     ref.state = State.DEAD;
+                    ref.readyAt = ref.leaseUntil; // dead since its lease ended
                 } else {
                     ref.attempt++;
                     ref.state = State.WAITING;
@@ -209,7 +211,7 @@ class DeliveryModelTest {
             if (ref.state == State.WAITING) {
                 assertThat(d.retryAt()).isEqualTo(ref.retryAt);
             }
-            if (ref.state == State.READY) {
+            if (ref.state == State.READY || ref.state == State.DEAD) {
                 assertThat(d.readyAt()).as("step %d, %s", step, d).isEqualTo(ref.readyAt);
             }
         }

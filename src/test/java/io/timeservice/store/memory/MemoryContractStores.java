@@ -5,6 +5,7 @@ import java.util.List;
 import io.timeservice.model.Delivery;
 import io.timeservice.store.ClockStore;
 import io.timeservice.store.DeliveryStore;
+import io.timeservice.store.FlowKeyStore;
 import io.timeservice.store.ScheduleStore;
 import io.timeservice.store.StoreMetrics;
 import io.timeservice.store.Stores;
@@ -21,6 +22,7 @@ public final class MemoryContractStores implements Stores {
     private final DeliveryStore deliveries;
     private final ClockStore clockStore;
     private final ScheduleStore schedules;
+    private final FlowKeyStore flowKeys;
 
     private MemoryContractStores(ClockRegistry clocks) {
         this.clocks = clocks;
@@ -28,6 +30,7 @@ public final class MemoryContractStores implements Stores {
         this.deliveries = new MemoryDeliveryStore(clocks);
         this.clockStore = new MemoryClockStore(clocks);
         this.schedules = new MemoryScheduleStore(clocks);
+        this.flowKeys = new MemoryFlowKeyStore(clocks);
     }
 
     public static Stores open(Limits limits) {
@@ -54,6 +57,11 @@ public final class MemoryContractStores implements Stores {
     @Override
     public DeliveryStore deliveries() {
         return deliveries;
+    }
+
+    @Override
+    public FlowKeyStore flowKeys() {
+        return flowKeys;
     }
 
     @Override

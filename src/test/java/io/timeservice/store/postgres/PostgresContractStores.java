@@ -13,6 +13,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
 import io.timeservice.store.ClockStore;
+import io.timeservice.store.FlowKeyStore;
 import io.timeservice.store.DeliveryStore;
 import io.timeservice.store.ScheduleStore;
 import io.timeservice.store.StoreMetrics;
@@ -172,6 +173,11 @@ public final class PostgresContractStores implements AfterAllCallback {
             } catch (SQLException e) {
                 throw new IllegalStateException(e);
             }
+        }
+
+        @Override
+        public FlowKeyStore flowKeys() {
+            return new PostgresFlowKeyStore();
         }
 
         @Override

@@ -85,18 +85,20 @@ class StatementPlansTest {
         CASES.put("DeliverySql.LIST_DEAD", new Case("deliveries_dead", virt, 0L, 100));
         CASES.put("DeliverySql.REDRIVE", new Case(null, 0L, virt, "d19", null, null));
         CASES.put("DeliverySql.DELETE_DEAD", new Case(null, virt, "d19", null, null));
-        Object[] noFilter = {null, null, null, null, null, null};
+        Object[] noFilter = {null, null, null, null, null, null, null, null};
         CASES.put("DeliverySql.LIST", new Case("deliveries_dead", concat(new Object[] {virt, "dead", 0L}, noFilter, 100)));
         CASES.put("DeliverySql.REDRIVE_CHUNK", new Case("deliveries_dead", concat(new Object[] {0L, virt, 0L}, noFilter, 1_000)));
         CASES.put("DeliverySql.DELETE_CHUNK", new Case("deliveries_dead", concat(new Object[] {virt, 0L}, noFilter, 1_000)));
         CASES.put("DeliverySql.COUNT_MATCHING", new Case(null, concat(new Object[] {virt}, new Object[] {"dead",
-                null, null, null, null, null}, null)));
+                null, null, null, null, null, null, null}, null)));
         CASES.put("DeliverySql.COUNTS", new Case("deliveries_pending_by_clock", virt));
         CASES.put("DeliverySql.COUNT_IN_STATE", new Case(null, virt, "ready"));
         CASES.put("DeliverySql.ANY_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis()));
         CASES.put("TimerSql.GET", new Case("timers_pkey", "t1", virt));
         CASES.put("TimerSql.PENDING", new Case("timers_pkey", virt, "t1"));
         CASES.put("TimerSql.DUE_BY", new Case("timers_firing_order", 500L, 100, virt));
+        CASES.put("TimerSql.PAGE", new Case("timers_firing_order", null, null, 100, virt));
+        CASES.put("TimerSql.PAGE_AFTER", new Case("timers_firing_order", 500L, 0, 500L, null, null, 100, virt));
         CASES.put("TimerSql.STATUS", new Case(null, virt));
         CASES.put("TimerSql.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, null, virt,
                 "new"));

@@ -1,5 +1,9 @@
 package io.timeservice.store.memory.heap;
 
+import java.util.Arrays;
+import java.util.PriorityQueue;
+
+import io.timeservice.model.FiringPosition;
 
 /**
  * Walks that read an {@link IndexedTimerHeap} in firing order from the root without touching the rest of it: the
@@ -31,6 +35,95 @@ public final class FiringOrderWalk {
             result[i] = heap.handleAt(result[i]);
         }
         return result;
+    }
+
+    /**
+     * A page of the firing order: the handles of the first {@code limit} timers after {@code after} (null: from the
+     * first) whose id starts with {@code idPrefix} (null: any id), in firing order.
+     *
+     * <p>Without a prefix, the timers at or before the position are walked in any order, one comparison each (no
+     * child comes before its parent, so everything after the position hangs in subtrees below them), then the first
+     * {@code limit} after it best-first from those subtrees' roots: O(p * d + limit * d * log(p * d)) for a page at
+     * position p. With a prefix every timer is looked at and the first {@code limit} that match are kept: O(n log
+     * limit), no copy of the heap.
+     */
+    public static int[] page(IndexedTimerHeap heap, FiringPosition after, String idPrefix, int limit) {
+        int size = heap.size();
+        if (size == 0 || limit <= 0) {
+            return new int[0];
+        }
+        if (idPrefix != null) {
+            return matching(heap, after, idPrefix, limit);
+        }
+        int arity = heap.arity();
+        int[] roots = new int[16];
+        int rootCount = 0;
+        if (after == null) {
+            roots[rootCount++] = 0;
+        } else {
+            int[] stack = new int[16];
+            int depth = 0;
+            stack[depth++] = 0;
+            while (depth > 0) {
+                int slot = stack[--depth];
+                if (isAfter(heap, slot, after)) {
+                    roots = ensure(roots, rootCount + 1);
+                    roots[rootCount++] = slot;
+                    continue;
+                }
+                int first = slot * arity + 1;
+                for (int child = first; child < first + arity && child < size; child++) {
+                    stack = ensure(stack, depth + 1);
+                    stack[depth++] = child;
+                }
+            }
+        }
+        int[] frontier = new int[(int) Math.min(size, rootCount + (long) limit * arity)];
+        int frontierSize = 0;
+        for (int i = 0; i < rootCount; i++) {
+            frontierSize = pushFrontier(heap, frontier, frontierSize, roots[i]);
+        }
+        int[] result = new int[Math.min(limit, size)];
+        int count = 0;
+        while (count < result.length && frontierSize > 0) {
+            int slot = frontier[0];
+            result[count++] = heap.handleAt(slot);
+            frontierSize = popFrontier(heap, frontier, frontierSize);
+            int first = slot * arity + 1;
+            for (int child = first; child < first + arity && child < size; child++) {
+                frontierSize = pushFrontier(heap, frontier, frontierSize, child);
+            }
+        }
+        return count == result.length ? result : Arrays.copyOf(result, count);
+    }
+
+    private static int[] matching(IndexedTimerHeap heap, FiringPosition after, String idPrefix, int limit) {
+        // the limit earliest matching slots, the latest of them on top
+        PriorityQueue<Integer> kept = new PriorityQueue<>(Math.min(limit, 1024) + 1,
+                (a, b) -> heap.compareSlots(b, a));
+        TimerRecords records = heap.records();
+        for (int slot = 0; slot < heap.size(); slot++) {
+            if ((after == null || isAfter(heap, slot, after))
+                    && records.idOf(heap.handleAt(slot)).startsWith(idPrefix)) {
+                kept.add(slot);
+                if (kept.size() > limit) {
+                    kept.poll();
+                }
+            }
+        }
+        int[] result = new int[kept.size()];
+        for (int i = result.length - 1; i >= 0; i--) {
+            result[i] = heap.handleAt(kept.poll());
+        }
+        return result;
+    }
+
+    private static boolean isAfter(IndexedTimerHeap heap, int slot, FiringPosition after) {
+        return after.isBefore(heap.fireTimeAt(slot), heap.priorityAt(slot), heap.sequenceAt(slot));
+    }
+
+    private static int[] ensure(int[] array, int needed) {
+        return needed <= array.length ? array : Arrays.copyOf(array, Math.max(needed, array.length * 2));
     }
 
     /**

@@ -44,11 +44,14 @@ final class JournalFiles {
      * clock's record (38) with its schedules; version 14 dedupe windows (a flagged settings field), the release of a
      * reserved id (44) and snapshots with each clock's reserved ids; version 15 flow control (records 50 and up:
      * keyed timers and deliveries, flow settings, claims that name their deliveries); version 16 the trace context of
-     * a timer and of a delivery (records 56 and 57), and of a keyed one (records 53 and 54: key, then context).
+     * a timer and of a delivery (records 56 and 57), and of a keyed one (records 53 and 54: key, then context);
+     * version 17 overrides of single keys' flow control (records 46 and 47, and settings that hold them).
      */
-    static final int FORMAT_VERSION = 16;
+    static final int FORMAT_VERSION = 17;
     /** Dedupe windows: settings with a window, the release record (44), each clock's reserved ids in snapshots. */
     static final int DEDUPE_FORMAT_VERSION = 14;
+    /** Overrides of single keys' flow control: records 46 and 47, and settings with their keys. */
+    static final int FLOW_KEYS_FORMAT_VERSION = 17;
     /** Flow control: keyed timers (50) and deliveries (51), flow settings and flow-limited claims. */
     static final int FLOW_FORMAT_VERSION = 15;
     /** Timers and deliveries with the trace context of the request that added them (records 56, 57; 53, 54 keyed). */

@@ -29,7 +29,7 @@ enum RecordTag {
     CLOCK_DELETED(9, Family.CLOCK, 3, 0),
     /** now, count u32: a bounded advance that stopped at its limit. */
     ADVANCED_FIRING(10, Family.TIMER, 3, 0),
-    /** count u32, then each part's own body (an add, edit or cancel): an atomic batch. */
+    /** count u32, then each part's own body (an add, edit, cancel or, since version 14, replace): an atomic batch. */
     BATCH(11, Family.TIMER, 3, 0),
     /** as {@link #CLOCK_CREATED}, then the settings. */
     CLOCK_CREATED_WITH_SETTINGS(12, Family.CLOCK, 4, 0),
@@ -96,6 +96,10 @@ enum RecordTag {
     RESERVATION_RELEASED(44, Family.TIMER, JournalFiles.DEDUPE_FORMAT_VERSION, 0),
     /** sequence, fireTime, priority u32, version, id, payload: a pending timer replaced by an add (onConflict). */
     REPLACED(45, Family.TIMER, JournalFiles.DEDUPE_FORMAT_VERSION, 0),
+    /** now, key, u32 concurrency, u64 rate limit, u64 rate period (each 0 when the override leaves it): an override. */
+    FLOW_KEY_PUT(46, Family.SETTINGS, JournalFiles.FLOW_KEYS_FORMAT_VERSION, 0),
+    /** now, key: a key's override deleted. */
+    FLOW_KEY_DELETED(47, Family.SETTINGS, JournalFiles.FLOW_KEYS_FORMAT_VERSION, 0),
     /** as {@link #ADDED}, then the timer's flow-control key: a timer with a key (a snapshot's timer too). */
     KEYED_ADDED(50, Family.TIMER, JournalFiles.FLOW_FORMAT_VERSION, 0),
     /** as {@link #SAVED_DELIVERY}, then the delivery's flow-control key. */

@@ -5,11 +5,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowOverride;
 import io.timeservice.model.FlowRate;
+import io.timeservice.model.FlowRules;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
@@ -27,7 +30,10 @@ import io.timeservice.store.memory.Mutation;
  * on, and only for a clock with a dedupe window), u64 dedupeWindow. Older journals never set the flag. Then, when
  * the mode byte has {@link #FLOW_FLAG} set (format {@link JournalFiles#FLOW_FORMAT_VERSION} on), the flow limits: u32
  * concurrency, u64 rate limit, u64 rate period, u32 burst, u32 clockConcurrency, u64 clockRate limit, u64 clockRate
- * period, each 0 for a limit that does not apply. Older settings never have the flag, so they read as before.
+ * period, each 0 for a limit that does not apply. Older settings never have the flag, so they read as before. Then,
+ * when the mode byte has {@link #FLOW_KEYS_FLAG} set too (format {@link JournalFiles#FLOW_KEYS_FORMAT_VERSION} on),
+ * the overrides of single keys: u32 count, then each key string and its override as {@link RecordTag#FLOW_KEY_PUT}
+ * holds it. The records of an override changed (46) or deleted (47) are this family's too.
  */
 final class SettingsRecords {
 
@@ -36,6 +42,10 @@ final class SettingsRecords {
 
     /** Set in the mode byte when flow limits follow the settings (after the dedupe window, if any). */
     static final int FLOW_FLAG = 0x20;
+
+    /** Set in the mode byte (with {@link #FLOW_FLAG}) when overrides of single keys follow the flow limits. */
+    static final int FLOW_KEYS_FLAG = 0x10;
+
     private SettingsRecords() {
     }
 
@@ -44,6 +54,13 @@ final class SettingsRecords {
         if (mutation instanceof Mutation.ClockConfigured configured) {
             out.putByte(RecordTag.CLOCK_CONFIGURED.code);
             putSettings(configured.settings(), out);
+        } else if (mutation instanceof Mutation.FlowKeyChanged changed) {
+            out.putByte((changed.override() == null ? RecordTag.FLOW_KEY_DELETED : RecordTag.FLOW_KEY_PUT).code);
+            out.putLong(changed.now());
+            out.putString(changed.key());
+            if (changed.override() != null) {
+                putOverride(changed.override(), out);
+            }
         } else if (mutation instanceof Mutation.RateChanged changed) {
             out.putByte(RecordTag.RATE_CHANGED.code);
             out.putLong(changed.time().wallAnchor());
@@ -59,6 +76,11 @@ final class SettingsRecords {
     static Mutation decode(RecordTag tag, ByteBuffer body) {
         return switch (tag) {
             case CLOCK_CONFIGURED -> new Mutation.ClockConfigured(getSettings(body));
+            case FLOW_KEY_PUT, FLOW_KEY_DELETED -> {
+                long now = body.getLong();
+                String key = RecordCodec.requireString(RecordCodec.getString(body), "flow key");
+                yield new Mutation.FlowKeyChanged(key, tag == RecordTag.FLOW_KEY_PUT ? getOverride(body) : null, now);
+            }
             case RATE_CHANGED -> {
                 long wallAnchor = body.getLong();
                 long clockAnchor = body.getLong();
@@ -71,7 +93,8 @@ final class SettingsRecords {
     static void putSettings(ClockSettings settings, GrowableBuffer out) {
         RetryPolicy retry = settings.retry();
         out.putByte((byte) (settings.mode().ordinal() | (settings.dedupes() ? DEDUPE_FLAG : 0)
-                | (settings.flow() == null ? 0 : FLOW_FLAG)));
+                | (settings.flow() == null ? 0 : FLOW_FLAG)
+                | (settings.flow() == null || settings.flow().keys().isEmpty() ? 0 : FLOW_KEYS_FLAG)));
         out.putByte((byte) settings.delivery().ordinal());
         out.putInt(retry.maxAttempts());
         out.putLong(retry.initialBackoffMillis());
@@ -106,7 +129,36 @@ final class SettingsRecords {
             out.putInt(flow.burst() == null ? 0 : flow.burst());
             out.putInt(flow.clockConcurrency() == null ? 0 : flow.clockConcurrency());
             putRate(flow.clockRate(), out);
+            if (!flow.keys().isEmpty()) {
+                out.putInt(flow.keys().size());
+                for (Map.Entry<String, FlowOverride> key : flow.keys().entrySet()) {
+                    out.putString(key.getKey());
+                    putOverride(key.getValue(), out);
+                }
+            }
         }
+    }
+
+    private static void putOverride(FlowOverride override, GrowableBuffer out) {
+        out.putInt(override.concurrency() == null ? 0 : override.concurrency());
+        putRate(override.rate(), out);
+    }
+
+    private static FlowOverride getOverride(ByteBuffer body) {
+        return new FlowOverride(positive(body.getInt()), getRate(body));
+    }
+
+    private static FlowLimits getKeys(FlowLimits flow, ByteBuffer body) {
+        int count = body.getInt();
+        if (count < 0 || count > FlowRules.MAX_KEY_OVERRIDES) {
+            throw new RecordCodec.CorruptRecordException("flow settings with " + count + " key overrides");
+        }
+        TreeMap<String, FlowOverride> keys = new TreeMap<>();
+        for (int i = 0; i < count; i++) {
+            keys.put(RecordCodec.requireString(RecordCodec.getString(body), "flow key"), getOverride(body));
+        }
+        return new FlowLimits(flow.concurrency(), flow.rate(), flow.burst(), flow.clockConcurrency(),
+                flow.clockRate(), keys);
     }
 
     private static void putRate(FlowRate rate, GrowableBuffer out) {
@@ -136,7 +188,8 @@ final class SettingsRecords {
         int flagged = body.get();
         boolean dedupes = flagged >= 0 && (flagged & DEDUPE_FLAG) != 0;
         boolean flowFollows = flagged >= 0 && (flagged & FLOW_FLAG) != 0;
-        int mode = flagged >= 0 ? flagged & ~(DEDUPE_FLAG | FLOW_FLAG) : flagged;
+        boolean keysFollow = flowFollows && (flagged & FLOW_KEYS_FLAG) != 0;
+        int mode = flagged >= 0 ? flagged & ~(DEDUPE_FLAG | FLOW_FLAG | FLOW_KEYS_FLAG) : flagged;
         int delivery = body.get();
         if (mode < 0 || mode >= ClockSettings.Mode.values().length || delivery < 0
                 || delivery >= ClockSettings.DeliveryMode.values().length) {
@@ -151,8 +204,9 @@ final class SettingsRecords {
             ClockSettings.DeliveryMode deliveryMode = ClockSettings.DeliveryMode.values()[delivery];
             PushTarget push = deliveryMode == ClockSettings.DeliveryMode.PUSH ? getPushTarget(body) : null;
             long window = dedupes ? body.getLong() : 0;
+            FlowLimits flow = flowFollows ? getFlow(body) : null;
             return new ClockSettings(decoded, deliveryMode, retry, rate, push, window,
-                    flowFollows ? getFlow(body) : null);
+                    keysFollow ? getKeys(flow, body) : flow);
         } catch (ProblemException invalid) {
             throw new RecordCodec.CorruptRecordException("clock settings that do not validate: "
                     + invalid.getMessage());

@@ -162,8 +162,12 @@ final class TimerRecords {
         return new Mutation.Batch(parts);
     }
 
-    /** What a batch record may hold: adds, edits and cancels of its clock. */
+    /**
+     * What a batch record may hold: adds, edits and cancels of its clock, and replaces (a batch's add with
+     * {@code onConflict: "replace"} of a pending id).
+     */
     static boolean isBatchPart(Mutation part) {
-        return part instanceof Mutation.Added || part instanceof Mutation.Edited || part instanceof Mutation.Cancelled;
+        return part instanceof Mutation.Added || part instanceof Mutation.Edited || part instanceof Mutation.Cancelled
+                || part instanceof Mutation.Replaced;
     }
 }

@@ -7,8 +7,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.Due;
+import io.timeservice.model.OnConflict;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.Reservation;
 import io.timeservice.model.RetryPolicy;
@@ -22,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A clock's reserved ids (its dedupe window) survive a restart: rebuilt by replaying the records that made them
  * (firings, cancels, acks, dead-letter deletes, a release's own record) or read from the snapshot that holds them,
- * and carried by a fork and by a loaded snapshot document.
+ * and carried by a fork and by a loaded snapshot document; timers replaced by an add with {@code onConflict}, alone
+ * or in a batch, come back replaced.
  */
 class DedupeJournalTest {
 
@@ -72,6 +76,13 @@ class DedupeJournalTest {
         d.releaseReservation("released");
         d.add("debounced", io.timeservice.model.Due.after(100), 0, "{\"n\":1}", io.timeservice.model.OnConflict.REPLACE);
         d.add("debounced", io.timeservice.model.Due.after(200), 2, "{\"n\":22}", io.timeservice.model.OnConflict.REPLACE);
+        d.batch(List.of( // a batch's adds by onConflict: a replace is a part of its record, a keep none
+                new BatchOp.Add("batched", Due.after(300), 1, "{\"n\":3}", null, null, OnConflict.REPLACE),
+                new BatchOp.Add("debounced", Due.after(400), 4, "{\"n\":4}", null, null, OnConflict.REPLACE),
+                new BatchOp.Add("batched", Due.after(9), 0, null, null, null, OnConflict.REPLACE),
+                new BatchOp.Add("debounced", Due.after(1), 0, null, null, null, OnConflict.KEEP)));
+        d.batch(List.of(new BatchOp.Add("batched", Due.after(1), 0, null, null, null, OnConflict.KEEP)));
+        assertThat(d.get("batched").version()).isEqualTo(2);
         MemoryClock q = clocks.scheduler("q");
         q.add("acked", 10, 0, null, Trace.NONE);
         q.add("dead", 10, 0, null, Trace.NONE);

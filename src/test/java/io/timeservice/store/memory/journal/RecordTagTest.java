@@ -14,6 +14,9 @@ import java.util.Set;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowOverride;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScaledTime;
 import io.timeservice.model.ScheduleSpec;
@@ -55,7 +58,6 @@ class RecordTagTest {
                 new Mutation.Edited("b", 4, 9, 0, 2))));
         WRITTEN.put(RecordTag.CLOCK_CREATED_WITH_SETTINGS, new Mutation.ClockCreated(7, "q", 0, 1_700_000_000_000L, 9,
                 QUEUE));
-        WRITTEN.put(RecordTag.CLOCK_CONFIGURED, new Mutation.ClockConfigured(ClockSettings.SYSTEM));
         WRITTEN.put(RecordTag.DELIVERIES_SETTLED, new Mutation.DeliveriesSettled(13));
         WRITTEN.put(RecordTag.CLAIMED, new Mutation.Claimed(14, 30_000, List.of("c.0", "c.1")));
         WRITTEN.put(RecordTag.ACKED, new Mutation.Acked("c.0"));
@@ -90,6 +92,13 @@ class RecordTagTest {
                 TRACE_CONTEXT), 1_700_000_000_000L));
         WRITTEN.put(RecordTag.FLOW_CLAIMED, new Mutation.FlowClaimed(25, 30_000, List.of("c.6", "c.7"),
                 List.of(9L, 4L)));
+        WRITTEN.put(RecordTag.FLOW_KEY_PUT, new Mutation.OnClock(11, new Mutation.FlowKeyChanged("tenant-7",
+                new FlowOverride(3, new FlowRate(10, 1_000)), 26)));
+        WRITTEN.put(RecordTag.FLOW_KEY_DELETED, new Mutation.OnClock(11, new Mutation.FlowKeyChanged("tenant-7",
+                null, 27)));
+        WRITTEN.put(RecordTag.CLOCK_CONFIGURED, new Mutation.ClockConfigured(QUEUE.withFlow(new FlowLimits(2, null,
+                null, null, null, new java.util.TreeMap<>(Map.of("a", new FlowOverride(null, new FlowRate(1, 5)),
+                "b", new FlowOverride(4, null)))))));
         WRITTEN.put(RecordTag.KEYED_ADDED, new Mutation.Added(new Timer("k", 5, 0, 3, 1, 2, null, null, null,
                 "tenant-7"), 1_700_000_000_000L));
         WRITTEN.put(RecordTag.KEYED_TRACED_ADDED, new Mutation.Added(new Timer("kt", 5, 0, 3, 1, 2, "[1]", null,

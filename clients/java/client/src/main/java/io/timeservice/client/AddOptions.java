@@ -10,14 +10,39 @@ import java.util.UUID;
  */
 public final class AddOptions {
 
-    private static final AddOptions NONE = new AddOptions(null, null);
+    private static final AddOptions NONE = new AddOptions(null, null, null);
 
     private final String idempotencyKey;
     private final OnConflict onConflict;
+    private final String key;
 
     private AddOptions(String idempotencyKey, OnConflict onConflict) {
+        this(idempotencyKey, onConflict, null);
+    }
+
+    private AddOptions(String idempotencyKey, OnConflict onConflict, String key) {
         this.idempotencyKey = idempotencyKey;
         this.onConflict = onConflict;
+        this.key = key;
+    }
+
+    /**
+     * The timer carries the flow-control {@code key} (a tenant, a customer, a downstream API: 1 to 128 characters
+     * of {@code A-Z a-z 0-9 . _ - ~ :}, which the service checks): a clock's {@link FlowControl} limits apply per key,
+     * and its deliveries show it ({@link Delivery#key()}).
+     */
+    public static AddOptions key(String key) {
+        return NONE.withKey(key);
+    }
+
+    /** These options, with the flow-control key {@code key} (see {@link #key(String)}). */
+    public AddOptions withKey(String key) {
+        return new AddOptions(idempotencyKey, onConflict, java.util.Objects.requireNonNull(key, "key"));
+    }
+
+    /** The flow-control key, or null for none (the timer shares the empty key). */
+    public String key() {
+        return key;
     }
 
     /**
@@ -30,7 +55,7 @@ public final class AddOptions {
 
     /** These options, deciding by {@code choice} when the id is pending or reserved. */
     public AddOptions withOnConflict(OnConflict choice) {
-        return new AddOptions(idempotencyKey, java.util.Objects.requireNonNull(choice, "choice"));
+        return new AddOptions(idempotencyKey, java.util.Objects.requireNonNull(choice, "choice"), key);
     }
 
     /** What the add does on a conflict, or null for the service's default ({@link OnConflict#ERROR}). */
@@ -58,7 +83,7 @@ public final class AddOptions {
 
     /** These options with the key {@code key} (see {@link #idempotencyKey(String)}). */
     public AddOptions withIdempotencyKey(String key) {
-        return new AddOptions(idempotencyKey(key).idempotencyKey, onConflict);
+        return new AddOptions(idempotencyKey(key).idempotencyKey, onConflict, this.key);
     }
 
     /** The key, or null for none. */

@@ -85,6 +85,9 @@ public final class ClockClient {
         if (options.onConflict() != null) {
             addition.put("onConflict", options.onConflict().wire());
         }
+        if (options.key() != null) {
+            addition.put("key", options.key());
+        }
         return Timer.of(transport.send(Transport.Call.once("POST", path + "/timers", addition)
                 .idempotencyKey(options.idempotencyKey())).body());
     }
@@ -96,6 +99,9 @@ public final class ClockClient {
     public AddResult addDeciding(String id, Duration delay, int priority, String payloadJson, AddOptions options) {
         ObjectNode addition = addition(id, "delay", Json.millis(delay, "delay"), priority, payloadJson);
         addition.put("onConflict", (options.onConflict() == null ? OnConflict.KEEP : options.onConflict()).wire());
+        if (options.key() != null) {
+            addition.put("key", options.key());
+        }
         return AddResult.of(transport.send(Transport.Call.once("POST", path + "/timers", addition)
                 .idempotencyKey(options.idempotencyKey())).body());
     }
@@ -254,14 +260,21 @@ public final class ClockClient {
     /** Acknowledges a claimed delivery: it is done and leaves the queue. Refused with 409 {@code claim_lost}. */
     public void ack(Delivery delivery) {
         transport.send(Transport.Call.repeatable("POST", delivery(delivery) + "/ack", claim(delivery))
-                .optionalIdempotencyKey(newKey()));
+                .optionalIdempotencyKey(newKey()).inTrace(delivery.traceparent()));
     }
 
-    /** Acknowledges up to 1,000 claimed deliveries in one request; each is decided on its own. */
+    /**
+     * Acknowledges up to 1,000 claimed deliveries in one request; each is decided on its own. Each carries its
+     * delivery's {@code traceparent}, so the service records each ack in its own delivery's trace.
+     */
     public AckResult ackAll(Collection<Delivery> deliveries) {
         ArrayNode acks = Json.MAPPER.createArrayNode();
         for (Delivery delivery : deliveries) {
-            acks.add(claim(delivery).put("id", delivery.id()));
+            ObjectNode ack = claim(delivery).put("id", delivery.id());
+            if (delivery.traceparent() != null) {
+                ack.put("traceparent", delivery.traceparent());
+            }
+            acks.add(ack);
         }
         JsonNode body = transport.send(Transport.Call.repeatable("POST", path + "/deliveries/ack",
                 Json.object().set("acks", acks)).optionalIdempotencyKey(newKey())).body();
@@ -286,14 +299,14 @@ public final class ClockClient {
             request.put("retryAfter", Json.millis(retryAfter, "retryAfter"));
         }
         return Delivery.of(transport.send(Transport.Call.once("POST", delivery(delivery) + "/nack", request)
-                .optionalIdempotencyKey(newKey())).body());
+                .optionalIdempotencyKey(newKey()).inTrace(delivery.traceparent())).body());
     }
 
     /** Ends the delivery's lease {@code lease} (1 s to 12 h) from the clock's now instead. */
     public Delivery extend(Delivery delivery, Duration lease) {
         ObjectNode request = claim(delivery).put("lease", Json.millis(lease, "lease"));
         return Delivery.of(transport.send(Transport.Call.repeatable("POST", delivery(delivery) + "/extend", request)
-                .optionalIdempotencyKey(newKey())).body());
+                .optionalIdempotencyKey(newKey()).inTrace(delivery.traceparent())).body());
     }
 
     /** The clock's deliveries by state (refused with 409 {@code clock_not_queued} on a clock that does not queue). */
@@ -325,6 +338,39 @@ public final class ClockClient {
     /** Deletes every dead delivery of {@code id}. */
     public void deleteDead(String id) {
         transport.send(Transport.Call.once("DELETE", path + "/deliveries/dead/" + Transport.segment(id), null));
+    }
+
+    // --- flow control: single keys --------------------------------------------------------------------------------
+
+    /**
+     * Gives {@code key} its own limits in place of the clock's per-key {@link FlowControl} ones (a member left null
+     * keeps the clock's); answers whether the key had none before (else they are replaced). Refused with 400
+     * {@code invalid_request} on a clock without flow control, 429 {@code flow_key_limit} past 1,000 keys.
+     */
+    public boolean setKeyLimits(String key, KeyLimits limits) {
+        return transport.send(Transport.Call.repeatable("PUT", flowKey(key), limits.json())).status() == 201;
+    }
+
+    /** {@code key}'s own limits, or empty when it has none. */
+    public Optional<KeyLimits> keyLimits(String key) {
+        return transport.find(Transport.Call.get(flowKey(key)), "flow_key_not_found").map(KeyLimits::of);
+    }
+
+    /** Deletes {@code key}'s own limits: the clock's apply to it again. 404 {@code flow_key_not_found} if none. */
+    public void deleteKeyLimits(String key) {
+        transport.send(Transport.Call.once("DELETE", flowKey(key), null));
+    }
+
+    /** The {@code n} (1 to 100) keys holding the most deliveries, ready and in flight, with their limits. */
+    public List<KeyState> busiestKeys(int n) {
+        List<KeyState> keys = new ArrayList<>();
+        transport.send(Transport.Call.get(path + "/flow/keys?busiest=" + n)).body().get("keys")
+                .forEach(node -> keys.add(KeyState.of(node)));
+        return keys;
+    }
+
+    private String flowKey(String key) {
+        return path + "/flow/keys/" + Transport.segment(key);
     }
 
     // --- shared with the batch ------------------------------------------------------------------------------------

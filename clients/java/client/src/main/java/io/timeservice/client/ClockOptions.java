@@ -31,13 +31,20 @@ public final class ClockOptions {
     private final PushTarget push;
     private final RetryPolicy retry;
     private final long dedupeWindowMillis;
+    private final FlowControl flow;
 
     private ClockOptions(Mode mode, long start, double rate, boolean queued, PushTarget push, RetryPolicy retry) {
-        this(mode, start, rate, queued, push, retry, 0);
+        this(mode, start, rate, queued, push, retry, 0, null);
     }
 
     private ClockOptions(Mode mode, long start, double rate, boolean queued, PushTarget push, RetryPolicy retry,
                          long dedupeWindowMillis) {
+        this(mode, start, rate, queued, push, retry, dedupeWindowMillis, null);
+    }
+
+    private ClockOptions(Mode mode, long start, double rate, boolean queued, PushTarget push, RetryPolicy retry,
+                         long dedupeWindowMillis, FlowControl flow) {
+        this.flow = flow;
         this.mode = mode;
         this.start = start;
         this.rate = rate;
@@ -53,7 +60,16 @@ public final class ClockOptions {
      * windows"); 0 to 30 days.
      */
     public ClockOptions dedupeWindow(java.time.Duration window) {
-        return new ClockOptions(mode, start, rate, queued, push, retry, Json.millis(window, "dedupeWindow"));
+        return new ClockOptions(mode, start, rate, queued, push, retry, Json.millis(window, "dedupeWindow"), flow);
+    }
+
+    /**
+     * These settings, with {@code limits} on the deliveries handed out per key and for the clock (docs/FLOW-CONTROL.md);
+     * for a clock that queues or pushes. The memory store only: the PostgreSQL store refuses it for now.
+     */
+    public ClockOptions flow(FlowControl limits) {
+        return new ClockOptions(mode, start, rate, queued, push, retry, dedupeWindowMillis,
+                Objects.requireNonNull(limits, "limits"));
     }
 
     /** A virtual clock starting at 0. */
@@ -90,7 +106,7 @@ public final class ClockOptions {
 
     /** These settings, with fired timers becoming deliveries that workers claim ({@link TimerWorker}). */
     public ClockOptions queued() {
-        return new ClockOptions(mode, start, rate, true, null, retry, dedupeWindowMillis);
+        return new ClockOptions(mode, start, rate, true, null, retry, dedupeWindowMillis, flow);
     }
 
     /**
@@ -100,13 +116,13 @@ public final class ClockOptions {
      */
     public ClockOptions push(PushTarget target) {
         return new ClockOptions(mode, start, rate, false, Objects.requireNonNull(target, "target"), retry,
-                dedupeWindowMillis);
+                dedupeWindowMillis, flow);
     }
 
     /** These settings, with the given retry policy for deliveries. */
     public ClockOptions retry(RetryPolicy policy) {
         return new ClockOptions(mode, start, rate, queued, push, Objects.requireNonNull(policy, "policy"),
-                dedupeWindowMillis);
+                dedupeWindowMillis, flow);
     }
 
     public boolean isSystem() {
@@ -140,6 +156,9 @@ public final class ClockOptions {
         if (dedupeWindowMillis > 0) {
             node.put("dedupeWindow", dedupeWindowMillis);
         }
+        if (flow != null) {
+            flow.putInto(node);
+        }
         return node;
     }
 
@@ -147,12 +166,13 @@ public final class ClockOptions {
     public boolean equals(Object other) {
         return other instanceof ClockOptions that && mode == that.mode && start == that.start
                 && Double.compare(rate, that.rate) == 0 && queued == that.queued && Objects.equals(push, that.push)
-                && Objects.equals(retry, that.retry) && dedupeWindowMillis == that.dedupeWindowMillis;
+                && Objects.equals(retry, that.retry) && dedupeWindowMillis == that.dedupeWindowMillis
+                && Objects.equals(flow, that.flow);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, start, rate, queued, push, retry, dedupeWindowMillis);
+        return Objects.hash(mode, start, rate, queued, push, retry, dedupeWindowMillis, flow);
     }
 
     @Override
@@ -164,6 +184,7 @@ public final class ClockOptions {
         };
         return base + (queued && mode == Mode.VIRTUAL ? ".queued()" : "") + (push == null ? "" : ".push(" + push + ")")
                 + (retry == null ? "" : ".retry(" + retry + ")")
-                + (dedupeWindowMillis == 0 ? "" : ".dedupeWindow(" + dedupeWindowMillis + "ms)");
+                + (dedupeWindowMillis == 0 ? "" : ".dedupeWindow(" + dedupeWindowMillis + "ms)")
+                + (flow == null ? "" : ".flow(" + flow + ")");
     }
 }

@@ -24,17 +24,26 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param schedule    for an occurrence of a recurring schedule, the schedule's id; otherwise null
  * @param traceparent the W3C trace context of the request that added the timer, which a worker continues; or null
  * @param tracestate  its W3C {@code tracestate}, or null
+ * @param key         its timer's flow-control key ({@link AddOptions#key}), or null for none
  */
 public record Delivery(String id, long sequence, int attempt, Instant fireTime, int priority, String payloadJson,
                        State state, String claim, Instant leaseUntil, Instant readyAt, Instant retryAt,
-                       String deadReason, String schedule, String traceparent, String tracestate) {
+                       String deadReason, String schedule, String traceparent, String tracestate, String key) {
+
+    /** A delivery without a flow-control key. */
+    public Delivery(String id, long sequence, int attempt, Instant fireTime, int priority, String payloadJson,
+                    State state, String claim, Instant leaseUntil, Instant readyAt, Instant retryAt,
+                    String deadReason, String schedule, String traceparent, String tracestate) {
+        this(id, sequence, attempt, fireTime, priority, payloadJson, state, claim, leaseUntil, readyAt, retryAt,
+                deadReason, schedule, traceparent, tracestate, null);
+    }
 
     /** A delivery without a trace context (as before services kept one). */
     public Delivery(String id, long sequence, int attempt, Instant fireTime, int priority, String payloadJson,
                     State state, String claim, Instant leaseUntil, Instant readyAt, Instant retryAt,
                     String deadReason, String schedule) {
         this(id, sequence, attempt, fireTime, priority, payloadJson, state, claim, leaseUntil, readyAt, retryAt,
-                deadReason, schedule, null, null);
+                deadReason, schedule, null, null, null);
     }
 
     /** Where a delivery is. */
@@ -51,6 +60,6 @@ public record Delivery(String id, long sequence, int attempt, Instant fireTime, 
                 State.valueOf(node.get("state").asText().toUpperCase(java.util.Locale.ROOT)),
                 Json.text(node, "claim"), Json.instant(node, "leaseUntil"), Json.instant(node, "readyAt"),
                 Json.instant(node, "retryAt"), Json.text(node, "deadReason"), Json.text(node, "schedule"),
-                Json.text(node, "traceparent"), Json.text(node, "tracestate"));
+                Json.text(node, "traceparent"), Json.text(node, "tracestate"), Json.text(node, "key"));
     }
 }

@@ -16,9 +16,16 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param payloadJson the caller's payload as compact JSON, or null when it has none
  * @param schedule    for an occurrence of a recurring schedule ({@link ScheduleClient}), the schedule's id; null for
  *                    a timer a client added
+ * @param key         its flow-control key ({@link AddOptions#key}), or null for none
  */
 public record Timer(String id, Instant fireTime, int priority, long sequence, long version, Instant createdAt,
-                    String payloadJson, String schedule) {
+                    String payloadJson, String schedule, String key) {
+
+    /** A timer without a flow-control key. */
+    public Timer(String id, Instant fireTime, int priority, long sequence, long version, Instant createdAt,
+                 String payloadJson, String schedule) {
+        this(id, fireTime, priority, sequence, version, createdAt, payloadJson, schedule, null);
+    }
 
     /** The strong entity tag of this revision, {@code "<sequence>-<version>"}: pass it as If-Match. */
     public String etag() {
@@ -28,6 +35,6 @@ public record Timer(String id, Instant fireTime, int priority, long sequence, lo
     static Timer of(JsonNode node) {
         return new Timer(node.get("id").asText(), Json.instant(node, "fireTime"), node.path("priority").asInt(),
                 node.get("sequence").asLong(), node.get("version").asLong(), Json.instant(node, "createdAt"),
-                Json.payload(node), Json.text(node, "schedule"));
+                Json.payload(node), Json.text(node, "schedule"), Json.text(node, "key"));
     }
 }

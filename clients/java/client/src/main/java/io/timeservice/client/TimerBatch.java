@@ -30,6 +30,12 @@ public final class TimerBatch {
         return add(ClockClient.addition(id, "delay", Json.millis(delay, "delay"), priority, payloadJson));
     }
 
+    /** As {@link #add(String, Duration, int, String)}, the timer carrying the flow-control {@code key}. */
+    public TimerBatch add(String id, Duration delay, int priority, String payloadJson, String key) {
+        return add(ClockClient.addition(id, "delay", Json.millis(delay, "delay"), priority, payloadJson)
+                .put("key", java.util.Objects.requireNonNull(key, "key")));
+    }
+
     /** Adds a timer due at the clock time {@code at} (now when it is not after now), as {@link ClockClient#addAt}. */
     public TimerBatch addAt(String id, Instant at) {
         return addAt(id, at, 0, null);

@@ -54,26 +54,34 @@ final class Transport {
 
     /** One request. {@code repeatable}: safe to send again (see the class comment). */
     record Call(String method, String path, JsonNode body, String ifMatch, boolean repeatable, Duration extraWait,
-                String idempotencyKey, boolean keyOptional) {
+                String idempotencyKey, boolean keyOptional, String traceparent) {
 
         static Call get(String path) {
-            return new Call("GET", path, null, null, true, Duration.ZERO, null, false);
+            return new Call("GET", path, null, null, true, Duration.ZERO, null, false, null);
         }
 
         static Call once(String method, String path, JsonNode body) {
-            return new Call(method, path, body, null, false, Duration.ZERO, null, false);
+            return new Call(method, path, body, null, false, Duration.ZERO, null, false, null);
         }
 
         static Call repeatable(String method, String path, JsonNode body) {
-            return new Call(method, path, body, null, true, Duration.ZERO, null, false);
+            return new Call(method, path, body, null, true, Duration.ZERO, null, false, null);
         }
 
         Call ifMatch(String tag) {
-            return new Call(method, path, body, tag, repeatable, extraWait, idempotencyKey, keyOptional);
+            return new Call(method, path, body, tag, repeatable, extraWait, idempotencyKey, keyOptional, traceparent);
         }
 
         Call waiting(Duration wait) {
-            return new Call(method, path, body, ifMatch, repeatable, wait, idempotencyKey, keyOptional);
+            return new Call(method, path, body, ifMatch, repeatable, wait, idempotencyKey, keyOptional, traceparent);
+        }
+
+        /**
+         * Sent with this W3C {@code traceparent} header (none when null): a settlement of a delivery sends the
+         * delivery's, so the service records the ack, nack or extension in the trace of the request that added it.
+         */
+        Call inTrace(String parent) {
+            return new Call(method, path, body, ifMatch, repeatable, extraWait, idempotencyKey, keyOptional, parent);
         }
 
         /**
@@ -82,7 +90,7 @@ final class Transport {
          * {@code idempotency_key_in_use}.
          */
         Call idempotencyKey(String key) {
-            return key == null ? this : new Call(method, path, body, ifMatch, true, extraWait, key, false);
+            return key == null ? this : new Call(method, path, body, ifMatch, true, extraWait, key, false, traceparent);
         }
 
         /**
@@ -92,11 +100,11 @@ final class Transport {
          * anyway, and a nack or extend without a key is what it was before keys existed.
          */
         Call optionalIdempotencyKey(String key) {
-            return new Call(method, path, body, ifMatch, true, extraWait, key, true);
+            return new Call(method, path, body, ifMatch, true, extraWait, key, true, traceparent);
         }
 
         Call withoutIdempotencyKey() {
-            return new Call(method, path, body, ifMatch, repeatable, extraWait, null, false);
+            return new Call(method, path, body, ifMatch, repeatable, extraWait, null, false, traceparent);
         }
     }
 
@@ -165,6 +173,9 @@ final class Transport {
         }
         if (call.ifMatch() != null) {
             builder.header("If-Match", call.ifMatch());
+        }
+        if (call.traceparent() != null) {
+            builder.header("traceparent", call.traceparent());
         }
         if (call.body() != null) {
             builder.header("Content-Type", "application/json").method(call.method(),

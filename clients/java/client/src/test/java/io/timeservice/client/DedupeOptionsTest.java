@@ -6,21 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,31 +20,13 @@ import org.junit.jupiter.api.Test;
  */
 class DedupeOptionsTest {
 
-    private HttpServer server;
-    private final Deque<String[]> answers = new ArrayDeque<>(); // status, body
-    private final List<String> requests = new ArrayList<>();
-    private TimeServiceClient client;
-
-    @BeforeEach
-    void startStub() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", exchange -> {
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
-                    + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            String[] answer = answers.poll();
-            byte[] bytes = answer[1].getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(Integer.parseInt(answer[0]), bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        server.start();
-        client = TimeServiceClient.connect(URI.create("http://127.0.0.1:" + server.getAddress().getPort()));
-    }
+    private final ScriptedService service = new ScriptedService();
+    private final List<String> requests = service.requests();
+    private final TimeServiceClient client = service.client();
 
     @AfterEach
     void stopStub() {
-        server.stop(0);
+        service.close();
     }
 
     @Test
@@ -69,10 +41,10 @@ class DedupeOptionsTest {
 
     @Test
     void addDeciding_sendsOnConflict_andReadsTheResult_timerOrReservation() {
-        answers.add(new String[] {"200", "{\"id\":\"x\",\"fireTime\":20,\"priority\":0,\"sequence\":1,\"version\":2,"
-                + "\"createdAt\":0,\"result\":\"replaced\"}"});
-        answers.add(new String[] {"200", "{\"id\":\"x\",\"result\":\"kept\",\"previous\":{\"state\":\"fired\","
-                + "\"time\":20,\"sequence\":1}}"});
+        service.answer(200, "{\"id\":\"x\",\"fireTime\":20,\"priority\":0,\"sequence\":1,\"version\":2,"
+                + "\"createdAt\":0,\"result\":\"replaced\"}");
+        service.answer(200, "{\"id\":\"x\",\"result\":\"kept\",\"previous\":{\"state\":\"fired\","
+                + "\"time\":20,\"sequence\":1}}");
         ClockClient clock = client.clock("c");
 
         AddResult replaced = clock.addDeciding("x", Duration.ofMillis(20), 0, null,

@@ -3,18 +3,12 @@ package io.timeservice.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,35 +27,25 @@ class IdempotencyKeyRetryTest {
     private static final String IN_FLIGHT = "{\"id\":\"A\",\"clock\":\"c\",\"fireTime\":0,\"priority\":0,"
             + "\"sequence\":1,\"attempt\":1,\"state\":\"in_flight\",\"claim\":\"k.0\",\"leaseUntil\":5}";
 
-    private HttpServer server;
+    private StubService server;
     private final Deque<String> answers = new ArrayDeque<>();
     private final List<String> keys = new CopyOnWriteArrayList<>();
     private ClockClient clock;
 
     @BeforeEach
-    void startStub() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            keys.add(String.valueOf(exchange.getRequestHeaders().getFirst("Idempotency-Key")));
+    void startStub() {
+        server = StubService.answering(request -> {
+            keys.add(String.valueOf(request.headers().getFirst("Idempotency-Key")));
             String scripted = answers.poll();
-            int status = scripted == null ? 200 : Integer.parseInt(scripted.substring(0, 3));
-            String body = scripted == null ? (exchange.getRequestURI().getPath().endsWith("/nack") ? DELIVERY : TIMER)
-                    : scripted.substring(4);
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", status >= 400 ? "application/problem+json"
-                    : "application/json");
-            exchange.sendResponseHeaders(status, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
+            return scripted == null ? StubService.Answer.json(200, request.path().endsWith("/nack") ? DELIVERY : TIMER)
+                    : StubService.Answer.json(Integer.parseInt(scripted.substring(0, 3)), scripted.substring(4));
         });
-        server.start();
-        clock = TimeServiceClient.connect(URI.create("http://127.0.0.1:" + server.getAddress().getPort())).clock("c");
+        clock = server.clock("c");
     }
 
     @AfterEach
     void stopStub() {
-        server.stop(0);
+        server.close();
     }
 
     private static String problem(int status, String code) {

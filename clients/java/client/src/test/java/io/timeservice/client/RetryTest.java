@@ -6,17 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,33 +31,26 @@ class RetryTest {
             + "\"Service Unavailable\",\"status\":503,\"detail\":\"the journal failed\",\"instance\":\"/x\","
             + "\"code\":\"storage_unavailable\"}";
 
-    private HttpServer server;
+    private StubService server;
     private final Deque<Integer> statuses = new ArrayDeque<>();
     private final AtomicInteger requests = new AtomicInteger();
     private ClockClient clock;
 
     @BeforeEach
-    void startStub() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", exchange -> {
+    void startStub() {
+        server = StubService.answering(request -> {
             requests.incrementAndGet();
             Integer scripted = statuses.poll();
             int status = scripted == null ? 200 : scripted;
-            String body = status == 503 ? UNAVAILABLE : status == 502 ? "<html>bad gateway</html>" : CLOCK;
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", status >= 400 && status != 502
-                    ? "application/problem+json" : "application/json");
-            exchange.sendResponseHeaders(status, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
+            return status == 502 ? new StubService.Answer(502, "text/html", "<html>bad gateway</html>")
+                    : StubService.Answer.json(status, status == 503 ? UNAVAILABLE : CLOCK);
         });
-        server.start();
-        clock = TimeServiceClient.connect(URI.create("http://127.0.0.1:" + server.getAddress().getPort())).clock("c");
+        clock = server.clock("c");
     }
 
     @AfterEach
     void stopStub() {
-        server.stop(0);
+        server.close();
     }
 
     @Test
@@ -105,7 +95,7 @@ class RetryTest {
 
         for (Runnable change : List.<Runnable>of(() -> clock.fork("d"),
                 () -> clock.schedules().pause("s"), () -> clock.schedules().trigger("s"), () -> clock.changeRate(2),
-                () -> TimeServiceClient.connect(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
+                () -> TimeServiceClient.connect(server.uri())
                         .loadClock("d", ClockSnapshot.of("{}")))) {
             requests.set(0);
             statuses.add(503);

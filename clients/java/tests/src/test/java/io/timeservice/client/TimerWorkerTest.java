@@ -100,6 +100,50 @@ class TimerWorkerTest {
     }
 
     @Test
+    void aKeyAtItsConcurrency_holdsBackOnlyItsOwn_andTheWorkerGetsThemAfterItsAcks(TimeServiceClient ts)
+            throws Exception {
+        ClockClient clock = ts.createClock("flow-" + UUID.randomUUID(), ClockOptions.virtual(0).queued()
+                .flow(FlowControl.perKey().concurrency(1)));
+        for (int i = 0; i < 3; i++) {
+            clock.add("hot-" + i, Duration.ZERO, 0, null, AddOptions.key("hot"));
+        }
+        clock.add("cold-a", Duration.ZERO, 0, null, AddOptions.key("a"));
+        clock.add("cold-b", Duration.ZERO, 0, null, AddOptions.key("b"));
+        clock.advance(Duration.ZERO);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> handled = new CopyOnWriteArrayList<>();
+        AtomicInteger hotRunning = new AtomicInteger();
+        AtomicInteger mostHotRunning = new AtomicInteger();
+
+        try (TimerWorker worker = TimerWorker.on(clock).concurrency(4).pollWait(Duration.ofMillis(500))
+                .handler(delivery -> {
+                    if (delivery.key().equals("hot")) {
+                        mostHotRunning.accumulateAndGet(hotRunning.incrementAndGet(), Math::max);
+                        release.await(30, TimeUnit.SECONDS);
+                        hotRunning.decrementAndGet();
+                    }
+                    handled.add(delivery.id());
+                }).start()) {
+            // hot-0 holds the hot key's one slot: the worker takes the other keys' deliveries meanwhile
+            Await.until("both cold keys handled", DEADLINE, () -> worker.stats().acked() == 2, worker::stats);
+            assertEquals(Set.of("cold-a", "cold-b"), Set.copyOf(handled));
+            DeliveryCounts held = clock.deliveries();
+            assertEquals(1, held.inFlight(), held::toString);
+            assertEquals(2, held.ready(), held::toString);
+            List<KeyState> busiest = clock.busiestKeys(1);
+            assertEquals(List.of(new KeyState("hot", 2, 1, 2, 1, null, null, false)), busiest);
+
+            release.countDown();
+            Await.until("the held ones handled after the acks", DEADLINE, () -> worker.stats().acked() == 5,
+                    worker::stats);
+        } finally {
+            clock.delete();
+        }
+        assertEquals(List.of("hot-0", "hot-1", "hot-2"), handled.subList(2, 5));
+        assertEquals(1, mostHotRunning.get(), "the hot key never had more than its 1 in flight");
+    }
+
+    @Test
     void handlerLongerThanItsLease_keepsItByExtendingAtHalfTheLease(TimeServiceClient ts) throws Exception {
         ClockClient clock = ts.createClock("lease-" + UUID.randomUUID(), ClockOptions.system());
         CountDownLatch release = new CountDownLatch(1);
