@@ -286,11 +286,11 @@ class CloudTasksTaskController {
                 + " gave: " + pageToken);
     }
 
+    /** The task's headers a {@link PushTarget} checks: all but Content-Type, which is sent as the body's. */
     private static java.util.Map<String, String> withoutContentType(CloudTasksJson.NewTask task) {
         java.util.Map<String, String> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         headers.putAll(task.headers());
         headers.remove("Content-Type");
-        headers.remove("User-Agent");
         return headers;
     }
 }

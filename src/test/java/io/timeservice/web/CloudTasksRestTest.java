@@ -250,6 +250,8 @@ class CloudTasksRestTest extends RestTestSupport {
         call("POST", tasks, "{\"task\":{\"httpRequest\":{\"url\":\"" + receiver.url("/")
                 + "\",\"body\":\"***\"}}}").refused(400, "INVALID_ARGUMENT");
         call("POST", tasks, "{\"task\":{\"appEngineHttpRequest\":{}}}").refused(400, "INVALID_ARGUMENT");
+        call("POST", tasks, "{\"task\":{\"httpRequest\":{\"url\":\"" + receiver.url("/")
+                + "\",\"headers\":{\"User-Agent\":\"a\\u0001b\"}}}}").refused(400, "INVALID_ARGUMENT");
         call("GET", tasks + "/missing", null).refused(404, "NOT_FOUND");
         call("DELETE", tasks + "/missing", null).refused(404, "NOT_FOUND");
         call("POST", "/v2/" + QUEUE + ":pause", "{}").refused(501, "UNIMPLEMENTED");
