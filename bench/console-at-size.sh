@@ -21,6 +21,7 @@ if [ "${STORE:-memory}" = postgresql ]; then
   if [ "${LOAD:-1}" != 0 ]; then
     psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
   fi
+  export AFTER_LOAD="psql -h 127.0.0.1 -U postgres -d $db -qc 'VACUUM ANALYZE'"
   store=(--timeservice.store=postgresql --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/$db"
          --spring.datasource.username=postgres --spring.datasource.hikari.connection-timeout=60000)
 fi

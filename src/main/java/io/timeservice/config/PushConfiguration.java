@@ -55,10 +55,16 @@ class PushConfiguration {
                 System::currentTimeMillis, metrics);
     }
 
+    /** The last push attempts of each clock, for the console (in memory, bounded). */
+    @Bean
+    io.timeservice.push.RecentPushes recentPushes() {
+        return new io.timeservice.push.RecentPushes(System::currentTimeMillis);
+    }
+
     @Bean(destroyMethod = "close")
     Pusher pusher(ClockStore clocks, DeliveryStore deliveries, PushClient client, PushMetrics metrics,
                   TimeServiceProperties properties, ScheduledExecutorService pushTimers, MeterRegistry registry,
-                  io.timeservice.model.QStashMessage.Codec qstashMessages,
+                  io.timeservice.model.QStashMessage.Codec qstashMessages, io.timeservice.push.RecentPushes recent,
                   io.timeservice.model.CloudTask.Codec cloudTasks) {
         TimeServiceProperties.Push push = properties.push();
         // the memory store without a journal never waits for I/O: its answers are settled where they arrive
@@ -70,7 +76,8 @@ class PushConfiguration {
         // Cloud Tasks' tasks (issue 47) first, every other push through the QStash sender
         io.timeservice.push.CloudTasksSender tasks = new io.timeservice.push.CloudTasksSender(sender, client,
                 cloudTasks);
-        Pusher pusher = new Pusher(clocks, deliveries, tasks, metrics, push.threads(), pushTimers, push.sweep(),
+        Pusher pusher = new Pusher(clocks, deliveries, tasks, recent.around(metrics), push.threads(), pushTimers,
+                push.sweep(),
                 neverWaits, neverWaits ? Pusher.newInstance() : null);
         MicrometerPushMetrics.inFlightGauge(registry, pusher::inFlight);
         return pusher;

@@ -473,17 +473,20 @@ public record TimeServiceProperties(@DefaultValue Heap heap,
      *
      * @param mode               whether the {@code qstash-r<retries>} clocks made on first use are virtual (tests
      *                           advance them) or system
-     * @param currentSigningKey  signs every message's {@code Upstash-Signature}; none: messages leave unsigned. The
-     *                           next key is the receivers' business only (the SDK's {@code Receiver} takes both): to
-     *                           rotate, give receivers the new key as their next one, then make it the current one here
+     * @param currentSigningKey  signs every message's {@code Upstash-Signature}; none: messages leave unsigned
+     * @param nextSigningKey     the key that becomes the current one at the next rotation: never signs, only shown by
+     *                           {@code GET /v2/keys} with the current one, as QStash shows both (receivers hold both, so
+     *                           the SDK's {@code Receiver} verifies a message signed with either). To rotate, set the
+     *                           next key as the current one and a new next key, and restart
      */
     public record Qstash(@DefaultValue("virtual") io.timeservice.model.ClockSettings.Mode mode,
-                         String currentSigningKey) {
+                         String currentSigningKey, String nextSigningKey) {
 
         /** Never the keys themselves: this record may end up in a log line or an exception message. */
         @Override
         public String toString() {
-            return "Qstash[mode=" + mode + ", currentSigningKey=" + (currentSigningKey == null ? "none" : "set") + "]";
+            return "Qstash[mode=" + mode + ", currentSigningKey=" + (currentSigningKey == null ? "none" : "set")
+                    + ", nextSigningKey=" + (nextSigningKey == null ? "none" : "set") + "]";
         }
     }
 }

@@ -78,15 +78,6 @@ public final class FlowRules {
     }
 
     /**
-     * Flow control asked of a store that does not hold it yet (the PostgreSQL store): {@code invalid_request}, and
-     * nothing changes, rather than limits silently not kept.
-     */
-    public static ProblemException notStored() {
-        return new ProblemException(ErrorCode.INVALID_REQUEST, "flow control (flow, clockConcurrency, clockRate) is"
-                + " not supported by the PostgreSQL store yet: create the clock without it, or use the memory store");
-    }
-
-    /**
      * Refuses an override for {@code key} on a clock with {@code settings} ({@code invalid_request}): a key by the id
      * rules, a concurrency or a rate (or both) in range, and a clock with flow control; and a new override past
      * {@value #MAX_KEY_OVERRIDES} ({@code flow_key_limit}).

@@ -23,6 +23,7 @@ public final class QStashRules {
     public static final int MAX_RETRIES = 20;
     public static final long DEDUPE_WINDOW_MILLIS = 10 * 60 * 1000L;
     public static final long DEFAULT_TIMEOUT_MILLIS = PushTarget.MAX_TIMEOUT_MILLIS;
+    private static final Pattern DLQ_ID = Pattern.compile("dlq_(\\d+)_(\\d+)");
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");
 
     private QStashRules() {
@@ -31,6 +32,36 @@ public final class QStashRules {
     /** The clock that holds messages retried {@code retries} times. */
     public static String clockName(int retries) {
         return CLOCK_PREFIX + retries;
+    }
+
+    /** The retry count of a QStash clock's name {@code qstash-r<0..20>}, or -1 for any other name. */
+    public static int retriesOf(String clock) {
+        String digits = clock.startsWith(CLOCK_PREFIX) ? clock.substring(CLOCK_PREFIX.length()) : "";
+        if (!digits.matches("0|[1-9]\\d?") || Integer.parseInt(digits) > MAX_RETRIES) {
+            return -1;
+        }
+        return Integer.parseInt(digits);
+    }
+
+    /** The {@code dlqId} of the dead letter with {@code sequence} on the clock with {@code retries}. */
+    public static String dlqId(int retries, long sequence) {
+        return "dlq_" + retries + "_" + sequence;
+    }
+
+    /**
+     * The retry count and sequence a {@link #dlqId} names.
+     *
+     * @throws ProblemException {@code delivery_not_found} for a text that is no dlqId
+     */
+    public static long[] ofDlqId(String dlqId) {
+        Matcher matcher = DLQ_ID.matcher(dlqId);
+        if (matcher.matches() && matcher.group(1).length() <= 2 && matcher.group(2).length() <= 18) {
+            int retries = Integer.parseInt(matcher.group(1));
+            if (retries <= MAX_RETRIES) {
+                return new long[] {retries, Long.parseLong(matcher.group(2))};
+            }
+        }
+        throw new ProblemException(ErrorCode.DELIVERY_NOT_FOUND, "no dead letter has the dlqId " + dlqId);
     }
 
     /** The settings of {@link #clockName}: push to the placeholder, {@code retries + 1} attempts, the dedupe window. */

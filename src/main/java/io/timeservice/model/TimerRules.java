@@ -28,15 +28,6 @@ public final class TimerRules {
         }
     }
 
-    /**
-     * A flow-control key given to a store that does not keep keys yet (the PostgreSQL store): {@code invalid_request},
-     * and nothing changes, rather than a key silently dropped.
-     */
-    public static ProblemException keysNotStored() {
-        return new ProblemException(ErrorCode.INVALID_REQUEST, "key (flow control) is not supported by the"
-                + " PostgreSQL store yet: add the timer without a key, or use the memory store");
-    }
-
     /** The id rules for {@code value}, named {@code member} in the refusal, which carries {@code code}. */
     private static void requireIdSyntax(String value, String member, ErrorCode code) {
         if (value == null || value.isEmpty() || value.length() > Limits.MAX_ID_LENGTH) {

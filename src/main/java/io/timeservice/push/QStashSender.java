@@ -15,7 +15,7 @@ import io.timeservice.model.QStashRules;
  * target is {@link QStashRules#PLACEHOLDER_URL}; its timers' payloads are the messages ({@link QStashMessage.Codec}).
  * Such a push goes to the message's URL with its method, headers and raw body, signed with {@code Upstash-Signature}
  * ({@link QStashSignature}, the current signing key) and carrying {@code Upstash-Message-Id} (the timer's id) and
- * {@code Upstash-Retried}; the answer settles it as any push's. Thread-safe.
+ * {@code Upstash-Retried} (and a schedule's occurrence {@code Upstash-Schedule-Id}); the answer settles it as any push's. Thread-safe.
  */
 public final class QStashSender implements PushSender {
 
@@ -58,6 +58,9 @@ public final class QStashSender implements PushSender {
         Map<String, String> headers = new LinkedHashMap<>(message.headers());
         headers.put("Upstash-Message-Id", delivery.id());
         headers.put("Upstash-Retried", Integer.toString(delivery.attempt() - 1));
+        if (delivery.schedule() != null) {
+            headers.put("Upstash-Schedule-Id", delivery.schedule());
+        }
         if (signingKey != null) {
             headers.put("Upstash-Signature", QStashSignature.sign(signingKey, message.url(), message.body(),
                     Math.floorDiv(wallClockMillis.getAsLong(), 1000)));

@@ -69,7 +69,7 @@ class SecurityConfiguration {
             PathPatternRequestMatcher.pathPattern("/queue/**"),
             PathPatternRequestMatcher.pathPattern("/deliveries/**"),
             PathPatternRequestMatcher.pathPattern("/demo/**"),
-            PathPatternRequestMatcher.pathPattern("/v2/projects/**")); // Cloud Tasks' queues and tasks (issue 47)
+            PathPatternRequestMatcher.pathPattern("/v2/**")); // QStash's and Cloud Tasks' drop-in APIs (docs/DROP-IN.md)
 
     private final TimeServiceProperties.Security settings;
 
@@ -198,6 +198,9 @@ class SecurityConfiguration {
                     // Changes to the queue first: the actuator's matchers below cost more than the check itself,
                     // and no actuator path is a queue path, so the order decides nothing else.
                     requests.requestMatchers(new AndRequestMatcher(UNSAFE, QUEUE_PATHS))
+                            .hasAuthority(Scope.WRITE_AUTHORITY);
+                    // QStash's signing keys are secrets: shown to writers only
+                    requests.requestMatchers(PathPatternRequestMatcher.pathPattern("/v2/keys"))
                             .hasAuthority(Scope.WRITE_AUTHORITY);
                     requests.requestMatchers(EndpointRequest.to("health")).permitAll();
                     if (settings.openActuator()) {

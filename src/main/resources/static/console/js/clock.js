@@ -2,7 +2,7 @@
 // actions over everything that matches, push settings and, for a virtual clock, advance, fork and snapshot.
 // Change buttons exist only when the token may write (app.js asks the service).
 import { call, clockPath } from './api.js';
-import { h, show, clockTime } from './dom.js';
+import { h, show, clockTime, utc } from './dom.js';
 import { timersSection } from './timers.js';
 import { schedulesSection } from './schedules.js';
 import { deliveriesSection, deadLettersSection } from './deliveries.js';
@@ -78,7 +78,7 @@ export function clockPage(context, name) {
       parts.push(deliveriesSection(page), deadLettersSection(page));
     }
     if (clock.push !== undefined) {
-      parts.push(pushSection(clock.push));
+      parts.push(pushSection(clock.push, page));
     }
     if (clock.mode === 'virtual') {
       parts.push(virtualSection(page));
@@ -100,8 +100,36 @@ export function clockPage(context, name) {
 }
 
 // The push target without secrets: its host, timeout and concurrency, the names of its headers (their values may be
-// credentials) and how many signing secrets it has.
-function pushSection(push) {
+// credentials) and how many signing secrets it has; then its health and the last attempts this instance made
+// (GET .../push/recent: outcome, status, delivery, duration; never a header, URL or body).
+function pushSection(push, page) {
+  const health = h('p', { id: 'push-health', class: 'note', 'aria-live': 'polite' });
+  const body = h('tbody', { id: 'push-recent-rows' });
+
+  async function refresh() {
+    try {
+      const { attempts, kept } = await call('GET', `${page.base}/push/recent`);
+      const failing = attempts.findIndex((attempt) => attempt.outcome === 'success');
+      const failures = failing === -1 ? attempts.length : failing;
+      show(health, attempts.length === 0 ? 'No push attempt seen by this instance yet.'
+        : `${failures === 0 ? 'Healthy' : 'Failing'}: the last attempt ${attempts[0].outcome}`
+          + `${failures > 1 ? `, ${failures} failures in a row` : ''} (the last ${kept} attempts are kept).`);
+      health.dataset.health = attempts.length === 0 ? 'unknown' : failures === 0 ? 'healthy' : 'failing';
+      show(body, attempts.map((attempt) => h('tr', { 'data-outcome': attempt.outcome },
+        h('td', {}, utc(attempt.at)),
+        h('th', { scope: 'row', class: 'id' }, attempt.id),
+        h('td', { class: 'num' }, attempt.sequence),
+        h('td', { class: 'num' }, attempt.attempt),
+        h('td', {}, attempt.outcome),
+        h('td', { class: 'num' }, attempt.status === 0 ? '—' : attempt.status),
+        h('td', {}, attempt.detail),
+        h('td', { class: 'num' }, `${attempt.millis} ms`))));
+    } catch (problem) {
+      page.context.report(problem);
+    }
+  }
+
+  refresh();
   return {
     element: h('section', { id: 'push', 'aria-labelledby': 'push-title' },
       h('h3', { id: 'push-title' }, 'Push target'),
@@ -111,7 +139,12 @@ function pushSection(push) {
         ['Concurrency', push.concurrency],
         ['Header names', Object.keys(push.headers).join(', ') || 'none'],
         ['Signing secrets', push.secretsCount],
-      ].map(([term, value]) => h('div', { class: 'fact' }, h('dt', {}, term), h('dd', {}, value))))),
+      ].map(([term, value]) => h('div', { class: 'fact' }, h('dt', {}, term), h('dd', {}, value)))),
+      h('h4', {}, 'Recent attempts'), health,
+      h('table', { class: 'grid', id: 'push-recent' }, h('thead', {}, h('tr', {}, ['Ended (UTC)', 'Delivery',
+        'Sequence', 'Attempt', 'Outcome', 'Status', 'Detail', 'Took'].map((title) => h('th', { scope: 'col' },
+        title)))), body)),
+    refresh,
   };
 }
 

@@ -38,7 +38,7 @@ export function clocksPage(context) {
     } }, h('label', { for: 'clock-prefix' }, 'Filter'), filter, h('button', { type: 'submit' }, 'Filter')),
     h('table', { class: 'grid', id: 'clocks' },
       h('thead', {}, h('tr', {}, ['Name', 'Mode', 'Delivery', 'Now', 'Pending', 'Ready', 'In flight', 'Waiting',
-        'Dead', 'Push target'].map((title) => h('th', { scope: 'col' }, title)))),
+        'Dead', 'Push target (health)'].map((title) => h('th', { scope: 'col' }, title)))),
       body),
     h('div', { class: 'row' }, previous, next, status));
 
@@ -96,7 +96,21 @@ export function clocksPage(context) {
       h('td', { class: 'num' }, count('inFlight')),
       h('td', { class: 'num' }, count('waiting')),
       h('td', { class: 'num', 'data-dead': count('dead') }, count('dead')),
-      h('td', {}, clock.push === undefined ? '—' : hostOf(clock.push.url)));
+      clock.push === undefined ? h('td', {}, '—') : pushCell(clock));
+  }
+
+  // The push target's host and its health as this instance saw its last attempts (GET .../push/recent): healthy
+  // when the last one succeeded, failing with how many failed in a row, unknown before any.
+  function pushCell(clock) {
+    const health = h('span', { class: 'health', 'data-health': 'unknown' }, '…');
+    call('GET', `/clocks/${encodeURIComponent(clock.name)}/push/recent`).then(({ attempts }) => {
+      const failures = attempts.findIndex((attempt) => attempt.outcome === 'success');
+      const failed = failures === -1 ? attempts.length : failures;
+      const state = attempts.length === 0 ? 'unknown' : failed === 0 ? 'healthy' : 'failing';
+      health.dataset.health = state;
+      show(health, state === 'failing' ? `failing (${failed} in a row, last ${attempts[0].outcome})` : state);
+    }, () => show(health, 'unknown'));
+    return h('td', { 'data-push': clock.name }, hostOf(clock.push.url), h('br'), health);
   }
 
   load();

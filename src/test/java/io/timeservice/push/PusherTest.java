@@ -140,13 +140,7 @@ class PusherTest {
                 ClockSettings.DeliveryMode.PUSH, RETRY, null, target("/hooks", 4, List.of()))
                 .withFlow(new io.timeservice.model.FlowLimits(1, null, null, null, null)));
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        receiver.answer(request -> new Receiver.Answer(204, Map.of(), () -> {
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }));
+        receiver.answer(request -> Receiver.Answer.heldUntil(release));
         for (int i = 0; i < 3; i++) {
             timers.add("flow", "k" + i, io.timeservice.model.Due.after(10), 0, null, null, "k", Trace.NONE);
         }

@@ -49,6 +49,17 @@ public final class Receiver implements AutoCloseable {
         public static Answer status(int status) {
             return new Answer(status, Map.of(), () -> { });
         }
+
+        /** 204, held open until {@code release} is counted down (or the answering thread is interrupted). */
+        public static Answer heldUntil(java.util.concurrent.CountDownLatch release) {
+            return new Answer(204, Map.of(), () -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
     }
 
     private final HttpServer server;

@@ -22,6 +22,8 @@ final class SettleRecorder implements DeliveryStore {
     private final BlockingQueue<Settled> settled = new LinkedBlockingQueue<>();
     /** Each claim the store refused: the clock's name and the code. */
     final java.util.Queue<String> refusedClaims = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** The pusher's claims the store answered (empty ones too). */
+    final java.util.concurrent.atomic.AtomicInteger claimsOf = new java.util.concurrent.atomic.AtomicInteger();
     /** The names of the threads that acknowledged. */
     final java.util.Set<String> ackingThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -46,7 +48,9 @@ final class SettleRecorder implements DeliveryStore {
     @Override
     public List<Delivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
         try {
-            return store.claimOf(clock, incarnation, max, leaseMillis);
+            List<Delivery> claimed = store.claimOf(clock, incarnation, max, leaseMillis);
+            claimsOf.incrementAndGet();
+            return claimed;
         } catch (io.timeservice.model.ProblemException refused) {
             refusedClaims.add(clock + ": " + refused.code().code());
             throw refused;

@@ -12,53 +12,19 @@ import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
-import io.timeservice.model.FlowKeyState;
 import io.timeservice.model.FlowLimits;
-import io.timeservice.model.FlowOverride;
 import io.timeservice.model.FlowRate;
-import io.timeservice.model.FlowRules;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The contract of flow control (issue 44) on every store that keeps keys, on a virtual queueing clock {@value #Q}:
  * a timer's {@code key} through add, batch, delivery, fork and snapshot, and its refusals.
  */
-public abstract class FlowStoreContract extends StoreContract {
-
-    static final String Q = "q";
-    private static final RetryPolicy THREE = new RetryPolicy(3, 400, 2.0, 3_000, 0.0);
-    private static final ClockSettings QUEUE = new ClockSettings(ClockSettings.Mode.VIRTUAL,
-            ClockSettings.DeliveryMode.QUEUE, THREE);
-
-    @BeforeEach
-    void queueClock() {
-        clocks().create(Q, 0, QUEUE);
-    }
-
-    /** A virtual queueing clock {@code name} at 0 with {@code flow}. */
-    protected final void flowClock(String name, FlowLimits flow) {
-        clocks().create(name, 0, QUEUE.withFlow(flow));
-    }
-
-    private static FlowLimits perKey(Integer concurrency, FlowRate rate, Integer burst) {
-        return new FlowLimits(concurrency, rate, burst, null, null);
-    }
-
-    private List<String> claimIds(String clock, int max) {
-        return deliveries().claim(clock, max, 1_000, 0).stream().map(Delivery::id).toList();
-    }
-
-    /** Adds timers {@code prefix}0.. under {@code key}, each due at 10. */
-    private void ready(String clock, String key, String prefix, int count) {
-        for (int i = 0; i < count; i++) {
-            timers().add(clock, prefix + i, Due.at(10), 0, null, null, key, Trace.NONE);
-        }
-    }
+public abstract class FlowStoreContract extends FlowContractSupport {
 
     @Test
     void aKeyAtItsConcurrency_isHeldBack_andGetsItsSlotBack_byAckNackAndLeaseEnd() {
@@ -171,14 +137,6 @@ public abstract class FlowStoreContract extends StoreContract {
         assertThat(clocks().list(100, null)).extracting(c -> c.name()).doesNotContain("x");
     }
 
-    protected final Timer add(String clock, String id, long delay, String key) {
-        return timers().add(clock, id, Due.after(delay), 0, null, null, key, Trace.NONE);
-    }
-
-    protected final void advance(String clock, long by) {
-        timers().advance(clock, by, null, Integer.MAX_VALUE, Trace.NONE);
-    }
-
     @Test
     void aTimersKey_isKept_andShownByItsDelivery() {
         assertThat(add(Q, "a", 10, "tenant-1").key()).isEqualTo("tenant-1");
@@ -231,145 +189,6 @@ public abstract class FlowStoreContract extends StoreContract {
         }
         assertThat(saved.timers()).extracting(Timer::key).containsExactly("tenant-2");
         assertThat(saved.deliveries()).extracting(Delivery::key).containsExactly("tenant-1");
-    }
-
-    // ---- overrides of single keys (PUT/GET/DELETE /clocks/{c}/flow/keys/{key}) and the busiest keys ----
-
-    protected final FlowKeyStore flowKeys() {
-        return stores().flowKeys();
-    }
-
-    private static FlowOverride concurrency(int concurrency) {
-        return new FlowOverride(concurrency, null);
-    }
-
-    @Test
-    void anOverride_replacesTheClocksLimits_forItsKeyAlone() {
-        flowClock("f", perKey(1, null, null));
-        ready("f", "a", "a", 3);
-        ready("f", "b", "b", 3);
-
-        assertThat(flowKeys().put("f", "a", concurrency(3))).as("new").isTrue();
-        assertThat(flowKeys().put("f", "a", concurrency(3))).as("replaced").isFalse();
-        advance("f", 10);
-
-        assertThat(claimIds("f", 10)).containsExactly("a0", "b0", "a1", "a2");
-        assertThat(flowKeys().get("f", "a")).isEqualTo(concurrency(3));
-    }
-
-    @Test
-    void anOverride_liftsAHeldKey_andItsDeletionHoldsItAgain() {
-        flowClock("f", perKey(1, null, null));
-        ready("f", "a", "a", 3);
-        advance("f", 10);
-        List<Delivery> first = deliveries().claim("f", 10, 1_000, 0);
-        assertThat(first).extracting(Delivery::id).containsExactly("a0");
-        assertThat(claimIds("f", 10)).isEmpty();
-
-        flowKeys().put("f", "a", concurrency(2));
-        List<Delivery> second = deliveries().claim("f", 10, 1_000, 0);
-        assertThat(second).extracting(Delivery::id).containsExactly("a1");
-        flowKeys().delete("f", "a");
-        deliveries().ack("f", "a0", first.get(0).claim());
-        assertThat(claimIds("f", 10)).as("a1 still holds the clock's one slot").isEmpty();
-        deliveries().ack("f", "a1", second.get(0).claim());
-        assertThat(claimIds("f", 10)).containsExactly("a2");
-        assertRefused(() -> flowKeys().get("f", "a"), ErrorCode.FLOW_KEY_NOT_FOUND,
-                "the clock has no override for key a");
-    }
-
-    @Test
-    void anOverridesRate_isSteppedExactly_andKeepsTheTokensHeld() {
-        flowClock("f", perKey(null, new FlowRate(2, 1_000), null));
-        flowKeys().put("f", "fast", new FlowOverride(null, new FlowRate(1, 100)));
-        ready("f", "fast", "x", 5);
-        ready("f", "a", "a", 5);
-        advance("f", 10);
-
-        assertThat(claimIds("f", 10)).containsExactly("x0", "a0", "a1"); // a bucket of 1 for fast, 2 for a
-        advance("f", 99);
-        assertThat(claimIds("f", 10)).isEmpty();
-        advance("f", 1);
-        assertThat(claimIds("f", 10)).containsExactly("x1");
-
-        flowKeys().put("f", "a", new FlowOverride(null, new FlowRate(10, 1_000))); // a's bucket was empty
-        assertThat(claimIds("f", 10)).as("the override keeps the tokens held: none").isEmpty();
-        advance("f", 100);
-        assertThat(claimIds("f", 10)).containsExactlyInAnyOrder("x2", "a2");
-    }
-
-    @Test
-    void theBusiestKeys_areListedWithTheirDeliveriesAndLimits() {
-        flowClock("f", perKey(2, null, null));
-        FlowOverride cOverride = new FlowOverride(5, new FlowRate(10, 1_000));
-        flowKeys().put("f", "c", cOverride);
-        ready("f", "a", "a", 5);
-        ready("f", "b", "b", 3);
-        ready("f", "c", "c", 1);
-        advance("f", 10);
-        assertThat(claimIds("f", 10)).containsExactly("a0", "b0", "c0", "a1", "b1");
-
-        assertThat(flowKeys().busiest("f", 2)).containsExactly(
-                new FlowKeyState("a", 3, 2, 3, 2, null, null, null),
-                new FlowKeyState("b", 1, 2, 1, 2, null, null, null));
-        assertThat(flowKeys().busiest("f", 10)).extracting(FlowKeyState::key).containsExactly("a", "b", "c");
-        assertThat(flowKeys().busiest("f", 10).get(2))
-                .isEqualTo(new FlowKeyState("c", 0, 1, 0, 5, new FlowRate(10, 1_000), 9L, cOverride));
-        assertThat(flowKeys().busiest(Q, 10)).as("a clock without flow control").isEmpty();
-    }
-
-    @Test
-    void overrides_outOfRange_withoutFlowControl_orMissing_areRefused_andNothingChanges() {
-        flowClock("f", perKey(1, null, null));
-        assertRefused(() -> flowKeys().put(Q, "a", concurrency(1)), ErrorCode.INVALID_REQUEST, "overrides for one"
-                + " key are for a clock with flow control: create it with flow, clockConcurrency or clockRate");
-        assertRefused(() -> flowKeys().put("f", "a", new FlowOverride(null, null)), ErrorCode.INVALID_REQUEST,
-                "an override names concurrency, rate or both: {\"concurrency\": 2}");
-        assertRefused(() -> flowKeys().put("f", "a", concurrency(0)), ErrorCode.INVALID_REQUEST,
-                "concurrency must be between 1 and 1000000, got 0");
-        assertRefused(() -> flowKeys().put("f", "a", new FlowOverride(null, new FlowRate(1, 0))),
-                ErrorCode.INVALID_REQUEST, "rate.period must be between 1 and 86400000, got 0");
-        assertRefused(() -> flowKeys().put("f", "a b", concurrency(1)), ErrorCode.INVALID_REQUEST,
-                "key may contain only A-Z a-z 0-9 . _ - ~ :, found U+0020 at position 1");
-        assertRefused(() -> flowKeys().put("nope", "a", concurrency(1)), ErrorCode.CLOCK_NOT_FOUND,
-                "no clock is named nope");
-        assertRefused(() -> flowKeys().delete("f", "a"), ErrorCode.FLOW_KEY_NOT_FOUND,
-                "the clock has no override for key a");
-        assertRefused(() -> flowKeys().get(Q, "a"), ErrorCode.FLOW_KEY_NOT_FOUND,
-                "the clock has no override for key a");
-        assertThat(clocks().snapshot("f").settings().flow().keys()).isEmpty();
-    }
-
-    @Test
-    void overrides_areBoundedPerClock() {
-        flowClock("f", perKey(1, null, null));
-        for (int i = 0; i < FlowRules.MAX_KEY_OVERRIDES; i++) {
-            flowKeys().put("f", "k" + i, concurrency(2));
-        }
-
-        assertRefused(() -> flowKeys().put("f", "one-more", concurrency(2)), ErrorCode.FLOW_KEY_LIMIT,
-                "the clock holds its limit of 1000 keys with an override: delete one first");
-        assertThat(flowKeys().put("f", "k0", concurrency(3))).as("a replacement is no new key").isFalse();
-        flowKeys().delete("f", "k1");
-        assertThat(flowKeys().put("f", "one-more", concurrency(2))).isTrue();
-    }
-
-    @Test
-    void overrides_goWithAForkAndASnapshot_andAClocksPutIgnoresThem() {
-        FlowLimits flow = perKey(1, null, null);
-        flowClock("f", flow);
-        flowKeys().put("f", "a", concurrency(4));
-
-        clocks().copy("fork", "f");
-        ClockSnapshot saved = clocks().snapshot("f");
-        clocks().load("loaded", saved);
-
-        assertThat(saved.settings().flow().keys()).containsExactly(Map.entry("a", concurrency(4)));
-        for (String clock : List.of("fork", "loaded")) {
-            assertThat(flowKeys().get(clock, "a")).as(clock).isEqualTo(concurrency(4));
-        }
-        assertThat(clocks().create("f", 0, QUEUE.withFlow(flow)).created()).as("the same settings again").isFalse();
-        assertThat(clocks().get("f").settings().flow().keys()).containsKey("a");
     }
 
     /** The clock of the model walk: per key a concurrency of 2 and 3 tokens a second in a bucket of 4; 6 and 10. */

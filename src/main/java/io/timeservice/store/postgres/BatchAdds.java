@@ -52,6 +52,7 @@ final class BatchAdds {
             BatchOp.Add add = adds.get(checked);
             try {
                 TimerRules.requireValidId(add.id());
+                TimerRules.requireValidKey(add.key());
                 fireTimes[checked] = TimeRules.fireTime(now, add.due());
                 String owner = ScheduleRules.occurrenceFormOwner(add.id());
                 if (owner != null && ScheduleRows.exists(connection, clock.name(), owner)) {
@@ -78,7 +79,7 @@ final class BatchAdds {
                 return new Outcome(added, reserved);
             }
             added.add(new Timer(add.id(), fireTimes[i], add.priority(), sequence, 1, now, add.payload(), null,
-                    add.traceContext()));
+                    add.traceContext(), add.key()));
         }
         return new Outcome(added, refusal);
     }
@@ -96,6 +97,7 @@ final class BatchAdds {
         String[] payloads = new String[n];
         Long[] bytes = new Long[n];
         String[] traceContexts = new String[n];
+        String[] keys = new String[n];
         for (int i = 0; i < n; i++) {
             BatchOp.Add add = adds.get(i);
             ids[i] = add.id();
@@ -104,6 +106,7 @@ final class BatchAdds {
             payloads[i] = add.payload();
             bytes[i] = Limits.bytesOf(add.id(), add.payload());
             traceContexts[i] = add.traceContext();
+            keys[i] = add.key();
         }
         try (PreparedStatement insert = connection.prepareStatement(TimerSql.INSERT_RUN)) {
             insert.setString(1, clock.name());
@@ -115,6 +118,7 @@ final class BatchAdds {
             insert.setArray(7, connection.createArrayOf("text", payloads));
             insert.setArray(8, connection.createArrayOf("bigint", bytes));
             insert.setArray(9, connection.createArrayOf("text", traceContexts));
+            insert.setArray(10, connection.createArrayOf("text", keys));
             Map<String, Long> sequences = new HashMap<>(n * 2);
             try (ResultSet rows = insert.executeQuery()) {
                 while (rows.next()) {

@@ -12,6 +12,8 @@ import java.util.Map;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.FlowLimits;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
@@ -90,9 +92,10 @@ final class ClockRows {
             insert.setLong(9, retry.maxBackoffMillis());
             insert.setDouble(10, retry.jitter());
             insert.setLong(11, settings.dedupeWindowMillis());
-            insert.setObject(12, rate, Types.BIGINT);
+            insert.setString(12, flowJson(settings.flow()));
             insert.setObject(13, rate, Types.BIGINT);
-            bindPush(connection, insert, 14, settings.push());
+            insert.setObject(14, rate, Types.BIGINT);
+            bindPush(connection, insert, 15, settings.push());
             insert.executeUpdate();
         }
     }
@@ -125,7 +128,49 @@ final class ClockRows {
         ScaledTime scaled = rate == null ? null : new ScaledTime(row.getLong(13), row.getLong(14), new ClockRate(rate));
         return new StoredClock(row.getString(1), StoredClock.ofSql(ClockSettings.Mode.class, row.getString(2)),
                 row.getLong(3), row.getLong(4), StoredClock.ofSql(ClockSettings.DeliveryMode.class, row.getString(5)), retry,
-                row.getLong(6), scaled, pushOf(row), row.getLong(21), row.getLong(22));
+                row.getLong(6), scaled, pushOf(row), row.getLong(21), row.getLong(22), flowOf(row, 23));
+    }
+
+    /** Flow control in columns {@code first} to {@code first + 6}, or null for a clock without it. */
+    private static FlowLimits flowOf(ResultSet row, int first) throws SQLException {
+        Integer concurrency = row.getObject(first, Integer.class);
+        FlowRate rate = rateOf(row, first + 1);
+        Integer burst = row.getObject(first + 3, Integer.class);
+        Integer clockConcurrency = row.getObject(first + 4, Integer.class);
+        FlowRate clockRate = rateOf(row, first + 5);
+        FlowLimits flow = new FlowLimits(concurrency, rate, burst, clockConcurrency, clockRate);
+        return flow.limits() ? flow : null;
+    }
+
+    private static FlowRate rateOf(ResultSet row, int first) throws SQLException {
+        Long limit = row.getObject(first, Long.class);
+        return limit == null ? null : new FlowRate(limit, row.getLong(first + 1));
+    }
+
+    /** Flow control as the {@code settings} column keeps it: the API's members, nulls left out; null for none. */
+    static String flowJson(FlowLimits flow) {
+        if (flow == null) {
+            return null;
+        }
+        StringBuilder json = new StringBuilder("{");
+        member(json, "concurrency", flow.concurrency());
+        rate(json, "rate", flow.rate());
+        member(json, "burst", flow.burst());
+        member(json, "clockConcurrency", flow.clockConcurrency());
+        rate(json, "clockRate", flow.clockRate());
+        return json.append('}').toString();
+    }
+
+    private static void member(StringBuilder json, String name, Object value) {
+        if (value != null) {
+            json.append(json.length() > 1 ? "," : "").append('"').append(name).append("\":").append(value);
+        }
+    }
+
+    private static void rate(StringBuilder json, String name, FlowRate rate) {
+        if (rate != null) {
+            member(json, name, "{\"limit\":" + rate.limit() + ",\"period\":" + rate.periodMillis() + "}");
+        }
     }
 
     /** The push target in columns 15 to 20, or null for a clock without one. */

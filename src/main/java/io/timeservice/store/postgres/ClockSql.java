@@ -14,7 +14,8 @@ final class ClockSql {
 
     /**
      * A clock's columns; its retry policy's members are null when {@code settings} holds none (the default), its
-     * rate and anchor null unless it is scaled; then its incarnation (V24); the last its dedupe window (V32, 0: none).
+     * rate and anchor null unless it is scaled; then its incarnation (V24); its dedupe window (V32, 0: none); the last
+     * seven its flow control's members (issue 44, V35), each null when not set.
      */
     static final String SELECT = """
             SELECT name, mode, clock_now_ms(clocks), initial_now, delivery,
@@ -22,7 +23,11 @@ final class ClockSql {
                    (settings #>> '{retry,multiplier}')::float8, (settings #>> '{retry,maxBackoff}')::bigint,
                    (settings #>> '{retry,jitter}')::float8, rate_millionths, anchor_wall, now_ms, push_url,
                    push_timeout, push_concurrency, push_header_names, push_header_values, push_secrets, incarnation,
-                   coalesce((settings ->> 'dedupeWindow')::bigint, 0)
+                   coalesce((settings ->> 'dedupeWindow')::bigint, 0),
+                   (settings #>> '{flow,concurrency}')::int, (settings #>> '{flow,rate,limit}')::bigint,
+                   (settings #>> '{flow,rate,period}')::bigint, (settings #>> '{flow,burst}')::int,
+                   (settings #>> '{flow,clockConcurrency}')::int, (settings #>> '{flow,clockRate,limit}')::bigint,
+                   (settings #>> '{flow,clockRate,period}')::bigint
               FROM clocks""";
 
     /** The clock named, with a row-lock clause (or "") appended by the caller. Parameter: the name. */
@@ -50,16 +55,20 @@ final class ClockSql {
             INSERT INTO clocks (name, mode, now_ms, initial_now, delivery) VALUES (?, ?, 0, 0, ?)
             ON CONFLICT (name) DO NOTHING""";
 
-    /** The settings column for a retry policy: the API's member names and units (milliseconds). */
+    /**
+     * The settings column for a retry policy, a dedupe window and flow control (a JSON object of the API's members, or
+     * null for none): the API's member names and units (milliseconds).
+     */
     private static final String SETTINGS = """
             jsonb_build_object('retry', jsonb_build_object('maxAttempts', ?::int, 'initialBackoff', ?::bigint,
                                                            'multiplier', ?::float8, 'maxBackoff', ?::bigint,
                                                            'jitter', ?::float8),
-                               'dedupeWindow', ?::bigint)""";
+                               'dedupeWindow', ?::bigint)
+            || jsonb_strip_nulls(jsonb_build_object('flow', ?::jsonb))""";
 
     /**
      * A new clock's row; a scaled clock's anchor is the database's clock now. Parameters: name, mode, now, initial
-     * now, delivery, the retry policy's five members and the dedupe window ({@link #SETTINGS}), rate twice (null unless scaled), push url,
+     * now, delivery, the retry policy's five members, the dedupe window and flow control ({@link #SETTINGS}), rate twice (null unless scaled), push url,
      * timeout, concurrency, header names, header values, secrets.
      */
     static final String INSERT = "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings,"
@@ -160,20 +169,20 @@ final class ClockSql {
                   JOIN (SELECT seq, row_number() OVER (ORDER BY seq) AS r FROM fresh) f USING (r)),
             copied_timers AS (
                 INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, created_at_wall,
-                                    payload, bytes, schedule, triggered, system_clock, trace_context)
+                                    payload, bytes, schedule, triggered, system_clock, trace_context, key)
                 SELECT (SELECT dst FROM args), t.id, t.fire_time, t.priority, m.new_seq, t.version, t.created_at, t.created_at_wall,
-                       t.payload, t.bytes, t.schedule, t.triggered, t.system_clock, t.trace_context
+                       t.payload, t.bytes, t.schedule, t.triggered, t.system_clock, t.trace_context, t.key
                   FROM timers t JOIN mapped m ON m.old_seq = t.seq
                  WHERE t.clock = (SELECT src FROM args)
                 RETURNING bytes),
             copied_deliveries AS (
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
                                         attempt, claim, lease_until, retry_at, ready_at, done_at, dead_reason, schedule,
-                                        system_clock, trace_context)
+                                        system_clock, trace_context, key, flow_key)
                 SELECT m.new_seq, (SELECT dst FROM args), d.id, d.fire_time, d.priority, d.version, d.created_at, d.payload, d.bytes,
                        CASE WHEN d.state = 'in_flight' THEN 'ready' ELSE d.state END, d.attempt, NULL, NULL,
                        d.retry_at, CASE WHEN d.state = 'in_flight' THEN (SELECT now FROM args) ELSE d.ready_at END, d.done_at,
-                       d.dead_reason, d.schedule, d.system_clock, d.trace_context
+                       d.dead_reason, d.schedule, d.system_clock, d.trace_context, d.key, d.flow_key
                   FROM deliveries d JOIN mapped m ON m.old_seq = d.seq
                  WHERE d.clock = (SELECT src FROM args) AND d.state <> 'acked'
                 RETURNING bytes)
@@ -192,11 +201,11 @@ final class ClockSql {
             SELECT * FROM (
                 SELECT false AS delivery, id, fire_time, priority, seq, version, created_at, payload, NULL AS state,
                        1 AS attempt, NULL::bigint AS retry_at, 0::bigint AS ready_at, NULL AS dead_reason, schedule,
-                       trace_context
+                       trace_context, key
                   FROM timers WHERE clock = ?
                 UNION ALL
                 SELECT true, id, fire_time, priority, seq, version, created_at, payload, state, attempt, retry_at,
-                       ready_at, dead_reason, schedule, trace_context
+                       ready_at, dead_reason, schedule, trace_context, key
                   FROM deliveries WHERE clock = ? AND state <> 'acked') rows
              ORDER BY seq""";
 
@@ -206,32 +215,36 @@ final class ClockSql {
     /**
      * A chunk of a load's timers, one array per column; an occurrence timer names its schedule. Parameters: the clock
      * twice, then the arrays of ids, fire times, priorities, sequences, versions, creation times, payloads, bytes,
-     * schedules, triggered flags and trace contexts.
+     * schedules, triggered flags, trace contexts and keys.
      */
     static final String LOAD_TIMERS = """
             INSERT INTO timers (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, schedule,
-                                triggered, system_clock, trace_context)
+                                triggered, system_clock, trace_context, key)
             SELECT ?, u.id, u.fire_time, u.priority, u.seq, u.version, u.created_at, u.payload, u.bytes, u.schedule,
-                   coalesce(u.triggered, false), (SELECT mode = 'system' FROM clocks WHERE name = ?), u.trace_context
+                   coalesce(u.triggered, false), (SELECT mode = 'system' FROM clocks WHERE name = ?), u.trace_context,
+                   u.key
               FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[],
-                          ?::text[], ?::boolean[], ?::text[])
+                          ?::text[], ?::boolean[], ?::text[], ?::text[])
                    AS u (id, fire_time, priority, seq, version, created_at, payload, bytes, schedule, triggered,
-                         trace_context)""";
+                         trace_context, key)""";
 
     /**
      * A chunk of a load's deliveries, one array per column, ready, waiting or dead (dead ones done at the load).
      * Parameters: the clock twice, then the arrays of ids, fire times, priorities, sequences, payloads, bytes, states,
-     * attempts, retry times, ready times, dead reasons, schedules and trace contexts.
+     * attempts, retry times, ready times, dead reasons, schedules, trace contexts and keys. A delivery's flow key is
+     * {@link StoredClock#flowKeyOf}'s, from the loaded clock's row.
      */
     static final String LOAD_DELIVERIES = """
             INSERT INTO deliveries (clock, id, fire_time, priority, seq, version, created_at, payload, bytes, state,
                                     attempt, retry_at, ready_at, dead_reason, done_at, schedule, system_clock,
-                                    trace_context)
+                                    trace_context, key, flow_key)
             SELECT ?, u.id, u.fire_time, u.priority, u.seq, 1, u.fire_time, u.payload, u.bytes, u.state, u.attempt,
                    u.retry_at, u.ready_at, u.dead_reason, CASE WHEN u.state = 'dead' THEN db_now_ms() END, u.schedule,
-                   (SELECT mode = 'system' FROM clocks WHERE name = ?), u.trace_context
-              FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::int[],
-                          ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[])
+                   c.mode = 'system', u.trace_context, u.key,
+                   CASE WHEN c.settings -> 'flow' IS NOT NULL THEN coalesce(u.key, '') END
+              FROM (SELECT mode, settings FROM clocks WHERE name = ?) c,
+                   unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::int[],
+                          ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[])
                    AS u (id, fire_time, priority, seq, payload, bytes, state, attempt, retry_at, ready_at,
-                         dead_reason, schedule, trace_context)""";
+                         dead_reason, schedule, trace_context, key)""";
 }

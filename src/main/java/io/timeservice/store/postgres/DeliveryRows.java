@@ -80,7 +80,7 @@ final class DeliveryRows {
         UUID claim = row.getObject(8, UUID.class);
         return new Delivery(row.getString(1), row.getLong(2), row.getInt(3), row.getLong(4), row.getString(5),
                 row.getInt(6), state, claim == null ? null : claim.toString(), row.getLong(9), row.getLong(10),
-                row.getLong(11), row.getString(12), row.getString(13), row.getString(14));
+                row.getLong(11), row.getString(12), row.getString(13), row.getString(14), row.getString(15));
     }
 
     /** A claim token as the API carries it; null for text that is no token (no delivery holds it). */

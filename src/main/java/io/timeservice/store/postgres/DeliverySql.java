@@ -19,9 +19,9 @@ final class DeliverySql {
     private DeliverySql() {
     }
 
-    /** A delivery as the API shows it ({@link io.timeservice.model.Delivery}), from the row {@code d}: 14 columns. */
+    /** A delivery as the API shows it ({@link io.timeservice.model.Delivery}), from the row {@code d}: 15 columns. */
     static final String VIEW = "d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.state, d.claim,"
-            + " d.lease_until, d.retry_at, d.ready_at, d.dead_reason, d.schedule, d.trace_context";
+            + " d.lease_until, d.retry_at, d.ready_at, d.dead_reason, d.schedule, d.trace_context, d.key";
 
     /**
      * Claims up to {@code max} ready deliveries of one clock, longest-ready first. The inner SELECT is the fence: it
@@ -55,7 +55,7 @@ final class DeliverySql {
                                        LIMIT ?
                                        FOR UPDATE SKIP LOCKED))
             RETURNING d.id, d.fire_time, d.priority, d.seq, d.payload, d.attempt, d.claim, d.lease_until, d.ready_at,
-                      d.schedule, d.trace_context""".formatted(condition);
+                      d.schedule, d.trace_context, d.key""".formatted(condition);
     }
 
     /**

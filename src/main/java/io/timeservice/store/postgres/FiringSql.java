@@ -14,6 +14,14 @@ final class FiringSql {
     }
 
     /**
+     * A fired timer's flow key in its delivery ({@link StoredClock#flowKeyOf}): its key, '' for none, on a clock with
+     * flow control; null otherwise. Read from the clock's row once per statement (an init plan), of the CTE
+     * {@code fired}, whose rows are all of one clock.
+     */
+    static final String FLOW_KEY = "CASE WHEN (SELECT settings -> 'flow' IS NOT NULL FROM clocks"
+            + " WHERE name = (SELECT clock FROM fired LIMIT 1)) THEN coalesce(key, '') END";
+
+    /**
      * How many timers of the clock are due by a time, counted up to a bound (the limit + 1 tells whether more are
      * due than the limit fires), from the front of {@code timers_firing_order}. Parameters: clock, due by, bound.
      */
@@ -32,9 +40,9 @@ final class FiringSql {
                 DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*),
             queued AS (
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                        ready_at, schedule, system_clock, trace_context)
+                                        ready_at, schedule, system_clock, trace_context, key, flow_key)
                 SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time,
-                       schedule, system_clock, trace_context
+                       schedule, system_clock, trace_context, key, """ + FLOW_KEY + """
                   FROM fired WHERE ?)
             SELECT""" + " " + TimerRows.COLUMNS + " FROM fired ORDER BY " + TimerRows.FIRING_ORDER;
 
@@ -56,9 +64,9 @@ final class FiringSql {
             fired AS (
                 DELETE FROM timers t USING picked WHERE t.seq = picked.seq RETURNING t.*)
             INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                    ready_at, schedule, system_clock, trace_context)
+                                    ready_at, schedule, system_clock, trace_context, key, flow_key)
             SELECT seq, clock, id, fire_time, priority, version, created_at, payload, bytes, 'ready', fire_time,
-                   schedule, system_clock, trace_context
+                   schedule, system_clock, trace_context, key, """ + FLOW_KEY + """
               FROM fired
             RETURNING fire_time, db_now_ms(), id, seq, priority, trace_context""";
 

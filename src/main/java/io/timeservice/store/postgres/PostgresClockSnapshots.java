@@ -72,13 +72,13 @@ public final class PostgresClockSnapshots {
                         if (!row.getBoolean(1)) {
                             timers.add(new Timer(row.getString(2), row.getLong(3), row.getInt(4), number,
                                     row.getLong(6), row.getLong(7), row.getString(8), row.getString(14),
-                                    row.getString(15)));
+                                    row.getString(15), row.getString(16)));
                         } else {
                             Delivery stored = new Delivery(row.getString(2), row.getLong(3), row.getInt(4), number,
                                     row.getString(8), row.getInt(10),
                                     StoredClock.ofSql(Delivery.State.class, row.getString(9)), null, 0,
                                     row.getLong(11), row.getLong(12), row.getString(13), row.getString(14),
-                                    row.getString(15));
+                                    row.getString(15), row.getString(16));
                             deliveries.add(ClockSnapshot.saved(stored, number, clock.now()));
                         }
                     }
@@ -201,7 +201,8 @@ public final class PostgresClockSnapshots {
                 List<Timer> chunk = timers.subList(start, Math.min(timers.size(), start + CHUNK));
                 int n = chunk.size();
                 Object[][] columns = {new String[n], new Long[n], new Integer[n], new Long[n], new Integer[n],
-                        new Long[n], new String[n], new Long[n], new String[n], new Boolean[n], new String[n]};
+                        new Long[n], new String[n], new Long[n], new String[n], new Boolean[n], new String[n],
+                        new String[n]};
                 for (int i = 0; i < n; i++) {
                     Timer t = chunk.get(i);
                     columns[0][i] = t.id();
@@ -215,11 +216,12 @@ public final class PostgresClockSnapshots {
                     columns[8][i] = t.schedule();
                     columns[9][i] = t.schedule() != null && !ClockSnapshot.isScheduledOccurrence(t, schedules);
                     columns[10][i] = t.traceContext();
+                    columns[11][i] = t.key();
                 }
                 insert.setString(1, name);
                 insert.setString(2, name);
                 bind(connection, insert, 3, columns, "text", "bigint", "int", "bigint", "int", "bigint", "text",
-                        "bigint", "text", "boolean", "text");
+                        "bigint", "text", "boolean", "text", "text");
                 insert.executeUpdate();
             }
         }
@@ -233,7 +235,7 @@ public final class PostgresClockSnapshots {
                 int n = chunk.size();
                 Object[][] columns = {new String[n], new Long[n], new Integer[n], new Long[n], new String[n],
                         new Long[n], new String[n], new Integer[n], new Long[n], new Long[n], new String[n],
-                        new String[n], new String[n]};
+                        new String[n], new String[n], new String[n]};
                 for (int i = 0; i < n; i++) {
                     Delivery d = chunk.get(i);
                     columns[0][i] = d.id();
@@ -249,11 +251,12 @@ public final class PostgresClockSnapshots {
                     columns[10][i] = d.deadReason();
                     columns[11][i] = d.schedule();
                     columns[12][i] = d.traceContext();
+                    columns[13][i] = d.key();
                 }
                 insert.setString(1, name);
                 insert.setString(2, name);
                 bind(connection, insert, 3, columns, "text", "bigint", "int", "bigint", "text", "bigint", "text",
-                        "int", "bigint", "bigint", "text", "text", "text");
+                        "int", "bigint", "bigint", "text", "text", "text", "text");
                 insert.executeUpdate();
             }
         }

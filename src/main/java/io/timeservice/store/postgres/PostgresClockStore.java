@@ -6,9 +6,7 @@ import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ClockView;
-import io.timeservice.model.FlowRules;
 import io.timeservice.model.Limits;
-import io.timeservice.model.TimerRules;
 import io.timeservice.store.ClockStore;
 
 /** The PostgreSQL store's clocks behind the web layer; a clock's retry policy is kept in {@code clocks.settings}. */
@@ -22,9 +20,6 @@ public final class PostgresClockStore implements ClockStore {
 
     @Override
     public ClockView.Created create(String name, long now, ClockSettings settings) {
-        if (settings.flow() != null) {
-            throw FlowRules.notStored();
-        }
         PostgresClockRegistry.Created created = store.clocks().create(name, now, settings);
         return new ClockView.Created(view(created.clock()), created.created());
     }
@@ -41,13 +36,6 @@ public final class PostgresClockStore implements ClockStore {
 
     @Override
     public ClockView.Created load(String name, ClockSnapshot snapshot) {
-        if (snapshot.settings().flow() != null) {
-            throw FlowRules.notStored();
-        }
-        if (snapshot.timers().stream().anyMatch(t -> t.key() != null)
-                || snapshot.deliveries().stream().anyMatch(d -> d.key() != null)) {
-            throw TimerRules.keysNotStored();
-        }
         return new ClockView.Created(view(store.clockSnapshots().load(name, snapshot)), true);
     }
 

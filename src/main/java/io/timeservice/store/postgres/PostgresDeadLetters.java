@@ -94,7 +94,7 @@ public final class PostgresDeadLetters {
                  ResultSet rows = delete.executeQuery()) {
                 while (rows.next()) {
                     deleted.add(DeliveryRows.viewOf(rows));
-                    bytes += rows.getLong(15);
+                    bytes += rows.getLong(16);
                 }
             }
             deleted.sort(Comparator.comparingLong(Delivery::sequence));

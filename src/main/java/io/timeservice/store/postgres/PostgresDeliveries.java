@@ -50,12 +50,18 @@ import io.timeservice.store.StoreMetrics;
  */
 public final class PostgresDeliveries {
 
-    private static final Comparator<ClaimedDelivery> READY_ORDER = Comparator.comparingLong(ClaimedDelivery::readyAt)
+    static final Comparator<ClaimedDelivery> READY_ORDER = Comparator.comparingLong(ClaimedDelivery::readyAt)
             .thenComparingLong(ClaimedDelivery::fireTime).thenComparingInt(ClaimedDelivery::priority)
             .thenComparingLong(ClaimedDelivery::sequence);
 
     /** Most expired leases and most due retries one claim on a system clock moves before it claims. */
     static final int RELEASE_ON_CLAIM = 1_000;
+
+    /**
+     * How often a long poll on a clock with flow control looks again while it waits (as the memory store's): an ack,
+     * a lease end or a token's refill frees held-back deliveries without a notification.
+     */
+    static final long FLOW_LOOK_AGAIN_NANOS = 20_000_000L;
 
     private final Jdbc jdbc;
     private final PendingBudgetStripes budget;
@@ -86,7 +92,7 @@ public final class PostgresDeliveries {
      *                            {@code clock_not_found}
      */
     public List<ClaimedDelivery> claim(String clock, int max, long leaseMillis) {
-        return claimOnce(clock, null, max, leaseMillis, 0);
+        return claimOnce(clock, null, max, leaseMillis, 0, new StoredClock[1]);
     }
 
     /**
@@ -96,16 +102,15 @@ public final class PostgresDeliveries {
      * @throws ProblemException {@code clock_not_found} also for another incarnation
      */
     public List<ClaimedDelivery> claimOf(String clock, long incarnation, int max, long leaseMillis) {
-        return claimOnce(clock, incarnation, max, leaseMillis, 0);
+        return claimOnce(clock, incarnation, max, leaseMillis, 0, new StoredClock[1]);
     }
 
     /**
      * One look of a claim, from {@code incarnation} only when it is not null; {@code waitMillis} only to be checked in
-     * the memory store's order of refusals.
+     * the memory store's order of refusals; {@code onClock} gets the clock as the look read it.
      */
     private List<ClaimedDelivery> claimOnce(String clock, Long incarnation, int max, long leaseMillis,
-                                            long waitMillis) {
-        StoredClock[] onClock = new StoredClock[1];
+                                            long waitMillis, StoredClock[] onClock) {
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
         Supplier<List<ClaimedDelivery>> look = () -> jdbc.inTransaction(connection -> {
             StoredClock stored = DeliveryRows.onQueueClock(connection, clock,
@@ -116,6 +121,10 @@ public final class PostgresDeliveries {
             onClock[0] = stored;
             if (stored.firesByItself()) {
                 released[0] = LeaseReleaser.releaseDue(connection, stored, RELEASE_ON_CLAIM, true);
+            }
+            if (stored.flow() != null) {
+                return FlowClaim.claim(connection, stored, incarnation, max,
+                        TimeRules.saturatedAdd(stored.now(), leaseMillis));
             }
             try (PreparedStatement claim = connection.prepareStatement(incarnation == null ? DeliverySql.CLAIM
                     : DeliverySql.CLAIM_OF)) {
@@ -131,7 +140,7 @@ public final class PostgresDeliveries {
                     while (rows.next()) {
                         claimed.add(new ClaimedDelivery(rows.getString(1), rows.getLong(2), rows.getInt(3), rows.getLong(4),
                                 rows.getString(5), rows.getInt(6), rows.getObject(7, UUID.class), rows.getLong(8),
-                                rows.getLong(9), rows.getString(10), rows.getString(11)));
+                                rows.getLong(9), rows.getString(10), rows.getString(11), rows.getString(12)));
                     }
                 }
                 claimed.sort(READY_ORDER); // RETURNING follows no order
@@ -176,6 +185,7 @@ public final class PostgresDeliveries {
      *                            0..{@value Limits#MAX_CLAIM_WAIT_MILLIS} ms
      */
     public List<ClaimedDelivery> claim(String clock, int max, long leaseMillis, long waitMillis) {
+        StoredClock[] looked = new StoredClock[1];
         LongPoll.Signal signal = new LongPoll.Signal() {
             @Override
             public long generation() {
@@ -184,11 +194,13 @@ public final class PostgresDeliveries {
 
             @Override
             public void awaitChange(long seen, long nanos) throws InterruptedException {
-                wakeups.awaitChange(clock, seen, nanos);
+                // a flow clock's held-back deliveries come free by an ack or a token's refill, which notify nothing
+                boolean flow = looked[0] != null && looked[0].flow() != null;
+                wakeups.awaitChange(clock, seen, flow ? Math.min(nanos, FLOW_LOOK_AGAIN_NANOS) : nanos);
             }
         };
         return LongPoll.claim(waitMillis, signal, () -> waitsEnded, () -> claimOnce(clock, null, max, leaseMillis,
-                waitMillis));
+                waitMillis, looked));
     }
 
     /**

@@ -40,7 +40,8 @@ public final class PostgresDeliveryStore implements DeliveryStore {
         for (ClaimedDelivery delivery : claimed) {
             shown.add(new Delivery(delivery.id(), delivery.fireTime(), delivery.priority(), delivery.sequence(),
                     delivery.payload(), delivery.attempt(), Delivery.State.IN_FLIGHT, delivery.claim().toString(),
-                    delivery.leaseUntil(), 0, delivery.readyAt(), null, delivery.schedule(), delivery.traceContext()));
+                    delivery.leaseUntil(), 0, delivery.readyAt(), null, delivery.schedule(), delivery.traceContext(),
+                    delivery.key()));
         }
         return shown;
     }

@@ -106,13 +106,17 @@ public final class PostgresTimerChanges {
      *                            {@code duplicate_id} or {@code capacity_exceeded}
      */
     public Timer add(String clock, String id, Due due, int priority, String payload) {
-        return add(clock, id, due, priority, payload, (String) null);
+        return add(clock, id, due, priority, payload, (String) null, null);
     }
 
-    /** {@link #add(String, String, Due, int, String)}, the timer keeping {@code traceContext} (null: none). */
-    public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext) {
+    /**
+     * {@link #add(String, String, Due, int, String)}, the timer keeping {@code traceContext} and the flow-control
+     * {@code key} (null: none).
+     */
+    public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
+                     String key) {
         return onSharedClock(clock, (connection, stored) -> {
-            Timer added = insert(connection, stored, id, due, priority, payload, traceContext);
+            Timer added = insert(connection, stored, id, due, priority, payload, traceContext, key);
             long bytes = Limits.bytesOf(id, payload);
             try {
                 budget.change(connection, 1, bytes, 1, bytes);
@@ -130,13 +134,14 @@ public final class PostgresTimerChanges {
      * String)}, which refuses a reserved id.
      */
     public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
-                          OnConflict onConflict) {
+                          String key, OnConflict onConflict) {
         if (onConflict == OnConflict.ERROR) {
-            return AddOutcome.added(add(clock, id, due, priority, payload, traceContext));
+            return AddOutcome.added(add(clock, id, due, priority, payload, traceContext, key));
         }
         AddOutcome[] decided = new AddOutcome[1];
         onSharedClock(clock, (connection, stored) -> {
-            Decided add = decide(connection, stored, new BatchOp.Add(id, due, priority, payload, traceContext, null,
+            TimerRules.requireValidKey(key);
+            Decided add = decide(connection, stored, new BatchOp.Add(id, due, priority, payload, traceContext, key,
                     onConflict));
             if (add.timers() != 0 || add.bytes() != 0) {
                 try {
@@ -164,7 +169,7 @@ public final class PostgresTimerChanges {
     private Decided decide(Connection connection, StoredClock stored, BatchOp.Add add) throws SQLException {
         if (add.onConflict() == OnConflict.ERROR) {
             Timer added = insert(connection, stored, add.id(), add.due(), add.priority(), add.payload(),
-                    add.traceContext());
+                    add.traceContext(), add.key());
             return new Decided(AddOutcome.added(added), 1, Limits.bytesOf(add.id(), add.payload()));
         }
         String id = add.id();
@@ -194,7 +199,7 @@ public final class PostgresTimerChanges {
         TimerRules.requireVersionLeft(current);
         long bytes = Limits.bytesOf(id, add.payload());
         Timer replaced = new Timer(id, fireTime, add.priority(), current.sequence(), current.version() + 1,
-                current.createdAt(), add.payload(), null, current.traceContext());
+                current.createdAt(), add.payload(), null, current.traceContext(), current.key());
         try (PreparedStatement update = connection.prepareStatement(TimerSql.REPLACE)) {
             update.setLong(1, fireTime);
             update.setInt(2, add.priority());
@@ -408,8 +413,9 @@ public final class PostgresTimerChanges {
      * ({@code schedule_owned}), duplicate id, in the memory store's order.
      */
     private Timer insert(Connection connection, StoredClock clock, String id, Due due, int priority,
-                         String payload, String traceContext) throws SQLException {
+                         String payload, String traceContext, String key) throws SQLException {
         TimerRules.requireValidId(id);
+        TimerRules.requireValidKey(key);
         long now = clock.now();
         long fireTime = TimeRules.fireTime(now, due);
         String owner = ScheduleRules.occurrenceFormOwner(id);
@@ -427,14 +433,15 @@ public final class PostgresTimerChanges {
             insert.setLong(7, Limits.bytesOf(id, payload));
             insert.setBoolean(8, clock.systemClockRows());
             insert.setString(9, traceContext);
-            insert.setString(10, clock.name());
-            insert.setString(11, id);
+            insert.setString(10, key);
+            insert.setString(11, clock.name());
+            insert.setString(12, id);
         }, row -> row.getLong(1));
         if (sequence == null) {
             throw TimerRules.duplicateId(id);
         }
         requireNotReservedMeanwhile(connection, clock, id);
-        return new Timer(id, fireTime, priority, sequence, 1, now, payload, null, traceContext);
+        return new Timer(id, fireTime, priority, sequence, 1, now, payload, null, traceContext, key);
     }
 
     /**
@@ -460,7 +467,7 @@ public final class PostgresTimerChanges {
         TimerRules.requireVersionLeft(current);
         Timer edited = new Timer(id, newDue == null ? current.fireTime() : fireTime,
                 newPriority == null ? current.priority() : newPriority, current.sequence(), current.version() + 1,
-                current.createdAt(), current.payload());
+                current.createdAt(), current.payload(), null, current.traceContext(), current.key());
         try (PreparedStatement update = connection.prepareStatement(TimerSql.EDIT)) {
             update.setLong(1, edited.fireTime());
             update.setInt(2, edited.priority());

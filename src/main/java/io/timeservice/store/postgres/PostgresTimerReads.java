@@ -59,9 +59,11 @@ public final class PostgresTimerReads {
      */
     public QueueListing dueBy(String clock, long dueBy, int limit) {
         return listing(clock, limit, TimerSql.DUE_BY, select -> {
-            select.setLong(1, dueBy);
-            select.setInt(2, limit);
-            select.setString(3, clock);
+            select.setString(1, clock);
+            select.setString(2, clock);
+            select.setLong(3, dueBy);
+            select.setInt(4, limit);
+            select.setString(5, clock);
         });
     }
 
@@ -73,7 +75,9 @@ public final class PostgresTimerReads {
      */
     public QueueListing page(String clock, FiringPosition after, String idPrefix, int limit) {
         return listing(clock, limit, after == null ? TimerSql.PAGE : TimerSql.PAGE_AFTER, select -> {
-            int next = 1;
+            select.setString(1, clock);
+            select.setString(2, clock);
+            int next = 3;
             if (after != null) {
                 select.setLong(next++, after.fireTime());
                 select.setInt(next++, after.priority());
@@ -135,7 +139,11 @@ public final class PostgresTimerReads {
      */
     public QueueStatus status(String clock) {
         return jdbc.autocommit(connection -> {
-            QueueStatus status = Jdbc.queryFirst(connection, TimerSql.STATUS, select -> select.setString(1, clock),
+            QueueStatus status = Jdbc.queryFirst(connection, TimerSql.STATUS, select -> {
+                        select.setString(1, clock);
+                        select.setString(2, clock);
+                        select.setString(3, clock);
+                    },
                     row -> new QueueStatus(row.getLong(1), row.getInt(2), row.getObject(3, Long.class),
                             row.getObject(4, Long.class), row.getObject(5, Long.class)));
             if (status == null) {

@@ -14,7 +14,6 @@ import io.timeservice.model.FiringPosition;
 import io.timeservice.model.QueueListing;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.ClockRules;
-import io.timeservice.model.TimerRules;
 import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
@@ -45,23 +44,13 @@ public final class PostgresTimerStore implements TimerStore {
     @Override
     public Timer add(String clock, String id, Due due, int priority, String payload, String traceContext,
                      String key, Trace trace) {
-        requireNoKey(key);
-        return changes.add(named(clock), id, due, priority, payload, traceContext);
+        return changes.add(named(clock), id, due, priority, payload, traceContext, key);
     }
 
     @Override
     public AddOutcome add(String clock, String id, Due due, int priority, String payload, String traceContext,
                           String key, OnConflict onConflict) {
-        requireNoKey(key);
-        return changes.add(named(clock), id, due, priority, payload, traceContext, onConflict);
-    }
-
-    /** Refuses a flow-control key, which this store does not keep yet: a malformed one as the memory store does. */
-    private static void requireNoKey(String key) {
-        TimerRules.requireValidKey(key);
-        if (key != null) {
-            throw TimerRules.keysNotStored();
-        }
+        return changes.add(named(clock), id, due, priority, payload, traceContext, key, onConflict);
     }
 
     @Override
@@ -87,11 +76,6 @@ public final class PostgresTimerStore implements TimerStore {
 
     @Override
     public List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops) {
-        for (int i = 0; i < ops.size(); i++) {
-            if (ops.get(i) instanceof BatchOp.Add add && add.key() != null) {
-                throw TimerRules.keysNotStored().atOp(i);
-            }
-        }
         return changes.batchOutcomes(named(clock), ops);
     }
 

@@ -373,8 +373,10 @@ final class ScheduleFiring {
             insert.setLong(9, bytes);
             insert.setLong(10, timer.fireTime());
             insert.setString(11, timer.schedule());
-            insert.setString(12, clock);
-            insert.setString(13, timer.traceContext());
+            insert.setString(12, timer.traceContext());
+            insert.setString(13, timer.key());
+            insert.setString(14, timer.key());
+            insert.setString(15, clock);
             insert.executeUpdate();
         }
     }

@@ -82,11 +82,18 @@ final class ScheduleSql {
     static final String FIRST_OCCURRENCE_DUE =
             "SELECT min(fire_time) FROM timers WHERE clock = ? AND fire_time <= ? AND schedule IS NOT NULL";
     static final String ANY_DUE = "SELECT EXISTS (SELECT 1 FROM timers WHERE clock = ? AND fire_time <= ?)";
+    /**
+     * The ready delivery of an occurrence, its flow key ({@link StoredClock#flowKeyOf}) and system flag from its
+     * clock's row. Parameters: sequence (null: a new one), clock, id, fire time, priority, version, created at,
+     * payload, bytes, ready at, schedule, trace context, key twice, clock again.
+     */
     static final String DELIVER = """
             INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, payload, bytes, state,
-                                    ready_at, schedule, system_clock, trace_context)
-            VALUES (COALESCE(?, nextval('timer_sequence')), ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?,
-                    (SELECT mode = 'system' FROM clocks WHERE name = ?), ?)""";
+                                    ready_at, schedule, system_clock, trace_context, key, flow_key)
+            SELECT COALESCE(?::bigint, nextval('timer_sequence')), ?::text, ?::text, ?::bigint, ?::int, ?::bigint,
+                   ?::bigint, ?::text, ?::bigint, 'ready', ?::bigint, ?::text, c.mode = 'system', ?::text, ?::text,
+                   CASE WHEN c.settings -> 'flow' IS NOT NULL THEN coalesce(?::text, '') END
+              FROM clocks c WHERE c.name = ?""";
     /** Schedules of a clock that fires by itself (system, scaled) with an occurrence due by its own now. */
     static final String SCHEDULES_DUE = """
             SELECT DISTINCT schedule FROM (

@@ -3,6 +3,7 @@ package io.timeservice.store.postgres;
 import java.util.Locale;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.FlowLimits;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScaledTime;
@@ -19,10 +20,19 @@ import io.timeservice.model.ScaledTime;
  * @param push       a push clock's target (the {@code push_*} columns), else null
  * @param incarnation which clock of this name the row is ({@code clocks.incarnation}, V24): unique over every clock
  *                    the database ever held, so a clock deleted and created again under its name has another
+ * @param flow       its flow control (kept in {@code clocks.settings}, issue 44), or null: none
  */
 public record StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow, ClockSettings.DeliveryMode delivery, RetryPolicy retry,
                           long createdAt, ScaledTime scaledTime, PushTarget push, long incarnation,
-                          long dedupeWindow) {
+                          long dedupeWindow, FlowLimits flow) {
+
+    /** A clock without flow control. */
+    public StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow,
+                       ClockSettings.DeliveryMode delivery, RetryPolicy retry, long createdAt, ScaledTime scaledTime,
+                       PushTarget push, long incarnation, long dedupeWindow) {
+        this(name, mode, now, initialNow, delivery, retry, createdAt, scaledTime, push, incarnation, dedupeWindow,
+                null);
+    }
 
     /** A clock without a dedupe window. */
     public StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow,
@@ -40,7 +50,7 @@ public record StoredClock(String name, ClockSettings.Mode mode, long now, long i
     /** This clock at {@code newNow}: what an advance leaves (within its transaction). */
     StoredClock at(long newNow) {
         return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt, scaledTime, push,
-                incarnation, dedupeWindow);
+                incarnation, dedupeWindow, flow);
     }
 
     /** Whether fired timers become deliveries (queued for workers, or pushed). */
@@ -72,7 +82,15 @@ public record StoredClock(String name, ClockSettings.Mode mode, long now, long i
     /** Its settings as the API states them. */
     ClockSettings settings() {
         return ClockSettings.of(mode, delivery, retry, scaledTime == null ? null : scaledTime.rate(), push)
-                .withDedupeWindow(dedupeWindow);
+                .withDedupeWindow(dedupeWindow).withFlow(flow);
+    }
+
+    /**
+     * The flow key of a timer's delivery on this clock: its key, or "" for none, on a clock with flow control; null on
+     * any other (its deliveries are not counted by key).
+     */
+    String flowKeyOf(String key) {
+        return flow == null ? null : key == null ? "" : key;
     }
 
     /** How the schema spells a mode or delivery: its name in lower case (the columns' CHECK constraints). */

@@ -94,7 +94,8 @@ final class QueryPlans {
         for (JsonNode node : nodes) {
             String relation = node.path("Relation Name").asString("");
             if (node.path("Node Type").asString("").equals("Seq Scan")
-                    && (relation.equals("timers") || relation.equals("deliveries"))) {
+                    && (relation.equals("timers") || relation.equals("deliveries")
+                        || relation.equals("flow_keys"))) {
                 failures.add(statement + ": Seq Scan on " + relation);
             }
         }

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Every statement of the PostgreSQL store that reads or writes {@code timers} or {@code deliveries} is planned with
- * an index at 1,000,000 rows in each table (1,000 clocks of 1,000 timers and 1,000 deliveries, 60% of them acked):
- * {@code EXPLAIN (FORMAT JSON)} with the parameters a call binds must show no sequential scan of either table, and,
+ * Every statement of the PostgreSQL store that reads or writes {@code timers}, {@code deliveries} or {@code flow_keys}
+ * is planned with an index at 1,000,000 rows in each of the first two (1,000 clocks of 1,000 timers and 1,000
+ * deliveries, 60% of them acked, every delivery under a flow key) and 10,000 keys of one clock in {@code flow_keys}:
+ * {@code EXPLAIN (FORMAT JSON)} with the parameters a call binds must show no sequential scan of any of them, and,
  * where one index is the point of the statement, that index. The statements are found by reflection (every
  * {@code static final String} of the package's classes that starts as SQL and names one of the tables,
  * {@link StoreStatements#named}), so a new statement without a case here fails
@@ -43,7 +44,7 @@ class StatementPlansTest {
             "StoreSql.SAMPLE", "the gauges' sample, every sample-period on its own thread",
             "StoreSql.BUDGET_AND_ROWS", "the invariant report sums every pending row",
             "StoreSql.RECOUNT_DELIVERIES", "the deliveries counted once at each start");
-    private static final Pattern TABLES = Pattern.compile("(?i)\\b(FROM|JOIN|UPDATE|INTO|USING)\\s+(ONLY\\s+)?(timers|deliveries)\\b");
+    private static final Pattern TABLES = Pattern.compile("(?i)\\b(FROM|JOIN|UPDATE|INTO|USING)\\s+(ONLY\\s+)?(timers|deliveries|flow_keys)\\b");
 
     private static TestDatabase database;
 
@@ -96,14 +97,15 @@ class StatementPlansTest {
         CASES.put("DeliverySql.ANY_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis()));
         CASES.put("TimerSql.GET", new Case("timers_pkey", "t1", virt));
         CASES.put("TimerSql.PENDING", new Case("timers_pkey", virt, "t1"));
-        CASES.put("TimerSql.DUE_BY", new Case("timers_firing_order", 500L, 100, virt));
-        CASES.put("TimerSql.PAGE", new Case("timers_firing_order", null, null, 100, virt));
-        CASES.put("TimerSql.PAGE_AFTER", new Case("timers_firing_order", 500L, 0, 500L, null, null, 100, virt));
-        CASES.put("TimerSql.STATUS", new Case(null, virt));
-        CASES.put("TimerSql.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, null, virt,
-                "new"));
+        CASES.put("TimerSql.DUE_BY", new Case("timers_firing_order", virt, virt, 500L, 100, virt));
+        CASES.put("TimerSql.PAGE", new Case("timers_firing_order", virt, virt, null, null, 100, virt));
+        CASES.put("TimerSql.PAGE_AFTER", new Case("timers_firing_order", virt, virt, 500L, 0, 500L, null, null, 100,
+                virt));
+        CASES.put("TimerSql.STATUS", new Case("timers_oldest_pending", virt, virt, virt));
+        CASES.put("TimerSql.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, null, null,
+                virt, "new"));
         CASES.put("TimerSql.INSERT_RUN", new Case(null, virt, 0L, false, ids("n", 100), longs(100), ints(100),
-                new String[100], longs(100), new String[100]));
+                new String[100], longs(100), new String[100], new String[100]));
         CASES.put("TimerSql.LOCK", new Case("timers_pkey", virt, "t1"));
         CASES.put("TimerSql.EDIT", new Case("timers_seq", 9L, 0, 2, 1L));
         CASES.put("TimerSql.REPLACE", new Case("timers_seq", 9L, 0, 2L, null, 5L, 1L));
@@ -119,22 +121,32 @@ class StatementPlansTest {
         CASES.put("ClockSql.SAVED_ROWS", new Case(null, virt, virt));
         CASES.put("ClockSql.LOAD_TIMERS", new Case(null, virt, virt, ids("s", 100), longs(100), ints(100),
                 longs(100), ints(100), longs(100), new String[100], longs(100), new String[100], new Boolean[100],
-                new String[100]));
+                new String[100], new String[100]));
         CASES.put("ClockSql.LOAD_DELIVERIES", new Case(null, virt, virt, ids("s", 100), longs(100),
                 ints(100), longs(100), new String[100], longs(100), repeat("ready", 100), ints(100), new Long[100],
-                longs(100), new String[100], new String[100], new String[100]));
+                longs(100), new String[100], new String[100], new String[100], new String[100]));
         long now = System.currentTimeMillis();
         CASES.put("ScheduleSql.TAKE_DUE", new Case("timers_firing_order", sys, now, 10_000));
         CASES.put("ScheduleSql.FIRST_OCCURRENCE_DUE", new Case(null, sys, now));
         CASES.put("ScheduleSql.ANY_DUE", new Case(null, sys, now));
-        CASES.put("ScheduleSql.DELIVER", new Case(null, null, sys, "o1", now, 0, 1, now, null, 5L, now, "s1", sys,
-                null));
+        CASES.put("ScheduleSql.DELIVER", new Case(null, null, sys, "o1", now, 0, 1L, now, null, 5L, now, "s1", null,
+                null, null, sys));
         CASES.put("ScheduleSql.SCHEDULES_DUE", new Case(null, sys, now, 10_000));
         CASES.put("ScheduleSql.TAKE_OCCURRENCES_DUE", new Case(null, sys, "s1", now));
         CASES.put("ScheduleSql.REMOVE_OCCURRENCE", new Case("timers_pkey", sys, "o1"));
         CASES.put("ScheduleSql.INSERT_OCCURRENCE", new Case(null, sys, "o1", now, 0, now, null, 5L, "s1",
                 true, sys, null));
         CASES.put("FiringLookSql.LOOK", new Case(LOOK_INDEXES));
+        // flow control (issue 44): the clock c1's 10,000 keys, 1,000 of them with deliveries
+        String[] keys = new String[100];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = "k" + (i * 7);
+        }
+        CASES.put("FlowSql.LOCK_CLOCK", new Case(null, virt)); // an insert: its conflict check is the primary key
+        CASES.put("FlowSql.CLOCK_IN_FLIGHT", new Case("flow_keys_in_flight", virt));
+        CASES.put("FlowSql.RING", new Case("flow_keys_ring", virt, Long.MIN_VALUE, 100));
+        CASES.put("FlowSql.TAKE", new Case("deliveries_flow_ready", 30_000L, keys, ints(100), virt, null, null));
+        CASES.put("FlowSql.SERVED", new Case("flow_keys_pkey", keys, ints(100), longs(100), longs(100), virt));
         CASES.put("FiringLookSql.NEXT_ON", new Case("timers_firing_order+deliveries_leases+deliveries_waiting",
                 (Object) new String[] {sys, "c4"}));
     }
@@ -156,17 +168,28 @@ class StatementPlansTest {
                 .formatted(CLOCKS, ROWS));
         // by n % 20: 12 acked (done_at 10 s past a 5 min retention for the first 10,000: the purge's front),
         // 4 ready, 2 in flight, 1 waiting, 1 dead
+        // every delivery under a flow key (c1's spread over 1,000 keys), without the trigger that counts them: the
+        // key rows are filled below, 10,000 keys of c1 and 10 of each other clock
+        database.execute("ALTER TABLE deliveries DISABLE TRIGGER deliveries_flow_insert");
         database.execute("""
                 INSERT INTO deliveries (seq, clock, id, fire_time, priority, version, created_at, bytes, state,
-                                        claim, lease_until, retry_at, ready_at, done_at, system_clock)
+                                        claim, lease_until, retry_at, ready_at, done_at, system_clock, flow_key)
                 SELECT %1$d + n, 'c' || n %% %2$d, 'd' || n, n, 0, 1, 0, 5, s.state,
                        CASE WHEN s.state IN ('acked', 'in_flight') THEN gen_random_uuid() END,
                        CASE WHEN s.state = 'in_flight' THEN n END, CASE WHEN s.state = 'waiting' THEN n END, n,
-                       CASE WHEN s.state IN ('acked', 'dead') THEN db_now_ms() - 310000 + n END, n %% 2 = 0
+                       CASE WHEN s.state IN ('acked', 'dead') THEN db_now_ms() - 310000 + n END, n %% 2 = 0,
+                       'k' || (n / %2$d)
                   FROM generate_series(1, %1$d) AS n,
                        LATERAL (SELECT CASE WHEN n %% 20 < 12 THEN 'acked' WHEN n %% 20 < 16 THEN 'ready'
                                             WHEN n %% 20 < 18 THEN 'in_flight' WHEN n %% 20 = 18 THEN 'waiting'
                                             ELSE 'dead' END AS state) s""".formatted(ROWS, CLOCKS));
+        database.execute("ALTER TABLE deliveries ENABLE TRIGGER deliveries_flow_insert");
+        database.execute("""
+                INSERT INTO flow_keys (clock, key, ready, in_flight, max_in_flight, turn)
+                SELECT 'c1', 'k' || n, n %% 5, n %% 3, 2, n * 100000 FROM generate_series(0, 9999) AS n
+                UNION ALL
+                SELECT 'c' || c, 'k' || n, n %% 5, n %% 3, 2, n * 100000
+                  FROM generate_series(0, %d) AS c, generate_series(0, 9) AS n WHERE c <> 1""".formatted(CLOCKS - 1));
         database.queryLong("SELECT setval('timer_sequence', %d)".formatted(2L * ROWS));
         database.analyze();
     }
