@@ -3,7 +3,8 @@
 // Starts a target on 127.0.0.1 (200 for /ok, 500 for /flaky), creates the queue (3 attempts, 10 s minimum backoff)
 // and two tasks due in a day, lists them, tries a second create of the first name, and prints one JSON line:
 // {"clock", "scheduleTime", "listed": [...names], "duplicate": {"code", "message"}}. Then it prints one line per
-// request the target receives ({"path", "body", "headers": {x-cloudtasks-*}}), and exits once it reads "exit" on stdin.
+// request the target receives ({"path", "body", "headers": {x-cloudtasks-*}}), and exits once it reads "exit" on stdin
+// (or after 600 s, should the test have died).
 import http from "node:http";
 import readline from "node:readline";
 import { CloudTasksClient } from "@google-cloud/tasks";
@@ -56,4 +57,4 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     process.exit(0);
   }
 });
-setTimeout(() => fail("not told to exit within 120 s"), 120_000).unref();
+setTimeout(() => fail("not told to exit within 600 s"), 600_000).unref(); // a guard against an orphan only: the test ends it
