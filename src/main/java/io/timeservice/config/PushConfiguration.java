@@ -64,7 +64,8 @@ class PushConfiguration {
     @Bean(destroyMethod = "close")
     Pusher pusher(ClockStore clocks, DeliveryStore deliveries, PushClient client, PushMetrics metrics,
                   TimeServiceProperties properties, ScheduledExecutorService pushTimers, MeterRegistry registry,
-                  io.timeservice.model.QStashMessage.Codec qstashMessages, io.timeservice.push.RecentPushes recent) {
+                  io.timeservice.model.QStashMessage.Codec qstashMessages, io.timeservice.push.RecentPushes recent,
+                  io.timeservice.model.CloudTask.Codec cloudTasks) {
         TimeServiceProperties.Push push = properties.push();
         // the memory store without a journal never waits for I/O: its answers are settled where they arrive
         boolean neverWaits = properties.store() == StoreAutoConfigurationFilter.Store.MEMORY
@@ -72,7 +73,10 @@ class PushConfiguration {
         // ... and forgets its sequences at a restart: webhook-ids then carry the start's tag, never to repeat
         io.timeservice.push.QStashSender sender = new io.timeservice.push.QStashSender(client,
                 qstashMessages, properties.qstash().currentSigningKey(), System::currentTimeMillis); // QStash messages, else as is
-        Pusher pusher = new Pusher(clocks, deliveries, sender, recent.around(metrics), push.threads(), pushTimers,
+        // Cloud Tasks' tasks (issue 47) first, every other push through the QStash sender
+        io.timeservice.push.CloudTasksSender tasks = new io.timeservice.push.CloudTasksSender(sender, client,
+                cloudTasks);
+        Pusher pusher = new Pusher(clocks, deliveries, tasks, recent.around(metrics), push.threads(), pushTimers,
                 push.sweep(),
                 neverWaits, neverWaits ? Pusher.newInstance() : null);
         MicrometerPushMetrics.inFlightGauge(registry, pusher::inFlight);

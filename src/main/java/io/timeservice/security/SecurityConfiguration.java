@@ -69,7 +69,7 @@ class SecurityConfiguration {
             PathPatternRequestMatcher.pathPattern("/queue/**"),
             PathPatternRequestMatcher.pathPattern("/deliveries/**"),
             PathPatternRequestMatcher.pathPattern("/demo/**"),
-            PathPatternRequestMatcher.pathPattern("/v2/**")); // QStash's drop-in API (docs/DROP-IN.md)
+            PathPatternRequestMatcher.pathPattern("/v2/**")); // QStash's and Cloud Tasks' drop-in APIs (docs/DROP-IN.md)
 
     private final TimeServiceProperties.Security settings;
 
