@@ -49,11 +49,19 @@ class MigrationsTest {
         }
     }
 
+    /**
+     * On a database of its own: {@code CREATE INDEX CONCURRENTLY} waits for every older transaction of its database,
+     * so on the shared test database another test's (or another process's) long transaction held it past the
+     * timeout on a loaded machine (a fresh-clone run failed so); its own database leaves it only Flyway's.
+     */
     @Test
     void aConcurrentIndexMigration_runsThroughFlywayWithTheStoresSettings() throws Exception {
         String schema = TestDatabase.schemaNameFor(MigrationsTest.class);
-        // named, so that a hung run's sessions can be ended and the schema dropped
-        String url = TestDatabase.URL + (TestDatabase.URL.contains("?") ? "&" : "?") + "ApplicationName=" + schema;
+        String database = schema;
+        TestDatabase.admin("CREATE DATABASE " + database);
+        // named, so that a hung run's sessions can be ended and the database dropped
+        String own = TestDatabase.urlOfDatabase(database);
+        String url = own + (own.contains("?") ? "&" : "?") + "ApplicationName=" + schema;
         try {
             CompletableFuture<Integer> migrated = CompletableFuture.supplyAsync(() -> Flyway.configure()
                     .dataSource(url, null, null).schemas(schema).defaultSchema(schema)
@@ -63,9 +71,9 @@ class MigrationsTest {
             // with Flyway's transactional lock, its own open transaction makes CONCURRENTLY wait for ever
             assertThat(migrated.get(2, TimeUnit.MINUTES)).isGreaterThan(LAST_BLOCKING_INDEX);
         } finally {
-            TestDatabase.admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '"
-                    + schema + "'");
-            TestDatabase.dropSchema(schema);
+            TestDatabase.admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"
+                    + database + "'");
+            TestDatabase.admin("DROP DATABASE IF EXISTS " + database);
         }
     }
 
