@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.Delivery;
+import io.timeservice.store.PushHistory;
 
 /**
  * The last {@value #PER_CLOCK} push attempts of each clock, newest first, for the operator console's push section:
@@ -18,10 +19,8 @@ import io.timeservice.model.Delivery;
  *
  * <p>Wraps the pusher's {@link PushMetrics} ({@link #around}), so that every attempt is seen once, whatever sends it.
  */
-public final class RecentPushes {
+public final class RecentPushes implements PushHistory {
 
-    /** Attempts kept per clock. */
-    public static final int PER_CLOCK = 20;
     /** Clocks kept. */
     public static final int CLOCKS = 10_000;
 
@@ -37,23 +36,7 @@ public final class RecentPushes {
         this.wallMillis = wallMillis;
     }
 
-    /**
-     * One ended attempt.
-     *
-     * @param at         when it ended, wall-clock epoch milliseconds
-     * @param id         the delivery's id
-     * @param sequence   the delivery's sequence
-     * @param attempt    its attempt number
-     * @param outcome    the outcome's kind ({@code success}, {@code http_5xx}, {@code timeout}, ...)
-     * @param status     the HTTP status, 0 without an answer
-     * @param detail     why, in words
-     * @param millis     how long it took
-     */
-    public record Recent(long at, String id, long sequence, int attempt, String outcome, int status, String detail,
-                         long millis) {
-    }
-
-    /** The clock's last attempts, newest first (empty when none). */
+    @Override
     public List<Recent> of(String clock) {
         synchronized (byClock) {
             ArrayDeque<Recent> recent = byClock.get(clock);

@@ -21,8 +21,6 @@ import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScaledTime;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * How a clock row reads and is written (table {@code clocks}), on the caller's transaction: the clock a call runs
@@ -37,8 +35,6 @@ final class ClockRows {
      * {@code clocks} table's OID, so that stores in other schemas of the same database do not wait for each other.
      */
     static final long CREATION_LOCK = 0x7469_6d65_636c_6bL;
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private ClockRows() {
     }
@@ -150,18 +146,21 @@ final class ClockRows {
         return flow.limits() ? flow : null;
     }
 
-    /** The overrides of single keys in their JSON form ({@link #overrideJson}), by key; null for none. */
-    private static SortedMap<String, FlowOverride> keysOf(String json) {
-        if (json == null) {
+    /**
+     * The overrides of single keys as {@link ClockSql#SELECT} flattens them (key, concurrency, rate limit, rate period,
+     * {@code -} for none, four words a key), by key; null for none.
+     */
+    private static SortedMap<String, FlowOverride> keysOf(String words) {
+        if (words == null) {
             return null;
         }
+        String[] word = words.split(" ");
         SortedMap<String, FlowOverride> keys = new TreeMap<>();
-        for (Map.Entry<String, JsonNode> key : JSON.readTree(json).properties()) {
-            JsonNode override = key.getValue();
-            JsonNode rate = override.path("rate");
-            keys.put(key.getKey(), new FlowOverride(override.hasNonNull("concurrency")
-                    ? override.get("concurrency").asInt() : null, rate.isObject()
-                    ? new FlowRate(rate.get("limit").asLong(), rate.get("period").asLong()) : null));
+        for (int i = 0; i + 3 < word.length; i += 4) {
+            Integer concurrency = "-".equals(word[i + 1]) ? null : Integer.valueOf(word[i + 1]);
+            FlowRate rate = "-".equals(word[i + 2]) ? null
+                    : new FlowRate(Long.parseLong(word[i + 2]), Long.parseLong(word[i + 3]));
+            keys.put(word[i], new FlowOverride(concurrency, rate));
         }
         return keys;
     }

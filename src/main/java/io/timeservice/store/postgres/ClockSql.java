@@ -15,7 +15,9 @@ final class ClockSql {
     /**
      * A clock's columns; its retry policy's members are null when {@code settings} holds none (the default), its
      * rate and anchor null unless it is scaled; then its incarnation (V24); its dedupe window (V32, 0: none); the last
-     * eight its flow control's members (issue 44, V35), each null when not set, the overrides of single keys as JSON.
+     * eight its flow control's members (issue 44, V35), each null when not set, the overrides of single keys flattened
+     * to words ({@link ClockRows}: key, concurrency, rate limit, rate period, {@code -} for none, by key; keys follow
+     * the id rules, so hold no space), so that the store reads no JSON.
      */
     static final String SELECT = """
             SELECT name, mode, clock_now_ms(clocks), initial_now, delivery,
@@ -27,7 +29,11 @@ final class ClockSql {
                    (settings #>> '{flow,concurrency}')::int, (settings #>> '{flow,rate,limit}')::bigint,
                    (settings #>> '{flow,rate,period}')::bigint, (settings #>> '{flow,burst}')::int,
                    (settings #>> '{flow,clockConcurrency}')::int, (settings #>> '{flow,clockRate,limit}')::bigint,
-                   (settings #>> '{flow,clockRate,period}')::bigint, (settings #> '{flow,keys}')::text
+                   (settings #>> '{flow,clockRate,period}')::bigint,
+                   (SELECT string_agg(k || ' ' || coalesce(v ->> 'concurrency', '-') || ' '
+                                      || coalesce(v #>> '{rate,limit}', '-') || ' '
+                                      || coalesce(v #>> '{rate,period}', '-'), ' ' ORDER BY k)
+                      FROM jsonb_each(settings #> '{flow,keys}') AS overrides (k, v))
               FROM clocks""";
 
     /** The clock named, with a row-lock clause (or "") appended by the caller. Parameter: the name. */
