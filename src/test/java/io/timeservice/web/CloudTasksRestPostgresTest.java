@@ -1,13 +1,6 @@
 package io.timeservice.web;
 
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-
 /** {@link CloudTasksRestTest} on the PostgreSQL store: a queue with Cloud Tasks' default rate limits has no flow control. */
+@PostgresRestStore
 class CloudTasksRestPostgresTest extends CloudTasksRestTest {
-
-    @DynamicPropertySource
-    static void postgresStore(DynamicPropertyRegistry registry) {
-        PostgresRestDatabase.register(registry);
-    }
 }
