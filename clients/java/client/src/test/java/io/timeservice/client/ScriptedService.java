@@ -1,53 +1,26 @@
 package io.timeservice.client;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-
-import com.sun.net.httpserver.HttpServer;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A stub of the service on a loopback port for the wire-format tests: it answers scripted statuses and bodies in
- * order (a 4xx as problem+json) and records each request as {@code "METHOD /path?query body"}.
+ * A {@link StubService} for the wire-format tests: it answers scripted statuses and bodies in order (a 4xx as
+ * problem+json) and records each request as {@code "METHOD /path?query body"}.
  */
 final class ScriptedService implements AutoCloseable {
 
-    private final HttpServer server;
-    private final Deque<String[]> answers = new ArrayDeque<>(); // status, body
-    private final List<String> requests = new ArrayList<>();
-
-    ScriptedService() {
-        try {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        server.createContext("/", exchange -> {
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
-                    + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            String[] answer = answers.poll();
-            byte[] bytes = answer[1].getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", answer[0].startsWith("4")
-                    ? "application/problem+json" : "application/json");
-            exchange.sendResponseHeaders(Integer.parseInt(answer[0]), bytes.length == 0 ? -1 : bytes.length);
-            if (bytes.length > 0) {
-                exchange.getResponseBody().write(bytes);
-            }
-            exchange.close();
-        });
-        server.start();
-    }
+    private final Deque<StubService.Answer> answers = new ArrayDeque<>();
+    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private final StubService stub = StubService.answering(request -> {
+        requests.add(request.method() + " " + request.target() + " " + request.body());
+        return answers.poll();
+    });
 
     /** The next request is answered {@code status} with {@code body} (empty: none). */
     void answer(int status, String body) {
-        answers.add(new String[] {Integer.toString(status), body});
+        answers.add(body.isEmpty() ? new StubService.Answer(status, null, null) : StubService.Answer.json(status, body));
     }
 
     /** The requests so far, in order. */
@@ -57,11 +30,11 @@ final class ScriptedService implements AutoCloseable {
 
     /** A client of this stub. */
     TimeServiceClient client() {
-        return TimeServiceClient.connect(URI.create("http://127.0.0.1:" + server.getAddress().getPort()));
+        return TimeServiceClient.connect(stub.uri());
     }
 
     @Override
     public void close() {
-        server.stop(0);
+        stub.close();
     }
 }

@@ -17,8 +17,8 @@ import com.sun.net.httpserver.HttpServer;
  */
 final class StubService implements AutoCloseable {
 
-    /** A request as the stub got it. */
-    record Request(String method, String path, Headers headers, String body) {
+    /** A request as the stub got it; {@code target} is its path and query as sent. */
+    record Request(String method, String path, String target, Headers headers, String body) {
     }
 
     /** An answer: its status, its body ({@code null}: none) and, for a body, its content type. */
@@ -42,7 +42,8 @@ final class StubService implements AutoCloseable {
             server.createContext("/", exchange -> {
                 String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
                 Answer answer = script.apply(new Request(exchange.getRequestMethod(),
-                        exchange.getRequestURI().getPath(), exchange.getRequestHeaders(), body));
+                        exchange.getRequestURI().getPath(), exchange.getRequestURI().toString(),
+                        exchange.getRequestHeaders(), body));
                 if (answer.body() == null) {
                     exchange.sendResponseHeaders(answer.status(), -1);
                 } else {
