@@ -71,7 +71,7 @@ class PushConfiguration {
         boolean neverWaits = properties.store() == StoreAutoConfigurationFilter.Store.MEMORY
                 && properties.durability() == TimeServiceProperties.Durability.NONE;
         // ... and forgets its sequences at a restart: webhook-ids then carry the start's tag, never to repeat
-        io.timeservice.push.QStashSender sender = new io.timeservice.push.QStashSender(client,
+        io.timeservice.push.QStashSender sender = new io.timeservice.push.QStashSender(client, client,
                 qstashMessages, properties.qstash().currentSigningKey(), System::currentTimeMillis); // QStash messages, else as is
         // Cloud Tasks' tasks (issue 47) first, every other push through the QStash sender
         io.timeservice.push.CloudTasksSender tasks = new io.timeservice.push.CloudTasksSender(sender, client,

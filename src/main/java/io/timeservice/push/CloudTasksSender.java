@@ -19,36 +19,25 @@ import io.timeservice.model.PushTarget;
  * <p>{@code X-CloudTasks-TaskPreviousResponse} and {@code -TaskRetryReason} come from {@link PreviousAttempts}, which
  * this process remembers: after a restart, or when another instance made the previous attempt, they are left out.
  */
-public final class CloudTasksSender implements PushSender {
+public final class CloudTasksSender extends ShapingSender {
 
-    private final PushSender next;
     private final PushClient client;
     private final CloudTask.Codec tasks;
     private final PreviousAttempts previous = new PreviousAttempts(10_000);
 
     public CloudTasksSender(PushSender next, PushClient client, CloudTask.Codec tasks) {
-        this.next = next;
+        super(next);
         this.client = client;
         this.tasks = tasks;
     }
 
     @Override
-    public CompletableFuture<PushOutcome> post(PushTarget target, String webhookId, byte[] body) {
-        return next.post(target, webhookId, body);
+    boolean shapes(PushTarget target) {
+        return CloudTasksRules.isQueueTarget(target);
     }
 
     @Override
-    public CompletableFuture<PushOutcome> post(PushTarget target, String webhookId, byte[] body,
-                                               Map<String, String> traceHeaders) {
-        return next.post(target, webhookId, body, traceHeaders);
-    }
-
-    @Override
-    public CompletableFuture<PushOutcome> post(PushTarget target, String clock, Delivery delivery, String webhookId,
-                                               Map<String, String> traceHeaders) {
-        if (!CloudTasksRules.isQueueTarget(target)) {
-            return next.post(target, clock, delivery, webhookId, traceHeaders);
-        }
+    CompletableFuture<PushOutcome> send(String clock, Delivery delivery, Map<String, String> traceHeaders) {
         CloudTask task = tasks.read(delivery.payload());
         CloudTasksRules.QueueName queue = CloudTasksRules.QueueName.ofClock(clock);
         if (task == null || queue == null) {

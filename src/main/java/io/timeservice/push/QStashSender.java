@@ -11,22 +11,23 @@ import io.timeservice.model.QStashMessage;
 import io.timeservice.model.QStashRules;
 
 /**
- * Sends QStash messages (issue 47) as QStash does, and every other push as {@link PushClient} does. A QStash clock's
+ * Sends QStash messages (issue 47) as QStash does, and hands every other push to the next sender. A QStash clock's
  * target is {@link QStashRules#PLACEHOLDER_URL}; its timers' payloads are the messages ({@link QStashMessage.Codec}).
  * Such a push goes to the message's URL with its method, headers and raw body, signed with {@code Upstash-Signature}
  * ({@link QStashSignature}, the current signing key) and carrying {@code Upstash-Message-Id} (the timer's id) and
  * {@code Upstash-Retried} (and a schedule's occurrence {@code Upstash-Schedule-Id}); the answer settles it as any push's. Thread-safe.
  */
-public final class QStashSender implements PushSender {
+public final class QStashSender extends ShapingSender {
 
     private final PushClient client;
     private final QStashMessage.Codec messages;
     private final String signingKey;
     private final LongSupplier wallClockMillis;
 
-    /** {@code signingKey} null or empty: messages leave unsigned. */
-    public QStashSender(PushClient client, QStashMessage.Codec messages, String signingKey,
+    /** Every other push goes to {@code next}; {@code signingKey} null or empty: messages leave unsigned. */
+    public QStashSender(PushSender next, PushClient client, QStashMessage.Codec messages, String signingKey,
                         LongSupplier wallClockMillis) {
+        super(next);
         this.client = client;
         this.messages = messages;
         this.signingKey = signingKey == null || signingKey.isEmpty() ? null : signingKey;
@@ -34,22 +35,12 @@ public final class QStashSender implements PushSender {
     }
 
     @Override
-    public CompletableFuture<PushOutcome> post(PushTarget target, String webhookId, byte[] body) {
-        return client.post(target, webhookId, body);
+    boolean shapes(PushTarget target) {
+        return QStashRules.PLACEHOLDER_URL.equals(target.url());
     }
 
     @Override
-    public CompletableFuture<PushOutcome> post(PushTarget target, String webhookId, byte[] body,
-                                               Map<String, String> traceHeaders) {
-        return client.post(target, webhookId, body, traceHeaders);
-    }
-
-    @Override
-    public CompletableFuture<PushOutcome> post(PushTarget target, String clock, Delivery delivery, String webhookId,
-                                               Map<String, String> traceHeaders) {
-        if (!QStashRules.PLACEHOLDER_URL.equals(target.url())) {
-            return PushSender.super.post(target, clock, delivery, webhookId, traceHeaders);
-        }
+    CompletableFuture<PushOutcome> send(String clock, Delivery delivery, Map<String, String> traceHeaders) {
         QStashMessage message = messages.read(delivery.payload());
         if (message == null) {
             return CompletableFuture.completedFuture(PushOutcome.failed(PushOutcome.Kind.PROTOCOL_ERROR,
