@@ -223,14 +223,18 @@ class CloudTasksQueueController {
         return new QueueName(project, location, path.substring(prefix.length()));
     }
 
-    /** The members of {@code given} that {@code updateMask} names (all when it is absent), as a Queue. */
+    /**
+     * The members of {@code given} that {@code updateMask} names (all when it is absent), as a Queue. A path may be
+     * written in the proto's snake_case ({@code retry_config.max_attempts}, as Node's SDK sends it in its REST mode) or
+     * in JSON's lowerCamelCase (as Java's sends it).
+     */
     private static JsonNode masked(JsonNode given, String updateMask) {
         if (updateMask == null || updateMask.isEmpty()) {
             return given;
         }
         ObjectNode masked = JsonMapper.shared().createObjectNode();
         for (String path : updateMask.split(",")) {
-            String[] parts = path.trim().split("\\.");
+            String[] parts = camelCase(path.trim()).split("\\.");
             JsonNode value = given.path(parts[0]);
             if (parts.length == 2) {
                 value = value.path(parts[1]);
@@ -244,6 +248,21 @@ class CloudTasksQueueController {
             into.set(parts[parts.length - 1], value);
         }
         return masked;
+    }
+
+    /** {@code retry_config.max_attempts} as {@code retryConfig.maxAttempts}; a camelCase path as it is. */
+    private static String camelCase(String path) {
+        StringBuilder camel = new StringBuilder(path.length());
+        boolean upper = false;
+        for (char c : path.toCharArray()) {
+            if (c == '_') {
+                upper = true;
+            } else {
+                camel.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
+            }
+        }
+        return camel.toString();
     }
 
     private ClockSettings.Mode mode(String header) {
