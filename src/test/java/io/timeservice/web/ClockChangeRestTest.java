@@ -47,6 +47,10 @@ class ClockChangeRestTest extends RestTestSupport {
                 .body("retry.maxAttempts", equalTo(5)).body("retry.jitter", equalTo(0.0f))
                 .body("retry.maxRetryDuration", equalTo(60000));
         json("{\"paused\":true}").patch("/clocks/q").then().statusCode(200).body("paused", equalTo(true));
+        String document = given().get("/clocks/q/snapshot").then().statusCode(200)
+                .body("clock.retry.maxRetryDuration", equalTo(60000)).extract().asString();
+        json(document).put("/clocks/loaded/snapshot").then().statusCode(201)
+                .body("retry.maxRetryDuration", equalTo(60000)).body("paused", equalTo(false));
 
         json("{\"delivery\":\"queue\",\"clockConcurrency\":1}").put("/clocks/f").then().statusCode(201);
         json("{\"clockConcurrency\":4,\"clockRate\":{\"limit\":9,\"period\":1000}}").patch("/clocks/f").then()
