@@ -179,4 +179,16 @@ public final class ClockRules {
         return new ProblemException(ErrorCode.CAPACITY_EXCEEDED, "the limit of " + maxDeliveries
                 + " deliveries has no room for a copy of " + copyDeliveries);
     }
+
+    /** The refusal of a pause of a clock that answers advances with what fired: it holds no deliveries back. */
+    public static ProblemException pauseWithoutDeliveries() {
+        return new ProblemException(ErrorCode.INVALID_REQUEST, "a pause holds deliveries back: a clock with delivery"
+                + " \"response\" has none (pause a clock with delivery \"queue\" or \"push\")");
+    }
+
+    /** The refusal of clock-wide flow limits changed on a clock made without flow control. */
+    public static ProblemException flowSetAtCreation() {
+        return new ProblemException(ErrorCode.INVALID_REQUEST, "flow control is chosen when a clock is made: this"
+                + " clock has none, so clockConcurrency and clockRate cannot change");
+    }
 }

@@ -19,9 +19,12 @@ import java.util.Locale;
  * @param dedupeWindowMillis how long (clock milliseconds) an id stays reserved after its timer left the pending set
  *                 ({@link Reservation}); 0, no reservations, by default; at most {@link Limits#MAX_DEDUPE_WINDOW}
  * @param flow     flow control of a queueing or push clock's deliveries, per key and for the clock; null: none
+ * @param paused   whether the clock holds its ready deliveries back: none is claimed or pushed (a retry neither) until
+ *                 it is resumed; timers are still added and fire into deliveries ({@link ClockChange}); only for a
+ *                 clock that queues or pushes
  */
 public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push,
-                            long dedupeWindowMillis, FlowLimits flow) {
+                            long dedupeWindowMillis, FlowLimits flow, boolean paused) {
 
     public enum Mode { VIRTUAL, SYSTEM, SCALED }
 
@@ -60,6 +63,15 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
             flow = null; // no limit at all is no flow control: one form for settings that behave alike
         }
         FlowRules.require(flow, delivery != DeliveryMode.RESPONSE);
+        if (paused && delivery == DeliveryMode.RESPONSE) {
+            throw ClockRules.pauseWithoutDeliveries();
+        }
+    }
+
+    /** Settings of a clock that runs (not paused). */
+    public ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry, ClockRate rate, PushTarget push,
+                         long dedupeWindowMillis, FlowLimits flow) {
+        this(mode, delivery, retry, rate, push, dedupeWindowMillis, flow, false);
     }
 
     /** Settings without a dedupe window or flow control. */
@@ -126,12 +138,12 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
 
     /** These settings at another rate: what a scaled clock's rate change leaves. */
     public ClockSettings withRate(ClockRate next) {
-        return new ClockSettings(mode, delivery, retry, next, push, dedupeWindowMillis, flow);
+        return new ClockSettings(mode, delivery, retry, next, push, dedupeWindowMillis, flow, paused);
     }
 
     /** These settings with ids reserved for {@code windowMillis} after their timers left. */
     public ClockSettings withDedupeWindow(long windowMillis) {
-        return new ClockSettings(mode, delivery, retry, rate, push, windowMillis, flow);
+        return new ClockSettings(mode, delivery, retry, rate, push, windowMillis, flow, paused);
     }
 
     /** Whether ids stay reserved after their timers left the pending set. */
@@ -141,15 +153,31 @@ public record ClockSettings(Mode mode, DeliveryMode delivery, RetryPolicy retry,
 
     /** These settings with flow control {@code limits} (null: none). */
     public ClockSettings withFlow(FlowLimits limits) {
-        return new ClockSettings(mode, delivery, retry, rate, push, dedupeWindowMillis, limits);
+        return new ClockSettings(mode, delivery, retry, rate, push, dedupeWindowMillis, limits, paused);
+    }
+
+    /** These settings with the retry policy {@code next}. */
+    public ClockSettings withRetry(RetryPolicy next) {
+        return new ClockSettings(mode, delivery, next, rate, push, dedupeWindowMillis, flow, paused);
+    }
+
+    /** These settings with the push target {@code next} (a push clock's). */
+    public ClockSettings withPush(PushTarget next) {
+        return new ClockSettings(mode, delivery, retry, rate, next, dedupeWindowMillis, flow, paused);
+    }
+
+    /** These settings paused ({@code true}) or running. */
+    public ClockSettings withPaused(boolean next) {
+        return new ClockSettings(mode, delivery, retry, rate, push, dedupeWindowMillis, flow, next);
     }
 
     /**
-     * These settings without the overrides of single keys ({@link FlowLimits#keys}): what a {@code PUT} of the clock
-     * is compared with, since overrides are set on their own.
+     * These settings as a {@code PUT} of the clock states them: without the overrides of single keys
+     * ({@link FlowLimits#keys}) and running, since overrides and a pause are set on their own.
      */
-    public ClockSettings withoutFlowKeys() {
-        return flow == null || flow.keys().isEmpty() ? this : withFlow(flow.withoutKeys());
+    public ClockSettings asPut() {
+        ClockSettings running = paused ? withPaused(false) : this;
+        return flow == null || flow.keys().isEmpty() ? running : running.withFlow(flow.withoutKeys());
     }
 
     /** Whether fired timers become deliveries (claimed by workers, or pushed by the service). */

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  * <p>A queue {@code projects/P/locations/L/queues/Q} is the push clock {@code ct~P~L~Q} ({@link #clockName}; '~' is
  * in no part, so the clock names the queue back). Its push target is {@link #PLACEHOLDER_HOST}, never reached: the
  * pusher sends each task to its own URL. The target URL's query keeps what a clock setting does not hold (the retry
- * config's {@code maxDoublings}, {@code maxRetryDuration}, an unlimited {@code maxAttempts}, the rate as given), so
- * the queue reads back as it was created. Task names stay reserved for {@link #DEDUPE_WINDOW_MILLIS} after the task
+ * config's {@code maxDoublings}, an unlimited {@code maxAttempts}, the rate as given), so the queue reads back as it
+ * was created or last updated (an update changes the target with the other settings, {@link ClockChange}). Task names stay reserved for {@link #DEDUPE_WINDOW_MILLIS} after the task
  * ran or was deleted, as Cloud Tasks keeps them.
  */
 public final class CloudTasksRules {
@@ -112,7 +112,7 @@ public final class CloudTasksRules {
      * @param maxDispatchesPerSecond  the queue's rate (0 &lt; rate &lt;= 500)
      * @param maxConcurrentDispatches most tasks in flight (1 to 5,000)
      * @param maxAttempts             attempts before a task is dead; -1 unlimited (TimeService's most, 1,000)
-     * @param maxRetryDurationMillis  kept and shown, not enforced; 0 unlimited
+     * @param maxRetryDurationMillis  retries go on past maxAttempts until this long after the task was due; 0 none
      * @param minBackoffMillis        the first retry's wait
      * @param maxBackoffMillis        the longest wait
      * @param maxDoublings            kept and shown: waits double from minBackoff up to maxBackoff
@@ -137,6 +137,10 @@ public final class CloudTasksRules {
                 throw invalid("retryConfig.maxAttempts must be -1 (unlimited) or 1 to " + RetryPolicy.MAX_ATTEMPTS
                         + ": " + maxAttempts);
             }
+            if (maxRetryDurationMillis < 0 || maxRetryDurationMillis > RetryPolicy.MAX_RETRY_DURATION_MILLIS) {
+                throw invalid("retryConfig.maxRetryDuration must be 0 (unlimited) to 31 days: "
+                        + formatDuration(maxRetryDurationMillis));
+            }
             if (maxDoublings < 0 || maxDoublings > 1_000) {
                 throw invalid("retryConfig.maxDoublings must be 0 to 1000: " + maxDoublings);
             }
@@ -146,28 +150,40 @@ public final class CloudTasksRules {
             }
         }
 
-        /** The push clock that holds this queue's tasks, virtual or system by {@code mode}. */
+        /**
+         * The push clock that holds this queue's tasks, virtual or system by {@code mode}: its rate limits as the
+         * clock's own flow limits (always, so that an update can change them), its retry config as the retry policy.
+         * Unlimited attempts are TimeService's most, or 1 beside a maxRetryDuration (then the duration alone ends
+         * retries, as Cloud Tasks does).
+         */
         public ClockSettings clockSettings(ClockSettings.Mode mode) {
             if (mode == ClockSettings.Mode.SCALED) {
                 throw invalid("a queue's clock is virtual or system, not scaled");
             }
-            int attempts = maxAttempts == -1 ? RetryPolicy.MAX_ATTEMPTS : maxAttempts;
-            RetryPolicy retry = new RetryPolicy(attempts, minBackoffMillis, 2.0, maxBackoffMillis, 0.0);
-            PushTarget target = new PushTarget(placeholderUrl(), PushTarget.MAX_TIMEOUT_MILLIS,
-                    PushTarget.DEFAULT_CONCURRENCY, Map.of(), List.of());
-            FlowLimits flow = null;
-            if (maxDispatchesPerSecond != DEFAULT_DISPATCHES_PER_SECOND
-                    || maxConcurrentDispatches != DEFAULT_CONCURRENT_DISPATCHES) {
-                flow = new FlowLimits(null, null, null, maxConcurrentDispatches, flowRate(maxDispatchesPerSecond));
-            }
-            return new ClockSettings(mode, ClockSettings.DeliveryMode.PUSH, retry, null, target,
-                    DEDUPE_WINDOW_MILLIS, flow);
+            return new ClockSettings(mode, ClockSettings.DeliveryMode.PUSH, retryPolicy(), null, pushTarget(),
+                    DEDUPE_WINDOW_MILLIS, new FlowLimits(null, null, null, maxConcurrentDispatches,
+                    flowRate(maxDispatchesPerSecond)));
         }
 
-        private String placeholderUrl() {
-            return "http://" + PLACEHOLDER_HOST + "/?maxAttempts=" + maxAttempts + "&maxDoublings=" + maxDoublings
-                    + "&maxRetryDuration=" + formatDuration(maxRetryDurationMillis) + "&maxDispatchesPerSecond="
-                    + BigDecimal.valueOf(maxDispatchesPerSecond).toPlainString();
+        /**
+         * The change that gives a queue's clock this configuration (an UpdateQueue): retry policy, clock-wide limits
+         * and the placeholder target that keeps what they do not hold.
+         */
+        public ClockChange change() {
+            return new ClockChange(null, retryPolicy(), maxConcurrentDispatches, flowRate(maxDispatchesPerSecond),
+                    pushTarget());
+        }
+
+        private RetryPolicy retryPolicy() {
+            int attempts = maxAttempts != -1 ? maxAttempts : maxRetryDurationMillis > 0 ? 1 : RetryPolicy.MAX_ATTEMPTS;
+            return new RetryPolicy(attempts, minBackoffMillis, 2.0, maxBackoffMillis, 0.0, maxRetryDurationMillis);
+        }
+
+        private PushTarget pushTarget() {
+            return new PushTarget("http://" + PLACEHOLDER_HOST + "/?maxAttempts=" + maxAttempts + "&maxDoublings="
+                    + maxDoublings + "&maxDispatchesPerSecond=" + BigDecimal.valueOf(maxDispatchesPerSecond)
+                    .toPlainString(), PushTarget.MAX_TIMEOUT_MILLIS, PushTarget.DEFAULT_CONCURRENCY, Map.of(),
+                    List.of());
         }
 
         /** The configuration a queue's clock was made with, or null when {@code settings} are no queue's. */
@@ -183,10 +199,10 @@ public final class CloudTasksRules {
             FlowLimits flow = settings.flow();
             RetryPolicy retry = settings.retry();
             return new QueueConfig(Double.parseDouble(extras.get("maxDispatchesPerSecond")),
-                    flow == null ? DEFAULT_CONCURRENT_DISPATCHES : flow.clockConcurrency(),
-                    Integer.parseInt(extras.get("maxAttempts")), parseDuration("maxRetryDuration",
-                    extras.get("maxRetryDuration")), retry.initialBackoffMillis(), retry.maxBackoffMillis(),
-                    Integer.parseInt(extras.get("maxDoublings")));
+                    flow == null || flow.clockConcurrency() == null ? DEFAULT_CONCURRENT_DISPATCHES
+                            : flow.clockConcurrency(),
+                    Integer.parseInt(extras.get("maxAttempts")), retry.maxRetryDurationMillis(),
+                    retry.initialBackoffMillis(), retry.maxBackoffMillis(), Integer.parseInt(extras.get("maxDoublings")));
         }
 
         /** Cloud Tasks' output-only {@code maxBurstSize}: the bucket of the clock's rate. */

@@ -12,13 +12,18 @@ package io.timeservice.model;
  * @param multiplier           how much each later wait grows, 1 to 10
  * @param maxBackoffMillis     the longest wait, {@code initialBackoffMillis} to {@value #MAX_BACKOFF_MILLIS} ms
  * @param jitter               the spread as a fraction of the wait, 0 to 1
+ * @param maxRetryDurationMillis how long after its fire time a delivery keeps being retried past {@code maxAttempts},
+ *                             0 (none: {@code maxAttempts} alone ends retries) to {@value #MAX_RETRY_DURATION_MILLIS}
+ *                             ms
  */
 public record RetryPolicy(int maxAttempts, long initialBackoffMillis, double multiplier, long maxBackoffMillis,
-                          double jitter) {
+                          double jitter, long maxRetryDurationMillis) {
 
     public static final int MAX_ATTEMPTS = 1_000;
     /** Seven days. */
     public static final long MAX_BACKOFF_MILLIS = 7L * 24 * 60 * 60 * 1000;
+    /** Thirty-one days: Cloud Tasks' longest task retention. */
+    public static final long MAX_RETRY_DURATION_MILLIS = 31L * 24 * 60 * 60 * 1000;
 
     /** Ten attempts, waits of 1 s doubling up to 5 minutes, ±20%. */
     public static final RetryPolicy DEFAULT = new RetryPolicy(10, 1_000, 2.0, 300_000, 0.2);
@@ -33,6 +38,32 @@ public record RetryPolicy(int maxAttempts, long initialBackoffMillis, double mul
                 + " be initialBackoff (" + initialBackoffMillis + ") to " + MAX_BACKOFF_MILLIS + " ms: "
                 + maxBackoffMillis);
         require(jitter >= 0.0 && jitter <= 1.0, "jitter must be 0 to 1: " + jitter);
+        require(maxRetryDurationMillis >= 0 && maxRetryDurationMillis <= MAX_RETRY_DURATION_MILLIS, "maxRetryDuration"
+                + " must be 0 to " + MAX_RETRY_DURATION_MILLIS + " ms: " + maxRetryDurationMillis);
+    }
+
+    /** A policy without a retry duration: {@code maxAttempts} alone ends retries. */
+    public RetryPolicy(int maxAttempts, long initialBackoffMillis, double multiplier, long maxBackoffMillis,
+                       double jitter) {
+        this(maxAttempts, initialBackoffMillis, multiplier, maxBackoffMillis, jitter, 0);
+    }
+
+    /**
+     * Whether a delivery that fired at {@code fireTime} is dead when its attempt {@code attempt} fails at {@code now}
+     * (both clock times): past {@code maxAttempts}, and past {@code maxRetryDuration} after its fire time when there
+     * is one; always after {@value #MAX_ATTEMPTS} attempts.
+     */
+    public boolean exhausted(int attempt, long fireTime, long now) {
+        if (attempt >= MAX_ATTEMPTS) {
+            return true;
+        }
+        return attempt >= maxAttempts && (maxRetryDurationMillis == 0 || now - fireTime >= maxRetryDurationMillis);
+    }
+
+    /** Why a delivery died when {@link #exhausted} said so: "on attempt n of m" (and the duration, when there is one). */
+    public String exhaustedOn(int attempt) {
+        return "on attempt " + attempt + " of " + maxAttempts + (maxRetryDurationMillis == 0 ? ""
+                : ", " + maxRetryDurationMillis + " ms after it fired");
     }
 
     private static void require(boolean valid, String message) {

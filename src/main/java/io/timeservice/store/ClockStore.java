@@ -2,6 +2,7 @@ package io.timeservice.store;
 
 import java.util.List;
 
+import io.timeservice.model.ClockChange;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
@@ -65,6 +66,16 @@ public interface ClockStore {
      * @throws ProblemException {@code clock_not_found}, {@code clock_not_scaled} for a virtual or system clock
      */
     ClockView rerate(String name, ClockRate rate);
+
+    /**
+     * Changes the live clock's settings ({@link ClockChange}: pause or resume, retry policy, clock-wide flow limits,
+     * push target), at once and durably (journaled, or in one transaction every instance then reads). A paused clock
+     * hands out no delivery, a retry neither, until it is resumed; then the held ones go in the clock's ready order.
+     * A change that changes nothing succeeds and changes nothing.
+     *
+     * @throws ProblemException {@code clock_not_found}; {@code invalid_request} ({@link ClockChange#applyTo})
+     */
+    ClockView change(String name, ClockChange change);
 
     /** Up to {@code limit} clocks by name after {@code after}; a clock deleted meanwhile is left out. */
     List<ClockView> list(int limit, String after);

@@ -65,6 +65,10 @@ final class BindingFailures {
             Map.entry("catchUp", new Rule(ErrorCode.INVALID_SCHEDULE, "\"all\", \"latest\" or \"none\"")),
             Map.entry("paused", new Rule(ErrorCode.INVALID_SCHEDULE, "true or false")));
 
+    /** Rules of one request type where a member of the same name means another thing elsewhere. */
+    private static final Map<Class<?>, Map<String, Rule>> RULES_OF = Map.of(JsonRequest.PatchClock.class,
+            Map.of("paused", new Rule(ErrorCode.INVALID_REQUEST, "true or false")));
+
     private BindingFailures() {
     }
 
@@ -88,9 +92,17 @@ final class BindingFailures {
         }
         String member = failure.getPath().get(failure.getPath().size() - 1).getPropertyName();
         Rule rule = member == null ? ANY_VALUE // an item of an array: its place is named by index
-                : RULES.getOrDefault(member, ANY_VALUE);
+                : ruleOf(failure.getPath().get(failure.getPath().size() - 1), member);
         return new ProblemException(rule.code(), name(failure.getPath(), at) + " must be " + rule.expected()
                 + ", got " + describe(value));
+    }
+
+    /** The rule of {@code member}, as the request type it was bound into ({@code step}'s) has it, if it has its own. */
+    private static Rule ruleOf(JacksonException.Reference step, String member) {
+        Object from = step.from();
+        Map<String, Rule> own = from == null ? null : RULES_OF.get(from instanceof Class<?> type ? type : from.getClass());
+        Rule rule = own == null ? null : own.get(member);
+        return rule != null ? rule : RULES.getOrDefault(member, ANY_VALUE);
     }
 
     /** The JSON pointer of the member a failure names, "" for the body itself. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.timeservice.model.ClockChange;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
@@ -26,6 +27,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -79,14 +81,41 @@ class ClockResourceController {
                 : ResponseEntity.ok(json);
     }
 
-    /** A scaled clock's new rate, from its time now on. */
+    /**
+     * A scaled clock's new rate, from its time now on; or a live clock's change (issue 47, {@link ClockChange}):
+     * paused, its retry policy (members left out keep the clock's), its clock-wide flow limits.
+     */
     @PatchMapping(path = "/clocks/{clock}", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     ClockJson patch(@PathVariable String clock, @RequestBody PatchClock body) {
-        if (body.rate() == null) { // absent and null bind alike here: either way there is no rate to change to
-            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a rate change needs a rate: {\"rate\": 60}");
+        boolean change = body.paused() != null || body.retry() != null || body.clockConcurrency() != null
+                || body.clockRate() != null;
+        if (body.rate() != null && change) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a rate change goes alone: {\"rate\": 60}, then"
+                    + " paused, retry, clockConcurrency or clockRate in a second PATCH");
         }
-        return describe(clocks.rerate(clock, ClockRate.of(body.rate())));
+        if (body.rate() == null && !change) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a PATCH of a clock needs a rate ({\"rate\": 60})"
+                    + " or a change: paused, retry, clockConcurrency, clockRate");
+        }
+        if (body.rate() != null) {
+            return describe(clocks.rerate(clock, ClockRate.of(body.rate())));
+        }
+        RetryPolicy retry = body.retry() == null ? null : retryPolicy(body.retry(), clocks.get(clock).settings().retry());
+        return describe(clocks.change(clock, new ClockChange(body.paused(), retry, body.clockConcurrency(),
+                flowRate(body.clockRate()), null)));
+    }
+
+    /** Holds the clock's deliveries back until {@code /resume}: see {@link ClockChange}. */
+    @PostMapping(path = "/clocks/{clock}/pause", produces = MediaType.APPLICATION_JSON_VALUE)
+    ClockJson pause(@PathVariable String clock) {
+        return describe(clocks.change(clock, ClockChange.pause(true)));
+    }
+
+    /** Hands the clock's deliveries out again, held ones first in its ready order. */
+    @PostMapping(path = "/clocks/{clock}/resume", produces = MediaType.APPLICATION_JSON_VALUE)
+    ClockJson resume(@PathVariable String clock) {
+        return describe(clocks.change(clock, ClockChange.pause(false)));
     }
 
     @GetMapping(path = "/clocks/{clock}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -124,7 +153,8 @@ class ClockResourceController {
         if (delivery == ClockSettings.DeliveryMode.PUSH && body.push() == null) {
             throw new ProblemException(ErrorCode.INVALID_REQUEST, "delivery \"push\" needs push: {\"url\": ...}");
         }
-        return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry()), rate,
+        return ClockSettings.of(mode, delivery, body.retry() == null ? null : retryPolicy(body.retry(),
+                        RetryPolicy.DEFAULT), rate,
                 body.push() == null ? null : pushTarget(body.push()))
                 .withDedupeWindow(body.dedupeWindow() == null ? 0 : body.dedupeWindow())
                 .withFlow(flowLimits(body));
@@ -151,14 +181,15 @@ class ClockResourceController {
                 push.headers(), push.secrets());
     }
 
-    private static RetryPolicy retryPolicy(Retry retry) {
-        RetryPolicy defaults = RetryPolicy.DEFAULT;
+    /** The retry policy {@code retry} asks for, each absent member at {@code defaults}' value. */
+    private static RetryPolicy retryPolicy(Retry retry, RetryPolicy defaults) {
         return new RetryPolicy(
                 retry.maxAttempts() != null ? retry.maxAttempts() : defaults.maxAttempts(),
                 retry.initialBackoff() != null ? retry.initialBackoff() : defaults.initialBackoffMillis(),
                 retry.multiplier() != null ? retry.multiplier() : defaults.multiplier(),
                 retry.maxBackoff() != null ? retry.maxBackoff() : defaults.maxBackoffMillis(),
-                retry.jitter() != null ? retry.jitter() : defaults.jitter());
+                retry.jitter() != null ? retry.jitter() : defaults.jitter(),
+                retry.maxRetryDuration() != null ? retry.maxRetryDuration() : defaults.maxRetryDurationMillis());
     }
 
     static ClockJson describe(ClockView clock) {
@@ -171,7 +202,7 @@ class ClockResourceController {
                 RetryJson.of(settings.retry()), PushJson.of(settings.push()), settings.dedupeWindowMillis(),
                 clock.deliveries() == null ? null : DeliveryCountsJson.of(clock.deliveries()),
                 FlowJson.of(settings.flow()), settings.flow() == null ? null : settings.flow().clockConcurrency(),
-                settings.flow() == null ? null : RateJson.of(settings.flow().clockRate()));
+                settings.flow() == null ? null : RateJson.of(settings.flow().clockRate()), settings.paused());
     }
 
     /**
@@ -186,6 +217,7 @@ class ClockResourceController {
      * @param deliveries the deliveries by state, for a clock that queues them; absent otherwise
      * @param flow       per-key flow control, when the clock has any; {@code clockConcurrency} and {@code clockRate}
      *                   the clock's own, each when set
+     * @param paused     whether the clock holds its deliveries back ({@code POST /clocks/{clock}/pause})
      */
     record ClockJson(String name, long now, int size, Long nextFireTime, Long oldestAge, long createdAt,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Long deletesAt, String mode,
@@ -194,7 +226,7 @@ class ClockResourceController {
                      @JsonInclude(JsonInclude.Include.NON_NULL) DeliveryCountsJson deliveries,
                      @JsonInclude(JsonInclude.Include.NON_NULL) FlowJson flow,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Integer clockConcurrency,
-                     @JsonInclude(JsonInclude.Include.NON_NULL) RateJson clockRate) {
+                     @JsonInclude(JsonInclude.Include.NON_NULL) RateJson clockRate, boolean paused) {
     }
 
     /** A clock's per-key flow control as {@code PUT} takes it; each absent member is a limit that does not apply. */
@@ -230,12 +262,13 @@ class ClockResourceController {
         return constant.name().toLowerCase(Locale.ROOT);
     }
 
-    /** A retry policy as {@code PUT} takes it: backoffs in milliseconds. */
-    record RetryJson(int maxAttempts, long initialBackoff, double multiplier, long maxBackoff, double jitter) {
+    /** A retry policy as {@code PUT} takes it: backoffs in milliseconds; {@code maxRetryDuration} shown when set. */
+    record RetryJson(int maxAttempts, long initialBackoff, double multiplier, long maxBackoff, double jitter,
+                     @JsonInclude(JsonInclude.Include.NON_DEFAULT) long maxRetryDuration) {
 
         static RetryJson of(RetryPolicy retry) {
             return new RetryJson(retry.maxAttempts(), retry.initialBackoffMillis(), retry.multiplier(),
-                    retry.maxBackoffMillis(), retry.jitter());
+                    retry.maxBackoffMillis(), retry.jitter(), retry.maxRetryDurationMillis());
         }
     }
 

@@ -75,8 +75,8 @@ final class CloudTasksJson {
         return new QueueConfig(perSecond, concurrent, attempts, retryDuration, minBackoff, maxBackoff, doublings);
     }
 
-    /** A Queue resource. */
-    static ObjectNode queue(QueueName name, QueueConfig config) {
+    /** A Queue resource, its state PAUSED or RUNNING. */
+    static ObjectNode queue(QueueName name, QueueConfig config, boolean paused) {
         ObjectNode queue = JSON.createObjectNode();
         queue.put("name", name.path());
         ObjectNode rate = queue.putObject("rateLimits");
@@ -89,7 +89,7 @@ final class CloudTasksJson {
         retry.put("minBackoff", CloudTasksRules.formatDuration(config.minBackoffMillis()));
         retry.put("maxBackoff", CloudTasksRules.formatDuration(config.maxBackoffMillis()));
         retry.put("maxDoublings", config.maxDoublings());
-        queue.put("state", "RUNNING");
+        queue.put("state", paused ? "PAUSED" : "RUNNING");
         return queue;
     }
 

@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.function.Supplier;
 
 import io.timeservice.config.CloudTasksProperties;
+import io.timeservice.model.ClockChange;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.CloudTasksRules;
@@ -31,8 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Cloud Tasks v2's queue calls over HTTP/JSON (issue 47, docs/DROP-IN.md): each queue is the push clock
  * {@link QueueName#clock}, virtual or system by the create call's {@value #MODE_HEADER} header or
- * {@code timeservice.cloudtasks.mode}. A clock's settings are fixed once it is made, so a patch that would change
- * them and pause/resume are refused as UNIMPLEMENTED rather than pretended.
+ * {@code timeservice.cloudtasks.mode}. A patch of an existing queue, pause and resume are a change of the live clock
+ * ({@link ClockChange}).
  */
 @RestController
 class CloudTasksQueueController {
@@ -67,7 +68,7 @@ class CloudTasksQueueController {
                 throw new CloudTasksError(CloudTasksError.Status.ALREADY_EXISTS, "queue " + name.path()
                         + " exists already");
             }
-            return CloudTasksJson.queue(name, config);
+            return CloudTasksJson.queue(name, config, false);
         });
     }
 
@@ -109,7 +110,7 @@ class CloudTasksQueueController {
                     page.put("nextPageToken", last);
                     break;
                 }
-                queues.add(CloudTasksJson.queue(name, config));
+                queues.add(CloudTasksJson.queue(name, config, view.settings().paused()));
                 last = view.name();
                 count++;
             }
@@ -125,11 +126,15 @@ class CloudTasksQueueController {
                                @PathVariable String queue) {
         return answer(() -> {
             QueueName name = new QueueName(project, location, queue);
-            return CloudTasksJson.queue(name, configOf(name));
+            return queueOf(name, settingsOf(name));
         });
     }
 
-    /** A patch that changes nothing answers the queue; one of a missing queue creates it, as Cloud Tasks does. */
+    /**
+     * A patch of an existing queue changes its clock's retry policy and clock-wide limits at once ({@link ClockChange}:
+     * the next attempt and the next claim follow them); one that changes nothing answers the queue; one of a missing
+     * queue creates it, as Cloud Tasks does.
+     */
     @PatchMapping(QUEUES + "/{queue}")
     ResponseEntity<Object> patch(@PathVariable String project, @PathVariable String location,
                                  @PathVariable String queue, @RequestParam(required = false) String updateMask,
@@ -145,15 +150,20 @@ class CloudTasksQueueController {
             if (!exists(name)) {
                 QueueConfig config = CloudTasksJson.queueConfig(given, QueueConfig.DEFAULT);
                 clocks.create(name.clock(), System.currentTimeMillis(), config.clockSettings(mode(mode)));
-                return CloudTasksJson.queue(name, config);
+                return CloudTasksJson.queue(name, config, false);
             }
-            QueueConfig current = configOf(name);
+            ClockSettings settings = settingsOf(name);
+            QueueConfig current = QueueConfig.of(settings);
             QueueConfig patched = CloudTasksJson.queueConfig(masked(given, updateMask), current);
-            if (!patched.equals(current)) {
-                throw CloudTasksError.unimplemented("changing an existing queue's rateLimits or retryConfig (a"
-                        + " clock's settings are fixed once made: delete the queue and create it again)");
+            if (patched.equals(current)) {
+                return CloudTasksJson.queue(name, current, settings.paused());
             }
-            return CloudTasksJson.queue(name, current);
+            if (settings.flow() == null) {
+                throw new CloudTasksError(CloudTasksError.Status.FAILED_PRECONDITION, "queue " + name.path() + " was"
+                        + " made before queues could be updated (its clock has no flow control): delete it and create"
+                        + " it again");
+            }
+            return queueOf(name, clocks.change(name.clock(), patched.change()).settings());
         });
     }
 
@@ -162,7 +172,7 @@ class CloudTasksQueueController {
                                   @PathVariable String queue) {
         return answer(() -> {
             QueueName name = new QueueName(project, location, queue);
-            configOf(name);
+            settingsOf(name);
             clocks.delete(name.clock());
             return JsonMapper.shared().createObjectNode();
         });
@@ -188,18 +198,18 @@ class CloudTasksQueueController {
             QueueName name = new QueueName(project, location, colon < 0 ? queueAndVerb
                     : queueAndVerb.substring(0, colon));
             CloudTasksJson.object(body);
-            QueueConfig config = configOf(name);
+            ClockSettings settings = settingsOf(name);
             switch (verb) {
                 case "purge" -> {
                     ClockView view = clocks.get(name.clock());
                     clocks.delete(name.clock());
-                    clocks.create(name.clock(), view.status().now(), view.settings());
+                    clocks.create(name.clock(), view.status().now(), view.settings()); // paused stays paused
                 }
-                case "pause", "resume" -> throw CloudTasksError.unimplemented(verb + " (a clock cannot hold its"
-                        + " deliveries back yet)");
+                case "pause", "resume" -> settings = clocks.change(name.clock(),
+                        ClockChange.pause(verb.equals("pause"))).settings();
                 default -> throw CloudTasksError.notFound("the queue method :" + verb);
             }
-            return CloudTasksJson.queue(name, config);
+            return queueOf(name, settings);
         });
     }
 
@@ -213,14 +223,18 @@ class CloudTasksQueueController {
         return new QueueName(project, location, path.substring(prefix.length()));
     }
 
-    /** The members of {@code given} that {@code updateMask} names (all when it is absent), as a Queue. */
+    /**
+     * The members of {@code given} that {@code updateMask} names (all when it is absent), as a Queue. A path may be
+     * written in the proto's snake_case ({@code retry_config.max_attempts}, as Node's SDK sends it in its REST mode) or
+     * in JSON's lowerCamelCase (as Java's sends it).
+     */
     private static JsonNode masked(JsonNode given, String updateMask) {
         if (updateMask == null || updateMask.isEmpty()) {
             return given;
         }
         ObjectNode masked = JsonMapper.shared().createObjectNode();
         for (String path : updateMask.split(",")) {
-            String[] parts = path.trim().split("\\.");
+            String[] parts = camelCase(path.trim()).split("\\.");
             JsonNode value = given.path(parts[0]);
             if (parts.length == 2) {
                 value = value.path(parts[1]);
@@ -234,6 +248,21 @@ class CloudTasksQueueController {
             into.set(parts[parts.length - 1], value);
         }
         return masked;
+    }
+
+    /** {@code retry_config.max_attempts} as {@code retryConfig.maxAttempts}; a camelCase path as it is. */
+    private static String camelCase(String path) {
+        StringBuilder camel = new StringBuilder(path.length());
+        boolean upper = false;
+        for (char c : path.toCharArray()) {
+            if (c == '_') {
+                upper = true;
+            } else {
+                camel.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
+            }
+        }
+        return camel.toString();
     }
 
     private ClockSettings.Mode mode(String header) {
@@ -260,14 +289,18 @@ class CloudTasksQueueController {
         }
     }
 
-    /** The queue's configuration; NOT_FOUND when its clock is missing or is no queue's. */
-    private QueueConfig configOf(QueueName name) {
-        QueueConfig config = QueueConfig.of(clocks.get(name.clock()).settings());
-        if (config == null) {
+    /** The settings of the queue's clock; NOT_FOUND when its clock is missing, FAILED_PRECONDITION when no queue's. */
+    private ClockSettings settingsOf(QueueName name) {
+        ClockSettings settings = clocks.get(name.clock()).settings();
+        if (QueueConfig.of(settings) == null) {
             throw new CloudTasksError(CloudTasksError.Status.FAILED_PRECONDITION, "clock " + name.clock()
                     + " exists but was not made as a queue (docs/DROP-IN.md)");
         }
-        return config;
+        return settings;
+    }
+
+    private static Object queueOf(QueueName name, ClockSettings settings) {
+        return CloudTasksJson.queue(name, QueueConfig.of(settings), settings.paused());
     }
 
     /** The body {@code call} makes, or Google's error for its refusal. */

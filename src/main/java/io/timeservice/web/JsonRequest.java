@@ -100,8 +100,19 @@ sealed interface JsonRequest {
                 @JsonDeserialize(using = AbsentOrNonNull.class) List<String> secrets) {
     }
 
-    /** {@code PATCH /clocks/{clock}}: a scaled clock's new rate, exactly as written (a decimal, not a double). */
-    record PatchClock(@JsonProperty(required = true) BigDecimal rate) implements JsonRequest {
+    /**
+     * {@code PATCH /clocks/{clock}}: a scaled clock's new rate, exactly as written (a decimal, not a double), alone; or
+     * a live clock's change (issue 47): paused, retry (members left out keep the clock's), clockConcurrency, clockRate.
+     */
+    record PatchClock(@JsonDeserialize(using = AbsentOrNonNull.class) BigDecimal rate,
+                      @JsonDeserialize(using = AbsentOrNonNull.class) Boolean paused,
+                      @JsonDeserialize(using = AbsentOrNonNull.class) Retry retry,
+                      @JsonDeserialize(using = AbsentOrNonNull.class) Integer clockConcurrency,
+                      @JsonDeserialize(using = AbsentOrNonNull.class) Rate clockRate) implements JsonRequest {
+
+        PatchClock(BigDecimal rate) {
+            this(rate, null, null, null, null);
+        }
     }
 
     /** A clock's {@code mode} as written in JSON. */
@@ -115,7 +126,12 @@ sealed interface JsonRequest {
                  @JsonDeserialize(using = AbsentOrNonNull.class) Long initialBackoff,
                  @JsonDeserialize(using = AbsentOrNonNull.class) Double multiplier,
                  @JsonDeserialize(using = AbsentOrNonNull.class) Long maxBackoff,
-                 @JsonDeserialize(using = AbsentOrNonNull.class) Double jitter) {
+                 @JsonDeserialize(using = AbsentOrNonNull.class) Double jitter,
+                 @JsonDeserialize(using = AbsentOrNonNull.class) Long maxRetryDuration) {
+
+        Retry(Integer maxAttempts, Long initialBackoff, Double multiplier, Long maxBackoff, Double jitter) {
+            this(maxAttempts, initialBackoff, multiplier, maxBackoff, jitter, null);
+        }
     }
 
     /**

@@ -114,13 +114,14 @@ final class SnapshotItems {
 
     /** A queue clock's retry policy; what it leaves out is the default's. */
     record RetryItem(@Range(min = INT_MIN, max = INT_MAX) Long maxAttempts, Long initialBackoff, Long maxBackoff,
-                     Double multiplier, Double jitter) implements Item {
+                     Double multiplier, Double jitter, Long maxRetryDuration) implements Item {
 
         RetryPolicy policy() {
             RetryPolicy d = RetryPolicy.DEFAULT;
             return new RetryPolicy(maxAttempts != null ? maxAttempts.intValue() : d.maxAttempts(),
                     or(initialBackoff, d.initialBackoffMillis()), multiplier != null ? multiplier : d.multiplier(),
-                    or(maxBackoff, d.maxBackoffMillis()), jitter != null ? jitter : d.jitter());
+                    or(maxBackoff, d.maxBackoffMillis()), jitter != null ? jitter : d.jitter(),
+                    or(maxRetryDuration, 0));
         }
     }
 

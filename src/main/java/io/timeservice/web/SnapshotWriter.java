@@ -140,6 +140,9 @@ final class SnapshotWriter {
         json.writeNumberProperty("multiplier", retry.multiplier());
         json.writeNumberProperty("maxBackoff", retry.maxBackoffMillis());
         json.writeNumberProperty("jitter", retry.jitter());
+        if (retry.maxRetryDurationMillis() != 0) {
+            json.writeNumberProperty("maxRetryDuration", retry.maxRetryDurationMillis());
+        }
         json.writeEndObject();
         if (settings.push() != null) {
             writePush(settings.push(), json);

@@ -30,21 +30,38 @@ class CloudTasksRulesTest {
     }
 
     @Test
-    void queueConfig_roundTripsThroughItsClockSettings_defaultsWithoutFlowControl() {
+    void queueConfig_roundTripsThroughItsClockSettings_withItsRatesAsTheClocksOwnLimits() {
         ClockSettings defaults = QueueConfig.DEFAULT.clockSettings(ClockSettings.Mode.VIRTUAL);
-        assertThat(defaults.flow()).as("Cloud Tasks' default rates: no flow control").isNull();
+        assertThat(defaults.flow()).as("Cloud Tasks' default rates, so that an update can change them")
+                .isEqualTo(new FlowLimits(null, null, null, 1_000, new FlowRate(500, 1_000)));
         assertThat(defaults.dedupeWindowMillis()).isEqualTo(3_600_000);
         assertThat(defaults.retry().maxAttempts()).isEqualTo(100);
+        assertThat(defaults.retry().maxRetryDurationMillis()).isZero();
         assertThat(QueueConfig.of(defaults)).isEqualTo(QueueConfig.DEFAULT);
 
         QueueConfig limited = new QueueConfig(0.5, 10, -1, 90_000, 250, 30_000, 3);
         ClockSettings settings = limited.clockSettings(ClockSettings.Mode.SYSTEM);
         assertThat(settings.flow().clockConcurrency()).isEqualTo(10);
         assertThat(settings.flow().clockRate()).isEqualTo(new FlowRate(1, 2_000));
-        assertThat(settings.retry().maxAttempts()).isEqualTo(RetryPolicy.MAX_ATTEMPTS);
+        assertThat(settings.retry().maxAttempts()).as("unlimited beside a duration: the duration alone ends retries")
+                .isEqualTo(1);
+        assertThat(settings.retry().maxRetryDurationMillis()).isEqualTo(90_000);
         assertThat(settings.retry().initialBackoffMillis()).isEqualTo(250);
         assertThat(QueueConfig.of(settings)).isEqualTo(limited);
+        assertThat(new QueueConfig(1, 1, -1, 0, 0, 0, 0).clockSettings(ClockSettings.Mode.VIRTUAL).retry()
+                .maxAttempts()).as("unlimited without a duration").isEqualTo(RetryPolicy.MAX_ATTEMPTS);
         assertThat(QueueConfig.of(ClockSettings.SYSTEM)).isNull();
+    }
+
+    @Test
+    void queueConfig_change_givesTheClockTheNewConfig() {
+        ClockSettings made = QueueConfig.DEFAULT.clockSettings(ClockSettings.Mode.VIRTUAL);
+        QueueConfig patched = new QueueConfig(2.5, 7, 4, 60_000, 1_000, 1_000, 0);
+
+        ClockSettings changed = patched.change().applyTo(made);
+
+        assertThat(QueueConfig.of(changed)).isEqualTo(patched);
+        assertThat(changed).isEqualTo(patched.clockSettings(ClockSettings.Mode.VIRTUAL));
     }
 
     @Test
@@ -53,6 +70,8 @@ class CloudTasksRulesTest {
         assertThatThrownBy(() -> new QueueConfig(501, 1, 1, 0, 0, 0, 0)).isInstanceOf(ProblemException.class);
         assertThatThrownBy(() -> new QueueConfig(1, 1, 0, 0, 0, 0, 0)).isInstanceOf(ProblemException.class);
         assertThatThrownBy(() -> new QueueConfig(1, 1, 1, 0, 20, 10, 0)).isInstanceOf(ProblemException.class);
+        assertThatThrownBy(() -> new QueueConfig(1, 1, 1, RetryPolicy.MAX_RETRY_DURATION_MILLIS + 1, 0, 0, 0))
+                .isInstanceOf(ProblemException.class);
     }
 
     @Test

@@ -254,9 +254,16 @@ class CloudTasksRestTest extends RestTestSupport {
                 + "\",\"headers\":{\"User-Agent\":\"a\\u0001b\"}}}}").refused(400, "INVALID_ARGUMENT");
         call("GET", tasks + "/missing", null).refused(404, "NOT_FOUND");
         call("DELETE", tasks + "/missing", null).refused(404, "NOT_FOUND");
-        call("POST", "/v2/" + QUEUE + ":pause", "{}").refused(501, "UNIMPLEMENTED");
+        call("POST", "/v2/" + QUEUE + ":frobnicate", "{}").refused(404, "NOT_FOUND");
         call("PATCH", "/v2/" + QUEUE + "?updateMask=retryConfig.maxAttempts",
-                "{\"retryConfig\":{\"maxAttempts\":7}}").refused(501, "UNIMPLEMENTED");
+                "{\"retryConfig\":{\"maxAttempts\":-2}}").refused(400, "INVALID_ARGUMENT");
+        call("PATCH", "/v2/" + QUEUE + "?updateMask=retryConfig.maxRetryDuration",
+                "{\"retryConfig\":{\"maxRetryDuration\":\"2678401s\"}}").refused(400, "INVALID_ARGUMENT");
+        call("PATCH", "/v2/" + QUEUE + "?updateMask=rateLimits.maxConcurrentDispatches",
+                "{\"rateLimits\":{\"maxConcurrentDispatches\":5001}}").refused(400, "INVALID_ARGUMENT");
         assertThat(call("GET", tasks, null).is(200).body().has("tasks")).isFalse();
+        JsonNode queue = call("GET", "/v2/" + QUEUE, null).is(200).body();
+        assertThat(queue.at("/retryConfig/maxAttempts").asInt()).as("nothing changed").isEqualTo(100);
+        assertThat(queue.at("/rateLimits/maxConcurrentDispatches").asInt()).isEqualTo(1000);
     }
 }

@@ -1,6 +1,9 @@
 package io.timeservice.web;
 
-/** {@link CloudTasksSdkTest} on the PostgreSQL store: a queue with Cloud Tasks' default rate limits has no flow control. */
+/**
+ * {@link CloudTasksSdkTest} on the PostgreSQL store: a queue's clock under flow control, paused, resumed and updated
+ * there.
+ */
 @PostgresRestStore
 class CloudTasksSdkPostgresTest extends CloudTasksSdkTest {
 }

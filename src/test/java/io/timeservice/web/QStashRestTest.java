@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;
+import java.util.List;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -82,6 +83,22 @@ class QStashRestTest extends RestTestSupport {
                 MessageDigest.getInstance("SHA-256").digest(arrived.body().getBytes(StandardCharsets.UTF_8))));
         assertThat(claims.get("exp").asLong()).isEqualTo(claims.get("iat").asLong() + 300);
         awaitDeliveries("qstash-r3", "{\"ready\":0,\"inFlight\":0,\"waiting\":0,\"dead\":0}");
+    }
+
+    @Test
+    void publish_toAPausedQStashClock_isTakenAndHeld_untilTheClockIsResumed() throws Exception {
+        String destination = receiver.url("/held");
+        assertThat(publish(destination, "first", "Upstash-Retries", "2").statusCode()).isEqualTo(201);
+        given().post("/clocks/qstash-r2/pause").then().statusCode(200);
+
+        HttpResponse<String> published = publish(destination, "second", "Upstash-Retries", "2");
+        assertThat(published.statusCode()).as("a paused clock still takes messages: " + published.body())
+                .isEqualTo(201);
+        json("{\"by\":0}").post("/clocks/qstash-r2/advance").then().statusCode(200);
+        assertThat(receiver.nextWithin(200)).as("held while paused").isNull();
+
+        given().post("/clocks/qstash-r2/resume").then().statusCode(200);
+        assertThat(List.of(receiver.next().body(), receiver.next().body())).containsExactlyInAnyOrder("first", "second");
     }
 
     @Test

@@ -132,6 +132,9 @@ final class ClockDeliveries {
             requireQueue();
             long now = kernel.clock().now();
             long settledAt = settle(now, tally);
+            if (kernel.settings().paused()) { // held back, never lost: the resume wakes the waiters
+                return new Applied<>(List.<Delivery>of(), settledAt, Applied.NO_LEVELS);
+            }
             DeliveryQueue.Planned planned = deliveries.flowControlled() ? deliveries.plan(now, max) : null;
             tally.tokensDenied += deliveries.takeTokensDenied();
             int count = planned != null ? planned.entries().size() : Math.min(max, deliveries.readyCount());

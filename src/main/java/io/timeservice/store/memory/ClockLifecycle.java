@@ -3,6 +3,7 @@ package io.timeservice.store.memory;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 
+import io.timeservice.model.ClockChange;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.store.memory.time.TimeSource;
 
@@ -76,6 +77,34 @@ final class ClockLifecycle {
             });
         });
         kernel.log().awaitDurable(applied.position());
+    }
+
+    /**
+     * Changes the live clock's settings ({@link ClockChange}), journaled first: a pause holds its ready deliveries back
+     * from the next claim on, a resume wakes long polls and the pusher, a retry policy applies to the next failed
+     * attempt, clock-wide flow limits to the next claim. A change that changes nothing journals nothing.
+     *
+     * @throws io.timeservice.model.ProblemException {@code invalid_request} ({@link ClockChange#applyTo}),
+     *                                               {@code storage_unavailable}
+     */
+    ClockSettings change(ClockChange change) {
+        Applied<ClockSettings> applied = kernel.serving(() -> {
+            ClockSettings settings = kernel.settings();
+            ClockSettings next = change.applyTo(settings);
+            if (next.equals(settings)) {
+                return new Applied<>(settings, 0, Applied.NO_LEVELS);
+            }
+            kernel.log().requireWritable();
+            long now = kernel.clock().now();
+            return kernel.commit(new Mutation.ClockChanged(next, now), () -> {
+                kernel.useSettings(next);
+                kernel.deliveries().change(next, now);
+                clockDeliveries.changed(); // a resumed clock hands out again: wake long polls and the pusher
+                return next;
+            });
+        });
+        kernel.log().awaitDurable(applied.position());
+        return applied.value();
     }
 
     /**

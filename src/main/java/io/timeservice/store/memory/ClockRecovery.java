@@ -213,6 +213,9 @@ final class ClockRecovery {
             deliveries.renewLeases(renewed.now());
         } else if (mutation instanceof Mutation.ClockConfigured configured) {
             useSettings(configured.settings());
+        } else if (mutation instanceof Mutation.ClockChanged changed) {
+            settings = changed.settings();
+            deliveries.change(changed.settings(), changed.now());
         } else if (mutation instanceof Mutation.FlowKeyChanged changed) {
             settings = ClockFlowKeys.changed(settings, deliveries, changed);
         } else if (mutation instanceof Mutation.RateChanged changed) {

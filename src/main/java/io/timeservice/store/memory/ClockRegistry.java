@@ -260,7 +260,7 @@ public final class ClockRegistry {
         synchronized (registry) {
             Clock existing = byName.get(name);
             if (existing != null) {
-                ClockSettings made = existing.settings().withoutFlowKeys(); // overrides are set on their own
+                ClockSettings made = existing.settings().asPut(); // overrides and a pause are set on their own
                 if (!made.equals(settings) || (!settings.isSystem() && existing.initialNow() != now)) {
                     throw ClockRules.clockConflict(name, made, existing.initialNow(), settings, now);
                 }
@@ -365,6 +365,18 @@ public final class ClockRegistry {
         synchronized (registry) {
             Clock clock = get(name);
             clock.settings = clock.scheduler().rerate(rate);
+            return clock;
+        }
+    }
+
+    /**
+     * Changes the live clock {@code name}'s settings ({@link MemoryClock#change}); under the registry monitor, as
+     * {@link #rerate}, so the settings a {@link #create} compares are whole.
+     */
+    public Clock change(String name, io.timeservice.model.ClockChange change) {
+        synchronized (registry) {
+            Clock clock = get(name);
+            clock.settings = clock.scheduler().change(change);
             return clock;
         }
     }

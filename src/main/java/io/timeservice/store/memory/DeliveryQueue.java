@@ -119,6 +119,18 @@ final class DeliveryQueue {
     }
 
     /**
+     * Takes a live clock's changed settings at {@code now} ({@link io.timeservice.model.ClockChange}): the retry
+     * policy for the next failed attempt, and clock-wide flow limits for the next claim, the clock's bucket retuned
+     * keeping the whole tokens it holds ({@link FlowReady#retuneClock}). Flow control stays on or off.
+     */
+    void change(ClockSettings settings, long now) {
+        this.policy = settings.retry();
+        if (flow != null && !Objects.equals(settings.flow(), flow.limits())) {
+            flow.retuneClock(settings.flow(), now);
+        }
+    }
+
+    /**
      * Hands out the ready deliveries under {@code limits} from now on (null: none, in the ready order over the whole
      * clock): the ready ones move to the new structure, in-flight ones hold their slots, buckets start full.
      */
@@ -253,9 +265,8 @@ final class DeliveryQueue {
                 flow.released(entry);
             }
             expired++;
-            if (entry.attempt >= policy.maxAttempts()) {
-                toDead(entry, "lease expired on attempt " + entry.attempt + " of " + policy.maxAttempts(),
-                        entry.leaseUntil);
+            if (policy.exhausted(entry.attempt, entry.timer.fireTime(), entry.leaseUntil)) {
+                toDead(entry, "lease expired " + policy.exhaustedOn(entry.attempt), entry.leaseUntil);
                 died++;
             } else {
                 entry.attempt++;
@@ -371,8 +382,8 @@ final class DeliveryQueue {
      */
     Delivery nack(String claim, long now, long retryAt) {
         Entry entry = leased(claim);
-        if (entry.attempt >= policy.maxAttempts()) {
-            toDead(entry, "nacked on attempt " + entry.attempt + " of " + policy.maxAttempts(), now);
+        if (policy.exhausted(entry.attempt, entry.timer.fireTime(), now)) {
+            toDead(entry, "nacked " + policy.exhaustedOn(entry.attempt), now);
         } else {
             entry.attempt++;
             if (retryAt <= now) {

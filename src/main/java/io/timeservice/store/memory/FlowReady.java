@@ -51,7 +51,7 @@ final class FlowReady {
     /** Every ready delivery, in the ready order (the oldest for the counts, and snapshots). */
     private final TreeSet<DeliveryQueue.Entry> all = new TreeSet<>(DeliveryQueue.READY_ORDER);
     private final Map<Long, DeliveryQueue.Entry> bySequence = new HashMap<>();
-    private final TokenBucket clockBucket;
+    private TokenBucket clockBucket;
     private long nextTicket;
     private int inFlight;
     /** Ready deliveries of keys that may not hand one out now (at their concurrency or out of tokens). */
@@ -332,6 +332,18 @@ final class FlowReady {
                 : k.bucket.retuned(rate, next.burstOf(key), now);
         leaveRefilling(k); // its token time was worked out at the old rate
         place(k, now);
+    }
+
+    /**
+     * Takes {@code next}, which differs from the limits held only in the clock's own concurrency and rate, at
+     * {@code now}: a lowered concurrency lets what is in flight finish; the clock's bucket takes the new rate keeping
+     * the whole tokens it holds (at most the new size), or starts full when the clock had no rate. O(1).
+     */
+    void retuneClock(FlowLimits next, long now) {
+        limits = next;
+        FlowRate rate = next.clockRate();
+        clockBucket = rate == null ? null : clockBucket == null ? new TokenBucket(rate, rate.limit())
+                : clockBucket.retuned(rate, rate.limit(), now);
     }
 
     /**

@@ -233,6 +233,11 @@ public final class MemoryClock {
         return firing.rerate(next, kernel::useSettings);
     }
 
+    /** Changes the live clock's settings; see {@link ClockLifecycle#change}. */
+    public ClockSettings change(io.timeservice.model.ClockChange change) {
+        return lifecycle.change(change);
+    }
+
     // ---- overrides of single keys' flow control (see ClockFlowKeys) ----
 
     /** Sets {@code key}'s flow-control override; see {@link ClockFlowKeys#put}. */

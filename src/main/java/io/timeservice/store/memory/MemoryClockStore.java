@@ -3,6 +3,7 @@ package io.timeservice.store.memory;
 import java.util.List;
 
 import io.timeservice.model.ClockRate;
+import io.timeservice.model.ClockChange;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ClockView;
@@ -53,6 +54,11 @@ public final class MemoryClockStore implements ClockStore {
     @Override
     public ClockView rerate(String name, ClockRate rate) {
         return view(clocks.rerate(name, rate));
+    }
+
+    @Override
+    public ClockView change(String name, ClockChange change) {
+        return view(clocks.change(name, change));
     }
 
     @Override

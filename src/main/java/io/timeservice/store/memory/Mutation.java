@@ -138,6 +138,13 @@ public sealed interface Mutation {
     record FlowKeyChanged(String key, io.timeservice.model.FlowOverride override, long now) implements Mutation {
     }
 
+    /**
+     * A live clock's settings changed at its time {@code now} ({@link io.timeservice.model.ClockChange}: paused or
+     * resumed, a retry policy, clock-wide flow limits, a push target): its clock bucket is retuned at {@code now}.
+     */
+    record ClockChanged(ClockSettings settings, long now) implements Mutation {
+    }
+
     // ---- deliveries (clocks that queue what fires) ----
 
     /** Every lease ended by {@code now} expired and every retry due by {@code now} became ready. */

@@ -89,17 +89,41 @@ final class ClockRows {
             insert.setLong(3, now);
             insert.setLong(4, now);
             insert.setString(5, StoredClock.sql(settings.delivery()));
-            insert.setInt(6, retry.maxAttempts());
-            insert.setLong(7, retry.initialBackoffMillis());
-            insert.setDouble(8, retry.multiplier());
-            insert.setLong(9, retry.maxBackoffMillis());
-            insert.setDouble(10, retry.jitter());
-            insert.setLong(11, settings.dedupeWindowMillis());
-            insert.setString(12, flowJson(settings.flow()));
-            insert.setObject(13, rate, Types.BIGINT);
-            insert.setObject(14, rate, Types.BIGINT);
-            bindPush(connection, insert, 15, settings.push());
+            int next = bindSettings(insert, 6, settings);
+            insert.setObject(next, rate, Types.BIGINT);
+            insert.setObject(next + 1, rate, Types.BIGINT);
+            bindPush(connection, insert, next + 2, settings.push());
             insert.executeUpdate();
+        }
+    }
+
+    /** Binds the parameters of {@link ClockSql}'s settings column from {@code first} on; answers the next index. */
+    private static int bindSettings(PreparedStatement statement, int first, ClockSettings settings)
+            throws SQLException {
+        RetryPolicy retry = settings.retry();
+        statement.setInt(first, retry.maxAttempts());
+        statement.setLong(first + 1, retry.initialBackoffMillis());
+        statement.setDouble(first + 2, retry.multiplier());
+        statement.setLong(first + 3, retry.maxBackoffMillis());
+        statement.setDouble(first + 4, retry.jitter());
+        statement.setObject(first + 5, retry.maxRetryDurationMillis() == 0 ? null : retry.maxRetryDurationMillis(),
+                Types.BIGINT);
+        statement.setLong(first + 6, settings.dedupeWindowMillis());
+        statement.setString(first + 7, flowJson(settings.flow()));
+        statement.setObject(first + 8, settings.paused() ? Boolean.TRUE : null, Types.BOOLEAN);
+        return first + 9;
+    }
+
+    /**
+     * Writes the live clock {@code name}'s changed settings (issue 47): call within the transaction that locked its
+     * row and decided them.
+     */
+    static void change(Connection connection, String name, ClockSettings settings) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(ClockSql.CHANGE)) {
+            int next = bindSettings(update, 1, settings);
+            bindPush(connection, update, next, settings.push());
+            update.setString(next + 6, name);
+            update.executeUpdate();
         }
     }
 
@@ -126,12 +150,14 @@ final class ClockRows {
     /** The clock in a row of {@link ClockSql#SELECT}'s columns. */
     static StoredClock clockOf(ResultSet row) throws SQLException {
         RetryPolicy retry = row.getObject(7) == null ? RetryPolicy.DEFAULT // a clock stored without a policy
-                : new RetryPolicy(row.getInt(7), row.getLong(8), row.getDouble(9), row.getLong(10), row.getDouble(11));
+                : new RetryPolicy(row.getInt(7), row.getLong(8), row.getDouble(9), row.getLong(10), row.getDouble(11),
+                        row.getLong(32));
         Long rate = row.getObject(12, Long.class);
         ScaledTime scaled = rate == null ? null : new ScaledTime(row.getLong(13), row.getLong(14), new ClockRate(rate));
         return new StoredClock(row.getString(1), StoredClock.ofSql(ClockSettings.Mode.class, row.getString(2)),
                 row.getLong(3), row.getLong(4), StoredClock.ofSql(ClockSettings.DeliveryMode.class, row.getString(5)), retry,
-                row.getLong(6), scaled, pushOf(row), row.getLong(21), row.getLong(22), flowOf(row, 23));
+                row.getLong(6), scaled, pushOf(row), row.getLong(21), row.getLong(22), flowOf(row, 23),
+                row.getBoolean(31));
     }
 
     /** Flow control in columns {@code first} to {@code first + 7}, or null for a clock without it. */

@@ -17,7 +17,8 @@ final class ClockSql {
      * rate and anchor null unless it is scaled; then its incarnation (V24); its dedupe window (V32, 0: none); the last
      * eight its flow control's members (issue 44, V35), each null when not set, the overrides of single keys flattened
      * to words ({@link ClockRows}: key, concurrency, rate limit, rate period, {@code -} for none, by key; keys follow
-     * the id rules, so hold no space), so that the store reads no JSON.
+     * the id rules, so hold no space), so that the store reads no JSON; then whether it is paused and its retry
+     * policy's maxRetryDuration (issue 47, both in {@code settings}: no column).
      */
     static final String SELECT = """
             SELECT name, mode, clock_now_ms(clocks), initial_now, delivery,
@@ -33,7 +34,9 @@ final class ClockSql {
                    (SELECT string_agg(k || ' ' || coalesce(v ->> 'concurrency', '-') || ' '
                                       || coalesce(v #>> '{rate,limit}', '-') || ' '
                                       || coalesce(v #>> '{rate,period}', '-'), ' ' ORDER BY k)
-                      FROM jsonb_each(settings #> '{flow,keys}') AS overrides (k, v))
+                      FROM jsonb_each(settings #> '{flow,keys}') AS overrides (k, v)),
+                   coalesce((settings ->> 'paused')::boolean, false),
+                   coalesce((settings #>> '{retry,maxRetryDuration}')::bigint, 0)
               FROM clocks""";
 
     /** The clock named, with a row-lock clause (or "") appended by the caller. Parameter: the name. */
@@ -62,25 +65,37 @@ final class ClockSql {
             ON CONFLICT (name) DO NOTHING""";
 
     /**
-     * The settings column for a retry policy, a dedupe window and flow control (a JSON object of the API's members, or
-     * null for none): the API's member names and units (milliseconds).
+     * The settings column for a retry policy (its maxRetryDuration left out when 0), a dedupe window, flow control (a
+     * JSON object of the API's members, or null for none) and a pause (left out unless true): the API's member names
+     * and units (milliseconds).
      */
     private static final String SETTINGS = """
             jsonb_build_object('retry', jsonb_build_object('maxAttempts', ?::int, 'initialBackoff', ?::bigint,
                                                            'multiplier', ?::float8, 'maxBackoff', ?::bigint,
-                                                           'jitter', ?::float8),
+                                                           'jitter', ?::float8)
+                                        || jsonb_strip_nulls(jsonb_build_object('maxRetryDuration', ?::bigint)),
                                'dedupeWindow', ?::bigint)
-            || jsonb_strip_nulls(jsonb_build_object('flow', ?::jsonb))""";
+            || jsonb_strip_nulls(jsonb_build_object('flow', ?::jsonb, 'paused', ?::boolean))""";
 
     /**
      * A new clock's row; a scaled clock's anchor is the database's clock now. Parameters: name, mode, now, initial
-     * now, delivery, the retry policy's five members, the dedupe window and flow control ({@link #SETTINGS}), rate twice (null unless scaled), push url,
+     * now, delivery, the retry policy's six members, the dedupe window, flow control and the pause ({@link #SETTINGS}), rate twice (null unless scaled), push url,
      * timeout, concurrency, header names, header values, secrets.
      */
     static final String INSERT = "INSERT INTO clocks (name, mode, now_ms, initial_now, delivery, settings,"
             + " rate_millionths, anchor_wall, push_url, push_timeout, push_concurrency, push_header_names,"
             + " push_header_values, push_secrets) VALUES (?, ?, ?, ?, ?, " + SETTINGS + ", ?,"
             + " CASE WHEN ?::bigint IS NULL THEN NULL ELSE db_now_ms() END, ?, ?, ?, ?, ?, ?)";
+
+    /**
+     * A live clock's changed settings (issue 47): the settings column ({@link #SETTINGS}) and the push target.
+     * Parameters: as {@link #SETTINGS}, push url, timeout, concurrency, header names, header values, secrets, name.
+     */
+    static final String CHANGE = "UPDATE clocks SET settings = " + SETTINGS + ", push_url = ?, push_timeout = ?,"
+            + " push_concurrency = ?, push_header_names = ?, push_header_values = ?, push_secrets = ? WHERE name = ?";
+
+    /** The clock-wide bucket of a flow clock (its row {@code /}), retuned. Parameters: units, refill time, clock. */
+    static final String RETUNE_CLOCK_BUCKET = "UPDATE flow_keys SET units = ?, refilled_at = ? WHERE clock = ? AND key = '/'";
 
     /**
      * The lock every creation of a clock holds to its transaction's end, combined with the {@code clocks} table's OID

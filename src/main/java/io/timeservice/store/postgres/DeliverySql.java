@@ -120,7 +120,8 @@ final class DeliverySql {
     static final String EXTEND = "UPDATE deliveries d SET lease_until = ?" + HELD + " RETURNING " + VIEW;
 
     /** The held delivery a nack gives back, locked while Java decides what it becomes ({@link FailedAttempt}). */
-    static final String NACKED = "SELECT d.seq, d.attempt, d.lease_until FROM deliveries d" + HELD + " FOR UPDATE OF d";
+    static final String NACKED = "SELECT d.seq, d.attempt, d.lease_until, d.fire_time FROM deliveries d" + HELD
+            + " FOR UPDATE OF d";
 
     /**
      * Failed attempts (nacked or expired), each decided in Java ({@link FailedAttempt}): one statement for all of
@@ -141,7 +142,7 @@ final class DeliverySql {
      * locked; {@code %s} is {@code " SKIP LOCKED"} or empty. Parameters: clock, now, limit.
      */
     static final String EXPIRED = """
-            SELECT seq, attempt, lease_until FROM deliveries
+            SELECT seq, attempt, lease_until, fire_time FROM deliveries
              WHERE clock = ? AND state = 'in_flight' AND lease_until <= ?
              ORDER BY lease_until, seq LIMIT ? FOR UPDATE%s""";
 

@@ -23,11 +23,13 @@ import io.timeservice.model.RetryPolicy;
 record FailedAttempt(long sequence, State state, int attempt, Long retryAt, Long readyAt, String reason) {
 
     /**
-     * Nacked on attempt {@code attempt} at {@code now}: dead after the policy's last attempt, else attempt + 1
+     * Nacked on attempt {@code attempt} at {@code now} (fired at {@code fireTime}): dead once the policy is exhausted
+     * ({@link RetryPolicy#exhausted}), else attempt + 1
      * waiting for {@code retryAt}, or ready at once when that is not after {@code now}.
      */
-    static FailedAttempt nacked(long sequence, int attempt, RetryPolicy policy, long now, long retryAt) {
-        if (attempt >= policy.maxAttempts()) {
+    static FailedAttempt nacked(long sequence, int attempt, long fireTime, RetryPolicy policy, long now,
+                                long retryAt) {
+        if (policy.exhausted(attempt, fireTime, now)) {
             return dead(sequence, attempt, policy, "nacked", now);
         }
         if (retryAt <= now) {
@@ -41,8 +43,9 @@ record FailedAttempt(long sequence, State state, int attempt, Long retryAt, Long
      * attempt + 1 waiting for {@code retryAt} (the retry step's second half readies it at that time, even if it has
      * passed).
      */
-    static FailedAttempt expired(long sequence, int attempt, RetryPolicy policy, long leaseUntil, long retryAt) {
-        if (attempt >= policy.maxAttempts()) {
+    static FailedAttempt expired(long sequence, int attempt, long fireTime, RetryPolicy policy, long leaseUntil,
+                                 long retryAt) {
+        if (policy.exhausted(attempt, fireTime, leaseUntil)) {
             return dead(sequence, attempt, policy, "lease expired", leaseUntil);
         }
         return new FailedAttempt(sequence, State.WAITING, attempt + 1, retryAt, null, null);
@@ -57,8 +60,8 @@ record FailedAttempt(long sequence, State state, int attempt, Long retryAt, Long
     }
 
     private static FailedAttempt dead(long sequence, int attempt, RetryPolicy policy, String how, long deadAt) {
-        return new FailedAttempt(sequence, State.DEAD, attempt, null, deadAt, how + " on attempt " + attempt + " of "
-                + policy.maxAttempts());
+        return new FailedAttempt(sequence, State.DEAD, attempt, null, deadAt, how + " "
+                + policy.exhaustedOn(attempt));
     }
 
     /** Applies failed attempts in one statement, on the caller's transaction; returns the deliveries as they are now. */

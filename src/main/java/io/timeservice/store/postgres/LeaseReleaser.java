@@ -68,7 +68,7 @@ public final class LeaseReleaser {
                     long sequence = rows.getLong(1);
                     int attempt = rows.getInt(2);
                     long leaseUntil = rows.getLong(3);
-                    expired.add(FailedAttempt.expired(sequence, attempt, clock.retry(), leaseUntil,
+                    expired.add(FailedAttempt.expired(sequence, attempt, rows.getLong(4), clock.retry(), leaseUntil,
                             TimeRules.saturatedAdd(leaseUntil, clock.retry().backoffMillis(sequence, attempt + 1))));
                 }
             }

@@ -1,13 +1,18 @@
 package io.timeservice.store.postgres;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.timeservice.model.ClockChange;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockRules;
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.FlowRate;
 import io.timeservice.model.Limits;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
@@ -98,7 +103,7 @@ public final class PostgresClockRegistry {
                 existing = ClockRows.find(connection, name, ""); // another instance may have created it meanwhile
             }
             if (existing != null) {
-                ClockSettings made = existing.settings().withoutFlowKeys(); // overrides are set on their own
+                ClockSettings made = existing.settings().asPut(); // overrides and a pause are set on their own
                 if (existing.initialNow() != now || !made.equals(settings)) {
                     throw ClockRules.clockConflict(name, made, existing.initialNow(), settings, now);
                 }
@@ -134,6 +139,55 @@ public final class PostgresClockRegistry {
         // other instances see them at their next look or slow poll, as a change they did not make
         alarm.dueIn(0);
         return rerated;
+    }
+
+    /**
+     * Changes the live clock's settings (see {@link io.timeservice.store.ClockStore#change}) in one transaction that
+     * locks its row: the settings column, the push target, the clock-wide bucket retuned to a changed rate keeping the
+     * whole tokens it holds (as the memory store's {@code FlowReady.retuneClock}); claims waiting on any instance are
+     * told, since a resumed clock hands out again. Every instance reads the clock's row at each claim and nack, so
+     * all of them follow the change at once.
+     */
+    public StoredClock change(String name, ClockChange change) {
+        return jdbc.inTransaction(connection -> {
+            StoredClock stored = ClockRows.require(connection, name, " FOR UPDATE");
+            ClockSettings settings = stored.settings();
+            ClockSettings next = change.applyTo(settings);
+            if (next.equals(settings)) {
+                return stored;
+            }
+            ClockRows.change(connection, name, next);
+            FlowRate was = settings.flow() == null ? null : settings.flow().clockRate();
+            FlowRate rate = next.flow() == null ? null : next.flow().clockRate();
+            if (!java.util.Objects.equals(was, rate)) {
+                retuneClockBucket(connection, stored, was, rate);
+            }
+            ReadyWakeups.notify(connection, name);
+            return ClockRows.require(connection, name, "");
+        });
+    }
+
+    /** The clock's bucket (row {@code /}, when it has one) at {@code rate}, keeping the whole tokens it holds. */
+    private static void retuneClockBucket(Connection connection, StoredClock stored, FlowRate was, FlowRate rate)
+            throws SQLException {
+        FlowBucket bucket = Jdbc.queryFirst(connection, FlowSql.KEY_ROW, select -> {
+            select.setString(1, stored.name());
+            select.setString(2, FlowSql.CLOCK_KEY);
+        }, row -> FlowBucket.of(row.getObject(1, Long.class), row.getObject(2, Long.class)));
+        if (bucket == null) {
+            return; // made full at its first claim
+        }
+        FlowBucket after = FlowBucket.FULL;
+        if (rate != null && was != null && bucket.refilledAt() != null) {
+            long tokens = Math.min(rate.limit(), bucket.tokensAt(was, was.limit(), stored.now()));
+            after = new FlowBucket(tokens * rate.periodMillis(), Math.max(stored.now(), bucket.refilledAt()));
+        }
+        try (PreparedStatement retune = connection.prepareStatement(ClockSql.RETUNE_CLOCK_BUCKET)) {
+            retune.setObject(1, after.refilledAt() == null ? null : after.units(), Types.BIGINT);
+            retune.setObject(2, after.refilledAt(), Types.BIGINT);
+            retune.setString(3, stored.name());
+            retune.executeUpdate();
+        }
     }
 
     /** @throws ProblemException {@code clock_not_found} */

@@ -2,6 +2,7 @@ package io.timeservice.store.postgres;
 
 import java.util.List;
 
+import io.timeservice.model.ClockChange;
 import io.timeservice.model.ClockRate;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
@@ -56,6 +57,11 @@ public final class PostgresClockStore implements ClockStore {
     @Override
     public ClockView rerate(String name, ClockRate rate) {
         return view(store.clocks().rerate(name, rate));
+    }
+
+    @Override
+    public ClockView change(String name, ClockChange change) {
+        return view(store.clocks().change(name, change));
     }
 
     @Override

@@ -122,6 +122,9 @@ public final class PostgresDeliveries {
             if (stored.firesByItself()) {
                 released[0] = LeaseReleaser.releaseDue(connection, stored, RELEASE_ON_CLAIM, true);
             }
+            if (stored.paused()) {
+                return List.<ClaimedDelivery>of(); // held back, never lost: the resume notifies the waiters
+            }
             if (stored.flow() != null) {
                 return FlowClaim.claim(connection, stored, incarnation, max,
                         TimeRules.saturatedAdd(stored.now(), leaseMillis));
@@ -344,12 +347,12 @@ public final class PostgresDeliveries {
         Runnable validate = () -> { // after the clock is found, before it is asked to queue: the memory store's order
             DeliveryRules.requireRetryAfter(retryAfterMillis);
         };
-        return fail(clock, id, claim, validate, (stored, sequence, attempt, leaseUntil) -> {
+        return fail(clock, id, claim, validate, (stored, sequence, attempt, leaseUntil, fireTime) -> {
             long now = stored.now();
             RetryPolicy policy = stored.retry();
             long retryAt = TimeRules.saturatedAdd(now, retryAfterMillis != null ? retryAfterMillis
                     : policy.backoffMillis(sequence, attempt + 1));
-            return FailedAttempt.nacked(sequence, attempt, policy, now, retryAt);
+            return FailedAttempt.nacked(sequence, attempt, fireTime, policy, now, retryAt);
         });
     }
 
@@ -362,13 +365,13 @@ public final class PostgresDeliveries {
      */
     public io.timeservice.model.Delivery reject(String clock, String id, String claim, String reason) {
         return fail(clock, id, claim, () -> DeliveryRules.requireDeadReason(reason),
-                (stored, sequence, attempt, leaseUntil) -> FailedAttempt.rejected(sequence, attempt, leaseUntil, reason));
+                (stored, sequence, attempt, leaseUntil, fireTime) -> FailedAttempt.rejected(sequence, attempt, leaseUntil, reason));
     }
 
     /** How a failed attempt of one held delivery ends, decided in its transaction. */
     @FunctionalInterface
     private interface Failure {
-        FailedAttempt of(StoredClock stored, long sequence, int attempt, long leaseUntil);
+        FailedAttempt of(StoredClock stored, long sequence, int attempt, long leaseUntil, long fireTime);
     }
 
     /** A nack or reject of the delivery {@code id} held under {@code claim}: null when the claim is lost. */
@@ -384,7 +387,7 @@ public final class PostgresDeliveries {
             }
             FailedAttempt attempt = Jdbc.queryFirst(connection, DeliverySql.NACKED,
                     held -> bindHeld(held, 1, stored, id, token),
-                    row -> failure.of(stored, row.getLong(1), row.getInt(2), row.getLong(3)));
+                    row -> failure.of(stored, row.getLong(1), row.getInt(2), row.getLong(3), row.getLong(4)));
             if (attempt == null) {
                 return null;
             }

@@ -21,10 +21,19 @@ import io.timeservice.model.ScaledTime;
  * @param incarnation which clock of this name the row is ({@code clocks.incarnation}, V24): unique over every clock
  *                    the database ever held, so a clock deleted and created again under its name has another
  * @param flow       its flow control (kept in {@code clocks.settings}, issue 44), or null: none
+ * @param paused     whether it holds its deliveries back ({@code clocks.settings -> paused}, issue 47)
  */
 public record StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow, ClockSettings.DeliveryMode delivery, RetryPolicy retry,
                           long createdAt, ScaledTime scaledTime, PushTarget push, long incarnation,
-                          long dedupeWindow, FlowLimits flow) {
+                          long dedupeWindow, FlowLimits flow, boolean paused) {
+
+    /** A clock that runs. */
+    public StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow,
+                       ClockSettings.DeliveryMode delivery, RetryPolicy retry, long createdAt, ScaledTime scaledTime,
+                       PushTarget push, long incarnation, long dedupeWindow, FlowLimits flow) {
+        this(name, mode, now, initialNow, delivery, retry, createdAt, scaledTime, push, incarnation, dedupeWindow,
+                flow, false);
+    }
 
     /** A clock without flow control. */
     public StoredClock(String name, ClockSettings.Mode mode, long now, long initialNow,
@@ -50,7 +59,7 @@ public record StoredClock(String name, ClockSettings.Mode mode, long now, long i
     /** This clock at {@code newNow}: what an advance leaves (within its transaction). */
     StoredClock at(long newNow) {
         return new StoredClock(name, mode, newNow, initialNow, delivery, retry, createdAt, scaledTime, push,
-                incarnation, dedupeWindow, flow);
+                incarnation, dedupeWindow, flow, paused);
     }
 
     /** Whether fired timers become deliveries (queued for workers, or pushed). */
@@ -82,7 +91,7 @@ public record StoredClock(String name, ClockSettings.Mode mode, long now, long i
     /** Its settings as the API states them. */
     ClockSettings settings() {
         return ClockSettings.of(mode, delivery, retry, scaledTime == null ? null : scaledTime.rate(), push)
-                .withDedupeWindow(dedupeWindow).withFlow(flow);
+                .withDedupeWindow(dedupeWindow).withFlow(flow).withPaused(paused);
     }
 
     /**

@@ -151,6 +151,7 @@ class StatementPlansTest {
         CASES.put("FlowSql.ROW_COUNTS", new Case(null, virt));
         CASES.put("FlowSql.KEY_ROW", new Case("flow_keys_pkey", virt, "k7"));
         CASES.put("FlowSql.RETUNE", new Case("flow_keys_pkey", 3, 5L, 5L, 3, virt, "k7"));
+        CASES.put("ClockSql.RETUNE_CLOCK_BUCKET", new Case("flow_keys_pkey", 5L, 5L, virt));
         CASES.put("FlowSql.BUSIEST", new Case("flow_keys_pkey", virt, 100));
         CASES.put("FlowSql.SERVED", new Case("flow_keys_pkey", keys, ints(100), longs(100), longs(100), virt));
         CASES.put("FiringLookSql.NEXT_ON", new Case("timers_firing_order+deliveries_leases+deliveries_waiting",

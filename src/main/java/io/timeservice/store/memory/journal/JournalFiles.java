@@ -45,9 +45,13 @@ final class JournalFiles {
      * reserved id (44) and snapshots with each clock's reserved ids; version 15 flow control (records 50 and up:
      * keyed timers and deliveries, flow settings, claims that name their deliveries); version 16 the trace context of
      * a timer and of a delivery (records 56 and 57), and of a keyed one (records 53 and 54: key, then context);
-     * version 17 overrides of single keys' flow control (records 46 and 47, and settings that hold them).
+     * version 17 overrides of single keys' flow control (records 46 and 47, and settings that hold them); version 18
+     * changes of a live clock (record 48) and settings that are paused or hold a retry duration (flags of the mode
+     * byte).
      */
-    static final int FORMAT_VERSION = 17;
+    static final int FORMAT_VERSION = 18;
+    /** Changes of a live clock (48); settings flagged paused, or with a retry duration after their other fields. */
+    static final int CLOCK_CHANGE_FORMAT_VERSION = 18;
     /** Dedupe windows: settings with a window, the release record (44), each clock's reserved ids in snapshots. */
     static final int DEDUPE_FORMAT_VERSION = 14;
     /** Overrides of single keys' flow control: records 46 and 47, and settings with their keys. */

@@ -38,6 +38,8 @@ final class RecordRefusals {
             return !outermost ? "a loaded clock inside another record" : loadRefusal(loaded);
         } else if (mutation instanceof Mutation.ClockConfigured configured) {
             return configured.settings() == null ? "a settings change without settings" : null;
+        } else if (mutation instanceof Mutation.ClockChanged changed) {
+            return changed.settings() == null ? "a clock's change without settings" : null;
         } else if (mutation instanceof Mutation.FlowKeyChanged changed) {
             return changed.key() == null ? "a key's override without its key" : null;
         } else if (mutation instanceof Mutation.RateChanged changed) {

@@ -100,6 +100,8 @@ enum RecordTag {
     FLOW_KEY_PUT(46, Family.SETTINGS, JournalFiles.FLOW_KEYS_FORMAT_VERSION, 0),
     /** now, key: a key's override deleted. */
     FLOW_KEY_DELETED(47, Family.SETTINGS, JournalFiles.FLOW_KEYS_FORMAT_VERSION, 0),
+    /** now, settings: a live clock's settings changed (paused, resumed, retry policy, clock-wide flow limits, push). */
+    CLOCK_CHANGED(48, Family.SETTINGS, JournalFiles.CLOCK_CHANGE_FORMAT_VERSION, 0),
     /** as {@link #ADDED}, then the timer's flow-control key: a timer with a key (a snapshot's timer too). */
     KEYED_ADDED(50, Family.TIMER, JournalFiles.FLOW_FORMAT_VERSION, 0),
     /** as {@link #SAVED_DELIVERY}, then the delivery's flow-control key. */

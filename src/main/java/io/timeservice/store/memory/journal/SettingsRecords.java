@@ -33,7 +33,10 @@ import io.timeservice.store.memory.Mutation;
  * period, each 0 for a limit that does not apply. Older settings never have the flag, so they read as before. Then,
  * when the mode byte has {@link #FLOW_KEYS_FLAG} set too (format {@link JournalFiles#FLOW_KEYS_FORMAT_VERSION} on),
  * the overrides of single keys: u32 count, then each key string and its override as {@link RecordTag#FLOW_KEY_PUT}
- * holds it. The records of an override changed (46) or deleted (47) are this family's too.
+ * holds it. The records of an override changed (46) or deleted (47) are this family's too. Then, when the mode byte
+ * has {@link #RETRY_DURATION_FLAG} (format {@link JournalFiles#CLOCK_CHANGE_FORMAT_VERSION} on), u64 the retry
+ * policy's maxRetryDuration; {@link #PAUSED_FLAG} says the clock is paused. A live clock's change (48) is u64 now,
+ * then the settings.
  */
 final class SettingsRecords {
 
@@ -45,6 +48,14 @@ final class SettingsRecords {
 
     /** Set in the mode byte (with {@link #FLOW_FLAG}) when overrides of single keys follow the flow limits. */
     static final int FLOW_KEYS_FLAG = 0x10;
+
+    /** Set in the mode byte of a paused clock's settings. */
+    static final int PAUSED_FLAG = 0x08;
+
+    /** Set in the mode byte when the retry policy's maxRetryDuration follows, last. */
+    static final int RETRY_DURATION_FLAG = 0x04;
+
+    private static final int FLAGS = DEDUPE_FLAG | FLOW_FLAG | FLOW_KEYS_FLAG | PAUSED_FLAG | RETRY_DURATION_FLAG;
 
     private SettingsRecords() {
     }
@@ -61,6 +72,10 @@ final class SettingsRecords {
             if (changed.override() != null) {
                 putOverride(changed.override(), out);
             }
+        } else if (mutation instanceof Mutation.ClockChanged changed) {
+            out.putByte(RecordTag.CLOCK_CHANGED.code);
+            out.putLong(changed.now());
+            putSettings(changed.settings(), out);
         } else if (mutation instanceof Mutation.RateChanged changed) {
             out.putByte(RecordTag.RATE_CHANGED.code);
             out.putLong(changed.time().wallAnchor());
@@ -76,6 +91,10 @@ final class SettingsRecords {
     static Mutation decode(RecordTag tag, ByteBuffer body) {
         return switch (tag) {
             case CLOCK_CONFIGURED -> new Mutation.ClockConfigured(getSettings(body));
+            case CLOCK_CHANGED -> {
+                long now = body.getLong();
+                yield new Mutation.ClockChanged(getSettings(body), now);
+            }
             case FLOW_KEY_PUT, FLOW_KEY_DELETED -> {
                 long now = body.getLong();
                 String key = RecordCodec.requireString(RecordCodec.getString(body), "flow key");
@@ -94,7 +113,8 @@ final class SettingsRecords {
         RetryPolicy retry = settings.retry();
         out.putByte((byte) (settings.mode().ordinal() | (settings.dedupes() ? DEDUPE_FLAG : 0)
                 | (settings.flow() == null ? 0 : FLOW_FLAG)
-                | (settings.flow() == null || settings.flow().keys().isEmpty() ? 0 : FLOW_KEYS_FLAG)));
+                | (settings.flow() == null || settings.flow().keys().isEmpty() ? 0 : FLOW_KEYS_FLAG)
+                | (settings.paused() ? PAUSED_FLAG : 0) | (retry.maxRetryDurationMillis() == 0 ? 0 : RETRY_DURATION_FLAG)));
         out.putByte((byte) settings.delivery().ordinal());
         out.putInt(retry.maxAttempts());
         out.putLong(retry.initialBackoffMillis());
@@ -136,6 +156,9 @@ final class SettingsRecords {
                     putOverride(key.getValue(), out);
                 }
             }
+        }
+        if (retry.maxRetryDurationMillis() != 0) {
+            out.putLong(retry.maxRetryDurationMillis());
         }
     }
 
@@ -189,7 +212,9 @@ final class SettingsRecords {
         boolean dedupes = flagged >= 0 && (flagged & DEDUPE_FLAG) != 0;
         boolean flowFollows = flagged >= 0 && (flagged & FLOW_FLAG) != 0;
         boolean keysFollow = flowFollows && (flagged & FLOW_KEYS_FLAG) != 0;
-        int mode = flagged >= 0 ? flagged & ~(DEDUPE_FLAG | FLOW_FLAG | FLOW_KEYS_FLAG) : flagged;
+        boolean paused = flagged >= 0 && (flagged & PAUSED_FLAG) != 0;
+        boolean durationFollows = flagged >= 0 && (flagged & RETRY_DURATION_FLAG) != 0;
+        int mode = flagged >= 0 ? flagged & ~FLAGS : flagged;
         int delivery = body.get();
         if (mode < 0 || mode >= ClockSettings.Mode.values().length || delivery < 0
                 || delivery >= ClockSettings.DeliveryMode.values().length) {
@@ -205,8 +230,12 @@ final class SettingsRecords {
             PushTarget push = deliveryMode == ClockSettings.DeliveryMode.PUSH ? getPushTarget(body) : null;
             long window = dedupes ? body.getLong() : 0;
             FlowLimits flow = flowFollows ? getFlow(body) : null;
-            return new ClockSettings(decoded, deliveryMode, retry, rate, push, window,
-                    keysFollow ? getKeys(flow, body) : flow);
+            FlowLimits limits = keysFollow ? getKeys(flow, body) : flow;
+            if (durationFollows) {
+                retry = new RetryPolicy(retry.maxAttempts(), retry.initialBackoffMillis(), retry.multiplier(),
+                        retry.maxBackoffMillis(), retry.jitter(), body.getLong());
+            }
+            return new ClockSettings(decoded, deliveryMode, retry, rate, push, window, limits, paused);
         } catch (ProblemException invalid) {
             throw new RecordCodec.CorruptRecordException("clock settings that do not validate: "
                     + invalid.getMessage());

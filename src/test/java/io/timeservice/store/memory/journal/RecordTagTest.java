@@ -99,6 +99,9 @@ class RecordTagTest {
         WRITTEN.put(RecordTag.CLOCK_CONFIGURED, new Mutation.ClockConfigured(QUEUE.withFlow(new FlowLimits(2, null,
                 null, null, null, new java.util.TreeMap<>(Map.of("a", new FlowOverride(null, new FlowRate(1, 5)),
                 "b", new FlowOverride(4, null)))))));
+        WRITTEN.put(RecordTag.CLOCK_CHANGED, new Mutation.OnClock(12, new Mutation.ClockChanged(QUEUE
+                .withRetry(new io.timeservice.model.RetryPolicy(2, 100, 1.0, 100, 0.0, 60_000))
+                .withFlow(new FlowLimits(null, null, null, 5, new FlowRate(7, 1_000))).withPaused(true), 28)));
         WRITTEN.put(RecordTag.KEYED_ADDED, new Mutation.Added(new Timer("k", 5, 0, 3, 1, 2, null, null, null,
                 "tenant-7"), 1_700_000_000_000L));
         WRITTEN.put(RecordTag.KEYED_TRACED_ADDED, new Mutation.Added(new Timer("kt", 5, 0, 3, 1, 2, "[1]", null,
