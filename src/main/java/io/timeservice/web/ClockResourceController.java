@@ -165,7 +165,8 @@ class ClockResourceController {
         QueueStatus status = clock.status();
         Long oldestAge = status.oldestCreatedAt() == null ? null : status.now() - status.oldestCreatedAt();
         ClockSettings settings = clock.settings();
-        return new ClockJson(clock.name(), status.now(), status.size(), status.nextFireTime(), oldestAge,
+        return new ClockJson(clock.name(), status.now(), status.size(), clock.schedules(), status.nextFireTime(),
+                oldestAge,
                 clock.createdAtWallMillis(), clock.deletesAt(), lowerCase(settings.mode()),
                 settings.rate() == null ? null : settings.rate().value(), lowerCase(settings.delivery()),
                 RetryJson.of(settings.retry()), PushJson.of(settings.push()), settings.dedupeWindowMillis(),
@@ -175,6 +176,7 @@ class ClockResourceController {
     }
 
     /**
+     * @param schedules how many schedules the clock has (active, paused and done)
      * @param oldestAge virtual milliseconds the longest-waiting pending timer has waited (now - its createdAt), or
      *                  null when none is pending
      * @param createdAt wall-clock epoch milliseconds of the creation; 0 for {@code default}, which always existed
@@ -187,7 +189,8 @@ class ClockResourceController {
      * @param flow       per-key flow control, when the clock has any; {@code clockConcurrency} and {@code clockRate}
      *                   the clock's own, each when set
      */
-    record ClockJson(String name, long now, int size, Long nextFireTime, Long oldestAge, long createdAt,
+    record ClockJson(String name, long now, int size, int schedules, Long nextFireTime, Long oldestAge,
+                     long createdAt,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Long deletesAt, String mode,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Double rate, String delivery,
                      RetryJson retry, @JsonInclude(JsonInclude.Include.NON_NULL) PushJson push, long dedupeWindow,
