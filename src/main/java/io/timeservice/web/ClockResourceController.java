@@ -17,6 +17,7 @@ import io.timeservice.model.PushTargetGuard;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.store.ClockStore;
+import io.timeservice.store.PushHistory;
 import io.timeservice.web.JsonRequest.PatchClock;
 import io.timeservice.web.JsonRequest.Push;
 import io.timeservice.web.JsonRequest.PutClock;
@@ -46,10 +47,12 @@ class ClockResourceController {
 
     private final ClockStore clocks;
     private final PushTargetGuard targets;
+    private final PushHistory pushes;
 
-    ClockResourceController(ClockStore clocks, PushTargetGuard targets) {
+    ClockResourceController(ClockStore clocks, PushTargetGuard targets, PushHistory pushes) {
         this.clocks = clocks;
         this.targets = targets;
+        this.pushes = pushes;
     }
 
     @PutMapping(path = "/clocks/{clock}", consumes = MediaType.APPLICATION_JSON_VALUE,
@@ -97,6 +100,7 @@ class ClockResourceController {
     @DeleteMapping(path = "/clocks/{clock}")
     ResponseEntity<Void> delete(@PathVariable String clock) {
         clocks.delete(clock);
+        pushes.forget(clock); // its recent push attempts: a clock made again under the name shows none of them
         return ResponseEntity.noContent().build();
     }
 
