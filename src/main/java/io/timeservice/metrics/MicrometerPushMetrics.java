@@ -73,7 +73,7 @@ public final class MicrometerPushMetrics implements PushMetrics {
     }
 
     @Override
-    public PushAttempt attemptStarted(String clock, Delivery delivery, String url, boolean last) {
+    public PushAttempt attemptStarted(String clock, long incarnation, Delivery delivery, String url, boolean last) {
         return spans.pushAttempt(clock, delivery, url, last);
     }
 }

@@ -12,10 +12,11 @@ public interface PushMetrics {
     void attempt(PushOutcome.Kind outcome, long nanos);
 
     /**
-     * One attempt to push {@code delivery} of {@code clock} to {@code url} starts ({@code last}: its failure kills
-     * the delivery); its trace headers go with the request and it is told how the attempt ended.
+     * One attempt to push {@code delivery} of {@code clock} (the clock of that name whose
+     * {@link io.timeservice.model.ClockView#incarnation} is {@code incarnation}) to {@code url} starts ({@code last}:
+     * its failure kills the delivery); its trace headers go with the request and it is told how the attempt ended.
      */
-    default PushAttempt attemptStarted(String clock, Delivery delivery, String url, boolean last) {
+    default PushAttempt attemptStarted(String clock, long incarnation, Delivery delivery, String url, boolean last) {
         return PushAttempt.untraced(delivery);
     }
 

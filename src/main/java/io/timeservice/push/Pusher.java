@@ -237,7 +237,7 @@ public final class Pusher implements AutoCloseable {
                 }
                 inFlight.addAndGet(claimed.size());
                 for (Delivery delivery : claimed) {
-                    send(clock, settings, delivery);
+                    send(clock, read.incarnation(), settings, delivery);
                 }
                 if (claimed.size() < max) {
                     return;
@@ -289,9 +289,9 @@ public final class Pusher implements AutoCloseable {
         return settings.isScaled() ? settings.rate().clockMillis(wallMillis) : wallMillis;
     }
 
-    private void send(ClockPushes clock, ClockSettings settings, Delivery delivery) {
+    private void send(ClockPushes clock, long incarnation, ClockSettings settings, Delivery delivery) {
         long started = System.nanoTime();
-        PushAttempt attempt = metrics.attemptStarted(clock.name, delivery, settings.push().url(),
+        PushAttempt attempt = metrics.attemptStarted(clock.name, incarnation, delivery, settings.push().url(),
                 delivery.attempt() >= settings.retry().maxAttempts());
         sender.post(settings.push(), clock.name, delivery, PushBody.webhookId(clock.name, delivery, instance),
                         attempt.headers())

@@ -17,6 +17,12 @@ import io.timeservice.store.PushHistory;
  * recently forgotten first. An attempt keeps its delivery's id and sequence, the HTTP status and the outcome's kind
  * and words, never a header, a URL or a body. Thread-safe: attempts end on the client's I/O threads.
  *
+ * <p>A name's attempts belong to one incarnation of the clock ({@link io.timeservice.model.ClockView#incarnation},
+ * which only grows): a clock deleted and created again under the name shows none of the old one's, and the old
+ * one's go as soon as the new one is read or pushes, or at once when it is deleted through this instance
+ * ({@link #forget}). A clock deleted elsewhere (another instance, the idle sweeper) keeps its place until then or
+ * until the {@value #CLOCKS} most recent push to others.
+ *
  * <p>Wraps the pusher's {@link PushMetrics} ({@link #around}), so that every attempt is seen once, whatever sends it.
  */
 public final class RecentPushes implements PushHistory {
@@ -25,39 +31,53 @@ public final class RecentPushes implements PushHistory {
     public static final int CLOCKS = 10_000;
 
     private final LongSupplier wallMillis;
-    private final Map<String, ArrayDeque<Recent>> byClock = new LinkedHashMap<>(16, 0.75f, true) {
+    private final Map<String, Kept> byClock = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, ArrayDeque<Recent>> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Kept> eldest) {
             return size() > CLOCKS;
         }
     };
+
+    /** One incarnation's attempts, newest first. */
+    private record Kept(long incarnation, ArrayDeque<Recent> attempts) {
+    }
 
     public RecentPushes(LongSupplier wallMillis) {
         this.wallMillis = wallMillis;
     }
 
     @Override
-    public List<Recent> of(String clock) {
+    public List<Recent> of(String clock, long incarnation) {
         synchronized (byClock) {
-            ArrayDeque<Recent> recent = byClock.get(clock);
-            return recent == null ? List.of() : new ArrayList<>(recent);
+            Kept kept = byClock.get(clock);
+            if (kept != null && kept.incarnation() < incarnation) {
+                byClock.remove(clock); // a clock deleted since: its attempts are no one's
+            }
+            return kept == null || kept.incarnation() != incarnation ? List.of() : new ArrayList<>(kept.attempts());
         }
     }
 
-    /** Forgets the clock's attempts (the clock was deleted). */
+    @Override
     public void forget(String clock) {
         synchronized (byClock) {
             byClock.remove(clock);
         }
     }
 
-    void record(String clock, Recent recent) {
+    void record(String clock, long incarnation, Recent recent) {
         synchronized (byClock) {
-            ArrayDeque<Recent> kept = byClock.computeIfAbsent(clock, name -> new ArrayDeque<>(PER_CLOCK));
-            if (kept.size() == PER_CLOCK) {
-                kept.removeLast();
+            Kept kept = byClock.get(clock);
+            if (kept != null && kept.incarnation() > incarnation) {
+                return; // an attempt of a clock deleted since, ending late
             }
-            kept.addFirst(recent);
+            if (kept == null || kept.incarnation() < incarnation) {
+                kept = new Kept(incarnation, new ArrayDeque<>(PER_CLOCK));
+                byClock.put(clock, kept);
+            }
+            if (kept.attempts().size() == PER_CLOCK) {
+                kept.attempts().removeLast();
+            }
+            kept.attempts().addFirst(recent);
         }
     }
 
@@ -70,8 +90,9 @@ public final class RecentPushes implements PushHistory {
             }
 
             @Override
-            public PushAttempt attemptStarted(String clock, Delivery delivery, String url, boolean last) {
-                PushAttempt inner = metrics.attemptStarted(clock, delivery, url, last);
+            public PushAttempt attemptStarted(String clock, long incarnation, Delivery delivery, String url,
+                                              boolean last) {
+                PushAttempt inner = metrics.attemptStarted(clock, incarnation, delivery, url, last);
                 long started = System.nanoTime();
                 return new PushAttempt() {
                     @Override
@@ -82,9 +103,9 @@ public final class RecentPushes implements PushHistory {
                     @Override
                     public void ended(PushOutcome outcome) {
                         inner.ended(outcome);
-                        record(clock, new Recent(wallMillis.getAsLong(), delivery.id(), delivery.sequence(),
-                                delivery.attempt(), outcome.kind().tag(), outcome.status(), outcome.detail(),
-                                (System.nanoTime() - started) / 1_000_000));
+                        record(clock, incarnation, new Recent(wallMillis.getAsLong(), delivery.id(),
+                                delivery.sequence(), delivery.attempt(), outcome.kind().tag(), outcome.status(),
+                                outcome.detail(), (System.nanoTime() - started) / 1_000_000));
                     }
                 };
             }

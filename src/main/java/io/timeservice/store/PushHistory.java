@@ -28,6 +28,12 @@ public interface PushHistory {
                   long millis) {
     }
 
-    /** The clock's last attempts, newest first (empty when none). */
-    List<Recent> of(String clock);
+    /**
+     * The last attempts of the clock {@code clock} whose {@link io.timeservice.model.ClockView#incarnation} is
+     * {@code incarnation}, newest first (empty when none): never those of a clock deleted before it under the name.
+     */
+    List<Recent> of(String clock, long incarnation);
+
+    /** Forgets the attempts of the clock {@code clock} (it was deleted). */
+    void forget(String clock);
 }

@@ -18,6 +18,7 @@ import io.timeservice.model.PushTargetGuard;
 import io.timeservice.model.QueueStatus;
 import io.timeservice.model.RetryPolicy;
 import io.timeservice.store.ClockStore;
+import io.timeservice.store.PushHistory;
 import io.timeservice.web.JsonRequest.PatchClock;
 import io.timeservice.web.JsonRequest.Push;
 import io.timeservice.web.JsonRequest.PutClock;
@@ -48,10 +49,12 @@ class ClockResourceController {
 
     private final ClockStore clocks;
     private final PushTargetGuard targets;
+    private final PushHistory pushes;
 
-    ClockResourceController(ClockStore clocks, PushTargetGuard targets) {
+    ClockResourceController(ClockStore clocks, PushTargetGuard targets, PushHistory pushes) {
         this.clocks = clocks;
         this.targets = targets;
+        this.pushes = pushes;
     }
 
     @PutMapping(path = "/clocks/{clock}", consumes = MediaType.APPLICATION_JSON_VALUE,
@@ -126,6 +129,7 @@ class ClockResourceController {
     @DeleteMapping(path = "/clocks/{clock}")
     ResponseEntity<Void> delete(@PathVariable String clock) {
         clocks.delete(clock);
+        pushes.forget(clock); // its recent push attempts: a clock made again under the name shows none of them
         return ResponseEntity.noContent().build();
     }
 
@@ -196,7 +200,8 @@ class ClockResourceController {
         QueueStatus status = clock.status();
         Long oldestAge = status.oldestCreatedAt() == null ? null : status.now() - status.oldestCreatedAt();
         ClockSettings settings = clock.settings();
-        return new ClockJson(clock.name(), status.now(), status.size(), status.nextFireTime(), oldestAge,
+        return new ClockJson(clock.name(), status.now(), status.size(), clock.schedules(), status.nextFireTime(),
+                oldestAge,
                 clock.createdAtWallMillis(), clock.deletesAt(), lowerCase(settings.mode()),
                 settings.rate() == null ? null : settings.rate().value(), lowerCase(settings.delivery()),
                 RetryJson.of(settings.retry()), PushJson.of(settings.push()), settings.dedupeWindowMillis(),
@@ -206,6 +211,7 @@ class ClockResourceController {
     }
 
     /**
+     * @param schedules how many schedules the clock has (active, paused and done)
      * @param oldestAge virtual milliseconds the longest-waiting pending timer has waited (now - its createdAt), or
      *                  null when none is pending
      * @param createdAt wall-clock epoch milliseconds of the creation; 0 for {@code default}, which always existed
@@ -219,7 +225,8 @@ class ClockResourceController {
      *                   the clock's own, each when set
      * @param paused     whether the clock holds its deliveries back ({@code POST /clocks/{clock}/pause})
      */
-    record ClockJson(String name, long now, int size, Long nextFireTime, Long oldestAge, long createdAt,
+    record ClockJson(String name, long now, int size, int schedules, Long nextFireTime, Long oldestAge,
+                     long createdAt,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Long deletesAt, String mode,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Double rate, String delivery,
                      RetryJson retry, @JsonInclude(JsonInclude.Include.NON_NULL) PushJson push, long dedupeWindow,

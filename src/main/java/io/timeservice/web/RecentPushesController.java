@@ -25,8 +25,8 @@ class RecentPushesController {
 
     @GetMapping(path = "/clocks/{clock}/push/recent", produces = MediaType.APPLICATION_JSON_VALUE)
     RecentJson recent(@ClockVariable String clock) {
-        clocks.get(clock); // clock_not_found for a clock that is not there
-        return new RecentJson(PushHistory.PER_CLOCK, recent.of(clock));
+        long incarnation = clocks.get(clock).incarnation(); // clock_not_found for a clock that is not there
+        return new RecentJson(PushHistory.PER_CLOCK, recent.of(clock, incarnation));
     }
 
     /** @param kept how many attempts a clock keeps at most */

@@ -38,7 +38,7 @@ export function clocksPage(context) {
     } }, h('label', { for: 'clock-prefix' }, 'Filter'), filter, h('button', { type: 'submit' }, 'Filter')),
     h('table', { class: 'grid', id: 'clocks' },
       h('thead', {}, h('tr', {}, ['Name', 'Mode', 'Delivery', 'Now', 'Pending', 'Ready', 'In flight', 'Waiting',
-        'Dead', 'Push target (health)'].map((title) => h('th', { scope: 'col' }, title)))),
+        'Dead', 'Schedules', 'Push target (health)'].map((title) => h('th', { scope: 'col' }, title)))),
       body),
     h('div', { class: 'row' }, previous, next, status));
 
@@ -96,6 +96,7 @@ export function clocksPage(context) {
       h('td', { class: 'num' }, count('inFlight')),
       h('td', { class: 'num' }, count('waiting')),
       h('td', { class: 'num', 'data-dead': count('dead') }, count('dead')),
+      h('td', { class: 'num', 'data-schedules': clock.schedules }, clock.schedules),
       clock.push === undefined ? h('td', {}, '—') : pushCell(clock));
   }
 

@@ -22,7 +22,8 @@ class RecentPushesTest {
         }
 
         @Override
-        public PushAttempt attemptStarted(String clock, Delivery delivery, String url, boolean last) {
+        public PushAttempt attemptStarted(String clock, long incarnation, Delivery delivery, String url,
+                                          boolean last) {
             return () -> Map.of("traceparent", "00-inner");
         }
     });
@@ -33,43 +34,70 @@ class RecentPushesTest {
 
     @Test
     void eachEndedAttempt_isKeptNewestFirst_perClock_withoutItsUrl_andTheMetricsStillHearOfIt() {
-        PushAttempt first = metrics.attemptStarted("jobs", delivery("a", 1, 1), "https://secret@host/p?token=x", false);
+        PushAttempt first = metrics.attemptStarted("jobs", 1, delivery("a", 1, 1), "https://secret@host/p?token=x",
+                false);
         assertThat(first.headers()).as("the wrapped attempt's headers").containsEntry("traceparent", "00-inner");
         wall.set(2_000);
         first.ended(PushOutcome.answered(503, null));
         metrics.attempt(PushOutcome.Kind.HTTP_5XX, 10);
         wall.set(3_000);
-        metrics.attemptStarted("jobs", delivery("b", 2, 2), "https://host/", true)
+        metrics.attemptStarted("jobs", 1, delivery("b", 2, 2), "https://host/", true)
                 .ended(PushOutcome.failed(PushOutcome.Kind.TIMEOUT, "no answer in 5000 ms"));
-        metrics.attemptStarted("other", delivery("c", 9, 1), "https://host/", false).ended(PushOutcome.answered(204,
-                null));
+        metrics.attemptStarted("other", 1, delivery("c", 9, 1), "https://host/", false)
+                .ended(PushOutcome.answered(204, null));
 
-        assertThat(recent.of("jobs")).extracting(RecentPushes.Recent::id, RecentPushes.Recent::at,
+        assertThat(recent.of("jobs", 1)).extracting(RecentPushes.Recent::id, RecentPushes.Recent::at,
                 RecentPushes.Recent::attempt, RecentPushes.Recent::outcome, RecentPushes.Recent::status)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("b", 3_000L, 2, "timeout", 0),
                         org.assertj.core.groups.Tuple.tuple("a", 2_000L, 1, "http_5xx", 503));
-        assertThat(recent.of("jobs").toString()).doesNotContain("secret", "token");
-        assertThat(recent.of("other")).extracting(RecentPushes.Recent::outcome).containsExactly("success");
-        assertThat(recent.of("none")).isEmpty();
+        assertThat(recent.of("jobs", 1).toString()).doesNotContain("secret", "token");
+        assertThat(recent.of("other", 1)).extracting(RecentPushes.Recent::outcome).containsExactly("success");
+        assertThat(recent.of("none", 1)).isEmpty();
         assertThat(measured).containsExactly(PushOutcome.Kind.HTTP_5XX);
         recent.forget("jobs");
-        assertThat(recent.of("jobs")).isEmpty();
+        assertThat(recent.of("jobs", 1)).isEmpty();
     }
 
     @Test
     void aClockKeepsItsLastTwenty_andOnlyTheClocksPushedToMostRecently_areKept() {
         for (int i = 0; i < 25; i++) {
-            metrics.attemptStarted("busy", delivery("d" + i, i + 1, 1), "https://host/", false)
+            metrics.attemptStarted("busy", 1, delivery("d" + i, i + 1, 1), "https://host/", false)
                     .ended(PushOutcome.answered(200, null));
         }
-        assertThat(recent.of("busy")).hasSize(RecentPushes.PER_CLOCK).first()
+        assertThat(recent.of("busy", 1)).hasSize(RecentPushes.PER_CLOCK).first()
                 .extracting(RecentPushes.Recent::id).isEqualTo("d24");
-        assertThat(recent.of("busy").get(RecentPushes.PER_CLOCK - 1).id()).isEqualTo("d5");
+        assertThat(recent.of("busy", 1).get(RecentPushes.PER_CLOCK - 1).id()).isEqualTo("d5");
         for (int i = 0; i < RecentPushes.CLOCKS; i++) {
-            metrics.attemptStarted("c" + i, delivery("x", 1, 1), "https://host/", false)
+            metrics.attemptStarted("c" + i, 1, delivery("x", 1, 1), "https://host/", false)
                     .ended(PushOutcome.answered(200, null));
         }
-        assertThat(recent.of("busy")).as("the clock pushed to least recently is forgotten").isEmpty();
-        assertThat(recent.of("c0")).hasSize(1);
+        assertThat(recent.of("busy", 1)).as("the clock pushed to least recently is forgotten").isEmpty();
+        assertThat(recent.of("c0", 1)).hasSize(1);
+    }
+
+    /**
+     * A name's attempts are one incarnation's: the clock made again under it (a greater incarnation) sees none of the
+     * old one's, and an attempt of the old one that ends late is not shown as the new one's.
+     */
+    @Test
+    void aClockMadeAgainUnderItsName_seesNoneOfTheOldOnesAttempts_evenOnesThatEndLate() {
+        PushAttempt late = metrics.attemptStarted("jobs", 7, delivery("late", 3, 1), "https://host/", false);
+        metrics.attemptStarted("jobs", 7, delivery("a", 1, 1), "https://host/", false)
+                .ended(PushOutcome.answered(200, null));
+        assertThat(recent.of("jobs", 7)).extracting(RecentPushes.Recent::id).containsExactly("a");
+
+        assertThat(recent.of("jobs", 9)).as("the clock made again").isEmpty();
+        assertThat(recent.of("jobs", 7)).as("gone once the new one was read").isEmpty();
+        metrics.attemptStarted("jobs", 9, delivery("b", 1, 1), "https://host/", false)
+                .ended(PushOutcome.answered(200, null));
+        late.ended(PushOutcome.answered(500, null));
+
+        assertThat(recent.of("jobs", 9)).extracting(RecentPushes.Recent::id).containsExactly("b");
+        metrics.attemptStarted("other", 3, delivery("c", 1, 1), "https://host/", false)
+                .ended(PushOutcome.answered(200, null));
+        metrics.attemptStarted("other", 4, delivery("d", 1, 1), "https://host/", false)
+                .ended(PushOutcome.answered(200, null));
+        assertThat(recent.of("other", 4)).as("a newer clock's attempt replaces the old one's")
+                .extracting(RecentPushes.Recent::id).containsExactly("d");
     }
 }

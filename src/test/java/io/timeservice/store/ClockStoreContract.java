@@ -18,6 +18,7 @@ import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.RetryPolicy;
+import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
 import org.junit.jupiter.api.Test;
@@ -110,6 +111,26 @@ public abstract class ClockStoreContract extends StoreContract {
                 .containsExactly(tuple("default", ClockSettings.DeliveryMode.RESPONSE, null),
                         tuple("plain", ClockSettings.DeliveryMode.RESPONSE, null),
                         tuple("q", ClockSettings.DeliveryMode.QUEUE, new DeliveryCounts(1, 0, 0, 0, 0L, false)));
+    }
+
+    /** The clocks page's schedules column: a clock's schedules counted (paused and done ones too), per clock. */
+    @Test
+    void aClock_showsHowManySchedulesItHas_inItsViewAndTheListing() {
+        clocks().create("cron", 0, ClockSettings.VIRTUAL);
+        ScheduleSpec every = new ScheduleSpec(null, 1_000L, null, null, null, null, 0, null, ScheduleSpec.CatchUp.ALL,
+                false);
+        for (String id : List.of("a", "b", "c")) {
+            schedules().put("cron", id, every, null);
+        }
+        schedules().put("cron", "paused", every.withPaused(true), null);
+        schedules().delete("cron", "b", null);
+
+        assertThat(clocks().get("cron").schedules()).isEqualTo(3);
+        assertThat(clocks().list(10, null)).extracting(ClockView::name, ClockView::schedules)
+                .containsExactly(tuple("cron", 3), tuple("default", 0));
+        clocks().delete("cron");
+        clocks().create("cron", 0, ClockSettings.VIRTUAL);
+        assertThat(clocks().get("cron").schedules()).isZero();
     }
 
     @Test

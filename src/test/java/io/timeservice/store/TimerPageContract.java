@@ -74,6 +74,34 @@ public abstract class TimerPageContract extends StoreContract {
         assertThat(timers().page(null, null, "b-0", 10).timers()).extracting(Timer::id).containsExactly("b-0");
     }
 
+    /**
+     * The prefix's edges: every character an id may hold after it (from {@code -} to {@code ~}, the highest), the
+     * prefix itself as a whole id, and ids just outside it on both sides ({@code b} and {@code b.} around
+     * {@code b-}); a prefix no id can start with (characters the id rules refuse, U+0000 among them) finds nothing.
+     */
+    @Test
+    void page_byIdPrefix_takesExactlyTheIdsThatStartWithIt_atItsEdges() {
+        List<String> ids = List.of("b", "b-", "b--", "b-0", "b-:", "b-A", "b-_", "b-z", "b-~", "b-~~", "b.", "b.-",
+                "a~", "c", "B-");
+        List<BatchOp> adds = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            adds.add(new BatchOp.Add(ids.get(i), Due.after(100 - i), 0, null));
+        }
+        timers().batch(null, adds);
+
+        assertThat(timers().page(null, null, "b-", 100).timers()).extracting(Timer::id)
+                .containsExactly("b-~~", "b-~", "b-z", "b-_", "b-A", "b-:", "b-0", "b--", "b-"); // firing order
+        assertThat(timers().page(null, null, "b", 100).timers()).hasSize(12);
+        assertThat(timers().page(null, null, "b-~", 100).timers()).extracting(Timer::id)
+                .containsExactly("b-~~", "b-~");
+        assertThat(timers().page(null, null, "a~", 100).timers()).extracting(Timer::id).containsExactly("a~");
+        for (String none : List.of("b-~~~", "b-\u007F", "b-\u00e9", "\u00e9", "b-\u0000", "\u0000", "b/", "~")) {
+            QueueListing page = timers().page(null, null, none, 100);
+            assertThat(page.timers()).as("prefix %s", none).isEmpty();
+            assertThat(page.size()).isEqualTo(15);
+        }
+    }
+
     @Test
     void page_refusesALimitBelowOne_andAnUnknownClock() {
         assertRefused(() -> timers().page(null, null, null, 0), ErrorCode.INVALID_LIMIT, "limit must be >= 1: 0");

@@ -111,12 +111,16 @@ class ConsoleBrowserTest extends DemoServiceTestBase {
     @Test
     void fromADeadLetterAlert_theOperatorFiltersAndRedrivesAllThatMatch_andSeesThemReady() throws IOException {
         deadLettersFromASnapshot("orders");
+        api().body("{\"every\":60000}").put("/clocks/orders/schedules/report").then().statusCode(201);
+        api().body("{\"every\":3600000}").put("/clocks/orders/schedules/sync").then().statusCode(201);
 
         open("/console");
         waitUntil("the clocks are listed", () -> !driver.findElements(By.cssSelector("tr[data-clock='orders']"))
                 .isEmpty());
         assertThat(driver.findElement(By.cssSelector("tr[data-clock='orders'] td[data-dead]")).getText())
                 .isEqualTo(String.valueOf(MATCHING + 2 * OTHERS));
+        assertThat(driver.findElement(By.cssSelector("tr[data-clock='orders'] td[data-schedules]")).getText())
+                .isEqualTo("2");
         screenshot("clocks.png");
 
         driver.findElement(By.linkText("orders")).click();

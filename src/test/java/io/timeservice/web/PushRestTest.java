@@ -1,10 +1,13 @@
 package io.timeservice.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.restassured.response.Response;
@@ -204,6 +207,31 @@ class PushRestTest extends RestTestSupport {
         json("{\"wait\":5000}").post("/clocks/recycled/deliveries/claim").then().statusCode(200)
                 .body("deliveries.id", equalTo(java.util.List.of("c")));
         assertThat(receiver.nextWithin(0)).as("no target got the queue clock's delivery").isNull();
+    }
+
+    /**
+     * The push section's recent attempts (GET .../push/recent) are the clock's own: a clock deleted and created again
+     * under its name shows none of the old clock's, and answers with its own once it pushes.
+     */
+    @Test
+    void recentAttempts_ofAClockDeletedAndMadeAgain_areOnlyItsOwn() throws Exception {
+        json(pushClock("virtual", "")).put("/clocks/recycled").then().statusCode(201);
+        json("{\"id\":\"old\",\"delay\":0}").post("/clocks/recycled/timers").then().statusCode(201);
+        json("{\"by\":0}").post("/clocks/recycled/advance").then().statusCode(200);
+        receiver.next();
+        await().atMost(Duration.ofSeconds(30)).until(() -> given().get("/clocks/recycled/push/recent").jsonPath()
+                .getList("attempts.id").equals(List.of("old")));
+
+        given().delete("/clocks/recycled").then().statusCode(204);
+        json(pushClock("virtual", "")).put("/clocks/recycled").then().statusCode(201);
+
+        given().get("/clocks/recycled/push/recent").then().statusCode(200).body("attempts", equalTo(List.of()));
+        json("{\"id\":\"new\",\"delay\":0}").post("/clocks/recycled/timers").then().statusCode(201);
+        json("{\"by\":0}").post("/clocks/recycled/advance").then().statusCode(200);
+        receiver.next();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !given().get("/clocks/recycled/push/recent").jsonPath()
+                .getList("attempts").isEmpty());
+        given().get("/clocks/recycled/push/recent").then().body("attempts.id", equalTo(List.of("new")));
     }
 
     @Test

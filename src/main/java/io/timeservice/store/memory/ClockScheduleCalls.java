@@ -50,6 +50,11 @@ final class ClockScheduleCalls {
         return schedules;
     }
 
+    /** How many schedules the clock has, every one {@link #list} lists; O(1). */
+    int count() {
+        return kernel.serving(schedules::size);
+    }
+
     int maxCatchUp() {
         return maxCatchUp;
     }

@@ -310,6 +310,11 @@ public final class MemoryClock {
         return reads.status();
     }
 
+    /** How many schedules the clock has (active, paused and done), in O(1). */
+    public int scheduleCount() {
+        return schedules.count();
+    }
+
     public long now() {
         return kernel.serving(() -> kernel.clock().now());
     }

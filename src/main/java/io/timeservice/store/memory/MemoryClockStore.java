@@ -70,6 +70,7 @@ public final class MemoryClockStore implements ClockStore {
         QueueStatus status = clock.scheduler().status();
         ClockSettings settings = clock.settings();
         return new ClockView(clock.name(), status, settings, clock.createdAtWallMillis(), clocks.deletesAt(clock),
-                settings.queues() ? clock.scheduler().deliveryCounts() : null, clock.number());
+                settings.queues() ? clock.scheduler().deliveryCounts() : null, clock.scheduler().scheduleCount(),
+                clock.number());
     }
 }

@@ -140,6 +140,13 @@ final class ClockSql {
             WITH gone AS (DELETE FROM schedules WHERE clock = ? RETURNING 1)
             UPDATE schedule_count SET schedules = schedules - (SELECT count(*) FROM gone)""";
 
+    /**
+     * The clock's pending counts (V45), deleted after its timers: they sum to 0 then, and no other transaction adds a
+     * timer to the clock while its row is locked. Without this a name's rows would stay after its clock, for every
+     * clock ever deleted. Parameter: the clock.
+     */
+    static final String DELETE_COUNTS = "DELETE FROM timer_counts WHERE clock = ?";
+
     /** The clock's row, its other rows deleted before. Parameter: the name. */
     static final String DELETE = "DELETE FROM clocks WHERE name = ?";
 

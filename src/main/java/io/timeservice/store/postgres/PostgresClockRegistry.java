@@ -230,6 +230,10 @@ public final class PostgresClockRegistry {
                 delete.setString(2, name);
             }, row -> new long[] {row.getLong(1), row.getLong(2), row.getLong(3)});
             ClockRows.deleteSchedules(connection, name);
+            try (PreparedStatement counts = connection.prepareStatement(ClockSql.DELETE_COUNTS)) {
+                counts.setString(1, name);
+                counts.executeUpdate();
+            }
             try (PreparedStatement delete = connection.prepareStatement(ClockSql.DELETE)) {
                 delete.setString(1, name);
                 delete.executeUpdate();

@@ -74,6 +74,7 @@ public final class PostgresClockStore implements ClockStore {
         // the default clock always existed: created at 0, as in the memory store
         long createdAt = Limits.DEFAULT_CLOCK.equals(clock.name()) ? 0 : clock.createdAt();
         return new ClockView(clock.name(), store.timerReads().status(clock.name()), settings, createdAt, null,
-                settings.queues() ? store.deliveries().counts(clock.name()) : null, clock.incarnation());
+                settings.queues() ? store.deliveries().counts(clock.name()) : null,
+                store.schedules().count(clock.name()), clock.incarnation());
     }
 }

@@ -11,7 +11,8 @@ import io.timeservice.store.QueueInspector;
 /**
  * The heap views on the PostgreSQL store, which keeps no heap: the clock's size and time with no array cells, and an
  * invariant report of the checks this store keeps (the heap's four make no sense without a heap): {@code no-overdue}
- * for the clock (one index probe), and, in the invariants view only, {@code flow-keys-match-rows} for a clock with
+ * for the clock (one index probe), and, in the invariants view only, {@code pending-count-matches-rows} (the clock's
+ * kept pending count against its timers, V45), {@code flow-keys-match-rows} for a clock with
  * flow control (its flow keys' counts against its ready and in-flight rows, issue 44) and {@code budget-matches-rows} over every clock
  * ({@link BudgetReconciliation}, which reads every pending row). A clock that does not exist is
  * {@code clock_not_found}, as on the memory store.
@@ -31,7 +32,8 @@ public final class PostgresQueueInspector implements QueueInspector {
     public InvariantReport invariants(String clock) {
         String name = PostgresTimerStore.named(clock);
         store.timerReads().status(name); // clock_not_found first
-        List<InvariantReport.Check> checks = new java.util.ArrayList<>(List.of(noOverdue(name)));
+        List<InvariantReport.Check> checks = new java.util.ArrayList<>(List.of(noOverdue(name),
+                pendingCountMatchesRows(name)));
         InvariantReport.Check flowKeys = flowKeysMatchRows(name);
         if (flowKeys != null) {
             checks.add(flowKeys);
@@ -86,6 +88,19 @@ public final class PostgresQueueInspector implements QueueInspector {
                 }
             }
         }
+    }
+
+    /**
+     * {@code pending-count-matches-rows}: the clock's pending count, which V45's triggers keep in
+     * {@code timer_counts}, is the number of its timers, both read in one statement (one snapshot); counts them all.
+     */
+    private InvariantReport.Check pendingCountMatchesRows(String clock) {
+        return store.jdbc().autocommit(connection -> Jdbc.queryOne(connection, TimerSql.COUNT_AND_ROWS, select -> {
+            select.setString(1, clock);
+            select.setString(2, clock);
+        }, row -> row.getLong(1) == row.getLong(2) ? InvariantReport.Check.passed("pending-count-matches-rows")
+                : InvariantReport.Check.failed("pending-count-matches-rows", "the pending count is " + row.getLong(1)
+                        + ", the clock has " + row.getLong(2) + " pending timers")));
     }
 
     /** {@code no-overdue}: a virtual clock's advance left no timer due before the time it has fired through. */

@@ -103,6 +103,12 @@ public final class PostgresSchedules {
         });
     }
 
+    /** How many schedules the clock has (0 for a clock that does not exist): its range of the primary key. */
+    public int count(String clock) {
+        return jdbc.autocommit(connection -> Jdbc.queryOne(connection, ScheduleSql.COUNT_OF_CLOCK,
+                select -> select.setString(1, clock), row -> row.getInt(1)));
+    }
+
     /** See {@code ScheduleStore#delete}: the schedule and its pending occurrence go; a triggered one stays. */
     public Schedule delete(String clock, String id, Long ifMatch) {
         return jdbc.inTransaction(connection -> {

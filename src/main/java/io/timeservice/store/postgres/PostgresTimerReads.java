@@ -21,10 +21,15 @@ import io.timeservice.model.TimerRules;
  * missing clock is {@code clock_not_found}, read again only when the statement found no clock.
  *
  * <p>Thread-safe: each call runs on a connection of its own, in autocommit. Costs: a timer by id is one index
- * lookup; a preview reads the front of the clock's firing-order index, O(k log n) for k timers; the pending count and
- * the status count the clock's rows (O(n), unlike the memory store's O(1)).
+ * lookup; a preview reads the front of the clock's firing-order index, O(k log n) for k timers; a search by id prefix
+ * reads the k timers that match (O(k log k), sorted into firing order) or, when the planner expects most to match, the
+ * front of the firing order; the pending count is the sum of the clock's few rows in {@code timer_counts}, O(1) as
+ * the memory store's (V45).
  */
 public final class PostgresTimerReads {
+
+    /** Above every character an id may hold (the id rules allow only ASCII below it): the end of a prefix's range. */
+    private static final String ID_CEILING = "\u007F";
 
     private final Jdbc jdbc;
 
@@ -74,7 +79,9 @@ public final class PostgresTimerReads {
      * @throws ProblemException {@code clock_not_found} or {@code invalid_limit}
      */
     public QueueListing page(String clock, FiringPosition after, String idPrefix, int limit) {
-        return listing(clock, limit, after == null ? TimerSql.PAGE : TimerSql.PAGE_AFTER, select -> {
+        String sql = idPrefix == null ? (after == null ? TimerSql.PAGE : TimerSql.PAGE_AFTER)
+                : after == null ? TimerSql.PAGE_PREFIX : TimerSql.PAGE_PREFIX_AFTER;
+        return listing(clock, limit, sql, select -> {
             select.setString(1, clock);
             select.setString(2, clock);
             int next = 3;
@@ -83,8 +90,12 @@ public final class PostgresTimerReads {
                 select.setInt(next++, after.priority());
                 select.setLong(next++, after.sequence());
             }
-            select.setString(next++, idPrefix);
-            select.setString(next++, idPrefix);
+            if (idPrefix != null) {
+                // a text PostgreSQL cannot hold (U+0000) starts no id: the empty range
+                boolean storable = idPrefix.indexOf('\0') < 0;
+                select.setString(next++, storable ? idPrefix : ID_CEILING);
+                select.setString(next++, (storable ? idPrefix : "") + ID_CEILING);
+            }
             select.setInt(next++, limit);
             select.setString(next, clock);
         });
@@ -133,7 +144,7 @@ public final class PostgresTimerReads {
 
     /**
      * The clock at a glance (now, pending count, next fire time, the oldest pending timer's creation) in one
-     * snapshot. O(n) in the clock's pending timers, unlike the memory store's O(1).
+     * snapshot, each part an index lookup.
      *
      * @throws ProblemException {@code clock_not_found}
      */
@@ -143,6 +154,7 @@ public final class PostgresTimerReads {
                         select.setString(1, clock);
                         select.setString(2, clock);
                         select.setString(3, clock);
+                        select.setString(4, clock);
                     },
                     row -> new QueueStatus(row.getLong(1), row.getInt(2), row.getObject(3, Long.class),
                             row.getObject(4, Long.class), row.getObject(5, Long.class)));

@@ -17,6 +17,11 @@ final class ScheduleSql {
             + " catch_up, paused, pending, fired, skipped, triggered, taken, version, trace_context";
     static final String LOCK = "SELECT " + COLUMNS + " FROM schedules WHERE clock = ? AND id = ? FOR UPDATE";
     static final String LIST = "SELECT " + COLUMNS + " FROM schedules WHERE clock = ? ORDER BY id";
+    /**
+     * How many schedules a clock has, for its description (each clock of a page of {@code GET /clocks}): a range of
+     * the primary key, at most {@code timeservice.schedules.max} entries over every clock. Parameter: the clock.
+     */
+    static final String COUNT_OF_CLOCK = "SELECT count(*) FROM schedules WHERE clock = ?";
     static final String INSERT = "INSERT INTO schedules (clock, " + COLUMNS
             + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     static final String UPDATE = """

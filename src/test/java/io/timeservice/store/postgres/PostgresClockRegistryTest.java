@@ -197,6 +197,7 @@ class PostgresClockRegistryTest {
         assertThat(database.queryLong("SELECT sum(timers) FROM pending_budget")).isZero();
         assertThat(new PostgresQueueInspector(store, 4).invariants(null).checks())
                 .containsExactly(InvariantReport.Check.passed("no-overdue"),
+                        InvariantReport.Check.passed("pending-count-matches-rows"),
                         InvariantReport.Check.passed(BudgetReconciliation.BUDGET_MATCHES_ROWS));
     }
 

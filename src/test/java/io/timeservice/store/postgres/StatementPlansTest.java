@@ -24,9 +24,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Every statement of the PostgreSQL store that reads or writes {@code timers}, {@code deliveries} or {@code flow_keys}
- * is planned with an index at 1,000,000 rows in each of the first two (1,000 clocks of 1,000 timers and 1,000
- * deliveries, 60% of them acked, every delivery under a flow key) and 10,000 keys of one clock in {@code flow_keys}
- * (beside 100 of each other clock):
+ * (or {@code timer_counts}) is planned with an index at 1,000,000 rows in each of the first two (1,000 clocks of 1,000
+ * timers and 1,000 deliveries, 60% of them acked, every delivery under a flow key), 10,000 keys of one clock in
+ * {@code flow_keys} (beside 100 of each other clock) and 16 pending counts of each clock in {@code timer_counts}:
  * {@code EXPLAIN (FORMAT JSON)} with the parameters a call binds must show no sequential scan of any of them, and,
  * where one index is the point of the statement, that index. The statements are found by reflection (every
  * {@code static final String} of the package's classes that starts as SQL and names one of the tables,
@@ -45,13 +45,13 @@ class StatementPlansTest {
             "StoreSql.SAMPLE", "the gauges' sample, every sample-period on its own thread",
             "StoreSql.BUDGET_AND_ROWS", "the invariant report sums every pending row",
             "StoreSql.RECOUNT_DELIVERIES", "the deliveries counted once at each start");
-    private static final Pattern TABLES = Pattern.compile("(?i)\\b(FROM|JOIN|UPDATE|INTO|USING)\\s+(ONLY\\s+)?(timers|deliveries|flow_keys)\\b");
+    private static final Pattern TABLES = Pattern.compile("(?i)\\b(FROM|JOIN|UPDATE|INTO|USING)\\s+(ONLY\\s+)?(timers|deliveries|flow_keys|timer_counts)\\b");
 
     private static TestDatabase database;
 
     /**
      * A statement's parameters as a call binds them, and the index its plan must use (null: any index; several
-     * joined by {@code +}: each of them; one after {@code !}: not that one).
+     * joined by {@code +}: each of them; joined by {@code |}: one of them; one after {@code !}: not that one).
      */
     private record Case(String index, Object... parameters) {
     }
@@ -62,6 +62,11 @@ class StatementPlansTest {
     private static final int WINDOW = 10_000;
     private static final UUID CLAIM = UUID.randomUUID();
     private static final Map<String, Case> CASES = new TreeMap<>();
+    /**
+     * A timer by (clock, id): the primary key, or V46's {@code timers_id_prefix} on the same columns, whose
+     * {@code text_pattern_ops} serve equality too (the planner takes either at the same cost).
+     */
+    private static final String BY_ID = "timers_pkey|timers_id_prefix";
 
     static {
         String sys = "c2";   // a system clock (even numbers)
@@ -96,18 +101,26 @@ class StatementPlansTest {
         CASES.put("DeliverySql.COUNTS", new Case("deliveries_pending_by_clock", virt));
         CASES.put("DeliverySql.COUNT_IN_STATE", new Case(null, virt, "ready"));
         CASES.put("DeliverySql.ANY_DUE", new Case("timers_firing_order", sys, System.currentTimeMillis()));
-        CASES.put("TimerSql.GET", new Case("timers_pkey", "t1", virt));
-        CASES.put("TimerSql.PENDING", new Case("timers_pkey", virt, "t1"));
-        CASES.put("TimerSql.DUE_BY", new Case("timers_firing_order", virt, virt, 500L, 100, virt));
-        CASES.put("TimerSql.PAGE", new Case("timers_firing_order", virt, virt, null, null, 100, virt));
-        CASES.put("TimerSql.PAGE_AFTER", new Case("timers_firing_order", virt, virt, 500L, 0, 500L, null, null, 100,
-                virt));
-        CASES.put("TimerSql.STATUS", new Case("timers_oldest_pending", virt, virt, virt));
-        CASES.put("TimerSql.INSERT", new Case("timers_pkey", virt, "new", 5L, 0, 0L, null, 3L, false, null, null,
+        CASES.put("TimerSql.GET", new Case(BY_ID, "t1", virt));
+        CASES.put("TimerSql.PENDING", new Case(BY_ID, virt, "t1"));
+        // a clock's pending count: its rows of timer_counts (V45), never a count of its timers
+        CASES.put("TimerSql.DUE_BY", new Case("timers_firing_order+timer_counts_pkey", virt, virt, 500L, 100, virt));
+        CASES.put("TimerSql.PAGE", new Case("timers_firing_order+timer_counts_pkey", virt, virt, 100, virt));
+        CASES.put("TimerSql.PAGE_AFTER", new Case("timers_firing_order+timer_counts_pkey", virt, virt, 500L, 0, 500L,
+                100, virt));
+        // c1's ids t99001, t990001, ..., t999001 (11 of its 1,000): the prefix's range of the index, not the clock's
+        CASES.put("TimerSql.PAGE_PREFIX", new Case("timers_id_prefix+timer_counts_pkey", virt, virt, "t99",
+                "t99\u007F", 100, virt));
+        CASES.put("TimerSql.PAGE_PREFIX_AFTER", new Case("timers_id_prefix+timer_counts_pkey", virt, virt, 500L, 0,
+                500L, "t99", "t99\u007F", 100, virt));
+        CASES.put("TimerSql.COUNT_AND_ROWS", new Case("timer_counts_pkey", virt, virt));
+        CASES.put("TimerSql.STATUS", new Case("timers_oldest_pending+timers_firing_order+timer_counts_pkey", virt,
+                virt, virt, virt));
+        CASES.put("TimerSql.INSERT", new Case(BY_ID, virt, "new", 5L, 0, 0L, null, 3L, false, null, null,
                 virt, "new"));
         CASES.put("TimerSql.INSERT_RUN", new Case(null, virt, 0L, false, ids("n", 100), longs(100), ints(100),
                 new String[100], longs(100), new String[100], new String[100]));
-        CASES.put("TimerSql.LOCK", new Case("timers_pkey", virt, "t1"));
+        CASES.put("TimerSql.LOCK", new Case(BY_ID, virt, "t1"));
         CASES.put("TimerSql.EDIT", new Case("timers_seq", 9L, 0, 2, 1L));
         CASES.put("TimerSql.REPLACE", new Case("timers_seq", 9L, 0, 2L, null, 5L, 1L));
         CASES.put("TimerSql.CANCEL", new Case("timers_seq", 1L));
@@ -118,6 +131,7 @@ class StatementPlansTest {
         CASES.put("ClockSql.RESET_TIMERS", new Case(null, virt));
         CASES.put("ClockSql.RESET_DELIVERIES", new Case("deliveries_by_clock", virt));
         CASES.put("ClockSql.DELETE_ROWS", new Case("deliveries_by_clock", virt, virt));
+        CASES.put("ClockSql.DELETE_COUNTS", new Case("timer_counts_pkey", virt));
         CASES.put("ClockSql.COPY_ROWS", new Case(null, virt, "c5", 0L));
         CASES.put("ClockSql.SAVED_ROWS", new Case(null, virt, virt));
         CASES.put("ClockSql.LOAD_TIMERS", new Case(null, virt, virt, ids("s", 100), longs(100), ints(100),
@@ -134,7 +148,7 @@ class StatementPlansTest {
                 null, null, sys));
         CASES.put("ScheduleSql.SCHEDULES_DUE", new Case(null, sys, now, 10_000));
         CASES.put("ScheduleSql.TAKE_OCCURRENCES_DUE", new Case(null, sys, "s1", now));
-        CASES.put("ScheduleSql.REMOVE_OCCURRENCE", new Case("timers_pkey", sys, "o1"));
+        CASES.put("ScheduleSql.REMOVE_OCCURRENCE", new Case(BY_ID, sys, "o1"));
         CASES.put("ScheduleSql.INSERT_OCCURRENCE", new Case(null, sys, "o1", now, 0, now, null, 5L, "s1",
                 true, sys, null));
         CASES.put("FiringLookSql.LOOK", new Case(LOOK_INDEXES));
@@ -173,6 +187,12 @@ class StatementPlansTest {
                        NULL, 5, n %% 2 = 0
                   FROM generate_series(1, %d) AS n"""
                 .formatted(CLOCKS, ROWS));
+        // the fill's one statement counted each clock's timers in one row (V45's trigger); beside it 15 stripes more,
+        // as concurrent changes leave them
+        database.execute("""
+                INSERT INTO timer_counts (clock, stripe, pending)
+                SELECT 'c' || n, s, 0 FROM generate_series(0, %d) AS n, generate_series(-15, -1) AS s"""
+                .formatted(CLOCKS - 1));
         // by n % 20: 12 acked (done_at 10 s past a 5 min retention for the first 10,000: the purge's front),
         // 4 ready, 2 in flight, 1 waiting, 1 dead
         // every delivery under a flow key (c1's spread over 1,000 keys), without the trigger that counts them: the
