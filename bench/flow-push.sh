@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Issue 44 item 5, pushes: a system push clock (concurrency 64, flow control with a concurrency of 5 per key) of
+# Issue 44 item 5, pushes: a virtual push clock (concurrency 64, flow control with a concurrency of 5 per key) of
 # TimeService (memory store, durability none) pushing to bench/flow-receiver.js on 127.0.0.1, which holds each push
 # HOLD_MS (default 10) so that pushes stay in flight. Two cases, alternating which goes first, ROUNDS each (default 3):
 #   hot       HOT (default 90,000) timers of key "hot", added first, then COLD_KEYS (1,000) keys of PER_COLD (10)
-#             timers each: the hot key holds 90% of the backlog; all due at one wall-clock time a few seconds ahead;
+#             timers each: the hot key holds 90% of the backlog;
 #   cold      the same cold timers alone.
-# The receiver measures each cold push's wait (receive time minus its fireTime, when it became ready) and the most
-# pushes of the hot key ever in flight at once; a case ends when every cold push has arrived (at most 120 s), and its
-# clock is deleted then (the hot key's rest is never pushed). Prints one RESULT line per case and round, then the
+# All are due at 1 and fired by advances (limit 10,000 each) until complete; the receiver measures each cold push's
+# wait from the end of the last advance (when every delivery was ready; 0 for one that arrived before), as
+# store/memory/FlowHotKeyMeasurement counts from its advance, and the most pushes of the hot key ever in flight at
+# once; a case ends when every cold push has arrived (at most 120 s), and its clock is deleted then (the hot key's
+# rest is never pushed). Prints one RESULT line per case and round, then the
 # medians over rounds and the ratio of the cold p99 with the hot key to that without it (goal: at most 2).
 # Installs what is missing: Node.js, curl (Debian, bench/need.sh). Loopback only; bounded in count and time.
 # Usage: bench/flow-push.sh [rounds=3]   (HOT=90000 COLD_KEYS=1000 PER_COLD=10 HOLD_MS=10 JAR= TS_PORT= RX_PORT=)
@@ -38,37 +40,39 @@ for _ in $(seq 1 240); do
   curl -sf "$ts/clock" >/dev/null && curl -sf "$rx/stats" >/dev/null && break
   sleep 0.5
 done
+json() { curl -sf -X "$1" "$ts$2" -H 'Content-Type: application/json' -d "$3"; }
 field() { node -e "const j=JSON.parse(require('fs').readFileSync(0,'utf8'));console.log($1)"; }
 
 run() { # case round
   local clock="flow-$1-$2" n_hot=0
   [ "$1" = hot ] && n_hot=$hot
-  curl -sf -X PUT "$ts/clocks/$clock" -H 'Content-Type: application/json' -d "{\"mode\":\"system\",\"delivery\":\"push\",
+  json PUT "/clocks/$clock" "{\"mode\":\"virtual\",\"delivery\":\"push\",
     \"push\":{\"url\":\"$rx/hooks\",\"concurrency\":64},\"flow\":{\"concurrency\":5}}" >/dev/null
-  local due=$(( $(date +%s%3N) + 5000 + (n_hot + cold) / 5 )) # after the adds, on a loaded machine too
   curl -sf -X POST "$rx/reset?clock=$clock" >/dev/null
   node -e "
     const {httpCaller} = require('./bench/targets.js');
     const call = httpCaller('$ts_port', 4);
     (async () => {
       const ops = [];
-      for (let i = 0; i < $n_hot; i++) ops.push({op: 'add', id: 'h' + i, at: $due, key: 'hot'});
-      for (let i = 0; i < $cold; i++) ops.push({op: 'add', id: 'c' + i, at: $due, key: 'k' + (i % $cold_keys)});
+      for (let i = 0; i < $n_hot; i++) ops.push({op: 'add', id: 'h' + i, delay: 1, key: 'hot'});
+      for (let i = 0; i < $cold; i++) ops.push({op: 'add', id: 'c' + i, delay: 1, key: 'k' + (i % $cold_keys)});
       const all = [];
       for (let b = 0; b < ops.length; b += 1000) all.push(call('POST', '/clocks/$clock/batch', {ops: ops.slice(b, b + 1000)}));
       await Promise.all(all);
     })();"
-  if [ "$(date +%s%3N)" -ge "$due" ]; then
-    echo "RESULT case=$1 round=$2 skipped: the adds ended after the due time" >&2; return
-  fi
-  stats=$(curl -sf "$rx/await?cold=$cold")
+  json POST "/clocks/$clock/advance?limit=10000" '{"by":1}' > "$work/adv.json"
+  until grep -q '"complete":true' "$work/adv.json"; do
+    json POST "/clocks/$clock/advance?limit=10000" '{"by":0}' > "$work/adv.json"
+  done
+  local ready; ready=$(date +%s%3N)
+  stats=$(curl -sf "$rx/await?cold=$cold&from=$ready")
   curl -sf -X DELETE "$ts/clocks/$clock" >/dev/null
-  echo "RESULT case=$1 round=$2 cold=$(echo "$stats" | field 'j.cold') cold_p50_ms=$(echo "$stats" | field 'j.coldWait.p50') cold_p99_ms=$(echo "$stats" | field 'j.coldWait.p99') cold_max_ms=$(echo "$stats" | field 'j.coldWait.max') hot_pushed=$(echo "$stats" | field 'j.hot') hot_most_in_flight=$(echo "$stats" | field 'j.hotMostInFlight') most_in_flight=$(echo "$stats" | field 'j.inFlightMost') load1=$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$work/results"
+  echo "RESULT case=$1 round=$2 cold=$(echo "$stats" | field 'j.cold') cold_p50_ms=$(echo "$stats" | field 'j.coldWait.p50') cold_p99_ms=$(echo "$stats" | field 'j.coldWait.p99') cold_max_ms=$(echo "$stats" | field 'j.coldWait.max') hot_pushed=$(echo "$stats" | field 'j.hot') hot_most_in_flight=$(echo "$stats" | field 'j.hotMostInFlight') most_in_flight=$(echo "$stats" | field 'j.inFlightMost') load1=$(cut -d' ' -f1 /proc/loadavg)"
 }
 run cold warmup >/dev/null
 for r in $(seq 1 "$rounds"); do
   if [ $((r % 2)) -eq 1 ]; then run hot "$r"; run cold "$r"; else run cold "$r"; run hot "$r"; fi
-done
+done | tee "$work/results"
 [ -s "$work/results" ] || { echo "no case ran" >&2; exit 1; }
 node -e "
   const lines = require('fs').readFileSync('$work/results', 'utf8').trim().split('\n');
