@@ -171,11 +171,16 @@ final class FlowReady {
                 empty.add(k);
                 continue;
             }
-            if (k.planned == 0) {
+            if (k.planned == 0) { // most keys give one: no iterator for them
                 touched.add(k);
-                k.cursor = k.ready.iterator();
+                planned.add(k.ready.first());
+            } else {
+                if (k.cursor == null) {
+                    k.cursor = k.ready.iterator();
+                    k.cursor.next();
+                }
+                planned.add(k.cursor.next());
             }
-            planned.add(k.cursor.next());
             k.planned++;
             if (k.planned < available) {
                 again.addLast(k);
