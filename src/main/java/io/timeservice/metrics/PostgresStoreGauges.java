@@ -20,7 +20,8 @@ import io.timeservice.store.postgres.StoreSample;
  * <p>Not here: {@code timer_queue_invariants_ok} (no heap), {@code timer_queue_serving} (the memory store's fail-stop;
  * a lost database shows in readiness and recovers by itself). {@code timer_delivery_held_back} counts the clocks
  * that fire by themselves with a timer due by their now while the deliveries hold {@code timeservice.deliveries.max}
- * (sampled).
+ * (sampled). {@code timer_flow_held_back} and {@code timer_flow_keys_at_limit} are read from the flow key rows
+ * (sampled); {@code timer_flow_tokens_denied_total} is counted by the claims, as on the memory store.
  * New: {@code timer_store_clock_skew_seconds},
  * the database's clock minus this instance's (positive: the database is ahead), measured with each sample; the
  * database's clock decides every due time, so a skew shows only in times this instance reports from its own clock.
@@ -83,6 +84,11 @@ public class PostgresStoreGauges implements MeterBinder {
         sampled(registry, "timer.delivery.held.back", null, "Clocks whose due timers stay pending because the"
                 + " deliveries of all clocks hold timeservice.deliveries.max; they fire once deliveries are"
                 + " acknowledged or deleted", StoreSample::heldBackClocks);
+        sampled(registry, "timer.flow.held.back", null, "Ready deliveries that flow control holds back because their"
+                + " key is at its concurrency or out of rate tokens, over all clocks (from the key rows)",
+                StoreSample::flowHeldBack);
+        sampled(registry, "timer.flow.keys.at.limit", null, "Keys whose ready deliveries flow control holds back,"
+                + " over all clocks", StoreSample::flowKeysAtLimit);
         Gauge.builder("timer.delivery.capacity", capacities, Capacities::deliveries)
                 .description("Most deliveries of all clocks together, in every state (timeservice.deliveries.max)")
                 .register(registry);

@@ -115,15 +115,6 @@ public final class ScheduleRules {
     }
 
     /** Refuses a new schedule when the store holds {@code count} of its most {@code maxSchedules}. */
-    /**
-     * A schedule with a flow-control key given to a store that does not keep keys yet (the PostgreSQL store):
-     * {@code invalid_request}, and nothing changes.
-     */
-    public static ProblemException keysNotStored() {
-        return new ProblemException(ErrorCode.INVALID_REQUEST, "key (flow control) is not supported by the"
-                + " PostgreSQL store yet: put the schedule without a key, or use the memory store");
-    }
-
     public static void requireScheduleRoom(long count, long maxSchedules) {
         if (count >= maxSchedules) {
             throw new ProblemException(ErrorCode.SCHEDULE_LIMIT, "the service holds its limit of " + maxSchedules

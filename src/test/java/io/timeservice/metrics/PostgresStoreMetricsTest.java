@@ -222,6 +222,53 @@ class PostgresStoreMetricsTest {
         awaitSchedules(2, 0, 0);
     }
 
+    /**
+     * Issue 44's flow gauges as on the memory store ({@link DeliveryGaugesTest}): the held-back deliveries and the
+     * keys holding them, from the key rows of the sample, and the tokens denied, counted by the claims.
+     */
+    @Test
+    void flowGauges_countTheReadyDeliveriesHeldBack_andTheirKeys_andTokensDeniedAreCounted() {
+        PrometheusScrape before = scrape();
+        json("{\"mode\":\"virtual\",\"delivery\":\"queue\",\"flow\":{\"concurrency\":1,"
+                + "\"rate\":{\"limit\":1,\"period\":1000},\"burst\":5}}").put("/clocks/flow").then().statusCode(201);
+        for (String id : new String[] {"a0", "a1", "a2", "b0"}) {
+            json("{\"id\":\"" + id + "\",\"delay\":10,\"key\":\"" + id.charAt(0) + "\"}").post("/clocks/flow/timers")
+                    .then().statusCode(201);
+        }
+        json("{\"by\":10}").post("/clocks/flow/advance").then().statusCode(200);
+
+        List<Map<String, Object>> claimed = claim("/clocks/flow", "{\"max\":10,\"lease\":60000}", 2);
+
+        assertThat(claimed).extracting(d -> d.get("id")).containsExactly("a0", "b0");
+        awaitFlow(2, 1);
+        deliveryCall("/clocks/flow", claimed.get(0), "ack", 204);
+        awaitFlow(0, 0); // a may give again
+        assertThat(claim("/clocks/flow", "{\"max\":10,\"lease\":60000}", 1)).extracting(d -> d.get("id"))
+                .containsExactly("a1");
+        assertThat(scrape().since(before, "timer_flow_tokens_denied_total")).as("a's bucket of 5 had tokens for each")
+                .isZero();
+        json("{\"mode\":\"virtual\",\"delivery\":\"queue\",\"flow\":{\"rate\":{\"limit\":1,\"period\":1000}}}")
+                .put("/clocks/tight").then().statusCode(201);
+        for (String id : new String[] {"t0", "t1"}) {
+            json("{\"id\":\"" + id + "\",\"delay\":1,\"key\":\"t\"}").post("/clocks/tight/timers").then()
+                    .statusCode(201);
+        }
+        json("{\"by\":1}").post("/clocks/tight/advance").then().statusCode(200);
+        claim("/clocks/tight", "{\"max\":10}", 1);
+        claim("/clocks/tight", "{\"max\":10}", 0);
+        assertThat(scrape().since(before, "timer_flow_tokens_denied_total"))
+                .as("t spent its last token with t1 ready: counted once; then it waits").isEqualTo(1);
+        awaitFlow(2, 2); // a (a1 in flight at a concurrency of 1, a2 ready) and t (no token), over both clocks
+    }
+
+    /** Scrapes until a sample shows these flow gauges; fails after 60 s. */
+    private void awaitFlow(int heldBack, int keysAtLimit) {
+        await("a sample with " + heldBack + " held back of " + keysAtLimit + " keys").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(20)).until(this::scrape,
+                        scrape -> scrape.value("timer_flow_held_back") == heldBack
+                                && scrape.value("timer_flow_keys_at_limit") == keysAtLimit);
+    }
+
     private RequestSpecification json(String body) {
         return RestAssured.given(http).contentType(ContentType.JSON).body(body);
     }

@@ -1,6 +1,7 @@
 package io.timeservice.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.util.HashMap;
 import java.util.List;
@@ -10,6 +11,7 @@ import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.FlowLimits;
@@ -44,6 +46,22 @@ public abstract class FlowStoreContract extends FlowContractSupport {
         assertThat(claimIds("f", 10)).containsExactly("a1"); // nacked, ready again first of its key
         advance("f", 1_000); // every lease ends: a1, a2 wait for their retry
         assertThat(claimIds("f", 10)).containsExactly("a3", "a4");
+    }
+
+    @Test
+    void readyDeliveries_areListedAndCounted_heldBackOnesToo() {
+        flowClock("f", perKey(1, null, null));
+        ready("f", "a", "a", 3);
+        ready("f", "b", "b", 1);
+        advance("f", 10);
+        assertThat(claimIds("f", 1)).containsExactly("a0"); // a1 and a2 are held back now
+
+        assertThat(deliveries().list("f", DeliveryFilter.all(Delivery.State.READY), 10, Long.MIN_VALUE))
+                .extracting(Delivery::id, Delivery::key)
+                .containsExactly(tuple("a1", "a"), tuple("a2", "a"), tuple("b0", "b"));
+        assertThat(deliveries().count("f", DeliveryFilter.all(Delivery.State.READY))).isEqualTo(3);
+        assertThat(deliveries().list("f", DeliveryFilter.all(Delivery.State.IN_FLIGHT), 10, Long.MIN_VALUE))
+                .extracting(Delivery::id).containsExactly("a0");
     }
 
     @Test

@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 
 import io.timeservice.model.Delivery;
+import io.timeservice.model.DeliveryFilter;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.ScheduleSpec;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of a schedule's flow-control key (issue 44): each occurrence, its delivery, a fork and a snapshot carry
- * it. On the stores that keep it (the memory store); the PostgreSQL store refuses a keyed schedule
- * (PostgresFlowRefusalTest).
+ * The contract of a schedule's flow-control key (issue 44): each occurrence (scheduled, caught up in one advance,
+ * successor, triggered), its delivery, a fork and a snapshot carry it; on both stores.
  */
 public abstract class ScheduleKeyStoreContract extends FlowContractSupport {
 
@@ -34,6 +34,9 @@ public abstract class ScheduleKeyStoreContract extends FlowContractSupport {
                 org.assertj.core.groups.Tuple.tuple("o0", "other"),
                 org.assertj.core.groups.Tuple.tuple("s:1000", "tenant-1"));
         assertThat(timers().get("f", "s:3000").key()).as("the successor").isEqualTo("tenant-1");
+        assertThat(deliveries().list("f", DeliveryFilter.all(Delivery.State.READY), 10, Long.MIN_VALUE))
+                .as("caught up in the same advance, held back by the key").extracting(Delivery::id, Delivery::key)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("s:2000", "tenant-1"));
 
         clocks().copy("fork", "f");
         clocks().load("loaded", clocks().snapshot("f"));
@@ -41,6 +44,8 @@ public abstract class ScheduleKeyStoreContract extends FlowContractSupport {
             assertThat(schedules().get(clock, "s").spec().key()).as(clock).isEqualTo("tenant-1");
             assertThat(timers().get(clock, "s:3000").key()).as(clock).isEqualTo("tenant-1");
         }
+        advance("f", 500);
+        assertThat(schedules().trigger("f", "s").key()).as("a triggered occurrence").isEqualTo("tenant-1");
         schedules().put("f", "s", everySecond(null), null);
         assertThat(timers().get("f", "s:3000").key()).as("a replace without a key").isNull();
     }

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A schedule's flow-control key over HTTP (issue 44), on the memory store, which keeps it (the PostgreSQL store
- * refuses a keyed schedule: PostgresFlowRefusalTest).
+ * A schedule's flow-control key over HTTP (issue 44), on the memory store ({@link ScheduleKeyRestPostgresTest}: on
+ * the PostgreSQL store).
  */
 class ScheduleKeyRestTest extends RestTestSupport {
 

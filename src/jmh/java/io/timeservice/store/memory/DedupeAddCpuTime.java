@@ -51,7 +51,7 @@ public final class DedupeAddCpuTime {
         }
         double[] medians = new double[windows.length];
         for (int c = 0; c < windows.length; c++) {
-            medians[c] = report("window " + windows[c], cpu[c], wall[c], adds);
+            medians[c] = CpuTimeReport.report("window " + windows[c], cpu[c], wall[c], adds, "add", "adds");
         }
         System.out.printf("ratio of the CPU medians, window 1 hour / window 0: %.3f%n", medians[1] / medians[0]);
         lookups(threads, medians[0]);
@@ -115,19 +115,5 @@ public final class DedupeAddCpuTime {
         clock.advance(3_000_000L, Trace.NONE);
         System.out.printf("window %d: %d reserved%n", window, clock.reservations().size());
         return clock;
-    }
-
-    /** Prints a configuration's figures per add; answers the median CPU time per add. */
-    private static double report(String name, long[] cpu, long[] wall, int adds) {
-        long[] sortedCpu = cpu.clone();
-        long[] sortedWall = wall.clone();
-        Arrays.sort(sortedCpu);
-        Arrays.sort(sortedWall);
-        double median = sortedCpu[sortedCpu.length / 2] / (double) adds;
-        System.out.printf("%s: CPU ns/add median %.0f (min %.0f, max %.0f); wall ns/add median %.0f (min %.0f,"
-                        + " max %.0f); %d rounds of %d adds%n", name, median, sortedCpu[0] / (double) adds,
-                sortedCpu[sortedCpu.length - 1] / (double) adds, sortedWall[sortedWall.length / 2] / (double) adds,
-                sortedWall[0] / (double) adds, sortedWall[sortedWall.length - 1] / (double) adds, cpu.length, adds);
-        return median;
     }
 }

@@ -471,7 +471,7 @@ final class DeliveryQueue {
             return page;
         }
         Collection<Entry> inState = switch (filter.state()) {
-            case READY -> ready;
+            case READY -> readyEntries();
             case IN_FLIGHT -> leases;
             default -> waiting;
         };
@@ -495,7 +495,7 @@ final class DeliveryQueue {
     /** How many deliveries {@code filter} takes: O(n) in the deliveries of its state. */
     long count(DeliveryFilter filter) {
         Collection<Entry> inState = switch (filter.state()) {
-            case READY -> ready;
+            case READY -> readyEntries();
             case IN_FLIGHT -> leases;
             case WAITING -> waiting;
             case DEAD -> dead.after(Long.MIN_VALUE);
@@ -558,6 +558,11 @@ final class DeliveryQueue {
         }
         bytes -= freed;
         return freed;
+    }
+
+    /** The ready deliveries, in no particular order. */
+    private Collection<Entry> readyEntries() {
+        return flow != null ? flow.unordered() : ready;
     }
 
     /** Forgets every delivery (reset, clock deletion). */

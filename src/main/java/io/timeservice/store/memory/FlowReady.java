@@ -6,11 +6,9 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 import io.timeservice.model.FlowKeyState;
@@ -28,9 +26,11 @@ import io.timeservice.model.FlowRate;
  * ({@link FlowLimits#keys}), else the clock's per-key ones; {@link #retune} applies a changed override. A held-back
  * delivery stays in its key's queue, in its place: nothing is lost or reordered within a key.
  *
- * <p>Cost (k keys, n ready): adding a ready delivery, releasing a slot and every key's move O(log n + log k); a claim
- * of m deliveries O(m (log n + log k)) plus O(log k) for each key it finds out of tokens, which then leaves the ring;
- * no claim scans the keys. {@link #plan} looks without changing what it hands out, so the caller can record the
+ * <p>Cost (k keys, n ready): adding a ready delivery O(log n + log k), releasing a slot O(1) amortized; a claim of m
+ * deliveries O(m log n) for the keys' own queues, O(m) for the ring ({@link FlowRing}) and O(log k) for each key whose
+ * oldest ready time changes ({@link OldestKeys}), plus O(log k) for each key it finds out of tokens, which then
+ * leaves the ring; no claim scans the keys. No set of every ready delivery is kept: the clock's oldest is the oldest
+ * of the keys' firsts. {@link #plan} looks without changing what it hands out, so the caller can record the
  * choice before {@link #take} applies it.
  *
  * <p>Not thread-safe: its clock's lock guards it, as it does the {@link DeliveryQueue} that owns it.
@@ -42,17 +42,17 @@ final class FlowReady {
 
     /** Changed only by {@link #retune}, which changes one key's override. */
     private FlowLimits limits;
-    private final Map<String, KeyFlow> keys = new HashMap<>();
-    /** The keys that may hand out a delivery, by their turn (a ticket that only grows): the first is next. */
-    private final TreeMap<Long, KeyFlow> ring = new TreeMap<>();
+    private final Map<String, FlowKey> keys = new HashMap<>();
+    /** The keys that may hand out a delivery, in turn order: the first is next. */
+    private final FlowRing ring = new FlowRing();
     /** The keys with something ready and room in flight but no token, by when their next token is there. */
-    private final TreeSet<KeyFlow> refilling = new TreeSet<>(Comparator.<KeyFlow>comparingLong(k -> k.waitUntil)
+    private final TreeSet<FlowKey> refilling = new TreeSet<>(Comparator.<FlowKey>comparingLong(k -> k.waitUntil)
             .thenComparing(k -> k.key));
-    /** Every ready delivery, in the ready order (the oldest for the counts, and snapshots). */
-    private final TreeSet<DeliveryQueue.Entry> all = new TreeSet<>(DeliveryQueue.READY_ORDER);
+    /** The keys with something ready, by their oldest. */
+    private final OldestKeys oldest = new OldestKeys();
+    /** Every ready delivery by sequence (a recorded claim names them so). */
     private final Map<Long, DeliveryQueue.Entry> bySequence = new HashMap<>();
     private TokenBucket clockBucket;
-    private long nextTicket;
     private int inFlight;
     /** Ready deliveries of keys that may not hand one out now (at their concurrency or out of tokens). */
     private int heldBack;
@@ -63,32 +63,6 @@ final class FlowReady {
      * clock's bucket, since the last {@link #takeDenied}.
      */
     private int tokensDenied;
-
-    /** One key's state. */
-    private static final class KeyFlow {
-        final String key;
-        final TreeSet<DeliveryQueue.Entry> ready = new TreeSet<>(DeliveryQueue.READY_ORDER);
-        /** Its bucket, or null without a rate; replaced when its override changes. */
-        TokenBucket bucket;
-        /** Its concurrency, {@link Integer#MAX_VALUE} for none; changed with its override. */
-        int concurrency;
-        int inFlight;
-        /** Its place in the ring, or -1 when it is not there. */
-        long ticket = -1;
-        /** When it leaves {@code refilling}, or {@link Long#MIN_VALUE} when it is not there. */
-        long waitUntil = Long.MIN_VALUE;
-        /** What this key adds to {@code heldBack}: its ready count while it is held, else 0. */
-        int heldCounted;
-        // a plan's scratch, reset before the plan returns
-        int planned;
-        Iterator<DeliveryQueue.Entry> cursor;
-
-        KeyFlow(String key, int concurrency, TokenBucket bucket) {
-            this.key = key;
-            this.concurrency = concurrency;
-            this.bucket = bucket;
-        }
-    }
 
     FlowReady(FlowLimits limits) {
         this.limits = limits;
@@ -106,17 +80,27 @@ final class FlowReady {
     }
 
     int readyCount() {
-        return all.size();
+        return bySequence.size();
     }
 
-    /** The ready deliveries in the ready order. */
-    Collection<DeliveryQueue.Entry> entries() {
-        return all;
+    /** The ready deliveries in the ready order: O(n log k), the keys' queues merged. */
+    List<DeliveryQueue.Entry> entries() {
+        List<DeliveryQueue.Entry> entries = new ArrayList<>(bySequence.size());
+        for (FlowKey k : keys.values()) {
+            entries.addAll(k.ready);
+        }
+        entries.sort(DeliveryQueue.READY_ORDER); // runs of sorted keys: a merge
+        return entries;
+    }
+
+    /** The ready deliveries in no order, O(1). */
+    Collection<DeliveryQueue.Entry> unordered() {
+        return Collections.unmodifiableCollection(bySequence.values());
     }
 
     /** When the longest-ready delivery became ready, or {@link Long#MAX_VALUE}. */
     long oldestReadyAt() {
-        return all.isEmpty() ? Long.MAX_VALUE : all.first().readyAt;
+        return oldest.oldestReadyAt();
     }
 
     /** The ready delivery of {@code sequence}, or null. */
@@ -126,16 +110,16 @@ final class FlowReady {
 
     /** A delivery became ready (fired, retried, redriven, restored); its key joins the ring if it may hand it out. */
     void add(DeliveryQueue.Entry entry) {
-        KeyFlow k = key(keyOf(entry));
+        FlowKey k = key(keyOf(entry));
         k.ready.add(entry);
-        all.add(entry);
+        oldest.update(k);
         bySequence.put(entry.timer.sequence(), entry);
         place(k, Long.MIN_VALUE);
     }
 
     /** A delivery of this clock is in flight (a restored lease): it holds a slot of its key and of the clock. */
     void holding(DeliveryQueue.Entry entry) {
-        KeyFlow k = key(keyOf(entry));
+        FlowKey k = key(keyOf(entry));
         k.inFlight++;
         inFlight++;
         place(k, Long.MIN_VALUE);
@@ -143,7 +127,7 @@ final class FlowReady {
 
     /** An in-flight delivery's lease ended (ack, nack, reject, expiry): its slot is free again. */
     void released(DeliveryQueue.Entry entry) {
-        KeyFlow k = keys.get(keyOf(entry));
+        FlowKey k = keys.get(keyOf(entry));
         k.inFlight--;
         inFlight--;
         place(k, Long.MIN_VALUE);
@@ -157,7 +141,7 @@ final class FlowReady {
      */
     List<DeliveryQueue.Entry> plan(long now, int max) {
         while (!refilling.isEmpty() && refilling.first().waitUntil <= now) {
-            KeyFlow k = refilling.pollFirst();
+            FlowKey k = refilling.pollFirst();
             k.waitUntil = Long.MIN_VALUE;
             place(k, now);
         }
@@ -173,12 +157,12 @@ final class FlowReady {
             room = Math.min(room, clockTokens);
         }
         List<DeliveryQueue.Entry> planned = new ArrayList<>((int) Math.max(0, Math.min(room, 64)));
-        List<KeyFlow> touched = new ArrayList<>();
-        List<KeyFlow> empty = new ArrayList<>();
-        Iterator<KeyFlow> turns = ring.values().iterator();
-        ArrayDeque<KeyFlow> again = new ArrayDeque<>();
+        List<FlowKey> touched = new ArrayList<>();
+        List<FlowKey> empty = new ArrayList<>();
+        FlowRing.Turns turns = ring.turns();
+        ArrayDeque<FlowKey> again = new ArrayDeque<>();
         while (planned.size() < room) {
-            KeyFlow k = turns.hasNext() ? turns.next() : again.pollFirst();
+            FlowKey k = turns.hasNext() ? turns.next() : again.pollFirst();
             if (k == null) {
                 break;
             }
@@ -187,23 +171,27 @@ final class FlowReady {
                 empty.add(k);
                 continue;
             }
-            if (k.planned == 0) {
+            if (k.planned == 0) { // most keys give one: no iterator for them
                 touched.add(k);
-                k.cursor = k.ready.iterator();
+                planned.add(k.ready.first());
+            } else {
+                if (k.cursor == null) {
+                    k.cursor = k.ready.iterator();
+                    k.cursor.next();
+                }
+                planned.add(k.cursor.next());
             }
-            planned.add(k.cursor.next());
             k.planned++;
             if (k.planned < available) {
                 again.addLast(k);
             }
         }
-        for (KeyFlow k : touched) {
+        for (FlowKey k : touched) {
             k.planned = 0;
             k.cursor = null;
         }
-        for (KeyFlow k : empty) {
-            ring.remove(k.ticket);
-            k.ticket = -1;
+        for (FlowKey k : empty) {
+            ring.remove(k);
             place(k, now);
         }
         return planned;
@@ -211,13 +199,13 @@ final class FlowReady {
 
     /** Hands out {@code entry}, the first ready delivery of its key, at {@code now}: it leaves, its key's turn ends. */
     void take(DeliveryQueue.Entry entry, long now) {
-        KeyFlow k = keys.get(keyOf(entry));
+        FlowKey k = keys.get(keyOf(entry));
         if (k == null || k.ready.isEmpty() || k.ready.first() != entry) {
             throw new IllegalStateException("delivery " + entry.timer.sequence() + " is not the first ready of its"
                     + " key");
         }
         k.ready.pollFirst();
-        all.remove(entry);
+        oldest.update(k);
         bySequence.remove(entry.timer.sequence());
         k.inFlight++;
         inFlight++;
@@ -228,14 +216,13 @@ final class FlowReady {
             clockBucket.take(now);
         }
         if (k.ticket >= 0) {
-            ring.remove(k.ticket);
-            k.ticket = -1;
+            ring.remove(k);
         }
         place(k, now);
     }
 
     /** How many {@code k} may hand out at {@code now}: ready, within its concurrency and its tokens. */
-    private long available(KeyFlow k, long now) {
+    private long available(FlowKey k, long now) {
         long available = Math.min(k.ready.size(), (long) k.concurrency - k.inFlight);
         if (k.bucket != null) {
             available = Math.min(available, k.bucket.tokensAt(now));
@@ -249,7 +236,7 @@ final class FlowReady {
      * {@link Long#MIN_VALUE} the next plan finds out), nowhere otherwise; forgotten when it holds nothing a new key
      * would not.
      */
-    private void place(KeyFlow k, long now) {
+    private void place(FlowKey k, long now) {
         placeOnly(k, now);
         int held = k.ticket < 0 ? k.ready.size() : 0;
         if ((held > 0) != (k.heldCounted > 0)) {
@@ -259,7 +246,7 @@ final class FlowReady {
         k.heldCounted = held;
     }
 
-    private void placeOnly(KeyFlow k, long now) {
+    private void placeOnly(FlowKey k, long now) {
         boolean room = k.inFlight < k.concurrency;
         if (k.ready.isEmpty() || !room) {
             leaveRing(k);
@@ -281,27 +268,25 @@ final class FlowReady {
             return;
         }
         if (k.ticket < 0) {
-            k.ticket = nextTicket++;
-            ring.put(k.ticket, k);
+            ring.add(k);
         }
     }
 
-    private void leaveRing(KeyFlow k) {
+    private void leaveRing(FlowKey k) {
         if (k.ticket >= 0) {
-            ring.remove(k.ticket);
-            k.ticket = -1;
+            ring.remove(k);
         }
     }
 
-    private void leaveRefilling(KeyFlow k) {
+    private void leaveRefilling(FlowKey k) {
         if (k.waitUntil != Long.MIN_VALUE) {
             refilling.remove(k);
             k.waitUntil = Long.MIN_VALUE;
         }
     }
 
-    private KeyFlow key(String key) {
-        return keys.computeIfAbsent(key, name -> new KeyFlow(name, concurrencyOf(name), bucketOf(name)));
+    private FlowKey key(String key) {
+        return keys.computeIfAbsent(key, name -> new FlowKey(name, concurrencyOf(name), bucketOf(name)));
     }
 
     private int concurrencyOf(String key) {
@@ -322,7 +307,7 @@ final class FlowReady {
      */
     void retune(FlowLimits next, String key, long now) {
         limits = next;
-        KeyFlow k = keys.get(key);
+        FlowKey k = keys.get(key);
         if (k == null) {
             return; // made with the new limits when it next has something
         }
@@ -351,10 +336,10 @@ final class FlowReady {
      * that apply to them at {@code now}. O(k log n) for k keys: one pass over the keys with a heap of n.
      */
     List<FlowKeyState> busiest(int n, long now) {
-        Comparator<KeyFlow> lighterFirst = Comparator.<KeyFlow>comparingLong(k -> (long) k.ready.size() + k.inFlight)
+        Comparator<FlowKey> lighterFirst = Comparator.<FlowKey>comparingLong(k -> (long) k.ready.size() + k.inFlight)
                 .thenComparing(k -> k.key, Comparator.reverseOrder());
-        PriorityQueue<KeyFlow> heaviest = new PriorityQueue<>(lighterFirst);
-        for (KeyFlow k : keys.values()) {
+        PriorityQueue<FlowKey> heaviest = new PriorityQueue<>(lighterFirst);
+        for (FlowKey k : keys.values()) {
             if (k.ready.isEmpty() && k.inFlight == 0) {
                 continue; // only its bucket is remembered
             }
@@ -365,7 +350,7 @@ final class FlowReady {
         }
         List<FlowKeyState> states = new ArrayList<>(heaviest.size());
         while (!heaviest.isEmpty()) {
-            KeyFlow k = heaviest.poll();
+            FlowKey k = heaviest.poll();
             states.add(new FlowKeyState(k.key, k.ready.size(), k.inFlight, k.heldCounted,
                     k.concurrency == Integer.MAX_VALUE ? null : k.concurrency, limits.rateOf(k.key),
                     k.bucket == null ? null : k.bucket.tokensAt(now), limits.keys().get(k.key)));

@@ -44,10 +44,14 @@ final class FlowClaim {
 
     /**
      * Claims up to {@code max} deliveries of the flow clock {@code clock}, leased until {@code leaseUntil}, only while
-     * the clock's row is {@code incarnation} (null: any); answers them in the order the round robin took them.
+     * the clock's row is {@code incarnation} (null: any); answers them in the order the round robin took them, and
+     * sets {@code tokensDenied[0]} to the tokens it found missing, as the memory store counts them: each key that
+     * spent its last token with more ready and room in flight (it then waits for its next), and the claim itself when
+     * the clock's bucket cut it short while a key could give.
      */
     static List<ClaimedDelivery> claim(Connection connection, StoredClock clock, Long incarnation, int max,
-                                       long leaseUntil) throws SQLException {
+                                       long leaseUntil, int[] tokensDenied) throws SQLException {
+        tokensDenied[0] = 0;
         FlowLimits limits = clock.flow();
         long now = clock.now();
         long room = max;
@@ -60,19 +64,27 @@ final class FlowClaim {
                         sum -> sum.setString(1, clock.name()), row -> row.getLong(1));
                 room = Math.min(room, limits.clockConcurrency() - inFlight);
             }
-            if (limits.clockRate() != null) {
-                room = Math.min(room, clockBucket.tokensAt(limits.clockRate(), limits.clockRate().limit(), now));
-            }
         }
-        if (room <= 0) {
-            return List.of();
+        boolean clockCut = false;
+        if (limits.clockRate() != null && room > 0) {
+            long tokens = clockBucket.tokensAt(limits.clockRate(), limits.clockRate().limit(), now);
+            clockCut = tokens < room;
+            room = Math.min(room, tokens);
         }
         List<RingKey> keys = new ArrayList<>();
         List<Long> available = new ArrayList<>();
+        if (room <= 0) {
+            if (clockCut) { // out of the clock's tokens: denied when a key could have given
+                ring(connection, clock, limits, now, 1, keys, available);
+                tokensDenied[0] = keys.isEmpty() ? 0 : 1;
+            }
+            return List.of();
+        }
         ring(connection, clock, limits, now, (int) room, keys, available);
         if (keys.isEmpty()) {
             return List.of();
         }
+        tokensDenied[0] = clockCut ? 1 : 0;
         // the round robin: turn after turn over the keys in ring order, each giving one while it can
         int[] taken = new int[keys.size()];
         int[] lastTurn = new int[keys.size()];
@@ -90,7 +102,7 @@ final class FlowClaim {
             }
         }
         Map<String, List<ClaimedDelivery>> byKey = take(connection, clock, incarnation, leaseUntil, keys, taken);
-        served(connection, clock, limits, now, keys, taken, lastTurn, clockBucket, order.size());
+        tokensDenied[0] += served(connection, clock, limits, now, keys, taken, lastTurn, clockBucket, order.size());
         List<ClaimedDelivery> claimed = new ArrayList<>(order.size());
         Map<String, Integer> next = new HashMap<>();
         for (int i : order) {
@@ -177,14 +189,18 @@ final class FlowClaim {
         return byKey;
     }
 
-    /** Moves each key that gave to the back of the ring and spends the tokens taken, the clock's too. */
-    private static void served(Connection connection, StoredClock clock, FlowLimits limits, long now,
+    /**
+     * Moves each key that gave to the back of the ring and spends the tokens taken, the clock's too; answers how many
+     * of those keys it left without a token while they have more ready and room in flight.
+     */
+    private static int served(Connection connection, StoredClock clock, FlowLimits limits, long now,
                                List<RingKey> keys, int[] taken, int[] lastTurn, FlowBucket clockBucket, int total)
             throws SQLException {
         List<String> names = new ArrayList<>();
         List<Integer> turns = new ArrayList<>();
         List<Long> units = new ArrayList<>();
         List<Long> refilled = new ArrayList<>();
+        int denied = 0;
         for (int i = 0; i < keys.size(); i++) {
             if (taken[i] == 0) {
                 continue;
@@ -193,6 +209,10 @@ final class FlowClaim {
             FlowRate rate = limits.rateOf(key.key());
             FlowBucket bucket = rate == null ? key.bucket()
                     : key.bucket().take(rate, limits.burstOf(key.key()), now, taken[i]);
+            if (rate != null && key.ready() > taken[i] && key.inFlight() + taken[i] < key.maxInFlight()
+                    && bucket.tokensAt(rate, limits.burstOf(key.key()), now) == 0) {
+                denied++;
+            }
             names.add(key.key());
             turns.add(lastTurn[i]);
             units.add(bucket.refilledAt() == null ? null : bucket.units());
@@ -207,7 +227,7 @@ final class FlowClaim {
             refilled.add(after.refilledAt());
         }
         if (names.isEmpty()) {
-            return;
+            return denied;
         }
         try (PreparedStatement update = connection.prepareStatement(FlowSql.SERVED)) {
             update.setArray(1, connection.createArrayOf("text", names.toArray()));
@@ -217,5 +237,6 @@ final class FlowClaim {
             update.setString(5, clock.name());
             update.executeUpdate();
         }
+        return denied;
     }
 }

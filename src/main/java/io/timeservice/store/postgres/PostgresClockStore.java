@@ -8,7 +8,6 @@ import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.ClockView;
 import io.timeservice.model.Limits;
-import io.timeservice.model.ScheduleRules;
 import io.timeservice.store.ClockStore;
 
 /** The PostgreSQL store's clocks behind the web layer; a clock's retry policy is kept in {@code clocks.settings}. */
@@ -38,9 +37,6 @@ public final class PostgresClockStore implements ClockStore {
 
     @Override
     public ClockView.Created load(String name, ClockSnapshot snapshot) {
-        if (snapshot.schedules().stream().anyMatch(s -> s.spec().key() != null)) {
-            throw ScheduleRules.keysNotStored();
-        }
         return new ClockView.Created(view(store.clockSnapshots().load(name, snapshot)), true);
     }
 

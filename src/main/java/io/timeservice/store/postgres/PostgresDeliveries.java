@@ -112,6 +112,7 @@ public final class PostgresDeliveries {
     private List<ClaimedDelivery> claimOnce(String clock, Long incarnation, int max, long leaseMillis,
                                             long waitMillis, StoredClock[] onClock) {
         LeaseReleaser.Released[] released = {LeaseReleaser.Released.NOTHING};
+        int[] tokensDenied = {0};
         Supplier<List<ClaimedDelivery>> look = () -> jdbc.inTransaction(connection -> {
             StoredClock stored = DeliveryRows.onQueueClock(connection, clock,
                     () -> DeliveryRules.requireClaim(max, leaseMillis, waitMillis));
@@ -127,7 +128,7 @@ public final class PostgresDeliveries {
             }
             if (stored.flow() != null) {
                 return FlowClaim.claim(connection, stored, incarnation, max,
-                        TimeRules.saturatedAdd(stored.now(), leaseMillis));
+                        TimeRules.saturatedAdd(stored.now(), leaseMillis), tokensDenied);
             }
             try (PreparedStatement claim = connection.prepareStatement(incarnation == null ? DeliverySql.CLAIM
                     : DeliverySql.CLAIM_OF)) {
@@ -157,6 +158,9 @@ public final class PostgresDeliveries {
             alarm.dueAt(onClock[0].dbTimeOf(leased.get(0).leaseUntil()));
         }
         released[0].reportTo(metrics);
+        if (tokensDenied[0] > 0) {
+            metrics.flowTokensDenied(tokensDenied[0]);
+        }
         // lateness is wall-clock time, which only a system clock keeps
         reportClaimed(leased, onClock[0].mode() == ClockSettings.Mode.SYSTEM, onClock[0].now());
         return leased;

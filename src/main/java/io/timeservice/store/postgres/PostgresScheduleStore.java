@@ -3,7 +3,6 @@ package io.timeservice.store.postgres;
 import java.util.List;
 
 import io.timeservice.model.Schedule;
-import io.timeservice.model.ScheduleRules;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import io.timeservice.store.ScheduleStore;
@@ -19,9 +18,6 @@ public final class PostgresScheduleStore implements ScheduleStore {
 
     @Override
     public Schedule.Put put(String clock, String id, ScheduleSpec spec, Long ifMatch) {
-        if (spec.key() != null) {
-            throw ScheduleRules.keysNotStored();
-        }
         return schedules.put(PostgresTimerStore.named(clock), id, spec, ifMatch);
     }
 

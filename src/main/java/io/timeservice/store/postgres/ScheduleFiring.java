@@ -171,7 +171,7 @@ final class ScheduleFiring {
                     String timerId = row.pendingId();
                     if (step.reachScheduled(row, time)) {
                         Timer next = new Timer(timerId, time, row.spec.priority(), 0, 1, time,
-                                row.spec.payload(), row.id, row.spec.traceContext());
+                                row.spec.payload(), row.id, row.spec.traceContext(), row.spec.key());
                         long bytes = Limits.bytesOf(next.id(), next.payload());
                         deliver(connection, clock, next, null, bytes);
                         delivered.add(next);

@@ -60,7 +60,7 @@ final class ScheduleRows {
         read.spec = new ScheduleSpec(row.getString(2), row.getObject(3, Long.class), row.getString(4),
                 row.getObject(5, Long.class), row.getObject(6, Long.class), row.getObject(7, Long.class),
                 row.getInt(8), row.getString(9), ScheduleSpec.CatchUp.ofWire(row.getString(10)), row.getBoolean(11),
-                row.getString(18));
+                row.getString(18), row.getString(19));
         read.times = ScheduleRules.recurrenceOf(read.spec, parser);
         Long pending = row.getObject(12, Long.class);
         read.pending = pending == null ? Recurrence.NONE : pending;
@@ -98,6 +98,7 @@ final class ScheduleRows {
             statement.setLong(i++, row.taken);
             statement.setLong(i++, row.version);
             statement.setString(i++, spec.traceContext());
+            statement.setString(i++, spec.key());
             if (!isNew) {
                 statement.setString(i++, clock);
                 statement.setString(i, row.id);
@@ -126,6 +127,7 @@ final class ScheduleRows {
             insert.setBoolean(9, triggered);
             insert.setString(10, clock);
             insert.setString(11, row.spec.traceContext());
+            insert.setString(12, row.spec.key());
         }, added -> added.getBoolean(1));
         return inserted == null ? -1 : inserted ? bytes : 0;
     }

@@ -14,7 +14,7 @@ final class ScheduleSql {
     // A schedule's row (ScheduleRows).
 
     static final String COLUMNS = "id, cron, every_ms, zone, start_ms, end_ms, occurrence_limit, priority, payload,"
-            + " catch_up, paused, pending, fired, skipped, triggered, taken, version, trace_context";
+            + " catch_up, paused, pending, fired, skipped, triggered, taken, version, trace_context, key";
     static final String LOCK = "SELECT " + COLUMNS + " FROM schedules WHERE clock = ? AND id = ? FOR UPDATE";
     static final String LIST = "SELECT " + COLUMNS + " FROM schedules WHERE clock = ? ORDER BY id";
     /**
@@ -23,11 +23,11 @@ final class ScheduleSql {
      */
     static final String COUNT_OF_CLOCK = "SELECT count(*) FROM schedules WHERE clock = ?";
     static final String INSERT = "INSERT INTO schedules (clock, " + COLUMNS
-            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     static final String UPDATE = """
             UPDATE schedules SET cron = ?, every_ms = ?, zone = ?, start_ms = ?, end_ms = ?, occurrence_limit = ?,
                                  priority = ?, payload = ?, catch_up = ?, paused = ?, pending = ?, fired = ?,
-                                 skipped = ?, triggered = ?, taken = ?, version = ?, trace_context = ?
+                                 skipped = ?, triggered = ?, taken = ?, version = ?, trace_context = ?, key = ?
              WHERE clock = ? AND id = ?""";
     /**
      * An occurrence timer: a new row, or the same schedule's occurrence of that time kept (a triggered one becomes
@@ -36,8 +36,8 @@ final class ScheduleSql {
      */
     static final String INSERT_OCCURRENCE = """
             INSERT INTO timers (clock, id, fire_time, priority, created_at, payload, bytes, schedule, triggered,
-                                system_clock, trace_context)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT mode = 'system' FROM clocks WHERE name = ?), ?)
+                                system_clock, trace_context, key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT mode = 'system' FROM clocks WHERE name = ?), ?, ?)
             ON CONFLICT (clock, id) DO UPDATE SET triggered = timers.triggered AND EXCLUDED.triggered
              WHERE timers.schedule = EXCLUDED.schedule
             RETURNING xmax = 0""";
@@ -63,9 +63,9 @@ final class ScheduleSql {
             WITH copied AS (
                 INSERT INTO schedules (clock, id, cron, every_ms, zone, start_ms, end_ms, occurrence_limit, priority,
                                        payload, catch_up, paused, pending, fired, skipped, triggered, taken, version,
-                                       trace_context)
+                                       trace_context, key)
                 SELECT ?, id, cron, every_ms, zone, start_ms, end_ms, occurrence_limit, priority, payload, catch_up,
-                       paused, pending, fired, skipped, triggered, taken, version, trace_context
+                       paused, pending, fired, skipped, triggered, taken, version, trace_context, key
                   FROM schedules WHERE clock = ?
                 RETURNING 1)
             UPDATE schedule_count SET schedules = schedules + (SELECT count(*) FROM copied)""";

@@ -9,7 +9,8 @@ import io.timeservice.model.Schedule;
 /**
  * The PostgreSQL store's figures for the gauges, over all clocks, as of one snapshot: taken by the firing loop every
  * sample period, so that a scrape reads this record and never waits for the database. Counting is O(rows) (one scan
- * of the pending timers, one of the unacknowledged deliveries and one of the schedules), which is why it is sampled, not run per scrape.
+ * of the pending timers, one of the unacknowledged deliveries, one of the schedules and one of the flow keys with
+ * something ready), which is why it is sampled, not run per scrape.
  * Ages are the database's clock at the sample minus the oldest row's time, 0 when there is none.
  *
  * @param clocksByMode             clocks that exist by mode, {@code default} included (a mode without one: absent)
@@ -25,11 +26,16 @@ import io.timeservice.model.Schedule;
  * @param heldBackClocks           clocks that fire by themselves with a timer due by their now while the deliveries
  *                                 of all clocks hold {@code timeservice.deliveries.max} (their firing waits for
  *                                 room); 0 below it
+ * @param flowHeldBack             ready deliveries of flow clocks whose key is at its concurrency or out of tokens
+ *                                 (issue 44), from the key rows ({@code flow_keys}: their counts and buckets against
+ *                                 their clock's now), never the deliveries
+ * @param flowKeysAtLimit          the keys holding them
  */
 public record StoreSample(long takenAtDbMillis, Map<ClockSettings.Mode, Long> clocksByMode, long pendingTimers, long pendingBytes,
                           long oldestPendingAgeMillis, long oldestPendingVirtualAgeMillis, long ready, long inFlight,
                           long waiting, long dead, long oldestReadyAgeMillis, ClockSkew.Measurement skew,
-                          long activeSchedules, long pausedSchedules, long doneSchedules, long heldBackClocks) {
+                          long activeSchedules, long pausedSchedules, long doneSchedules, long heldBackClocks,
+                          long flowHeldBack, long flowKeysAtLimit) {
 
     /** Clocks that exist, every mode together. */
     public long clocks() {
@@ -74,6 +80,7 @@ public record StoreSample(long takenAtDbMillis, Map<ClockSettings.Mode, Long> cl
                 row -> new StoreSample(row.getLong(1), byMode(row.getString(2)), row.getLong(3), row.getLong(4),
                         Math.max(0, row.getLong(5)), Math.max(0, row.getLong(6)), row.getLong(7), row.getLong(8),
                         row.getLong(9), row.getLong(10), Math.max(0, row.getLong(11)), measured, row.getLong(12),
-                        row.getLong(13), row.getLong(14), row.getLong(15))));
+                        row.getLong(13), row.getLong(14), row.getLong(15), row.getLong(16),
+                        row.getLong(17))));
     }
 }

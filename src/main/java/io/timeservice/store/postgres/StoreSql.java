@@ -93,7 +93,8 @@ final class StoreSql {
                    CASE WHEN (SELECT coalesce(sum(deliveries), 0) FROM pending_budget) >= ?
                         THEN (SELECT count(*) FROM clocks c WHERE c.mode <> 'virtual' AND EXISTS
                                 (SELECT 1 FROM timers t WHERE t.clock = c.name AND t.fire_time <= clock_now_ms(c)))
-                        ELSE 0 END
+                        ELSE 0 END,
+                   f.held_back, f.keys_at_limit
               FROM (SELECT count(*) AS pending, coalesce(sum(t.bytes), 0) AS bytes,
                            min(t.created_at_wall) AS oldest_wall,
                            max(CASE WHEN c.mode = 'virtual' THEN c.now_ms - t.created_at END) AS oldest_virtual_age
@@ -108,7 +109,17 @@ final class StoreSql {
                    (SELECT count(*) FILTER (WHERE pending IS NOT NULL AND NOT paused) AS active,
                            count(*) FILTER (WHERE pending IS NOT NULL AND paused) AS paused,
                            count(*) FILTER (WHERE pending IS NULL) AS done
-                      FROM schedules) s""";
+                      FROM schedules) s,
+                   (SELECT coalesce(sum(k.ready), 0) AS held_back, count(*) AS keys_at_limit
+                      FROM flow_keys k JOIN clocks c ON c.name = k.clock,
+                           LATERAL (SELECT coalesce(c.settings #> ARRAY['flow', 'keys', k.key, 'rate'],
+                                                    c.settings #> '{flow,rate}') AS rate) r
+                     WHERE k.ready > 0 AND k.key <> '/'
+                       AND (k.in_flight >= k.max_in_flight
+                            OR r.rate IS NOT NULL AND k.refilled_at IS NOT NULL
+                               AND k.units + least(greatest(0, clock_now_ms(c) - k.refilled_at),
+                                                   (r.rate ->> 'period')::bigint) * (r.rate ->> 'limit')::bigint
+                                   < (r.rate ->> 'period')::bigint)) f""";
 
     /** The database's clock now, Unix epoch ms, not the transaction's start ({@link ClockSkew}). */
     static final String DATABASE_CLOCK = "SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint";

@@ -65,8 +65,7 @@ public final class ClockOptions {
 
     /**
      * These settings, with {@code limits} on the deliveries handed out per key and for the clock
-     * (docs/FLOW-CONTROL.md); for a clock that queues or pushes. The memory store only: the PostgreSQL store refuses
-     * it for now.
+     * (docs/FLOW-CONTROL.md); for a clock that queues or pushes, on either store.
      */
     public ClockOptions flow(FlowControl limits) {
         return new ClockOptions(mode, start, rate, queued, push, retry, dedupeWindowMillis,
