@@ -33,7 +33,8 @@ import io.timeservice.model.Timer;
  *       pending id to its handle (under the hash cached in that handle's record) for exactly the handles in the
  *       heap. Only {@link #write} stores a handle into a slot, and it writes {@code slots} in the same step, so no
  *       sift can leave the two apart. The id index holds handles, not slots, so it changes only on insert and
- *       remove, never during a sift.</li>
+ *       remove, never during a sift. Its other entries are the clock's reserved ids ({@link ReservedIds}), negative
+ *       handles that are never heap entries: the index holds exactly the heap's handles plus one per reservation.</li>
  * </ul>
  *
  * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1); firing
@@ -166,9 +167,14 @@ public final class IndexedTimerHeap {
         return records;
     }
 
-    /** The change count: see {@link #changes}. */
+    /** The change count: see {@link #changes}; the reserved ids' changes count too (they share the index). */
     public long changes() {
-        return changes;
+        return changes + records.reserved().changes();
+    }
+
+    /** The ids reserved after their timers left (a clock's dedupe window), kept in this heap's id index. */
+    public ReservedIds reserved() {
+        return records.reserved();
     }
 
     /** Tells {@code listener} every step of the following operations; {@link HeapListener#NONE} stops telling. */
@@ -228,6 +234,15 @@ public final class IndexedTimerHeap {
     /** The handle of the pending timer with this id, or {@link #NONE}. */
     public int find(String id) {
         return records.find(id);
+    }
+
+    /**
+     * One probe of the id index for an add: the handle of the pending timer {@code id} (0 and up), else, when the id
+     * is reserved, an answer that {@link ReservedIds#isReservation} recognises and {@link ReservedIds#numberOf} turns
+     * into its reservation, else {@link #NONE}.
+     */
+    public int lookup(String id) {
+        return records.lookup(id);
     }
 
     /** The handle at the root, the next timer to fire, or {@link #NONE} when empty. */
