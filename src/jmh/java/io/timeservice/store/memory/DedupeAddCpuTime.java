@@ -17,12 +17,33 @@ import io.timeservice.store.memory.heap.IndexedTimerHeap;
  * the adding thread's CPU time (what the scheduler gave this thread, not the time it waited for a core, which on a
  * machine with a load of 30 on 2 vCPUs is most of JMH's wall-clock figure), in alternating rounds so that both see
  * the same machine. Prints each configuration's median, minimum and maximum CPU and wall nanoseconds per add over
- * the measured rounds, and the ratio of the medians. Arguments: rounds (default 25, the first 5 not counted) and
- * adds per round (default 100,000). Run by {@code bench/dedupe-window.sh --cpu}.
+ * the measured rounds, and the ratio of the medians; and the mean (all measured rounds' CPU time over their adds),
+ * which counts the id table's growth in full: the heap's id table grows as the adds pile up, and a round that holds
+ * a growth step costs several times another, at sizes that differ with and without the million reservations in the
+ * table, so the median alone depends on where those steps fall. Arguments: rounds (default 25, the first 5 not
+ * counted), adds per round (default 100,000), and {@code nolookups} to skip the lookups measured apart. Run by
+ * {@code bench/dedupe-window.sh --cpu}.
  */
 public final class DedupeAddCpuTime {
 
     private static final int WARM_UP_ROUNDS = 5;
+    /**
+     * {@code -Dsteady=true}: the steady state instead of a pile of pending adds. Each round's adds are due at once and
+     * fire after it (not measured) while the clock moves on as far as the million fired before took (3 ms per timer),
+     * so the clock holds about as many reservations as before (their oldest expire as fast as new ones come) and
+     * next to no pending timers: the id table does not grow during the measured rounds.
+     */
+    private static final boolean STEADY = Boolean.getBoolean("steady");
+    /**
+     * {@code -Dscattered=true}: the adds' ids are random-looking (as UUIDs are), not {@code new-0, new-1, ...}, whose
+     * {@code String.hashCode}s are consecutive and so fall on neighbouring buckets of a {@code HashMap} (the heap's id
+     * table hashes with a keyed SipHash either way, so it sees no such order).
+     */
+    private static final boolean SCATTERED = Boolean.getBoolean("scattered");
+
+    private static String freshId(long n) {
+        return SCATTERED ? "new-" + Long.toHexString(n * 0x9E3779B97F4A7C15L) : "new-" + n;
+    }
 
     private DedupeAddCpuTime() {
     }
@@ -45,20 +66,29 @@ public final class DedupeAddCpuTime {
                 long cpuBefore = threads.getCurrentThreadCpuTime();
                 long wallBefore = System.nanoTime();
                 for (int i = 0; i < adds; i++) {
-                    clocks[c].add("new-" + next++, 3_600_000, 0, null, Trace.NONE);
+                    clocks[c].add(freshId(next++), STEADY ? 1 : 3_600_000, 0, null, Trace.NONE);
                 }
                 if (round >= WARM_UP_ROUNDS) {
                     cpu[c][round - WARM_UP_ROUNDS] = threads.getCurrentThreadCpuTime() - cpuBefore;
                     wall[c][round - WARM_UP_ROUNDS] = System.nanoTime() - wallBefore;
                 }
+                if (STEADY) { // not measured: the round's timers fire, and as many of the oldest reservations expire
+                    clocks[c].advance(3L * adds, Trace.NONE);
+                }
             }
         }
         double[] medians = new double[windows.length];
+        double[] means = new double[windows.length];
         for (int c = 0; c < windows.length; c++) {
             medians[c] = report("window " + windows[c], cpu[c], wall[c], adds);
+            means[c] = Arrays.stream(cpu[c]).sum() / (double) (adds * cpu[c].length);
         }
         System.out.printf("ratio of the CPU medians, window 1 hour / window 0: %.3f%n", medians[1] / medians[0]);
-        lookups(threads, medians[0]);
+        System.out.printf("CPU ns/add mean: window 0 %.0f, window 1 hour %.0f; ratio of the means: %.3f%n", means[0],
+                means[1], means[1] / means[0]);
+        if (args.length < 3 || !args[2].equals("nolookups")) {
+            lookups(threads, medians[0]);
+        }
     }
 
     /**
