@@ -300,7 +300,9 @@ public final class IndexedTimerHeap {
         /**
          * {@code handle} fired with this key; {@code levelsMoved} is how far the entry that filled its hole sank (0
          * when its slot was past the new end of the array). The handle's record
-         * ({@link #idOf}, {@link #records}) is readable during the call only; the heap must not be changed in it.
+         * ({@link #idOf}, {@link #records}) is readable during the call only; the heap must not be changed in it,
+         * except that the call may reserve ids ({@link #reserved}): the fired timers' index entries are removed after
+         * every call by hash and handle, which a reservation's entry (or a table grown meanwhile) does not disturb.
          */
         void fired(int handle, long fireTime, int priority, long sequence, int levelsMoved);
     }
