@@ -29,6 +29,26 @@ class QStashClocks {
         this.mode = properties.qstash().mode();
     }
 
+    /**
+     * Refuses, changing nothing, when the clock of {@code retries} exists with other settings: what {@link #require}
+     * would refuse, asked before anything is made or stored (a batch asks it for every clock it needs first).
+     */
+    void check(int retries) {
+        String clock = QStashRules.clockName(retries);
+        ClockView view;
+        try {
+            view = clocks.get(clock);
+        } catch (ProblemException absent) {
+            if (absent.code() == ErrorCode.CLOCK_NOT_FOUND) {
+                return;
+            }
+            throw absent;
+        }
+        if (!view.settings().equals(QStashRules.clockSettings(mode, retries))) {
+            throw QStashRules.clockTaken(clock);
+        }
+    }
+
     /** The clock of {@code retries}, made unless it exists; refused when one of that name has other settings. */
     String require(int retries) {
         String clock = QStashRules.clockName(retries);

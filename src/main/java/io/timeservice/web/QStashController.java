@@ -71,8 +71,9 @@ class QStashController {
     }
 
     /**
-     * {@code [{"destination", "headers": {...}, "body"}, ...]} as the SDK's {@code batch} sends it: every message is
-     * checked before any is stored, then each is stored as a publish is; the answer lists each one's in order.
+     * {@code [{"destination", "headers": {...}, "body"}, ...]} as the SDK's {@code batch} sends it: every message and
+     * every clock they need is checked before any is stored, then each clock's messages are stored together
+     * ({@link QStashPublisher#storeAll}); the answer lists each one's in order.
      */
     @PostMapping("/v2/batch")
     ResponseEntity<List<Map<String, Object>>> batch(@RequestBody(required = false) byte[] body) {
@@ -86,11 +87,7 @@ class QStashController {
                 throw new ProblemException(refused.code(), "message " + i + ": " + refused.getMessage());
             }
         }
-        List<Map<String, Object>> answers = new ArrayList<>();
-        for (QStashPublisher.Prepared message : prepared) {
-            answers.add(publisher.store(message));
-        }
-        return ResponseEntity.status(HttpStatus.CREATED).body(answers);
+        return ResponseEntity.status(HttpStatus.CREATED).body(publisher.storeAll(prepared));
     }
 
     private QStashPublisher.Prepared prepare(JsonNode message) {

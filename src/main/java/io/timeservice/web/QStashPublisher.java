@@ -3,6 +3,7 @@ package io.timeservice.web;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.HexFormat;
@@ -14,8 +15,11 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import io.timeservice.config.TimeServiceProperties;
+import io.timeservice.model.AddOutcome;
+import io.timeservice.model.BatchOp;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
+import io.timeservice.model.OnConflict;
 import io.timeservice.model.ProblemException;
 import io.timeservice.model.PushTarget;
 import io.timeservice.model.PushTargetGuard;
@@ -126,6 +130,48 @@ class QStashPublisher {
             if (duplicate.code() != ErrorCode.DUPLICATE_ID) {
                 throw duplicate;
             }
+            answer.put("deduplicated", true);
+        }
+        return answer;
+    }
+
+    /**
+     * Stores a batch's prepared messages, answering each one's {@link #store} answer in order. Every clock they need
+     * is checked before any is made or any message stored, and each clock's messages are stored as one all-or-nothing
+     * batch (a message whose id is pending or reserved, or taken by an earlier one of the batch, is deduplicated), so
+     * a refusal leaves nothing behind, unless a later clock's batch fails after an earlier one's was stored: the
+     * stores have no batch across clocks (docs/DROP-IN.md).
+     */
+    List<Map<String, Object>> storeAll(List<Prepared> messages) {
+        Map<Integer, List<Integer>> byRetries = new TreeMap<>();
+        for (int i = 0; i < messages.size(); i++) {
+            byRetries.computeIfAbsent(messages.get(i).retries(), retries -> new ArrayList<>()).add(i);
+        }
+        byRetries.keySet().forEach(clocks::check);
+        Map<Integer, String> clockOf = new TreeMap<>();
+        byRetries.keySet().forEach(retries -> clockOf.put(retries, clocks.require(retries)));
+        List<Map<String, Object>> answers = new ArrayList<>(Collections.nCopies(messages.size(), null));
+        for (Map.Entry<Integer, List<Integer>> group : byRetries.entrySet()) {
+            List<BatchOp> adds = new ArrayList<>();
+            for (int i : group.getValue()) {
+                Prepared message = messages.get(i);
+                adds.add(new BatchOp.Add(message.id(), message.due(), 0, message.payload(), null, null,
+                        OnConflict.KEEP));
+            }
+            List<AddOutcome> outcomes = timers.batchOutcomes(clockOf.get(group.getKey()), adds);
+            for (int k = 0; k < adds.size(); k++) {
+                int i = group.getValue().get(k);
+                answers.set(i, answer(messages.get(i), outcomes.get(k).result() == AddOutcome.Result.KEPT));
+            }
+        }
+        return answers;
+    }
+
+    private static Map<String, Object> answer(Prepared message, boolean deduplicated) {
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("messageId", message.id());
+        answer.put("url", message.url());
+        if (deduplicated) {
             answer.put("deduplicated", true);
         }
         return answer;

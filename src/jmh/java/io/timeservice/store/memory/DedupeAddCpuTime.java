@@ -3,9 +3,13 @@ package io.timeservice.store.memory;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 import io.timeservice.model.ClockSettings;
+import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
+import io.timeservice.store.memory.heap.IndexedTimerHeap;
 
 /**
  * Issue 43 item 5 on a loaded machine: {@link DedupeAddBenchmark}'s two clocks (1,000,000 timers fired within the
@@ -13,12 +17,33 @@ import io.timeservice.model.Trace;
  * the adding thread's CPU time (what the scheduler gave this thread, not the time it waited for a core, which on a
  * machine with a load of 30 on 2 vCPUs is most of JMH's wall-clock figure), in alternating rounds so that both see
  * the same machine. Prints each configuration's median, minimum and maximum CPU and wall nanoseconds per add over
- * the measured rounds, and the ratio of the medians. Arguments: rounds (default 25, the first 5 not counted) and
- * adds per round (default 100,000). Run by {@code bench/dedupe-window.sh --cpu}.
+ * the measured rounds, and the ratio of the medians; and the mean (all measured rounds' CPU time over their adds),
+ * which counts the id table's growth in full: the heap's id table grows as the adds pile up, and a round that holds
+ * a growth step costs several times another, at sizes that differ with and without the million reservations in the
+ * table, so the median alone depends on where those steps fall. Arguments: rounds (default 25, the first 5 not
+ * counted), adds per round (default 100,000), and {@code nolookups} to skip the lookups measured apart. Run by
+ * {@code bench/dedupe-window.sh --cpu}.
  */
 public final class DedupeAddCpuTime {
 
     private static final int WARM_UP_ROUNDS = 5;
+    /**
+     * {@code -Dsteady=true}: the steady state instead of a pile of pending adds. Each round's adds are due at once and
+     * fire after it (not measured) while the clock moves on as far as the million fired before took (3 ms per timer),
+     * so the clock holds about as many reservations as before (their oldest expire as fast as new ones come) and
+     * next to no pending timers: the id table does not grow during the measured rounds.
+     */
+    private static final boolean STEADY = Boolean.getBoolean("steady");
+    /**
+     * {@code -Dscattered=true}: the adds' ids are random-looking (as UUIDs are), not {@code new-0, new-1, ...}, whose
+     * {@code String.hashCode}s are consecutive and so fall on neighbouring buckets of a {@code HashMap} (the heap's id
+     * table hashes with a keyed SipHash either way, so it sees no such order).
+     */
+    private static final boolean SCATTERED = Boolean.getBoolean("scattered");
+
+    private static String freshId(long n) {
+        return SCATTERED ? "new-" + Long.toHexString(n * 0x9E3779B97F4A7C15L) : "new-" + n;
+    }
 
     private DedupeAddCpuTime() {
     }
@@ -41,68 +66,82 @@ public final class DedupeAddCpuTime {
                 long cpuBefore = threads.getCurrentThreadCpuTime();
                 long wallBefore = System.nanoTime();
                 for (int i = 0; i < adds; i++) {
-                    clocks[c].add("new-" + next++, 3_600_000, 0, null, Trace.NONE);
+                    clocks[c].add(freshId(next++), STEADY ? 1 : 3_600_000, 0, null, Trace.NONE);
                 }
                 if (round >= WARM_UP_ROUNDS) {
                     cpu[c][round - WARM_UP_ROUNDS] = threads.getCurrentThreadCpuTime() - cpuBefore;
                     wall[c][round - WARM_UP_ROUNDS] = System.nanoTime() - wallBefore;
                 }
+                if (STEADY) { // not measured: the round's timers fire, and as many of the oldest reservations expire
+                    clocks[c].advance(3L * adds, Trace.NONE);
+                }
             }
         }
         double[] medians = new double[windows.length];
+        double[] means = new double[windows.length];
         for (int c = 0; c < windows.length; c++) {
             medians[c] = CpuTimeReport.report("window " + windows[c], cpu[c], wall[c], adds, "add", "adds");
+            means[c] = Arrays.stream(cpu[c]).sum() / (double) (adds * cpu[c].length);
         }
         System.out.printf("ratio of the CPU medians, window 1 hour / window 0: %.3f%n", medians[1] / medians[0]);
-        lookups(threads, medians[0]);
+        System.out.printf("CPU ns/add mean: window 0 %.0f, window 1 hour %.0f; ratio of the means: %.3f%n", means[0],
+                means[1], means[1] / means[0]);
+        if (args.length < 3 || !args[2].equals("nolookups")) {
+            lookups(threads, medians[0]);
+        }
     }
 
     /**
-     * The window's own part of an add, measured apart: a million reservations' lookup of fresh ids
-     * ({@link Reservations#find}, the check every add on such a clock makes) against the same lookups in a plain
-     * {@code HashMap} of the same ids, each less a loop that only makes the ids; medians of 9 alternating rounds of
-     * 1,000,000 lookups, in CPU time.
+     * The window's own part of an add, measured apart: the one probe of the id index that an add makes
+     * ({@code IndexedTimerHeap.lookup} of a fresh id) in a heap whose index also holds a million reservations, against
+     * the same probe in a heap without them, and for reference a plain {@code HashMap.get} among the million ids
+     * (what a second map probed on every add cost); each less a loop that only makes the ids; medians of 9
+     * alternating rounds of 1,000,000 lookups, in CPU time.
      */
     private static void lookups(ThreadMXBean threads, double addMedian) {
         PendingBudget budget = new PendingBudget(20_000_000, Long.MAX_VALUE);
-        Reservations reservations = new Reservations(budget, () -> 3_000_000L);
+        IndexedTimerHeap reserving = new IndexedTimerHeap(4);
+        IndexedTimerHeap bare = new IndexedTimerHeap(4);
+        Reservations reservations = new Reservations(reserving.reserved(), budget, () -> 3_000_000L);
         reservations.follow(ClockSettings.VIRTUAL.withDedupeWindow(3_600_000));
-        java.util.Map<String, Boolean> plain = new java.util.HashMap<>();
+        Map<String, Boolean> plain = new HashMap<>();
         for (int i = 0; i < 1_000_000; i++) {
             String id = "order-" + i;
-            reservations.fired(new io.timeservice.model.Timer(id, 1 + (i * 7919L) % 3_000_000, 0, i + 1, 1, 0, null));
+            reservations.fired(new Timer(id, 1 + (i * 7919L) % 3_000_000, 0, i + 1, 1, 0, null));
             plain.put(id, Boolean.TRUE);
         }
         int rounds = 9;
         int n = 1_000_000;
-        long[][] cpu = new long[3][rounds];
+        int kinds = 4;
+        long[][] cpu = new long[kinds][rounds];
         long next = 0;
         int found = 0;
         for (int round = 0; round < rounds; round++) {
-            for (int kind = 0; kind < 3; kind++) {
+            for (int kind = 0; kind < kinds; kind++) {
                 long before = threads.getCurrentThreadCpuTime();
                 for (int i = 0; i < n; i++) {
                     String id = "new-" + next++;
-                    if (kind == 0) {
-                        found += reservations.find(id, 3_000_000L) == null ? 0 : 1;
-                    } else if (kind == 1) {
-                        found += plain.get(id) == null ? 0 : 1;
-                    } else {
-                        found += id.length() == 0 ? 1 : 0;
-                    }
+                    found += switch (kind) {
+                        case 0 -> reserving.lookup(id) == IndexedTimerHeap.NONE ? 0 : 1;
+                        case 1 -> bare.lookup(id) == IndexedTimerHeap.NONE ? 0 : 1;
+                        case 2 -> plain.get(id) == null ? 0 : 1;
+                        default -> id.length() == 0 ? 1 : 0;
+                    };
                 }
                 cpu[kind][round] = threads.getCurrentThreadCpuTime() - before;
             }
         }
-        double[] median = new double[3];
-        for (int kind = 0; kind < 3; kind++) {
+        double[] median = new double[kinds];
+        for (int kind = 0; kind < kinds; kind++) {
             Arrays.sort(cpu[kind]);
             median[kind] = cpu[kind][rounds / 2] / (double) n;
         }
-        System.out.printf("lookup of a fresh id among 1,000,000 reservations, CPU ns beyond making the id (%.0f):"
-                        + " Reservations.find %.1f, plain HashMap.get %.1f; find / the window-0 add median: %.3f"
-                        + " (%d found)%n", median[2], median[0] - median[2], median[1] - median[2],
-                (median[0] - median[2]) / addMedian, found);
+        double making = median[kinds - 1];
+        System.out.printf("lookup of a fresh id, CPU ns beyond making the id (%.0f): the add's probe with 1,000,000"
+                        + " reservations in the index %.1f, without %.1f (window's part / the window-0 add median:"
+                        + " %.3f); plain HashMap.get among the million %.1f (%d found)%n", making,
+                median[0] - making, median[1] - making, (median[0] - median[1]) / addMedian, median[2] - making,
+                found);
     }
 
     private static MemoryClock fireAMillion(long window) {

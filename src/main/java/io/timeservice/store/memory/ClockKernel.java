@@ -74,9 +74,9 @@ final class ClockKernel {
             throw new IllegalArgumentException("arity must be 2, 4 or 8: " + arity);
         }
         this.capacity = new Capacity(budget);
-        this.reservations = new Reservations(budget, () -> this.clock.now());
-        this.deliveries = new DeliveryQueue(RetryPolicy.DEFAULT, budget.recentAcks().newShare(), reservations);
         this.heap = new IndexedTimerHeap(arity);
+        this.reservations = new Reservations(heap.reserved(), budget, () -> this.clock.now());
+        this.deliveries = new DeliveryQueue(RetryPolicy.DEFAULT, budget.recentAcks().newShare(), reservations);
         this.clock = clock;
         this.operations = new MeasuredOperations(lock, this::requireServing, () -> log, metrics);
     }
@@ -217,13 +217,26 @@ final class ClockKernel {
      */
     void requireNotReservedId(String id, long now) {
         if (settings.dedupes()) {
-            Reservation previous = reservations.find(id, now);
-            if (previous != null) {
-                throw TimerRules.idReserved(previous);
-            }
-            reservations.expire(now);
-            capacity.requireReservationRoom();
+            requireNotReserved(reservations.find(id, now), now);
         }
+    }
+
+    /**
+     * As {@link #requireNotReservedId(String, long)} for an id that {@code heap().lookup} answered {@code lookedUp}
+     * for (no pending timer has it): the one lookup an add makes.
+     */
+    void requireNotReservedId(int lookedUp, long now) {
+        if (settings.dedupes()) {
+            requireNotReserved(reservations.found(lookedUp, now), now);
+        }
+    }
+
+    private void requireNotReserved(Reservation previous, long now) {
+        if (previous != null) {
+            throw TimerRules.idReserved(previous);
+        }
+        reservations.expire(now);
+        capacity.requireReservationRoom();
     }
 
     MutationLog log() {

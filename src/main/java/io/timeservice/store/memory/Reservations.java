@@ -1,16 +1,14 @@
 package io.timeservice.store.memory;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongSupplier;
 
 import io.timeservice.model.ClockSettings;
 import io.timeservice.model.Reservation;
 import io.timeservice.model.Timer;
+import io.timeservice.store.memory.heap.ReservedIds;
 
 /**
  * One clock's reserved ids: for its dedupe window ({@link ClockSettings#dedupeWindowMillis()}) after a timer left the
@@ -19,13 +17,15 @@ import io.timeservice.model.Timer;
  * is in the queue, then from the time it was acknowledged or its dead letter deleted; a cancelled one from the time
  * it was cancelled. With no window (0) nothing is reserved.
  *
- * <p>Layout: a hash map id to entry (expected O(1) lookup), and a FIFO of entries in the order their windows began,
- * which is expiry order, since every window has the clock's one length: expiry pops from the head (amortized O(1) per
- * reservation). An entry whose window starts again (acknowledged after firing, or the id left again after a
- * release) is queued again; its older place is skipped ({@code queued} counts its places). A lookup checks the
- * entry's own expiry, so an entry the FIFO has not reached yet is never reported as reserved after its window; the
- * FIFO only bounds the memory. Per reservation: the map's node (32 bytes) and table slot (~5), the entry (40) and its
- * FIFO place (4): about 81 bytes beyond the id, with compressed references.
+ * <p>Layout: the reservations are stored in the clock's heap ({@link ReservedIds}), indexed in its id index beside
+ * the pending ids, so an add finds in one probe sequence whether its id is pending, reserved or free
+ * ({@code IndexedTimerHeap.lookup}, expected O(1)); and a start queue of reservation numbers in the order their
+ * windows began, which is expiry order, since every window has the clock's one length: expiry pops from the head
+ * (amortized O(1) per reservation). A reservation whose window starts again (acknowledged after firing) is queued
+ * again; its older place is skipped (its places are counted). A lookup checks the reservation's own expiry, so one
+ * the queue has not reached yet is never reported as reserved after its window; the queue only bounds the memory.
+ * Per reservation: 28 bytes of arrays, a 4-byte queue place and 10.7 to 16 bytes of index buckets, up to twice the
+ * arrays' share after a doubling: 43 to 79 bytes beyond the id (measured: docs/BENCHMARKS.md).
  *
  * <p>Deterministic: every change follows from the calls and the times they carry, and the time a leaving counts from
  * is the clock's own ({@link #countTimeFrom}), so recovery's replay of a journal rebuilds the same reservations as
@@ -35,30 +35,21 @@ import io.timeservice.model.Timer;
 final class Reservations {
 
     private static final Reservation.State[] STATES = Reservation.State.values();
+    private static final int FIRED = Reservation.State.FIRED.ordinal();
 
-    /** One reserved id; {@code queued} counts its places in the FIFO (the last one is current). */
-    private static final class Entry {
-        final String id;
-        long time;
-        long sequence;
-        byte state;
-        int queued;
-
-        Entry(String id) {
-            this.id = id;
-        }
-    }
-
-    private final Map<String, Entry> byId = new HashMap<>();
-    private final ArrayDeque<Entry> byStart = new ArrayDeque<>();
+    private final ReservedIds ids;
     private final PendingBudget budget;
     private LongSupplier now;
     private long window;
     private boolean queues;
     private long bytes;
 
-    /** @param budget counts every clock's reservations (their cap) and their bytes (in the byte budget) */
-    Reservations(PendingBudget budget, LongSupplier now) {
+    /**
+     * @param ids    where the reservations are stored: the clock's heap's, in its id index
+     * @param budget counts every clock's reservations (their cap) and their bytes (in the byte budget)
+     */
+    Reservations(ReservedIds ids, PendingBudget budget, LongSupplier now) {
+        this.ids = ids;
         this.budget = budget;
         this.now = now;
     }
@@ -75,7 +66,7 @@ final class Reservations {
     }
 
     int size() {
-        return byId.size();
+        return ids.size();
     }
 
     /** Whether the clock has a dedupe window, so a timer leaving the pending set reserves its id. */
@@ -120,20 +111,17 @@ final class Reservations {
 
     /** Reserves {@code id} (again) with these fields; queued by its window's start unless pinned. */
     private void hold(String id, Reservation.State state, long time, long sequence) {
-        Entry entry = byId.get(id);
-        if (entry == null) {
-            entry = new Entry(id);
-            byId.put(id, entry);
+        int number = ids.find(id);
+        if (number == ReservedIds.NONE) {
+            number = ids.add(id, state.ordinal(), time, sequence);
             long idBytes = Capacity.bytesOf(id, null);
             bytes += idBytes;
             budget.holdReservation(idBytes);
+        } else {
+            ids.set(number, state.ordinal(), time, sequence);
         }
-        entry.state = (byte) state.ordinal();
-        entry.time = time;
-        entry.sequence = sequence;
-        if (!pinned(entry)) {
-            entry.queued++;
-            byStart.addLast(entry);
+        if (!pinned(number)) {
+            ids.enqueue(number);
         }
     }
 
@@ -141,56 +129,65 @@ final class Reservations {
 
     /** The reservation of {@code id} at the clock's time {@code at}, or null when it holds none (or it expired). */
     Reservation find(String id, long at) {
-        Entry entry = byId.get(id);
-        return entry == null || expired(entry, at) ? null : view(entry);
+        return at(ids.find(id), at);
+    }
+
+    /**
+     * The reservation an answer of {@code IndexedTimerHeap.lookup} names at the clock's time {@code at}, or null
+     * when it names none (no reservation, or a pending timer) or it expired: {@link #find} without a second lookup.
+     */
+    Reservation found(int lookedUp, long at) {
+        return ReservedIds.isReservation(lookedUp) ? at(ReservedIds.numberOf(lookedUp), at) : null;
+    }
+
+    private Reservation at(int number, long at) {
+        return number == ReservedIds.NONE || expired(number, at) ? null : view(number);
     }
 
     /** Releases {@code id}'s reservation; whether there was one at {@code at}. */
     boolean release(String id, long at) {
-        Entry entry = byId.get(id);
-        if (entry == null || expired(entry, at)) {
+        int number = ids.find(id);
+        if (number == ReservedIds.NONE || expired(number, at)) {
             return false;
         }
-        forget(entry);
+        forget(number);
         return true;
     }
 
     /** Drops every reservation whose window ended by {@code at}; amortized O(1) per reservation. */
     void expire(long at) {
-        Entry head;
-        while ((head = byStart.peekFirst()) != null) {
-            boolean current = head.queued == 1 && byId.get(head.id) == head && !pinned(head);
-            if (current && !expired(head, at)) {
+        int first;
+        while ((first = ids.first()) != ReservedIds.NONE) {
+            boolean current = ids.places(first) == 1 && ids.isLive(first) && !pinned(first);
+            if (current && !expired(first, at)) {
                 return;
             }
-            byStart.pollFirst();
-            head.queued--;
+            ids.dequeue();
             if (current) {
-                forget(head);
+                forget(first);
             }
         }
     }
 
     /** Forgets every reservation (reset, clock deletion), giving back their share of the budget. */
     void clear() {
-        budget.releaseReservations(byId.size(), bytes);
-        byId.clear();
-        byStart.clear();
+        budget.releaseReservations(ids.size(), bytes);
+        ids.clear();
         bytes = 0;
     }
 
     /** Every reservation held now, by the time its window began, then sequence: for a snapshot or fork. */
     List<Reservation> image() {
-        if (byId.isEmpty()) {
+        if (ids.size() == 0) {
             return List.of();
         }
         long at = now.getAsLong();
-        List<Reservation> all = new ArrayList<>(byId.size());
-        for (Entry entry : byId.values()) {
-            if (!expired(entry, at)) {
-                all.add(view(entry));
+        List<Reservation> all = new ArrayList<>(ids.size());
+        ids.forEach(number -> {
+            if (!expired(number, at)) {
+                all.add(view(number));
             }
-        }
+        });
         all.sort(Comparator.comparingLong(Reservation::time).thenComparingLong(Reservation::sequence)
                 .thenComparing(Reservation::id));
         return all;
@@ -201,23 +198,24 @@ final class Reservations {
         hold(reservation.id(), reservation.state(), reservation.time(), reservation.sequence());
     }
 
-    private void forget(Entry entry) {
-        byId.remove(entry.id);
-        long idBytes = Capacity.bytesOf(entry.id, null);
+    private void forget(int number) {
+        long idBytes = Capacity.bytesOf(ids.id(number), null);
+        ids.forget(number);
         bytes -= idBytes;
         budget.releaseReservations(1, idBytes);
     }
 
     /** A fired timer of a queueing clock: reserved while its delivery is in the queue, whatever the window. */
-    private boolean pinned(Entry entry) {
-        return queues && entry.state == Reservation.State.FIRED.ordinal();
+    private boolean pinned(int number) {
+        return queues && ids.state(number) == FIRED;
     }
 
-    private boolean expired(Entry entry, long at) {
-        return !pinned(entry) && at >= entry.time && at - entry.time >= window;
+    private boolean expired(int number, long at) {
+        long time = ids.time(number);
+        return !pinned(number) && at >= time && at - time >= window;
     }
 
-    private static Reservation view(Entry entry) {
-        return new Reservation(entry.id, STATES[entry.state], entry.time, entry.sequence);
+    private Reservation view(int number) {
+        return new Reservation(ids.id(number), STATES[ids.state(number)], ids.time(number), ids.sequence(number));
     }
 }

@@ -62,10 +62,11 @@ final class TimerChanges {
             long now = kernel.clock().now();
             long fireTime = TimeRules.fireTime(now, due);
             schedules.requireNotReserved(id);
-            if (heap.find(id) != IndexedTimerHeap.NONE) {
+            int found = heap.lookup(id); // pending, reserved or free: one probe of the id index
+            if (found >= 0) {
                 throw TimerRules.duplicateId(id);
             }
-            kernel.requireNotReservedId(id, now);
+            kernel.requireNotReservedId(found, now);
             long bytes = capacity.reserve(id, payload); // the last refusal; given back if anything after it throws
             try {
                 MutationLog log = kernel.log();
@@ -100,9 +101,9 @@ final class TimerChanges {
             long now = kernel.clock().now();
             long fireTime = TimeRules.fireTime(now, due);
             schedules.requireNotReserved(id);
-            int handle = heap.find(id);
-            if (handle == IndexedTimerHeap.NONE) {
-                Reservation held = kernel.reservations().find(id, now);
+            int handle = heap.lookup(id);
+            if (handle < 0) {
+                Reservation held = kernel.reservations().found(handle, now);
                 if (held != null && onConflict == OnConflict.KEEP) {
                     decided[0] = new AddOutcome(AddOutcome.Result.KEPT, null, held);
                     return new Applied<>(null, kernel.log().lastAppended(), Applied.NO_LEVELS);

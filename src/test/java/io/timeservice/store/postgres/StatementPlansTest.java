@@ -150,7 +150,7 @@ class StatementPlansTest {
         CASES.put("ScheduleSql.TAKE_OCCURRENCES_DUE", new Case(null, sys, "s1", now));
         CASES.put("ScheduleSql.REMOVE_OCCURRENCE", new Case(BY_ID, sys, "o1"));
         CASES.put("ScheduleSql.INSERT_OCCURRENCE", new Case(null, sys, "o1", now, 0, now, null, 5L, "s1",
-                true, sys, null));
+                true, sys, null, null));
         CASES.put("FiringLookSql.LOOK", new Case(LOOK_INDEXES));
         // flow control (issue 44): the clock c1's 10,000 keys, 1,000 of them with deliveries
         String[] keys = new String[100];

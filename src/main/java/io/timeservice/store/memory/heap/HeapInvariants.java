@@ -44,9 +44,9 @@ public final class HeapInvariants {
 
     private InvariantReport.Check checkIndexMatchesHeap() {
         String name = InvariantReport.INDEX_MATCHES_HEAP;
-        if (records.index().size() != heap.size()) {
-            return InvariantReport.Check.failed(name, "index has " + records.index().size() + " ids, heap has "
-                    + heap.size());
+        if (records.indexedTimers() != heap.size()) {
+            return InvariantReport.Check.failed(name, "index has " + records.indexedTimers() + " pending ids (and "
+                    + records.reserved().size() + " reserved), heap has " + heap.size());
         }
         for (int slot = 0; slot < heap.size(); slot++) {
             int handle = heap.handleAt(slot);
@@ -61,13 +61,22 @@ public final class HeapInvariants {
                 return InvariantReport.Check.failed(name, heap.idOf(handle) + " at slot " + slot
                         + " has a cached hash that is not its id's: its index entry could not be removed");
             }
-            if (records.index().find(heap.idOf(handle), records::idOf) != handle) {
+            if (records.find(heap.idOf(handle)) != handle) {
                 return InvariantReport.Check.failed(name, heap.idOf(handle) + " at slot " + slot + " is not indexed");
             }
         }
         int[] dangling = {NONE};
+        int[] danglingReserved = {NONE};
         records.index().forEachHandle(handle -> {
-            int slot = handle < records.limit() ? heap.slotOf(handle) : NONE;
+            if (ReservedIds.isReservation(handle)) {
+                int number = ReservedIds.numberOf(handle);
+                if (danglingReserved[0] == NONE && (number >= records.reserved().limit()
+                        || !records.reserved().isLive(number))) {
+                    danglingReserved[0] = number;
+                }
+                return;
+            }
+            int slot = handle >= 0 && handle < records.limit() ? heap.slotOf(handle) : NONE;
             if (dangling[0] == NONE && (slot < 0 || slot >= heap.size() || heap.handleAt(slot) != handle)) {
                 dangling[0] = handle;
             }
@@ -75,6 +84,14 @@ public final class HeapInvariants {
         if (dangling[0] != NONE) {
             return InvariantReport.Check.failed(name, "index entry " + heap.idOf(dangling[0]) + " points at slot "
                     + heap.slotOf(dangling[0]) + ", which does not hold it");
+        }
+        if (danglingReserved[0] != NONE) {
+            return InvariantReport.Check.failed(name, "index entry of reservation " + danglingReserved[0]
+                    + " names no reserved id");
+        }
+        String unindexed = unindexedReservation();
+        if (unindexed != null) {
+            return InvariantReport.Check.failed(name, unindexed);
         }
         // Every block's oldest, recomputed the slow way from the heap array.
         int[] oldestInBlock = new int[(records.limit() + OldestPending.BLOCK - 1) / OldestPending.BLOCK];
@@ -105,6 +122,24 @@ public final class HeapInvariants {
                     + ", but the tree names " + records.oldestPending().oldest());
         }
         return InvariantReport.Check.passed(name);
+    }
+
+    /** Why a reserved id is not indexed where its number says, or null when every one is. */
+    private String unindexedReservation() {
+        ReservedIds reserved = records.reserved();
+        String[] problem = {null};
+        reserved.forEach(number -> {
+            if (problem[0] != null) {
+                return;
+            }
+            String id = reserved.id(number);
+            if (reserved.cachedHash(number) != records.index().hash(id)) {
+                problem[0] = "reserved id " + id + " has a cached hash that is not its id's";
+            } else if (reserved.find(id) != number) {
+                problem[0] = "reserved id " + id + " is not indexed";
+            }
+        });
+        return problem[0];
     }
 
     /**

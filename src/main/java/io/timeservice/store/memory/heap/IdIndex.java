@@ -35,6 +35,11 @@ import java.util.function.IntConsumer;
  * (10.7 to 16 bytes per entry). The default is {@value #DEFAULT_MAX_LOAD_PERCENT}%. Drained to empty, a large table
  * shrinks back to {@value #MIN_BUCKETS} buckets.
  *
+ * <p>Two kinds of entry share the table: a pending timer's handle (0 and up) and a reserved id's entry (a negative
+ * handle below -1, see {@link ReservedIds}), so that an add learns in one probe sequence whether its id is pending,
+ * reserved or free ({@link #findEither}). The table stores and moves both alike; only the {@link IdsByHandle} a
+ * lookup is given tells them apart (it answers null for an entry the lookup does not look for).
+ *
  * <p>Not thread-safe.
  */
 final class IdIndex {
@@ -123,7 +128,10 @@ final class IdIndex {
         return lastHash;
     }
 
-    /** Returns the handle for {@code id}, or -1 when no pending timer has it. */
+    /**
+     * Returns the handle for {@code id}, or -1 when no entry that {@code ids} names has it ({@code ids} answers null
+     * for the entries of the other kind, see the class comment).
+     */
     int find(String id, IdsByHandle ids) {
         return find(id, hash(id), ids);
     }
@@ -138,9 +146,35 @@ final class IdIndex {
             }
             if ((int) (bucket >>> 32) == hash) {
                 int handle = (int) bucket - 1;
-                if (ids.idOf(handle).equals(id)) {
+                if (id.equals(ids.idOf(handle))) {
                     lastFound = i;
                     return handle;
+                }
+            }
+        }
+    }
+
+    /**
+     * One probe sequence for both kinds of entry: the handle (0 and up) of {@code id} when it has one, else its
+     * reserved entry (below -1) when it has one, else -1. {@code ids} names every entry. A miss, the common case of
+     * an add, costs what {@link #find} costs.
+     */
+    int findEither(String id, int hash, IdsByHandle ids) {
+        long[] buckets = this.buckets;
+        int reserved = -1;
+        for (int i = home(hash, buckets.length); ; i = next(i, buckets.length)) {
+            long bucket = buckets[i];
+            if (bucket == EMPTY) {
+                return reserved;
+            }
+            if ((int) (bucket >>> 32) == hash) {
+                int handle = (int) bucket - 1;
+                if (id.equals(ids.idOf(handle))) {
+                    if (handle >= 0) {
+                        lastFound = i;
+                        return handle;
+                    }
+                    reserved = handle;
                 }
             }
         }
@@ -236,7 +270,7 @@ final class IdIndex {
         size = 0;
     }
 
-    /** Calls {@code visitor} with every indexed handle, in bucket order. For the invariant check. */
+    /** Calls {@code visitor} with every indexed handle (of both kinds), in bucket order. For the invariant check. */
     void forEachHandle(IntConsumer visitor) {
         for (long bucket : buckets) {
             if (bucket != EMPTY) {

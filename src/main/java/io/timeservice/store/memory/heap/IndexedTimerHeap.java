@@ -33,7 +33,8 @@ import io.timeservice.model.Timer;
  *       pending id to its handle (under the hash cached in that handle's record) for exactly the handles in the
  *       heap. Only {@link #write} stores a handle into a slot, and it writes {@code slots} in the same step, so no
  *       sift can leave the two apart. The id index holds handles, not slots, so it changes only on insert and
- *       remove, never during a sift.</li>
+ *       remove, never during a sift. Its other entries are the clock's reserved ids ({@link ReservedIds}), negative
+ *       handles that are never heap entries: the index holds exactly the heap's handles plus one per reservation.</li>
  * </ul>
  *
  * <p>Cost: insert O(log_d n); remove or update by handle O(d log_d n); find by id expected O(1); peek O(1); firing
@@ -166,9 +167,14 @@ public final class IndexedTimerHeap {
         return records;
     }
 
-    /** The change count: see {@link #changes}. */
+    /** The change count: see {@link #changes}; the reserved ids' changes count too (they share the index). */
     public long changes() {
-        return changes;
+        return changes + records.reserved().changes();
+    }
+
+    /** The ids reserved after their timers left (a clock's dedupe window), kept in this heap's id index. */
+    public ReservedIds reserved() {
+        return records.reserved();
     }
 
     /** Tells {@code listener} every step of the following operations; {@link HeapListener#NONE} stops telling. */
@@ -230,6 +236,15 @@ public final class IndexedTimerHeap {
         return records.find(id);
     }
 
+    /**
+     * One probe of the id index for an add: the handle of the pending timer {@code id} (0 and up), else, when the id
+     * is reserved, an answer that {@link ReservedIds#isReservation} recognises and {@link ReservedIds#numberOf} turns
+     * into its reservation, else {@link #NONE}.
+     */
+    public int lookup(String id) {
+        return records.lookup(id);
+    }
+
     /** The handle at the root, the next timer to fire, or {@link #NONE} when empty. */
     public int peek() {
         return size == 0 ? NONE : handleAt(0);
@@ -285,7 +300,9 @@ public final class IndexedTimerHeap {
         /**
          * {@code handle} fired with this key; {@code levelsMoved} is how far the entry that filled its hole sank (0
          * when its slot was past the new end of the array). The handle's record
-         * ({@link #idOf}, {@link #records}) is readable during the call only; the heap must not be changed in it.
+         * ({@link #idOf}, {@link #records}) is readable during the call only; the heap must not be changed in it,
+         * except that the call may reserve ids ({@link #reserved}): the fired timers' index entries are removed after
+         * every call by hash and handle, which a reservation's entry (or a table grown meanwhile) does not disturb.
          */
         void fired(int handle, long fireTime, int priority, long sequence, int levelsMoved);
     }

@@ -8,8 +8,8 @@ import io.timeservice.model.Timer;
 
 /**
  * What an {@link IndexedTimerHeap} keeps of each timer apart from its firing-order key: a record per handle, the
- * allocator of handles, the {@link IdIndex} from id to handle, and the oldest timer ({@link OldestPending}, for the
- * oldest-job-age metric). A handle is a small int that stays put while its timer is pending and is recycled after it
+ * allocator of handles, the {@link IdIndex} from id to handle (which also holds the clock's reserved ids, see
+ * {@link ReservedIds}), and the oldest timer ({@link OldestPending}, for the oldest-job-age metric). A handle is a small int that stays put while its timer is pending and is recycled after it
  * leaves, so the heap moves keys without moving records. A handle is in use exactly while its timer is pending.
  *
  * <p>Layout, by handle, in two flat arrays: {@code ints} holds a 20-byte record (version, cached id hash, wall-clock
@@ -66,7 +66,12 @@ public final class TimerRecords implements OldestPending.Members {
     private int freeHandle = NONE;
     private final OldestPending oldestPending;
     private final IdIndex index;
-    private final IdIndex.IdsByHandle idOfHandle = this::idOf;
+    /** The reserved ids, indexed in {@link #index} beside the pending ones; null in a {@link #frozenCopy}. */
+    private final ReservedIds reserved;
+    /** Names the pending timers' entries of the index only. */
+    private final IdIndex.IdsByHandle idOfHandle = this::idOfPending;
+    /** Names every entry of the index, pending and reserved. */
+    private final IdIndex.IdsByHandle idOfEntry = this::idOfEntry;
 
     TimerRecords(int capacity) {
         this(capacity, IdIndex.DEFAULT_MAX_LOAD_PERCENT);
@@ -78,6 +83,7 @@ public final class TimerRecords implements OldestPending.Members {
         traceContexts = new HashMap<>();
         oldestPending = new OldestPending(this, capacity);
         index = new IdIndex(indexMaxLoadPercent);
+        reserved = new ReservedIds(index);
     }
 
     /** An independent copy of {@code source}, spare capacity left out. */
@@ -90,6 +96,7 @@ public final class TimerRecords implements OldestPending.Members {
         freeHandle = source.freeHandle;
         oldestPending = new OldestPending(source.oldestPending, this);
         index = new IdIndex(source.index);
+        reserved = new ReservedIds(source.reserved, index);
     }
 
     /** Records alone, for reading only: see {@link #frozenCopy}. */
@@ -101,6 +108,7 @@ public final class TimerRecords implements OldestPending.Members {
         this.limit = limit;
         oldestPending = null;
         index = null;
+        reserved = null;
     }
 
     /**
@@ -146,6 +154,24 @@ public final class TimerRecords implements OldestPending.Members {
         return index;
     }
 
+    /** The ids reserved after their timers left, indexed beside the pending ones. */
+    public ReservedIds reserved() {
+        return reserved;
+    }
+
+    /** Pending timers in the index: its entries less the reserved ones. */
+    int indexedTimers() {
+        return index.size() - reserved.size();
+    }
+
+    /**
+     * One probe for {@code id}: the handle of its pending timer, else its reservation as an index entry (see
+     * {@link ReservedIds#isReservation}), else {@link IndexedTimerHeap#NONE}.
+     */
+    int lookup(String id) {
+        return index.findEither(id, index.hash(id), idOfEntry);
+    }
+
     /** The handle in use with this id, or {@link IndexedTimerHeap#NONE}. */
     int find(String id) {
         return index.find(id, idOfHandle);
@@ -172,6 +198,14 @@ public final class TimerRecords implements OldestPending.Members {
 
     String idOf(int handle) {
         return texts[handle * TEXT_STRIDE];
+    }
+
+    private String idOfPending(int entry) {
+        return entry >= 0 ? idOf(entry) : null;
+    }
+
+    private String idOfEntry(int entry) {
+        return entry >= 0 ? idOf(entry) : reserved.idOfEntry(entry);
     }
 
     String payloadOf(int handle) {
@@ -313,14 +347,22 @@ public final class TimerRecords implements OldestPending.Members {
         oldestPending.removed(handle);
     }
 
-    /** Frees every handle and returns to {@code capacity}. */
+    /** Frees every handle and returns to {@code capacity}; the reserved ids stay indexed. */
     void clear(int capacity) {
+        if (reserved.size() == 0) {
+            index.clear();
+        } else if (indexedTimers() > 0) {
+            for (int handle = 0; handle < limit; handle++) {
+                if (isPending(handle)) {
+                    index.remove(ints[recordAt(handle) + ID_HASH], handle);
+                }
+            }
+        }
         allocate(capacity);
         traceContexts.clear();
         limit = 0;
         freeHandle = NONE;
         oldestPending.clear(capacity);
-        index.clear();
     }
 
     private void allocate(int capacity) {

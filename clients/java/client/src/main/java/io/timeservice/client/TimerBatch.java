@@ -36,6 +36,17 @@ public final class TimerBatch {
                 .put("key", java.util.Objects.requireNonNull(key, "key")));
     }
 
+    /**
+     * As {@link #add(String, Duration, int, String)}, deciding by {@code options}' {@link AddOptions#onConflict}
+     * ({@code keep}: throttle, {@code replace}: debounce) when the id is pending, reserved or added earlier in this
+     * batch, and with its flow-control {@link AddOptions#key}; the operation's {@link BatchResult#decided()} says
+     * which happened. An {@code Idempotency-Key} belongs to a whole request, not to one of its operations: options
+     * that carry one are refused.
+     */
+    public TimerBatch add(String id, Duration delay, int priority, String payloadJson, AddOptions options) {
+        return add(ClockClient.addition(id, "delay", Json.millis(delay, "delay"), priority, payloadJson), options);
+    }
+
     /** Adds a timer due at the clock time {@code at} (now when it is not after now), as {@link ClockClient#addAt}. */
     public TimerBatch addAt(String id, Instant at) {
         return addAt(id, at, 0, null);
@@ -43,6 +54,25 @@ public final class TimerBatch {
 
     public TimerBatch addAt(String id, Instant at, int priority, String payloadJson) {
         return add(ClockClient.addition(id, "at", at.toEpochMilli(), priority, payloadJson));
+    }
+
+    /** As {@link #addAt(String, Instant, int, String)}, with {@code options}: see {@link #add(String, Duration, int,
+     * String, AddOptions)}. */
+    public TimerBatch addAt(String id, Instant at, int priority, String payloadJson, AddOptions options) {
+        return add(ClockClient.addition(id, "at", at.toEpochMilli(), priority, payloadJson), options);
+    }
+
+    private TimerBatch add(ObjectNode addition, AddOptions options) {
+        if (options.idempotencyKey() != null) {
+            throw new IllegalArgumentException("an Idempotency-Key goes with a whole request, not one batch operation");
+        }
+        if (options.onConflict() != null) {
+            addition.put("onConflict", options.onConflict().wire());
+        }
+        if (options.key() != null) {
+            addition.put("key", options.key());
+        }
+        return add(addition);
     }
 
     private TimerBatch add(ObjectNode addition) {

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
+import io.timeservice.testkit.TestClocks;
 import io.timeservice.testkit.TimeServiceExtension;
 import io.timeservice.testkit.TestClock;
 import org.junit.jupiter.api.Test;
@@ -232,6 +233,39 @@ class ClockClientTest {
         refused(404, "timer_not_found", () -> clock.batch().edit("nothing", Duration.ZERO).commit());
         refused(412, "precondition_failed", () -> clock.batch().cancel("A", "\"1-99\"").commit());
         refused(400, "invalid_request", () -> clock.batch().commit());
+    }
+
+    @Test
+    void batchAdds_decideByOnConflict_againstPendingReservedAndEarlierIds(TestClocks clocks) {
+        ClockClient clock = clocks.create(ClockOptions.virtual().dedupeWindow(Duration.ofHours(1)));
+        clock.add("sent", Duration.ofSeconds(1));
+        clock.add("digest", Duration.ofMinutes(5), 0, "{\"n\":1}");
+        clock.advance(Duration.ofSeconds(1)); // "sent" fires: reserved for the hour
+
+        List<BatchResult> results = clock.batch()
+                .add("sent", Duration.ofSeconds(9), 0, null, AddOptions.onConflict(OnConflict.KEEP))
+                .add("digest", Duration.ofMinutes(1), 2, "{\"n\":2}", AddOptions.onConflict(OnConflict.REPLACE))
+                .add("new", Duration.ofSeconds(3), 0, null, AddOptions.onConflict(OnConflict.KEEP))
+                .add("new", Duration.ofSeconds(30), 0, null, AddOptions.onConflict(OnConflict.KEEP))
+                .commit();
+
+        assertTrue(results.get(0).decided().kept());
+        assertEquals("fired", results.get(0).decided().previousState());
+        assertNull(results.get(0).timer());
+        assertEquals("replaced", results.get(1).decided().result());
+        assertEquals(at(61_000), results.get(1).timer().fireTime());
+        assertEquals(2, results.get(1).timer().version());
+        assertEquals("added", results.get(2).decided().result());
+        assertTrue(results.get(3).decided().kept(), "keeps the timer the batch added before it");
+        assertEquals(at(4_000), results.get(3).timer().fireTime());
+        assertEquals(List.of("new", "digest"), ids(clock.timers(10)));
+        assertEquals("{\"n\":2}", clock.get("digest").orElseThrow().payloadJson());
+
+        TimeServiceException refused = refused(409, "duplicate_id", () -> clock.batch()
+                .add("other", Duration.ofSeconds(1))
+                .add("sent", Duration.ofSeconds(1), 0, null, AddOptions.onConflict(OnConflict.REPLACE)).commit());
+        assertEquals(1, refused.problem().op(), "a replace of a reserved id is refused, the whole batch with it");
+        assertEquals(Optional.empty(), clock.get("other"));
     }
 
     @Test

@@ -1,0 +1,6 @@
+package io.timeservice.web;
+
+/** {@link QStashBatchAcrossClocksTest} on the PostgreSQL store. */
+@PostgresRestStore
+class QStashBatchAcrossClocksPostgresTest extends QStashBatchAcrossClocksTest {
+}
