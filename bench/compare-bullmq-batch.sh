@@ -27,8 +27,7 @@ cp bench/compare-batch.js bench/targets.js "$work/"
 echo "bullmq $(node -p "require('$work/node_modules/bullmq/package.json').version"), $(redis-server --version | cut -d' ' -f3), node $(node -v), $(nproc) vCPU"
 
 redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no > "$work/redis.log" 2>&1 &
-jar=$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)
-if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
+jar=$(service_jar)
 echo "jar $jar ($(git rev-parse --short HEAD))"
 common=(--server.address=127.0.0.1 --logging.level.root=WARN --timeservice.demo.enabled=true --timeservice.capacity=5000000)
 java ${JAVA_OPTS:--Xms2g -Xmx2g} -jar "$jar" "${common[@]}" --server.port="$none_port" --timeservice.durability=none \

@@ -26,8 +26,7 @@ cp bench/compare.js bench/targets.js "$work/"
 
 redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
   > "$work/redis.log" 2>&1 &
-jar=$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)
-if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
+jar=$(service_jar)
 ts_args=(--server.port="$ts_port" --server.address=127.0.0.1 --logging.level.root=WARN --timeservice.demo.enabled=true)
 if [ "$mode" = none ]; then ts_args+=(--timeservice.durability=none); else
   ts_args+=(--timeservice.durability=journal --timeservice.fsync="$mode" --timeservice.data-dir="$work/data"); fi

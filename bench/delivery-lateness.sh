@@ -32,8 +32,7 @@ always_port=${TS_ALWAYS_PORT:-18092}
 need node nodejs; need wrk wrk; need curl curl
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
-jar=${JAR:-$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)}
-if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
+jar=$(service_jar)
 echo "jar $jar ($(git rev-parse --short HEAD)), node $(node -v), $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2), $(nproc) vCPU"
 common=(--server.address=127.0.0.1 --logging.level.root=WARN)
 java ${JAVA_OPTS:--Xms2g -Xmx2g} -jar "$jar" "${common[@]}" --server.port="$none_port" --timeservice.durability=none \

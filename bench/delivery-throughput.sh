@@ -36,8 +36,7 @@ cp bench/bullmq-drain.js bench/delivery-feed.js bench/targets.js "$work/"
 echo "bullmq $(node -p "require('$work/node_modules/bullmq/package.json').version"), redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/'), node $(node -v), $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2), $(nproc) vCPU"
 
 redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no > "$work/redis.log" 2>&1 &
-jar=${JAR:-$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)}
-if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
+jar=$(service_jar)
 echo "jar $jar ($(git rev-parse --short HEAD))"
 common=(--server.address=127.0.0.1 --logging.level.root=WARN --timeservice.deliveries.max=$((count * 2))
   --timeservice.capacity=$((count * 4)))

@@ -27,8 +27,7 @@ rx_port=${RX_PORT:-18098}
 need node nodejs; need curl curl
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
-jar=${JAR:-$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)}
-if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
+jar=$(service_jar)
 echo "jar $jar ($(git rev-parse --short HEAD)), node $(node -v), $(nproc) vCPU; hot=$hot cold=$cold_keys x $per_cold hold=${HOLD_MS:-10}ms"
 node bench/flow-receiver.js "$rx_port" "${HOLD_MS:-10}" > "$work/rx.log" 2>&1 &
 java ${JAVA_OPTS:--Xms2g -Xmx2g} -jar "$jar" --server.address=127.0.0.1 --logging.level.root=WARN \

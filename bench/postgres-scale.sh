@@ -55,8 +55,7 @@ cleanup() { kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; sql postgres "DROP DA
 trap cleanup EXIT
 sql postgres "DROP DATABASE IF EXISTS $db WITH (FORCE)"
 sql postgres "CREATE DATABASE $db"
-jar=${JAR:-$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)}
-if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
+jar=$(service_jar)
 port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 java -Xms1g -Xmx1g -jar "$jar" --server.address=127.0.0.1 --server.port="$port" --logging.level.root=WARN \
   --timeservice.store=postgresql --spring.datasource.username=postgres --timeservice.capacity=5000000 \

@@ -76,8 +76,7 @@ sql "DROP DATABASE IF EXISTS $db WITH (FORCE)"
 sql "CREATE DATABASE $db"
 (cd "$work" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund bullmq@6 ioredis >/dev/null)
 cp bench/compare.js bench/compare-batch.js bench/bullmq-drain.js bench/delivery-feed.js bench/targets.js "$work/"
-jar=${JAR:-$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)}
-if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
+jar=$(service_jar)
 echo "jar $jar ($(git rev-parse --short HEAD)), bullmq $(node -p "require('$work/node_modules/bullmq/package.json').version")," \
   "redis $(redis-cli -p "$redis_port" info server | sed -n 's/^redis_version:\(.*\)\r$/\1/p'), $(sql 'SHOW server_version' | cut -d' ' -f1 | sed 's/^/postgresql /')," \
   "node $(node -v), $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2), $(nproc) vCPU"

@@ -9,8 +9,7 @@ fsync=${2:-never}
 port=${PORT:-18092}
 . bench/need.sh
 need node nodejs; need curl curl
-jar=$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)
-if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
+jar=$(service_jar)
 data=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$data"' EXIT
 start_service() { # log file

@@ -15,8 +15,7 @@ export BENCH_DIR="$PWD/bench"
 
 . bench/need.sh
 need wrk wrk; need node nodejs; need curl curl
-jar=$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)
-if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
+jar=$(service_jar)
 
 data=$(mktemp -d)
 args=(--server.port="$port" --server.address=127.0.0.1 --logging.level.root=WARN --timeservice.demo.enabled=true)

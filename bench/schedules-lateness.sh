@@ -29,8 +29,7 @@ case "$kind" in cron) body='{"cron":"* * * * *","paused":true}' ;; every) body='
 need node nodejs; need curl curl
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
-jar=${JAR:-$(ls target/timeservice-*.jar 2>/dev/null | grep -v original | head -1 || true)}
-if [ -z "$jar" ]; then ./mvnw -B -ntp -q package -DskipTests; jar=$(ls target/timeservice-*.jar | grep -v original | head -1); fi
+jar=$(service_jar)
 echo "jar $jar ($(git rev-parse --short HEAD)), node $(node -v), $(nproc) vCPU, kind $kind, count $count, minutes $minutes"
 ts="http://127.0.0.1:$ts_port"
 
