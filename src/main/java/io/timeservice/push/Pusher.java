@@ -40,7 +40,9 @@ import io.timeservice.store.DeliveryStore;
  * looks again at its clock. Where the store may miss some (PostgreSQL's notifications), a sweep every {@code sweep}
  * also looks at every push clock it knows; every {@link #FULL_SWEEPS} sweeps (and at the start) it lists every clock
  * and looks at the push clocks with ready deliveries (a restart, a clock never signalled here). Listing does not
- * count as using a clock, so the memory store's idle clocks still go.
+ * count as using a clock, so the memory store's idle clocks still go. A signal of a clock read lately as one that
+ * does not push (a queue clock's) is skipped without a round; the first sweep after those settings may be read again
+ * looks at it, so a clock deleted and made again as a push clock pushes within a second or two, not a full sweep.
  *
  * <p>Threads: the store's callers only take note ({@link #ready}); claims and settlements (blocking store calls: the
  * journal, JDBC) run on this pusher's small pool; requests run on the client's I/O threads. Over a store whose calls
@@ -167,6 +169,8 @@ public final class Pusher implements AutoCloseable {
                     if (!everyReadyTold) {
                         kick(clock); // a lost notification; where none is lost, a look would keep idle clocks alive
                     }
+                } else if (clock.takeSkippedSignal()) {
+                    kick(clock); // told of while read as not pushing: it may have been made again as a push clock
                 } else if (clock.idle()) {
                     byClock.remove(clock.name, clock); // a clock that does not push, nothing in flight
                 }
@@ -180,6 +184,7 @@ public final class Pusher implements AutoCloseable {
     private void kick(ClockPushes clock) {
         synchronized (clock) {
             if (clock.knownNotToPush()) {
+                clock.skippedSignal = true; // the next sweep after the settings' TTL looks again
                 return;
             }
             if (clock.roundQueued) {
@@ -466,6 +471,11 @@ public final class Pusher implements AutoCloseable {
         boolean again;
         /** A settlement is queued or running; guarded by this. */
         boolean settleQueued;
+        /**
+         * A signal came while the clock was read as one that does not push; guarded by this. The clock may have been
+         * deleted and made again as a push clock since, which no later signal may tell, so a sweep looks again.
+         */
+        boolean skippedSignal;
         /** Answers not yet settled, in the order they came. */
         final java.util.Queue<Answered> answered = new java.util.concurrent.ConcurrentLinkedQueue<>();
         /** The clock as last read (its settings and incarnation); null when not read or gone. */
@@ -509,7 +519,16 @@ public final class Pusher implements AutoCloseable {
         }
 
         synchronized boolean idle() {
-            return inFlight == 0 && !roundQueued && !settleQueued;
+            return inFlight == 0 && !roundQueued && !settleQueued && !skippedSignal;
+        }
+
+        /** Whether a signal was skipped and the settings read then are old enough to be read again; clears it. */
+        synchronized boolean takeSkippedSignal() {
+            if (!skippedSignal || System.nanoTime() - settingsReadAt <= SETTINGS_TTL_NANOS) {
+                return false;
+            }
+            skippedSignal = false;
+            return true;
         }
 
         void forget() {

@@ -2,6 +2,8 @@ package io.timeservice.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.ClockSettings;
@@ -21,6 +24,7 @@ import io.timeservice.model.RetryPolicy;
 import io.timeservice.model.ScheduleSpec;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
+import io.timeservice.store.ClockStore;
 import io.timeservice.store.memory.ClockRegistry;
 import io.timeservice.store.memory.MemoryClockStore;
 import io.timeservice.store.memory.MemoryDeliveryStore;
@@ -500,6 +504,47 @@ class PusherTest {
         List<Delivery> claimed = deliveries.claim("recycled", 10, 30_000, 0);
         assertThat(claimed).extracting(Delivery::id).containsExactly("b");
         assertThat(receiver.nextWithin(0)).as("the old target got nothing more").isNull();
+    }
+
+    /**
+     * A queue clock deleted and made again as a push clock under its name, while the pusher still trusts the settings
+     * it read of the queue clock, pushes its delivery at once: the signal skipped then is looked at again after the
+     * settings' TTL, not at the next full sweep 30 s later (a loaded CI run of PushRestTest waited 20 s in vain).
+     */
+    @Test
+    void aQueueClockMadeAgainAsAPushClock_pushesWithoutWaitingForAFullSweep() throws Exception {
+        pusher.close();
+        AtomicInteger reads = new AtomicInteger();
+        MemoryClockStore store = new MemoryClockStore(clocks);
+        ClockStore counting = (ClockStore) Proxy.newProxyInstance(ClockStore.class.getClassLoader(),
+                new Class<?>[] {ClockStore.class}, (proxy, method, args) -> {
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException thrown) {
+                        throw thrown.getCause();
+                    } finally {
+                        if (method.getName().equals("get") && "recycled".equals(args[0])) {
+                            reads.incrementAndGet();
+                        }
+                    }
+                });
+        pusher = new Pusher(counting, deliveries, client, (kind, nanos) -> outcomes.add(kind), 2, timeouts,
+                Duration.ofSeconds(1), settleOnAnswer(), null);
+        pusher.start();
+        store.create("recycled", 0, new ClockSettings(ClockSettings.Mode.VIRTUAL, ClockSettings.DeliveryMode.QUEUE,
+                RETRY, null, null));
+        add("recycled", "a", 0, null);
+        advance("recycled", 0);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> reads.get() > 0);
+
+        store.delete("recycled");
+        pushClock("recycled", target("/new", 4, List.of(SECRET)));
+        add("recycled", "b", 0, null);
+        advance("recycled", 0);
+
+        Receiver.Request push = receiver.next(); // within 20 s; the next full sweep is 30 s after the start
+        assertThat(push.path()).isEqualTo("/new");
+        assertThat(push.body()).contains("\"id\":\"b\"");
     }
 
     /**
