@@ -58,6 +58,8 @@ public class PostgresStoreGauges implements MeterBinder {
                     .strongReference(true)
                     .register(registry);
         }
+        sampled(registry, "timer.clocks.paused", null, "Clocks paused by POST /clocks/{clock}/pause: their"
+                + " deliveries are held back until a resume", StoreSample::pausedClocks);
         sampled(registry, "timer.queue.depth", null, "Pending timers over all clocks", StoreSample::pendingTimers);
         sampled(registry, "timer.queue.oldest.age", "seconds", "Age of the longest-waiting pending timer of any clock"
                 + " (the database's clock)", sample -> sample.oldestPendingAgeMillis() / 1000.0);

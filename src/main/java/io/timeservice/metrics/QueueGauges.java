@@ -2,6 +2,7 @@ package io.timeservice.metrics;
 
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Gauge;
@@ -21,7 +22,8 @@ import org.springframework.beans.factory.annotation.Autowired;
  * Queue gauges over every clock, read at scrape time from each clock's {@link MemoryClock#status()}, which is
  * O(1): a scrape never walks a heap, and costs O(clocks). No gauge has a clock label (the number of clocks is
  * unbounded); per-clock figures are in {@code GET /clocks/{clock}}. Prometheus names: {@code timer_clocks{mode}} (clocks
- * that exist by mode, {@code default} included; a few modes, so a bounded label), {@code timer_queue_depth} (pending timers over all clocks),
+ * that exist by mode, {@code default} included; a few modes, so a bounded label), {@code timer_clocks_paused}
+ * (clocks whose deliveries a pause holds back), {@code timer_queue_depth} (pending timers over all clocks),
  * {@code timer_queue_oldest_age_seconds} (wall clock) and {@code timer_queue_oldest_age_virtual_seconds} (each
  * clock's virtual age, whose milliseconds it reports as seconds, the unit Prometheus names carry): the largest over
  * all clocks, 0 when no timer is pending; {@code timer_dedupe_reservations} (ids reserved by dedupe windows over
@@ -57,12 +59,17 @@ public class QueueGauges implements MeterBinder {
     public void bindTo(MeterRegistry registry) {
         MemoryClock anyClock = clocks.defaultScheduler(); // the limits are the shared budget's
         for (ClockSettings.Mode mode : ClockSettings.Mode.values()) {
-            Gauge.builder("timer.clocks", this, gauges -> gauges.clocksIn(mode))
+            Gauge.builder("timer.clocks", this, gauges -> gauges.clocksWhere(settings -> settings.mode() == mode))
                     .description("Clocks by mode, default included (timeservice.clocks.max at most over all modes)")
                     .tag("mode", mode.name().toLowerCase(java.util.Locale.ROOT))
                     .strongReference(true)
                     .register(registry);
         }
+        Gauge.builder("timer.clocks.paused", this, gauges -> gauges.clocksWhere(ClockSettings::paused))
+                .description("Clocks paused by POST /clocks/{clock}/pause: their deliveries are held back until"
+                        + " a resume")
+                .strongReference(true)
+                .register(registry);
         MemoryScheduleStore schedules = new MemoryScheduleStore(clocks);
         for (Schedule.State state : Schedule.State.values()) {
             Gauge.builder("timer.schedules", schedules, store -> store.count(state))
@@ -121,11 +128,11 @@ public class QueueGauges implements MeterBinder {
                 .register(registry);
     }
 
-    /** Clocks of {@code mode} that exist: O(clocks), from each clock's settings (no lock taken). */
-    private double clocksIn(ClockSettings.Mode mode) {
+    /** Clocks whose settings match: O(clocks), from each clock's settings (no lock taken). */
+    private double clocksWhere(Predicate<ClockSettings> test) {
         int count = 0;
         for (ClockRegistry.Clock clock : clocks.all()) {
-            if (clock.settings().mode() == mode) {
+            if (test.test(clock.settings())) {
                 count++;
             }
         }

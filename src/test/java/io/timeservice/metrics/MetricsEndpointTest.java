@@ -97,6 +97,29 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void pausedClocksGauge_countsAPausedClock_untilItsResumeOrDeletion() {
+        PrometheusScrape before = scrape();
+        try {
+            given().contentType(ContentType.JSON).body("{\"delivery\":\"queue\"}").put("/clocks/metrics-held")
+                    .then().statusCode(201);
+            given().contentType(ContentType.JSON).body("{\"delivery\":\"queue\"}").put("/clocks/metrics-running")
+                    .then().statusCode(201);
+            given().post("/clocks/metrics-held/pause").then().statusCode(200);
+            assertThat(scrape().since(before, "timer_clocks_paused")).isEqualTo(1);
+
+            given().post("/clocks/metrics-held/resume").then().statusCode(200);
+            assertThat(scrape().since(before, "timer_clocks_paused")).isZero();
+
+            given().post("/clocks/metrics-held/pause").then().statusCode(200);
+            given().delete("/clocks/metrics-held").then().statusCode(204);
+            assertThat(scrape().since(before, "timer_clocks_paused")).isZero();
+        } finally {
+            given().delete("/clocks/metrics-held");
+            given().delete("/clocks/metrics-running");
+        }
+    }
+
+    @Test
     void queueGauges_addUpEveryClock_takeTheOldestAgeOverAll_andCountTheClocks() {
         PrometheusScrape before = scrape();
         try {

@@ -121,6 +121,19 @@ class PostgresStoreMetricsTest {
                 .body("components.firing.details.heldBackClocks", equalTo(1));
     }
 
+    /** {@code timer_clocks_paused} follows a pause and a resume (sampled, so awaited). */
+    @Test
+    void aPausedClock_countsInThePausedGauge_untilItsResume() {
+        json("{\"mode\":\"virtual\",\"delivery\":\"queue\"}").put("/clocks/held").then().statusCode(201);
+        RestAssured.given(http).post("/clocks/held/pause").then().statusCode(200);
+        await("the pause sampled").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                .until(() -> scrape().value("timer_clocks_paused"), paused -> paused == 1);
+
+        RestAssured.given(http).post("/clocks/held/resume").then().statusCode(200);
+        await("the resume sampled").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                .until(() -> scrape().value("timer_clocks_paused"), paused -> paused == 0);
+    }
+
     @Test
     void knownOperations_countExactlyUnderTheMemoryStoresMeters_withLatenessAndFireLagOnTheSystemClock() {
         PrometheusScrape before = scrape();

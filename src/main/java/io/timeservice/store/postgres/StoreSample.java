@@ -30,12 +30,13 @@ import io.timeservice.model.Schedule;
  *                                 (issue 44), from the key rows ({@code flow_keys}: their counts and buckets against
  *                                 their clock's now), never the deliveries
  * @param flowKeysAtLimit          the keys holding them
+ * @param pausedClocks             clocks whose deliveries a pause holds back ({@code settings.paused})
  */
 public record StoreSample(long takenAtDbMillis, Map<ClockSettings.Mode, Long> clocksByMode, long pendingTimers, long pendingBytes,
                           long oldestPendingAgeMillis, long oldestPendingVirtualAgeMillis, long ready, long inFlight,
                           long waiting, long dead, long oldestReadyAgeMillis, ClockSkew.Measurement skew,
                           long activeSchedules, long pausedSchedules, long doneSchedules, long heldBackClocks,
-                          long flowHeldBack, long flowKeysAtLimit) {
+                          long flowHeldBack, long flowKeysAtLimit, long pausedClocks) {
 
     /** Clocks that exist, every mode together. */
     public long clocks() {
@@ -81,6 +82,6 @@ public record StoreSample(long takenAtDbMillis, Map<ClockSettings.Mode, Long> cl
                         Math.max(0, row.getLong(5)), Math.max(0, row.getLong(6)), row.getLong(7), row.getLong(8),
                         row.getLong(9), row.getLong(10), Math.max(0, row.getLong(11)), measured, row.getLong(12),
                         row.getLong(13), row.getLong(14), row.getLong(15), row.getLong(16),
-                        row.getLong(17))));
+                        row.getLong(17), row.getLong(18))));
     }
 }

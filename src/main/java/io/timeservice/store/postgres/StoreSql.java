@@ -82,7 +82,8 @@ final class StoreSql {
     /**
      * The gauges' figures over all clocks in one statement (one snapshot): the database's clock, clocks by mode,
      * pending timers, their bytes and ages, deliveries by state and the oldest ready one's age, schedules by state,
-     * and the clocks held back at the delivery limit ({@link StoreSample}). Parameter: the delivery limit.
+     * the clocks held back at the delivery limit, the flow figures and the paused clocks ({@link StoreSample}).
+     * Parameter: the delivery limit.
      */
     static final String SAMPLE = """
             SELECT db_now_ms(),
@@ -94,7 +95,8 @@ final class StoreSql {
                         THEN (SELECT count(*) FROM clocks c WHERE c.mode <> 'virtual' AND EXISTS
                                 (SELECT 1 FROM timers t WHERE t.clock = c.name AND t.fire_time <= clock_now_ms(c)))
                         ELSE 0 END,
-                   f.held_back, f.keys_at_limit
+                   f.held_back, f.keys_at_limit,
+                   (SELECT count(*) FROM clocks WHERE (settings ->> 'paused')::boolean)
               FROM (SELECT count(*) AS pending, coalesce(sum(t.bytes), 0) AS bytes,
                            min(t.created_at_wall) AS oldest_wall,
                            max(CASE WHEN c.mode = 'virtual' THEN c.now_ms - t.created_at END) AS oldest_virtual_age

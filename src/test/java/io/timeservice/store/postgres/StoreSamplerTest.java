@@ -19,7 +19,7 @@ class StoreSamplerTest {
 
     private static StoreSample takenAt(long dbMillis) {
         return new StoreSample(dbMillis, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, new ClockSkew.Measurement(0, 0), 0, 0,
-                0, 0, 0, 0);
+                0, 0, 0, 0, 0);
     }
 
     @Test
