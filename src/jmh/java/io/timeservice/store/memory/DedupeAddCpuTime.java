@@ -20,7 +20,8 @@ import io.timeservice.store.memory.heap.IndexedTimerHeap;
  * the measured rounds, and the ratio of the medians; and the mean (all measured rounds' CPU time over their adds),
  * which counts the id table's growth in full: the heap's id table grows as the adds pile up, and a round that holds
  * a growth step costs several times another, at sizes that differ with and without the million reservations in the
- * table, so the median alone depends on where those steps fall. Arguments: rounds (default 25, the first 5 not
+ * table, so the median alone depends on where those steps fall. In the steady state each round's firing is measured
+ * too, per timer fired. Arguments: rounds (default 25, the first 5 not
  * counted), adds per round (default 100,000), and {@code nolookups} to skip the lookups measured apart. Run by
  * {@code bench/dedupe-window.sh --cpu}.
  */
@@ -59,6 +60,8 @@ public final class DedupeAddCpuTime {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long[][] cpu = new long[windows.length][rounds - WARM_UP_ROUNDS];
         long[][] wall = new long[windows.length][rounds - WARM_UP_ROUNDS];
+        long[][] fireCpu = new long[windows.length][rounds - WARM_UP_ROUNDS];
+        long[][] fireWall = new long[windows.length][rounds - WARM_UP_ROUNDS];
         long next = 0;
         for (int round = 0; round < rounds; round++) {
             for (int k = 0; k < windows.length; k++) {
@@ -72,8 +75,14 @@ public final class DedupeAddCpuTime {
                     cpu[c][round - WARM_UP_ROUNDS] = threads.getCurrentThreadCpuTime() - cpuBefore;
                     wall[c][round - WARM_UP_ROUNDS] = System.nanoTime() - wallBefore;
                 }
-                if (STEADY) { // not measured: the round's timers fire, and as many of the oldest reservations expire
+                if (STEADY) { // apart: the round's timers fire, and as many of the oldest reservations expire
+                    cpuBefore = threads.getCurrentThreadCpuTime();
+                    wallBefore = System.nanoTime();
                     clocks[c].advance(3L * adds, Trace.NONE);
+                    if (round >= WARM_UP_ROUNDS) {
+                        fireCpu[c][round - WARM_UP_ROUNDS] = threads.getCurrentThreadCpuTime() - cpuBefore;
+                        fireWall[c][round - WARM_UP_ROUNDS] = System.nanoTime() - wallBefore;
+                    }
                 }
             }
         }
@@ -86,6 +95,15 @@ public final class DedupeAddCpuTime {
         System.out.printf("ratio of the CPU medians, window 1 hour / window 0: %.3f%n", medians[1] / medians[0]);
         System.out.printf("CPU ns/add mean: window 0 %.0f, window 1 hour %.0f; ratio of the means: %.3f%n", means[0],
                 means[1], means[1] / means[0]);
+        if (STEADY) { // what the window costs the firing: each fired id reserved, as many expired
+            double[] fires = new double[windows.length];
+            for (int c = 0; c < windows.length; c++) {
+                fires[c] = CpuTimeReport.report("fire, window " + windows[c], fireCpu[c], fireWall[c], adds, "timer",
+                        "timers fired");
+            }
+            System.out.printf("ratio of the firing's CPU medians, window 1 hour / window 0: %.3f%n",
+                    fires[1] / fires[0]);
+        }
         if (args.length < 3 || !args[2].equals("nolookups")) {
             lookups(threads, medians[0]);
         }
