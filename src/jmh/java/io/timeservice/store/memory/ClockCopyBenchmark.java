@@ -2,6 +2,7 @@ package io.timeservice.store.memory;
 
 import java.util.concurrent.TimeUnit;
 
+import io.timeservice.model.ClockSettings;
 import io.timeservice.model.ClockSnapshot;
 import io.timeservice.model.Timer;
 import io.timeservice.model.Trace;
@@ -29,6 +30,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *       clocks here skip.</li>
  *   <li>{@code lockHeldBuildingTheCopy}: the design before, for comparison: the copy's lists built under the lock
  *       as well ({@link ClockCopy#of}, one timer object and one record per timer).</li>
+ *   <li>{@code lockHeldSortingTheReservations}: the design before for a clock with {@code reserved} ids (a dedupe
+ *       window): its reservations made into objects and sorted under the lock as well.</li>
  *   <li>{@code fork}: {@link ClockRegistry#fork} whole: the locked copy, the lists, the new clock's heap (bulk load),
  *       its id index; the copy is deleted after each, untimed.</li>
  *   <li>{@code snapshot}: {@link MemoryClockStore#snapshot} and reading every timer of it in order, as the snapshot
@@ -37,6 +40,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * Run:
  * <pre>
  * ./mvnw -Pjmh test-compile exec:exec@jmh -Djmh.args="ClockCopyBenchmark -f 1 -wi 3 -i 7"
+ * ./mvnw -Pjmh test-compile exec:exec@jmh -Djmh.args="ClockCopyBenchmark.lockHeld -p reserved=1000000 -f 1 -wi 3 -i 7"
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -50,6 +54,10 @@ public class ClockCopyBenchmark {
     @Param({"1000000"})
     int n;
 
+    /** Ids the source keeps reserved (a dedupe window of an hour; issue 43): timers fired before the n are added. */
+    @Param({"0"})
+    int reserved;
+
     private ClockRegistry clocks;
     private MemoryClock source;
     private MemoryClockStore store;
@@ -57,7 +65,11 @@ public class ClockCopyBenchmark {
     @Setup(Level.Trial)
     public void fill() {
         clocks = ClockRegistry.withVirtualClocks(4, 3 * n + 10, Long.MAX_VALUE, 10);
-        source = clocks.create("source", 0).clock().scheduler();
+        source = clocks.create("source", 0, ClockSettings.VIRTUAL.withDedupeWindow(3_600_000)).clock().scheduler();
+        for (int i = 0; i < reserved; i++) {
+            source.add("fired-" + i, 1 + (i * 7919L) % 1_000_000, 0, null, Trace.NONE);
+        }
+        source.advance(1_000_000, Trace.NONE); // every one fired within the hour: reserved
         for (int i = 0; i < n; i++) {
             source.add("timer-" + i, 1 + (i * 7919L) % 3_600_000, i % 4, "{\"n\":" + i + "}", Trace.NONE);
         }
@@ -79,6 +91,12 @@ public class ClockCopyBenchmark {
     @Benchmark
     public ClockImage lockHeldBuildingTheCopy(Blackhole hole) {
         return source.copied((state, weight) -> hole.consume(ClockCopy.of(state, state.lastSequence())));
+    }
+
+    /** The design before (until 2026-12-07): the reservations made into objects and sorted under the lock. */
+    @Benchmark
+    public ClockImage lockHeldSortingTheReservations(Blackhole hole) {
+        return source.copied((state, weight) -> hole.consume(state.reservations()));
     }
 
     @Benchmark

@@ -28,8 +28,8 @@ public final class ClockImage {
     private final ScheduleImage schedules;
     /** A scaled clock's time function; null for a clock of another mode. */
     private final ScaledTime scaledTime;
-    /** The ids the clock keeps reserved, by the time their windows began. */
-    private List<Reservation> reservations = List.of();
+    /** The ids the clock keeps reserved, sorted by the time their windows began when first read. */
+    private ReservationCopy reservations = ReservationCopy.NONE;
 
     ClockImage(long now, long lastSequence, HeapImage image, long copyNanos) {
         this(now, lastSequence, lastSequence, image, copyNanos);
@@ -93,15 +93,15 @@ public final class ClockImage {
     }
 
     /** This state with the ids the clock keeps reserved (its dedupe window). */
-    ClockImage withReservations(List<Reservation> held) {
+    ClockImage withReservations(ReservationCopy held) {
         ClockImage with = withSchedules(schedules);
-        with.reservations = List.copyOf(held);
+        with.reservations = held;
         return with;
     }
 
     /** The ids the clock keeps reserved (its dedupe window), by the time their windows began. */
     public List<Reservation> reservations() {
-        return reservations;
+        return reservations.list();
     }
 
     /** The clock's schedules; their occurrences are among {@link #timer}s. */

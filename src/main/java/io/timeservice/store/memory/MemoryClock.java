@@ -157,7 +157,7 @@ public final class MemoryClock {
 
     /** The ids the clock keeps reserved now (its dedupe window), by the time their windows began. */
     public List<Reservation> reservations() {
-        return kernel.serving(() -> kernel.reservations().image());
+        return kernel.serving(() -> kernel.reservations().image()).list(); // sorted after the lock
     }
 
     /** An add deciding by {@code onConflict}; see {@link io.timeservice.store.TimerStore}. */

@@ -176,24 +176,26 @@ final class Reservations {
         bytes = 0;
     }
 
-    /** Every reservation held now, by the time its window began, then sequence: for a snapshot or fork. */
-    List<Reservation> image() {
+    /**
+     * Every reservation held now, for a snapshot or fork: their fields copied in O(reservations) array writes, under
+     * the clock's lock; the copy sorts them (by the time their windows began, then sequence) when first read, which
+     * is after the lock is released ({@link ReservationCopy}).
+     */
+    ReservationCopy image() {
         if (ids.size() == 0) {
-            return List.of();
+            return ReservationCopy.NONE;
         }
         long at = now.getAsLong();
-        List<Reservation> all = new ArrayList<>(ids.size());
+        ReservationCopy copy = new ReservationCopy(ids.size());
         ids.forEach(number -> {
             if (!expired(number, at)) {
-                all.add(view(number));
+                copy.add(ids.id(number), ids.state(number), ids.time(number), ids.sequence(number));
             }
         });
-        all.sort(Comparator.comparingLong(Reservation::time).thenComparingLong(Reservation::sequence)
-                .thenComparing(Reservation::id));
-        return all;
+        return copy;
     }
 
-    /** Puts back one reservation a snapshot or a copied clock held; call in the order {@link #image} gave them. */
+    /** Puts back one reservation a snapshot or a copied clock held; call in the order {@link ReservationCopy#list} gives them. */
     void restore(Reservation reservation) {
         hold(reservation.id(), reservation.state(), reservation.time(), reservation.sequence());
     }
