@@ -137,9 +137,9 @@ public interface TimerStore {
      * Applies several clocks' batches as one, all or nothing across the clocks: each part decided exactly as
      * {@link #batchOutcomes} decides it on its clock, the parts in the order of their clocks' names (each against the
      * state the parts before it leave, the pending budget counting every part's running peak), and if any operation of
-     * any part is refused nothing changes on any clock. A store keeps no concurrent change of these clocks between the
-     * parts, and two such batches naming the same clocks in different orders never wait for each other for good. One
-     * part is exactly {@link #batchOutcomes} of its clock.
+     * any part is refused nothing changes on any clock. Every other call sees all the parts applied or none of them,
+     * and two such batches naming the same clocks in different orders never wait for each other for good. One part is
+     * exactly {@link #batchOutcomes} of its clock.
      *
      * @return each part's outcomes ({@link #batchOutcomes}), in the order of {@code parts}
      * @throws ProblemException {@code invalid_request} for no parts, a part without operations, a clock named twice or
