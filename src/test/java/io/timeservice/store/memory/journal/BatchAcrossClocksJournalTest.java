@@ -13,6 +13,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.timeservice.model.BatchOp;
 import io.timeservice.model.ClockBatch;
@@ -45,7 +51,11 @@ class BatchAcrossClocksJournalTest {
     }
 
     private JournalStore open(ClockRegistry clocks) throws IOException {
-        return JournalStore.open(dir, clocks, FsyncPolicy.ALWAYS, Duration.ofMillis(5), 1, Long.MAX_VALUE,
+        return open(clocks, FsyncPolicy.ALWAYS);
+    }
+
+    private JournalStore open(ClockRegistry clocks, FsyncPolicy fsync) throws IOException {
+        return JournalStore.open(dir, clocks, fsync, Duration.ofMillis(5), 1, Long.MAX_VALUE,
                 JournalWriter.DEFAULT_SEGMENT_BYTES, JournalWriter.DEFAULT_MAX_UNFLUSHED_BYTES);
     }
 
@@ -148,6 +158,56 @@ class BatchAcrossClocksJournalTest {
             assertThat(after.scheduler("default").firstN(10).timers()).extracting(Timer::id)
                     .containsExactly("y", "z");
             assertThat(after.scheduler("a").get("x").payload()).isEqualTo("[1]");
+        }
+    }
+
+    /**
+     * Clocks whose name order is not their number order (b made before a): batches across them and snapshots of every
+     * clock, at once, all finish within a bound (both hold the locks in number order; the batches in name order
+     * deadlocked with a snapshot), and a restart from the last snapshot and the records after it finds every batch.
+     */
+    @Test
+    void batchesAcrossClocks_andSnapshotsAtOnce_allFinish_andRecover() throws Exception {
+        ClockRegistry before = fresh();
+        int rounds = 2_000;
+        try (JournalStore store = open(before, FsyncPolicy.NEVER)) {
+            before.create("b", 0, ClockSettings.VIRTUAL);
+            before.create("a", 0, ClockSettings.VIRTUAL);
+            TimerStore timers = new MemoryTimerStore(before);
+            CountDownLatch start = new CountDownLatch(1);
+            AtomicBoolean batched = new AtomicBoolean();
+            ExecutorService threads = Executors.newFixedThreadPool(2);
+            try {
+                Future<?> batches = threads.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < rounds; i++) {
+                        timers.batchAcross(List.of(new ClockBatch("a", List.of(new BatchOp.Add("a" + i, i, 0, null))),
+                                new ClockBatch("b", List.of(new BatchOp.Add("b" + i, i, 0, null)))));
+                    }
+                    batched.set(true);
+                    return null;
+                });
+                Future<Integer> snapshots = threads.submit(() -> {
+                    start.await();
+                    int taken = 0;
+                    while (!batched.get()) {
+                        before.snapshotNow();
+                        taken++;
+                    }
+                    return taken;
+                });
+                start.countDown();
+                batches.get(60, TimeUnit.SECONDS);
+                assertThat(snapshots.get(60, TimeUnit.SECONDS)).isPositive();
+            } finally {
+                threads.shutdownNow();
+            }
+            store.writer().awaitSnapshotIdle();
+        }
+        ClockRegistry after = fresh();
+        try (JournalStore store = open(after)) {
+            assertThat(after.scheduler("a").status().size()).isEqualTo(rounds);
+            assertThat(after.scheduler("b").firstN(rounds)).isEqualTo(before.scheduler("b").firstN(rounds));
         }
     }
 }
