@@ -105,7 +105,10 @@ final class ClockKernel {
         return mutate(operation, () -> { }, underLock);
     }
 
-    /** Runs {@code work}, which takes its locks itself, as a counted mutation: {@link MeasuredOperations#measuredHolding}. */
+    /**
+     * Runs {@code work}, which takes its locks itself, as a counted mutation:
+     * {@link MeasuredOperations#measuredHolding}.
+     */
     <T> T measuredHolding(Operation operation, Supplier<T> work) {
         return operations.measuredHolding(operation, work);
     }
