@@ -1,6 +1,8 @@
 package io.timeservice.model;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The rulebook's timers: an id's form, a due time's members, an edit, a batch, a precondition, a version, the
@@ -108,6 +110,35 @@ public final class TimerRules {
         if (ops == null || ops.isEmpty() || ops.size() > Limits.MAX_BATCH_OPS) {
             throw new ProblemException(ErrorCode.INVALID_REQUEST, "a batch holds 1 to " + Limits.MAX_BATCH_OPS
                     + " operations, got " + (ops == null ? 0 : ops.size()));
+        }
+    }
+
+    /**
+     * Refuses a batch across clocks ({@link ClockBatch}) without parts, with a part of no operations, one naming a
+     * clock twice, or more than {@link Limits#MAX_BATCH_OPS} operations in all: {@code invalid_request}. (Its journal
+     * record, like a batch's, holds at most that many, whose payloads came in one request body.)
+     */
+    public static void requireBatchAcross(List<ClockBatch> parts) {
+        if (parts == null || parts.isEmpty()) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a batch across clocks names 1 or more clocks");
+        }
+        Set<String> named = new HashSet<>();
+        int total = 0;
+        for (ClockBatch part : parts) {
+            if (part == null || part.ops() == null || part.ops().isEmpty()) {
+                throw new ProblemException(ErrorCode.INVALID_REQUEST, "a batch across clocks gives each clock 1 or"
+                        + " more operations" + (part == null ? ""
+                        : ", not clock " + ClockRules.abbreviateClockName(part.clockName())));
+            }
+            if (!named.add(part.clockName())) {
+                throw new ProblemException(ErrorCode.INVALID_REQUEST, "a batch across clocks names clock "
+                        + ClockRules.abbreviateClockName(part.clockName()) + " twice");
+            }
+            total += part.ops().size();
+        }
+        if (total > Limits.MAX_BATCH_OPS) {
+            throw new ProblemException(ErrorCode.INVALID_REQUEST, "a batch holds 1 to " + Limits.MAX_BATCH_OPS
+                    + " operations, got " + total);
         }
     }
 

@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockBatch;
 import io.timeservice.model.Due;
 import io.timeservice.model.Limits;
 import io.timeservice.model.NextAdvance;
@@ -72,6 +73,11 @@ public final class MeasuredTimerStore implements TimerStore {
     @Override
     public List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops) {
         return MeasuredCall.measure(metrics, Operation.BATCH, () -> store.batchOutcomes(clock, ops));
+    }
+
+    @Override
+    public List<List<AddOutcome>> batchAcross(List<ClockBatch> parts) {
+        return MeasuredCall.measure(metrics, Operation.BATCH, () -> store.batchAcross(parts));
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.List;
 import io.timeservice.model.AddOutcome;
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockBatch;
 import io.timeservice.model.Due;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.NextEvent;
@@ -131,6 +132,25 @@ public interface TimerStore {
      * cancel's as {@link AddOutcome#changed}.
      */
     List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops);
+
+    /**
+     * Applies several clocks' batches as one, all or nothing across the clocks: each part decided exactly as
+     * {@link #batchOutcomes} decides it on its clock, the parts in the order of their clocks' names (each against the
+     * state the parts before it leave, the pending budget counting every part's running peak), and if any operation of
+     * any part is refused nothing changes on any clock. Every other call sees all the parts applied or none of them,
+     * and two such batches naming the same clocks in different orders never wait for each other for good. One part is
+     * exactly {@link #batchOutcomes} of its clock.
+     *
+     * @return each part's outcomes ({@link #batchOutcomes}), in the order of {@code parts}
+     * @throws ProblemException {@code invalid_request} for no parts, a part without operations, a clock named twice or
+     *                            more than {@value io.timeservice.model.Limits#MAX_BATCH_OPS} operations in all
+     *                            ({@link io.timeservice.model.TimerRules#requireBatchAcross}); {@code clock_not_found}
+     *                            for the first part, in the order given, whose clock does not exist; else the first
+     *                            refused operation's refusal with its {@link ProblemException#opIndex} counted across
+     *                            the parts in the order given (a part's first operation follows the last of the part
+     *                            before it)
+     */
+    List<List<AddOutcome>> batchAcross(List<ClockBatch> parts);
 
     /**
      * Moves a virtual clock by {@code by} or to {@code to} (exactly one is set) and fires, in firing order, every

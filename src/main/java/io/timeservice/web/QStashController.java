@@ -72,8 +72,8 @@ class QStashController {
 
     /**
      * {@code [{"destination", "headers": {...}, "body"}, ...]} as the SDK's {@code batch} sends it: every message and
-     * every clock they need is checked before any is stored, then each clock's messages are stored together
-     * ({@link QStashPublisher#storeAll}); the answer lists each one's in order.
+     * every clock they need is checked before any is stored, then every message is stored in one batch across the
+     * clocks, all or nothing ({@link QStashPublisher#storeAll}); the answer lists each one's in order.
      */
     @PostMapping("/v2/batch")
     ResponseEntity<List<Map<String, Object>>> batch(@RequestBody(required = false) byte[] body) {

@@ -17,6 +17,7 @@ import java.util.UUID;
 import io.timeservice.config.TimeServiceProperties;
 import io.timeservice.model.AddOutcome;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockBatch;
 import io.timeservice.model.Due;
 import io.timeservice.model.ErrorCode;
 import io.timeservice.model.OnConflict;
@@ -137,10 +138,10 @@ class QStashPublisher {
 
     /**
      * Stores a batch's prepared messages, answering each one's {@link #store} answer in order. Every clock they need
-     * is checked before any is made or any message stored, and each clock's messages are stored as one all-or-nothing
-     * batch (a message whose id is pending or reserved, or taken by an earlier one of the batch, is deduplicated), so
-     * a refusal leaves nothing behind, unless a later clock's batch fails after an earlier one's was stored: the
-     * stores have no batch across clocks (docs/DROP-IN.md).
+     * is checked before any is made or any message stored; then every clock's messages are stored as one batch across
+     * the clocks ({@link TimerStore#batchAcross}), all or nothing (a message whose id is pending or reserved, or taken
+     * by an earlier one of the batch, is deduplicated), so a refusal leaves none of the messages behind on any clock
+     * (a clock made for them stays, empty). A refusal of a message names it by its index in the batch.
      */
     List<Map<String, Object>> storeAll(List<Prepared> messages) {
         Map<Integer, List<Integer>> byRetries = new TreeMap<>();
@@ -148,23 +149,41 @@ class QStashPublisher {
             byRetries.computeIfAbsent(messages.get(i).retries(), retries -> new ArrayList<>()).add(i);
         }
         byRetries.keySet().forEach(clocks::check);
-        Map<Integer, String> clockOf = new TreeMap<>();
-        byRetries.keySet().forEach(retries -> clockOf.put(retries, clocks.require(retries)));
-        List<Map<String, Object>> answers = new ArrayList<>(Collections.nCopies(messages.size(), null));
+        List<ClockBatch> parts = new ArrayList<>(byRetries.size());
+        List<Integer> messageOf = new ArrayList<>(messages.size()); // each operation's message, in the parts' order
         for (Map.Entry<Integer, List<Integer>> group : byRetries.entrySet()) {
-            List<BatchOp> adds = new ArrayList<>();
+            List<BatchOp> adds = new ArrayList<>(group.getValue().size());
             for (int i : group.getValue()) {
                 Prepared message = messages.get(i);
                 adds.add(new BatchOp.Add(message.id(), message.due(), 0, message.payload(), null, null,
                         OnConflict.KEEP));
+                messageOf.add(i);
             }
-            List<AddOutcome> outcomes = timers.batchOutcomes(clockOf.get(group.getKey()), adds);
-            for (int k = 0; k < adds.size(); k++) {
-                int i = group.getValue().get(k);
-                answers.set(i, answer(messages.get(i), outcomes.get(k).result() == AddOutcome.Result.KEPT));
+            parts.add(new ClockBatch(clocks.require(group.getKey()), adds));
+        }
+        List<List<AddOutcome>> outcomes;
+        try {
+            outcomes = timers.batchAcross(parts);
+        } catch (ProblemException refused) {
+            throw refused.opIndex() < 0 ? refused : atMessage(refused, messageOf.get(refused.opIndex()));
+        }
+        List<Map<String, Object>> answers = new ArrayList<>(Collections.nCopies(messages.size(), null));
+        int op = 0;
+        for (List<AddOutcome> part : outcomes) {
+            for (AddOutcome outcome : part) {
+                int i = messageOf.get(op++);
+                answers.set(i, answer(messages.get(i), outcome.result() == AddOutcome.Result.KEPT));
             }
         }
         return answers;
+    }
+
+    /** {@code refused}, an operation's refusal, as a refusal of the batch's message {@code index}. */
+    private static ProblemException atMessage(ProblemException refused, int index) {
+        String prefix = "operation " + refused.opIndex() + ": ";
+        String message = refused.getMessage();
+        return new ProblemException(refused.code(), "message " + index + ": "
+                + (message.startsWith(prefix) ? message.substring(prefix.length()) : message));
     }
 
     private static Map<String, Object> answer(Prepared message, boolean deduplicated) {

@@ -23,7 +23,8 @@ import io.timeservice.store.memory.heap.IndexedTimerHeap;
  * {@link OnConflict#KEEP} of a pending or reserved id records nothing; one with {@link OnConflict#REPLACE} of a
  * pending id records a {@link Mutation.Replaced}, as the single add does.
  *
- * <p>Not thread-safe: use only under the clock's lock, within one {@link TimerChanges#batch} call.
+ * <p>Not thread-safe: use only under the clock's lock, within one {@link TimerChanges#batch} call or one
+ * {@link BatchAcrossClocks} hold of the clocks' locks.
  */
 final class BatchPlan {
 
@@ -72,13 +73,16 @@ final class BatchPlan {
         this.results = new ArrayList<>(size);
     }
 
-    /** Decides every operation in order; a refusal names the operation's index. */
-    void decideAll(List<? extends BatchOp> ops) {
+    /**
+     * Decides every operation in order; a refusal names the operation's index, counted from {@code firstIndex} (a
+     * part of a batch across clocks counts on from the parts before it).
+     */
+    void decideAll(List<? extends BatchOp> ops, int firstIndex) {
         for (int i = 0; i < ops.size(); i++) {
             try {
                 decide(ops.get(i));
             } catch (ProblemException refused) {
-                throw refused.atOp(i);
+                throw refused.atOp(firstIndex + i);
             }
         }
     }
@@ -243,10 +247,12 @@ final class BatchPlan {
         return List.copyOf(results);
     }
 
-    /** Gives the budget back what a refused batch took. */
+    /** Gives the budget back what a refused batch took; once (a second call gives nothing). */
     void giveBackReserved() {
         if (!applied) {
             capacity.unreserve(reservedTimers, reservedBytes);
+            reservedTimers = 0;
+            reservedBytes = 0;
         }
     }
 }

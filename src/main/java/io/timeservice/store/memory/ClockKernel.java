@@ -105,6 +105,14 @@ final class ClockKernel {
         return mutate(operation, () -> { }, underLock);
     }
 
+    /**
+     * Runs {@code work}, which takes its locks itself, as a counted mutation:
+     * {@link MeasuredOperations#measuredHolding}.
+     */
+    <T> T measuredHolding(Operation operation, Supplier<T> work) {
+        return operations.measuredHolding(operation, work);
+    }
+
     /** Runs {@code underLock} as a counted read under the lock. */
     <T> T read(Operation operation, Supplier<T> underLock) {
         return operations.read(operation, underLock);
@@ -133,7 +141,15 @@ final class ClockKernel {
      * recovery rebuilds from the record, so the clock stops and the caller hears {@code storage_unavailable}.
      */
     <T> Applied<T> commit(Mutation mutation, Trace trace, Supplier<T> apply) {
-        long position = log.append(mutation);
+        return applyRecorded(mutation, log.append(mutation), trace, apply);
+    }
+
+    /**
+     * The second half of {@link #commit}: applies {@code mutation}, which the log holds at {@code position} already
+     * (a record of several clocks, appended once under every one's lock: {@link BatchAcrossClocks}); a failure stops
+     * the clock as there.
+     */
+    <T> Applied<T> applyRecorded(Mutation mutation, long position, Trace trace, Supplier<T> apply) {
         T value;
         try {
             value = traced(trace, apply);

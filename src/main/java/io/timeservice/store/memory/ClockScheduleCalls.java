@@ -209,10 +209,10 @@ final class ClockScheduleCalls {
     }
 
     /**
-     * Refuses a batch that edits or cancels a schedule's occurrence, naming the first such operation; call under the
-     * lock.
+     * Refuses a batch that edits or cancels a schedule's occurrence, naming the first such operation by its index
+     * counted from {@code firstIndex}; call under the lock.
      */
-    void requireNoneOwned(List<? extends BatchOp> ops) {
+    void requireNoneOwned(List<? extends BatchOp> ops, int firstIndex) {
         if (!schedules.hasOccurrences()) {
             return;
         }
@@ -222,7 +222,7 @@ final class ClockScheduleCalls {
             try {
                 requireNotOwned(id);
             } catch (ProblemException owned) {
-                throw owned.atOp(i);
+                throw owned.atOp(firstIndex + i);
             }
         }
     }

@@ -232,6 +232,15 @@ final class ClocksJournal {
                 recovering.put(loaded.number(), copyOf(loaded.number(), loaded.name(), loaded.createdAtWallMillis(),
                         ClockCopy.of(loaded.snapshot()), recoveredAt, loaded.createdAtWallMillis()));
                 nextNumber = Math.max(nextNumber, loaded.number() + 1);
+            } else if (mutation instanceof Mutation.AcrossClocks across) {
+                for (Mutation.OnClock part : across.parts()) { // every clock's part, or (torn) none: one record
+                    Recovering target = recovering.get(part.clock());
+                    if (target == null) {
+                        throw new IllegalStateException("journal's batch across clocks names clock " + part.clock()
+                                + " which does not exist");
+                    }
+                    target.recovery().replay(part.mutation());
+                }
             } else if (mutation instanceof Mutation.OnClock on) {
                 Recovering target = recovering.get(on.clock());
                 if (target == null || on.clock() == 0) {
@@ -341,7 +350,9 @@ final class ClocksJournal {
 
             @Override
             public long append(Mutation mutation) {
-                return shared.append(number == 0 ? mutation : new Mutation.OnClock(number, mutation));
+                // a record across clocks names each of its clocks itself (BatchAcrossClocks)
+                return shared.append(number == 0 || mutation instanceof Mutation.AcrossClocks ? mutation
+                        : new Mutation.OnClock(number, mutation));
             }
 
             @Override

@@ -3,6 +3,7 @@ package io.timeservice.store.memory;
 import java.util.function.Supplier;
 
 import io.timeservice.model.ProblemException;
+import io.timeservice.store.MeasuredCall;
 import io.timeservice.store.StoreMetrics.Operation;
 import io.timeservice.store.StoreMetrics.Outcome;
 import io.timeservice.store.StoreMetrics;
@@ -37,6 +38,14 @@ final class MeasuredOperations {
     /** Runs one read under the lock. */
     <T> T read(Operation operation, Supplier<T> underLock) {
         return measured(operation, () -> { }, false, () -> new Applied<>(underLock.get(), 0, Applied.NO_LEVELS));
+    }
+
+    /**
+     * Runs {@code work}, which takes the locks it needs itself and waits for the log (a batch across clocks,
+     * {@link BatchAcrossClocks}), counted as one {@code operation} of this clock.
+     */
+    <T> T measuredHolding(Operation operation, Supplier<T> work) {
+        return MeasuredCall.measure(metrics, operation, work);
     }
 
     private <T> T measured(Operation operation, Runnable validate, boolean durable, Supplier<Applied<T>> underLock) {

@@ -518,13 +518,26 @@ public final class MemoryClock {
 
     // ---- copies: a snapshot's multi-clock cut, a fork ----
 
-    /** Holds this clock's lock on the calling thread until {@link #releaseForSnapshot}: a multi-clock cut. */
+    /**
+     * Holds this clock's lock on the calling thread until {@link #releaseForSnapshot}: a multi-clock cut (a snapshot,
+     * a batch across clocks), every clock's lock taken in number order.
+     */
     void holdForSnapshot() {
         kernel.lock().hold();
     }
 
     void releaseForSnapshot() {
         kernel.lock().release();
+    }
+
+    /** The clock's lock and state, for a change of several clocks under all their locks ({@link BatchAcrossClocks}). */
+    ClockKernel kernel() {
+        return kernel;
+    }
+
+    /** The clock's timer changes, for {@link BatchAcrossClocks}. */
+    TimerChanges changes() {
+        return changes;
     }
 
     /** This clock's state for a snapshot; call holding the lock (between {@link #holdForSnapshot} and release). */

@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.timeservice.model.AdvanceResult;
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockBatch;
 import io.timeservice.model.Due;
 import io.timeservice.model.NextAdvance;
 import io.timeservice.model.Precondition;
@@ -22,9 +23,11 @@ import io.timeservice.store.memory.time.VirtualClock;
 public final class MemoryTimerStore implements TimerStore {
 
     private final ClockRegistry clocks;
+    private final BatchAcrossClocks across;
 
     public MemoryTimerStore(ClockRegistry clocks) {
         this.clocks = clocks;
+        this.across = new BatchAcrossClocks(clocks);
     }
 
     /** The {@link MemoryClock} named {@code clock}, or {@code default} for null. */
@@ -68,6 +71,11 @@ public final class MemoryTimerStore implements TimerStore {
     @Override
     public List<AddOutcome> batchOutcomes(String clock, List<? extends BatchOp> ops) {
         return scheduler(clocks, clock).batchOutcomes(ops);
+    }
+
+    @Override
+    public List<List<AddOutcome>> batchAcross(List<ClockBatch> parts) {
+        return across.apply(parts);
     }
 
     @Override

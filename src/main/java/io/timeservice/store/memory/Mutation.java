@@ -241,6 +241,18 @@ public sealed interface Mutation {
     }
 
     /**
+     * A batch across clocks ({@code TimerStore#batchAcross}): each part one clock's {@link Batch} as an
+     * {@link OnClock} of its number (0 for the default clock, here alone tagged too), accepted together under every
+     * part's clock's lock. One record, so a torn one is wholly absent on every clock.
+     */
+    record AcrossClocks(List<OnClock> parts) implements Mutation {
+
+        public AcrossClocks {
+            parts = List.copyOf(parts);
+        }
+    }
+
+    /**
      * A change of a clock's schedules ({@link ClockSchedules}): each record carries the call's arguments, the
      * clock's now and wall time, and the sequence its first occurrence timer takes (later ones count on from it), so
      * replay repeats the call exactly.

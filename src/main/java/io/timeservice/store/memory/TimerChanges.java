@@ -210,20 +210,13 @@ final class TimerChanges {
         return kernel.mutate(Operation.BATCH, () -> {
             TimerRules.requireBatchSize(ops);
         }, () -> {
-            long now = kernel.clock().now();
-            BatchPlan plan = new BatchPlan(heap, capacity, sequences, now, wallClockMillis.getAsLong(), ops.size(),
-                    schedules, id -> kernel.requireNotReservedId(id, now), kernel.reservations());
+            BatchPlan plan = decideBatch(ops, 0);
             try {
-                schedules.requireNoneOwned(ops);
-                plan.decideAll(ops);
                 MutationLog log = kernel.log();
                 if (plan.mutations().isEmpty()) { // every operation kept what was there: nothing to record
                     return new Applied<>(plan.results(), log.lastAppended(), Applied.NO_LEVELS);
                 }
-                log.requireWritable();
-                if (plan.adds() > 0 && sequences.reserveNext(log, plan.adds()) != sequences.last() + 1) {
-                    throw new IllegalStateException("sequences moved during a batch");
-                }
+                reserveSequences(plan);
                 return kernel.commit(new Mutation.Batch(plan.mutations()), Trace.NONE, () -> {
                     plan.apply();
                     return plan.results();
@@ -233,6 +226,37 @@ final class TimerChanges {
                 throw refused;
             }
         });
+    }
+
+    /**
+     * Decides {@code ops} as {@link #batch} does, changing nothing but the budget: the plan holds what it took from it
+     * until it is applied or {@link BatchPlan#giveBackReserved given back} (a refusal here gives it back itself). A
+     * refusal names its operation counted from {@code firstIndex}. Call under the lock.
+     */
+    BatchPlan decideBatch(List<? extends BatchOp> ops, int firstIndex) {
+        long now = kernel.clock().now();
+        BatchPlan plan = new BatchPlan(heap, capacity, sequences, now, wallClockMillis.getAsLong(), ops.size(),
+                schedules, id -> kernel.requireNotReservedId(id, now), kernel.reservations());
+        try {
+            schedules.requireNoneOwned(ops, firstIndex);
+            plan.decideAll(ops, firstIndex);
+            return plan;
+        } catch (RuntimeException | Error refused) {
+            plan.giveBackReserved();
+            throw refused;
+        }
+    }
+
+    /**
+     * Refuses a log that cannot write, then reserves on disk the sequences {@code plan}'s adds take: the last step
+     * before the plan's record is appended. Call under the lock.
+     */
+    void reserveSequences(BatchPlan plan) {
+        MutationLog log = kernel.log();
+        log.requireWritable();
+        if (plan.adds() > 0 && sequences.reserveNext(log, plan.adds()) != sequences.last() + 1) {
+            throw new IllegalStateException("sequences moved during a batch");
+        }
     }
 
     /** See {@link io.timeservice.store.TimerStore#releaseReservation}. */

@@ -5,9 +5,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 
 import io.timeservice.model.BatchOp;
+import io.timeservice.model.ClockBatch;
 import io.timeservice.model.Due;
 import io.timeservice.model.Limits;
 import io.timeservice.model.Precondition;
@@ -285,59 +288,120 @@ public final class PostgresTimerChanges {
             StoredClock stored = ClockRows.require(connection, clock, " FOR SHARE");
             TimerRules.requireBatchSize(ops);
             BatchNeeds needs = new BatchNeeds(ops.size());
-            List<AddOutcome> results = new ArrayList<>(ops.size());
-            int i = 0;
-            while (i < ops.size()) {
-                int end = i;
-                while (end < ops.size() && ops.get(end) instanceof BatchOp.Add add
-                        && add.onConflict() == OnConflict.ERROR) {
-                    end++;
-                }
-                ProblemException refused;
-                if (end - i > 1) { // consecutive adds: one statement for all of them
-                    List<BatchOp.Add> run = new ArrayList<>(end - i);
-                    for (BatchOp op : ops.subList(i, end)) {
-                        run.add((BatchOp.Add) op);
-                    }
-                    BatchAdds.Outcome outcome = BatchAdds.insert(connection, stored, run, reservations);
-                    for (Timer added : outcome.added()) {
-                        results.add(AddOutcome.added(added));
-                        firing.saw(stored, added);
-                        needs.after(ops.get(i++), added);
-                    }
-                    refused = outcome.refusal();
-                    if (refused == null) {
-                        continue;
-                    }
-                } else {
-                    try {
-                        results.add(apply(connection, stored, ops.get(i), needs, firing));
-                        i++;
-                        continue;
-                    } catch (ProblemException refusal) {
-                        refused = refusal;
-                    }
-                }
-                // The memory store decides in order, so an earlier operation may have run out of budget first.
-                // The totals are read unlocked: the batch is refused either way, only which refusal may differ.
-                ProblemException earlier = null;
-                if (needs.peakTimers > 0 || needs.peakBytes > 0) {
-                    long[] totals = budget.totals(connection);
-                    earlier = needs.firstBeyond(budget.capacity() - totals[0],
-                            budget.capacityBytes() - totals[1], totals[1], budget);
-                }
-                throw earlier != null ? earlier : refused.atOp(i);
-            }
-            try {
-                budget.change(connection, needs.peakTimers, needs.peakBytes, needs.netTimers, needs.netBytes);
-            } catch (PendingBudgetStripes.Exceeded exceeded) {
-                throw needs.firstBeyond(exceeded.availableTimers, exceeded.availableBytes, exceeded.pendingBytes,
-                        budget);
-            }
+            List<AddOutcome> results = applyAll(connection, stored, ops, needs, firing);
+            takeBudget(connection, needs);
             return results;
         });
         firing.tell(alarm);
         return applied;
+    }
+
+    /**
+     * See {@link io.timeservice.store.TimerStore#batchAcross}: every part in one transaction, which first shares the
+     * parts' clocks' rows in name order, then applies the parts in name order (each as {@link #batchOutcomes} applies
+     * its batch; the budget counts them one after another, {@link BatchNeeds#startPart}) and takes the budget once;
+     * any refusal rolls every part back. Two such batches lock their clocks' rows, and then their timers' rows part
+     * by part, in the same order whatever order they name the clocks in, so they do not deadlock on them.
+     */
+    public List<List<AddOutcome>> batchAcross(List<ClockBatch> parts) {
+        if (parts != null && parts.size() == 1 && parts.get(0) != null) {
+            return List.of(batchOutcomes(parts.get(0).clockName(), parts.get(0).ops()));
+        }
+        TimerRules.requireBatchAcross(parts);
+        int[] firstIndex = new int[parts.size()];
+        int total = 0;
+        for (int i = 0; i < parts.size(); i++) {
+            firstIndex[i] = total;
+            total += parts.get(i).ops().size();
+        }
+        List<Integer> inNameOrder = new ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++) {
+            inNameOrder.add(i);
+        }
+        inNameOrder.sort(Comparator.comparing(i -> parts.get(i).clockName()));
+        int size = total;
+        SystemFiring firing = new SystemFiring();
+        List<List<AddOutcome>> applied = jdbc.inTransaction(connection -> {
+            StoredClock[] stored = new StoredClock[parts.size()];
+            for (int i : inNameOrder) {
+                stored[i] = ClockRows.find(connection, parts.get(i).clockName(), " FOR SHARE");
+            }
+            for (int i = 0; i < parts.size(); i++) { // clock_not_found for the first missing in the order given
+                ClockRows.found(parts.get(i).clockName(), stored[i]);
+            }
+            BatchNeeds needs = new BatchNeeds(size);
+            List<List<AddOutcome>> results = new ArrayList<>(Collections.nCopies(parts.size(), null));
+            for (int i : inNameOrder) {
+                needs.startPart(firstIndex[i]);
+                results.set(i, applyAll(connection, stored[i], parts.get(i).ops(), needs, firing));
+            }
+            takeBudget(connection, needs);
+            return results;
+        });
+        firing.tell(alarm);
+        return applied;
+    }
+
+    /**
+     * Applies {@code ops} on the caller's transaction, in order, each decided against the state the ones before it
+     * leave, counting them in {@code needs}; a refusal names the operation as {@code needs} counts it.
+     */
+    private List<AddOutcome> applyAll(Connection connection, StoredClock stored, List<? extends BatchOp> ops,
+                                      BatchNeeds needs, SystemFiring firing) throws SQLException {
+        List<AddOutcome> results = new ArrayList<>(ops.size());
+        int i = 0;
+        while (i < ops.size()) {
+            int end = i;
+            while (end < ops.size() && ops.get(end) instanceof BatchOp.Add add
+                    && add.onConflict() == OnConflict.ERROR) {
+                end++;
+            }
+            ProblemException refused;
+            if (end - i > 1) { // consecutive adds: one statement for all of them
+                List<BatchOp.Add> run = new ArrayList<>(end - i);
+                for (BatchOp op : ops.subList(i, end)) {
+                    run.add((BatchOp.Add) op);
+                }
+                BatchAdds.Outcome outcome = BatchAdds.insert(connection, stored, run, reservations);
+                for (Timer added : outcome.added()) {
+                    results.add(AddOutcome.added(added));
+                    firing.saw(stored, added);
+                    needs.after(ops.get(i++), added);
+                }
+                refused = outcome.refusal();
+                if (refused == null) {
+                    continue;
+                }
+            } else {
+                try {
+                    results.add(apply(connection, stored, ops.get(i), needs, firing));
+                    i++;
+                    continue;
+                } catch (ProblemException refusal) {
+                    refused = refusal;
+                }
+            }
+            // The memory store decides in order, so an earlier operation may have run out of budget first.
+            // The totals are read unlocked: the batch is refused either way, only which refusal may differ.
+            ProblemException earlier = null;
+            if (needs.peakTimers > 0 || needs.peakBytes > 0) {
+                long[] totals = budget.totals(connection);
+                earlier = needs.firstBeyond(budget.capacity() - totals[0],
+                        budget.capacityBytes() - totals[1], totals[1], budget);
+            }
+            throw earlier != null ? earlier : refused.atOp(needs.nextIndex());
+        }
+        return results;
+    }
+
+    /** Takes from the budget what {@code needs} counted, or refuses the first operation it has no room for. */
+    private void takeBudget(Connection connection, BatchNeeds needs) throws SQLException {
+        try {
+            budget.change(connection, needs.peakTimers, needs.peakBytes, needs.netTimers, needs.netBytes);
+        } catch (PendingBudgetStripes.Exceeded exceeded) {
+            throw needs.firstBeyond(exceeded.availableTimers, exceeded.availableBytes, exceeded.pendingBytes,
+                    budget);
+        }
     }
 
     /** {@link #batchOutcomes}: each operation's timer (an add that kept a reservation: null). */

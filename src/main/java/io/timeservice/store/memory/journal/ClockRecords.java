@@ -58,6 +58,13 @@ final class ClockRecords {
             putLoaded(loaded, out);
         } else if (mutation instanceof Mutation.ClockDeleted) {
             out.putByte(RecordTag.CLOCK_DELETED.code);
+        } else if (mutation instanceof Mutation.AcrossClocks across) {
+            out.putByte(RecordTag.ACROSS_CLOCKS.code);
+            out.putInt(across.parts().size());
+            for (Mutation.OnClock part : across.parts()) {
+                out.putLong(part.clock());
+                RecordCodec.encodeBody(part.mutation(), out);
+            }
         } else {
             return false;
         }
@@ -169,6 +176,10 @@ final class ClockRecords {
                 requireOutermost(outermost, "a loaded clock");
                 yield getLoaded(body);
             }
+            case ACROSS_CLOCKS -> {
+                requireOutermost(outermost, "a batch across clocks");
+                yield getAcross(body);
+            }
             case CLOCK_DELETED -> {
                 if (outermost) {
                     throw new RecordCodec.CorruptRecordException("a clock deletion outside a clock's record");
@@ -183,6 +194,25 @@ final class ClockRecords {
         if (!outermost) {
             throw new RecordCodec.CorruptRecordException("a clock's record holds " + what);
         }
+    }
+
+    /** A batch across clocks: its parts, each a clock's number and batch, no clock twice, as the encoder writes. */
+    private static Mutation.AcrossClocks getAcross(ByteBuffer body) {
+        int count = body.getInt();
+        if (count < 1 || count > RecordCodec.MAX_BATCH_PARTS) {
+            throw new RecordCodec.CorruptRecordException("a batch across " + count + " clocks");
+        }
+        List<Mutation.OnClock> parts = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            long clock = body.getLong();
+            parts.add(new Mutation.OnClock(clock, RecordCodec.decodeBody(body, false)));
+        }
+        Mutation.AcrossClocks across = new Mutation.AcrossClocks(parts);
+        String refused = RecordRefusals.acrossRefusal(across);
+        if (refused != null) {
+            throw new RecordCodec.CorruptRecordException(refused);
+        }
+        return across;
     }
 
     private static Mutation.ClockLoaded getLoaded(ByteBuffer body) {

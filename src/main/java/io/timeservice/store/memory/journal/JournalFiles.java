@@ -47,9 +47,11 @@ final class JournalFiles {
      * a timer and of a delivery (records 56 and 57), and of a keyed one (records 53 and 54: key, then context);
      * version 17 overrides of single keys' flow control (records 46 and 47, and settings that hold them); version 18
      * changes of a live clock (record 48) and settings that are paused or hold a retry duration (flags of the mode
-     * byte).
+     * byte); version 19 the batch across clocks (record 49).
      */
-    static final int FORMAT_VERSION = 18;
+    static final int FORMAT_VERSION = 19;
+    /** A batch across clocks: one record (49) holding each clock's batch. */
+    static final int ACROSS_CLOCKS_FORMAT_VERSION = 19;
     /** Changes of a live clock (48); settings flagged paused, or with a retry duration after their other fields. */
     static final int CLOCK_CHANGE_FORMAT_VERSION = 18;
     /** Dedupe windows: settings with a window, the release record (44), each clock's reserved ids in snapshots. */

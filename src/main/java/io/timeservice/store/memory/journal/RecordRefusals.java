@@ -1,6 +1,8 @@
 package io.timeservice.store.memory.journal;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import io.timeservice.model.Delivery;
 import io.timeservice.store.memory.Mutation;
@@ -68,6 +70,8 @@ final class RecordRefusals {
             return outermost ? "a clock deletion outside a clock's record" : null;
         } else if (mutation instanceof Mutation.AdvancedFiring firing) {
             return firing.count() < 1 ? "a bounded advance fires " + firing.count() + " timers" : null;
+        } else if (mutation instanceof Mutation.AcrossClocks across) {
+            return outermost ? acrossRefusal(across) : "a batch across clocks inside another record";
         } else if (mutation instanceof Mutation.Batch batch) {
             if (batch.parts().isEmpty() || batch.parts().size() > RecordCodec.MAX_BATCH_PARTS) {
                 return "a batch holds 1 to " + RecordCodec.MAX_BATCH_PARTS + " records, not " + batch.parts().size();
@@ -94,6 +98,31 @@ final class RecordRefusals {
                 || mutation instanceof Mutation.SequencesReserved || mutation instanceof Mutation.DeliveriesSettled
                 || mutation instanceof Mutation.LeasesRenewed || mutation instanceof Mutation.Passed ? null
                 : "unknown mutation " + mutation;
+    }
+
+    /**
+     * What the decoder of a batch across clocks refuses: no part, a part that is not a batch or names a negative clock
+     * or one named before, or more than {@link RecordCodec#MAX_BATCH_PARTS} records in all its batches (a request's
+     * operations, as one batch's).
+     */
+    static String acrossRefusal(Mutation.AcrossClocks across) {
+        if (across.parts().isEmpty()) {
+            return "a batch across no clocks";
+        }
+        Set<Long> clocks = new HashSet<>();
+        int records = 0;
+        for (Mutation.OnClock part : across.parts()) {
+            if (!(part.mutation() instanceof Mutation.Batch batch) || part.clock() < 0 || !clocks.add(part.clock())) {
+                return "a batch across clocks holds " + part;
+            }
+            String refused = refusal(batch, false);
+            if (refused != null) {
+                return refused;
+            }
+            records += batch.parts().size();
+        }
+        return records > RecordCodec.MAX_BATCH_PARTS ? "a batch across clocks holds " + records + " records, more than "
+                + RecordCodec.MAX_BATCH_PARTS : null;
     }
 
     /** What the decoder of a loaded clock refuses: a name, settings, timers and deliveries it can read back. */

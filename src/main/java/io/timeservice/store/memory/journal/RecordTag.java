@@ -102,6 +102,11 @@ enum RecordTag {
     FLOW_KEY_DELETED(47, Family.SETTINGS, JournalFiles.FLOW_KEYS_FORMAT_VERSION, 0),
     /** now, settings: a live clock's settings changed (paused, resumed, retry policy, clock-wide flow limits, push). */
     CLOCK_CHANGED(48, Family.SETTINGS, JournalFiles.CLOCK_CHANGE_FORMAT_VERSION, 0),
+    /**
+     * count u32, then that many parts, each a clock's number u64 and a {@link #BATCH} body: a batch across clocks,
+     * every part accepted together (outermost only; the default clock is number 0 here).
+     */
+    ACROSS_CLOCKS(49, Family.CLOCK, JournalFiles.ACROSS_CLOCKS_FORMAT_VERSION, 0),
     /** as {@link #ADDED}, then the timer's flow-control key: a timer with a key (a snapshot's timer too). */
     KEYED_ADDED(50, Family.TIMER, JournalFiles.FLOW_FORMAT_VERSION, 0),
     /** as {@link #SAVED_DELIVERY}, then the delivery's flow-control key. */

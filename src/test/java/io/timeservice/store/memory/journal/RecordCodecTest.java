@@ -309,4 +309,30 @@ class RecordCodecTest {
         assertThatThrownBy(() -> RecordCodec.decode(ByteBuffer.wrap(deleted.array(),
                 RecordCodec.FRAME_HEADER_BYTES + 5, 1))).isInstanceOf(RecordCodec.CorruptRecordException.class);
     }
+
+    @Test
+    void acrossClocksRecords_holdOnlyBatchesOfDistinctClocks_outermost_andNoMoreRecordsThanOneBatch() {
+        Mutation.Batch cancel = new Mutation.Batch(List.of(new Mutation.Cancelled("a", 1)));
+        List<Mutation> manyCancels = new java.util.ArrayList<>();
+        for (int i = 0; i < RecordCodec.MAX_BATCH_PARTS; i++) {
+            manyCancels.add(new Mutation.Cancelled("c" + i, i));
+        }
+        for (Mutation refused : List.<Mutation>of(
+                new Mutation.AcrossClocks(List.of()),
+                new Mutation.AcrossClocks(List.of(new Mutation.OnClock(1, new Mutation.Reset()))),
+                new Mutation.AcrossClocks(List.of(new Mutation.OnClock(1, cancel), new Mutation.OnClock(1, cancel))),
+                new Mutation.AcrossClocks(List.of(new Mutation.OnClock(-1, cancel))),
+                new Mutation.AcrossClocks(List.of(new Mutation.OnClock(1, cancel),
+                        new Mutation.OnClock(2, new Mutation.Batch(manyCancels)))),
+                new Mutation.OnClock(3, new Mutation.AcrossClocks(List.of(new Mutation.OnClock(1, cancel)))))) {
+            assertThatThrownBy(() -> RecordCodec.encode(refused, new GrowableBuffer(8))).as(refused.toString())
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        // an across-clocks record (type 49) of one part, clock 1, holding an advance (type 4): refused on reading too
+        ByteBuffer body = ByteBuffer.allocate(22).put((byte) 49).putInt(1).putLong(1).put((byte) 4).putLong(7).flip();
+        assertThatThrownBy(() -> RecordCodec.decode(body)).isInstanceOf(RecordCodec.CorruptRecordException.class)
+                .hasMessageContaining("a batch across clocks holds");
+        ByteBuffer empty = ByteBuffer.allocate(5).put((byte) 49).putInt(0).flip();
+        assertThatThrownBy(() -> RecordCodec.decode(empty)).isInstanceOf(RecordCodec.CorruptRecordException.class);
+    }
 }

@@ -53,6 +53,10 @@ class RecordTagTest {
         WRITTEN.put(RecordTag.SEQUENCES_RESERVED, new Mutation.SequencesReserved(1_000_000));
         WRITTEN.put(RecordTag.ON_CLOCK, new Mutation.OnClock(7, new Mutation.Advanced(11)));
         WRITTEN.put(RecordTag.CLOCK_DELETED, new Mutation.OnClock(7, new Mutation.ClockDeleted()));
+        WRITTEN.put(RecordTag.ACROSS_CLOCKS, new Mutation.AcrossClocks(List.of(
+                new Mutation.OnClock(0, new Mutation.Batch(List.of(new Mutation.Cancelled("a", 3)))),
+                new Mutation.OnClock(1L << 40, new Mutation.Batch(List.of(new Mutation.Edited("b", 4, 9, 0, 2),
+                        new Mutation.Replaced("c", 5, 10, 1, 2, "[3]")))))));
         WRITTEN.put(RecordTag.ADVANCED_FIRING, new Mutation.AdvancedFiring(12, 3));
         WRITTEN.put(RecordTag.BATCH, new Mutation.Batch(List.of(new Mutation.Cancelled("a", 3),
                 new Mutation.Edited("b", 4, 9, 0, 2))));

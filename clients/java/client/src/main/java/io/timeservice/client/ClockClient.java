@@ -208,6 +208,35 @@ public final class ClockClient {
                 .body());
     }
 
+    // --- live changes: pause, resume, change ------------------------------------------------------------------------
+
+    /**
+     * Pauses a queueing or push clock: timers still fire into deliveries, but no claim and no push hands one out (a due
+     * retry neither) until {@link #resume}; deliveries in flight finish as they would, and none is lost. A pause of a
+     * paused clock changes nothing. Refused with 400 {@code invalid_request} on a clock that neither queues nor
+     * pushes. Answers the clock, {@link ClockInfo#paused} set.
+     */
+    public ClockInfo pause() {
+        return ClockInfo.of(transport.send(Transport.Call.repeatable("POST", path + "/pause", null)).body());
+    }
+
+    /**
+     * Resumes a paused clock: its held deliveries go out in its ready order (longest ready first). A resume of a
+     * running clock changes nothing. Answers the clock.
+     */
+    public ClockInfo resume() {
+        return ClockInfo.of(transport.send(Transport.Call.repeatable("POST", path + "/resume", null)).body());
+    }
+
+    /**
+     * Changes the live clock's settings ({@link ClockChange}): pause, the retry policy, the clock-wide flow limits;
+     * at once and durably. Refused with 400 {@code invalid_request} for flow limits on a clock made without flow
+     * control, or a pause of a clock that neither queues nor pushes. Answers the clock as changed.
+     */
+    public ClockInfo change(ClockChange change) {
+        return ClockInfo.of(transport.send(Transport.Call.repeatable("PATCH", path, change.json())).body());
+    }
+
     // --- time machine: fork, save, load ----------------------------------------------------------------------------
 
     /**

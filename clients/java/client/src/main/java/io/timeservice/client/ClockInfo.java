@@ -18,10 +18,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param deliveries   the deliveries by state, or null for a clock that neither queues nor pushes
  * @param rate         a scaled clock's current rate (clock milliseconds per wall-clock millisecond), otherwise null
  * @param push         a push clock's target, otherwise null
+ * @param paused       true while the clock is paused ({@link ClockClient#pause}): its deliveries are held back
  */
 public record ClockInfo(String name, Instant now, boolean system, boolean queued, RetryPolicy retry, long size,
                         Instant nextFireTime, Instant createdAt, DeliveryCounts deliveries, Double rate,
-                        PushTargetInfo push) {
+                        PushTargetInfo push, boolean paused) {
 
     /** True for a scaled clock ({@link ClockOptions#scaled}). */
     public boolean scaled() {
@@ -36,6 +37,7 @@ public record ClockInfo(String name, Instant now, boolean system, boolean queued
                 "system".equals(node.path("mode").asText()), "queue".equals(node.path("delivery").asText()),
                 RetryPolicy.of(node.get("retry")), node.get("size").asLong(), Json.instant(node, "nextFireTime"),
                 Json.instant(node, "createdAt"), deliveries == null ? null : DeliveryCounts.of(deliveries),
-                rate == null ? null : rate.asDouble(), push == null ? null : PushTargetInfo.of(push));
+                rate == null ? null : rate.asDouble(), push == null ? null : PushTargetInfo.of(push),
+                node.path("paused").asBoolean(false));
     }
 }
